@@ -1,0 +1,84 @@
+"""Problems found in input files, reported one line each: ``file:line: field: message``.
+
+Why a collector rather than exceptions: designers edit spreadsheets and TOML by hand and want
+every mistake listed at once. Loaders append to a :class:`Problems` and call
+:meth:`Problems.raise_if_any` when done; the CLI turns :class:`InputError` into exit code 2.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    line: int | None
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.field}: {self.message}"
+
+
+class InputError(Exception):
+    """Bad input: carries every problem found. The CLI prints them and exits with code 2."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass
+class Problems:
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, file: str | Path, line: int | None, field_name: str, message: str) -> None:
+        self.items.append(Problem(str(file), line, field_name, message))
+
+    def extend(self, other: "Problems") -> None:
+        self.items.extend(other.items)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise InputError(self.items)
+
+
+def suggest(name: str, known: list[str] | tuple[str, ...], n: int = 3) -> str:
+    """' (did you mean X, Y?)' for a misspelt name, or '' when nothing is close."""
+    lowered = {k.lower(): k for k in known}
+    close = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.5)
+    if not close:
+        return ""
+    return " (did you mean " + ", ".join(lowered[c] for c in close) + "?)"
+
+
+def read_text(path: Path, problems: Problems) -> str | None:
+    """The file's text, or None after recording why it cannot be read (missing, empty, not UTF-8)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        problems.add(path, None, "file", "not found")
+        return None
+    except OSError as exc:
+        problems.add(path, None, "file", f"cannot be read: {exc.strerror or exc}")
+        return None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        problems.add(path, line, "encoding", f"not UTF-8 (byte 0x{raw[exc.start]:02x})")
+        return None
+    if not text.strip():
+        problems.add(path, 1, "file", "empty")
+        return None
+    return text

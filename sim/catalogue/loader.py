@@ -1,0 +1,56 @@
+"""Load a whole card folder (rules, ability index, characters) once, reporting every problem."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .abilities import AbilityIndex, load_abilities
+from .cards import CardCatalogue, load_cards
+from .diagnostics import Problems
+from .rules import Rules, load_rules
+
+RULES_FILE = "rules.toml"
+ABILITIES_FILE = "abilities.toml"
+CHARACTERS_FILE = "characters.csv"
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    rules: Rules
+    abilities: AbilityIndex
+    cards: CardCatalogue
+    root: Path
+
+
+def default_cards_dir() -> Path:
+    """``$BWLAB_CARDS``, else ``./cards`` when present, else the ``cards/`` shipped beside ``sim/``."""
+    env = os.environ.get("BWLAB_CARDS")
+    if env:
+        return Path(env)
+    here = Path.cwd() / "cards"
+    if (here / RULES_FILE).exists():
+        return here
+    return Path(__file__).resolve().parents[2] / "cards"
+
+
+def load_rules_only(root: Path | None = None) -> Rules:
+    root = Path(root) if root else default_cards_dir()
+    problems = Problems()
+    rules = load_rules(root / RULES_FILE, problems)
+    problems.raise_if_any()
+    return rules
+
+
+def load_catalogue(root: Path | None = None, problems: Problems | None = None) -> Catalogue:
+    """Parse and validate every file under ``root``; raises InputError listing every problem."""
+    root = Path(root) if root else default_cards_dir()
+    own = problems if problems is not None else Problems()
+    rules = load_rules(root / RULES_FILE, own)
+    abilities = load_abilities(root / ABILITIES_FILE, own)
+    cards = None
+    if rules is not None and abilities is not None:
+        cards = load_cards(root / CHARACTERS_FILE, rules, abilities, own)
+    own.raise_if_any()
+    return Catalogue(rules=rules, abilities=abilities, cards=cards, root=root)

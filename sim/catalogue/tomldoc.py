@@ -1,0 +1,151 @@
+"""TOML files with line numbers, and typed, range-checked access that records problems.
+
+``tomllib`` gives values but no positions; designers need ``file:line: field``. A light scan of
+the text maps each dotted key (and each ``[[array]]`` entry) to the line it is written on, which
+is all an error message needs. Typed getters check type, range and choices and record a problem
+(never raise) so a loader can report everything wrong in one pass.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Problems, read_text, suggest
+
+_HEADER_AOT = re.compile(r"^\[\[\s*([^\]]+?)\s*\]\]")
+_HEADER = re.compile(r"^\[\s*([^\]]+?)\s*\]")
+_KEY = re.compile(r"^([A-Za-z0-9_\-\.\"' ]+?)\s*=")
+_TOML_POS = re.compile(r"at line (\d+)")
+
+MISSING = object()
+
+
+def _split_key(key: str) -> tuple[str, ...]:
+    return tuple(part.strip().strip("\"'") for part in key.split("."))
+
+
+def key_lines(text: str) -> dict[tuple, int]:
+    """Map key paths to line numbers; array-of-tables entries get their index in the path."""
+    lines: dict[tuple, int] = {}
+    table: tuple = ()
+    aot_index: dict[tuple, int] = {}
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        s = raw.strip()
+        if not s or s.startswith("#"):
+            continue
+        m = _HEADER_AOT.match(s)
+        if m:
+            path = _with_aot(_split_key(m.group(1)), aot_index)
+            idx = aot_index.get(path, -1) + 1
+            aot_index[path] = idx
+            table = path + (idx,)
+            lines[table] = lineno
+            continue
+        m = _HEADER.match(s)
+        if m:
+            table = _with_aot(_split_key(m.group(1)), aot_index)
+            lines[table] = lineno
+            continue
+        m = _KEY.match(s)
+        if m:
+            lines.setdefault(table + _split_key(m.group(1)), lineno)
+    return lines
+
+
+def _with_aot(path: tuple, aot_index: dict[tuple, int]) -> tuple:
+    """Insert the current index after every prefix that is an array of tables ([tiles.cpu])."""
+    out: tuple = ()
+    for part in path:
+        out = out + (part,)
+        if out in aot_index and out != path:
+            out = out + (aot_index[out],)
+    return out
+
+
+class TomlDoc:
+    """A parsed TOML file plus the line of every key, for precise problem reports."""
+
+    def __init__(self, path: Path, data: dict, lines: dict[tuple, int], problems: Problems):
+        self.path = path
+        self.data = data
+        self.lines = lines
+        self.problems = problems
+
+    @classmethod
+    def load(cls, path: Path, problems: Problems) -> "TomlDoc | None":
+        text = read_text(path, problems)
+        if text is None:
+            return None
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            m = _TOML_POS.search(str(exc))
+            problems.add(path, int(m.group(1)) if m else None, "syntax", str(exc).split(" (at")[0])
+            return None
+        return cls(path, data, key_lines(text), problems)
+
+    def line(self, path: tuple) -> int | None:
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return None
+
+    def add(self, path: tuple, message: str) -> None:
+        name = ".".join(str(p) for p in path if not isinstance(p, int)) or "file"
+        self.problems.add(self.path, self.line(path), name, message)
+
+    def lookup(self, path: tuple) -> Any:
+        node: Any = self.data
+        for part in path:
+            try:
+                node = node[part]
+            except (KeyError, IndexError, TypeError):
+                return MISSING
+        return node
+
+    def get(self, path: tuple, kind: type | tuple = (int, float), *, lo=None, hi=None,
+            choices=None, default=MISSING, fallback=None):
+        """The value at ``path`` checked for type, range and choices; ``fallback`` after a problem."""
+        value = self.lookup(path)
+        if value is MISSING:
+            if default is MISSING:
+                self.add(path, "missing")
+                return fallback
+            return default
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if isinstance(value, bool) and bool not in kinds:
+            self.add(path, f"expected {_kind_name(kinds)}, got {value!r}")
+            return fallback
+        if not isinstance(value, kinds):
+            self.add(path, f"expected {_kind_name(kinds)}, got {value!r}")
+            return fallback
+        if choices is not None and value not in choices:
+            self.add(path, f"unknown value {value!r}{suggest(str(value), list(choices))}; "
+                           f"choose from {', '.join(map(str, choices))}")
+            return fallback
+        if lo is not None and value < lo or hi is not None and value > hi:
+            self.add(path, f"{value!r} out of range [{lo if lo is not None else '-inf'}, "
+                           f"{hi if hi is not None else 'inf'}]")
+            return fallback
+        return value
+
+    def unknown_keys(self, path: tuple, known: set[str] | list[str]) -> None:
+        """Record every key under ``path`` that the loader does not know (likely a typo)."""
+        node = self.lookup(path)
+        if not isinstance(node, dict):
+            return
+        for key in node:
+            if key not in known:
+                self.add(path + (key,), f"unknown key{suggest(key, list(known))}")
+
+
+def _kind_name(kinds: tuple) -> str:
+    names = {int: "an integer", float: "a number", str: "text", bool: "true or false",
+             list: "a list", dict: "a table"}
+    if set(kinds) == {int, float}:
+        return "a number"
+    return " or ".join(names.get(k, k.__name__) for k in kinds)

@@ -1,0 +1,67 @@
+"""``bwlab``: the entry point. Sub-commands live in their own modules and load on first use."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from sim import __version__
+
+# name -> (module, attribute, one-line help). Listed here so --help needs no imports.
+COMMANDS = {
+    "validate": ("sim.cli.validate", "validate", "Check cards and rules; one line per problem."),
+    "combat": ("sim.cli.combat", "combat", "Damage distribution of an attack, exact or sampled."),
+    "demo": ("sim.cli.demo", "demo", "Combat report of the shipped cards (the main job)."),
+    "board": ("sim.cli.board", "board", "Lay out a legal board from a seed; print or draw it."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose sub-commands are imported only when invoked (fast --help)."""
+
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        module, attr, _ = COMMANDS[name]
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="bwlab")
+def cli():
+    """Board Wars Lab: Monte Carlo simulation and balancing for Board Wars."""
+
+
+def main(argv=None) -> int:
+    """Run the CLI; bad input (InputError) becomes one line per problem on stderr and exit 2."""
+    from sim.catalogue.diagnostics import InputError
+
+    try:
+        cli.main(args=argv, prog_name="bwlab", standalone_mode=False)
+    except InputError as exc:
+        for problem in exc.problems:
+            click.echo(f"error: {problem}", err=True)
+        return 2
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

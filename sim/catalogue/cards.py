@@ -80,8 +80,10 @@ def load_cards(path: Path, rules: Rules, abilities: AbilityIndex, problems: Prob
         problems.add(path, 1, "header", "missing header row")
         return None
     header = [h.strip() for h in header]
-    for h in header:
-        if h not in COLUMNS:
+    for j, h in enumerate(header):
+        if h in header[:j]:
+            problems.add(path, 1, h, "column given twice")
+        elif h not in COLUMNS:
             problems.add(path, 1, h or "(blank)", f"unknown column{suggest(h, list(COLUMNS))}")
     for col in REQUIRED:
         if col not in header:
@@ -180,6 +182,7 @@ def _ability_params(check: _RowChecker, text: str, abilities: AbilityIndex, code
         return [0] * width
     kind = abilities.types[code]
     values = list(kind.defaults) + [0] * (width - len(kind.defaults))
+    given: set[str] = set()
     for item in filter(None, (part.strip() for part in text.split(";"))):
         key, sep, raw = item.partition("=")
         key = key.strip()
@@ -190,6 +193,10 @@ def _ability_params(check: _RowChecker, text: str, abilities: AbilityIndex, code
             check.add("ability_params", f"unknown parameter {key!r} for ability {kind.name!r}"
                                         f"{suggest(key, list(kind.param_names))}")
             continue
+        if key in given:
+            check.add("ability_params", f"parameter {key!r} given twice")
+            continue
+        given.add(key)
         j = kind.param_names.index(key)
         values[j] = check.integer(f"ability_params.{key}", raw.strip(), kind.lows[j], kind.highs[j])
     return values

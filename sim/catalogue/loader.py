@@ -1,4 +1,5 @@
-"""Load a whole card folder (rules, ability index, characters) once, reporting every problem."""
+"""Load a whole card folder (rules, board rules, ability index, characters, tiles) once, reporting
+every problem."""
 
 from __future__ import annotations
 
@@ -7,13 +8,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .abilities import AbilityIndex, load_abilities
+from .board_rules import BoardRules, load_board_rules
 from .cards import CardCatalogue, load_cards
 from .diagnostics import Problems
 from .rules import Rules, load_rules
+from .tiles import TileCatalogue, load_tiles
+from .tomldoc import TomlDoc
 
 RULES_FILE = "rules.toml"
 ABILITIES_FILE = "abilities.toml"
 CHARACTERS_FILE = "characters.csv"
+TILES_FILE = "tiles.toml"
 
 
 @dataclass(frozen=True)
@@ -22,6 +27,8 @@ class Catalogue:
     abilities: AbilityIndex
     cards: CardCatalogue
     root: Path
+    tiles: TileCatalogue | None = None
+    board_rules: BoardRules | None = None
 
 
 def default_cards_dir() -> Path:
@@ -52,5 +59,30 @@ def load_catalogue(root: Path | None = None, problems: Problems | None = None) -
     cards = None
     if rules is not None and abilities is not None:
         cards = load_cards(root / CHARACTERS_FILE, rules, abilities, own)
+    board_rules, tiles = None, None
+    if rules is not None:
+        board_rules, tiles = load_board(root, rules, own)
     own.raise_if_any()
-    return Catalogue(rules=rules, abilities=abilities, cards=cards, root=root)
+    return Catalogue(rules=rules, abilities=abilities, cards=cards, root=root, tiles=tiles,
+                     board_rules=board_rules)
+
+
+def load_board(root: Path, rules: Rules, problems: Problems
+               ) -> tuple[BoardRules | None, TileCatalogue | None]:
+    """The ``[board]`` section of rules.toml (read again, so rules.py stays as it is) and tiles.toml."""
+    doc = TomlDoc.load(Path(root) / RULES_FILE, problems)
+    board_rules = load_board_rules(doc) if doc is not None else None
+    tiles = load_tiles(Path(root) / TILES_FILE, rules, problems)
+    return board_rules, tiles
+
+
+def load_board_only(root: Path | None = None) -> tuple[Rules, BoardRules, TileCatalogue]:
+    """Rules, board rules and tiles without the character cards (for ``bwlab board``)."""
+    root = Path(root) if root else default_cards_dir()
+    problems = Problems()
+    rules = load_rules(root / RULES_FILE, problems)
+    board_rules, tiles = (None, None)
+    if rules is not None:
+        board_rules, tiles = load_board(root, rules, problems)
+    problems.raise_if_any()
+    return rules, board_rules, tiles

@@ -8,6 +8,7 @@ is all an error message needs. Typed getters check type, range and choices and r
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from pathlib import Path
@@ -73,6 +74,9 @@ class TomlDoc:
         self.data = data
         self.lines = lines
         self.problems = problems
+        # (table path, key) pairs that an "unknown key (did you mean KEY?)" line already names:
+        # a misspelt required key is one problem, reported once, not also as "missing".
+        self._suggested: set[tuple] = set()
 
     @classmethod
     def load(cls, path: Path, problems: Problems) -> "TomlDoc | None":
@@ -113,7 +117,8 @@ class TomlDoc:
         value = self.lookup(path)
         if value is MISSING:
             if default is MISSING:
-                self.add(path, "missing")
+                if not any((path[:i], path[i]) in self._suggested for i in range(len(path))):
+                    self.add(path, "missing")
                 return fallback
             return default
         kinds = kind if isinstance(kind, tuple) else (kind,)
@@ -138,9 +143,13 @@ class TomlDoc:
         node = self.lookup(path)
         if not isinstance(node, dict):
             return
+        lowered = {k.lower(): k for k in known}
         for key in node:
             if key not in known:
                 self.add(path + (key,), f"unknown key{suggest(key, list(known))}")
+                for close in difflib.get_close_matches(key.lower(), list(lowered), n=3, cutoff=0.5):
+                    if lowered[close] not in node:
+                        self._suggested.add((path, lowered[close]))
 
 
 def _kind_name(kinds: tuple) -> str:

@@ -18,4 +18,4 @@ def validate(path: Path | None):
         raise click.BadParameter(f"{root} is not a folder", param_hint="PATH")
     catalogue = load_catalogue(root)
     click.echo(f"{root}: ok — {len(catalogue.cards)} cards, {len(catalogue.abilities.types)} "
-               f"ability types, {len(catalogue.rules.suits)} suits")
+               f"ability types, {len(catalogue.rules.suits)} suits, {len(catalogue.tiles)} tiles")

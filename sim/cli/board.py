@@ -1,0 +1,36 @@
+"""``bwlab board --seed S [--png FILE]``: lay out a legal board, print it, optionally draw it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.option("--seed", type=int, required=True, help="Seed of the layout; same seed, same board.")
+@click.option("--png", "png", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also draw the board to this PNG file.")
+@click.option("--cards", "cards", type=click.Path(path_type=Path), default=None,
+              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+def board(seed: int, png: Path | None, cards: Path | None):
+    """Lay out a legal board from SEED and print it as text (tiles in their layers, the Apocalypse
+    face-down in layer 2, the four spawns)."""
+    from sim.board.generate import generate_board, render_text
+    from sim.catalogue.diagnostics import InputError, Problem
+    from sim.catalogue.loader import default_cards_dir, load_board_only
+
+    root = cards or default_cards_dir()
+    if not Path(root).is_dir():
+        raise InputError([Problem(str(root), None, "cards", "not a folder")])
+    if seed < 0:
+        raise click.BadParameter("must be >= 0", param_hint="--seed")
+    rules, board_rules, tiles = load_board_only(root)
+    layout = generate_board(tiles, board_rules, seed)
+    click.echo(render_text(layout, tiles, rules.suits))
+    if png is not None:
+        if not png.parent.exists() and str(png.parent) not in ("", "."):
+            raise InputError([Problem(str(png), None, "--png", "folder does not exist")])
+        from sim.board.draw import draw_board
+        draw_board(layout, tiles, rules.suits, png, title=f"Board Wars — seed {seed}")
+        click.echo(f"drawn: {png}")

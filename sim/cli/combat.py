@@ -1,0 +1,170 @@
+"""``bwlab combat``: one attack's damage, from raw stats or from two cards.
+
+Stat form: ``bwlab combat --attacks 8 --tier 2 --defense 4 [--exact | --samples N --seed S]``.
+Card form: ``bwlab combat ATTACKER DEFENDER [state flags]`` — picks the star colour from the
+attacker's state and prints attacks, tier, expected damage and the kill probability.
+Pandas is not imported here: this command must start fast.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import numpy as np
+
+
+def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
+    if advantage and disadvantage:
+        raise click.UsageError(f"give at most one of --{who}advantage and --{who}disadvantage")
+    return 1 if advantage else -1 if disadvantage else 0
+
+
+@click.command()
+@click.argument("cards", nargs=-1, metavar="[ATTACKER DEFENDER]")
+@click.option("--attacks", type=click.IntRange(0, 50), help="Attacks thrown (stat form).")
+@click.option("--tier", type=click.IntRange(1, None), help="Dice tier 1-4 of the damage die.")
+@click.option("--defense", type=click.IntRange(0, None), help="Defender's defense (0-9).")
+@click.option("--advantage", is_flag=True, help="Attacker rolls its damage dice twice, keeps the better.")
+@click.option("--disadvantage", is_flag=True, help="Attacker rolls twice, the worse is kept.")
+@click.option("--defender-advantage", is_flag=True, help="Defender rolls defense twice, keeps the better.")
+@click.option("--defender-disadvantage", is_flag=True, help="Defender rolls twice, the worse is kept.")
+@click.option("--exact", is_flag=True, help="Exact distribution (the default).")
+@click.option("--samples", type=click.IntRange(1, None), help="Monte Carlo with N resolutions.")
+@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
+              help="Root seed of the Monte Carlo stream.")
+@click.option("--attacker-health", type=click.IntRange(1, None), help="Attacker's current health.")
+@click.option("--defender-health", type=click.IntRange(1, None), help="Defender's current health.")
+@click.option("--attacker-homefield", is_flag=True, help="Attacker stands in a tile of its suit.")
+@click.option("--defender-homefield", is_flag=True, help="Defender stands in a tile of its suit.")
+@click.option("--attacker-debuffed", is_flag=True, help="Attacker is de-buffed (blue).")
+@click.option("--attacker-boosted", is_flag=True, help="Attacker is under a positive effect (green).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+@click.option("--cards-dir", "cards_dir", type=click.Path(path_type=Path),
+              help="Card folder (default ./cards).")
+def combat(cards, attacks, tier, defense, advantage, disadvantage, defender_advantage,
+           defender_disadvantage, exact, samples, seed, attacker_health, defender_health,
+           attacker_homefield, defender_homefield, attacker_debuffed, attacker_boosted, fmt,
+           cards_dir):
+    """Damage of an attack: exact pmf or Monte Carlo histogram, or a card-against-card matchup."""
+    from sim.catalogue.loader import load_catalogue, load_rules_only
+
+    att_adv = _advantage(advantage, disadvantage, "")
+    def_adv = _advantage(defender_advantage, defender_disadvantage, "defender-")
+    if exact and samples:
+        raise click.UsageError("--exact and --samples exclude each other")
+    if cards:
+        if len(cards) != 2:
+            raise click.UsageError("the card form takes exactly two names: ATTACKER DEFENDER")
+        if attacks is not None or tier is not None or defense is not None:
+            raise click.UsageError("--attacks/--tier/--defense belong to the stat form, not with cards")
+        catalogue = load_catalogue(cards_dir)
+        _card_form(catalogue, cards, att_adv, def_adv, attacker_health, defender_health,
+                   attacker_homefield, defender_homefield, attacker_debuffed, attacker_boosted,
+                   samples, seed, fmt)
+        return
+    missing = [n for n, v in (("--attacks", attacks), ("--tier", tier), ("--defense", defense))
+               if v is None]
+    if missing:
+        raise click.UsageError(f"missing {', '.join(missing)} (or give ATTACKER DEFENDER)")
+    rules = load_rules_only(cards_dir)
+    if tier > rules.n_tiers:
+        raise click.BadParameter(f"{tier} is not a dice tier (1..{rules.n_tiers})", param_hint="--tier")
+    if defense > rules.max_defense:
+        raise click.BadParameter(f"{defense} is above the maximum defense {rules.max_defense}",
+                                 param_hint="--defense")
+    result = _stat_form(rules, attacks, tier, defense, att_adv, def_adv, samples, seed)
+    click.echo(json.dumps(result, indent=2) if fmt == "json" else _stat_table(result))
+
+
+def _stat_form(rules, attacks, tier, defense, att_adv, def_adv, samples, seed) -> dict:
+    from sim.combat.exact import damage_distribution
+
+    dist = damage_distribution(attacks, defense, tier, rules, attacker_advantage=att_adv,
+                               defender_advantage=def_adv)
+    result = {"attacks": attacks, "tier": tier, "defense": defense, "die": dist.die,
+              "attacker_advantage": att_adv, "defender_advantage": def_adv,
+              "advantage_scope": rules.advantage_scope, "p_hit": dist.p_hit}
+    if samples:
+        from sim.combat.sampler import sample_damage
+
+        drawn = sample_damage(attacks, defense, tier, rules, seed=seed, n=samples,
+                              attacker_advantage=att_adv, defender_advantage=def_adv)
+        hist = np.bincount(drawn.damage, minlength=dist.pmf.size)
+        result.update(method="monte_carlo", samples=samples, seed=seed,
+                      mean=float(drawn.damage.mean()), variance=float(drawn.damage.var()),
+                      p_hit=float(drawn.hits.sum() / max(1, attacks * samples)),
+                      histogram=hist.tolist())
+    else:
+        result.update(method="exact", mean=dist.mean, variance=dist.variance,
+                      pmf=dist.pmf.tolist())
+    return result
+
+
+def _stat_table(r: dict) -> str:
+    lines = [f"{r['attacks']} attacks, dice tier {r['tier']} (D{r['die']}), defense {r['defense']}"
+             f" — {r['method'].replace('_', ' ')}"
+             + (f", {r['samples']} samples, seed {r['seed']}" if r["method"] == "monte_carlo" else ""),
+             f"  p_hit     {r['p_hit']:.4f}", f"  mean      {r['mean']:.4f}",
+             f"  variance  {r['variance']:.4f}", f"  std dev   {r['variance'] ** 0.5:.4f}"]
+    probs = np.asarray(r["pmf"] if "pmf" in r else np.asarray(r["histogram"]) / r["samples"])
+    tail = np.cumsum(probs[::-1])[::-1]
+    marks = sorted({int(q) for q in np.linspace(0, probs.size - 1, 11)})
+    lines.append("  damage >= " + " ".join(f"{h:>6d}" for h in marks))
+    lines.append("  P         " + " ".join(f"{tail[h]:6.3f}" for h in marks))
+    return "\n".join(lines)
+
+
+def _card_form(catalogue, names, att_adv, def_adv, attacker_health, defender_health,
+               attacker_homefield, defender_homefield, attacker_debuffed, attacker_boosted,
+               samples, seed, fmt):
+    from sim.catalogue.diagnostics import InputError, Problem
+    from sim.combat.matchup import AttackState, card_matchup
+
+    cards = catalogue.cards
+    problems, idx = [], []
+    for role, name in zip(("ATTACKER", "DEFENDER"), names):
+        try:
+            idx.append(cards.find(name))
+        except InputError as exc:
+            problems += [Problem(p.file, p.line, role, p.message) for p in exc.problems]
+    if problems:
+        raise InputError(problems)
+    a, d = idx
+    for flag, value, card in (("--attacker-health", attacker_health, a),
+                              ("--defender-health", defender_health, d)):
+        if value is not None and value > cards.max_health[card]:
+            raise click.BadParameter(f"{value} is above {cards.names[card]}'s max health "
+                                     f"{cards.max_health[card]}", param_hint=flag)
+    state = AttackState(attacker_health=attacker_health, attacker_debuffed=attacker_debuffed,
+                        attacker_boosted=attacker_boosted, attacker_homefield=attacker_homefield,
+                        defender_homefield=defender_homefield, attacker_advantage=att_adv,
+                        defender_advantage=def_adv, defender_health=defender_health)
+    m = card_matchup(catalogue, a, d, state)
+    result = {"attacker": m.attacker, "defender": m.defender, "colour": m.colour_name,
+              "attacks": m.attacks, "tier": m.tier, "die": m.distribution.die,
+              "defense": m.defense, "defender_health": m.defender_health,
+              "p_hit": m.distribution.p_hit, "expected_damage": m.distribution.mean,
+              "variance": m.distribution.variance, "kill_probability": m.kill_probability}
+    if samples:
+        from sim.combat.sampler import sample_damage
+
+        drawn = sample_damage(m.attacks, m.defense, m.tier, catalogue.rules, seed=seed, n=samples,
+                              attacker_advantage=att_adv, defender_advantage=def_adv)
+        result.update(samples=samples, seed=seed, sampled_mean=float(drawn.damage.mean()),
+                      sampled_kill_probability=float((drawn.damage >= m.defender_health).mean()))
+    if fmt == "json":
+        click.echo(json.dumps(result, indent=2))
+        return
+    click.echo(f"{m.attacker} attacks {m.defender}\n"
+               f"  star colour       {m.colour_name}\n"
+               f"  attacks           {m.attacks}\n"
+               f"  dice tier         {m.tier} (D{m.distribution.die})\n"
+               f"  defense           {m.defense} (hit chance {m.distribution.p_hit:.3f})\n"
+               f"  expected damage   {m.distribution.mean:.2f} (sd {m.distribution.variance ** 0.5:.2f})\n"
+               f"  kill probability  {m.kill_probability:.4f} against {m.defender_health} health")
+    if samples:
+        click.echo(f"  sampled           mean {result['sampled_mean']:.2f}, kill "
+                   f"{result['sampled_kill_probability']:.4f} ({samples} samples, seed {seed})")

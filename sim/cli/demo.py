@@ -1,0 +1,33 @@
+"""``bwlab demo``: the main job on the shipped cards — for now the combat report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.option("--cards-dir", type=click.Path(path_type=Path), help="Card folder (default ./cards).")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("reports"), show_default=True,
+              help="Folder the report is written to.")
+def demo(cards_dir, out):
+    """Each card's expected damage against a typical defender, per star colour."""
+    from sim.catalogue.loader import load_catalogue
+    from sim.report.atomic import atomic_path
+    from sim.report.combat_report import combat_report
+
+    catalogue = load_catalogue(cards_dir)
+    frame, typical = combat_report(catalogue)
+    path = out / "combat_report.csv"
+    with atomic_path(path) as tmp:
+        frame.to_csv(tmp, index=False)
+    shown = frame[["card", "rarity", "suit", "base_star", "base_mean", "red_star", "red_mean",
+                   "blue_star", "blue_mean", "green_star", "green_mean", "base_p_kill"]]
+    click.echo(f"Combat report: {len(frame)} cards against a typical defender "
+               f"(defense {typical['defense']}, {typical['health']} health; medians of the cards).")
+    click.echo("Mean damage of one attack action per star colour; base_p_kill = chance one base "
+               "attack kills the typical defender.\n")
+    with __import__("pandas").option_context("display.width", 200, "display.max_rows", 500):
+        click.echo(shown.to_string(index=False))
+    click.echo(f"\nWritten: {path}")

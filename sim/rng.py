@@ -1,0 +1,129 @@
+"""Explicit, splittable random streams for Numba kernels: xoshiro256** states from SeedSequence.
+
+Why our own generator: results must be bit-identical whatever the number of threads, workers or
+the backend. Numba's global per-thread stream depends on scheduling, so every kernel instead takes
+a state (four uint64 words) derived from ``numpy.random.SeedSequence(root)`` and a fixed unit of
+work (a chunk of resolutions, a game). The state lives in local variables inside hot loops.
+
+Reference: Blackman & Vigna, "Scrambled linear pseudorandom number generators" (xoshiro256**);
+bounded integers by Lemire's multiply-shift with rejection (unbiased).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import njit
+
+_U32 = np.uint64(0xFFFFFFFF)
+
+
+def seed_states(seed: int | np.random.SeedSequence, n: int) -> np.ndarray:
+    """``uint64[n, 4]`` xoshiro states, one per unit of work, spawned from ``seed``.
+
+    Unit ``i`` always gets child ``i`` of ``SeedSequence(seed)``, so a unit's stream does not
+    depend on how units are scheduled.
+    """
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    out = np.empty((n, 4), dtype=np.uint64)
+    for i, child in enumerate(root.spawn(n)):
+        state = child.generate_state(4, dtype=np.uint64)
+        if not state.any():  # the all-zero state is the one xoshiro cannot leave
+            state[0] = np.uint64(0x9E3779B97F4A7C15)
+        out[i] = state
+    return out
+
+
+@njit(inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(inline="always")
+def next_u64(s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in four locals: (output, s0, s1, s2, s3)."""
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit(inline="always")
+def roll(faces, s0, s1, s2, s3):
+    """An unbiased die roll in 1..faces (faces < 2**32): (roll, s0, s1, s2, s3)."""
+    n = np.uint64(faces)
+    r, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
+    m = (r >> np.uint64(32)) * n
+    low = m & _U32
+    if low < n:
+        threshold = (np.uint64(0x100000000) - n) % n
+        while low < threshold:
+            r, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
+            m = (r >> np.uint64(32)) * n
+            low = m & _U32
+    return np.int64(m >> np.uint64(32)) + 1, s0, s1, s2, s3
+
+
+@njit(inline="always")
+def roll_small(faces, s0, s1, s2, s3, buf, left):
+    """An unbiased roll in 1..faces (faces <= 2**16) from a narrow lane of a buffered output.
+
+    Dice are small: one 64-bit output feeds eight rolls of a die of up to 32 faces (8-bit lanes)
+    or four of a larger one (16-bit lanes), which is what makes the combat kernel fast. Each lane
+    uses Lemire's multiply-shift and rejects the ``2**bits mod faces`` lowest products, so every
+    face is exactly equally likely. ``left`` counts the unused bits of ``buf``.
+    Returns (roll, s0, s1, s2, s3, buf, left).
+    """
+    n = np.uint64(faces)
+    bits = 8 if faces <= 32 else 16
+    span = np.uint64(1) << np.uint64(bits)
+    mask = span - np.uint64(1)
+    while True:
+        if left < bits:
+            buf, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
+            left = 64
+        m = (buf & mask) * n
+        buf = buf >> np.uint64(bits)
+        left -= bits
+        low = m & mask
+        if low >= n or low >= (span - n) % n:
+            return np.int64(m >> np.uint64(bits)) + 1, s0, s1, s2, s3, buf, left
+
+
+@njit
+def _fill_small(faces, state, out):
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    buf, left = np.uint64(0), 0
+    for i in range(out.shape[0]):
+        out[i], s0, s1, s2, s3, buf, left = roll_small(faces, s0, s1, s2, s3, buf, left)
+    return out
+
+
+@njit
+def _fill_rolls(faces, state, out):
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    for i in range(out.shape[0]):
+        out[i], s0, s1, s2, s3 = roll(faces, s0, s1, s2, s3)
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return out
+
+
+def rolls(faces: int, n: int, seed: int) -> np.ndarray:
+    """``n`` rolls of a die with ``faces`` faces from ``seed`` (for tests and small tools)."""
+    if not 1 <= faces < 2**32:
+        raise ValueError(f"faces must be in [1, 2**32), got {faces}")
+    state = seed_states(seed, 1)[0].copy()
+    return _fill_rolls(np.int64(faces), state, np.empty(n, dtype=np.int64))
+
+
+def small_rolls(faces: int, n: int, seed: int) -> np.ndarray:
+    """``n`` rolls through the 16-bit lane roller used by the combat kernel (faces <= 2**16)."""
+    if not 1 <= faces <= 2**16:
+        raise ValueError(f"faces must be in [1, 2**16], got {faces}")
+    state = seed_states(seed, 1)[0].copy()
+    return _fill_small(np.int64(faces), state, np.empty(n, dtype=np.int64))

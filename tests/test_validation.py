@@ -1,0 +1,431 @@
+"""``bwlab validate``: every designer mistake is one line on stderr naming file, line and field.
+
+Each case copies the shipped ``cards/`` folder to a temporary folder, breaks one file, runs the CLI
+in-process (``sim.cli.main.main``) and checks: exit code 2, exactly the expected problem lines
+(``error: FILE:LINE: FIELD: message``), and no traceback. The book quotes in the docstrings are
+the rules the shipped data must respect; house rulings are named as such.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.catalogue.loader import load_catalogue
+from sim.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ROOT / "cards"
+LINE = re.compile(r"^error: (?P<file>.+?):(?P<line>\d+): (?P<field>[^:]+): (?P<msg>.+)$")
+
+
+# ----------------------------------------------------------------------------------- helpers
+
+@pytest.fixture
+def cards(tmp_path) -> Path:
+    """A private copy of the shipped card folder."""
+    return Path(shutil.copytree(SHIPPED, tmp_path / "cards"))
+
+
+def run(capsys, folder: Path) -> tuple[int, str, list[str]]:
+    code = main(["validate", str(folder)])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, [line for line in err.splitlines() if line.strip()]
+
+
+def parse(err_lines: list[str]) -> list[tuple[str, int, str, str]]:
+    """(file name, line, field, message) of every stderr line; each must match the format."""
+    parsed = []
+    for text in err_lines:
+        m = LINE.match(text)
+        assert m, f"not 'error: FILE:LINE: FIELD: message': {text!r}"
+        parsed.append((Path(m["file"]).name, int(m["line"]), m["field"], m["msg"]))
+    return parsed
+
+
+def expect(capsys, folder: Path, *problems: tuple[str, int, str, str]) -> list[str]:
+    """Run validate; assert exit 2 and exactly one line per expected (file, line, field, text)."""
+    code, _, err = run(capsys, folder)
+    assert code == 2, err
+    got = parse(err)
+    assert len(got) == len(problems), "\n".join(err)
+    for (file, line, field, text), (g_file, g_line, g_field, g_msg) in zip(problems, got):
+        assert (g_file, g_line, g_field) == (file, line, field), "\n".join(err)
+        assert text.lower() in g_msg.lower(), "\n".join(err)
+    return err
+
+
+def read_rows(folder: Path) -> list[list[str]]:
+    text = (folder / "characters.csv").read_text(encoding="utf-8")
+    return list(csv.reader(io.StringIO(text, newline="")))
+
+
+def write_rows(folder: Path, rows: list[list[str]]) -> None:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    (folder / "characters.csv").write_text(out.getvalue(), encoding="utf-8")
+
+
+def set_cell(folder: Path, line: int, column: str, value: str) -> None:
+    """Set ``column`` of CSV ``line`` (1 = header; the shipped file has one row per line)."""
+    rows = read_rows(folder)
+    rows[line - 1][rows[0].index(column)] = value
+    write_rows(folder, rows)
+
+
+def edit_toml(folder: Path, name: str, old: str, new: str) -> int:
+    """Replace the first ``old`` in ``name``; return the 1-based line it was on."""
+    path = folder / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return line
+
+
+# ------------------------------------------------------------------------------ clean folder
+
+def test_shipped_folder_validates_clean(capsys):
+    """Book: "Every character in Board Wars has their own unique Ability" — the shipped folder
+    (rules, Ability Index, characters) loads with no problem and exit code 0."""
+    code, out, err = run(capsys, SHIPPED)
+    assert code == 0, err
+    assert err == []
+    assert "ok" in out and "11 ability types" in out and "12 suits" in out
+
+
+def test_shipped_set_covers_rarities_suits_and_abilities():
+    """Book: "There are 6 Card Rarities", "There are 12 different Suits", "Every ability belongs to
+    one of the 11 ability types set out in the Ability Index" — the starter set has >= 60 cards,
+    >= 8 per rarity, >= 4 per suit, every ability type on >= 3 cards and some multi-character
+    cards ("A multi-character card spawns multiple characters instead of one")."""
+    cat = load_catalogue(SHIPPED)
+    cards, rules, abilities = cat.cards, cat.rules, cat.abilities
+    assert len(cards) >= 60
+    rarity = Counter(int(r) for r in cards.rarity)
+    suit = Counter(int(s) for s in cards.suit)
+    ability = Counter(int(a) for a in cards.ability)
+    assert all(rarity[r] >= 8 for r in range(len(rules.rarities))), rarity
+    assert all(suit[s] >= 4 for s in range(len(rules.suits))), suit
+    assert all(ability[a] >= 3 for a in range(len(abilities.types))), ability
+    assert {2, 3} <= set(int(c) for c in cards.characters)
+
+
+def test_shipped_set_keeps_the_books_worked_example():
+    """Book: "If Luffy (Schedule J) were to attack Mario (Schedule I), Luffy would throw 8 attacks
+    using his base attack of 8²" and "with a defense of 4 his threshold is 6"."""
+    cat = load_catalogue(SHIPPED)
+    cards = cat.cards
+    luffy, mario = cards.find("Luffy"), cards.find("Mario")
+    assert cards.attacks[luffy, 0] == 8 and cards.tier[luffy, 0] == 2
+    assert cat.rules.faces(int(cards.tier[luffy, 0])) == 12   # "each hit rolls a D-12"
+    assert cards.defense[mario] == 4
+    assert cards.defense[mario] + cat.rules.defense_margin == 6
+
+
+def test_shipped_health_survives_a_fire_wall():
+    """Book: "If that water-roll fails, the character takes 50 damage." — house ruling (health
+    scale): every character's max health is above 50, so one failed fire-wall roll never kills a
+    full-health character; and the median health rises with rarity."""
+    cat = load_catalogue(SHIPPED)
+    cards = cat.cards
+    assert cards.max_health.min() > 50
+    medians = [float(np.median(cards.max_health[(cards.rarity == r) & (cards.characters == 1)]))
+               for r in range(len(cat.rules.rarities))]
+    assert all(b >= a for a, b in zip(medians, medians[1:])), medians
+
+
+def test_shipped_star_points_differ_by_colour():
+    """Book: "No colour is inherently stronger or weaker than another ... Some characters hit
+    harder when wounded; others hit softer." — the set has both kinds of red point."""
+    cards = load_catalogue(SHIPPED).cards
+    base, red = cards.attacks[:, 0], cards.attacks[:, 1]
+    assert (red > base).any() and (red < base).any()
+
+
+def test_buff_stat_codes_are_documented():
+    """House ruling (Ability Index): the buff/debuff ``stat`` parameter is 0 speed, 1 range,
+    2 defense, 3 attacks — the description says so and the range is 0..3."""
+    abilities = load_catalogue(SHIPPED).abilities
+    for name in ("buff", "debuff"):
+        kind = abilities.types[abilities.code(name)]
+        j = kind.param_names.index("stat")
+        assert (kind.lows[j], kind.highs[j]) == (0, 3)
+        assert "0 speed, 1 range, 2 defense, 3 attacks" in kind.description
+
+
+# --------------------------------------------------------------------------- characters.csv
+
+def test_unknown_column(capsys, cards):
+    """Schema: a misspelt column is reported on the header line with a suggestion."""
+    rows = read_rows(cards)
+    rows[0][rows[0].index("notes")] = "notez"
+    write_rows(cards, rows)
+    err = expect(capsys, cards, ("characters.csv", 1, "notez", "unknown column"))
+    assert "did you mean notes" in err[0]
+
+
+def test_duplicate_column(capsys, cards):
+    """Schema: a column given twice would silently shadow the first; it is reported."""
+    rows = read_rows(cards)
+    rows[0][rows[0].index("notes")] = "name"
+    write_rows(cards, rows)
+    expect(capsys, cards, ("characters.csv", 1, "name", "given twice"))
+
+
+def test_missing_required_column(capsys, cards):
+    """Book: "The Defense stat represents how difficult it is to land an attack" — every card
+    needs one; a missing required column is reported on the header line."""
+    rows = read_rows(cards)
+    j = rows[0].index("defense")
+    write_rows(cards, [r[:j] + r[j + 1:] for r in rows])
+    expect(capsys, cards, ("characters.csv", 1, "defense", "required column missing"))
+
+
+def test_unknown_suit(capsys, cards):
+    """Book: "There are 12 different Suits that a card or a tile could possess." (names: house
+    ruling in rules.toml) — an unknown suit is reported with a suggestion."""
+    set_cell(cards, 2, "suit", "Animee")
+    err = expect(capsys, cards, ("characters.csv", 2, "suit", "unknown suit 'Animee'"))
+    assert "did you mean Anime" in err[0]
+
+
+def test_unknown_rarity(capsys, cards):
+    """Book: "Schedule D lists them from left to right in order from least to most powerful:
+    Bronze, Silver, Gold, Diamond, Legendary, and GOAT Series." — no seventh rarity."""
+    set_cell(cards, 3, "rarity", "Platinum")
+    expect(capsys, cards, ("characters.csv", 3, "rarity", "unknown rarity 'Platinum'"))
+
+
+def test_unknown_ability(capsys, cards):
+    """Book: "Every ability belongs to one of the 11 ability types set out in the Ability Index.\""""
+    set_cell(cards, 4, "ability", "teleport")
+    expect(capsys, cards, ("characters.csv", 4, "ability", "unknown ability 'teleport'"))
+
+
+def test_unknown_ability_parameter(capsys, cards):
+    """Ability Index (house ruling): each type has named parameters; a misspelt one is reported
+    with a suggestion."""
+    set_cell(cards, 2, "ability_params", "bonus_attacks=2; charge=3")
+    err = expect(capsys, cards, ("characters.csv", 2, "ability_params", "unknown parameter 'charge'"))
+    assert "did you mean charges" in err[0]
+
+
+def test_ability_parameter_given_twice(capsys, cards):
+    """Ability Index (house ruling): a parameter set twice is ambiguous; it is reported."""
+    set_cell(cards, 2, "ability_params", "charges=2; charges=3")
+    expect(capsys, cards, ("characters.csv", 2, "ability_params", "given twice"))
+
+
+def test_ability_parameter_out_of_range(capsys, cards):
+    """Ability Index (house ruling): strike's bonus_attacks is 1..12."""
+    set_cell(cards, 2, "ability_params", "bonus_attacks=99")
+    expect(capsys, cards, ("characters.csv", 2, "ability_params.bonus_attacks",
+                           "99 out of range [1, 12]"))
+
+
+def test_defense_above_nine(capsys, cards):
+    """Book: "The maximum defense a character can achieve is 9 — at that ceiling only a rolled 12
+    will land a hit." — defense 10 is reported."""
+    set_cell(cards, 5, "defense", "10")
+    expect(capsys, cards, ("characters.csv", 5, "defense", "10 out of range [0, 9]"))
+
+
+def test_negative_speed(capsys, cards):
+    """Book: "Each character has a unique Speed stat. Speed determines how far a character can
+    move each turn." — a negative speed is reported."""
+    set_cell(cards, 6, "speed", "-1")
+    expect(capsys, cards, ("characters.csv", 6, "speed", "-1 out of range"))
+
+
+def test_tier_five(capsys, cards):
+    """Book (R3:S3:A4): "there are 4 Dice Tiers, expressed as an exponent on the attack star" —
+    tier 5 is reported on the column of that star point."""
+    set_cell(cards, 7, "red_tier", "5")
+    expect(capsys, cards, ("characters.csv", 7, "red_tier", "5 out of range [1, 4]"))
+
+
+def test_duplicate_names_report_first_line(capsys, cards):
+    """Cards are found by name (``--attacker Luffy``): a second "Mario" is reported on its own
+    line, naming the line of the first."""
+    set_cell(cards, 10, "name", "mario")
+    expect(capsys, cards, ("characters.csv", 10, "name", "duplicate of line 3"))
+
+
+@pytest.mark.parametrize("column,text", [("max_health", "abc"), ("speed", "3.5"), ("base", "")])
+def test_malformed_numbers(capsys, cards, column, text):
+    """Book: "You roll the Damage Dice as many times as your Attack Hit" — stats are whole
+    numbers; "abc", "3.5" and a blank are reported."""
+    set_cell(cards, 8, column, text)
+    expect(capsys, cards, ("characters.csv", 8, column, "not a whole number" if text else "empty"))
+
+
+def test_row_with_wrong_cell_count(capsys, cards):
+    """Schema: a row with a missing comma is reported once, on its own line."""
+    with open(cards / "characters.csv", "a", encoding="utf-8") as f:
+        f.write("Short Row,Anime,Bronze\n")
+    n = len(read_rows(cards))
+    expect(capsys, cards, ("characters.csv", n, "row", "has 3 cells"))
+
+
+@pytest.mark.parametrize("content", ["", "  \n\n"])
+def test_empty_file(capsys, cards, content):
+    """Schema: an empty characters.csv is one problem, not a traceback."""
+    (cards / "characters.csv").write_text(content, encoding="utf-8")
+    expect(capsys, cards, ("characters.csv", 1, "file", "empty"))
+
+
+def test_header_only_file(capsys, cards):
+    """Book: "Each game of Board Wars is played with 4 teams, each composed of 5 Character
+    Cards." — a file with no cards is reported."""
+    write_rows(cards, read_rows(cards)[:1])
+    expect(capsys, cards, ("characters.csv", 2, "row", "no cards"))
+
+
+def test_non_utf8_file(capsys, cards):
+    """Schema: files are UTF-8; a UTF-16 / Latin-1 export is reported with the line of the byte."""
+    (cards / "characters.csv").write_bytes(b"\xff\xfen\x00a\x00m\x00e\x00")
+    expect(capsys, cards, ("characters.csv", 1, "encoding", "not UTF-8 (byte 0xff)"))
+
+
+def test_non_utf8_byte_on_a_later_line(capsys, cards):
+    """Schema: the line of the first bad byte is named (a Latin-1 'é' in a name on line 4)."""
+    raw = (cards / "characters.csv").read_bytes().split(b"\n")
+    raw[3] = b"Caf\xe9" + raw[3][raw[3].index(b","):]
+    (cards / "characters.csv").write_bytes(b"\n".join(raw))
+    expect(capsys, cards, ("characters.csv", 4, "encoding", "not UTF-8 (byte 0xe9)"))
+
+
+def test_several_card_problems_all_reported(capsys, cards):
+    """Designers fix a whole file in one pass: every bad cell on every row is reported, in order,
+    one line each (suit line 2, defense and tier line 5, duplicate name line 9)."""
+    set_cell(cards, 2, "suit", "Animee")
+    set_cell(cards, 5, "defense", "12")
+    set_cell(cards, 5, "base_tier", "0")
+    set_cell(cards, 9, "name", "Luffy")
+    expect(capsys, cards,
+           ("characters.csv", 2, "suit", "unknown suit"),
+           ("characters.csv", 5, "defense", "out of range"),
+           ("characters.csv", 5, "base_tier", "out of range"),
+           ("characters.csv", 9, "name", "duplicate of line 2"))
+
+
+# ------------------------------------------------------------------------------- rules.toml
+
+def test_rules_unknown_key_with_suggestion(capsys, cards):
+    """rules.toml: a misspelt key ("A Defense Dice will always be a D-12." -> defense_die) is one
+    problem on its own line with a suggestion — not also a second "missing" line."""
+    line = edit_toml(cards, "rules.toml", "defense_die = 12", "defence_die = 12")
+    err = expect(capsys, cards, ("rules.toml", line, "dice.defence_die", "unknown key"))
+    assert "did you mean defense_die" in err[0]
+
+
+def test_rules_misspelt_section_is_one_problem(capsys, cards):
+    """rules.toml: a misspelt table ([dice] -> [dic]) is one line with a suggestion, not one
+    "missing" line per key of the table."""
+    line = edit_toml(cards, "rules.toml", "[dice]", "[dic]")
+    err = expect(capsys, cards, ("rules.toml", line, "dic", "unknown key"))
+    assert "did you mean dice" in err[0]
+
+
+def test_rules_unknown_optional_key(capsys, cards):
+    """rules.toml: a misspelt optional key (report.typical_defender) is reported too."""
+    line = edit_toml(cards, "rules.toml", "typical_defender =", "typical_defendr =")
+    err = expect(capsys, cards, ("rules.toml", line, "report.typical_defendr", "unknown key"))
+    assert "did you mean typical_defender" in err[0]
+
+
+def test_rules_missing_key(capsys, cards):
+    """rules.toml: a required key deleted outright is reported as missing (table's line)."""
+    edit_toml(cards, "rules.toml", "defense_margin = 2\n", "")
+    code, _, err = run(capsys, cards)
+    assert code == 2
+    (got,) = parse(err)
+    assert got[0] == "rules.toml" and got[2] == "dice.defense_margin" and "missing" in got[3]
+
+
+def test_rules_value_out_of_range(capsys, cards):
+    """Book: "A Defense Dice will always be a D-12." — a 1-sided defense die is out of range."""
+    line = edit_toml(cards, "rules.toml", "defense_die = 12", "defense_die = 1")
+    expect(capsys, cards, ("rules.toml", line, "dice.defense_die", "out of range"))
+
+
+def test_rules_wrong_type(capsys, cards):
+    """Book: "If the roll is more than your defense stat plus 2, that attack is considered a
+    Hit." — the margin must be a whole number, not text."""
+    line = edit_toml(cards, "rules.toml", "defense_margin = 2", 'defense_margin = "two"')
+    expect(capsys, cards, ("rules.toml", line, "dice.defense_margin", "expected an integer"))
+
+
+def test_rules_wrong_choice(capsys, cards):
+    """House ruling (advantage scope): only per_die / per_attack exist; others are suggested."""
+    line = edit_toml(cards, "rules.toml", 'scope = "per_die"', 'scope = "per_dice"')
+    err = expect(capsys, cards, ("rules.toml", line, "advantage.scope", "unknown value"))
+    assert "per_die" in err[0]
+
+
+def test_rules_syntax_error_names_line(capsys, cards):
+    """rules.toml: a TOML syntax error is one line naming the line of the mistake."""
+    line = edit_toml(cards, "rules.toml", "max_defense = 9", "max_defense = = 9")
+    expect(capsys, cards, ("rules.toml", line, "syntax", ""))
+
+
+def test_rules_wrong_suit_count(capsys, cards):
+    """Book: "There are 12 different Suits" — a 13th suit name is reported."""
+    line = edit_toml(cards, "rules.toml", '"Internet",', '"Internet", "Podcasts",')
+    code, _, err = run(capsys, cards)
+    assert code == 2
+    (got,) = parse(err)
+    assert got[0] == "rules.toml" and got[2] == "catalogue.suits" and "expected 12" in got[3]
+    assert got[1] <= line
+
+
+def test_several_rules_and_ability_problems_all_reported(capsys, cards):
+    """Every file is checked in one run: two rules.toml problems and one abilities.toml problem
+    give three lines."""
+    l1 = edit_toml(cards, "rules.toml", "defense_die = 12", "defense_die = 0")
+    l2 = edit_toml(cards, "rules.toml", "red_health_fraction = 0.5", "red_health_fraction = 1.5")
+    l3 = edit_toml(cards, "abilities.toml", "damage = [15, 1, 200]", "damage = [500, 1, 200]")
+    expect(capsys, cards,
+           ("rules.toml", l1, "dice.defense_die", "out of range"),
+           ("rules.toml", l2, "star.red_health_fraction", "out of range"),
+           ("abilities.toml", l3, "area.params.damage", "min <= default <= max"))
+
+
+# ---------------------------------------------------------------------------- end to end
+
+def _bwlab() -> list[str]:
+    exe = Path(sys.executable).with_name("bwlab")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "sim.cli.main"]
+
+
+def test_end_to_end_bad_folder_exit_2(cards):
+    """The installed ``bwlab validate`` exits 2 with one stderr line per problem, no traceback."""
+    set_cell(cards, 2, "defense", "10")
+    set_cell(cards, 3, "suit", "Nope")
+    proc = subprocess.run([*_bwlab(), "validate", str(cards)], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 2
+    assert [(Path(f).name, int(n), fld) for f, n, fld, _ in (LINE.match(s).groups() for s in lines)] \
+        == [("characters.csv", 2, "defense"), ("characters.csv", 3, "suit")]
+
+
+def test_end_to_end_shipped_folder_exit_0():
+    """The installed ``bwlab validate`` accepts the shipped folder (exit 0)."""
+    proc = subprocess.run([*_bwlab(), "validate", str(SHIPPED)], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "ok" in proc.stdout

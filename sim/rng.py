@@ -69,41 +69,6 @@ def roll(faces, s0, s1, s2, s3):
     return np.int64(m >> np.uint64(32)) + 1, s0, s1, s2, s3
 
 
-@njit(inline="always")
-def roll_small(faces, s0, s1, s2, s3, buf, left):
-    """An unbiased roll in 1..faces (faces <= 2**16) from a narrow lane of a buffered output.
-
-    Dice are small: one 64-bit output feeds eight rolls of a die of up to 32 faces (8-bit lanes)
-    or four of a larger one (16-bit lanes), which is what makes the combat kernel fast. Each lane
-    uses Lemire's multiply-shift and rejects the ``2**bits mod faces`` lowest products, so every
-    face is exactly equally likely. ``left`` counts the unused bits of ``buf``.
-    Returns (roll, s0, s1, s2, s3, buf, left).
-    """
-    n = np.uint64(faces)
-    bits = 8 if faces <= 32 else 16
-    span = np.uint64(1) << np.uint64(bits)
-    mask = span - np.uint64(1)
-    while True:
-        if left < bits:
-            buf, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
-            left = 64
-        m = (buf & mask) * n
-        buf = buf >> np.uint64(bits)
-        left -= bits
-        low = m & mask
-        if low >= n or low >= (span - n) % n:
-            return np.int64(m >> np.uint64(bits)) + 1, s0, s1, s2, s3, buf, left
-
-
-@njit
-def _fill_small(faces, state, out):
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    buf, left = np.uint64(0), 0
-    for i in range(out.shape[0]):
-        out[i], s0, s1, s2, s3, buf, left = roll_small(faces, s0, s1, s2, s3, buf, left)
-    return out
-
-
 @njit
 def _fill_rolls(faces, state, out):
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
@@ -120,10 +85,3 @@ def rolls(faces: int, n: int, seed: int) -> np.ndarray:
     state = seed_states(seed, 1)[0].copy()
     return _fill_rolls(np.int64(faces), state, np.empty(n, dtype=np.int64))
 
-
-def small_rolls(faces: int, n: int, seed: int) -> np.ndarray:
-    """``n`` rolls through the 16-bit lane roller used by the combat kernel (faces <= 2**16)."""
-    if not 1 <= faces <= 2**16:
-        raise ValueError(f"faces must be in [1, 2**16], got {faces}")
-    state = seed_states(seed, 1)[0].copy()
-    return _fill_small(np.int64(faces), state, np.empty(n, dtype=np.int64))

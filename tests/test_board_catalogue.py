@@ -147,5 +147,6 @@ def test_failed_wall_rolls_never_submerge():
     fire = [cross_wall(rng, BOARD_RULES, ROLL_FIRE_WALL) for _ in range(200)]
     assert not any(o.submerged for o in water + fire)
     assert all(o.damage == 0 for o in water)
-    assert {o.damage for o in fire if not o.crossed} == {BOARD_RULES.fire_wall_damage == 50 and 50}
+    assert BOARD_RULES.fire_wall_damage == 50
+    assert {o.damage for o in fire if not o.crossed} == {50}
     assert all(o.damage == 0 for o in fire if o.crossed)

@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 
 from sim.combat.exact import damage_distribution
-from sim.combat.sampler import CHUNK, sample_damage
-from sim.rng import _fill_rolls, seed_states, small_rolls
+from scipy import stats
+
+from sim.combat.sampler import CHUNK, _bytes_at_least, lane_rolls, sample_damage, swar_hits
+from sim.rng import next_u64, rolls, seed_states
 
 from .conftest import with_rules
 from .stats import chi_square_pvalue
@@ -22,31 +24,57 @@ N = 200_000
 ALPHA = 1e-3
 
 
+@numba.njit
+def _first_outputs(s, k):
+    s0, s1, s2, s3 = s[0], s[1], s[2], s[3]
+    out = np.empty(k, np.uint64)
+    for i in range(k):
+        out[i], s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
+    return out
+
+
 def test_xoshiro256starstar_known_answer():
     """The generator is xoshiro256** exactly: reference outputs for the state (1, 2, 3, 4)."""
-    from sim.rng import next_u64  # noqa: F401  (compiled through _fill_rolls' callee)
     state = np.array([1, 2, 3, 4], dtype=np.uint64)
-    import sim.rng as rng
-
-    @numba.njit
-    def first_four(s):
-        s0, s1, s2, s3 = s[0], s[1], s[2], s[3]
-        out = np.empty(4, np.uint64)
-        for i in range(4):
-            out[i], s0, s1, s2, s3 = rng.next_u64(s0, s1, s2, s3)
-        return out
-
-    assert first_four(state).tolist() == [11520, 0, 1509978240, 1215971899390074240]
-    assert _fill_rolls is not None
+    assert _first_outputs(state, 4).tolist() == [11520, 0, 1509978240, 1215971899390074240]
 
 
 @pytest.mark.parametrize("faces", [2, 6, 12, 20, 29, 30, 100, 1000])
-def test_lane_die_rolls_are_uniform(faces):
-    """Every face of a die is equally likely (chi-square against the uniform pmf)."""
-    rolls = small_rolls(faces, 60 * faces + 20_000, seed=faces)
-    assert rolls.min() >= 1 and rolls.max() <= faces
+@pytest.mark.parametrize("roller", ["lane", "single"])
+def test_die_rolls_are_uniform(faces, roller):
+    """Every face of a die is equally likely (chi-square against the uniform pmf), for the
+    16-bit lane roller of the fast path and the one-word roller of the advantage path."""
+    n = 60 * faces + 20_000
+    drawn = lane_rolls(faces, n, seed=faces) if roller == "lane" else rolls(faces, n, seed=faces)
+    assert drawn.min() >= 1 and drawn.max() <= faces
     pmf = np.r_[0.0, np.full(faces, 1.0 / faces)]
-    assert chi_square_pvalue(rolls, pmf) > ALPHA
+    assert chi_square_pvalue(drawn, pmf) > ALPHA
+
+
+def test_swar_byte_compare_matches_numpy_on_every_byte_pair():
+    """The byte-parallel ">=" agrees with a plain comparison for all 256 x 256 byte pairs."""
+    x = np.arange(256, dtype=np.uint64)
+    for y in range(256):
+        words = np.zeros(32, np.uint64)
+        for lane in range(8):  # pack the 256 x values eight to a word
+            words |= x[lane::8] << np.uint64(8 * lane)
+        ys = np.uint64(y) * np.uint64(0x0101010101010101)
+        got = np.array([int(_bytes_at_least(w, ys)) for w in words], dtype=np.uint64)
+        for lane in range(8):
+            flags = (got >> np.uint64(8 * lane + 7)) & np.uint64(1)
+            np.testing.assert_array_equal(flags.astype(bool), x[lane::8] >= y)
+
+
+@pytest.mark.parametrize("attacks,threshold", [(1, 6), (8, 6), (9, 2), (12, 11), (17, 0), (3, 12)])
+def test_swar_hit_counts_are_binomial(attacks, threshold):
+    """Hits of n D12 defense rolls: Binomial(n, (12 - threshold)/12) — "If the roll is more than
+    your defense stat plus 2, that attack is considered a Hit." (chi-square, p >= 0.001)."""
+    hits = swar_hits(attacks, threshold, 12, 100_000, seed=attacks * 31 + threshold)
+    p = min(max(12 - threshold, 0), 12) / 12
+    if p in (0.0, 1.0):  # a sure miss or a sure hit
+        assert (hits == attacks * p).all()
+        return
+    assert chi_square_pvalue(hits, stats.binom.pmf(np.arange(attacks + 1), attacks, p)) > ALPHA
 
 
 CASES = [

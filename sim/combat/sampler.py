@@ -15,130 +15,241 @@ import numpy as np
 from numba import prange
 
 from sim._jit import njit
-from sim.rng import next_u64, roll_small, seed_states
+from sim.rng import next_u64, roll, seed_states
 
 from .exact import defense_threshold
 
-CHUNK = 16384
+CHUNK = 65536
 
 
 @dataclass(frozen=True)
 class Samples:
-    damage: np.ndarray  # int64 per resolution
-    hits: np.ndarray    # int64 per resolution
+    damage: np.ndarray  # int32 per resolution
+    hits: np.ndarray    # int16 per resolution
 
 
 @njit(inline="always")
-def _throw_hits(attacks, threshold, defense_die, defender_advantage, s0, s1, s2, s3, buf, left):
+def _throw_hits(attacks, threshold, defense_die, defender_advantage, s0, s1, s2, s3):
     """Hits of one throw; the defender keeps the lower of two rolls with advantage (misses low)."""
     hits = 0
     for _ in range(attacks):
-        r, s0, s1, s2, s3, buf, left = roll_small(defense_die, s0, s1, s2, s3, buf, left)
+        r, s0, s1, s2, s3 = roll(defense_die, s0, s1, s2, s3)
         if defender_advantage != 0:
-            r2, s0, s1, s2, s3, buf, left = roll_small(defense_die, s0, s1, s2, s3, buf, left)
+            r2, s0, s1, s2, s3 = roll(defense_die, s0, s1, s2, s3)
             r = min(r, r2) if defender_advantage > 0 else max(r, r2)
         hits += r > threshold  # "more than your defense stat plus 2 ... is considered a Hit"
-    return hits, s0, s1, s2, s3, buf, left
+    return hits, s0, s1, s2, s3
+
+
+_LANE_SHIFT = np.uint64(16)
+_LANE_MASK = np.uint64(0xFFFF)
+_LANES = 4
 
 
 @njit(inline="always")
-def _lane_dice(count, faces, threshold, s0, s1, s2, s3):
+def _lane_dice(count, faces, reject_below, threshold, s0, s1, s2, s3):
     """Roll ``count`` dice without advantage: (dice showing more than ``threshold``, their sum, state).
 
-    Eight dice of up to 32 faces (8-bit lanes), or four larger ones (16-bit lanes), come from each
-    64-bit output. A lane value ``v`` maps to ``(v * faces) >> bits`` (Lemire) and is rejected
-    when the low bits fall below ``2**bits mod faces``, so every face is exactly equally likely.
-    Branch-free inside the lane loop: this is the hot path of the combat core.
+    Four dice come from each 64-bit output, one per 16-bit lane. A lane value ``v`` maps to the
+    face ``(v * faces) >> 16`` (Lemire's multiply-shift) and is rejected when the low 16 bits
+    fall below ``reject_below = 2**16 mod faces`` (at most 16 in 65536 for the shipped dice).
+    When any lane in use is rejected the whole word is drawn again: the accepted region is a
+    product of per-lane sets, so the kept lanes stay independent and every face exactly equally
+    likely. ``reject_below`` is precomputed per die: a division per roll would dominate.
     """
-    bits = 8 if faces <= 32 else 16
-    lanes = 64 // bits
-    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
     n = np.uint64(faces)
-    reject_below = ((mask + np.uint64(1)) - n) % n
+    limit = np.uint64(max(threshold, 0))
     above = 0
     total = 0
     remaining = count
     while remaining > 0:
-        r, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
-        for lane in range(lanes):
-            m = ((r >> np.uint64(bits * lane)) & mask) * n
-            take = ((m & mask) >= reject_below) and (remaining > 0)
-            value = np.int64(m >> np.uint64(bits)) + 1
-            above += take and (value > threshold)
-            total += take * value
-            remaining -= take
+        word, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
+        use = min(remaining, _LANES)
+        rejected = False
+        a = 0
+        t = np.uint64(0)
+        for j in range(_LANES):  # a constant trip count: unrolled by the compiler
+            m = (word & _LANE_MASK) * n
+            word >>= _LANE_SHIFT
+            if j < use:
+                rejected |= (m & _LANE_MASK) < reject_below
+                a += (m >> _LANE_SHIFT) >= limit  # face - 1 >= threshold: the face beats it
+                t += m >> _LANE_SHIFT             # face - 1
+        if not rejected:
+            above += a
+            total += np.int64(t) + use
+            remaining -= use
     return above, total, s0, s1, s2, s3
 
 
+_HIGH = np.uint64(0x8080808080808080)
+_LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+_ONES = np.uint64(0x0101010101010101)
+
+
 @njit(inline="always")
-def _throw_damage(hits, faces, attacker_advantage, s0, s1, s2, s3, buf, left):
+def _bytes_at_least(x, y):
+    """Per byte of ``x``: high bit set iff that byte >= the byte of ``y`` (unsigned, SWAR).
+
+    Hacker's Delight: compare the low seven bits by a borrow-free subtraction, then settle the
+    high bits (x has it and y not -> greater; equal high bits -> the low comparison decides).
+    """
+    low = (x | _HIGH) - (y & _LOW7)
+    return ((x & ~y) | (~(x ^ y) & low)) & _HIGH
+
+
+@njit(inline="always")
+def _count_hits_swar(attacks, limit, cut, s0, s1, s2, s3):
+    """Hits of ``attacks`` defense dice, eight per 64-bit word, with two word-wide compares.
+
+    A byte ``v`` is a die when ``v < limit`` (``limit`` = the largest multiple of the faces that
+    fits a byte; 256 means none is rejected); its face is ``v // (limit / faces) + 1``, so the
+    attack hits ("more than your defense stat plus 2") exactly when ``v >= cut`` =
+    ``threshold * limit / faces``. A word in which a byte in use is rejected is drawn again, which
+    keeps the accepted bytes independent and uniform.
+    """
+    cut_bytes = np.uint64(cut) * _ONES
+    limit_bytes = np.uint64(limit) * _ONES
+    hits = 0
+    remaining = attacks
+    while remaining > 0:
+        word, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
+        used = _HIGH
+        if remaining < 8:
+            used = _HIGH & ((np.uint64(1) << np.uint64(8 * remaining)) - np.uint64(1))
+        if limit < 256 and (_bytes_at_least(word, limit_bytes) & used) != 0:
+            continue  # a rejected byte in use: draw the word again
+        above = _bytes_at_least(word, cut_bytes) & used
+        hits += np.int64(((above >> np.uint64(7)) * _ONES) >> np.uint64(56))
+        remaining -= min(remaining, 8)
+    return hits, s0, s1, s2, s3
+
+
+@njit
+def _lane_rolls(faces, reject_below, state, out):
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    for i in range(out.shape[0]):
+        _, out[i], s0, s1, s2, s3 = _lane_dice(1, faces, reject_below, 0, s0, s1, s2, s3)
+    return out
+
+
+@njit
+def _swar_hits(attacks, limit, cut, state, out):
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    for i in range(out.shape[0]):
+        out[i], s0, s1, s2, s3 = _count_hits_swar(attacks, limit, cut, s0, s1, s2, s3)
+    return out
+
+
+def lane_rolls(faces: int, n: int, seed: int) -> np.ndarray:
+    """``n`` single dice from the lane roller the kernel uses (exposed for its uniformity test)."""
+    state = seed_states(seed, 1)[0].copy()
+    return _lane_rolls(np.int64(faces), lane_reject([faces])[0], state, np.empty(n, np.int64))
+
+
+def swar_hits(attacks: int, threshold: int, defense_die: int, n: int, seed: int) -> np.ndarray:
+    """``n`` hit counts from the byte-parallel defense roller (exposed for its binomial test)."""
+    limit = 256 - 256 % defense_die
+    cut = min(threshold, defense_die) * (limit // defense_die)
+    state = seed_states(seed, 1)[0].copy()
+    return _swar_hits(np.int64(attacks), np.int64(limit), np.int64(cut), state,
+                      np.empty(n, np.int64))
+
+
+def lane_reject(faces) -> np.ndarray:
+    """``2**16 mod faces`` for each die size: the lane values the roller rejects."""
+    faces = np.asarray(faces, dtype=np.uint64)
+    return (np.uint64(1 << 16) - faces) % faces
+
+
+@njit(inline="always")
+def _throw_damage(hits, faces, attacker_advantage, s0, s1, s2, s3):
     """Damage of ``hits`` damage dice; the attacker keeps the higher of two with advantage."""
     total = 0
     for _ in range(hits):
-        x, s0, s1, s2, s3, buf, left = roll_small(faces, s0, s1, s2, s3, buf, left)
+        x, s0, s1, s2, s3 = roll(faces, s0, s1, s2, s3)
         if attacker_advantage != 0:
-            x2, s0, s1, s2, s3, buf, left = roll_small(faces, s0, s1, s2, s3, buf, left)
+            x2, s0, s1, s2, s3 = roll(faces, s0, s1, s2, s3)
             x = max(x, x2) if attacker_advantage > 0 else min(x, x2)
         total += x
-    return total, s0, s1, s2, s3, buf, left
+    return total, s0, s1, s2, s3
 
 
 @njit(inline="always")
-def _resolve_one(attacks, threshold, faces, attacker_advantage, defender_advantage, per_attack,
-                 defense_die, s0, s1, s2, s3, buf, left):
+def _resolve_one(attacks, threshold, faces, face_reject, attacker_advantage,
+                 defender_advantage, per_attack, defense_die, defense_reject,
+                 s0, s1, s2, s3):
     if not per_attack and defender_advantage == 0 and attacker_advantage == 0:
         # The common case, on the lane fast path (same dice, same laws as below).
-        hits, _, s0, s1, s2, s3 = _lane_dice(attacks, defense_die, threshold, s0, s1, s2, s3)
-        _, dmg, s0, s1, s2, s3 = _lane_dice(hits, faces, 0, s0, s1, s2, s3)
-        return dmg, hits, s0, s1, s2, s3, buf, left
+        if defense_die <= 256:
+            limit = 256 - 256 % defense_die
+            cut = min(threshold, defense_die) * (limit // defense_die)
+            hits, s0, s1, s2, s3 = _count_hits_swar(attacks, limit, cut, s0, s1, s2, s3)
+        else:
+            hits, _, s0, s1, s2, s3 = _lane_dice(attacks, defense_die, defense_reject,
+                                                 threshold, s0, s1, s2, s3)
+        _, dmg, s0, s1, s2, s3 = _lane_dice(hits, faces, face_reject, 0, s0, s1, s2, s3)
+        return dmg, hits, s0, s1, s2, s3
     if not per_attack:  # house ruling advantage.scope = "per_die": each die rolled twice
-        hits, s0, s1, s2, s3, buf, left = _throw_hits(attacks, threshold, defense_die, defender_advantage,
-                                           s0, s1, s2, s3, buf, left)
-        dmg, s0, s1, s2, s3, buf, left = _throw_damage(hits, faces, attacker_advantage, s0, s1, s2, s3, buf, left)
-        return dmg, hits, s0, s1, s2, s3, buf, left
+        hits, s0, s1, s2, s3 = _throw_hits(attacks, threshold, defense_die, defender_advantage,
+                                           s0, s1, s2, s3)
+        dmg, s0, s1, s2, s3 = _throw_damage(hits, faces, attacker_advantage, s0, s1, s2, s3)
+        return dmg, hits, s0, s1, s2, s3
     # "per_attack": each side's whole throw is repeated and the preferable total kept
-    hits, s0, s1, s2, s3, buf, left = _throw_hits(attacks, threshold, defense_die, 0, s0, s1, s2, s3, buf, left)
+    hits, s0, s1, s2, s3 = _throw_hits(attacks, threshold, defense_die, 0, s0, s1, s2, s3)
     if defender_advantage != 0:
-        h2, s0, s1, s2, s3, buf, left = _throw_hits(attacks, threshold, defense_die, 0, s0, s1, s2, s3, buf, left)
+        h2, s0, s1, s2, s3 = _throw_hits(attacks, threshold, defense_die, 0, s0, s1, s2, s3)
         hits = min(hits, h2) if defender_advantage > 0 else max(hits, h2)
-    dmg, s0, s1, s2, s3, buf, left = _throw_damage(hits, faces, 0, s0, s1, s2, s3, buf, left)
+    dmg, s0, s1, s2, s3 = _throw_damage(hits, faces, 0, s0, s1, s2, s3)
     if attacker_advantage != 0:
-        d2, s0, s1, s2, s3, buf, left = _throw_damage(hits, faces, 0, s0, s1, s2, s3, buf, left)
+        d2, s0, s1, s2, s3 = _throw_damage(hits, faces, 0, s0, s1, s2, s3)
         dmg = max(dmg, d2) if attacker_advantage > 0 else min(dmg, d2)
-    return dmg, hits, s0, s1, s2, s3, buf, left
+    return dmg, hits, s0, s1, s2, s3
 
 
 @njit(parallel=True)
-def _resolve_batch(attacks, threshold, faces, attacker_advantage, defender_advantage, per_attack,
-                   defense_die, states, chunk, out_damage, out_hits):
+def _resolve_batch(attacks, defense, max_defense, margin, tier, attacker_advantage,
+                   defender_advantage, tier_faces, tier_reject, per_attack, defense_die,
+                   defense_reject, states, chunk, out_damage, out_hits):
+    """Rows are resolved in chunks; chunk ``c`` draws only from ``states[c]`` (thread-independent)."""
     n = attacks.shape[0]
     for c in prange(states.shape[0]):
         s0, s1, s2, s3 = states[c, 0], states[c, 1], states[c, 2], states[c, 3]
-        buf, left = np.uint64(0), 0
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            dmg, hits, s0, s1, s2, s3, buf, left = _resolve_one(
-                np.int64(attacks[i]), np.int64(threshold[i]), np.int64(faces[i]),
-                np.int64(attacker_advantage[i]), np.int64(defender_advantage[i]),
-                per_attack, defense_die, s0, s1, s2, s3, buf, left)
+            t = tier[i] - 1
+            # "If the roll is more than your defense stat plus 2, that attack is considered a
+            # Hit"; "The maximum defense a character can achieve is 9"
+            threshold = min(max(np.int64(defense[i]), 0), max_defense) + margin
+            dmg, hits, s0, s1, s2, s3 = _resolve_one(
+                np.int64(attacks[i]), threshold, tier_faces[t], tier_reject[t],
+                np.int64(attacker_advantage[i]), np.int64(defender_advantage[i]), per_attack,
+                defense_die, defense_reject, s0, s1, s2, s3)
             out_damage[i] = dmg
             out_hits[i] = hits
     return out_damage, out_hits
 
 
-def _column(value, n: int, name: str) -> np.ndarray:
-    arr = np.asarray(value, dtype=np.int64)
+def _column(value, n: int, name: str, dtype=np.int16) -> np.ndarray:
+    """A column of ``n`` small integers (compact dtypes: the kernel streams them from memory).
+
+    A scalar becomes a zero-stride view, so a batch of one matchup allocates nothing.
+    """
+    arr = np.asarray(value)
     if arr.ndim == 0:
-        return np.full(n, arr, dtype=np.int64)
+        return np.broadcast_to(arr.astype(dtype), (n,))
     if arr.shape != (n,):
         raise ValueError(f"{name} has shape {arr.shape}, expected ({n},)")
-    return np.ascontiguousarray(arr)
+    return np.ascontiguousarray(arr, dtype=dtype)
 
 
 def sample_damage(attacks, defense, tier, rules, *, seed: int, n: int | None = None,
-                  attacker_advantage=0, defender_advantage=0) -> Samples:
+                  attacker_advantage=0, defender_advantage=0, out: Samples | None = None
+                  ) -> Samples:
     """Resolve a batch of attacks (arrays or scalars broadcast to ``n``) from ``seed``.
 
-    ``tier`` is the 1-based dice tier; defense is capped at the book's maximum (9).
+    ``tier`` is the 1-based dice tier; defense is capped at the book's maximum (9). ``out``
+    (int32 damage, int16 hits, length n) is reused when given: a caller streaming many batches
+    then pays for its buffers once.
     """
     sizes = [np.size(a) for a in (attacks, defense, tier, attacker_advantage, defender_advantage)
              if np.ndim(a) > 0]
@@ -155,14 +266,20 @@ def sample_damage(attacks, defense, tier, rules, *, seed: int, n: int | None = N
         raise ValueError("attacks must be >= 0")
     if tier.size and (tier.min() < 1 or tier.max() > rules.n_tiers):
         raise ValueError(f"tier must be in 1..{rules.n_tiers}")
-    att_adv = np.sign(_column(attacker_advantage, n, "attacker_advantage"))
-    def_adv = np.sign(_column(defender_advantage, n, "defender_advantage"))
-    threshold = (np.clip(defense, 0, rules.max_defense) + rules.defense_margin).astype(np.int64)
-    assert int(threshold[0] if n else 0) >= 0 and defense_threshold(0, rules) >= 0
-    faces = rules.tier_faces[tier - 1].astype(np.int64)
+    att_adv = _column(np.sign(attacker_advantage), n, "attacker_advantage", np.int8)
+    def_adv = _column(np.sign(defender_advantage), n, "defender_advantage", np.int8)
+    tier_reject = lane_reject(rules.tier_faces)
+    (defense_reject,) = lane_reject([rules.defense_die])
     states = seed_states(seed, -(-n // CHUNK))
-    damage, hits = _resolve_batch(attacks, threshold, faces, att_adv, def_adv,
-                                  rules.advantage_scope == "per_attack", np.int64(rules.defense_die),
-                                  states, np.int64(CHUNK), np.empty(n, np.int64),
-                                  np.empty(n, np.int64))
+    if out is None:
+        out = Samples(damage=np.empty(n, np.int32), hits=np.empty(n, np.int16))
+    elif (out.damage.shape, out.hits.shape, out.damage.dtype, out.hits.dtype) != (
+            (n,), (n,), np.dtype(np.int32), np.dtype(np.int16)):
+        raise ValueError("out must hold int32 damage and int16 hits of length n")
+    damage, hits = _resolve_batch(
+        attacks, defense, np.int64(rules.max_defense), np.int64(rules.defense_margin),
+        _column(tier, n, "tier", np.int8), att_adv, def_adv,
+        rules.tier_faces.astype(np.int64), tier_reject,
+        rules.advantage_scope == "per_attack", np.int64(rules.defense_die),
+        np.uint64(defense_reject), states, np.int64(CHUNK), out.damage, out.hits)
     return Samples(damage=damage, hits=hits)

@@ -429,3 +429,33 @@ def test_end_to_end_shipped_folder_exit_0():
                           timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "ok" in proc.stdout
+
+
+# ------------------------------------------------------------------- power curve in validate
+
+def test_card_out_of_its_rarity_band_is_a_warning_not_an_error(capsys, cards):
+    """A Bronze card with Legendary stats is a balance question ("Rarity communicates statistical
+    power and nothing else"): validate names its line and field as a warning and still exits 0."""
+    path = cards / "characters.csv"
+    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+    header = rows[0]
+    target = next(i for i, r in enumerate(rows[1:], 1) if r[header.index("rarity")] == "Bronze")
+    rows[target][header.index("max_health")] = "900"
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    code, out, err = run(capsys, cards)
+    assert code == 0
+    assert len(err) == 1 and err[0].startswith("warning: ")
+    assert f"characters.csv:{target + 1}: rarity:" in err[0] and "Bronze band" in err[0]
+    assert "1 card(s) outside their rarity band" in out
+
+
+def test_broken_power_curve_file_is_an_error(capsys, cards):
+    """cards/power_curve.toml is checked like every other designer file (file, line, field)."""
+    path = cards / "power_curve.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text + "\n[bogus_section]\nx = 1\n", encoding="utf-8")
+    code, _, err = run(capsys, cards)
+    assert code == 2
+    assert any("power_curve.toml:" in line and "bogus_section" in line for line in err), err

@@ -129,7 +129,7 @@ class TomlDoc:
             self.add(path, f"expected {_kind_name(kinds)}, got {value!r}")
             return fallback
         if choices is not None and value not in choices:
-            self.add(path, f"unknown value {value!r}{suggest(str(value), list(choices))}; "
+            self.add(path, f"unknown value {value!r}{suggest(str(value), [str(c) for c in choices])}; "
                            f"choose from {', '.join(map(str, choices))}")
             return fallback
         if lo is not None and value < lo or hi is not None and value > hi:

@@ -28,7 +28,7 @@ class Samples:
     hits: np.ndarray    # int16 per resolution
 
 
-@njit(inline="always")
+@njit
 def _throw_hits(attacks, threshold, defense_die, defender_advantage, s0, s1, s2, s3):
     """Hits of one throw; the defender keeps the lower of two rolls with advantage (misses low)."""
     hits = 0
@@ -162,7 +162,7 @@ def lane_reject(faces) -> np.ndarray:
     return (np.uint64(1 << 16) - faces) % faces
 
 
-@njit(inline="always")
+@njit
 def _throw_damage(hits, faces, attacker_advantage, s0, s1, s2, s3):
     """Damage of ``hits`` damage dice; the attacker keeps the higher of two with advantage."""
     total = 0
@@ -176,7 +176,7 @@ def _throw_damage(hits, faces, attacker_advantage, s0, s1, s2, s3):
 
 
 @njit(inline="always")
-def _resolve_one(attacks, threshold, faces, face_reject, attacker_advantage,
+def resolve_attack(attacks, threshold, faces, face_reject, attacker_advantage,
                  defender_advantage, per_attack, defense_die, defense_reject,
                  s0, s1, s2, s3):
     if not per_attack and defender_advantage == 0 and attacker_advantage == 0:
@@ -220,7 +220,7 @@ def _resolve_batch(attacks, defense, max_defense, margin, tier, attacker_advanta
             # "If the roll is more than your defense stat plus 2, that attack is considered a
             # Hit"; "The maximum defense a character can achieve is 9"
             threshold = min(max(np.int64(defense[i]), 0), max_defense) + margin
-            dmg, hits, s0, s1, s2, s3 = _resolve_one(
+            dmg, hits, s0, s1, s2, s3 = resolve_attack(
                 np.int64(attacks[i]), threshold, tier_faces[t], tier_reject[t],
                 np.int64(attacker_advantage[i]), np.int64(defender_advantage[i]), per_attack,
                 defense_die, defense_reject, s0, s1, s2, s3)
@@ -232,11 +232,11 @@ def _resolve_batch(attacks, defense, max_defense, margin, tier, attacker_advanta
 def _column(value, n: int, name: str, dtype=np.int16) -> np.ndarray:
     """A column of ``n`` small integers (compact dtypes: the kernel streams them from memory).
 
-    A scalar becomes a zero-stride view, so a batch of one matchup allocates nothing.
+    Scalars are expanded too, so the kernel sees one array type and compiles once.
     """
     arr = np.asarray(value)
     if arr.ndim == 0:
-        return np.broadcast_to(arr.astype(dtype), (n,))
+        return np.full(n, arr, dtype=dtype)
     if arr.shape != (n,):
         raise ValueError(f"{name} has shape {arr.shape}, expected ({n},)")
     return np.ascontiguousarray(arr, dtype=dtype)

@@ -1,0 +1,85 @@
+"""``cards/apocalypses.toml``: the Apocalypse Index as effect codes and parameters.
+
+Why data: "Each Apocalypse has its own abilities and specifications, and these are set out in the
+Apocalypse Index". The book prints none, so designers write them here; one interpreter
+(:mod:`sim.engine.apocalypse`) runs every entry, and the kernels only ever see integers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .diagnostics import Problems
+from .tomldoc import TomlDoc
+
+EFFECTS = ("storm", "flood", "collapse")  # code = index + 1
+STORM, FLOOD, COLLAPSE = 1, 2, 3
+_KEYS = {"name", "description", "effect", "count", "damage", "rise"}
+N_PARAMS = 3  # count, damage, rise
+
+
+@dataclass(frozen=True)
+class ApocalypseIndex:
+    names: tuple[str, ...]
+    descriptions: tuple[str, ...]
+    code: np.ndarray    # int64[k]: STORM, FLOOD, COLLAPSE
+    params: np.ndarray  # int64[k, 3]: count, damage, rise
+    lines: tuple[int, ...]
+    path: str = ""
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def find(self, name: str) -> int:
+        return [n.lower() for n in self.names].index(name.strip().lower())
+
+
+def load_apocalypses(root: Path, problems: Problems | None = None) -> ApocalypseIndex:
+    """Parse and check ``root/apocalypses.toml``; raises InputError listing every problem."""
+    own = problems if problems is not None else Problems()
+    path = Path(root) / "apocalypses.toml"
+    doc = TomlDoc.load(path, own)
+    if doc is None:
+        own.raise_if_any()
+    doc.unknown_keys((), {"apocalypses"})
+    entries = doc.get(("apocalypses",), list, fallback=[])
+    if not entries:
+        doc.add(("apocalypses",), "no [[apocalypses]] (\"A single Apocalypse Tile must be in play "
+                                  "in every game\")")
+    names, descs, codes, params, lines = [], [], [], [], []
+    for i, e in enumerate(entries):
+        base = ("apocalypses", i)
+        if not isinstance(e, dict):
+            doc.add(base, "expected an [[apocalypses]] table")
+            continue
+        doc.unknown_keys(base, _KEYS)
+        name = doc.get(base + ("name",), str, fallback="")
+        if isinstance(name, str) and not name.strip():
+            doc.add(base + ("name",), "empty name")
+        elif name.lower() in [n.lower() for n in names]:
+            doc.add(base + ("name",), f"{name!r} is used by more than one Apocalypse")
+        desc = doc.get(base + ("description",), str, default="")
+        effect = doc.get(base + ("effect",), str, fallback=None)
+        if effect is not None and effect not in EFFECTS:
+            doc.add(base + ("effect",), f"unknown effect {effect!r}; choose from {', '.join(EFFECTS)}")
+            effect = None
+        needs_count = effect in ("storm", "collapse")
+        count = doc.get(base + ("count",), int, lo=1, hi=49,
+                        **({} if needs_count else {"default": 0}), fallback=0)
+        damage = doc.get(base + ("damage",), int, lo=1, hi=100_000,
+                         **({} if effect == "flood" else {"default": 0}), fallback=0)
+        rise = doc.get(base + ("rise",), int, lo=0, hi=100_000, default=0, fallback=0)
+        if effect == "flood" and damage is not None and rise == 0:
+            doc.add(base + ("rise",), "a flood needs rise >= 1 so it can end every game "
+                                      "(health has no upper bound from shields)")
+        names.append(name)
+        descs.append(desc)
+        codes.append(EFFECTS.index(effect) + 1 if effect else 0)
+        params.append([count or 0, damage or 0, rise or 0])
+        lines.append(doc.line(base) or 0)
+    own.raise_if_any()
+    return ApocalypseIndex(tuple(names), tuple(descs), np.asarray(codes, np.int64),
+                           np.asarray(params, np.int64).reshape(-1, N_PARAMS), tuple(lines), str(path))

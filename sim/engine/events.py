@@ -1,0 +1,156 @@
+"""The game log: events written by the kernels as integer rows, read back as JSON with the rule
+each one applies.
+
+Why integer rows: kernels cannot build strings; a row ``kind, rotation, a..f`` costs nothing when
+logging is off (``g[LOG] == 0``) and the same seed always writes the same rows, so a log is a
+reproducible record (golden traces diff it).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from sim._jit import njit
+from sim.combat.star import COLOUR_NAMES
+
+from . import layout as L
+
+
+@njit
+def _log(st, kind, a, b, c, d, e, f):
+    g = st.g
+    if g[L.LOG] == 0:
+        return
+    i = g[L.NEV]
+    if i >= st.ev.shape[0]:
+        g[L.EV_LOST] += 1
+        return
+    row = st.ev[i]
+    row[0] = kind
+    row[1] = g[L.ROTATION]
+    row[2] = a
+    row[3] = b
+    row[4] = c
+    row[5] = d
+    row[6] = e
+    row[7] = f
+    g[L.NEV] = i + 1
+
+
+# kind -> (name, argument names, rule applied)
+EVENTS = {
+    L.EV_TURN: ("turn", ("team",), "The game is paced in a format called \"Rotations\" ... "
+                                   "starting with Team 1"),
+    L.EV_PLACE: ("placement", ("entity", "space"),
+                 "At the beginning of your first turn, your entire team must be placed into your "
+                 "Spawn"),
+    L.EV_MOVE: ("move", ("entity", "from", "to", "cost"),
+                "It costs 1 speed to move onto an adjacent space"),
+    L.EV_ATTACK: ("attack", ("attacker", "defender", "colour", "attacks", "tier", "threshold"),
+                  "To initiate an attack, the defender must be within both the range and the line "
+                  "of sight of the attacker"),
+    L.EV_ROLL: ("roll", ("attacker", "defender", "attacks", "threshold", "hits"),
+                "If the roll is more than your defense stat plus 2, that attack is considered a Hit"),
+    L.EV_DAMAGE: ("damage", ("attacker", "defender", "hits", "faces", "damage", "health"),
+                  "You roll the Damage Dice as many times as your Attack Hit"),
+    L.EV_RETALIATE: ("retaliation", ("attacker", "defender", "colour", "attacks", "tier",
+                                     "threshold"),
+                     "A CPU that has an attack listed always retaliates"),
+    L.EV_DEATH: ("death", ("entity", "by", "cause", "space"),
+                 "one causes Entities Health Points to Reach 0. This Act causes them to Die"),
+    L.EV_ELIMINATED: ("elimination", ("team",),
+                      "A team is Eliminated once all of its characters are dead"),
+    L.EV_REVEAL: ("reveal", ("reason", "apocalypse"),
+                  "The Apocalypse is revealed under any one of three circumstances"),
+    L.EV_APOC_START: ("apocalypse begins", ("apocalypse",),
+                      "the Apocalypse takes its place and progresses every rotation where the GM "
+                      "Turn would be"),
+    L.EV_ANNOUNCE: ("announcement", ("position",),
+                    "The tile coordinate to be destroyed is announced on the GM Turn"),
+    L.EV_DESTROY: ("destruction", ("position",),
+                   "Anything in a tile that is destroyed is removed from the game"),
+    L.EV_TILE_DAMAGE: ("tile-wide damage", ("entity", "damage", "health"),
+                       "Flat damage applies straight to a health pool and is not affected by "
+                       "defense"),
+    L.EV_GM_TURN: ("GM turn", (), "After Team 4 finishes their turn, the GM must carry out the GM "
+                                  "Turn"),
+    L.EV_ROTATION: ("rotation", ("rotation",),
+                    "The GM Turn finishing signifies the end of a rotation, at which point the GM "
+                    "updates the Rotation Counter"),
+    L.EV_END: ("game over", ("winner", "reason"),
+               "you win by being the only team with characters left alive and on the board"),
+}
+CAUSES = {L.BY_ATTACK: "attack", L.BY_RETALIATION: "retaliation",
+          L.BY_DESTRUCTION: "destroyed coordinate", L.BY_TILE_DAMAGE: "tile-wide damage"}
+REVEALS = {L.BY_DEATHS: "characters dead", L.BY_ROTATION: "rotation reached",
+           L.BY_ELIMINATION: "a team eliminated"}
+
+
+def decode(rows: np.ndarray, labels: list[str], apocalypse_names: tuple[str, ...]) -> list[dict]:
+    """Integer rows → JSON-ready dicts with names, a sentence and the rule quoted."""
+    out = []
+    for row in rows:
+        kind, rotation = int(row[0]), int(row[1])
+        name, args, rule = EVENTS[kind]
+        ev = {"event": name, "rotation": rotation}
+        for k, v in zip(args, (int(x) for x in row[2:])):
+            ev[k] = v
+        ev["text"] = _text(name, ev, labels, apocalypse_names)
+        ev["rule"] = rule
+        out.append(ev)
+    return out
+
+
+def _who(labels, e):
+    return labels[e] if 0 <= e < len(labels) else "the Apocalypse"
+
+
+def _pos(p):
+    return f"({p // 7},{p % 7})"
+
+
+def _text(name, ev, labels, apocs) -> str:
+    w = lambda k: _who(labels, ev[k])  # noqa: E731
+    if name == "turn":
+        return f"Team {ev['team'] + 1} begins its turn"
+    if name == "placement":
+        return f"{w('entity')} is placed on space {ev['space']}"
+    if name == "move":
+        return f"{w('entity')} moves {ev['from']} -> {ev['to']} for {ev['cost']} speed"
+    if name in ("attack", "retaliation"):
+        verb = "retaliates against" if name == "retaliation" else "attacks"
+        return (f"{w('attacker')} {verb} {w('defender')}: {ev['attacks']} attacks, "
+                f"{COLOUR_NAMES[ev['colour']]} point, tier {ev['tier']}, hits on > {ev['threshold']}")
+    if name == "roll":
+        return f"defense dice: {ev['hits']} of {ev['attacks']} attacks hit"
+    if name == "damage":
+        return (f"{ev['hits']} damage dice (D{ev['faces']}) deal {ev['damage']}; "
+                f"{w('defender')} has {max(ev['health'], 0)} health")
+    if name == "death":
+        return f"{w('entity')} dies ({CAUSES.get(ev['cause'], '?')})"
+    if name == "elimination":
+        return f"Team {ev['team'] + 1} is eliminated"
+    if name == "reveal":
+        return f"the Apocalypse is revealed ({REVEALS[ev['reason']]}): {apocs[ev['apocalypse']]}"
+    if name == "apocalypse begins":
+        return f"{apocs[ev['apocalypse']]} begins"
+    if name == "announcement":
+        return f"coordinate {_pos(ev['position'])} will be destroyed on the next GM Turn"
+    if name == "destruction":
+        return f"coordinate {_pos(ev['position'])} is destroyed and becomes void"
+    if name == "tile-wide damage":
+        return f"{w('entity')} takes {ev['damage']} tile-wide damage ({max(ev['health'], 0)} left)"
+    if name == "GM turn":
+        return "the GM Turn"
+    if name == "rotation":
+        return f"the Rotation Counter reaches {ev['rotation']}"
+    if name == "game over":
+        who = f"Team {ev['winner'] + 1} wins" if ev["winner"] >= 0 else "a draw"
+        return f"game over: {who} ({L.REASON_NAMES[ev['reason']]})"
+    return name
+
+
+def to_jsonl(events: list[dict]) -> str:
+    return "".join(json.dumps(e, ensure_ascii=False, sort_keys=False) + "\n" for e in events)

@@ -1,0 +1,112 @@
+"""One game's starting state: entities from the teams' cards and the board's CPUs.
+
+Book: "Each game of Board Wars is played with 4 teams, each composed of 5 Character Cards"; "A
+multi-character card spawns multiple characters instead of one"; "Max Health is ... the amount
+they begin the game with". Characters start off the board (space -1) and are placed at the start
+of their team's first turn. The Apocalypse in play is drawn from the game's own random stream,
+face-down: no policy sees which one it is until the reveal.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from sim._jit import njit
+from sim.rng import roll
+
+from . import layout as L
+
+Cards = namedtuple("Cards", ["speed", "range", "max_health", "defense", "attacks", "tier",
+                             "suit", "characters"])
+TEAMS, CARDS_PER_TEAM = 4, 5  # "4 teams, each composed of 5 Character Cards" (book)
+
+
+def card_arrays(cards) -> Cards:
+    """The catalogue's card columns as int64 arrays (what the kernels index)."""
+    i64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
+    return Cards(i64(cards.speed), i64(cards.range), i64(cards.max_health), i64(cards.defense),
+                 i64(cards.attacks), i64(cards.tier), i64(cards.suit), i64(cards.characters))
+
+
+def init_game(setup, cards: Cards, team_cards, rng_state, *, log: bool = True,
+              ev_cap: int = 20000, apocalypse: int = -1) -> L.State:
+    """Validate and build a game's state (the Python face of :func:`_init_game`)."""
+    team_cards = np.ascontiguousarray(team_cards, dtype=np.int64)
+    if team_cards.shape != (TEAMS, CARDS_PER_TEAM):
+        raise ValueError(f"team_cards must be {TEAMS}×{CARDS_PER_TEAM}, got {team_cards.shape}")
+    if team_cards.min() < 0 or team_cards.max() >= cards.speed.shape[0]:
+        raise ValueError("team_cards holds an unknown card index")
+    rng_state = np.ascontiguousarray(rng_state, dtype=np.uint64)
+    if rng_state.shape != (4,):
+        raise ValueError("rng_state must be 4 uint64 words (sim.rng.seed_states)")
+    if not -1 <= apocalypse < setup.static.apoc_code.shape[0]:
+        raise ValueError("apocalypse index out of range")
+    return _init_game(setup.static, cards, setup.cpu_rows, team_cards, rng_state,
+                      np.int64(max(ev_cap, 1)), np.int64(log), np.int64(apocalypse))
+
+
+@njit
+def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
+    n_chars = 0
+    for t in range(team_cards.shape[0]):
+        for k in range(team_cards.shape[1]):
+            n_chars += C.characters[team_cards[t, k]]
+    n_ent = n_chars + cpu_rows.shape[0]
+    ent = np.zeros((n_ent, L.NF), np.int64)
+    e = 0
+    for t in range(team_cards.shape[0]):
+        for k in range(team_cards.shape[1]):
+            c = team_cards[t, k]
+            for _ in range(C.characters[c]):  # "spawns multiple characters instead of one"
+                ent[e, L.TEAM] = t
+                ent[e, L.CARD] = c
+                ent[e, L.ALIVE] = 1
+                ent[e, L.HEALTH] = C.max_health[c]
+                ent[e, L.MAX_HEALTH] = C.max_health[c]
+                ent[e, L.SPACE] = -1  # placed "At the beginning of your first turn"
+                ent[e, L.SPEED] = C.speed[c]
+                ent[e, L.RANGE] = C.range[c]
+                ent[e, L.DEFENSE] = C.defense[c]
+                ent[e, L.SUIT] = C.suit[c]
+                ent[e, L.HOME] = -1
+                for j in range(4):
+                    ent[e, L.ATK + j] = C.attacks[c, j]
+                    ent[e, L.TIER + j] = C.tier[c, j]
+                e += 1
+    for k in range(cpu_rows.shape[0]):  # "CPUs sometimes populate the board"
+        ent[e, L.TEAM] = L.NO_TEAM
+        ent[e, L.CARD] = -1
+        ent[e, L.ALIVE] = 1
+        ent[e, L.SPACE] = cpu_rows[k, 0]
+        ent[e, L.HOME] = cpu_rows[k, 1]
+        ent[e, L.HEALTH] = cpu_rows[k, 2]
+        ent[e, L.MAX_HEALTH] = cpu_rows[k, 2]
+        ent[e, L.DEFENSE] = cpu_rows[k, 3]
+        ent[e, L.SPEED] = cpu_rows[k, 6]
+        ent[e, L.RANGE] = cpu_rows[k, 7]
+        ent[e, L.SUIT] = -1
+        ent[e, L.IS_CPU] = 1
+        for j in range(4):  # a CPU has one attack: every point of its star is the same
+            ent[e, L.ATK + j] = cpu_rows[k, 4]
+            ent[e, L.TIER + j] = cpu_rows[k, 5]
+        e += 1
+    g = np.zeros(L.NG, np.int64)
+    g[L.ROTATION] = 1
+    g[L.CUR] = -1
+    g[L.WINNER] = -1
+    g[L.LOG] = log
+    rng = rng_state.copy()
+    if apocalypse < 0:
+        s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+        a, s0, s1, s2, s3 = roll(S.apoc_code.shape[0], s0, s1, s2, s3)
+        rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
+        g[L.APOC] = a - 1
+    else:
+        g[L.APOC] = apocalypse
+    n = S.kind2.shape[1]
+    return L.State(ent, g, np.zeros(49, np.int64), rng, np.zeros((ev_cap, L.EVF), np.int64),
+                   S.move_nbr2[0].copy(), S.sight_nbr2[0].copy(), S.sight_flag2[0].copy(),
+                   S.kind2[0].copy(), S.tile_pos2[0].copy(), S.twin2[0].copy(),
+                   np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32))

@@ -1,0 +1,169 @@
+"""Compile a catalogue and a board into the ``Static`` arrays every game kernel reads.
+
+Why once per board: the board graph (``sim.board.graph.compile_board``) is plain Python and far
+slower than a whole simulated game, so it is built here for the face-down board *and* for the
+board with the Apocalypse revealed ("When revealed it is treated as a 1x1 Tile"), and the kernels
+switch between the two by copying arrays. Combat tables ("the exact combat tables" the greedy
+policy reads) are built once per set of dice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from sim.board.geometry import APOCALYPSE, N_SPACES, Board, layers_grid, local_space
+from sim.board.graph import compile_board
+from sim.board.layout import CPU as CPU_FEATURE
+from sim.board.layout import FLOOR
+from sim.catalogue.apocalypses import ApocalypseIndex, load_apocalypses
+from sim.catalogue.board_rules import GRID
+from sim.catalogue.game_rules import GameRules, load_game_rules
+from sim.combat.sampler import lane_reject
+
+from . import layout as L
+
+MAX_ATTACKS = 50   # cards.LIMITS["attacks"]: the most dice one throw can hold
+TAIL_HEALTH = 1500  # health beyond this is treated as this in the greedy kill table
+CPU_COLS = 8       # space, home position, health, defense, attacks, tier, speed, range
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """Everything a game needs that does not change during it (one board)."""
+
+    static: L.Static
+    cpu_rows: np.ndarray      # int64[k, CPU_COLS]
+    cpu_names: tuple[str, ...]
+    board: Board
+    game_rules: GameRules
+    apocalypses: ApocalypseIndex
+
+
+def load_game_data(root: Path) -> tuple[GameRules, ApocalypseIndex]:
+    return load_game_rules(root), load_apocalypses(root)
+
+
+@lru_cache(maxsize=4)
+def combat_tails(tier_faces: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """``tail[t, k, h]`` = P(sum of k damage dice of tier t >= h) and ``ctail[t, k, h]`` =
+    E[min(sum, h)]: exact tables (convolutions) behind the greedy policy's kill chances."""
+    n_t = len(tier_faces)
+    tail = np.zeros((n_t, MAX_ATTACKS + 1, TAIL_HEALTH + 2))
+    for t, f in enumerate(tier_faces):
+        die = np.zeros(f + 1)
+        die[1:] = 1.0 / f
+        pmf = np.array([1.0])
+        for k in range(MAX_ATTACKS + 1):
+            if k:
+                pmf = np.convolve(pmf, die)
+            sf = pmf[::-1].cumsum()[::-1]  # sf[x] = P(S >= x)
+            m = min(sf.size, TAIL_HEALTH + 2)
+            tail[t, k, :m] = sf[:m]
+    ctail = np.zeros_like(tail)
+    ctail[:, :, 1:] = np.cumsum(tail[:, :, 1:], axis=2)  # E[min(S,h)] = sum_{x=1..h} P(S>=x)
+    return tail, ctail
+
+
+def _int_params(catalogue, graph, gr: GameRules, apoc_pos: int) -> np.ndarray:
+    r, br = catalogue.rules, catalogue.board_rules
+    ip = np.zeros(L.NIP, np.int64)
+    ip[L.P_DEFENSE_DIE] = r.defense_die
+    ip[L.P_DEFENSE_REJECT] = int(lane_reject([r.defense_die])[0])
+    ip[L.P_MARGIN] = r.defense_margin
+    ip[L.P_MAX_DEFENSE] = r.max_defense
+    ip[L.P_PER_ATTACK] = r.advantage_scope == "per_attack"
+    ip[L.P_CANCEL_BASE] = r.homefield_cancel == "base"
+    ip[L.P_RED_SHIELD] = r.red_counts_shield
+    ip[L.P_MOVE_COST] = br.move_cost
+    ip[L.P_RANGE_COST] = br.range_cost
+    ip[L.P_DIAG_COST] = br.diagonal_range_cost
+    ip[L.P_TILE_PEN] = br.cross_tile_penalty
+    ip[L.P_PER_BOUNDARY] = br.cross_tile_count == "per_boundary"
+    ip[L.P_WATER_PEN] = br.water_penalty
+    ip[L.P_PER_WATER] = br.water_count == "per_water"
+    ip[L.P_PORTAL_BOUNDARY] = br.portal_is_boundary
+    ip[L.P_DOOR_RANGE] = br.door_sight_range
+    ip[L.P_N_PIECES] = graph.n_pieces
+    ip[L.P_REVEAL_DEATHS] = gr.reveal_deaths
+    ip[L.P_REVEAL_ROTATION] = gr.reveal_rotation
+    ip[L.P_TURNS_AFTER] = gr.turns_after_reveal
+    ip[L.P_LEASH] = gr.cpu_leash == "tile"
+    ip[L.P_CPU_RANGE] = gr.cpu_default_range
+    ip[L.P_CPUS_APOC] = gr.cpus_act_during_apocalypse
+    ip[L.P_STALEMATE] = gr.stalemate_rotations
+    ip[L.P_CAP] = gr.rotation_cap
+    ip[L.P_TIEBREAK] = gr.simultaneous_tiebreak == "health_before"
+    ip[L.P_APOC_POS] = apoc_pos
+    return ip
+
+
+def _cpus(board: Board, tiles) -> tuple[np.ndarray, list[str]]:
+    """One CPU per tile that brings one, on its ``C`` space (else the tile's middle floor space)."""
+    rows, names = [], []
+    for R in range(GRID):
+        for C in range(GRID):
+            t = board.tile_at((R, C))
+            if t < 0 or tiles.cpu[t, 0] < 1:
+                continue
+            size = int(tiles.size[t])
+            spots = np.argwhere((tiles.feature[t, :size, :size] == CPU_FEATURE)
+                                & (tiles.space[t, :size, :size] == FLOOR))
+            if not len(spots):
+                floors = np.argwhere(tiles.space[t, :size, :size] == FLOOR)
+                mid = (size - 1) / 2
+                spots = floors[np.argsort(np.abs(floors - mid).sum(axis=1), kind="stable")]
+            i, j = (int(v) for v in spots[0])
+            health, defense, attacks, tier, speed, rng = (int(v) for v in tiles.cpu[t])
+            rows.append([local_space((R, C), i, j, size), R * GRID + C, health, max(defense, 0),
+                         max(attacks, 0), max(tier, 1), speed, rng])
+            names.append(tiles.cpu_name[t] or tiles.names[t])
+    return np.asarray(rows, np.int64).reshape(-1, CPU_COLS), names
+
+
+def build_setup(catalogue, board: Board, game_rules: GameRules, apocalypses: ApocalypseIndex
+                ) -> GameSetup:
+    tiles, br, rules = catalogue.tiles, catalogue.board_rules, catalogue.rules
+    apoc = np.argwhere(board.tiles == APOCALYPSE)
+    if len(apoc) != 1:
+        raise ValueError("a game board holds exactly one face-down Apocalypse tile "
+                         "(\"A single Apocalypse Tile must be in play in every game\")")
+    apoc_pos = int(apoc[0][0] * GRID + apoc[0][1])
+    revealed = board.copy()
+    revealed.tiles[apoc[0][0], apoc[0][1]] = tiles.uncovered  # "treated as a 1x1 Tile"
+    g0 = compile_board(board, tiles, br)
+    g1 = compile_board(revealed, tiles, br)
+    suit = np.full(GRID * GRID, -1, np.int64)
+    for p in range(GRID * GRID):
+        t = int(board.tiles.flat[p])
+        if t >= 0:
+            suit[p] = int(tiles.suit[t])
+    spawn = np.zeros((4, 3), np.int64)
+    for team in range(4):
+        for k in range(3):
+            r, c = (int(v) for v in board.spawns[team, k])
+            t = board.tile_at((r, c))
+            size = int(tiles.size[t])
+            spawn[team, k] = local_space((r, c), size // 2, size // 2, size)
+    fp = np.zeros(L.NFP, np.float64)
+    fp[L.F_RED] = rules.red_health_fraction
+    fp[L.W_DAMAGE:] = game_rules.greedy
+    tail, ctail = combat_tails(tuple(int(f) for f in rules.tier_faces))
+    static = L.Static(
+        move_nbr2=np.stack([g0.move_nbr, g1.move_nbr]),
+        sight_nbr2=np.stack([g0.sight_nbr, g1.sight_nbr]),
+        sight_flag2=np.stack([g0.sight_flag, g1.sight_flag]),
+        kind2=np.stack([g0.kind, g1.kind]), tile_pos2=np.stack([g0.tile_pos, g1.tile_pos]),
+        twin2=np.stack([g0.twin, g1.twin]), move_roll=g1.move_roll,
+        space_bodies=g1.space_bodies, body_start=g1.body_start, body_members=g1.body_members,
+        pos_suit=suit, pos_layer=layers_grid().astype(np.int64).ravel(), spawn_space=spawn,
+        ip=_int_params(catalogue, g1, game_rules, apoc_pos), fp=fp,
+        tier_faces=rules.tier_faces.astype(np.int64),
+        tier_reject=lane_reject(rules.tier_faces), apoc_code=apocalypses.code,
+        apoc_params=apocalypses.params, tail=tail, ctail=ctail)
+    assert static.kind2.shape[1] == N_SPACES
+    rows, names = _cpus(board, tiles)
+    return GameSetup(static, rows, tuple(names), board, game_rules, apocalypses)

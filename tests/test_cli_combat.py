@@ -104,3 +104,20 @@ def test_help_does_not_import_numba():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "combat" in done.stdout
+
+
+def test_actions_to_kill_matches_monte_carlo(rules):
+    """The report's "actions to kill": the fewest attack actions whose summed damage reaches the
+    defender's health with at least even odds, checked against 100,000 simulated sequences."""
+    from sim.combat.sampler import sample_damage
+    from sim.report.combat_report import actions_to_kill
+
+    dist = damage_distribution(6, 4, 2, rules)
+    health = 120
+    k = actions_to_kill(dist.pmf, health)
+    n = 100_000
+    draws = np.stack([sample_damage(6, 4, 2, rules, seed=50 + j, n=n).damage for j in range(k)])
+    totals = np.cumsum(draws, axis=0)
+    assert (totals[k - 1] >= health).mean() >= 0.5 - 0.005
+    assert (totals[k - 2] >= health).mean() < 0.5 + 0.005
+    assert actions_to_kill(np.array([1.0]), health) == 201  # no damage: never

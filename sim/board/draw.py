@@ -74,7 +74,7 @@ def draw_board(board: Board, catalogue, suits: tuple[str, ...], path: Path, titl
     fd, tmp = tempfile.mkstemp(suffix=".png", dir=path.parent or Path("."))
     os.close(fd)
     try:
-        fig.savefig(tmp, dpi=110, format="png")
+        fig.savefig(tmp, dpi=110, format="png", bbox_inches="tight")  # keep the legend whole
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

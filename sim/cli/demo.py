@@ -23,11 +23,12 @@ def demo(cards_dir, out):
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, index=False)
     shown = frame[["card", "rarity", "suit", "base_star", "base_mean", "red_star", "red_mean",
-                   "blue_star", "blue_mean", "green_star", "green_mean", "base_p_kill"]]
+                   "blue_star", "blue_mean", "green_star", "green_mean", "base_actions_to_kill"]]
     click.echo(f"Combat report: {len(frame)} cards against a typical defender "
                f"(defense {typical['defense']}, {typical['health']} health; medians of the cards).")
-    click.echo("Mean damage of one attack action per star colour; base_p_kill = chance one base "
-               "attack kills the typical defender.\n")
+    click.echo("Mean damage of one attack action per star colour (attacks^dice tier); "
+               "base_actions_to_kill = base attacks\nneeded to kill the typical defender with at "
+               "least even odds.\n")
     with __import__("pandas").option_context("display.width", 200, "display.max_rows", 500):
         click.echo(shown.to_string(index=False))
     click.echo(f"\nWritten: {path}")

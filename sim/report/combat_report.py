@@ -22,6 +22,26 @@ def typical_defender(catalogue) -> tuple[int, int]:
     return int(rules.typical_defender), int(np.median(cards.max_health))
 
 
+def actions_to_kill(pmf: np.ndarray, health: int, chance: float = 0.5, cap: int = 200) -> int:
+    """Fewest attack actions whose summed damage reaches ``health`` with at least ``chance``.
+
+    A designer reads "Luffy needs 7 base attacks to kill a typical card" faster than a kill
+    probability. Damage at or above ``health`` is pooled into one absorbing bin, so the arrays
+    stay ``health + 1`` long however many actions are summed. ``cap + 1`` means never (no damage).
+    """
+    if pmf.size <= 1 or pmf[1:].sum() == 0:
+        return cap + 1
+    state = np.zeros(health + 1)
+    state[0] = 1.0
+    for k in range(1, cap + 1):
+        nxt = np.convolve(state[:health], pmf)
+        dead = state[health] + nxt[health:].sum()
+        state = np.concatenate([nxt[:health], [dead]])
+        if dead >= chance:
+            return k
+    return cap + 1
+
+
 def combat_report(catalogue) -> tuple[pd.DataFrame, dict]:
     """One row per card: for each colour its attacks, tier, expected damage and kill chance."""
     cards, rules = catalogue.cards, catalogue.rules
@@ -38,6 +58,7 @@ def combat_report(catalogue) -> tuple[pd.DataFrame, dict]:
             row[f"{colour}_mean"] = round(dist.mean, 2)
             row[f"{colour}_sd"] = round(dist.variance ** 0.5, 2)
             row[f"{colour}_p_kill"] = round(dist.p_at_least(health), 4)
+            row[f"{colour}_actions_to_kill"] = actions_to_kill(dist.pmf, health)
         rows.append(row)
     frame = pd.DataFrame(rows)
     frame["rarity"] = pd.Categorical(frame["rarity"], categories=list(rules.rarities), ordered=True)

@@ -150,3 +150,23 @@ def test_failed_wall_rolls_never_submerge():
     assert BOARD_RULES.fire_wall_damage == 50
     assert {o.damage for o in fire if not o.crossed} == {50}
     assert all(o.damage == 0 for o in fire if o.crossed)
+
+
+def test_failed_water_roll_while_traversing_water_submerges():
+    """"A character who fails a water-roll while traversing water is Submerged"; crossing water
+    that needs k successes succeeds with probability (1/2)^k (binomial test, fixed seed), and
+    "Freely Cross Water" makes every roll an automatic success."""
+    from scipy import stats
+
+    from sim.board.water import cross_water
+
+    rng = np.random.default_rng(np.random.SeedSequence(4))
+    n = 4000
+    outcomes = [cross_water(rng, BOARD_RULES, 2) for _ in range(n)]
+    assert all(o.crossed != o.submerged for o in outcomes)
+    crossed = sum(o.crossed for o in outcomes)
+    assert stats.binomtest(crossed, n, BOARD_RULES.water_success_p ** 2).pvalue > 1e-3
+    assert all(o.rolls == 2 for o in outcomes if o.crossed)
+    free = cross_water(rng, BOARD_RULES, 5, free_water=True)
+    assert free.crossed and not free.submerged
+

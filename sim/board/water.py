@@ -58,6 +58,29 @@ def cross_wall(rng: np.random.Generator, rules: BoardRules, roll_kind: int) -> W
     return WallOutcome(rules.fire_wall_fail_crosses, rules.fire_wall_damage, False)
 
 
+@dataclass(frozen=True)
+class CrossingOutcome:
+    crossed: bool
+    submerged: bool   # "A character who fails a water-roll while traversing water is Submerged."
+    rolls: int        # water-rolls made
+
+
+def cross_water(rng: np.random.Generator, rules: BoardRules, successes_needed: int,
+                free_water: bool = False) -> CrossingOutcome:
+    """Traverse water that needs ``successes_needed`` successful water-rolls in one streak.
+
+    "On a failure, the Entity who attempted the roll is Submerged"; "Some Items, Abilities and
+    Vehicles ... allow you to 'Freely Cross Water'. This means All attempted Water Rolls are an
+    Automatic Success." A character stops rolling once it is across.
+    """
+    if successes_needed < 0:
+        raise ValueError("successes_needed must be >= 0")
+    for k in range(successes_needed):
+        if not (free_water or water_roll(rng, rules)):
+            return CrossingOutcome(False, True, k + 1)
+    return CrossingOutcome(True, False, successes_needed)
+
+
 def sample_move(graph: BoardGraph, rng: np.random.Generator, start: int, speed: int,
                 streaks: int = 1) -> tuple[np.ndarray, int]:
     """Spaces reachable this turn after rolling ``streaks`` streaks (1, or 2 when the action is

@@ -18,19 +18,22 @@ from sim._jit import njit
 _U32 = np.uint64(0xFFFFFFFF)
 
 
-def seed_states(seed: int | np.random.SeedSequence, n: int) -> np.ndarray:
-    """``uint64[n, 4]`` xoshiro states, one per unit of work, spawned from ``seed``.
+def seed_states(seed: int | np.random.SeedSequence, n: int, start: int = 0) -> np.ndarray:
+    """``uint64[n, 4]`` xoshiro states for units ``start .. start + n - 1`` of ``seed``.
 
-    Unit ``i`` always gets child ``i`` of ``SeedSequence(seed)``, so a unit's stream does not
-    depend on how units are scheduled.
+    Unit ``i`` always gets child ``i`` of ``SeedSequence(seed)`` (the same as ``spawn``), so a
+    unit's stream does not depend on how units are batched or scheduled, and a batch far into a
+    long run costs only its own ``n`` children.
     """
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     out = np.empty((n, 4), dtype=np.uint64)
-    for i, child in enumerate(root.spawn(n)):
+    for k in range(n):
+        child = np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key + (start + k,),
+                                       pool_size=root.pool_size)
         state = child.generate_state(4, dtype=np.uint64)
         if not state.any():  # the all-zero state is the one xoshiro cannot leave
             state[0] = np.uint64(0x9E3779B97F4A7C15)
-        out[i] = state
+        out[k] = state
     return out
 
 

@@ -153,11 +153,13 @@ def test_prefix_is_stable_when_the_batch_grows(rules):
 
 
 def test_seed_states_are_spawned_children():
-    states = seed_states(11, 3)
+    """Unit i's stream is child i of SeedSequence(root), whatever batch it is drawn in."""
+    states = seed_states(11, 5)
     from numpy.random import SeedSequence
-    children = SeedSequence(11).spawn(3)
+    children = SeedSequence(11).spawn(5)
     for row, child in zip(states, children):
         assert row.tolist() == child.generate_state(4, dtype=np.uint64).tolist()
+    np.testing.assert_array_equal(seed_states(11, 2, start=3), states[3:])
 
 
 @pytest.mark.parametrize("bad", [dict(attacks=-1), dict(tier=0), dict(tier=5)])

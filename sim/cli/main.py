@@ -15,6 +15,9 @@ COMMANDS = {
     "combat": ("sim.cli.combat", "combat", "Damage distribution of an attack, exact or sampled."),
     "demo": ("sim.cli.demo", "demo", "Combat report of the shipped cards (the main job)."),
     "board": ("sim.cli.board", "board", "Lay out a legal board from a seed; print or draw it."),
+    "play": ("sim.cli.play", "play", "Play one full AI-vs-AI game and print its result."),
+    "replay": ("sim.cli.replay", "replay", "Narrate a game log written by `bwlab play --log`."),
+    "run": ("sim.cli.run", "run", "Play an experiment at scale; Parquet results, resumable."),
 }
 
 

@@ -167,3 +167,28 @@ def build_setup(catalogue, board: Board, game_rules: GameRules, apocalypses: Apo
     assert static.kind2.shape[1] == N_SPACES
     rows, names = _cpus(board, tiles)
     return GameSetup(static, rows, tuple(names), board, game_rules, apocalypses)
+
+
+def stack_setups(setups: list[GameSetup]) -> tuple[L.Static, np.ndarray, np.ndarray]:
+    """Many boards' ``Static`` arrays stacked on a leading board axis (water-body lists padded),
+    plus the CPU rows padded to ``[board, k, CPU_COLS]`` and each board's CPU count."""
+    ss = [s.static for s in setups]
+    nb = max(s.body_start.shape[0] for s in ss)
+    nm = max(max(s.body_members.shape[0] for s in ss), 1)
+    starts = np.stack([np.pad(s.body_start, (0, nb - s.body_start.shape[0]), mode="edge")
+                       for s in ss])
+    members = np.stack([np.pad(s.body_members, (0, nm - s.body_members.shape[0])) for s in ss])
+    stack = lambda f: np.stack([getattr(s, f) for s in ss])  # noqa: E731
+    first = ss[0]
+    static = L.Static(stack("move_nbr2"), stack("sight_nbr2"), stack("sight_flag2"), stack("kind2"),
+                      stack("tile_pos2"), stack("twin2"), stack("move_roll"), stack("space_bodies"),
+                      starts, members, stack("pos_suit"), first.pos_layer, stack("spawn_space"),
+                      stack("ip"), first.fp, first.tier_faces, first.tier_reject, first.apoc_code,
+                      first.apoc_params, first.tail, first.ctail)
+    k = max(max(s.cpu_rows.shape[0] for s in setups), 1)
+    cpu = np.zeros((len(setups), k, CPU_COLS), np.int64)
+    n_cpu = np.zeros(len(setups), np.int64)
+    for i, s in enumerate(setups):
+        cpu[i, : s.cpu_rows.shape[0]] = s.cpu_rows
+        n_cpu[i] = s.cpu_rows.shape[0]
+    return static, cpu, n_cpu

@@ -1,0 +1,122 @@
+"""Full 4-team games per second with the greedy policy, peak memory, and the JIT/Python ratio.
+
+Plays ``--games`` games in chunks with :func:`sim.engine.runner.play_many` (threads over games
+with ``prange``; game ``i`` = child ``i`` of ``SeedSequence(--seed)``, so the results do not
+depend on the thread count), on ``--boards`` pre-compiled boards (board ``i % boards``) with
+random teams. Memory: resident set size after every chunk (it must stay flat) and the peak. Then
+a few of the same games again in a subprocess with ``NUMBA_DISABLE_JIT=1`` for the speed ratio
+(and a check that they give the same results). No assertions on wall time.
+
+    python benchmarks/games.py [--games 20000] [--chunk 5000] [--boards 32] [--sample 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _world(n_boards: int):
+    from sim.board.generate import generate_board
+    from sim.catalogue.loader import load_catalogue
+    from sim.engine.setup import card_arrays
+    from sim.engine.tables import build_setup, load_game_data, stack_setups
+
+    cat = load_catalogue()
+    gr, ap = load_game_data(cat.root)
+    setups = [build_setup(cat, generate_board(cat.tiles, cat.board_rules, b), gr, ap)
+              for b in range(n_boards)]
+    return cat, stack_setups(setups), card_arrays(cat.cards)
+
+
+def _teams(cat, seed: int, first: int, n: int) -> np.ndarray:
+    """Teams of games first..first+n-1: game i's teams from SeedSequence([seed, i])."""
+    from sim.catalogue.teams import random_teams
+
+    return np.stack([random_teams(len(cat.cards), np.random.default_rng([seed, first + i]))
+                     for i in range(n)])
+
+
+def _run(cat, stacked, cards, seed, first, n, total, n_boards):
+    from sim.engine import layout as L
+    from sim.engine.runner import play_many
+
+    idx = np.arange(first, first + n)
+    return play_many(stacked, cards, idx % n_boards, _teams(cat, seed, first, n), seed,
+                     [L.GREEDY] * 4, first_game=first, n_total=total)
+
+
+def interpreted(args) -> None:
+    """Child process (NUMBA_DISABLE_JIT=1): the first ``--sample`` games, timed."""
+    cat, stacked, cards = _world(args.boards)
+    t0 = time.perf_counter()
+    out = _run(cat, stacked, cards, args.seed, 0, args.sample, args.games, args.boards)
+    dt = time.perf_counter() - t0
+    print(json.dumps({"games_per_s": args.sample / dt, "results": out.tolist()}))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20_000)
+    ap.add_argument("--chunk", type=int, default=5_000)
+    ap.add_argument("--boards", type=int, default=32)
+    ap.add_argument("--sample", type=int, default=2, help="games replayed without JIT (0: skip)")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--interpreted", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.interpreted:
+        interpreted(args)
+        return
+    import numba
+
+    cat, stacked, cards = _world(args.boards)
+    t0 = time.perf_counter()
+    _run(cat, stacked, cards, args.seed, 0, 8, args.games, args.boards)  # compile / load cache
+    print(f"warm-up (compile or cache load): {time.perf_counter() - t0:.1f} s; "
+          f"threads: {numba.get_num_threads()}")
+    results, rss = [], []
+    t_games = 0.0
+    for first in range(0, args.games, args.chunk):
+        n = min(args.chunk, args.games - first)
+        teams_t = time.perf_counter()
+        t = time.perf_counter()
+        results.append(_run(cat, stacked, cards, args.seed, first, n, args.games, args.boards))
+        t_games += time.perf_counter() - t
+        rss.append(_rss_mb())
+        del teams_t
+    out = np.concatenate(results)
+    rate = args.games / t_games
+    reasons = np.bincount(out[:, 1], minlength=5)
+    print(f"{args.games} full games (greedy ×4) in {t_games:.1f} s: {rate:,.0f} games/s "
+          f"(includes drawing teams and seeding)")
+    print(f"mean rotations {out[:, 2].mean():.1f}, mean decisions {out[:, 5].mean():.0f}; endings: "
+          f"last standing {reasons[1]}, stalemate {reasons[2]}, cap {reasons[3]}, "
+          f"simultaneous {reasons[4]}")
+    print(f"RSS after each chunk (MB): {', '.join(f'{r:.0f}' for r in rss)}")
+    print(f"peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    if args.sample > 0:
+        env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+        cmd = [sys.executable, __file__, "--interpreted", "--games", str(args.games),
+               "--boards", str(args.boards), "--sample", str(args.sample), "--seed", str(args.seed)]
+        child = json.loads(subprocess.run(cmd, env=env, capture_output=True, text=True,
+                                          check=True).stdout.strip().splitlines()[-1])
+        same = child["results"] == out[: args.sample].tolist()
+        print(f"NUMBA_DISABLE_JIT=1: {child['games_per_s']:.3f} games/s on one core "
+              f"({args.sample} games) -> JIT is {rate / child['games_per_s']:,.0f}× faster "
+              f"(threads included); same results: {same}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+"""``greedy``: the action with the best expected value *now*, from the exact combat tables.
+
+Attacks are scored by expected damage actually dealt (E[min(damage, health)]) and the chance to
+kill (focus fire: a wounded target is worth more), minus the expected retaliation of a CPU that
+survives; both use the colour the star would pick (homefield on each side). Moves are scored by
+position: homefield, safety from coordinates announced for destruction (and, once a storm is
+revealed, from the outer layers), safety from CPUs, and closing to attack range of the nearest
+enemy. The policy attacks first when any attack is worth it, then moves, then ends.
+Weights: rules.toml [game] ``greedy_*``.
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+from sim.catalogue.apocalypses import STORM
+from sim.engine import layout as L
+from sim.engine.combat import _attack_star, _threshold
+from sim.engine.space import _homefield
+
+SPAN = 35
+
+
+@njit
+def _kill_table(S, n, p, tier, health):
+    """(P(damage >= health), E[min(damage, health)]) of ``n`` attacks hitting with chance ``p``."""
+    hmax = S.tail.shape[2] - 1
+    h = min(max(health, 0), hmax)
+    n = min(n, S.tail.shape[1] - 1)
+    q = 1.0 - p
+    prob = q ** n  # P(k = 0 hits)
+    pk = 0.0
+    em = 0.0
+    for k in range(n + 1):
+        if k > 0:
+            if q == 0.0:
+                prob = 1.0 if k == n else 0.0
+            else:
+                prob = prob * (n - k + 1) / k * p / q
+        pk += prob * S.tail[tier - 1, k, h]
+        em += prob * S.ctail[tier - 1, k, h]
+    return pk, em
+
+
+@njit
+def _p_hit(S, threshold):
+    die = S.ip[L.P_DEFENSE_DIE]
+    return max(die - threshold, 0) / die
+
+
+@njit
+def _attack_score(st, S, c, e):
+    ent = st.ent
+    fp = S.fp
+    col = _attack_star(st, S, c, e)
+    p = _p_hit(S, _threshold(S, ent[e, L.DEFENSE]))
+    pk, em = _kill_table(S, ent[c, L.ATK + col], p, ent[c, L.TIER + col], ent[e, L.HEALTH])
+    value = 1.0 if ent[e, L.IS_CPU] == 0 else fp[L.W_CPU_VALUE]
+    score = value * (fp[L.W_DAMAGE] * em + fp[L.W_KILL] * pk)
+    if ent[e, L.IS_CPU] != 0 and ent[e, L.ATK] > 0:  # a CPU that survives strikes back
+        rp = _p_hit(S, _threshold(S, ent[c, L.DEFENSE]))
+        rk, rem = _kill_table(S, ent[e, L.ATK], rp, ent[e, L.TIER], ent[c, L.HEALTH])
+        score -= (1.0 - pk) * (fp[L.W_RETALIATION] * rem + fp[L.W_KILL] * rk)
+    return score
+
+
+@njit
+def _chebyshev(a, b):
+    return max(abs(a // SPAN - b // SPAN), abs(a % SPAN - b % SPAN))
+
+
+@njit
+def _position_score(st, S, c, s):
+    ent = st.ent
+    fp = S.fp
+    p = st.tile_pos[s]
+    score = 0.0
+    if ent[c, L.SUIT] >= 0 and p >= 0 and S.pos_suit[p] == ent[c, L.SUIT]:
+        score += fp[L.W_HOMEFIELD]
+    if p >= 0 and st.pos_state[p] == L.ANNOUNCED:
+        score -= fp[L.W_DOOMED]
+    if st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM and p >= 0:
+        score -= 0.01 * fp[L.W_DOOMED] * S.pos_layer[p]
+    near = 1 << 30
+    for e in range(ent.shape[0]):
+        t = ent[e, L.SPACE]
+        if ent[e, L.ALIVE] == 0 or t < 0:
+            continue
+        if ent[e, L.IS_CPU] != 0:
+            if ent[e, L.ATK] > 0 and (p == ent[e, L.HOME] or _chebyshev(s, t) <= max(
+                    ent[e, L.SPEED], 0) + max(ent[e, L.RANGE], 1)):
+                score -= fp[L.W_CPU_DANGER]
+        elif ent[e, L.TEAM] != ent[c, L.TEAM]:
+            near = min(near, _chebyshev(s, t))
+    if near < (1 << 30):
+        score -= fp[L.W_APPROACH] * max(near - ent[c, L.RANGE], 0)
+    return score
+
+
+@njit
+def _greedy_action(st, S, mask):
+    """Needs ``_legal`` just run (its reach and sight buffers)."""
+    ent = st.ent
+    c = st.g[L.CUR]
+    n = st.kind.shape[0]
+    if ent[c, L.SPACE] < 0:  # placement: the spawn space with the best position
+        best, best_a = -1e300, 0
+        for s in range(n):
+            if mask[1 + s]:
+                sc = _position_score(st, S, c, s)
+                if sc > best:
+                    best, best_a = sc, 1 + s
+        return best_a
+    best, best_a = 0.0, -1
+    for e in range(ent.shape[0]):
+        if mask[1 + n + e]:
+            sc = _attack_score(st, S, c, e)
+            if sc > best:
+                best, best_a = sc, 1 + n + e
+    if best_a >= 0:
+        return best_a
+    best = _position_score(st, S, c, ent[c, L.SPACE]) + 1e-9
+    best_a = L.END
+    for s in range(n):
+        if mask[1 + s]:
+            sc = _position_score(st, S, c, s)
+            if sc > best:
+                best, best_a = sc, 1 + s
+    return best_a

@@ -1,0 +1,385 @@
+"""Strength ratings: Bradley-Terry, Plackett-Luce, card-additive team strength, Elo conversions.
+
+Why: win rates depend on who else was at the table; ratings put all teams (or AIs, or cards) on
+one scale where P(i beats j) depends only on the rating difference.
+
+- Bradley-Terry (pairwise counts) and Plackett-Luce (full 4-team finishing orders) are fitted by
+  the minorise-maximise (MM) algorithms of D. R. Hunter, "MM algorithms for generalized
+  Bradley-Terry models", Ann. Stat. 32 (2004) 384-406 (eq. 3 for BT, section 5 for PL): each
+  step increases the likelihood, needs no step size and no Hessian, and converges to the unique
+  MLE when the comparison graph is strongly connected (Hunter's Assumption 1; Ford 1957).
+- Ratings are log-strengths theta (natural log); P(i beats j) = 1 / (1 + exp(theta_j - theta_i)).
+  Only differences are identified: ``reference=None`` centres them (sum zero), an index pins that
+  item at 0. Standard errors come from the inverse observed information (for these canonical
+  exponential families it equals the expected information), taken as a generalised inverse in
+  the identified (contrast) space.
+- The team-composition model (``composition_strengths``) gives each card a rating beta_c and a
+  team the sum of its cards' ratings, theta_team = X beta with X the (team x card) count matrix,
+  inside Plackett-Luce; fitted by Newton-Raphson with an L2 (ridge) penalty l2/2 |beta|^2, i.e. the
+  posterior mode under beta ~ N(0, I/l2). Its covariance (J + l2 I)^-1 is the Laplace
+  approximation of that posterior (see e.g. Gelman et al., BDA3, 4.1). ``rng`` + ``bootstrap``
+  add a parametric bootstrap (Efron & Tibshirani 1993, ch. 6) as a check on the Hessian.
+
+Plackett-Luce data convention. ``items`` (games x slots) holds the competitor ids (-1 = empty slot,
+so games may have fewer players) and ``places`` the finishing place of each slot (1 = first; equal
+places = tie; ``places=None`` means columns are already in finishing order). A game is the sequence
+of choices "the best of those still in": each distinct place, best first, chooses its members from
+the set of competitors at that place or worse. Ties use Breslow's convention: every tied member is
+a choice from the same remaining set. A trailing group (all remaining competitors share the last
+place) contributes nothing: it is read as "unranked remainder", so places [1, 2, 2, 2] record
+only the winner (a top-1 partial ranking) and a 2-player game is exactly Bradley-Terry.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.analysis._special import norm_ppf
+
+__all__ = [
+    "CompositionFit", "Ratings", "bradley_terry", "bradley_terry_loglik", "composition_strengths",
+    "elo_to_score", "elo_to_theta", "plackett_luce", "plackett_luce_loglik", "score_to_elo",
+    "simulate_plackett_luce", "theta_to_elo",
+]
+
+ELO_PER_NAT = 400.0 / math.log(10.0)  # 173.7 Elo per unit of log-strength
+
+
+def elo_to_score(elo):
+    """Expected score of a logistic Elo difference: 1 / (1 + 10^(-elo/400))."""
+    return 1.0 / (1.0 + np.power(10.0, -np.asarray(elo, dtype=float) / 400.0))
+
+
+def score_to_elo(score):
+    """Elo difference of an expected score in (0, 1): -400 log10(1/score - 1) (inverse of above)."""
+    with np.errstate(divide="ignore"):
+        return -400.0 * np.log10(1.0 / np.asarray(score, dtype=float) - 1.0)
+
+
+def theta_to_elo(theta):
+    """Bradley-Terry log-strength (natural log) to Elo points: theta * 400 / ln 10."""
+    return np.asarray(theta, dtype=float) * ELO_PER_NAT
+
+
+def elo_to_theta(elo):
+    """Elo points to Bradley-Terry log-strength: elo * ln 10 / 400."""
+    return np.asarray(elo, dtype=float) / ELO_PER_NAT
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """Fitted log-strengths ``theta`` with standard errors and covariance (same normalisation)."""
+
+    theta: np.ndarray
+    se: np.ndarray
+    cov: np.ndarray
+    loglik: float
+    iterations: int
+    converged: bool
+
+    @property
+    def elo(self) -> np.ndarray:
+        return theta_to_elo(self.theta)
+
+    def interval(self, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+        """Wald interval theta +- z * se (per item, not simultaneous)."""
+        z = float(norm_ppf(0.5 + confidence / 2.0))
+        return self.theta - z * self.se, self.theta + z * self.se
+
+
+def _strongly_connected(beats: np.ndarray) -> bool:
+    """True if every item reaches every other along "ranked ahead of" edges (Hunter's Assumption 1)."""
+    reach = (beats > 0) | np.eye(beats.shape[0], dtype=bool)
+    while True:
+        nxt = (reach.astype(np.int64) @ reach.astype(np.int64)) > 0
+        if np.array_equal(nxt, reach):
+            return bool(reach.all())
+        reach = nxt
+
+
+def _normalise(theta: np.ndarray, cov: np.ndarray, reference: int | None):
+    k = theta.size
+    if reference is None:
+        c = np.eye(k) - 1.0 / k
+    else:
+        c = np.eye(k)
+        c[:, reference] -= 1.0
+    theta = c @ theta
+    cov = c @ cov @ c.T
+    return theta, cov, np.sqrt(np.clip(np.diag(cov), 0.0, None))
+
+
+def bradley_terry_loglik(theta, wins) -> float:
+    """Bradley-Terry log-likelihood sum_{i != j} w_ij log sigma(theta_i - theta_j)."""
+    theta, wins = np.asarray(theta, dtype=float), np.asarray(wins, dtype=float)
+    diff = theta[:, None] - theta[None, :]
+    w = wins * (1 - np.eye(theta.size))
+    return float(-np.sum(w * np.logaddexp(0.0, -diff)))
+
+
+def bradley_terry(wins, *, reference: int | None = None, tol: float = 1e-10,
+                  max_iter: int = 100_000) -> Ratings:
+    """Bradley-Terry MLE from ``wins[i, j]`` = games i won against j (diagonal ignored).
+
+    Hunter's MM update gamma_i <- W_i / sum_j n_ij / (gamma_i + gamma_j), W_i = total wins of i,
+    n_ij = games between i and j. Ties may be entered as half a win for each side. Raises
+    ValueError when the MLE does not exist (comparison graph not strongly connected, e.g. an
+    unbeaten team).
+    """
+    wins = np.array(wins, dtype=float)
+    if wins.ndim != 2 or wins.shape[0] != wins.shape[1] or np.any(wins < 0):
+        raise ValueError("wins must be a square non-negative matrix")
+    np.fill_diagonal(wins, 0.0)
+    if not _strongly_connected(wins):
+        raise ValueError("MLE does not exist: the 'beats' graph is not strongly connected")
+    n = wins + wins.T
+    total = wins.sum(axis=1)
+    gamma = np.ones(wins.shape[0])
+    converged = False
+    it = 0
+    for it in range(1, max_iter + 1):
+        denom = np.sum(n / (gamma[:, None] + gamma[None, :]), axis=1)
+        new = total / denom
+        new /= math.exp(np.mean(np.log(new)))
+        step = np.max(np.abs(np.log(new) - np.log(gamma)))
+        gamma = new
+        if step < tol:
+            converged = True
+            break
+    theta = np.log(gamma)
+    p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # P(i beats j)
+    off = n * p * p.T
+    info = np.diag(off.sum(axis=1)) - off
+    theta, cov, se = _normalise(theta, np.linalg.pinv(info, hermitian=True), reference)
+    return Ratings(theta, se, cov, bradley_terry_loglik(theta, wins), it, converged)
+
+
+def _stages(items, places):
+    """Choice stages of each game: (items, valid, risk (n,S,m), chosen (n,S,m), multiplicity (n,S))."""
+    items = np.asarray(items)
+    if items.ndim != 2:
+        raise ValueError("items must be a (games x slots) integer array")
+    valid = items >= 0
+    m = items.shape[1]
+    if places is None:
+        places = np.broadcast_to(np.arange(1, m + 1, dtype=float), items.shape)
+    places = np.where(valid, np.asarray(places, dtype=float), np.inf)
+    if places.shape != items.shape:
+        raise ValueError("places must have the shape of items")
+    lead = places[:, :, None]  # stage led by slot s: place value places[:, s]
+    risk = valid[:, None, :] & (places[:, None, :] >= lead)
+    chosen = valid[:, None, :] & (places[:, None, :] == lead)
+    # One stage per distinct place: keep the stage only at the first slot holding that place.
+    earlier = np.tril(np.ones((m, m), dtype=bool), -1)  # earlier[s, j]: j < s
+    dup = np.any(chosen & earlier[None, :, :], axis=2)
+    mult = chosen.sum(axis=2)
+    keep = valid & ~dup & (mult < risk.sum(axis=2))  # drop the trailing (unranked) group
+    risk &= keep[:, :, None]
+    chosen &= keep[:, :, None]
+    return np.where(valid, items, 0), valid, risk, chosen, np.where(keep, mult, 0)
+
+
+def _stage_probs(util_slots, risk):
+    """Softmax over each stage's risk set: (n, S, m) with zeros outside it."""
+    u = np.where(risk, util_slots[:, None, :], -np.inf)
+    top = np.max(np.where(risk, u, 0.0), axis=2, keepdims=True)
+    e = np.where(risk, np.exp(u - top), 0.0)
+    total = e.sum(axis=2, keepdims=True)
+    return np.divide(e, total, out=np.zeros_like(e), where=total > 0), np.log(np.where(total > 0, total, 1.0)) + top[..., 0:1]
+
+
+def _pl_loglik_slots(util_slots, risk, chosen, mult) -> float:
+    _, lse = _stage_probs(util_slots, risk)
+    gained = np.sum(np.where(chosen, util_slots[:, None, :], 0.0))
+    return float(gained - np.sum(mult * lse[..., 0]))
+
+
+def plackett_luce_loglik(theta, items, places=None) -> float:
+    """Plackett-Luce log-likelihood of log-strengths ``theta`` (conventions in the module doc)."""
+    idx, valid, risk, chosen, mult = _stages(items, places)
+    return _pl_loglik_slots(np.asarray(theta, dtype=float)[idx], risk, chosen, mult)
+
+
+def _pl_beats(idx, risk, chosen, k) -> np.ndarray:
+    ahead = chosen[:, :, :, None] & (risk & ~chosen)[:, :, None, :]
+    g, s, a, b = np.nonzero(ahead)
+    beats = np.zeros((k, k))
+    beats[idx[g, a], idx[g, b]] = 1.0
+    return beats
+
+
+def plackett_luce(items, places=None, n_items: int | None = None, *,
+                  reference: int | None = None, tol: float = 1e-10,
+                  max_iter: int = 100_000) -> Ratings:
+    """Plackett-Luce MLE from finishing orders by Hunter's (2004) MM algorithm.
+
+    Update gamma_i <- w_i / sum_{stages with i at risk} |G| / (sum of gamma over the risk set),
+    with w_i the number of choices i made. Raises ValueError when the MLE does not exist.
+    """
+    idx, valid, risk, chosen, mult = _stages(items, places)
+    k = int(n_items if n_items is not None else np.max(np.asarray(items)) + 1)
+    if not _strongly_connected(_pl_beats(idx, risk, chosen, k)):
+        raise ValueError("MLE does not exist: the 'ranked ahead of' graph is not strongly connected")
+    w = np.bincount(idx[valid], weights=chosen.sum(axis=1)[valid], minlength=k)
+    gamma = np.ones(k)
+    converged = False
+    it = 0
+    for it in range(1, max_iter + 1):
+        g = np.where(valid, gamma[idx], 0.0)
+        denom = np.sum(np.where(risk, g[:, None, :], 0.0), axis=2)
+        per_stage = np.divide(mult, denom, out=np.zeros_like(denom), where=denom > 0)
+        contrib = np.sum(np.where(risk, per_stage[:, :, None], 0.0), axis=1)
+        d = np.bincount(idx[valid], weights=contrib[valid], minlength=k)
+        new = w / d
+        new /= math.exp(np.mean(np.log(new)))
+        step = np.max(np.abs(np.log(new) - np.log(gamma)))
+        gamma = new
+        if step < tol:
+            converged = True
+            break
+    theta = np.log(gamma)
+    info = _pl_information(theta[idx], idx, risk, mult, k)
+    loglik = _pl_loglik_slots(theta[idx], risk, chosen, mult)
+    theta, cov, se = _normalise(theta, np.linalg.pinv(info, hermitian=True), reference)
+    return Ratings(theta, se, cov, loglik, it, converged)
+
+
+def _pl_information(util_slots, idx, risk, mult, k) -> np.ndarray:
+    """Observed information sum_stages |G| (diag(pi) - pi pi^T), accumulated on item pairs."""
+    pi, _ = _stage_probs(util_slots, risk)
+    m = idx.shape[1]
+    val = mult[:, :, None, None] * (np.eye(m)[None, None] * pi[:, :, :, None]
+                                    - pi[:, :, :, None] * pi[:, :, None, :])
+    pair = (idx[:, None, :, None] * k + idx[:, None, None, :])
+    pair = np.broadcast_to(pair, val.shape)
+    return np.bincount(pair.ravel(), weights=val.ravel(), minlength=k * k).reshape(k, k)
+
+
+def simulate_plackett_luce(utilities, rng: np.random.Generator, valid=None) -> np.ndarray:
+    """Finishing places (1 = first) drawn from Plackett-Luce with the given per-slot utilities.
+
+    Sorting utility + standard Gumbel noise (descending) is an exact Plackett-Luce draw
+    (Yellott, J. Math. Psych. 15, 1977). Invalid slots (``valid`` False) get place 0.
+    """
+    u = np.asarray(utilities, dtype=float)
+    noisy = u + rng.gumbel(size=u.shape)
+    if valid is not None:
+        noisy = np.where(valid, noisy, -np.inf)
+    order = np.argsort(-noisy, axis=-1, kind="stable")
+    places = np.empty(u.shape, dtype=np.int64)
+    np.put_along_axis(places, order, np.arange(1, u.shape[-1] + 1), axis=-1)
+    return places if valid is None else np.where(valid, places, 0)
+
+
+@dataclass(frozen=True)
+class CompositionFit:
+    """Card ratings ``beta`` (log-strength units) of the additive team-strength model."""
+
+    beta: np.ndarray
+    se: np.ndarray
+    cov: np.ndarray
+    loglik: float            # unpenalised Plackett-Luce log-likelihood at ``beta``
+    l2: float
+    iterations: int
+    converged: bool
+    bootstrap_se: np.ndarray | None = None
+
+    def team_strength(self, team_cards) -> tuple[np.ndarray, np.ndarray]:
+        """Strength X beta of teams (rows of card counts) and its standard error."""
+        x = np.asarray(team_cards, dtype=float)
+        return x @ self.beta, np.sqrt(np.einsum("tc,cd,td->t", x, self.cov, x))
+
+    def interval(self, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+        """Wald interval beta +- z * se per card."""
+        z = float(norm_ppf(0.5 + confidence / 2.0))
+        return self.beta - z * self.se, self.beta + z * self.se
+
+
+def _composition_terms(beta, x, idx, risk, chosen, mult, chunk=4096):
+    """Log-likelihood, gradient and information (card space) of the additive PL model."""
+    util = (x @ beta)[idx]
+    pi, lse = _stage_probs(util, risk)
+    loglik = float(np.sum(np.where(chosen, util[:, None, :], 0.0)) - np.sum(mult * lse[..., 0]))
+    # d loglik / d theta_slot = (#choices by the slot) - sum_stages |G| pi_slot
+    g_slot = chosen.sum(axis=1) - np.sum(mult[:, :, None] * pi, axis=1)
+    n_teams = x.shape[0]
+    g_team = np.bincount(idx.ravel(), weights=g_slot.ravel(), minlength=n_teams)
+    w_team = np.bincount(idx.ravel(), weights=np.sum(mult[:, :, None] * pi, axis=1).ravel(),
+                         minlength=n_teams)
+    info = (x * w_team[:, None]).T @ x
+    for lo in range(0, idx.shape[0], chunk):
+        xs = x[idx[lo:lo + chunk]]                                   # (n, m, c)
+        xbar = np.einsum("nsm,nmc->nsc", pi[lo:lo + chunk], xs)      # stage means of x
+        info -= np.einsum("ns,nsc,nsd->cd", mult[lo:lo + chunk], xbar, xbar)
+    return loglik, x.T @ g_team, info
+
+
+def composition_strengths(team_cards, items, places=None, *, l2: float = 1.0, tol: float = 1e-9,
+                          max_iter: int = 100, bootstrap: int = 0,
+                          rng: np.random.Generator | None = None) -> CompositionFit:
+    """Card ratings of the model theta_team = sum of its cards' ratings, inside Plackett-Luce.
+
+    ``team_cards`` (teams x cards) counts each card in each team; ``items``/``places`` describe the
+    games over those teams (module conventions). Newton-Raphson with step halving maximises
+    loglik(beta) - l2/2 |beta|^2; ``cov`` = (J + l2 I)^-1 (pseudo-inverse when l2 = 0, where a common
+    shift of all cards is not identified if every team has the same number of cards). With
+    ``bootstrap`` > 0 (and ``rng``), games are re-simulated from the fit and refitted that many
+    times; ``bootstrap_se`` is the standard deviation of the refitted ratings (the re-simulated
+    games are full finishing orders, whatever ties or partial orders the data had).
+    When all teams have the same number of cards only differences between cards are identified;
+    ``beta`` is then reported centred (mean zero) and ``cov`` is the covariance of the centred
+    ratings.
+    """
+    x = np.asarray(team_cards, dtype=float)
+    if x.ndim != 2:
+        raise ValueError("team_cards must be a (teams x cards) matrix")
+    if l2 < 0:
+        raise ValueError("l2 must be non-negative")
+    idx, valid, risk, chosen, mult = _stages(items, places)
+    c = x.shape[1]
+    beta = np.zeros(c)
+
+    def objective(b):
+        ll, grad, info = _composition_terms(b, x, idx, risk, chosen, mult)
+        return ll - 0.5 * l2 * b @ b, grad - l2 * b, info + l2 * np.eye(c), ll
+
+    f, grad, hess, ll = objective(beta)
+    converged = False
+    it = 0
+    for it in range(1, max_iter + 1):
+        step = np.linalg.lstsq(hess, grad, rcond=None)[0]
+        t = 1.0
+        while True:
+            cand = objective(beta + t * step)
+            if cand[0] >= f - 1e-12 * abs(f) or t < 1e-8:
+                break
+            t /= 2.0
+        beta = beta + t * step
+        f, grad, hess, ll = cand
+        if np.max(np.abs(t * step)) < tol:
+            converged = True
+            break
+    cov = np.linalg.pinv(hess, hermitian=True)
+    sizes = x.sum(axis=1)
+    if np.allclose(sizes, sizes[0]):
+        # Equal team sizes: a common shift of all cards cancels in every game, so only contrasts
+        # are identified. Report beta centred (mean zero) with the covariance of the contrasts.
+        centre = np.eye(c) - 1.0 / c
+        beta, cov = centre @ beta, centre @ cov @ centre.T
+    boot_se = None
+    if bootstrap > 0:
+        if rng is None:
+            raise ValueError("bootstrap needs an rng")
+        util = np.where(valid, (x @ beta)[idx], 0.0)
+        draws = np.empty((bootstrap, c))
+        games = np.where(valid, idx, -1)
+        for b in range(bootstrap):
+            sim_places = simulate_plackett_luce(util, rng, valid)
+            draws[b] = composition_strengths(x, games, sim_places, l2=l2, tol=tol,
+                                             max_iter=max_iter).beta
+        boot_se = draws.std(axis=0, ddof=1)
+    return CompositionFit(beta, np.sqrt(np.clip(np.diag(cov), 0.0, None)), cov, ll, l2, it,
+                          converged, boot_se)

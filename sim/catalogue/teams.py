@@ -1,0 +1,74 @@
+"""Team files (TOML): four teams of five cards each, checked with file:line: field problems.
+
+Book: "Each game of Board Wars is played with 4 teams, each composed of 5 Character Cards. Though
+cards are randomly assigned, teams are balanced using the GMs discernment." A card is one physical
+card, so it may appear once per game (house ruling). Format::
+
+    [[teams]]
+    name = "Straw Hats"          # optional
+    cards = ["Luffy", "Mario", "Thunder Fist Kid", "Petal Storm Girl", "Spirit Fox Medium"]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .diagnostics import Problems, suggest
+from .tomldoc import TomlDoc
+
+TEAMS, CARDS_PER_TEAM = 4, 5
+
+
+@dataclass(frozen=True)
+class Teams:
+    names: tuple[str, ...]
+    cards: np.ndarray  # int64[4, 5] card indices
+    path: str = ""
+
+
+def load_teams(path: Path, cards) -> Teams:
+    """Parse ``path`` against the card catalogue; raises InputError listing every problem."""
+    problems = Problems()
+    doc = TomlDoc.load(Path(path), problems)
+    if doc is None:
+        problems.raise_if_any()
+    doc.unknown_keys((), {"teams"})
+    entries = doc.get(("teams",), list, fallback=[])
+    if len(entries) != TEAMS:
+        doc.add(("teams",), f"expected {TEAMS} [[teams]], got {len(entries)} (\"Each game of Board "
+                            f"Wars is played with 4 teams\")")
+    lowered = {n.lower(): i for i, n in enumerate(cards.names)}
+    names, out, seen = [], np.zeros((TEAMS, CARDS_PER_TEAM), np.int64), {}
+    for i, entry in enumerate(entries[:TEAMS]):
+        base = ("teams", i)
+        if not isinstance(entry, dict):
+            doc.add(base, "expected a [[teams]] table")
+            continue
+        doc.unknown_keys(base, {"name", "cards"})
+        names.append(doc.get(base + ("name",), str, default=f"Team {i + 1}", fallback=f"Team {i + 1}"))
+        listed = doc.get(base + ("cards",), list, fallback=[])
+        if len(listed) != CARDS_PER_TEAM:
+            doc.add(base + ("cards",), f"expected {CARDS_PER_TEAM} cards, got {len(listed)} "
+                                       f"(\"each composed of 5 Character Cards\")")
+        for k, name in enumerate(listed[:CARDS_PER_TEAM]):
+            if not isinstance(name, str) or name.strip().lower() not in lowered:
+                doc.add(base + ("cards",), f"unknown card {name!r}"
+                                           f"{suggest(str(name), list(cards.names))}")
+                continue
+            c = lowered[name.strip().lower()]
+            if c in seen:
+                doc.add(base + ("cards",), f"{cards.names[c]!r} is already in team {seen[c] + 1} "
+                                           f"(a card is one physical card)")
+            seen[c] = i
+            out[i, k] = c
+    problems.raise_if_any()
+    return Teams(tuple(names), out, str(path))
+
+
+def random_teams(n_cards: int, rng: np.random.Generator) -> np.ndarray:
+    """Four teams of five distinct cards drawn uniformly ("cards are randomly assigned")."""
+    return rng.permutation(n_cards)[: TEAMS * CARDS_PER_TEAM].astype(np.int64).reshape(TEAMS,
+                                                                                      CARDS_PER_TEAM)

@@ -1,0 +1,102 @@
+"""``bwlab play``: one full AI-vs-AI game, its result, and optionally its log and pictures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+def _policies(text: str) -> list[str]:
+    from sim.engine.layout import POLICY_IDS
+
+    names = [p.strip() for p in text.split(",")]
+    if len(names) == 1:
+        names *= 4
+    if len(names) != 4 or any(n not in POLICY_IDS for n in names):
+        raise click.BadParameter(f"one policy or four comma-separated, from {', '.join(POLICY_IDS)}",
+                                 param_hint="--policy")
+    return names
+
+
+@click.command()
+@click.option("--teams", "teams_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Team file (TOML: 4 [[teams]] of 5 cards); default: random teams.")
+@click.option("--seed", type=int, required=True, help="Seed of the board and the dice.")
+@click.option("--policy", default="greedy", show_default=True,
+              help="random or greedy, or four comma-separated (one per team).")
+@click.option("--log", "log", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write every event as JSON lines here.")
+@click.option("--png-every", nargs=2, type=(int, click.Path(file_okay=False, path_type=Path)),
+              default=None, help="N DIR: draw the board every N rotations into DIR.")
+@click.option("--apocalypse", default=None, help="Name of the Apocalypse in play (default: drawn).")
+@click.option("--cards", "cards", type=click.Path(path_type=Path), default=None,
+              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+def play(teams_file, seed, policy, log, png_every, apocalypse, cards):
+    """Play one game of Board Wars between four AI teams and print the result.
+
+    Same seed, same game, same log."""
+    import numpy as np
+
+    from sim.catalogue.diagnostics import InputError, Problem
+    from sim.catalogue.loader import default_cards_dir, load_catalogue
+    from sim.catalogue.teams import load_teams, random_teams
+    from sim.engine import layout as L
+    from sim.engine.record import game_jsonl, new_game
+    from sim.engine.tables import load_game_data
+    from sim.report.atomic import write_text
+
+    if seed < 0:
+        raise click.BadParameter("must be >= 0", param_hint="--seed")
+    names = _policies(policy)
+    root = cards or default_cards_dir()
+    catalogue = load_catalogue(root)
+    _, apocalypses = load_game_data(catalogue.root)
+    if teams_file is not None:
+        teams = load_teams(teams_file, catalogue.cards)
+        team_names, team_cards = teams.names, teams.cards
+    else:
+        team_names = tuple(f"Team {t + 1}" for t in range(4))
+        team_cards = random_teams(len(catalogue.cards), np.random.default_rng(seed))
+    apoc = -1
+    if apocalypse is not None:
+        try:
+            apoc = apocalypses.find(apocalypse)
+        except ValueError:
+            raise InputError([Problem(apocalypses.path, None, "--apocalypse",
+                                      f"unknown Apocalypse {apocalypse!r}")]) from None
+    game = new_game(catalogue, team_cards, seed, apocalypse=apoc, log=log is not None)
+    ids = [L.POLICY_IDS[n] for n in names]
+    if png_every is None:
+        result = game.play(ids)
+    else:
+        every, folder = png_every
+        if every < 1:
+            raise click.BadParameter("N must be >= 1", param_hint="--png-every")
+        from sim.engine.draw_game import draw_state
+        folder.mkdir(parents=True, exist_ok=True)
+        drawn = -1
+        while not game.terminal:
+            rot = int(game.st.g[L.ROTATION])
+            if rot != drawn and (rot - 1) % every == 0:
+                draw_state(game.st, game.S, folder / f"rotation_{rot:03d}.png",
+                           f"seed {seed}, rotation {rot}")
+                drawn = rot
+            game.step(ids[int(game.st.ent[game.current, L.TEAM])])
+        draw_state(game.st, game.S, folder / "final.png", f"seed {seed}, final")
+        result = game.result()
+    for t in range(4):
+        card_list = ", ".join(catalogue.cards.names[c] for c in team_cards[t])
+        click.echo(f"Team {t + 1} {team_names[t]} ({names[t]}): {card_list}")
+    click.echo(f"Apocalypse: {apocalypses.names[result.apocalypse]}")
+    winner = (f"Team {result.winner + 1} {team_names[result.winner]}" if result.winner >= 0
+              else "draw")
+    click.echo(f"Result: {winner} — {result.reason}, rotation {result.rotation}, "
+               f"{result.deaths} characters dead, {result.decisions} decisions")
+    if log is not None:
+        if game.st.g[L.EV_LOST]:
+            click.echo(f"warning: {int(game.st.g[L.EV_LOST])} events did not fit the log", err=True)
+        text = game_jsonl(game, catalogue, team_names, team_cards, names, seed)
+        write_text(log, text)
+        events = text.count("\n") - 1
+        click.echo(f"log: {log} ({events} events)")

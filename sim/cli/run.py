@@ -1,0 +1,54 @@
+"""``bwlab run EXPERIMENT.toml``: play an experiment at scale and store every game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.argument("experiment", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--games", type=int, default=None, help="Override the number of games.")
+@click.option("--jobs", type=click.IntRange(1, None), default=None,
+              help="Worker processes (default: all cores).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Result folder (default: reports/runs/NAME).")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
+@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True)
+@click.option("--scheduler", default=None, help="Dask scheduler address (with --backend dask).")
+@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def run(experiment, games, jobs, out, resume, backend, scheduler, cards, no_progress):
+    """Play EXPERIMENT's games in parallel; one Parquet file per batch plus a manifest."""
+    from sim.catalogue.loader import default_cards_dir
+    from sim.runner.parallel import run_experiment
+    from sim.runner.store import RunStore
+    from sim.runner.summary import summarise
+    from sim.runner.tasks import load_context
+
+    if backend == "dask" and not scheduler:
+        raise click.UsageError("--backend dask needs --scheduler ADDRESS (see README: dask scheduler)")
+    if backend != "dask" and scheduler:
+        raise click.UsageError("--scheduler goes with --backend dask")
+    cards_root = cards or default_cards_dir()
+    exp = load_context(experiment, games, cards_root)
+    out = out or Path("reports") / "runs" / exp.name
+    store = RunStore.open(out, exp, cards_root, resume)
+    already = len(store.done())
+    try:
+        played = run_experiment(exp, experiment, games, cards_root, store, jobs=jobs,
+                                backend=backend, scheduler=scheduler, progress=not no_progress)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: {len(store.done())} of {exp.n_batches} batches stored in "
+                   f"{out}; run again with --resume to finish", err=True)
+        sys.exit(130)
+    summary = summarise(store)
+    store.finish(summary)
+    click.echo(f"{exp.name}: {summary['games']} games in {exp.n_batches} batches "
+               f"({already} already stored, {played} played now) -> {out}")
+    for k, rate in enumerate(summary["team_win_rate"]):
+        click.echo(f"  team {k + 1}: win rate {rate:.3f}")
+    click.echo("  outcomes: " + ", ".join(f"{k} {v}" for k, v in summary["outcomes"].items()))

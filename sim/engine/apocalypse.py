@@ -1,0 +1,89 @@
+"""The Apocalypse Index interpreter: one step per rotation in place of the GM Turn.
+
+Book: "From that point the GM Turn no longer operates as normal: the Apocalypse takes its place and
+progresses every rotation where the GM Turn would be"; "When a tile coordinate is destroyed, it is
+replaced by a 'void'"; "The tile coordinate to be destroyed is announced on the GM Turn, and it is
+destroyed on the following GM Turn"; "Tile-Wide Damage is flat damage ... not affected by
+defense". Effects (``cards/apocalypses.toml``): storm = the outermost coordinates first, collapse
+= random coordinates, flood = tile-wide damage everywhere; each grows by ``rise`` per rotation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import njit
+from sim.catalogue.apocalypses import FLOOD, STORM
+from sim.rng import roll
+
+from . import layout as L
+from .death import _harm, _kill
+from .events import _log
+from .space import _void_position
+from .victory import _check_victory, _team_health
+
+
+@njit
+def _destroy(st, S, p):
+    """"Anything in a tile that is destroyed is removed from the game"; the coordinate turns void."""
+    _log(st, L.EV_DESTROY, p, 0, 0, 0, 0, 0)
+    ent = st.ent
+    for e in range(ent.shape[0]):
+        s = ent[e, L.SPACE]
+        if ent[e, L.ALIVE] != 0 and s >= 0 and st.tile_pos[s] == p:
+            _kill(st, S, e, -1, L.BY_DESTRUCTION)
+    _void_position(st, p)
+    st.pos_state[p] = L.VOIDED
+    st.g[L.HARM] = 1
+
+
+@njit
+def _announce(st, S, k, outermost):
+    """Announce ``k`` coordinates: random ones, or random among the outermost layer left."""
+    for _ in range(k):
+        top = 0
+        for p in range(49):
+            if st.pos_state[p] == L.NORMAL and S.pos_layer[p] > top:
+                top = S.pos_layer[p]
+        n = 0
+        for p in range(49):
+            if st.pos_state[p] == L.NORMAL and (not outermost or S.pos_layer[p] == top):
+                n += 1
+        if n == 0:
+            return
+        s0, s1, s2, s3 = st.rng[0], st.rng[1], st.rng[2], st.rng[3]
+        r, s0, s1, s2, s3 = roll(n, s0, s1, s2, s3)
+        st.rng[0], st.rng[1], st.rng[2], st.rng[3] = s0, s1, s2, s3
+        for p in range(49):
+            if st.pos_state[p] == L.NORMAL and (not outermost or S.pos_layer[p] == top):
+                r -= 1
+                if r == 0:
+                    st.pos_state[p] = L.ANNOUNCED
+                    _log(st, L.EV_ANNOUNCE, p, 0, 0, 0, 0, 0)
+                    break
+
+
+@njit
+def _apocalypse_step(st, S):
+    g = st.g
+    a = g[L.APOC]
+    code = S.apoc_code[a]
+    count, damage, rise = S.apoc_params[a, 0], S.apoc_params[a, 1], S.apoc_params[a, 2]
+    j = g[L.APOC_STEP]
+    before = _team_health(st, np.zeros(4, np.int64))
+    g[L.DEFER] = 1  # the step is one event: the winner is decided after it
+    for p in range(49):
+        if st.pos_state[p] == L.ANNOUNCED:  # announced one GM Turn ahead
+            _destroy(st, S, p)
+    if code == FLOOD:
+        dmg = damage + rise * j
+        ent = st.ent
+        for e in range(ent.shape[0]):
+            if ent[e, L.ALIVE] != 0 and ent[e, L.SPACE] >= 0:
+                _log(st, L.EV_TILE_DAMAGE, e, dmg, ent[e, L.HEALTH] - dmg, 0, 0, 0)
+                _harm(st, S, e, dmg, -1, L.BY_TILE_DAMAGE)
+    else:
+        _announce(st, S, count + rise * j, code == STORM)
+    g[L.APOC_STEP] = j + 1
+    g[L.DEFER] = 0
+    _check_victory(st, S, before)

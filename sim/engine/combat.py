@@ -1,0 +1,69 @@
+"""One attack in a game: the star point, the dice, the damage, and a CPU's retaliation.
+
+Book: "The attack star is what tells you which of your attack stats to use"; "Each character draws
+homefield advantage from their own tile"; "If the roll is more than your defense stat plus 2, that
+attack is considered a Hit"; "A CPU that has an attack listed always retaliates. If it survives
+an attack made against it, it immediately attacks back at the character who attacked it";
+"Retaliation ignores positioning entirely". Dice come from :func:`sim.combat.sampler.resolve_attack`
+(the same kernel the combat report validates against the exact tables).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import njit
+from sim.combat.sampler import resolve_attack
+from sim.combat.star import BASE, _star_colour
+
+from . import layout as L
+from .death import _harm
+from .events import _log
+from .space import _homefield
+
+
+@njit
+def _attack_star(st, S, a, d):
+    """The colour ``a`` attacks ``d`` with (CPUs have a single attack: base)."""
+    ent = st.ent
+    if ent[a, L.IS_CPU] != 0:
+        return BASE
+    return _star_colour(ent[a, L.HEALTH], 0, ent[a, L.MAX_HEALTH], False, False,
+                        _homefield(st, S, a), _homefield(st, S, d), S.fp[L.F_RED],
+                        S.ip[L.P_RED_SHIELD] != 0, S.ip[L.P_CANCEL_BASE] != 0)
+
+
+@njit
+def _threshold(S, defense):
+    """Defense dice at or below this miss: "defense stat plus 2"; "maximum defense ... is 9"."""
+    return min(max(defense, 0), S.ip[L.P_MAX_DEFENSE]) + S.ip[L.P_MARGIN]
+
+
+@njit
+def _throw(st, S, a, d, kind, cause):
+    ent = st.ent
+    colour = _attack_star(st, S, a, d)
+    n = ent[a, L.ATK + colour]
+    tier = ent[a, L.TIER + colour]
+    thr = _threshold(S, ent[d, L.DEFENSE])
+    _log(st, kind, a, d, colour, n, tier, thr)
+    faces = S.tier_faces[tier - 1]
+    s0, s1, s2, s3 = st.rng[0], st.rng[1], st.rng[2], st.rng[3]
+    dmg, hits, s0, s1, s2, s3 = resolve_attack(
+        n, thr, faces, S.tier_reject[tier - 1], 0, 0, S.ip[L.P_PER_ATTACK] != 0,
+        S.ip[L.P_DEFENSE_DIE], np.uint64(S.ip[L.P_DEFENSE_REJECT]), s0, s1, s2, s3)
+    st.rng[0], st.rng[1], st.rng[2], st.rng[3] = s0, s1, s2, s3
+    _log(st, L.EV_ROLL, a, d, n, thr, hits, 0)
+    _log(st, L.EV_DAMAGE, a, d, hits, faces, dmg, ent[d, L.HEALTH] - dmg)
+    _harm(st, S, d, dmg, a, cause)
+
+
+@njit
+def _strike(st, S, a, d):
+    """``a`` attacks ``d`` (spending ``a``'s action is the caller's job); a surviving CPU with an
+    attack retaliates at once, wherever ``a`` stands, at no cost."""
+    _throw(st, S, a, d, L.EV_ATTACK, L.BY_ATTACK)
+    ent = st.ent
+    if (st.g[L.OVER] == 0 and ent[d, L.IS_CPU] != 0 and ent[d, L.ALIVE] != 0
+            and ent[d, L.ATK] > 0 and ent[a, L.ALIVE] != 0 and ent[a, L.IS_CPU] == 0):
+        _throw(st, S, d, a, L.EV_RETALIATE, L.BY_RETALIATION)

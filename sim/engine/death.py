@@ -1,0 +1,51 @@
+"""Damage, death and elimination.
+
+Book: "Both Defeat and Kill refer to the Instance when one causes Entities Health Points to Reach
+0. This Act causes them to Die and Removes them from the Game"; "The count of 7, counts
+characters only. Minions, CPUs and assist characters that have died do not add to it"; "A team is
+Eliminated once all of its characters are dead". Every death may reveal the Apocalypse or end the
+game, so both are checked here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import njit
+
+from . import layout as L
+from .events import _log
+from .reveal import _check_reveal
+from .victory import _check_victory, _team_alive
+
+
+@njit
+def _kill(st, S, e, by, cause):
+    ent = st.ent
+    g = st.g
+    if ent[e, L.ALIVE] == 0:
+        return
+    ent[e, L.ALIVE] = 0
+    ent[e, L.HEALTH] = 0
+    ent[e, L.DONE] = 1  # "dead entities never act"
+    g[L.HARM] = 1
+    _log(st, L.EV_DEATH, e, by, cause, ent[e, L.SPACE], 0, 0)
+    team = ent[e, L.TEAM]
+    if team >= 0:
+        g[L.DEATHS] += 1  # "counts characters only"
+        if not _team_alive(st, team):
+            g[L.OWED + team] = 0
+            _log(st, L.EV_ELIMINATED, team, 0, 0, 0, 0, 0)
+    _check_reveal(st, S)
+    _check_victory(st, S, np.zeros(4, np.int64))
+
+
+@njit
+def _harm(st, S, e, amount, by, cause):
+    """Lose ``amount`` health; die at 0 ("Health is reduced by suffering damage")."""
+    if amount <= 0 or st.ent[e, L.ALIVE] == 0:
+        return
+    st.ent[e, L.HEALTH] -= amount
+    st.g[L.HARM] = 1
+    if st.ent[e, L.HEALTH] <= 0:
+        _kill(st, S, e, by, cause)

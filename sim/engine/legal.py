@@ -1,0 +1,59 @@
+"""The legal actions of the character whose decision it is, as a boolean mask.
+
+Actions (``layout``): 0 ends the character's turn; ``1 + s`` moves to space ``s`` (any space within
+the speed it has left: "A character is not required to use all of their speed") or, before the
+team is on the board, places it on a spawn space; ``1 + N + e`` attacks entity ``e`` ("To initiate
+an attack, the defender must be within both the range and the line of sight of the attacker").
+After ``_legal`` the state's ``cost`` and ``sight`` buffers hold the mover's reach and sight, which
+the policies read.
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+
+from . import layout as L
+from .space import _reach_from, _sight_from
+
+
+@njit
+def _legal(st, S, mask):
+    mask[:] = False
+    mask[L.END] = True
+    count = 1
+    c = st.g[L.CUR]
+    if c < 0 or st.g[L.OVER] != 0:
+        return count
+    ent = st.ent
+    n = st.kind.shape[0]
+    team = ent[c, L.TEAM]
+    here = ent[c, L.SPACE]
+    if here < 0:
+        # "You may distribute your characters across the three Uncovered Tiles of your Spawn
+        # however you like": placing is not optional, so END is not offered.
+        mask[L.END] = False
+        count = 0
+        for k in range(S.spawn_space.shape[1]):
+            s = S.spawn_space[team, k]
+            if st.kind[s] != 0 and not mask[1 + s]:
+                mask[1 + s] = True
+                count += 1
+        return count
+    if ent[c, L.SPEED_LEFT] > 0:
+        _reach_from(st, S, here, ent[c, L.SPEED_LEFT])
+        for s in range(n):
+            if st.cost[s] > 0:  # a portal twin costs 0: not a move
+                mask[1 + s] = True
+                count += 1
+    else:
+        st.cost[:] = -1
+        st.cost[here] = 0
+    if ent[c, L.ACTED] == 0:
+        _sight_from(st, S, here, ent[c, L.RANGE])
+        for e in range(ent.shape[0]):
+            s = ent[e, L.SPACE]
+            if (ent[e, L.ALIVE] != 0 and s >= 0 and ent[e, L.TEAM] != team
+                    and st.sight[s] >= 0):
+                mask[1 + n + e] = True
+                count += 1
+    return count

@@ -1,0 +1,106 @@
+"""The jitted game loop: one game (``_play``) and many games in parallel (``play_many``).
+
+Why a separate loop: a Python loop over decisions costs far more than the decisions themselves.
+``_play`` composes the same small kernels the Python :class:`~sim.engine.game.Game` calls
+(``_advance``, ``_legal``, a policy, ``_apply``). ``play_many`` runs games over threads with
+``prange``; game ``i`` draws only from child ``i`` of ``SeedSequence(root)`` and allocates its own
+state, so results are bit-identical whatever the thread count and memory stays flat.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from sim._jit import njit
+from sim.ai.greedy import _greedy_action
+from sim.ai.random_policy import _random_action
+from sim.rng import seed_states
+
+from . import layout as L
+from .legal import _legal
+from .setup import _init_game
+from .turn import _advance, _apply
+from .victory import _finish_by_health
+
+MAX_DECISIONS = 1_000_000  # a guard only: every game ends by the rotation cap long before
+
+
+@njit
+def _choose(st, S, mask, count, policy):
+    if count == 1:
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                return a
+    if policy == L.GREEDY:
+        return _greedy_action(st, S, mask)
+    return _random_action(st, mask, count)
+
+
+@njit
+def _play(st, S, policies):
+    """Play to the end; ``policies[t]`` is team t's policy id."""
+    g = st.g
+    mask = np.zeros(1 + st.kind.shape[0] + st.ent.shape[0], np.bool_)
+    _advance(st, S)
+    while g[L.OVER] == 0:
+        count = _legal(st, S, mask)
+        a = _choose(st, S, mask, count, policies[st.ent[g[L.CUR], L.TEAM]])
+        _apply(st, S, a)
+        if g[L.DECISIONS] > MAX_DECISIONS:
+            _finish_by_health(st, L.CAP)
+    return g[L.WINNER]
+
+
+@njit(parallel=True)
+def _play_many(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, policies, seats,
+               out):
+    """``out[i]`` = winner, reason, rotations, deaths, revealed-at... of game i."""
+    for i in prange(board_of.shape[0]):
+        k = board_of[i]
+        S = L.Static(statics.move_nbr2[k], statics.sight_nbr2[k], statics.sight_flag2[k],
+                     statics.kind2[k], statics.tile_pos2[k], statics.twin2[k],
+                     statics.move_roll[k], statics.space_bodies[k], statics.body_start[k],
+                     statics.body_members[k], statics.pos_suit[k], statics.pos_layer,
+                     statics.spawn_space[k], statics.ip[k], statics.fp, statics.tier_faces,
+                     statics.tier_reject, statics.apoc_code, statics.apoc_params, statics.tail,
+                     statics.ctail)
+        st = _init_game(S, cards, cpu_rows[k, :n_cpu[k]], team_cards[i], states[i], 1, 0, -1)
+        pol = np.empty(4, np.int64)
+        for t in range(4):
+            pol[t] = policies[(t - seats[i]) % 4]
+        _play(st, S, pol)
+        out[i, 0] = st.g[L.WINNER]
+        out[i, 1] = st.g[L.REASON]
+        out[i, 2] = st.g[L.ROTATION]
+        out[i, 3] = st.g[L.DEATHS]
+        out[i, 4] = st.g[L.APOC]
+        out[i, 5] = st.g[L.DECISIONS]
+    return out
+
+
+RESULT_COLUMNS = ("winner", "reason", "rotation", "deaths", "apocalypse", "decisions")
+
+
+def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, seats=None,
+              first_game: int = 0, n_total: int | None = None) -> np.ndarray:
+    """Play ``len(board_of)`` games in parallel; ``int64[n, 6]`` (``RESULT_COLUMNS``).
+
+    ``stacked`` = :func:`tables.stack_setups` output; game ``i`` uses board ``board_of[i]``,
+    ``team_cards[i]`` and child ``first_game + i`` of ``SeedSequence(root_seed)``; team ``t``
+    plays ``policies[(t - seats[i]) % 4]`` (seat rotation: ``policies[0]`` sits in seat
+    ``seats[i]``)."""
+    static, cpu_rows, n_cpu = stacked
+    board_of = np.ascontiguousarray(board_of, np.int64)
+    n = board_of.shape[0]
+    team_cards = np.ascontiguousarray(team_cards, np.int64)
+    if team_cards.shape != (n, 4, 5):
+        raise ValueError(f"team_cards must be [{n}, 4, 5]")
+    if n and (board_of.min() < 0 or board_of.max() >= cpu_rows.shape[0]):
+        raise ValueError("board_of names a board that is not stacked")
+    total = first_game + n if n_total is None else n_total
+    states = seed_states(root_seed, total)[first_game:first_game + n]
+    seats = np.zeros(n, np.int64) if seats is None else np.ascontiguousarray(seats, np.int64)
+    out = np.zeros((n, len(RESULT_COLUMNS)), np.int64)
+    return _play_many(static, cards, cpu_rows, n_cpu, board_of, team_cards, states,
+                      np.asarray(policies, np.int64), seats, out)

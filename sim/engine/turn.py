@@ -1,0 +1,146 @@
+"""Turns and rotations: who decides next, applying one action, the GM Turn, the Rotation Counter.
+
+Book: "Every rotation, each team gets a Turn, starting with Team 1 and continuing
+counter-clockwise until ending with Team 4. After Team 4 finishes their turn, the GM must carry
+out the GM Turn"; "The Rotation Counter ... increases once all four teams and the GM have taken
+their turn"; "At the beginning of your first turn, your entire team must be placed into your
+Spawn. All five characters go down at once, before anything else in that turn happens"; "Every
+character has 1 action every turn"; "Each turn, each character can only use as much speed as
+their stat shows". House ruling: a team's characters take their turns one after another in card
+order (each may move, attack, move on, then end); an eliminated team's turn is skipped.
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+
+from . import layout as L
+from .apocalypse import _apocalypse_step
+from .combat import _strike
+from .cpu import _cpu_turn
+from .events import _log
+from .reveal import _check_reveal
+from .space import _reach_from
+from .victory import _finish_by_health, _team_alive
+
+
+@njit
+def _begin_turn(st, team):
+    g = st.g
+    ent = st.ent
+    _log(st, L.EV_TURN, team, 0, 0, 0, 0, 0)
+    if g[L.REVEALED] != 0 and g[L.OWED + team] > 0:
+        g[L.OWED + team] -= 1  # "at least one more regular turn" after the reveal
+    for e in range(ent.shape[0]):
+        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0:
+            ent[e, L.SPEED_LEFT] = ent[e, L.SPEED]
+            ent[e, L.SPENT] = 0
+            ent[e, L.ACTED] = 0
+            ent[e, L.DONE] = 0
+
+
+@njit
+def _next_actor(st, team):
+    """Unplaced characters first ("before anything else in that turn happens"), then card order."""
+    ent = st.ent
+    for e in range(ent.shape[0]):
+        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0 and ent[e, L.SPACE] < 0:
+            return e
+    for e in range(ent.shape[0]):
+        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0 and ent[e, L.DONE] == 0:
+            return e
+    return -1
+
+
+@njit
+def _gm_turn(st, S):
+    g = st.g
+    _log(st, L.EV_GM_TURN, 0, 0, 0, 0, 0, 0)
+    if g[L.REVEALED] != 0 and g[L.APOC_ACTIVE] == 0:
+        owed = 0
+        for t in range(4):
+            owed += g[L.OWED + t]
+        if owed == 0:  # "Once the GM starts their turn and every player has had that chance"
+            g[L.APOC_ACTIVE] = 1
+            _log(st, L.EV_APOC_START, g[L.APOC], 0, 0, 0, 0, 0)
+    if g[L.APOC_ACTIVE] != 0:
+        _apocalypse_step(st, S)
+        if S.ip[L.P_CPUS_APOC] != 0:
+            _cpu_turn(st, S)
+    else:
+        _cpu_turn(st, S)
+
+
+@njit
+def _end_rotation(st, S):
+    g = st.g
+    g[L.ROTATION] += 1
+    _log(st, L.EV_ROTATION, g[L.ROTATION], 0, 0, 0, 0, 0)
+    _check_reveal(st, S)  # "the Rotation Counter reaches rotation 7"
+    if g[L.HARM] == 0:
+        g[L.QUIET] += 1
+    else:
+        g[L.QUIET] = 0
+    g[L.HARM] = 0
+    if g[L.QUIET] >= S.ip[L.P_STALEMATE]:
+        _finish_by_health(st, L.STALEMATE)
+    elif g[L.ROTATION] > S.ip[L.P_CAP]:
+        _finish_by_health(st, L.CAP)
+
+
+@njit
+def _advance(st, S):
+    """Run everything automatic until a character must decide (``g[CUR]``) or the game ends."""
+    g = st.g
+    while g[L.OVER] == 0:
+        team = g[L.TURN]
+        if team < L.GM:
+            if g[L.PHASE] == 0:
+                if not _team_alive(st, team):
+                    g[L.TURN] += 1
+                    continue
+                _begin_turn(st, team)
+                g[L.PHASE] = 1
+            c = _next_actor(st, team)
+            if c >= 0:
+                g[L.CUR] = c
+                return
+            g[L.PHASE] = 0
+            g[L.CUR] = -1
+            g[L.TURN] += 1
+        else:
+            _gm_turn(st, S)
+            if g[L.OVER] != 0:
+                return
+            _end_rotation(st, S)
+            g[L.TURN] = 0
+
+
+@njit
+def _apply(st, S, action):
+    """Play ``action`` for the current character (assumed legal: see ``_legal``), then advance."""
+    g = st.g
+    ent = st.ent
+    c = g[L.CUR]
+    n = st.kind.shape[0]
+    g[L.DECISIONS] += 1
+    if action == L.END:
+        ent[c, L.DONE] = 1
+    elif action <= n:
+        s = action - 1
+        here = ent[c, L.SPACE]
+        if here < 0:
+            ent[c, L.SPACE] = s  # placing "costs no speed and no actions"
+            _log(st, L.EV_PLACE, c, s, 0, 0, 0, 0)
+        else:
+            _reach_from(st, S, here, ent[c, L.SPEED_LEFT])
+            cost = st.cost[s]
+            ent[c, L.SPEED_LEFT] -= cost
+            ent[c, L.SPENT] += cost
+            ent[c, L.SPACE] = s
+            _log(st, L.EV_MOVE, c, here, s, cost, 0, 0)
+    else:
+        ent[c, L.ACTED] = 1  # "You attack an entity by spending the attacking character's action"
+        _strike(st, S, c, action - 1 - n)
+    g[L.CUR] = -1
+    _advance(st, S)

@@ -1,0 +1,152 @@
+"""Experiment files (``experiments/NAME.toml``): what to play, how often, from which seed.
+
+Why a file: a designer's or CI's run must be repeatable from its definition alone — teams (or a
+card pool and how teams are drawn), policies, seating, boards, number of games and the root seed.
+Validated like every designer file: one ``file:line: field: message`` per problem, exit 2.
+
+Format::
+
+    name = "baseline"                  # default: the file's stem
+    description = "..."
+    games = 4000                       # >= 1
+    root_seed = 20261130
+    batch_size = 500                   # games per task (and per Parquet file)
+    boards = 100                       # distinct generated boards, reused in turn
+    policies = ["greedy"]              # one for every seat, or four (seat 1 .. seat 4)
+    seating = "duplicate"              # "fixed" | "rotate" | "duplicate"
+    teams = "teams/example.toml"       # fixed teams (relative to this file) ...
+    [pool]                             # ... or teams drawn from a pool for every block of games
+    cards = "all"                      # or a list of card names (>= 20)
+    draw = "random"
+
+Seating: "fixed" — team t always in seat t; "rotate" — game i shifts the teams by i mod 4;
+"duplicate" — games come in blocks of four on one board and one draw of teams, the teams rotated
+through all four seats (duplicate play: the seat effect cancels and variance drops).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.catalogue.diagnostics import InputError, Problems, suggest
+from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, load_teams
+from sim.catalogue.tomldoc import MISSING, TomlDoc
+
+SEATINGS = ("fixed", "rotate", "duplicate")
+DRAWS = ("random",)
+_KEYS = {"name", "description", "games", "root_seed", "batch_size", "boards", "policies",
+         "seating", "teams", "pool"}
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    description: str
+    games: int
+    root_seed: int
+    batch_size: int
+    boards: int
+    policies: tuple[str, ...]       # four: the policy in each seat
+    seating: str
+    teams: np.ndarray | None        # int64[4, 5] fixed teams, or None with a pool
+    team_names: tuple[str, ...]
+    pool: np.ndarray | None         # int64[k] card indices to draw from
+    draw: str
+    path: str
+    digest: str                     # sha256 of the file: a resumed run must match it
+
+    @property
+    def n_batches(self) -> int:
+        return -(-self.games // self.batch_size)
+
+    def batch_range(self, b: int) -> tuple[int, int]:
+        """Games ``[start, stop)`` of batch ``b``."""
+        start = b * self.batch_size
+        return start, min(self.games, start + self.batch_size)
+
+
+def load_experiment(path: Path, cards, policy_names, *, games: int | None = None) -> Experiment:
+    """Parse and check ``path`` against the card catalogue; InputError listing every problem.
+
+    ``games`` overrides the file (``--games``); ``policy_names`` are the policies the engine knows.
+    """
+    path = Path(path)
+    problems = Problems()
+    doc = TomlDoc.load(path, problems)
+    if doc is None:
+        problems.raise_if_any()
+    doc.unknown_keys((), _KEYS)
+    name = doc.get(("name",), str, default=path.stem, fallback=path.stem)
+    description = doc.get(("description",), str, default="", fallback="")
+    n_games = doc.get(("games",), int, lo=1, fallback=1)
+    if games is not None:
+        if games < 1:
+            problems.add("--games", None, "games", f"{games} out of range [1, inf]")
+        n_games = games
+    root_seed = doc.get(("root_seed",), int, lo=0, hi=2**63 - 1, fallback=0)
+    batch_size = doc.get(("batch_size",), int, lo=1, hi=1_000_000, default=1000, fallback=1000)
+    boards = doc.get(("boards",), int, lo=1, hi=100_000, default=1, fallback=1)
+    seating = doc.get(("seating",), str, choices=SEATINGS, default="duplicate", fallback="fixed")
+    policies = _policies(doc, policy_names)
+    teams, team_names, pool, draw = _teams_or_pool(doc, path, cards, problems)
+    if seating == "duplicate" and n_games % TEAMS:
+        doc.add(("games",), f"{n_games} games cannot be played in duplicate blocks of {TEAMS}; "
+                            f"use a multiple of {TEAMS}")
+    problems.raise_if_any()
+    return Experiment(name, description, n_games, root_seed, batch_size, boards, policies, seating,
+                      teams, team_names, pool, draw, str(path),
+                      hashlib.sha256(path.read_bytes()).hexdigest())
+
+
+def _policies(doc: TomlDoc, known) -> tuple[str, ...]:
+    listed = doc.get(("policies",), list, default=["greedy"], fallback=["greedy"])
+    if len(listed) not in (1, TEAMS):
+        doc.add(("policies",), f"expected 1 or {TEAMS} policies (one per seat), got {len(listed)}")
+        return ("greedy",) * TEAMS
+    for p in listed:
+        if p not in known:
+            doc.add(("policies",), f"unknown policy {p!r}; choose from {', '.join(known)}")
+    return tuple(listed) * (TEAMS // len(listed))
+
+
+def _teams_or_pool(doc: TomlDoc, path: Path, cards, problems: Problems):
+    has_teams = doc.lookup(("teams",)) is not MISSING
+    has_pool = doc.lookup(("pool",)) is not MISSING
+    if has_teams == has_pool:
+        doc.add(("teams",), "give exactly one of `teams = FILE` and a [pool] table")
+        return None, (), None, "random"
+    if has_teams:
+        rel = doc.get(("teams",), str, fallback=None)
+        if rel is None:
+            return None, (), None, "random"
+        try:
+            teams = load_teams(path.parent / rel, cards)
+        except InputError as exc:
+            problems.extend(Problems(list(exc.problems)))
+            return None, (), None, "random"
+        return teams.cards, teams.names, None, "random"
+    doc.unknown_keys(("pool",), {"cards", "draw"})
+    draw = doc.get(("pool", "draw"), str, choices=DRAWS, default="random", fallback="random")
+    listed = doc.get(("pool", "cards"), (str, list), default="all", fallback="all")
+    if listed == "all":
+        pool = np.arange(len(cards.names), dtype=np.int64)
+    elif isinstance(listed, str):
+        doc.add(("pool", "cards"), f"expected \"all\" or a list of card names, got {listed!r}")
+        return None, (), None, draw
+    else:
+        lowered = {n.lower(): i for i, n in enumerate(cards.names)}
+        idx = []
+        for name in listed:
+            if not isinstance(name, str) or name.strip().lower() not in lowered:
+                doc.add(("pool", "cards"), f"unknown card {name!r}{suggest(str(name), list(cards.names))}")
+                continue
+            idx.append(lowered[name.strip().lower()])
+        pool = np.unique(np.asarray(idx, np.int64))
+    if pool.size < TEAMS * CARDS_PER_TEAM:
+        doc.add(("pool", "cards"), f"a pool needs at least {TEAMS * CARDS_PER_TEAM} distinct cards "
+                                   f"(4 teams of 5), got {pool.size}")
+    return None, (), pool, draw

@@ -1,0 +1,71 @@
+"""Which game is which: board, teams and seats of game ``i``, from the experiment alone.
+
+Every game's set-up is a pure function of (experiment, game index), never of the worker or the
+batch that plays it, so a run is bit-identical for any ``--jobs``, any backend and after a resume.
+Independent streams: game dice use child ``i`` of ``SeedSequence(root_seed)`` (in the engine);
+team draws and board seeds use ``SeedSequence([root_seed, 1])`` and ``[root_seed, 2]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS
+
+from .experiment import Experiment
+
+DRAW_STREAM, BOARD_STREAM = 1, 2
+
+
+@dataclass(frozen=True)
+class Schedule:
+    games: np.ndarray       # int64[n] global game indices
+    board: np.ndarray       # int64[n] index into the experiment's boards
+    offset: np.ndarray      # int64[n] seat rotation: seat s holds team (s - offset) % 4
+    team_cards: np.ndarray  # int64[n, 4, 5] cards in each seat
+    team_of_seat: np.ndarray  # int64[n, 4] which experiment team sits in each seat
+    draw: np.ndarray        # int64[n] team-draw block (pool experiments), else 0
+
+
+def board_seed(exp: Experiment, k: int) -> int:
+    """Seed of the experiment's board ``k`` (boards are generated once and reused in turn)."""
+    seq = np.random.SeedSequence([exp.root_seed, BOARD_STREAM, k])
+    return int(seq.generate_state(1, np.uint32)[0])
+
+
+def draw_teams(exp: Experiment, block: int) -> np.ndarray:
+    """Four teams of five distinct pool cards for draw ``block`` ("cards are randomly assigned")."""
+    rng = np.random.default_rng(np.random.SeedSequence([exp.root_seed, DRAW_STREAM, block]))
+    picked = rng.choice(exp.pool, size=TEAMS * CARDS_PER_TEAM, replace=False)
+    return picked.astype(np.int64).reshape(TEAMS, CARDS_PER_TEAM)
+
+
+def schedule(exp: Experiment, start: int, stop: int) -> Schedule:
+    """The set-up of games ``start .. stop - 1``."""
+    games = np.arange(start, stop, dtype=np.int64)
+    if exp.seating == "duplicate":
+        block = games // TEAMS  # four games per board and draw, teams through every seat
+        offset = games % TEAMS
+    elif exp.seating == "rotate":
+        block = games
+        offset = games % TEAMS
+    else:
+        block = games
+        offset = np.zeros_like(games)
+    board = block % exp.boards
+    seats = np.arange(TEAMS)
+    team_of_seat = (seats[None, :] - offset[:, None]) % TEAMS
+    team_cards = np.empty((games.size, TEAMS, CARDS_PER_TEAM), np.int64)
+    cache: dict[int, np.ndarray] = {}
+    for j, b in enumerate(block):
+        if exp.teams is not None:
+            teams = exp.teams
+        else:
+            teams = cache.get(int(b))
+            if teams is None:
+                teams = cache.setdefault(int(b), draw_teams(exp, int(b)))
+        team_cards[j] = teams[team_of_seat[j]]
+    draw = block if exp.teams is None else np.zeros_like(block)
+    return Schedule(games, board, offset, team_cards, team_of_seat, draw)

@@ -1,0 +1,140 @@
+"""A whole game, end to end: order of play, placement, determinism, the Apocalypse's timing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.engine import layout as L
+from tests._engine_kit import EXAMPLE_TEAMS, check_invariants, new_game, setup_for
+
+
+def _kinds(game, kind):
+    rows = game.event_rows()
+    return rows[rows[:, 0] == kind]
+
+
+def test_every_game_ends_and_same_seed_same_log():
+    """"The game is played in an orderly rotational fashion ... until at least one team has been
+    fully eliminated" — and a simulated game always ends (rules.toml [game] rotation_cap)."""
+    a = new_game(1, 7, EXAMPLE_TEAMS.cards)
+    ra = a.play([L.GREEDY, L.RANDOM, L.GREEDY, L.RANDOM])
+    b = new_game(1, 7, EXAMPLE_TEAMS.cards)
+    rb = b.play([L.GREEDY, L.RANDOM, L.GREEDY, L.RANDOM])
+    assert a.terminal and ra == rb
+    assert np.array_equal(a.event_rows(), b.event_rows())
+    assert ra.reason != "running"
+
+
+def test_python_stepping_equals_jitted_loop():
+    """One engine interface: stepping from Python replays the jitted loop exactly."""
+    a = new_game(2, 3)
+    a.play([L.RANDOM] * 4)
+    b = new_game(2, 3)
+    while not b.terminal:
+        b.step(L.RANDOM)
+        check_invariants(b)
+    assert np.array_equal(a.event_rows(), b.event_rows())
+
+
+def test_rotation_order_and_placement():
+    """R2: "starting with Team 1 ... ending with Team 4. After Team 4 finishes their turn, the GM
+    must carry out the GM Turn"; "At the beginning of your first turn, your entire team must be
+    placed into your Spawn ... placing them costs no speed and no actions"."""
+    game = new_game(3, 1)
+    game.play([L.RANDOM] * 4)
+    rows = game.event_rows()
+    kinds = rows[:, 0]
+    first = rows[(kinds == L.EV_TURN) | (kinds == L.EV_GM_TURN) | (kinds == L.EV_ROTATION)][:6]
+    assert first[:4, 0].tolist() == [L.EV_TURN] * 4 and first[:4, 2].tolist() == [0, 1, 2, 3]
+    assert first[4, 0] == L.EV_GM_TURN and first[5, 0] == L.EV_ROTATION and first[5, 2] == 2
+    S = game.S
+    placed = rows[kinds == L.EV_PLACE]
+    n_chars = int(np.sum(game.st.ent[:, L.IS_CPU] == 0))  # multi-character cards add some
+    assert len(placed) == n_chars >= 20
+    for row in placed:
+        team = game.st.ent[row[2], L.TEAM]
+        assert row[3] in S.spawn_space[team]
+    # every team's placements come right after its first turn begins, before anything else
+    for t in range(4):
+        i = np.flatnonzero((kinds == L.EV_TURN) & (rows[:, 2] == t))[0]
+        k = int(np.sum(game.st.ent[:, L.TEAM] == t))
+        assert np.all(kinds[i + 1:i + 1 + k] == L.EV_PLACE)
+
+
+@pytest.mark.parametrize("seed", [1, 4, 9])
+def test_apocalypse_waits_one_turn_per_team_then_replaces_the_gm_turn(seed):
+    """"Everyone is allotted at least one more regular turn before the Apocalypse begins"; "the
+    Apocalypse takes its place and progresses every rotation where the GM Turn would be"."""
+    game = new_game(seed, seed)
+    game.play([L.GREEDY] * 4)
+    rows = game.event_rows()
+    kinds = rows[:, 0]
+    rev = np.flatnonzero(kinds == L.EV_REVEAL)
+    start = np.flatnonzero(kinds == L.EV_APOC_START)
+    if not len(start):
+        return  # the game ended before the Apocalypse began
+    assert len(rev) == 1 and rev[0] < start[0]
+    between = rows[rev[0]:start[0]]
+    turned = set(between[between[:, 0] == L.EV_TURN, 2].tolist())
+    eliminated = set(rows[:start[0]][kinds[:start[0]] == L.EV_ELIMINATED, 2].tolist())
+    assert turned | eliminated == {0, 1, 2, 3}
+    assert kinds[start[0] - 1] == L.EV_GM_TURN
+
+
+@pytest.mark.parametrize("apocalypse", [0, 2])
+def test_destroyed_coordinates_are_announced_one_gm_turn_ahead(apocalypse):
+    """"The tile coordinate to be destroyed is announced on the GM Turn, and it is destroyed on the
+    following GM Turn"; "Anything in a tile that is destroyed is removed from the game"."""
+    game = new_game(5, 11, apocalypse=apocalypse)
+    game.play([L.RANDOM] * 4)
+    rows = game.event_rows()
+    ann = {int(r[2]): int(r[1]) for r in rows[rows[:, 0] == L.EV_ANNOUNCE]}
+    dest = {int(r[2]): int(r[1]) for r in rows[rows[:, 0] == L.EV_DESTROY]}
+    assert dest, "a storm or collapse destroys coordinates"
+    for p, rot in dest.items():
+        assert ann[p] == rot - 1
+    for p in dest:
+        assert game.st.pos_state[p] == L.VOIDED
+        assert not np.any(game.st.tile_pos == p)
+
+
+def test_cpu_retaliates_only_when_it_survives_and_has_an_attack():
+    """"If it survives an attack made against it, it immediately attacks back ... Retaliation
+    ignores positioning entirely"; "A CPU with no attack listed never retaliates, and a CPU
+    defeated by the attack does not retaliate either"."""
+    from sim.engine.combat import _strike
+
+    setup = setup_for(1)
+    assert "Coyote" in setup.cpu_names and "Charon" in setup.cpu_names
+    for cpu_name, attacks, cpu_health, expect in (("Coyote", 1, 80, True), ("Coyote", 50, 1, False),
+                                                  ("Charon", 1, 150, False)):
+        game = new_game(1, 2)
+        st = game.st
+        cpu = int(np.flatnonzero(st.ent[:, L.IS_CPU])[setup.cpu_names.index(cpu_name)])
+        st.ent[0, L.SPACE] = setup.static.spawn_space[0, 0]  # far away: positioning is ignored
+        st.ent[0, L.ATK:L.ATK + 4] = attacks
+        st.ent[cpu, L.HEALTH] = cpu_health
+        before = int(st.g[L.NEV])
+        _strike(st, game.S, 0, cpu)
+        rows = st.ev[before:int(st.g[L.NEV])]
+        assert (L.EV_RETALIATE in rows[:, 0]) == expect, cpu_name
+        if not expect and cpu_health == 1:
+            assert st.ent[cpu, L.ALIVE] == 0
+
+
+def test_elimination_reveals_and_last_team_wins():
+    """"one team has been completely eliminated" reveals the Apocalypse; "you win by being the only
+    team with characters left alive"."""
+    from sim.engine.death import _kill
+
+    game = new_game(1, 5)
+    st = game.st
+    for team in (1, 2):
+        for e in np.flatnonzero(st.ent[:, L.TEAM] == team):
+            _kill(st, game.S, int(e), -1, L.BY_ATTACK)
+    assert st.g[L.REVEALED] == 1 and st.g[L.REVEAL_WHY] == L.BY_ELIMINATION
+    for e in np.flatnonzero(st.ent[:, L.TEAM] == 3):
+        _kill(st, game.S, int(e), -1, L.BY_ATTACK)
+    assert game.terminal and game.result().winner == 0
+    assert game.result().reason == "last team standing"

@@ -1,0 +1,36 @@
+"""Property tests over random boards, cards, Apocalypses, policies and seeds, checked after every
+single decision (tests/_engine_kit.check_invariants): every game ends; no entity stands on a
+wall, water, void or non-space; health never exceeds max; movement never exceeds speed; dead
+entities never act; the Apocalypse is revealed exactly when one of its conditions holds."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.engine import layout as L
+from tests._engine_kit import check_invariants, new_game
+
+MAX_DECISIONS = 20_000
+
+
+@settings(max_examples=12, deadline=None)
+@given(board=st.integers(0, 40), seed=st.integers(0, 2**31), apocalypse=st.integers(-1, 2),
+       policies=st.lists(st.sampled_from([L.RANDOM, L.GREEDY]), min_size=4, max_size=4))
+def test_invariants_hold_after_every_decision_and_every_game_ends(board, seed, apocalypse,
+                                                                  policies):
+    """R1-R5 invariants (see module docstring); "Each turn, each character can only use as much
+    speed as their stat shows"; "Healing increases current health towards, and up to, its
+    maximum value"; "The Apocalypse is revealed under any one of three circumstances"."""
+    game = new_game(board, seed, apocalypse=apocalypse, log=False)
+    check_invariants(game)
+    for _ in range(MAX_DECISIONS):
+        if game.terminal:
+            break
+        game.step(policies[int(game.st.ent[game.current, L.TEAM])])
+        check_invariants(game)
+    assert game.terminal, "every game ends"
+    r = game.result()
+    assert r.rotation <= game.S.ip[L.P_CAP] + 1
+    if r.reason == "last team standing":
+        assert r.winner >= 0

@@ -1,0 +1,151 @@
+"""Experiments at scale: experiment validation, the schedule, reproducible and resumable runs.
+
+Rules of the lab (issue #7): each game's seed derives from the root seed and the game's index,
+never from the worker — results are bit-identical for --jobs 1, --jobs 2 and the Dask backend;
+an interrupted run keeps every finished batch and --resume finishes it without repeating or
+losing a game. Book: "Each game of Board Wars is played with 4 teams, each composed of 5
+Character Cards."
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from sim.catalogue.diagnostics import InputError
+from sim.cli.main import main
+from sim.runner.experiment import load_experiment
+from sim.runner.schedule import schedule
+
+ROOT = Path(__file__).resolve().parents[1]
+POLICIES = ("random", "greedy")
+SMALL = """name = "tiny"
+games = 16
+root_seed = 5
+batch_size = 4
+boards = 2
+policies = ["greedy"]
+seating = "duplicate"
+teams = "teams/example.toml"
+"""
+
+
+@pytest.fixture
+def exp_dir(tmp_path) -> Path:
+    folder = tmp_path / "experiments"
+    shutil.copytree(ROOT / "experiments" / "teams", folder / "teams")
+    (folder / "tiny.toml").write_text(SMALL, encoding="utf-8")
+    return folder
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def tables(folder: Path):
+    return [pq.read_table(p) for p in sorted(folder.glob("batch-*.parquet"))]
+
+
+@pytest.mark.parametrize("edit,field,words", [
+    (("games = 16", "games = 0"), "games", "out of range"),
+    (('policies = ["greedy"]', 'policies = ["greedy", "smart"]'), "policies", "1 or 4 policies"),
+    (('policies = ["greedy"]', 'policies = ["genius"]'), "policies", "unknown policy"),
+    (('seating = "duplicate"', 'seating = "shuffle"'), "seating", "unknown value"),
+    (("games = 16", "games = 18"), "games", "duplicate blocks"),
+    (("boards = 2", "boards = 2\nbord = 3"), "bord", "unknown key"),
+    (('teams = "teams/example.toml"', 'teams = "teams/none.toml"'), "file", "not found"),
+    (('teams = "teams/example.toml"', '[pool]\ncards = ["Luffy", "Mario"]'), "pool.cards",
+     "at least 20"),
+    (('teams = "teams/example.toml"', '[pool]\ncards = ["Lufy"]'), "pool.cards", "did you mean"),
+])
+def test_bad_experiment_files_give_one_line_per_problem(capsys, exp_dir, edit, field, words):
+    """Malformed experiment files: one clear line naming file and field, exit 2."""
+    path = exp_dir / "tiny.toml"
+    path.write_text(SMALL.replace(*edit), encoding="utf-8")
+    code, _, err = run(capsys, "run", path, "--out", exp_dir / "out")
+    assert code == 2, err
+    lines = [ln for ln in err.splitlines() if ln.startswith("error:")]
+    assert any(f": {field}:" in ln and words in ln for ln in lines), err
+    assert not (exp_dir / "out" / "manifest.json").exists()
+
+
+def test_three_teams_is_refused(capsys, exp_dir):
+    """"Each game of Board Wars is played with 4 teams": a team file with 3 is an error."""
+    teams = exp_dir / "teams" / "example.toml"
+    text = teams.read_text(encoding="utf-8")
+    teams.write_text(text[: text.rindex("[[teams]]")], encoding="utf-8")
+    code, _, err = run(capsys, "run", exp_dir / "tiny.toml", "--out", exp_dir / "out")
+    assert code == 2 and "expected 4 [[teams]]" in err
+
+
+def test_duplicate_schedule_rotates_every_team_through_every_seat(catalogue, exp_dir):
+    """Duplicate play: each block of four games shares a board and the teams, and each team sits
+    once in each seat; the schedule of a game does not depend on the batch it is played in."""
+    exp = load_experiment(exp_dir / "tiny.toml", catalogue.cards, POLICIES)
+    whole = schedule(exp, 0, 16)
+    for block in range(4):
+        rows = slice(4 * block, 4 * block + 4)
+        assert len(set(whole.board[rows])) == 1
+        seats_of_team = whole.team_of_seat[rows]
+        for seat in range(4):
+            assert sorted(seats_of_team[:, seat]) == [0, 1, 2, 3]
+    parts = [schedule(exp, a, b) for a, b in ((0, 3), (3, 11), (11, 16))]
+    np.testing.assert_array_equal(np.concatenate([p.team_cards for p in parts]), whole.team_cards)
+    np.testing.assert_array_equal(np.concatenate([p.board for p in parts]), whole.board)
+
+
+def test_pool_draws_are_reproducible_and_distinct_cards(catalogue, exp_dir):
+    """"Though cards are randomly assigned": a pool experiment draws 20 distinct cards per block,
+    from its own seed stream."""
+    path = exp_dir / "tiny.toml"
+    path.write_text(SMALL.replace('teams = "teams/example.toml"', '[pool]\ncards = "all"'),
+                    encoding="utf-8")
+    exp = load_experiment(path, catalogue.cards, POLICIES)
+    a, b = schedule(exp, 0, 16), schedule(exp, 0, 16)
+    np.testing.assert_array_equal(a.team_cards, b.team_cards)
+    for row in a.team_cards:
+        assert len(set(row.ravel())) == 20
+    assert not np.array_equal(a.team_cards[0], a.team_cards[4])  # a new draw per block
+
+
+def test_jobs_1_jobs_2_and_dask_give_identical_results_and_resume_loses_nothing(capsys, exp_dir):
+    """Bit-identical Parquet rows for --jobs 1, --jobs 2 and the Dask backend on a loopback
+    LocalCluster; a run missing a batch (as after a kill) is finished by --resume, which plays only
+    that batch, and refuses to resume when the experiment changed."""
+    exp = exp_dir / "tiny.toml"
+    code, _, err = run(capsys, "run", exp, "--jobs", "1", "--out", exp_dir / "j1", "--no-progress")
+    assert code == 0, err
+    code, _, err = run(capsys, "run", exp, "--jobs", "2", "--out", exp_dir / "j2", "--no-progress")
+    assert code == 0, err
+    one, two = tables(exp_dir / "j1"), tables(exp_dir / "j2")
+    assert len(one) == 4 and all(a.equals(b) for a, b in zip(one, two))
+    assert sum(t.num_rows for t in one) == 16
+
+    from distributed import LocalCluster
+    with LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1",
+                      dashboard_address=None, processes=True) as cluster:
+        code, _, err = run(capsys, "run", exp, "--backend", "dask", "--scheduler",
+                           cluster.scheduler_address, "--out", exp_dir / "dask", "--no-progress")
+    assert code == 0, err
+    assert all(a.equals(b) for a, b in zip(one, tables(exp_dir / "dask")))
+
+    (exp_dir / "j2" / "batch-000002.parquet").unlink()        # a batch lost to an interrupt
+    (exp_dir / "j2" / ".batch-000002.parquet.x.tmp").write_bytes(b"half")  # and its temp file
+    code, out, err = run(capsys, "run", exp, "--resume", "--out", exp_dir / "j2", "--no-progress")
+    assert code == 0, err
+    assert "3 already stored, 1 played now" in out
+    assert all(a.equals(b) for a, b in zip(one, tables(exp_dir / "j2")))
+    manifest = json.loads((exp_dir / "j2" / "manifest.json").read_text())
+    assert manifest["summary"]["games"] == 16
+
+    exp.write_text(SMALL.replace("root_seed = 5", "root_seed = 6"), encoding="utf-8")
+    code, _, err = run(capsys, "run", exp, "--resume", "--out", exp_dir / "j2", "--no-progress")
+    assert code == 2 and "experiment_sha256" in err and "root_seed" in err

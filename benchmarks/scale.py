@@ -1,0 +1,62 @@
+"""Scale benchmark: games/s with 1 and 2 jobs in one run, and a 1,000,000-game projection.
+
+    python benchmarks/scale.py [--scaling-games 4000] [--games 100000] [--experiment experiments/smoke.toml]
+
+1. Plays the same ``--scaling-games`` games with ``--jobs 1`` and ``--jobs 2`` (after a warm-up
+   that loads the compiled kernels) and prints games/s and the scaling efficiency
+   (target: 2 jobs >= 1.8x 1 job).
+2. Plays ``--games`` games with all cores, measuring wall time, the size of the stored results
+   and the peak resident memory of the workers, and extrapolates linearly to 1,000,000 games
+   (target: under 20 minutes on 2 cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def bwlab_run(experiment: Path, games: int, jobs: int, out: Path) -> float:
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "sim.cli.main", "run", str(experiment), "--games",
+                    str(games), "--jobs", str(jobs), "--out", str(out), "--no-progress"],
+                   cwd=ROOT, check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--experiment", type=Path, default=ROOT / "experiments" / "smoke.toml")
+    ap.add_argument("--scaling-games", type=int, default=4000)
+    ap.add_argument("--games", type=int, default=100_000)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="bwlab-scale-"))
+    try:
+        bwlab_run(args.experiment, 64, 2, tmp / "warm")  # load compiled kernels in every process
+        t1 = bwlab_run(args.experiment, args.scaling_games, 1, tmp / "j1")
+        t2 = bwlab_run(args.experiment, args.scaling_games, 2, tmp / "j2")
+        r1, r2 = args.scaling_games / t1, args.scaling_games / t2
+        print(f"{args.scaling_games:,} games   jobs 1: {r1:8.1f} games/s   jobs 2: {r2:8.1f} games/s"
+              f"   scaling {r2 / r1:.2f}x (target >= 1.8x)")
+        t = bwlab_run(args.experiment, args.games, 2, tmp / "big")
+        size = sum(p.stat().st_size for p in (tmp / "big").iterdir())
+        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        scale = 1_000_000 / args.games
+        print(f"{args.games:,} games: {t:8.1f} s, {size / 1e6:8.1f} MB stored, "
+              f"peak worker memory {peak_mb:8.1f} MB")
+        print(f"projected 1,000,000 games: {t * scale / 60:6.1f} min (target < 20 min), "
+              f"{size * scale / 1e9:6.2f} GB stored; memory flat (streaming batches)")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

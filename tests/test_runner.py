@@ -149,3 +149,40 @@ def test_jobs_1_jobs_2_and_dask_give_identical_results_and_resume_loses_nothing(
     exp.write_text(SMALL.replace("root_seed = 5", "root_seed = 6"), encoding="utf-8")
     code, _, err = run(capsys, "run", exp, "--resume", "--out", exp_dir / "j2", "--no-progress")
     assert code == 2 and "experiment_sha256" in err and "root_seed" in err
+
+
+def test_a_killed_run_keeps_its_batches_and_resume_finishes_it(exp_dir):
+    """Kill a running `bwlab run` (SIGKILL: no clean-up at all) once a batch is stored: every
+    stored batch is a complete Parquet file, and --resume plays the rest — each game exactly once,
+    the batches stored before the kill untouched."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    exp = exp_dir / "tiny.toml"
+    exp.write_text(SMALL.replace("games = 16", "games = 96").replace("batch_size = 4",
+                                                                      "batch_size = 2"))
+    out = exp_dir / "killed"
+    cmd = [sys.executable, "-m", "sim.cli.main", "run", str(exp), "--jobs", "1", "--out", str(out),
+           "--no-progress"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not list(out.glob("batch-*.parquet")) and time.monotonic() < deadline:
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = {p.name: p.read_bytes() for p in out.glob("batch-*.parquet")}
+    assert before, "no batch was stored before the run ended"
+    for name in before:
+        pq.read_table(out / name)  # complete files only: written under a temp name, then renamed
+    done = subprocess.run(cmd + ["--resume"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    games = np.concatenate([t.column("game").to_numpy() for t in tables(out)])
+    np.testing.assert_array_equal(np.sort(games), np.arange(96))
+    for name, data in before.items():
+        assert (out / name).read_bytes() == data

@@ -24,6 +24,7 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/bwlab validate
 	$(BIN)/bwlab demo
+	$(BIN)/bwlab report
 
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q

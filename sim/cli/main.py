@@ -18,6 +18,7 @@ COMMANDS = {
     "play": ("sim.cli.play", "play", "Play one full AI-vs-AI game and print its result."),
     "replay": ("sim.cli.replay", "replay", "Narrate a game log written by `bwlab play --log`."),
     "run": ("sim.cli.run", "run", "Play an experiment at scale; Parquet results, resumable."),
+    "report": ("sim.cli.report", "report", "Write the self-contained HTML report into reports/."),
 }
 
 

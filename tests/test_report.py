@@ -1,0 +1,54 @@
+"""``bwlab report``: one self-contained HTML page (embedded PNG figures, HTML tables) plus CSVs.
+
+Book: "Schedule D lists them from left to right in order from least to most powerful: Bronze,
+Silver, Gold, Diamond, Legendary, and GOAT Series." — the report says whether the cards obey it.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import shutil
+from pathlib import Path
+
+import pandas as pd
+
+from sim.catalogue.loader import load_catalogue
+from sim.cli.main import main
+from sim.report.lab_report import rarity_summary, write_report
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_report_is_self_contained_with_figures_tables_and_csvs(capsys, tmp_path, catalogue):
+    code = main(["report", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0 and "report.html" in out
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    images = re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", page)
+    assert len(images) >= 2
+    assert all(base64.b64decode(i)[:8] == b"\x89PNG\r\n\x1a\n" for i in images)
+    assert "<table" in page and "http" not in page.split("<body>")[1]  # nothing fetched
+    assert "Bronze &lt; Silver &lt; Gold" in page and "holds." in page
+    combat = pd.read_csv(tmp_path / "combat_report.csv")
+    assert len(combat) == len(catalogue.cards)
+    power = pd.read_csv(tmp_path / "power_curve.csv")
+    assert power["in_band"].all()
+    assert (tmp_path / "report.html").stat().st_mode & 0o044  # readable by others
+
+
+def test_report_flags_a_broken_rarity_order(tmp_path):
+    """Swap every Bronze and GOAT Series label: the medians no longer rise, and the page says so."""
+    cards = Path(shutil.copytree(ROOT / "cards", tmp_path / "cards"))
+    path = cards / "characters.csv"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace(",Bronze,", ",@@,").replace(",GOAT Series,", ",Bronze,").replace(",@@,",
+                                                                                         ",GOAT Series,")
+    path.write_text(text, encoding="utf-8")
+    catalogue = load_catalogue(cards)
+    page_path = write_report(catalogue, tmp_path / "out", samples=1000)
+    page = page_path.read_text(encoding="utf-8")
+    assert "DOES NOT HOLD" in page
+    table, ordered = rarity_summary(pd.read_csv(tmp_path / "out" / "power_curve.csv"),
+                                    catalogue.rules.rarities)
+    assert not ordered and list(table["rarity"]) == list(catalogue.rules.rarities)

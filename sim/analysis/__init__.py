@@ -1,7 +1,7 @@
 """Statistics layer for the balancing reports, the AI ladder and the CI drift gate.
 
-Pure functions on NumPy arrays (no pandas, no I/O, no scipy at run time: the few special
-functions live in ``_special`` and are tested against scipy). Each module is one concept:
+Pure functions on NumPy arrays (no pandas, no I/O); distributions and quantiles come from
+scipy.stats. Each module is one concept:
 
 - ``intervals``: win-rate intervals: Wilson score (default) and Clopper-Pearson for one rate,
   Goodman simultaneous intervals for the 4-team win shares, Newcombe's interval for a difference

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.analysis._special import beta_ppf, norm_ppf, t_ppf
+from scipy.stats import beta, norm, t as student_t
 
 __all__ = [
     "MeanDifference",
@@ -50,7 +50,7 @@ def _check_confidence(confidence: float) -> float:
 
 def z_value(confidence: float = 0.95) -> float:
     """Two-sided standard normal critical value z_{1 - (1 - confidence)/2} (1.959964 for 95 %)."""
-    return float(norm_ppf(1.0 - (1.0 - _check_confidence(confidence)) / 2.0))
+    return float(norm.ppf(1.0 - (1.0 - _check_confidence(confidence)) / 2.0))
 
 
 def _counts(successes, trials) -> tuple[np.ndarray, np.ndarray]:
@@ -97,8 +97,8 @@ def clopper_pearson_interval(successes, trials, confidence: float = 0.95):
     alpha = 1.0 - _check_confidence(confidence)
     safe_a_lo = np.where(k > 0, k, 1.0)
     safe_b_hi = np.where(n - k > 0, n - k, 1.0)
-    lower = np.where(k > 0, beta_ppf(alpha / 2.0, safe_a_lo, n - k + 1.0), 0.0)
-    upper = np.where(n - k > 0, beta_ppf(1.0 - alpha / 2.0, k + 1.0, safe_b_hi), 1.0)
+    lower = np.where(k > 0, beta.ppf(alpha / 2.0, safe_a_lo, n - k + 1.0), 0.0)
+    upper = np.where(n - k > 0, beta.ppf(1.0 - alpha / 2.0, k + 1.0, safe_b_hi), 1.0)
     lower = np.where(n > 0, lower, np.nan)
     upper = np.where(n > 0, upper, np.nan)
     return _out(lower), _out(upper)
@@ -184,7 +184,9 @@ def paired_mean_difference(x, y=None, confidence: float = 0.95, axis: int = 0) -
     paired t interval mean +- t_{n-1, 1-alpha/2} * se. Outcomes may be wins (0/1), scores or
     per-seed averages of a block; pairs along ``axis``, other axes are independent columns.
     """
-    d = np.asarray(x, dtype=float) if y is None else np.asarray(x, dtype=float) - np.asarray(y, dtype=float)
+    d = np.asarray(x, dtype=float)
+    if y is not None:
+        d = d - np.asarray(y, dtype=float)
     d = np.moveaxis(d, axis, 0)
     n = d.shape[0]
     if n < 2:
@@ -192,7 +194,7 @@ def paired_mean_difference(x, y=None, confidence: float = 0.95, axis: int = 0) -
     alpha = 1.0 - _check_confidence(confidence)
     mean = d.mean(axis=0)
     se = d.std(axis=0, ddof=1) / np.sqrt(n)
-    t = t_ppf(1.0 - alpha / 2.0, n - 1)
+    t = student_t.ppf(1.0 - alpha / 2.0, n - 1)
     return MeanDifference(_out(mean), _out(se), _out(mean - t * se), _out(mean + t * se), n,
                           confidence)
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.analysis._special import norm_ppf
+from scipy.stats import norm
 
 __all__ = [
     "CompositionFit", "Ratings", "bradley_terry", "bradley_terry_loglik", "composition_strengths",
@@ -86,7 +86,7 @@ class Ratings:
 
     def interval(self, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
         """Wald interval theta +- z * se (per item, not simultaneous)."""
-        z = float(norm_ppf(0.5 + confidence / 2.0))
+        z = float(norm.ppf(0.5 + confidence / 2.0))
         return self.theta - z * self.se, self.theta + z * self.se
 
 
@@ -166,9 +166,10 @@ def _stages(items, places):
     m = items.shape[1]
     if places is None:
         places = np.broadcast_to(np.arange(1, m + 1, dtype=float), items.shape)
-    places = np.where(valid, np.asarray(places, dtype=float), np.inf)
+    places = np.asarray(places, dtype=float)
     if places.shape != items.shape:
         raise ValueError("places must have the shape of items")
+    places = np.where(valid, places, np.inf)
     lead = places[:, :, None]  # stage led by slot s: place value places[:, s]
     risk = valid[:, None, :] & (places[:, None, :] >= lead)
     chosen = valid[:, None, :] & (places[:, None, :] == lead)
@@ -183,18 +184,21 @@ def _stages(items, places):
 
 
 def _stage_probs(util_slots, risk):
-    """Softmax over each stage's risk set: (n, S, m) with zeros outside it."""
+    """Softmax over each stage's risk set, (n, S, m) with zeros outside it, and its log-normaliser
+    log sum_{R} exp(u), (n, S) (0 for empty stages)."""
     u = np.where(risk, util_slots[:, None, :], -np.inf)
     top = np.max(np.where(risk, u, 0.0), axis=2, keepdims=True)
     e = np.where(risk, np.exp(u - top), 0.0)
     total = e.sum(axis=2, keepdims=True)
-    return np.divide(e, total, out=np.zeros_like(e), where=total > 0), np.log(np.where(total > 0, total, 1.0)) + top[..., 0:1]
+    probs = np.divide(e, total, out=np.zeros_like(e), where=total > 0)
+    lse = np.where(total > 0, np.log(np.where(total > 0, total, 1.0)) + top, 0.0)
+    return probs, lse[..., 0]
 
 
 def _pl_loglik_slots(util_slots, risk, chosen, mult) -> float:
     _, lse = _stage_probs(util_slots, risk)
     gained = np.sum(np.where(chosen, util_slots[:, None, :], 0.0))
-    return float(gained - np.sum(mult * lse[..., 0]))
+    return float(gained - np.sum(mult * lse))
 
 
 def plackett_luce_loglik(theta, items, places=None) -> float:
@@ -288,13 +292,16 @@ class CompositionFit:
     bootstrap_se: np.ndarray | None = None
 
     def team_strength(self, team_cards) -> tuple[np.ndarray, np.ndarray]:
-        """Strength X beta of teams (rows of card counts) and its standard error."""
+        """Strength X beta of teams (rows of card counts) and its standard error.
+
+        With equal team sizes (centred ``beta``) strengths are relative to a team of average cards.
+        """
         x = np.asarray(team_cards, dtype=float)
         return x @ self.beta, np.sqrt(np.einsum("tc,cd,td->t", x, self.cov, x))
 
     def interval(self, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
         """Wald interval beta +- z * se per card."""
-        z = float(norm_ppf(0.5 + confidence / 2.0))
+        z = float(norm.ppf(0.5 + confidence / 2.0))
         return self.beta - z * self.se, self.beta + z * self.se
 
 
@@ -302,7 +309,7 @@ def _composition_terms(beta, x, idx, risk, chosen, mult, chunk=4096):
     """Log-likelihood, gradient and information (card space) of the additive PL model."""
     util = (x @ beta)[idx]
     pi, lse = _stage_probs(util, risk)
-    loglik = float(np.sum(np.where(chosen, util[:, None, :], 0.0)) - np.sum(mult * lse[..., 0]))
+    loglik = float(np.sum(np.where(chosen, util[:, None, :], 0.0)) - np.sum(mult * lse))
     # d loglik / d theta_slot = (#choices by the slot) - sum_stages |G| pi_slot
     g_slot = chosen.sum(axis=1) - np.sum(mult[:, :, None] * pi, axis=1)
     n_teams = x.shape[0]

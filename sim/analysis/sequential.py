@@ -17,10 +17,11 @@ Log-likelihood ratios:
   hypotheses by the maximum-likelihood trinomial whose expected score equals p0 resp. p1.
   ``method="normal"``: Michel Van den Bergh's normal approximation
   LLR ~= N (s1 - s0)(2 x - s0 - s1) / (2 var), x = mean score, var = per-game score variance
-  (M. Van den Bergh, "A practical introduction to the GSPRT", 2016, and fishtest's
-  ``server/fishtest/stats/LLRcalc.py``, function ``LLR_alt2``/``LLR_logistic`` lineage).
-  ``method="exact"``: the GSPRT itself, with the constrained MLE found as in the same source
-  (``MLE_expected``): p_i = phat_i / (1 + lambda (a_i - s)), lambda solving sum p_i a_i = s.
+  (M. Van den Bergh, note "GSPRT approximation", hardy.uhasselt.be/Toga/GSPRT_approximation.pdf;
+  implemented as ``LLR_alt2`` in fishtest's ``server/fishtest/stats/LLRcalc.py``).
+  ``method="exact"``: the GSPRT itself (fishtest's ``LLR_logistic``), with the constrained MLE
+  of ``MLE_expected``: p_i = phat_i / (1 + lambda (a_i - s)), lambda solving sum p_i a_i = s
+  (Van den Bergh, hardy.uhasselt.be/Fishtest/support_MLE_multinomial.pdf, Proposition 1.1).
 
 Two-sided drift gate: "did this win rate move from its baseline by more than delta?" is run as
 two one-sided SPRTs (baseline vs baseline + delta, baseline vs baseline - delta) at alpha/2 each
@@ -36,30 +37,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.analysis.ratings import elo_to_score, score_to_elo
+
 __all__ = [
     "DriftDecision",
+    "GSPRT_MIN_GAMES",
     "SequenceResult",
     "drift_decide",
     "elo_to_score",
     "llr_bernoulli",
     "llr_trinomial",
+    "run_drift",
     "run_sprt",
     "score_to_elo",
     "sprt_decide",
     "wald_bounds",
 ]
-
-
-def elo_to_score(elo):
-    """Expected score of a logistic Elo difference: 1 / (1 + 10^(-elo/400))."""
-    return 1.0 / (1.0 + np.power(10.0, -np.asarray(elo, dtype=float) / 400.0))
-
-
-def score_to_elo(score):
-    """Logistic Elo difference of an expected score in (0, 1): -400 log10(1/score - 1)."""
-    score = np.asarray(score, dtype=float)
-    with np.errstate(divide="ignore"):
-        return -400.0 * np.log10(1.0 / score - 1.0)
 
 
 def wald_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
@@ -118,7 +111,7 @@ def llr_trinomial(wins, draws, losses, p0: float, p1: float, method: str = "norm
     with x the mean score and var the sample variance of the per-game score (divisor N).
     ``method="exact"``: the GSPRT, sum_i n_i log(p1_i / p0_i) with p*_i the maximum-likelihood
     win/draw/loss distribution of expected score s*. With no draws it equals ``llr_bernoulli``.
-    Zero games give LLR 0; a sample without variance (all wins, say) gives nan for "normal".
+    Zero games give LLR 0, and so does a sample without variance (all wins, say) for "normal".
     """
     w, d, lo = (np.asarray(v, dtype=float) for v in np.broadcast_arrays(wins, draws, losses))
     n = w + d + lo
@@ -127,12 +120,19 @@ def llr_trinomial(wins, draws, losses, p0: float, p1: float, method: str = "norm
             x = (w + 0.5 * d) / n
             var = (w * (1 - x) ** 2 + d * (0.5 - x) ** 2 + lo * x ** 2) / n
             out = n * (p1 - p0) * (2 * x - p0 - p1) / (2 * var)
-        out = np.where(n > 0, out, 0.0)
+        out = np.where((n > 0) & (var > 0), out, 0.0)
     elif method == "exact":
         counts = np.stack([lo, d, w], axis=-1)
         scores = np.array([0.0, 0.5, 1.0])
+        # If the observed outcomes all lie on one side of a hypothesis the constrained MLE sits on
+        # the boundary; like fishtest's ``regularize``, give empty categories 1e-3 games there
+        # (only then, so that a sample without draws keeps the exact Bernoulli LLR).
+        seen_lo = np.where(counts > 0, scores, np.inf).min(axis=-1)
+        seen_hi = np.where(counts > 0, scores, -np.inf).max(axis=-1)
+        one_sided = (seen_lo >= min(p0, p1)) | (seen_hi <= max(p0, p1))
+        counts = np.where(one_sided[..., None] & (counts == 0), 1e-3, counts)
         with np.errstate(divide="ignore", invalid="ignore"):
-            freqs = counts / n[..., None]
+            freqs = counts / counts.sum(axis=-1, keepdims=True)
             q0 = _mle_expected(np.nan_to_num(freqs), scores, p0)
             q1 = _mle_expected(np.nan_to_num(freqs), scores, p1)
             terms = np.where(counts > 0, counts * np.log(q1 / q0), 0.0)
@@ -142,9 +142,20 @@ def llr_trinomial(wins, draws, losses, p0: float, p1: float, method: str = "norm
     return float(out) if out.ndim == 0 else out
 
 
-def _llr(wins, losses, draws, p0, p1, method):
+GSPRT_MIN_GAMES = 30  # default burn-in of the trinomial GSPRT (its variance estimate is poor early)
+
+
+def _resolve(method: str, draws, min_games: int | None) -> tuple[str, int]:
     if method == "auto":
         method = "bernoulli" if np.all(np.asarray(draws) == 0) else "normal"
+    if method not in ("bernoulli", "normal", "exact"):
+        raise ValueError("method must be 'auto', 'bernoulli', 'normal' or 'exact'")
+    if min_games is None:
+        min_games = 0 if method == "bernoulli" else GSPRT_MIN_GAMES
+    return method, int(min_games)
+
+
+def _llr(wins, losses, draws, p0, p1, method):
     if method == "bernoulli":
         if np.any(np.asarray(draws) != 0):
             raise ValueError("the Bernoulli LLR has no draws; use method 'normal' or 'exact'")
@@ -161,17 +172,22 @@ def _decision(llr: float, lower: float, upper: float) -> str:
 
 
 def sprt_decide(wins, losses, draws=0, *, p0: float, p1: float, alpha: float = 0.05,
-                beta: float = 0.05, scale: str = "prob", method: str = "auto"):
+                beta: float = 0.05, scale: str = "prob", method: str = "auto",
+                min_games: int | None = None):
     """Wald's decision after the games so far: ``("accept_h0" | "accept_h1" | "continue", llr)``.
 
     ``p0``, ``p1`` are expected scores (``scale="prob"``) or logistic Elo (``scale="elo"``).
     ``method``: "auto" (Bernoulli if there are no draws, else the normal GSPRT), "bernoulli",
     "normal" or "exact". Call after every game or batch with the running totals.
+    ``min_games``: no decision before this many games; default 0 for the exact Bernoulli LLR and
+    ``GSPRT_MIN_GAMES`` (30) for the GSPRT, whose plug-in variance makes tiny samples overconfident
+    (without it the simulated false-alarm rate of the trinomial test rises from ~5 % to ~7 %).
     """
     p0, p1 = _hypotheses(p0, p1, scale)
     lower, upper = wald_bounds(alpha, beta)
+    method, min_games = _resolve(method, draws, min_games)
     llr = float(_llr(wins, losses, draws, p0, p1, method))
-    if math.isnan(llr):
+    if float(np.sum(wins) + np.sum(draws) + np.sum(losses)) < min_games:
         return "continue", llr
     return _decision(llr, lower, upper), llr
 
@@ -204,20 +220,20 @@ def _cumulative(outcomes: np.ndarray):
 
 
 def run_sprt(outcomes, *, p0: float, p1: float, alpha: float = 0.05, beta: float = 0.05,
-             scale: str = "prob", method: str = "auto") -> SequenceResult:
+             scale: str = "prob", method: str = "auto", min_games: int | None = None) -> SequenceResult:
     """Run the SPRT along the last axis of ``outcomes`` (scores 0, 0.5, 1), vectorised.
 
-    Each sequence stops at the first game whose running LLR crosses a Wald bound. Used for
-    operating-characteristic simulations and for replaying a stored game log.
+    Each sequence stops at the first game (from ``min_games`` on, see ``sprt_decide``) whose
+    running LLR crosses a Wald bound. Used for operating-characteristic simulations and for
+    replaying a stored game log.
     """
     p0, p1 = _hypotheses(p0, p1, scale)
     lower, upper = wald_bounds(alpha, beta)
     w, d, lo = _cumulative(outcomes)
-    if method == "auto":
-        method = "bernoulli" if not d.any() else "normal"
+    method, min_games = _resolve(method, d[..., -1:] if d.size else 0, min_games)
     llr = np.asarray(_llr(w, lo, d, p0, p1, method), dtype=float)
-    llr = np.nan_to_num(llr, nan=0.0)  # degenerate early samples (no variance) keep going
-    idx, hit = _first_crossing(llr, lower, upper)
+    early = np.arange(1, llr.shape[-1] + 1) < min_games
+    idx, hit = _first_crossing(np.where(early, 0.0, llr), lower, upper)
     n_games = llr.shape[-1]
     at = np.where(hit, idx, n_games - 1)
     final = np.take_along_axis(llr, at[..., None], axis=-1)[..., 0]
@@ -235,7 +251,8 @@ class DriftDecision:
 
 
 def drift_decide(wins, losses, draws=0, *, baseline: float, delta: float, alpha: float = 0.05,
-                 beta: float = 0.05, method: str = "auto") -> DriftDecision:
+                 beta: float = 0.05, method: str = "auto",
+                 min_games: int | None = None) -> DriftDecision:
     """Has the win rate moved from ``baseline`` by at least ``delta``? Two one-sided SPRTs.
 
     Test "up": H0 p = baseline vs H1 p = baseline + delta; test "down": H0 p = baseline vs
@@ -247,8 +264,11 @@ def drift_decide(wins, losses, draws=0, *, baseline: float, delta: float, alpha:
     if delta <= 0:
         raise ValueError("delta must be positive")
     lower, upper = wald_bounds(alpha / 2.0, beta)
+    method, min_games = _resolve(method, draws, min_games)
     up = float(_llr(wins, losses, draws, *_hypotheses(baseline, baseline + delta, "prob"), method))
     down = float(_llr(wins, losses, draws, *_hypotheses(baseline, baseline - delta, "prob"), method))
+    if float(np.sum(wins) + np.sum(draws) + np.sum(losses)) < min_games:
+        return DriftDecision("continue", up, down)
     if up >= upper:
         return DriftDecision("drift_up", up, down)
     if down >= upper:
@@ -259,7 +279,7 @@ def drift_decide(wins, losses, draws=0, *, baseline: float, delta: float, alpha:
 
 
 def run_drift(outcomes, *, baseline: float, delta: float, alpha: float = 0.05, beta: float = 0.05,
-              method: str = "auto") -> SequenceResult:
+              method: str = "auto", min_games: int | None = None) -> SequenceResult:
     """Two-sided drift gate along the last axis of ``outcomes``; remembers each test's crossing.
 
     Each one-sided SPRT stops at its own first crossing. The gate alarms ("drift_up"/"drift_down")
@@ -267,9 +287,11 @@ def run_drift(outcomes, *, baseline: float, delta: float, alpha: float = 0.05, b
     (at the later of the two stopping times), else "continue". ``llr`` holds the deciding test's
     LLR (for "no_drift": the one that stopped last).
     """
-    up = run_sprt(outcomes, p0=baseline, p1=baseline + delta, alpha=alpha / 2, beta=beta, method=method)
-    down = run_sprt(outcomes, p0=baseline, p1=baseline - delta, alpha=alpha / 2, beta=beta,
-                    method=method)
+    if delta <= 0:
+        raise ValueError("delta must be positive")
+    kw = dict(alpha=alpha / 2, beta=beta, method=method, min_games=min_games)
+    up = run_sprt(outcomes, p0=baseline, p1=baseline + delta, **kw)
+    down = run_sprt(outcomes, p0=baseline, p1=baseline - delta, **kw)
     big = np.iinfo(np.int64).max
     t_up = np.where(up.decision == "accept_h1", up.stopped_at, big)
     t_down = np.where(down.decision == "accept_h1", down.stopped_at, big)
@@ -283,5 +305,3 @@ def run_drift(outcomes, *, baseline: float, delta: float, alpha: float = 0.05, b
     llr = np.where(alarm_up | (both_h0 & (up.stopped_at >= down.stopped_at)), up.llr, down.llr)
     return SequenceResult(decision, stopped, llr)
 
-
-__all__.append("run_drift")

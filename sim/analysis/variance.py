@@ -12,7 +12,7 @@ whichever team happened to draw seat k. The honest standard error of a block des
 variation *between blocks* (Cochran, "Sampling Techniques", 3rd ed., ch. 9-10, cluster sampling):
 se = sd over seeds of the per-seed means / sqrt(#seeds). The comparator is the same number of
 unpaired games (fresh seed, random seats): variance sigma^2 / N with sigma^2 the per-game outcome
-variance. Their ratio is Kish's design effect (Kish, "Survey Sampling", 1965, 8.2); < 1 means
+variance. Their ratio is Kish's design effect "Deff" (Kish, "Survey Sampling", 1965); < 1 means
 duplicate play needs fewer games for the same precision, > 1 that blocks are positively correlated
 (e.g. a board that favours a team's cards from every seat).
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.analysis._special import chi2_sf, t_ppf
+from scipy.stats import chi2, t as student_t
 
 __all__ = ["DuplicateEstimate", "SeatTeamEffects", "duplicate_difference", "duplicate_win_rates",
            "rotation_seats", "seat_team_effects"]
@@ -79,7 +79,7 @@ def duplicate_win_rates(outcomes, confidence: float = 0.95) -> DuplicateEstimate
     se_unpaired = np.sqrt(per_game / n_games)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = (se / se_unpaired) ** 2
-    t = t_ppf(0.5 + confidence / 2.0, n_seeds - 1)
+    t = student_t.ppf(0.5 + confidence / 2.0, n_seeds - 1)
     return DuplicateEstimate(rate, se, rate - t * se, rate + t * se, se_unpaired, ratio, n_seeds,
                              n_games)
 
@@ -99,7 +99,7 @@ def duplicate_difference(outcomes, team_a: int, team_b: int, confidence: float =
     n_games = n_seeds * n_rot
     flat = y.reshape(n_games, -1)
     se_unpaired = float(np.sqrt((flat[:, team_a].var(ddof=1) + flat[:, team_b].var(ddof=1)) / n_games))
-    t = float(t_ppf(0.5 + confidence / 2.0, n_seeds - 1))
+    t = float(student_t.ppf(0.5 + confidence / 2.0, n_seeds - 1))
     return diff, se, diff - t * se, diff + t * se, (se / se_unpaired) ** 2
 
 
@@ -121,11 +121,11 @@ class SeatTeamEffects:
     confidence: float
 
     def team_interval(self) -> tuple[np.ndarray, np.ndarray]:
-        t = float(t_ppf(0.5 + self.confidence / 2.0, self.df))
+        t = float(student_t.ppf(0.5 + self.confidence / 2.0, self.df))
         return self.team_rate - t * self.team_se, self.team_rate + t * self.team_se
 
     def seat_interval(self) -> tuple[np.ndarray, np.ndarray]:
-        t = float(t_ppf(0.5 + self.confidence / 2.0, self.df))
+        t = float(student_t.ppf(0.5 + self.confidence / 2.0, self.df))
         return self.seat_rate - t * self.seat_se, self.seat_rate + t * self.seat_se
 
 
@@ -179,6 +179,6 @@ def seat_team_effects(outcomes, seats=None, confidence: float = 0.95) -> SeatTea
     seat_se = np.sqrt(np.einsum("ij,jk,ik->i", rows_s, cov, rows_s))
     g = coef[n_teams:]  # free seat parameters (n_seats - 1)
     vg = v[n_teams:, n_teams:]
-    chi2 = float(g @ np.linalg.solve(vg, g))
+    wald = float(g @ np.linalg.solve(vg, g))
     return SeatTeamEffects(float(mu), alpha, gamma, mu + alpha, team_se, mu + gamma, seat_se, cov,
-                           chi2, float(chi2_sf(chi2, n_seats - 1)), n_seeds - 1, confidence)
+                           wald, float(chi2.sf(wald, n_seats - 1)), n_seeds - 1, confidence)

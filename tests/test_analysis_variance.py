@@ -1,0 +1,139 @@
+"""Duplicate play and seat effects on seeded simulations with known truth."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.analysis.intervals import paired_mean_difference
+from sim.analysis.variance import (
+    duplicate_difference,
+    duplicate_win_rates,
+    rotation_seats,
+    seat_team_effects,
+)
+
+T = 4
+SEATS = rotation_seats(T)                      # (rotation, team) -> seat
+TEAM_EFFECT = np.array([0.06, 0.02, -0.03, -0.05])
+SEAT_EFFECT = np.array([0.05, 0.01, -0.02, -0.04])
+
+
+def _winners_to_outcomes(winner):
+    return (winner[..., None] == np.arange(T)).astype(float)
+
+
+def _additive_games(rng, reps, seeds, seat_effect=SEAT_EFFECT, seats=SEATS):
+    """Win probabilities exactly 1/4 + team effect + seat effect (sums to 1 in every game)."""
+    seats = np.broadcast_to(seats, (reps, seeds, T, T))
+    p = 0.25 + TEAM_EFFECT + seat_effect[seats]
+    winner = (rng.random(p.shape[:-1])[..., None] > np.cumsum(p, axis=-1)).sum(axis=-1)
+    return _winners_to_outcomes(winner)
+
+
+def test_rotation_is_a_latin_square():
+    assert SEATS.tolist() == [[0, 1, 2, 3], [1, 2, 3, 0], [2, 3, 0, 1], [3, 0, 1, 2]]
+
+
+def test_balanced_design_estimates_are_the_marginal_means():
+    rng = np.random.default_rng(1)
+    y = _additive_games(rng, 1, 150)[0]
+    fit = seat_team_effects(y)
+    grand = y.mean()
+    assert fit.mean == pytest.approx(grand)
+    np.testing.assert_allclose(fit.team_rate, y.mean(axis=(0, 1)), atol=1e-12)
+    seat_means = [y[np.broadcast_to(SEATS, y.shape) == k].mean() for k in range(T)]
+    np.testing.assert_allclose(fit.seat_rate, seat_means, atol=1e-12)
+    assert fit.team_effect.sum() == pytest.approx(0) and fit.seat_effect.sum() == pytest.approx(0)
+
+
+def test_seat_and_team_effects_recovered_with_calibrated_cluster_errors():
+    rng = np.random.default_rng(2)
+    data = _additive_games(rng, 200, 250)
+    fits = [seat_team_effects(d) for d in data]
+    seat_rate = np.array([f.seat_rate for f in fits])
+    team_rate = np.array([f.team_rate for f in fits])
+    seat_se = np.array([f.seat_se for f in fits])
+    true_seat, true_team = 0.25 + SEAT_EFFECT, 0.25 + TEAM_EFFECT
+    np.testing.assert_allclose(seat_rate.mean(axis=0), true_seat, atol=0.004)
+    np.testing.assert_allclose(team_rate.mean(axis=0), true_team, atol=0.004)
+    np.testing.assert_allclose(seat_se.mean(axis=0), seat_rate.std(axis=0), rtol=0.15)
+    covered = [(lo <= true_seat) & (true_seat <= hi) for lo, hi in (f.seat_interval() for f in fits)]
+    assert 0.92 <= np.mean(covered) <= 0.98
+    covered = [(lo <= true_team) & (true_team <= hi) for lo, hi in (f.team_interval() for f in fits)]
+    assert 0.92 <= np.mean(covered) <= 0.98
+    # With these effects the seat test is decisive in (nearly) every replicate.
+    assert np.mean([f.seat_pvalue < 0.05 for f in fits]) > 0.9
+
+
+def test_no_seat_effect_gives_calibrated_seat_test():
+    rng = np.random.default_rng(3)
+    data = _additive_games(rng, 300, 200, seat_effect=np.zeros(T))
+    pvalues = np.array([seat_team_effects(d).seat_pvalue for d in data])
+    assert 0.02 <= np.mean(pvalues < 0.05) <= 0.09
+    assert 0.4 <= np.mean(pvalues) <= 0.6
+
+
+def test_random_seating_uses_the_general_least_squares_path():
+    rng = np.random.default_rng(4)
+    seeds = 600
+    seats = np.argsort(rng.random((seeds, T, T)), axis=-1)  # a random seat permutation per game
+    y = _additive_games(rng, 1, seeds, seats=seats[None])[0]
+    fit = seat_team_effects(y, seats)
+    assert np.all(np.abs(fit.seat_rate - (0.25 + SEAT_EFFECT)) < 4 * fit.seat_se)
+    assert np.all(np.abs(fit.team_rate - (0.25 + TEAM_EFFECT)) < 4 * fit.team_se)
+
+
+STRENGTH = np.array([0.3, 0.1, -0.1, -0.3])     # logit team strength
+SEAT_LOGIT = np.array([0.2, 0.05, -0.05, -0.2])
+
+
+def _duplicate_games(rng, reps, seeds, board_luck):
+    """Each seed's layout favours seats at random (N(0, board_luck) logits), shared by its rotations."""
+    luck = rng.normal(0, board_luck, (reps, seeds, 1, T))
+    seat = np.broadcast_to(SEATS, (reps, seeds, T, T))
+    logit = STRENGTH + SEAT_LOGIT[seat] + np.take_along_axis(np.broadcast_to(luck, seat.shape), seat, -1)
+    return _winners_to_outcomes(np.argmax(logit + rng.gumbel(size=logit.shape), axis=-1))
+
+
+def _unpaired_games(rng, reps, games, board_luck):
+    """The same number of games, each on a fresh seed with a random seating."""
+    luck = rng.normal(0, board_luck, (reps, games, T))
+    seat = np.argsort(rng.random((reps, games, T)), axis=-1)
+    logit = STRENGTH + SEAT_LOGIT[seat] + np.take_along_axis(luck, seat, -1)
+    return _winners_to_outcomes(np.argmax(logit + rng.gumbel(size=logit.shape), axis=-1))
+
+
+@pytest.mark.parametrize("board_luck", [0.0, 1.5])
+def test_duplicate_variance_ratio_matches_replicated_experiments(board_luck):
+    rng = np.random.default_rng(5)
+    reps, seeds = 400, 150
+    dup = _duplicate_games(rng, reps, seeds, board_luck)
+    unpaired_rates = _unpaired_games(rng, reps, seeds * T, board_luck).mean(axis=1)
+    fits = [duplicate_win_rates(d) for d in dup]
+    rates = np.array([f.rate for f in fits])
+    # The block SE estimates the true spread of the duplicate estimate; the unpaired SE that of
+    # the unpaired one.
+    np.testing.assert_allclose(np.mean([f.se for f in fits], axis=0), rates.std(axis=0), rtol=0.12)
+    np.testing.assert_allclose(np.mean([f.se_unpaired for f in fits], axis=0),
+                               unpaired_rates.std(axis=0), rtol=0.12)
+    true_ratio = rates.var(axis=0).mean() / unpaired_rates.var(axis=0).mean()
+    estimated = np.mean([f.variance_ratio for f in fits])
+    assert estimated == pytest.approx(true_ratio, rel=0.15)
+    if board_luck == 0.0:
+        assert 0.85 <= estimated <= 1.05     # only the fixed seat effect is balanced away
+    else:
+        assert estimated < 0.85              # shared board luck cancels within each block
+    f = fits[0]
+    assert np.all(f.lower < f.rate) and np.all(f.rate < f.upper) and f.n_games == seeds * T
+
+
+def test_duplicate_difference_is_the_paired_difference_of_block_means():
+    rng = np.random.default_rng(6)
+    y = _duplicate_games(rng, 1, 300, 1.5)[0]
+    diff, se, lower, upper, ratio = duplicate_difference(y, 0, 3)
+    ref = paired_mean_difference(y[:, :, 0].mean(axis=1), y[:, :, 3].mean(axis=1))
+    assert (diff, se, lower, upper) == pytest.approx((ref.mean, ref.se, ref.lower, ref.upper))
+    assert ratio < 1.0
+    with pytest.raises(ValueError):
+        duplicate_win_rates(y[:1])

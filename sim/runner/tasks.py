@@ -1,15 +1,16 @@
-"""One batch of an experiment's games: the unit of work a joblib or Dask worker runs.
+"""Playing an experiment's games: the arena (boards, cards, policies) and one batch of games.
 
 A task receives only plain values (paths, the games override, a batch number), loads and
 validates the inputs once per worker process, builds the experiment's boards once, and plays its
-games with the engine's parallel loop. Its output depends only on the experiment and the batch
-number — never on the worker — so any ``--jobs``, any backend and a resume give the same rows.
+games with the engine's parallel loop. Its output depends only on the experiment and the game
+numbers — never on the worker — so any ``--jobs``, any backend and a resume give the same rows.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,6 +18,57 @@ import numpy as np
 
 from .experiment import Experiment, load_experiment
 from .schedule import board_seed, schedule
+
+
+@dataclass(frozen=True)
+class Arena:
+    """Everything the engine needs to play any game of ``exp``, built once per process."""
+
+    exp: Experiment
+    stacked: tuple
+    cards: object
+    policies: np.ndarray
+
+
+def build_arena(catalogue, exp: Experiment) -> Arena:
+    from sim.board.generate import generate_board
+    from sim.engine.layout import POLICY_IDS
+    from sim.engine.setup import card_arrays
+    from sim.engine.tables import build_setup, load_game_data, stack_setups
+
+    game_rules, apocalypses = load_game_data(catalogue.root)
+    setups = [build_setup(catalogue, generate_board(catalogue.tiles, catalogue.board_rules,
+                                                    board_seed(exp, k)), game_rules, apocalypses)
+              for k in range(min(exp.boards, exp.games))]
+    policies = np.array([POLICY_IDS[p] for p in exp.policies], np.int64)
+    return Arena(exp, stack_setups(setups), card_arrays(catalogue.cards), policies)
+
+
+def play_games(arena: Arena, start: int, stop: int) -> dict:
+    """Play games ``start .. stop - 1`` of the arena's experiment; one column per result."""
+    from sim.engine.layout import REASON_NAMES
+    from sim.engine.runner import RESULT_COLUMNS, play_many
+
+    exp = arena.exp
+    sch = schedule(exp, start, stop)
+    # policies[k] belongs to experiment team k: seat s (team (s - offset) % 4) plays policies[k]
+    out = play_many(arena.stacked, arena.cards, sch.board, sch.team_cards, exp.root_seed,
+                    arena.policies, seats=sch.offset, first_game=start)
+    res = dict(zip(RESULT_COLUMNS, out.T))
+    winner_seat = res["winner"]
+    rows = np.arange(len(sch.games))
+    winner_team = np.where(winner_seat >= 0, sch.team_of_seat[rows, np.maximum(winner_seat, 0)], -1)
+    columns = {"game": sch.games, "board": sch.board, "draw": sch.draw, "seat_offset": sch.offset,
+               "winner_seat": winner_seat, "winner_team": winner_team,
+               "outcome": np.array([REASON_NAMES[int(r)] for r in res["reason"]]),
+               "rotations": res["rotation"], "deaths": res["deaths"],
+               "apocalypse": res["apocalypse"], "decisions": res["decisions"]}
+    for s in range(4):
+        columns[f"team_in_seat{s + 1}"] = sch.team_of_seat[:, s]
+        columns[f"policy_seat{s + 1}"] = np.array([exp.policies[k] for k in sch.team_of_seat[:, s]])
+        for k in range(5):
+            columns[f"seat{s + 1}_card{k + 1}"] = sch.team_cards[:, s, k]
+    return columns
 
 
 def fingerprint(exp_path: str, cards_root: str) -> str:
@@ -31,55 +83,25 @@ def fingerprint(exp_path: str, cards_root: str) -> str:
 
 
 @lru_cache(maxsize=4)
-def _context(exp_path: str, games: int | None, cards_root: str, key: str):
-    from sim.board.generate import generate_board
+def _arena(exp_path: str, games: int | None, cards_root: str, key: str) -> Arena:
     from sim.catalogue.loader import load_catalogue
     from sim.engine.layout import POLICY_IDS
-    from sim.engine.setup import card_arrays
-    from sim.engine.tables import build_setup, load_game_data, stack_setups
 
     catalogue = load_catalogue(Path(cards_root))
     exp = load_experiment(Path(exp_path), catalogue.cards, tuple(POLICY_IDS), games=games)
-    game_rules, apocalypses = load_game_data(catalogue.root)
-    setups = [build_setup(catalogue, generate_board(catalogue.tiles, catalogue.board_rules,
-                                                    board_seed(exp, k)), game_rules, apocalypses)
-              for k in range(min(exp.boards, exp.games))]
-    policies = np.array([POLICY_IDS[p] for p in exp.policies], np.int64)
-    return exp, stack_setups(setups), card_arrays(catalogue.cards), policies
+    return build_arena(catalogue, exp)
 
 
 def load_context(exp_path: Path, games: int | None, cards_root: Path) -> Experiment:
     """Validate and prepare the experiment in this process (the CLI calls it before any task)."""
     exp_path, cards_root = str(Path(exp_path).resolve()), str(Path(cards_root).resolve())
-    return _context(exp_path, games, cards_root, fingerprint(exp_path, cards_root))[0]
+    return _arena(exp_path, games, cards_root, fingerprint(exp_path, cards_root)).exp
 
 
 def run_batch(exp_path: str, games: int | None, cards_root: str, key: str, b: int
               ) -> tuple[int, dict, float]:
     """Play batch ``b``: (b, result columns, seconds). ``key`` = :func:`fingerprint` of the inputs."""
-    from sim.engine.layout import REASON_NAMES
-    from sim.engine.runner import RESULT_COLUMNS, play_many
-
     t0 = time.perf_counter()
-    exp, stacked, cards, policies = _context(exp_path, games, cards_root, key)
-    start, stop = exp.batch_range(b)
-    sch = schedule(exp, start, stop)
-    # policies[k] belongs to experiment team k: seat s (team (s - offset) % 4) plays policies[k]
-    out = play_many(stacked, cards, sch.board, sch.team_cards, exp.root_seed, policies,
-                    seats=sch.offset, first_game=start)
-    res = dict(zip(RESULT_COLUMNS, out.T))
-    winner_seat = res["winner"]
-    winner_team = np.where(winner_seat >= 0,
-                           sch.team_of_seat[np.arange(len(sch.games)), np.maximum(winner_seat, 0)],
-                           -1)
-    columns = {"game": sch.games, "board": sch.board, "draw": sch.draw, "seat_offset": sch.offset,
-               "winner_seat": winner_seat, "winner_team": winner_team,
-               "outcome": np.array([REASON_NAMES[int(r)] for r in res["reason"]]),
-               "rotations": res["rotation"], "deaths": res["deaths"],
-               "apocalypse": res["apocalypse"], "decisions": res["decisions"]}
-    for s in range(4):
-        columns[f"team_in_seat{s + 1}"] = sch.team_of_seat[:, s]
-        columns[f"policy_seat{s + 1}"] = np.array([exp.policies[k] for k in sch.team_of_seat[:, s]])
-        for k in range(5):
-            columns[f"seat{s + 1}_card{k + 1}"] = sch.team_cards[:, s, k]
+    arena = _arena(exp_path, games, cards_root, key)
+    columns = play_games(arena, *arena.exp.batch_range(b))
     return b, columns, time.perf_counter() - t0

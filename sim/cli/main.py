@@ -19,6 +19,7 @@ COMMANDS = {
     "replay": ("sim.cli.replay", "replay", "Narrate a game log written by `bwlab play --log`."),
     "run": ("sim.cli.run", "run", "Play an experiment at scale; Parquet results, resumable."),
     "report": ("sim.cli.report", "report", "Write the self-contained HTML report into reports/."),
+    "fairness": ("sim.cli.fairness", "fairness", "GM check: each team's chance to win, a verdict."),
 }
 
 

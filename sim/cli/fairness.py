@@ -1,0 +1,75 @@
+"""``bwlab fairness TEAMS.toml``: each team's chance to win, the seat effect, and a verdict."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.argument("teams_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--games", type=click.IntRange(8, None), default=4000, show_default=True,
+              help="Most games to play (a multiple of 4); stops earlier once settled.")
+@click.option("--round", "round_games", type=click.IntRange(8, None), default=256,
+              show_default=True, help="Games between two looks at the verdict (multiple of 4).")
+@click.option("--tolerance", type=click.FloatRange(0.0, 0.25, min_open=True), default=0.05,
+              show_default=True, help="Fair band: 25 % ± this.")
+@click.option("--policy", default="greedy", show_default=True, help="Policy of every team.")
+@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True)
+@click.option("--boards", type=click.IntRange(1, None), default=64, show_default=True,
+              help="Distinct generated boards, reused in turn.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+def fairness(teams_file, games, round_games, tolerance, policy, seed, boards, fmt, cards):
+    """Is this game fair? Duplicate play of the four teams in TEAMS_FILE, settled sequentially."""
+    from sim.catalogue.loader import load_catalogue
+    from sim.catalogue.teams import load_teams
+    from sim.engine.layout import POLICY_IDS
+    from sim.runner.fairness import check_fairness
+
+    if games % 4 or round_games % 4:
+        raise click.BadParameter("--games and --round must be multiples of 4 (duplicate blocks)")
+    if policy not in POLICY_IDS:
+        raise click.BadParameter(f"unknown policy {policy!r}; choose from {', '.join(POLICY_IDS)}",
+                                 param_hint="--policy")
+    catalogue = load_catalogue(cards)
+    teams = load_teams(teams_file, catalogue.cards)
+    report = check_fairness(catalogue, teams, policy=policy, seed=seed, max_games=games,
+                            round_games=round_games, boards=boards, tolerance=tolerance)
+    v, s = report.verdict, report.seats
+    seat_lo, seat_hi = s.seat_interval()
+    data = {
+        "verdict": v.status, "text": v.text, "games": report.games, "rounds": report.rounds,
+        "seconds": round(report.seconds, 2), "tolerance": tolerance, "policy": policy,
+        "seed": seed, "interval_level": v.level,
+        "teams": [{"team": k + 1, "name": teams.names[k],
+                   "cards": [catalogue.cards.names[c] for c in teams.cards[k]],
+                   "win_probability": float(v.rate[k]), "low": float(v.lower[k]),
+                   "high": float(v.upper[k]),
+                   "variance_ratio_vs_unpaired": float(v.variance_ratio[k])} for k in range(4)],
+        "seats": [{"seat": k + 1, "win_probability": float(s.seat_rate[k]),
+                   "low": float(seat_lo[k]), "high": float(seat_hi[k])} for k in range(4)],
+        "seat_effect_pvalue": s.seat_pvalue,
+        "outcomes": report.outcomes,
+    }
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+        return
+    click.echo(f"{report.games} games ({report.rounds} rounds of duplicate play, policy {policy}, "
+               f"seed {seed}) in {report.seconds:.1f} s")
+    click.echo(f"{'team':<28}{'win %':>7}{'interval':>17}{'var. ratio':>12}")
+    for t in data["teams"]:
+        click.echo(f"{t['team']} {t['name'][:25]:<26}{100 * t['win_probability']:7.1f}"
+                   f"{100 * t['low']:8.1f} –{100 * t['high']:5.1f}{t['variance_ratio_vs_unpaired']:12.2f}")
+    click.echo("seat effect (an average team's win % by turn order): "
+               + ", ".join(f"seat {x['seat']} {100 * x['win_probability']:.1f}" for x in data["seats"])
+               + f"; p = {s.seat_pvalue:.3g} for no seat effect")
+    click.echo("games ended by: " + ", ".join(f"{k} {100 * p:.0f} %"
+                                             for k, p in report.outcomes.items()))
+    click.echo(f"(intervals at {100 * v.level:.2f} %: 95 % overall after correcting for "
+               f"4 teams and repeated looks; var. ratio < 1 = duplicate play saved games)")
+    click.echo(v.text)

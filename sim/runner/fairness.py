@@ -1,0 +1,75 @@
+"""The GM's fairness check: four given teams in duplicate play, round after round, until settled.
+
+Each round plays whole duplicate blocks (one board and the same dice seed family, the four teams
+rotated through the four seats), then asks :func:`sim.analysis.fairness.fairness_verdict`. A clear
+case stops after a round or two; a close one plays up to ``max_games``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.analysis.fairness import OPEN, FairnessVerdict, fairness_verdict, game_values
+from sim.analysis.variance import SeatTeamEffects, seat_team_effects
+
+from .experiment import Experiment
+from .tasks import build_arena, play_games
+
+
+@dataclass(frozen=True)
+class FairnessReport:
+    verdict: FairnessVerdict
+    seats: SeatTeamEffects
+    outcomes: dict              # outcome kind -> share of games
+    games: int
+    rounds: int
+    seconds: float
+
+
+def fairness_experiment(teams, policy: str, seed: int, max_games: int, round_games: int,
+                        boards: int, path: str = "") -> Experiment:
+    """The in-memory experiment of a fairness check (duplicate seating, fixed teams)."""
+    return Experiment(name="fairness", description="GM fairness check", games=max_games,
+                      root_seed=seed, batch_size=round_games, boards=boards,
+                      policies=(policy,) * 4, seating="duplicate", teams=teams.cards,
+                      team_names=teams.names, pool=None, draw="random", path=path, digest="")
+
+
+def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
+                   max_games: int = 4000, round_games: int = 256, boards: int = 64,
+                   tolerance: float = 0.05, alpha: float = 0.05, progress=None) -> FairnessReport:
+    if max_games < 8 or max_games % 4 or round_games % 4 or round_games < 8:
+        raise ValueError("games and rounds are whole duplicate blocks of 4, at least 8 games")
+    exp = fairness_experiment(teams, policy, seed, max_games, round_games, boards)
+    arena = build_arena(catalogue, exp)
+    looks = -(-max_games // round_games)
+    t0 = time.perf_counter()
+    winners, kinds = [], []
+    played = rounds = 0
+    verdict = None
+    while played < max_games:
+        stop = min(max_games, played + round_games)
+        cols = play_games(arena, played, stop)
+        offsets = cols["seat_offset"]
+        assert np.array_equal(offsets, np.arange(played, stop) % 4)
+        winners.append(cols["winner_team"])
+        kinds.append(cols["outcome"])
+        played, rounds = stop, rounds + 1
+        outcomes = game_values(np.concatenate(winners)).reshape(-1, 4, 4)
+        verdict = fairness_verdict(outcomes, tolerance=tolerance, alpha=alpha, max_looks=looks,
+                                   names=teams.names)
+        if progress is not None:
+            progress(played, verdict)
+        if verdict.status != OPEN:
+            break
+    kinds_all = np.concatenate(kinds)
+    names, counts = np.unique(kinds_all, return_counts=True)
+    seats = seat_team_effects(outcomes, confidence=1 - alpha)
+    return FairnessReport(verdict, seats, {str(n): c / played for n, c in zip(names, counts)},
+                          played, rounds, time.perf_counter() - t0)
+
+
+__all__ = ["FairnessReport", "check_fairness", "fairness_experiment"]

@@ -1,0 +1,62 @@
+"""``bwlab fairness``: duplicate play of four given teams, settled sequentially, with a verdict.
+
+Book: "Though cards are randomly assigned, teams are balanced using the GMs discernment." — the
+command is that discernment, measured.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sim.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[1]
+TEAMS = ROOT / "experiments" / "teams" / "example.toml"
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def test_fairness_json_contract_and_early_stop(capsys):
+    """Win probabilities with intervals that hold the estimate, shares that sum to one, seat
+    effects, outcome shares, and a verdict reached before the game cap when the case is clear."""
+    code, out, _ = run(capsys, "fairness", TEAMS, "--games", "2048", "--round", "128",
+                       "--format", "json", "--seed", "3")
+    assert code == 0
+    data = json.loads(out)
+    rates = [t["win_probability"] for t in data["teams"]]
+    assert sum(rates) == pytest.approx(1.0)
+    assert all(t["low"] <= t["win_probability"] <= t["high"] for t in data["teams"])
+    assert data["games"] % 4 == 0 and data["games"] <= 2048
+    assert sum(data["outcomes"].values()) == pytest.approx(1.0)
+    assert len(data["seats"]) == 4 and 0 <= data["seat_effect_pvalue"] <= 1
+    assert data["verdict"] in ("fair", "unfair", "open")
+    if data["verdict"] != "open":
+        assert data["games"] < 2048 or data["rounds"] == 16
+    again = json.loads(run(capsys, "fairness", TEAMS, "--games", "2048", "--round", "128",
+                           "--format", "json", "--seed", "3")[1])
+    assert again["teams"] == data["teams"]  # same seed, same numbers
+
+
+@pytest.mark.parametrize("args,words", [
+    (("--games", "1001"), "multiples of 4"),
+    (("--policy", "genius"), "unknown policy"),
+    (("--tolerance", "0.5"), "--tolerance"),
+])
+def test_fairness_bad_flags_exit_2(capsys, args, words):
+    code, _, err = run(capsys, "fairness", TEAMS, *args)
+    assert code == 2 and words in err
+
+
+def test_fairness_bad_team_file_names_file_line_field(capsys, tmp_path):
+    bad = tmp_path / "teams.toml"
+    bad.write_text(TEAMS.read_text(encoding="utf-8").replace('"Luffy"', '"Lufy"'), encoding="utf-8")
+    code, _, err = run(capsys, "fairness", bad)
+    assert code == 2 and "teams.toml:" in err and "did you mean Luffy" in err

@@ -20,6 +20,7 @@ COMMANDS = {
     "run": ("sim.cli.run", "run", "Play an experiment at scale; Parquet results, resumable."),
     "report": ("sim.cli.report", "report", "Write the self-contained HTML report into reports/."),
     "fairness": ("sim.cli.fairness", "fairness", "GM check: each team's chance to win, a verdict."),
+    "drift": ("sim.cli.drift", "drift", "CI gate: did any win rate move from the baseline?"),
 }
 
 
@@ -52,7 +53,8 @@ def main(argv=None) -> int:
     from sim.catalogue.diagnostics import InputError
 
     try:
-        cli.main(args=argv, prog_name="bwlab", standalone_mode=False)
+        # Without standalone mode click returns a command's exit code (click.exceptions.Exit)
+        rv = cli.main(args=argv, prog_name="bwlab", standalone_mode=False)
     except InputError as exc:
         for problem in exc.problems:
             click.echo(f"error: {problem}", err=True)
@@ -65,7 +67,7 @@ def main(argv=None) -> int:
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
-    return 0
+    return rv if isinstance(rv, int) else 0
 
 
 if __name__ == "__main__":

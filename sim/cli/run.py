@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -44,7 +43,7 @@ def run(experiment, games, jobs, out, resume, backend, scheduler, cards, no_prog
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: {len(store.done())} of {exp.n_batches} batches stored in "
                    f"{out}; run again with --resume to finish", err=True)
-        sys.exit(130)
+        raise click.exceptions.Exit(130) from None
     summary = summarise(store)
     store.finish(summary)
     click.echo(f"{exp.name}: {summary['games']} games in {exp.n_batches} batches "

@@ -21,6 +21,7 @@ COMMANDS = {
     "report": ("sim.cli.report", "report", "Write the self-contained HTML report into reports/."),
     "fairness": ("sim.cli.fairness", "fairness", "GM check: each team's chance to win, a verdict."),
     "drift": ("sim.cli.drift", "drift", "CI gate: did any win rate move from the baseline?"),
+    "draft": ("sim.cli.draft", "draft", "GM draft: the four fairest teams from 20 cards."),
 }
 
 

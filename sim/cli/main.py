@@ -22,6 +22,7 @@ COMMANDS = {
     "fairness": ("sim.cli.fairness", "fairness", "GM check: each team's chance to win, a verdict."),
     "drift": ("sim.cli.drift", "drift", "CI gate: did any win rate move from the baseline?"),
     "draft": ("sim.cli.draft", "draft", "GM draft: the four fairest teams from 20 cards."),
+    "rarity": ("sim.cli.rarity", "rarity", "Designer study: card ratings in play, rarity order."),
 }
 
 

@@ -1,0 +1,78 @@
+"""The designer's rarity study: how strong is each card in play, and does rarity order strength?
+
+Plays an experiment whose teams are drawn from a card pool (duplicate seating), then measures
+each card two ways: the win rate of teams holding it (with a Wilson interval — biased by who it
+was drafted with), and a rating fitted to the games' results with the team-composition
+Plackett–Luce model (team strength = sum of its cards' ratings; winner-only partial rankings),
+with intervals from the penalised Hessian. Per rarity: the spread of ratings and whether the
+medians rise Bronze < ... < GOAT Series; outliers are cards whose rating interval lies wholly
+outside their rarity's band (halfway to the neighbouring rarities' medians).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.analysis.intervals import wilson_interval
+from sim.analysis.ratings import composition_strengths
+
+from .experiment import Experiment
+from .tasks import build_arena, play_games
+
+
+@dataclass(frozen=True)
+class RarityStudy:
+    games: int
+    held: np.ndarray          # games in which each card played
+    wins: np.ndarray          # games its team won
+    win_low: np.ndarray
+    win_high: np.ndarray
+    rating: np.ndarray        # composition Plackett-Luce rating (centred log-strength)
+    rating_low: np.ndarray
+    rating_high: np.ndarray
+    rarity_median: np.ndarray  # median rating per rarity
+    band_low: np.ndarray       # each card's rarity band
+    band_high: np.ndarray
+    ordered: bool
+    outlier: np.ndarray        # -1 below its band, +1 above, 0 inside
+    implied_rarity: np.ndarray  # the rarity whose median rating is nearest
+
+
+def play_pool(catalogue, exp: Experiment, round_games: int = 512):
+    """Cards in each (game, seat) ``[n, 4, 5]`` and the winning seat of each game ``[n]``."""
+    arena = build_arena(catalogue, exp)
+    cards, winners = [], []
+    for start in range(0, exp.games, round_games):
+        cols = play_games(arena, start, min(exp.games, start + round_games))
+        cards.append(np.stack([np.stack([cols[f"seat{s + 1}_card{k + 1}"] for k in range(5)], 1)
+                               for s in range(4)], 1))
+        winners.append(cols["winner_seat"])
+    return np.concatenate(cards), np.concatenate(winners)
+
+
+def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n_rarities: int,
+          *, l2: float = 1.0, confidence: float = 0.95) -> RarityStudy:
+    n_games = seat_cards.shape[0]
+    n_cards = rarity.shape[0]
+    won = winner_seat[:, None] == np.arange(4)[None, :]                       # [n, 4]
+    flat = seat_cards.reshape(-1, 5)
+    team_rows = np.zeros((flat.shape[0], n_cards))
+    np.add.at(team_rows, (np.repeat(np.arange(flat.shape[0]), 5), flat.ravel()), 1.0)
+    held = team_rows.sum(axis=0)
+    wins = (team_rows * won.reshape(-1)[:, None]).sum(axis=0)
+    low, high = wilson_interval(wins, np.maximum(held, 1), confidence)
+    items = np.arange(flat.shape[0]).reshape(n_games, 4)
+    places = np.where(won, 1.0, 2.0)
+    places[winner_seat < 0] = 1.0  # no winner: all tied, the game ranks nobody
+    fit = composition_strengths(team_rows, items, places, l2=l2)
+    r_low, r_high = fit.interval(confidence)
+    med = np.array([np.median(fit.beta[rarity == r]) if np.any(rarity == r) else np.nan
+                    for r in range(n_rarities)])
+    edges = np.concatenate([[-np.inf], (med[:-1] + med[1:]) / 2, [np.inf]])
+    band_low, band_high = edges[rarity], edges[rarity + 1]
+    outlier = np.where(r_high < band_low, -1, np.where(r_low > band_high, 1, 0))
+    implied = np.nanargmin(np.abs(fit.beta[:, None] - med[None, :]), axis=1)
+    return RarityStudy(n_games, held, wins, low, high, fit.beta, r_low, r_high, med, band_low,
+                       band_high, bool(np.all(np.diff(med) > 0)), outlier, implied)

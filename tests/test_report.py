@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from sim.catalogue.loader import load_catalogue
 from sim.cli.main import main
@@ -21,12 +22,19 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_report_is_self_contained_with_figures_tables_and_csvs(capsys, tmp_path, catalogue):
-    code = main(["report", "--out", str(tmp_path)])
+    """Sections: combat, exact vs Monte Carlo, power curve, team fairness with the seat effect,
+    card ratings in play (five figures)."""
+    code = main(["report", "--out", str(tmp_path), "--fairness-games", "64", "--rating-games",
+                 "64"])
     out = capsys.readouterr().out
     assert code == 0 and "report.html" in out
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     images = re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", page)
-    assert len(images) >= 2
+    assert len(images) == 5
+    assert "Team fairness" in page and "Card ratings in play" in page
+    fair = pd.read_csv(tmp_path / "fairness.csv")
+    assert fair["win_probability"].sum() == pytest.approx(1.0)
+    assert len(pd.read_csv(tmp_path / "card_ratings.csv")) == len(catalogue.cards)
     assert all(base64.b64decode(i)[:8] == b"\x89PNG\r\n\x1a\n" for i in images)
     assert "<table" in page and "http" not in page.split("<body>")[1]  # nothing fetched
     assert "Bronze &lt; Silver &lt; Gold" in page and "holds." in page

@@ -12,12 +12,27 @@ import click
               show_default=True, help="Folder for report.html and the CSV tables.")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
               help="Seed of the Monte Carlo samples drawn in the report.")
+@click.option("--teams", "teams_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("experiments/teams/example.toml"), show_default=True,
+              help="Teams for the fairness section ('' to skip).")
+@click.option("--fairness-games", type=click.IntRange(8, None), default=512, show_default=True)
+@click.option("--rating-games", type=click.IntRange(0, None), default=2000, show_default=True,
+              help="Games for the card-ratings section (0 to skip).")
+@click.option("--rating-experiment", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("experiments/rarity.toml"), show_default=True)
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
-def report(out, seed, cards):
-    """Write reports/report.html: combat tables, exact vs Monte Carlo, rarity power curve."""
+def report(out, seed, teams_file, fairness_games, rating_games, rating_experiment, cards):
+    """Write reports/report.html: combat tables, exact vs Monte Carlo, rarity power curve,
+    team fairness with the seat effect, and card ratings in play."""
     from sim.catalogue.loader import load_catalogue
+    from sim.catalogue.teams import load_teams
     from sim.report.lab_report import write_report
 
-    path = write_report(load_catalogue(cards), out, seed=seed)
+    if fairness_games % 4:
+        raise click.BadParameter("must be a multiple of 4", param_hint="--fairness-games")
+    catalogue = load_catalogue(cards)
+    teams = load_teams(teams_file, catalogue.cards) if str(teams_file) not in ("", ".") else None
+    path = write_report(catalogue, out, seed=seed, teams=teams, fairness_games=fairness_games,
+                        rating_games=rating_games, rating_experiment=rating_experiment)
     click.echo(f"Report: {path.resolve()}")

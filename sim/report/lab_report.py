@@ -20,7 +20,7 @@ from sim.combat.sampler import sample_damage
 from .atomic import atomic_path
 from .combat_report import combat_report
 from .html import Page
-from .plots import damage_overlay, png_bytes, rarity_power_curve
+from .plots import damage_overlay, interval_forest, png_bytes, rarity_power_curve
 
 EXAMPLE = ("Luffy", "Mario")  # the book's worked example: "If Luffy (Schedule J) were to attack Mario"
 
@@ -44,7 +44,61 @@ def rarity_summary(power: pd.DataFrame, rarities) -> tuple[pd.DataFrame, bool]:
     return table, bool(np.all(np.diff(medians) > 0))
 
 
-def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000) -> Path:
+def fairness_section(page: Page, catalogue, teams, games: int, seed: int) -> pd.DataFrame:
+    """Team win probabilities with intervals and the seat effect, from duplicate play."""
+    from sim.runner.fairness import check_fairness
+
+    rep = check_fairness(catalogue, teams, seed=seed, max_games=games, round_games=games)
+    v, s = rep.verdict, rep.seats
+    page.heading(f"Team fairness: {Path(teams.path).name}")
+    page.text(f"{rep.games} games of duplicate play. {v.text}")
+    page.image(png_bytes(interval_forest(teams.names, v.rate, v.lower, v.upper,
+                                         "Chance to win, with simultaneous intervals",
+                                         "win probability", reference=0.25)),
+               "team win probabilities")
+    lo, hi = s.seat_interval()
+    page.image(png_bytes(interval_forest([f"seat {k + 1}" for k in range(4)], s.seat_rate, lo, hi,
+                                         f"Seat (turn order) effect, p = {s.seat_pvalue:.3g}",
+                                         "win probability of an average team", reference=0.25)),
+               "seat effect")
+    table = pd.DataFrame({"team": teams.names, "win_probability": v.rate, "low": v.lower,
+                          "high": v.upper, "variance_ratio_vs_unpaired": v.variance_ratio})
+    page.table(table)
+    return table
+
+
+def ratings_section(page: Page, catalogue, games: int, experiment: Path) -> pd.DataFrame:
+    """Card ratings in play (team-composition Plackett-Luce) as a forest plot, by rarity."""
+    from dataclasses import replace
+
+    from sim.engine.layout import POLICY_IDS
+    from sim.runner.experiment import load_experiment
+    from sim.runner.rarity import play_pool, study
+
+    exp = load_experiment(experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
+    exp = replace(exp, batch_size=min(exp.batch_size, games))
+    seat_cards, winner = play_pool(catalogue, exp)
+    rar = np.asarray(catalogue.cards.rarity, np.int64)
+    st = study(seat_cards, winner, rar, len(catalogue.rules.rarities))
+    order = np.lexsort((st.rating, rar))
+    labels = [f"{catalogue.cards.names[i]} ({catalogue.rules.rarities[rar[i]]})" for i in order]
+    page.heading("Card ratings in play")
+    page.text(f"{st.games} games, teams drawn from every card. Rating = the card's share of its "
+              f"team's strength in a Plackett-Luce model of who wins; 95 % intervals. By median "
+              f"rating, the rarity order {'holds' if st.ordered else 'DOES NOT HOLD'}. See "
+              f"`bwlab rarity` for the full study.")
+    page.image(png_bytes(interval_forest(labels, st.rating[order], st.rating_low[order],
+                                         st.rating_high[order], "Card ratings by rarity",
+                                         "rating (log-strength, centred)", reference=0.0)),
+               "card rating forest plot")
+    return pd.DataFrame({"card": [catalogue.cards.names[i] for i in order],
+                         "rating": st.rating[order], "low": st.rating_low[order],
+                         "high": st.rating_high[order]})
+
+
+def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000, teams=None,
+                 fairness_games: int = 512, rating_games: int = 0,
+                 rating_experiment: Path | None = None) -> Path:
     out = Path(out)
     problems = Problems()
     curve = load_power_curve(catalogue.root / POWER_CURVE_FILE, catalogue.rules, problems)
@@ -91,9 +145,16 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000)
     if len(strays):
         page.table(strays)
 
+    tables = [("combat_report.csv", frame), ("power_curve.csv", power),
+              ("rarity_summary.csv", summary)]
+    if teams is not None:
+        tables.append(("fairness.csv", fairness_section(page, catalogue, teams, fairness_games,
+                                                        seed)))
+    if rating_games and rating_experiment is not None:
+        tables.append(("card_ratings.csv", ratings_section(page, catalogue, rating_games,
+                                                           rating_experiment)))
     out.mkdir(parents=True, exist_ok=True)
-    for name, table in (("combat_report.csv", frame), ("power_curve.csv", power),
-                        ("rarity_summary.csv", summary)):
+    for name, table in tables:
         with atomic_path(out / name) as tmp:
             table.to_csv(tmp, index=False)
     path = out / "report.html"

@@ -60,3 +60,30 @@ def test_fairness_bad_team_file_names_file_line_field(capsys, tmp_path):
     bad.write_text(TEAMS.read_text(encoding="utf-8").replace('"Luffy"', '"Lufy"'), encoding="utf-8")
     code, _, err = run(capsys, "fairness", bad)
     assert code == 2 and "teams.toml:" in err and "did you mean Luffy" in err
+
+
+def test_suggest_swaps_lower_the_surrogate_gap_and_are_confirmed(capsys):
+    """--suggest K: each proposed swap lowers the surrogate's largest gap from 25 %; the new teams
+    hold the same 20 cards and are played again (before/after table)."""
+    code, out, _ = run(capsys, "fairness", TEAMS, "--games", "64", "--round", "64", "--suggest",
+                       "2", "--rating-games", "256", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    sug = data["suggestion"]
+    assert len(sug["swaps"]) <= 2
+    before = sorted(c for t in data["teams"] for c in t["cards"])
+    after = sorted(c for t in sug["after"]["teams"] for c in t["cards"])
+    assert before == after
+    assert sum(t["win_probability"] for t in sug["after"]["teams"]) == pytest.approx(1.0)
+
+
+def test_greedy_swap_search_on_known_ratings():
+    import numpy as np
+
+    from sim.runner.suggest import gap, suggest_swaps
+
+    rating = np.linspace(-1, 1, 20)
+    teams = np.arange(20).reshape(4, 5)  # team 4 holds the five best cards
+    new, swaps = suggest_swaps(teams, rating, 5)
+    assert gap(new, rating) < gap(teams, rating) / 4
+    assert len(swaps) <= 5

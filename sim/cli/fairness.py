@@ -22,9 +22,17 @@ import click
               help="Distinct generated boards, reused in turn.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
+@click.option("--suggest", "suggest_k", type=click.IntRange(0, 10), default=0,
+              help="Propose up to K card swaps that make the game fairest, confirmed by simulation.")
+@click.option("--rating-games", type=click.IntRange(64, None), default=2000, show_default=True,
+              help="Games to fit the card ratings the --suggest search uses.")
+@click.option("--rating-experiment", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("experiments/rarity.toml"), show_default=True,
+              help="Pool experiment whose games fit those ratings.")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
-def fairness(teams_file, games, round_games, tolerance, policy, seed, boards, fmt, cards):
+def fairness(teams_file, games, round_games, tolerance, policy, seed, boards, fmt, suggest_k,
+             rating_games, rating_experiment, cards):
     """Is this game fair? Duplicate play of the four teams in TEAMS_FILE, settled sequentially."""
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import load_teams
@@ -40,6 +48,10 @@ def fairness(teams_file, games, round_games, tolerance, policy, seed, boards, fm
     teams = load_teams(teams_file, catalogue.cards)
     report = check_fairness(catalogue, teams, policy=policy, seed=seed, max_games=games,
                             round_games=round_games, boards=boards, tolerance=tolerance)
+    suggestion = None
+    if suggest_k:
+        suggestion = _suggest(catalogue, teams, suggest_k, rating_games, rating_experiment,
+                              policy, seed, games, round_games, boards, tolerance)
     v, s = report.verdict, report.seats
     seat_lo, seat_hi = s.seat_interval()
     data = {
@@ -56,6 +68,8 @@ def fairness(teams_file, games, round_games, tolerance, policy, seed, boards, fm
         "seat_effect_pvalue": s.seat_pvalue,
         "outcomes": report.outcomes,
     }
+    if suggestion is not None:
+        data["suggestion"] = suggestion
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
         return
@@ -73,3 +87,42 @@ def fairness(teams_file, games, round_games, tolerance, policy, seed, boards, fm
     click.echo(f"(intervals at {100 * v.level:.2f} %: 95 % overall after correcting for "
                f"4 teams and repeated looks; var. ratio < 1 = duplicate play saved games)")
     click.echo(v.text)
+    if suggestion is not None:
+        click.echo(f"\nSuggested swaps (surrogate: card ratings from {rating_games} games):")
+        for sw in suggestion["swaps"]:
+            click.echo(f"  swap {sw['card_a']} (team {sw['team_a']}) <-> {sw['card_b']} "
+                       f"(team {sw['team_b']}): predicted largest gap {100 * sw['gap_after']:.1f} points")
+        click.echo(f"{'team':<8}{'before %':>10}{'after %':>10}   cards after")
+        for k, t in enumerate(suggestion["after"]["teams"]):
+            click.echo(f"{k + 1:<8}{100 * data['teams'][k]['win_probability']:10.1f}"
+                       f"{100 * t['win_probability']:10.1f}   {', '.join(t['cards'])}")
+        click.echo(f"after the swaps ({suggestion['after']['games']} games): "
+                   f"{suggestion['after']['text']}")
+
+
+def _suggest(catalogue, teams, k, rating_games, rating_experiment, policy, seed, games,
+             round_games, boards, tolerance) -> dict:
+    """Search swaps with the rating surrogate, then confirm the new teams by simulation."""
+    from sim.catalogue.teams import Teams
+    from sim.engine.layout import POLICY_IDS
+    from sim.runner.experiment import load_experiment
+    from sim.runner.fairness import check_fairness
+    from sim.runner.suggest import card_ratings, suggest_swaps
+
+    names = catalogue.cards.names
+    pool_exp = load_experiment(rating_experiment, catalogue.cards, tuple(POLICY_IDS))
+    rating = card_ratings(catalogue, pool_exp, rating_games)
+    new_cards, swaps = suggest_swaps(teams.cards, rating, k)
+    after = check_fairness(catalogue, Teams(teams.names, new_cards, teams.path), policy=policy,
+                           seed=seed, max_games=games, round_games=round_games, boards=boards,
+                           tolerance=tolerance)
+    return {
+        "swaps": [{"team_a": s.team_a + 1, "card_a": names[s.card_a], "team_b": s.team_b + 1,
+                   "card_b": names[s.card_b], "gap_after": s.gap_after} for s in swaps],
+        "after": {"verdict": after.verdict.status, "text": after.verdict.text,
+                  "games": after.games,
+                  "teams": [{"cards": [names[c] for c in new_cards[t]],
+                             "win_probability": float(after.verdict.rate[t]),
+                             "low": float(after.verdict.lower[t]),
+                             "high": float(after.verdict.upper[t])} for t in range(4)]},
+    }

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test venv bench clean
+.PHONY: demo test venv bench clean clean-jit
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,5 +32,10 @@ test: $(TEST_STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/combat.py
 
-clean:
+# Numba's cache (cache=True) is checked against each kernel's own file only: after editing a kernel
+# that others call from another file, drop the cache so callers recompile.
+clean-jit:
+	find sim -name '*.nbi' -delete -o -name '*.nbc' -delete
+
+clean: clean-jit
 	rm -rf $(VENV) build *.egg-info

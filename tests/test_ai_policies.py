@@ -65,3 +65,25 @@ def test_random_policy_is_uniform_over_legal_actions():
         counts[_random_action(game.st, mask, np.int64(legal.size))] += 1
     assert counts[~mask].sum() == 0
     assert stats.chisquare(counts[legal]).pvalue > 1e-3
+
+
+def test_python_policy_protocol_plays_a_whole_game():
+    """The engine interface (state, legal actions, apply, terminal, result) is enough to write a
+    policy in Python: a 'first legal action' policy and the wrapped kernels finish a game, and the
+    wrapped random kernel replays the jitted loop exactly."""
+    from sim.ai.policy import by_name, play
+    from tests._engine_kit import new_game
+
+    class FirstLegal:
+        name = "first"
+
+        def choose(self, game):
+            return int(game.legal_actions()[0])
+
+    game = new_game(4, 2, log=False)
+    r = play(game, [FirstLegal(), by_name("greedy"), by_name("random"), FirstLegal()])
+    assert game.terminal and r.reason != "running"
+    a, b = new_game(4, 3), new_game(4, 3)
+    play(a, [by_name("random")] * 4)
+    b.play([L.RANDOM] * 4)
+    assert np.array_equal(a.event_rows(), b.event_rows())

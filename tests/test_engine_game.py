@@ -138,3 +138,25 @@ def test_elimination_reveals_and_last_team_wins():
         _kill(st, game.S, int(e), -1, L.BY_ATTACK)
     assert game.terminal and game.result().winner == 0
     assert game.result().reason == "last team standing"
+
+
+@pytest.mark.parametrize("board", [0, 3, 8])
+def test_game_reach_equals_board_kernel(board):
+    """"It costs 1 speed to move onto an adjacent space": the engine's lean reach search gives the
+    board kernel's dry-move answer (sim.board.movement.reachable, max_rolls=0), portals included."""
+    from sim.board.graph import compile_board
+    from sim.board.layout import FLOOR
+    from sim.board.movement import reachable
+    from sim.engine.space import _reach_from
+    from tests._engine_kit import CATALOGUE
+
+    game = new_game(board, 1, log=False)
+    graph = compile_board(game.setup.board, CATALOGUE.tiles, CATALOGUE.board_rules)
+    floors = np.flatnonzero(graph.kind == FLOOR)
+    rng = np.random.default_rng(board)
+    portals = np.flatnonzero(graph.twin >= 0)
+    for start in np.concatenate([rng.choice(floors, 40), portals]):
+        for speed in (0, 1, 3, 6, 12):
+            want, _ = reachable(graph, int(start), speed, 0)
+            _reach_from(game.st, game.S, np.int64(start), np.int64(speed))
+            assert np.array_equal(game.st.cost, want), (start, speed)

@@ -11,6 +11,8 @@ Weights: rules.toml [game] ``greedy_*``.
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim._jit import njit
 from sim.catalogue.apocalypses import STORM
 from sim.engine import layout as L
@@ -20,12 +22,14 @@ from sim.engine.space import _homefield
 SPAN = 35
 
 
-@njit
+@njit(inline="always")
 def _kill_table(S, n, p, tier, health):
     """(P(damage >= health), E[min(damage, health)]) of ``n`` attacks hitting with chance ``p``."""
-    hmax = S.tail.shape[2] - 1
+    tail = S.tail
+    ctail = S.ctail
+    hmax = tail.shape[1] - 1
     h = min(max(health, 0), hmax)
-    n = min(n, S.tail.shape[1] - 1)
+    n = min(n, tail.shape[2] - 1)
     q = 1.0 - p
     prob = q ** n  # P(k = 0 hits)
     pk = 0.0
@@ -36,18 +40,18 @@ def _kill_table(S, n, p, tier, health):
                 prob = 1.0 if k == n else 0.0
             else:
                 prob = prob * (n - k + 1) / k * p / q
-        pk += prob * S.tail[tier - 1, k, h]
-        em += prob * S.ctail[tier - 1, k, h]
+        pk += prob * tail[tier - 1, h, k]
+        em += prob * ctail[tier - 1, h, k]
     return pk, em
 
 
-@njit
+@njit(inline="always")
 def _p_hit(S, threshold):
     die = S.ip[L.P_DEFENSE_DIE]
     return max(die - threshold, 0) / die
 
 
-@njit
+@njit(inline="always")
 def _attack_score(st, S, c, e):
     ent = st.ent
     fp = S.fp
@@ -64,33 +68,54 @@ def _attack_score(st, S, c, e):
 
 
 @njit
-def _chebyshev(a, b):
-    return max(abs(a // SPAN - b // SPAN), abs(a % SPAN - b % SPAN))
+def _threats(st, S, c):
+    """Per decision, once: enemy characters' (row, column) and attacking CPUs' (row, column,
+    reach, home position) — the position score then needs no entity scan per space."""
+    ent = st.ent
+    m = ent.shape[0]
+    enemy = np.empty((m, 2), np.int64)
+    cpu = np.empty((m, 4), np.int64)
+    ne = 0
+    nc = 0
+    for e in range(m):
+        t = ent[e, L.SPACE]
+        if ent[e, L.ALIVE] == 0 or t < 0:
+            continue
+        if ent[e, L.IS_CPU] != 0:
+            if ent[e, L.ATK] > 0:
+                cpu[nc, 0] = t // SPAN
+                cpu[nc, 1] = t % SPAN
+                cpu[nc, 2] = max(ent[e, L.SPEED], 0) + max(ent[e, L.RANGE], 1)
+                cpu[nc, 3] = ent[e, L.HOME]
+                nc += 1
+        elif ent[e, L.TEAM] != ent[c, L.TEAM]:
+            enemy[ne, 0] = t // SPAN
+            enemy[ne, 1] = t % SPAN
+            ne += 1
+    return enemy[:ne], cpu[:nc]
 
 
-@njit
-def _position_score(st, S, c, s):
+@njit(inline="always")
+def _position_score(st, S, c, s, enemy, cpu):
     ent = st.ent
     fp = S.fp
     p = st.tile_pos[s]
     score = 0.0
-    if ent[c, L.SUIT] >= 0 and p >= 0 and S.pos_suit[p] == ent[c, L.SUIT]:
+    suit = ent[c, L.SUIT]
+    if suit >= 0 and p >= 0 and S.pos_suit[p] == suit:
         score += fp[L.W_HOMEFIELD]
     if p >= 0 and st.pos_state[p] == L.ANNOUNCED:
         score -= fp[L.W_DOOMED]
     if st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM and p >= 0:
         score -= 0.01 * fp[L.W_DOOMED] * S.pos_layer[p]
+    r = s // SPAN
+    col = s % SPAN
+    for k in range(cpu.shape[0]):
+        if p == cpu[k, 3] or max(abs(r - cpu[k, 0]), abs(col - cpu[k, 1])) <= cpu[k, 2]:
+            score -= fp[L.W_CPU_DANGER]
     near = 1 << 30
-    for e in range(ent.shape[0]):
-        t = ent[e, L.SPACE]
-        if ent[e, L.ALIVE] == 0 or t < 0:
-            continue
-        if ent[e, L.IS_CPU] != 0:
-            if ent[e, L.ATK] > 0 and (p == ent[e, L.HOME] or _chebyshev(s, t) <= max(
-                    ent[e, L.SPEED], 0) + max(ent[e, L.RANGE], 1)):
-                score -= fp[L.W_CPU_DANGER]
-        elif ent[e, L.TEAM] != ent[c, L.TEAM]:
-            near = min(near, _chebyshev(s, t))
+    for k in range(enemy.shape[0]):
+        near = min(near, max(abs(r - enemy[k, 0]), abs(col - enemy[k, 1])))
     if near < (1 << 30):
         score -= fp[L.W_APPROACH] * max(near - ent[c, L.RANGE], 0)
     return score
@@ -102,27 +127,31 @@ def _greedy_action(st, S, mask):
     ent = st.ent
     c = st.g[L.CUR]
     n = st.kind.shape[0]
+    enemy, cpu = _threats(st, S, c)
     if ent[c, L.SPACE] < 0:  # placement: the spawn space with the best position
         best, best_a = -1e300, 0
         for s in range(n):
             if mask[1 + s]:
-                sc = _position_score(st, S, c, s)
+                sc = _position_score(st, S, c, s, enemy, cpu)
                 if sc > best:
                     best, best_a = sc, 1 + s
         return best_a
     best, best_a = 0.0, -1
-    for e in range(ent.shape[0]):
-        if mask[1 + n + e]:
-            sc = _attack_score(st, S, c, e)
-            if sc > best:
-                best, best_a = sc, 1 + n + e
+    if ent[c, L.ACTED] == 0:
+        for e in range(ent.shape[0]):
+            if mask[1 + n + e]:
+                sc = _attack_score(st, S, c, e)
+                if sc > best:
+                    best, best_a = sc, 1 + n + e
     if best_a >= 0:
         return best_a
-    best = _position_score(st, S, c, ent[c, L.SPACE]) + 1e-9
+    best = _position_score(st, S, c, ent[c, L.SPACE], enemy, cpu) + 1e-9
     best_a = L.END
-    for s in range(n):
-        if mask[1 + s]:
-            sc = _position_score(st, S, c, s)
-            if sc > best:
-                best, best_a = sc, 1 + s
+    if ent[c, L.SPEED_LEFT] > 0:
+        # ties keep the lowest space id (a fixed, documented order; it is not seat-neutral)
+        for s in range(n):
+            if mask[1 + s]:
+                sc = _position_score(st, S, c, s, enemy, cpu)
+                if sc > best:
+                    best, best_a = sc, 1 + s
     return best_a

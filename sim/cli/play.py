@@ -56,7 +56,7 @@ def play(teams_file, seed, policy, log, png_every, apocalypse, cards):
         teams = load_teams(teams_file, catalogue.cards)
         team_names, team_cards = teams.names, teams.cards
     else:
-        team_names = tuple(f"Team {t + 1}" for t in range(4))
+        team_names = ("(random cards)",) * 4
         team_cards = random_teams(len(catalogue.cards), np.random.default_rng(seed))
     apoc = -1
     if apocalypse is not None:

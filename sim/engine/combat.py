@@ -22,7 +22,7 @@ from .events import _log
 from .space import _homefield
 
 
-@njit
+@njit(inline="always")
 def _attack_star(st, S, a, d):
     """The colour ``a`` attacks ``d`` with (CPUs have a single attack: base)."""
     ent = st.ent
@@ -33,7 +33,7 @@ def _attack_star(st, S, a, d):
                         S.ip[L.P_RED_SHIELD] != 0, S.ip[L.P_CANCEL_BASE] != 0)
 
 
-@njit
+@njit(inline="always")
 def _threshold(S, defense):
     """Defense dice at or below this miss: "defense stat plus 2"; "maximum defense ... is 9"."""
     return min(max(defense, 0), S.ip[L.P_MAX_DEFENSE]) + S.ip[L.P_MARGIN]

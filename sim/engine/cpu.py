@@ -15,12 +15,14 @@ from sim._jit import njit
 from . import layout as L
 from .combat import _strike
 from .events import _log
-from .space import _reach_from, _sight_from
+from .space import _may_reach, _reach_from, _sight_from
 
 
 @njit
 def _cpu_target(st, S, space, rng):
     """The living character with the least health attackable from ``space`` (-1: none)."""
+    if not _may_reach(st, S, space, -1, rng):
+        return -1
     _sight_from(st, S, space, rng)
     ent = st.ent
     best = -1
@@ -40,10 +42,11 @@ def _cpu_act(st, S, c):
     speed = max(ent[c, L.SPEED], 0)
     here = ent[c, L.SPACE]
     target = _cpu_target(st, S, here, rng)
-    if target < 0 and speed > 0:
+    leash = S.ip[L.P_LEASH] != 0
+    # a leashed CPU never leaves its tile: it can reach no further boundary than its range
+    if target < 0 and speed > 0 and _may_reach(st, S, here, -1, rng + (0 if leash else speed)):
         _reach_from(st, S, here, speed)
         cost = st.cost.copy()
-        leash = S.ip[L.P_LEASH] != 0
         best_s = -1
         for level in range(1, speed + 1):
             for s in range(cost.shape[0]):

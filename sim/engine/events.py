@@ -18,7 +18,7 @@ from sim.combat.star import COLOUR_NAMES
 from . import layout as L
 
 
-@njit
+@njit(inline="always")
 def _log(st, kind, a, b, c, d, e, f):
     g = st.g
     if g[L.LOG] == 0:

@@ -21,7 +21,8 @@ NO_TEAM = -1  # "A CPU is an opponent with no affiliation to any team"
 (ROTATION, TURN, PHASE, CUR, DEATHS, REVEALED, APOC_ACTIVE, APOC, APOC_STEP, OVER, WINNER,
  REASON, QUIET, HARM, NEV, LOG, EV_LOST, DEFER, DECISIONS, REVEAL_WHY) = range(20)
 OWED = 20  # 20..23 regular turns each team is still owed before the Apocalypse begins
-NG = 24
+NREACH = 24  # spaces the last reach search touched (their ids are queue[:NREACH])
+NG = 25
 GM = 4  # TURN value of the GM Turn
 
 # game end reasons
@@ -64,8 +65,9 @@ RANDOM, GREEDY = 0, 1
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY}
 
 State = namedtuple("State", ["ent", "g", "pos_state", "rng", "ev", "move_nbr", "sight_nbr",
-                             "sight_flag", "kind", "tile_pos", "twin", "cost", "rolls", "sight"])
+                             "sight_flag", "kind", "tile_pos", "twin", "cost", "queue", "sight"])
 Static = namedtuple("Static", ["move_nbr2", "sight_nbr2", "sight_flag2", "kind2", "tile_pos2",
                                "twin2", "move_roll", "space_bodies", "body_start", "body_members",
                                "pos_suit", "pos_layer", "spawn_space", "ip", "fp", "tier_faces",
-                               "tier_reject", "apoc_code", "apoc_params", "tail", "ctail"])
+                               "tier_reject", "apoc_code", "apoc_params", "tail", "ctail",
+                               "pos_dist"])

@@ -13,7 +13,7 @@ from __future__ import annotations
 from sim._jit import njit
 
 from . import layout as L
-from .space import _reach_from, _sight_from
+from .space import _may_reach, _reach_from, _sight_from
 
 
 @njit
@@ -40,20 +40,23 @@ def _legal(st, S, mask):
                 count += 1
         return count
     if ent[c, L.SPEED_LEFT] > 0:
-        _reach_from(st, S, here, ent[c, L.SPEED_LEFT])
-        for s in range(n):
-            if st.cost[s] > 0:  # a portal twin costs 0: not a move
+        touched = _reach_from(st, S, here, ent[c, L.SPEED_LEFT])
+        queue = st.queue
+        cost = st.cost
+        for i in range(touched):
+            s = queue[i]
+            if cost[s] > 0 and not mask[1 + s]:  # a portal twin costs 0: not a move
                 mask[1 + s] = True
                 count += 1
     else:
-        st.cost[:] = -1
-        st.cost[here] = 0
-    if ent[c, L.ACTED] == 0:
+        _reach_from(st, S, here, 0)
+    if ent[c, L.ACTED] == 0 and _may_reach(st, S, here, team, ent[c, L.RANGE]):
         _sight_from(st, S, here, ent[c, L.RANGE])
+        sight = st.sight
         for e in range(ent.shape[0]):
             s = ent[e, L.SPACE]
             if (ent[e, L.ALIVE] != 0 and s >= 0 and ent[e, L.TEAM] != team
-                    and st.sight[s] >= 0):
+                    and sight[s] >= 0):
                 mask[1 + n + e] = True
                 count += 1
     return count

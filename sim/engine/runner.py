@@ -64,7 +64,7 @@ def _play_many(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, po
                      statics.body_members[k], statics.pos_suit[k], statics.pos_layer,
                      statics.spawn_space[k], statics.ip[k], statics.fp, statics.tier_faces,
                      statics.tier_reject, statics.apoc_code, statics.apoc_params, statics.tail,
-                     statics.ctail)
+                     statics.ctail, statics.pos_dist[k])
         st = _init_game(S, cards, cpu_rows[k, :n_cpu[k]], team_cards[i], states[i], 1, 0, -1)
         pol = np.empty(4, np.int64)
         for t in range(4):

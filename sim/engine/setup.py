@@ -109,4 +109,5 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
     return L.State(ent, g, np.zeros(49, np.int64), rng, np.zeros((ev_cap, L.EVF), np.int64),
                    S.move_nbr2[0].copy(), S.sight_nbr2[0].copy(), S.sight_flag2[0].copy(),
                    S.kind2[0].copy(), S.tile_pos2[0].copy(), S.twin2[0].copy(),
-                   np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32))
+                   np.full(n, -1, np.int32), np.empty(4 * n + 16, np.int64),
+                   np.empty(n, np.int32))

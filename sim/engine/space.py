@@ -16,15 +16,72 @@ from sim.board.sight import _sight
 from . import layout as L
 
 
-@njit
+@njit(inline="always")
 def _reach_from(st, S, start, speed):
-    """``st.cost[s]``: speed to reach s from ``start`` (-1 out of reach). Dry moves only: no
-    water-rolls in simulated games (part 1)."""
-    _reach(st.move_nbr, S.move_roll, st.twin, S.space_bodies, S.body_start, S.body_members,
-           start, speed, 0, S.ip[L.P_MOVE_COST], st.cost, st.rolls)
+    """``st.cost[s]``: speed to reach s from ``start`` (-1 out of reach); the reached spaces are
+    ``st.queue[:g[NREACH]]``. Dry moves only (no water-rolls in simulated games yet).
+
+    The same answer as :func:`sim.board.movement._reach` with ``max_rolls=0`` (a test checks it),
+    but it touches only the spaces it reaches: a breadth-first search whose queue doubles as the
+    list to reset next time, instead of clearing and scanning all 1,225 spaces per question.
+    Portal twins are reached at no cost ("Crossing between the two costs nothing in itself"), so
+    a space may be queued again when a cheaper way is found (label-correcting).
+    """
+    # arrays hoisted into locals: reading one from a named tuple inside the loop costs a
+    # reference-count round trip each time
+    cost = st.cost
+    q = st.queue
+    g = st.g
+    twin = st.twin
+    move_nbr = st.move_nbr
+    move_roll = S.move_roll
+    if g[L.NREACH] < 0:
+        cost[:] = -1
+    else:
+        for i in range(g[L.NREACH]):
+            cost[q[i]] = -1
+    mc = S.ip[L.P_MOVE_COST]
+    max_cost = (speed // mc) * mc
+    cost[start] = 0
+    q[0] = start
+    head = 0
+    tail = 1
+    cap = q.shape[0] - 9
+    while head < tail:
+        s = q[head]
+        head += 1
+        c = cost[s]
+        t = twin[s]
+        if t >= 0 and (cost[t] < 0 or cost[t] > c):
+            cost[t] = c
+            q[tail] = t
+            tail += 1
+        if c >= max_cost:
+            continue
+        for d in range(8):
+            t = move_nbr[s, d]
+            if t < 0 or move_roll[s, d] > 0:  # a wall needing a water-roll: not dry
+                continue
+            nc = c + mc
+            if cost[t] < 0 or cost[t] > nc:
+                cost[t] = nc
+                q[tail] = t
+                tail += 1
+        if tail >= cap:  # pathological portal chains: fall back to the board kernel
+            _reach(st.move_nbr, S.move_roll, st.twin, S.space_bodies, S.body_start,
+                   S.body_members, start, speed, 0, mc, cost, st.sight)
+            g[L.NREACH] = -1  # reset everything next time
+            n = 0
+            for s2 in range(cost.shape[0]):
+                if cost[s2] >= 0:
+                    q[n] = s2
+                    n += 1
+            return n
+    g[L.NREACH] = tail
+    return tail
 
 
-@njit
+@njit(inline="always")
 def _sight_from(st, S, start, max_range):
     """``st.sight[s]``: range needed to attack s from ``start`` (-1: out of range or sight)."""
     ip = S.ip
@@ -62,7 +119,7 @@ def _void_position(st, p):
         st.tile_pos[s] = -1
 
 
-@njit
+@njit(inline="always")
 def _homefield(st, S, e):
     """R3:S2:A8 "When a character's suit matches the suit of the tile they are in"."""
     s = st.ent[e, L.SPACE]
@@ -70,3 +127,25 @@ def _homefield(st, S, e):
         return False
     p = st.tile_pos[s]
     return p >= 0 and S.pos_suit[p] == st.ent[e, L.SUIT]
+
+
+@njit(inline="always")
+def _may_reach(st, S, space, team, steps):
+    """Whether an opponent of ``team`` (a team, or -1 for a CPU: only characters) stands within
+    ``steps`` tile boundaries of ``space`` — a cheap lower bound checked before a sight search."""
+    tile_pos = st.tile_pos
+    pos_dist = S.pos_dist
+    p = tile_pos[space]
+    if p < 0:
+        return False
+    ent = st.ent
+    for e in range(ent.shape[0]):
+        s = ent[e, L.SPACE]
+        if ent[e, L.ALIVE] == 0 or s < 0 or ent[e, L.TEAM] == team:
+            continue
+        if team < 0 and ent[e, L.TEAM] < 0:
+            continue  # CPUs attack characters only
+        q = tile_pos[s]
+        if q >= 0 and pos_dist[p, q] <= steps:
+            return True
+    return False

@@ -49,8 +49,9 @@ def load_game_data(root: Path) -> tuple[GameRules, ApocalypseIndex]:
 
 @lru_cache(maxsize=4)
 def combat_tails(tier_faces: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """``tail[t, k, h]`` = P(sum of k damage dice of tier t >= h) and ``ctail[t, k, h]`` =
-    E[min(sum, h)]: exact tables (convolutions) behind the greedy policy's kill chances."""
+    """``tail[t, h, k]`` = P(sum of k damage dice of tier t >= h) and ``ctail[t, h, k]`` =
+    E[min(sum, h)]: exact tables (convolutions) behind the greedy policy's kill chances. Stored
+    health-major so the k = 0..n values one decision reads share a cache line or two."""
     n_t = len(tier_faces)
     tail = np.zeros((n_t, MAX_ATTACKS + 1, TAIL_HEALTH + 2))
     for t, f in enumerate(tier_faces):
@@ -65,7 +66,8 @@ def combat_tails(tier_faces: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
             tail[t, k, :m] = sf[:m]
     ctail = np.zeros_like(tail)
     ctail[:, :, 1:] = np.cumsum(tail[:, :, 1:], axis=2)  # E[min(S,h)] = sum_{x=1..h} P(S>=x)
-    return tail, ctail
+    return (np.ascontiguousarray(tail.transpose(0, 2, 1)),
+            np.ascontiguousarray(ctail.transpose(0, 2, 1)))
 
 
 def _int_params(catalogue, graph, gr: GameRules, apoc_pos: int) -> np.ndarray:
@@ -124,6 +126,27 @@ def _cpus(board: Board, tiles) -> tuple[np.ndarray, list[str]]:
     return np.asarray(rows, np.int64).reshape(-1, CPU_COLS), names
 
 
+def _pos_dist(board: Board) -> np.ndarray:
+    """``int64[49, 49]``: fewest tile boundaries between two grid positions, portals linking their
+    positions at no cost. Every boundary a move or a line of sight crosses costs at least 1 speed
+    or 1 range (tiles connect only orthogonally, through doorways), so this is a lower bound that
+    lets kernels skip line-of-sight searches that cannot reach (voids only lengthen paths)."""
+    n = GRID * GRID
+    d = np.full((n, n), 10**6, np.int64)
+    np.fill_diagonal(d, 0)
+    for p in range(n):
+        r, c = divmod(p, GRID)
+        for q in (p + 1 if c + 1 < GRID else -1, p + GRID if r + 1 < GRID else -1):
+            if q >= 0:
+                d[p, q] = d[q, p] = 1
+    for (ra, ca, _, _), (rb, cb, _, _) in board.portals:
+        a, b = int(ra) * GRID + int(ca), int(rb) * GRID + int(cb)
+        d[a, b] = d[b, a] = 0
+    for k in range(n):  # Floyd–Warshall on 49 positions
+        d = np.minimum(d, d[:, k:k + 1] + d[k:k + 1, :])
+    return d
+
+
 def build_setup(catalogue, board: Board, game_rules: GameRules, apocalypses: ApocalypseIndex
                 ) -> GameSetup:
     tiles, br, rules = catalogue.tiles, catalogue.board_rules, catalogue.rules
@@ -163,7 +186,7 @@ def build_setup(catalogue, board: Board, game_rules: GameRules, apocalypses: Apo
         ip=_int_params(catalogue, g1, game_rules, apoc_pos), fp=fp,
         tier_faces=rules.tier_faces.astype(np.int64),
         tier_reject=lane_reject(rules.tier_faces), apoc_code=apocalypses.code,
-        apoc_params=apocalypses.params, tail=tail, ctail=ctail)
+        apoc_params=apocalypses.params, tail=tail, ctail=ctail, pos_dist=_pos_dist(board))
     assert static.kind2.shape[1] == N_SPACES
     rows, names = _cpus(board, tiles)
     return GameSetup(static, rows, tuple(names), board, game_rules, apocalypses)
@@ -184,7 +207,7 @@ def stack_setups(setups: list[GameSetup]) -> tuple[L.Static, np.ndarray, np.ndar
                       stack("tile_pos2"), stack("twin2"), stack("move_roll"), stack("space_bodies"),
                       starts, members, stack("pos_suit"), first.pos_layer, stack("spawn_space"),
                       stack("ip"), first.fp, first.tier_faces, first.tier_reject, first.apoc_code,
-                      first.apoc_params, first.tail, first.ctail)
+                      first.apoc_params, first.tail, first.ctail, stack("pos_dist"))
     k = max(max(s.cpu_rows.shape[0] for s in setups), 1)
     cpu = np.zeros((len(setups), k, CPU_COLS), np.int64)
     n_cpu = np.zeros(len(setups), np.int64)

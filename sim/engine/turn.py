@@ -20,7 +20,6 @@ from .combat import _strike
 from .cpu import _cpu_turn
 from .events import _log
 from .reveal import _check_reveal
-from .space import _reach_from
 from .victory import _finish_by_health, _team_alive
 
 
@@ -39,7 +38,7 @@ def _begin_turn(st, team):
             ent[e, L.DONE] = 0
 
 
-@njit
+@njit(inline="always")
 def _next_actor(st, team):
     """Unplaced characters first ("before anything else in that turn happens"), then card order."""
     ent = st.ent
@@ -118,7 +117,8 @@ def _advance(st, S):
 
 @njit
 def _apply(st, S, action):
-    """Play ``action`` for the current character (assumed legal: see ``_legal``), then advance."""
+    """Play ``action`` for the current character, then advance. The action must be legal and
+    ``_legal`` must have run for this decision (its reach is reused for the move's cost)."""
     g = st.g
     ent = st.ent
     c = g[L.CUR]
@@ -133,8 +133,7 @@ def _apply(st, S, action):
             ent[c, L.SPACE] = s  # placing "costs no speed and no actions"
             _log(st, L.EV_PLACE, c, s, 0, 0, 0, 0)
         else:
-            _reach_from(st, S, here, ent[c, L.SPEED_LEFT])
-            cost = st.cost[s]
+            cost = st.cost[s]  # fresh: _legal searched this character's reach for this decision
             ent[c, L.SPEED_LEFT] -= cost
             ent[c, L.SPENT] += cost
             ent[c, L.SPACE] = s

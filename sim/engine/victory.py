@@ -17,7 +17,7 @@ from . import layout as L
 from .events import _log
 
 
-@njit
+@njit(inline="always")
 def _team_alive(st, team):
     ent = st.ent
     for e in range(ent.shape[0]):

@@ -55,7 +55,7 @@ def _run(cat, stacked, cards, seed, first, n, total, n_boards):
 
     idx = np.arange(first, first + n)
     return play_many(stacked, cards, idx % n_boards, _teams(cat, seed, first, n), seed,
-                     [L.GREEDY] * 4, first_game=first, n_total=total)
+                     [L.GREEDY] * 4, first_game=first)
 
 
 def interpreted(args) -> None:

@@ -36,6 +36,7 @@ def test_fairness_json_contract_and_early_stop(capsys):
     assert all(t["low"] <= t["win_probability"] <= t["high"] for t in data["teams"])
     assert data["games"] % 4 == 0 and data["games"] <= 2048
     assert sum(data["outcomes"].values()) == pytest.approx(1.0)
+    assert all(t["expected_surviving_health"] >= 0 for t in data["teams"])
     assert len(data["seats"]) == 4 and 0 <= data["seat_effect_pvalue"] <= 1
     assert data["verdict"] in ("fair", "unfair", "open")
     if data["verdict"] != "open":

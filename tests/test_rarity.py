@@ -46,3 +46,6 @@ def test_rarity_cli_json(capsys, tmp_path):
     assert [r["rarity"] for r in data["rarities"]][0] == "Bronze"
     assert (tmp_path / "rarity_cards.csv").exists()
     assert sum(c["games"] for c in data["cards"]) == 64 * 20
+    assert all(0 <= c["survival"] <= 1 and c["damage_dealt"] >= 0 and c["kills"] >= 0
+               for c in data["cards"])
+    assert sum(c["kills"] * c["games"] for c in data["cards"]) <= 64 * 20  # each death once

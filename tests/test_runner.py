@@ -145,6 +145,13 @@ def test_jobs_1_jobs_2_and_dask_give_identical_results_and_resume_loses_nothing(
     assert all(a.equals(b) for a, b in zip(one, tables(exp_dir / "j2")))
     manifest = json.loads((exp_dir / "j2" / "manifest.json").read_text())
     assert manifest["summary"]["games"] == 16
+    import pandas as pd
+    per_card = pd.read_csv(exp_dir / "j2" / "cards.csv")
+    assert per_card["games"].sum() == 16 * 20  # every seat's five cards, every game
+    assert per_card["wins"].sum() <= 16 * 5 and (per_card["alive"] <= per_card["games"]).all()
+    rows = pd.concat([t.to_pandas() for t in one])
+    assert per_card["kills"].sum() == sum(rows[f"seat{s}_card{k}_kills"].sum()
+                                          for s in range(1, 5) for k in range(1, 6))
 
     exp.write_text(SMALL.replace("root_seed = 5", "root_seed = 6"), encoding="utf-8")
     code, _, err = run(capsys, "run", exp, "--resume", "--out", exp_dir / "j2", "--no-progress")

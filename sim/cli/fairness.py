@@ -62,6 +62,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, seed, boards, fm
                    "cards": [catalogue.cards.names[c] for c in teams.cards[k]],
                    "win_probability": float(v.rate[k]), "low": float(v.lower[k]),
                    "high": float(v.upper[k]),
+                   "expected_surviving_health": float(report.health[k]),
                    "variance_ratio_vs_unpaired": float(v.variance_ratio[k])} for k in range(4)],
         "seats": [{"seat": k + 1, "win_probability": float(s.seat_rate[k]),
                    "low": float(seat_lo[k]), "high": float(seat_hi[k])} for k in range(4)],
@@ -75,10 +76,11 @@ def fairness(teams_file, games, round_games, tolerance, policy, seed, boards, fm
         return
     click.echo(f"{report.games} games ({report.rounds} rounds of duplicate play, policy {policy}, "
                f"seed {seed}) in {report.seconds:.1f} s")
-    click.echo(f"{'team':<28}{'win %':>7}{'interval':>17}{'var. ratio':>12}")
+    click.echo(f"{'team':<28}{'win %':>7}{'interval':>17}{'health left':>13}{'var. ratio':>12}")
     for t in data["teams"]:
         click.echo(f"{t['team']} {t['name'][:25]:<26}{100 * t['win_probability']:7.1f}"
-                   f"{100 * t['low']:8.1f} –{100 * t['high']:5.1f}{t['variance_ratio_vs_unpaired']:12.2f}")
+                   f"{100 * t['low']:8.1f} –{100 * t['high']:5.1f}"
+                   f"{t['expected_surviving_health']:13.1f}{t['variance_ratio_vs_unpaired']:12.2f}")
     click.echo("seat effect (an average team's win % by turn order): "
                + ", ".join(f"seat {x['seat']} {100 * x['win_probability']:.1f}" for x in data["seats"])
                + f"; p = {s.seat_pvalue:.3g} for no seat effect")

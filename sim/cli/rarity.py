@@ -28,20 +28,23 @@ def rarity(experiment, games, fmt, out, cards):
     from sim.engine.layout import POLICY_IDS
     from sim.report.atomic import atomic_path
     from sim.runner.experiment import load_experiment
-    from sim.runner.rarity import play_pool, study
+    from sim.runner.rarity import card_records, play_pool, study
 
     catalogue = load_catalogue(cards)
     exp = load_experiment(experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
     if exp.pool is None:
         raise InputError([Problem(str(experiment), None, "pool",
                                   "the rarity study needs a [pool] experiment (teams drawn)")])
-    seat_cards, winner = play_pool(catalogue, exp)
+    seat_cards, winner, records = play_pool(catalogue, exp, records=True)
     rules, names = catalogue.rules, catalogue.cards.names
     rar = np.asarray(catalogue.cards.rarity, np.int64)
     s = study(seat_cards, winner, rar, len(rules.rarities))
+    per_game = card_records(seat_cards, records, len(names))
     frame = pd.DataFrame({
         "card": names, "rarity": [rules.rarities[r] for r in rar], "games": s.held.astype(int),
         "win_rate": s.wins / np.maximum(s.held, 1), "win_low": s.win_low, "win_high": s.win_high,
+        "damage_dealt": per_game[:, 0], "damage_taken": per_game[:, 1], "kills": per_game[:, 2],
+        "survival": per_game[:, 3],
         "rating": s.rating, "rating_low": s.rating_low, "rating_high": s.rating_high,
         "implied_rarity": [rules.rarities[r] for r in s.implied_rarity],
         "outlier": np.select([s.outlier < 0, s.outlier > 0], ["weak", "strong"], ""),

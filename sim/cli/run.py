@@ -44,7 +44,9 @@ def run(experiment, games, jobs, out, resume, backend, scheduler, cards, no_prog
         click.echo(f"\ninterrupted: {len(store.done())} of {exp.n_batches} batches stored in "
                    f"{out}; run again with --resume to finish", err=True)
         raise click.exceptions.Exit(130) from None
-    summary = summarise(store)
+    from sim.catalogue.loader import load_catalogue
+
+    summary = summarise(store, load_catalogue(cards_root).cards.names)
     store.finish(summary)
     click.echo(f"{exp.name}: {summary['games']} games in {exp.n_batches} batches "
                f"({already} already stored, {played} played now) -> {out}")

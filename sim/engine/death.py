@@ -33,6 +33,8 @@ def _kill(st, S, e, by, cause):
     team = ent[e, L.TEAM]
     if team >= 0:
         g[L.DEATHS] += 1  # "counts characters only"
+        if by >= 0:
+            ent[by, L.KILLS] += 1  # "'Kill' Specifically refers to the Death of a Character"
         if not _team_alive(st, team):
             g[L.OWED + team] = 0
             _log(st, L.EV_ELIMINATED, team, 0, 0, 0, 0, 0)
@@ -45,6 +47,10 @@ def _harm(st, S, e, amount, by, cause):
     """Lose ``amount`` health; die at 0 ("Health is reduced by suffering damage")."""
     if amount <= 0 or st.ent[e, L.ALIVE] == 0:
         return
+    lost = min(amount, st.ent[e, L.HEALTH])  # the record counts health actually removed
+    st.ent[e, L.TAKEN] += lost
+    if by >= 0:
+        st.ent[by, L.DEALT] += lost
     st.ent[e, L.HEALTH] -= amount
     st.g[L.HARM] = 1
     if st.ent[e, L.HEALTH] <= 0:

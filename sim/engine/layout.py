@@ -14,7 +14,8 @@ TEAM, CARD, ALIVE, HEALTH, MAX_HEALTH, SPACE, SPEED, RANGE, DEFENSE, SUIT = rang
 SPEED_LEFT, ACTED, DONE, IS_CPU, HOME, SPENT = range(10, 16)
 ATK = 16   # 16..19 attacks of the star points base, red, blue, green
 TIER = 20  # 20..23 their dice tiers (1-based)
-NF = 24
+DEALT, TAKEN, KILLS = 24, 25, 26  # running totals: health it removed, health it lost, kills
+NF = 27
 NO_TEAM = -1  # "A CPU is an opponent with no affiliation to any team"
 
 # ---- game scalars: int64[NG]

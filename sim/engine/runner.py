@@ -21,7 +21,7 @@ from . import layout as L
 from .legal import _legal
 from .setup import _init_game
 from .turn import _advance, _apply
-from .victory import _finish_by_health
+from .victory import _finish_by_health, _team_health
 
 MAX_DECISIONS = 1_000_000  # a guard only: every game ends by the rotation cap long before
 
@@ -52,10 +52,29 @@ def _play(st, S, policies):
     return g[L.WINNER]
 
 
+@njit
+def _card_record(st, team_cards, rec):
+    """``rec[team, slot]`` = health dealt, health taken, kills, characters alive at the end, summed
+    over the characters of each card (a multi-character card has several)."""
+    ent = st.ent
+    for e in range(ent.shape[0]):
+        t = ent[e, L.TEAM]
+        if t < 0:
+            continue
+        for k in range(team_cards.shape[1]):
+            if team_cards[t, k] == ent[e, L.CARD]:
+                rec[t, k, 0] += ent[e, L.DEALT]
+                rec[t, k, 1] += ent[e, L.TAKEN]
+                rec[t, k, 2] += ent[e, L.KILLS]
+                rec[t, k, 3] += ent[e, L.ALIVE] != 0
+                break
+
+
 @njit(parallel=True)
 def _play_many(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, policies, seats,
-               out):
-    """``out[i]`` = winner, reason, rotations, deaths, revealed-at... of game i."""
+               out, card_out):
+    """``out[i]`` = winner, reason, rotations, deaths, Apocalypse, decisions, each seat's final
+    health of game i; ``card_out[i]`` = :func:`_card_record` of game i."""
     for i in prange(board_of.shape[0]):
         k = board_of[i]
         S = L.Static(statics.move_nbr2[k], statics.sight_nbr2[k], statics.sight_flag2[k],
@@ -76,15 +95,26 @@ def _play_many(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, po
         out[i, 3] = st.g[L.DEATHS]
         out[i, 4] = st.g[L.APOC]
         out[i, 5] = st.g[L.DECISIONS]
-    return out
+        health = _team_health(st, np.zeros(4, np.int64))
+        for t in range(4):
+            out[i, 6 + t] = health[t]
+        _card_record(st, team_cards[i], card_out[i])
+    return out, card_out
 
 
-RESULT_COLUMNS = ("winner", "reason", "rotation", "deaths", "apocalypse", "decisions")
+RESULT_COLUMNS = ("winner", "reason", "rotation", "deaths", "apocalypse", "decisions",
+                  "health_seat1", "health_seat2", "health_seat3", "health_seat4")
+CARD_COLUMNS = ("dealt", "taken", "kills", "alive")
 
 
 def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, seats=None,
-              first_game: int = 0, n_total: int | None = None) -> np.ndarray:
-    """Play ``len(board_of)`` games in parallel; ``int64[n, 6]`` (``RESULT_COLUMNS``).
+              first_game: int = 0, per_card: bool = False,
+              game_indices=None):
+    """Play ``len(board_of)`` games in parallel; ``int64[n, 10]`` (``RESULT_COLUMNS``), and with
+    ``per_card`` also ``int64[n, 4, 5, 4]`` (``CARD_COLUMNS`` of each seat's cards).
+
+    ``game_indices`` (instead of ``first_game``) names each game's index when they are not
+    consecutive (replaying chosen games with changed cards).
 
     ``stacked`` = :func:`tables.stack_setups` output; game ``i`` uses board ``board_of[i]``,
     ``team_cards[i]`` and child ``first_game + i`` of ``SeedSequence(root_seed)``; team ``t``
@@ -98,9 +128,17 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
         raise ValueError(f"team_cards must be [{n}, 4, 5]")
     if n and (board_of.min() < 0 or board_of.max() >= cpu_rows.shape[0]):
         raise ValueError("board_of names a board that is not stacked")
-    total = first_game + n if n_total is None else n_total
-    states = seed_states(root_seed, total)[first_game:first_game + n]
+    if game_indices is None:
+        states = seed_states(root_seed, n, start=first_game)
+    else:
+        game_indices = np.asarray(game_indices, np.int64)
+        if game_indices.shape != (n,):
+            raise ValueError(f"game_indices must be [{n}]")
+        states = np.concatenate([seed_states(root_seed, 1, start=int(g)) for g in game_indices]
+                                ) if n else np.empty((0, 4), np.uint64)
     seats = np.zeros(n, np.int64) if seats is None else np.ascontiguousarray(seats, np.int64)
     out = np.zeros((n, len(RESULT_COLUMNS)), np.int64)
-    return _play_many(static, cards, cpu_rows, n_cpu, board_of, team_cards, states,
-                      np.asarray(policies, np.int64), seats, out)
+    card_out = np.zeros((n, 4, 5, len(CARD_COLUMNS)), np.int64)
+    out, card_out = _play_many(static, cards, cpu_rows, n_cpu, board_of, team_cards, states,
+                               np.asarray(policies, np.int64), seats, out, card_out)
+    return (out, card_out) if per_card else out

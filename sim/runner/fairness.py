@@ -24,6 +24,7 @@ class FairnessReport:
     verdict: FairnessVerdict
     seats: SeatTeamEffects
     outcomes: dict              # outcome kind -> share of games
+    health: np.ndarray          # each team's mean total health left at the end of a game
     games: int
     rounds: int
     seconds: float
@@ -47,7 +48,7 @@ def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
     arena = build_arena(catalogue, exp)
     looks = -(-max_games // round_games)
     t0 = time.perf_counter()
-    winners, kinds = [], []
+    winners, kinds, health = [], [], []
     played = rounds = 0
     verdict = None
     while played < max_games:
@@ -56,6 +57,11 @@ def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
         offsets = cols["seat_offset"]
         assert np.array_equal(offsets, np.arange(played, stop) % 4)
         winners.append(cols["winner_team"])
+        seat_health = np.stack([cols[f"seat{k + 1}_health"] for k in range(4)], axis=1)
+        team_health = np.empty_like(seat_health)
+        rows = np.arange(seat_health.shape[0])[:, None]
+        team_health[rows, np.stack([cols[f"team_in_seat{k + 1}"] for k in range(4)], 1)] = seat_health
+        health.append(team_health)
         kinds.append(cols["outcome"])
         played, rounds = stop, rounds + 1
         outcomes = game_values(np.concatenate(winners)).reshape(-1, 4, 4)
@@ -69,7 +75,8 @@ def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
     names, counts = np.unique(kinds_all, return_counts=True)
     seats = seat_team_effects(outcomes, confidence=1 - alpha)
     return FairnessReport(verdict, seats, {str(n): c / played for n, c in zip(names, counts)},
-                          played, rounds, time.perf_counter() - t0)
+                          np.concatenate(health).mean(axis=0), played, rounds,
+                          time.perf_counter() - t0)
 
 
 __all__ = ["FairnessReport", "check_fairness", "fairness_experiment"]

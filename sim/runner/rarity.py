@@ -40,16 +40,37 @@ class RarityStudy:
     implied_rarity: np.ndarray  # the rarity whose median rating is nearest
 
 
-def play_pool(catalogue, exp: Experiment, round_games: int = 512):
-    """Cards in each (game, seat) ``[n, 4, 5]`` and the winning seat of each game ``[n]``."""
+RECORD = ("dealt", "taken", "kills", "alive")
+
+
+def play_pool(catalogue, exp: Experiment, round_games: int = 512, records: bool = False):
+    """Cards in each (game, seat) ``[n, 4, 5]`` and the winning seat of each game ``[n]``; with
+    ``records`` also each card's play record ``[n, 4, 5, 4]`` (dealt, taken, kills, alive)."""
     arena = build_arena(catalogue, exp)
-    cards, winners = [], []
+    cards, winners, recs = [], [], []
     for start in range(0, exp.games, round_games):
         cols = play_games(arena, start, min(exp.games, start + round_games))
         cards.append(np.stack([np.stack([cols[f"seat{s + 1}_card{k + 1}"] for k in range(5)], 1)
                                for s in range(4)], 1))
+        recs.append(np.stack([np.stack([np.stack([cols[f"seat{s + 1}_card{k + 1}_{r}"]
+                                                  for r in RECORD], 1) for k in range(5)], 1)
+                              for s in range(4)], 1))
         winners.append(cols["winner_seat"])
-    return np.concatenate(cards), np.concatenate(winners)
+    out = (np.concatenate(cards), np.concatenate(winners))
+    return out + (np.concatenate(recs),) if records else out
+
+
+def card_records(seat_cards: np.ndarray, records: np.ndarray, n_cards: int) -> np.ndarray:
+    """Per card and game played: mean health dealt, health taken, kills, and survival rate."""
+    flat = seat_cards.ravel()
+    held = np.bincount(flat, minlength=n_cards).astype(float)
+    out = np.zeros((n_cards, len(RECORD)))
+    for j in range(len(RECORD)):
+        value = records[..., j].ravel().astype(float)
+        if RECORD[j] == "alive":
+            value = (value > 0).astype(float)  # a card survives if any of its characters does
+        out[:, j] = np.bincount(flat, weights=value, minlength=n_cards) / np.maximum(held, 1)
+    return out
 
 
 def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n_rarities: int,

@@ -77,6 +77,17 @@ class RunStore:
         self.manifest["batches"][str(b)] = {"games": table.num_rows, "seconds": round(seconds, 4)}
         self._save()
 
+    def write_cards(self, totals, columns, names=None) -> None:
+        """``cards.csv``: the streaming per-card totals of the stored games."""
+        header = ["card_id"] + (["card"] if names is not None else []) + list(columns)
+        lines = [",".join(header)]
+        for i, row in enumerate(totals):
+            if row[0] == 0:
+                continue
+            name = [f'"{names[i]}"'] if names is not None else []
+            lines.append(",".join([str(i)] + name + [str(int(v)) for v in row]))
+        write_text(self.out / "cards.csv", "\n".join(lines) + "\n")
+
     def finish(self, summary: dict) -> None:
         self.manifest["finished"] = time.time()
         self.manifest["summary"] = summary

@@ -47,13 +47,14 @@ def build_arena(catalogue, exp: Experiment) -> Arena:
 def play_games(arena: Arena, start: int, stop: int) -> dict:
     """Play games ``start .. stop - 1`` of the arena's experiment; one column per result."""
     from sim.engine.layout import REASON_NAMES
-    from sim.engine.runner import RESULT_COLUMNS, play_many
+    from sim.engine.runner import CARD_COLUMNS, RESULT_COLUMNS, play_many
 
     exp = arena.exp
     sch = schedule(exp, start, stop)
     # policies[k] belongs to experiment team k: seat s (team (s - offset) % 4) plays policies[k]
-    out = play_many(arena.stacked, arena.cards, sch.board, sch.team_cards, exp.root_seed,
-                    arena.policies, seats=sch.offset, first_game=start)
+    out, per_card = play_many(arena.stacked, arena.cards, sch.board, sch.team_cards,
+                              exp.root_seed, arena.policies, seats=sch.offset, first_game=start,
+                              per_card=True)
     res = dict(zip(RESULT_COLUMNS, out.T))
     winner_seat = res["winner"]
     rows = np.arange(len(sch.games))
@@ -66,8 +67,11 @@ def play_games(arena: Arena, start: int, stop: int) -> dict:
     for s in range(4):
         columns[f"team_in_seat{s + 1}"] = sch.team_of_seat[:, s]
         columns[f"policy_seat{s + 1}"] = np.array([exp.policies[k] for k in sch.team_of_seat[:, s]])
+        columns[f"seat{s + 1}_health"] = res[f"health_seat{s + 1}"]
         for k in range(5):
             columns[f"seat{s + 1}_card{k + 1}"] = sch.team_cards[:, s, k]
+            for j, name in enumerate(CARD_COLUMNS):
+                columns[f"seat{s + 1}_card{k + 1}_{name}"] = per_card[:, s, k, j]
     return columns
 
 

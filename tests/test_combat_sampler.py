@@ -167,3 +167,25 @@ def test_sampler_rejects_bad_arguments(rules, bad):
     args = dict(attacks=3, defense=2, tier=1) | bad
     with pytest.raises(ValueError):
         sample_damage(args["attacks"], args["defense"], args["tier"], rules, seed=0, n=10)
+
+
+def test_plain_batch_kernel_equals_the_general_one(rules):
+    """The no-advantage fast kernel rolls exactly the dice the general kernel rolls."""
+    from sim.combat.sampler import _resolve_batch, lane_reject
+
+    rng = np.random.default_rng(8)
+    n = 2 * CHUNK + 5
+    attacks = rng.integers(0, 13, n).astype(np.int16)
+    defense = rng.integers(0, 12, n).astype(np.int16)
+    tier = rng.integers(1, 5, n).astype(np.int8)
+    fast = sample_damage(attacks, defense, tier, rules, seed=21)
+    zero = np.zeros(n, np.int8)
+    states = seed_states(21, -(-n // CHUNK))
+    dmg, hits = _resolve_batch(attacks, defense, np.int64(rules.max_defense),
+                               np.int64(rules.defense_margin), tier, zero, zero,
+                               rules.tier_faces.astype(np.int64), lane_reject(rules.tier_faces),
+                               False, np.int64(rules.defense_die),
+                               np.uint64(lane_reject([rules.defense_die])[0]), states,
+                               np.int64(CHUNK), np.empty(n, np.int32), np.empty(n, np.int16))
+    np.testing.assert_array_equal(fast.damage, dmg)
+    np.testing.assert_array_equal(fast.hits, hits)

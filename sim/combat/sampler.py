@@ -229,6 +229,28 @@ def _resolve_batch(attacks, defense, max_defense, margin, tier, attacker_advanta
     return out_damage, out_hits
 
 
+@njit(parallel=True)
+def _resolve_batch_plain(attacks, defense, max_defense, margin, tier, tier_faces, tier_reject,
+                         defense_limit, defense_step, states, chunk, out_damage, out_hits):
+    """The common batch — no advantage anywhere, per-die scope — with only the fast path in the
+    loop: fewer columns streamed and no per-row branching (same dice, same results as
+    :func:`_resolve_batch` for such a batch)."""
+    n = attacks.shape[0]
+    for c in prange(states.shape[0]):
+        s0, s1, s2, s3 = states[c, 0], states[c, 1], states[c, 2], states[c, 3]
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+            t = tier[i] - 1
+            threshold = min(max(np.int64(defense[i]), 0), max_defense) + margin
+            cut = min(threshold, defense_limit // defense_step) * defense_step
+            hits, s0, s1, s2, s3 = _count_hits_swar(np.int64(attacks[i]), defense_limit, cut,
+                                                    s0, s1, s2, s3)
+            _, dmg, s0, s1, s2, s3 = _lane_dice(hits, tier_faces[t], tier_reject[t], 0,
+                                                s0, s1, s2, s3)
+            out_damage[i] = dmg
+            out_hits[i] = hits
+    return out_damage, out_hits
+
+
 def _column(value, n: int, name: str, dtype=np.int16) -> np.ndarray:
     """A column of ``n`` small integers (compact dtypes: the kernel streams them from memory).
 
@@ -276,6 +298,16 @@ def sample_damage(attacks, defense, tier, rules, *, seed: int, n: int | None = N
     elif (out.damage.shape, out.hits.shape, out.damage.dtype, out.hits.dtype) != (
             (n,), (n,), np.dtype(np.int32), np.dtype(np.int16)):
         raise ValueError("out must hold int32 damage and int16 hits of length n")
+    plain = (not np.any(att_adv) and not np.any(def_adv) and rules.advantage_scope == "per_die"
+             and rules.defense_die <= 256)
+    if plain:
+        limit = 256 - 256 % rules.defense_die
+        damage, hits = _resolve_batch_plain(
+            attacks, defense, np.int64(rules.max_defense), np.int64(rules.defense_margin),
+            _column(tier, n, "tier", np.int8), rules.tier_faces.astype(np.int64), tier_reject,
+            np.int64(limit), np.int64(limit // rules.defense_die), states, np.int64(CHUNK),
+            out.damage, out.hits)
+        return Samples(damage=damage, hits=hits)
     damage, hits = _resolve_batch(
         attacks, defense, np.int64(rules.max_defense), np.int64(rules.defense_margin),
         _column(tier, n, "tier", np.int8), att_adv, def_adv,

@@ -17,8 +17,11 @@ import click
               show_default=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("reports"),
               show_default=True, help="Folder for rarity_cards.csv.")
+@click.option("--ablation", type=click.IntRange(0, None), default=100, show_default=True,
+              help="Games per card replayed with the card swapped for its rarity's reference "
+                   "card (0: skip the counterfactual ablation).")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None)
-def rarity(experiment, games, fmt, out, cards):
+def rarity(experiment, games, fmt, out, ablation, cards):
     """Win rate when held, composition rating with intervals, rarity order and outliers."""
     import numpy as np
     import pandas as pd
@@ -28,7 +31,9 @@ def rarity(experiment, games, fmt, out, cards):
     from sim.engine.layout import POLICY_IDS
     from sim.report.atomic import atomic_path
     from sim.runner.experiment import load_experiment
-    from sim.runner.rarity import card_records, play_pool, study
+    from sim.catalogue.power import power_score
+    from sim.runner.rarity import ablation as run_ablation
+    from sim.runner.rarity import card_records, play_pool, reference_cards, study
 
     catalogue = load_catalogue(cards)
     exp = load_experiment(experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
@@ -40,12 +45,20 @@ def rarity(experiment, games, fmt, out, cards):
     rar = np.asarray(catalogue.cards.rarity, np.int64)
     s = study(seat_cards, winner, rar, len(rules.rarities))
     per_game = card_records(seat_cards, records, len(names))
+    reference = reference_cards(power_score(catalogue.cards, rules), rar)
+    effect, effect_se, replayed = (run_ablation(catalogue, exp, seat_cards, winner, reference,
+                                                ablation) if ablation else
+                                   (np.zeros(len(names)), np.full(len(names), np.nan),
+                                    np.zeros(len(names), np.int64)))
     frame = pd.DataFrame({
         "card": names, "rarity": [rules.rarities[r] for r in rar], "games": s.held.astype(int),
         "win_rate": s.wins / np.maximum(s.held, 1), "win_low": s.win_low, "win_high": s.win_high,
         "damage_dealt": per_game[:, 0], "damage_taken": per_game[:, 1], "kills": per_game[:, 2],
         "survival": per_game[:, 3],
         "rating": s.rating, "rating_low": s.rating_low, "rating_high": s.rating_high,
+        "reference_card": [names[r] for r in reference], "ablation_games": replayed,
+        "ablation_effect": effect, "ablation_low": effect - 1.96 * effect_se,
+        "ablation_high": effect + 1.96 * effect_se,
         "implied_rarity": [rules.rarities[r] for r in s.implied_rarity],
         "outlier": np.select([s.outlier < 0, s.outlier > 0], ["weak", "strong"], ""),
     }).sort_values(["rarity", "rating"], key=lambda c: c.map(
@@ -70,5 +83,8 @@ def rarity(experiment, games, fmt, out, cards):
     click.echo(f"{len(flagged)} outlier(s) (rating interval outside their rarity's band):")
     for row in flagged.itertuples():
         click.echo(f"  {row.card} ({row.rarity}) is {row.outlier}: rating {row.rating:+.3f} "
-                   f"[{row.rating_low:+.3f}, {row.rating_high:+.3f}], plays like {row.implied_rarity}")
+                   f"[{row.rating_low:+.3f}, {row.rating_high:+.3f}], plays like {row.implied_rarity}"
+                   + (f"; swapping it for {row.reference_card} changes its team's chance to win "
+                      f"by {-100 * row.ablation_effect:+.1f} points over {row.ablation_games} "
+                      f"replayed games" if row.ablation_games else ""))
     click.echo(f"Per card: {out / 'rarity_cards.csv'}")

@@ -19,7 +19,7 @@ from sim.analysis.intervals import wilson_interval
 from sim.analysis.ratings import composition_strengths
 
 from .experiment import Experiment
-from .tasks import build_arena, play_games
+from .tasks import build_arena, play_games, replay_winners
 
 
 @dataclass(frozen=True)
@@ -97,3 +97,61 @@ def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n
     implied = np.nanargmin(np.abs(fit.beta[:, None] - med[None, :]), axis=1)
     return RarityStudy(n_games, held, wins, low, high, fit.beta, r_low, r_high, med, band_low,
                        band_high, bool(np.all(np.diff(med) > 0)), outlier, implied)
+
+
+def reference_cards(power: np.ndarray, rarity: np.ndarray) -> np.ndarray:
+    """Each card's reference: the card of its rarity with the median power score (for the
+    median card itself, the next one up or down), the "average card of its rarity"."""
+    ref = np.empty(rarity.size, np.int64)
+    for r in np.unique(rarity):
+        members = np.flatnonzero(rarity == r)
+        ordered = members[np.argsort(power[members], kind="stable")]
+        mid = ordered[len(ordered) // 2]
+        ref[members] = mid
+        if len(ordered) > 1:
+            ref[mid] = ordered[len(ordered) // 2 - 1]
+    return ref
+
+
+def ablation(catalogue, exp: Experiment, seat_cards: np.ndarray, winner: np.ndarray,
+             reference: np.ndarray, per_card: int):
+    """Counterfactual ablation: replay up to ``per_card`` of each card's games with the card
+    swapped for its reference card, same seeds; the effect is the paired change in its team's
+    chance to win (original minus replay), which is free of the selection bias of "win rate
+    when held". Returns (effect, standard error, games replayed) per card."""
+    arena = build_arena(catalogue, exp)
+    n_cards = reference.size
+    games_all, teams_all, seat_all, card_all, orig_all = [], [], [], [], []
+    for c in range(n_cards):
+        r = reference[c]
+        holds = np.argwhere(seat_cards == c)           # (game, seat, slot)
+        # the reference must be free in that game (a card is one physical card), unless it is c
+        keep = (r == c) | ~np.any(seat_cards[holds[:, 0]] == r, axis=(1, 2))
+        holds = holds[keep][:per_card]
+        for g, s_, k in holds:
+            teams = seat_cards[g].copy()
+            teams[s_, k] = r
+            games_all.append(g)
+            teams_all.append(teams)
+            seat_all.append(s_)
+            card_all.append(c)
+            orig_all.append(float(winner[g] == s_))
+    effect = np.zeros(n_cards)
+    se = np.full(n_cards, np.nan)
+    count = np.zeros(n_cards, np.int64)
+    if not games_all:
+        return effect, se, count
+    games_all = np.asarray(games_all)
+    order = np.argsort(games_all, kind="stable")
+    replayed = np.empty(games_all.size, np.int64)
+    replayed[order] = replay_winners(arena, games_all[order], np.asarray(teams_all)[order])
+    diff = np.asarray(orig_all) - (replayed == np.asarray(seat_all)).astype(float)
+    card_all = np.asarray(card_all)
+    for c in range(n_cards):
+        d = diff[card_all == c]
+        count[c] = d.size
+        if d.size:
+            effect[c] = d.mean()
+        if d.size > 1:
+            se[c] = d.std(ddof=1) / np.sqrt(d.size)
+    return effect, se, count

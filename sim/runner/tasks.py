@@ -75,6 +75,22 @@ def play_games(arena: Arena, start: int, stop: int) -> dict:
     return columns
 
 
+def replay_winners(arena: Arena, games: np.ndarray, team_cards: np.ndarray) -> np.ndarray:
+    """Winning seat of chosen games replayed with other cards: same boards, seats and dice seeds
+    (child ``game`` of the root seed), so any difference is the cards' doing."""
+    from sim.engine.runner import play_many
+
+    exp = arena.exp
+    games = np.asarray(games, np.int64)
+    if games.size == 0:
+        return np.empty(0, np.int64)
+    sch = schedule(exp, int(games.min()), int(games.max()) + 1)
+    rows = games - int(games.min())
+    out = play_many(arena.stacked, arena.cards, sch.board[rows], team_cards, exp.root_seed,
+                    arena.policies, seats=sch.offset[rows], game_indices=games)
+    return out[:, 0]
+
+
 def fingerprint(exp_path: str, cards_root: str) -> str:
     """Hash of the experiment file and every card file: the per-process cache key, so an edited
     file is never served from a stale cache."""

@@ -59,7 +59,9 @@ def play_games(arena: Arena, start: int, stop: int) -> dict:
     winner_seat = res["winner"]
     rows = np.arange(len(sch.games))
     winner_team = np.where(winner_seat >= 0, sch.team_of_seat[rows, np.maximum(winner_seat, 0)], -1)
-    columns = {"game": sch.games, "board": sch.board, "draw": sch.draw, "seat_offset": sch.offset,
+    # a game's dice come from child `game` of SeedSequence(root_seed): these two name its seed
+    columns = {"game": sch.games, "root_seed": np.full(len(sch.games), exp.root_seed, np.int64),
+               "board": sch.board, "draw": sch.draw, "seat_offset": sch.offset,
                "winner_seat": winner_seat, "winner_team": winner_team,
                "outcome": np.array([REASON_NAMES[int(r)] for r in res["reason"]]),
                "rotations": res["rotation"], "deaths": res["deaths"],

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .diagnostics import Problems
+from .diagnostics import Named, Problems
 from .tomldoc import TomlDoc
 
 EFFECTS = ("storm", "flood", "collapse")  # code = index + 1
@@ -22,19 +22,13 @@ N_PARAMS = 3  # count, damage, rise
 
 
 @dataclass(frozen=True)
-class ApocalypseIndex:
+class ApocalypseIndex(Named):
     names: tuple[str, ...]
     descriptions: tuple[str, ...]
     code: np.ndarray    # int64[k]: STORM, FLOOD, COLLAPSE
     params: np.ndarray  # int64[k, 3]: count, damage, rise
     lines: tuple[int, ...]
     path: str = ""
-
-    def __len__(self) -> int:
-        return len(self.names)
-
-    def find(self, name: str) -> int:
-        return [n.lower() for n in self.names].index(name.strip().lower())
 
 
 def load_apocalypses(root: Path, problems: Problems | None = None) -> ApocalypseIndex:

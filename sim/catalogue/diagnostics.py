@@ -53,6 +53,19 @@ class Problems:
             raise InputError(self.items)
 
 
+class Named:
+    """Mixin of catalogues with a ``names`` tuple: length and case-insensitive lookup by name."""
+
+    names: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def find(self, name: str) -> int:
+        """Index of ``name`` (case-insensitive); ValueError when there is none."""
+        return [n.lower() for n in self.names].index(name.strip().lower())
+
+
 def suggest(name: str, known: list[str] | tuple[str, ...], n: int = 3) -> str:
     """' (did you mean X, Y?)' for a misspelt name, or '' when nothing is close."""
     lowered = {k.lower(): k for k in known}

@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.board.layout import FLOOR, INTERACT, MAX_SIZE, PORTAL, SIZES, parse_layout
 
-from .diagnostics import Problems
+from .diagnostics import Named, Problems
 from .rules import Rules
 from .tomldoc import TomlDoc
 
@@ -28,7 +28,7 @@ _TILE_KEYS = {"name", "suit", "size", "layers", "doorways", "layout", "spawnable
 
 
 @dataclass(frozen=True)
-class TileCatalogue:
+class TileCatalogue(Named):
     """Every tile as parallel arrays; layouts sit in the top-left ``size × size`` of 5×5 grids."""
 
     names: tuple[str, ...]
@@ -49,12 +49,6 @@ class TileCatalogue:
     uncovered: int          # index of the Uncovered Tile
     lines: tuple[int, ...]
     path: str = ""
-
-    def __len__(self) -> int:
-        return len(self.names)
-
-    def find(self, name: str) -> int:
-        return [n.lower() for n in self.names].index(name.strip().lower())
 
 
 def load_tiles(path: Path, rules: Rules | None, problems: Problems) -> TileCatalogue | None:

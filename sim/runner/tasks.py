@@ -123,7 +123,16 @@ def load_context(exp_path: Path, games: int | None, cards_root: Path) -> Experim
 def run_batch(exp_path: str, games: int | None, cards_root: str, key: str, b: int
               ) -> tuple[int, dict, float]:
     """Play batch ``b``: (b, result columns, seconds). ``key`` = :func:`fingerprint` of the inputs."""
+    import numba
+
     t0 = time.perf_counter()
     arena = _arena(exp_path, games, cards_root, key)
-    columns = play_games(arena, *arena.exp.batch_range(b))
+    # One core per job: parallelism across batches is the runner's (--jobs); Numba threads inside
+    # each job as well would oversubscribe the cores. Results do not depend on it.
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        columns = play_games(arena, *arena.exp.batch_range(b))
+    finally:
+        numba.set_num_threads(before)
     return b, columns, time.perf_counter() - t0

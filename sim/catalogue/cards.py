@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .abilities import AbilityIndex
-from .diagnostics import InputError, Problems, read_text, suggest
+from .diagnostics import InputError, Problem, Problems, read_text, suggest
 from .rules import STAR_COLOURS, Rules
 
 STAR_COLUMNS = tuple(c for colour in STAR_COLOURS for c in (colour, f"{colour}_tier"))
@@ -59,13 +59,8 @@ class CardCatalogue:
         try:
             return lowered.index(name.strip().lower())
         except ValueError:
-            raise InputError([_problem(self.path, None, "name",
-                                       f"unknown card {name!r}{suggest(name, list(self.names))}")])
-
-
-def _problem(path, line, field, msg):
-    from .diagnostics import Problem
-    return Problem(str(path), line, field, msg)
+            raise InputError([Problem(str(self.path), None, "name",
+                                      f"unknown card {name!r}{suggest(name, list(self.names))}")])
 
 
 def load_cards(path: Path, rules: Rules, abilities: AbilityIndex, problems: Problems

@@ -13,6 +13,8 @@ import click
               help="Folder the report is written to.")
 def demo(cards_dir, out):
     """Each card's expected damage against a typical defender, per star colour."""
+    import pandas as pd
+
     from sim.catalogue.loader import load_catalogue
     from sim.report.atomic import atomic_path
     from sim.report.combat_report import combat_report
@@ -29,6 +31,6 @@ def demo(cards_dir, out):
     click.echo("Mean damage of one attack action per star colour (attacks^dice tier); "
                "base_actions_to_kill = base attacks\nneeded to kill the typical defender with at "
                "least even odds.\n")
-    with __import__("pandas").option_context("display.width", 200, "display.max_rows", 500):
+    with pd.option_context("display.width", 200, "display.max_rows", 500):
         click.echo(shown.to_string(index=False))
     click.echo(f"\nWritten: {path}")

@@ -17,7 +17,6 @@ from numba import prange
 from sim._jit import njit
 from sim.rng import next_u64, roll, seed_states
 
-from .exact import defense_threshold
 
 CHUNK = 65536
 

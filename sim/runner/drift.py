@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.analysis.sequential import run_sprt
-from sim.catalogue.diagnostics import Problems
+from sim.catalogue.diagnostics import InputError, Problems
 from sim.catalogue.tomldoc import TomlDoc
 from sim.combat.exact import damage_distribution
 
@@ -63,8 +63,8 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
     for rel in files:
         try:
             exp = load_experiment(path.parent / rel, cards, policy_names, games=max_games)
-        except Exception as exc:  # InputError: keep collecting every problem
-            problems.extend(Problems(list(getattr(exc, "problems", []))))
+        except InputError as exc:  # keep collecting every problem of every file
+            problems.extend(Problems(list(exc.problems)))
             continue
         if exp.teams is None or exp.seating != "duplicate":
             doc.add(("experiments",), f"{rel}: the gate replays fixed teams in duplicate seating")

@@ -89,19 +89,26 @@ def _sight(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_
     """Cast the eight rays from the start (and from its portal twin); each portal piece a ray
     reaches within range starts eight new rays from the other piece with the range left.
     Origins carry (cost, tile penalty paid, water penalty paid) for the "once" counting modes."""
+    # The best cost per portal origin and penalty flags lives in a short list (``seen``), not a
+    # [spaces, 4] table cleared per call: only the start, its twin and portal pieces are ever
+    # origins. ``best_out`` is a fresh local (not ``out``) so the compiler knows no other array
+    # aliases it in the ray loop.
     n = sight_nbr.shape[0]
     inf = np.int32(1 << 30)
     best_out = np.full(n, inf, np.int32)
-    best = np.full((n, 4), inf, np.int32)
     o_space = np.empty(stack_cap, np.int64)
     o_cost = np.empty(stack_cap, np.int64)
     o_flags = np.empty(stack_cap, np.int64)
-    top = 0
+    seen = np.empty((stack_cap + 2, 3), np.int64)  # space, flags, best cost
+    n_seen = 0
     o_space[0] = start
     o_cost[0] = 0
     o_flags[0] = 0
     top = 1
-    best[start, 0] = 0
+    seen[0, 0] = start
+    seen[0, 1] = 0
+    seen[0, 2] = 0
+    n_seen = 1
     best_out[start] = 0
     tw = twin[start]  # "An entity standing on either component is treated as standing on both"
     if tw >= 0:
@@ -109,14 +116,17 @@ def _sight(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_
         o_cost[1] = 0
         o_flags[1] = 0
         top = 2
-        best[tw, 0] = 0
+        seen[1, 0] = tw
+        seen[1, 1] = 0
+        seen[1, 2] = 0
+        n_seen = 2
         best_out[tw] = 0
     while top > 0:
         top -= 1
         origin = o_space[top]
         c0 = o_cost[top]
         f0 = o_flags[top]
-        if best[origin, f0] < c0:
+        if _seen_cost(seen, n_seen, origin, f0) < c0:
             continue
         for d in range(8):
             cur = origin
@@ -158,8 +168,8 @@ def _sight(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_
                         if ct < best_out[t]:
                             best_out[t] = ct
                         key = tp | (water_paid << 1)
-                        if ct < best[t, key] and top < stack_cap:
-                            best[t, key] = ct
+                        if ct < _seen_cost(seen, n_seen, t, key) and top < stack_cap:
+                            n_seen = _set_seen(seen, n_seen, t, key, ct)
                             o_space[top] = t
                             o_cost[top] = ct
                             o_flags[top] = key
@@ -169,3 +179,24 @@ def _sight(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_
                 cur = nx
     for s in range(n):
         out[s] = best_out[s] if best_out[s] <= max_range else -1
+
+
+@njit(inline="always")
+def _seen_cost(seen, n_seen, space, flags):
+    """The best cost an origin (space, penalty flags) was reached with (2**30 if never)."""
+    for i in range(n_seen):
+        if seen[i, 0] == space and seen[i, 1] == flags:
+            return seen[i, 2]
+    return 1 << 30
+
+
+@njit(inline="always")
+def _set_seen(seen, n_seen, space, flags, cost):
+    for i in range(n_seen):
+        if seen[i, 0] == space and seen[i, 1] == flags:
+            seen[i, 2] = cost
+            return n_seen
+    seen[n_seen, 0] = space
+    seen[n_seen, 1] = flags
+    seen[n_seen, 2] = cost
+    return n_seen + 1

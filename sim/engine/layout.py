@@ -7,8 +7,6 @@ kernel, and a game's whole state is a handful of arrays that copy and compare ch
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 # ---- entities: int64[entity, NF] (characters of teams 1-4 in card order, then CPUs)
 TEAM, CARD, ALIVE, HEALTH, MAX_HEALTH, SPACE, SPEED, RANGE, DEFENSE, SUIT = range(10)
 SPEED_LEFT, ACTED, DONE, IS_CPU, HOME, SPENT = range(10, 16)
@@ -64,11 +62,3 @@ NFP = 9
 # policies
 RANDOM, GREEDY = 0, 1
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY}
-
-State = namedtuple("State", ["ent", "g", "pos_state", "rng", "ev", "move_nbr", "sight_nbr",
-                             "sight_flag", "kind", "tile_pos", "twin", "cost", "queue", "sight"])
-Static = namedtuple("Static", ["move_nbr2", "sight_nbr2", "sight_flag2", "kind2", "tile_pos2",
-                               "twin2", "move_roll", "space_bodies", "body_start", "body_members",
-                               "pos_suit", "pos_layer", "spawn_space", "ip", "fp", "tier_faces",
-                               "tier_reject", "apoc_code", "apoc_params", "tail", "ctail",
-                               "pos_dist"])

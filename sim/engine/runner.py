@@ -9,6 +9,7 @@ state, so results are bit-identical whatever the thread count and memory stays f
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import prange
 
@@ -20,10 +21,12 @@ from sim.rng import seed_states
 from . import layout as L
 from .legal import _legal
 from .setup import _init_game
+from .state import Static
 from .turn import _advance, _apply
 from .victory import _finish_by_health, _team_health
 
 MAX_DECISIONS = 1_000_000  # a guard only: every game ends by the rotation cap long before
+GAMES_PER_CHUNK = 8  # prange scheduling granularity (a speed knob; results do not depend on it)
 
 
 @njit
@@ -77,7 +80,7 @@ def _play_many(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, po
     health of game i; ``card_out[i]`` = :func:`_card_record` of game i."""
     for i in prange(board_of.shape[0]):
         k = board_of[i]
-        S = L.Static(statics.move_nbr2[k], statics.sight_nbr2[k], statics.sight_flag2[k],
+        S = Static(statics.move_nbr2[k], statics.sight_nbr2[k], statics.sight_flag2[k],
                      statics.kind2[k], statics.tile_pos2[k], statics.twin2[k],
                      statics.move_roll[k], statics.space_bodies[k], statics.body_start[k],
                      statics.body_members[k], statics.pos_suit[k], statics.pos_layer,
@@ -139,6 +142,9 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
     seats = np.zeros(n, np.int64) if seats is None else np.ascontiguousarray(seats, np.int64)
     out = np.zeros((n, len(RESULT_COLUMNS)), np.int64)
     card_out = np.zeros((n, 4, 5, len(CARD_COLUMNS)), np.int64)
-    out, card_out = _play_many(static, cards, cpu_rows, n_cpu, board_of, team_cards, states,
-                               np.asarray(policies, np.int64), seats, out, card_out)
+    # Games differ in length several-fold: hand them to threads a few at a time (Numba's default
+    # splits the range into one block per thread up front, and one thread then idles).
+    with numba.parallel_chunksize(GAMES_PER_CHUNK):
+        out, card_out = _play_many(static, cards, cpu_rows, n_cpu, board_of, team_cards, states,
+                                   np.asarray(policies, np.int64), seats, out, card_out)
     return (out, card_out) if per_card else out

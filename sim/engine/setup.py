@@ -17,6 +17,7 @@ from sim._jit import njit
 from sim.rng import roll
 
 from . import layout as L
+from .state import State
 
 Cards = namedtuple("Cards", ["speed", "range", "max_health", "defense", "attacks", "tier",
                              "suit", "characters"])
@@ -31,7 +32,7 @@ def card_arrays(cards) -> Cards:
 
 
 def init_game(setup, cards: Cards, team_cards, rng_state, *, log: bool = True,
-              ev_cap: int = 20000, apocalypse: int = -1) -> L.State:
+              ev_cap: int = 20000, apocalypse: int = -1) -> State:
     """Validate and build a game's state (the Python face of :func:`_init_game`)."""
     team_cards = np.ascontiguousarray(team_cards, dtype=np.int64)
     if team_cards.shape != (TEAMS, CARDS_PER_TEAM):
@@ -106,7 +107,7 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
     else:
         g[L.APOC] = apocalypse
     n = S.kind2.shape[1]
-    return L.State(ent, g, np.zeros(49, np.int64), rng, np.zeros((ev_cap, L.EVF), np.int64),
+    return State(ent, g, np.zeros(49, np.int64), rng, np.zeros((ev_cap, L.EVF), np.int64),
                    S.move_nbr2[0].copy(), S.sight_nbr2[0].copy(), S.sight_flag2[0].copy(),
                    S.kind2[0].copy(), S.tile_pos2[0].copy(), S.twin2[0].copy(),
                    np.full(n, -1, np.int32), np.empty(4 * n + 16, np.int64),

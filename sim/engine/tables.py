@@ -25,6 +25,7 @@ from sim.catalogue.game_rules import GameRules, load_game_rules
 from sim.combat.sampler import lane_reject
 
 from . import layout as L
+from .state import Stacked, Static, new_static
 
 MAX_ATTACKS = 50   # cards.LIMITS["attacks"]: the most dice one throw can hold
 TAIL_HEALTH = 1500  # health beyond this is treated as this in the greedy kill table
@@ -35,7 +36,7 @@ CPU_COLS = 8       # space, home position, health, defense, attacks, tier, speed
 class GameSetup:
     """Everything a game needs that does not change during it (one board)."""
 
-    static: L.Static
+    static: Static
     cpu_rows: np.ndarray      # int64[k, CPU_COLS]
     cpu_names: tuple[str, ...]
     board: Board
@@ -175,7 +176,7 @@ def build_setup(catalogue, board: Board, game_rules: GameRules, apocalypses: Apo
     fp[L.F_RED] = rules.red_health_fraction
     fp[L.W_DAMAGE:] = game_rules.greedy
     tail, ctail = combat_tails(tuple(int(f) for f in rules.tier_faces))
-    static = L.Static(
+    static = new_static(
         move_nbr2=np.stack([g0.move_nbr, g1.move_nbr]),
         sight_nbr2=np.stack([g0.sight_nbr, g1.sight_nbr]),
         sight_flag2=np.stack([g0.sight_flag, g1.sight_flag]),
@@ -192,7 +193,7 @@ def build_setup(catalogue, board: Board, game_rules: GameRules, apocalypses: Apo
     return GameSetup(static, rows, tuple(names), board, game_rules, apocalypses)
 
 
-def stack_setups(setups: list[GameSetup]) -> tuple[L.Static, np.ndarray, np.ndarray]:
+def stack_setups(setups: list[GameSetup]) -> tuple[Stacked, np.ndarray, np.ndarray]:
     """Many boards' ``Static`` arrays stacked on a leading board axis (water-body lists padded),
     plus the CPU rows padded to ``[board, k, CPU_COLS]`` and each board's CPU count."""
     ss = [s.static for s in setups]
@@ -203,7 +204,7 @@ def stack_setups(setups: list[GameSetup]) -> tuple[L.Static, np.ndarray, np.ndar
     members = np.stack([np.pad(s.body_members, (0, nm - s.body_members.shape[0])) for s in ss])
     stack = lambda f: np.stack([getattr(s, f) for s in ss])  # noqa: E731
     first = ss[0]
-    static = L.Static(stack("move_nbr2"), stack("sight_nbr2"), stack("sight_flag2"), stack("kind2"),
+    static = Stacked(stack("move_nbr2"), stack("sight_nbr2"), stack("sight_flag2"), stack("kind2"),
                       stack("tile_pos2"), stack("twin2"), stack("move_roll"), stack("space_bodies"),
                       starts, members, stack("pos_suit"), first.pos_layer, stack("spawn_space"),
                       stack("ip"), first.fp, first.tier_faces, first.tier_reject, first.apoc_code,

@@ -1,0 +1,104 @@
+"""A game's state (``State``) and its board's fixed tables (``Static``): two objects passed by
+reference into every kernel.
+
+Why StructRefs and not named tuples: Numba passes a named tuple of arrays *by value*, and a
+kernel called with one takes and drops a reference on every array in it (36 atomic round trips
+per call for ``State`` and ``Static``), whatever it reads. The game loop calls a dozen kernels
+per decision, so with tuples that bookkeeping was about 40 % of a game's time. A StructRef is
+one reference-counted pointer: a call costs one round trip, and a kernel pays only for the
+fields it reads (hot loops hoist them into locals).
+
+Inside kernels the fields read as attributes (``st.ent``, ``S.tail``), as before. From Python,
+build them with :func:`new_state` / :func:`new_static` (cached jitted constructors) and read the
+same attributes (each read is a jitted call: fine for tests and the CLI, not for loops).
+``Stacked`` is the plain container of many boards' tables that ``play_many`` slices per game.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from numba.core import types
+from numba.experimental import structref
+
+from sim._jit import njit
+
+STATE_FIELDS = ("ent", "g", "pos_state", "rng", "ev", "move_nbr", "sight_nbr", "sight_flag",
+                "kind", "tile_pos", "twin", "cost", "queue", "sight")
+STATIC_FIELDS = ("move_nbr2", "sight_nbr2", "sight_flag2", "kind2", "tile_pos2", "twin2",
+                 "move_roll", "space_bodies", "body_start", "body_members", "pos_suit",
+                 "pos_layer", "spawn_space", "ip", "fp", "tier_faces", "tier_reject",
+                 "apoc_code", "apoc_params", "tail", "ctail", "pos_dist")
+
+# many boards' Static fields stacked on a leading board axis (a Python-side container)
+Stacked = namedtuple("Stacked", STATIC_FIELDS)
+
+
+@structref.register
+class StateType(types.StructRef):
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+@structref.register
+class StaticType(types.StructRef):
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+class State(structref.StructRefProxy):
+    """One game's mutable state: entities, game scalars, positions, random stream, event log,
+    the live board graph (destroyed coordinates are cut out of it) and search buffers."""
+
+    def copy(self) -> "State":
+        """A deep copy (snapshots for tests and tools)."""
+        return new_state(*(a.copy() for a in state_fields(self)))
+
+
+class Static(structref.StructRefProxy):
+    """One board's tables that no game changes (graph before destruction, rule numbers, the
+    greedy policy's exact kill tables)."""
+
+
+structref.define_proxy(State, StateType, list(STATE_FIELDS))
+structref.define_proxy(Static, StaticType, list(STATIC_FIELDS))
+
+
+@njit
+def new_state(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos, twin,
+              cost, queue, sight):
+    return State(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos,
+                 twin, cost, queue, sight)
+
+
+@njit
+def new_static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move_roll,
+               space_bodies, body_start, body_members, pos_suit, pos_layer, spawn_space, ip, fp,
+               tier_faces, tier_reject, apoc_code, apoc_params, tail, ctail, pos_dist):
+    return Static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move_roll,
+                  space_bodies, body_start, body_members, pos_suit, pos_layer, spawn_space, ip,
+                  fp, tier_faces, tier_reject, apoc_code, apoc_params, tail, ctail, pos_dist)
+
+
+@njit
+def state_fields(st):
+    return (st.ent, st.g, st.pos_state, st.rng, st.ev, st.move_nbr, st.sight_nbr, st.sight_flag,
+            st.kind, st.tile_pos, st.twin, st.cost, st.queue, st.sight)
+
+
+@njit
+def static_fields(S):
+    return (S.move_nbr2, S.sight_nbr2, S.sight_flag2, S.kind2, S.tile_pos2, S.twin2, S.move_roll,
+            S.space_bodies, S.body_start, S.body_members, S.pos_suit, S.pos_layer, S.spawn_space,
+            S.ip, S.fp, S.tier_faces, S.tier_reject, S.apoc_code, S.apoc_params, S.tail, S.ctail,
+            S.pos_dist)
+
+
+def _python_attributes(cls, fields, getter) -> None:
+    """Read-only Python attributes: ``st.ent`` from Python returns the kernel's own array."""
+    for i, name in enumerate(fields):
+        setattr(cls, name, property(lambda self, i=i: getter(self)[i]))
+
+
+_python_attributes(State, STATE_FIELDS, state_fields)
+_python_attributes(Static, STATIC_FIELDS, static_fields)

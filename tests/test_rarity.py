@@ -90,3 +90,25 @@ def test_ablation_against_itself_is_exactly_zero_and_a_boosted_card_matters(tmp_
     effect, se, count = ablation(catalogue, exp, seat_cards, winner, reference, 60)
     assert count[mario] >= 30
     assert effect[mario] > 3 * se[mario]
+
+
+def test_a_pool_study_measures_bands_on_the_cards_in_play():
+    """A pool that leaves cards (and all of GOAT Series) out: the medians are those of the cards
+    that played — the others sit at the prior's 0 and would drag every median there — and the
+    top rarity in play has an open band; cards out of play are never outliers."""
+    rng = np.random.default_rng(np.random.SeedSequence(8))
+    rarity = np.repeat(np.arange(6), 8)
+    strength = 0.5 * rarity - 1.5
+    pool = np.flatnonzero((rarity < 5) & (np.arange(48) % 8 < 5))      # 5 per rarity, no GOAT
+    seat_cards = np.stack([rng.permutation(pool)[:20].reshape(4, 5) for _ in range(3000)])
+    util = strength[seat_cards].sum(axis=2)
+    p = np.exp(util - util.max(axis=1, keepdims=True))
+    winner = np.array([rng.choice(4, p=row / row.sum()) for row in p])
+    s = study(seat_cards, winner, rarity, 6)
+    played = s.held > 0
+    assert np.array_equal(played, np.isin(np.arange(48), pool))
+    for r in range(5):
+        assert s.rarity_median[r] == np.median(s.rating[played & (rarity == r)])
+    assert np.isnan(s.rarity_median[5]) and s.ordered
+    assert np.all(s.band_high[rarity == 4] == np.inf) and np.all(s.band_low[rarity == 0] == -np.inf)
+    assert np.all(s.outlier[~played] == 0)

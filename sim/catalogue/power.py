@@ -22,6 +22,7 @@ import numpy as np
 
 from .cards import CardCatalogue
 from .diagnostics import Problems
+from .remedy import RemedySteps, load_remedy
 from .rules import STAR_COLOURS, Rules
 from .tomldoc import TomlDoc
 
@@ -107,15 +108,18 @@ def power_score(cards: CardCatalogue, rules: Rules,
 
 @dataclass(frozen=True)
 class PowerCurve:
-    """``cards/power_curve.toml``: bands[r] = (min, max) power of rarity r (rules.rarities order)."""
+    """``cards/power_curve.toml``: bands[r] = (min, max) power of rarity r (rules.rarities order),
+    and the optional ``[remedy]`` steps of the outlier remedy search (:mod:`.remedy`)."""
 
     bands: np.ndarray        # float64[rarity, 2]
     lines: tuple[int, ...]   # line of each rarity's band in the file, for problem reports
     path: str = ""
+    remedy: RemedySteps | None = None
 
 
 def load_power_curve(path: Path, rules: Rules, problems: Problems) -> PowerCurve | None:
-    """Parse ``power_curve.toml``: a ``[bands]`` table with ``"Rarity" = [min, max]`` per rarity.
+    """Parse ``power_curve.toml``: a ``[bands]`` table with ``"Rarity" = [min, max]`` per rarity,
+    and optionally a ``[remedy]`` table (:func:`.remedy.load_remedy`).
 
     Problems (file, line, field): unknown section or rarity (with suggestions), missing rarity,
     a band that is not two numbers with 0 <= min < max, and bands that do not increase strictly
@@ -125,7 +129,7 @@ def load_power_curve(path: Path, rules: Rules, problems: Problems) -> PowerCurve
     if doc is None:
         return None
     before = len(problems)
-    doc.unknown_keys((), {"bands"})
+    doc.unknown_keys((), {"bands", "remedy"})
     table = doc.get(("bands",), dict, fallback=None)
     doc.unknown_keys(("bands",), set(rules.rarities))
     bands = np.full((len(rules.rarities), 2), np.nan)
@@ -155,9 +159,10 @@ def load_power_curve(path: Path, rules: Rules, problems: Problems) -> PowerCurve
             doc.add(("bands", rules.rarities[r]),
                     f"band [{cur[0]:g}, {cur[1]:g}] must lie above {rules.rarities[r - 1]}'s "
                     f"[{prev[0]:g}, {prev[1]:g}] (\"from least to most powerful\")")
+    remedy = load_remedy(doc)
     if len(problems) > before:
         return None
-    return PowerCurve(bands=bands, lines=tuple(lines), path=str(path))
+    return PowerCurve(bands=bands, lines=tuple(lines), path=str(path), remedy=remedy)
 
 
 def rarity_bands(rules: Rules, path: Path | None = None) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""``bwlab rarity``: each card's strength in play, per rarity, with the outliers flagged."""
+"""``bwlab rarity``: each card's strength in play, per rarity, with the outliers flagged and, with
+``--remedy``, the smallest stat change that brings each outlier back (:mod:`sim.runner.remedy`)."""
 
 from __future__ import annotations
 
@@ -20,18 +21,28 @@ import click
 @click.option("--ablation", type=click.IntRange(0, None), default=100, show_default=True,
               help="Games per card replayed with the card swapped for its rarity's reference "
                    "card (0: skip the counterfactual ablation).")
+@click.option("--remedy", is_flag=True, default=False,
+              help="For each outlier, the smallest single-stat change (steps from [remedy] in "
+                   "power_curve.toml) that brings it into its band, checked by replaying its "
+                   "games.")
+@click.option("--remedy-games", type=click.IntRange(1, None), default=4000, show_default=True,
+              help="Replay budget per outlier, split evenly over the most checks its search "
+                   "can need (per stat: one, plus a bisection of its steps); never exceeded.")
+@click.option("--remedy-card", "remedy_cards", multiple=True, metavar="NAME",
+              help="Remedy only these outliers (repeatable; default: every outlier).")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None)
-def rarity(experiment, games, fmt, out, ablation, cards):
-    """Win rate when held, composition rating with intervals, rarity order and outliers."""
+def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_cards, cards):
+    """Win rate when held, composition rating with intervals, rarity order and outliers; with
+    --remedy, the smallest stat change that brings each outlier back into its band."""
     import numpy as np
     import pandas as pd
 
-    from sim.catalogue.diagnostics import InputError, Problem
+    from sim.catalogue.diagnostics import InputError, Problem, Problems
     from sim.catalogue.loader import load_catalogue
+    from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve, power_score
     from sim.engine.layout import POLICY_IDS
     from sim.report.atomic import atomic_path
     from sim.runner.experiment import load_experiment
-    from sim.catalogue.power import power_score
     from sim.runner.rarity import ablation as run_ablation
     from sim.runner.rarity import card_records, play_pool, reference_cards, study
 
@@ -40,6 +51,16 @@ def rarity(experiment, games, fmt, out, ablation, cards):
     if exp.pool is None:
         raise InputError([Problem(str(experiment), None, "pool",
                                   "the rarity study needs a [pool] experiment (teams drawn)")])
+    curve = None
+    if remedy:  # checked before any game is played: a typo costs nothing
+        problems = Problems()
+        curve_path = catalogue.root / POWER_CURVE_FILE
+        curve = load_power_curve(curve_path, catalogue.rules, problems)
+        if curve is not None and curve.remedy is None:
+            problems.add(curve_path, None, "remedy", "missing [remedy] table: the stats and steps "
+                                                     "the remedy search may try")
+        problems.raise_if_any()
+    only = {catalogue.cards.find(n) for n in remedy_cards} if remedy_cards else None
     seat_cards, winner, records = play_pool(catalogue, exp, records=True)
     rules, names = catalogue.rules, catalogue.cards.names
     rar = np.asarray(catalogue.cards.rarity, np.int64)
@@ -50,6 +71,15 @@ def rarity(experiment, games, fmt, out, ablation, cards):
                                                 ablation) if ablation else
                                    (np.zeros(len(names)), np.full(len(names), np.nan),
                                     np.zeros(len(names), np.int64)))
+    fixes = []
+    if remedy:
+        from sim.runner.remedy import remedies, remedy_records
+
+        found = remedies(catalogue, exp, seat_cards, winner, s, curve.remedy, remedy_games,
+                         only=only)
+        rank = {r: i for i, r in enumerate(rules.rarities)}
+        fixes = sorted(remedy_records(found, catalogue, curve.bands),  # the outliers' order
+                       key=lambda f: (rank[f["rarity"]], f["rating_before"]))
     frame = pd.DataFrame({
         "card": names, "rarity": [rules.rarities[r] for r in rar], "games": s.held.astype(int),
         "win_rate": s.wins / np.maximum(s.held, 1), "win_low": s.win_low, "win_high": s.win_high,
@@ -61,22 +91,30 @@ def rarity(experiment, games, fmt, out, ablation, cards):
         "ablation_high": effect + 1.96 * effect_se,
         "implied_rarity": [rules.rarities[r] for r in s.implied_rarity],
         "outlier": np.select([s.outlier < 0, s.outlier > 0], ["weak", "strong"], ""),
+        **remedy_columns(fixes, names),
     }).sort_values(["rarity", "rating"], key=lambda c: c.map(
         {r: i for i, r in enumerate(rules.rarities)}) if c.name == "rarity" else c)
     with atomic_path(out / "rarity_cards.csv") as tmp:
         frame.to_csv(tmp, index=False)
+    played = s.held > 0  # a pool experiment may leave whole rarities out of play
     per = [{"rarity": r, "median_rating": float(s.rarity_median[i]),
-            "min": float(s.rating[rar == i].min()), "max": float(s.rating[rar == i].max())}
+            "min": float(s.rating[played & (rar == i)].min()),
+            "max": float(s.rating[played & (rar == i)].max())} if np.any(played & (rar == i))
+           else {"rarity": r, "median_rating": None, "min": None, "max": None}
            for i, r in enumerate(rules.rarities)]
     if fmt == "json":
-        click.echo(json.dumps({"games": s.games, "ordered": s.ordered, "rarities": per,
-                               "cards": json.loads(frame.to_json(orient="records"))}, indent=2))
+        doc = {"games": s.games, "ordered": s.ordered, "rarities": per,
+               "cards": json.loads(frame.to_json(orient="records"))}
+        if remedy:
+            doc["remedies"] = fixes
+        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
         return
     click.echo(f"{s.games} games of {exp.name} (teams drawn from {len(exp.pool)} cards, "
                f"policies {', '.join(sorted(set(exp.policies)))})")
     for p in per:
-        click.echo(f"  {p['rarity']:<12} median rating {p['median_rating']:+.3f} "
-                   f"(range {p['min']:+.3f} .. {p['max']:+.3f})")
+        click.echo(f"  {p['rarity']:<12} " + ("no card in play" if p["median_rating"] is None else
+                                              f"median rating {p['median_rating']:+.3f} "
+                                              f"(range {p['min']:+.3f} .. {p['max']:+.3f})"))
     order = " < ".join(rules.rarities)
     click.echo(f"{order}: {'holds' if s.ordered else 'DOES NOT HOLD'} (median ratings)")
     flagged = frame[frame["outlier"] != ""]
@@ -87,4 +125,51 @@ def rarity(experiment, games, fmt, out, ablation, cards):
                    + (f"; swapping it for {row.reference_card} changes its team's chance to win "
                       f"by {-100 * row.ablation_effect:+.1f} points over {row.ablation_games} "
                       f"replayed games" if row.ablation_games else ""))
+    if remedy:
+        echo_remedies(fixes, remedy_games, [names[c] for c in sorted(only or ())])
     click.echo(f"Per card: {out / 'rarity_cards.csv'}")
+
+
+REMEDY_COLUMNS = ("status", "change", "power_delta", "rating_after", "rating_after_low",
+                  "rating_after_high", "games_replayed")
+
+
+def remedy_columns(fixes: list[dict], names) -> dict:
+    """``remedy_*`` columns of rarity_cards.csv: blank for cards without a remedy."""
+    row = {f["card"]: f for f in fixes}
+    return {f"remedy_{k}": [row[n][k] if n in row else None for n in names] for k in REMEDY_COLUMNS}
+
+
+def echo_remedies(fixes: list[dict], budget: int, asked: list[str]) -> None:
+    click.echo(f"Remedies (smallest single-stat change by power delta; each candidate checked by "
+               f"replaying the card's games with the same seeds, budget {budget} games per "
+               f"outlier):")
+    done = {f["card"] for f in fixes}
+    for name in asked:
+        if name not in done:
+            click.echo(f"  {name} is not an outlier: no remedy needed")
+    if not fixes and not asked:
+        click.echo("  none needed: no outlier")
+    for f in fixes:
+        head = f"  {f['card']} ({f['rarity']}) {f['direction']}: "
+        if not f["change"]:
+            click.echo(head + "no allowed change moves its power that way ([remedy] steps)")
+            continue
+        band = f"[{_edge(f['band_low'], '-')}, {_edge(f['band_high'], '+')}]"
+        click.echo(head + f"{f['change']}, power {f['power_before']:.1f} → {f['power_after']:.1f} "
+                   f"({f['power_delta']:+.1f}; power band {f['power_band_low']:g}-"
+                   f"{f['power_band_high']:g}{'' if f['power_in_band'] else ', OUTSIDE it'})")
+        verdict = {"lands": "lands in its band", "overshoots": "overshoots: every change that "
+                   "reaches the band jumps past it; nearest shown",
+                   "short": "short: even the largest allowed change stays outside the band; "
+                   "nearest shown"}[f["status"]]
+        click.echo(f"      rating {f['rating_before']:+.3f} → {f['rating_after']:+.3f} "
+                   f"[{f['rating_after_low']:+.3f}, {f['rating_after_high']:+.3f}] vs band {band}: "
+                   f"{verdict} ({f['checks_run']} of {f['candidates']} candidates checked, "
+                   f"{f['games_per_check']} games each; its team's win rate "
+                   f"{100 * f['win_change']:+.1f} points)")
+
+
+def _edge(x, sign: str) -> str:
+    """A band edge; None is the open end (Bronze has no bottom, GOAT Series no top)."""
+    return f"{sign}inf" if x is None else f"{x:+.3f}"

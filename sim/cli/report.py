@@ -20,11 +20,16 @@ import click
               help="Games for the card-ratings section (0 to skip).")
 @click.option("--rating-experiment", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("experiments/rarity.toml"), show_default=True)
+@click.option("--remedy-games", type=click.IntRange(0, None), default=0, show_default=True,
+              help="Replay budget per rating outlier for its remedy (the smallest stat change "
+                   "that brings it into its band; 0 to skip, as it replays games).")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
-def report(out, seed, teams_file, fairness_games, rating_games, rating_experiment, cards):
+def report(out, seed, teams_file, fairness_games, rating_games, rating_experiment, remedy_games,
+           cards):
     """Write reports/report.html: combat tables, exact vs Monte Carlo, rarity power curve,
-    team fairness with the seat effect, and card ratings in play."""
+    team fairness with the seat effect, card ratings in play and (--remedy-games) the outliers'
+    remedies."""
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import load_teams
     from sim.report.lab_report import write_report
@@ -34,5 +39,6 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
     catalogue = load_catalogue(cards)
     teams = load_teams(teams_file, catalogue.cards) if str(teams_file) not in ("", ".") else None
     path = write_report(catalogue, out, seed=seed, teams=teams, fairness_games=fairness_games,
-                        rating_games=rating_games, rating_experiment=rating_experiment)
+                        rating_games=rating_games, rating_experiment=rating_experiment,
+                        remedy_games=remedy_games)
     click.echo(f"Report: {path.resolve()}")

@@ -1,8 +1,9 @@
 """The lab's HTML report: what the shipped cards and rules imply, section by section.
 
 Sections now: the combat report of every card (per star colour, against a typical defender),
-the book's worked example drawn exact against Monte Carlo, and the rarity power curve with the
-cards that stray from their band. Each section also lands as a CSV beside the page.
+the book's worked example drawn exact against Monte Carlo, the rarity power curve with the
+cards that stray from their band, team fairness, card ratings in play with their outliers and,
+on request, each outlier's remedy. Each section also lands as a CSV beside the page.
 """
 
 from __future__ import annotations
@@ -67,8 +68,11 @@ def fairness_section(page: Page, catalogue, teams, games: int, seed: int) -> pd.
     return table
 
 
-def ratings_section(page: Page, catalogue, games: int, experiment: Path) -> pd.DataFrame:
-    """Card ratings in play (team-composition Plackett-Luce) as a forest plot, by rarity."""
+def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curve=None,
+                    remedy_games: int = 0) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """Card ratings in play (team-composition Plackett-Luce) as a forest plot, by rarity, with
+    the outliers; with ``remedy_games`` (and the power ``curve`` holding ``[remedy]`` steps) also
+    each outlier's remedy (:mod:`sim.runner.remedy`), as a second table."""
     from dataclasses import replace
 
     from sim.engine.layout import POLICY_IDS
@@ -85,23 +89,46 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path) -> pd.D
     page.heading("Card ratings in play")
     page.text(f"{st.games} games, teams drawn from every card. Rating = the card's share of its "
               f"team's strength in a Plackett-Luce model of who wins; 95 % intervals. By median "
-              f"rating, the rarity order {'holds' if st.ordered else 'DOES NOT HOLD'}. See "
-              f"`bwlab rarity` for the full study.")
+              f"rating, the rarity order {'holds' if st.ordered else 'DOES NOT HOLD'}; "
+              f"{int(np.count_nonzero(st.outlier))} outlier(s) (interval wholly outside their "
+              f"rarity's band). See `bwlab rarity` for the full study.")
     page.image(png_bytes(interval_forest(labels, st.rating[order], st.rating_low[order],
                                          st.rating_high[order], "Card ratings by rarity",
                                          "rating (log-strength, centred)", reference=0.0)),
                "card rating forest plot")
-    return pd.DataFrame({"card": [catalogue.cards.names[i] for i in order],
-                         "rating": st.rating[order], "low": st.rating_low[order],
-                         "high": st.rating_high[order]})
+    ratings = pd.DataFrame({"card": [catalogue.cards.names[i] for i in order],
+                            "rating": st.rating[order], "low": st.rating_low[order],
+                            "high": st.rating_high[order],
+                            "outlier": np.select([st.outlier[order] < 0, st.outlier[order] > 0],
+                                                 ["weak", "strong"], "")})
+    if not remedy_games or curve is None or curve.remedy is None:
+        return ratings, None
+    from sim.runner.remedy import remedies, remedy_records
+
+    found = remedies(catalogue, exp, seat_cards, winner, st, curve.remedy, remedy_games)
+    fixes = pd.DataFrame(remedy_records(found, catalogue, curve.bands),
+                         columns=["card", "rarity", "direction", "change", "power_delta",
+                                  "rating_before", "rating_after", "rating_after_low",
+                                  "rating_after_high", "band_low", "band_high", "status",
+                                  "games_replayed"])
+    page.heading("Remedies for the outliers")
+    page.text(f"For each outlier, the smallest single-stat change (ranked by how much it moves the "
+              f"power score; steps from [remedy] in {POWER_CURVE_FILE}) whose replayed games — "
+              f"same seeds, at most {remedy_games} per outlier — put its rating inside its "
+              f"rarity's band (status lands); overshoots / short show the nearest change checked.")
+    page.table(fixes if len(fixes) else pd.DataFrame({"remedy": ["none needed: no outlier"]}))
+    return ratings, fixes
 
 
 def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000, teams=None,
                  fairness_games: int = 512, rating_games: int = 0,
-                 rating_experiment: Path | None = None) -> Path:
+                 rating_experiment: Path | None = None, remedy_games: int = 0) -> Path:
     out = Path(out)
     problems = Problems()
     curve = load_power_curve(catalogue.root / POWER_CURVE_FILE, catalogue.rules, problems)
+    if remedy_games and rating_games and curve is not None and curve.remedy is None:
+        problems.add(catalogue.root / POWER_CURVE_FILE, None, "remedy",
+                     "missing [remedy] table: the stats and steps the remedy search may try")
     problems.raise_if_any()
     page = Page("Board Wars Lab report")
     page.text(f"Cards and rules from {catalogue.root}. Every number here is reproducible: exact "
@@ -151,8 +178,11 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000,
         tables.append(("fairness.csv", fairness_section(page, catalogue, teams, fairness_games,
                                                         seed)))
     if rating_games and rating_experiment is not None:
-        tables.append(("card_ratings.csv", ratings_section(page, catalogue, rating_games,
-                                                           rating_experiment)))
+        ratings, fixes = ratings_section(page, catalogue, rating_games, rating_experiment,
+                                         curve=curve, remedy_games=remedy_games)
+        tables.append(("card_ratings.csv", ratings))
+        if fixes is not None:
+            tables.append(("rarity_remedies.csv", fixes))
     out.mkdir(parents=True, exist_ok=True)
     for name, table in tables:
         with atomic_path(out / name) as tmp:

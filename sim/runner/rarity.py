@@ -6,7 +6,9 @@ was drafted with), and a rating fitted to the games' results with the team-compo
 Plackett–Luce model (team strength = sum of its cards' ratings; winner-only partial rankings),
 with intervals from the penalised Hessian. Per rarity: the spread of ratings and whether the
 medians rise Bronze < ... < GOAT Series; outliers are cards whose rating interval lies wholly
-outside their rarity's band (halfway to the neighbouring rarities' medians).
+outside their rarity's band (halfway to the neighbouring rarities' medians). Medians and bands
+count only the cards in play, so a pool that leaves cards out measures the ones it played.
+:mod:`.remedy` proposes a stat change for each outlier.
 """
 
 from __future__ import annotations
@@ -89,14 +91,31 @@ def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n
     places[winner_seat < 0] = 1.0  # no winner: all tied, the game ranks nobody
     fit = composition_strengths(team_rows, items, places, l2=l2)
     r_low, r_high = fit.interval(confidence)
-    med = np.array([np.median(fit.beta[rarity == r]) if np.any(rarity == r) else np.nan
-                    for r in range(n_rarities)])
-    edges = np.concatenate([[-np.inf], (med[:-1] + med[1:]) / 2, [np.inf]])
-    band_low, band_high = edges[rarity], edges[rarity + 1]
+    # medians over the cards that played: a pool experiment leaves the other cards at the prior
+    # (rating 0), which would otherwise drag every median towards 0
+    played = held > 0
+    med = np.array([np.median(fit.beta[played & (rarity == r)]) if np.any(played & (rarity == r))
+                    else np.nan for r in range(n_rarities)])
+    low_edge, high_edge = band_edges(med)
+    band_low, band_high = low_edge[rarity], high_edge[rarity]
     outlier = np.where(r_high < band_low, -1, np.where(r_low > band_high, 1, 0))
+    outlier[~played] = 0  # a card out of play has only the prior: never an outlier
     implied = np.nanargmin(np.abs(fit.beta[:, None] - med[None, :]), axis=1)
+    ordered = bool(np.all(np.diff(med[~np.isnan(med)]) > 0))
     return RarityStudy(n_games, held, wins, low, high, fit.beta, r_low, r_high, med, band_low,
-                       band_high, bool(np.all(np.diff(med) > 0)), outlier, implied)
+                       band_high, ordered, outlier, implied)
+
+
+def band_edges(median: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each rarity's band: halfway to the medians of the nearest rarities below and above that
+    have cards in play (open at the ends); NaN for a rarity with no card in play."""
+    have = np.flatnonzero(~np.isnan(median))
+    low = np.full(median.size, np.nan)
+    high = np.full(median.size, np.nan)
+    for j, r in enumerate(have):
+        low[r] = (median[have[j - 1]] + median[r]) / 2 if j > 0 else -np.inf
+        high[r] = (median[r] + median[have[j + 1]]) / 2 if j + 1 < have.size else np.inf
+    return low, high
 
 
 def reference_cards(power: np.ndarray, rarity: np.ndarray) -> np.ndarray:

@@ -1,0 +1,280 @@
+"""Remedies for rarity outliers: the smallest single-stat change that brings a card back into its
+rarity's band, proposed by the power curve and confirmed by simulation.
+
+The rarity study (:mod:`.rarity`) flags a card whose rating interval lies wholly outside its
+rarity's band. A designer then asks "what do I change?". Three steps answer it:
+
+1. **Candidates** (:func:`candidates`): every single-stat change allowed by ``[remedy]`` in
+   ``cards/power_curve.toml`` (stats and step sizes are data), kept only if it moves the card's
+   power score (``docs/power-curve.md``) the right way — down for a strong card (a nerf), up for
+   a weak one (a buff) — and ranked by how much power it moves. The power curve is the lab's
+   documented notion of "how big a change is", so "smallest" means smallest power delta.
+2. **Check** (:func:`remedies`): replay the card's own games with the changed card — same boards,
+   seats, teams and dice seeds (child ``game`` of the experiment's root seed) — and measure its
+   new rating as the study's rating plus the paired shift (:mod:`sim.analysis.shift`). Common
+   random numbers remove the luck of which games were drawn; the dice that diverge after the
+   change remain, and the reported interval carries them.
+3. **Search** (:func:`search`): a bigger change of one stat moves the card further (its
+   strength is monotone in each stat, like its power score), so per stat one check of its
+   largest change rules the stat out or a bisection finds its smallest change that reaches the
+   band; the best landing so far bounds the later stats. The simulation is free to disagree with
+   the power curve *across* stats (an attack point may matter less in play than its power says),
+   so the answer is the smallest landing candidate, not merely the first one along the ranking.
+   A candidate *lands* when its simulated rating lies inside the band; when none does, the
+   checked candidate nearest the band is reported, with status ``overshoots`` (changes reach the
+   band but jump past it: the steps are too coarse) or ``short`` (none reaches it).
+
+Budget: ``budget`` replayed games per outlier, split evenly over the most checks the search can
+need (:func:`max_checks`), so it is never exceeded. Every check replays the same first games of
+the card, in game order, so candidates are compared on identical games. Everything is a pure
+function of the experiment's seed: the same seed gives the same remedy whatever the number of
+threads.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Callable
+
+import numpy as np
+
+from sim.analysis.shift import offsets, paired_shift
+from sim.catalogue.power import DEFAULT_WEIGHTS, power_score
+from sim.catalogue.remedy import RemedySteps, stat_bounds, stat_value, with_stat
+
+from .tasks import build_arena, replay_winners
+
+LANDS, OVERSHOOTS, SHORT, NONE = "lands", "overshoots", "short", "no candidate"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    stat: str            # a characters.csv column
+    old: int
+    new: int
+    power_before: float
+    power_after: float
+
+    @property
+    def power_delta(self) -> float:
+        return self.power_after - self.power_before
+
+    @property
+    def change(self) -> str:
+        return f"{self.stat} {self.old} → {self.new}"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One candidate played: its simulated rating and interval."""
+
+    index: int           # position in the ranked candidate list
+    candidate: Candidate
+    rating: float
+    low: float
+    high: float
+    win_change: float    # paired change of its team's win rate over the replayed games
+    games: int
+
+
+@dataclass(frozen=True)
+class Remedy:
+    card: int
+    direction: int            # -1: nerf (the card plays above its band), +1: buff
+    status: str               # LANDS, OVERSHOOTS, SHORT or NONE
+    proposal: Check | None    # the landing candidate, else the checked one nearest the band
+    checks: tuple[Check, ...]
+    candidates: int
+    band_low: float
+    band_high: float
+    rating: float             # the study's rating and interval before the change
+    rating_low: float
+    rating_high: float
+
+
+def candidates(cards, rules, steps: RemedySteps, card: int, direction: int,
+               weights=DEFAULT_WEIGHTS) -> list[Candidate]:
+    """Every allowed single-stat change of ``card`` whose power delta has the sign of
+    ``direction``, smallest ``|delta|`` first (ties: the order of ``[remedy]``, then step size)."""
+    before = float(power_score(cards, rules, weights)[card])
+    ranked = []
+    for rank, s in enumerate(steps.stats):
+        old = stat_value(cards, card, s.stat)
+        lo, hi = stat_bounds(s.stat, rules)
+        for k in range(1, s.steps + 1):
+            for sign in (-1, 1):
+                new = old + sign * k * s.step
+                if not lo <= new <= hi:
+                    continue
+                changed = with_stat(cards, card, s.stat, new)
+                after = float(power_score(changed, rules, weights)[card])
+                if (after - before) * direction > 0:
+                    ranked.append((abs(after - before), rank, k,
+                                   Candidate(s.stat, old, new, before, after)))
+    ranked.sort(key=lambda t: t[:3])
+    return [t[3] for t in ranked]
+
+
+def _chains(cands: list[Candidate]) -> list[list[int]]:
+    """Candidate indices grouped by stat (in the order the stats first appear), each chain in
+    ranked order — for one stat that is step order, as the power score is monotone in each stat."""
+    chains: dict[str, list[int]] = {}
+    for i, c in enumerate(cands):
+        chains.setdefault(c.stat, []).append(i)
+    return list(chains.values())
+
+
+def max_checks(cands: list[Candidate]) -> int:
+    """Checks :func:`search` needs at most: per stat with ``k`` candidates, one for the largest
+    and ``ceil(log2 k)`` to bisect the rest."""
+    return sum(1 + (len(chain) - 1).bit_length() for chain in _chains(cands))
+
+
+def distance(rating: float, low: float, high: float) -> float:
+    """How far a rating lies outside the band [low, high] (0 inside)."""
+    return max(low - rating, rating - high, 0.0)
+
+
+def search(cands: list[Candidate], measure: Callable[[int], Check], band_low: float,
+           band_high: float, direction: int) -> tuple[str, Check | None, tuple[Check, ...]]:
+    """The smallest-ranked candidate whose measured rating lands in [band_low, band_high].
+
+    Premise: for one stat, a bigger change moves the card further (its strength is monotone in
+    each stat, as its power score is). Across stats the simulation may disagree with the power
+    curve (a point of attack may matter less in play than its power suggests), so each stat is
+    searched on its own. Per stat: check its largest candidate still ranked below the best landing
+    found so far; if that does not *reach* the band (at or below its top for a nerf, at or above
+    its bottom for a buff), no smaller change of that stat will, and one check rules the stat out;
+    otherwise bisect for the smallest change that reaches it, which lands unless it jumps the
+    band (then no change of that stat lands). The best landing bounds every later stat, so the
+    result is the smallest landing candidate overall.
+
+    Returns (status, proposal, every check in ranked order); ``measure(i)`` is called at most
+    :func:`max_checks` times and never twice for one candidate. Status: LANDS; OVERSHOOTS (some
+    change reaches the band but every one passes it); SHORT (none reaches it); NONE (no
+    candidates). Without a landing, the proposal is the checked candidate nearest the band.
+    """
+    done: dict[int, Check] = {}
+
+    def reached(i: int) -> bool:
+        if i not in done:
+            done[i] = measure(i)
+        r = done[i].rating
+        return r <= band_high if direction < 0 else r >= band_low
+
+    best = None
+    any_reached = False
+    for chain in _chains(cands):
+        chain = [i for i in chain if best is None or i < best]
+        if not chain or not reached(chain[-1]):
+            continue
+        any_reached = True
+        lo, hi = 0, len(chain) - 1           # chain[hi] reaches the band
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if reached(chain[mid]):
+                hi = mid
+            else:
+                lo = mid + 1
+        if distance(done[chain[lo]].rating, band_low, band_high) == 0.0:
+            best = chain[lo]
+    checks = tuple(done[i] for i in sorted(done))
+    if not cands:
+        return NONE, None, checks
+    if best is not None:
+        return LANDS, done[best], checks
+    nearest = min(checks, key=lambda c: (distance(c.rating, band_low, band_high), c.index))
+    return (OVERSHOOTS if any_reached else SHORT), nearest, checks
+
+
+def remedies(catalogue, exp, seat_cards: np.ndarray, winner: np.ndarray, study, steps: RemedySteps,
+             budget: int, *, l2: float = 1.0, confidence: float = 0.95, arena=None,
+             only: set[int] | None = None) -> list[Remedy]:
+    """A :class:`Remedy` for every outlier of ``study`` (played on ``seat_cards``/``winner`` of
+    ``exp``; with ``only``, just those cards), spending at most ``budget`` replayed games on each
+    (see the module doc)."""
+    from scipy.stats import norm
+
+    from sim.engine.setup import card_arrays
+
+    if arena is None:
+        arena = build_arena(catalogue, exp)
+    cards, rules = catalogue.cards, catalogue.rules
+    z = float(norm.ppf(0.5 + confidence / 2.0))
+    beta = np.asarray(study.rating, float)
+    out = []
+    for c in np.flatnonzero(study.outlier != 0):
+        c = int(c)
+        if only is not None and c not in only:
+            continue
+        direction = -int(study.outlier[c])
+        cands = candidates(cards, rules, steps, c, direction)
+        per_check = max(1, budget // max(1, max_checks(cands)))
+        holds = np.argwhere(seat_cards == c)[:per_check]            # (game, seat, slot), in order
+        games, seat = holds[:, 0].astype(np.int64), holds[:, 1].astype(np.int64)
+        teams = seat_cards[games]
+        rest = beta[teams].sum(axis=2)
+        rest[np.arange(games.size), seat] -= beta[c]
+        o = offsets(rest, seat)
+        won0, ranked0 = winner[games] == seat, winner[games] >= 0
+        se0 = (study.rating_high[c] - study.rating_low[c]) / (2.0 * z)
+
+        def measure(i: int, c=c, cands=cands, games=games, seat=seat, teams=teams, o=o,
+                    won0=won0, ranked0=ranked0, se0=se0) -> Check:
+            cand = cands[i]
+            changed = replace(arena, cards=card_arrays(with_stat(cards, c, cand.stat, cand.new)))
+            w1 = replay_winners(changed, games, teams)
+            sh = paired_shift(o, won0, ranked0, w1 == seat, w1 >= 0, prior=float(beta[c]), l2=l2)
+            rating = float(beta[c]) + sh.delta
+            half = z * math.sqrt(se0 ** 2 + (sh.se if sh.games else 0.0) ** 2)
+            return Check(i, cand, rating, rating - half, rating + half, sh.win_change, sh.games)
+
+        lo_band, hi_band = float(study.band_low[c]), float(study.band_high[c])
+        status, proposal, checks = search(cands, measure, lo_band, hi_band, direction)
+        out.append(Remedy(c, direction, status, proposal, checks, len(cands), lo_band, hi_band,
+                          float(beta[c]), float(study.rating_low[c]), float(study.rating_high[c])))
+    return out
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if np.isfinite(x) else None
+
+
+def remedy_records(found: list[Remedy], catalogue, power_bands: np.ndarray) -> list[dict]:
+    """One plain dict per remedy (the JSON, CSV and report rows), its checks nested under
+    ``checks``; infinite band edges (Bronze's bottom, GOAT Series' top) become None."""
+    names, rules = catalogue.cards.names, catalogue.rules
+    rows = []
+    for r in found:
+        rarity = int(catalogue.cards.rarity[r.card])
+        p = r.proposal
+        row = {"card": names[r.card], "rarity": rules.rarities[rarity],
+               "direction": "nerf" if r.direction < 0 else "buff", "status": r.status,
+               "change": p.candidate.change if p else "", "stat": p.candidate.stat if p else "",
+               "old": p.candidate.old if p else None, "new": p.candidate.new if p else None,
+               "power_before": p.candidate.power_before if p else None,
+               "power_after": p.candidate.power_after if p else None,
+               "power_delta": p.candidate.power_delta if p else None,
+               "power_band_low": float(power_bands[rarity, 0]),
+               "power_band_high": float(power_bands[rarity, 1]),
+               "rating_before": r.rating, "rating_before_low": r.rating_low,
+               "rating_before_high": r.rating_high,
+               "rating_after": p.rating if p else None, "rating_after_low": p.low if p else None,
+               "rating_after_high": p.high if p else None,
+               "band_low": _finite(r.band_low), "band_high": _finite(r.band_high),
+               "win_change": p.win_change if p else None,
+               "candidates": r.candidates, "checks_run": len(r.checks),
+               "games_per_check": p.games if p else 0,
+               "games_replayed": int(sum(c.games for c in r.checks))}
+        row["power_in_band"] = (p is not None and row["power_band_low"] <= row["power_after"]
+                                <= row["power_band_high"])
+        row["checks"] = [{"change": c.candidate.change, "power_delta": c.candidate.power_delta,
+                          "rating": c.rating, "low": c.low, "high": c.high,
+                          "win_change": c.win_change, "games": c.games} for c in r.checks]
+        rows.append(row)
+    return rows
+
+
+__all__ = ["Candidate", "Check", "Remedy", "candidates", "max_checks", "search", "remedies",
+           "remedy_records", "distance", "LANDS", "OVERSHOOTS", "SHORT", "NONE"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
+from sim.seeding import child_states
 
 _U32 = np.uint64(0xFFFFFFFF)
 
@@ -25,15 +26,17 @@ def seed_states(seed: int | np.random.SeedSequence, n: int, start: int = 0) -> n
     unit's stream does not depend on how units are batched or scheduled, and a batch far into a
     long run costs only its own ``n`` children.
     """
+    return seed_states_at(seed, np.arange(start, start + n))
+
+
+def seed_states_at(seed: int | np.random.SeedSequence, units) -> np.ndarray:
+    """``uint64[len(units), 4]``: the states of the listed units (not consecutive: replaying
+    chosen games), the same as :func:`seed_states` gives each."""
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    out = np.empty((n, 4), dtype=np.uint64)
-    for k in range(n):
-        child = np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key + (start + k,),
-                                       pool_size=root.pool_size)
-        state = child.generate_state(4, dtype=np.uint64)
-        if not state.any():  # the all-zero state is the one xoshiro cannot leave
-            state[0] = np.uint64(0x9E3779B97F4A7C15)
-        out[k] = state
+    # generate_state(4, uint64) is generate_state(8, uint32) read as uint64 words
+    out = child_states(root, units, 8).view(np.uint64).copy()
+    zero = ~out.any(axis=1)
+    out[zero, 0] = np.uint64(0x9E3779B97F4A7C15)  # the all-zero state xoshiro cannot leave
     return out
 
 

@@ -96,11 +96,36 @@ def _threats(st, S, c):
     return enemy_r[:ne], enemy_c[:ne], cpu[:nc]
 
 
+@njit
+def _by_distance(enemy_r, enemy_c, ref_r, ref_c):
+    """Sort the enemies (in place) by distance from the reference space; their distances."""
+    m = enemy_r.shape[0]
+    d = np.empty(m, np.int64)
+    for i in range(m):  # insertion sort: a handful of enemies
+        di = max(abs(enemy_r[i] - ref_r), abs(enemy_c[i] - ref_c))
+        ri = enemy_r[i]
+        ci = enemy_c[i]
+        j = i
+        while j > 0 and d[j - 1] > di:
+            d[j] = d[j - 1]
+            enemy_r[j] = enemy_r[j - 1]
+            enemy_c[j] = enemy_c[j - 1]
+            j -= 1
+        d[j] = di
+        enemy_r[j] = ri
+        enemy_c[j] = ci
+    return d
+
+
 @njit(inline="always")
 def _position_score(ent, fp, tile_pos, pos_suit, pos_state, pos_layer, storm, c, s, enemy_r,
-                    enemy_c, cpu):
-    """Plain arrays, not the state tuples: this runs once per reachable space, and reading an
-    array out of a named tuple costs a reference-count round trip each time (4x slower)."""
+                    enemy_c, enemy_d, ref_r, ref_c, cpu):
+    """Plain arrays, not the state objects: this runs once per reachable space.
+
+    The nearest enemy: ``enemy_d`` holds each enemy's distance from a reference space
+    (``ref_r``, ``ref_c``) in increasing order, so by the triangle inequality the scan stops as
+    soon as no further enemy can be nearer than the best found (exact, a few enemies instead
+    of all)."""
     p = tile_pos[s]
     score = 0.0
     suit = ent[c, L.SUIT]
@@ -116,7 +141,10 @@ def _position_score(ent, fp, tile_pos, pos_suit, pos_state, pos_layer, storm, c,
         if p == cpu[k, 3] or max(abs(r - cpu[k, 0]), abs(col - cpu[k, 1])) <= cpu[k, 2]:
             score -= fp[L.W_CPU_DANGER]
     near = 1 << 30
+    from_ref = max(abs(r - ref_r), abs(col - ref_c))
     for k in range(enemy_r.shape[0]):
+        if enemy_d[k] - from_ref >= near:
+            break
         near = min(near, max(abs(r - enemy_r[k]), abs(col - enemy_c[k])))
     if near < (1 << 30):
         score -= fp[L.W_APPROACH] * max(near - ent[c, L.RANGE], 0)
@@ -124,7 +152,8 @@ def _position_score(ent, fp, tile_pos, pos_suit, pos_state, pos_layer, storm, c,
 
 
 @njit
-def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, cpu):
+def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, enemy_d, ref_r, ref_c,
+                cpu):
     """The move (``1 + s``) scoring above ``best`` among ``spaces`` that ``mask`` allows; ties
     keep the lowest space id (a fixed, documented order; it is not seat-neutral), whatever
     order ``spaces`` lists them in."""
@@ -140,7 +169,7 @@ def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, cpu):
         if not mask[1 + s]:
             continue
         sc = _position_score(ent, fp, tile_pos, pos_suit, pos_state, pos_layer, storm, c, s,
-                             enemy_r, enemy_c, cpu)
+                             enemy_r, enemy_c, enemy_d, ref_r, ref_c, cpu)
         if sc > best or (sc == best and best_a > 0 and 1 + s < best_a):
             best, best_a = sc, 1 + s
     return best_a
@@ -154,8 +183,11 @@ def _greedy_action(st, S, mask):
     c = st.g[L.CUR]
     enemy_r, enemy_c, cpu = _threats(st, S, c)
     if ent[c, L.SPACE] < 0:  # placement: the spawn space with the best position
-        return _best_space(st, S, c, mask, S.spawn_space[ent[c, L.TEAM]], -1e300, 0, enemy_r,
-                           enemy_c, cpu)
+        spawn = S.spawn_space[ent[c, L.TEAM]]
+        ref = spawn[0]
+        enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
+        return _best_space(st, S, c, mask, spawn, -1e300, 0, enemy_r, enemy_c, enemy_d,
+                           ref // SPAN, ref % SPAN, cpu)
     best, best_a = 0.0, -1
     n = st.kind.shape[0]
     if ent[c, L.ACTED] == 0:
@@ -166,11 +198,14 @@ def _greedy_action(st, S, mask):
                     best, best_a = sc, 1 + n + e
     if best_a >= 0:
         return best_a
+    ref = ent[c, L.SPACE]
+    enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
     here = _position_score(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer,
                            st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM, c,
-                           ent[c, L.SPACE], enemy_r, enemy_c, cpu)
+                           ref, enemy_r, enemy_c, enemy_d, ref // SPAN, ref % SPAN, cpu)
     if ent[c, L.SPEED_LEFT] <= 0:
         return L.END
     nreach = st.g[L.NREACH]
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(n)
-    return _best_space(st, S, c, mask, spaces, here + 1e-9, L.END, enemy_r, enemy_c, cpu)
+    return _best_space(st, S, c, mask, spaces, here + 1e-9, L.END, enemy_r, enemy_c, enemy_d,
+                       ref // SPAN, ref % SPAN, cpu)

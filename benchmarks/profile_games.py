@@ -1,0 +1,63 @@
+"""Profile the jitted game loop with ``perf``: which kernel the time goes to.
+
+``perf`` cannot name JIT-compiled code by itself; it reads ``/tmp/perf-<pid>.map`` for that. This
+script compiles the game loop afresh (a private Numba cache directory, so the compiled module is
+in memory), writes that map from the addresses LLVM gave every function, then plays ``--games``
+greedy games on one thread. Run it under perf:
+
+    perf record -F 2000 -o /tmp/games.perf python benchmarks/profile_games.py --games 3000
+    perf report -i /tmp/games.perf --no-children --sort sym | grep -E '_ZN3sim|NRT'
+
+(The first part of the profile is the compiler; the kernels' shares relative to each other are
+what to read.) This is how the StructRef state and the greedy/sight changes were found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=3000)
+    ap.add_argument("--boards", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="bwlab-profile-")
+    os.environ["NUMBA_NUM_THREADS"] = "1"
+    sys.path.insert(0, os.path.dirname(__file__))
+    import numpy as np
+
+    from games import _teams, _world  # noqa: E402  (this folder's games benchmark)
+    from sim.engine import layout as L
+    from sim.engine.runner import _play_many, play_many
+
+    cat, stacked, cards = _world(args.boards)
+    teams = _teams(cat, args.seed, 0, args.games)
+    play_many(stacked, cards, np.arange(2) % args.boards, teams[:2], args.seed, [L.GREEDY] * 4)
+    entries = []
+    for cres in _play_many.overloads.values():
+        lib = cres.library
+        for fn in lib._final_module.functions:  # everything linked into the loop
+            if not fn.is_declaration:
+                address = lib.get_pointer_to_function(fn.name)
+                if address:
+                    entries.append((address, fn.name))
+    entries.sort()
+    with open(f"/tmp/perf-{os.getpid()}.map", "w") as f:
+        for (address, name), nxt in zip(entries, entries[1:] + [(entries[-1][0] + 4096, "")]):
+            f.write(f"{address:x} {max(nxt[0] - address, 1):x} {name}\n")
+    t0 = time.process_time()
+    play_many(stacked, cards, np.arange(args.games) % args.boards, teams, args.seed,
+              [L.GREEDY] * 4)
+    dt = time.process_time() - t0
+    print(f"{args.games} games on one thread: {args.games / dt:.0f} games per CPU-second; "
+          f"perf map: /tmp/perf-{os.getpid()}.map ({len(entries)} functions)")
+
+
+if __name__ == "__main__":
+    main()

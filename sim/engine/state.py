@@ -95,9 +95,17 @@ def static_fields(S):
 
 
 def _python_attributes(cls, fields, getter) -> None:
-    """Read-only Python attributes: ``st.ent`` from Python returns the kernel's own array."""
+    """Read-only Python attributes: ``st.ent`` from Python returns the kernel's own array (the
+    same arrays for the object's life: no kernel rebinds a field, so one jitted call fetches
+    them all, on first use)."""
+    def _all(self):
+        cached = self.__dict__.get("_fields")
+        if cached is None:
+            cached = self.__dict__["_fields"] = getter(self)
+        return cached
+
     for i, name in enumerate(fields):
-        setattr(cls, name, property(lambda self, i=i: getter(self)[i]))
+        setattr(cls, name, property(lambda self, i=i: _all(self)[i]))
 
 
 _python_attributes(State, STATE_FIELDS, state_fields)

@@ -8,11 +8,16 @@ point's tier per hit. The batch mixes matchups (attacks 1-12, defense 0-9, tiers
 Prints resolutions/s for a plain-Python resolver (timed on a sub-sample: it is ~1000x slower),
 a NumPy-vectorised resolver and the Numba core on all threads, and the ratios between them.
 Target (issue #2): the Numba core >= 50 million resolutions/s on 2 cores and >= 5x NumPy.
+
+Timings are only as good as the machine is quiet: the run prints the load average it started
+under, and a Numba rate taken beside other busy processes is a lower bound. Compare two versions
+back to back, several runs each.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numba
@@ -40,6 +45,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=numba.config.NUMBA_NUM_THREADS)
     ap.add_argument("--repeats", type=int, default=5, help="timed runs per resolver; the best counts")
     args = ap.parse_args()
+    load = os.getloadavg()[0]  # before this run adds its own
     rules = load_rules_only()
     rng = np.random.default_rng(2026)
     n = args.n
@@ -76,6 +82,10 @@ def main() -> None:
     print(f"numba / python = {numba_rate / rates['python']:.0f}x")
     print(f"numba rate     = {numba_rate / 1e6:.1f} M/s   (target >= 50 M/s on 2 cores)")
     print(f"numba rate with fresh output buffers and dtype conversions: {n / t_fresh / 1e6:.1f} M/s")
+    cpus = os.cpu_count() or 1
+    print(f"1-minute load average at start: {load:.2f} on {cpus} CPUs"
+          + ("  (other work, or a run just before: rates may be lower bounds)" if load > 0.5
+             else ""))
 
 
 if __name__ == "__main__":

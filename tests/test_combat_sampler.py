@@ -14,7 +14,8 @@ import pytest
 from sim.combat.exact import damage_distribution
 from scipy import stats
 
-from sim.combat.sampler import CHUNK, _bytes_at_least, lane_rolls, sample_damage, swar_hits
+from sim.combat.sampler import (CHUNK, _nine_at_least, _word_lanes, lane_reject, lane_rolls,
+                                lane_throws, sample_damage, swar_hits)
 from sim.rng import next_u64, rolls, seed_states
 
 from .conftest import with_rules
@@ -51,26 +52,87 @@ def test_die_rolls_are_uniform(faces, roller):
     assert chi_square_pvalue(drawn, pmf) > ALPHA
 
 
-def test_swar_byte_compare_matches_numpy_on_every_byte_pair():
-    """The byte-parallel ">=" agrees with a plain comparison for all 256 x 256 byte pairs."""
-    x = np.arange(256, dtype=np.uint64)
-    for y in range(256):
-        words = np.zeros(32, np.uint64)
-        for lane in range(8):  # pack the 256 x values eight to a word
-            words |= x[lane::8] << np.uint64(8 * lane)
-        ys = np.uint64(y) * np.uint64(0x0101010101010101)
-        got = np.array([int(_bytes_at_least(w, ys)) for w in words], dtype=np.uint64)
-        for lane in range(8):
-            flags = (got >> np.uint64(8 * lane + 7)) & np.uint64(1)
-            np.testing.assert_array_equal(flags.astype(bool), x[lane::8] >= y)
+def test_swar_lane_compare_matches_numpy_on_every_value_and_bound():
+    """The 9-bit-lane ">=" (a carry into each lane's guard bit) agrees with a plain comparison for
+    every 8-bit value in every lane against every bound 0..256, beside all sorts of neighbours (a
+    carry leaking between lanes would show as a wrong flag)."""
+    i = np.arange(256)
+    values = np.stack([(i + 37 * lane) % 256 for lane in range(7)])  # lane x word
+    words = np.zeros(256, np.uint64)
+    for lane in range(7):
+        words |= values[lane].astype(np.uint64) << np.uint64(9 * lane)
+    for bound in range(257):
+        flags = np.array([int(_nine_at_least(w, bound)) for w in words], dtype=np.uint64)
+        expected = np.zeros(256, np.uint64)
+        for lane in range(7):
+            expected |= (values[lane] >= bound).astype(np.uint64) << np.uint64(9 * lane + 8)
+        np.testing.assert_array_equal(flags, expected)
 
 
-@pytest.mark.parametrize("attacks,threshold", [(1, 6), (8, 6), (9, 2), (12, 11), (17, 0), (3, 12)])
-def test_swar_hit_counts_are_binomial(attacks, threshold):
-    """Hits of n D12 defense rolls: Binomial(n, (12 - threshold)/12) — "If the roll is more than
-    your defense stat plus 2, that attack is considered a Hit." (chi-square, p >= 0.001)."""
-    hits = swar_hits(attacks, threshold, 12, 100_000, seed=attacks * 31 + threshold)
-    p = min(max(12 - threshold, 0), 12) / 12
+@numba.njit
+def _lane_faces(faces, reject_below, lane):
+    """Accepted lane values per face, each of the 2**16 values placed alone in ``lane``."""
+    n = np.uint64(faces)
+    rb = np.uint64(reject_below) * np.uint64(0x0000000100000001)
+    counts = np.zeros(faces, np.int64)
+    for v in range(1 << 16):
+        word = np.uint64(v) << np.uint64(16 * lane)
+        f, _, rejected = _word_lanes(word, n, rb, np.uint64(0))
+        if rejected == 0:
+            counts[(f & np.uint64(0xFFFFFFFF)) + (f >> np.uint64(32))] += 1
+    return counts
+
+
+@pytest.mark.parametrize("faces", [1, 2, 6, 7, 12, 20, 30, 1000, 32767, 32768])
+def test_lane_map_is_exactly_uniform_in_every_lane(faces):
+    """Exhaustive: in each of a word's four 16-bit lanes, the multiply-shift map with the mirrored
+    rejection (low bits >= 2**16 - 2**16 mod faces) leaves every face exactly 2**16 // faces of
+    the 65536 lane values — an exact, not a statistical, uniformity check."""
+    (reject_below,) = lane_reject([faces])
+    for lane in range(4):
+        counts = _lane_faces(faces, reject_below, lane)
+        assert (counts == (1 << 16) // faces).all(), (lane, np.unique(counts))
+
+
+@pytest.mark.parametrize("faces", [2, 7, 30, 1000])
+@pytest.mark.parametrize("count", [0, 2, 4, 5, 8, 9, 17])
+def test_lane_dice_sums_follow_the_convolution(faces, count):
+    """The sum of ``count`` lane dice follows the exact pmf of a sum of independent fair dice
+    (chi-square, p >= 0.001): every lane of both words of a block, and blocks after the first,
+    are dice; masked lanes add nothing."""
+    above, total = lane_throws(count, faces, 0, 100_000, seed=count * 1009 + faces)
+    assert (above == count).all()
+    pmf = np.array([1.0])
+    for _ in range(count):
+        pmf = np.convolve(pmf, np.r_[0.0, np.full(faces, 1.0 / faces)])
+    if count == 0:
+        assert (total == 0).all()
+        return
+    assert chi_square_pvalue(total, pmf) > ALPHA
+
+
+@pytest.mark.parametrize("count,faces,threshold", [(3, 300, 150), (8, 1000, 990), (11, 12, 4),
+                                                   (20, 300, 7)])
+def test_lane_dice_count_above_the_threshold_is_binomial(count, faces, threshold):
+    """Dice above ``threshold`` (the hit count of a defense die too large for byte lanes):
+    Binomial(count, (faces - threshold) / faces), chi-square p >= 0.001."""
+    above, _ = lane_throws(count, faces, threshold, 100_000, seed=count + faces + threshold)
+    p = (faces - threshold) / faces
+    assert chi_square_pvalue(above, stats.binom.pmf(np.arange(count + 1), count, p)) > ALPHA
+
+
+@pytest.mark.parametrize("attacks,threshold,die", [
+    (1, 6, 12), (8, 6, 12), (9, 2, 12), (12, 11, 12), (14, 5, 12), (15, 4, 12), (17, 0, 12),
+    (3, 12, 12), (0, 4, 12), (40, 7, 12), (13, 9, 16), (5, 3, 7)])
+def test_swar_hit_counts_are_binomial(attacks, threshold, die):
+    """Hits of n defense rolls: Binomial(n, (die - threshold)/die) — "If the roll is more than
+    your defense stat plus 2, that attack is considered a Hit." (chi-square, p >= 0.001). Covers
+    one and several blocks of fourteen, a die with no rejected bytes (D16) and an odd one (D7)."""
+    hits = swar_hits(attacks, threshold, die, 100_000, seed=attacks * 31 + threshold)
+    p = min(max(die - threshold, 0), die) / die
+    if attacks == 0:
+        assert (hits == 0).all()
+        return
     if p in (0.0, 1.0):  # a sure miss or a sure hit
         assert (hits == attacks * p).all()
         return
@@ -107,6 +169,19 @@ def test_monte_carlo_matches_exact_pmf(rules, scope, attacks, defense, tier, att
     if scope == "per_die" or def_adv == 0:
         se = np.sqrt(exact.p_hit * (1 - exact.p_hit) / (N * attacks))
         assert abs(drawn.hits.mean() / attacks - exact.p_hit) < 4 * se
+
+
+@pytest.mark.parametrize("defense_die,attacks,defense", [(16, 20, 4), (300, 18, 5)])
+def test_monte_carlo_matches_exact_pmf_for_other_defense_dice(rules, defense_die, attacks,
+                                                              defense):
+    """A defense die that fills bytes exactly (D16) and one too large for byte lanes (D300,
+    counted on the 16-bit lane roller), with attacks spanning several blocks (chi-square)."""
+    r = with_rules(rules, defense_die=defense_die)
+    exact = damage_distribution(attacks, defense, 2, r)
+    drawn = sample_damage(attacks, defense, 2, r, seed=defense_die, n=N)
+    assert chi_square_pvalue(drawn.damage, exact.pmf) > ALPHA
+    se = np.sqrt(exact.p_hit * (1 - exact.p_hit) / (N * attacks))
+    assert abs(drawn.hits.mean() / attacks - exact.p_hit) < 4 * se
 
 
 def test_chi_square_detects_a_wrong_die(rules):

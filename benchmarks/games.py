@@ -1,13 +1,18 @@
-"""Full 4-team games per second with the greedy policy, peak memory, and the JIT/Python ratio.
+"""Full 4-team games per second with the greedy policy, peak memory, and the JIT/Python ratio;
+then games per second of every policy in self-play.
 
 Plays ``--games`` games in chunks with :func:`sim.engine.runner.play_many` (threads over games
 with ``prange``; game ``i`` = child ``i`` of ``SeedSequence(--seed)``, so the results do not
 depend on the thread count), on ``--boards`` pre-compiled boards (board ``i % boards``) with
 random teams. Memory: resident set size after every chunk (it must stay flat) and the peak. Then
 a few of the same games again in a subprocess with ``NUMBA_DISABLE_JIT=1`` for the speed ratio
-(and a check that they give the same results). No assertions on wall time.
+(and a check that they give the same results). Per policy (``--policies``, specs of
+:mod:`sim.ai.spec`): the same games with that policy in all four seats, 8 games at a time until
+``--policy-seconds`` have passed (a look-ahead game costs its budget's simulations: games/s and
+simulated-decision cost scale with it). No assertions on wall time.
 
     python benchmarks/games.py [--games 20000] [--chunk 5000] [--boards 32] [--sample 2]
+                               [--policies random,greedy,lookahead:4,...] [--policy-seconds 10]
 """
 
 from __future__ import annotations
@@ -49,13 +54,34 @@ def _teams(cat, seed: int, first: int, n: int) -> np.ndarray:
                      for i in range(n)])
 
 
-def _run(cat, stacked, cards, seed, first, n, total, n_boards):
+def _run(cat, stacked, cards, seed, first, n, total, n_boards, spec=None):
     from sim.engine import layout as L
     from sim.engine.runner import play_many
 
     idx = np.arange(first, first + n)
+    if spec is None:  # the main run: exactly the call it always made
+        return play_many(stacked, cards, idx % n_boards, _teams(cat, seed, first, n), seed,
+                         [L.GREEDY] * 4, first_game=first)
     return play_many(stacked, cards, idx % n_boards, _teams(cat, seed, first, n), seed,
-                     [L.GREEDY] * 4, first_game=first)
+                     [spec.id] * 4, first_game=first, budgets=[spec.budget] * 4)
+
+
+def per_policy(cat, stacked, cards, args) -> None:
+    """Each policy in self-play: games/s, decisions/s, over the same games in the same order."""
+    from sim.ai.spec import parse_policy
+
+    print(f"per policy (all four seats, 8 games at a time for >= {args.policy_seconds:g} s):")
+    for text in args.policies.split(","):
+        spec = parse_policy(text)
+        _run(cat, stacked, cards, args.seed, 0, 2, 2, args.boards, spec)  # compile / cache load
+        played, decisions, t0 = 0, 0, time.perf_counter()
+        while played < 8 or time.perf_counter() - t0 < args.policy_seconds:
+            out = _run(cat, stacked, cards, args.seed, played, 8, 0, args.boards, spec)
+            played += 8
+            decisions += int(out[:, 5].sum())
+        dt = time.perf_counter() - t0
+        print(f"  {spec.label:<16}{played / dt:10,.1f} games/s {decisions / dt:12,.0f} decisions/s "
+              f"({played} games, {dt:.1f} s, mean rotations {out[:, 2].mean():.1f})")
 
 
 def interpreted(args) -> None:
@@ -74,6 +100,9 @@ def main() -> None:
     ap.add_argument("--boards", type=int, default=32)
     ap.add_argument("--sample", type=int, default=2, help="games replayed without JIT (0: skip)")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--policies", default="random,greedy,lookahead:4,lookahead:16,lookahead:64",
+                    help="policy specs timed in self-play (empty: skip)")
+    ap.add_argument("--policy-seconds", type=float, default=10.0)
     ap.add_argument("--interpreted", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.interpreted:
@@ -116,6 +145,8 @@ def main() -> None:
         print(f"NUMBA_DISABLE_JIT=1: {child['games_per_s']:.3f} games/s on one core "
               f"({args.sample} games) -> JIT is {rate / child['games_per_s']:,.0f}× faster "
               f"(threads included); same results: {same}")
+    if args.policies:
+        per_policy(cat, stacked, cards, args)
 
 
 if __name__ == "__main__":

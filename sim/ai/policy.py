@@ -1,9 +1,10 @@
 """The ``Policy`` protocol: anything that picks a legal action for the game's current character.
 
-Why two kinds: the built-in policies are Numba kernels (``random_policy``, ``greedy``) so the jitted
-loop (:mod:`sim.engine.runner`) can call them without Python in between; experiments can also
-write a policy in plain Python against :class:`sim.engine.game.Game` and play it with
-:func:`play`, at Python speed. The wrappers below make the kernels usable there too.
+Why two kinds: the built-in policies are Numba kernels (``random_policy``, ``greedy``,
+``lookahead``) so the jitted loop (:mod:`sim.engine.runner`) can call them without Python in
+between; experiments can also write a policy in plain Python against
+:class:`sim.engine.game.Game` and play it with :func:`play`, at Python speed. The wrappers below
+make the kernels usable there too.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from sim.engine import layout as L
 from sim.engine.legal import _legal
 from sim.engine.runner import _choose
 
+from .spec import parse_policy
+
 
 class Policy(Protocol):
     name: str
@@ -26,22 +29,24 @@ class Policy(Protocol):
 
 
 class KernelPolicy:
-    """A built-in Numba policy (``layout.RANDOM`` or ``layout.GREEDY``) behind the protocol."""
+    """A built-in Numba policy (``layout.POLICY_IDS``) and its budget behind the protocol."""
 
-    def __init__(self, policy_id: int, name: str):
+    def __init__(self, policy_id: int, name: str, budget: int = 0):
         self.policy_id = policy_id
         self.name = name
+        self.budget = budget
 
     def choose(self, game) -> int:
         mask = np.zeros(game.n_actions, np.bool_)
         count = _legal(game.st, game.S, mask)
-        return int(_choose(game.st, game.S, mask, count, np.int64(self.policy_id)))
+        return int(_choose(game.st, game.S, mask, count, np.int64(self.policy_id),
+                           np.int64(self.budget)))
 
 
-def by_name(name: str) -> Policy:
-    if name not in L.POLICY_IDS:
-        raise ValueError(f"unknown policy {name!r}; choose from {', '.join(L.POLICY_IDS)}")
-    return KernelPolicy(L.POLICY_IDS[name], name)
+def by_name(name: str, budget: int | None = None) -> Policy:
+    """``random``, ``greedy``, ``lookahead`` or ``lookahead:BUDGET`` (:mod:`sim.ai.spec`)."""
+    spec = parse_policy(name, budget)
+    return KernelPolicy(spec.id, spec.label, spec.budget)
 
 
 def play(game, policies: Sequence[Policy], max_decisions: int = 1_000_000):

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import click
 
+from ._policy import POLICY_HELP, budget_option
+
 
 @click.command()
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
@@ -23,8 +25,11 @@ import click
 @click.option("--update", is_flag=True, help="Rewrite the baseline from the current cards/rules.")
 @click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write JUnit XML here for CI systems.")
+@click.option("--policy", default=None, help=POLICY_HELP + " Replaces every matchup's policies "
+                                                           "(the baseline must be made with it).")
+@budget_option
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None)
-def drift(baseline, suite, games, update, junit, cards):
+def drift(baseline, suite, games, update, junit, policy, budget, cards):
     """Re-run the suite and test every win rate against the baseline (SPRT, Bonferroni)."""
     from dataclasses import replace
 
@@ -42,8 +47,15 @@ def drift(baseline, suite, games, update, junit, cards):
         if games % 4:
             raise click.BadParameter("must be a multiple of 4 (duplicate blocks)", param_hint="--games")
         spec = replace(spec, max_games=games)
+    if policy is not None or budget is not None:
+        from ._policy import override
+
+        spec = replace(spec, experiments=tuple(override(e, policy, budget)
+                                               for e in spec.experiments))
+    players = {e.name: list(e.policies) for e in spec.experiments}
     if update:
         data = make_baseline(catalogue, spec, cards_digest(catalogue.root))
+        data["policies"] = players  # a gate run with other players is refused
         write_text(baseline, json.dumps(data, indent=2, sort_keys=True) + "\n")
         click.echo(f"baseline written: {baseline} ({len(data['metrics'])} win rates, "
                    f"{len(data['combat'])} combat table entries)")
@@ -57,6 +69,11 @@ def drift(baseline, suite, games, update, junit, cards):
     except (ValueError, KeyError, TypeError) as exc:
         raise InputError([Problem(str(baseline), None, "--baseline",
                                   f"not a baseline written by --update ({exc})")]) from None
+    recorded = base.get("policies")  # baselines from before policies were recorded: the files'
+    if recorded is not None and recorded != players:
+        raise InputError([Problem(str(baseline), None, "policies",
+                                  f"the baseline was played by {recorded}, this run by {players}; "
+                                  f"use the same --policy/--budget or rewrite it with --update")])
     result = run_gate(catalogue, spec, base)
     click.echo(f"{'metric':<44}{'baseline':>9}{'now':>8}{'change':>8}{'games':>7}  decision")
     for m in result.metrics:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from ._policy import POLICY_HELP, budget_option, policy_label
+
 
 @click.command()
 @click.argument("teams_file", type=click.Path(dir_okay=False, path_type=Path))
@@ -16,7 +18,9 @@ import click
               show_default=True, help="Games between two looks at the verdict (multiple of 4).")
 @click.option("--tolerance", type=click.FloatRange(0.0, 0.25, min_open=True), default=0.05,
               show_default=True, help="Fair band: 25 % ± this.")
-@click.option("--policy", default="greedy", show_default=True, help="Policy of every team.")
+@click.option("--policy", default="greedy", show_default=True,
+              help=POLICY_HELP + " Every team plays it.")
+@budget_option
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True)
 @click.option("--boards", type=click.IntRange(1, None), default=64, show_default=True,
               help="Distinct generated boards, reused in turn.")
@@ -31,19 +35,16 @@ import click
               help="Pool experiment whose games fit those ratings.")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
-def fairness(teams_file, games, round_games, tolerance, policy, seed, boards, fmt, suggest_k,
-             rating_games, rating_experiment, cards):
+def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, boards, fmt,
+             suggest_k, rating_games, rating_experiment, cards):
     """Is this game fair? Duplicate play of the four teams in TEAMS_FILE, settled sequentially."""
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import load_teams
-    from sim.engine.layout import POLICY_IDS
     from sim.runner.fairness import check_fairness
 
     if games % 4 or round_games % 4:
         raise click.BadParameter("--games and --round must be multiples of 4 (duplicate blocks)")
-    if policy not in POLICY_IDS:
-        raise click.BadParameter(f"unknown policy {policy!r}; choose from {', '.join(POLICY_IDS)}",
-                                 param_hint="--policy")
+    policy = policy_label(policy, budget)
     catalogue = load_catalogue(cards)
     teams = load_teams(teams_file, catalogue.cards)
     report = check_fairness(catalogue, teams, policy=policy, seed=seed, max_games=games,
@@ -107,12 +108,14 @@ def _suggest(catalogue, teams, k, rating_games, rating_experiment, policy, seed,
     """Search swaps with the rating surrogate, then confirm the new teams by simulation."""
     from sim.catalogue.teams import Teams
     from sim.engine.layout import POLICY_IDS
-    from sim.runner.experiment import load_experiment
+    from sim.runner.experiment import load_experiment, with_policy
     from sim.runner.fairness import check_fairness
     from sim.runner.suggest import card_ratings, suggest_swaps
 
     names = catalogue.cards.names
-    pool_exp = load_experiment(rating_experiment, catalogue.cards, tuple(POLICY_IDS))
+    # the ratings behind the swaps come from the same player as the check
+    pool_exp = with_policy(load_experiment(rating_experiment, catalogue.cards, tuple(POLICY_IDS)),
+                           policy)
     rating = card_ratings(catalogue, pool_exp, rating_games)
     new_cards, swaps = suggest_swaps(teams.cards, rating, k)
     after = check_fairness(catalogue, Teams(teams.names, new_cards, teams.path), policy=policy,

@@ -6,17 +6,23 @@ from pathlib import Path
 
 import click
 
+from ._policy import budget_option
 
-def _policies(text: str) -> list[str]:
-    from sim.engine.layout import POLICY_IDS
+
+def _policies(text: str, budget: int | None):
+    from sim.ai.spec import names as spec_names
+    from sim.ai.spec import parse_policies
 
     names = [p.strip() for p in text.split(",")]
     if len(names) == 1:
         names *= 4
-    if len(names) != 4 or any(n not in POLICY_IDS for n in names):
-        raise click.BadParameter(f"one policy or four comma-separated, from {', '.join(POLICY_IDS)}",
+    if len(names) != 4:
+        raise click.BadParameter(f"one policy or four comma-separated, from {spec_names()}",
                                  param_hint="--policy")
-    return names
+    try:
+        return parse_policies(names, budget)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--policy/--budget") from None
 
 
 @click.command()
@@ -24,7 +30,9 @@ def _policies(text: str) -> list[str]:
               default=None, help="Team file (TOML: 4 [[teams]] of 5 cards); default: random teams.")
 @click.option("--seed", type=int, required=True, help="Seed of the board and the dice.")
 @click.option("--policy", default="greedy", show_default=True,
-              help="random or greedy, or four comma-separated (one per team).")
+              help="random, greedy, lookahead or lookahead:BUDGET, or four comma-separated "
+                   "(one per team).")
+@budget_option
 @click.option("--log", "log", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every event as JSON lines here.")
 @click.option("--png-every", nargs=2, type=(int, click.Path(file_okay=False, path_type=Path)),
@@ -32,7 +40,7 @@ def _policies(text: str) -> list[str]:
 @click.option("--apocalypse", default=None, help="Name of the Apocalypse in play (default: drawn).")
 @click.option("--cards", "cards", type=click.Path(path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
-def play(teams_file, seed, policy, log, png_every, apocalypse, cards):
+def play(teams_file, seed, policy, budget, log, png_every, apocalypse, cards):
     """Play one game of Board Wars between four AI teams and print the result.
 
     Same seed, same game, same log."""
@@ -48,7 +56,8 @@ def play(teams_file, seed, policy, log, png_every, apocalypse, cards):
 
     if seed < 0:
         raise click.BadParameter("must be >= 0", param_hint="--seed")
-    names = _policies(policy)
+    specs = _policies(policy, budget)
+    names = [s.label for s in specs]
     root = cards or default_cards_dir()
     catalogue = load_catalogue(root)
     _, apocalypses = load_game_data(catalogue.root)
@@ -66,9 +75,10 @@ def play(teams_file, seed, policy, log, png_every, apocalypse, cards):
             raise InputError([Problem(apocalypses.path, None, "--apocalypse",
                                       f"unknown Apocalypse {apocalypse!r}")]) from None
     game = new_game(catalogue, team_cards, seed, apocalypse=apoc, log=log is not None)
-    ids = [L.POLICY_IDS[n] for n in names]
+    ids = [s.id for s in specs]
+    budgets = [s.budget for s in specs]
     if png_every is None:
-        result = game.play(ids)
+        result = game.play(ids, budgets)
     else:
         every, folder = png_every
         if every < 1:
@@ -82,7 +92,8 @@ def play(teams_file, seed, policy, log, png_every, apocalypse, cards):
                 draw_state(game.st, game.S, folder / f"rotation_{rot:03d}.png",
                            f"seed {seed}, rotation {rot}")
                 drawn = rot
-            game.step(ids[int(game.st.ent[game.current, L.TEAM])])
+            team = int(game.st.ent[game.current, L.TEAM])
+            game.step(ids[team], budgets[team])
         draw_state(game.st, game.S, folder / "final.png", f"seed {seed}, final")
         result = game.result()
     for t in range(4):

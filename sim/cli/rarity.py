@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from ._policy import POLICY_HELP, budget_option
+
 
 @click.command()
 @click.option("--experiment", type=click.Path(dir_okay=False, path_type=Path),
@@ -30,8 +32,11 @@ import click
                    "can need (per stat: one, plus a bisection of its steps); never exceeded.")
 @click.option("--remedy-card", "remedy_cards", multiple=True, metavar="NAME",
               help="Remedy only these outliers (repeatable; default: every outlier).")
+@click.option("--policy", default=None, help=POLICY_HELP + " Replaces the experiment's policies.")
+@budget_option
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None)
-def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_cards, cards):
+def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_cards, policy,
+           budget, cards):
     """Win rate when held, composition rating with intervals, rarity order and outliers; with
     --remedy, the smallest stat change that brings each outlier back into its band."""
     import numpy as np
@@ -48,6 +53,9 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
 
     catalogue = load_catalogue(cards)
     exp = load_experiment(experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
+    from ._policy import override
+
+    exp = override(exp, policy, budget)  # --policy / --budget: every game of the study
     if exp.pool is None:
         raise InputError([Problem(str(experiment), None, "pool",
                                   "the rarity study needs a [pool] experiment (teams drawn)")])

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from ._policy import POLICY_HELP, budget_option
+
 
 @click.command()
 @click.argument("experiment", type=click.Path(dir_okay=False, path_type=Path))
@@ -20,7 +22,10 @@ import click
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def run(experiment, games, jobs, out, resume, backend, scheduler, cards, no_progress):
+@click.option("--policy", default=None, help=POLICY_HELP + " Replaces the experiment's policies.")
+@budget_option
+def run(experiment, games, jobs, out, resume, backend, scheduler, cards, no_progress, policy,
+        budget):
     """Play EXPERIMENT's games in parallel; one Parquet file per batch plus a manifest."""
     from sim.catalogue.loader import default_cards_dir
     from sim.runner.parallel import run_experiment
@@ -33,13 +38,25 @@ def run(experiment, games, jobs, out, resume, backend, scheduler, cards, no_prog
     if backend != "dask" and scheduler:
         raise click.UsageError("--scheduler goes with --backend dask")
     cards_root = cards or default_cards_dir()
-    exp = load_context(experiment, games, cards_root)
+    policies = None
+    if policy is not None or budget is not None:  # checked before the boards are built
+        from sim.catalogue.loader import load_catalogue
+        from sim.engine.layout import POLICY_IDS
+        from sim.runner.experiment import load_experiment
+
+        from ._policy import override
+
+        plain = load_experiment(experiment, load_catalogue(cards_root).cards, tuple(POLICY_IDS),
+                                games=games)
+        policies = override(plain, policy, budget).policies
+    exp = load_context(experiment, games, cards_root, policies)
     out = out or Path("reports") / "runs" / exp.name
     store = RunStore.open(out, exp, cards_root, resume)
     already = len(store.done())
     try:
         played = run_experiment(exp, experiment, games, cards_root, store, jobs=jobs,
-                                backend=backend, scheduler=scheduler, progress=not no_progress)
+                                backend=backend, scheduler=scheduler, progress=not no_progress,
+                                policies=policies)
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: {len(store.done())} of {exp.n_batches} batches stored in "
                    f"{out}; run again with --resume to finish", err=True)

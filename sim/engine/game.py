@@ -68,14 +68,17 @@ class Game:
             raise ValueError(f"action {action} is not legal now")
         _apply(self.st, self.S, np.int64(action))
 
-    def step(self, policy: int) -> None:
-        """One decision by a built-in policy (layout.RANDOM / GREEDY)."""
+    def step(self, policy: int, budget: int = 0) -> None:
+        """One decision by a built-in policy (layout.POLICY_IDS; ``budget`` 0: its default)."""
         count = _legal(self.st, self.S, self._mask)
-        _apply(self.st, self.S, _choose(self.st, self.S, self._mask, count, np.int64(policy)))
+        _apply(self.st, self.S, _choose(self.st, self.S, self._mask, count, np.int64(policy),
+                                        np.int64(budget)))
 
-    def play(self, policies) -> "Result":
-        """Play to the end in the jitted loop; ``policies`` = 4 policy ids, one per team."""
-        _play(self.st, self.S, np.asarray(policies, np.int64))
+    def play(self, policies, budgets=None) -> "Result":
+        """Play to the end in the jitted loop; ``policies`` = 4 policy ids, one per team, and
+        ``budgets`` their budgets (default 0: each policy's own)."""
+        budgets = np.zeros(4, np.int64) if budgets is None else np.asarray(budgets, np.int64)
+        _play(self.st, self.S, np.asarray(policies, np.int64), budgets, np.full(4, -1, np.int64))
         return self.result()
 
     def result(self) -> Result:

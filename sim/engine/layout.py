@@ -59,6 +59,6 @@ W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGE
     range(1, 9)
 NFP = 9
 
-# policies
-RANDOM, GREEDY = 0, 1
-POLICY_IDS = {"random": RANDOM, "greedy": GREEDY}
+# policies (built-in Numba kernels, dispatched by id in runner._choose)
+RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
+POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "lookahead": LOOKAHEAD}

@@ -15,6 +15,7 @@ from numba import prange
 
 from sim._jit import njit
 from sim.ai.greedy import _greedy_action
+from sim.ai.lookahead import DEFAULT_BUDGET, _lookahead_action
 from sim.ai.random_policy import _random_action
 from sim.rng import seed_states
 
@@ -23,33 +24,54 @@ from .legal import _legal
 from .setup import _init_game
 from .state import Static
 from .turn import _advance, _apply
-from .victory import _finish_by_health, _team_health
+from .victory import _finish_by_health, _team_alive, _team_health
 
 MAX_DECISIONS = 1_000_000  # a guard only: every game ends by the rotation cap long before
 GAMES_PER_CHUNK = 8  # prange scheduling granularity (a speed knob; results do not depend on it)
 
 
 @njit
-def _choose(st, S, mask, count, policy):
+def _choose(st, S, mask, count, policy, budget=0):
+    """The action of built-in ``policy`` (``layout.POLICY_IDS``) for the decision ``_legal`` has
+    just listed; ``budget`` is the look-ahead's simulations per decision (0: its default). Greedy
+    is tested first: adding policies costs its games nothing."""
     if count == 1:
         for a in range(mask.shape[0]):
             if mask[a]:
                 return a
     if policy == L.GREEDY:
         return _greedy_action(st, S, mask)
+    if policy == L.LOOKAHEAD:
+        return _lookahead_action(st, S, mask, budget if budget > 0 else DEFAULT_BUDGET)
     return _random_action(st, mask, count)
 
 
 @njit
-def _play(st, S, policies):
-    """Play to the end; ``policies[t]`` is team t's policy id."""
+def _eliminations(st, when, out):
+    """``out[t]`` = ``when`` for each team eliminated since the last call (-1: still standing)."""
+    for t in range(4):
+        if out[t] < 0 and not _team_alive(st, t):
+            out[t] = when
+
+
+@njit
+def _play(st, S, policies, budgets, eliminated):
+    """Play to the end; ``policies[t]`` is team t's policy id, ``budgets[t]`` its budget.
+    ``eliminated[t]``: the decision after which team t was eliminated (-1: never) — the
+    finishing order the ladder rates. Checked only when a character died (one comparison per
+    decision otherwise)."""
     g = st.g
     mask = np.zeros(1 + st.kind.shape[0] + st.ent.shape[0], np.bool_)
     _advance(st, S)
+    deaths = g[L.DEATHS]
     while g[L.OVER] == 0:
         count = _legal(st, S, mask)
-        a = _choose(st, S, mask, count, policies[st.ent[g[L.CUR], L.TEAM]])
+        t = st.ent[g[L.CUR], L.TEAM]
+        a = _choose(st, S, mask, count, policies[t], budgets[t])
         _apply(st, S, a)
+        if g[L.DEATHS] != deaths:
+            deaths = g[L.DEATHS]
+            _eliminations(st, g[L.DECISIONS], eliminated)
         if g[L.DECISIONS] > MAX_DECISIONS:
             _finish_by_health(st, L.CAP)
     return g[L.WINNER]
@@ -74,10 +96,11 @@ def _card_record(st, team_cards, rec):
 
 
 @njit(parallel=True)
-def _play_many(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, policies, seats,
-               out, card_out):
+def _play_many(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, policies, budgets,
+               seats, out, card_out):
     """``out[i]`` = winner, reason, rotations, deaths, Apocalypse, decisions, each seat's final
-    health of game i; ``card_out[i]`` = :func:`_card_record` of game i."""
+    health and the decision after which each seat was eliminated (-1: never) of game i;
+    ``card_out[i]`` = :func:`_card_record` of game i."""
     for i in prange(board_of.shape[0]):
         k = board_of[i]
         S = Static(statics.move_nbr2[k], statics.sight_nbr2[k], statics.sight_flag2[k],
@@ -89,9 +112,12 @@ def _play_many(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, po
                      statics.ctail, statics.pos_dist[k])
         st = _init_game(S, cards, cpu_rows[k, :n_cpu[k]], team_cards[i], states[i], 1, 0, -1)
         pol = np.empty(4, np.int64)
+        bud = np.empty(4, np.int64)
         for t in range(4):
             pol[t] = policies[(t - seats[i]) % 4]
-        _play(st, S, pol)
+            bud[t] = budgets[(t - seats[i]) % 4]
+        eliminated = np.full(4, -1, np.int64)
+        _play(st, S, pol, bud, eliminated)
         out[i, 0] = st.g[L.WINNER]
         out[i, 1] = st.g[L.REASON]
         out[i, 2] = st.g[L.ROTATION]
@@ -101,19 +127,21 @@ def _play_many(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, po
         health = _team_health(st, np.zeros(4, np.int64))
         for t in range(4):
             out[i, 6 + t] = health[t]
+            out[i, 10 + t] = eliminated[t]
         _card_record(st, team_cards[i], card_out[i])
     return out, card_out
 
 
 RESULT_COLUMNS = ("winner", "reason", "rotation", "deaths", "apocalypse", "decisions",
-                  "health_seat1", "health_seat2", "health_seat3", "health_seat4")
+                  "health_seat1", "health_seat2", "health_seat3", "health_seat4",
+                  "eliminated_seat1", "eliminated_seat2", "eliminated_seat3", "eliminated_seat4")
 CARD_COLUMNS = ("dealt", "taken", "kills", "alive")
 
 
 def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, seats=None,
               first_game: int = 0, per_card: bool = False,
-              game_indices=None):
-    """Play ``len(board_of)`` games in parallel; ``int64[n, 10]`` (``RESULT_COLUMNS``), and with
+              game_indices=None, budgets=None):
+    """Play ``len(board_of)`` games in parallel; ``int64[n, 14]`` (``RESULT_COLUMNS``), and with
     ``per_card`` also ``int64[n, 4, 5, 4]`` (``CARD_COLUMNS`` of each seat's cards).
 
     ``game_indices`` (instead of ``first_game``) names each game's index when they are not
@@ -122,7 +150,7 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
     ``stacked`` = :func:`tables.stack_setups` output; game ``i`` uses board ``board_of[i]``,
     ``team_cards[i]`` and child ``first_game + i`` of ``SeedSequence(root_seed)``; team ``t``
     plays ``policies[(t - seats[i]) % 4]`` (seat rotation: ``policies[0]`` sits in seat
-    ``seats[i]``)."""
+    ``seats[i]``) with budget ``budgets[(t - seats[i]) % 4]`` (default 0: each policy's own)."""
     static, cpu_rows, n_cpu = stacked
     board_of = np.ascontiguousarray(board_of, np.int64)
     n = board_of.shape[0]
@@ -140,11 +168,16 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
         states = np.concatenate([seed_states(root_seed, 1, start=int(g)) for g in game_indices]
                                 ) if n else np.empty((0, 4), np.uint64)
     seats = np.zeros(n, np.int64) if seats is None else np.ascontiguousarray(seats, np.int64)
+    policies = np.ascontiguousarray(policies, np.int64)
+    budgets = (np.zeros(4, np.int64) if budgets is None
+               else np.ascontiguousarray(budgets, np.int64))
+    if policies.shape != (4,) or budgets.shape != (4,):
+        raise ValueError("policies and budgets hold one entry per seat (4)")
     out = np.zeros((n, len(RESULT_COLUMNS)), np.int64)
     card_out = np.zeros((n, 4, 5, len(CARD_COLUMNS)), np.int64)
     # Games differ in length several-fold: hand them to threads a few at a time (Numba's default
     # splits the range into one block per thread up front, and one thread then idles).
     with numba.parallel_chunksize(GAMES_PER_CHUNK):
         out, card_out = _play_many(static, cards, cpu_rows, n_cpu, board_of, team_cards, states,
-                                   np.asarray(policies, np.int64), seats, out, card_out)
+                                   policies, budgets, seats, out, card_out)
     return (out, card_out) if per_card else out

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+import numpy as np
 from numba.core import types
 from numba.experimental import structref
 
 from sim._jit import njit
+
+from . import layout as L
 
 STATE_FIELDS = ("ent", "g", "pos_state", "rng", "ev", "move_nbr", "sight_nbr", "sight_flag",
                 "kind", "tile_pos", "twin", "cost", "queue", "sight")
@@ -92,6 +95,43 @@ def static_fields(S):
             S.space_bodies, S.body_start, S.body_members, S.pos_suit, S.pos_layer, S.spawn_space,
             S.ip, S.fp, S.tier_faces, S.tier_reject, S.apoc_code, S.apoc_params, S.tail, S.ctail,
             S.pos_dist)
+
+
+@njit
+def _clone(st):
+    """A private copy of a game for look-ahead (``sim.ai.lookahead``): the same entities, scalars,
+    positions, random stream and live board, but no event log (logging off) and scratch buffers
+    of its own, so nothing done to the copy can reach the real game or its log."""
+    g = st.g.copy()
+    g[L.LOG] = 0
+    g[L.NEV] = 0
+    g[L.NREACH] = -1  # the copy's reach buffer starts clean
+    n = st.kind.shape[0]
+    return State(st.ent.copy(), g, st.pos_state.copy(), st.rng.copy(),
+                 np.zeros((1, st.ev.shape[1]), np.int64), st.move_nbr.copy(),
+                 st.sight_nbr.copy(), st.sight_flag.copy(), st.kind.copy(), st.tile_pos.copy(),
+                 st.twin.copy(), np.full(n, -1, np.int32), np.empty_like(st.queue),
+                 np.empty(n, np.int32))
+
+
+@njit
+def _copy_into(dst, src):
+    """Reset ``dst`` (a :func:`_clone` of ``src``'s game) to ``src`` without allocating: each
+    simulation of the look-ahead starts again from the real position."""
+    dst.ent[:] = src.ent
+    g = dst.g
+    g[:] = src.g
+    g[L.LOG] = 0
+    g[L.NEV] = 0
+    g[L.NREACH] = -1
+    dst.pos_state[:] = src.pos_state
+    dst.rng[:] = src.rng
+    dst.move_nbr[:] = src.move_nbr
+    dst.sight_nbr[:] = src.sight_nbr
+    dst.sight_flag[:] = src.sight_flag
+    dst.kind[:] = src.kind
+    dst.tile_pos[:] = src.tile_pos
+    dst.twin[:] = src.twin
 
 
 def _python_attributes(cls, fields, getter) -> None:

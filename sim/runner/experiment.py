@@ -12,7 +12,8 @@ Format::
     root_seed = 20261130
     batch_size = 500                   # games per task (and per Parquet file)
     boards = 100                       # distinct generated boards, reused in turn
-    policies = ["greedy"]              # one for every seat, or four (seat 1 .. seat 4)
+    policies = ["greedy"]              # one for every seat, or four (seat 1 .. seat 4):
+                                       # random, greedy, lookahead or lookahead:BUDGET
     seating = "duplicate"              # "fixed" | "rotate" | "duplicate"
     teams = "teams/example.toml"       # fixed teams (relative to this file) ...
     [pool]                             # ... or teams drawn from a pool for every block of games
@@ -27,7 +28,7 @@ through all four seats (duplicate play: the seat effect cancels and variance dro
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -50,7 +51,7 @@ class Experiment:
     root_seed: int
     batch_size: int
     boards: int
-    policies: tuple[str, ...]       # four: the policy in each seat
+    policies: tuple[str, ...]       # four: the policy spec in each seat (sim.ai.spec labels)
     seating: str
     teams: np.ndarray | None        # int64[4, 5] fixed teams, or None with a pool
     team_names: tuple[str, ...]
@@ -103,14 +104,43 @@ def load_experiment(path: Path, cards, policy_names, *, games: int | None = None
 
 
 def _policies(doc: TomlDoc, known) -> tuple[str, ...]:
+    """Policy specs (``lookahead:16``) checked and spelled canonically: a stored result names
+    the exact player, budget included."""
+    from sim.ai.spec import parse_policy
+
     listed = doc.get(("policies",), list, default=["greedy"], fallback=["greedy"])
     if len(listed) not in (1, TEAMS):
         doc.add(("policies",), f"expected 1 or {TEAMS} policies (one per seat), got {len(listed)}")
         return ("greedy",) * TEAMS
+    labels = []
     for p in listed:
-        if p not in known:
+        try:
+            spec = parse_policy(p)
+        except ValueError as exc:
+            doc.add(("policies",), str(exc))
+            labels.append("greedy")
+            continue
+        if spec.name not in known:
             doc.add(("policies",), f"unknown policy {p!r}; choose from {', '.join(known)}")
-    return tuple(listed) * (TEAMS // len(listed))
+        labels.append(spec.label)
+    return tuple(labels) * (TEAMS // len(listed))
+
+
+def with_policy(exp: Experiment, policy: str | None = None, budget: int | None = None
+                ) -> Experiment:
+    """``exp`` with ``--policy`` in every seat and/or ``--budget`` for every budgeted policy
+    (ValueError, one line, on a bad spec or a budget no seat can use)."""
+    from sim.ai.spec import parse_policies, parse_policy
+
+    if policy is None and budget is None:
+        return exp
+    if policy is not None:
+        label = parse_policies([policy], budget)[0].label
+        return replace(exp, policies=(label,) * TEAMS)
+    current = [parse_policy(p) for p in exp.policies]
+    specs = parse_policies([s.name for s in current], budget)  # checks a seat takes a budget
+    return replace(exp, policies=tuple(n.label if n.budget else c.label
+                                       for c, n in zip(current, specs)))
 
 
 def _teams_or_pool(doc: TomlDoc, path: Path, cards, problems: Problems):

@@ -26,14 +26,16 @@ def default_jobs() -> int:
 
 def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_root: Path,
                    store: RunStore, *, jobs: int | None = None, backend: str = "loky",
-                   scheduler: str | None = None, progress: bool = True) -> int:
-    """Play every batch not yet in ``store``; returns the number of batches played now."""
+                   scheduler: str | None = None, progress: bool = True,
+                   policies: tuple[str, ...] | None = None) -> int:
+    """Play every batch not yet in ``store``; returns the number of batches played now.
+    ``policies`` replaces the experiment file's (``--policy``/``--budget``)."""
     todo = sorted(set(range(exp.n_batches)) - store.done())
     if not todo:
         return 0
     exp_path, cards_root = str(Path(exp_path).resolve()), str(Path(cards_root).resolve())
     args = (exp_path, games, cards_root, fingerprint(exp_path, cards_root))
-    tasks = (delayed(run_batch)(*args, b) for b in todo)
+    tasks = (delayed(run_batch)(*args, b, policies) for b in todo)
     games_todo = sum(stop - start for start, stop in map(exp.batch_range, todo))
     bar = tqdm(total=games_todo, unit="game", disable=not progress, smoothing=0.1,
                desc=exp.name, dynamic_ncols=True)

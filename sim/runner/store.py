@@ -45,14 +45,17 @@ class RunStore:
         wanted = {"package_version": __version__, "experiment": exp.name,
                   "experiment_file": exp.path, "experiment_sha256": exp.digest,
                   "cards": cards_digest(cards_root), "root_seed": exp.root_seed,
-                  "games": exp.games, "batch_size": exp.batch_size, "n_batches": exp.n_batches}
+                  "games": exp.games, "batch_size": exp.batch_size, "n_batches": exp.n_batches,
+                  "policies": list(exp.policies)}
         path = out / MANIFEST
         if path.exists():
             if not resume:
                 raise InputError([Problem(str(path), None, "--out", "a run is already here; "
                                           "add --resume to finish it, or choose another --out")])
             old = json.loads(path.read_text(encoding="utf-8"))
-            changed = [k for k, v in wanted.items() if old.get(k) != v]
+            # a manifest from before policies were recorded played the file's policies
+            changed = [k for k, v in wanted.items()
+                       if old.get(k, v if k == "policies" else None) != v]
             if changed:
                 raise InputError([Problem(str(path), None, k, "differs from the run being resumed "
                                           "(inputs changed since it started)") for k in changed])

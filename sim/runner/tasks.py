@@ -27,12 +27,13 @@ class Arena:
     exp: Experiment
     stacked: tuple
     cards: object
-    policies: np.ndarray
+    policies: np.ndarray   # policy id of each experiment team
+    budgets: np.ndarray    # and its budget (sim.ai.spec)
 
 
 def build_arena(catalogue, exp: Experiment) -> Arena:
+    from sim.ai.spec import parse_policy
     from sim.board.generate import generate_board
-    from sim.engine.layout import POLICY_IDS
     from sim.engine.setup import card_arrays
     from sim.engine.tables import build_setup, load_game_data, stack_setups
 
@@ -40,8 +41,10 @@ def build_arena(catalogue, exp: Experiment) -> Arena:
     setups = [build_setup(catalogue, generate_board(catalogue.tiles, catalogue.board_rules,
                                                     board_seed(exp, k)), game_rules, apocalypses)
               for k in range(min(exp.boards, exp.games))]
-    policies = np.array([POLICY_IDS[p] for p in exp.policies], np.int64)
-    return Arena(exp, stack_setups(setups), card_arrays(catalogue.cards), policies)
+    specs = [parse_policy(p) for p in exp.policies]
+    return Arena(exp, stack_setups(setups), card_arrays(catalogue.cards),
+                 np.array([s.id for s in specs], np.int64),
+                 np.array([s.budget for s in specs], np.int64))
 
 
 def play_games(arena: Arena, start: int, stop: int) -> dict:
@@ -54,7 +57,7 @@ def play_games(arena: Arena, start: int, stop: int) -> dict:
     # policies[k] belongs to experiment team k: seat s (team (s - offset) % 4) plays policies[k]
     out, per_card = play_many(arena.stacked, arena.cards, sch.board, sch.team_cards,
                               exp.root_seed, arena.policies, seats=sch.offset, first_game=start,
-                              per_card=True)
+                              per_card=True, budgets=arena.budgets)
     res = dict(zip(RESULT_COLUMNS, out.T))
     winner_seat = res["winner"]
     rows = np.arange(len(sch.games))
@@ -89,7 +92,8 @@ def replay_winners(arena: Arena, games: np.ndarray, team_cards: np.ndarray) -> n
     sch = schedule(exp, int(games.min()), int(games.max()) + 1)
     rows = games - int(games.min())
     out = play_many(arena.stacked, arena.cards, sch.board[rows], team_cards, exp.root_seed,
-                    arena.policies, seats=sch.offset[rows], game_indices=games)
+                    arena.policies, seats=sch.offset[rows], game_indices=games,
+                    budgets=arena.budgets)
     return out[:, 0]
 
 
@@ -105,28 +109,35 @@ def fingerprint(exp_path: str, cards_root: str) -> str:
 
 
 @lru_cache(maxsize=4)
-def _arena(exp_path: str, games: int | None, cards_root: str, key: str) -> Arena:
+def _arena(exp_path: str, games: int | None, cards_root: str, key: str,
+           policies: tuple[str, ...] | None = None) -> Arena:
+    from dataclasses import replace
+
     from sim.catalogue.loader import load_catalogue
     from sim.engine.layout import POLICY_IDS
 
     catalogue = load_catalogue(Path(cards_root))
     exp = load_experiment(Path(exp_path), catalogue.cards, tuple(POLICY_IDS), games=games)
+    if policies is not None:  # --policy / --budget (sim.runner.experiment.with_policy)
+        exp = replace(exp, policies=tuple(policies))
     return build_arena(catalogue, exp)
 
 
-def load_context(exp_path: Path, games: int | None, cards_root: Path) -> Experiment:
-    """Validate and prepare the experiment in this process (the CLI calls it before any task)."""
+def load_context(exp_path: Path, games: int | None, cards_root: Path,
+                 policies: tuple[str, ...] | None = None) -> Experiment:
+    """Validate and prepare the experiment in this process (the CLI calls it before any task);
+    ``policies`` replaces the file's (four spec labels)."""
     exp_path, cards_root = str(Path(exp_path).resolve()), str(Path(cards_root).resolve())
-    return _arena(exp_path, games, cards_root, fingerprint(exp_path, cards_root)).exp
+    return _arena(exp_path, games, cards_root, fingerprint(exp_path, cards_root), policies).exp
 
 
-def run_batch(exp_path: str, games: int | None, cards_root: str, key: str, b: int
-              ) -> tuple[int, dict, float]:
+def run_batch(exp_path: str, games: int | None, cards_root: str, key: str, b: int,
+              policies: tuple[str, ...] | None = None) -> tuple[int, dict, float]:
     """Play batch ``b``: (b, result columns, seconds). ``key`` = :func:`fingerprint` of the inputs."""
     import numba
 
     t0 = time.perf_counter()
-    arena = _arena(exp_path, games, cards_root, key)
+    arena = _arena(exp_path, games, cards_root, key, policies)
     # One core per job: parallelism across batches is the runner's (--jobs); Numba threads inside
     # each job as well would oversubscribe the cores. Results do not depend on it.
     before = numba.get_num_threads()

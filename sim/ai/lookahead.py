@@ -1,0 +1,304 @@
+"""``lookahead``: greedy improved by simulation — each candidate action is played out to the
+same team's next turn in private copies of the game, and the best average outcome is chosen.
+
+Why this algorithm (a one-level Monte Carlo search with greedy rollouts, i.e. one step of policy
+improvement over greedy; Tesauro & Galperin 1996, Bertsekas' "rollout algorithms"): a Board Wars
+decision is worth what follows it — the attack the mover can make from a space, the retaliation
+of a CPU, the enemies' answer on their turns, the Apocalypse's next step — and the engine already
+computes all of it exactly. Greedy scores an action by its value *now*; here each candidate is
+followed by greedy play for every team up to the start of this team's next turn (two turns on
+from a budget of ``DEEPEN``, three from 4 × ``DEEPEN``, ...), and scored by the state reached (a
+finished game counts 1 for a win and 0 otherwise; an unfinished one, the team's share of the
+health still on the board — the stalemate and simultaneous-elimination rulings decide by
+health). The policy is never worse than greedy's choice by its own estimate: greedy's action
+is always a candidate and wins ties.
+
+Budget (``budget``) = the most simulations per decision, spent by sequential halving (Karnin,
+Koren & Somekh 2013, "Almost optimal exploration in multi-armed bandits"): the candidates get
+the same number of play-outs, the worse half is dropped, the survivors get more, until one is
+left. The first ``budget // 2`` candidates in the order below are considered (two play-outs each
+in the first round when the budget allows), so the budget buys breadth as well as precision.
+A candidate that scored exactly as greedy's choice in every play-out so far is dropped (within
+the horizon the two cannot be told apart, and greedy's choice would win the tie); a decision
+where every candidate ties stops early, under budget. A simulation is one play-out of at most
+``PLAYOUT_CAP`` decisions, so a decision costs at most ``budget * PLAYOUT_CAP`` simulated
+decisions (in practice ~32 per rotation looked ahead). ``budget < 2`` plays greedy. Why the
+horizon grows with the budget: against greedy teams a one-rotation look already finds most of
+what there is to find, but against other look-aheads (which do not play as the play-outs assume)
+a larger budget was no stronger until it also looked further (docs/ai.md).
+
+Candidates, in order: greedy's own choice, every attack (by greedy's score), ending the turn,
+the ``MOVES`` best-placed spaces by greedy's position score, the ``HOLDS`` best without its
+"close the distance" term and the ``RETREATS`` best with it reversed (ways to hold back that
+greedy never considers); a placement considers every spawn space.
+
+What the search may not see: the game's random stream and the face-down Apocalypse. Each
+simulation draws its dice from a stream hashed from the game's stream state, the decision
+number and the simulation number — the game's own stream is only read, so the same seed still
+plays the same game — and, until the reveal, draws the Apocalypse afresh from the Index (the
+real one stays hidden: "face-down" until "revealed"). Simulation ``j`` of a decision uses the
+same stream for every candidate (common random numbers: the candidates are compared on the
+same dice as far as their games run alike).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import njit
+from sim.catalogue.apocalypses import STORM
+from sim.engine import layout as L
+from sim.engine.legal import _legal
+from sim.engine.state import _clone, _copy_into
+from sim.engine.turn import _apply
+from sim.engine.victory import _team_health
+from sim.rng import roll
+
+from .greedy import (SPAN, _attack_score, _by_distance, _greedy_action, _position_score,
+                     _threats)
+from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
+
+MOVES = 4          # best spaces by greedy's position score
+HOLDS = 2          # best spaces without its approach term
+RETREATS = 2       # best spaces with the approach term reversed (away from the enemy)
+WIDEN = 16         # budget per extra hold and retreat beyond the first two
+MAX_CANDIDATES = 40
+PLAYOUT_CAP = 4000  # decisions per play-out: a guard (a rotation takes ~30)
+DEEPEN = 32        # budget from which play-outs look a rotation further (docs/ai.md)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(inline="always")
+def _mix(x):
+    """SplitMix64's finaliser (Steele, Lea & Flood 2014): a 64-bit hash with full avalanche."""
+    z = x + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit
+def _seed_simulation(st, j, out):
+    """``out`` = xoshiro state of simulation ``j`` of this decision, hashed from the game's stream
+    state and decision number (read, never advanced)."""
+    h = _mix(np.uint64(st.g[L.DECISIONS]))
+    for k in range(4):
+        h = _mix(h ^ st.rng[k])
+    h = _mix(h ^ (np.uint64(j) * _GOLDEN))
+    for k in range(4):
+        h = _mix(h + np.uint64(k + 1))
+        out[k] = h
+    if out[0] == 0 and out[1] == 0 and out[2] == 0 and out[3] == 0:
+        out[0] = _GOLDEN
+
+
+@njit
+def _value(sim, team, health):
+    """A finished game: 1 for a win, else 0; otherwise the team's share of the health left."""
+    g = sim.g
+    if g[L.OVER] != 0:
+        return 1.0 if g[L.WINNER] == team else 0.0
+    _team_health(sim, health)
+    total = health.sum()
+    return health[team] / total if total > 0 else 0.0
+
+
+@njit
+def _depth(budget):
+    """Rotations a play-out looks ahead: one, and one more from ``DEEPEN`` simulations per
+    decision and each further factor of 4."""
+    depth = 1
+    while budget >= DEEPEN:
+        depth += 1
+        budget //= 4
+    return depth
+
+
+@njit
+def _playout(sim, S, mask, team, r0, depth):
+    """Greedy for everyone until ``team``'s turn of rotation ``r0 + depth`` (or the end); the
+    number of decisions played."""
+    g = sim.g
+    n = 0
+    while g[L.OVER] == 0 and n < PLAYOUT_CAP:
+        if g[L.ROTATION] > r0 + depth or (g[L.ROTATION] >= r0 + depth and g[L.TURN] >= team):
+            break
+        count = _legal(sim, S, mask)
+        a = L.END
+        if count == 1:
+            for b in range(mask.shape[0]):
+                if mask[b]:
+                    a = b
+                    break
+        else:
+            a = _greedy_action(sim, S, mask)
+        _apply(sim, S, a)
+        n += 1
+    return n
+
+
+@njit
+def _add(cands, k, a):
+    for i in range(k):
+        if cands[i] == a:
+            return k
+    if k < cands.shape[0]:
+        cands[k] = a
+        k += 1
+    return k
+
+
+@njit
+def _top_spaces(st, S, c, mask, approach, best, k_best):
+    """The ``k_best`` legal moves with the best position score, its approach term weighted by
+    ``approach`` (1 greedy's, 0 none, -1 away from the enemy), best first; ties keep the lower
+    space id."""
+    ent = st.ent
+    fp = S.fp.copy()
+    fp[L.W_APPROACH] *= approach
+    enemy_r, enemy_c, cpu = _threats(st, S, c)
+    ref_r, ref_c = ent[c, L.SPACE] // SPAN, ent[c, L.SPACE] % SPAN
+    enemy_d = _by_distance(enemy_r, enemy_c, ref_r, ref_c)
+    storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
+    score = np.full(k_best, -1e300)
+    best[:] = -1
+    nreach = st.g[L.NREACH]
+    n = st.kind.shape[0]
+    total = nreach if nreach >= 0 else n
+    for i in range(total):
+        s = st.queue[i] if nreach >= 0 else i
+        if not mask[1 + s]:
+            continue
+        sc = _position_score(ent, fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer, storm,
+                             c, s, enemy_r, enemy_c, enemy_d, ref_r, ref_c, cpu)
+        j = k_best
+        while j > 0 and (sc > score[j - 1] or (sc == score[j - 1] and 1 + s < best[j - 1])):
+            j -= 1
+        if j < k_best:
+            for m in range(k_best - 1, j, -1):
+                score[m] = score[m - 1]
+                best[m] = best[m - 1]
+            score[j] = sc
+            best[j] = 1 + s
+    return best
+
+
+@njit
+def _candidates(st, S, mask, cands, budget):
+    """Greedy's choice first, then attacks by greedy's score, ending the turn, the best moves."""
+    ent = st.ent
+    c = st.g[L.CUR]
+    n = st.kind.shape[0]
+    k = _add(cands, 0, _greedy_action(st, S, mask))
+    if ent[c, L.SPACE] < 0:
+        for a in range(1, 1 + n):
+            if mask[a]:
+                k = _add(cands, k, a)
+        return k
+    m = ent.shape[0]
+    scores = np.full(m, -1e300)
+    for e in range(m):
+        if mask[1 + n + e]:
+            scores[e] = _attack_score(st, S, c, e)
+    for e in np.argsort(-scores, kind="mergesort"):
+        if mask[1 + n + e]:
+            k = _add(cands, k, 1 + n + e)
+    if mask[L.END]:
+        k = _add(cands, k, L.END)
+    if ent[c, L.SPEED_LEFT] > 0:
+        wide = max(0, budget // WIDEN - 1)
+        holds, retreats = HOLDS + wide, RETREATS + wide
+        best = np.empty(max(MOVES, holds, retreats), np.int64)
+        for a in _top_spaces(st, S, c, mask, 1.0, best[:MOVES], MOVES):
+            if a > 0:
+                k = _add(cands, k, a)
+        for a in _top_spaces(st, S, c, mask, 0.0, best[:holds], holds):
+            if a > 0:
+                k = _add(cands, k, a)
+        for a in _top_spaces(st, S, c, mask, -1.0, best[:retreats], retreats):
+            if a > 0:
+                k = _add(cands, k, a)
+    return k
+
+
+@njit
+def _simulate(st, S, sim, a, j, team, mask, health, stats, depth):
+    """One play-out of action ``a`` with simulation ``j``'s dice; its value for ``team``."""
+    _copy_into(sim, st)
+    _seed_simulation(st, j, sim.rng)
+    g = sim.g
+    if g[L.REVEALED] == 0:  # the Apocalypse is face-down: the search draws its own
+        s0, s1, s2, s3 = sim.rng[0], sim.rng[1], sim.rng[2], sim.rng[3]
+        r, s0, s1, s2, s3 = roll(S.apoc_code.shape[0], s0, s1, s2, s3)
+        sim.rng[0], sim.rng[1], sim.rng[2], sim.rng[3] = s0, s1, s2, s3
+        g[L.APOC] = r - 1
+    r0 = g[L.ROTATION]
+    _legal(sim, S, mask)  # the move's cost comes from this decision's reach search
+    _apply(sim, S, a)
+    stats[1] += 1 + _playout(sim, S, mask, team, r0, depth)
+    stats[0] += 1
+    return _value(sim, team, health)
+
+
+@njit
+def _search(st, S, mask, budget, stats):
+    """The look-ahead's action for the current decision (``_legal`` has just run on ``st``);
+    ``stats`` += simulations run, decisions simulated. ``st`` is only read."""
+    cands = np.empty(MAX_CANDIDATES, np.int64)
+    k = _candidates(st, S, mask, cands, budget)
+    if budget < 2 or k == 1:
+        return cands[0]
+    k = min(k, max(2, budget // 2))  # every candidate's first round: two simulations if it can
+    team = st.ent[st.g[L.CUR], L.TEAM]
+    depth = _depth(budget)
+    sim = _clone(st)
+    smask = np.zeros(mask.shape[0], np.bool_)
+    health = np.zeros(4, np.int64)
+    total = np.zeros(k)
+    runs = np.zeros(k, np.int64)
+    tied = np.ones(k, np.bool_)  # scored exactly as greedy's choice in every simulation so far
+    value = np.zeros(k)
+    alive = np.arange(k)
+    left = budget
+    j = 0
+    while alive.shape[0] > 1:
+        na = alive.shape[0]
+        rounds = 1
+        while (1 << rounds) < na:
+            rounds += 1
+        per = max(1, (left // rounds) // na)
+        if per * na > left:
+            per = left // na
+        if per == 0:
+            break
+        for _ in range(per):
+            for i in alive:
+                value[i] = _simulate(st, S, sim, cands[i], j, team, smask, health, stats, depth)
+                total[i] += value[i]
+                runs[i] += 1
+                tied[i] = tied[i] and value[i] == value[0]
+            j += 1
+        left -= per * na
+        # a candidate that scored exactly as greedy's choice in every simulation is not told
+        # apart from it within the horizon: drop it (greedy's choice would win the tie anyway)
+        if alive[0] == 0:
+            alive = np.concatenate((alive[:1], alive[1:][~tied[alive[1:]]]))
+        na = alive.shape[0]
+        if na == 1:
+            break
+        mean = total[alive] / runs[alive]
+        order = np.argsort(-mean, kind="mergesort")  # stable: ties keep greedy's ranking
+        alive = np.sort(alive[order[: (na + 1) // 2]])
+    best = alive[0]
+    best_mean = -1.0
+    for i in alive:
+        if runs[i] > 0 and total[i] / runs[i] > best_mean:
+            best, best_mean = i, total[i] / runs[i]
+    return cands[best]
+
+
+@njit
+def _lookahead_action(st, S, mask, budget):
+    stats = np.zeros(2, np.int64)
+    return _search(st, S, mask, budget, stats)

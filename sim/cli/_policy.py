@@ -1,0 +1,41 @@
+"""``--policy`` and ``--budget``: one spelling for every command that plays games.
+
+Why shared: ``play``, ``run``, ``fairness``, ``rarity`` and ``drift`` all accept the same specs
+(:mod:`sim.ai.spec`) and report a bad one the same way — one line, exit 2 — before any game is
+played or anything compiled.
+"""
+
+from __future__ import annotations
+
+import click
+
+POLICY_HELP = ("Policy: random, greedy, lookahead or lookahead:BUDGET (simulations per "
+               "decision; see docs/ai.md).")
+BUDGET_HELP = "Budget of every lookahead policy that names none (default 32)."
+
+
+def budget_option(f):
+    from sim.ai.spec import MAX_BUDGET
+
+    return click.option("--budget", type=click.IntRange(1, MAX_BUDGET), default=None,
+                        help=BUDGET_HELP)(f)
+
+
+def policy_label(policy: str, budget: int | None) -> str:
+    """The spec label of ``--policy`` with ``--budget`` (BadParameter if either is wrong)."""
+    from sim.ai.spec import parse_policies
+
+    try:
+        return parse_policies([policy], budget)[0].label
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--policy/--budget") from None
+
+
+def override(exp, policy: str | None, budget: int | None):
+    """``exp`` with ``--policy`` in every seat and/or ``--budget`` applied (BadParameter)."""
+    from sim.runner.experiment import with_policy
+
+    try:
+        return with_policy(exp, policy, budget)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--policy/--budget") from None

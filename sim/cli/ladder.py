@@ -1,0 +1,102 @@
+"""``bwlab ladder``: the AI players in a seat-rotated round robin — win rates with intervals,
+head-to-head scores, Elo ratings, and whether each rung beats the one below
+(:mod:`sim.runner.ladder`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+
+def _players(text: str) -> list[str]:
+    from sim.ai.spec import parse_policies
+
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    try:
+        specs = parse_policies(names)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--players") from None
+    labels = [s.label for s in specs]
+    if len(labels) < 2 or len(set(labels)) != len(labels):
+        raise click.BadParameter("at least two different players, weakest first",
+                                 param_hint="--players")
+    return labels
+
+
+@click.command()
+@click.option("--games", type=click.IntRange(4, None), default=None,
+              help="Games to play, rounded up to whole deals (4 games) in every match "
+                   "[default: 960].")
+@click.option("--players", default=None,
+              help="Comma-separated policy specs, weakest rung first [default: random, greedy, "
+                   "lookahead:4, lookahead:32].")
+@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True)
+@click.option("--boards", type=click.IntRange(1, None), default=32, show_default=True,
+              help="Distinct generated boards, reused in turn.")
+@click.option("--alpha", type=click.FloatRange(0.0, 0.5, min_open=True), default=0.05,
+              show_default=True, help="Level of the rung tests (Holm over the rungs).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+def ladder(games, players, seed, boards, alpha, fmt, cards):
+    """Which AI is stronger? Every pair of players meets: one team of the higher rung against
+    three of the lower, each deal (board, teams, dice) played four times with the single seat
+    rotated through all four seats."""
+    from sim.catalogue.loader import load_catalogue
+    from sim.runner.ladder import DEFAULT_GAMES, DEFAULT_PLAYERS, play_ladder
+
+    labels = _players(players) if players is not None else list(DEFAULT_PLAYERS)
+    catalogue = load_catalogue(cards)
+    progress = None
+    if fmt == "table":
+        def progress(done, total):
+            click.echo(f"\r{done}/{total} games played", nl=done == total, err=True)
+    r = play_ladder(catalogue, labels, games=games or DEFAULT_GAMES, seed=seed, boards=boards,
+                    alpha=alpha, progress=progress)
+    data = {
+        "games": r.games, "deals": r.deals, "seed": seed, "seconds": round(r.seconds, 1),
+        "anchor": r.players[r.anchor], "alpha": alpha, "ordered": r.ordered,
+        "players": [{"player": p, "elo": float(r.elo[i]), "elo_low": float(r.elo_low[i]),
+                     "elo_high": float(r.elo_high[i])} for i, p in enumerate(r.players)],
+        "matches": [{"player": r.players[hi], "against": r.players[lo],
+                     "games": int(r.played[k]), "wins": int(r.wins[k]),
+                     "win_rate": float(r.wins[k] / max(r.played[k], 1)),
+                     "low": float(r.win_low[k]), "high": float(r.win_high[k]),
+                     "ahead": int(r.ahead[k]), "behind": int(r.behind[k]),
+                     "deals_won": int(r.match_deals[k, 0]), "deals_even": int(r.match_deals[k, 1]),
+                     "deals_lost": int(r.match_deals[k, 2]), "p": float(r.match_p[k])}
+                    for k, (lo, hi) in enumerate(r.matches)],
+        "rungs": [{"player": r.players[k + 1], "below": r.players[k],
+                   "p": float(r.match_p[r.match(k, k + 1)]), "p_holm": float(r.rung_p_holm[k]),
+                   "beats": bool(r.rung_p_holm[k] < alpha)} for k in range(len(r.players) - 1)],
+    }
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+        return
+    click.echo(f"{r.games} games ({r.deals} deals × 4 seat rotations, seed {seed}) in "
+               f"{r.seconds:.0f} s")
+    click.echo(f"{'player':<16}{'Elo':>7}{'95 % interval':>17}")
+    for p in data["players"]:
+        click.echo(f"{p['player']:<16}{p['elo']:+7.0f}{p['elo_low']:+10.0f} –"
+                   f"{p['elo_high']:+5.0f}")
+    click.echo(f"(Plackett–Luce on all finishing orders, {r.players[r.anchor]} = 0)")
+    click.echo("matches: one team of the player against three of the other, the single seat "
+               "rotated through all four (even: wins 25 %, ahead of each other team 50 %)")
+    width = max(len(p) for p in r.players) + 2
+    click.echo(f"  {'player':<{width}}{'against 3 ×':<{width}}{'games':>6}{'win %':>7}"
+               f"{'95 % interval':>15}{'ahead %':>9}   deals +/=/-   one-sided p")
+    for m in data["matches"]:
+        ahead = 100 * m["ahead"] / max(m["ahead"] + m["behind"], 1)
+        click.echo(f"  {m['player']:<{width}}{m['against']:<{width}}{m['games']:6d}"
+                   f"{100 * m['win_rate']:7.1f}{100 * m['low']:8.1f} –{100 * m['high']:5.1f}"
+                   f"{ahead:9.1f}   {m['deals_won']:>4}/{m['deals_even']}/{m['deals_lost']:<6}"
+                   f"{m['p']:.2g}")
+    click.echo("rungs (sign test over the deals of their match, Holm-adjusted):")
+    for g in data["rungs"]:
+        verdict = "beats" if g["beats"] else "does NOT significantly beat"
+        click.echo(f"  {g['player']} {verdict} {g['below']} (p = {g['p_holm']:.2g})")
+    click.echo("ladder " + ("holds: every rung beats the one below" if r.ordered else
+                            "does NOT hold at this number of games"))

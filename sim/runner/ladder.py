@@ -1,0 +1,231 @@
+"""The AI ladder: players of different strength in a seat-rotated round robin of 4-team games.
+
+Why: a balance verdict measured with one bot can be an artefact of that bot; the ladder shows the
+lab's players really differ in strength, in a known order, so a verdict can be re-checked with a
+stronger or weaker one. Format (a duplicate round robin of one-against-three matches):
+
+- every pair of players meets once: the later-listed player (the higher rung) takes one seat
+  against three teams of the earlier one. With only two players at the table nobody else takes
+  the wins that tell them apart (tried: at mixed tables the weaker of two look-aheads finished
+  like greedy whenever the stronger one sat there too), and an even match has a known par: the
+  single seat wins 25 % and finishes ahead of each other team half the time;
+- a *deal* is one board, four random teams of five cards in the four seats and one dice seed
+  family (child ``d`` of ``SeedSequence(seed)``); each deal is played four times, the single
+  seat rotated through all four seats while the cards stay with the seats, so the single
+  player plays every seat and every team once — the luck of the cards and the seats cancels;
+- a game's finishing order is its winner first, then the other teams by how long they stood
+  (eliminated later is better; teams eliminated by the same event tie) and, among teams still
+  standing at the end, by the health they kept; a draw ranks nobody.
+
+Reported: each match's win rate of the single seat (Wilson interval), its head-to-head score
+(the share of comparisons with the other three teams, not tied, in which it finished ahead;
+50 % is even), a Plackett–Luce rating of all finishing orders in Elo points relative to
+``greedy`` (a ridge prior ``L2`` keeps a player that never wins finite), and for each rung the
+one-sided exact sign test over the deals of its match with the rung below (Holm-adjusted over
+the rungs): a deal counts for the higher rung when, over its four games, the single seat
+finished ahead of the other teams more often than behind them. By the seat and card rotation
+the two are equally likely under "no stronger", whatever the game's luck.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.ai.spec import PolicySpec, parse_policies
+
+# The default rungs (docs/ai.md): each beat the one below at the default number of games.
+DEFAULT_PLAYERS = ("random", "greedy", "lookahead:4", "lookahead:32")
+DEFAULT_GAMES = 960
+CHUNK_DEALS = 40  # deals per call of the parallel loop (progress is reported between calls)
+DRAW_STREAM, BOARD_STREAM = 1, 2
+L2 = 0.01  # ridge prior on the ratings (log-strength units): N(0, 10^2), nearly flat
+
+
+@dataclass(frozen=True)
+class Ladder:
+    players: tuple[str, ...]     # labels, in the order given (weakest rung first)
+    games: int
+    deals: int
+    matches: tuple[tuple[int, int], ...]  # (lower, higher): higher in one seat vs 3 of lower
+    wins: np.ndarray             # [M] games the single seat won
+    played: np.ndarray           # [M] games of the match
+    win_low: np.ndarray          # [M] Wilson interval of wins / played (par 1/4)
+    win_high: np.ndarray
+    ahead: np.ndarray            # [M] comparisons of the single seat with another team: ahead
+    behind: np.ndarray           # [M] ... and behind
+    match_deals: np.ndarray      # [M, 3] deals won / even / lost by the single seat
+    match_p: np.ndarray          # [M] one-sided sign-test p-value: the single seat is stronger
+    elo: np.ndarray              # [P] rating, Elo points relative to the anchor
+    elo_low: np.ndarray
+    elo_high: np.ndarray
+    anchor: int                  # the player rated 0
+    rung_p_holm: np.ndarray      # [P-1] Holm-adjusted p of the match (k, k+1)
+    seconds: float
+    alpha: float
+
+    def match(self, lower: int, higher: int) -> int:
+        return self.matches.index((lower, higher))
+
+    @property
+    def ordered(self) -> bool:
+        """Every rung beats the one below at level ``alpha`` (Holm)."""
+        return bool(np.all(self.rung_p_holm < self.alpha))
+
+
+def matches(n_players: int) -> list[tuple[int, int]]:
+    """The round robin: every pair of players (lower, higher), in order."""
+    if n_players < 2:
+        raise ValueError("a ladder needs at least 2 players")
+    return list(itertools.combinations(range(n_players), 2))
+
+
+def deal_teams(seed: int, deal: int, n_cards: int) -> np.ndarray:
+    """The four teams of deal ``deal``: 20 distinct cards from ``SeedSequence([seed, 1, deal])``."""
+    from sim.catalogue.teams import random_teams
+
+    rng = np.random.default_rng(np.random.SeedSequence([seed, DRAW_STREAM, deal]))
+    return random_teams(n_cards, rng)
+
+
+def finishing_places(winner: np.ndarray, health: np.ndarray, eliminated: np.ndarray
+                     ) -> np.ndarray:
+    """``[n, 4]`` places by seat (module doc): the winner 1st, then the others by the decision
+    after which they were eliminated (-1: never, best) and the health they kept; ties share a
+    place; a draw (winner -1) ties everybody."""
+    n = winner.shape[0]
+    places = np.ones((n, 4))
+    for i in range(n):
+        if winner[i] < 0:
+            continue
+        key = [(np.inf if eliminated[i, s] < 0 else eliminated[i, s], health[i, s])
+               for s in range(4)]
+        rest = [s for s in range(4) if s != winner[i]]
+        for s in rest:
+            places[i, s] = 2 + sum(key[t] > key[s] for t in rest)
+    return places
+
+
+def play_ladder(catalogue, players=DEFAULT_PLAYERS, *, games: int = DEFAULT_GAMES,
+                seed: int = 0, boards: int = 32, alpha: float = 0.05, progress=None) -> Ladder:
+    """Play about ``games`` games (rounded up to whole deals in every match) and rate the players.
+
+    ``players`` are policy specs (:mod:`sim.ai.spec`), weakest rung first; ``progress(done,
+    total)`` is called with games played so far. Results depend only on the players, ``games``,
+    ``seed`` and ``boards`` (deal ``d``'s dice: child ``d`` of ``SeedSequence(seed)``), never on
+    the thread count."""
+    specs = parse_policies(players)
+    labels = tuple(s.label for s in specs)
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"players must differ: {', '.join(labels)}")
+    pairs = matches(len(specs))
+    n_deals = max(1, -(-games // (4 * len(pairs)))) * len(pairs)
+    t0 = time.perf_counter()
+    world = _world(catalogue, seed, boards)
+    single, places, deal_of, match_of = [], [], [], []
+    for k, (lo, hi) in enumerate(pairs):
+        dealt = np.arange(k, n_deals, len(pairs))  # deal d belongs to match d % matches
+        for start in range(0, dealt.size, CHUNK_DEALS):
+            deals = dealt[start:start + CHUNK_DEALS]
+            seat, pl = _play_match(world, catalogue, specs[lo], specs[hi], deals, seed, boards)
+            single.append(seat)
+            places.append(pl)
+            deal_of.append(np.repeat(deals, 4))
+            match_of.append(np.full(seat.size, k))
+            if progress is not None:
+                progress(sum(d.size for d in deal_of), 4 * n_deals)
+    return rate(labels, pairs, np.concatenate(match_of), np.concatenate(single),
+                np.concatenate(places), np.concatenate(deal_of), time.perf_counter() - t0,
+                alpha)
+
+
+def _world(catalogue, seed: int, boards: int):
+    from sim.board.generate import generate_board
+    from sim.engine.setup import card_arrays
+    from sim.engine.tables import build_setup, load_game_data, stack_setups
+
+    game_rules, apocalypses = load_game_data(catalogue.root)
+    setups = []
+    for k in range(boards):
+        board_seed = int(np.random.SeedSequence([seed, BOARD_STREAM, k]).generate_state(1)[0])
+        board = generate_board(catalogue.tiles, catalogue.board_rules, board_seed)
+        setups.append(build_setup(catalogue, board, game_rules, apocalypses))
+    return stack_setups(setups), card_arrays(catalogue.cards)
+
+
+def _play_match(world, catalogue, lower: PolicySpec, higher: PolicySpec, deals: np.ndarray,
+                seed: int, boards: int):
+    """Each deal four times, ``higher`` in seat r of rotation r and ``lower`` in the other three;
+    returns the single seat of each game ``[n]`` and the finishing places ``[n, 4]``."""
+    from sim.engine.runner import RESULT_COLUMNS, play_many
+
+    stacked, cards = world
+    rot = np.tile(np.arange(4), deals.size)
+    games = np.repeat(deals, 4)
+    teams = np.stack([deal_teams(seed, int(d), len(catalogue.cards)) for d in deals])
+    seated = [higher, lower, lower, lower]  # team t plays seated[(t - rot) % 4]
+    out = play_many(stacked, cards, games % boards, np.repeat(teams, 4, axis=0), seed,
+                    [s.id for s in seated], seats=rot, game_indices=games,
+                    budgets=[s.budget for s in seated])
+    column = RESULT_COLUMNS.index
+    health = out[:, [column(f"health_seat{s + 1}") for s in range(4)]]
+    eliminated = out[:, [column(f"eliminated_seat{s + 1}") for s in range(4)]]
+    return rot, finishing_places(out[:, 0], health, eliminated)
+
+
+def rate(labels, pairs, match_of: np.ndarray, single: np.ndarray, places: np.ndarray,
+         deal_of: np.ndarray, seconds: float = 0.0, alpha: float = 0.05) -> Ladder:
+    """Match results, ratings and rung tests of finished games (module doc): game i belongs to
+    match ``pairs[match_of[i]]`` and its single seat is ``single[i]``."""
+    from scipy.stats import binomtest
+
+    from sim.analysis.intervals import wilson_interval
+    from sim.analysis.multiple import holm
+    from sim.analysis.ratings import composition_strengths, theta_to_elo
+
+    pairs = [tuple(p) for p in pairs]
+    n_p, n_m, n = len(labels), len(pairs), single.shape[0]
+    rows = np.arange(n)
+    mine = places[rows, single]
+    others = np.ones((n, 4), np.bool_)
+    others[rows, single] = False
+    decided = ~np.all(places == 1, axis=1)  # not a draw
+    won = decided & (mine == 1)
+    ahead_g = np.sum(others & (mine[:, None] < places), axis=1)
+    behind_g = np.sum(others & (mine[:, None] > places), axis=1)
+    wins, played = np.zeros(n_m, np.int64), np.zeros(n_m, np.int64)
+    ahead, behind = np.zeros(n_m, np.int64), np.zeros(n_m, np.int64)
+    match_deals, match_p = np.zeros((n_m, 3), np.int64), np.ones(n_m)
+    for k in range(n_m):
+        sel = match_of == k
+        wins[k], played[k] = won[sel].sum(), sel.sum()
+        ahead[k], behind[k] = ahead_g[sel].sum(), behind_g[sel].sum()
+        score = {}
+        for d, s in zip(deal_of[sel], ahead_g[sel] - behind_g[sel]):
+            score[d] = score.get(d, 0) + int(s)
+        vals = np.array(list(score.values()), np.int64)
+        up, even, down = int(np.sum(vals > 0)), int(np.sum(vals == 0)), int(np.sum(vals < 0))
+        match_deals[k] = up, even, down
+        if up + down:
+            match_p[k] = binomtest(up, up + down, 0.5, alternative="greater").pvalue
+    low, high = wilson_interval(wins, np.maximum(played, 1))
+    # ratings: every team of every game is a slot of its player
+    pair_arr = np.asarray(pairs, np.int64).reshape(-1, 2)
+    items = np.repeat(pair_arr[match_of, 0][:, None], 4, axis=1)
+    items[rows, single] = pair_arr[match_of, 1]
+    fit = composition_strengths(np.eye(n_p), items, places, l2=L2)
+    anchor = labels.index("greedy") if "greedy" in labels else 0
+    diff = np.eye(n_p) - np.eye(n_p)[anchor]
+    theta = diff @ fit.beta
+    se = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", diff, fit.cov, diff), 0, None))
+    z = 1.959963984540054
+    elo = theta_to_elo(theta)
+    rung = np.array([match_p[pairs.index((k, k + 1))] if (k, k + 1) in pairs else 1.0
+                     for k in range(n_p - 1)])
+    rung_holm = holm(rung) if rung.size else rung
+    return Ladder(tuple(labels), n, len(np.unique(deal_of)), tuple(pairs), wins, played, low,
+                  high, ahead, behind, match_deals, match_p, elo, theta_to_elo(theta - z * se),
+                  theta_to_elo(theta + z * se), anchor, rung_holm, seconds, alpha)

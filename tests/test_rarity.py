@@ -112,3 +112,45 @@ def test_a_pool_study_measures_bands_on_the_cards_in_play():
     assert np.isnan(s.rarity_median[5]) and s.ordered
     assert np.all(s.band_high[rarity == 4] == np.inf) and np.all(s.band_low[rarity == 0] == -np.inf)
     assert np.all(s.outlier[~played] == 0)
+
+
+def test_agreement_separates_robust_from_player_dependent_outliers():
+    """Issue #8: "--policies random,greedy,lookahead shows whether a verdict holds for weak and
+    strong play alike". A card planted strong under both simulated players is a robust outlier;
+    a card strong under one player only is reported as depending on the player."""
+    from sim.runner.rarity_policies import agreement, verdict_lines
+
+    rarity = np.repeat(np.arange(6), 8)
+    studies = []
+    for k, extra in enumerate([(5,), (5, 13)]):
+        rng = np.random.default_rng(10 + k)
+        strength = 0.3 * rarity + rng.normal(0, 0.05, rarity.size)
+        for c in extra:  # Bronze card 5 under both players, Silver card 13 under the second
+            strength[c] = strength[rarity == 4].mean()
+        strength -= strength.mean()
+        seat_cards, winner = simulated_games(strength, 6000, rng)
+        studies.append(study(seat_cards, winner, rarity, 6))
+    a = agreement(("weak", "strong"), studies)
+    assert a.robust[5] and not a.disputed[5]
+    assert a.disputed[13] and a.outlier[13].tolist() == [0, 1]
+    assert a.order_holds_everywhere and a.spearman[0, 1] > 0.8
+    names = [f"c{i}" for i in range(48)]
+    lines = verdict_lines(a, names, [f"r{i}" for i in range(6)])
+    assert any("c5 (strong)" in line for line in lines)
+    assert any(line.strip().startswith("c13: weak: in band, strong: strong") for line in lines)
+
+
+def test_rarity_cli_policies(capsys, tmp_path):
+    """``bwlab rarity --policies``: one study per player, same seeds, verdicts side by side."""
+    code = main(["rarity", "--games", "64", "--ablation", "0", "--policies", "random,greedy",
+                 "--format", "json", "--out", str(tmp_path)])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["policies"]["players"] == ["random", "greedy"]
+    table = (tmp_path / "rarity_policies.csv").read_text().splitlines()
+    assert table[0].startswith("card,rarity,games[random],rating[random]")
+    assert len(table) == 1 + len(data["cards"])
+    for bad in (["--policies", "greedy"], ["--policies", "greedy,chess"],
+                ["--policies", "random,greedy", "--policy", "greedy"]):
+        assert main(["rarity", "--games", "64", *bad]) == 2
+        assert "Traceback" not in capsys.readouterr().err

@@ -39,3 +39,17 @@ def override(exp, policy: str | None, budget: int | None):
         return with_policy(exp, policy, budget)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--policy/--budget") from None
+
+
+def policy_list(text: str, budget: int | None, hint: str, at_least: int = 1) -> list[str]:
+    """Comma-separated specs (``random,greedy,lookahead:4``) as distinct labels (BadParameter)."""
+    from sim.ai.spec import parse_policies
+
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    try:
+        labels = [s.label for s in parse_policies(names, budget)]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint=hint) from None
+    if len(labels) < at_least or len(set(labels)) != len(labels):
+        raise click.BadParameter(f"at least {at_least} different players", param_hint=hint)
+    return labels

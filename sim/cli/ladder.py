@@ -10,21 +10,6 @@ from pathlib import Path
 import click
 
 
-def _players(text: str) -> list[str]:
-    from sim.ai.spec import parse_policies
-
-    names = [p.strip() for p in text.split(",") if p.strip()]
-    try:
-        specs = parse_policies(names)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--players") from None
-    labels = [s.label for s in specs]
-    if len(labels) < 2 or len(set(labels)) != len(labels):
-        raise click.BadParameter("at least two different players, weakest first",
-                                 param_hint="--players")
-    return labels
-
-
 @click.command()
 @click.option("--games", type=click.IntRange(4, None), default=None,
               help="Games to play, rounded up to whole deals (4 games) in every match "
@@ -48,7 +33,10 @@ def ladder(games, players, seed, boards, alpha, fmt, cards):
     from sim.catalogue.loader import load_catalogue
     from sim.runner.ladder import DEFAULT_GAMES, DEFAULT_PLAYERS, play_ladder
 
-    labels = _players(players) if players is not None else list(DEFAULT_PLAYERS)
+    from ._policy import policy_list
+
+    labels = (policy_list(players, None, "--players", at_least=2) if players is not None
+              else list(DEFAULT_PLAYERS))
     catalogue = load_catalogue(cards)
     progress = None
     if fmt == "table":

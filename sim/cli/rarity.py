@@ -33,10 +33,14 @@ from ._policy import POLICY_HELP, budget_option
 @click.option("--remedy-card", "remedy_cards", multiple=True, metavar="NAME",
               help="Remedy only these outliers (repeatable; default: every outlier).")
 @click.option("--policy", default=None, help=POLICY_HELP + " Replaces the experiment's policies.")
+@click.option("--policies", default=None, metavar="SPEC,SPEC,...",
+              help="Play the study once per player (e.g. random,greedy,lookahead:4; same seeds) "
+                   "and report whether the rarity verdicts hold for each. The first is the main "
+                   "study's player (ablation and remedies use it).")
 @budget_option
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None)
 def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_cards, policy,
-           budget, cards):
+           policies, budget, cards):
     """Win rate when held, composition rating with intervals, rarity order and outliers; with
     --remedy, the smallest stat change that brings each outlier back into its band."""
     import numpy as np
@@ -51,10 +55,16 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     from sim.runner.rarity import ablation as run_ablation
     from sim.runner.rarity import card_records, play_pool, reference_cards, study
 
+    from ._policy import override, policy_list
+
+    players = None
+    if policies is not None:
+        if policy is not None:
+            raise click.UsageError("give --policy or --policies, not both")
+        players = policy_list(policies, budget, "--policies", at_least=2)
+        policy = players[0]
     catalogue = load_catalogue(cards)
     exp = load_experiment(experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
-    from ._policy import override
-
     exp = override(exp, policy, budget)  # --policy / --budget: every game of the study
     if exp.pool is None:
         raise InputError([Problem(str(experiment), None, "pool",
@@ -79,6 +89,12 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
                                                 ablation) if ablation else
                                    (np.zeros(len(names)), np.full(len(names), np.nan),
                                     np.zeros(len(names), np.int64)))
+    compared = None
+    if players is not None:  # the same study under the other players, same seeds
+        from sim.runner.rarity_policies import agreement, play_studies
+
+        others = play_studies(catalogue, exp, players[1:], rar, len(rules.rarities))
+        compared = agreement(players, (s,) + others)
     fixes = []
     if remedy:
         from sim.runner.remedy import remedies, remedy_records
@@ -104,6 +120,10 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
         {r: i for i, r in enumerate(rules.rarities)}) if c.name == "rarity" else c)
     with atomic_path(out / "rarity_cards.csv") as tmp:
         frame.to_csv(tmp, index=False)
+    if compared is not None:
+        by_policy = policy_frame(compared, names, [rules.rarities[r] for r in rar])
+        with atomic_path(out / "rarity_policies.csv") as tmp:
+            by_policy.to_csv(tmp, index=False)
     played = s.held > 0  # a pool experiment may leave whole rarities out of play
     per = [{"rarity": r, "median_rating": float(s.rarity_median[i]),
             "min": float(s.rating[played & (rar == i)].min()),
@@ -115,6 +135,8 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
                "cards": json.loads(frame.to_json(orient="records"))}
         if remedy:
             doc["remedies"] = fixes
+        if compared is not None:
+            doc["policies"] = policy_doc(compared, names, rules.rarities)
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
         return
     click.echo(f"{s.games} games of {exp.name} (teams drawn from {len(exp.pool)} cards, "
@@ -135,7 +157,55 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
                       f"replayed games" if row.ablation_games else ""))
     if remedy:
         echo_remedies(fixes, remedy_games, [names[c] for c in sorted(only or ())])
+    if compared is not None:
+        from sim.runner.rarity_policies import verdict_lines
+
+        click.echo(f"Verdicts by player (the same {s.games} games' teams, boards and seeds under "
+                   f"each; outliers judged against each player's own bands):")
+        for line in verdict_lines(compared, names, rules.rarities):
+            click.echo("  " + line)
+        click.echo(f"Per card and player: {out / 'rarity_policies.csv'}")
     click.echo(f"Per card: {out / 'rarity_cards.csv'}")
+
+
+OUTLIER_WORD = {-1: "weak", 0: "", 1: "strong"}
+
+
+def policy_frame(a, names, card_rarity):
+    """rarity_policies.csv: one row per card, its rating, interval and outlier flag per player."""
+    import pandas as pd
+
+    cols = {"card": list(names), "rarity": list(card_rarity)}
+    for j, label in enumerate(a.labels):
+        st = a.studies[j]
+        cols[f"games[{label}]"] = st.held.astype(int)
+        cols[f"rating[{label}]"] = st.rating
+        cols[f"rating_low[{label}]"] = st.rating_low
+        cols[f"rating_high[{label}]"] = st.rating_high
+        cols[f"outlier[{label}]"] = [OUTLIER_WORD[int(x)] for x in a.outlier[:, j]]
+    cols["verdict"] = ["same under every player" if r else "depends on the player" if d else ""
+                       for r, d in zip(a.robust, a.disputed)]
+    return pd.DataFrame(cols)
+
+
+def policy_doc(a, names, rarities) -> dict:
+    import numpy as np
+
+    return {
+        "players": list(a.labels),
+        "ordered": {lab: bool(ok) for lab, ok in zip(a.labels, a.ordered)},
+        "order_holds_everywhere": a.order_holds_everywhere,
+        "robust_outliers": [names[c] for c in np.flatnonzero(a.robust)],
+        "disputed_outliers": {names[c]: {lab: OUTLIER_WORD[int(a.outlier[c, j])] or "in band"
+                                         for j, lab in enumerate(a.labels)}
+                              for c in np.flatnonzero(a.disputed)},
+        "rarity_medians": {lab: [None if np.isnan(m) else float(m)
+                                 for m in a.studies[j].rarity_median]
+                           for j, lab in enumerate(a.labels)},
+        "rarities": list(rarities),
+        "spearman": {f"{a.labels[i]} vs {a.labels[j]}": float(a.spearman[i, j])
+                     for i in range(len(a.labels)) for j in range(i + 1, len(a.labels))},
+    }
 
 
 REMEDY_COLUMNS = ("status", "change", "power_delta", "rating_after", "rating_after_low",

@@ -1,0 +1,109 @@
+"""Does a rarity verdict hold for weak and strong play alike? (``bwlab rarity --policies``)
+
+Why: a card that looks overpowered only because one bot misplays against it is an artefact of
+that bot, not a design problem. The same pool experiment (same team draws, boards, seats and
+dice seeds) is played once per policy, the rarity study is fitted to each, and the verdicts are
+compared: the rarity order, each card's outlier flag against its own policy's bands (the bands
+are relative, so a player that expresses less skill — flatter ratings — is judged on its own
+scale), and the rank agreement of the ratings (Spearman). A verdict that holds under every
+player is robust; one that holds under some is reported with the players it depends on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .rarity import RarityStudy
+
+
+@dataclass(frozen=True)
+class PolicyAgreement:
+    labels: tuple[str, ...]        # the players, as given
+    studies: tuple[RarityStudy, ...]
+    ordered: np.ndarray            # [P] does Bronze < ... < GOAT Series hold under each player
+    outlier: np.ndarray            # [C, P] -1 weak, +1 strong, 0 in band, per player
+    robust: np.ndarray             # [C] flagged alike (and flagged) under every player
+    disputed: np.ndarray           # [C] flagged under some players and not others
+    spearman: np.ndarray           # [P, P] rank correlation of the ratings (cards in play)
+    spearman_p: np.ndarray         # [P, P] its two-sided p-value
+
+    @property
+    def order_holds_everywhere(self) -> bool:
+        return bool(np.all(self.ordered))
+
+
+def agreement(labels, studies) -> PolicyAgreement:
+    """Compare rarity studies of the same games' setups under different players (module doc)."""
+    from scipy.stats import spearmanr
+
+    labels, studies = tuple(labels), tuple(studies)
+    if len(labels) != len(studies) or len(labels) < 2:
+        raise ValueError("agreement needs two or more players, one study each")
+    outlier = np.stack([s.outlier for s in studies], axis=1)
+    flagged = outlier != 0
+    robust = np.all(outlier == outlier[:, :1], axis=1) & flagged[:, 0]
+    disputed = np.any(flagged, axis=1) & ~np.all(outlier == outlier[:, :1], axis=1)
+    n = len(studies)
+    rho, p = np.eye(n), np.zeros((n, n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            both = (studies[i].held > 0) & (studies[j].held > 0)
+            if both.sum() >= 3:
+                res = spearmanr(studies[i].rating[both], studies[j].rating[both])
+                rho[i, j] = rho[j, i] = res.statistic
+                p[i, j] = p[j, i] = res.pvalue
+            else:
+                rho[i, j] = rho[j, i] = np.nan
+                p[i, j] = p[j, i] = np.nan
+    return PolicyAgreement(labels, studies, np.array([s.ordered for s in studies]), outlier,
+                           robust, disputed, rho, p)
+
+
+def play_studies(catalogue, exp, labels, rarity: np.ndarray, n_rarities: int,
+                 progress=None) -> tuple[RarityStudy, ...]:
+    """The pool experiment ``exp`` played once per player in ``labels`` (policy spec labels,
+    every seat), same seeds throughout: one rarity study each."""
+    from .experiment import with_policy
+    from .rarity import play_pool, study
+
+    studies = []
+    for k, label in enumerate(labels):
+        seat_cards, winner = play_pool(catalogue, with_policy(exp, label))
+        studies.append(study(seat_cards, winner, rarity, n_rarities))
+        if progress is not None:
+            progress(k + 1, len(labels), label)
+    return tuple(studies)
+
+
+def verdict_lines(a: PolicyAgreement, names, rarities) -> list[str]:
+    """Plain words: what holds for every player, and what depends on the player."""
+    order = " < ".join(rarities)
+    if a.order_holds_everywhere:
+        lines = [f"{order}: holds under every player ({', '.join(a.labels)})"]
+    else:
+        holds = [lab for lab, ok in zip(a.labels, a.ordered) if ok]
+        fails = [lab for lab, ok in zip(a.labels, a.ordered) if not ok]
+        lines = [f"{order}: holds under {', '.join(holds)}; NOT under {', '.join(fails)}"
+                 if holds else f"{order}: holds under no player ({', '.join(fails)})"]
+    word = {-1: "weak", 1: "strong", 0: "in band"}
+    robust = np.flatnonzero(a.robust)
+    lines.append(f"outliers under every player: "
+                 + (", ".join(f"{names[c]} ({word[int(a.outlier[c, 0])]})" for c in robust)
+                    or "none"))
+    disputed = np.flatnonzero(a.disputed)
+    if disputed.size:
+        lines.append("outliers that depend on the player (an artefact of one bot, or skill that "
+                     "only some players use):")
+        for c in disputed:
+            per = ", ".join(f"{lab}: {word[int(a.outlier[c, j])]}"
+                            for j, lab in enumerate(a.labels))
+            lines.append(f"  {names[c]}: {per}")
+    else:
+        lines.append("no outlier depends on the player")
+    for i in range(len(a.labels)):
+        for j in range(i + 1, len(a.labels)):
+            lines.append(f"rating rank agreement {a.labels[i]} vs {a.labels[j]}: Spearman "
+                         f"{a.spearman[i, j]:+.2f} (p = {a.spearman_p[i, j]:.2g})")
+    return lines

@@ -3,6 +3,9 @@
 Stat form: ``bwlab combat --attacks 8 --tier 2 --defense 4 [--exact | --samples N --seed S]``.
 Card form: ``bwlab combat ATTACKER DEFENDER [state flags]`` — picks the star colour from the
 attacker's state and prints attacks, tier, expected damage and the kill probability.
+Peer form: ``bwlab combat --system arena|dungeon_twister|eight_masters [--stat KEY=VALUE ...]``
+— a peer game's attack (issue #9), its stats defaulting to ``[SYSTEM.example]`` of
+``cards/peers.toml``.
 Pandas is not imported here: this command must start fast.
 """
 
@@ -13,6 +16,8 @@ from pathlib import Path
 
 import click
 import numpy as np
+
+from sim.catalogue.peers import SYSTEMS as PEER_SYSTEMS
 
 
 def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
@@ -44,10 +49,14 @@ def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
               show_default=True)
 @click.option("--cards-dir", "cards_dir", type=click.Path(path_type=Path),
               help="Card folder (default ./cards).")
+@click.option("--system", type=click.Choice(PEER_SYSTEMS), default="boardwars", show_default=True,
+              help="Combat system: Board Wars or a peer game (cards/peers.toml).")
+@click.option("--stat", "peer_stats", multiple=True, metavar="KEY=VALUE",
+              help="A peer system's stat (list: 3,2), over [SYSTEM.example]; repeatable.")
 def combat(cards, attacks, tier, defense, advantage, disadvantage, defender_advantage,
            defender_disadvantage, exact, samples, seed, attacker_health, defender_health,
            attacker_homefield, defender_homefield, attacker_debuffed, attacker_boosted, fmt,
-           cards_dir):
+           cards_dir, system, peer_stats):
     """Damage of an attack: exact pmf or Monte Carlo histogram, or a card-against-card matchup."""
     from sim.catalogue.loader import load_catalogue, load_rules_only
 
@@ -55,6 +64,17 @@ def combat(cards, attacks, tier, defense, advantage, disadvantage, defender_adva
     def_adv = _advantage(defender_advantage, defender_disadvantage, "defender-")
     if exact and samples:
         raise click.UsageError("--exact and --samples exclude each other")
+    if system != "boardwars":
+        board_wars_only = (cards, attacks, tier, defense, att_adv, def_adv, attacker_health,
+                           defender_health, attacker_homefield, defender_homefield,
+                           attacker_debuffed, attacker_boosted)
+        if any(v not in (None, (), 0, False) for v in board_wars_only):
+            raise click.UsageError(f"--system {system} takes --stat KEY=VALUE, not Board Wars "
+                                   "cards or stat options")
+        _peer_form(system, peer_stats, samples, seed, fmt, cards_dir)
+        return
+    if peer_stats:
+        raise click.UsageError("--stat belongs to the peer systems (--system NAME)")
     if cards:
         if len(cards) != 2:
             raise click.UsageError("the card form takes exactly two names: ATTACKER DEFENDER")
@@ -168,3 +188,19 @@ def _card_form(catalogue, names, att_adv, def_adv, attacker_health, defender_hea
     if samples:
         click.echo(f"  sampled           mean {result['sampled_mean']:.2f}, kill "
                    f"{result['sampled_kill_probability']:.4f} ({samples} samples, seed {seed})")
+
+
+def _peer_form(system, items, samples, seed, fmt, cards_dir):
+    """A peer game's attack (issue #9): stats from ``[SYSTEM.example]``, then ``--stat``."""
+    from sim.catalogue.loader import default_cards_dir
+    from sim.catalogue.peers import load_peers
+    from sim.combat.peers.registry import describe, format_table, parse_stat_overrides, stats_for
+
+    peers = load_peers(Path(cards_dir) if cards_dir else default_cards_dir())
+    try:
+        stats = stats_for(system, peers.examples[system], parse_stat_overrides(system, items),
+                          peers, None)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--stat") from None
+    result = describe(system, stats, getattr(peers, system), samples, seed)
+    click.echo(json.dumps(result, indent=2) if fmt == "json" else format_table(result))

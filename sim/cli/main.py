@@ -13,6 +13,7 @@ from sim import __version__
 COMMANDS = {
     "validate": ("sim.cli.validate", "validate", "Check cards and rules; one line per problem."),
     "combat": ("sim.cli.combat", "combat", "Damage distribution of an attack, exact or sampled."),
+    "compare-systems": ("sim.cli.compare", "compare_systems", "Board Wars' combat beside peer games."),
     "demo": ("sim.cli.demo", "demo", "Combat report of the shipped cards (the main job)."),
     "board": ("sim.cli.board", "board", "Lay out a legal board from a seed; print or draw it."),
     "play": ("sim.cli.play", "play", "Play one full AI-vs-AI game and print its result."),

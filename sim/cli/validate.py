@@ -17,6 +17,7 @@ def validate(path: Path | None):
     """
     from sim.catalogue.diagnostics import Problems
     from sim.catalogue.loader import default_cards_dir, load_catalogue
+    from sim.catalogue.peers import PEERS_FILE, load_peers
     from sim.catalogue.power import POWER_CURVE_FILE, check_bands, load_power_curve
 
     root = path or default_cards_dir()
@@ -25,6 +26,8 @@ def validate(path: Path | None):
     catalogue = load_catalogue(root)
     problems = Problems()
     curve = load_power_curve(root / POWER_CURVE_FILE, catalogue.rules, problems)
+    if (root / PEERS_FILE).exists():  # the peer games' house values (bwlab compare-systems)
+        load_peers(root, problems)
     problems.raise_if_any()
     warnings = Problems()
     check_bands(catalogue.cards, catalogue.rules, curve, warnings)

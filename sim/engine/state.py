@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+import numba
 import numpy as np
 from numba.core import types
 from numba.experimental import structref
@@ -63,8 +64,31 @@ class Static(structref.StructRefProxy):
     greedy policy's exact kill tables)."""
 
 
-structref.define_proxy(State, StateType, list(STATE_FIELDS))
-structref.define_proxy(Static, StaticType, list(STATIC_FIELDS))
+def _plain_class(name: str, fields, doc: str, base=object):
+    """With ``NUMBA_DISABLE_JIT=1`` a StructRef proxy cannot be built (its constructor is itself
+    a jitted function and recurses): the kernels then run as plain Python on plain objects with
+    the same attributes (the interpreted baseline of benchmarks/games.py, debugging)."""
+    def __init__(self, *values):
+        if len(values) != len(fields):
+            raise TypeError(f"{name} takes {len(fields)} fields, got {len(values)}")
+        for f, v in zip(fields, values):
+            setattr(self, f, v)
+
+    return type(name, (base,), {"__init__": __init__, "__slots__": tuple(fields), "__doc__": doc})
+
+
+if numba.config.DISABLE_JIT:
+    class _Copyable:
+        __slots__ = ()
+
+        def copy(self):
+            return type(self)(*(getattr(self, f).copy() for f in self.__slots__))
+
+    State = _plain_class("State", STATE_FIELDS, State.__doc__, _Copyable)  # noqa: F811
+    Static = _plain_class("Static", STATIC_FIELDS, Static.__doc__)  # noqa: F811
+else:
+    structref.define_proxy(State, StateType, list(STATE_FIELDS))
+    structref.define_proxy(Static, StaticType, list(STATIC_FIELDS))
 
 
 @njit
@@ -148,5 +172,6 @@ def _python_attributes(cls, fields, getter) -> None:
         setattr(cls, name, property(lambda self, i=i: _all(self)[i]))
 
 
-_python_attributes(State, STATE_FIELDS, state_fields)
-_python_attributes(Static, STATIC_FIELDS, static_fields)
+if not numba.config.DISABLE_JIT:
+    _python_attributes(State, STATE_FIELDS, state_fields)
+    _python_attributes(Static, STATIC_FIELDS, static_fields)

@@ -13,7 +13,8 @@ from sim.runner.draft import fairest_split, snake_draft, spread
 
 
 def test_snake_draft_pick_order():
-    """Arena: The Contest's alternating draft: picks go 1-2-3-4-4-3-2-1-1-2-3-4-... best first."""
+    """The snake draft: picks go 1-2-3-4-4-3-2-1-1-2-3-4-... best first (Arena's printed order is
+    not a snake: see the alternating tests below)."""
     strength = np.arange(20, 0, -1, dtype=float)  # card i has strength 20 - i
     teams = snake_draft(np.arange(20), strength)
     assert teams[0].tolist() == [0, 7, 8, 15, 16]
@@ -31,13 +32,54 @@ def test_fairest_split_is_never_worse_than_snake_and_is_seeded():
     np.testing.assert_array_equal(best, fairest_split(pool, strength, seed=1))
 
 
-def test_draft_cli_confirms_both_splits(capsys):
-    code = main(["draft", "--random", "20", "--seed", "2", "--games", "64", "--format", "json"])
+def test_alternating_pick_order_is_arenas():
+    """Arena: "Teams alternate selecting Heroes"; the printed order is Second Team 1st pick, First
+    Team 2nd, Second 3rd, ... — strict alternation, every round in the same order (here 1-2-3-4,
+    cards_per_team 5, no budget binding): team 1 takes cards 0, 4, 8, 12, 16."""
+    from sim.analysis.power_level import alternating_draft
+
+    rating = np.arange(20, 0, -1, dtype=float)
+    level = np.ones(20, np.int64)
+    teams = alternating_draft(np.arange(20), level, rating, (0, 1, 2, 3), 20)
+    assert teams[0].tolist() == [0, 4, 8, 12, 16]
+    assert teams[3].tolist() == [3, 7, 11, 15, 19]
+    reordered = alternating_draft(np.arange(20), level, rating, (3, 2, 1, 0), 20)
+    assert reordered[3].tolist() == [0, 4, 8, 12, 16]
+
+
+def test_alternating_draft_spends_the_budget_like_arena():
+    """"you must choose three Heroes without going over the maximum": with the budget binding, an
+    early level-4 pick forces cheap later picks, and every team ends within the budget when the
+    pool allows it (here 4 x 4 + 16 x 1 = 32 <= 4 x 10)."""
+    from sim.analysis.power_level import alternating_draft
+
+    level = np.array([4] * 4 + [1] * 16)
+    rating = np.arange(20, 0, -1, dtype=float)
+    teams = alternating_draft(np.arange(20), level, rating, (0, 1, 2, 3), 10)
+    assert level[teams].sum(axis=1).tolist() == [8, 8, 8, 8]
+    assert sorted(teams[:, 0].tolist()) == [0, 1, 2, 3]
+    # budget 7: a level 4 plus four level 1 is 8, so no team may take one while a level 1 is
+    # left; the last round has only the level 4s, and each team takes one (over by 1 each)
+    tight = alternating_draft(np.arange(20), level, rating, (0, 1, 2, 3), 7)
+    assert level[tight[:, :4]].max() == 1 and sorted(tight[:, 4].tolist()) == [0, 1, 2, 3]
+    assert level[tight].sum(axis=1).tolist() == [8, 8, 8, 8]
+
+
+def test_draft_cli_confirms_every_split(capsys):
+    code = main(["draft", "--random", "20", "--seed", "2", "--games", "32", "--format", "json",
+                 "--level-games", "256"])
     out = capsys.readouterr().out
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"fairest", "snake"}
+    assert set(data) == {"fairest", "snake", "alternating"}
+    alt = data["alternating"]
+    assert alt["team_budget"] == 10 and alt["order"] == [1, 2, 3, 4]
+    assert alt["within_team_budget"] == all(t["level_total"] <= 10 for t in alt["teams"])
+    # the first round of picks: each team's first card is one of the best levels in the pool
+    top = max(lv for t in alt["teams"] for lv in t["levels"])
+    assert alt["teams"][0]["levels"][0] == top
     for split in data.values():
+        assert all(t["level_total"] == sum(t["levels"]) for t in split["teams"])
         cards = [c for t in split["teams"] for c in t["cards"]]
         assert len(cards) == 20 == len(set(cards))
         assert sum(t["win_probability"] for t in split["teams"]) == pytest.approx(1.0)
@@ -54,6 +96,12 @@ def test_pool_file_problems(capsys, tmp_path, text, words):
     code = main(["draft", "--pool", str(pool)])
     err = capsys.readouterr().err
     assert code == 2 and "pool.toml:1: cards:" in err and words in err
+
+
+def test_draft_without_alternating_keeps_two_splits(capsys):
+    code = main(["draft", "--random", "20", "--seed", "2", "--games", "32", "--format", "json",
+                 "--no-alternating"])
+    assert code == 0 and set(json.loads(capsys.readouterr().out)) == {"fairest", "snake"}
 
 
 def test_draft_flags(capsys):

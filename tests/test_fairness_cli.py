@@ -88,3 +88,36 @@ def test_greedy_swap_search_on_known_ratings():
     new, swaps = suggest_swaps(teams, rating, 5)
     assert gap(new, rating) < gap(teams, rating) / 4
     assert len(swaps) <= 5
+
+
+def test_team_budget_beside_the_simulation(capsys):
+    """--team-budget N: Arena's "The total power level of each team must equal 10 or less" —
+    each total is the sum of its cards' Power Levels, excess = total - N, the verdict is "within"
+    exactly when no team exceeds N, and the existing output is unchanged beside it."""
+    args = ("fairness", TEAMS, "--games", "64", "--round", "64", "--format", "json")
+    code, out, _ = run(capsys, *args, "--team-budget", "10", "--level-games", "256")
+    assert code == 0
+    data = json.loads(out)
+    plain = json.loads(run(capsys, *args)[1])
+    assert data["teams"] == plain["teams"] and data["verdict"] == plain["verdict"]
+    tb = data["team_budget"]
+    assert tb["budget"] == 10 and tb["simulation_verdict"] == data["verdict"]
+    for t, sim in zip(tb["teams"], data["teams"]):
+        assert len(t["levels"]) == 5 and all(1 <= x <= 4 for x in t["levels"])
+        assert t["total"] == sum(t["levels"]) and t["excess"] == t["total"] - 10
+        assert t["win_probability"] == sim["win_probability"]
+    assert tb["verdict"] == ("within" if all(t["total"] <= 10 for t in tb["teams"]) else "over")
+    totals = [t["total"] for t in tb["teams"]]
+    if totals.count(max(totals)) == 1:
+        assert tb["budget_favourite"] == totals.index(max(totals)) + 1
+    if tb["simulation_verdict"] != "open":
+        assert tb["agree"] == ((tb["verdict"] == "within") == (tb["simulation_verdict"] == "fair"))
+
+
+def test_team_budget_is_not_the_lookahead_budget(capsys):
+    """--budget stays the look-ahead's simulations per decision (issue #6); a team budget outside
+    Arena's possible totals (5..20 for five cards of levels 1..4) is refused, exit 2."""
+    code, _, err = run(capsys, "fairness", TEAMS, "--team-budget", "30")
+    assert code == 2 and "--team-budget" in err
+    code, out, _ = run(capsys, "fairness", "--help")
+    assert "look-ahead" in out and "--team-budget" in out

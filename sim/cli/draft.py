@@ -1,4 +1,5 @@
-"""``bwlab draft --pool FILE | --random 20 --seed S``: the four fairest teams from a pool."""
+"""``bwlab draft --pool FILE | --random 20 --seed S``: the four fairest teams from a pool, beside
+a snake draft and Arena: The Contest's alternating pick order under its team budget."""
 
 from __future__ import annotations
 
@@ -17,11 +18,17 @@ import click
 @click.option("--games", type=click.IntRange(8, None), default=1024, show_default=True,
               help="Most games to confirm each split by simulation (multiple of 4).")
 @click.option("--policy", default="greedy", show_default=True)
+@click.option("--alternating/--no-alternating", default=True, show_default=True,
+              help="Also Arena's alternating pick order by Power Level under the team budget "
+                   "(cards/arena_budget.toml); fits the levels first.")
+@click.option("--level-games", type=click.IntRange(64, None), default=None,
+              help="Games behind the Power Levels (default: cards/arena_budget.toml).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None)
-def draft(pool_file, random_n, seed, games, policy, fmt, cards):
-    """Split 20 cards into the four fairest teams; compare with a snake draft, by simulation."""
+def draft(pool_file, random_n, seed, games, policy, alternating, level_games, fmt, cards):
+    """Split 20 cards into the four fairest teams; compare with a snake draft and Arena's
+    alternating draft, by simulation."""
     import numpy as np
 
     from sim.catalogue.loader import load_catalogue
@@ -42,7 +49,15 @@ def draft(pool_file, random_n, seed, games, policy, fmt, cards):
     else:
         rng = np.random.default_rng(np.random.SeedSequence([seed, 4]))
         pool = rng.choice(len(catalogue.cards), size=POOL_SIZE, replace=False).astype(np.int64)
-    result = run_draft(catalogue, pool, seed=seed, policy=policy, games=games)
+    levels = spec = None
+    if alternating:
+        from sim.catalogue.arena_budget import load_arena_budget
+        from sim.runner.budget import power_levels
+
+        spec = load_arena_budget(catalogue.root)
+        levels = power_levels(catalogue, spec, policy, level_games)
+    result = run_draft(catalogue, pool, seed=seed, policy=policy, games=games, levels=levels,
+                       arena=spec)
     names = catalogue.cards.names
     data = {}
     for split, teams in result.splits.items():
@@ -56,16 +71,29 @@ def draft(pool_file, random_n, seed, games, policy, fmt, cards):
                        "strength": float(result.strength[teams[k]].sum()),
                        "win_probability": float(v.rate[k]), "low": float(v.lower[k]),
                        "high": float(v.upper[k])} for k in range(4)]}
+        if levels is not None:
+            for k, t in enumerate(data[split]["teams"]):
+                t["levels"] = [int(levels.level[c]) for c in teams[k]]
+                t["level_total"] = int(sum(t["levels"]))
+            data[split]["within_team_budget"] = all(t["level_total"] <= spec.budget
+                                                    for t in data[split]["teams"])
+    if levels is not None:
+        data["alternating"]["team_budget"] = spec.budget
+        data["alternating"]["order"] = [o + 1 for o in spec.order]
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
         return
     for split, d in data.items():
         click.echo(f"== {split} split: strength spread {d['surrogate_spread']:.1f}, largest gap "
                    f"from 25 %: {d['max_deviation_points']:.1f} points ({d['games']} games)")
+        if split == "alternating":
+            click.echo(f"  (Arena's pick order {'-'.join(map(str, d['order']))} every round, by "
+                       f"Power Level, team budget {d['team_budget']})")
         for k, t in enumerate(d["teams"]):
+            lv = f", levels {t['level_total']:2d}" if "level_total" in t else ""
             click.echo(f"  Team {k + 1}: win {100 * t['win_probability']:5.1f} % "
                        f"({100 * t['low']:.1f}–{100 * t['high']:.1f}), strength "
-                       f"{t['strength']:6.1f}: {', '.join(t['cards'])}")
+                       f"{t['strength']:6.1f}{lv}: {', '.join(t['cards'])}")
         click.echo(f"  {d['text']}")
     better = min(data, key=lambda s: data[s]["max_deviation_points"])
     click.echo(f"Fairer by simulation: the {better} split.")

@@ -33,10 +33,16 @@ from ._policy import POLICY_HELP, budget_option, policy_label
 @click.option("--rating-experiment", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("experiments/rarity.toml"), show_default=True,
               help="Pool experiment whose games fit those ratings.")
+@click.option("--team-budget", type=click.IntRange(5, 20), default=None,
+              help="Arena's team budget: each team's total Power Level (bwlab power-levels) "
+                   "against N (Arena: 10), beside the simulation. Not --budget: that is the "
+                   "look-ahead's simulations per decision on every command that plays games.")
+@click.option("--level-games", type=click.IntRange(64, None), default=None,
+              help="Games behind the Power Levels (default: cards/arena_budget.toml).")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
 def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, boards, fmt,
-             suggest_k, rating_games, rating_experiment, cards):
+             suggest_k, rating_games, rating_experiment, team_budget, level_games, cards):
     """Is this game fair? Duplicate play of the four teams in TEAMS_FILE, settled sequentially."""
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import load_teams
@@ -72,6 +78,8 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     }
     if suggestion is not None:
         data["suggestion"] = suggestion
+    if team_budget is not None:
+        data["team_budget"] = _team_budget(catalogue, teams, team_budget, level_games, policy, v)
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
         return
@@ -90,6 +98,8 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     click.echo(f"(intervals at {100 * v.level:.2f} %: 95 % overall after correcting for "
                f"4 teams and repeated looks; var. ratio < 1 = duplicate play saved games)")
     click.echo(v.text)
+    if team_budget is not None:
+        _echo_team_budget(data["team_budget"])
     if suggestion is not None:
         click.echo(f"\nSuggested swaps (surrogate: card ratings from {rating_games} games):")
         for sw in suggestion["swaps"]:
@@ -131,3 +141,51 @@ def _suggest(catalogue, teams, k, rating_games, rating_experiment, policy, seed,
                              "low": float(after.verdict.lower[t]),
                              "high": float(after.verdict.upper[t])} for t in range(4)]},
     }
+
+
+def _team_budget(catalogue, teams, n, level_games, policy, verdict) -> dict:
+    """Arena's check beside the simulation: "The total power level of each team must equal 10 or
+    less." Budget verdict: within (every team at most N) or over; it agrees with the simulation
+    when within meets fair or over meets unfair (an open simulation decides nothing)."""
+    from sim.analysis.fairness import FAIR, OPEN
+    from sim.analysis.power_level import budget_check
+    from sim.catalogue.arena_budget import load_arena_budget
+    from sim.runner.budget import power_levels
+
+    spec = load_arena_budget(catalogue.root)
+    table = power_levels(catalogue, spec, policy, level_games)
+    check = budget_check(teams.cards, table.level, n, teams.names)
+    if verdict.status == OPEN:
+        agree = None
+    else:
+        agree = check.within == (verdict.status == FAIR)
+    favourite = int(verdict.rate.argmax())
+    return {
+        "budget": n, "level_games": table.games, "verdict": "within" if check.within else "over",
+        "text": check.text, "simulation_verdict": verdict.status, "agree": agree,
+        "budget_favourite": check.favourite + 1 if check.favourite >= 0 else None,
+        "simulation_favourite": favourite + 1, "spread": check.spread,
+        "teams": [{"team": k + 1, "name": teams.names[k],
+                   "levels": [int(table.level[c]) for c in teams.cards[k]],
+                   "total": int(check.totals[k]), "excess": int(check.excess[k]),
+                   "win_probability": float(verdict.rate[k])} for k in range(len(teams.names))],
+    }
+
+
+def _echo_team_budget(tb: dict) -> None:
+    click.echo(f"\nTeam budget {tb['budget']} (Arena: \"The total power level of each team must "
+               f"equal 10 or less\"; Power Levels from {tb['level_games']} games):")
+    click.echo(f"{'team':<28}{'win %':>7}   {'levels':<12}{'total':>6}   vs budget")
+    for t in tb["teams"]:
+        e = t["excess"]
+        word = f"over by {e}" if e > 0 else ("at the budget" if e == 0 else f"under by {-e}")
+        click.echo(f"{t['team']} {t['name'][:25]:<26}{100 * t['win_probability']:7.1f}   "
+                   f"{'+'.join(map(str, t['levels'])):<12}{t['total']:>6}   {word}")
+    fav = tb["budget_favourite"]
+    agree = {True: "they agree", False: "they disagree",
+             None: "the simulation has not settled"}[tb["agree"]]
+    click.echo(f"budget check: {tb['verdict']} budget; simulation: {tb['simulation_verdict']}; "
+               f"{agree}. Highest total: "
+               + (f"team {fav}" if fav is not None else "shared")
+               + f"; simulation's favourite: team {tb['simulation_favourite']}.")
+    click.echo(tb["text"])

@@ -24,6 +24,7 @@ COMMANDS = {
     "drift": ("sim.cli.drift", "drift", "CI gate: did any win rate move from the baseline?"),
     "draft": ("sim.cli.draft", "draft", "GM draft: the four fairest teams from 20 cards."),
     "rarity": ("sim.cli.rarity", "rarity", "Designer study: card ratings in play, rarity order."),
+    "power-levels": ("sim.cli.power_levels", "power_levels", "Arena's Power Level per card."),
     "ladder": ("sim.cli.ladder", "ladder", "AI ladder: round robin of the policies, Elo ratings."),
 }
 

@@ -15,6 +15,7 @@ def validate(path: Path | None):
     Cards whose power falls outside their rarity's band (cards/power_curve.toml) are listed as
     warnings: a balance question for the designer, not broken data.
     """
+    from sim.catalogue.arena_budget import ARENA_BUDGET_FILE, load_arena_budget
     from sim.catalogue.diagnostics import Problems
     from sim.catalogue.loader import default_cards_dir, load_catalogue
     from sim.catalogue.peers import PEERS_FILE, load_peers
@@ -28,6 +29,8 @@ def validate(path: Path | None):
     curve = load_power_curve(root / POWER_CURVE_FILE, catalogue.rules, problems)
     if (root / PEERS_FILE).exists():  # the peer games' house values (bwlab compare-systems)
         load_peers(root, problems)
+    if (root / ARENA_BUDGET_FILE).exists():  # Arena's Power Levels and budget (power-levels)
+        load_arena_budget(root, problems)
     problems.raise_if_any()
     warnings = Problems()
     check_bands(catalogue.cards, catalogue.rules, curve, warnings)

@@ -1,10 +1,13 @@
-"""The GM's draft: split a pool of 20 cards into the four fairest teams, next to a snake draft.
+"""The GM's draft: split a pool of 20 cards into the four fairest teams, next to two drafts.
 
 Search with a fast surrogate, confirm by simulation: a team's surrogate strength is the sum of
 its cards' power scores (``sim.catalogue.power``, a Lanchester-style product of offense and
 effective health), the split minimising the spread of team strengths is found by pairwise-swap
-local search from several seeded starts, and both that split and the peer game's alternating
-("snake") draft are then played in duplicate to measure how fair each really is.
+local search from several seeded starts. Beside it, two drafts where the teams take the best card
+left in turn: a snake draft (1-2-3-4-4-3-2-1-..., by power score) and, when Power Levels are
+given, Arena: The Contest's alternating pick order (1-2-3-4-1-2-3-4-..., by Power Level under the
+team budget, ``cards/arena_budget.toml``; Arena's printed order is strictly alternating, not a
+snake). Every split is then played in duplicate to measure how fair it really is.
 """
 
 from __future__ import annotations
@@ -98,11 +101,20 @@ class DraftResult:
 
 
 def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", games: int = 1024,
-          round_games: int = 256, tolerance: float = 0.05) -> DraftResult:
+          round_games: int = 256, tolerance: float = 0.05, levels=None, arena=None
+          ) -> DraftResult:
+    """``levels`` (a :class:`sim.runner.budget.LevelTable`) and ``arena`` (its
+    :class:`sim.catalogue.arena_budget.ArenaBudget`) add the alternating split."""
+    from sim.analysis.power_level import alternating_draft
+
     from .fairness import check_fairness
 
     strength = power_score(catalogue.cards, catalogue.rules)
     splits = {"fairest": fairest_split(pool, strength, seed), "snake": snake_draft(pool, strength)}
+    if levels is not None:
+        splits["alternating"] = alternating_draft(pool, levels.level, levels.rating, arena.order,
+                                                  arena.budget, arena.enforce_budget,
+                                                  CARDS_PER_TEAM)
     reports = {}
     for name, teams in splits.items():
         as_teams = Teams(tuple(f"Team {k + 1}" for k in range(TEAMS)), teams)

@@ -1,0 +1,237 @@
+"""Arena: The Contest's Power Levels and team budget, on Board Wars: pure functions.
+
+Arena prints a Power Level (1-4) per character and caps each team: "The total power level of each
+team must equal 10 or less." The lab derives the levels from simulated card ratings (a quantile
+or fixed-threshold cut, ``cards/arena_budget.toml``), checks teams against the budget, drafts
+with Arena's alternating pick order, and measures how well the budget's cheap prediction agrees
+with full simulation. Everything here is arithmetic on arrays (randomness only through a
+``Generator`` the caller seeds), so each rule is tested against hand-computed cases.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.stats import norm, rankdata
+
+from .intervals import paired_mean_difference, wilson_interval
+
+LEVELS = 4
+
+
+# -- ratings -> levels --------------------------------------------------------------------------
+
+def quantile_counts(n: int, shares) -> np.ndarray:
+    """How many of ``n`` cards fall at or below each level 1..3: the cumulative shares of ``n``,
+    rounded half up (so [18, 27, 17, 14] of 72 cards gives 17, 43, 59: levels of 17, 26, 16, 13)."""
+    s = np.asarray(shares, float)
+    cum = np.cumsum(s / s.sum())[:-1]
+    return np.floor(n * cum + 0.5 + 1e-9).astype(np.int64)
+
+
+def quantile_cuts(rating, shares) -> np.ndarray:
+    """Rating cut points between levels 1|2, 2|3, 3|4 such that the cards ranked by rating fall
+    into the levels in proportion to ``shares``: each cut lies halfway between the last card of
+    one level and the first of the next (-inf / +inf when a level below / above is empty)."""
+    r = np.sort(np.asarray(rating, float))
+    n = r.size
+    cuts = np.empty(LEVELS - 1)
+    for k, c in enumerate(quantile_counts(n, shares)):
+        cuts[k] = -np.inf if c <= 0 else np.inf if c >= n else (r[c - 1] + r[c]) / 2
+    return cuts
+
+
+def levels_from_cuts(rating, cuts) -> np.ndarray:
+    """Level 1 + the number of cut points at or below each rating (a rating on a cut goes up)."""
+    return 1 + np.searchsorted(np.asarray(cuts, float), np.asarray(rating, float),
+                               side="right").astype(np.int64)
+
+
+# -- the budget check ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BudgetCheck:
+    totals: np.ndarray      # each team's total Power Level
+    budget: int
+    excess: np.ndarray      # total - budget: > 0 over by that much, <= 0 under by -excess
+    within: bool            # Arena's rule: every team's total is at most the budget
+    favourite: int          # the team with the highest total, -1 when two or more share it
+    spread: int             # highest total - lowest total
+    text: str
+
+
+def budget_check(teams: np.ndarray, level: np.ndarray, budget: int, names=None) -> BudgetCheck:
+    """Arena's check on four teams: "The total power level of each team must equal 10 or less."
+
+    The verdict is Arena's literal rule (every team at most ``budget``); the favourite and the
+    spread are what the levels predict beyond it (the strongest team, how far apart the teams are).
+    """
+    totals = np.asarray(level)[np.asarray(teams)].sum(axis=1).astype(np.int64)
+    excess = totals - budget
+    within = bool(np.all(excess <= 0))
+    top = np.flatnonzero(totals == totals.max())
+    favourite = int(top[0]) if top.size == 1 else -1
+    names = list(names) if names is not None else [f"Team {k + 1}" for k in range(totals.size)]
+    if within:
+        text = (f"Within budget: every team's Power Level total is at most {budget} "
+                f"(totals {', '.join(map(str, totals))}).")
+    else:
+        over = [f"{names[k]} {totals[k]} (over by {excess[k]})" for k in np.flatnonzero(excess > 0)]
+        text = f"Over budget {budget}: " + "; ".join(over) + "."
+    return BudgetCheck(totals, budget, excess, within, favourite,
+                       int(totals.max() - totals.min()), text)
+
+
+def can_finish(total: int, cost: int, left_after: int, others: np.ndarray, budget: int) -> bool:
+    """Arena's look-ahead: taking a card of level ``cost`` must leave the team able to complete
+    its remaining ``left_after`` picks within the budget, counting the cheapest cards still
+    available (``others``, sorted ascending) — "if your Boss is power level 4 and the first Hero
+    you select is power level 3, your total is 7. Your second Hero choice must have a power level
+    lower than 3"."""
+    return total + cost + int(others[:left_after].sum()) <= budget
+
+
+# -- Arena's alternating pick order --------------------------------------------------------------
+
+def alternating_draft(pool, level, rating, order, budget: int, enforce: bool = True,
+                      per_team: int = 5) -> np.ndarray:
+    """Teams pick one card each in ``order`` (0-based team indices), round after round, until
+    every team holds ``per_team`` cards ("Teams alternate selecting Heroes"). Each pick is the
+    strongest card left — highest Power Level, then highest rating, then lowest card index —
+    that keeps the team able to finish within ``budget`` (when ``enforce``); when no card can,
+    the team takes the cheapest card left (lowest level, then highest rating) and ends over."""
+    pool = np.asarray(pool, np.int64)
+    level, rating = np.asarray(level), np.asarray(rating, float)
+    teams = [[] for _ in order]
+    totals = [0] * len(order)
+    left = list(pool[np.lexsort((pool, -rating[pool], -level[pool]))])  # strongest first
+    for rnd in range(per_team):
+        for t in order:
+            after = per_team - rnd - 1
+            pick = None
+            for j, c in enumerate(left):
+                others = np.sort(level[np.asarray(left[:j] + left[j + 1:], np.int64)]) \
+                    if enforce else None
+                if not enforce or can_finish(totals[t], int(level[c]), after, others, budget):
+                    pick = j
+                    break
+            if pick is None:
+                pick = min(range(len(left)), key=lambda j: (level[left[j]], -rating[left[j]],
+                                                            left[j]))
+            card = left.pop(pick)
+            teams[t].append(card)
+            totals[t] += int(level[card])
+    return np.asarray(teams, np.int64)
+
+
+def budget_draw(n_cards: int, level, order, budget: int, rng: np.random.Generator,
+                per_team: int = 5) -> np.ndarray:
+    """Four teams built the way Arena builds them, by players who pick at random: alternate picks
+    in ``order``, each a uniformly random card among those that keep the team able to finish
+    within the budget (the cheapest card when none can). Every team ends within the budget
+    whenever the card set allows it."""
+    level = np.asarray(level)
+    free = np.ones(n_cards, bool)
+    teams = np.zeros((len(order), per_team), np.int64)
+    totals = np.zeros(len(order), np.int64)
+    for rnd in range(per_team):
+        for t in order:
+            cand = np.flatnonzero(free)
+            lv = level[cand]
+            after = per_team - rnd - 1
+            ok = np.array([can_finish(int(totals[t]), int(lv[i]), after,
+                                      np.sort(np.delete(lv, i)), budget)
+                           for i in range(cand.size)])
+            c = int(rng.choice(cand[ok])) if ok.any() else int(cand[np.argmin(lv)])
+            free[c] = False
+            teams[t, rnd] = c
+            totals[t] += level[c]
+    return teams
+
+
+# -- agreement of the budget with full simulation ------------------------------------------------
+
+def per_game_spearman(pred, rate) -> np.ndarray:
+    """Spearman's rank correlation within each game (rows) of a prediction and the simulated win
+    rates, ties at average ranks; NaN where either is constant (the levels rank no team)."""
+    a = rankdata(np.asarray(pred, float), axis=1)
+    b = rankdata(np.asarray(rate, float), axis=1)
+    a -= a.mean(axis=1, keepdims=True)
+    b -= b.mean(axis=1, keepdims=True)
+    den = np.sqrt((a * a).sum(axis=1) * (b * b).sum(axis=1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, (a * b).sum(axis=1) / np.where(den > 0, den, 1), np.nan)
+
+
+def spearman_interval(x, y, confidence: float = 0.95) -> tuple[float, float, float, int]:
+    """Spearman's rho over independent pairs with the Fisher-z interval whose standard error is
+    sqrt(1.06 / (n - 3)) (Fieller, Hartley & Pearson 1957): (rho, low, high, n)."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    keep = ~(np.isnan(x) | np.isnan(y))
+    n = int(keep.sum())
+    if n < 4:
+        return np.nan, np.nan, np.nan, n
+    rho = float(per_game_spearman(x[keep][None, :], y[keep][None, :])[0])
+    if np.isnan(rho):
+        return rho, np.nan, np.nan, n
+    z, half = np.arctanh(np.clip(rho, -0.999999, 0.999999)), \
+        norm.ppf(0.5 + confidence / 2) * np.sqrt(1.06 / (n - 3))
+    return rho, float(np.tanh(z - half)), float(np.tanh(z + half)), n
+
+
+@dataclass(frozen=True)
+class Share:
+    """k of n with a Wilson interval."""
+
+    k: int
+    n: int
+    low: float
+    high: float
+
+    @property
+    def rate(self) -> float:
+        return self.k / self.n if self.n else float("nan")
+
+
+def share(k: int, n: int, confidence: float = 0.95) -> Share:
+    if n == 0:
+        return Share(0, 0, float("nan"), float("nan"))
+    lo, hi = wilson_interval(k, n, confidence)
+    return Share(int(k), int(n), float(lo), float(hi))
+
+
+@dataclass(frozen=True)
+class MeanRho:
+    mean: float
+    low: float
+    high: float
+    n: int          # games with a defined correlation
+    undefined: int  # games whose prediction ranks no team (all totals equal)
+
+
+def mean_rho(rho, confidence: float = 0.95) -> MeanRho:
+    """Mean of the per-game correlations with a Student t interval over games (independent)."""
+    rho = np.asarray(rho, float)
+    ok = rho[~np.isnan(rho)]
+    if ok.size < 2:
+        return MeanRho(float(np.mean(ok)) if ok.size else np.nan, np.nan, np.nan, int(ok.size),
+                       int(rho.size - ok.size))
+    m = paired_mean_difference(ok, confidence=confidence)
+    return MeanRho(float(m.mean), float(m.lower), float(m.upper), int(ok.size),
+                   int(rho.size - ok.size))
+
+
+def favourite_agreement(pred, rate, confidence: float = 0.95) -> Share:
+    """How often the team the prediction ranks alone on top is the simulation's favourite
+    (highest win rate); games where the top prediction is shared are left out (chance: 1/4)."""
+    pred, rate = np.asarray(pred, float), np.asarray(rate, float)
+    top = pred == pred.max(axis=1, keepdims=True)
+    single = top.sum(axis=1) == 1
+    hit = np.argmax(pred, axis=1) == np.argmax(rate, axis=1)
+    return share(int((hit & single).sum()), int(single.sum()), confidence)
+
+
+def largest_gap(rate, target: float = 0.25) -> np.ndarray:
+    """Each game's largest distance of a team's chance to win from a fair 25 %."""
+    return np.max(np.abs(np.asarray(rate, float) - target), axis=1)

@@ -1,0 +1,175 @@
+"""Arena's balancing tools on Board Wars, orchestrated: Power Levels from simulation, and how well
+a team budget predicts fairness compared with full simulation.
+
+Levels: the rarity study's pool experiment is played (``cards/arena_budget.toml`` names it and
+its games), card ratings are fitted by team-composition Plackett-Luce (:mod:`.rarity`), and the
+ratings are cut into levels 1-4 (:mod:`sim.analysis.power_level`). Every command that uses levels
+(``power-levels``, ``fairness --team-budget``, ``draft``) goes through :func:`power_levels`, so a
+card has the same level everywhere for the same file, player and games.
+
+Validation: K game sets of four teams — some drafted under the budget the way Arena's players
+build teams, the rest drawn at random — are played in duplicate in one batched engine call (the
+cheap path of the rating fits, not K sequential fairness checks); the budget's predictions are
+then scored against the simulated win rates. The games use the file's own seed, never the
+ratings' experiment's, so the levels are not scored on the games they were fitted to.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.analysis import power_level as pl
+from sim.analysis.fairness import fairness_verdict, game_values
+from sim.analysis.intervals import newcombe_difference_interval
+from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, Teams, random_teams
+
+VALIDATE_STREAM = 9  # SeedSequence([seed, 9]): the validation's team draws
+PLAY_CHUNK = 4096    # games per engine call (memory of the per-game result rows)
+
+
+@dataclass(frozen=True)
+class LevelTable:
+    rating: np.ndarray
+    rating_low: np.ndarray
+    rating_high: np.ndarray
+    held: np.ndarray        # games each card played in the fit
+    level: np.ndarray       # Power Level 1..4
+    level_low: np.ndarray   # the levels of the rating interval's ends: the level's uncertainty
+    level_high: np.ndarray
+    cuts: np.ndarray        # rating cut points 1|2, 2|3, 3|4
+    games: int
+    policy: str
+    experiment: str
+
+
+def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = None) -> LevelTable:
+    """Each card's Power Level from ``games`` (default: the file's) of the pool experiment."""
+    from sim.engine.layout import POLICY_IDS
+
+    from .experiment import load_experiment, with_policy
+    from .rarity import play_pool, study
+
+    games = spec.games if games is None else games
+    exp = load_experiment(spec.experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
+    exp = with_policy(exp, policy)
+    seat_cards, winner = play_pool(catalogue, exp)
+    rarity = np.asarray(catalogue.cards.rarity, np.int64)
+    st = study(seat_cards, winner, rarity, len(catalogue.rules.rarities))
+    in_play = st.held > 0
+    cuts = (pl.quantile_cuts(st.rating[in_play], spec.shares) if spec.rule == "quantile"
+            else np.asarray(spec.thresholds, float))
+    lv = pl.levels_from_cuts
+    return LevelTable(st.rating, st.rating_low, st.rating_high, st.held, lv(st.rating, cuts),
+                      lv(st.rating_low, cuts), lv(st.rating_high, cuts), cuts, games,
+                      exp.policies[0], str(spec.experiment))
+
+
+@dataclass(frozen=True)
+class BudgetValidation:
+    teams: np.ndarray          # int64[K, 4, 5]
+    built: np.ndarray          # bool[K]: drafted under the budget (else drawn at random)
+    totals: np.ndarray         # int[K, 4] team Power Level totals
+    rating_sums: np.ndarray    # float[K, 4]
+    rate: np.ndarray           # float[K, 4] simulated chance to win
+    status: np.ndarray         # str[K]: the simulation's verdict of each set (fair/unfair/open)
+    within: np.ndarray         # bool[K]: Arena's check passes (every team within the budget)
+    fair: np.ndarray           # bool[K]: every simulated rate within 25 % +- tolerance
+    rho_levels: pl.MeanRho     # per-set rank correlation, level totals vs simulated rates
+    rho_ratings: pl.MeanRho    # the same for the ratings' sums (what the levels quantise)
+    fav_levels: pl.Share       # the budget's favourite is the simulation's favourite
+    fav_ratings: pl.Share
+    spread_gap: tuple          # Spearman over sets: spread of totals vs largest simulated gap
+    fair_within: pl.Share      # fair (by simulation) among the within-budget sets
+    fair_over: pl.Share        # ... and among the over-budget sets
+    fair_difference: tuple     # (difference, low, high): Newcombe
+    unfair_within: pl.Share    # settled unfair by the simulation among the within-budget sets
+    budget: int
+    set_games: int
+    tolerance: float
+    policy: str
+    seconds: float
+
+
+def draw_sets(n_cards: int, level: np.ndarray, spec, sets: int, budget: int) -> tuple:
+    """K sets of four teams: the first round(K * budget_built) drafted under the budget by random
+    players (:func:`power_level.budget_draw`), the rest uniformly random; one seeded stream."""
+    rng = np.random.default_rng(np.random.SeedSequence([spec.seed, VALIDATE_STREAM]))
+    n_built = int(np.floor(sets * spec.budget_built + 0.5))
+    teams = np.empty((sets, TEAMS, CARDS_PER_TEAM), np.int64)
+    for g in range(sets):
+        teams[g] = (pl.budget_draw(n_cards, level, spec.order, budget, rng) if g < n_built
+                    else random_teams(n_cards, rng))
+    return teams, np.arange(sets) < n_built
+
+
+def play_sets(catalogue, teams: np.ndarray, set_games: int, policy: str, seed: int,
+              boards: int = 64) -> np.ndarray:
+    """Winning team of every game: set ``g`` is games ``g*G .. (g+1)*G - 1`` in duplicate blocks
+    (one board and dice family per block, the teams rotated through the seats), exactly as
+    :func:`sim.runner.fairness.check_fairness` would seat them."""
+    from sim.engine.runner import play_many
+
+    from .fairness import fairness_experiment
+    from .schedule import schedule
+    from .tasks import build_arena
+
+    sets = teams.shape[0]
+    first = Teams(tuple(f"Team {k + 1}" for k in range(TEAMS)), teams[0])
+    exp = fairness_experiment(first, policy, seed, sets * set_games, set_games, boards)
+    arena = build_arena(catalogue, exp)
+    winners = []
+    for start in range(0, exp.games, PLAY_CHUNK):
+        stop = min(exp.games, start + PLAY_CHUNK)
+        sch = schedule(exp, start, stop)
+        of_set = sch.games // set_games
+        seat_cards = teams[of_set[:, None], sch.team_of_seat]          # [n, 4 seats, 5]
+        out = play_many(arena.stacked, arena.cards, sch.board, seat_cards, exp.root_seed,
+                        arena.policies, seats=sch.offset, first_game=start,
+                        budgets=arena.budgets)
+        seat = out[:, 0]
+        rows = np.arange(seat.size)
+        winners.append(np.where(seat >= 0, sch.team_of_seat[rows, np.maximum(seat, 0)], -1))
+    return np.concatenate(winners)
+
+
+def validate_budget(catalogue, spec, table: LevelTable, *, sets: int, policy: str = "greedy",
+                    budget: int | None = None, set_games: int | None = None,
+                    confidence: float = 0.95) -> BudgetValidation:
+    """Score the budget's predictions against simulation over ``sets`` seeded game sets."""
+    t0 = time.perf_counter()
+    budget = spec.budget if budget is None else budget
+    set_games = spec.set_games if set_games is None else set_games
+    teams, built = draw_sets(len(catalogue.cards), table.level, spec, sets, budget)
+    winner = play_sets(catalogue, teams, set_games, policy, spec.seed)
+    values = game_values(winner).reshape(sets, set_games // TEAMS, TEAMS, TEAMS)
+    verdicts = [fairness_verdict(values[g], tolerance=spec.tolerance, alpha=1 - confidence)
+                for g in range(sets)]
+    rate = np.stack([v.rate for v in verdicts])
+    status = np.array([v.status for v in verdicts])
+    totals = table.level[teams].sum(axis=2)
+    sums = table.rating[teams].sum(axis=2)
+    within = np.all(totals <= budget, axis=1)
+    gap = pl.largest_gap(rate)
+    fair = gap <= spec.tolerance
+    spread = totals.max(axis=1) - totals.min(axis=1)
+    k_w, n_w = int((fair & within).sum()), int(within.sum())
+    k_o, n_o = int((fair & ~within).sum()), int((~within).sum())
+    diff = (newcombe_difference_interval(k_w, n_w, k_o, n_o, confidence) if n_w and n_o
+            else (np.nan, np.nan, np.nan))
+    return BudgetValidation(
+        teams, built, totals, sums, rate, status, within, fair,
+        pl.mean_rho(pl.per_game_spearman(totals, rate), confidence),
+        pl.mean_rho(pl.per_game_spearman(sums, rate), confidence),
+        pl.favourite_agreement(totals, rate, confidence),
+        pl.favourite_agreement(sums, rate, confidence),
+        pl.spearman_interval(spread, gap, confidence),
+        pl.share(k_w, n_w, confidence), pl.share(k_o, n_o, confidence),
+        tuple(float(x) for x in diff),
+        pl.share(int(((status == "unfair") & within).sum()), n_w, confidence),
+        budget, set_games, spec.tolerance, policy, time.perf_counter() - t0)
+
+
+__all__ = ["BudgetValidation", "LevelTable", "power_levels", "validate_budget"]

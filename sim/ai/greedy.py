@@ -117,38 +117,54 @@ def _by_distance(enemy_r, enemy_c, ref_r, ref_c):
     return d
 
 
-@njit(inline="always")
-def _position_score(ent, fp, tile_pos, pos_suit, pos_state, pos_layer, storm, c, s, enemy_r,
-                    enemy_c, enemy_d, ref_r, ref_c, cpu):
-    """Plain arrays, not the state objects: this runs once per reachable space.
+@njit
+def _position_scores(ent, fp, tile_pos, pos_suit, pos_state, pos_layer, storm, c, spaces,
+                     mask, masked, enemy_r, enemy_c, enemy_d, ref_r, ref_c, cpu, out):
+    """``out[i]``: the position score of ``spaces[i]`` for character ``c`` (-inf where ``masked``
+    and ``mask`` forbids moving there).
 
+    Plain arrays, not the state objects, and the loop over spaces inside: an array handed to a
+    function per space (even an inlined one) costs a reference-count round trip per space.
     The nearest enemy: ``enemy_d`` holds each enemy's distance from a reference space
     (``ref_r``, ``ref_c``) in increasing order, so by the triangle inequality the scan stops as
     soon as no further enemy can be nearer than the best found (exact, a few enemies instead
     of all)."""
-    p = tile_pos[s]
-    score = 0.0
     suit = ent[c, L.SUIT]
-    if suit >= 0 and p >= 0 and pos_suit[p] == suit:
-        score += fp[L.W_HOMEFIELD]
-    if p >= 0 and pos_state[p] == L.ANNOUNCED:
-        score -= fp[L.W_DOOMED]
-    if storm and p >= 0:
-        score -= 0.01 * fp[L.W_DOOMED] * pos_layer[p]
-    r = s // SPAN
-    col = s % SPAN
-    for k in range(cpu.shape[0]):
-        if p == cpu[k, 3] or max(abs(r - cpu[k, 0]), abs(col - cpu[k, 1])) <= cpu[k, 2]:
-            score -= fp[L.W_CPU_DANGER]
-    near = 1 << 30
-    from_ref = max(abs(r - ref_r), abs(col - ref_c))
-    for k in range(enemy_r.shape[0]):
-        if enemy_d[k] - from_ref >= near:
-            break
-        near = min(near, max(abs(r - enemy_r[k]), abs(col - enemy_c[k])))
-    if near < (1 << 30):
-        score -= fp[L.W_APPROACH] * max(near - ent[c, L.RANGE], 0)
-    return score
+    reach = ent[c, L.RANGE]
+    w_home = fp[L.W_HOMEFIELD]
+    w_doomed = fp[L.W_DOOMED]
+    w_cpu = fp[L.W_CPU_DANGER]
+    w_approach = fp[L.W_APPROACH]
+    n_cpu = cpu.shape[0]
+    n_enemy = enemy_r.shape[0]
+    for i in range(spaces.shape[0]):
+        s = spaces[i]
+        if masked and not mask[1 + s]:
+            out[i] = -np.inf
+            continue
+        p = tile_pos[s]
+        score = 0.0
+        if suit >= 0 and p >= 0 and pos_suit[p] == suit:
+            score += w_home
+        if p >= 0 and pos_state[p] == L.ANNOUNCED:
+            score -= w_doomed
+        if storm and p >= 0:
+            score -= 0.01 * w_doomed * pos_layer[p]
+        r = s // SPAN
+        col = s % SPAN
+        for k in range(n_cpu):
+            if p == cpu[k, 3] or max(abs(r - cpu[k, 0]), abs(col - cpu[k, 1])) <= cpu[k, 2]:
+                score -= w_cpu
+        near = 1 << 30
+        from_ref = max(abs(r - ref_r), abs(col - ref_c))
+        for k in range(n_enemy):
+            if enemy_d[k] - from_ref >= near:
+                break
+            near = min(near, max(abs(r - enemy_r[k]), abs(col - enemy_c[k])))
+        if near < (1 << 30):
+            score -= w_approach * max(near - reach, 0)
+        out[i] = score
+    return out
 
 
 @njit
@@ -157,21 +173,15 @@ def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, enemy_d,
     """The move (``1 + s``) scoring above ``best`` among ``spaces`` that ``mask`` allows; ties
     keep the lowest space id (a fixed, documented order; it is not seat-neutral), whatever
     order ``spaces`` lists them in."""
-    ent = st.ent
-    fp = S.fp
-    tile_pos = st.tile_pos
-    pos_suit = S.pos_suit
-    pos_state = st.pos_state
-    pos_layer = S.pos_layer
     storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
+    scores = _position_scores(st.ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer,
+                              storm, c, spaces, mask, True, enemy_r, enemy_c, enemy_d, ref_r,
+                              ref_c, cpu, np.empty(spaces.shape[0]))
     for i in range(spaces.shape[0]):
-        s = spaces[i]
-        if not mask[1 + s]:
-            continue
-        sc = _position_score(ent, fp, tile_pos, pos_suit, pos_state, pos_layer, storm, c, s,
-                             enemy_r, enemy_c, enemy_d, ref_r, ref_c, cpu)
-        if sc > best or (sc == best and best_a > 0 and 1 + s < best_a):
-            best, best_a = sc, 1 + s
+        sc = scores[i]
+        a = 1 + spaces[i]
+        if sc > best or (sc == best and best_a > 0 and a < best_a):
+            best, best_a = sc, a
     return best_a
 
 
@@ -200,9 +210,10 @@ def _greedy_action(st, S, mask):
         return best_a
     ref = ent[c, L.SPACE]
     enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
-    here = _position_score(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer,
-                           st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM, c,
-                           ref, enemy_r, enemy_c, enemy_d, ref // SPAN, ref % SPAN, cpu)
+    here = _position_scores(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer,
+                            st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM, c,
+                            np.full(1, ref), mask, False, enemy_r, enemy_c, enemy_d,
+                            ref // SPAN, ref % SPAN, cpu, np.empty(1))[0]
     if ent[c, L.SPEED_LEFT] <= 0:
         return L.END
     nreach = st.g[L.NREACH]

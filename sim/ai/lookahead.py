@@ -54,7 +54,7 @@ from sim.engine.turn import _apply
 from sim.engine.victory import _team_health
 from sim.rng import roll
 
-from .greedy import (SPAN, _attack_score, _by_distance, _greedy_action, _position_score,
+from .greedy import (SPAN, _attack_score, _by_distance, _greedy_action, _position_scores,
                      _threats)
 from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
 
@@ -161,17 +161,18 @@ def _top_spaces(st, S, c, mask, approach, best, k_best):
     ref_r, ref_c = ent[c, L.SPACE] // SPAN, ent[c, L.SPACE] % SPAN
     enemy_d = _by_distance(enemy_r, enemy_c, ref_r, ref_c)
     storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
+    nreach = st.g[L.NREACH]
+    spaces = st.queue[:nreach] if nreach >= 0 else np.arange(st.kind.shape[0])
+    scores = _position_scores(ent, fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer, storm,
+                              c, spaces, mask, True, enemy_r, enemy_c, enemy_d, ref_r, ref_c, cpu,
+                              np.empty(spaces.shape[0]))
     score = np.full(k_best, -1e300)
     best[:] = -1
-    nreach = st.g[L.NREACH]
-    n = st.kind.shape[0]
-    total = nreach if nreach >= 0 else n
-    for i in range(total):
-        s = st.queue[i] if nreach >= 0 else i
-        if not mask[1 + s]:
+    for i in range(spaces.shape[0]):
+        s = spaces[i]
+        sc = scores[i]
+        if sc == -np.inf:  # not a legal move
             continue
-        sc = _position_score(ent, fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer, storm,
-                             c, s, enemy_r, enemy_c, enemy_d, ref_r, ref_c, cpu)
         j = k_best
         while j > 0 and (sc > score[j - 1] or (sc == score[j - 1] and 1 + s < best[j - 1])):
             j -= 1

@@ -47,11 +47,13 @@ def _world(n_boards: int):
 
 
 def _teams(cat, seed: int, first: int, n: int) -> np.ndarray:
-    """Teams of games first..first+n-1: game i's teams from SeedSequence([seed, i])."""
-    from sim.catalogue.teams import random_teams
-
-    return np.stack([random_teams(len(cat.cards), np.random.default_rng([seed, first + i]))
-                     for i in range(n)])
+    """Teams of games first..first+n-1: four teams of five distinct cards per game, drawn for the
+    whole chunk at once (a uniform random permutation per game as the argsort of uniforms, from
+    ``SeedSequence([seed, first])``; row i does not depend on n). One generator per game cost 4 %
+    of the run in the main thread while the game threads waited."""
+    rng = np.random.default_rng([seed, first])
+    order = np.argsort(rng.random((n, len(cat.cards))), axis=1, kind="stable")
+    return np.ascontiguousarray(order[:, :20].reshape(n, 4, 5), dtype=np.int64)
 
 
 def _run(cat, stacked, cards, seed, first, n, total, n_boards, spec=None):
@@ -119,12 +121,10 @@ def main() -> None:
     t_games = 0.0
     for first in range(0, args.games, args.chunk):
         n = min(args.chunk, args.games - first)
-        teams_t = time.perf_counter()
         t = time.perf_counter()
         results.append(_run(cat, stacked, cards, args.seed, first, n, args.games, args.boards))
         t_games += time.perf_counter() - t
         rss.append(_rss_mb())
-        del teams_t
     out = np.concatenate(results)
     rate = args.games / t_games
     reasons = np.bincount(out[:, 1], minlength=5)

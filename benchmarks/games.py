@@ -117,22 +117,30 @@ def main() -> None:
     _run(cat, stacked, cards, args.seed, 0, 8, args.games, args.boards)  # compile / load cache
     print(f"warm-up (compile or cache load): {time.perf_counter() - t0:.1f} s; "
           f"threads: {numba.get_num_threads()}")
-    results, rss = [], []
+    # running totals only (the first chunk's rows kept for the JIT check): memory must not
+    # grow with the number of games, and neither must this script's
+    rss, first_rows = [], None
+    reasons = np.zeros(5, np.int64)
+    rotations = decisions = 0
     t_games = 0.0
     for first in range(0, args.games, args.chunk):
         n = min(args.chunk, args.games - first)
         t = time.perf_counter()
-        results.append(_run(cat, stacked, cards, args.seed, first, n, args.games, args.boards))
+        out = _run(cat, stacked, cards, args.seed, first, n, args.games, args.boards)
         t_games += time.perf_counter() - t
+        if first_rows is None:
+            first_rows = out[: args.sample].tolist()
+        reasons += np.bincount(out[:, 1], minlength=5)[:5]
+        rotations += int(out[:, 2].sum())
+        decisions += int(out[:, 5].sum())
+        del out
         rss.append(_rss_mb())
-    out = np.concatenate(results)
     rate = args.games / t_games
-    reasons = np.bincount(out[:, 1], minlength=5)
     print(f"{args.games} full games (greedy ×4) in {t_games:.1f} s: {rate:,.0f} games/s "
           f"(includes drawing teams and seeding)")
-    print(f"mean rotations {out[:, 2].mean():.1f}, mean decisions {out[:, 5].mean():.0f}; endings: "
-          f"last standing {reasons[1]}, stalemate {reasons[2]}, cap {reasons[3]}, "
-          f"simultaneous {reasons[4]}")
+    print(f"mean rotations {rotations / args.games:.1f}, mean decisions "
+          f"{decisions / args.games:.0f}; endings: last standing {reasons[1]}, stalemate "
+          f"{reasons[2]}, cap {reasons[3]}, simultaneous {reasons[4]}")
     print(f"RSS after each chunk (MB): {', '.join(f'{r:.0f}' for r in rss)}")
     print(f"peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     if args.sample > 0:
@@ -141,7 +149,7 @@ def main() -> None:
                "--boards", str(args.boards), "--sample", str(args.sample), "--seed", str(args.seed)]
         child = json.loads(subprocess.run(cmd, env=env, capture_output=True, text=True,
                                           check=True).stdout.strip().splitlines()[-1])
-        same = child["results"] == out[: args.sample].tolist()
+        same = child["results"] == first_rows
         print(f"NUMBA_DISABLE_JIT=1: {child['games_per_s']:.3f} games/s on one core "
               f"({args.sample} games) -> JIT is {rate / child['games_per_s']:,.0f}× faster "
               f"(threads included); same results: {same}")

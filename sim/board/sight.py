@@ -86,9 +86,23 @@ def _sight_many(sight_nbr, sight_flag, kind, twin, tile_pos, starts, max_range, 
 def _sight(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_cost, diag_cost,
            tile_pen, per_boundary, water_pen, per_water, portal_boundary, door_range, stack_cap,
            out):
+    """``out[s]``: the least range needed to attack ``s`` from ``start`` (-1: not attackable)."""
+    best = _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_cost,
+                 diag_cost, tile_pen, per_boundary, water_pen, per_water, portal_boundary,
+                 door_range, stack_cap)
+    for s in range(best.shape[0]):
+        out[s] = best[s] if best[s] <= max_range else -1
+
+
+@njit
+def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_cost, diag_cost,
+          tile_pen, per_boundary, water_pen, per_water, portal_boundary, door_range, stack_cap):
     """Cast the eight rays from the start (and from its portal twin); each portal piece a ray
     reaches within range starts eight new rays from the other piece with the range left.
-    Origins carry (cost, tile penalty paid, water penalty paid) for the "once" counting modes."""
+    Origins carry (cost, tile penalty paid, water penalty paid) for the "once" counting modes.
+    Returns a fresh ``int32[n]``: the least range needed per space, above ``max_range`` where a
+    space cannot be attacked (the game reads only the spaces entities stand on, so it skips the
+    board-wide copy that :func:`_sight` makes)."""
     # The best cost per portal origin and penalty flags lives in a short list (``seen``), not a
     # [spaces, 4] table cleared per call: only the start, its twin and portal pieces are ever
     # origins. ``best_out`` is a fresh local (not ``out``) so the compiler knows no other array
@@ -177,8 +191,7 @@ def _sight(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_
                 if door:
                     break
                 cur = nx
-    for s in range(n):
-        out[s] = best_out[s] if best_out[s] <= max_range else -1
+    return best_out
 
 
 @njit(inline="always")

@@ -23,12 +23,12 @@ def _cpu_target(st, S, space, rng):
     """The living character with the least health attackable from ``space`` (-1: none)."""
     if not _may_reach(st, S, space, -1, rng):
         return -1
-    _sight_from(st, S, space, rng)
+    sight = _sight_from(st, S, space, rng)
     ent = st.ent
     best = -1
     for e in range(ent.shape[0]):
         s = ent[e, L.SPACE]
-        if ent[e, L.TEAM] < 0 or ent[e, L.ALIVE] == 0 or s < 0 or st.sight[s] < 0:
+        if ent[e, L.TEAM] < 0 or ent[e, L.ALIVE] == 0 or s < 0 or sight[s] > rng:
             continue
         if best < 0 or ent[e, L.HEALTH] < ent[best, L.HEALTH]:
             best = e

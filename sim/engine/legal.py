@@ -4,8 +4,8 @@ Actions (``layout``): 0 ends the character's turn; ``1 + s`` moves to space ``s`
 the speed it has left: "A character is not required to use all of their speed") or, before the
 team is on the board, places it on a spawn space; ``1 + N + e`` attacks entity ``e`` ("To initiate
 an attack, the defender must be within both the range and the line of sight of the attacker").
-After ``_legal`` the state's ``cost`` and ``sight`` buffers hold the mover's reach and sight, which
-the policies read.
+After ``_legal`` the state's ``cost`` and ``queue`` buffers hold the mover's reach, which the
+policies read; the attack entries of the mask are its sight.
 """
 
 from __future__ import annotations
@@ -51,12 +51,12 @@ def _legal(st, S, mask):
     else:
         _reach_from(st, S, here, 0)
     if ent[c, L.ACTED] == 0 and _may_reach(st, S, here, team, ent[c, L.RANGE]):
-        _sight_from(st, S, here, ent[c, L.RANGE])
-        sight = st.sight
+        reach = ent[c, L.RANGE]
+        sight = _sight_from(st, S, here, reach)
         for e in range(ent.shape[0]):
             s = ent[e, L.SPACE]
             if (ent[e, L.ALIVE] != 0 and s >= 0 and ent[e, L.TEAM] != team
-                    and sight[s] >= 0):
+                    and sight[s] <= reach):
                 mask[1 + n + e] = True
                 count += 1
     return count

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sim._jit import njit
 from sim.board.movement import _reach
-from sim.board.sight import _sight
+from sim.board.sight import _rays
 
 from . import layout as L
 
@@ -83,13 +83,14 @@ def _reach_from(st, S, start, speed):
 
 @njit(inline="always")
 def _sight_from(st, S, start, max_range):
-    """``st.sight[s]``: range needed to attack s from ``start`` (-1: out of range or sight)."""
+    """Per space, the least range needed to attack it from ``start``: attackable where it is at
+    most ``max_range`` (a fresh array; the game reads only the spaces entities stand on)."""
     ip = S.ip
     stack_cap = 4 * (max_range + 2) * max(ip[L.P_N_PIECES], 1) + 8
-    _sight(st.sight_nbr, st.sight_flag, st.kind, st.twin, st.tile_pos, start, max_range,
-           ip[L.P_RANGE_COST], ip[L.P_DIAG_COST], ip[L.P_TILE_PEN], ip[L.P_PER_BOUNDARY] != 0,
-           ip[L.P_WATER_PEN], ip[L.P_PER_WATER] != 0, ip[L.P_PORTAL_BOUNDARY] != 0,
-           ip[L.P_DOOR_RANGE], stack_cap, st.sight)
+    return _rays(st.sight_nbr, st.sight_flag, st.kind, st.twin, st.tile_pos, start, max_range,
+                 ip[L.P_RANGE_COST], ip[L.P_DIAG_COST], ip[L.P_TILE_PEN],
+                 ip[L.P_PER_BOUNDARY] != 0, ip[L.P_WATER_PEN], ip[L.P_PER_WATER] != 0,
+                 ip[L.P_PORTAL_BOUNDARY] != 0, ip[L.P_DOOR_RANGE], stack_cap)
 
 
 @njit

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 from fractions import Fraction
 from itertools import product
 from math import prod
@@ -27,6 +26,7 @@ from sim.cli.main import main
 from sim.combat.peers import arena, dungeon_twister, eight_masters
 
 from .stats import chi_square_pvalue
+from tests._peers_kit import cards_with
 
 CARDS = Path(__file__).resolve().parents[1] / "cards"
 N = 100_000
@@ -329,15 +329,6 @@ def test_same_seed_is_bit_identical(peers, module, system):
 # ---------------------------------------------------------------- peers.toml and the CLI
 
 
-def _cards_with(tmp_path, old, new):
-    root = tmp_path / "cards"
-    shutil.copytree(CARDS, root)
-    text = (root / "peers.toml").read_text()
-    assert old in text
-    (root / "peers.toml").write_text(text.replace(old, new, 1))
-    return root
-
-
 @pytest.mark.parametrize("old,new,needle", [
     ("die = 20", "die = 1", "arena.die: 1 out of range"),
     ("hand = [0, 1, 1, 2, 2, 3, 4, 5, 6]", "hand = [0, 1, 99]", "dungeon_twister.hand"),
@@ -351,7 +342,7 @@ def _cards_with(tmp_path, old, new):
 ])
 def test_bad_peers_toml_is_one_line_with_file_and_line(tmp_path, old, new, needle):
     """Validation: every problem is one ``file:line: field: problem`` line."""
-    root = _cards_with(tmp_path, old, new)
+    root = cards_with(tmp_path, old, new)
     with pytest.raises(InputError) as exc:
         load_peers(root)
     lines = str(exc.value).splitlines()

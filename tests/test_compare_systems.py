@@ -4,7 +4,6 @@ the table matches the exact pmfs, the files are written, bad input exits 2."""
 from __future__ import annotations
 
 import csv
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +14,7 @@ from sim.catalogue.peers import load_peers
 from sim.cli.compare import compare_rows, luck_share
 from sim.cli.main import main
 from sim.combat.peers.registry import SYSTEMS, rules_for
+from tests._peers_kit import cards_with
 
 CARDS = Path(__file__).resolve().parents[1] / "cards"
 
@@ -88,15 +88,6 @@ def test_cli_writes_csv_and_png_and_is_reproducible(tmp_path, capsys):
         assert abs(float(r["mc_mean_fraction"]) - float(r["mean_fraction"])) <= 5 * se + 1e-12
 
 
-def _cards_with(tmp_path, old, new):
-    root = tmp_path / "cards"
-    shutil.copytree(CARDS, root)
-    text = (root / "peers.toml").read_text()
-    assert old in text
-    (root / "peers.toml").write_text(text.replace(old, new, 1))
-    return root
-
-
 @pytest.mark.parametrize("old,new,needle", [
     ("defense = [7, 4, 1]", "defense = [12, 4, 1]", "above the maximum defense 9"),
     ("levels = [", "levls = [", "compare.levls: unknown key"),
@@ -104,7 +95,7 @@ def _cards_with(tmp_path, old, new):
      "expected an integer, got 'x' (level 3)"),
 ])
 def test_bad_compare_levels_exit_2_with_file_and_line(tmp_path, capsys, old, new, needle):
-    root = _cards_with(tmp_path, old, new)
+    root = cards_with(tmp_path, old, new)
     code = main(["compare-systems", "--cards-dir", str(root), "--out", str(tmp_path / "o")])
     err = capsys.readouterr().err
     assert code == 2 and needle in err and "Traceback" not in err

@@ -22,14 +22,10 @@ import numpy as np
 ADVANTAGE, NONE, DISADVANTAGE = 1, 0, -1
 
 
-@dataclass(frozen=True)
-class Distribution:
-    """Damage of one attack (or a group of attacks); ``pmf[k]`` = P(damage == k)."""
+class PmfMoments:
+    """Mean and variance of a damage pmf over 0, 1, ... (every combat system's exact table)."""
 
     pmf: np.ndarray
-    p_hit: float      # chance one attack hits (after the defender's advantage, per die)
-    die: int          # faces of the damage die (0 for a mixture of dice)
-    attacks: int
 
     @property
     def mean(self) -> float:
@@ -39,6 +35,16 @@ class Distribution:
     def variance(self) -> float:
         k = np.arange(self.pmf.size)
         return float(np.dot(k * k, self.pmf) - self.mean**2)
+
+
+@dataclass(frozen=True)
+class Distribution(PmfMoments):
+    """Damage of one attack (or a group of attacks); ``pmf[k]`` = P(damage == k)."""
+
+    pmf: np.ndarray
+    p_hit: float      # chance one attack hits (after the defender's advantage, per die)
+    die: int          # faces of the damage die (0 for a mixture of dice)
+    attacks: int
 
     def survival(self) -> np.ndarray:
         """``s[h]`` = P(damage >= h) for h = 0..len(pmf)."""

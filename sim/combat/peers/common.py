@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim._jit import njit
+from sim.combat.exact import PmfMoments
 from sim.rng import next_u64, seed_states
 
 CHUNK = 65536  # resolutions per seed unit: chunk c draws from child c of SeedSequence(seed)
@@ -20,7 +21,7 @@ _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
 @dataclass(frozen=True)
-class PeerDistribution:
+class PeerDistribution(PmfMoments):
     """Damage of one attack: ``pmf[k]`` = P(damage == k), exact."""
 
     pmf: np.ndarray
@@ -28,15 +29,6 @@ class PeerDistribution:
     health: int             # the target's health in the same units as damage
     kill_probability: float  # P(the target dies from this attack)
     extra: dict = field(default_factory=dict)
-
-    @property
-    def mean(self) -> float:
-        return float(np.dot(np.arange(self.pmf.size), self.pmf))
-
-    @property
-    def variance(self) -> float:
-        k = np.arange(self.pmf.size)
-        return float(np.dot(k * k, self.pmf) - self.mean**2)
 
     def p_at_least(self, h: float) -> float:
         """P(damage >= h)."""

@@ -1,6 +1,6 @@
 """Scale benchmark: games/s with 1 and 2 jobs in one run, and a 1,000,000-game projection.
 
-    python benchmarks/scale.py [--scaling-games 20000] [--games 100000] [--experiment experiments/scale.toml]
+    python benchmarks/scale.py [--scaling-games 40000] [--games 100000] [--experiment experiments/scale.toml]
 
 1. Plays the same ``--scaling-games`` games with ``--jobs 1`` and ``--jobs 2`` (after a warm-up
    that loads the compiled kernels) and prints games/s and the scaling efficiency
@@ -35,7 +35,7 @@ def bwlab_run(experiment: Path, games: int, jobs: int, out: Path) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--experiment", type=Path, default=ROOT / "experiments" / "scale.toml")
-    ap.add_argument("--scaling-games", type=int, default=20_000)
+    ap.add_argument("--scaling-games", type=int, default=40_000)
     ap.add_argument("--games", type=int, default=100_000)
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bwlab-scale-"))

@@ -33,11 +33,9 @@ class ApocalypseIndex(Named):
 
 def load_apocalypses(root: Path, problems: Problems | None = None) -> ApocalypseIndex:
     """Parse and check ``root/apocalypses.toml``; raises InputError listing every problem."""
-    own = problems if problems is not None else Problems()
     path = Path(root) / "apocalypses.toml"
-    doc = TomlDoc.load(path, own)
-    if doc is None:
-        own.raise_if_any()
+    doc = TomlDoc.load_or_raise(path, problems)
+    own = doc.problems
     doc.unknown_keys((), {"apocalypses"})
     entries = doc.get(("apocalypses",), list, fallback=[])
     if not entries:

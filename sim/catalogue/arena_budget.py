@@ -42,11 +42,9 @@ class ArenaBudget:
 
 def load_arena_budget(root: Path, problems: Problems | None = None) -> ArenaBudget:
     """Parse and check ``root/arena_budget.toml``; raises InputError listing every problem."""
-    own = problems if problems is not None else Problems()
     path = Path(root) / ARENA_BUDGET_FILE
-    doc = TomlDoc.load(path, own)
-    if doc is None:
-        own.raise_if_any()
+    doc = TomlDoc.load_or_raise(path, problems)
+    own = doc.problems
     doc.unknown_keys((), {"levels", "budget", "draft", "validate"})
     doc.unknown_keys(("levels",), {"experiment", "games", "rule", "shares", "thresholds"})
     doc.unknown_keys(("budget",), {"team"})

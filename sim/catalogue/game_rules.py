@@ -42,11 +42,9 @@ class GameRules:
 
 def load_game_rules(root: Path, problems: Problems | None = None) -> GameRules:
     """Parse ``[game]`` of ``root/rules.toml``; raises InputError (file:line: field) when wrong."""
-    own = problems if problems is not None else Problems()
     path = Path(root) / "rules.toml"
-    doc = TomlDoc.load(path, own)
-    if doc is None:
-        own.raise_if_any()
+    doc = TomlDoc.load_or_raise(path, problems)
+    own = doc.problems
     before = len(own)
     if not isinstance(doc.lookup(("game",)), dict):
         doc.add(("game",), "missing section [game] (turn loop, CPUs, Apocalypse, victory)")

@@ -166,11 +166,9 @@ def check_stats(system: str, values: dict, peers_rules=None) -> tuple[dict, list
 
 def load_peers(root: Path, problems: Problems | None = None) -> Peers:
     """Parse and check ``root/peers.toml``; raises InputError listing every problem."""
-    own = problems if problems is not None else Problems()
     path = Path(root) / PEERS_FILE
-    doc = TomlDoc.load(path, own)
-    if doc is None:
-        own.raise_if_any()
+    doc = TomlDoc.load_or_raise(path, problems)
+    own = doc.problems
     doc.unknown_keys((), {"arena", "dungeon_twister", "eight_masters", "compare"})
     arena = _arena(doc)
     twister = _twister(doc)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .diagnostics import Problems, suggest
+from .diagnostics import suggest
 from .tomldoc import TomlDoc
 
 TEAMS, CARDS_PER_TEAM = 4, 5
@@ -31,10 +31,8 @@ class Teams:
 
 def load_teams(path: Path, cards) -> Teams:
     """Parse ``path`` against the card catalogue; raises InputError listing every problem."""
-    problems = Problems()
-    doc = TomlDoc.load(Path(path), problems)
-    if doc is None:
-        problems.raise_if_any()
+    doc = TomlDoc.load_or_raise(Path(path))
+    problems = doc.problems
     doc.unknown_keys((), {"teams"})
     entries = doc.get(("teams",), list, fallback=[])
     if len(entries) != TEAMS:

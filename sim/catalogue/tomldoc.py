@@ -91,6 +91,17 @@ class TomlDoc:
             return None
         return cls(path, data, key_lines(text), problems)
 
+    @classmethod
+    def load_or_raise(cls, path: Path, problems: Problems | None = None) -> "TomlDoc":
+        """:meth:`load` for a loader that stops at the first unreadable file: the document,
+        whose ``problems`` collect into ``problems`` (a fresh list when None); raises InputError
+        with every problem so far when the file cannot be read or parsed."""
+        own = problems if problems is not None else Problems()
+        doc = cls.load(path, own)
+        if doc is None:
+            own.raise_if_any()
+        return doc
+
     def line(self, path: tuple) -> int | None:
         while path:
             if path in self.lines:

@@ -57,15 +57,14 @@ def _teams(cat, seed: int, first: int, n: int) -> np.ndarray:
 
 
 def _run(cat, stacked, cards, seed, first, n, total, n_boards, spec=None):
+    """Games first..first+n-1 with ``spec`` (default greedy) in all four seats."""
     from sim.engine import layout as L
     from sim.engine.runner import play_many
 
+    pid, budget = (L.GREEDY, 0) if spec is None else (spec.id, spec.budget)
     idx = np.arange(first, first + n)
-    if spec is None:  # the main run: exactly the call it always made
-        return play_many(stacked, cards, idx % n_boards, _teams(cat, seed, first, n), seed,
-                         [L.GREEDY] * 4, first_game=first)
     return play_many(stacked, cards, idx % n_boards, _teams(cat, seed, first, n), seed,
-                     [spec.id] * 4, first_game=first, budgets=[spec.budget] * 4)
+                     [pid] * 4, first_game=first, budgets=[budget] * 4)
 
 
 def per_policy(cat, stacked, cards, args) -> None:

@@ -38,18 +38,13 @@ def run(experiment, games, jobs, out, resume, backend, scheduler, cards, no_prog
     if backend != "dask" and scheduler:
         raise click.UsageError("--scheduler goes with --backend dask")
     cards_root = cards or default_cards_dir()
+    exp = load_context(experiment, games, cards_root)
     policies = None
-    if policy is not None or budget is not None:  # checked before the boards are built
-        from sim.catalogue.loader import load_catalogue
-        from sim.engine.layout import POLICY_IDS
-        from sim.runner.experiment import load_experiment
-
+    if policy is not None or budget is not None:  # checked before any batch is played
         from ._policy import override
 
-        plain = load_experiment(experiment, load_catalogue(cards_root).cards, tuple(POLICY_IDS),
-                                games=games)
-        policies = override(plain, policy, budget).policies
-    exp = load_context(experiment, games, cards_root, policies)
+        exp = override(exp, policy, budget)
+        policies = exp.policies
     out = out or Path("reports") / "runs" / exp.name
     store = RunStore.open(out, exp, cards_root, resume)
     already = len(store.done())

@@ -123,21 +123,16 @@ def _arena(exp_path: str, games: int | None, cards_root: str, key: str,
     return build_arena(catalogue, exp)
 
 
-def load_context(exp_path: Path, games: int | None, cards_root: Path,
-                 policies: tuple[str, ...] | None = None) -> Experiment:
-    """Validate the experiment in this process (the CLI calls it before any task); ``policies``
-    replaces the file's (four spec labels). The boards are built by the workers only: the
-    parent never plays, and building them here too cost every run seconds before its first
-    batch (3 s for 64 boards)."""
-    from dataclasses import replace
-
+def load_context(exp_path: Path, games: int | None, cards_root: Path) -> Experiment:
+    """Validate the experiment in this process (the CLI calls it before any task). The boards
+    are built by the workers only: the parent never plays, and building them here too cost
+    every run seconds before its first batch (3 s for 64 boards)."""
     from sim.catalogue.loader import load_catalogue
     from sim.engine.layout import POLICY_IDS
 
     catalogue = load_catalogue(Path(cards_root))
-    exp = load_experiment(Path(exp_path).resolve(), catalogue.cards, tuple(POLICY_IDS),
-                          games=games)
-    return exp if policies is None else replace(exp, policies=tuple(policies))
+    return load_experiment(Path(exp_path).resolve(), catalogue.cards, tuple(POLICY_IDS),
+                           games=games)
 
 
 def run_batch(exp_path: str, games: int | None, cards_root: str, key: str, b: int,

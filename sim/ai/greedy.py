@@ -5,8 +5,9 @@ kill (focus fire: a wounded target is worth more), minus the expected retaliatio
 survives; both use the colour the star would pick (homefield on each side). Moves are scored by
 position: homefield, safety from coordinates announced for destruction (and, once a storm is
 revealed, from the outer layers), safety from CPUs, and closing to attack range of the nearest
-enemy. The policy attacks first when any attack is worth it, then moves, then ends.
-Weights: rules.toml [game] ``greedy_*``.
+enemy. Abilities are scored like attacks (``sim.ai.values``); a teleport is a move, scored by
+position. The policy acts first (the attack or ability worth most) when any is worth it, then
+moves (walking or teleporting), then ends. Weights: rules.toml [game] ``greedy_*``.
 """
 
 from __future__ import annotations
@@ -16,55 +17,11 @@ import numpy as np
 from sim._jit import njit
 from sim.catalogue.apocalypses import STORM
 from sim.engine import layout as L
-from sim.engine.combat import _attack_star, _threshold
 from sim.engine.space import _homefield
 
+from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
+
 SPAN = 35
-
-
-@njit(inline="always")
-def _kill_table(S, n, p, tier, health):
-    """(P(damage >= health), E[min(damage, health)]) of ``n`` attacks hitting with chance ``p``."""
-    tail = S.tail
-    ctail = S.ctail
-    hmax = tail.shape[1] - 1
-    h = min(max(health, 0), hmax)
-    n = min(n, tail.shape[2] - 1)
-    q = 1.0 - p
-    prob = q ** n  # P(k = 0 hits)
-    pk = 0.0
-    em = 0.0
-    for k in range(n + 1):
-        if k > 0:
-            if q == 0.0:
-                prob = 1.0 if k == n else 0.0
-            else:
-                prob = prob * (n - k + 1) / k * p / q
-        pk += prob * tail[tier - 1, h, k]
-        em += prob * ctail[tier - 1, h, k]
-    return pk, em
-
-
-@njit(inline="always")
-def _p_hit(S, threshold):
-    die = S.ip[L.P_DEFENSE_DIE]
-    return max(die - threshold, 0) / die
-
-
-@njit(inline="always")
-def _attack_score(st, S, c, e):
-    ent = st.ent
-    fp = S.fp
-    col = _attack_star(st, S, c, e)
-    p = _p_hit(S, _threshold(S, ent[e, L.DEFENSE]))
-    pk, em = _kill_table(S, ent[c, L.ATK + col], p, ent[c, L.TIER + col], ent[e, L.HEALTH])
-    value = 1.0 if ent[e, L.IS_CPU] == 0 else fp[L.W_CPU_VALUE]
-    score = value * (fp[L.W_DAMAGE] * em + fp[L.W_KILL] * pk)
-    if ent[e, L.IS_CPU] != 0 and ent[e, L.ATK] > 0:  # a CPU that survives strikes back
-        rp = _p_hit(S, _threshold(S, ent[c, L.DEFENSE]))
-        rk, rem = _kill_table(S, ent[e, L.ATK], rp, ent[e, L.TIER], ent[c, L.HEALTH])
-        score -= (1.0 - pk) * (fp[L.W_RETALIATION] * rem + fp[L.W_KILL] * rk)
-    return score
 
 
 @njit
@@ -200,12 +157,20 @@ def _greedy_action(st, S, mask):
                            ref // SPAN, ref % SPAN, cpu)
     best, best_a = 0.0, -1
     n = st.kind.shape[0]
+    m = ent.shape[0]
     if ent[c, L.ACTED] == 0:
-        for e in range(ent.shape[0]):
+        for e in range(m):
             if mask[1 + n + e]:
-                sc = _attack_score(st, S, c, e)
+                sc = _attack_score(st, S, c, e, 0)
                 if sc > best:
                     best, best_a = sc, 1 + n + e
+    if ent[c, L.AB_USED] == 0 and ent[c, L.AB_TARGET] != L.T_SPACE:
+        base = 1 + n + m
+        for e in range(m):
+            if mask[base + e]:
+                sc = _ability_score(st, S, c, e)
+                if sc > best:
+                    best, best_a = sc, base + e
     if best_a >= 0:
         return best_a
     ref = ent[c, L.SPACE]
@@ -214,9 +179,22 @@ def _greedy_action(st, S, mask):
                             st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM, c,
                             np.full(1, ref), mask, False, enemy_r, enemy_c, enemy_d,
                             ref // SPAN, ref % SPAN, cpu, np.empty(1))[0]
+    best, best_a = here + 1e-9, L.END
+    if ent[c, L.AB_USED] == 0 and ent[c, L.AB_TARGET] == L.T_SPACE:  # a teleport
+        tele = _teleport_spaces(st, c, mask)
+        if tele.shape[0] > 0:
+            scores = _position_scores(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state,
+                                      S.pos_layer, st.g[L.REVEALED] != 0
+                                      and S.apoc_code[st.g[L.APOC]] == STORM, c, tele, mask,
+                                      False, enemy_r, enemy_c, enemy_d, ref // SPAN, ref % SPAN,
+                                      cpu, np.empty(tele.shape[0]))
+            for i in range(tele.shape[0]):
+                if scores[i] > best:
+                    best, best_a = scores[i], 1 + n + 2 * m + tele[i]
     if ent[c, L.SPEED_LEFT] <= 0:
-        return L.END
+        return best_a
     nreach = st.g[L.NREACH]
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(n)
-    return _best_space(st, S, c, mask, spaces, here + 1e-9, L.END, enemy_r, enemy_c, enemy_d,
+    walk = _best_space(st, S, c, mask, spaces, best + 1e-9, L.END, enemy_r, enemy_c, enemy_d,
                        ref // SPAN, ref % SPAN, cpu)
+    return walk if walk != L.END else best_a

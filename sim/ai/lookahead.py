@@ -27,7 +27,8 @@ horizon grows with the budget: against greedy teams a one-rotation look already 
 what there is to find, but against other look-aheads (which do not play as the play-outs assume)
 a larger budget was no stronger until it also looked further (docs/ai.md).
 
-Candidates, in order: greedy's own choice, every attack (by greedy's score), ending the turn,
+Candidates, in order: greedy's own choice, every attack (by greedy's score), every ability use on
+an entity (by greedy's score), the best-placed teleport, ending the turn,
 the ``MOVES`` best-placed spaces by greedy's position score, the ``HOLDS`` best without its
 "close the distance" term and the ``RETREATS`` best with it reversed (ways to hold back that
 greedy never considers); a placement considers every spawn space.
@@ -54,8 +55,8 @@ from sim.engine.turn import _apply
 from sim.engine.victory import _team_health
 from sim.rng import roll
 
-from .greedy import (SPAN, _attack_score, _by_distance, _greedy_action, _position_scores,
-                     _threats)
+from .greedy import (SPAN, _ability_score, _attack_score, _by_distance, _greedy_action,
+                     _position_scores, _teleport_spaces, _threats)
 from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
 
 MOVES = 4          # best spaces by greedy's position score
@@ -201,10 +202,28 @@ def _candidates(st, S, mask, cands, budget):
     scores = np.full(m, -1e300)
     for e in range(m):
         if mask[1 + n + e]:
-            scores[e] = _attack_score(st, S, c, e)
+            scores[e] = _attack_score(st, S, c, e, 0)
     for e in np.argsort(-scores, kind="mergesort"):
         if mask[1 + n + e]:
             k = _add(cands, k, 1 + n + e)
+    base = 1 + n + m  # ability uses on entities, by greedy's score
+    scores[:] = -1e300
+    for e in range(m):
+        if mask[base + e]:
+            scores[e] = _ability_score(st, S, c, e)
+    for e in np.argsort(-scores, kind="mergesort"):
+        if mask[base + e]:
+            k = _add(cands, k, base + e)
+    tele = _teleport_spaces(st, c, mask) if ent[c, L.AB_TARGET] == L.T_SPACE else np.empty(0, np.int64)
+    if tele.shape[0] > 0:
+        enemy_r, enemy_c, cpu = _threats(st, S, c)
+        ref_r, ref_c = ent[c, L.SPACE] // SPAN, ent[c, L.SPACE] % SPAN
+        enemy_d = _by_distance(enemy_r, enemy_c, ref_r, ref_c)
+        storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
+        tsc = _position_scores(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer,
+                               storm, c, tele, mask, False, enemy_r, enemy_c, enemy_d, ref_r,
+                               ref_c, cpu, np.empty(tele.shape[0]))
+        k = _add(cands, k, base + m + tele[np.argmax(tsc)])
     if mask[L.END]:
         k = _add(cands, k, L.END)
     if ent[c, L.SPEED_LEFT] > 0:

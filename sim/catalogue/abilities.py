@@ -1,7 +1,10 @@
 """The Ability Index (``cards/abilities.toml``): 11 ability types, each with named parameters.
 
 Why data: abilities are "effects as data" — a card names its type and sets parameters; one
-interpreter in the engine executes them, so a designer adds a card without touching code.
+interpreter in the engine (``sim/engine/effects.py``) executes them, so a designer adds a card
+without touching code. Each type names the interpreter's ``effect``, its ``target`` kind and
+whether it ``costs_action``; :meth:`AbilityIndex.row` turns a card's parameters into one row of
+integers in the fixed slot order ``SLOTS`` (the interpreter's vocabulary: docs/effects.md).
 """
 
 from __future__ import annotations
@@ -9,10 +12,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diagnostics import Problems
+from .diagnostics import Problems, suggest
 from .tomldoc import TomlDoc
 
 ABILITY_TYPE_COUNT = 11  # "one of the 11 ability types set out in the Ability Index" (book)
+
+# The interpreter's effects (opcode = index + 1; 0 = no ability) and target kinds.
+EFFECTS = ("strike", "area", "heal", "buff", "debuff", "freeze", "invisibility", "mobility",
+           "summon", "tile_control", "revive")
+PENDING_EFFECTS = ("summon", "tile_control")  # need minions / tile swaps in play: later slices
+TARGETS = ("none", "self", "ally", "enemy", "dead_ally", "space")
+# which target kinds each effect can work on
+EFFECT_TARGETS = {"strike": {"enemy"}, "area": {"none"}, "heal": {"self", "ally"},
+                  "buff": {"self", "ally"}, "debuff": {"enemy"}, "freeze": {"enemy"},
+                  "invisibility": {"self", "ally"}, "mobility": {"space"}, "summon": {"space"},
+                  "tile_control": {"space"}, "revive": {"dead_ally"}}
+DEFAULT_TARGET = {e: min(t) if len(t) == 1 else "ally" for e, t in EFFECT_TARGETS.items()}
+# One effect row: these slots, in this order (sim/engine/layout.py AB_* columns mirror them).
+SLOTS = ("op", "target", "costs_action", "own_turn_only", "charges", "range", "duration",
+         "amount", "stat", "flag", "count", "health", "attacks", "tier")
+# parameter name -> slot (several types' parameters share a slot: one meaning per effect)
+PARAM_SLOT = {"charges": "charges", "own_turn_only": "own_turn_only", "range": "range",
+              "duration": "duration", "stat": "stat", "bonus_attacks": "amount",
+              "damage": "amount", "amount": "amount", "distance": "amount", "shield": "flag",
+              "free_water": "flag", "clone": "flag", "mode": "flag", "count": "count",
+              "health": "health", "attacks": "attacks", "tier": "tier"}
+MAX_DEBUFF_STAT = 4  # stat codes 0..4 (4: disadvantage); 5 (invincibility) is a buff only
 
 
 @dataclass(frozen=True)
@@ -23,6 +48,9 @@ class AbilityType:
     defaults: tuple[int, ...]
     lows: tuple[int, ...]
     highs: tuple[int, ...]
+    effect: str = ""
+    target: str = "none"
+    costs_action: int = 1
 
 
 @dataclass(frozen=True)
@@ -40,6 +68,18 @@ class AbilityIndex:
     def code(self, name: str) -> int:
         return self.names.index(name)
 
+    def row(self, code: int, values) -> list[int]:
+        """The effect row (``SLOTS`` order) of a card of type ``code`` with parameter ``values``
+        (in the type's parameter order)."""
+        t = self.types[code]
+        out = [0] * len(SLOTS)
+        out[0] = EFFECTS.index(t.effect) + 1
+        out[1] = TARGETS.index(t.target)
+        out[2] = t.costs_action
+        for pname, v in zip(t.param_names, values):
+            out[SLOTS.index(PARAM_SLOT[pname])] = int(v)
+        return out
+
 
 def load_abilities(path: Path, problems: Problems) -> AbilityIndex | None:
     doc = TomlDoc.load(Path(path), problems)
@@ -51,8 +91,22 @@ def load_abilities(path: Path, problems: Problems) -> AbilityIndex | None:
         if not isinstance(body, dict):
             doc.add((name,), "expected a table [type] with description and params")
             continue
-        doc.unknown_keys((name,), {"description", "params"})
+        doc.unknown_keys((name,), {"description", "params", "effect", "target", "costs_action"})
         desc = doc.get((name, "description"), str, fallback="")
+        effect = doc.get((name, "effect"), str, default=name, fallback=name)
+        if effect is not None and effect not in EFFECTS:
+            doc.add((name, "effect"), f"unknown effect {effect!r}{suggest(effect, EFFECTS)} "
+                                      f"(the interpreter runs: {', '.join(EFFECTS)})")
+            effect = None
+        target = doc.get((name, "target"), str, fallback="none",
+                         default=DEFAULT_TARGET.get(effect or "", "none"))
+        if target is not None and target not in TARGETS:
+            doc.add((name, "target"), f"unknown target {target!r}; choose from {', '.join(TARGETS)}")
+            target = None
+        elif effect is not None and target is not None and target not in EFFECT_TARGETS[effect]:
+            doc.add((name, "target"), f"effect {effect!r} works on "
+                                      f"{' or '.join(sorted(EFFECT_TARGETS[effect]))}, not {target!r}")
+        costs = doc.get((name, "costs_action"), int, lo=0, hi=1, default=1, fallback=1)
         params = doc.get((name, "params"), dict, fallback={})
         pnames, defaults, lows, highs = [], [], [], []
         for pname, spec in (params or {}).items():
@@ -63,11 +117,20 @@ def load_abilities(path: Path, problems: Problems) -> AbilityIndex | None:
                 doc.add((name, "params", pname), "expected [default, min, max] whole numbers "
                                                  "with min <= default <= max")
                 continue
+            if pname not in PARAM_SLOT:
+                doc.add((name, "params", pname), f"unknown parameter{suggest(pname, list(PARAM_SLOT))}"
+                                                 f" (the interpreter reads: {', '.join(PARAM_SLOT)})")
+                continue
+            if pname == "stat" and effect == "debuff" and spec[2] > MAX_DEBUFF_STAT:
+                doc.add((name, "params", pname), f"a de-buff's stat is 0..{MAX_DEBUFF_STAT} "
+                                                 "(5, invincibility, is a buff)")
+                continue
             pnames.append(pname)
             defaults.append(spec[0])
             lows.append(spec[1])
             highs.append(spec[2])
-        types.append(AbilityType(name, desc, tuple(pnames), tuple(defaults), tuple(lows), tuple(highs)))
+        types.append(AbilityType(name, desc, tuple(pnames), tuple(defaults), tuple(lows),
+                                 tuple(highs), effect or "", target or "none", costs or 0))
     if len(types) != ABILITY_TYPE_COUNT:
         problems.add(path, 1, "types", f"expected {ABILITY_TYPE_COUNT} ability types "
                                        f"(the book's Ability Index), got {len(types)}")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .abilities import AbilityIndex
+from .abilities import SLOTS, AbilityIndex
 from .diagnostics import InputError, Problem, Problems, read_text, suggest
 from .rules import STAR_COLOURS, Rules
 
@@ -40,6 +40,7 @@ class CardCatalogue:
     rarity: np.ndarray       # int16, index into rules.rarities (0 = Bronze)
     ability: np.ndarray      # int16, index into the Ability Index
     ability_params: np.ndarray  # int64[card, max_params], in the type's parameter order
+    effects: np.ndarray      # int64[card, len(abilities.SLOTS)]: the card's effect row
     characters: np.ndarray   # int32, characters per card (multi-character cards)
     speed: np.ndarray
     range: np.ndarray
@@ -137,6 +138,8 @@ def load_cards(path: Path, rules: Rules, abilities: AbilityIndex, problems: Prob
         rarity=np.asarray(rows["rarity"], np.int16), ability=np.asarray(rows["ability"], np.int16),
         ability_params=np.asarray(rows["params"], np.int64).reshape(len(rows["names"]),
                                                                      abilities.max_params),
+        effects=np.asarray([abilities.row(a, p) for a, p in zip(rows["ability"], rows["params"])],
+                           np.int64).reshape(len(rows["names"]), len(SLOTS)),
         characters=i32("characters"), speed=i32("speed"), range=i32("range"),
         max_health=i32("max_health"), defense=i32("defense"), attacks=i32("attacks"),
         tier=i32("tier"), lines=tuple(rows["lines"]), path=str(path),

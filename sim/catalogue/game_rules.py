@@ -18,11 +18,13 @@ from .tomldoc import TomlDoc
 
 LEASHES = ("tile", "none")
 TIEBREAKS = ("health_before", "draw")
+CLOCKS = ("owner_turns", "rotations")
 GREEDY_KEYS = ("greedy_damage", "greedy_kill", "greedy_cpu_value", "greedy_retaliation",
-               "greedy_homefield", "greedy_doomed", "greedy_cpu_danger", "greedy_approach")
+               "greedy_homefield", "greedy_doomed", "greedy_cpu_danger", "greedy_approach",
+               "greedy_effect")
 _KEYS = {"reveal_deaths", "reveal_rotation", "turns_after_reveal", "cpu_leash",
          "cpu_default_range", "cpus_act_during_apocalypse", "stalemate_rotations", "rotation_cap",
-         "simultaneous_tiebreak", *GREEDY_KEYS}
+         "simultaneous_tiebreak", "effect_clock", *GREEDY_KEYS}
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class GameRules:
     stalemate_rotations: int
     rotation_cap: int
     simultaneous_tiebreak: str
+    effect_clock: str
     greedy: np.ndarray  # float64[len(GREEDY_KEYS)], in GREEDY_KEYS order
     path: str = ""
 
@@ -61,6 +64,9 @@ def load_game_rules(root: Path, problems: Problems | None = None) -> GameRules:
     if tiebreak is not None and tiebreak not in TIEBREAKS:
         doc.add(("game", "simultaneous_tiebreak"),
                 f"unknown value {tiebreak!r}; choose from {', '.join(TIEBREAKS)}")
+    clock = get("effect_clock", str, default="owner_turns", fallback="owner_turns")
+    if clock is not None and clock not in CLOCKS:
+        doc.add(("game", "effect_clock"), f"unknown value {clock!r}; choose from {', '.join(CLOCKS)}")
     values = dict(
         reveal_deaths=get("reveal_deaths", lo=1, hi=1000, fallback=7),
         reveal_rotation=get("reveal_rotation", lo=1, hi=1000, fallback=7),
@@ -71,8 +77,10 @@ def load_game_rules(root: Path, problems: Problems | None = None) -> GameRules:
         stalemate_rotations=get("stalemate_rotations", lo=1, hi=1000, fallback=10),
         rotation_cap=get("rotation_cap", lo=1, hi=10_000, fallback=60),
         simultaneous_tiebreak=tiebreak,
+        effect_clock=clock,
     )
-    weights = [get(k, (int, float), lo=0.0, hi=1e9, fallback=0.0) for k in GREEDY_KEYS]
+    weights = [get(k, (int, float), lo=0.0, hi=1e9, fallback=0.0,
+                   **({"default": 0.0} if k == "greedy_effect" else {})) for k in GREEDY_KEYS]
     if len(own) > before:
         own.raise_if_any()
     return GameRules(**values, greedy=np.asarray(weights, np.float64), path=str(path))

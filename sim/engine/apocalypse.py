@@ -80,8 +80,8 @@ def _apocalypse_step(st, S):
         ent = st.ent
         for e in range(ent.shape[0]):
             if ent[e, L.ALIVE] != 0 and ent[e, L.SPACE] >= 0:
-                _log(st, L.EV_TILE_DAMAGE, e, dmg, ent[e, L.HEALTH] - dmg, 0, 0, 0)
-                _harm(st, S, e, dmg, -1, L.BY_TILE_DAMAGE)
+                _log(st, L.EV_TILE_DAMAGE, e, dmg, ent[e, L.HEALTH] - dmg, -1, 0, 0)
+                _harm(st, S, e, dmg, -1, L.BY_APOCALYPSE)  # reaches the invincible too
     else:
         _announce(st, S, count + rise * j, code == STORM)
     g[L.APOC_STEP] = j + 1

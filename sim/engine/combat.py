@@ -28,7 +28,9 @@ def _attack_star(st, S, a, d):
     ent = st.ent
     if ent[a, L.IS_CPU] != 0:
         return BASE
-    return _star_colour(ent[a, L.HEALTH], 0, ent[a, L.MAX_HEALTH], False, False,
+    # "Blue is used while de-buffed. Green is used while under a positive effect"
+    return _star_colour(ent[a, L.HEALTH], ent[a, L.SHIELD], ent[a, L.MAX_HEALTH],
+                        ent[a, L.DEBUFF] != 0, ent[a, L.BUFF] != 0,
                         _homefield(st, S, a), _homefield(st, S, d), S.fp[L.F_RED],
                         S.ip[L.P_RED_SHIELD] != 0, S.ip[L.P_CANCEL_BASE] != 0)
 
@@ -39,18 +41,28 @@ def _threshold(S, defense):
     return min(max(defense, 0), S.ip[L.P_MAX_DEFENSE]) + S.ip[L.P_MARGIN]
 
 
+@njit(inline="always")
+def _advantage(ent, e):
+    """+1 advantage, -1 disadvantage, 0 neither (both cancel): "Advantage allows an entity to
+    perform any random act twice, and choose the preferable outcome" (buff / de-buff stat 4)."""
+    up = ent[e, L.BUFF] != 0 and ent[e, L.BUFF_STAT] == L.STAT_ADVANTAGE
+    down = ent[e, L.DEBUFF] != 0 and ent[e, L.DEBUFF_STAT] == L.STAT_ADVANTAGE
+    return int(up) - int(down)
+
+
 @njit
-def _throw(st, S, a, d, kind, cause):
+def _throw(st, S, a, d, kind, cause, extra):
     ent = st.ent
     colour = _attack_star(st, S, a, d)
-    n = ent[a, L.ATK + colour]
+    n = ent[a, L.ATK + colour] + extra
     tier = ent[a, L.TIER + colour]
     thr = _threshold(S, ent[d, L.DEFENSE])
     _log(st, kind, a, d, colour, n, tier, thr)
     faces = S.tier_faces[tier - 1]
     s0, s1, s2, s3 = st.rng[0], st.rng[1], st.rng[2], st.rng[3]
     dmg, hits, s0, s1, s2, s3 = resolve_attack(
-        n, thr, faces, S.tier_reject[tier - 1], 0, 0, S.ip[L.P_PER_ATTACK] != 0,
+        n, thr, faces, S.tier_reject[tier - 1], _advantage(ent, a), _advantage(ent, d),
+        S.ip[L.P_PER_ATTACK] != 0,
         S.ip[L.P_DEFENSE_DIE], np.uint64(S.ip[L.P_DEFENSE_REJECT]), s0, s1, s2, s3)
     st.rng[0], st.rng[1], st.rng[2], st.rng[3] = s0, s1, s2, s3
     _log(st, L.EV_ROLL, a, d, n, thr, hits, 0)
@@ -59,11 +71,14 @@ def _throw(st, S, a, d, kind, cause):
 
 
 @njit
-def _strike(st, S, a, d):
-    """``a`` attacks ``d`` (spending ``a``'s action is the caller's job); a surviving CPU with an
-    attack retaliates at once, wherever ``a`` stands, at no cost."""
-    _throw(st, S, a, d, L.EV_ATTACK, L.BY_ATTACK)
+def _strike(st, S, a, d, extra):
+    """``a`` attacks ``d`` with ``extra`` attacks beyond its star point's (a strike ability);
+    spending ``a``'s action is the caller's job. A surviving CPU with an attack retaliates at
+    once, wherever ``a`` stands, at no cost — unless it is frozen ("anything frozen can do
+    nothing at all") or ``a`` is invisible ("cannot be targeted by a direct attack")."""
+    _throw(st, S, a, d, L.EV_ATTACK, L.BY_ATTACK, extra)
     ent = st.ent
     if (st.g[L.OVER] == 0 and ent[d, L.IS_CPU] != 0 and ent[d, L.ALIVE] != 0
-            and ent[d, L.ATK] > 0 and ent[a, L.ALIVE] != 0 and ent[a, L.IS_CPU] == 0):
-        _throw(st, S, d, a, L.EV_RETALIATE, L.BY_RETALIATION)
+            and ent[d, L.ATK] > 0 and ent[a, L.ALIVE] != 0 and ent[a, L.IS_CPU] == 0
+            and ent[d, L.FROZEN] == 0 and ent[a, L.INVISIBLE] == 0):
+        _throw(st, S, d, a, L.EV_RETALIATE, L.BY_RETALIATION, 0)

@@ -30,6 +30,8 @@ def _cpu_target(st, S, space, rng):
         s = ent[e, L.SPACE]
         if ent[e, L.TEAM] < 0 or ent[e, L.ALIVE] == 0 or s < 0 or sight[s] > rng:
             continue
+        if ent[e, L.INVISIBLE] != 0:  # "cannot be targeted by a direct attack"
+            continue
         if best < 0 or ent[e, L.HEALTH] < ent[best, L.HEALTH]:
             best = e
     return best
@@ -63,7 +65,7 @@ def _cpu_act(st, S, c):
             _log(st, L.EV_MOVE, c, here, best_s, cost[best_s], 0, 0)
             ent[c, L.SPACE] = best_s
     if target >= 0:
-        _strike(st, S, c, target)
+        _strike(st, S, c, target, 0)
 
 
 @njit
@@ -72,5 +74,7 @@ def _cpu_turn(st, S):
     for c in range(ent.shape[0]):
         if st.g[L.OVER] != 0:
             return
-        if ent[c, L.IS_CPU] != 0 and ent[c, L.ALIVE] != 0 and ent[c, L.ATK] > 0:
+        # "A frozen entity cannot use any of its speed, cannot spend its action"
+        if (ent[c, L.IS_CPU] != 0 and ent[c, L.ALIVE] != 0 and ent[c, L.ATK] > 0
+                and ent[c, L.FROZEN] == 0):
             _cpu_act(st, S, c)

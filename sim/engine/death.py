@@ -16,6 +16,7 @@ from sim._jit import njit
 from . import layout as L
 from .events import _log
 from .reveal import _check_reveal
+from .states import _cease
 from .victory import _check_victory, _team_alive
 
 
@@ -30,6 +31,8 @@ def _kill(st, S, e, by, cause):
     ent[e, L.DONE] = 1  # "dead entities never act"
     g[L.HARM] = 1
     _log(st, L.EV_DEATH, e, by, cause, ent[e, L.SPACE], 0, 0)
+    ent[e, L.SHIELD] = 0
+    _cease(st, e)  # "all effects of that character's abilities cease"
     team = ent[e, L.TEAM]
     if team >= 0:
         g[L.DEATHS] += 1  # "counts characters only"
@@ -44,9 +47,22 @@ def _kill(st, S, e, by, cause):
 
 @njit
 def _harm(st, S, e, amount, by, cause):
-    """Lose ``amount`` health; die at 0 ("Health is reduced by suffering damage")."""
-    if amount <= 0 or st.ent[e, L.ALIVE] == 0:
+    """Lose ``amount`` health; die at 0 ("Health is reduced by suffering damage"). Shield is
+    lost first (house ruling: it is health beyond the maximum). "Invincibility is an effect that
+    prevents an Entity from losing Health by any means ... still Vulnerable to ... the
+    Apocalypse": only the Apocalypse's own damage reaches an invincible entity."""
+    ent = st.ent
+    if amount <= 0 or ent[e, L.ALIVE] == 0:
         return
+    if (ent[e, L.BUFF] != 0 and ent[e, L.BUFF_STAT] == L.STAT_INVINCIBLE
+            and cause != L.BY_APOCALYPSE):
+        return
+    if ent[e, L.SHIELD] > 0:
+        absorbed = min(amount, ent[e, L.SHIELD])
+        ent[e, L.SHIELD] -= absorbed
+        amount -= absorbed
+        if amount == 0:
+            return
     lost = min(amount, st.ent[e, L.HEALTH])  # the record counts health actually removed
     st.ent[e, L.TAKEN] += lost
     if by >= 0:

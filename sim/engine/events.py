@@ -13,6 +13,7 @@ import json
 import numpy as np
 
 from sim._jit import njit
+from sim.catalogue.abilities import EFFECTS
 from sim.combat.star import COLOUR_NAMES
 
 from . import layout as L
@@ -71,7 +72,7 @@ EVENTS = {
                     "The tile coordinate to be destroyed is announced on the GM Turn"),
     L.EV_DESTROY: ("destruction", ("position",),
                    "Anything in a tile that is destroyed is removed from the game"),
-    L.EV_TILE_DAMAGE: ("tile-wide damage", ("entity", "damage", "health"),
+    L.EV_TILE_DAMAGE: ("tile-wide damage", ("entity", "damage", "health", "by"),
                        "Flat damage applies straight to a health pool and is not affected by "
                        "defense"),
     L.EV_GM_TURN: ("GM turn", (), "After Team 4 finishes their turn, the GM must carry out the GM "
@@ -81,9 +82,25 @@ EVENTS = {
                     "updates the Rotation Counter"),
     L.EV_END: ("game over", ("winner", "reason"),
                "you win by being the only team with characters left alive and on the board"),
+    L.EV_ABILITY: ("ability", ("user", "effect", "target", "charges_left"),
+                   "Every ability belongs to one of the 11 ability types set out in the Ability "
+                   "Index"),
+    L.EV_HEAL: ("heal", ("by", "entity", "healed", "shield", "health"),
+                "Healing increases current health towards, and up to, its maximum value. Shield "
+                "is healing that is allowed to go beyond maximum health"),
+    L.EV_STATE: ("state", ("entity", "state", "until", "by", "stat", "change"),
+                 "An effect that lasts any amount of turns or rotations is counted from the "
+                 "moment that created it"),
+    L.EV_REVIVE: ("revive", ("by", "entity", "space"),
+                  "A revived character returns at full health"),
+    L.EV_TELEPORT: ("teleport", ("entity", "from", "to"),
+                    "any unique movement granted by abilities"),
 }
+STATES = {L.FROZEN: "frozen", L.INVISIBLE: "invisible", L.BUFF: "buff", L.DEBUFF: "de-buff"}
+STATS = ("speed", "range", "defense", "attacks", "advantage", "invincibility")
 CAUSES = {L.BY_ATTACK: "attack", L.BY_RETALIATION: "retaliation",
-          L.BY_DESTRUCTION: "destroyed coordinate", L.BY_TILE_DAMAGE: "tile-wide damage"}
+          L.BY_DESTRUCTION: "destroyed coordinate", L.BY_TILE_DAMAGE: "tile-wide damage",
+          L.BY_ABILITY: "ability", L.BY_APOCALYPSE: "the Apocalypse"}
 REVEALS = {L.BY_DEATHS: "characters dead", L.BY_ROTATION: "rotation reached",
            L.BY_ELIMINATION: "a team eliminated"}
 
@@ -142,6 +159,23 @@ def _text(name, ev, labels, apocs) -> str:
         return f"coordinate {_pos(ev['position'])} is destroyed and becomes void"
     if name == "tile-wide damage":
         return f"{w('entity')} takes {ev['damage']} tile-wide damage ({max(ev['health'], 0)} left)"
+    if name == "ability":
+        effect = EFFECTS[ev["effect"] - 1] if 1 <= ev["effect"] <= len(EFFECTS) else "?"
+        on = "" if ev["target"] >= len(labels) else f" on {w('target')}"
+        return f"{w('user')} uses its ability ({effect}){on}"
+    if name == "heal":
+        return (f"{w('by')} heals {w('entity')} by {ev['healed']} (+{ev['shield']} shield); "
+                f"{ev['health']} health")
+    if name == "state":
+        what = STATES.get(ev["state"], "?")
+        if ev["state"] in (L.BUFF, L.DEBUFF) and ev["until"]:
+            what += f" ({STATS[ev['stat']]} {ev['change']:+d})"
+        return (f"{w('entity')} is {what} by {w('by')} (until clock {ev['until']})" if ev["until"]
+                else f"{w('entity')} is no longer {what}")
+    if name == "revive":
+        return f"{w('by')} revives {w('entity')} on space {ev['space']}"
+    if name == "teleport":
+        return f"{w('entity')} teleports {ev['from']} -> {ev['to']}"
     if name == "GM turn":
         return "the GM Turn"
     if name == "rotation":

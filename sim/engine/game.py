@@ -41,7 +41,8 @@ class Game:
         self.st = init_game(setup, cards, team_cards, state, log=log, ev_cap=ev_cap,
                             apocalypse=apocalypse)
         self.S = setup.static
-        self._mask = np.zeros(1 + self.st.kind.shape[0] + self.st.ent.shape[0], np.bool_)
+        # actions (layout): end, moves, attacks, abilities on entities, abilities on spaces
+        self._mask = np.zeros(1 + 2 * (self.st.kind.shape[0] + self.st.ent.shape[0]), np.bool_)
         _advance(self.st, self.S)
 
     # -- the engine interface ---------------------------------------------------------------

@@ -13,7 +13,21 @@ SPEED_LEFT, ACTED, DONE, IS_CPU, HOME, SPENT = range(10, 16)
 ATK = 16   # 16..19 attacks of the star points base, red, blue, green
 TIER = 20  # 20..23 their dice tiers (1-based)
 DEALT, TAKEN, KILLS = 24, 25, 26  # running totals: health it removed, health it lost, kills
-NF = 27
+# the card's effect row (sim/catalogue/abilities.SLOTS, in that order), copied per entity
+AB = 27
+(AB_OP, AB_TARGET, AB_COSTS, AB_OWN_TURN, AB_CHARGES, AB_RANGE, AB_DURATION, AB_AMOUNT, AB_STAT,
+ AB_FLAG, AB_COUNT, AB_HEALTH, AB_ATTACKS, AB_TIER) = range(AB, AB + 14)
+# per-entity effect state (docs/effects.md): charges left, used this turn, shield; each timed
+# state holds its expiry ("until", 0 = off) and the entity that created it ("by")
+CHARGES_LEFT, AB_USED, SHIELD = 41, 42, 43
+FROZEN, FROZEN_BY, INVISIBLE, INVISIBLE_BY = 44, 45, 46, 47
+BUFF, BUFF_BY, BUFF_STAT, BUFF_DELTA = 48, 49, 50, 51        # one positive effect at a time
+DEBUFF, DEBUFF_BY, DEBUFF_STAT, DEBUFF_DELTA = 52, 53, 54, 55  # one de-buff at a time
+NF = 56
+TIMED = (FROZEN, INVISIBLE, BUFF, DEBUFF)  # each followed by its "_BY" column
+# an expiry: (clock count at which it ends) * CLOCKS + clock; clocks 0-3 count a team's turns
+# (g[TURNS + t]), clock ROT_CLOCK counts rotations (rules.toml [game] effect_clock)
+CLOCKS, ROT_CLOCK = 8, 4
 NO_TEAM = -1  # "A CPU is an opponent with no affiliation to any team"
 
 # ---- game scalars: int64[NG]
@@ -21,7 +35,9 @@ NO_TEAM = -1  # "A CPU is an opponent with no affiliation to any team"
  REASON, QUIET, HARM, NEV, LOG, EV_LOST, DEFER, DECISIONS, REVEAL_WHY) = range(20)
 OWED = 20  # 20..23 regular turns each team is still owed before the Apocalypse begins
 NREACH = 24  # spaces the last reach search touched (their ids are queue[:NREACH])
-NG = 25
+TURNS = 25  # 25..28 turns each team has begun (the clocks effect durations count)
+REVIVES = 29  # characters revived (DEATHS counts deaths, so dead now = DEATHS - REVIVES)
+NG = 30
 GM = 4  # TURN value of the GM Turn
 
 # game end reasons
@@ -38,12 +54,20 @@ NORMAL, ANNOUNCED, VOIDED = 0, 1, 2
 EVF = 8
 (EV_TURN, EV_PLACE, EV_MOVE, EV_ATTACK, EV_ROLL, EV_DAMAGE, EV_RETALIATE, EV_DEATH, EV_ELIMINATED,
  EV_REVEAL, EV_APOC_START, EV_ANNOUNCE, EV_DESTROY, EV_TILE_DAMAGE, EV_GM_TURN, EV_ROTATION,
- EV_END) = range(1, 18)
+ EV_END, EV_ABILITY, EV_HEAL, EV_STATE, EV_REVIVE, EV_TELEPORT) = range(1, 23)
 # death causes
-BY_ATTACK, BY_RETALIATION, BY_DESTRUCTION, BY_TILE_DAMAGE = 1, 2, 3, 4
+BY_ATTACK, BY_RETALIATION, BY_DESTRUCTION, BY_TILE_DAMAGE, BY_ABILITY, BY_APOCALYPSE = range(1, 7)
+
+# ---- effects (sim/catalogue/abilities.EFFECTS: opcode = index + 1) and target kinds
+(OP_NONE, OP_STRIKE, OP_AREA, OP_HEAL, OP_BUFF, OP_DEBUFF, OP_FREEZE, OP_INVISIBILITY,
+ OP_MOBILITY, OP_SUMMON, OP_TILE_CONTROL, OP_REVIVE) = range(12)
+T_NONE, T_SELF, T_ALLY, T_ENEMY, T_DEAD_ALLY, T_SPACE = range(6)
+# buff / de-buff stats
+STAT_SPEED, STAT_RANGE, STAT_DEFENSE, STAT_ATTACKS, STAT_ADVANTAGE, STAT_INVINCIBLE = range(6)
 
 # ---- actions: 0 end the character's turn; 1 + s move to (or be placed on) space s;
-#      1 + N_SPACES + e attack entity e
+#      1 + N + e attack entity e; 1 + N + M + e use the ability on entity e (the user itself
+#      for "none" and "self"); 1 + N + 2M + s use it on space s (N spaces, M entities)
 END = 0
 
 # ---- integer parameters ip[NIP]
@@ -51,13 +75,13 @@ END = 0
  P_RED_SHIELD, P_MOVE_COST, P_RANGE_COST, P_DIAG_COST, P_TILE_PEN, P_PER_BOUNDARY, P_WATER_PEN,
  P_PER_WATER, P_PORTAL_BOUNDARY, P_DOOR_RANGE, P_N_PIECES, P_REVEAL_DEATHS, P_REVEAL_ROTATION,
  P_TURNS_AFTER, P_LEASH, P_CPU_RANGE, P_CPUS_APOC, P_STALEMATE, P_CAP, P_TIEBREAK,
- P_APOC_POS) = range(27)
-NIP = 27
+ P_APOC_POS, P_CLOCK) = range(28)
+NIP = 28
 # ---- float parameters fp[NFP]
 F_RED = 0
-W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH = \
-    range(1, 9)
-NFP = 9
+(W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH,
+ W_EFFECT) = range(1, 10)
+NFP = 10
 
 # policies (built-in Numba kernels, dispatched by id in runner._choose)
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2

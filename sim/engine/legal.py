@@ -3,7 +3,11 @@
 Actions (``layout``): 0 ends the character's turn; ``1 + s`` moves to space ``s`` (any space within
 the speed it has left: "A character is not required to use all of their speed") or, before the
 team is on the board, places it on a spawn space; ``1 + N + e`` attacks entity ``e`` ("To initiate
-an attack, the defender must be within both the range and the line of sight of the attacker").
+an attack, the defender must be within both the range and the line of sight of the attacker");
+``1 + N + M + e`` uses the character's ability on entity ``e`` and ``1 + N + 2M + s`` on space
+``s`` (docs/effects.md). An invisible entity is never an opponent's target ("an invisible entity
+cannot be targeted by a direct attack"; house ruling: a targeted ability of an opponent is such an
+attack); a frozen character may only end its turn ("anything frozen can do nothing at all").
 After ``_legal`` the state's ``cost`` and ``queue`` buffers hold the mover's reach, which the
 policies read; the attack entries of the mask are its sight.
 """
@@ -13,6 +17,7 @@ from __future__ import annotations
 from sim._jit import njit
 
 from . import layout as L
+from .effects import _ability_range, _ability_ready, _revive_space, _teleport_targets
 from .space import _may_reach, _reach_from, _sight_from
 
 
@@ -39,6 +44,8 @@ def _legal(st, S, mask):
                 mask[1 + s] = True
                 count += 1
         return count
+    if ent[c, L.FROZEN] != 0:  # "cannot use any of its speed, cannot spend its action"
+        return count
     if ent[c, L.SPEED_LEFT] > 0:
         touched = _reach_from(st, S, here, ent[c, L.SPEED_LEFT])
         queue = st.queue
@@ -50,13 +57,42 @@ def _legal(st, S, mask):
                 count += 1
     else:
         _reach_from(st, S, here, 0)
-    if ent[c, L.ACTED] == 0 and _may_reach(st, S, here, team, ent[c, L.RANGE]):
-        reach = ent[c, L.RANGE]
-        sight = _sight_from(st, S, here, reach)
-        for e in range(ent.shape[0]):
+    m = ent.shape[0]
+    base = 1 + n + m  # ability actions on entities; + m: on spaces
+    tk = -1
+    ar = -1
+    if _ability_ready(ent, c):
+        tk = ent[c, L.AB_TARGET]
+        if tk == L.T_NONE or tk == L.T_SELF:
+            mask[base + c] = True
+            count += 1
+        elif tk == L.T_SPACE:
+            count += _teleport_targets(st, c, base + m, mask)
+        elif tk == L.T_DEAD_ALLY:
+            for e in range(m):
+                if (ent[e, L.TEAM] == team and ent[e, L.ALIVE] == 0
+                        and _revive_space(st, S, e) >= 0):
+                    mask[base + e] = True
+                    count += 1
+        else:
+            ar = _ability_range(ent, c)
+    reach = ent[c, L.RANGE] if ent[c, L.ACTED] == 0 else -1
+    if (tk == L.T_ALLY and ar >= 0) or _may_reach(st, S, here, team, max(reach, ar)):
+        sight = _sight_from(st, S, here, max(reach, ar))
+        for e in range(m):
             s = ent[e, L.SPACE]
-            if (ent[e, L.ALIVE] != 0 and s >= 0 and ent[e, L.TEAM] != team
-                    and sight[s] <= reach):
-                mask[1 + n + e] = True
+            if ent[e, L.ALIVE] == 0 or s < 0:
+                continue
+            if ent[e, L.TEAM] != team:
+                if ent[e, L.INVISIBLE] != 0:
+                    continue
+                if sight[s] <= reach:
+                    mask[1 + n + e] = True
+                    count += 1
+                if tk == L.T_ENEMY and sight[s] <= ar:
+                    mask[base + e] = True
+                    count += 1
+            elif tk == L.T_ALLY and sight[s] <= ar:
+                mask[base + e] = True
                 count += 1
     return count

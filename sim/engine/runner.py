@@ -61,7 +61,7 @@ def _play(st, S, policies, budgets, eliminated):
     finishing order the ladder rates. Checked only when a character died (one comparison per
     decision otherwise)."""
     g = st.g
-    mask = np.zeros(1 + st.kind.shape[0] + st.ent.shape[0], np.bool_)
+    mask = np.zeros(1 + 2 * (st.kind.shape[0] + st.ent.shape[0]), np.bool_)
     _advance(st, S)
     deaths = g[L.DEATHS]
     while g[L.OVER] == 0:

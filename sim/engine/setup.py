@@ -20,7 +20,7 @@ from . import layout as L
 from .state import State
 
 Cards = namedtuple("Cards", ["speed", "range", "max_health", "defense", "attacks", "tier",
-                             "suit", "characters"])
+                             "suit", "characters", "effects"])
 TEAMS, CARDS_PER_TEAM = 4, 5  # "4 teams, each composed of 5 Character Cards" (book)
 
 
@@ -28,7 +28,7 @@ def card_arrays(cards) -> Cards:
     """The catalogue's card columns as int64 arrays (what the kernels index)."""
     i64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
     return Cards(i64(cards.speed), i64(cards.range), i64(cards.max_health), i64(cards.defense),
-                 i64(cards.attacks), i64(cards.tier), i64(cards.suit), i64(cards.characters))
+                 i64(cards.attacks), i64(cards.tier), i64(cards.suit), i64(cards.characters), i64(cards.effects))
 
 
 def init_game(setup, cards: Cards, team_cards, rng_state, *, log: bool = True,
@@ -75,6 +75,9 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
                 for j in range(4):
                     ent[e, L.ATK + j] = C.attacks[c, j]
                     ent[e, L.TIER + j] = C.tier[c, j]
+                for j in range(C.effects.shape[1]):  # the card's effect row (docs/effects.md)
+                    ent[e, L.AB + j] = C.effects[c, j]
+                ent[e, L.CHARGES_LEFT] = C.effects[c, L.AB_CHARGES - L.AB]
                 e += 1
     for k in range(cpu_rows.shape[0]):  # "CPUs sometimes populate the board"
         ent[e, L.TEAM] = L.NO_TEAM

@@ -101,6 +101,7 @@ def _int_params(catalogue, graph, gr: GameRules, apoc_pos: int) -> np.ndarray:
     ip[L.P_CAP] = gr.rotation_cap
     ip[L.P_TIEBREAK] = gr.simultaneous_tiebreak == "health_before"
     ip[L.P_APOC_POS] = apoc_pos
+    ip[L.P_CLOCK] = gr.effect_clock == "rotations"
     return ip
 
 

@@ -8,6 +8,8 @@ Spawn. All five characters go down at once, before anything else in that turn ha
 character has 1 action every turn"; "Each turn, each character can only use as much speed as
 their stat shows". House ruling: a team's characters take their turns one after another in card
 order (each may move, attack, move on, then end); an eliminated team's turn is skipped.
+A team's turn begins by ending the timed states its clock has run out (``states._tick``: "counted
+from the moment that created it"); a frozen character's turn passes at once.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from . import layout as L
 from .apocalypse import _apocalypse_step
 from .combat import _strike
 from .cpu import _cpu_turn
+from .effects import _use_ability
 from .events import _log
 from .reveal import _check_reveal
+from .states import _tick
 from .victory import _finish_by_health, _team_alive
 
 
@@ -30,12 +34,16 @@ def _begin_turn(st, team):
     _log(st, L.EV_TURN, team, 0, 0, 0, 0, 0)
     if g[L.REVEALED] != 0 and g[L.OWED + team] > 0:
         g[L.OWED + team] -= 1  # "at least one more regular turn" after the reveal
+    g[L.TURNS + team] += 1
+    _tick(st, team, g[L.TURNS + team])  # effects this team created that have run their turns
     for e in range(ent.shape[0]):
         if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0:
             ent[e, L.SPEED_LEFT] = ent[e, L.SPEED]
             ent[e, L.SPENT] = 0
             ent[e, L.ACTED] = 0
-            ent[e, L.DONE] = 0
+            ent[e, L.AB_USED] = 0
+            # "anything frozen can do nothing at all until it is unfrozen"
+            ent[e, L.DONE] = 1 if ent[e, L.FROZEN] != 0 else 0
 
 
 @njit(inline="always")
@@ -75,6 +83,7 @@ def _end_rotation(st, S):
     g = st.g
     g[L.ROTATION] += 1
     _log(st, L.EV_ROTATION, g[L.ROTATION], 0, 0, 0, 0, 0)
+    _tick(st, L.ROT_CLOCK, g[L.ROTATION])  # effects counted in rotations (effect_clock)
     _check_reveal(st, S)  # "the Rotation Counter reaches rotation 7"
     if g[L.HARM] == 0:
         g[L.QUIET] += 1
@@ -138,8 +147,10 @@ def _apply(st, S, action):
             ent[c, L.SPENT] += cost
             ent[c, L.SPACE] = s
             _log(st, L.EV_MOVE, c, here, s, cost, 0, 0)
-    else:
+    elif action <= n + ent.shape[0]:
         ent[c, L.ACTED] = 1  # "You attack an entity by spending the attacking character's action"
-        _strike(st, S, c, action - 1 - n)
+        _strike(st, S, c, action - 1 - n, 0)
+    else:
+        _use_ability(st, S, c, action - 1 - n - ent.shape[0])
     g[L.CUR] = -1
     _advance(st, S)

@@ -1,0 +1,164 @@
+"""The effects interpreter: one kernel runs every ability from its row of integers.
+
+Why one interpreter over data: a card's ability is a row of its entity (``layout.AB_*``: the
+effect's opcode, target kind, whether it costs the action, charges, range, duration, amount,
+stat, flag — built from ``cards/abilities.toml`` and ``cards/characters.csv`` by
+``sim.catalogue.abilities``), so a designer adds a card, or a type that reuses an effect, without
+touching code (docs/effects.md). Book: "Every ability belongs to one of the 11 ability types set
+out in the Ability Index"; "This ability will grant the user their own unique functions that can
+be performed only during their turn unless specified otherwise".
+
+The timed states the effects create (frozen, invisible, buffs, de-buffs) live in
+:mod:`sim.engine.states`.
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+from sim.board.layout import FLOOR
+
+from . import layout as L
+from .combat import _strike
+from .death import _harm
+from .events import _log
+from .states import _set_state
+
+SPAN = 35  # spaces per row of the board's space grid (sim.board.geometry)
+
+
+@njit(inline="always")
+def _ability_ready(ent, c):
+    """Whether ``c`` may use its ability now (its own turn: the engine asks only the character
+    whose decision it is). Book: "A frozen entity ... cannot use any effect stemming from an
+    ability"; every ability at most once per turn and within its charges (house ruling)."""
+    op = ent[c, L.AB_OP]
+    if op == L.OP_NONE or op == L.OP_SUMMON or op == L.OP_TILE_CONTROL:  # pending: docs
+        return False
+    if ent[c, L.FROZEN] != 0 or ent[c, L.AB_USED] != 0:
+        return False
+    if ent[c, L.AB_CHARGES] > 0 and ent[c, L.CHARGES_LEFT] <= 0:
+        return False
+    return ent[c, L.AB_COSTS] == 0 or ent[c, L.ACTED] == 0
+
+
+@njit(inline="always")
+def _ability_range(ent, c):
+    """A strike is an attack: it uses the attack's range; other effects their own ``range``."""
+    return ent[c, L.RANGE] if ent[c, L.AB_OP] == L.OP_STRIKE else ent[c, L.AB_RANGE]
+
+
+@njit
+def _revive_space(st, S, e):
+    """Where a dead character comes back: where it fell if that space still stands, else the
+    first spawn space that does (-1: none). Book: "The player may choose whether the revive
+    occurs at the point of occurrence, or back in the team's Spawn" (house: the spot first)."""
+    s = st.ent[e, L.SPACE]
+    if s >= 0 and st.tile_pos[s] >= 0 and st.kind[s] == FLOOR:
+        return s
+    team = st.ent[e, L.TEAM]
+    for k in range(S.spawn_space.shape[1]):
+        s = S.spawn_space[team, k]
+        if st.tile_pos[s] >= 0 and st.kind[s] == FLOOR:
+            return s
+    return -1
+
+
+@njit
+def _teleport_targets(st, c, base, mask):
+    """Mask ``base + s`` for every floor space within ``distance`` king steps of ``c`` (walls,
+    water and tile boundaries do not matter to a teleport; voids hold no space)."""
+    here = st.ent[c, L.SPACE]
+    dist = st.ent[c, L.AB_AMOUNT]
+    kind = st.kind
+    tile_pos = st.tile_pos
+    r0 = here // SPAN
+    c0 = here % SPAN
+    count = 0
+    for r in range(max(r0 - dist, 0), min(r0 + dist, SPAN - 1) + 1):
+        for col in range(max(c0 - dist, 0), min(c0 + dist, SPAN - 1) + 1):
+            s = r * SPAN + col
+            if s != here and kind[s] == FLOOR and tile_pos[s] >= 0:
+                mask[base + s] = True
+                count += 1
+    return count
+
+
+@njit
+def _area(st, S, c, dmg):
+    """Tile-Wide Damage: "flat damage ... applies immediately to everything in the affected
+    tiles" — every opponent in the user's tile, invisible or not."""
+    ent = st.ent
+    p = st.tile_pos[ent[c, L.SPACE]]
+    team = ent[c, L.TEAM]
+    for e in range(ent.shape[0]):
+        s = ent[e, L.SPACE]
+        if (ent[e, L.ALIVE] != 0 and s >= 0 and ent[e, L.TEAM] != team and st.tile_pos[s] == p
+                and st.g[L.OVER] == 0):
+            _log(st, L.EV_TILE_DAMAGE, e, dmg, ent[e, L.HEALTH] - dmg, c, 0, 0)
+            _harm(st, S, e, dmg, c, L.BY_ABILITY)
+
+
+@njit
+def _heal(st, c, e, amount, shield):
+    """"Healing increases current health towards, and up to, its maximum value. Shield is healing
+    that is allowed to go beyond maximum health" (the excess is kept as shield)."""
+    ent = st.ent
+    room = ent[e, L.MAX_HEALTH] - ent[e, L.HEALTH]
+    healed = min(amount, room)
+    ent[e, L.HEALTH] += healed
+    extra = amount - healed if shield != 0 else 0
+    ent[e, L.SHIELD] += extra
+    _log(st, L.EV_HEAL, c, e, healed, extra, ent[e, L.HEALTH], 0)
+
+
+@njit
+def _revive(st, S, c, e):
+    """"A revived character returns at full health, with their ability and their stats in
+    exactly the state they were in at the moment of death" (charges stay spent)."""
+    ent = st.ent
+    s = _revive_space(st, S, e)
+    ent[e, L.ALIVE] = 1
+    ent[e, L.HEALTH] = ent[e, L.MAX_HEALTH]
+    ent[e, L.SHIELD] = 0
+    ent[e, L.SPACE] = s
+    ent[e, L.DONE] = 1  # it acts from its team's next turn (house ruling)
+    st.g[L.REVIVES] += 1
+    _log(st, L.EV_REVIVE, c, e, s, 0, 0, 0)
+
+
+@njit
+def _use_ability(st, S, c, t):
+    """Run ``c``'s ability on target ``t`` (an entity, or ``M + s`` for space ``s``); the action
+    must be legal (``_legal``). Pays the charge, the once-per-turn use and, if the type costs
+    it, the action ("Actions are used to attack, use tiles, use items, or to interact with
+    abilities")."""
+    ent = st.ent
+    m = ent.shape[0]
+    op = ent[c, L.AB_OP]
+    ent[c, L.AB_USED] = 1
+    if ent[c, L.AB_CHARGES] > 0:
+        ent[c, L.CHARGES_LEFT] -= 1
+    if ent[c, L.AB_COSTS] != 0:
+        ent[c, L.ACTED] = 1
+    _log(st, L.EV_ABILITY, c, op, t, ent[c, L.CHARGES_LEFT], 0, 0)
+    amount = ent[c, L.AB_AMOUNT]
+    if op == L.OP_STRIKE:
+        _strike(st, S, c, t, amount)
+    elif op == L.OP_AREA:
+        _area(st, S, c, amount)
+    elif op == L.OP_HEAL:
+        _heal(st, c, t, amount, ent[c, L.AB_FLAG])
+    elif op == L.OP_BUFF:
+        _set_state(st, S, t, L.BUFF, c, ent[c, L.AB_DURATION], ent[c, L.AB_STAT], amount)
+    elif op == L.OP_DEBUFF:
+        _set_state(st, S, t, L.DEBUFF, c, ent[c, L.AB_DURATION], ent[c, L.AB_STAT], amount)
+    elif op == L.OP_FREEZE:
+        _set_state(st, S, t, L.FROZEN, c, ent[c, L.AB_DURATION], 0, 0)
+    elif op == L.OP_INVISIBILITY:
+        _set_state(st, S, t, L.INVISIBLE, c, ent[c, L.AB_DURATION], 0, 0)
+    elif op == L.OP_MOBILITY:
+        here = ent[c, L.SPACE]
+        ent[c, L.SPACE] = t - m
+        _log(st, L.EV_TELEPORT, c, here, t - m, 0, 0, 0)
+    elif op == L.OP_REVIVE:
+        _revive(st, S, c, t)

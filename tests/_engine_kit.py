@@ -60,13 +60,44 @@ def check_invariants(game: Game) -> None:
     assert np.all(ent[:, L.HEALTH] <= ent[:, L.MAX_HEALTH])
     assert np.all(ent[~alive, L.HEALTH] == 0)
     assert np.all(ent[alive, L.HEALTH] > 0)
-    # movement never exceeds speed
+    # movement never exceeds speed (the one deciding: a de-buff may lower the speed of a
+    # character whose spent speed dates from its last turn)
     chars = ent[:, L.IS_CPU] == 0
-    assert np.all(ent[chars, L.SPENT] <= ent[chars, L.SPEED])
+    if not game.terminal:
+        assert ent[game.current, L.SPENT] <= ent[game.current, L.SPEED]
     assert np.all(ent[chars, L.SPEED_LEFT] >= 0)
+    assert np.all(ent[:, L.SHIELD] >= 0)
+    # charges never overspent; a frozen entity is never asked to decide anything but END
+    assert np.all(ent[:, L.CHARGES_LEFT] >= 0)
+    if not game.terminal and ent[game.current, L.FROZEN] != 0:
+        assert game.legal_actions().tolist() == [L.END]
     # dead entities never act
     if not game.terminal:
         assert ent[game.current, L.ALIVE] != 0
     # the Apocalypse is revealed exactly when a condition is met
     assert bool(st.g[L.REVEALED]) == reveal_condition(game)
-    assert int(st.g[L.DEATHS]) == int(np.sum(chars & ~alive))
+    assert int(st.g[L.DEATHS]) - int(st.g[L.REVIVES]) == int(np.sum(chars & ~alive))
+
+
+def step_checked(game, policy) -> None:
+    """One decision by ``policy``, checking the state rules across it: "A frozen entity cannot use
+    any of its speed, cannot spend its action" (frozen entities never move or act); invincible
+    entities lose no health "by any means" (the Apocalypse's excepted: checked on turns with no
+    Apocalypse step)."""
+    ent = game.st.ent
+    frozen = np.flatnonzero(ent[:, L.FROZEN] != 0)
+    cols = [L.SPACE, L.CHARGES_LEFT, L.DEALT, L.KILLS]
+    before = ent[frozen][:, cols].copy()
+    acted = ent[frozen, L.ACTED].copy()
+    invincible = np.flatnonzero((ent[:, L.BUFF] != 0) & (ent[:, L.BUFF_STAT] == L.STAT_INVINCIBLE)
+                                & (ent[:, L.ALIVE] != 0))
+    health = ent[invincible, L.HEALTH].copy()
+    steps = int(game.st.g[L.APOC_STEP])
+    game.step(policy)
+    ent = game.st.ent
+    still = ent[frozen, L.FROZEN] != 0  # frozen before and after: frozen throughout the step
+    assert np.array_equal(before[still], ent[frozen][:, cols][still]), "a frozen entity acted"
+    assert np.all(ent[frozen[still], L.ACTED] <= acted[still]), "a frozen entity spent its action"
+    if int(game.st.g[L.APOC_STEP]) == steps:
+        still = (ent[invincible, L.BUFF] != 0) & (ent[invincible, L.BUFF_STAT] == L.STAT_INVINCIBLE)
+        assert np.all(ent[invincible[still], L.HEALTH] >= health[still]), "invincible lost health"

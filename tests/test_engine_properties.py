@@ -1,7 +1,8 @@
 """Property tests over random boards, cards, Apocalypses, policies and seeds, checked after every
 single decision (tests/_engine_kit.check_invariants): every game ends; no entity stands on a
 wall, water, void or non-space; health never exceeds max; movement never exceeds speed; dead
-entities never act; the Apocalypse is revealed exactly when one of its conditions holds."""
+entities never act; the Apocalypse is revealed exactly when one of its conditions holds; frozen
+entities never move or act; invincible entities lose no health except to the Apocalypse."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.engine import layout as L
-from tests._engine_kit import check_invariants, new_game
+from tests._engine_kit import check_invariants, new_game, step_checked
 
 MAX_DECISIONS = 20_000
 
@@ -27,7 +28,7 @@ def test_invariants_hold_after_every_decision_and_every_game_ends(board, seed, a
     for _ in range(MAX_DECISIONS):
         if game.terminal:
             break
-        game.step(policies[int(game.st.ent[game.current, L.TEAM])])
+        step_checked(game, policies[int(game.st.ent[game.current, L.TEAM])])
         check_invariants(game)
     assert game.terminal, "every game ends"
     r = game.result()

@@ -155,13 +155,39 @@ def test_shipped_star_points_differ_by_colour():
 
 def test_buff_stat_codes_are_documented():
     """House ruling (Ability Index): the buff/debuff ``stat`` parameter is 0 speed, 1 range,
-    2 defense, 3 attacks — the description says so and the range is 0..3."""
+    2 defense, 3 attacks, 4 advantage (a de-buff: disadvantage), 5 invincibility (buffs only) —
+    the description says so and the ranges are 0..5 and 0..4."""
     abilities = load_catalogue(SHIPPED).abilities
-    for name in ("buff", "debuff"):
+    for name, high, last in (("buff", 5, "4 advantage, 5 invincibility"),
+                             ("debuff", 4, "4 disadvantage")):
         kind = abilities.types[abilities.code(name)]
         j = kind.param_names.index("stat")
-        assert (kind.lows[j], kind.highs[j]) == (0, 3)
-        assert "0 speed, 1 range, 2 defense, 3 attacks" in kind.description
+        assert (kind.lows[j], kind.highs[j]) == (0, high)
+        assert f"0 speed, 1 range, 2 defense, 3 attacks, {last}" in kind.description
+
+
+@pytest.mark.parametrize("body, field, message", [
+    ('effect = "strik"', "strike.effect", "unknown effect 'strik'"),
+    ('target = "ally"', "strike.target", "effect 'strike' works on enemy, not 'ally'"),
+    ('costs_action = 2', "strike.costs_action", "out of range"),
+])
+def test_ability_effect_keys_are_validated(tmp_path, body, field, message):
+    """Effects as data: a type's ``effect``, ``target`` and ``costs_action`` are checked, one line
+    per problem with file, line and field (docs/effects.md)."""
+    import shutil
+    from sim.catalogue.diagnostics import InputError
+    root = tmp_path / "cards"
+    shutil.copytree(SHIPPED, root)
+    path = root / "abilities.toml"
+    text = path.read_text()
+    head = '[strike]\ndescription = "Throws extra attacks with the current star point (a stronger action)."\n'
+    assert head in text
+    text = text.replace(head + 'effect = "strike"\ntarget = "enemy"\n', head + body + "\n")
+    path.write_text(text)
+    with pytest.raises(InputError) as err:
+        load_catalogue(root)
+    lines = str(err.value).splitlines()
+    assert any(f"abilities.toml:" in ln and f": {field}: " in ln and message in ln for ln in lines), lines
 
 
 # --------------------------------------------------------------------------- characters.csv

@@ -96,7 +96,7 @@ EVENTS = {
     L.EV_TELEPORT: ("teleport", ("entity", "from", "to"),
                     "any unique movement granted by abilities"),
 }
-STATES = {L.FROZEN: "frozen", L.INVISIBLE: "invisible", L.BUFF: "buff", L.DEBUFF: "de-buff"}
+STATES = {L.FROZEN: "frozen", L.INVISIBLE: "invisible", L.BUFF: "buffed", L.DEBUFF: "de-buffed"}
 STATS = ("speed", "range", "defense", "attacks", "advantage", "invincibility")
 CAUSES = {L.BY_ATTACK: "attack", L.BY_RETALIATION: "retaliation",
           L.BY_DESTRUCTION: "destroyed coordinate", L.BY_TILE_DAMAGE: "tile-wide damage",
@@ -170,7 +170,10 @@ def _text(name, ev, labels, apocs) -> str:
         what = STATES.get(ev["state"], "?")
         if ev["state"] in (L.BUFF, L.DEBUFF) and ev["until"]:
             what += f" ({STATS[ev['stat']]} {ev['change']:+d})"
-        return (f"{w('entity')} is {what} by {w('by')} (until clock {ev['until']})" if ev["until"]
+        count, clock = divmod(ev["until"], L.CLOCKS)
+        until = (f"until rotation {count}" if clock == L.ROT_CLOCK
+                 else f"until Team {clock + 1}'s turn {count} begins")
+        return (f"{w('entity')} is {what} by {w('by')} ({until})" if ev["until"]
                 else f"{w('entity')} is no longer {what}")
     if name == "revive":
         return f"{w('by')} revives {w('entity')} on space {ev['space']}"

@@ -37,19 +37,20 @@ def _expiry(st, S, by, duration):
 def _shift_stat(ent, e, stat, delta):
     """Add ``delta`` to a stat; a de-buff takes no stat below 0 (the applied change is returned
     and reverted exactly when the state ends)."""
+    # a CPU with no listed speed or range holds -1 there: a de-buff leaves it as it is
     if stat == L.STAT_SPEED:
-        delta = max(delta, -ent[e, L.SPEED])
+        delta = max(delta, -max(ent[e, L.SPEED], 0))
         ent[e, L.SPEED] += delta
         ent[e, L.SPEED_LEFT] = min(max(ent[e, L.SPEED_LEFT] + delta, 0), ent[e, L.SPEED])
     elif stat == L.STAT_RANGE:
-        delta = max(delta, -ent[e, L.RANGE])
+        delta = max(delta, -max(ent[e, L.RANGE], 0))
         ent[e, L.RANGE] += delta
     elif stat == L.STAT_DEFENSE:
         delta = max(delta, -ent[e, L.DEFENSE])  # above 9 is capped when rolling (_threshold)
         ent[e, L.DEFENSE] += delta
     elif stat == L.STAT_ATTACKS:  # every point of the star
         for j in range(4):
-            delta = max(delta, -ent[e, L.ATK + j])
+            delta = max(delta, -max(ent[e, L.ATK + j], 0))
         for j in range(4):
             ent[e, L.ATK + j] += delta
     else:

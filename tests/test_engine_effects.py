@@ -1,0 +1,333 @@
+"""Abilities and states, one table-driven scenario per rule: a small position is set up (the
+first character of Team 1 and everybody else on one spawn space: range 0, in sight, one tile),
+the ability is given to that character as data (an effect row from cards/abilities.toml), used
+through the engine interface, and the rule it enforces is asserted. Each case quotes its rule."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.combat.star import BLUE, GREEN
+from sim.engine import layout as L
+from sim.engine.combat import _attack_star
+from sim.engine.death import _harm, _kill
+from sim.engine.states import _tick
+from sim.engine.turn import _begin_turn
+from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game
+
+AB = CATALOGUE.abilities
+
+
+def scenario(type_name: str, **params):
+    """Team 1's first decision with everybody on one spawn space and the decider holding
+    ``type_name`` with ``params`` (the rest at the type's defaults)."""
+    game = new_game(1, 2, EXAMPLE_TEAMS.cards)
+    st, ent = game.st, game.st.ent
+    c = game.current
+    here = int(game.S.spawn_space[0, 0])
+    for e in range(ent.shape[0]):
+        if ent[e, L.IS_CPU] == 0:
+            ent[e, L.SPACE] = here
+    code = AB.code(type_name)
+    kind = AB.types[code]
+    row = AB.row(code, [params.get(n, d) for n, d in zip(kind.param_names, kind.defaults)])
+    ent[c, L.AB:L.AB + len(row)] = row
+    ent[c, L.CHARGES_LEFT] = ent[c, L.AB_CHARGES]
+    return game, c
+
+
+def ally_of(game, c):
+    ent = game.st.ent
+    return int(next(e for e in range(ent.shape[0]) if ent[e, L.TEAM] == ent[c, L.TEAM] and e != c))
+
+
+def enemy_of(game, c):
+    return int(np.flatnonzero(game.st.ent[:, L.TEAM] == 1)[0])
+
+
+def on_entity(game, e):
+    return 1 + game.st.kind.shape[0] + game.st.ent.shape[0] + e
+
+
+def on_space(game, s):
+    return 1 + game.st.kind.shape[0] + 2 * game.st.ent.shape[0] + s
+
+
+def events(game, kind):
+    rows = game.event_rows()
+    return rows[rows[:, 0] == kind]
+
+
+def run_owner_turns(game, team, k):
+    for _ in range(k):
+        _begin_turn(game.st, team)
+
+
+# --------------------------------------------------------------------- the 11 ability types
+
+def test_strike_throws_extra_attacks_as_an_action():
+    """strike (Ability Index house ruling): "Throws extra attacks with the current star point";
+    "Actions are used to attack, use tiles, use items, or to interact with abilities"."""
+    game, c = scenario("strike", bonus_attacks=3, charges=2)
+    d = enemy_of(game, c)
+    colour = int(_attack_star(game.st, game.S, c, d))
+    n = int(game.st.ent[c, L.ATK + colour])
+    assert game.legal_mask()[on_entity(game, d)]
+    game.apply(on_entity(game, d))
+    attack = events(game, L.EV_ATTACK)[-1]
+    assert attack[2] == c and attack[3] == d and attack[5] == n + 3
+    assert game.st.ent[c, L.ACTED] == 1 and game.st.ent[c, L.CHARGES_LEFT] == 1
+
+
+def test_area_is_flat_tile_wide_damage_on_every_opponent_even_invisible():
+    """"Tile-Wide Damage is flat damage ... applies immediately to everything in the affected
+    tiles ... not affected by defense"; invisible entities stay "susceptible to ... tile-wide
+    damage"."""
+    game, c = scenario("area", damage=7)
+    ent = game.st.ent
+    foes = np.flatnonzero((ent[:, L.TEAM] >= 1) & (ent[:, L.SPACE] == ent[c, L.SPACE]))
+    ent[foes[0], L.INVISIBLE] = 99 * L.CLOCKS + 1
+    mates = np.flatnonzero(ent[:, L.TEAM] == 0)
+    before, mates_before = ent[foes, L.HEALTH].copy(), ent[mates, L.HEALTH].copy()
+    game.apply(on_entity(game, c))
+    assert np.array_equal(ent[foes, L.HEALTH], before - 7)
+    assert np.array_equal(ent[mates, L.HEALTH], mates_before)
+
+
+@pytest.mark.parametrize("shield, wound, amount, health_gain, shield_gain", [
+    (0, 50, 30, 30, 0),   # "Healing increases current health towards ... its maximum value"
+    (0, 10, 30, 10, 0),   # "... and up to, its maximum value"
+    (1, 10, 30, 10, 20),  # "Shield is healing that is allowed to go beyond maximum health"
+])
+def test_heal_up_to_max_and_shield_beyond(shield, wound, amount, health_gain, shield_gain):
+    game, c = scenario("heal", amount=amount, shield=shield, range=0)
+    ent = game.st.ent
+    a = ally_of(game, c)
+    ent[a, L.HEALTH] -= wound
+    h0 = ent[a, L.HEALTH]
+    game.apply(on_entity(game, a))
+    assert ent[a, L.HEALTH] - h0 == health_gain and ent[a, L.SHIELD] == shield_gain
+
+
+def test_shield_is_lost_before_health():
+    """House ruling `[shield] absorbs_first`: shield is health beyond the maximum, lost first."""
+    game, c = scenario("heal")
+    ent = game.st.ent
+    ent[c, L.SHIELD] = 5
+    h0 = ent[c, L.HEALTH]
+    _harm(game.st, game.S, c, 8, -1, L.BY_ATTACK)
+    assert ent[c, L.SHIELD] == 0 and ent[c, L.HEALTH] == h0 - 3
+
+
+@pytest.mark.parametrize("stat, column", [(0, L.SPEED), (1, L.RANGE), (2, L.DEFENSE),
+                                          (3, L.ATK)])
+def test_buff_raises_a_stat_turns_green_and_ends_after_its_duration(stat, column):
+    """"A buff is an increase to a stat"; "Green is used while under a positive effect"; "A stat
+    from an ability lasts as long as that ability specifies"; "counted from the moment that
+    created it" (house: the creator team's turns)."""
+    game, c = scenario("buff", stat=stat, amount=2, duration=2, range=0)
+    ent = game.st.ent
+    a = ally_of(game, c)
+    v0 = int(ent[a, column])
+    game.apply(on_entity(game, a))
+    assert ent[a, column] == v0 + 2 and ent[a, L.BUFF] != 0
+    assert _attack_star(game.st, game.S, a, enemy_of(game, c)) == GREEN
+    run_owner_turns(game, 0, 1)
+    assert ent[a, L.BUFF] != 0
+    run_owner_turns(game, 0, 1)
+    assert ent[a, L.BUFF] == 0 and ent[a, column] == v0
+
+
+@pytest.mark.parametrize("stat, column", [(0, L.SPEED), (1, L.RANGE), (2, L.DEFENSE),
+                                          (3, L.ATK)])
+def test_debuff_lowers_a_stat_turns_blue_and_is_reverted(stat, column):
+    """"A de-buff is a negative effect placed on a character"; "Blue is used while
+    de-buffed"."""
+    game, c = scenario("debuff", stat=stat, amount=1, duration=1, range=0)
+    ent = game.st.ent
+    d = enemy_of(game, c)
+    v0 = int(ent[d, column])
+    game.apply(on_entity(game, d))
+    assert ent[d, column] == max(v0 - 1, 0) and ent[d, L.DEBUFF] != 0
+    assert _attack_star(game.st, game.S, d, c) == BLUE
+    run_owner_turns(game, 0, 1)
+    assert ent[d, L.DEBUFF] == 0 and ent[d, column] == v0
+
+
+def test_freeze_stops_a_thing_dead_until_unfrozen():
+    """"A frozen entity cannot use any of its speed, cannot spend its action, and cannot use any
+    effect stemming from an ability or an item"; "Freezing begins and ends as the ability ...
+    specifies"."""
+    game, c = scenario("freeze", duration=1, range=0)
+    ent = game.st.ent
+    d = enemy_of(game, c)
+    game.apply(on_entity(game, d))
+    assert ent[d, L.FROZEN] != 0
+    _begin_turn(game.st, 1)  # the frozen character's team begins its turn: it passes
+    assert ent[d, L.DONE] == 1
+    game.st.g[L.CUR] = d
+    assert game.legal_actions().tolist() == [L.END]
+    run_owner_turns(game, 0, 1)  # one turn of the freezer's team: unfrozen
+    assert ent[d, L.FROZEN] == 0
+
+
+def test_frozen_cpu_does_not_retaliate():
+    """"anything frozen can do nothing at all until it is unfrozen" — retaliation included."""
+    from sim.engine.combat import _strike
+    game, c = scenario("freeze")
+    ent = game.st.ent
+    cpu = int(np.flatnonzero((ent[:, L.IS_CPU] != 0) & (ent[:, L.ATK] > 0))[0])
+    ent[cpu, L.HEALTH] = ent[cpu, L.MAX_HEALTH] = 10_000
+    ent[cpu, L.FROZEN] = 99 * L.CLOCKS + 1
+    n0 = len(events(game, L.EV_RETALIATE))
+    _strike(game.st, game.S, c, cpu, 0)
+    assert len(events(game, L.EV_RETALIATE)) == n0
+
+
+def test_invisible_cannot_be_targeted_by_a_direct_attack():
+    """"an invisible entity cannot be targeted by a direct attack" (house: nor by an opponent's
+    targeted ability); "Invisibility begins and ends exactly as the ability ... specifies"."""
+    game, c = scenario("invisibility", duration=1)
+    game.apply(on_entity(game, c))
+    ent = game.st.ent
+    assert ent[c, L.INVISIBLE] != 0
+    d = enemy_of(game, c)
+    game.st.g[L.CUR] = d
+    ent[d, L.ACTED] = 0
+    mask = game.legal_mask()
+    n = game.st.kind.shape[0]
+    assert not mask[1 + n + c] and not mask[on_entity(game, c)]
+    assert mask[1 + n + ally_of(game, c)]  # a visible teammate stands on the same space
+    run_owner_turns(game, 0, 1)
+    assert ent[c, L.INVISIBLE] == 0
+
+
+def test_mobility_teleports_within_distance_without_spending_speed_or_action():
+    """mobility (house ruling): "Teleports up to `distance` spaces"; teleporting is movement, not
+    an action (`costs_action = 0`), and costs no speed."""
+    game, c = scenario("mobility", distance=6, charges=0)
+    ent = game.st.ent
+    here = int(ent[c, L.SPACE])
+    mask = game.legal_mask()
+    spaces = [s for s in range(game.st.kind.shape[0]) if mask[on_space(game, s)]]
+    assert spaces and all(max(abs(s // 35 - here // 35), abs(s % 35 - here % 35)) <= 6
+                          for s in spaces)
+    speed = int(ent[c, L.SPEED_LEFT])
+    game.apply(on_space(game, spaces[-1]))
+    assert ent[c, L.SPACE] == spaces[-1] and ent[c, L.SPEED_LEFT] == speed
+    assert ent[c, L.ACTED] == 0
+    assert not game.legal_mask()[on_space(game, 0):].any()  # once per turn
+
+
+def test_revive_returns_at_full_health_with_charges_and_debuffs_as_they_were():
+    """"A revived character returns at full health"; "Ability charges spent while the character
+    was alive remain spent ... whatever buffs or de-buffs sat on their stats when they died sit on
+    them still"; the point of occurrence or the Spawn (house: the spot first)."""
+    game, c = scenario("revive")
+    st, ent = game.st, game.st.ent
+    a = ally_of(game, c)
+    ent[a, L.CHARGES_LEFT] = 0
+    ent[a, L.DEBUFF] = 99 * L.CLOCKS + 1
+    ent[a, L.DEBUFF_BY] = enemy_of(game, c)
+    spot = int(ent[a, L.SPACE])
+    _kill(st, game.S, a, -1, L.BY_ATTACK)
+    assert game.legal_mask()[on_entity(game, a)]
+    game.apply(on_entity(game, a))
+    assert ent[a, L.ALIVE] == 1 and ent[a, L.HEALTH] == ent[a, L.MAX_HEALTH]
+    assert ent[a, L.SPACE] == spot and ent[a, L.CHARGES_LEFT] == 0 and ent[a, L.DEBUFF] != 0
+    assert st.g[L.DEATHS] - st.g[L.REVIVES] == 0
+
+
+@pytest.mark.parametrize("name", ["summon", "tile_control"])
+def test_pending_types_are_not_yet_playable(name):
+    """summon and tile_control need minions and tile swaps in play (later slices of issue #5):
+    no action uses them yet (docs/rules-coverage.md)."""
+    game, c = scenario(name)
+    mask = game.legal_mask()
+    assert not mask[1 + game.st.kind.shape[0] + game.st.ent.shape[0]:].any()
+
+
+# --------------------------------------------------------------------- charges, turns, death
+
+def test_charges_are_per_game_and_an_ability_once_per_turn():
+    """`charges` = uses per game; every ability at most once per turn (house ruling)."""
+    game, c = scenario("buff", charges=1, range=0, stat=0)
+    ent = game.st.ent
+    game.apply(on_entity(game, c))
+    game.st.g[L.CUR] = c
+    ent[c, L.ACTED] = 0
+    assert not game.legal_mask()[on_entity(game, c)]  # spent
+    ent[c, L.CHARGES_LEFT] = 5
+    assert not game.legal_mask()[on_entity(game, c)]  # used this turn
+    _begin_turn(game.st, 0)
+    game.st.g[L.CUR] = c
+    assert game.legal_mask()[on_entity(game, c)]
+
+
+def test_effects_of_a_dead_character_cease():
+    """"When a character dies ... unless specified otherwise all effects of that character's
+    abilities cease"."""
+    game, c = scenario("buff", stat=1, amount=3, duration=5, range=0)
+    ent = game.st.ent
+    a = ally_of(game, c)
+    r0 = int(ent[a, L.RANGE])
+    game.apply(on_entity(game, a))
+    assert ent[a, L.RANGE] == r0 + 3
+    _kill(game.st, game.S, c, -1, L.BY_ATTACK)
+    assert ent[a, L.BUFF] == 0 and ent[a, L.RANGE] == r0
+
+
+def test_rotation_clock_alternative():
+    """rules.toml `effect_clock = "rotations"`: "counted from the moment that created it" in
+    rotations instead of the creator's turns."""
+    game, c = scenario("freeze", duration=2, range=0)
+    game.S.ip[L.P_CLOCK] = 1
+    d = enemy_of(game, c)
+    game.apply(on_entity(game, d))
+    rot = int(game.st.g[L.ROTATION])
+    _tick(game.st, L.ROT_CLOCK, rot + 1)
+    assert game.st.ent[d, L.FROZEN] != 0
+    _tick(game.st, L.ROT_CLOCK, rot + 2)
+    assert game.st.ent[d, L.FROZEN] == 0
+    game.S.ip[L.P_CLOCK] = 0
+
+
+# --------------------------------------------------------------------- invincible, advantage
+
+def test_invincible_loses_no_health_except_to_the_apocalypse():
+    """"Invincibility is an effect that prevents an Entity from losing Health by any means ...
+    still Vulnerable to Instant Killing and Board Removing Threats such as the Apocalypse"."""
+    game, c = scenario("buff", stat=5, range=0)
+    game.apply(on_entity(game, c))
+    st, ent = game.st, game.st.ent
+    h0 = int(ent[c, L.HEALTH])
+    for cause in (L.BY_ATTACK, L.BY_RETALIATION, L.BY_ABILITY, L.BY_TILE_DAMAGE):
+        _harm(st, game.S, c, 10_000, 5, cause)
+    assert ent[c, L.HEALTH] == h0 and ent[c, L.ALIVE] == 1
+    _harm(st, game.S, c, 10, -1, L.BY_APOCALYPSE)  # the flood
+    assert ent[c, L.HEALTH] == h0 - 10
+
+
+def test_advantage_rolls_twice_and_keeps_the_better():
+    """"Advantage allows an entity to perform any random act twice, and choose the preferable
+    outcome"; "Disadvantage forces ... the less preferable outcome" (buff / de-buff stat 4)."""
+    from sim.engine.combat import _throw
+
+    def mean_damage(up: int) -> float:
+        game, c = scenario("buff")
+        st, ent = game.st, game.st.ent
+        st.g[L.LOG] = 0
+        d = enemy_of(game, c)
+        if up > 0:
+            ent[c, L.BUFF], ent[c, L.BUFF_STAT] = 99 * L.CLOCKS, L.STAT_ADVANTAGE
+        elif up < 0:
+            ent[c, L.DEBUFF], ent[c, L.DEBUFF_STAT] = 99 * L.CLOCKS, L.STAT_ADVANTAGE
+        total = 0
+        for _ in range(3000):
+            ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 10**9
+            _throw(st, game.S, c, d, L.EV_ATTACK, L.BY_ATTACK, 0)
+            total += 10**9 - int(ent[d, L.HEALTH])
+        return total / 3000
+
+    assert mean_damage(-1) < mean_damage(0) < mean_damage(1)

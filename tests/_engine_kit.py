@@ -41,7 +41,8 @@ def reveal_condition(game: Game) -> bool:
     st, ip = game.st, game.S.ip
     ent = st.ent
     teams_dead = any(not np.any((ent[:, L.TEAM] == t) & (ent[:, L.ALIVE] != 0)) for t in range(4))
-    deaths = int(np.sum((ent[:, L.TEAM] >= 0) & (ent[:, L.ALIVE] == 0)))
+    # deaths so far: the dead now plus those revived (a revive takes no death back: docs/rulings.md)
+    deaths = int(np.sum((ent[:, L.TEAM] >= 0) & (ent[:, L.ALIVE] == 0))) + int(st.g[L.REVIVES])
     return (deaths >= ip[L.P_REVEAL_DEATHS] or st.g[L.ROTATION] >= ip[L.P_REVEAL_ROTATION]
             or teams_dead)
 

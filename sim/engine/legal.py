@@ -21,6 +21,27 @@ from .effects import _ability_range, _ability_ready, _revive_space, _teleport_ta
 from .space import _may_reach, _reach_from, _sight_from
 
 
+@njit(inline="always")
+def _ally_near(st, S, c, space, team, steps):
+    """Whether a living teammate of ``c`` other than itself stands within ``steps`` tile boundaries of ``space`` (the lower
+    bound ``_may_reach`` uses for opponents): no sight search for an ally-target ability
+    when none can be in range."""
+    tile_pos = st.tile_pos
+    pos_dist = S.pos_dist
+    p = tile_pos[space]
+    if p < 0:
+        return False
+    ent = st.ent
+    for e in range(ent.shape[0]):
+        s = ent[e, L.SPACE]
+        if ent[e, L.ALIVE] == 0 or s < 0 or ent[e, L.TEAM] != team or e == c:
+            continue
+        q = tile_pos[s]
+        if q >= 0 and pos_dist[p, q] <= steps:
+            return True
+    return False
+
+
 @njit
 def _legal(st, S, mask):
     mask[:] = False
@@ -77,7 +98,12 @@ def _legal(st, S, mask):
         else:
             ar = _ability_range(ent, c)
     reach = ent[c, L.RANGE] if ent[c, L.ACTED] == 0 else -1
-    if (tk == L.T_ALLY and ar >= 0) or _may_reach(st, S, here, team, max(reach, ar)):
+    allies = tk == L.T_ALLY and _ally_near(st, S, c, here, team, ar)
+    if tk == L.T_ALLY and not allies:  # only the user itself can be in range (range 0 or more)
+        mask[base + c] = True
+        count += 1
+        tk = -1
+    if allies or _may_reach(st, S, here, team, max(reach, ar)):
         sight = _sight_from(st, S, here, max(reach, ar))
         for e in range(m):
             s = ent[e, L.SPACE]

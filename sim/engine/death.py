@@ -14,7 +14,9 @@ import numpy as np
 from sim._jit import njit
 
 from . import layout as L
+from .entities import _on_death_entities
 from .events import _log
+from .items import _drop_items
 from .reveal import _check_reveal
 from .states import _cease
 from .victory import _check_victory, _team_alive
@@ -33,6 +35,8 @@ def _kill(st, S, e, by, cause):
     _log(st, L.EV_DEATH, e, by, cause, ent[e, L.SPACE], 0, 0)
     ent[e, L.SHIELD] = 0
     _cease(st, e)  # "all effects of that character's abilities cease"
+    _drop_items(st, S, e)  # "their items drop exactly where they were standing"
+    _on_death_entities(st, S, e)  # minions disappear, clones die with their original
     team = ent[e, L.TEAM]
     if team >= 0:
         g[L.DEATHS] += 1  # "counts characters only"

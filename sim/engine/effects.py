@@ -64,11 +64,10 @@ def _revive_space(st, S, e):
 
 
 @njit
-def _teleport_targets(st, c, base, mask):
-    """Mask ``base + s`` for every floor space within ``distance`` king steps of ``c`` (walls,
+def _teleport_targets(st, c, dist, base, mask):
+    """Mask ``base + s`` for every floor space within ``dist`` king steps of ``c`` (walls,
     water and tile boundaries do not matter to a teleport; voids hold no space)."""
     here = st.ent[c, L.SPACE]
-    dist = st.ent[c, L.AB_AMOUNT]
     kind = st.kind
     tile_pos = st.tile_pos
     r0 = here // SPAN
@@ -126,6 +125,52 @@ def _revive(st, S, c, e):
     _log(st, L.EV_REVIVE, c, e, s, 0, 0, 0)
 
 
+@njit(inline="always")
+def _fx(st, S, c, src, k, slot):
+    """Slot ``slot`` (``layout.FX_*``) of an effect row: the user's own ability (``FX_ABILITY``:
+    its entity columns), item type ``k`` (``FX_ITEM``: ``S.item_fx``) or tile function ``k``
+    (``FX_TILE``: ``S.tile_fx``). One reader, so an item's heal and an ability's heal run the
+    same code."""
+    if src == L.FX_ABILITY:
+        return st.ent[c, L.AB + slot]
+    if src == L.FX_ITEM:
+        return S.item_fx[k, slot]
+    return S.tile_fx[k, slot]
+
+
+@njit
+def _run_effect(st, S, c, t, src, k):
+    """Run the effect of row (``src``, ``k``) for user ``c`` on target ``t`` (an entity, or
+    ``M + s`` for space ``s``). Pays nothing: the caller (an ability, item or tile) pays its own
+    cost. Returns the opcode run."""
+    ent = st.ent
+    m = ent.shape[0]
+    op = _fx(st, S, c, src, k, L.FX_OP)
+    amount = _fx(st, S, c, src, k, L.FX_AMOUNT)
+    duration = _fx(st, S, c, src, k, L.FX_DURATION)
+    if op == L.OP_STRIKE:
+        _strike(st, S, c, t, amount)
+    elif op == L.OP_AREA:
+        _area(st, S, c, amount)
+    elif op == L.OP_HEAL:
+        _heal(st, c, t, amount, _fx(st, S, c, src, k, L.FX_FLAG))
+    elif op == L.OP_BUFF:
+        _set_state(st, S, t, L.BUFF, c, duration, _fx(st, S, c, src, k, L.FX_STAT), amount)
+    elif op == L.OP_DEBUFF:
+        _set_state(st, S, t, L.DEBUFF, c, duration, _fx(st, S, c, src, k, L.FX_STAT), amount)
+    elif op == L.OP_FREEZE:
+        _set_state(st, S, t, L.FROZEN, c, duration, 0, 0)
+    elif op == L.OP_INVISIBILITY:
+        _set_state(st, S, t, L.INVISIBLE, c, duration, 0, 0)
+    elif op == L.OP_MOBILITY:
+        here = ent[c, L.SPACE]
+        ent[c, L.SPACE] = t - m
+        _log(st, L.EV_TELEPORT, c, here, t - m, 0, 0, 0)
+    elif op == L.OP_REVIVE:
+        _revive(st, S, c, t)
+    return op
+
+
 @njit
 def _use_ability(st, S, c, t):
     """Run ``c``'s ability on target ``t`` (an entity, or ``M + s`` for space ``s``); the action
@@ -133,32 +178,17 @@ def _use_ability(st, S, c, t):
     it, the action ("Actions are used to attack, use tiles, use items, or to interact with
     abilities")."""
     ent = st.ent
-    m = ent.shape[0]
-    op = ent[c, L.AB_OP]
     ent[c, L.AB_USED] = 1
     if ent[c, L.AB_CHARGES] > 0:
         ent[c, L.CHARGES_LEFT] -= 1
     if ent[c, L.AB_COSTS] != 0:
         ent[c, L.ACTED] = 1
-    _log(st, L.EV_ABILITY, c, op, t, ent[c, L.CHARGES_LEFT], 0, 0)
-    amount = ent[c, L.AB_AMOUNT]
-    if op == L.OP_STRIKE:
-        _strike(st, S, c, t, amount)
-    elif op == L.OP_AREA:
-        _area(st, S, c, amount)
-    elif op == L.OP_HEAL:
-        _heal(st, c, t, amount, ent[c, L.AB_FLAG])
-    elif op == L.OP_BUFF:
-        _set_state(st, S, t, L.BUFF, c, ent[c, L.AB_DURATION], ent[c, L.AB_STAT], amount)
-    elif op == L.OP_DEBUFF:
-        _set_state(st, S, t, L.DEBUFF, c, ent[c, L.AB_DURATION], ent[c, L.AB_STAT], amount)
-    elif op == L.OP_FREEZE:
-        _set_state(st, S, t, L.FROZEN, c, ent[c, L.AB_DURATION], 0, 0)
-    elif op == L.OP_INVISIBILITY:
-        _set_state(st, S, t, L.INVISIBLE, c, ent[c, L.AB_DURATION], 0, 0)
-    elif op == L.OP_MOBILITY:
-        here = ent[c, L.SPACE]
-        ent[c, L.SPACE] = t - m
-        _log(st, L.EV_TELEPORT, c, here, t - m, 0, 0, 0)
-    elif op == L.OP_REVIVE:
-        _revive(st, S, c, t)
+    _log(st, L.EV_ABILITY, c, ent[c, L.AB_OP], t, ent[c, L.CHARGES_LEFT], 0, 0)
+    _run_effect(st, S, c, t, L.FX_ABILITY, 0)
+
+
+@njit
+def _use_ability_alt(st, S, c, e):
+    """The ability's second form on entity ``e``: revive ``e`` in the Spawn rather than where it
+    fell (CONTRACT STUB: the water slice makes it legal)."""
+    return

@@ -14,6 +14,7 @@ import numpy as np
 from sim.rng import seed_states
 
 from . import layout as L
+from .actions import n_actions
 from .events import decode
 from .legal import _legal
 from .runner import _choose, _play
@@ -41,8 +42,8 @@ class Game:
         self.st = init_game(setup, cards, team_cards, state, log=log, ev_cap=ev_cap,
                             apocalypse=apocalypse)
         self.S = setup.static
-        # actions (layout): end, moves, attacks, abilities on entities, abilities on spaces
-        self._mask = np.zeros(1 + 2 * (self.st.kind.shape[0] + self.st.ent.shape[0]), np.bool_)
+        # the action blocks: sim/engine/actions.py
+        self._mask = np.zeros(n_actions(self.st.kind.shape[0], self.st.ent.shape[0]), np.bool_)
         _advance(self.st, self.S)
 
     # -- the engine interface ---------------------------------------------------------------

@@ -13,7 +13,12 @@ SPEED_LEFT, ACTED, DONE, IS_CPU, HOME, SPENT = range(10, 16)
 ATK = 16   # 16..19 attacks of the star points base, red, blue, green
 TIER = 20  # 20..23 their dice tiers (1-based)
 DEALT, TAKEN, KILLS = 24, 25, 26  # running totals: health it removed, health it lost, kills
-# the card's effect row (sim/catalogue/abilities.SLOTS, in that order), copied per entity
+# an effect row (sim/catalogue/abilities.SLOTS, in that order): an ability, item or tile function
+(FX_OP, FX_TARGET, FX_COSTS, FX_OWN_TURN, FX_CHARGES, FX_RANGE, FX_DURATION, FX_AMOUNT, FX_STAT,
+ FX_FLAG, FX_COUNT, FX_HEALTH, FX_ATTACKS, FX_TIER) = range(14)
+FX_SLOTS = 14
+FX_ABILITY, FX_ITEM, FX_TILE = 0, 1, 2  # where the interpreter reads a row (effects._fx)
+# the card's effect row, copied per entity
 AB = 27
 (AB_OP, AB_TARGET, AB_COSTS, AB_OWN_TURN, AB_CHARGES, AB_RANGE, AB_DURATION, AB_AMOUNT, AB_STAT,
  AB_FLAG, AB_COUNT, AB_HEALTH, AB_ATTACKS, AB_TIER) = range(AB, AB + 14)
@@ -23,7 +28,14 @@ CHARGES_LEFT, AB_USED, SHIELD = 41, 42, 43
 FROZEN, FROZEN_BY, INVISIBLE, INVISIBLE_BY = 44, 45, 46, 47
 BUFF, BUFF_BY, BUFF_STAT, BUFF_DELTA = 48, 49, 50, 51        # one positive effect at a time
 DEBUFF, DEBUFF_BY, DEBUFF_STAT, DEBUFF_DELTA = 52, 53, 54, 55  # one de-buff at a time
-NF = 56
+# Column blocks of the later slices of issue #5 (each owned by one module; unused columns are 0):
+#   56..63  special entities (sim/engine/entities.py): kind, creator, vehicle links
+#   64..71  items (sim/engine/items.py): the two held items, when each became usable, the pool
+#   72..79  tile functions (sim/engine/tiles.py): ticks and the tile they are banked in
+#   80..87  water and terrain (sim/engine/water.py): submerged, the water-roll streak
+ENT_BLOCK, ITEM_BLOCK, TILE_BLOCK, WATER_BLOCK = 56, 64, 72, 80
+SUBMERGED, STREAK_OVER = 80, 81  # submerged ("stuck in the water"); this turn's streak has failed
+NF = 88
 TIMED = (FROZEN, INVISIBLE, BUFF, DEBUFF)  # each followed by its "_BY" column
 # an expiry: (clock count at which it ends) * CLOCKS + clock; clocks 0-3 count a team's turns
 # (g[TURNS + t]), clock ROT_CLOCK counts rotations (rules.toml [game] effect_clock)
@@ -37,7 +49,10 @@ OWED = 20  # 20..23 regular turns each team is still owed before the Apocalypse 
 NREACH = 24  # spaces the last reach search touched (their ids are queue[:NREACH])
 TURNS = 25  # 25..28 turns each team has begun (the clocks effect durations count)
 REVIVES = 29  # characters revived (DEATHS counts deaths, so dead now = DEATHS - REVIVES)
-NG = 30
+# scalar blocks of the later slices of issue #5: 30..37 entities, 38..45 items, 46..57 tiles,
+# 58..61 water and terrain
+G_ENT_BLOCK, G_ITEM_BLOCK, G_TILE_BLOCK, G_WATER_BLOCK = 30, 38, 46, 58
+NG = 62
 GM = 4  # TURN value of the GM Turn
 
 # game end reasons
@@ -55,6 +70,9 @@ EVF = 8
 (EV_TURN, EV_PLACE, EV_MOVE, EV_ATTACK, EV_ROLL, EV_DAMAGE, EV_RETALIATE, EV_DEATH, EV_ELIMINATED,
  EV_REVEAL, EV_APOC_START, EV_ANNOUNCE, EV_DESTROY, EV_TILE_DAMAGE, EV_GM_TURN, EV_ROTATION,
  EV_END, EV_ABILITY, EV_HEAL, EV_STATE, EV_REVIVE, EV_TELEPORT) = range(1, 23)
+# event kinds of the later slices: 23..29 entities, 30..36 items, 37..45 tiles, 46..50 water
+EV_ENT_BLOCK, EV_ITEM_BLOCK, EV_TILE_BLOCK, EV_WATER_BLOCK = 23, 30, 37, 46
+EV_WATER_ROLL, EV_SUBMERGED, EV_FALL = 46, 47, 48
 # death causes
 BY_ATTACK, BY_RETALIATION, BY_DESTRUCTION, BY_TILE_DAMAGE, BY_ABILITY, BY_APOCALYPSE = range(1, 7)
 
@@ -65,10 +83,15 @@ T_NONE, T_SELF, T_ALLY, T_ENEMY, T_DEAD_ALLY, T_SPACE = range(6)
 # buff / de-buff stats
 STAT_SPEED, STAT_RANGE, STAT_DEFENSE, STAT_ATTACKS, STAT_ADVANTAGE, STAT_INVINCIBLE = range(6)
 
-# ---- actions: 0 end the character's turn; 1 + s move to (or be placed on) space s;
+# ---- actions (sim/engine/actions.py: one block after another, N spaces, M entities):
+#      0 end the character's turn; 1 + s move to (or be placed on) space s;
 #      1 + N + e attack entity e; 1 + N + M + e use the ability on entity e (the user itself
-#      for "none" and "self"); 1 + N + 2M + s use it on space s (N spaces, M entities)
+#      for "none" and "self"); 1 + N + 2M + s use it on space s; then the blocks of the later
+#      slices: the ability's second form on entity e (M: revive in the Spawn), items
+#      (ITEM_ACTIONS(N, M)), interactables (N: the space acted on), water-rolls (N: the space
+#      crossed to)
 END = 0
+F_CAP = 32  # items lying on the board at once (State.floor rows)
 
 # ---- integer parameters ip[NIP]
 (P_DEFENSE_DIE, P_DEFENSE_REJECT, P_MARGIN, P_MAX_DEFENSE, P_PER_ATTACK, P_CANCEL_BASE,

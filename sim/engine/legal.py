@@ -17,8 +17,12 @@ from __future__ import annotations
 from sim._jit import njit
 
 from . import layout as L
+from .actions import _interact_base, _item_base, _water_base
 from .effects import _ability_range, _ability_ready, _revive_space, _teleport_targets
+from .item_use import _legal_items
 from .space import _may_reach, _reach_from, _sight_from
+from .tiles import _legal_interact
+from .water import _legal_water
 
 
 @njit(inline="always")
@@ -88,7 +92,7 @@ def _legal(st, S, mask):
             mask[base + c] = True
             count += 1
         elif tk == L.T_SPACE:
-            count += _teleport_targets(st, c, base + m, mask)
+            count += _teleport_targets(st, c, ent[c, L.AB_AMOUNT], base + m, mask)
         elif tk == L.T_DEAD_ALLY:
             for e in range(m):
                 if (ent[e, L.TEAM] == team and ent[e, L.ALIVE] == 0
@@ -121,4 +125,7 @@ def _legal(st, S, mask):
             elif tk == L.T_ALLY and sight[s] <= ar:
                 mask[base + e] = True
                 count += 1
+    count += _legal_items(st, S, c, mask, _item_base(n, m))
+    count += _legal_interact(st, S, c, mask, _interact_base(n, m))
+    count += _legal_water(st, S, c, mask, _water_base(n, m))
     return count

@@ -20,6 +20,7 @@ from sim.ai.random_policy import _random_action
 from sim.rng import seed_states
 
 from . import layout as L
+from .actions import _n_actions
 from .legal import _legal
 from .setup import _init_game
 from .state import Static
@@ -61,7 +62,7 @@ def _play(st, S, policies, budgets, eliminated):
     finishing order the ladder rates. Checked only when a character died (one comparison per
     decision otherwise)."""
     g = st.g
-    mask = np.zeros(1 + 2 * (st.kind.shape[0] + st.ent.shape[0]), np.bool_)
+    mask = np.zeros(_n_actions(st.kind.shape[0], st.ent.shape[0]), np.bool_)
     _advance(st, S)
     deaths = g[L.DEATHS]
     while g[L.OVER] == 0:
@@ -109,7 +110,8 @@ def _play_many(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, po
                      statics.body_members[k], statics.pos_suit[k], statics.pos_layer,
                      statics.spawn_space[k], statics.ip[k], statics.fp, statics.tier_faces,
                      statics.tier_reject, statics.apoc_code, statics.apoc_params, statics.tail,
-                     statics.ctail, statics.pos_dist[k])
+                     statics.ctail, statics.pos_dist[k], statics.item_fx, statics.tile_fx,
+                     statics.pos_tile[k])
         st = _init_game(S, cards, cpu_rows[k, :n_cpu[k]], team_cards[i], states[i], 1, 0, -1)
         pol = np.empty(4, np.int64)
         bud = np.empty(4, np.int64)

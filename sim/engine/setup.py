@@ -18,6 +18,7 @@ from sim.rng import roll
 
 from . import layout as L
 from .state import State
+from .tiles import _init_tiles
 
 Cards = namedtuple("Cards", ["speed", "range", "max_health", "defense", "attacks", "tier",
                              "suit", "characters", "effects"])
@@ -114,4 +115,5 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
                    S.move_nbr2[0].copy(), S.sight_nbr2[0].copy(), S.sight_flag2[0].copy(),
                    S.kind2[0].copy(), S.tile_pos2[0].copy(), S.twin2[0].copy(),
                    np.full(n, -1, np.int32), np.empty(4 * n + 16, np.int64),
-                   np.empty(n, np.int32))
+                   np.empty(n, np.int32), np.full((L.F_CAP, 2), -1, np.int64),
+                   _init_tiles(S))

@@ -25,7 +25,9 @@ from sim.catalogue.game_rules import GameRules, load_game_rules
 from sim.combat.sampler import lane_reject
 
 from . import layout as L
+from .items import item_table
 from .state import Stacked, Static, new_static
+from .tiles import tile_table
 
 MAX_ATTACKS = 50   # cards.LIMITS["attacks"]: the most dice one throw can hold
 TAIL_HEALTH = 1500  # health beyond this is treated as this in the greedy kill table
@@ -188,7 +190,9 @@ def build_setup(catalogue, board: Board, game_rules: GameRules, apocalypses: Apo
         ip=_int_params(catalogue, g1, game_rules, apoc_pos), fp=fp,
         tier_faces=rules.tier_faces.astype(np.int64),
         tier_reject=lane_reject(rules.tier_faces), apoc_code=apocalypses.code,
-        apoc_params=apocalypses.params, tail=tail, ctail=ctail, pos_dist=_pos_dist(board))
+        apoc_params=apocalypses.params, tail=tail, ctail=ctail, pos_dist=_pos_dist(board),
+        item_fx=item_table(catalogue), tile_fx=tile_table(catalogue),
+        pos_tile=board.tiles.astype(np.int64).ravel().copy())
     assert static.kind2.shape[1] == N_SPACES
     rows, names = _cpus(board, tiles)
     return GameSetup(static, rows, tuple(names), board, game_rules, apocalypses)
@@ -209,7 +213,8 @@ def stack_setups(setups: list[GameSetup]) -> tuple[Stacked, np.ndarray, np.ndarr
                       stack("tile_pos2"), stack("twin2"), stack("move_roll"), stack("space_bodies"),
                       starts, members, stack("pos_suit"), first.pos_layer, stack("spawn_space"),
                       stack("ip"), first.fp, first.tier_faces, first.tier_reject, first.apoc_code,
-                      first.apoc_params, first.tail, first.ctail, stack("pos_dist"))
+                      first.apoc_params, first.tail, first.ctail, stack("pos_dist"),
+                      first.item_fx, first.tile_fx, stack("pos_tile"))
     k = max(max(s.cpu_rows.shape[0] for s in setups), 1)
     cpu = np.zeros((len(setups), k, CPU_COLS), np.int64)
     n_cpu = np.zeros(len(setups), np.int64)

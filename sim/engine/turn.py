@@ -17,14 +17,19 @@ from __future__ import annotations
 from sim._jit import njit
 
 from . import layout as L
+from .actions import _alt_base, _interact_base, _item_base, _water_base
 from .apocalypse import _apocalypse_step
 from .combat import _strike
 from .cpu import _cpu_turn
-from .effects import _use_ability
+from .effects import _use_ability, _use_ability_alt
 from .events import _log
+from .item_use import _apply_item
+from .items import _end_turn_items
 from .reveal import _check_reveal
 from .states import _tick
+from .tiles import _apply_interact, _end_turn_tile
 from .victory import _finish_by_health, _team_alive
+from .water import _apply_water
 
 
 @njit
@@ -133,8 +138,11 @@ def _apply(st, S, action):
     c = g[L.CUR]
     n = st.kind.shape[0]
     g[L.DECISIONS] += 1
+    m = ent.shape[0]
     if action == L.END:
         ent[c, L.DONE] = 1
+        _end_turn_items(st, c)
+        _end_turn_tile(st, S, c)
     elif action <= n:
         s = action - 1
         here = ent[c, L.SPACE]
@@ -147,10 +155,18 @@ def _apply(st, S, action):
             ent[c, L.SPENT] += cost
             ent[c, L.SPACE] = s
             _log(st, L.EV_MOVE, c, here, s, cost, 0, 0)
-    elif action <= n + ent.shape[0]:
+    elif action <= n + m:
         ent[c, L.ACTED] = 1  # "You attack an entity by spending the attacking character's action"
         _strike(st, S, c, action - 1 - n, 0)
+    elif action < _alt_base(n, m):
+        _use_ability(st, S, c, action - 1 - n - m)
+    elif action < _item_base(n, m):
+        _use_ability_alt(st, S, c, action - _alt_base(n, m))
+    elif action < _interact_base(n, m):
+        _apply_item(st, S, c, action - _item_base(n, m))
+    elif action < _water_base(n, m):
+        _apply_interact(st, S, c, action - _interact_base(n, m))
     else:
-        _use_ability(st, S, c, action - 1 - n - ent.shape[0])
+        _apply_water(st, S, c, action - _water_base(n, m))
     g[L.CUR] = -1
     _advance(st, S)

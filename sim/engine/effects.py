@@ -21,6 +21,9 @@ from . import layout as L
 from .combat import _strike
 from .death import _harm
 from .events import _log
+from .fx_entities import _run_entity_effect
+from .fx_items import _run_item_effect
+from .fx_tiles import _run_tile_effect
 from .states import _set_state
 
 SPAN = 35  # spaces per row of the board's space grid (sim.board.geometry)
@@ -168,6 +171,12 @@ def _run_effect(st, S, c, t, src, k):
         _log(st, L.EV_TELEPORT, c, here, t - m, 0, 0, 0)
     elif op == L.OP_REVIVE:
         _revive(st, S, c, t)
+    elif op >= L.OP_ENT_FIRST:
+        _run_entity_effect(st, S, c, t, src, k, op)
+    elif op >= L.OP_TILE_FIRST:
+        _run_tile_effect(st, S, c, t, src, k, op)
+    elif op >= L.OP_ITEM_FIRST:
+        _run_item_effect(st, S, c, t, src, k, op)
     return op
 
 

@@ -16,3 +16,17 @@ def _on_death_entities(st, S, e):
     disappear if that character is killed"; "The Clone dies when the character it was copied
     from dies")."""
     return
+
+
+@njit
+def _summon_card(st, S, c):
+    """``c``'s team summons: "a random 6th character card joins your team. Each team is allowed
+    1 summon per game". Returns whether it happened (a tile reward calls this)."""
+    return False
+
+
+@njit
+def _spawn_assist(st, S, c, k):
+    """``c``'s team gains assist character ``k`` ("You can only have 1 assist character at a
+    time"). Returns whether it happened."""
+    return False

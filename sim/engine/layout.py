@@ -79,6 +79,9 @@ BY_ATTACK, BY_RETALIATION, BY_DESTRUCTION, BY_TILE_DAMAGE, BY_ABILITY, BY_APOCAL
 # ---- effects (sim/catalogue/abilities.EFFECTS: opcode = index + 1) and target kinds
 (OP_NONE, OP_STRIKE, OP_AREA, OP_HEAL, OP_BUFF, OP_DEBUFF, OP_FREEZE, OP_INVISIBILITY,
  OP_MOBILITY, OP_SUMMON, OP_TILE_CONTROL, OP_REVIVE) = range(12)
+# opcode blocks of the later slices (each slice names its own; effects._run_effect dispatches a
+# block to the slice's fx_* module): 12..15 items, 16..23 tile functions, 24..27 entities
+OP_ITEM_FIRST, OP_TILE_FIRST, OP_ENT_FIRST, OP_LAST = 12, 16, 24, 28
 T_NONE, T_SELF, T_ALLY, T_ENEMY, T_DEAD_ALLY, T_SPACE = range(6)
 # buff / de-buff stats
 STAT_SPEED, STAT_RANGE, STAT_DEFENSE, STAT_ATTACKS, STAT_ADVANTAGE, STAT_INVINCIBLE = range(6)

@@ -17,9 +17,11 @@ import numpy as np
 from sim._jit import njit
 from sim.catalogue.apocalypses import STORM
 from sim.engine import layout as L
+from sim.engine.actions import _alt_base, _water_base
 from sim.engine.space import _homefield
 
 from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
+from .water_values import _water_choice, _water_targets
 
 SPAN = 35
 
@@ -143,6 +145,35 @@ def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, enemy_d,
 
 
 @njit
+def _revive_in_spawn(st, e):
+    """The revive's second form ("or back in the team's Spawn") when the point of death lies in
+    a coordinate announced for destruction; the spot otherwise."""
+    s = st.ent[e, L.SPACE]
+    p = st.tile_pos[s] if s >= 0 else -1
+    return p < 0 or st.pos_state[p] == L.ANNOUNCED
+
+
+@njit
+def _escape(st, S, c, mask, enemy_r, enemy_c, cpu):
+    """Submerged: roll towards the best-placed space next to the water (END when no roll is
+    left this turn)."""
+    wspaces, walls = _water_targets(st, S, c, mask)
+    if wspaces.shape[0] == 0:
+        return L.END
+    ref = st.ent[c, L.SPACE]
+    enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
+    scores = _position_scores(st.ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer,
+                              st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM, c,
+                              wspaces, mask, False, enemy_r, enemy_c, enemy_d, ref // SPAN,
+                              ref % SPAN, cpu, np.empty(wspaces.shape[0]))
+    k = 0
+    for i in range(1, wspaces.shape[0]):
+        if scores[i] > scores[k]:
+            k = i
+    return _water_base(st.kind.shape[0], st.ent.shape[0]) + wspaces[k]
+
+
+@njit
 def _greedy_action(st, S, mask):
     """Needs ``_legal`` just run (its reach and sight buffers: the reached spaces are
     ``st.queue[:g[NREACH]]``, so moves are scored without scanning all 1,225 spaces)."""
@@ -158,6 +189,8 @@ def _greedy_action(st, S, mask):
     best, best_a = 0.0, -1
     n = st.kind.shape[0]
     m = ent.shape[0]
+    if ent[c, L.SUBMERGED] != 0:  # escaping is all a submerged character may do
+        return _escape(st, S, c, mask, enemy_r, enemy_c, cpu)
     if ent[c, L.ACTED] == 0:
         for e in range(m):
             if mask[1 + n + e]:
@@ -171,6 +204,8 @@ def _greedy_action(st, S, mask):
                 sc = _ability_score(st, S, c, e)
                 if sc > best:
                     best, best_a = sc, base + e
+                    if mask[_alt_base(n, m) + e] and _revive_in_spawn(st, e):
+                        best_a = _alt_base(n, m) + e
     if best_a >= 0:
         return best_a
     ref = ent[c, L.SPACE]
@@ -191,6 +226,16 @@ def _greedy_action(st, S, mask):
             for i in range(tele.shape[0]):
                 if scores[i] > best:
                     best, best_a = scores[i], 1 + n + 2 * m + tele[i]
+    if ent[c, L.STREAK_OVER] == 0:  # water-rolls while the streak is free
+        wspaces, walls = _water_targets(st, S, c, mask)
+        if wspaces.shape[0] > 0:
+            scores = _position_scores(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state,
+                                      S.pos_layer, st.g[L.REVEALED] != 0
+                                      and S.apoc_code[st.g[L.APOC]] == STORM, c, wspaces, mask,
+                                      False, enemy_r, enemy_c, enemy_d, ref // SPAN, ref % SPAN,
+                                      cpu, np.empty(wspaces.shape[0]))
+            best, best_a = _water_choice(S, ent, c, wspaces, walls, scores, here, best, best_a,
+                                         _water_base(n, m))
     if ent[c, L.SPEED_LEFT] <= 0:
         return best_a
     nreach = st.g[L.NREACH]

@@ -19,6 +19,7 @@ from .events import _log
 from .items import _drop_items
 from .reveal import _check_reveal
 from .states import _cease
+from .terrain import _fall
 from .victory import _check_victory, _team_alive
 
 
@@ -54,24 +55,32 @@ def _harm(st, S, e, amount, by, cause):
     """Lose ``amount`` health; die at 0 ("Health is reduced by suffering damage"). Shield is
     lost first (house ruling: it is health beyond the maximum). "Invincibility is an effect that
     prevents an Entity from losing Health by any means ... still Vulnerable to ... the
-    Apocalypse": only the Apocalypse's own damage reaches an invincible entity."""
+    Apocalypse": only the Apocalypse's own damage reaches an invincible entity. Terrain:
+    "Whenever damage is allocated to a fighter that is within ½" of the edge of a platform or
+    climbing a ladder ... On a 1: The fighter falls" (``terrain._fall``); the fall's own damage
+    is dealt by a second pass of the loop (it lands on ground, so it never falls again)."""
     ent = st.ent
-    if amount <= 0 or ent[e, L.ALIVE] == 0:
-        return
-    if (ent[e, L.BUFF] != 0 and ent[e, L.BUFF_STAT] == L.STAT_INVINCIBLE
-            and cause != L.BY_APOCALYPSE):
-        return
-    if ent[e, L.SHIELD] > 0:
-        absorbed = min(amount, ent[e, L.SHIELD])
-        ent[e, L.SHIELD] -= absorbed
-        amount -= absorbed
-        if amount == 0:
+    while amount > 0 and ent[e, L.ALIVE] != 0:
+        if (ent[e, L.BUFF] != 0 and ent[e, L.BUFF_STAT] == L.STAT_INVINCIBLE
+                and cause != L.BY_APOCALYPSE):
             return
-    lost = min(amount, st.ent[e, L.HEALTH])  # the record counts health actually removed
-    st.ent[e, L.TAKEN] += lost
-    if by >= 0:
-        st.ent[by, L.DEALT] += lost
-    st.ent[e, L.HEALTH] -= amount
-    st.g[L.HARM] = 1
-    if st.ent[e, L.HEALTH] <= 0:
-        _kill(st, S, e, by, cause)
+        if ent[e, L.SHIELD] > 0:
+            absorbed = min(amount, ent[e, L.SHIELD])
+            ent[e, L.SHIELD] -= absorbed
+            amount -= absorbed
+            if amount == 0:
+                return
+        lost = min(amount, ent[e, L.HEALTH])  # the record counts health actually removed
+        ent[e, L.TAKEN] += lost
+        if by >= 0:
+            ent[by, L.DEALT] += lost
+        ent[e, L.HEALTH] -= amount
+        st.g[L.HARM] = 1
+        if ent[e, L.HEALTH] <= 0:
+            _kill(st, S, e, by, cause)
+            return
+        if cause == L.BY_FALL:
+            return
+        amount = _fall(st, S, e)
+        by = -1
+        cause = L.BY_FALL

@@ -52,12 +52,19 @@ def _ability_range(ent, c):
 
 @njit
 def _revive_space(st, S, e):
-    """Where a dead character comes back: where it fell if that space still stands, else the
-    first spawn space that does (-1: none). Book: "The player may choose whether the revive
-    occurs at the point of occurrence, or back in the team's Spawn" (house: the spot first)."""
+    """Where a dead character comes back by the ability's first form: where it fell if that
+    space still stands, else the first spawn space that does (-1: none). Book: "The player may
+    choose whether the revive occurs at the point of occurrence, or back in the team's Spawn"
+    (the second form, :func:`_spawn_revive_space`, is the Spawn)."""
     s = st.ent[e, L.SPACE]
     if s >= 0 and st.tile_pos[s] >= 0 and st.kind[s] == FLOOR:
         return s
+    return _spawn_revive_space(st, S, e)
+
+
+@njit
+def _spawn_revive_space(st, S, e):
+    """The first spawn space of ``e``'s team that still stands (-1: none)."""
     team = st.ent[e, L.TEAM]
     for k in range(S.spawn_space.shape[1]):
         s = S.spawn_space[team, k]
@@ -114,11 +121,12 @@ def _heal(st, c, e, amount, shield):
 
 
 @njit
-def _revive(st, S, c, e):
+def _revive(st, S, c, e, s):
     """"A revived character returns at full health, with their ability and their stats in
-    exactly the state they were in at the moment of death" (charges stay spent)."""
+    exactly the state they were in at the moment of death" (charges stay spent) on space ``s``.
+    Not submerged: it returns to a floor space, not into the water."""
     ent = st.ent
-    s = _revive_space(st, S, e)
+    ent[e, L.SUBMERGED] = 0
     ent[e, L.ALIVE] = 1
     ent[e, L.HEALTH] = ent[e, L.MAX_HEALTH]
     ent[e, L.SHIELD] = 0
@@ -170,7 +178,7 @@ def _run_effect(st, S, c, t, src, k):
         ent[c, L.SPACE] = t - m
         _log(st, L.EV_TELEPORT, c, here, t - m, 0, 0, 0)
     elif op == L.OP_REVIVE:
-        _revive(st, S, c, t)
+        _revive(st, S, c, t, _revive_space(st, S, t))
     elif op >= L.OP_ENT_FIRST:
         _run_entity_effect(st, S, c, t, src, k, op)
     elif op >= L.OP_TILE_FIRST:
@@ -198,6 +206,14 @@ def _use_ability(st, S, c, t):
 
 @njit
 def _use_ability_alt(st, S, c, e):
-    """The ability's second form on entity ``e``: revive ``e`` in the Spawn rather than where it
-    fell (CONTRACT STUB: the water slice makes it legal)."""
-    return
+    """The ability's second form on entity ``e``: a revive "back in the team's Spawn" rather
+    than "at the point of occurrence" (the only effect with a second form; legal only when both
+    spots exist and differ: ``legal._legal``). Pays like :func:`_use_ability`."""
+    ent = st.ent
+    ent[c, L.AB_USED] = 1
+    if ent[c, L.AB_CHARGES] > 0:
+        ent[c, L.CHARGES_LEFT] -= 1
+    if ent[c, L.AB_COSTS] != 0:
+        ent[c, L.ACTED] = 1
+    _log(st, L.EV_ABILITY, c, ent[c, L.AB_OP], e, ent[c, L.CHARGES_LEFT], 1, 0)
+    _revive(st, S, c, e, _spawn_revive_space(st, S, e))

@@ -95,12 +95,20 @@ EVENTS = {
                   "A revived character returns at full health"),
     L.EV_TELEPORT: ("teleport", ("entity", "from", "to"),
                     "any unique movement granted by abilities"),
+    L.EV_WATER_ROLL: ("water-roll", ("entity", "from", "to", "face", "success", "wall"),
+                      "A water-roll is a D-6 roll where 1 to 3 is a fail and 4 to 6 is a success"),
+    L.EV_SUBMERGED: ("submerged", ("entity", "space"),
+                     "On a failure, the Entity who attempted the roll is Submerged"),
+    L.EV_FALL: ("fall", ("entity", "from", "to", "face", "damage"),
+                "Whenever damage is allocated to a fighter that is within ½\" of the edge of a "
+                "platform or climbing a ladder ... On a 1: The fighter falls"),
 }
 STATES = {L.FROZEN: "frozen", L.INVISIBLE: "invisible", L.BUFF: "buffed", L.DEBUFF: "de-buffed"}
 STATS = ("speed", "range", "defense", "attacks", "advantage", "invincibility")
 CAUSES = {L.BY_ATTACK: "attack", L.BY_RETALIATION: "retaliation",
           L.BY_DESTRUCTION: "destroyed coordinate", L.BY_TILE_DAMAGE: "tile-wide damage",
-          L.BY_ABILITY: "ability", L.BY_APOCALYPSE: "the Apocalypse"}
+          L.BY_ABILITY: "ability", L.BY_APOCALYPSE: "the Apocalypse",
+          L.BY_FIRE_WALL: "fire wall", L.BY_FALL: "fall"}
 REVEALS = {L.BY_DEATHS: "characters dead", L.BY_ROTATION: "rotation reached",
            L.BY_ELIMINATION: "a team eliminated"}
 
@@ -179,6 +187,14 @@ def _text(name, ev, labels, apocs) -> str:
         return f"{w('by')} revives {w('entity')} on space {ev['space']}"
     if name == "teleport":
         return f"{w('entity')} teleports {ev['from']} -> {ev['to']}"
+    if name == "water-roll":
+        how = "freely" if ev["face"] == 0 else f"rolls {ev['face']}"
+        what = ("crosses" if ev["success"] else "fails") + (" a wall" if ev["wall"] else "")
+        return f"{w('entity')} {how} for water {ev['from']} -> {ev['to']}: {what}"
+    if name == "submerged":
+        return f"{w('entity')} is submerged beside space {ev['space']}"
+    if name == "fall":
+        return f"{w('entity')} falls {ev['from']} -> {ev['to']} (rolled {ev['face']}): {ev['damage']} damage"
     if name == "GM turn":
         return "the GM Turn"
     if name == "rotation":

@@ -34,7 +34,9 @@ DEBUFF, DEBUFF_BY, DEBUFF_STAT, DEBUFF_DELTA = 52, 53, 54, 55  # one de-buff at 
 #   72..79  tile functions (sim/engine/tiles.py): ticks and the tile they are banked in
 #   80..87  water and terrain (sim/engine/water.py): submerged, the water-roll streak
 ENT_BLOCK, ITEM_BLOCK, TILE_BLOCK, WATER_BLOCK = 56, 64, 72, 80
-SUBMERGED, STREAK_OVER = 80, 81  # submerged ("stuck in the water"); this turn's streak has failed
+# water and terrain (sim/engine/water.py, terrain.py): submerged ("stuck in the water"); this
+# turn's water-roll streak has ended in a failure; sources letting it "Freely Cross Water"
+SUBMERGED, STREAK_OVER, FREE_WATER = 80, 81, 82
 NF = 88
 TIMED = (FROZEN, INVISIBLE, BUFF, DEBUFF)  # each followed by its "_BY" column
 # an expiry: (clock count at which it ends) * CLOCKS + clock; clocks 0-3 count a team's turns
@@ -72,9 +74,10 @@ EVF = 8
  EV_END, EV_ABILITY, EV_HEAL, EV_STATE, EV_REVIVE, EV_TELEPORT) = range(1, 23)
 # event kinds of the later slices: 23..29 entities, 30..36 items, 37..45 tiles, 46..50 water
 EV_ENT_BLOCK, EV_ITEM_BLOCK, EV_TILE_BLOCK, EV_WATER_BLOCK = 23, 30, 37, 46
-EV_WATER_ROLL, EV_SUBMERGED, EV_FALL = 46, 47, 48
+EV_WATER_ROLL, EV_SUBMERGED, EV_FALL = 46, 47, 48  # water.py, terrain.py
 # death causes
 BY_ATTACK, BY_RETALIATION, BY_DESTRUCTION, BY_TILE_DAMAGE, BY_ABILITY, BY_APOCALYPSE = range(1, 7)
+BY_FIRE_WALL, BY_FALL = 7, 8  # water.py, terrain.py (causes 9..: later slices)
 
 # ---- effects (sim/catalogue/abilities.EFFECTS: opcode = index + 1) and target kinds
 (OP_NONE, OP_STRIKE, OP_AREA, OP_HEAL, OP_BUFF, OP_DEBUFF, OP_FREEZE, OP_INVISIBILITY,
@@ -102,12 +105,16 @@ F_CAP = 32  # items lying on the board at once (State.floor rows)
  P_PER_WATER, P_PORTAL_BOUNDARY, P_DOOR_RANGE, P_N_PIECES, P_REVEAL_DEATHS, P_REVEAL_ROTATION,
  P_TURNS_AFTER, P_LEASH, P_CPU_RANGE, P_CPUS_APOC, P_STALEMATE, P_CAP, P_TIEBREAK,
  P_APOC_POS, P_CLOCK) = range(28)
-NIP = 28
+# water and terrain (rules.toml [board]): the water-roll die and its least success, a failed
+# fire wall's damage and whether it still crosses, the fall die, its falling faces, the damage
+(P_WATER_DIE, P_WATER_MIN, P_FIRE_DAMAGE, P_FIRE_CROSSES, P_FALL_DIE, P_FALL_MAX,
+ P_FALL_DAMAGE) = range(28, 35)
+NIP = 40  # 35..39: later slices
 # ---- float parameters fp[NFP]
 F_RED = 0
 (W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH,
- W_EFFECT) = range(1, 10)
-NFP = 10
+ W_EFFECT, W_SUBMERGED) = range(1, 11)
+NFP = 11
 
 # policies (built-in Numba kernels, dispatched by id in runner._choose)
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2

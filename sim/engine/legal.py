@@ -17,8 +17,9 @@ from __future__ import annotations
 from sim._jit import njit
 
 from . import layout as L
-from .actions import _interact_base, _item_base, _water_base
-from .effects import _ability_range, _ability_ready, _revive_space, _teleport_targets
+from .actions import _alt_base, _interact_base, _item_base, _water_base
+from .effects import (_ability_range, _ability_ready, _revive_space, _spawn_revive_space,
+                      _teleport_targets)
 from .item_use import _legal_items
 from .space import _may_reach, _reach_from, _sight_from
 from .tiles import _legal_interact
@@ -71,6 +72,10 @@ def _legal(st, S, mask):
         return count
     if ent[c, L.FROZEN] != 0:  # "cannot use any of its speed, cannot spend its action"
         return count
+    m = ent.shape[0]
+    if ent[c, L.SUBMERGED] != 0:  # "cannot move, and cannot spend their action on anything
+        st.g[L.NREACH] = -1       # except attempting to escape" (no reach searched)
+        return count + _legal_water(st, S, c, mask, _water_base(n, m))
     if ent[c, L.SPEED_LEFT] > 0:
         touched = _reach_from(st, S, here, ent[c, L.SPEED_LEFT])
         queue = st.queue
@@ -82,7 +87,6 @@ def _legal(st, S, mask):
                 count += 1
     else:
         _reach_from(st, S, here, 0)
-    m = ent.shape[0]
     base = 1 + n + m  # ability actions on entities; + m: on spaces
     tk = -1
     ar = -1
@@ -94,11 +98,18 @@ def _legal(st, S, mask):
         elif tk == L.T_SPACE:
             count += _teleport_targets(st, c, ent[c, L.AB_AMOUNT], base + m, mask)
         elif tk == L.T_DEAD_ALLY:
+            alt = _alt_base(n, m)
             for e in range(m):
-                if (ent[e, L.TEAM] == team and ent[e, L.ALIVE] == 0
-                        and _revive_space(st, S, e) >= 0):
-                    mask[base + e] = True
-                    count += 1
+                if ent[e, L.TEAM] == team and ent[e, L.ALIVE] == 0:
+                    spot = _revive_space(st, S, e)
+                    if spot >= 0:
+                        mask[base + e] = True
+                        count += 1
+                        # "or back in the team's Spawn": the second form, when it differs
+                        spawn = _spawn_revive_space(st, S, e)
+                        if spawn >= 0 and spawn != spot:
+                            mask[alt + e] = True
+                            count += 1
         else:
             ar = _ability_range(ent, c)
     reach = ent[c, L.RANGE] if ent[c, L.ACTED] == 0 else -1

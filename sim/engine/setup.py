@@ -79,6 +79,10 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
                 for j in range(C.effects.shape[1]):  # the card's effect row (docs/effects.md)
                     ent[e, L.AB + j] = C.effects[c, j]
                 ent[e, L.CHARGES_LEFT] = C.effects[c, L.AB_CHARGES - L.AB]
+                # mobility with free_water: "allow you to 'Freely Cross Water'"
+                if (C.effects[c, L.FX_OP] == L.OP_MOBILITY
+                        and C.effects[c, L.FX_FLAG] != 0):
+                    ent[e, L.FREE_WATER] = 1
                 e += 1
     for k in range(cpu_rows.shape[0]):  # "CPUs sometimes populate the board"
         ent[e, L.TEAM] = L.NO_TEAM
@@ -116,4 +120,4 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
                    S.kind2[0].copy(), S.tile_pos2[0].copy(), S.twin2[0].copy(),
                    np.full(n, -1, np.int32), np.empty(4 * n + 16, np.int64),
                    np.empty(n, np.int32), np.full((L.F_CAP, 2), -1, np.int64),
-                   _init_tiles(S))
+                   _init_tiles(S), S.feature.copy())

@@ -19,7 +19,7 @@ from . import layout as L
 @njit(inline="always")
 def _reach_from(st, S, start, speed):
     """``st.cost[s]``: speed to reach s from ``start`` (-1 out of reach); the reached spaces are
-    ``st.queue[:g[NREACH]]``. Dry moves only (no water-rolls in simulated games yet).
+    ``st.queue[:g[NREACH]]``. Dry moves only: water-rolls are actions of their own (water.py).
 
     The same answer as :func:`sim.board.movement._reach` with ``max_rolls=0`` (a test checks it),
     but it touches only the spaces it reaches: a breadth-first search whose queue doubles as the

@@ -28,12 +28,13 @@ from sim._jit import njit
 from . import layout as L
 
 STATE_FIELDS = ("ent", "g", "pos_state", "rng", "ev", "move_nbr", "sight_nbr", "sight_flag",
-                "kind", "tile_pos", "twin", "cost", "queue", "sight", "floor", "tiles")
+                "kind", "tile_pos", "twin", "cost", "queue", "sight", "floor", "tiles",
+                "feature")
 STATIC_FIELDS = ("move_nbr2", "sight_nbr2", "sight_flag2", "kind2", "tile_pos2", "twin2",
                  "move_roll", "space_bodies", "body_start", "body_members", "pos_suit",
                  "pos_layer", "spawn_space", "ip", "fp", "tier_faces", "tier_reject",
                  "apoc_code", "apoc_params", "tail", "ctail", "pos_dist", "item_fx", "tile_fx",
-                 "pos_tile")
+                 "pos_tile", "feature")
 
 # many boards' Static fields stacked on a leading board axis (a Python-side container)
 Stacked = namedtuple("Stacked", STATIC_FIELDS)
@@ -94,26 +95,27 @@ else:
 
 @njit
 def new_state(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos, twin,
-              cost, queue, sight, floor, tiles):
+              cost, queue, sight, floor, tiles, feature):
     return State(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos,
-                 twin, cost, queue, sight, floor, tiles)
+                 twin, cost, queue, sight, floor, tiles, feature)
 
 
 @njit
 def new_static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move_roll,
                space_bodies, body_start, body_members, pos_suit, pos_layer, spawn_space, ip, fp,
                tier_faces, tier_reject, apoc_code, apoc_params, tail, ctail, pos_dist, item_fx,
-               tile_fx, pos_tile):
+               tile_fx, pos_tile, feature):
     return Static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move_roll,
                   space_bodies, body_start, body_members, pos_suit, pos_layer, spawn_space, ip,
                   fp, tier_faces, tier_reject, apoc_code, apoc_params, tail, ctail, pos_dist,
-                  item_fx, tile_fx, pos_tile)
+                  item_fx, tile_fx, pos_tile, feature)
 
 
 @njit
 def state_fields(st):
     return (st.ent, st.g, st.pos_state, st.rng, st.ev, st.move_nbr, st.sight_nbr, st.sight_flag,
-            st.kind, st.tile_pos, st.twin, st.cost, st.queue, st.sight, st.floor, st.tiles)
+            st.kind, st.tile_pos, st.twin, st.cost, st.queue, st.sight, st.floor, st.tiles,
+            st.feature)
 
 
 @njit
@@ -121,7 +123,7 @@ def static_fields(S):
     return (S.move_nbr2, S.sight_nbr2, S.sight_flag2, S.kind2, S.tile_pos2, S.twin2, S.move_roll,
             S.space_bodies, S.body_start, S.body_members, S.pos_suit, S.pos_layer, S.spawn_space,
             S.ip, S.fp, S.tier_faces, S.tier_reject, S.apoc_code, S.apoc_params, S.tail, S.ctail,
-            S.pos_dist, S.item_fx, S.tile_fx, S.pos_tile)
+            S.pos_dist, S.item_fx, S.tile_fx, S.pos_tile, S.feature)
 
 
 @njit
@@ -138,7 +140,8 @@ def _clone(st):
                  np.zeros((1, st.ev.shape[1]), np.int64), st.move_nbr.copy(),
                  st.sight_nbr.copy(), st.sight_flag.copy(), st.kind.copy(), st.tile_pos.copy(),
                  st.twin.copy(), np.full(n, -1, np.int32), np.empty_like(st.queue),
-                 np.empty(n, np.int32), st.floor.copy(), st.tiles.copy())
+                 np.empty(n, np.int32), st.floor.copy(), st.tiles.copy(),
+                 st.feature.copy())
 
 
 @njit
@@ -161,6 +164,7 @@ def _copy_into(dst, src):
     dst.twin[:] = src.twin
     dst.floor[:] = src.floor
     dst.tiles[:] = src.tiles
+    dst.feature[:] = src.feature
 
 
 def _python_attributes(cls, fields, getter) -> None:

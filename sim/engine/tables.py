@@ -104,6 +104,13 @@ def _int_params(catalogue, graph, gr: GameRules, apoc_pos: int) -> np.ndarray:
     ip[L.P_TIEBREAK] = gr.simultaneous_tiebreak == "health_before"
     ip[L.P_APOC_POS] = apoc_pos
     ip[L.P_CLOCK] = gr.effect_clock == "rotations"
+    ip[L.P_WATER_DIE] = br.water_die
+    ip[L.P_WATER_MIN] = br.water_success_min
+    ip[L.P_FIRE_DAMAGE] = br.fire_wall_damage
+    ip[L.P_FIRE_CROSSES] = br.fire_wall_fail_crosses
+    ip[L.P_FALL_DIE] = br.falling_die
+    ip[L.P_FALL_MAX] = br.falling_max_face
+    ip[L.P_FALL_DAMAGE] = br.falling_damage
     return ip
 
 
@@ -192,7 +199,7 @@ def build_setup(catalogue, board: Board, game_rules: GameRules, apocalypses: Apo
         tier_reject=lane_reject(rules.tier_faces), apoc_code=apocalypses.code,
         apoc_params=apocalypses.params, tail=tail, ctail=ctail, pos_dist=_pos_dist(board),
         item_fx=item_table(catalogue), tile_fx=tile_table(catalogue),
-        pos_tile=board.tiles.astype(np.int64).ravel().copy())
+        pos_tile=board.tiles.astype(np.int64).ravel().copy(), feature=g1.feature.copy())
     assert static.kind2.shape[1] == N_SPACES
     rows, names = _cpus(board, tiles)
     return GameSetup(static, rows, tuple(names), board, game_rules, apocalypses)
@@ -214,7 +221,7 @@ def stack_setups(setups: list[GameSetup]) -> tuple[Stacked, np.ndarray, np.ndarr
                       starts, members, stack("pos_suit"), first.pos_layer, stack("spawn_space"),
                       stack("ip"), first.fp, first.tier_faces, first.tier_reject, first.apoc_code,
                       first.apoc_params, first.tail, first.ctail, stack("pos_dist"),
-                      first.item_fx, first.tile_fx, stack("pos_tile"))
+                      first.item_fx, first.tile_fx, stack("pos_tile"), stack("feature"))
     k = max(max(s.cpu_rows.shape[0] for s in setups), 1)
     cpu = np.zeros((len(setups), k, CPU_COLS), np.int64)
     n_cpu = np.zeros(len(setups), np.int64)

@@ -29,7 +29,7 @@ from .reveal import _check_reveal
 from .states import _tick
 from .tiles import _apply_interact, _end_turn_tile
 from .victory import _finish_by_health, _team_alive
-from .water import _apply_water
+from .water import _apply_water, _begin_water
 
 
 @njit
@@ -41,6 +41,7 @@ def _begin_turn(st, team):
         g[L.OWED + team] -= 1  # "at least one more regular turn" after the reveal
     g[L.TURNS + team] += 1
     _tick(st, team, g[L.TURNS + team])  # effects this team created that have run their turns
+    _begin_water(st, team)  # a fresh water-roll streak
     for e in range(ent.shape[0]):
         if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0:
             ent[e, L.SPEED_LEFT] = ent[e, L.SPEED]

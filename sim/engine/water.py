@@ -1,20 +1,141 @@
-"""Water-rolls in play, submerged entities and falls from platforms and ladders.
+"""Water-rolls in play: crossing bodies of water and rolled walls, being Submerged, escaping.
 
-CONTRACT STUB (to be replaced by the water slice).
+Book: "A water-roll is a D-6 roll where 1 to 3 is a fail and 4 to 6 is a success. A water-roll can
+be performed from any space adjacent to water"; "On a success, you may move into any other space
+adjacent to that same body of water. This movement costs no speed"; "On a failure, the Entity who
+attempted the roll is Submerged"; "Each Entity may roll for water freely, as many times as they
+like, until they fail. The first failed roll ends that streak for the turn"; "Spending that
+character's action buys them a fresh streak"; "A submerged character is stuck in the water and
+remains there until they succeed on a water-roll ... cannot move, and cannot spend their action on
+anything except attempting to escape"; a water wall "cannot be traversed unless you perform a
+successful water-roll ... Failing that roll simply means you do not cross. It does not submerge
+you"; fire walls "can be passed with a water-roll. If that water-roll fails, the character takes
+50 damage"; "'Freely Cross Water' ... All attempted Water Rolls are an Automatic Success".
+
+Why an action per crossing: each roll is a decision point (the character sees the outcome before
+choosing the next step, as at the table), and a policy weighs a crossing by its chance. One action
+of the water block (``actions._water_base + s``) = one water-roll towards space ``s``: across a
+body next to the character (no speed), across a rolled wall to the neighbour ``s`` (one step of
+speed), or, submerged, an escape to any space next to the body it is in. House rulings
+(docs/rulings.md): a submerged character stays on the space it rolled from (it is in the water
+beside it: attackable, as the book says); a roll after the streak has failed spends the action
+(the "fresh streak"); the numbers are ``rules.toml [board]`` (``water_die``,
+``water_success_min``, ``fire_wall_damage``, ``fire_wall_fail_crosses``).
 """
 
 from __future__ import annotations
 
 from sim._jit import njit
+from sim.board.graph import ROLL_FIRE_WALL
+from sim.board.layout import FLOOR
+from sim.rng import roll
+
+from . import layout as L
+from .death import _harm
+from .events import _log
+
+
+@njit(inline="always")
+def _may_roll(ent, c):
+    """A roll is free while this turn's streak has not failed; after that it costs the action."""
+    return ent[c, L.STREAK_OVER] == 0 or ent[c, L.ACTED] == 0
 
 
 @njit
 def _legal_water(st, S, c, mask, base):
-    """Mark ``base + s`` for each space ``c`` may try to reach by water-rolls; return how many."""
+    """Mark ``base + s`` for each space ``c`` may roll towards; return how many. Needs the
+    character placed and not frozen (``_legal`` returns before this otherwise)."""
+    ent = st.ent
+    if not _may_roll(ent, c):
+        return 0
+    here = ent[c, L.SPACE]
+    kind = st.kind
+    tile_pos = st.tile_pos
+    bodies = S.space_bodies
+    members = S.body_members
+    starts = S.body_start
+    submerged = ent[c, L.SUBMERGED] != 0
+    count = 0
+    for bi in range(bodies.shape[1]):
+        b = bodies[here, bi]
+        if b < 0:
+            break
+        for k in range(starts[b], starts[b + 1]):
+            s = members[k]
+            if ((s != here or submerged) and kind[s] == FLOOR and tile_pos[s] >= 0
+                    and not mask[base + s]):
+                mask[base + s] = True
+                count += 1
+    if submerged or ent[c, L.SPEED_LEFT] < S.ip[L.P_MOVE_COST]:
+        return count
+    nbr = st.move_nbr
+    rolled = S.move_roll
+    for d in range(8):
+        s = nbr[here, d]
+        if s >= 0 and rolled[here, d] > 0 and tile_pos[s] >= 0 and not mask[base + s]:
+            mask[base + s] = True
+            count += 1
+    return count
+
+
+@njit
+def _wall_kind(st, S, here, s):
+    """The roll a step from ``here`` to neighbour ``s`` needs (0: none, it is no neighbour)."""
+    for d in range(8):
+        if st.move_nbr[here, d] == s:
+            return S.move_roll[here, d]
     return 0
 
 
 @njit
+def _water_roll(st, S, c):
+    """One water-roll for ``c`` from the game's stream: (face, success). Free water always
+    succeeds and rolls nothing (face 0)."""
+    if st.ent[c, L.FREE_WATER] != 0:
+        return 0, True
+    rng = st.rng
+    face, rng[0], rng[1], rng[2], rng[3] = roll(S.ip[L.P_WATER_DIE], rng[0], rng[1], rng[2],
+                                               rng[3])
+    return face, face >= S.ip[L.P_WATER_MIN]
+
+
+@njit
 def _apply_water(st, S, c, s):
-    """``c`` rolls for water towards space ``s``."""
-    return
+    """``c`` rolls for water towards space ``s`` (a legal water action)."""
+    ent = st.ent
+    here = ent[c, L.SPACE]
+    if ent[c, L.STREAK_OVER] != 0:  # "Spending that character's action buys them a fresh streak"
+        ent[c, L.ACTED] = 1
+        ent[c, L.STREAK_OVER] = 0
+    wall = 0 if ent[c, L.SUBMERGED] != 0 else _wall_kind(st, S, here, s)
+    face, ok = _water_roll(st, S, c)
+    _log(st, L.EV_WATER_ROLL, c, here, s, face, 1 if ok else 0, wall)
+    if ok:
+        ent[c, L.SUBMERGED] = 0
+        ent[c, L.SPACE] = s
+        if wall > 0:  # a wall is crossed by a step: "Walls ... obstruct movement"
+            mc = S.ip[L.P_MOVE_COST]
+            ent[c, L.SPEED_LEFT] -= mc
+            ent[c, L.SPENT] += mc
+        return
+    ent[c, L.STREAK_OVER] = 1  # "The first failed roll ends that streak for the turn"
+    if wall == 0:
+        if ent[c, L.SUBMERGED] == 0:
+            ent[c, L.SUBMERGED] = 1  # "the Entity who attempted the roll is Submerged"
+            _log(st, L.EV_SUBMERGED, c, here, 0, 0, 0, 0)
+    elif wall == ROLL_FIRE_WALL:
+        _harm(st, S, c, S.ip[L.P_FIRE_DAMAGE], -1, L.BY_FIRE_WALL)
+        if S.ip[L.P_FIRE_CROSSES] != 0 and ent[c, L.ALIVE] != 0:
+            mc = S.ip[L.P_MOVE_COST]
+            ent[c, L.SPACE] = s
+            ent[c, L.SPEED_LEFT] -= mc
+            ent[c, L.SPENT] += mc
+
+
+@njit
+def _begin_water(st, team):
+    """A team's turn begins: each of its entities has a fresh streak."""
+    ent = st.ent
+    for e in range(ent.shape[0]):
+        if ent[e, L.TEAM] == team:
+            ent[e, L.STREAK_OVER] = 0

@@ -1,0 +1,278 @@
+"""Water-rolls, being Submerged, rolled walls, falls and the revive's second form in play: one
+table-driven scenario per rule (a character is put beside the water, a wall, a platform edge or a
+ladder of board 1 and acts through the engine interface), plus binomial tests of the roll rates
+against the rules' dice with fixed seeds. Each case quotes its rule."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sim.board.graph import ROLL_FIRE_WALL, ROLL_WATER_WALL
+from sim.board.layout import FLOOR, LADDER, PLATFORM
+from sim.engine import layout as L
+from sim.engine.actions import _n_actions, _water_base, n_actions
+from sim.engine.death import _harm, _kill
+from sim.engine.terrain import _landing
+from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game
+
+BOARD = 1  # board 1 has bodies of water, water and fire walls, platforms and ladders
+RULES = CATALOGUE.board_rules
+
+
+@contextmanager
+def rules_ip(S, **values):
+    """Change some integer rules of the (cached, shared) board setup for one test."""
+    old = {k: int(S.ip[getattr(L, k)]) for k in values}
+    try:
+        for k, v in values.items():
+            S.ip[getattr(L, k)] = v
+        yield
+    finally:
+        for k, v in old.items():
+            S.ip[getattr(L, k)] = v
+
+
+def water_game(seed=2):
+    game = new_game(BOARD, seed, EXAMPLE_TEAMS.cards)
+    c = game.current
+    ent = game.st.ent
+    for e in range(ent.shape[0]):
+        if ent[e, L.IS_CPU] == 0:
+            ent[e, L.SPACE] = int(game.S.spawn_space[ent[e, L.TEAM], 0])
+    ent[c, L.FREE_WATER] = 0
+    return game, c
+
+
+def beside_water(game):
+    """A floor space next to a body of water and another space of that body."""
+    S = game.S
+    for s in range(S.space_bodies.shape[0]):
+        b = S.space_bodies[s, 0]
+        if b >= 0 and game.st.kind[s] == FLOOR and game.st.tile_pos[s] >= 0:
+            for t in S.body_members[S.body_start[b]:S.body_start[b + 1]]:
+                if t != s:
+                    return s, int(t)
+    raise AssertionError("board 1 has water")
+
+
+def beside_wall(game, code):
+    S = game.S
+    for s in range(S.move_roll.shape[0]):
+        for d in range(8):
+            t = game.st.move_nbr[s, d]
+            if t >= 0 and S.move_roll[s, d] == code and game.st.kind[s] == FLOOR:
+                return s, int(t)
+    raise AssertionError("board 1 has this wall")
+
+
+def water_action(game, s):
+    return _water_base(game.st.kind.shape[0], game.st.ent.shape[0]) + s
+
+
+def put(game, c, s):
+    game.st.ent[c, L.SPACE] = s
+    return game.legal_mask()
+
+
+def events(game, kind):
+    rows = game.event_rows()
+    return rows[rows[:, 0] == kind]
+
+
+def test_the_mask_length_is_the_same_in_python_and_in_the_kernels():
+    """The engine interface (OpenSpiel's legal-action mask) and the kernels agree on the blocks."""
+    assert n_actions(1225, 31) == _n_actions(1225, 31)
+
+
+def test_a_successful_water_roll_crosses_the_body_for_no_speed():
+    """"On a success, you may move into any other space adjacent to that same body of water.
+    This movement costs no speed"."""
+    game, c = water_game()
+    s, t = beside_water(game)
+    mask = put(game, c, s)
+    assert mask[water_action(game, t)]
+    speed = int(game.st.ent[c, L.SPEED_LEFT])
+    with rules_ip(game.S, P_WATER_MIN=1):  # every face succeeds
+        game.apply(water_action(game, t))
+    ent = game.st.ent
+    assert ent[c, L.SPACE] == t and ent[c, L.SPEED_LEFT] == speed and ent[c, L.SUBMERGED] == 0
+    assert events(game, L.EV_WATER_ROLL)[-1, 6] == 1
+
+
+def test_a_failed_water_roll_submerges_and_only_escape_is_left():
+    """"On a failure, the Entity who attempted the roll is Submerged"; "a submerged character
+    cannot move, and cannot spend their action on anything except attempting to escape"; "The
+    first failed roll ends that streak for the turn"; "Spending that character's action buys them
+    a fresh streak"; an escape that succeeds ends it ("remains there until they succeed")."""
+    game, c = water_game()
+    s, t = beside_water(game)
+    put(game, c, s)
+    with rules_ip(game.S, P_WATER_MIN=99):  # every face fails
+        game.apply(water_action(game, t))
+    ent = game.st.ent
+    assert ent[c, L.SUBMERGED] == 1 and ent[c, L.SPACE] == s and ent[c, L.STREAK_OVER] == 1
+    assert len(events(game, L.EV_SUBMERGED)) == 1
+    legal = game.legal_actions()
+    wb = water_action(game, 0)
+    assert legal[0] == L.END and np.all(legal[1:] >= wb)  # no move, attack, ability or item
+    assert ent[c, L.ACTED] == 0
+    with rules_ip(game.S, P_WATER_MIN=1):
+        game.apply(int(legal[1]))  # a fresh streak: it costs the action
+    assert ent[c, L.ACTED] == 1 and ent[c, L.SUBMERGED] == 0 and ent[c, L.STREAK_OVER] == 0
+    assert not game.legal_mask()[1 + game.st.kind.shape[0]:wb].any()
+
+
+def test_no_roll_is_left_once_the_streak_failed_and_the_action_is_spent():
+    """"The first failed roll ends that streak for the turn" and the action buys only one fresh
+    streak."""
+    game, c = water_game()
+    s, t = beside_water(game)
+    put(game, c, s)
+    game.st.ent[c, L.ACTED] = 1
+    game.st.ent[c, L.STREAK_OVER] = 1
+    assert not game.legal_mask()[water_action(game, 0):].any()
+
+
+@pytest.mark.parametrize("code, damage, submerged", [
+    (ROLL_WATER_WALL, 0, 0),   # "Failing that roll simply means you do not cross. It does not submerge you"
+    (ROLL_FIRE_WALL, None, 0),  # "If that water-roll fails, the character takes 50 damage. It does not submerge them"
+])
+def test_a_failed_wall_roll(code, damage, submerged):
+    game, c = water_game()
+    s, t = beside_wall(game, code)
+    put(game, c, s)
+    health = int(game.st.ent[c, L.HEALTH])
+    with rules_ip(game.S, P_WATER_MIN=99):
+        game.apply(water_action(game, t))
+    ent = game.st.ent
+    lost = RULES.fire_wall_damage if damage is None else damage
+    assert ent[c, L.SPACE] == s and ent[c, L.SUBMERGED] == submerged
+    assert health - ent[c, L.HEALTH] == min(lost, health)
+
+
+def test_a_wall_crossed_costs_a_step():
+    """A rolled wall is crossed by a step ("can be passed with a water-roll"): one move of speed."""
+    game, c = water_game()
+    s, t = beside_wall(game, ROLL_WATER_WALL)
+    put(game, c, s)
+    speed = int(game.st.ent[c, L.SPEED_LEFT])
+    with rules_ip(game.S, P_WATER_MIN=1):
+        game.apply(water_action(game, t))
+    assert game.st.ent[c, L.SPACE] == t
+    assert game.st.ent[c, L.SPEED_LEFT] == speed - RULES.move_cost
+
+
+def test_free_water_always_succeeds_without_rolling():
+    """"Freely Cross Water ... All attempted Water Rolls are an Automatic Success" (mobility with
+    free_water; the log shows no face)."""
+    game, c = water_game()
+    s, t = beside_water(game)
+    put(game, c, s)
+    game.st.ent[c, L.FREE_WATER] = 1
+    with rules_ip(game.S, P_WATER_MIN=99):
+        game.apply(water_action(game, t))
+    assert game.st.ent[c, L.SPACE] == t
+    assert events(game, L.EV_WATER_ROLL)[-1, 5] == 0
+
+
+def test_a_submerged_character_remains_a_target():
+    """"They remain a target. A submerged character can be attacked like anyone else"."""
+    game, c = water_game()
+    s, t = beside_water(game)
+    put(game, c, s)
+    game.st.ent[c, L.SUBMERGED] = 1
+    foe = int(np.flatnonzero(game.st.ent[:, L.TEAM] == 1)[0])
+    game.st.g[L.CUR] = foe
+    game.st.ent[foe, L.SPACE] = s
+    game.st.ent[foe, L.ACTED] = 0
+    assert game.legal_mask()[1 + game.st.kind.shape[0] + c]
+
+
+def test_water_rolls_succeed_at_the_rules_rate():
+    """"1 to 3 is a fail and 4 to 6 is a success": over 400 rolls from one game's stream (fixed
+    seed), the success count fits Binomial(n, 1/2) (two-sided exact test, alpha 0.001)."""
+    p = (RULES.water_die - RULES.water_success_min + 1) / RULES.water_die
+    wins = 0
+    n = 400
+    game, c = water_game()
+    s, t = beside_water(game)
+    for k in range(n):
+        game.st.ent[c, L.SPACE] = s
+        game.st.ent[c, L.SUBMERGED] = 0
+        game.st.ent[c, L.STREAK_OVER] = 0
+        game.st.ent[c, L.ACTED] = 0
+        game.st.g[L.CUR] = c
+        game.legal_mask()
+        game.apply(water_action(game, t))
+        wins += int(game.st.ent[c, L.SPACE] == t)
+        game.st.g[L.OVER] = 0
+        game.st.g[L.CUR] = c
+    assert stats.binomtest(wins, n, p).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("feature", [PLATFORM, LADDER])
+def test_damage_on_a_platform_edge_or_ladder_may_make_a_fall(feature):
+    """Terrain: "Whenever damage is allocated to a fighter that is within ½" of the edge of a
+    platform or climbing a ladder, the controlling player must roll a die: On a 1: The fighter
+    falls" — a fall lands on ground and deals the house ``falling_damage``; the rate over 600
+    hits fits Binomial(n, 1/6) (exact test, alpha 0.001)."""
+    game, c = water_game()
+    st = game.st
+    spaces = [s for s in range(st.kind.shape[0]) if st.feature[s] == feature
+              and st.tile_pos[s] >= 0 and _landing(st, s) >= 0]
+    assert spaces, "board 1 has this terrain"
+    s = spaces[0]
+    land = _landing(st, s)
+    assert st.feature[land] not in (PLATFORM, LADDER)
+    falls = 0
+    n = 600
+    for _ in range(n):
+        st.ent[c, L.SPACE] = s
+        st.ent[c, L.HEALTH] = st.ent[c, L.MAX_HEALTH] = 10_000
+        _harm(st, game.S, c, 1, -1, L.BY_ATTACK)
+        if st.ent[c, L.SPACE] == land:
+            falls += 1
+            assert st.ent[c, L.HEALTH] == 10_000 - 1 - RULES.falling_damage
+        else:
+            assert st.ent[c, L.SPACE] == s and st.ent[c, L.HEALTH] == 10_000 - 1
+    p = RULES.falling_max_face / RULES.falling_die
+    assert stats.binomtest(falls, n, p).pvalue > 1e-3
+    assert len(events(game, L.EV_FALL)) == falls
+
+
+def test_ground_is_safe():
+    """Only a platform edge or a ladder makes a fall: damage on plain floor never moves anyone."""
+    game, c = water_game()
+    st = game.st
+    s = int(game.S.spawn_space[0, 0])
+    assert st.feature[s] not in (PLATFORM, LADDER)
+    for _ in range(50):
+        _harm(st, game.S, c, 1, -1, L.BY_ATTACK)
+    assert st.ent[c, L.SPACE] == s and len(events(game, L.EV_FALL)) == 0
+
+
+def test_revive_offers_the_spot_or_the_spawn():
+    """"The player may choose whether the revive occurs at the point of occurrence, or back in
+    the team's Spawn": both forms are legal when the spots differ, and the second form revives
+    in the Spawn."""
+    game, c = water_game()
+    st, ent = game.st, game.st.ent
+    code = CATALOGUE.abilities.code("revive")
+    kind = CATALOGUE.abilities.types[code]
+    row = CATALOGUE.abilities.row(code, list(kind.defaults))
+    ent[c, L.AB:L.AB + len(row)] = row
+    ent[c, L.CHARGES_LEFT] = ent[c, L.AB_CHARGES]
+    ally = int(next(e for e in range(ent.shape[0]) if ent[e, L.TEAM] == 0 and e != c))
+    s, _ = beside_water(game)
+    ent[ally, L.SPACE] = s
+    _kill(st, game.S, ally, -1, L.BY_ATTACK)
+    mask = game.legal_mask()
+    n, m = st.kind.shape[0], ent.shape[0]
+    first, second = 1 + n + m + ally, 1 + 2 * n + 2 * m + ally
+    assert mask[first] and mask[second]
+    game.apply(second)
+    assert ent[ally, L.ALIVE] == 1 and ent[ally, L.SPACE] == game.S.spawn_space[0, 0]

@@ -49,6 +49,7 @@ import numpy as np
 from sim._jit import njit
 from sim.catalogue.apocalypses import STORM
 from sim.engine import layout as L
+from sim.engine.actions import _alt_base, _water_base
 from sim.engine.legal import _legal
 from sim.engine.state import _clone, _copy_into
 from sim.engine.turn import _apply
@@ -58,6 +59,7 @@ from sim.rng import roll
 from .greedy import (SPAN, _ability_score, _attack_score, _by_distance, _greedy_action,
                      _position_scores, _teleport_spaces, _threats)
 from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
+from .water_values import _water_targets
 
 MOVES = 4          # best spaces by greedy's position score
 HOLDS = 2          # best spaces without its approach term
@@ -187,6 +189,23 @@ def _top_spaces(st, S, c, mask, approach, best, k_best):
 
 
 @njit
+def _water_candidate(st, S, c, mask, cands, k):
+    """The best-placed space a water-roll can reach (the play-outs weigh its chance)."""
+    wsp, _ = _water_targets(st, S, c, mask)
+    if wsp.shape[0] == 0:
+        return k
+    ent = st.ent
+    enemy_r, enemy_c, cpu = _threats(st, S, c)
+    ref_r, ref_c = ent[c, L.SPACE] // SPAN, ent[c, L.SPACE] % SPAN
+    enemy_d = _by_distance(enemy_r, enemy_c, ref_r, ref_c)
+    storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
+    wsc = _position_scores(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer, storm,
+                           c, wsp, mask, False, enemy_r, enemy_c, enemy_d, ref_r, ref_c, cpu,
+                           np.empty(wsp.shape[0]))
+    return _add(cands, k, _water_base(st.kind.shape[0], ent.shape[0]) + wsp[np.argmax(wsc)])
+
+
+@njit
 def _candidates(st, S, mask, cands, budget):
     """Greedy's choice first, then attacks by greedy's score, ending the turn, the best moves."""
     ent = st.ent
@@ -211,9 +230,13 @@ def _candidates(st, S, mask, cands, budget):
     for e in range(m):
         if mask[base + e]:
             scores[e] = _ability_score(st, S, c, e)
+    alt = _alt_base(n, m)  # the revive's second form (in the Spawn)
     for e in np.argsort(-scores, kind="mergesort"):
         if mask[base + e]:
             k = _add(cands, k, base + e)
+        if mask[alt + e]:
+            k = _add(cands, k, alt + e)
+    k = _water_candidate(st, S, c, mask, cands, k)
     tele = _teleport_spaces(st, c, mask) if ent[c, L.AB_TARGET] == L.T_SPACE else np.empty(0, np.int64)
     if tele.shape[0] > 0:
         enemy_r, enemy_c, cpu = _threats(st, S, c)

@@ -6,7 +6,8 @@ survives; both use the colour the star would pick (homefield on each side). Move
 position: homefield, safety from coordinates announced for destruction (and, once a storm is
 revealed, from the outer layers), safety from CPUs, and closing to attack range of the nearest
 enemy. Abilities are scored like attacks (``sim.ai.values``); a teleport is a move, scored by
-position. The policy acts first (the attack or ability worth most) when any is worth it, then
+position. Items (``sim.ai.item_values``): a free pick-up first; item uses compete with attacks and
+abilities. The policy acts first (the attack, ability or item worth most) when any is worth it, then
 moves (walking or teleporting), then ends. Weights: rules.toml [game] ``greedy_*``.
 """
 
@@ -19,6 +20,7 @@ from sim.catalogue.apocalypses import STORM
 from sim.engine import layout as L
 from sim.engine.space import _homefield
 
+from .item_values import _best_item_use, _item_pickup
 from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
 
 SPAN = 35
@@ -155,6 +157,9 @@ def _greedy_action(st, S, mask):
         enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
         return _best_space(st, S, c, mask, spawn, -1e300, 0, enemy_r, enemy_c, enemy_d,
                            ref // SPAN, ref % SPAN, cpu)
+    pick = _item_pickup(st, S, c, mask)  # free: no action, no speed (sim/ai/item_values.py)
+    if pick >= 0:
+        return pick
     best, best_a = 0.0, -1
     n = st.kind.shape[0]
     m = ent.shape[0]
@@ -171,6 +176,7 @@ def _greedy_action(st, S, mask):
                 sc = _ability_score(st, S, c, e)
                 if sc > best:
                     best, best_a = sc, base + e
+    best, best_a = _best_item_use(st, S, c, mask, best, best_a)
     if best_a >= 0:
         return best_a
     ref = ent[c, L.SPACE]

@@ -207,7 +207,8 @@ def _load_types(path: Path, problems: Problems) -> tuple[tuple[ItemType, ...], I
                                                    "or 3 attacks")
         types.append(ItemType(name, desc, bool(held), tuple(good), costs, params))
     if len(types) != ITEM_TYPE_COUNT:
-        problems.add(path, doc.line(("types",)) or 1, "types",
+        first = ("types", next(iter(body))) if body else ("types",)
+        problems.add(path, doc.line(first) or 1, "types",
                      f"expected {ITEM_TYPE_COUNT} item types (\"every item belongs to one of seven "
                      f"types\"), got {len(types)}")
     if len(problems) > before:

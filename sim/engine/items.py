@@ -206,6 +206,14 @@ def _grant_item(st, S, e, item):
 
 
 @njit
+def _put_on_floor(st, item, s):
+    """An item enters the game lying on space ``s`` (a tile's reward with no free slot, a test's
+    scenario); False when it cannot (the floor full, ``s`` gone)."""
+    st.g[L.ITEMS_GAINED] += 1
+    return _place(st, -1, item, s, DROPPED)
+
+
+@njit
 def _pick_up(st, S, c, f):
     """``c`` picks up floor item ``f`` (legal: within range, a free slot)."""
     pool = _pool(st.ent, c)

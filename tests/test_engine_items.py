@@ -47,8 +47,8 @@ def give(game, e: int, name: str, active: bool = True) -> None:
 
 
 def end_turn_of(game, e: int) -> None:
-    """``e`` ends its turn (through the engine's END), then the decision comes back to the scenario's
-    decider with its turn as it was."""
+    """``e`` ends its turn (through the engine's END), then the decision comes back to the
+    scenario's decider with its turn as it was."""
     st, ent = game.st, game.st.ent
     c = game.current
     acted, done = int(ent[c, L.ACTED]), ent[:, L.DONE].copy()

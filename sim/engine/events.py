@@ -227,7 +227,8 @@ def _item_text(name, ev, w, items, labels) -> str:
         where = ("(no room on the board: it leaves the game)" if ev["why"] == 2
                  else f"on space {ev['space']}")
         return f"{w('entity')} {ITEM_DROPS[ev['why']]} {what} {where}"
-    return f"{w('entity')} takes {ev['damage']} flat damage from {w('by')} ({max(ev['health'], 0)} left)"
+    return (f"{w('entity')} takes {ev['damage']} flat damage from {w('by')} "
+            f"({max(ev['health'], 0)} left)")
 
 
 def to_jsonl(events: list[dict]) -> str:

@@ -276,3 +276,22 @@ def test_revive_offers_the_spot_or_the_spawn():
     assert mask[first] and mask[second]
     game.apply(second)
     assert ent[ally, L.ALIVE] == 1 and ent[ally, L.SPACE] == game.S.spawn_space[0, 0]
+
+
+def test_boots_with_free_water_cross_without_rolling():
+    """"Some Items ... allow you to 'Freely Cross Water'": held, active boots with free_water make
+    the roll an automatic success (no face rolled)."""
+    from sim.engine.items import _end_turn_items, _grant_item
+    game, c = water_game()
+    items = CATALOGUE.items
+    flagged = [i for i in range(len(items.names))
+               if game.S.item_fx[i, L.FX_FLAG] != 0 and items.types[items.type[i]].name == "boots"]
+    assert flagged, "the starter items include boots that freely cross water"
+    assert _grant_item(game.st, game.S, c, flagged[0])
+    _end_turn_items(game.st, game.S, c)  # "A character must End their Turn with an Item"
+    s, t = beside_water(game)
+    put(game, c, s)
+    with rules_ip(game.S, P_WATER_MIN=99):
+        game.apply(water_action(game, t))
+    assert game.st.ent[c, L.SPACE] == t
+    assert events(game, L.EV_WATER_ROLL)[-1, 5] == 0

@@ -6,7 +6,8 @@ survives; both use the colour the star would pick (homefield on each side). Move
 position: homefield, safety from coordinates announced for destruction (and, once a storm is
 revealed, from the outer layers), safety from CPUs, and closing to attack range of the nearest
 enemy. Abilities are scored like attacks (``sim.ai.values``); a teleport is a move, scored by
-position. The policy acts first (the attack or ability worth most) when any is worth it, then
+position. Items (``sim.ai.item_values``): a free pick-up first; item uses compete with attacks and
+abilities. The policy acts first (the attack, ability or item worth most) when any is worth it, then
 moves (walking or teleporting), then ends. Weights: rules.toml [game] ``greedy_*``.
 """
 
@@ -20,6 +21,7 @@ from sim.engine import layout as L
 from sim.engine.actions import _alt_base, _water_base
 from sim.engine.space import _homefield
 
+from .item_values import _best_item_use, _item_pickup
 from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
 from .water_values import _water_choice, _water_targets
 
@@ -186,6 +188,9 @@ def _greedy_action(st, S, mask):
         enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
         return _best_space(st, S, c, mask, spawn, -1e300, 0, enemy_r, enemy_c, enemy_d,
                            ref // SPAN, ref % SPAN, cpu)
+    pick = _item_pickup(st, S, c, mask)  # free: no action, no speed (sim/ai/item_values.py)
+    if pick >= 0:
+        return pick
     best, best_a = 0.0, -1
     n = st.kind.shape[0]
     m = ent.shape[0]
@@ -206,6 +211,7 @@ def _greedy_action(st, S, mask):
                     best, best_a = sc, base + e
                     if mask[_alt_base(n, m) + e] and _revive_in_spawn(st, e):
                         best_a = _alt_base(n, m) + e
+    best, best_a = _best_item_use(st, S, c, mask, best, best_a)
     if best_a >= 0:
         return best_a
     ref = ent[c, L.SPACE]
@@ -234,7 +240,7 @@ def _greedy_action(st, S, mask):
                                       and S.apoc_code[st.g[L.APOC]] == STORM, c, wspaces, mask,
                                       False, enemy_r, enemy_c, enemy_d, ref // SPAN, ref % SPAN,
                                       cpu, np.empty(wspaces.shape[0]))
-            best, best_a = _water_choice(S, ent, c, wspaces, walls, scores, here, best, best_a,
+            best, best_a = _water_choice(st, S, c, wspaces, walls, scores, here, best, best_a,
                                          _water_base(n, m))
     if ent[c, L.SPEED_LEFT] <= 0:
         return best_a

@@ -16,6 +16,7 @@ from sim._jit import njit
 from sim.board.graph import ROLL_FIRE_WALL
 from sim.engine import layout as L
 from sim.engine.actions import _water_base
+from sim.engine.items import _free_water
 
 
 @njit
@@ -54,18 +55,19 @@ def _water_targets(st, S, c, mask):
     return out[:k], wall[:k]
 
 
-@njit(inline="always")
-def _p_cross(S, ent, c):
-    if ent[c, L.FREE_WATER] != 0:
+@njit
+def _p_cross(st, S, c):
+    if st.ent[c, L.FREE_WATER] != 0 or _free_water(st, S, c):
         return 1.0
     die = S.ip[L.P_WATER_DIE]
     return (die - S.ip[L.P_WATER_MIN] + 1) / die
 
 
 @njit
-def _water_choice(S, ent, c, spaces, walls, scores, here_score, best, best_a, base):
+def _water_choice(st, S, c, spaces, walls, scores, here_score, best, best_a, base):
     """The water action worth more than ``best`` (expected position score), or ``best_a``."""
-    p = _p_cross(S, ent, c)
+    ent = st.ent
+    p = _p_cross(st, S, c)
     fp = S.fp
     for i in range(spaces.shape[0]):
         if walls[i] == 0:

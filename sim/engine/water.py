@@ -33,6 +33,7 @@ from sim.rng import roll
 from . import layout as L
 from .death import _harm
 from .events import _log
+from .items import _free_water
 
 
 @njit(inline="always")
@@ -91,7 +92,7 @@ def _wall_kind(st, S, here, s):
 def _water_roll(st, S, c):
     """One water-roll for ``c`` from the game's stream: (face, success). Free water always
     succeeds and rolls nothing (face 0)."""
-    if st.ent[c, L.FREE_WATER] != 0:
+    if st.ent[c, L.FREE_WATER] != 0 or _free_water(st, S, c):  # an ability's or a held item's
         return 0, True
     rng = st.rng
     face, rng[0], rng[1], rng[2], rng[3] = roll(S.ip[L.P_WATER_DIE], rng[0], rng[1], rng[2],

@@ -17,8 +17,10 @@ import numpy as np
 from sim._jit import njit
 from sim.catalogue.apocalypses import STORM
 from sim.engine import layout as L
+from sim.engine.entities import _move_speed
 from sim.engine.space import _homefield
 
+from .entity_values import _summon_action
 from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
 
 SPAN = 35
@@ -46,7 +48,7 @@ def _threats(st, S, c):
                 cpu[nc, 2] = max(ent[e, L.SPEED], 0) + max(ent[e, L.RANGE], 1)
                 cpu[nc, 3] = ent[e, L.HOME]
                 nc += 1
-        elif ent[e, L.TEAM] != ent[c, L.TEAM]:
+        elif ent[e, L.TEAM] != ent[c, L.TEAM] and ent[e, L.TEAM] >= 0:  # not a vehicle
             enemy_r[ne] = t // SPAN
             enemy_c[ne] = t % SPAN
             ne += 1
@@ -171,6 +173,10 @@ def _greedy_action(st, S, mask):
                 sc = _ability_score(st, S, c, e)
                 if sc > best:
                     best, best_a = sc, base + e
+    if ent[c, L.AB_USED] == 0 and ent[c, L.AB_OP] == L.OP_SUMMON:  # minions (entity_values)
+        sc, a = _summon_action(st, S, c, mask, enemy_r, enemy_c)
+        if a >= 0 and sc > best:
+            best, best_a = sc, a
     if best_a >= 0:
         return best_a
     ref = ent[c, L.SPACE]
@@ -180,7 +186,7 @@ def _greedy_action(st, S, mask):
                             np.full(1, ref), mask, False, enemy_r, enemy_c, enemy_d,
                             ref // SPAN, ref % SPAN, cpu, np.empty(1))[0]
     best, best_a = here + 1e-9, L.END
-    if ent[c, L.AB_USED] == 0 and ent[c, L.AB_TARGET] == L.T_SPACE:  # a teleport
+    if ent[c, L.AB_USED] == 0 and ent[c, L.AB_OP] == L.OP_MOBILITY:  # a teleport
         tele = _teleport_spaces(st, c, mask)
         if tele.shape[0] > 0:
             scores = _position_scores(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state,
@@ -191,7 +197,7 @@ def _greedy_action(st, S, mask):
             for i in range(tele.shape[0]):
                 if scores[i] > best:
                     best, best_a = scores[i], 1 + n + 2 * m + tele[i]
-    if ent[c, L.SPEED_LEFT] <= 0:
+    if _move_speed(ent, c) <= 0:  # its own speed, or its vehicle's
         return best_a
     nreach = st.g[L.NREACH]
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(n)

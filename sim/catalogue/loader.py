@@ -11,6 +11,7 @@ from .abilities import AbilityIndex, load_abilities
 from .board_rules import BoardRules, load_board_rules
 from .cards import CardCatalogue, load_cards
 from .diagnostics import Problems
+from .entities import EntityCatalogue, load_entities
 from .rules import Rules, load_rules
 from .tiles import TileCatalogue, load_tiles
 from .tomldoc import TomlDoc
@@ -29,6 +30,7 @@ class Catalogue:
     root: Path
     tiles: TileCatalogue | None = None
     board_rules: BoardRules | None = None
+    entities: EntityCatalogue | None = None  # vehicles, assists, [entities] rulings
 
 
 def default_cards_dir() -> Path:
@@ -62,9 +64,10 @@ def load_catalogue(root: Path | None = None, problems: Problems | None = None) -
     board_rules, tiles = None, None
     if rules is not None:
         board_rules, tiles = load_board(root, rules, own)
+    entities = load_entities(root, rules, abilities, tiles, own) if rules is not None else None
     own.raise_if_any()
     return Catalogue(rules=rules, abilities=abilities, cards=cards, root=root, tiles=tiles,
-                     board_rules=board_rules)
+                     board_rules=board_rules, entities=entities)
 
 
 def load_board(root: Path, rules: Rules, problems: Problems

@@ -95,7 +95,23 @@ EVENTS = {
                   "A revived character returns at full health"),
     L.EV_TELEPORT: ("teleport", ("entity", "from", "to"),
                     "any unique movement granted by abilities"),
+    # special entities (sim/engine/entities.py)
+    L.EV_SPAWN: ("spawn", ("entity", "by", "space", "kind"),
+                 "Minions are spawned on any space within both the range and the line of sight of "
+                 "their creator"),
+    L.EV_VANISH: ("vanish", ("entity", "because", "kind", "space"),
+                  "all of a character's minions disappear if that character is killed"),
+    L.EV_BOARD: ("board", ("entity", "vehicle", "space"),
+                 "If a character is on the same space as an unoccupied vehicle, they can board "
+                 "that vehicle"),
+    L.EV_ALIGHT: ("alight", ("entity", "vehicle", "space"),
+                  "a character inside a vehicle can still be attacked directly"),
+    L.EV_DRIVE: ("drive", ("vehicle", "pilot", "from", "to", "cost"),
+                 "Vehicle speed is entirely separate and distinct from character speed"),
 }
+KINDS = {L.K_CHARACTER: "character", L.K_SUMMONED: "summoned character", L.K_CPU: "CPU",
+         L.K_MINION: "minion", L.K_CLONE: "clone", L.K_ASSIST: "assist character",
+         L.K_VEHICLE: "vehicle"}
 STATES = {L.FROZEN: "frozen", L.INVISIBLE: "invisible", L.BUFF: "buffed", L.DEBUFF: "de-buffed"}
 STATS = ("speed", "range", "defense", "attacks", "advantage", "invincibility")
 CAUSES = {L.BY_ATTACK: "attack", L.BY_RETALIATION: "retaliation",
@@ -179,6 +195,18 @@ def _text(name, ev, labels, apocs) -> str:
         return f"{w('by')} revives {w('entity')} on space {ev['space']}"
     if name == "teleport":
         return f"{w('entity')} teleports {ev['from']} -> {ev['to']}"
+    if name == "spawn":
+        where = f"on space {ev['space']}" if ev["space"] >= 0 else "to be placed in the Spawn"
+        return f"{w('entity')} ({KINDS.get(ev['kind'], '?')}) joins by {w('by')} {where}"
+    if name == "vanish":
+        return f"{w('entity')} ({KINDS.get(ev['kind'], '?')}) disappears with {w('because')}"
+    if name == "board":
+        return f"{w('entity')} boards {w('vehicle')} on space {ev['space']}"
+    if name == "alight":
+        return f"{w('entity')} leaves {w('vehicle')} on space {ev['space']}"
+    if name == "drive":
+        return (f"{w('pilot')} drives {w('vehicle')} {ev['from']} -> {ev['to']} "
+                f"for {ev['cost']} of its speed")
     if name == "GM turn":
         return "the GM Turn"
     if name == "rotation":

@@ -111,7 +111,8 @@ def _plan(S, C, team_cards, rng):
     rows = 0
     for v in range(n_v):
         veh[v] = _vehicle_space(S, C.vehicles[v, V_TILE])
-        rows += veh[v] >= 0
+        if veh[v] >= 0:
+            rows += 1
     summon = np.full(team_cards.shape[0], -1, np.int64)
     if _content_grants(S, L.OP_SUMMON_CARD):
         summon = _draw_summons(C, team_cards, rng)

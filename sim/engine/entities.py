@@ -25,13 +25,6 @@ from .states import _cease
 # ------------------------------------------------------------------ who is what
 
 @njit(inline="always")
-def _is_character(ent, e):
-    """A character: of the team's five cards or its summoned 6th card ("Every character attached
-    to the card"); not a CPU, minion, clone, assist or vehicle."""
-    return ent[e, L.KIND] <= L.K_SUMMONED
-
-
-@njit(inline="always")
 def _may_receive_rewards(ent, e):
     """"Minions cannot receive tile rewards unless specified" (clones are "treated as a minion";
     a vehicle is no one): for the tile-functions slice."""
@@ -47,14 +40,6 @@ def _pool_owner(ent, e):
     if (k == L.K_MINION or k == L.K_CLONE) and ent[e, L.OWNER] > 0:
         return ent[e, L.OWNER] - 1
     return e
-
-
-@njit(inline="always")
-def _own_vehicle(ent, e, team):
-    """Whether ``e`` is a vehicle a character of ``team`` is riding (not that team's opponent:
-    "An Opponent is any attackable entity that is not on your team")."""
-    p = ent[e, L.PILOT]
-    return ent[e, L.KIND] == L.K_VEHICLE and p > 0 and ent[p - 1, L.TEAM] == team
 
 
 @njit

@@ -109,9 +109,6 @@ EVENTS = {
     L.EV_DRIVE: ("drive", ("vehicle", "pilot", "from", "to", "cost"),
                  "Vehicle speed is entirely separate and distinct from character speed"),
 }
-KINDS = {L.K_CHARACTER: "character", L.K_SUMMONED: "summoned character", L.K_CPU: "CPU",
-         L.K_MINION: "minion", L.K_CLONE: "clone", L.K_ASSIST: "assist character",
-         L.K_VEHICLE: "vehicle"}
 STATES = {L.FROZEN: "frozen", L.INVISIBLE: "invisible", L.BUFF: "buffed", L.DEBUFF: "de-buffed"}
 STATS = ("speed", "range", "defense", "attacks", "advantage", "invincibility")
 CAUSES = {L.BY_ATTACK: "attack", L.BY_RETALIATION: "retaliation",
@@ -197,9 +194,9 @@ def _text(name, ev, labels, apocs) -> str:
         return f"{w('entity')} teleports {ev['from']} -> {ev['to']}"
     if name == "spawn":
         where = f"on space {ev['space']}" if ev["space"] >= 0 else "to be placed in the Spawn"
-        return f"{w('entity')} ({KINDS.get(ev['kind'], '?')}) joins by {w('by')} {where}"
+        return f"{w('entity')} enters play through {w('by')}, {where}"
     if name == "vanish":
-        return f"{w('entity')} ({KINDS.get(ev['kind'], '?')}) disappears with {w('because')}"
+        return f"{w('entity')} leaves play with {w('because')}"
     if name == "board":
         return f"{w('entity')} boards {w('vehicle')} on space {ev['space']}"
     if name == "alight":

@@ -19,7 +19,7 @@ from sim._jit import njit
 from . import layout as L
 from .actions import _interact_base, _item_base, _water_base
 from .effects import _ability_range, _ability_ready, _revive_space, _teleport_targets
-from .entities import _move_speed, _own_vehicle, _summon_targets
+from .entities import _move_speed, _summon_targets
 from .item_use import _legal_items
 from .space import _may_reach, _reach_from, _sight_from
 from .tiles import _legal_interact
@@ -127,7 +127,10 @@ def _legal(st, S, mask):
             if ent[e, L.ALIVE] == 0 or s < 0:
                 continue
             if ent[e, L.TEAM] != team:
-                if ent[e, L.INVISIBLE] != 0 or (ent[e, L.TEAM] < 0 and _own_vehicle(ent, e, team)):
+                if ent[e, L.INVISIBLE] != 0:
+                    continue
+                p = ent[e, L.PILOT]  # a vehicle this team rides is not its opponent
+                if p > 0 and ent[p - 1, L.TEAM] == team:
                     continue
                 if sight[s] <= reach:
                     mask[1 + n + e] = True

@@ -221,7 +221,8 @@ def _candidates(st, S, mask, cands, budget):
         _, a = _summon_action(st, S, c, mask, enemy_r, enemy_c)
         if a >= 0:
             k = _add(cands, k, a)
-    tele = _teleport_spaces(st, c, mask) if ent[c, L.AB_OP] == L.OP_MOBILITY else np.empty(0, np.int64)
+    tele = (_teleport_spaces(st, c, mask) if ent[c, L.AB_OP] == L.OP_MOBILITY
+            else np.empty(0, np.int64))
     if tele.shape[0] > 0:
         enemy_r, enemy_c, cpu = _threats(st, S, c)
         ref_r, ref_c = ent[c, L.SPACE] // SPAN, ent[c, L.SPACE] % SPAN

@@ -153,7 +153,8 @@ def _vehicles(path: Path, rules: Rules, tiles: TileCatalogue | None, problems: P
             try:
                 t = tiles.find(tile)
             except ValueError:
-                doc.add(base + ("tile",), f"unknown tile {tile!r}{suggest(tile, list(tiles.names))}")
+                doc.add(base + ("tile",),
+                        f"unknown tile {tile!r}{suggest(tile, list(tiles.names))}")
             else:
                 # "All vehicles can only be spawned 1 time": one vehicle per tile, spawned once
                 if t in used_tiles:

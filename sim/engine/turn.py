@@ -153,9 +153,10 @@ def _apply(st, S, action):
             _log(st, L.EV_PLACE, c, s, 0, 0, 0, 0)
         else:
             cost = st.cost[s]  # fresh: _legal searched this character's reach for this decision
-            if not _drive(st, c, s, cost):  # a pilot spends its vehicle's speed (entities.py)
-                ent[c, L.SPEED_LEFT] -= cost
-                ent[c, L.SPENT] += cost
+            if _drive(st, c, s, cost):  # a pilot spends its vehicle's speed (entities.py)
+                cost = 0
+            ent[c, L.SPEED_LEFT] -= cost
+            ent[c, L.SPENT] += cost
             ent[c, L.SPACE] = s
             _log(st, L.EV_MOVE, c, here, s, cost, 0, 0)
             _arrive(st, c)

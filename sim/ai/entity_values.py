@@ -12,8 +12,6 @@ make instead.
 
 from __future__ import annotations
 
-import numpy as np
-
 from sim._jit import njit
 from sim.engine import layout as L
 from sim.engine.combat import _threshold

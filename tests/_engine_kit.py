@@ -51,13 +51,22 @@ def seed_items(game: Game, rng: np.random.Generator) -> None:
         _put_on_floor(st, int(rng.integers(n_items)), int(s))
 
 
+def characters(ent) -> np.ndarray:
+    """The rows that are characters in play or dead (not CPUs, minions, clones, assists,
+    vehicles, nor a summoned card not yet summoned)."""
+    return (ent[:, L.KIND] <= L.K_SUMMONED) & (ent[:, L.DORMANT] == 0)
+
+
 def reveal_condition(game: Game) -> bool:
     """The book's three reveal conditions, computed from the state, not from the engine's flag."""
     st, ip = game.st, game.S.ip
     ent = st.ent
-    teams_dead = any(not np.any((ent[:, L.TEAM] == t) & (ent[:, L.ALIVE] != 0)) for t in range(4))
-    # deaths so far: the dead now plus those revived (a revive takes no death back: docs/rulings.md)
-    deaths = int(np.sum((ent[:, L.TEAM] >= 0) & (ent[:, L.ALIVE] == 0))) + int(st.g[L.REVIVES])
+    chars = characters(ent)
+    teams_dead = any(not np.any(chars & (ent[:, L.TEAM] == t) & (ent[:, L.ALIVE] != 0))
+                     for t in range(4))
+    # deaths so far: the dead now plus those revived (a revive takes no death back: docs/rulings.md);
+    # "The count of 7, counts characters only"
+    deaths = int(np.sum(chars & (ent[:, L.ALIVE] == 0))) + int(st.g[L.REVIVES])
     return (deaths >= ip[L.P_REVEAL_DEATHS] or st.g[L.ROTATION] >= ip[L.P_REVEAL_ROTATION]
             or teams_dead)
 
@@ -90,8 +99,9 @@ def check_invariants(game: Game) -> None:
         assert ent[game.current, L.ALIVE] != 0
     # the Apocalypse is revealed exactly when a condition is met
     assert bool(st.g[L.REVEALED]) == reveal_condition(game)
-    assert int(st.g[L.DEATHS]) - int(st.g[L.REVIVES]) == int(np.sum(chars & ~alive))
+    assert int(st.g[L.DEATHS]) - int(st.g[L.REVIVES]) == int(np.sum(characters(ent) & ~alive))
     check_items(game)
+    check_entity_invariants(game)
 
 
 def check_items(game: Game) -> None:
@@ -117,6 +127,37 @@ def check_items(game: Game) -> None:
     for k in range(2):  # a slot's stat change sits only where its pool's item is held and active
         active = ent[pool, L.ITEM_ON + k] != 0
         assert np.all(ent[~active, L.ITEM_DELTA + k] == 0)
+
+
+def check_entity_invariants(game: Game) -> None:
+    """The special entities' rules, from the state: "The Clone dies when the character it was
+    copied from dies" and "all of a character's minions disappear if that character is killed"
+    (no minion or clone outlives its creator); rows not yet in play are not alive; "You can only
+    have 1 assist character at a time"; a vehicle and its pilot stand together and name each
+    other; a team stands only while a character of it lives ("An assist character does not keep
+    you in the game")."""
+    ent = game.st.ent
+    alive = ent[:, L.ALIVE] != 0
+    assert not np.any(alive & (ent[:, L.DORMANT] != 0)), "a dormant row is alive"
+    owned = alive & (ent[:, L.OWNER] > 0)
+    creators = ent[owned, L.OWNER] - 1
+    assert np.all(ent[creators, L.ALIVE] != 0), "a minion or clone outlived its creator"
+    for t in range(4):
+        assists = alive & (ent[:, L.KIND] == L.K_ASSIST) & (ent[:, L.TEAM] == t)
+        assert assists.sum() <= 1, "more than 1 assist character at a time"
+    riders = np.flatnonzero(alive & (ent[:, L.RIDING] > 0))
+    for c in riders:
+        v = ent[c, L.RIDING] - 1
+        assert ent[v, L.KIND] == L.K_VEHICLE and ent[v, L.ALIVE] != 0
+        assert ent[v, L.PILOT] == c + 1 and ent[v, L.SPACE] == ent[c, L.SPACE]
+    piloted = np.flatnonzero((ent[:, L.KIND] == L.K_VEHICLE) & (ent[:, L.PILOT] > 0))
+    for v in piloted:
+        assert ent[ent[v, L.PILOT] - 1, L.RIDING] == v + 1
+    assert np.all(ent[alive & (ent[:, L.KIND] == L.K_VEHICLE), L.SPEED_LEFT] >= 0)
+    g = game.st.g
+    if g[L.OVER] and g[L.REASON] == L.LAST_STANDING:
+        w = int(g[L.WINNER])
+        assert np.any(characters(ent) & alive & (ent[:, L.TEAM] == w))
 
 
 def step_checked(game, policy) -> None:

@@ -50,7 +50,8 @@ def test_rotation_order_and_placement():
     assert first[4, 0] == L.EV_GM_TURN and first[5, 0] == L.EV_ROTATION and first[5, 2] == 2
     S = game.S
     placed = rows[kinds == L.EV_PLACE]
-    n_chars = int(np.sum(game.st.ent[:, L.IS_CPU] == 0))  # multi-character cards add some
+    chars = game.st.ent[:, L.KIND] == L.K_CHARACTER  # not CPUs, vehicles, minions (docs/entities.md)
+    n_chars = int(np.sum(chars))  # multi-character cards add some
     assert len(placed) == n_chars >= 20
     for row in placed:
         team = game.st.ent[row[2], L.TEAM]
@@ -58,7 +59,7 @@ def test_rotation_order_and_placement():
     # every team's placements come right after its first turn begins, before anything else
     for t in range(4):
         i = np.flatnonzero((kinds == L.EV_TURN) & (rows[:, 2] == t))[0]
-        k = int(np.sum(game.st.ent[:, L.TEAM] == t))
+        k = int(np.sum(chars & (game.st.ent[:, L.TEAM] == t)))
         assert np.all(kinds[i + 1:i + 1 + k] == L.EV_PLACE)
 
 

@@ -3,7 +3,9 @@ single decision (tests/_engine_kit.check_invariants): every game ends; no entity
 wall, water, void or non-space; health never exceeds max; movement never exceeds speed; dead
 entities never act; the Apocalypse is revealed exactly when one of its conditions holds; frozen
 entities never move or act; invincible entities lose no health except to the Apocalypse; at most 2
-items per pool and every item accounted for (with items seeded into half the games)."""
+items per pool and every item accounted for (with items seeded into half the games); clones die with
+their original and minions never outlive their creator, a team has at most one assist, a vehicle and
+its pilot stand together (tests/_engine_kit.check_entity_invariants).
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.engine import layout as L
-from tests._engine_kit import check_invariants, new_game, seed_items, step_checked
+from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, check_invariants, new_game, seed_items,
+                               step_checked)
 
 MAX_DECISIONS = 20_000
 
@@ -41,3 +44,23 @@ def test_invariants_hold_after_every_decision_and_every_game_ends(board, seed, a
     assert r.rotation <= game.S.ip[L.P_CAP] + 1
     if r.reason == "last team standing":
         assert r.winner >= 0
+
+
+@settings(max_examples=6, deadline=None)
+@given(board=st.integers(0, 40), seed=st.integers(0, 2**31),
+       policies=st.lists(st.sampled_from([L.RANDOM, L.GREEDY]), min_size=4, max_size=4))
+def test_invariants_hold_with_summoners_clones_and_multi_character_cards(board, seed, policies):
+    """The same invariants with Team 1 holding two summoners (Quill Duelist: minions; Silent Film
+    Duo: a clone of each of its two characters) and a multi-character card: "The Clone dies when
+    the character it was copied from dies"; "all of a character's minions disappear if that
+    character is killed"."""
+    teams = EXAMPLE_TEAMS.cards.copy()
+    teams[0] = [CATALOGUE.cards.find(n) for n in
+                ("Quill Duelist", "Silent Film Duo", "Luffy", "Mario", "Sitcom Trio")]
+    game = new_game(board, seed, teams=teams, log=False)
+    for _ in range(MAX_DECISIONS):
+        if game.terminal:
+            break
+        step_checked(game, policies[int(game.st.ent[game.current, L.TEAM])])
+        check_invariants(game)
+    assert game.terminal, "every game ends"

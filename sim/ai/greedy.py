@@ -19,8 +19,10 @@ from sim._jit import njit
 from sim.catalogue.apocalypses import STORM
 from sim.engine import layout as L
 from sim.engine.actions import _alt_base, _water_base
+from sim.engine.entities import _move_speed
 from sim.engine.space import _homefield
 
+from .entity_values import _summon_action
 from .item_values import _best_item_use, _item_pickup
 from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
 from .water_values import _water_choice, _water_targets
@@ -50,7 +52,7 @@ def _threats(st, S, c):
                 cpu[nc, 2] = max(ent[e, L.SPEED], 0) + max(ent[e, L.RANGE], 1)
                 cpu[nc, 3] = ent[e, L.HOME]
                 nc += 1
-        elif ent[e, L.TEAM] != ent[c, L.TEAM]:
+        elif ent[e, L.TEAM] != ent[c, L.TEAM] and ent[e, L.TEAM] >= 0:  # not a vehicle
             enemy_r[ne] = t // SPAN
             enemy_c[ne] = t % SPAN
             ne += 1
@@ -212,6 +214,10 @@ def _greedy_action(st, S, mask):
                     if mask[_alt_base(n, m) + e] and _revive_in_spawn(st, e):
                         best_a = _alt_base(n, m) + e
     best, best_a = _best_item_use(st, S, c, mask, best, best_a)
+    if ent[c, L.AB_USED] == 0 and ent[c, L.AB_OP] == L.OP_SUMMON:  # minions (entity_values)
+        sc, a = _summon_action(st, S, c, mask, enemy_r, enemy_c)
+        if a >= 0 and sc > best:
+            best, best_a = sc, a
     if best_a >= 0:
         return best_a
     ref = ent[c, L.SPACE]
@@ -221,7 +227,7 @@ def _greedy_action(st, S, mask):
                             np.full(1, ref), mask, False, enemy_r, enemy_c, enemy_d,
                             ref // SPAN, ref % SPAN, cpu, np.empty(1))[0]
     best, best_a = here + 1e-9, L.END
-    if ent[c, L.AB_USED] == 0 and ent[c, L.AB_TARGET] == L.T_SPACE:  # a teleport
+    if ent[c, L.AB_USED] == 0 and ent[c, L.AB_OP] == L.OP_MOBILITY:  # a teleport
         tele = _teleport_spaces(st, c, mask)
         if tele.shape[0] > 0:
             scores = _position_scores(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state,
@@ -242,7 +248,7 @@ def _greedy_action(st, S, mask):
                                       cpu, np.empty(wspaces.shape[0]))
             best, best_a = _water_choice(st, S, c, wspaces, walls, scores, here, best, best_a,
                                          _water_base(n, m))
-    if ent[c, L.SPEED_LEFT] <= 0:
+    if _move_speed(ent, c) <= 0:  # its own speed, or its vehicle's
         return best_a
     nreach = st.g[L.NREACH]
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(n)

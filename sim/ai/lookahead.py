@@ -51,12 +51,14 @@ from sim._jit import njit
 from sim.catalogue.apocalypses import STORM
 from sim.engine import layout as L
 from sim.engine.actions import _alt_base, _water_base
+from sim.engine.entities import _move_speed
 from sim.engine.legal import _legal
 from sim.engine.state import _clone, _copy_into
 from sim.engine.turn import _apply
 from sim.engine.victory import _team_health
 from sim.rng import roll
 
+from .entity_values import _summon_action
 from .greedy import (SPAN, _ability_score, _attack_score, _by_distance, _greedy_action,
                      _position_scores, _teleport_spaces, _threats)
 from .item_values import _item_candidates
@@ -241,7 +243,13 @@ def _candidates(st, S, mask, cands, budget):
     k = _water_candidate(st, S, c, mask, cands, k)
     for a in _item_candidates(st, S, c, mask):  # pick-up, item uses (sim/ai/item_values.py)
         k = _add(cands, k, a)
-    tele = _teleport_spaces(st, c, mask) if ent[c, L.AB_TARGET] == L.T_SPACE else np.empty(0, np.int64)
+    if ent[c, L.AB_OP] == L.OP_SUMMON and ent[c, L.AB_USED] == 0:  # the best-placed summon
+        enemy_r, enemy_c, _ = _threats(st, S, c)
+        _, a = _summon_action(st, S, c, mask, enemy_r, enemy_c)
+        if a >= 0:
+            k = _add(cands, k, a)
+    tele = (_teleport_spaces(st, c, mask) if ent[c, L.AB_OP] == L.OP_MOBILITY
+            else np.empty(0, np.int64))
     if tele.shape[0] > 0:
         enemy_r, enemy_c, cpu = _threats(st, S, c)
         ref_r, ref_c = ent[c, L.SPACE] // SPAN, ent[c, L.SPACE] % SPAN
@@ -253,7 +261,7 @@ def _candidates(st, S, mask, cands, budget):
         k = _add(cands, k, base + m + tele[np.argmax(tsc)])
     if mask[L.END]:
         k = _add(cands, k, L.END)
-    if ent[c, L.SPEED_LEFT] > 0:
+    if _move_speed(ent, c) > 0:  # its own speed, or its vehicle's
         wide = max(0, budget // WIDEN - 1)
         holds, retreats = HOLDS + wide, RETREATS + wide
         best = np.empty(max(MOVES, holds, retreats), np.int64)

@@ -20,6 +20,8 @@ from sim._jit import njit
 from sim.engine import layout as L
 from sim.engine.combat import _attack_star, _threshold
 
+from .entity_values import _target_value
+
 SPAN = 35
 
 
@@ -61,7 +63,7 @@ def _attack_score(st, S, c, e, extra):
     p = _p_hit(S, _threshold(S, ent[e, L.DEFENSE]))
     pk, em = _kill_table(S, ent[c, L.ATK + col] + extra, p, ent[c, L.TIER + col],
                          ent[e, L.HEALTH] + ent[e, L.SHIELD])
-    value = 1.0 if ent[e, L.IS_CPU] == 0 else fp[L.W_CPU_VALUE]
+    value = _target_value(ent[e, L.KIND], ent[e, L.PILOT], fp[L.W_CPU_VALUE])
     score = value * (fp[L.W_DAMAGE] * em + fp[L.W_KILL] * pk)
     if ent[e, L.IS_CPU] != 0 and ent[e, L.ATK] > 0:  # a CPU that survives strikes back
         rp = _p_hit(S, _threshold(S, ent[c, L.DEFENSE]))
@@ -91,7 +93,7 @@ def _ability_score(st, S, c, e):
             if ent[d, L.BUFF] != 0 and ent[d, L.BUFF_STAT] == L.STAT_INVINCIBLE:
                 continue
             left = ent[d, L.HEALTH] + ent[d, L.SHIELD]
-            value = 1.0 if ent[d, L.IS_CPU] == 0 else fp[L.W_CPU_VALUE]
+            value = _target_value(ent[d, L.KIND], ent[d, L.PILOT], fp[L.W_CPU_VALUE])
             score += value * (fp[L.W_DAMAGE] * min(amount, left)
                               + (fp[L.W_KILL] if amount >= left else 0.0))
         return score
@@ -114,7 +116,7 @@ def _ability_score(st, S, c, e):
     if op == L.OP_DEBUFF:
         if ent[e, L.DEBUFF] != 0:
             return 0.0
-        value = 1.0 if ent[e, L.IS_CPU] == 0 else fp[L.W_CPU_VALUE]
+        value = _target_value(ent[e, L.KIND], ent[e, L.PILOT], fp[L.W_CPU_VALUE])
         return value * fp[L.W_EFFECT] * max(amount, 1) * duration
     if op == L.OP_INVISIBILITY:
         if ent[e, L.INVISIBLE] != 0:

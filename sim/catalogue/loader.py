@@ -12,6 +12,7 @@ from .board_rules import BoardRules, load_board_rules
 from .cards import CardCatalogue, load_cards
 from .diagnostics import Problems
 from .items import ItemCatalogue, load_items
+from .entities import EntityCatalogue, load_entities
 from .rules import Rules, load_rules
 from .tiles import TileCatalogue, load_tiles
 from .tomldoc import TomlDoc
@@ -31,6 +32,7 @@ class Catalogue:
     tiles: TileCatalogue | None = None
     board_rules: BoardRules | None = None
     items: ItemCatalogue | None = None  # cards/item_types.toml + cards/items.csv
+    entities: EntityCatalogue | None = None  # vehicles, assists, [entities] rulings
 
 
 def default_cards_dir() -> Path:
@@ -65,9 +67,10 @@ def load_catalogue(root: Path | None = None, problems: Problems | None = None) -
     if rules is not None:
         board_rules, tiles = load_board(root, rules, own)
     items = load_items(root, own)
+    entities = load_entities(root, rules, abilities, tiles, own) if rules is not None else None
     own.raise_if_any()
     return Catalogue(rules=rules, abilities=abilities, cards=cards, root=root, tiles=tiles,
-                     board_rules=board_rules, items=items)
+                     board_rules=board_rules, items=items, entities=entities)
 
 
 def load_board(root: Path, rules: Rules, problems: Problems

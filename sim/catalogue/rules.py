@@ -65,7 +65,7 @@ def load_rules(path: Path, problems: Problems) -> Rules | None:
     before = len(problems)
     for section, keys in _SECTIONS.items():
         doc.unknown_keys((section,), keys)
-    known_sections = set(_SECTIONS) | {"board", "game"}
+    known_sections = set(_SECTIONS) | {"board", "game", "entities"}  # entities: entities.py
     doc.unknown_keys((), known_sections)
 
     suits = _names(doc, ("catalogue", "suits"), expected=12)

@@ -30,6 +30,8 @@ def _cpu_target(st, S, space, rng):
         s = ent[e, L.SPACE]
         if ent[e, L.TEAM] < 0 or ent[e, L.ALIVE] == 0 or s < 0 or sight[s] > rng:
             continue
+        if ent[e, L.KIND] > L.K_SUMMONED:  # a character: not a minion, assist or vehicle
+            continue
         if ent[e, L.INVISIBLE] != 0:  # "cannot be targeted by a direct attack"
             continue
         if best < 0 or ent[e, L.HEALTH] < ent[best, L.HEALTH]:

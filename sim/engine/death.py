@@ -39,7 +39,7 @@ def _kill(st, S, e, by, cause):
     _drop_items(st, S, e)  # "their items drop exactly where they were standing"
     _on_death_entities(st, S, e)  # minions disappear, clones die with their original
     team = ent[e, L.TEAM]
-    if team >= 0:
+    if team >= 0 and ent[e, L.KIND] <= L.K_SUMMONED:  # a character (not a minion, assist, ...)
         g[L.DEATHS] += 1  # "counts characters only"
         if by >= 0:
             ent[by, L.KILLS] += 1  # "'Kill' Specifically refers to the Death of a Character"

@@ -38,7 +38,9 @@ def draw_state(st, S, path: Path, title: str) -> None:
     for e in range(ent.shape[0]):
         if ent[e, L.ALIVE] and ent[e, L.SPACE] >= 0:
             r, c = divmod(int(ent[e, L.SPACE]), SPAN)
-            colour = "black" if ent[e, L.IS_CPU] else TEAM_COLOURS[ent[e, L.TEAM]]
+            # CPUs black, an unoccupied vehicle (no team) grey
+            colour = ("black" if ent[e, L.IS_CPU] else "grey" if ent[e, L.TEAM] < 0
+                      else TEAM_COLOURS[ent[e, L.TEAM]])
             ax.plot(c + np.random.default_rng(e).uniform(-.25, .25), r, "o", color=colour, ms=6)
     ax.set_title(title)
     ax.axis("off")

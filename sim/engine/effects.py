@@ -21,7 +21,8 @@ from . import layout as L
 from .combat import _strike
 from .death import _harm
 from .events import _log
-from .fx_entities import _run_entity_effect
+from .entities import _arrive, _summon_room
+from .fx_entities import _run_entity_effect, _summon
 from .fx_items import _run_item_effect
 from .fx_tiles import _run_tile_effect
 from .states import _set_state
@@ -35,19 +36,23 @@ def _ability_ready(ent, c):
     whose decision it is). Book: "A frozen entity ... cannot use any effect stemming from an
     ability"; every ability at most once per turn and within its charges (house ruling)."""
     op = ent[c, L.AB_OP]
-    if op == L.OP_NONE or op == L.OP_SUMMON or op == L.OP_TILE_CONTROL:  # pending: docs
+    if op == L.OP_NONE or op == L.OP_TILE_CONTROL:  # pending: docs
         return False
     if ent[c, L.FROZEN] != 0 or ent[c, L.AB_USED] != 0:
         return False
     if ent[c, L.AB_CHARGES] > 0 and ent[c, L.CHARGES_LEFT] <= 0:
+        return False
+    if op == L.OP_SUMMON and not _summon_room(ent, c):  # its most minions are out already
         return False
     return ent[c, L.AB_COSTS] == 0 or ent[c, L.ACTED] == 0
 
 
 @njit(inline="always")
 def _ability_range(ent, c):
-    """A strike is an attack: it uses the attack's range; other effects their own ``range``."""
-    return ent[c, L.RANGE] if ent[c, L.AB_OP] == L.OP_STRIKE else ent[c, L.AB_RANGE]
+    """A strike is an attack: it uses the attack's range; a summon the creator's ("within both
+    the range and the line of sight of their creator"); other effects their own ``range``."""
+    op = ent[c, L.AB_OP]
+    return ent[c, L.RANGE] if op == L.OP_STRIKE or op == L.OP_SUMMON else ent[c, L.AB_RANGE]
 
 
 @njit
@@ -177,8 +182,13 @@ def _run_effect(st, S, c, t, src, k):
         here = ent[c, L.SPACE]
         ent[c, L.SPACE] = t - m
         _log(st, L.EV_TELEPORT, c, here, t - m, 0, 0, 0)
+        _arrive(st, c)  # a pilot's vehicle comes along; a vehicle there is boarded
     elif op == L.OP_REVIVE:
         _revive(st, S, c, t, _revive_space(st, S, t))
+    elif op == L.OP_SUMMON:  # minions or clones (sim/engine/fx_entities.py)
+        _summon(st, S, c, t - m, _fx(st, S, c, src, k, L.FX_COUNT),
+                _fx(st, S, c, src, k, L.FX_HEALTH), _fx(st, S, c, src, k, L.FX_ATTACKS),
+                _fx(st, S, c, src, k, L.FX_TIER), _fx(st, S, c, src, k, L.FX_FLAG))
     elif op >= L.OP_ENT_FIRST:
         _run_entity_effect(st, S, c, t, src, k, op)
     elif op >= L.OP_TILE_FIRST:

@@ -102,6 +102,19 @@ EVENTS = {
     L.EV_FALL: ("fall", ("entity", "from", "to", "face", "damage"),
                 "Whenever damage is allocated to a fighter that is within ½\" of the edge of a "
                 "platform or climbing a ladder ... On a 1: The fighter falls"),
+    # special entities (sim/engine/entities.py)
+    L.EV_SPAWN: ("spawn", ("entity", "by", "space", "kind"),
+                 "Minions are spawned on any space within both the range and the line of sight of "
+                 "their creator"),
+    L.EV_VANISH: ("vanish", ("entity", "because", "kind", "space"),
+                  "all of a character's minions disappear if that character is killed"),
+    L.EV_BOARD: ("board", ("entity", "vehicle", "space"),
+                 "If a character is on the same space as an unoccupied vehicle, they can board "
+                 "that vehicle"),
+    L.EV_ALIGHT: ("alight", ("entity", "vehicle", "space"),
+                  "a character inside a vehicle can still be attacked directly"),
+    L.EV_DRIVE: ("drive", ("vehicle", "pilot", "from", "to", "cost"),
+                 "Vehicle speed is entirely separate and distinct from character speed"),
 }
 EVENTS.update({  # items (sim/engine/items.py, item_use.py, fx_items.py)
     L.EV_ITEM_GAIN: ("item gained", ("entity", "item", "how", "space", "slot"),
@@ -214,6 +227,18 @@ def _text(name, ev, labels, apocs, items=()) -> str:
         return f"{w('entity')} is submerged beside space {ev['space']}"
     if name == "fall":
         return f"{w('entity')} falls {ev['from']} -> {ev['to']} (rolled {ev['face']}): {ev['damage']} damage"
+    if name == "spawn":
+        where = f"on space {ev['space']}" if ev["space"] >= 0 else "to be placed in the Spawn"
+        return f"{w('entity')} enters play through {w('by')}, {where}"
+    if name == "vanish":
+        return f"{w('entity')} leaves play with {w('because')}"
+    if name == "board":
+        return f"{w('entity')} boards {w('vehicle')} on space {ev['space']}"
+    if name == "alight":
+        return f"{w('entity')} leaves {w('vehicle')} on space {ev['space']}"
+    if name == "drive":
+        return (f"{w('pilot')} drives {w('vehicle')} {ev['from']} -> {ev['to']} "
+                f"for {ev['cost']} of its speed")
     if name == "GM turn":
         return "the GM Turn"
     if name == "rotation":

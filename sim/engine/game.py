@@ -15,6 +15,7 @@ from sim.rng import seed_states
 
 from . import layout as L
 from .actions import n_actions
+from .entity_labels import entity_label
 from .events import decode
 from .legal import _legal
 from .runner import _choose, _play
@@ -96,17 +97,20 @@ class Game:
     def event_rows(self) -> np.ndarray:
         return self.st.ev[: int(self.st.g[L.NEV])].copy()
 
-    def labels(self, card_names, cpu_names) -> list[str]:
-        """A readable name per entity: "Luffy (T1)", "Coyote (CPU)"."""
+    def labels(self, card_names, cpu_names, entities=None) -> list[str]:
+        """A readable name per entity: "Luffy (T1)", "Coyote (CPU)", and for the special
+        entities (sim/engine/entities.py) "Quill Duelist minion (T2)", "Mystery Machine
+        (vehicle)" — vehicle and assist names from ``entities`` (the catalogue's
+        ``EntityCatalogue``; by default numbered)."""
         out, k = [], 0
         for e in range(self.st.ent.shape[0]):
             if self.st.ent[e, L.IS_CPU]:
                 out.append(f"{cpu_names[k]} (CPU)")
                 k += 1
             else:
-                out.append(f"{card_names[self.st.ent[e, L.CARD]]} (T{self.st.ent[e, L.TEAM] + 1})")
+                out.append(entity_label(self.st.ent[e], card_names, entities))
         return out
 
-    def events(self, card_names, cpu_names) -> list[dict]:
-        return decode(self.event_rows(), self.labels(card_names, cpu_names),
+    def events(self, card_names, cpu_names, entities=None) -> list[dict]:
+        return decode(self.event_rows(), self.labels(card_names, cpu_names, entities),
                       self.setup.apocalypses.names)

@@ -29,7 +29,13 @@ FROZEN, FROZEN_BY, INVISIBLE, INVISIBLE_BY = 44, 45, 46, 47
 BUFF, BUFF_BY, BUFF_STAT, BUFF_DELTA = 48, 49, 50, 51        # one positive effect at a time
 DEBUFF, DEBUFF_BY, DEBUFF_STAT, DEBUFF_DELTA = 52, 53, 54, 55  # one de-buff at a time
 # Column blocks of the later slices of issue #5 (each owned by one module; unused columns are 0):
-#   56..63  special entities (sim/engine/entities.py): kind, creator, vehicle links
+# 56..63 special entities (sim/engine/entities.py, docs/entities.md): what the row is (KIND), its
+# creator + 1 (OWNER, 0: none), not yet in play (DORMANT), the vehicle it rides + 1 (RIDING), a
+# vehicle's pilot + 1 (PILOT), its type in the assists / vehicles data (SLOT), the first row of
+# its card + 1 (GROUP: a multi-character card's one stat pool); KIND values below (characters:
+# KIND <= K_SUMMONED, the team's 5 cards and its summoned 6th)
+KIND, OWNER, DORMANT, RIDING, PILOT, SLOT, GROUP = range(56, 63)
+K_CHARACTER, K_SUMMONED, K_CPU, K_MINION, K_CLONE, K_ASSIST, K_VEHICLE = range(7)
 #   64..71  items (sim/engine/items.py, docs/items.md): on the pool's row the two held items
 #           (ITEM_SLOT + k: item type + 1, 0 = empty) and whether each is active (ITEM_ON + k:
 #           usable, its holder has ended a turn holding it); on every row the stat change slot k of
@@ -56,6 +62,11 @@ OWED = 20  # 20..23 regular turns each team is still owed before the Apocalypse 
 NREACH = 24  # spaces the last reach search touched (their ids are queue[:NREACH])
 TURNS = 25  # 25..28 turns each team has begun (the clocks effect durations count)
 REVIVES = 29  # characters revived (DEATHS counts deaths, so dead now = DEATHS - REVIVES)
+# entities: teams that have had their summon (bit t), the first vehicle row and how many, the
+# first row after the CPUs (spare rows: summoned cards, assists, minions), a minion's speed,
+# range and defense (rules.toml [entities])
+G_SUMMONS, G_VEH_FIRST, G_VEH_N, G_SPARE = 30, 31, 32, 33
+G_MINION_SPEED, G_MINION_RANGE, G_MINION_DEFENSE = 34, 35, 36
 # scalar blocks of the later slices of issue #5: 30..37 entities, 38..45 items, 46..57 tiles,
 # 58..61 water and terrain
 G_ENT_BLOCK, G_ITEM_BLOCK, G_TILE_BLOCK, G_WATER_BLOCK = 30, 38, 46, 58
@@ -80,6 +91,7 @@ EVF = 8
 (EV_TURN, EV_PLACE, EV_MOVE, EV_ATTACK, EV_ROLL, EV_DAMAGE, EV_RETALIATE, EV_DEATH, EV_ELIMINATED,
  EV_REVEAL, EV_APOC_START, EV_ANNOUNCE, EV_DESTROY, EV_TILE_DAMAGE, EV_GM_TURN, EV_ROTATION,
  EV_END, EV_ABILITY, EV_HEAL, EV_STATE, EV_REVIVE, EV_TELEPORT) = range(1, 23)
+EV_SPAWN, EV_VANISH, EV_BOARD, EV_ALIGHT, EV_DRIVE = 23, 24, 25, 26, 27  # special entities
 # event kinds of the later slices: 23..29 entities, 30..36 items, 37..45 tiles, 46..50 water
 EV_ENT_BLOCK, EV_ITEM_BLOCK, EV_TILE_BLOCK, EV_WATER_BLOCK = 23, 30, 37, 46
 EV_ITEM_GAIN, EV_ITEM_ACTIVE, EV_ITEM_USE, EV_ITEM_DROP, EV_ITEM_DAMAGE = 30, 31, 32, 33, 34
@@ -91,6 +103,9 @@ BY_FIRE_WALL, BY_FALL = 7, 8  # water.py, terrain.py (causes 9..: later slices)
 # ---- effects (sim/catalogue/abilities.EFFECTS: opcode = index + 1) and target kinds
 (OP_NONE, OP_STRIKE, OP_AREA, OP_HEAL, OP_BUFF, OP_DEBUFF, OP_FREEZE, OP_INVISIBILITY,
  OP_MOBILITY, OP_SUMMON, OP_TILE_CONTROL, OP_REVIVE) = range(12)
+# entities (names: sim/catalogue/entities.ENTITY_EFFECTS): a random 6th card joins the user's
+# team; the team gains assist character number `amount`
+OP_SUMMON_CARD, OP_ASSIST = 24, 25
 # opcode blocks of the later slices (each slice names its own; effects._run_effect dispatches a
 # block to the slice's fx_* module): 12..15 items, 16..23 tile functions, 24..27 entities
 OP_ITEM_FIRST, OP_TILE_FIRST, OP_ENT_FIRST, OP_LAST = 12, 16, 24, 28

@@ -20,6 +20,7 @@ from . import layout as L
 from .actions import _alt_base, _interact_base, _item_base, _water_base
 from .effects import (_ability_range, _ability_ready, _revive_space, _spawn_revive_space,
                       _teleport_targets)
+from .entities import _move_speed, _summon_targets
 from .item_use import _legal_items
 from .space import _may_reach, _reach_from, _sight_from
 from .tiles import _legal_interact
@@ -76,8 +77,9 @@ def _legal(st, S, mask):
     if ent[c, L.SUBMERGED] != 0:  # "cannot move, and cannot spend their action on anything
         st.g[L.NREACH] = -1       # except attempting to escape" (no reach searched)
         return count + _legal_water(st, S, c, mask, _water_base(n, m))
-    if ent[c, L.SPEED_LEFT] > 0:
-        touched = _reach_from(st, S, here, ent[c, L.SPEED_LEFT])
+    speed = _move_speed(ent, c)  # a pilot's vehicle's speed (docs/entities.md)
+    if speed > 0:
+        touched = _reach_from(st, S, here, speed)
         queue = st.queue
         cost = st.cost
         for i in range(touched):
@@ -90,17 +92,22 @@ def _legal(st, S, mask):
     base = 1 + n + m  # ability actions on entities; + m: on spaces
     tk = -1
     ar = -1
+    summon = False  # minions: spaces in range and sight (entities._summon_targets)
     if _ability_ready(ent, c):
         tk = ent[c, L.AB_TARGET]
         if tk == L.T_NONE or tk == L.T_SELF:
             mask[base + c] = True
             count += 1
+        elif tk == L.T_SPACE and ent[c, L.AB_OP] == L.OP_SUMMON:
+            summon = True
+            ar = _ability_range(ent, c)
         elif tk == L.T_SPACE:
             count += _teleport_targets(st, c, ent[c, L.AB_AMOUNT], base + m, mask)
         elif tk == L.T_DEAD_ALLY:
             alt = _alt_base(n, m)
-            for e in range(m):
-                if ent[e, L.TEAM] == team and ent[e, L.ALIVE] == 0:
+            for e in range(m):  # a character that died (not a minion, nor a row not yet in play)
+                if (ent[e, L.TEAM] == team and ent[e, L.ALIVE] == 0
+                        and ent[e, L.KIND] <= L.K_SUMMONED and ent[e, L.DORMANT] == 0):
                     spot = _revive_space(st, S, e)
                     if spot >= 0:
                         mask[base + e] = True
@@ -118,8 +125,14 @@ def _legal(st, S, mask):
         mask[base + c] = True
         count += 1
         tk = -1
-    if allies or _may_reach(st, S, here, team, max(reach, ar)):
+    if summon and ent[c, L.AB_FLAG] != 0:  # a clone: "on the same space as the character"
+        mask[base + m + here] = True
+        count += 1
+        summon = False
+    if allies or summon or _may_reach(st, S, here, team, max(reach, ar)):
         sight = _sight_from(st, S, here, max(reach, ar))
+        if summon:
+            count += _summon_targets(st, sight, ar, base + m, mask)
         for e in range(m):
             s = ent[e, L.SPACE]
             if ent[e, L.ALIVE] == 0 or s < 0:
@@ -127,14 +140,17 @@ def _legal(st, S, mask):
             if ent[e, L.TEAM] != team:
                 if ent[e, L.INVISIBLE] != 0:
                     continue
+                p = ent[e, L.PILOT]  # a vehicle this team rides is not its opponent
+                if p > 0 and ent[p - 1, L.TEAM] == team:
+                    continue
                 if sight[s] <= reach:
                     mask[1 + n + e] = True
                     count += 1
                 if tk == L.T_ENEMY and sight[s] <= ar:
                     mask[base + e] = True
                     count += 1
-            elif tk == L.T_ALLY and sight[s] <= ar:
-                mask[base + e] = True
+            elif tk == L.T_ALLY and sight[s] <= ar and (ent[e, L.KIND] <= L.K_SUMMONED or e == c):
+                mask[base + e] = True  # "A Teammate refers to a Character that is on your Team"
                 count += 1
     count += _legal_items(st, S, c, mask, _item_base(n, m))
     count += _legal_interact(st, S, c, mask, _interact_base(n, m))

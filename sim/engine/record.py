@@ -27,7 +27,7 @@ def new_game(catalogue, team_cards, seed: int, *, apocalypse: int = -1, log: boo
 
 def game_jsonl(game: Game, catalogue, team_names, team_cards, policies, seed: int) -> str:
     """The header line (who plays, with what) and every event with its rule."""
-    labels = game.labels(catalogue.cards.names, game.setup.cpu_names)
+    labels = game.labels(catalogue.cards.names, game.setup.cpu_names, catalogue.entities)
     apocs = game.setup.apocalypses.names
     header = {"event": "game", "seed": seed, "teams": list(map(str, team_names)),
               "cards": [[catalogue.cards.names[c] for c in row] for row in np.asarray(team_cards)],

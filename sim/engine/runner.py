@@ -81,18 +81,22 @@ def _play(st, S, policies, budgets, eliminated):
 @njit
 def _card_record(st, team_cards, rec):
     """``rec[team, slot]`` = health dealt, health taken, kills, characters alive at the end, summed
-    over the characters of each card (a multi-character card has several)."""
+    over the characters of each card (a multi-character card has several); the health a card's
+    minions and clones dealt and their kills count for the card (its ability made them), their
+    losses and lives do not. A summoned 6th card and assists have no slot."""
     ent = st.ent
     for e in range(ent.shape[0]):
         t = ent[e, L.TEAM]
-        if t < 0:
+        kind = ent[e, L.KIND]
+        if t < 0 or not (kind == L.K_CHARACTER or kind == L.K_MINION or kind == L.K_CLONE):
             continue
         for k in range(team_cards.shape[1]):
             if team_cards[t, k] == ent[e, L.CARD]:
                 rec[t, k, 0] += ent[e, L.DEALT]
-                rec[t, k, 1] += ent[e, L.TAKEN]
                 rec[t, k, 2] += ent[e, L.KILLS]
-                rec[t, k, 3] += ent[e, L.ALIVE] != 0
+                if kind == L.K_CHARACTER:
+                    rec[t, k, 1] += ent[e, L.TAKEN]
+                    rec[t, k, 3] += ent[e, L.ALIVE] != 0
                 break
 
 

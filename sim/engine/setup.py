@@ -10,6 +10,8 @@ face-down: no policy sees which one it is until the reveal.
 from __future__ import annotations
 
 from collections import namedtuple
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -17,20 +19,35 @@ from sim._jit import njit
 from sim.rng import roll
 
 from . import layout as L
+from .entity_setup import _fill_spare, _plan
 from .items import _init_pools
 from .state import State
 from .tiles import _init_tiles
 
 Cards = namedtuple("Cards", ["speed", "range", "max_health", "defense", "attacks", "tier",
-                             "suit", "characters", "effects"])
+                             "suit", "characters", "effects", "ent_rules", "vehicles", "assists"])
 TEAMS, CARDS_PER_TEAM = 4, 5  # "4 teams, each composed of 5 Character Cards" (book)
 
 
-def card_arrays(cards) -> Cards:
-    """The catalogue's card columns as int64 arrays (what the kernels index)."""
+def card_arrays(cards, entities=None) -> Cards:
+    """The catalogue's card columns as int64 arrays (what the kernels index), with the special
+    entities' tables (``sim.catalogue.entities``: [entities] rulings, vehicles, assists) —
+    ``entities`` or, by default, those of the card folder ``cards`` was read from."""
     i64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
+    ents = entities if entities is not None else _folder_entities(str(cards.path))
     return Cards(i64(cards.speed), i64(cards.range), i64(cards.max_health), i64(cards.defense),
-                 i64(cards.attacks), i64(cards.tier), i64(cards.suit), i64(cards.characters), i64(cards.effects))
+                 i64(cards.attacks), i64(cards.tier), i64(cards.suit), i64(cards.characters), i64(cards.effects),
+                 i64(ents.rules), i64(ents.vehicles), i64(ents.assists))
+
+
+@lru_cache(maxsize=8)
+def _folder_entities(cards_path: str):
+    """The special entities of the folder holding ``cards_path`` (the shipped folder when the
+    cards were not read from a file), read once per folder: every caller of :func:`card_arrays`
+    gets them without passing the catalogue around."""
+    from sim.catalogue.loader import default_cards_dir, load_catalogue
+    root = Path(cards_path).parent if cards_path else default_cards_dir()
+    return load_catalogue(root).entities
 
 
 def init_game(setup, cards: Cards, team_cards, rng_state, *, log: bool = True,
@@ -52,11 +69,19 @@ def init_game(setup, cards: Cards, team_cards, rng_state, *, log: bool = True,
 
 @njit
 def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
+    rng = rng_state.copy()
+    if apocalypse < 0:
+        s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+        a, s0, s1, s2, s3 = roll(S.apoc_code.shape[0], s0, s1, s2, s3)
+        rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
+        apocalypse = a - 1
     n_chars = 0
     for t in range(team_cards.shape[0]):
         for k in range(team_cards.shape[1]):
             n_chars += C.characters[team_cards[t, k]]
-    n_ent = n_chars + cpu_rows.shape[0]
+    # vehicles, summoned cards, assists, minions: spare rows (sim/engine/entity_setup.py)
+    veh, summon, assists, n_spare = _plan(S, C, team_cards, rng)
+    n_ent = n_chars + cpu_rows.shape[0] + n_spare
     ent = np.zeros((n_ent, L.NF), np.int64)
     e = 0
     for t in range(team_cards.shape[0]):
@@ -108,14 +133,8 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
     g[L.CUR] = -1
     g[L.WINNER] = -1
     g[L.LOG] = log
-    rng = rng_state.copy()
-    if apocalypse < 0:
-        s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
-        a, s0, s1, s2, s3 = roll(S.apoc_code.shape[0], s0, s1, s2, s3)
-        rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
-        g[L.APOC] = a - 1
-    else:
-        g[L.APOC] = apocalypse
+    g[L.APOC] = apocalypse
+    _fill_spare(S, C, team_cards, ent, cpu_rows.shape[0], veh, summon, assists, g)
     n = S.kind2.shape[1]
     return State(ent, g, np.zeros(49, np.int64), rng, np.zeros((ev_cap, L.EVF), np.int64),
                    S.move_nbr2[0].copy(), S.sight_nbr2[0].copy(), S.sight_flag2[0].copy(),

@@ -73,7 +73,23 @@ def _end_state(st, e, col):
 
 @njit
 def _set_state(st, S, e, col, by, duration, stat, amount):
-    """Put state ``col`` on ``e`` (a buff or de-buff replaces the one it holds: house ruling)."""
+    """Put state ``col`` on ``e`` (a buff or de-buff replaces the one it holds: house ruling). A
+    buff or de-buff lands on every living character of ``e``'s card: a multi-character card's
+    characters "share one stat pool ... A stat buff gained by one of them is gained by all of
+    them" (its rows follow one another from ``GROUP - 1``)."""
+    _set_one(st, S, e, col, by, duration, stat, amount)
+    ent = st.ent
+    grp = ent[e, L.GROUP]
+    if grp > 0 and (col == L.BUFF or col == L.DEBUFF):
+        f = grp - 1
+        while f < ent.shape[0] and ent[f, L.GROUP] == grp:
+            if f != e and ent[f, L.ALIVE] != 0:
+                _set_one(st, S, f, col, by, duration, stat, amount)
+            f += 1
+
+
+@njit
+def _set_one(st, S, e, col, by, duration, stat, amount):
     ent = st.ent
     _end_state(st, e, col)
     until = _expiry(st, S, by, duration)

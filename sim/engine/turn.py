@@ -22,6 +22,7 @@ from .apocalypse import _apocalypse_step
 from .combat import _strike
 from .cpu import _cpu_turn
 from .effects import _use_ability, _use_ability_alt
+from .entities import _arrive, _begin_turn_entities, _drive
 from .events import _log
 from .item_use import _apply_item
 from .items import _end_turn_items
@@ -50,6 +51,7 @@ def _begin_turn(st, team):
             ent[e, L.AB_USED] = 0
             # "anything frozen can do nothing at all until it is unfrozen"
             ent[e, L.DONE] = 1 if ent[e, L.FROZEN] != 0 else 0
+    _begin_turn_entities(st, team)  # vehicles: their speed again
 
 
 @njit(inline="always")
@@ -152,10 +154,13 @@ def _apply(st, S, action):
             _log(st, L.EV_PLACE, c, s, 0, 0, 0, 0)
         else:
             cost = st.cost[s]  # fresh: _legal searched this character's reach for this decision
+            if _drive(st, c, s, cost):  # a pilot spends its vehicle's speed (entities.py)
+                cost = 0
             ent[c, L.SPEED_LEFT] -= cost
             ent[c, L.SPENT] += cost
             ent[c, L.SPACE] = s
             _log(st, L.EV_MOVE, c, here, s, cost, 0, 0)
+            _arrive(st, c)
     elif action <= n + m:
         ent[c, L.ACTED] = 1  # "You attack an entity by spending the attacking character's action"
         _strike(st, S, c, action - 1 - n, 0)

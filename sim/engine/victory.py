@@ -19,9 +19,11 @@ from .events import _log
 
 @njit(inline="always")
 def _team_alive(st, team):
+    """Whether a character of ``team`` lives: "An assist character does not keep you in the game";
+    minions are not characters either (``layout.K_SUMMONED``: the characters' kinds)."""
     ent = st.ent
     for e in range(ent.shape[0]):
-        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0:
+        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0 and ent[e, L.KIND] <= L.K_SUMMONED:
             return True
     return False
 
@@ -33,7 +35,7 @@ def _team_health(st, out):
     ent = st.ent
     for e in range(ent.shape[0]):
         t = ent[e, L.TEAM]
-        if t >= 0 and ent[e, L.ALIVE] != 0:
+        if t >= 0 and ent[e, L.ALIVE] != 0 and ent[e, L.KIND] <= L.K_SUMMONED:  # characters
             out[t] += ent[e, L.HEALTH]
     return out
 

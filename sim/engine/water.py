@@ -32,6 +32,7 @@ from sim.rng import roll
 
 from . import layout as L
 from .death import _harm
+from .entities import _arrive, _drive, _move_speed
 from .events import _log
 from .items import _free_water
 
@@ -67,7 +68,7 @@ def _legal_water(st, S, c, mask, base):
                     and not mask[base + s]):
                 mask[base + s] = True
                 count += 1
-    if submerged or ent[c, L.SPEED_LEFT] < S.ip[L.P_MOVE_COST]:
+    if submerged or _move_speed(ent, c) < S.ip[L.P_MOVE_COST]:  # a pilot: its vehicle's
         return count
     nbr = st.move_nbr
     rolled = S.move_roll
@@ -113,12 +114,14 @@ def _apply_water(st, S, c, s):
     _log(st, L.EV_WATER_ROLL, c, here, s, face, 1 if ok else 0, wall)
     if ok:
         ent[c, L.SUBMERGED] = 0
-        ent[c, L.SPACE] = s
-        if wall > 0:  # a wall is crossed by a step: "Walls ... obstruct movement"
-            mc = S.ip[L.P_MOVE_COST]
+        mc = S.ip[L.P_MOVE_COST]
+        # a wall is crossed by a step ("Walls ... obstruct movement"): a pilot's vehicle drives it
+        if wall > 0 and not _drive(st, c, s, mc):
             ent[c, L.SPEED_LEFT] -= mc
             ent[c, L.SPENT] += mc
-        return
+        ent[c, L.SPACE] = s
+        _arrive(st, c)  # "its movement rules mirror those of the character occupying it —
+        return          # crossing water": the vehicle comes along, or one there is boarded
     ent[c, L.STREAK_OVER] = 1  # "The first failed roll ends that streak for the turn"
     if wall == 0:
         if ent[c, L.SUBMERGED] == 0:

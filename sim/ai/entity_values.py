@@ -1,0 +1,88 @@
+"""Greedy's values for the special entities (docs/entities.md): what harming each kind of entity
+is worth, and what a summon is worth and where to make it.
+
+One unit with ``sim.ai.values`` (health): a character is worth 1 per health point (a kill ends a
+character: "'Kill' Specifically refers to the Death of a Character"), anything else that is not a
+character — a CPU, a minion, a clone, an assist — ``greedy_cpu_value`` (rules.toml), an
+unoccupied vehicle nothing (it threatens no one). A summon is worth the bodies it adds (their
+health, which enemy attacks must go through) plus one attack each, at the enemies' mean defense:
+the same expected-value logic as an attack, so greedy weighs it against the attacks it could
+make instead.
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+from sim.engine import layout as L
+from sim.engine.combat import _threshold
+
+SPAN = 35
+
+
+@njit(inline="always")
+def _target_value(kind, pilot, cpu_value):
+    """What harming an entity of ``kind`` (a vehicle: ``pilot`` + 1, 0 unoccupied) is worth per
+    health point (scalars only: it is called per entity in loops)."""
+    if kind <= L.K_SUMMONED:
+        return 1.0
+    if kind == L.K_VEHICLE and pilot == 0:
+        return 0.0
+    return cpu_value
+
+
+@njit
+def _summon_value(st, S, c):
+    """The value of ``c``'s summon now: per minion that enters (rows free, at most ``count``),
+    its health plus the expected damage of one of its attacks against the opposing characters'
+    mean defense (a clone: 1 HP and ``c``'s base attack)."""
+    ent = st.ent
+    fp = S.fp
+    team = ent[c, L.TEAM]
+    free = 0
+    n_def = 0
+    sum_def = 0
+    for e in range(ent.shape[0]):
+        if ent[e, L.OWNER] == c + 1 and ent[e, L.ALIVE] == 0:
+            free += 1
+        elif (ent[e, L.ALIVE] != 0 and ent[e, L.TEAM] >= 0 and ent[e, L.TEAM] != team
+              and ent[e, L.KIND] <= L.K_SUMMONED):
+            n_def += 1
+            sum_def += ent[e, L.DEFENSE]
+    made = min(free, ent[c, L.AB_COUNT])
+    if ent[c, L.AB_FLAG] != 0:
+        health, attacks, tier = 1, ent[c, L.ATK], ent[c, L.TIER]
+    else:
+        health, attacks, tier = ent[c, L.AB_HEALTH], ent[c, L.AB_ATTACKS], ent[c, L.AB_TIER]
+    defense = (sum_def + n_def // 2) // n_def if n_def > 0 else 0
+    die = S.ip[L.P_DEFENSE_DIE]
+    p = max(die - _threshold(S, defense), 0) / die
+    mean_hit = (S.tier_faces[tier - 1] + 1) / 2.0
+    return made * fp[L.W_DAMAGE] * (health + attacks * p * mean_hit)
+
+
+@njit
+def _summon_action(st, S, c, mask, enemy_r, enemy_c):
+    """(value, action) of ``c``'s best summon: on the legal space nearest an enemy (king steps;
+    ties: the lowest space), so its minions can strike soonest; (0, -1) when none is legal."""
+    ent = st.ent
+    base = 1 + st.kind.shape[0] + 2 * ent.shape[0]
+    here = ent[c, L.SPACE]
+    reach = max(ent[c, L.RANGE], 0)  # a summon's spaces are within the creator's range
+    r0 = here // SPAN
+    c0 = here % SPAN
+    best_s = -1
+    best_d = 1 << 30
+    for r in range(max(r0 - reach, 0), min(r0 + reach, SPAN - 1) + 1):
+        for col in range(max(c0 - reach, 0), min(c0 + reach, SPAN - 1) + 1):
+            s = r * SPAN + col
+            if not mask[base + s]:
+                continue
+            d = 1 << 29
+            for k in range(enemy_r.shape[0]):
+                d = min(d, max(abs(r - enemy_r[k]), abs(col - enemy_c[k])))
+            if d < best_d:
+                best_d = d
+                best_s = s
+    if best_s < 0:
+        return 0.0, -1
+    return _summon_value(st, S, c), base + best_s

@@ -1,0 +1,646 @@
+"""Special entities, one table-driven scenario per rule: a small position is set up (a team with a
+summoner, a multi-character card and the shipped vehicle's board; everybody else crowded on one
+spawn space so range and sight are no question unless the rule is about them), the rule's action
+is played through the engine interface or its hook, and the outcome the book asks for is
+asserted. Each test quotes its rule (docs/entities.md, docs/rules-coverage.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sim.ai.greedy import _greedy_action
+from sim.board.graph import compile_board
+from sim.board.layout import FLOOR
+from sim.board.reference import ref_attack_costs
+from sim.catalogue.entities import R_MINION_DEFENSE, R_MINION_RANGE, R_MINION_SPEED, entity_opcode
+from sim.engine import layout as L
+from sim.engine.combat import _strike
+from sim.engine.cpu import _cpu_target
+from sim.engine.death import _kill
+from sim.engine.entities import _spawn_assist, _summon_card
+from sim.engine.game import Game
+from sim.engine.setup import init_game
+from sim.engine.state import STATIC_FIELDS, new_static, static_fields
+from sim.engine.states import _set_state
+from sim.engine.turn import _begin_turn, _next_actor
+from sim.engine.victory import _team_alive
+from sim.rng import seed_states
+from tests._engine_kit import CARDS, CATALOGUE, EXAMPLE_TEAMS, setup_for
+
+BOARD, SEED = 1, 2
+ENT = CATALOGUE.entities
+TEAM0 = ["Quill Duelist", "Silent Film Duo", "Luffy", "Mario", "Sitcom Trio"]
+TEAMS = EXAMPLE_TEAMS.cards.copy()
+TEAMS[0] = [CATALOGUE.cards.find(n) for n in TEAM0]
+
+
+def granting(*effects):
+    """The setup of board ``BOARD`` with an item type per entity effect named (``summon_card``,
+    ``assist``): content that can summon a 6th card or grant an assist, so the game makes their
+    rows (entity_setup: only then)."""
+    setup = setup_for(BOARD)
+    if not effects:
+        return setup
+    fx = np.zeros((len(effects), L.FX_SLOTS), np.int64)
+    for i, name in enumerate(effects):
+        fx[i, L.FX_OP] = entity_opcode(name)
+    values = [fx if f == "item_fx" else v for f, v in zip(STATIC_FIELDS, static_fields(setup.static))]
+    return dataclasses.replace(setup, static=new_static(*values))
+
+
+def start(*effects, crowd=True):
+    """Team 1's first decision; with ``crowd`` every character stands on Team 1's first spawn
+    space (placed, in range 0 of everyone)."""
+    game = Game(granting(*effects), CARDS, TEAMS, SEED)
+    ent = game.st.ent
+    if crowd:
+        here = int(game.S.spawn_space[0, 0])
+        for e in range(ent.shape[0]):
+            if ent[e, L.KIND] == L.K_CHARACTER:
+                ent[e, L.SPACE] = here
+    return game
+
+
+def rows(game, kind, team=None):
+    ent = game.st.ent
+    sel = ent[:, L.KIND] == kind
+    if team is not None:
+        sel &= ent[:, L.TEAM] == team
+    return np.flatnonzero(sel)
+
+
+def card_rows(game, team, name):
+    ent = game.st.ent
+    return np.flatnonzero((ent[:, L.TEAM] == team) & (ent[:, L.KIND] == L.K_CHARACTER)
+                          & (ent[:, L.CARD] == CATALOGUE.cards.find(name)))
+
+
+def decide(game, c):
+    """Make ``c`` the character deciding now, fresh for its turn."""
+    ent = game.st.ent
+    game.st.g[L.CUR] = c
+    ent[c, L.ACTED] = 0
+    ent[c, L.AB_USED] = 0
+    ent[c, L.SPEED_LEFT] = ent[c, L.SPEED]
+    ent[c, L.SPENT] = 0
+
+
+def on_space(game, s):
+    return 1 + game.st.kind.shape[0] + 2 * game.st.ent.shape[0] + s
+
+
+def attack(game, e):
+    return 1 + game.st.kind.shape[0] + e
+
+
+def events(game, kind):
+    rows_ = game.event_rows()
+    return rows_[rows_[:, 0] == kind]
+
+
+def enemy_character(game):
+    return int(card_rows(game, 1, "Iron Panel Brawler")[0])
+
+
+# --------------------------------------------------------------------- multi-character cards
+
+def test_a_multi_character_card_spawns_several_characters_each_with_its_own_turn():
+    """"A multi-character card spawns multiple characters instead of one"; "Every one of them has
+    their own action, their own health pool, their own speed to spend"."""
+    game = start()
+    ent = game.st.ent
+    duo = card_rows(game, 0, "Silent Film Duo")
+    assert len(duo) == 2 and len(set(ent[duo, L.GROUP])) == 1
+    a, b = (int(x) for x in duo)
+    decide(game, a)
+    _strike(game.st, game.S, a, enemy_character(game), 0)
+    ent[a, L.ACTED] = 1
+    ent[a, L.SPEED_LEFT] = 0
+    ent[a, L.HEALTH] -= 10
+    assert ent[b, L.ACTED] == 0 and ent[b, L.SPEED_LEFT] == ent[b, L.SPEED]
+    assert ent[b, L.HEALTH] == ent[b, L.MAX_HEALTH]
+
+
+def test_a_multi_character_card_is_dead_only_when_all_its_characters_are():
+    """"Every character attached to the card must be Killed before the card is considered dead";
+    "A team is Eliminated once all of its characters are dead"."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    duo = card_rows(game, 0, "Silent Film Duo")
+    for e in np.flatnonzero((ent[:, L.TEAM] == 0) & (ent[:, L.KIND] == L.K_CHARACTER)):
+        if e != duo[1]:
+            _kill(st, game.S, int(e), -1, L.BY_ATTACK)
+    assert _team_alive(st, 0) and len(events(game, L.EV_ELIMINATED)) == 0
+    _kill(st, game.S, int(duo[1]), -1, L.BY_ATTACK)
+    assert not _team_alive(st, 0) and events(game, L.EV_ELIMINATED)[-1][2] == 0
+
+
+@pytest.mark.parametrize("col, stat, column", [(L.BUFF, L.STAT_SPEED, L.SPEED),
+                                               (L.BUFF, L.STAT_DEFENSE, L.DEFENSE),
+                                               (L.DEBUFF, L.STAT_RANGE, L.RANGE)])
+def test_a_multi_character_cards_stat_changes_are_shared(col, stat, column):
+    """"They share one stat pool ... A stat buff gained by one of them is gained by all of them"
+    (a de-buff too: one pool); it ends for all of them when it runs out."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    a, b = (int(x) for x in card_rows(game, 0, "Silent Film Duo"))
+    other = int(card_rows(game, 0, "Luffy")[0])
+    before = ent[[a, b, other], column].copy()
+    _set_state(st, game.S, a, col, other, 1, stat, 1)
+    sign = 1 if col == L.BUFF else -1
+    assert np.array_equal(ent[[a, b], column], before[:2] + sign)
+    assert ent[other, column] == before[2] and ent[b, col] != 0
+    _begin_turn(st, 0)  # the creator's team's next turn: the one-turn effect ends for both
+    assert np.array_equal(ent[[a, b, other], column], before)
+
+
+# --------------------------------------------------------------------- minions
+
+def summon_minions(game):
+    """Quill Duelist (summon: count 3, health 30, attacks 1, tier 1) summons on the legal space
+    farthest from it; its row."""
+    q = int(card_rows(game, 0, "Quill Duelist")[0])
+    decide(game, q)
+    mask = game.legal_mask()
+    spaces = [s for s in range(game.st.kind.shape[0]) if mask[on_space(game, s)]]
+    game.apply(on_space(game, spaces[-1]))
+    return q, spaces
+
+
+def test_minions_are_spawned_within_the_range_and_line_of_sight_of_their_creator():
+    """"Minions are spawned on any space within both the range and the line of sight of their
+    creator" — the legal spaces are exactly the floor spaces the reference sight search
+    (sim.board.reference, Dijkstra) finds within the creator's range."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    q = int(card_rows(game, 0, "Quill Duelist")[0])
+    decide(game, q)
+    mask = game.legal_mask()
+    legal = {s for s in range(st.kind.shape[0]) if mask[on_space(game, s)]}
+    setup = game.setup
+    graph = compile_board(setup.board, CATALOGUE.tiles, CATALOGUE.board_rules)
+    reach = int(ent[q, L.RANGE])
+    costs = ref_attack_costs(graph, int(ent[q, L.SPACE]), reach)
+    expected = {s for s in range(st.kind.shape[0])
+                if 0 <= costs[s] <= reach and st.kind[s] == FLOOR and st.tile_pos[s] >= 0}
+    assert legal == expected and len(legal) > 1
+
+
+def test_a_summon_makes_its_minions_as_data_says_and_spends_a_charge():
+    """summon (Ability Index house type): `count` minions of `health`, `attacks`, `tier`; the
+    book gives no minion speed, range or defense (house: rules.toml [entities]); "Actions are
+    used to ... interact with abilities"; charges per game."""
+    game = start()
+    ent = game.st.ent
+    q, spaces = summon_minions(game)
+    made = np.flatnonzero((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))
+    assert len(made) == 3 and len(events(game, L.EV_SPAWN)) == 3
+    assert np.all(ent[made, L.KIND] == L.K_MINION) and np.all(ent[made, L.SPACE] == spaces[-1])
+    assert np.all(ent[made, L.HEALTH] == 30) and np.all(ent[made, L.ATK:L.ATK + 4] == 1)
+    assert np.all(ent[made, L.TIER:L.TIER + 4] == 1)
+    assert np.all(ent[made, L.SPEED] == ENT.rules[R_MINION_SPEED])
+    assert np.all(ent[made, L.RANGE] == ENT.rules[R_MINION_RANGE])
+    assert np.all(ent[made, L.DEFENSE] == ENT.rules[R_MINION_DEFENSE])
+    assert np.all(ent[made, L.TEAM] == 0) and np.all(ent[made, L.DONE] == 1)
+    assert ent[q, L.ACTED] == 1 and ent[q, L.CHARGES_LEFT] == 0
+    decide(game, q)
+    assert not game.legal_mask()[on_space(game, 0):on_space(game, game.st.kind.shape[0])].any()
+
+
+def test_minions_are_controlled_by_their_team_after_its_characters():
+    """"A Minion is an entity ... controlled by that character's team" (house: they act in their
+    team's turn after its characters, from the turn after they were spawned)."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    q, _ = summon_minions(game)
+    _begin_turn(st, 0)
+    first = _next_actor(st, 0)
+    assert ent[first, L.KIND] == L.K_CHARACTER
+    ent[(ent[:, L.TEAM] == 0) & (ent[:, L.KIND] == L.K_CHARACTER), L.DONE] = 1
+    nxt = _next_actor(st, 0)
+    assert ent[nxt, L.KIND] == L.K_MINION and ent[nxt, L.OWNER] == q + 1
+    game.st.g[L.CUR] = nxt
+    assert game.legal_mask()[L.END]
+
+
+def test_minions_disappear_when_their_creator_is_killed():
+    """"all of a character's minions disappear if that character is killed"; "All of that
+    character's minions disappear" (not a Kill, not in the count of 7)."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    q, _ = summon_minions(game)
+    deaths = int(st.g[L.DEATHS])
+    _kill(st, game.S, q, -1, L.BY_ATTACK)
+    assert not np.any((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))
+    assert len(events(game, L.EV_VANISH)) == 3 and st.g[L.DEATHS] == deaths + 1
+
+
+def test_a_revive_brings_back_characters_only():
+    """"A Revive is when a character who has died comes back to life" — not a minion, nor a
+    destroyed vehicle ("once destroyed, cannot be respawned")."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    q, _ = summon_minions(game)
+    minion = int(np.flatnonzero((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))[0])
+    _kill(st, game.S, minion, -1, L.BY_ATTACK)
+    mate = int(card_rows(game, 0, "Mario")[0])
+    _kill(st, game.S, mate, -1, L.BY_ATTACK)
+    c = int(card_rows(game, 0, "Luffy")[0])
+    code = CATALOGUE.abilities.code("revive")
+    ent[c, L.AB:L.AB + L.FX_SLOTS] = CATALOGUE.abilities.row(code, [1, 1])
+    ent[c, L.CHARGES_LEFT] = 1
+    decide(game, c)
+    base = 1 + st.kind.shape[0] + ent.shape[0]
+    targets = [e for e in range(ent.shape[0]) if game.legal_mask()[base + e]]
+    assert targets == [mate]
+
+
+def test_a_cards_record_counts_its_minions_damage_but_not_their_losses():
+    """Card records (runner._card_record): a card's minions were made by its ability — the health
+    they deal and their kills count for it; they are not its characters (health taken, alive)."""
+    from sim.engine.runner import _card_record
+    game = start()
+    st, ent = game.st, game.st.ent
+    q, _ = summon_minions(game)
+    minion = int(np.flatnonzero((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))[0])
+    ent[minion, L.DEALT], ent[minion, L.TAKEN], ent[minion, L.KILLS] = 50, 20, 1
+    rec = np.zeros((4, 5, 4), np.int64)
+    _card_record(st, TEAMS, rec)
+    slot = TEAM0.index("Quill Duelist")
+    assert rec[0, slot].tolist() == [ent[q, L.DEALT] + 50, ent[q, L.TAKEN], ent[q, L.KILLS] + 1, 1]
+
+
+@pytest.mark.parametrize("kind", [L.K_MINION, L.K_ASSIST, L.K_VEHICLE])
+def test_the_count_of_7_counts_characters_only(kind):
+    """"The count of 7, counts characters only. Minions, CPUs and assist characters that have died
+    do not add to it"; "'Kill' Specifically refers to the Death of a Character"."""
+    game = start("assist")
+    st, ent = game.st, game.st.ent
+    if kind == L.K_MINION:
+        summon_minions(game)
+        e = int(np.flatnonzero((ent[:, L.KIND] == L.K_MINION) & (ent[:, L.ALIVE] != 0))[0])
+    elif kind == L.K_ASSIST:
+        assert _spawn_assist(st, game.S, int(card_rows(game, 0, "Luffy")[0]), 0)
+        e = int(rows(game, L.K_ASSIST, 0)[0])
+    else:
+        e = int(rows(game, L.K_VEHICLE)[0])
+    killer = enemy_character(game)
+    _kill(st, game.S, e, killer, L.BY_ATTACK)
+    assert ent[e, L.ALIVE] == 0 and st.g[L.DEATHS] == 0 and ent[killer, L.KILLS] == 0
+
+
+def test_cpus_attack_characters_only():
+    """House ruling (rules.toml [game] cpu_leash): a CPU "attacks the character with the least
+    health in its range and line of sight" — a minion beside it is not a character."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    q, _ = summon_minions(game)
+    minion = int(np.flatnonzero((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))[0])
+    here = int(ent[q, L.SPACE])
+    ent[minion, L.SPACE] = here
+    ent[minion, L.HEALTH] = 1
+    assert _cpu_target(st, game.S, here, 0) == int(np.argmin(np.where(
+        (ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.SPACE] == here), ent[:, L.HEALTH], 10**9)))
+
+
+# --------------------------------------------------------------------- clones
+
+def test_a_clone_is_a_one_hp_copy_on_the_same_space_holding_nothing():
+    """"A Clone is a direct copy of a character's stats and abilities. A clone is created on the
+    same space as the character it copies"; "Items are not cloned"; "A clone has only 1 HP" (its
+    stats as printed: a buff belongs to the original)."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    d = int(card_rows(game, 0, "Silent Film Duo")[0])
+    ent[d, L.SPACE] = int(game.S.spawn_space[0, 1])
+    _set_state(st, game.S, d, L.BUFF, d, 3, L.STAT_SPEED, 2)
+    ent[d, L.ITEM_BLOCK:L.ITEM_BLOCK + 8] = 7  # whatever the original holds
+    decide(game, d)
+    mask = game.legal_mask()
+    legal = [s for s in range(st.kind.shape[0]) if mask[on_space(game, s)]]
+    assert legal == [int(ent[d, L.SPACE])]
+    clone_row = int(np.flatnonzero(ent[:, L.OWNER] == d + 1)[0])
+    items_before = ent[clone_row, L.ITEM_BLOCK:L.ITEM_BLOCK + 8].copy()
+    game.apply(on_space(game, legal[0]))
+    k = clone_row
+    assert ent[k, L.ALIVE] == 1 and ent[k, L.KIND] == L.K_CLONE
+    assert ent[k, L.HEALTH] == 1 and ent[k, L.MAX_HEALTH] == 1 and ent[k, L.SPACE] == legal[0]
+    assert ent[k, L.SPEED] == ent[d, L.SPEED] - 2  # unbuffed
+    for col in (L.RANGE, L.DEFENSE, L.SUIT, L.CARD):
+        assert ent[k, col] == ent[d, col]
+    assert np.array_equal(ent[k, L.ATK:L.ATK + 8], ent[d, L.ATK:L.ATK + 8])
+    assert np.array_equal(ent[k, L.AB:L.AB + L.FX_SLOTS], ent[d, L.AB:L.AB + L.FX_SLOTS])
+    assert np.array_equal(ent[k, L.ITEM_BLOCK:L.ITEM_BLOCK + 8], items_before)
+    assert ent[k, L.BUFF] == 0
+
+
+def test_a_clone_dies_when_its_original_dies():
+    """"The Clone dies when the character it was copied from dies"."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    d = int(card_rows(game, 0, "Silent Film Duo")[0])
+    decide(game, d)
+    game.apply(on_space(game, int(ent[d, L.SPACE])))
+    k = int(np.flatnonzero((ent[:, L.OWNER] == d + 1) & (ent[:, L.ALIVE] != 0))[0])
+    _kill(st, game.S, d, -1, L.BY_ATTACK)
+    assert ent[k, L.ALIVE] == 0 and events(game, L.EV_VANISH)[-1][2] == k
+
+
+# --------------------------------------------------------------------- summons (a 6th card)
+
+def test_a_summon_brings_a_6th_card_once_per_team_per_game():
+    """"A Summon is when a random 6th character card joins your team. Each team is allowed 1
+    summon per game" (house: it is placed in the Spawn like the first five, by its team)."""
+    game = start("summon_card")
+    st, ent = game.st, game.st.ent
+    c = int(card_rows(game, 0, "Luffy")[0])
+    sixth = rows(game, L.K_SUMMONED, 0)
+    assert len(sixth) >= 1 and np.all(ent[sixth, L.ALIVE] == 0)
+    assert _summon_card(st, game.S, c)
+    assert np.all(ent[sixth, L.ALIVE] == 1) and np.all(ent[sixth, L.SPACE] == -1)
+    assert not _summon_card(st, game.S, c)  # "1 summon per game"
+    assert _next_actor(st, 0) == sixth[0]  # placed before anything else
+    game.st.g[L.CUR] = int(sixth[0])
+    assert set(np.flatnonzero(game.legal_mask()) - 1) <= set(game.S.spawn_space[0].tolist())
+    assert _summon_card(st, game.S, int(card_rows(game, 1, "Ink Samurai")[0]))  # its own
+    deaths = int(st.g[L.DEATHS])
+    _kill(st, game.S, int(sixth[0]), -1, L.BY_ATTACK)
+    assert st.g[L.DEATHS] == deaths + 1  # a character of the team: it counts
+
+
+def test_no_summon_rows_unless_something_can_summon():
+    """Rows are made only for what can enter play (docs/entities.md): without a summon in the
+    content there is no 6th card, and the hook does nothing."""
+    game = start()
+    assert len(rows(game, L.K_SUMMONED)) == 0 and len(rows(game, L.K_ASSIST)) == 0
+    assert not _summon_card(game.st, game.S, 0) and not _spawn_assist(game.st, game.S, 0, 0)
+
+
+def test_the_6th_card_is_drawn_uniformly_from_the_cards_not_in_play():
+    """"a random 6th character card" (house ruling summon_pool = "not_in_play"). Statistical:
+    600 draws (150 games x 4 teams, seeds 0..149) never hold a card in play, and a chi-square
+    goodness-of-fit test against the uniform over the pool does not reject (p > 0.001)."""
+    setup = granting("summon_card")
+    held = set(TEAMS.ravel().tolist())
+    pool = [c for c in range(len(CATALOGUE.cards)) if c not in held]
+    counts = np.zeros(len(CATALOGUE.cards), np.int64)
+    for state in seed_states(20260, 150):
+        st = init_game(setup, CARDS, TEAMS, state, log=False, ev_cap=1)
+        ent = st.ent
+        first = (ent[:, L.KIND] == L.K_SUMMONED) & (ent[:, L.GROUP] == np.arange(len(ent)) + 1)
+        for c in ent[first, L.CARD]:
+            counts[c] += 1
+    assert counts.sum() == 600 and counts[list(held)].sum() == 0
+    assert stats.chisquare(counts[pool]).pvalue > 0.001
+
+
+# --------------------------------------------------------------------- assist characters
+
+def test_only_one_assist_character_at_a_time():
+    """"You can only have 1 assist character at a time" — a second is refused while one lives,
+    and granted once it is gone."""
+    game = start("assist")
+    st, ent = game.st, game.st.ent
+    c = int(card_rows(game, 0, "Luffy")[0])
+    assert _spawn_assist(st, game.S, c, 0)
+    a = int(rows(game, L.K_ASSIST, 0)[0])
+    assert ent[a, L.ALIVE] == 1 and ent[a, L.SPACE] == ent[c, L.SPACE]
+    assert ent[a, L.MAX_HEALTH] == ENT.assists[0, 0] and ent[a, L.AB_OP] == L.OP_HEAL
+    assert not _spawn_assist(st, game.S, c, 0)
+    _kill(st, game.S, a, -1, L.BY_ATTACK)
+    assert _spawn_assist(st, game.S, c, 0) and ent[a, L.HEALTH] == ent[a, L.MAX_HEALTH]
+
+
+def test_an_assist_does_not_keep_its_team_in_the_game():
+    """"An assist character does not keep you in the game ... holding one when your last
+    character dies does not save you from elimination" (house: it leaves with its team)."""
+    game = start("assist")
+    st, ent = game.st, game.st.ent
+    assert _spawn_assist(st, game.S, int(card_rows(game, 0, "Luffy")[0]), 0)
+    a = int(rows(game, L.K_ASSIST, 0)[0])
+    for e in np.flatnonzero((ent[:, L.TEAM] == 0) & (ent[:, L.KIND] == L.K_CHARACTER)):
+        _kill(st, game.S, int(e), -1, L.BY_ATTACK)
+    assert not _team_alive(st, 0) and events(game, L.EV_ELIMINATED)[-1][2] == 0
+    assert ent[a, L.ALIVE] == 0
+
+
+def test_an_assist_is_controlled_by_its_team_but_is_not_a_teammate():
+    """"a temporary ally that you control but that is not considered part of your team": it
+    decides in its team's turn; "A Teammate refers to a Character that is on your Team" (an
+    ally-target ability such as its heal targets characters)."""
+    game = start("assist")
+    st, ent = game.st, game.st.ent
+    assert _spawn_assist(st, game.S, int(card_rows(game, 0, "Luffy")[0]), 0)
+    a = int(rows(game, L.K_ASSIST, 0)[0])
+    _begin_turn(st, 0)
+    ent[(ent[:, L.TEAM] == 0) & (ent[:, L.KIND] == L.K_CHARACTER), L.DONE] = 1
+    assert _next_actor(st, 0) == a
+    st.g[L.CUR] = a
+    mask = game.legal_mask()
+    base = 1 + st.kind.shape[0] + ent.shape[0]
+    targets = [e for e in range(ent.shape[0]) if mask[base + e]]
+    assert targets and all(ent[e, L.KIND] == L.K_CHARACTER or e == a for e in targets)
+
+
+# --------------------------------------------------------------------- vehicles
+
+def vehicle_scene(game):
+    """The board's vehicle and a Team 1 character on a space next to it, deciding."""
+    st, ent = game.st, game.st.ent
+    v = int(rows(game, L.K_VEHICLE)[0])
+    vs = int(ent[v, L.SPACE])
+    nbr = next(int(t) for d, t in enumerate(st.move_nbr[vs])
+               if t >= 0 and st.kind[t] == FLOOR and game.S.move_roll[vs, d] == 0)
+    c = int(card_rows(game, 0, "Luffy")[0])
+    ent[c, L.SPACE] = nbr
+    decide(game, c)
+    return v, vs, c
+
+
+def test_a_vehicle_is_spawned_once_on_its_tile():
+    """"All vehicles can only be spawned 1 time" (house: when the game starts, on the middle of
+    the tile vehicles.toml names); "a health pool separate from its pilot"."""
+    game = start()
+    ent = game.st.ent
+    vs = rows(game, L.K_VEHICLE)
+    assert len(vs) == 1
+    v = int(vs[0])
+    tile = CATALOGUE.tiles.find("Mystery Machine Garage")
+    assert game.S.pos_tile[game.st.tile_pos[ent[v, L.SPACE]]] == tile
+    assert ent[v, L.HEALTH] == ENT.vehicles[0, 0] and ent[v, L.TEAM] == L.NO_TEAM
+
+
+def test_boarding_costs_nothing():
+    """"If a character is on the same space as an unoccupied vehicle, they can board that
+    vehicle. Boarding costs nothing — no speed and no action" (house: arriving boards)."""
+    game = start()
+    ent = game.st.ent
+    v, vs, c = vehicle_scene(game)
+    assert game.legal_mask()[1 + vs]
+    speed = int(ent[c, L.SPEED_LEFT])
+    game.apply(1 + vs)
+    step = speed - int(ent[c, L.SPEED_LEFT])
+    assert step == game.S.ip[L.P_MOVE_COST]  # the step onto the space, nothing more
+    assert ent[c, L.RIDING] == v + 1 and ent[v, L.PILOT] == c + 1 and ent[c, L.ACTED] == 0
+    assert len(events(game, L.EV_BOARD)) == 1
+
+
+def test_driving_spends_the_vehicles_speed_only():
+    """"Vehicle speed is entirely separate and distinct from character speed. Spending a
+    vehicle's speed does not touch the pilot's, and the pilot's speed does not extend the
+    vehicle's"; "the only restriction that remains is the vehicle's own set speed"."""
+    from sim.engine.space import _reach_from
+    game = start()
+    st, ent = game.st, game.st.ent
+    v, vs, c = vehicle_scene(game)
+    game.apply(1 + vs)
+    decide(game, c)
+    ent[c, L.SPEED_LEFT] = 1  # the pilot's own speed is no limit while it drives
+    mask = game.legal_mask().copy()
+    n_reach = _reach_from(st, game.S, vs, int(ent[v, L.SPEED]))
+    far = [int(s) for s in st.queue[:n_reach] if st.cost[s] == ent[v, L.SPEED]]
+    assert far and all(mask[1 + s] for s in far)
+    assert not any(mask[1 + s] for s in range(st.kind.shape[0]) if st.cost[s] < 0)
+    game.legal_mask()
+    game.apply(1 + far[0])
+    assert ent[c, L.SPEED_LEFT] == 1 and ent[v, L.SPEED_LEFT] == 0
+    assert ent[v, L.SPACE] == ent[c, L.SPACE] == far[0] and len(events(game, L.EV_DRIVE)) == 1
+
+
+def test_a_pilot_walks_off_when_its_vehicle_has_no_speed_left():
+    """House ruling: a pilot whose vehicle has spent its speed may walk on with its own speed,
+    leaving the vehicle where it stands (alighting costs nothing)."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    v, vs, c = vehicle_scene(game)
+    game.apply(1 + vs)
+    decide(game, c)
+    ent[v, L.SPEED_LEFT] = 0
+    mask = game.legal_mask()
+    dest = next(int(t) for t in st.move_nbr[vs] if t >= 0 and mask[1 + t])
+    game.apply(1 + dest)
+    assert ent[c, L.RIDING] == 0 and ent[v, L.PILOT] == 0 and ent[v, L.SPACE] == vs
+    assert ent[c, L.SPEED_LEFT] == ent[c, L.SPEED] - game.S.ip[L.P_MOVE_COST]
+
+
+def test_a_vehicle_mirrors_its_pilots_teleport():
+    """"When a vehicle moves, its movement rules mirror those of the character occupying it —
+    crossing water, teleporting, entering portals"."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    v, vs, c = vehicle_scene(game)
+    game.apply(1 + vs)
+    code = CATALOGUE.abilities.code("mobility")
+    ent[c, L.AB:L.AB + L.FX_SLOTS] = CATALOGUE.abilities.row(code, [4, 0, 0, 1])
+    decide(game, c)
+    mask = game.legal_mask()
+    dest = max(s for s in range(st.kind.shape[0]) if mask[on_space(game, s)])
+    game.apply(on_space(game, dest))
+    assert ent[c, L.SPACE] == ent[v, L.SPACE] == dest and ent[c, L.RIDING] == v + 1
+
+
+def test_the_attacker_chooses_the_vehicle_or_the_character_inside():
+    """"the attacker chooses what they are attacking: either the vehicle itself, or the character
+    inside it"; "Only the chosen target suffers the attack"; a teammate does not attack its own
+    team's vehicle (not an opponent)."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    v, vs, c = vehicle_scene(game)
+    game.apply(1 + vs)
+    d = enemy_character(game)
+    mate = int(card_rows(game, 0, "Mario")[0])
+    ent[d, L.SPACE] = ent[mate, L.SPACE] = vs
+    decide(game, d)
+    mask = game.legal_mask()
+    assert mask[attack(game, v)] and mask[attack(game, c)]
+    hv, hc = int(ent[v, L.HEALTH]), int(ent[c, L.HEALTH])
+    ent[d, L.ATK:L.ATK + 4] = 10
+    _strike(st, game.S, d, v, 0)
+    assert ent[v, L.HEALTH] < hv and ent[c, L.HEALTH] == hc
+    hv = int(ent[v, L.HEALTH])
+    _strike(st, game.S, d, c, 0)
+    assert ent[c, L.HEALTH] < hc and ent[v, L.HEALTH] == hv
+    decide(game, mate)
+    assert not game.legal_mask()[attack(game, v)]
+
+
+def test_a_vehicle_has_its_speed_again_each_turn_of_its_pilots_team():
+    """"A vehicle can use all of its speed ... each turn"."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    v, vs, c = vehicle_scene(game)
+    game.apply(1 + vs)
+    ent[v, L.SPEED_LEFT] = 0
+    _begin_turn(st, 1)
+    assert ent[v, L.SPEED_LEFT] == 0  # another team's turn
+    _begin_turn(st, 0)
+    assert ent[v, L.SPEED_LEFT] == ent[v, L.SPEED]
+
+
+def test_a_destroyed_vehicle_is_never_respawned_and_its_pilot_is_on_foot():
+    """"once destroyed, cannot be respawned"; the pilot's health pool is separate; a pilot that
+    dies leaves its vehicle unoccupied."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    v, vs, c = vehicle_scene(game)
+    game.apply(1 + vs)
+    _kill(st, game.S, v, -1, L.BY_ATTACK)
+    assert ent[c, L.ALIVE] == 1 and ent[c, L.RIDING] == 0 and ent[c, L.SPACE] == vs
+    game2 = start()
+    v2, vs2, c2 = vehicle_scene(game2)
+    game2.apply(1 + vs2)
+    _kill(game2.st, game2.S, c2, -1, L.BY_ATTACK)
+    assert game2.st.ent[v2, L.PILOT] == 0 and game2.st.ent[v2, L.ALIVE] == 1
+
+
+def test_only_characters_board():
+    """"If a character is on the same space as an unoccupied vehicle" — a minion is not one."""
+    from sim.engine.entities import _arrive
+    game = start()
+    st, ent = game.st, game.st.ent
+    q, _ = summon_minions(game)
+    minion = int(np.flatnonzero((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))[0])
+    v = int(rows(game, L.K_VEHICLE)[0])
+    ent[minion, L.SPACE] = ent[v, L.SPACE]
+    _arrive(st, minion)
+    assert ent[v, L.PILOT] == 0 and ent[minion, L.RIDING] == 0
+
+
+# --------------------------------------------------------------------- greedy and the log
+
+def test_greedy_summons_toward_the_nearest_enemy_when_no_attack_is_worth_more():
+    """docs/entities.md: greedy values a summon as the minions' health plus one attack each
+    (sim/ai/entity_values.py) and makes it on the legal space nearest an enemy."""
+    game = start(crowd=False)
+    st, ent = game.st, game.st.ent
+    for t in range(4):
+        for e in np.flatnonzero((ent[:, L.TEAM] == t) & (ent[:, L.KIND] == L.K_CHARACTER)):
+            ent[e, L.SPACE] = game.S.spawn_space[t, 1]
+    q = int(card_rows(game, 0, "Quill Duelist")[0])
+    decide(game, q)
+    mask = game.legal_mask()
+    a = int(_greedy_action(st, game.S, mask))
+    s = a - on_space(game, 0)
+    legal = [x for x in range(st.kind.shape[0]) if mask[on_space(game, x)]]
+    assert s in legal
+    foes = [int(ent[e, L.SPACE]) for e in range(ent.shape[0])
+            if ent[e, L.KIND] == L.K_CHARACTER and ent[e, L.TEAM] != 0]
+
+    def dist(x):
+        return min(max(abs(x // 35 - f // 35), abs(x % 35 - f % 35)) for f in foes)
+    assert dist(s) == min(dist(x) for x in legal)
+
+
+def test_the_log_names_special_entities():
+    """The game log reads well: spawns, vanishing, boarding name minions and vehicles."""
+    game = start()
+    summon_minions(game)
+    evs = game.events(CATALOGUE.cards.names, game.setup.cpu_names, ENT)
+    spawn = [e for e in evs if e["event"] == "spawn"]
+    assert len(spawn) == 3 and "Quill Duelist minion (T1)" in spawn[0]["text"]
+    labels = game.labels(CATALOGUE.cards.names, game.setup.cpu_names, ENT)
+    assert "Mystery Machine (vehicle)" in labels

@@ -644,3 +644,35 @@ def test_the_log_names_special_entities():
     assert len(spawn) == 3 and "Quill Duelist minion (T1)" in spawn[0]["text"]
     labels = game.labels(CATALOGUE.cards.names, game.setup.cpu_names, ENT)
     assert "Mystery Machine (vehicle)" in labels
+
+
+def test_minions_use_their_creators_items_pick_up_into_its_pool_and_never_drop():
+    """"Unless specified otherwise: minions cannot drop or trade items; minions can make use of any
+    and all items held by their creator; and when a minion picks up an item, that item is added to
+    the creator's item pool"; a minion's death drops nothing of its creator's."""
+    from sim.engine.actions import _interact_base, _item_base
+    from sim.engine.items import _end_turn_items, _grant_item, _pool, _put_on_floor
+    game = start()
+    st, ent, S = game.st, game.st.ent, game.S
+    q, _ = summon_minions(game)
+    minion = int(np.flatnonzero((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))[0])
+    pool = _pool(ent, q)
+    assert _pool(ent, minion) == pool
+    names = CATALOGUE.items.names
+    assert _grant_item(st, S, q, names.index("Health Potion"))
+    _end_turn_items(st, S, q)  # "A character must End their Turn with an Item in order to use it"
+    _put_on_floor(st, names.index("Antidote"), int(ent[minion, L.SPACE]))
+    decide(game, minion)
+    ent[minion, L.HEALTH] = 1
+    n, m = st.kind.shape[0], ent.shape[0]
+    base = _item_base(n, m)
+    legal = [a - base for a in np.flatnonzero(game.legal_mask())
+             if base <= a < _interact_base(n, m)]
+    assert 0 * m + minion in legal                      # uses its creator's potion on itself
+    assert 2 * m + 2 * n + 0 in legal                    # may pick up the antidote
+    assert not any(a >= 2 * m + 2 * n + L.F_CAP for a in legal)  # never drops
+    game.apply(base + 2 * m + 2 * n + 0)
+    held = sorted(names[i - 1] for i in ent[pool, L.ITEM_SLOT:L.ITEM_SLOT + 2] if i > 0)
+    assert held == ["Antidote", "Health Potion"]
+    _kill(st, S, minion, -1, L.BY_ATTACK)
+    assert sorted(names[i - 1] for i in ent[pool, L.ITEM_SLOT:L.ITEM_SLOT + 2] if i > 0) == held

@@ -34,7 +34,7 @@ def scenario(space: int | None = None):
     ent = game.st.ent
     here = int(game.S.spawn_space[0, 0]) if space is None else space
     for e in range(ent.shape[0]):
-        if ent[e, L.IS_CPU] == 0:
+        if ent[e, L.KIND] == L.K_CHARACTER:  # the teams' characters (not spare rows)
             ent[e, L.SPACE] = here
     return game, game.current
 
@@ -98,7 +98,7 @@ def ally_of(game, c):
 
 
 def enemy_of(game, c):
-    return int(np.flatnonzero(game.st.ent[:, L.TEAM] == 1)[0])
+    return int(np.flatnonzero((game.st.ent[:, L.TEAM] == 1) & (game.st.ent[:, L.KIND] == L.K_CHARACTER))[0])
 
 
 def events(game, kind):
@@ -354,10 +354,10 @@ def test_a_blast_is_tile_wide_damage_on_the_tile_of_the_space_hit(patch):
     s, ring, far, door, other = patch
     game, c = scenario(door)
     ent = game.st.ent
-    foes = np.flatnonzero(ent[:, L.TEAM] >= 1)
+    foes = np.flatnonzero((ent[:, L.TEAM] >= 1) & (ent[:, L.KIND] == L.K_CHARACTER))
     ent[foes, L.SPACE] = other
     ent[foes[0], L.INVISIBLE] = 99 * L.CLOCKS + 1
-    mates = np.flatnonzero(ent[:, L.TEAM] == 0)
+    mates = np.flatnonzero((ent[:, L.TEAM] == 0) & (ent[:, L.KIND] == L.K_CHARACTER))
     ent[mates[1:], L.SPACE] = other
     give(game, c, "Fire Bomb")
     spaces = [a - use_at(game, 0, 0) for a in item_actions(game) if a < drop(game, 0)]
@@ -475,7 +475,7 @@ def test_greedy_picks_up_heals_when_hurt_and_throws_at_the_best_target():
     assert slots(game, c)[0] is None and ent[c, L.HEALTH] == ent[c, L.MAX_HEALTH] - 5
     st.g[L.CUR], ent[c, L.DONE], ent[c, L.ACTED] = c, 0, 0
     give(game, c, "Throwing Knife")
-    foes = np.flatnonzero(ent[:, L.TEAM] == 1)
+    foes = np.flatnonzero((ent[:, L.TEAM] == 1) & (ent[:, L.KIND] == L.K_CHARACTER))
     ent[foes, L.DEFENSE] = 9
     weak = int(foes[2])
     ent[weak, L.HEALTH] = 15
@@ -491,7 +491,7 @@ def test_the_lookahead_considers_item_uses():
     ent = game.st.ent
     d = enemy_of(game, c)
     away = int(game.S.spawn_space[2, 0])
-    ent[(ent[:, L.IS_CPU] == 0) & (np.arange(ent.shape[0]) != c) & (np.arange(ent.shape[0]) != d),
+    ent[(ent[:, L.KIND] == L.K_CHARACTER) & (np.arange(ent.shape[0]) != c) & (np.arange(ent.shape[0]) != d),
         L.SPACE] = away
     give(game, c, "Throwing Knife")
     _put_on_floor(game.st, item("Antidote"), int(ent[c, L.SPACE]))

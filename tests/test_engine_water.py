@@ -41,7 +41,7 @@ def water_game(seed=2):
     c = game.current
     ent = game.st.ent
     for e in range(ent.shape[0]):
-        if ent[e, L.IS_CPU] == 0:
+        if ent[e, L.KIND] == L.K_CHARACTER:  # the teams' characters (not spare rows)
             ent[e, L.SPACE] = int(game.S.spawn_space[ent[e, L.TEAM], 0])
     ent[c, L.FREE_WATER] = 0
     return game, c
@@ -185,7 +185,7 @@ def test_a_submerged_character_remains_a_target():
     s, t = beside_water(game)
     put(game, c, s)
     game.st.ent[c, L.SUBMERGED] = 1
-    foe = int(np.flatnonzero(game.st.ent[:, L.TEAM] == 1)[0])
+    foe = int(np.flatnonzero((game.st.ent[:, L.TEAM] == 1) & (game.st.ent[:, L.KIND] == L.K_CHARACTER))[0])
     game.st.g[L.CUR] = foe
     game.st.ent[foe, L.SPACE] = s
     game.st.ent[foe, L.ACTED] = 0

@@ -83,7 +83,9 @@ def _legal_items_now(st, S, c, mask, base, pool):
     m = ent.shape[0]
     team = ent[c, L.TEAM]
     count = 0
-    if _free_row(st) >= 0:  # "can drop any held item onto their current space"
+    minion = ent[c, L.KIND] == L.K_MINION or ent[c, L.KIND] == L.K_CLONE
+    if _free_row(st) >= 0 and not minion:  # "can drop any held item onto their current space";
+        #                                     "minions cannot drop or trade items"
         for k in range(2):
             if ent[pool, L.ITEM_SLOT + k] != 0:
                 mask[base + 2 * m + 2 * n + L.F_CAP + k] = True

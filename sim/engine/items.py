@@ -52,6 +52,10 @@ def _pool(ent, e):
     """The row holding ``e``'s items: itself, or (``POOL``) its card's first character — one
     function, so minions can map to their creator's pool ("when a minion picks up an item, that
     item is added to the creator's item pool")."""
+    o = ent[e, L.OWNER] - 1
+    if o >= 0 and (ent[e, L.KIND] == L.K_MINION or ent[e, L.KIND] == L.K_CLONE):
+        e = o  # "minions can make use of any and all items held by their creator" (a clone "is
+        #        treated as a minion")
     p = ent[e, L.POOL]
     return e if p == 0 else p - 1
 
@@ -164,6 +168,8 @@ def _drop_items(st, S, e):
     lives: "Every character attached to the card must be Killed before the card is considered
     dead")."""
     ent = st.ent
+    if ent[e, L.KIND] == L.K_MINION or ent[e, L.KIND] == L.K_CLONE:
+        return  # it holds nothing of its own: the pool is its creator's
     pool = _pool(ent, e)
     if _held(ent, pool) == 0:
         return

@@ -113,7 +113,12 @@ def check_items(game: Game) -> None:
     ent = st.ent
     n_items = S.item_fx.shape[0] - 1
     rows = np.arange(ent.shape[0])
-    pool = np.where(ent[:, L.POOL] == 0, rows, ent[:, L.POOL] - 1)
+    # a minion's or clone's pool is its creator's ("minions can make use of any and all items
+    # held by their creator"); a card's characters share its first character's
+    owner = ent[:, L.OWNER] - 1
+    minion = ((ent[:, L.KIND] == L.K_MINION) | (ent[:, L.KIND] == L.K_CLONE)) & (owner >= 0)
+    base = np.where(minion, owner, rows)
+    pool = np.where(ent[base, L.POOL] == 0, base, ent[base, L.POOL] - 1)
     slots = ent[:, L.ITEM_SLOT:L.ITEM_SLOT + 2]
     assert np.all((slots >= 0) & (slots <= n_items))
     assert np.all(slots[pool != rows] == 0), "only a pool's row holds items"

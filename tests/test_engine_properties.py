@@ -5,7 +5,7 @@ entities never act; the Apocalypse is revealed exactly when one of its condition
 entities never move or act; invincible entities lose no health except to the Apocalypse; at most 2
 items per pool and every item accounted for (with items seeded into half the games); clones die with
 their original and minions never outlive their creator, a team has at most one assist, a vehicle and
-its pilot stand together (tests/_engine_kit.check_entity_invariants).
+its pilot stand together (tests/_engine_kit.check_entity_invariants)."""
 
 from __future__ import annotations
 

@@ -94,10 +94,14 @@ def step_checked(game, policy) -> None:
                                 & (ent[:, L.ALIVE] != 0))
     health = ent[invincible, L.HEALTH].copy()
     steps = int(game.st.g[L.APOC_STEP])
+    changes = int(game.st.g[L.TILE_CHANGES])
     game.step(policy)
     ent = game.st.ent
     still = ent[frozen, L.FROZEN] != 0  # frozen before and after: frozen throughout the step
-    assert np.array_equal(before[still], ent[frozen][:, cols][still]), "a frozen entity acted"
+    after = ent[frozen][:, cols]
+    if int(game.st.g[L.TILE_CHANGES]) != changes:  # a swapped tile carries whoever stands in it
+        after[:, 0] = before[:, 0]
+    assert np.array_equal(before[still], after[still]), "a frozen entity acted"
     assert np.all(ent[frozen[still], L.ACTED] <= acted[still]), "a frozen entity spent its action"
     if int(game.st.g[L.APOC_STEP]) == steps:
         still = (ent[invincible, L.BUFF] != 0) & (ent[invincible, L.BUFF_STAT] == L.STAT_INVINCIBLE)

@@ -35,7 +35,7 @@ def _ability_ready(ent, c):
     whose decision it is). Book: "A frozen entity ... cannot use any effect stemming from an
     ability"; every ability at most once per turn and within its charges (house ruling)."""
     op = ent[c, L.AB_OP]
-    if op == L.OP_NONE or op == L.OP_SUMMON or op == L.OP_TILE_CONTROL:  # pending: docs
+    if op == L.OP_NONE or op == L.OP_SUMMON:  # pending: docs
         return False
     if ent[c, L.FROZEN] != 0 or ent[c, L.AB_USED] != 0:
         return False
@@ -171,6 +171,8 @@ def _run_effect(st, S, c, t, src, k):
         _log(st, L.EV_TELEPORT, c, here, t - m, 0, 0, 0)
     elif op == L.OP_REVIVE:
         _revive(st, S, c, t)
+    elif op == L.OP_TILE_CONTROL:  # swaps and transforms: sim/engine/fx_tiles.py
+        _run_tile_effect(st, S, c, t, src, k, op)
     elif op >= L.OP_ENT_FIRST:
         _run_entity_effect(st, S, c, t, src, k, op)
     elif op >= L.OP_TILE_FIRST:

@@ -1,0 +1,477 @@
+"""Swapping and transforming tiles in play: the live board re-linked inside a kernel.
+
+Why re-stamping: a game's board is its arrays (``st.kind``, ``st.tile_pos``, ``st.move_nbr``,
+``st.move_roll``, ``st.sight_nbr``, ``st.sight_flag``, ``st.twin``), built once per board by the
+Python compiler (``sim.board.graph.compile_board``). A swap or transform changes only the one or
+two grid positions it touches, so the kernel cuts those positions' 5×5 blocks out of the arrays
+and stamps each new tile in from its local graph, precomputed per catalogue tile in
+``Static.tile_fx`` (``sim/engine/tile_table.py``), then links the doorways facing its four
+neighbours exactly as ``compile_board`` does. Tests compare the result with the Python
+reference (``sim.board.swap`` + ``compile_board``) array for array.
+
+Book: "the two tiles trade positions on the board while keeping their orientation" (a stamp
+never rotates); "When the destination is an Uncovered Tile ... The moving tile simply moves onto
+it and covers it up" and "every entity and Component standing on that Uncovered Tile is picked up
+and placed into the tile that has arrived over them"; "Transforming a tile will result in an
+existing tile on the board being transformed into a chosen tile that is not already in play";
+Consolidation ("Contents always settle into the concentric center of the new tile"); portal
+pieces travel with their tiles, a transformed tile's pieces leave with it. The Apocalypse "cannot
+be ... transformed, tile-swapped over"; "A Spawn is a set of coordinates, not a tile" (spawn
+spaces never move: the middle of a position's block is a space of any tile).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import njit
+from sim.board.layout import FLOOR, PORTAL
+from sim.rng import roll
+
+from . import layout as L
+from .events import _log
+from .tile_table import (TF_DOORS, TF_FEATURE, TF_KIND, TF_MOVE, TF_SIGHT, TF_SIZE,
+                         TF_SPAWNABLE, TF_SUIT, TF_UNCOVERED)
+
+SPAN = 35   # spaces per row of the board's grid
+BLOCK = 5   # a position's block of spaces (the biggest tile)
+GRID = 7    # positions per row
+CROSS = 1   # sim.board.graph sight flag: a tile boundary through two doorways
+APOCALYPSE, VOID = -2, -1  # sim.board.geometry codes in a position's tile column
+FAR = 10 ** 6
+
+
+@njit(inline="always")
+def _doff(d):
+    """Space-id step of direction d (sim.board.geometry.DIRS: N, NE, E, SE, S, SW, W, NW)."""
+    dr = -1 if (d == 0 or d == 1 or d == 7) else (1 if (d == 3 or d == 4 or d == 5) else 0)
+    dc = 1 if (d == 1 or d == 2 or d == 3) else (-1 if (d == 5 or d == 6 or d == 7) else 0)
+    return dr * SPAN + dc
+
+
+@njit(inline="always")
+def _cell_space(p, cell):
+    """Global space of cell (a, b) = divmod(cell, 5) of position p's block."""
+    return ((p // GRID) * BLOCK + cell // BLOCK) * SPAN + (p % GRID) * BLOCK + cell % BLOCK
+
+
+@njit(inline="always")
+def _space_cell(s):
+    return ((s // SPAN) % BLOCK) * BLOCK + (s % SPAN) % BLOCK
+
+
+@njit(inline="always")
+def _position_of(s):
+    return ((s // SPAN) // BLOCK) * GRID + (s % SPAN) // BLOCK
+
+
+@njit(inline="always")
+def _middle(p):
+    """The middle space of position p's block: a space of whatever tile stands there."""
+    return _cell_space(p, 12)
+
+
+@njit
+def _uncovered(S):
+    """The Uncovered Tile's catalogue index."""
+    fx = S.tile_fx
+    for r in range(0, fx.shape[0], 2):
+        if fx[r, TF_UNCOVERED] != 0:
+            return r // 2
+    return -1
+
+
+@njit
+def _tile_at(st, S, p):
+    """The catalogue tile at position p now; VOID for a destroyed coordinate, APOCALYPSE while
+    face-down ("When revealed it is treated as a 1x1 Tile": the Uncovered Tile)."""
+    if st.pos_state[p] == L.VOIDED:
+        return VOID
+    t = st.tiles[p, L.TL_TILE]
+    if t == APOCALYPSE and st.g[L.REVEALED] != 0:
+        return _uncovered(S)
+    return t
+
+
+@njit
+def _cut_links(nbr, aux, s):
+    """Remove every link of ``nbr`` into and out of space s, with its ``aux`` code (a move's
+    water-roll, a sight step's flags)."""
+    for d in range(8):
+        t = nbr[s, d]
+        if t < 0:
+            continue
+        for d2 in range(8):
+            if nbr[t, d2] == s:
+                nbr[t, d2] = -1
+                aux[t, d2] = 0
+        nbr[s, d] = -1
+        aux[s, d] = 0
+
+
+@njit
+def _clear(st, p):
+    """Position p's block holds no space."""
+    for cell in range(BLOCK * BLOCK):
+        s = _cell_space(p, cell)
+        if st.tile_pos[s] < 0 and st.kind[s] == 0:
+            continue
+        _cut_links(st.move_nbr, st.move_roll, s)
+        _cut_links(st.sight_nbr, st.sight_flag, s)
+        st.kind[s] = 0
+        st.tile_pos[s] = -1
+
+
+@njit
+def _stamp(st, S, p, t):
+    """Tile t's spaces and inner links into position p's (cleared) block."""
+    fx = S.tile_fx
+    row = 2 * t
+    for cell in range(BLOCK * BLOCK):
+        kind = fx[row, TF_KIND + cell]
+        if kind == 0:
+            continue
+        s = _cell_space(p, cell)
+        st.kind[s] = kind
+        st.tile_pos[s] = p
+        for d in range(8):
+            mv = fx[row, TF_MOVE + 8 * cell + d]
+            if mv > 0:
+                st.move_nbr[s, d] = s + _doff(d)
+                st.move_roll[s, d] = mv - 1
+            sg = fx[row, TF_SIGHT + 8 * cell + d]
+            if sg > 0:
+                st.sight_nbr[s, d] = s + _doff(d)
+                st.sight_flag[s, d] = sg - 1
+    st.tiles[p, L.TL_TILE] = t
+    st.tiles[p, L.TL_SUIT] = fx[row, TF_SUIT]
+
+
+@njit(inline="always")
+def _edge_cell(size, side, k):
+    """Block cell of a ``size`` tile's edge space on ``side`` (0 N, 1 E, 2 S, 3 W) at line k."""
+    o = (BLOCK - size) // 2
+    if side == 0:
+        return o * BLOCK + k
+    if side == 2:
+        return (o + size - 1) * BLOCK + k
+    if side == 3:
+        return k * BLOCK + o
+    return k * BLOCK + o + size - 1
+
+
+@njit
+def _link_doorways(st, S, p):
+    """Links between position p's doorways and its four neighbours' facing doorways: "Tiles can
+    only be entered and exited through their connected doorways" (compile_board._doorways)."""
+    t = _tile_at(st, S, p)
+    if t < 0:
+        return
+    fx = S.tile_fx
+    r0 = p // GRID
+    c0 = p % GRID
+    for side in range(4):
+        if side == 0 and r0 == 0 or side == 2 and r0 == GRID - 1:
+            continue
+        if side == 3 and c0 == 0 or side == 1 and c0 == GRID - 1:
+            continue
+        q = p + (-GRID if side == 0 else (GRID if side == 2 else (1 if side == 1 else -1)))
+        u = _tile_at(st, S, q)
+        if u < 0:
+            continue
+        opp = (side + 2) % 4
+        lines = fx[2 * t, TF_DOORS + side] & fx[2 * u, TF_DOORS + opp]
+        d = 2 * side
+        back = (d + 4) % 8
+        for k in range(BLOCK):
+            if (lines >> k) & 1 == 0:
+                continue
+            sa = _cell_space(p, _edge_cell(fx[2 * t, TF_SIZE], side, k))
+            sb = _cell_space(q, _edge_cell(fx[2 * u, TF_SIZE], opp, k))
+            if st.kind[sa] == 0 or st.kind[sb] == 0:
+                continue
+            st.sight_nbr[sa, d] = sb
+            st.sight_nbr[sb, back] = sa
+            st.sight_flag[sa, d] = CROSS
+            st.sight_flag[sb, back] = CROSS
+            if st.kind[sa] == FLOOR and st.kind[sb] == FLOOR:
+                st.move_nbr[sa, d] = sb
+                st.move_nbr[sb, back] = sa
+
+
+@njit
+def _tile_distance(st):
+    """Columns 0..48 of ``st.tiles``: fewest tile boundaries between two positions, portals
+    linking theirs at no cost (the lower bound Static.pos_dist holds for the start board),
+    recomputed after portals moved."""
+    d = st.tiles
+    for p in range(GRID * GRID):
+        for q in range(GRID * GRID):
+            d[p, q] = 0 if p == q else FAR
+    for p in range(GRID * GRID):
+        if p % GRID + 1 < GRID:
+            d[p, p + 1] = 1
+            d[p + 1, p] = 1
+        if p + GRID < GRID * GRID:
+            d[p, p + GRID] = 1
+            d[p + GRID, p] = 1
+    for s in range(st.twin.shape[0]):
+        t = st.twin[s]
+        if t >= 0 and st.tile_pos[s] >= 0 and st.tile_pos[t] >= 0:
+            d[st.tile_pos[s], st.tile_pos[t]] = 0
+    for k in range(GRID * GRID):
+        for p in range(GRID * GRID):
+            dpk = d[p, k]
+            if dpk >= FAR:
+                continue
+            for q in range(GRID * GRID):
+                v = dpk + d[k, q]
+                if v < d[p, q]:
+                    d[p, q] = v
+
+
+@njit(inline="always")
+def _consolidate(i, j, from_size, to_size):
+    """Where local space (i, j) of a ``from_size`` tile lands in a ``to_size`` tile
+    (sim.board.swap.consolidate: "A 1x1 Tile, entering a larger tile lands in the middle space";
+    3×3 → 5×5 "mapped onto the middle 3×3"; 5×5 → 3×3 "folds inward")."""
+    if from_size == to_size:
+        return i, j
+    if from_size == 1 or to_size == 1:
+        return to_size // 2, to_size // 2
+    if from_size < to_size:
+        dd = (to_size - from_size) // 2
+        return i + dd, j + dd
+    h = from_size // 2
+    fi = 0 if i < h else (1 if i == h else 2)
+    fj = 0 if j < h else (1 if j == h else 2)
+    return fi, fj
+
+
+@njit
+def _settle(st, p, s):
+    """A consolidated space that is no floor (water, a wall block: house ruling) gives way to
+    the nearest floor space of the tile (fewest king steps, then lowest id)."""
+    if st.kind[s] == FLOOR:
+        return s
+    best = s
+    best_d = FAR
+    for cell in range(BLOCK * BLOCK):
+        x = _cell_space(p, cell)
+        if st.kind[x] != FLOOR:
+            continue
+        dist = max(abs(x // SPAN - s // SPAN), abs(x % SPAN - s % SPAN))
+        if dist < best_d:
+            best, best_d = x, dist
+    return best
+
+
+@njit(inline="always")
+def _shift(p, q):
+    """Space-id offset from position p's block to position q's."""
+    return ((q // GRID) - (p // GRID)) * BLOCK * SPAN + ((q % GRID) - (p % GRID)) * BLOCK
+
+
+@njit
+def _moved(st, S, s, p, q, a, b, covers):
+    """Where a content on space s goes when the tile a at p moves to q and the tile b at q
+    moves to p (``covers``: b is an Uncovered Tile the arriving a covers, its contents picked
+    up into a)."""
+    if s < 0:
+        return s
+    pos = _position_of(s)
+    if pos == p:
+        return s + _shift(p, q)
+    if pos == q:
+        if covers:
+            fx = S.tile_fx
+            sb = fx[2 * b, TF_SIZE]
+            sa = fx[2 * a, TF_SIZE]
+            o = (BLOCK - sb) // 2
+            cell = _space_cell(s)
+            i, j = _consolidate(cell // BLOCK - o, cell % BLOCK - o, sb, sa)
+            o2 = (BLOCK - sa) // 2
+            return _cell_space(q, (i + o2) * BLOCK + j + o2)
+        return s - _shift(p, q)
+    return s
+
+
+@njit
+def _swap(st, S, p, q, by):
+    """The tile at p moves to q: the two trade places, or it covers the Uncovered Tile at q.
+    Everything in both tiles travels with its tile (entities, items on the floor, portal pieces,
+    the tiles' deactivated / frozen states): "the tile and everything in it remain unchanged"."""
+    a = _tile_at(st, S, p)
+    b = _tile_at(st, S, q)
+    unc = _uncovered(S)
+    covers = b == unc and a != unc
+    # portal links touching either block, remembered before the blocks are cut
+    pairs = np.empty((4 * BLOCK * BLOCK, 2), np.int64)
+    n_pairs = 0
+    for pos in (p, q):
+        for cell in range(BLOCK * BLOCK):
+            s = _cell_space(pos, cell)
+            t = st.twin[s]
+            if t >= 0:
+                pairs[n_pairs, 0] = s
+                pairs[n_pairs, 1] = t
+                n_pairs += 1
+                st.twin[s] = -1
+                st.twin[t] = -1
+    state = st.tiles[p, L.TL_OFF:L.TL_FROZEN_BY + 1].copy()
+    st.tiles[p, L.TL_OFF:L.TL_FROZEN_BY + 1] = st.tiles[q, L.TL_OFF:L.TL_FROZEN_BY + 1]
+    st.tiles[q, L.TL_OFF:L.TL_FROZEN_BY + 1] = state
+    _clear(st, p)
+    _clear(st, q)
+    _stamp(st, S, q, a)
+    _stamp(st, S, p, b)
+    _link_doorways(st, S, p)
+    _link_doorways(st, S, q)
+    for i in range(n_pairs):
+        s = _moved(st, S, pairs[i, 0], p, q, a, b, covers)
+        t = _moved(st, S, pairs[i, 1], p, q, a, b, covers)
+        st.twin[s] = t
+        st.twin[t] = s
+    ent = st.ent
+    for e in range(ent.shape[0]):
+        s = ent[e, L.SPACE]
+        if ent[e, L.ALIVE] == 0 or s < 0:
+            continue
+        pos = _position_of(s)
+        if pos == p or pos == q:
+            x = _moved(st, S, s, p, q, a, b, covers)
+            ent[e, L.SPACE] = _settle(st, _position_of(x), x)
+            home = ent[e, L.HOME]  # a CPU is leashed to its tile, wherever the tile goes
+            if home == p and pos == p:
+                ent[e, L.HOME] = q
+            elif home == q and pos == q and not covers:
+                ent[e, L.HOME] = p
+    _carry_floor(st, S, p, q, a, b, covers)
+    _tile_distance(st)
+    st.g[L.TILE_CHANGES] += 1
+    _log(st, L.EV_SWAP, p, q, a, b, by, 1 if covers else 0)
+
+
+@njit
+def _carry_floor(st, S, p, q, a, b, covers):
+    """Items lying in either tile travel with it (Components, consolidated like entities)."""
+    fl = st.floor
+    for f in range(fl.shape[0]):
+        s = fl[f, 0]
+        if s < 0:
+            continue
+        pos = _position_of(s)
+        if pos == p or pos == q:
+            x = _moved(st, S, s, p, q, a, b, covers)
+            fl[f, 0] = _settle(st, _position_of(x), x)
+
+
+@njit
+def _transform(st, S, p, n, by):
+    """The tile at p becomes tile n ("a chosen tile that is not already in play"), its contents
+    consolidated into n's size; the old tile's portal pieces leave with it ("The link is
+    severed") and n's own pair links up."""
+    fx = S.tile_fx
+    old = _tile_at(st, S, p)
+    so = fx[2 * old, TF_SIZE]
+    sn = fx[2 * n, TF_SIZE]
+    for cell in range(BLOCK * BLOCK):
+        s = _cell_space(p, cell)
+        t = st.twin[s]
+        if t >= 0:
+            st.twin[t] = -1
+            st.twin[s] = -1
+    _clear(st, p)
+    _stamp(st, S, p, n)
+    _link_doorways(st, S, p)
+    first = -1
+    for cell in range(BLOCK * BLOCK):  # a tile with two portal pieces links them
+        if fx[2 * n, TF_KIND + cell] != 0 and fx[2 * n, TF_FEATURE + cell] == PORTAL:
+            s = _cell_space(p, cell)
+            if first < 0:
+                first = s
+            else:
+                st.twin[first] = s
+                st.twin[s] = first
+                first = -2
+    oo = (BLOCK - so) // 2
+    on = (BLOCK - sn) // 2
+    ent = st.ent
+    for e in range(ent.shape[0]):
+        s = ent[e, L.SPACE]
+        if ent[e, L.ALIVE] == 0 or s < 0 or _position_of(s) != p:
+            continue
+        cell = _space_cell(s)
+        i, j = _consolidate(cell // BLOCK - oo, cell % BLOCK - oo, so, sn)
+        ent[e, L.SPACE] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
+    fl = st.floor
+    for f in range(fl.shape[0]):
+        s = fl[f, 0]
+        if s >= 0 and _position_of(s) == p:
+            cell = _space_cell(s)
+            i, j = _consolidate(cell // BLOCK - oo, cell % BLOCK - oo, so, sn)
+            fl[f, 0] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
+    _tile_distance(st)
+    st.g[L.TILE_CHANGES] += 1
+    _log(st, L.EV_TRANSFORM, p, old, n, by, 0, 0)
+
+
+@njit
+def _reveal_in_place(st, S):
+    """The reveal on a board whose tiles moved: "When revealed it is treated as a 1x1 Tile" —
+    the Uncovered Tile is stamped at the Apocalypse's position into the live board (copying the
+    start board's revealed arrays, as ``reveal._check_reveal`` does otherwise, would undo the
+    swaps). False (nothing done) when no tile has moved."""
+    if st.g[L.TILE_CHANGES] == 0:
+        return False
+    p = S.ip[L.P_APOC_POS]
+    if st.pos_state[p] == L.VOIDED:
+        return True
+    _clear(st, p)
+    _stamp(st, S, p, _uncovered(S))
+    st.tiles[p, L.TL_TILE] = APOCALYPSE  # the position still holds the (revealed) Apocalypse
+    _link_doorways(st, S, p)
+    return True
+
+
+@njit
+def _out_of_play(st, S, n):
+    """Whether tile n may enter by a transform: a league tile allowed to spawn, not in play
+    (a destroyed tile is removed from the game: its coordinate still names it)."""
+    fx = S.tile_fx
+    if fx[2 * n, TF_SPAWNABLE] == 0 or n == _uncovered(S):
+        return False
+    for q in range(GRID * GRID):
+        if st.tiles[q, L.TL_TILE] == n:
+            return False
+    return True
+
+
+@njit
+def _transform_choice(st, S, c, draw):
+    """The tile a transform brings ("a chosen tile that is not already in play"; house ruling):
+    the first one of the user's suit (its Homefield), else, with ``draw``, one drawn uniformly
+    from the game's stream, else the first; -1 when none is out of play."""
+    fx = S.tile_fx
+    n_tiles = fx.shape[0] // 2
+    suit = st.ent[c, L.SUIT]
+    count = 0
+    first = -1
+    for n in range(n_tiles):
+        if _out_of_play(st, S, n):
+            if fx[2 * n, TF_SUIT] == suit:
+                return n
+            if first < 0:
+                first = n
+            count += 1
+    if count == 0 or not draw:
+        return first
+    rng = st.rng
+    r, s0, s1, s2, s3 = roll(count, rng[0], rng[1], rng[2], rng[3])
+    rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
+    for n in range(n_tiles):
+        if _out_of_play(st, S, n):
+            r -= 1
+            if r == 0:
+                return n
+    return first

@@ -57,6 +57,7 @@ from sim.rng import roll
 
 from .greedy import (SPAN, _ability_score, _attack_score, _by_distance, _greedy_action,
                      _position_scores, _teleport_spaces, _threats)
+from .tile_values import _apocalypse_known, _best_tile_action, _pos_bonus
 from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
 
 MOVES = 4          # best spaces by greedy's position score
@@ -164,9 +165,9 @@ def _top_spaces(st, S, c, mask, approach, best, k_best):
     storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
     nreach = st.g[L.NREACH]
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(st.kind.shape[0])
-    scores = _position_scores(ent, fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer, storm,
-                              c, spaces, mask, True, enemy_r, enemy_c, enemy_d, ref_r, ref_c, cpu,
-                              np.empty(spaces.shape[0]))
+    scores = _position_scores(ent, fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
+                              S.pos_layer, storm, c, spaces, mask, True, enemy_r, enemy_c,
+                              enemy_d, ref_r, ref_c, cpu, np.empty(spaces.shape[0]))
     score = np.full(k_best, -1e300)
     best[:] = -1
     for i in range(spaces.shape[0]):
@@ -214,16 +215,20 @@ def _candidates(st, S, mask, cands, budget):
     for e in np.argsort(-scores, kind="mergesort"):
         if mask[base + e]:
             k = _add(cands, k, base + e)
-    tele = _teleport_spaces(st, c, mask) if ent[c, L.AB_TARGET] == L.T_SPACE else np.empty(0, np.int64)
+    tele = (_teleport_spaces(st, c, mask) if ent[c, L.AB_OP] == L.OP_MOBILITY
+            else np.empty(0, np.int64))
     if tele.shape[0] > 0:
         enemy_r, enemy_c, cpu = _threats(st, S, c)
         ref_r, ref_c = ent[c, L.SPACE] // SPAN, ent[c, L.SPACE] % SPAN
         enemy_d = _by_distance(enemy_r, enemy_c, ref_r, ref_c)
         storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
-        tsc = _position_scores(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer,
-                               storm, c, tele, mask, False, enemy_r, enemy_c, enemy_d, ref_r,
-                               ref_c, cpu, np.empty(tele.shape[0]))
+        tsc = _position_scores(ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
+                               S.pos_layer, storm, c, tele, mask, False, enemy_r, enemy_c,
+                               enemy_d, ref_r, ref_c, cpu, np.empty(tele.shape[0]))
         k = _add(cands, k, base + m + tele[np.argmax(tsc)])
+    sc, a = _best_tile_action(st, S, c, mask)  # an interactable or tile_control (tile_values)
+    if a >= 0:
+        k = _add(cands, k, a)
     if mask[L.END]:
         k = _add(cands, k, L.END)
     if ent[c, L.SPEED_LEFT] > 0:
@@ -248,7 +253,7 @@ def _simulate(st, S, sim, a, j, team, mask, health, stats, depth):
     _copy_into(sim, st)
     _seed_simulation(st, j, sim.rng)
     g = sim.g
-    if g[L.REVEALED] == 0:  # the Apocalypse is face-down: the search draws its own
+    if g[L.REVEALED] == 0 and not _apocalypse_known(st, team):  # face-down: draw our own
         s0, s1, s2, s3 = sim.rng[0], sim.rng[1], sim.rng[2], sim.rng[3]
         r, s0, s1, s2, s3 = roll(S.apoc_code.shape[0], s0, s1, s2, s3)
         sim.rng[0], sim.rng[1], sim.rng[2], sim.rng[3] = s0, s1, s2, s3

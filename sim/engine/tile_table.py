@@ -18,6 +18,7 @@ Columns after the effect row (``layout.FX_*`` slots 0..13):
 | ``TF_SPAWNABLE``, ``TF_UNCOVERED`` | may enter play by a transform; is the Uncovered Tile |
 | ``TF_DOORS + side`` | N, E, S, W: bit k set = block line k is a doorway space on that side |
 | ``TF_PORTALS`` | the tile's portal pieces |
+| ``TF_COIN`` | greedy's worth of one coin (the same on every row), hundredths |
 | ``TF_KIND + cell``, ``TF_FEATURE + cell`` | space and feature code of each of the 25 cells of a position's 5×5 block (``sim.board.geometry``: tiles are centred in it) |
 | ``TF_MOVE + 8 cell + d`` | 0: no move from the cell in direction d; else 1 + the water-roll code |
 | ``TF_SIGHT + 8 cell + d`` | 0: no line of sight step; else 1 + the sight flags |
@@ -41,7 +42,8 @@ CELLS = MAX_SIZE * MAX_SIZE
 TF_PRICE, TF_WORTH, TF_PIECE, TF_SIZE, TF_SUIT, TF_SPAWNABLE, TF_UNCOVERED = range(14, 21)
 TF_DOORS = 21  # 21..24
 TF_PORTALS = 25
-TF_KIND = 26
+TF_COIN = 26  # a coin's worth to greedy ([greedy] coin), hundredths: the same on every row
+TF_KIND = 27
 TF_FEATURE = TF_KIND + CELLS
 TF_MOVE = TF_FEATURE + CELLS
 TF_SIGHT = TF_MOVE + 8 * CELLS
@@ -71,6 +73,7 @@ def tile_table(catalogue) -> np.ndarray:
                 out[r, L.FX_STAT] = named[r]
     for r in range(2 * n):
         out[r, TF_WORTH] = round(100 * _worth(out[r], tiles.greedy))
+    out[:, TF_COIN] = round(100 * tiles.greedy["coin"])
     for t in range(n):
         rows = out[2 * t: 2 * t + 2]
         size = int(tiles.size[t])

@@ -14,6 +14,7 @@ from sim.catalogue.loader import load_catalogue
 from sim.catalogue.teams import load_teams, random_teams
 from sim.engine import layout as L
 from sim.engine.game import Game
+from sim.engine.items import _grant_item, _put_on_floor
 from sim.engine.setup import card_arrays
 from sim.engine.tables import build_setup, load_game_data
 
@@ -34,6 +35,20 @@ def new_game(board_seed: int, seed: int, teams=None, apocalypse: int = -1, log=T
     if teams is None:
         teams = random_teams(len(CATALOGUE.cards), np.random.default_rng(seed))
     return Game(setup_for(board_seed), CARDS, teams, seed, apocalypse=apocalypse, log=log)
+
+
+def seed_items(game: Game, rng: np.random.Generator) -> None:
+    """Items in play before the tile rewards bring them (test scenarios only): each character
+    gains 0-2 random items (not yet usable) and a dozen lie on random floor spaces."""
+    st, S = game.st, game.S
+    n_items = S.item_fx.shape[0] - 1
+    ent = st.ent
+    for e in np.flatnonzero(ent[:, L.IS_CPU] == 0):
+        for _ in range(int(rng.integers(0, 3))):
+            _grant_item(st, S, int(e), int(rng.integers(n_items)))
+    floor = np.flatnonzero((st.kind == FLOOR) & (st.tile_pos >= 0))
+    for s in rng.choice(floor, 12, replace=False):
+        _put_on_floor(st, int(rng.integers(n_items)), int(s))
 
 
 def reveal_condition(game: Game) -> bool:
@@ -61,12 +76,10 @@ def check_invariants(game: Game) -> None:
     assert np.all(ent[:, L.HEALTH] <= ent[:, L.MAX_HEALTH])
     assert np.all(ent[~alive, L.HEALTH] == 0)
     assert np.all(ent[alive, L.HEALTH] > 0)
-    # movement never exceeds speed (the one deciding: a de-buff may lower the speed of a
-    # character whose spent speed dates from its last turn)
+    # the speed left never exceeds the speed (each move's cost against it: step_checked)
     chars = ent[:, L.IS_CPU] == 0
-    if not game.terminal:
-        assert ent[game.current, L.SPENT] <= ent[game.current, L.SPEED]
     assert np.all(ent[chars, L.SPEED_LEFT] >= 0)
+    assert np.all(ent[chars, L.SPEED_LEFT] <= np.maximum(ent[chars, L.SPEED], 0))
     assert np.all(ent[:, L.SHIELD] >= 0)
     # charges never overspent; a frozen entity is never asked to decide anything but END
     assert np.all(ent[:, L.CHARGES_LEFT] >= 0)
@@ -78,14 +91,44 @@ def check_invariants(game: Game) -> None:
     # the Apocalypse is revealed exactly when a condition is met
     assert bool(st.g[L.REVEALED]) == reveal_condition(game)
     assert int(st.g[L.DEATHS]) - int(st.g[L.REVIVES]) == int(np.sum(chars & ~alive))
+    check_items(game)
+
+
+def check_items(game: Game) -> None:
+    """"A character can only hold up to 2 items at a time" — a pool (a card's items) has two
+    slots, and nobody else holds any; every item is somewhere: held + on the board = gained -
+    used up - lost; only active held items change stats ("A stat from an item lasts as long as
+    that item is held and active")."""
+    st, S = game.st, game.S
+    ent = st.ent
+    n_items = S.item_fx.shape[0] - 1
+    rows = np.arange(ent.shape[0])
+    pool = np.where(ent[:, L.POOL] == 0, rows, ent[:, L.POOL] - 1)
+    slots = ent[:, L.ITEM_SLOT:L.ITEM_SLOT + 2]
+    assert np.all((slots >= 0) & (slots <= n_items))
+    assert np.all(slots[pool != rows] == 0), "only a pool's row holds items"
+    assert np.all((slots != 0).sum(axis=1) <= 2), "at most 2 items"
+    assert np.all(ent[:, L.ITEM_ON:L.ITEM_ON + 2][slots == 0] == 0)
+    floor = st.floor
+    assert int(st.g[L.FLOOR_N]) == int(np.sum(floor[:, 0] >= 0))
+    held = int(np.sum(slots != 0))
+    g = st.g
+    assert held + int(g[L.FLOOR_N]) == int(g[L.ITEMS_GAINED] - g[L.ITEMS_USED] - g[L.ITEMS_LOST])
+    for k in range(2):  # a slot's stat change sits only where its pool's item is held and active
+        active = ent[pool, L.ITEM_ON + k] != 0
+        assert np.all(ent[~active, L.ITEM_DELTA + k] == 0)
 
 
 def step_checked(game, policy) -> None:
-    """One decision by ``policy``, checking the state rules across it: "A frozen entity cannot use
-    any of its speed, cannot spend its action" (frozen entities never move or act); invincible
-    entities lose no health "by any means" (the Apocalypse's excepted: checked on turns with no
-    Apocalypse step)."""
+    """One decision by ``policy``, checking the state rules across it: "Each turn, each character
+    can only use as much speed as their stat shows" (a move never costs more than the speed left:
+    checked per step, since a stat may fall later in the turn, e.g. boots dropped); "A frozen
+    entity cannot use any of its speed, cannot spend its action" (frozen entities never move or
+    act); invincible entities lose no health "by any means" (the Apocalypse's excepted: checked on
+    turns with no Apocalypse step)."""
     ent = game.st.ent
+    c = game.current
+    spent, left = int(ent[c, L.SPENT]), int(ent[c, L.SPEED_LEFT])
     frozen = np.flatnonzero(ent[:, L.FROZEN] != 0)
     cols = [L.SPACE, L.CHARGES_LEFT, L.DEALT, L.KILLS]
     before = ent[frozen][:, cols].copy()
@@ -97,6 +140,7 @@ def step_checked(game, policy) -> None:
     changes = int(game.st.g[L.TILE_CHANGES])
     game.step(policy)
     ent = game.st.ent
+    assert ent[c, L.SPENT] - spent <= left, "a move cost more than the speed left"
     still = ent[frozen, L.FROZEN] != 0  # frozen before and after: frozen throughout the step
     after = ent[frozen][:, cols]
     if int(game.st.g[L.TILE_CHANGES]) != changes:  # a swapped tile carries whoever stands in it

@@ -2,28 +2,34 @@
 single decision (tests/_engine_kit.check_invariants): every game ends; no entity stands on a
 wall, water, void or non-space; health never exceeds max; movement never exceeds speed; dead
 entities never act; the Apocalypse is revealed exactly when one of its conditions holds; frozen
-entities never move or act; invincible entities lose no health except to the Apocalypse."""
+entities never move or act; invincible entities lose no health except to the Apocalypse; at most 2
+items per pool and every item accounted for (with items seeded into half the games)."""
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.engine import layout as L
-from tests._engine_kit import check_invariants, new_game, step_checked
+from tests._engine_kit import check_invariants, new_game, seed_items, step_checked
 
 MAX_DECISIONS = 20_000
 
 
 @settings(max_examples=12, deadline=None)
 @given(board=st.integers(0, 40), seed=st.integers(0, 2**31), apocalypse=st.integers(-1, 2),
-       policies=st.lists(st.sampled_from([L.RANDOM, L.GREEDY]), min_size=4, max_size=4))
+       policies=st.lists(st.sampled_from([L.RANDOM, L.GREEDY]), min_size=4, max_size=4),
+       items=st.booleans())
 def test_invariants_hold_after_every_decision_and_every_game_ends(board, seed, apocalypse,
-                                                                  policies):
+                                                                  policies, items):
     """R1-R5 invariants (see module docstring); "Each turn, each character can only use as much
     speed as their stat shows"; "Healing increases current health towards, and up to, its
-    maximum value"; "The Apocalypse is revealed under any one of three circumstances"."""
+    maximum value"; "The Apocalypse is revealed under any one of three circumstances"; "A
+    character can only hold up to 2 items at a time"."""
     game = new_game(board, seed, apocalypse=apocalypse, log=False)
+    if items:
+        seed_items(game, np.random.default_rng(seed))
     check_invariants(game)
     for _ in range(MAX_DECISIONS):
         if game.terminal:

@@ -7,8 +7,10 @@ position: homefield, the tile's reward (staying where ticks are banked: ``sim.ai
 safety from coordinates announced for destruction (and, once a storm is revealed, from the outer
 layers), safety from CPUs, and closing to attack range of the nearest enemy. Abilities are scored
 like attacks (``sim.ai.values``), interactables and tile_control by ``sim.ai.tile_values``; a
-teleport is a move, scored by position. The policy acts first (the attack or ability worth most) when any is worth it, then
-moves (walking or teleporting), then ends. Weights: rules.toml [game] ``greedy_*``.
+teleport is a move, scored by position. Items (``sim.ai.item_values``): a free pick-up first;
+item uses compete with attacks and abilities. The policy acts first (the attack, ability, item or
+tile action worth most) when any is worth it, then moves (walking or teleporting), then ends.
+Weights: rules.toml [game] ``greedy_*``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from sim.catalogue.apocalypses import STORM
 from sim.engine import layout as L
 from sim.engine.space import _homefield
 
+from .item_values import _best_item_use, _item_pickup
 from .tile_values import _best_tile_action, _pos_bonus
 from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
 
@@ -156,6 +159,9 @@ def _greedy_action(st, S, mask):
         enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
         return _best_space(st, S, c, mask, spawn, -1e300, 0, enemy_r, enemy_c, enemy_d,
                            ref // SPAN, ref % SPAN, cpu)
+    pick = _item_pickup(st, S, c, mask)  # free: no action, no speed (sim/ai/item_values.py)
+    if pick >= 0:
+        return pick
     best, best_a = 0.0, -1
     n = st.kind.shape[0]
     m = ent.shape[0]
@@ -172,6 +178,7 @@ def _greedy_action(st, S, mask):
                 sc = _ability_score(st, S, c, e)
                 if sc > best:
                     best, best_a = sc, base + e
+    best, best_a = _best_item_use(st, S, c, mask, best, best_a)
     sc, a = _best_tile_action(st, S, c, mask)  # interactables, tile_control (tile_values)
     if sc > best:
         best, best_a = sc, a
@@ -180,8 +187,7 @@ def _greedy_action(st, S, mask):
     ref = ent[c, L.SPACE]
     enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
     here = _position_scores(ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
-                            S.pos_layer,
-                            st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM, c,
+                            S.pos_layer, st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM, c,
                             np.full(1, ref), mask, False, enemy_r, enemy_c, enemy_d,
                             ref // SPAN, ref % SPAN, cpu, np.empty(1))[0]
     best, best_a = here + 1e-9, L.END

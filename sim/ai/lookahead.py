@@ -28,7 +28,8 @@ what there is to find, but against other look-aheads (which do not play as the p
 a larger budget was no stronger until it also looked further (docs/ai.md).
 
 Candidates, in order: greedy's own choice, every attack (by greedy's score), every ability use on
-an entity (by greedy's score), the best-placed teleport, ending the turn,
+an entity (by greedy's score), the best pick-up and every item use worth something (by greedy's
+score), the best-placed teleport, ending the turn,
 the ``MOVES`` best-placed spaces by greedy's position score, the ``HOLDS`` best without its
 "close the distance" term and the ``RETREATS`` best with it reversed (ways to hold back that
 greedy never considers); a placement considers every spawn space.
@@ -57,6 +58,7 @@ from sim.rng import roll
 
 from .greedy import (SPAN, _ability_score, _attack_score, _by_distance, _greedy_action,
                      _position_scores, _teleport_spaces, _threats)
+from .item_values import _item_candidates
 from .tile_values import _apocalypse_known, _best_tile_action, _pos_bonus
 from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
 
@@ -215,6 +217,8 @@ def _candidates(st, S, mask, cands, budget):
     for e in np.argsort(-scores, kind="mergesort"):
         if mask[base + e]:
             k = _add(cands, k, base + e)
+    for a in _item_candidates(st, S, c, mask):  # pick-up, item uses (sim/ai/item_values.py)
+        k = _add(cands, k, a)
     tele = (_teleport_spaces(st, c, mask) if ent[c, L.AB_OP] == L.OP_MOBILITY
             else np.empty(0, np.int64))
     if tele.shape[0] > 0:

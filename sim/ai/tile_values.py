@@ -26,6 +26,7 @@ import numpy as np
 from sim._jit import njit
 from sim.engine import layout as L
 from sim.engine.combat import _threshold
+from sim.engine.items import _pool
 from sim.engine.actions import _interact_base
 from sim.engine.tile_board import (GRID, SPAN, _middle, _position_of, _shift, _tile_at,
                                    _transform_choice)
@@ -53,6 +54,10 @@ def _reward_worth(st, S, c, k):
         return fp[L.W_EFFECT] * max(fx[k, L.FX_AMOUNT], 1) * fx[k, L.FX_DURATION]
     if op == L.OP_LEARN and ((st.g[L.KNOWS] >> ent[c, L.TEAM]) & 1 != 0 or st.g[L.REVEALED] != 0):
         return 0.0
+    if op == L.OP_ITEM_REWARD:  # worth it only with a free hand (else it lands on the floor)
+        pool = _pool(ent, c)
+        if ent[pool, L.ITEM_SLOT] != 0 and ent[pool, L.ITEM_SLOT + 1] != 0:
+            return 0.0
     return fx[k, TF_WORTH] / 100.0
 
 

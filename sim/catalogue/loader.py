@@ -1,5 +1,5 @@
-"""Load a whole card folder (rules, board rules, ability index, characters, tiles) once, reporting
-every problem."""
+"""Load a whole card folder (rules, board rules, ability index, characters, tiles, items) once,
+reporting every problem."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from .abilities import AbilityIndex, load_abilities
 from .board_rules import BoardRules, load_board_rules
 from .cards import CardCatalogue, load_cards
 from .diagnostics import Problems
+from .items import ItemCatalogue, load_items
 from .rules import Rules, load_rules
+from .tile_functions import check_item_names
 from .tiles import TileCatalogue, load_tiles
 from .tomldoc import TomlDoc
 
@@ -29,6 +31,7 @@ class Catalogue:
     root: Path
     tiles: TileCatalogue | None = None
     board_rules: BoardRules | None = None
+    items: ItemCatalogue | None = None  # cards/item_types.toml + cards/items.csv
 
 
 def default_cards_dir() -> Path:
@@ -62,9 +65,12 @@ def load_catalogue(root: Path | None = None, problems: Problems | None = None) -
     board_rules, tiles = None, None
     if rules is not None:
         board_rules, tiles = load_board(root, rules, own)
+    items = load_items(root, own)
+    if tiles is not None and items is not None:  # a tile function's named item (file:line)
+        check_item_names(tiles, items.names, own)
     own.raise_if_any()
     return Catalogue(rules=rules, abilities=abilities, cards=cards, root=root, tiles=tiles,
-                     board_rules=board_rules)
+                     board_rules=board_rules, items=items)
 
 
 def load_board(root: Path, rules: Rules, problems: Problems

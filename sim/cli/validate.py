@@ -37,5 +37,6 @@ def validate(path: Path | None):
     for warning in warnings.items:
         click.echo(f"warning: {warning}", err=True)
     click.echo(f"{root}: ok — {len(catalogue.cards)} cards, {len(catalogue.abilities.types)} "
-               f"ability types, {len(catalogue.rules.suits)} suits, {len(catalogue.tiles)} tiles"
+               f"ability types, {len(catalogue.rules.suits)} suits, {len(catalogue.tiles)} tiles, "
+               f"{len(catalogue.items)} items"
                + (f"; {len(warnings)} card(s) outside their rarity band" if warnings else ""))

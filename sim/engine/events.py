@@ -97,6 +97,21 @@ EVENTS = {
     L.EV_TELEPORT: ("teleport", ("entity", "from", "to"),
                     "any unique movement granted by abilities"),
 }
+EVENTS.update({  # items (sim/engine/items.py, item_use.py, fx_items.py)
+    L.EV_ITEM_GAIN: ("item gained", ("entity", "item", "how", "space", "slot"),
+                     "When an item is gained or picked up, it cannot be used immediately"),
+    L.EV_ITEM_ACTIVE: ("item active", ("entity", "item", "slot"),
+                       "A character must End their Turn with an Item in order to use it"),
+    L.EV_ITEM_USE: ("item used", ("user", "item", "target", "slot"),
+                    "An item that is used up is applied only to the individual character who "
+                    "used it"),
+    L.EV_ITEM_DROP: ("item dropped", ("entity", "item", "space", "why", "row"),
+                     "A character can drop any held item onto their current space"),
+    L.EV_ITEM_DAMAGE: ("flat damage", ("entity", "damage", "health", "by"),
+                       "Flat damage applies straight to a health pool and is not affected by "
+                       "defense"),
+})
+ITEM_DROPS = ("drops", "dies and drops", "loses")  # items.DROPPED, ON_DEATH, LOST
 EVENTS.update(TILE_EVENTS)  # the tile functions' events (sim/engine/tile_events.py)
 STATES = {L.FROZEN: "frozen", L.INVISIBLE: "invisible", L.BUFF: "buffed", L.DEBUFF: "de-buffed"}
 STATS = ("speed", "range", "defense", "attacks", "advantage", "invincibility")
@@ -107,8 +122,10 @@ REVEALS = {L.BY_DEATHS: "characters dead", L.BY_ROTATION: "rotation reached",
            L.BY_ELIMINATION: "a team eliminated"}
 
 
-def decode(rows: np.ndarray, labels: list[str], apocalypse_names: tuple[str, ...]) -> list[dict]:
-    """Integer rows → JSON-ready dicts with names, a sentence and the rule quoted."""
+def decode(rows: np.ndarray, labels: list[str], apocalypse_names: tuple[str, ...],
+           item_names: tuple[str, ...] = ()) -> list[dict]:
+    """Integer rows → JSON-ready dicts with names, a sentence and the rule quoted
+    (``item_names``: ``catalogue.items.names``, else items read "item K")."""
     out = []
     for row in rows:
         kind, rotation = int(row[0]), int(row[1])
@@ -116,7 +133,7 @@ def decode(rows: np.ndarray, labels: list[str], apocalypse_names: tuple[str, ...
         ev = {"event": name, "rotation": rotation}
         for k, v in zip(args, (int(x) for x in row[2:])):
             ev[k] = v
-        ev["text"] = _text(name, ev, labels, apocalypse_names)
+        ev["text"] = _text(name, ev, labels, apocalypse_names, item_names)
         ev["rule"] = rule
         out.append(ev)
     return out
@@ -130,8 +147,10 @@ def _pos(p):
     return f"({p // 7},{p % 7})"
 
 
-def _text(name, ev, labels, apocs) -> str:
+def _text(name, ev, labels, apocs, items=()) -> str:
     w = lambda k: _who(labels, ev[k])  # noqa: E731
+    if name.startswith("item") or name == "flat damage":
+        return _item_text(name, ev, w, items)
     if name == "turn":
         return f"Team {ev['team'] + 1} begins its turn"
     if name == "placement":
@@ -191,6 +210,21 @@ def _text(name, ev, labels, apocs) -> str:
     if name in TILE_EVENT_NAMES:
         return tile_text(name, ev, w)
     return name
+
+
+def _item_text(name, ev, w, items) -> str:
+    what = items[ev["item"]] if "item" in ev and 0 <= ev["item"] < len(items) else f"item {ev.get('item')}"
+    if name == "item gained":
+        how = "picks up" if ev["how"] == 0 else "gains"
+        return f"{w('entity')} {how} {what} (space {ev['space']}; usable after ending a turn)"
+    if name == "item active":
+        return f"{w('entity')} ends its turn holding {what}: it is now usable"
+    if name == "item used":
+        return f"{w('user')} uses {what}"
+    if name == "item dropped":
+        where = "(the floor is full: it leaves the game)" if ev["why"] == 2 else f"on space {ev['space']}"
+        return f"{w('entity')} {ITEM_DROPS[ev['why']]} {what} {where}"
+    return f"{w('entity')} takes {ev['damage']} flat damage from {w('by')} ({max(ev['health'], 0)} left)"
 
 
 def to_jsonl(events: list[dict]) -> str:

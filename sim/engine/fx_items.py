@@ -1,16 +1,63 @@
-"""The items slice's own effects (opcodes from ``layout.OP_ITEM_FIRST``), run by
-``effects._run_effect``.
+"""The items' own effects (opcodes ``layout.OP_ITEM_DAMAGE`` .. ``OP_ITEM_CLEANSE``; names in
+``sim.catalogue.items.ITEM_EFFECTS``), run by ``effects._run_effect``.
 
-CONTRACT STUB (to be replaced by the items slice). Must not import ``effects`` (it calls this
-module); the slice's row reader is ``effects._fx``'s logic, repeated inline or passed as values.
+Book: "Flat damage applies straight to a health pool and is not affected by defense";
+"Tile-Wide Damage is flat damage dealt to a single tile or a collection of tiles, and it applies
+immediately to everything in the affected tiles"; a de-buff "is a negative effect placed on a
+character" that a cleanse ends. Must not import ``effects`` (it calls this module): the row is
+read here directly (``S.item_fx`` for an item, ``S.tile_fx`` for a tile function that reuses an
+item effect).
 """
 
 from __future__ import annotations
 
 from sim._jit import njit
 
+from . import layout as L
+from .death import _harm
+from .events import _log
+from .states import _end_state
+
+
+@njit(inline="always")
+def _amount(S, src, k):
+    if src == L.FX_TILE:
+        return S.tile_fx[k, L.FX_AMOUNT]
+    return S.item_fx[k, L.FX_AMOUNT]
+
+
+@njit
+def _flat(st, S, c, e, dmg, cause):
+    """Flat damage ``dmg`` from ``c`` to ``e`` ("not affected by defense"; not an attack: no
+    retaliation)."""
+    _log(st, L.EV_ITEM_DAMAGE, e, dmg, st.ent[e, L.HEALTH] - dmg, c, 0, 0)
+    _harm(st, S, e, dmg, c, cause)
+
+
+@njit
+def _blast(st, S, c, s, dmg):
+    """Tile-wide damage on the tile of space ``s``: every opponent of ``c`` in it, invisible or
+    not ("none of those require an attacker to pick a target")."""
+    ent = st.ent
+    p = st.tile_pos[s]
+    team = ent[c, L.TEAM]
+    for e in range(ent.shape[0]):
+        t = ent[e, L.SPACE]
+        if (ent[e, L.ALIVE] != 0 and t >= 0 and ent[e, L.TEAM] != team and st.tile_pos[t] == p
+                and st.g[L.OVER] == 0):
+            _log(st, L.EV_TILE_DAMAGE, e, dmg, ent[e, L.HEALTH] - dmg, c, 0, 0)
+            _harm(st, S, e, dmg, c, L.BY_TILE_DAMAGE)
+
 
 @njit
 def _run_item_effect(st, S, c, t, src, k, op):
-    """Run opcode ``op`` of row (``src``, ``k``) for user ``c`` on target ``t``."""
-    return
+    """Run opcode ``op`` of row (``src``, ``k``) for user ``c`` on target ``t`` (an entity, or
+    ``M + s`` for space ``s``)."""
+    m = st.ent.shape[0]
+    if op == L.OP_ITEM_DAMAGE:
+        _flat(st, S, c, t, _amount(S, src, k), L.BY_ABILITY)
+    elif op == L.OP_ITEM_BLAST:
+        _blast(st, S, c, t - m, _amount(S, src, k))
+    elif op == L.OP_ITEM_CLEANSE:
+        _end_state(st, t, L.DEBUFF)
+        _end_state(st, t, L.FROZEN)

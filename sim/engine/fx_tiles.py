@@ -4,7 +4,7 @@ by ``effects._run_effect`` (which this module must not import: it calls this one
 | effect | what it does (book sentence) |
 |---|---|
 | gain | a permanent stat gain: "All buffs a tile gives you are permanent ... none of it is lost if that tile is later deactivated, swapped, or removed" (the stat column itself: nothing reverts it) |
-| item | an item, named or drawn uniformly ("Items are gained primarily through tiles") |
+| item | an item, named or drawn uniformly ("Items are gained primarily through tiles"); with both hands full it lands on the character's space |
 | summon_card | "A Summon is when a random 6th character card joins your team ... usually achieved as a tile reward" |
 | extra_action | extra actions in the character's next turn (``tiles._use_extra_action``) |
 | tile_state | deactivate or freeze the tile around space ``t`` (``tile_state.py``) |
@@ -12,8 +12,8 @@ by ``effects._run_effect`` (which this module must not import: it calls this one
 | learn | the team learns the face-down Apocalypse (the look-ahead stops guessing it) |
 | tile_control | swap the user's tile with the tile around ``t`` (``flag`` 0) or transform that tile (1) |
 
-``g[FX_OK]`` is cleared when the effect could not give what it promised (no free hand for an
-item, no Summon left, no tile out of play): a reward's ticks are spent only "in exchange for the
+``g[FX_OK]`` is cleared when the effect could not give what it promised (no room on the floor
+for an item, no Summon left, no tile out of play): a reward's ticks are spent only "in exchange for the
 reward itself".
 """
 
@@ -25,7 +25,7 @@ from sim.rng import roll
 from . import layout as L
 from .entities import _summon_card
 from .events import _log
-from .items import _grant_item
+from .items import _grant_item, _put_on_floor
 from .tile_board import _position_of, _swap, _transform, _transform_choice
 from .tile_state import _set_tile_state
 
@@ -83,12 +83,15 @@ def _run_tile_effect(st, S, c, t, src, k, op):
         _gain(st, t, _slot(st, S, c, src, k, L.FX_STAT), amount)
     elif op == L.OP_ITEM_REWARD:
         item = _slot(st, S, c, src, k, L.FX_STAT)
-        if item < 0:  # "an item": one of the item types, uniformly (house ruling)
+        n_items = S.item_fx.shape[0] - 1  # the item table's last row holds the item rules
+        if item < 0 and n_items > 0:  # "an item": one of the catalogue's, uniformly (house)
             rng = st.rng
-            r, s0, s1, s2, s3 = roll(S.item_fx.shape[0], rng[0], rng[1], rng[2], rng[3])
+            r, s0, s1, s2, s3 = roll(n_items, rng[0], rng[1], rng[2], rng[3])
             rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
             item = r - 1
-        if not _grant_item(st, S, t, item):
+        # both hands full: the item lands at the character's feet (house ruling)
+        if item < 0 or not (_grant_item(st, S, t, item)
+                            or _put_on_floor(st, item, ent[t, L.SPACE])):
             g[L.FX_OK] = 0
     elif op == L.OP_SUMMON_CARD:
         if not _summon_card(st, S, t):

@@ -30,7 +30,12 @@ BUFF, BUFF_BY, BUFF_STAT, BUFF_DELTA = 48, 49, 50, 51        # one positive effe
 DEBUFF, DEBUFF_BY, DEBUFF_STAT, DEBUFF_DELTA = 52, 53, 54, 55  # one de-buff at a time
 # Column blocks of the later slices of issue #5 (each owned by one module; unused columns are 0):
 #   56..63  special entities (sim/engine/entities.py): kind, creator, vehicle links
-#   64..71  items (sim/engine/items.py): the two held items, when each became usable, the pool
+#   64..71  items (sim/engine/items.py, docs/items.md): on the pool's row the two held items
+#           (ITEM_SLOT + k: item type + 1, 0 = empty) and whether each is active (ITEM_ON + k:
+#           usable, its holder has ended a turn holding it); on every row the stat change slot k of
+#           its pool applied to it (ITEM_DELTA + k) and the row holding its pool (POOL: row + 1,
+#           0 = the entity itself)
+ITEM_SLOT, ITEM_ON, ITEM_DELTA, POOL = 64, 66, 68, 70
 #   72..79  tile functions (sim/engine/tiles.py, docs/tiles.md): ticks banked, the catalogue
 #           tile they are banked in (+ 1; 0 = none), extra actions won and the team turn
 #           number they are for
@@ -55,6 +60,9 @@ REVIVES = 29  # characters revived (DEATHS counts deaths, so dead now = DEATHS -
 # scalar blocks of the later slices of issue #5: 30..37 entities, 38..45 items, 46..57 tiles,
 # 58..61 water and terrain
 G_ENT_BLOCK, G_ITEM_BLOCK, G_TILE_BLOCK, G_WATER_BLOCK = 30, 38, 46, 58
+# items: rows of State.floor in use; items gained (tile rewards), used up, lost (a full floor, a
+# destroyed coordinate): held + on the floor = gained - used - lost
+FLOOR_N, ITEMS_GAINED, ITEMS_USED, ITEMS_LOST = 38, 39, 40, 41
 # tile functions: 46..49 each team's spending power from tile economies ("coins"); the teams
 # that learned the face-down Apocalypse (bit per team); positions whose freeze may still hold
 # (early-out of the frozen-tile checks); tiles swapped or transformed so far; whether the last
@@ -82,6 +90,7 @@ EVF = 8
  EV_END, EV_ABILITY, EV_HEAL, EV_STATE, EV_REVIVE, EV_TELEPORT) = range(1, 23)
 # event kinds of the later slices: 23..29 entities, 30..36 items, 37..45 tiles, 46..50 water
 EV_ENT_BLOCK, EV_ITEM_BLOCK, EV_TILE_BLOCK, EV_WATER_BLOCK = 23, 30, 37, 46
+EV_ITEM_GAIN, EV_ITEM_ACTIVE, EV_ITEM_USE, EV_ITEM_DROP, EV_ITEM_DAMAGE = 30, 31, 32, 33, 34
 (EV_TICKS, EV_REWARD, EV_INTERACT, EV_TILE_STATE, EV_SWAP, EV_TRANSFORM, EV_GAIN, EV_COINS,
  EV_EXTRA_ACTION) = range(37, 46)
 EV_WATER_ROLL, EV_SUBMERGED, EV_FALL = 46, 47, 48
@@ -94,6 +103,7 @@ BY_ATTACK, BY_RETALIATION, BY_DESTRUCTION, BY_TILE_DAMAGE, BY_ABILITY, BY_APOCAL
 # opcode blocks of the later slices (each slice names its own; effects._run_effect dispatches a
 # block to the slice's fx_* module): 12..15 items, 16..23 tile functions, 24..27 entities
 OP_ITEM_FIRST, OP_TILE_FIRST, OP_ENT_FIRST, OP_LAST = 12, 16, 24, 28
+OP_ITEM_DAMAGE, OP_ITEM_BLAST, OP_ITEM_CLEANSE = 12, 13, 14  # sim/catalogue/items.ITEM_EFFECTS
 # tile functions' own effects (sim/catalogue/tile_functions.TILE_EFFECTS, sim/engine/fx_tiles.py)
 OP_GAIN, OP_ITEM_REWARD, OP_SUMMON_CARD, OP_EXTRA_ACTION, OP_TILE_STATE, OP_EARN, OP_LEARN = \
     range(16, 23)

@@ -35,4 +35,5 @@ def game_jsonl(game: Game, catalogue, team_names, team_cards, policies, seed: in
               "labels": labels, "text": "a game of Board Wars",
               "rule": "Each game of Board Wars is played with 4 teams, each composed of 5 "
                       "Character Cards"}
-    return to_jsonl([header] + decode(game.event_rows(), labels, apocs))
+    items = catalogue.items.names if catalogue.items is not None else ()
+    return to_jsonl([header] + decode(game.event_rows(), labels, apocs, items))

@@ -17,6 +17,7 @@ from sim._jit import njit
 from sim.rng import roll
 
 from . import layout as L
+from .items import _init_pools
 from .state import State
 from .tiles import _init_tiles
 
@@ -97,6 +98,7 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
             ent[e, L.ATK + j] = cpu_rows[k, 4]
             ent[e, L.TIER + j] = cpu_rows[k, 5]
         e += 1
+    _init_pools(ent, C.characters)  # "They share one stat pool and one item pool"
     g = np.zeros(L.NG, np.int64)
     g[L.ROTATION] = 1
     g[L.CUR] = -1

@@ -354,16 +354,17 @@ def _swap(st, S, p, q, by):
 
 @njit
 def _carry_floor(st, S, p, q, a, b, covers):
-    """Items lying in either tile travel with it (Components, consolidated like entities)."""
+    """Items lying in either tile travel with it (Components, consolidated like entities;
+    ``State.floor`` rows are ``[item, space]``)."""
     fl = st.floor
     for f in range(fl.shape[0]):
-        s = fl[f, 0]
-        if s < 0:
+        s = fl[f, 1]
+        if fl[f, 0] < 0 or s < 0:
             continue
         pos = _position_of(s)
         if pos == p or pos == q:
             x = _moved(st, S, s, p, q, a, b, covers)
-            fl[f, 0] = _settle(st, _position_of(x), x)
+            fl[f, 1] = _settle(st, _position_of(x), x)
 
 
 @njit
@@ -406,11 +407,11 @@ def _transform(st, S, p, n, by):
         ent[e, L.SPACE] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
     fl = st.floor
     for f in range(fl.shape[0]):
-        s = fl[f, 0]
-        if s >= 0 and _position_of(s) == p:
+        s = fl[f, 1]
+        if fl[f, 0] >= 0 and s >= 0 and _position_of(s) == p:
             cell = _space_cell(s)
             i, j = _consolidate(cell // BLOCK - oo, cell % BLOCK - oo, so, sn)
-            fl[f, 0] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
+            fl[f, 1] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
     _tile_distance(st)
     st.g[L.TILE_CHANGES] += 1
     _log(st, L.EV_TRANSFORM, p, old, n, by, 0, 0)

@@ -142,7 +142,7 @@ def _apply(st, S, action):
     m = ent.shape[0]
     if action == L.END:
         ent[c, L.DONE] = 1
-        _end_turn_items(st, c)
+        _end_turn_items(st, S, c)
         _end_turn_tile(st, S, c)
     elif action <= n:
         s = action - 1

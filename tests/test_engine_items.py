@@ -1,0 +1,524 @@
+"""Items, one table-driven scenario per rule: a small position is set up (Team 1's first decision,
+everybody on one space or on an open patch of a tile), items are given to characters or laid on
+the board as data (cards/items.csv rows), played through the engine interface (the legal mask and
+``apply``), and the rule is asserted. Each case quotes its rule (docs/items.md)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.board.layout import FLOOR
+from sim.catalogue.items import ITEM_TYPE_COUNT, R_PICKUP
+from sim.combat.star import GREEN
+from sim.engine import layout as L
+from sim.engine.actions import _item_base
+from sim.engine.combat import _attack_star
+from sim.engine.death import _kill
+from sim.engine.items import _free_water, _grant_item, _put_on_floor
+from sim.engine.space import _sight_from, _void_position
+from sim.engine.turn import _begin_turn
+from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, check_items, new_game
+
+ITEMS = CATALOGUE.items
+SPAN = 35
+
+
+def item(name: str) -> int:
+    return ITEMS.find(name)
+
+
+def scenario(space: int | None = None):
+    """Team 1's first decision with every character on ``space`` (default: a spawn space)."""
+    game = new_game(1, 2, EXAMPLE_TEAMS.cards)
+    ent = game.st.ent
+    here = int(game.S.spawn_space[0, 0]) if space is None else space
+    for e in range(ent.shape[0]):
+        if ent[e, L.IS_CPU] == 0:
+            ent[e, L.SPACE] = here
+    return game, game.current
+
+
+def give(game, e: int, name: str, active: bool = True) -> None:
+    """``e`` gains the item; ``active``: as if it had since ended a turn holding it."""
+    assert _grant_item(game.st, game.S, e, item(name))
+    if active:
+        end_turn_of(game, e)
+
+
+def end_turn_of(game, e: int) -> None:
+    """``e`` ends its turn (through the engine's END), then the decision comes back to the scenario's
+    decider with its turn as it was."""
+    st, ent = game.st, game.st.ent
+    c = game.current
+    acted, done = int(ent[c, L.ACTED]), ent[:, L.DONE].copy()
+    st.g[L.CUR] = e
+    game.apply(L.END)
+    ent[:, L.DONE] = done
+    st.g[L.CUR] = c
+    ent[c, L.ACTED] = acted
+
+
+def base(game) -> int:
+    return _item_base(game.st.kind.shape[0], game.st.ent.shape[0])
+
+
+def use_on(game, k: int, e: int) -> int:
+    return base(game) + k * game.st.ent.shape[0] + e
+
+
+def use_at(game, k: int, s: int) -> int:
+    return base(game) + 2 * game.st.ent.shape[0] + k * game.st.kind.shape[0] + s
+
+
+def pick(game, f: int) -> int:
+    return base(game) + 2 * game.st.ent.shape[0] + 2 * game.st.kind.shape[0] + f
+
+
+def drop(game, k: int) -> int:
+    return pick(game, L.F_CAP) + k
+
+
+def item_actions(game) -> list[int]:
+    mask = game.legal_mask()
+    return [a for a in np.flatnonzero(mask) if a >= base(game)]
+
+
+def slots(game, e: int) -> list[int]:
+    """The item names in ``e``'s pool (None: empty slot)."""
+    ent = game.st.ent
+    p = e if ent[e, L.POOL] == 0 else int(ent[e, L.POOL]) - 1
+    return [ITEMS.names[v - 1] if v else None for v in ent[p, L.ITEM_SLOT:L.ITEM_SLOT + 2]]
+
+
+def ally_of(game, c):
+    ent = game.st.ent
+    return int(next(e for e in range(ent.shape[0]) if ent[e, L.TEAM] == ent[c, L.TEAM] and e != c))
+
+
+def enemy_of(game, c):
+    return int(np.flatnonzero(game.st.ent[:, L.TEAM] == 1)[0])
+
+
+def events(game, kind):
+    rows = game.event_rows()
+    return rows[rows[:, 0] == kind]
+
+
+@pytest.fixture(scope="module")
+def patch():
+    """Board 1's geometry for range cases: an open space ``s`` of a big tile (its eight king
+    neighbours ``ring`` floor of the same tile at range 1), a floor space ``far`` of that tile two
+    steps away, and a doorway space ``door`` with the space ``beyond`` it in the next tile (range
+    2: "It costs an extra range as a penalty when attacking across tiles")."""
+    game = new_game(1, 2, EXAMPLE_TEAMS.cards)
+    st = game.st
+    kind, tp = st.kind, st.tile_pos
+    floor = np.flatnonzero((kind == FLOOR) & (tp >= 0))
+    open_, door = None, None
+    for s in floor:
+        r, c = divmod(int(s), SPAN)
+        sight = _sight_from(st, game.S, int(s), 2)
+        if open_ is None and 2 <= r < SPAN - 2 and 2 <= c < SPAN - 2:
+            ring = [int(s) + dr * SPAN + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+            far = [t for t in floor if tp[t] == tp[s] and max(abs(t // SPAN - r),
+                                                              abs(t % SPAN - c)) == 2]
+            if all(kind[t] == FLOOR and tp[t] == tp[s] and sight[t] == 1 for t in ring) and far:
+                open_ = (int(s), ring, int(far[0]))
+        if door is None:
+            beyond = [t for t in (s + 1, s - 1, s + SPAN, s - SPAN)
+                      if 0 <= t < kind.shape[0] and tp[t] >= 0 and tp[t] != tp[s] and sight[t] == 2]
+            if beyond:
+                door = (int(s), int(beyond[0]))
+        if open_ and door:
+            return open_ + door
+    pytest.skip("no open patch or doorway on board 1")
+
+
+# --------------------------------------------------------------------------- the catalogue
+
+def test_seven_types_every_type_in_the_starter_content_and_values():
+    """"Aside from having a value, every item belongs to one of seven types" (house: weapon,
+    armour, boots, scope, potion, bomb, scroll); "Items are denoted with a value"; the engine's
+    table lists the items in ``catalogue.items.names`` order."""
+    assert len(ITEMS.types) == ITEM_TYPE_COUNT == 7
+    assert set(ITEMS.type) == set(range(7)), "the starter content uses every item type"
+    lo, hi = ITEMS.rules.value_lo, ITEMS.rules.value_hi
+    assert np.all((ITEMS.value >= lo) & (ITEMS.value <= hi))
+    game, _ = scenario()
+    fx = game.S.item_fx
+    assert fx.shape[0] == len(ITEMS.names) + 1 and fx[-1, R_PICKUP] == 1
+    assert np.array_equal(fx[:-1, :L.FX_SLOTS], ITEMS.rows)
+    assert 14 <= len(ITEMS.names) <= 24
+
+
+# --------------------------------------------------------------------------- holding and using
+
+@pytest.mark.parametrize("how", ["granted", "picked up"])
+def test_an_item_gained_is_usable_only_after_ending_a_turn_holding_it(how):
+    """"When an item is gained or picked up, it cannot be used immediately. A character must End
+    their Turn with an Item in order to use it"."""
+    game, c = scenario()
+    ent = game.st.ent
+    ent[c, L.HEALTH] -= 60
+    if how == "granted":
+        give(game, c, "Health Potion", active=False)
+    else:
+        assert _put_on_floor(game.st, item("Health Potion"), int(ent[c, L.SPACE]))
+        game.apply(pick(game, 0))
+    assert slots(game, c) == ["Health Potion", None]
+    assert use_on(game, 0, c) not in item_actions(game)
+    end_turn_of(game, c)
+    assert use_on(game, 0, c) in item_actions(game)
+    h = int(ent[c, L.HEALTH])
+    game.apply(use_on(game, 0, c))
+    assert ent[c, L.HEALTH] == h + 40 and slots(game, c) == [None, None]  # used up
+
+
+def test_at_most_two_items():
+    """"A character can only hold up to 2 items at a time": a third is neither granted nor
+    picked up until one leaves."""
+    game, c = scenario()
+    ent = game.st.ent
+    give(game, c, "Iron Sword")
+    give(game, c, "Spyglass")
+    assert not _grant_item(game.st, game.S, c, item("Antidote"))
+    _put_on_floor(game.st, item("Antidote"), int(ent[c, L.SPACE]))
+    assert pick(game, 0) not in item_actions(game)
+    game.apply(drop(game, 1))
+    assert slots(game, c) == ["Iron Sword", None]
+    assert pick(game, 0) in item_actions(game) and pick(game, 1) in item_actions(game)
+    game.apply(pick(game, 0))
+    assert slots(game, c) == ["Iron Sword", "Antidote"]
+    assert pick(game, 1) not in item_actions(game)
+
+
+@pytest.mark.parametrize("name, costs", [("Health Potion", False), ("Throwing Knife", True),
+                                         ("Scroll of Frost", True), ("Scroll of Blinking", False)])
+def test_some_items_cost_the_action(name, costs):
+    """"Some items also cost that character's action ... to use"; "Actions are used to attack,
+    use tiles, use items, or to interact with abilities" (cards/items.csv `costs_action`)."""
+    game, c = scenario()
+    ent = game.st.ent
+    ent[c, L.HEALTH] -= 60
+    give(game, c, name)
+    ent[c, L.ACTED] = 1
+    usable = [a for a in item_actions(game) if a < drop(game, 0)]
+    assert bool(usable) != costs
+    ent[c, L.ACTED] = 0
+    usable = [a for a in item_actions(game) if a < drop(game, 0)]
+    assert usable
+    game.apply(usable[0])
+    assert ent[c, L.ACTED] == int(costs)
+
+
+@pytest.mark.parametrize("name, column, delta", [
+    ("Iron Sword", L.ATK, 1), ("War Hammer", L.ATK, 2), ("Knight's Plate", L.DEFENSE, 2),
+    ("Swift Boots", L.SPEED, 1), ("Sniper Scope", L.RANGE, 2)])
+def test_a_held_item_s_stat_lasts_as_long_as_it_is_held_and_active(name, column, delta):
+    """"A stat from an item lasts as long as that item is held and active"; a held item is never
+    used up; it is no "positive effect" that turns the star green (house: "anything that causes
+    green attack will specify")."""
+    game, c = scenario()
+    ent = game.st.ent
+    cols = slice(L.ATK, L.ATK + 4) if column == L.ATK else slice(column, column + 1)
+    v0 = ent[c, cols].copy()
+    give(game, c, name, active=False)
+    assert np.array_equal(ent[c, cols], v0), "not active yet: no stat"
+    end_turn_of(game, c)
+    assert np.array_equal(ent[c, cols], v0 + delta)
+    assert item_actions(game) == [drop(game, 0)], "held: only dropped, never used"
+    assert _attack_star(game.st, game.S, c, enemy_of(game, c)) != GREEN
+    game.apply(drop(game, 0))
+    assert np.array_equal(ent[c, cols], v0)
+
+
+def test_items_drop_where_the_holder_dies_and_a_revive_does_not_restore_them():
+    """"When a character dies, their items drop exactly where they were standing when they
+    died"; "Items are not restored either. Whatever the character dropped on death stays where
+    it fell ... a revived character recovers it only by picking it up again"."""
+    game, c = scenario()
+    st, ent = game.st, game.st.ent
+    a = ally_of(game, c)
+    give(game, a, "War Hammer")
+    give(game, a, "Health Potion")
+    atk = ent[a, L.ATK]
+    spot = int(ent[a, L.SPACE])
+    _kill(st, game.S, a, -1, L.BY_ATTACK)
+    assert slots(game, a) == [None, None] and ent[a, L.ATK] == atk - 2
+    lying = sorted(ITEMS.names[i] for i, s in st.floor if i >= 0 and s == spot)
+    assert lying == ["Health Potion", "War Hammer"] and st.g[L.FLOOR_N] == 2
+    from sim.engine.effects import _revive
+    _revive(st, game.S, c, a)
+    assert slots(game, a) == [None, None] and st.g[L.FLOOR_N] == 2
+
+
+def test_drop_onto_the_current_space_and_pick_up_within_1_range(patch):
+    """"A character can drop any held item onto their current space, and can pick up any item in
+    a space within 1 range of their current space" (house: 1 range = the range rules: a
+    neighbouring space of the same tile; a tile boundary adds its penalty)."""
+    s, ring, far, door, beyond = patch
+    game, c = scenario(s)
+    st = game.st
+    give(game, c, "Spyglass")
+    game.apply(drop(game, 0))
+    assert [list(r) for r in st.floor if r[0] >= 0] == [[item("Spyglass"), s]]
+    for t in (ring[0], ring[3], ring[7], far):
+        _put_on_floor(st, item("Antidote"), t)
+    legal = [a - pick(game, 0) for a in item_actions(game)]
+    # rows: 0 the dropped spyglass (own space), 1-3 neighbours, 4 two steps away
+    assert legal == [0, 1, 2, 3]
+    game.st.ent[c, L.SPACE] = door
+    st.floor[1:5] = -1
+    st.g[L.FLOOR_N] = 1
+    _put_on_floor(st, item("Antidote"), beyond)  # row 1: next tile, range 2
+    assert [a - pick(game, 0) for a in item_actions(game)] == []
+    game.st.ent[c, L.SPACE] = beyond
+    assert [a - pick(game, 0) for a in item_actions(game)] == [1]
+
+
+def test_both_only_on_your_own_turn_and_never_frozen():
+    """"Both may only be done on your own turn" (only the deciding character acts); "A frozen
+    entity ... cannot use any effect stemming from an ability or an item, in any way" (house:
+    nor pick up or drop: "anything frozen can do nothing at all")."""
+    game, c = scenario()
+    ent = game.st.ent
+    ent[c, L.HEALTH] -= 60
+    give(game, c, "Health Potion")
+    _put_on_floor(game.st, item("Antidote"), int(ent[c, L.SPACE]))
+    assert item_actions(game) == [use_on(game, 0, c), pick(game, 0), drop(game, 0)]
+    ent[c, L.FROZEN] = 99 * L.CLOCKS + 1
+    assert game.legal_actions().tolist() == [L.END]
+
+
+def test_a_multi_character_card_shares_one_item_pool():
+    """"Multi-Character Cards share one item pool, so any item that grants its effect simply by
+    being held, applies to all of them. An item that is used up is applied only to the individual
+    character who used it. Any one of them may drop or pick up items"; the pool drops its items
+    only when the card is dead ("Every character attached to the card must be Killed before the
+    card is considered dead")."""
+    game, _ = scenario()
+    st, ent = game.st, game.st.ent
+    twins = np.flatnonzero(ent[:, L.CARD] == CATALOGUE.cards.find("Toon Twins"))
+    a, b = (int(x) for x in twins)
+    assert ent[b, L.POOL] == a + 1
+    atk = ent[twins, L.ATK].copy()
+    give(game, b, "Iron Sword")  # gained by one: the pool's
+    give(game, a, "Health Potion")
+    assert slots(game, a) == slots(game, b) == ["Iron Sword", "Health Potion"]
+    assert np.array_equal(ent[twins, L.ATK], atk + 1), "held: applies to all of them"
+    st.g[L.CUR] = b
+    ent[twins, L.HEALTH] -= 50
+    game.apply(use_on(game, 1, b))
+    assert ent[b, L.HEALTH] == ent[a, L.HEALTH] + 40, "used up: only the user"
+    st.g[L.CUR] = b
+    game.apply(drop(game, 0))  # "Any one of them may drop"
+    assert np.array_equal(ent[twins, L.ATK], atk)
+    st.g[L.CUR] = a
+    ent[a, L.SPACE] = ent[b, L.SPACE]
+    game.apply(pick(game, 0))  # ... "or pick up"
+    give(game, a, "Spyglass")
+    _kill(st, game.S, a, -1, L.BY_ATTACK)
+    assert slots(game, b) == ["Iron Sword", "Spyglass"] and st.g[L.FLOOR_N] == 0
+    _kill(st, game.S, b, -1, L.BY_ATTACK)
+    assert st.g[L.FLOOR_N] == 2 and set(st.floor[:2, 1]) == {int(ent[b, L.SPACE])}
+
+
+# --------------------------------------------------------------------------- the effects
+
+def test_thrown_flat_damage_ignores_defense_and_draws_no_retaliation():
+    """bomb / damage: "Flat damage applies straight to a health pool and is not affected by
+    defense"; not an attack, so a CPU does not retaliate ("If it survives an attack made against
+    it ..."); an invisible opponent is not a target ("cannot be targeted by a direct attack")."""
+    game, c = scenario()
+    ent = game.st.ent
+    cpu = int(np.flatnonzero((ent[:, L.IS_CPU] != 0) & (ent[:, L.ATK] > 0))[0])
+    ent[cpu, L.SPACE] = ent[c, L.SPACE]
+    ent[cpu, L.DEFENSE] = 9
+    ent[cpu, L.HEALTH] = ent[cpu, L.MAX_HEALTH] = 1000
+    give(game, c, "Throwing Knife")
+    d = enemy_of(game, c)
+    ent[d, L.INVISIBLE] = 99 * L.CLOCKS + 1
+    assert use_on(game, 0, d) not in item_actions(game)
+    h = int(ent[cpu, L.HEALTH])
+    game.apply(use_on(game, 0, cpu))
+    assert ent[cpu, L.HEALTH] == h - 20 and len(events(game, L.EV_RETALIATE)) == 0
+    assert len(events(game, L.EV_ITEM_DAMAGE)) == 1
+
+
+def test_a_blast_is_tile_wide_damage_on_the_tile_of_the_space_hit(patch):
+    """bomb / blast: "Tile-Wide Damage is flat damage dealt to a single tile ... applies
+    immediately to everything in the affected tiles" (opponents, invisible ones too); within the
+    item's range and line of sight."""
+    s, ring, far, door, other = patch
+    game, c = scenario(door)
+    ent = game.st.ent
+    foes = np.flatnonzero(ent[:, L.TEAM] >= 1)
+    ent[foes, L.SPACE] = other
+    ent[foes[0], L.INVISIBLE] = 99 * L.CLOCKS + 1
+    mates = np.flatnonzero(ent[:, L.TEAM] == 0)
+    ent[mates[1:], L.SPACE] = other
+    give(game, c, "Fire Bomb")
+    spaces = [a - use_at(game, 0, 0) for a in item_actions(game) if a < drop(game, 0)]
+    assert other in spaces and door in spaces
+    before, mates_before = ent[foes, L.HEALTH].copy(), ent[mates, L.HEALTH].copy()
+    game.apply(use_at(game, 0, other))
+    assert np.array_equal(ent[foes, L.HEALTH], before - 25)
+    assert np.array_equal(ent[mates, L.HEALTH], mates_before)
+
+
+@pytest.mark.parametrize("name, check", [
+    ("Shield Tonic", lambda ent, c, d, a: ent[c, L.SHIELD] == 30),
+    ("Healing Salve", lambda ent, c, d, a: ent[a, L.HEALTH] == ent[a, L.MAX_HEALTH]),
+    ("Antidote", lambda ent, c, d, a: ent[c, L.DEBUFF] == 0),
+    ("Grenade", lambda ent, c, d, a: ent[d, L.HEALTH] == ent[d, L.MAX_HEALTH] - 30),
+    ("Scroll of Frost", lambda ent, c, d, a: ent[d, L.FROZEN] != 0),
+    ("Scroll of Shadows", lambda ent, c, d, a: ent[c, L.INVISIBLE] != 0),
+    ("Scroll of Might", lambda ent, c, d, a: ent[a, L.BUFF] != 0 and ent[a, L.BUFF_DELTA] == 2),
+    ("Scroll of Weakness", lambda ent, c, d, a: ent[d, L.DEBUFF] != 0),
+])
+def test_used_up_items_run_their_effect_row(name, check):
+    """Effects as data: a used-up item's row (cards/items.csv) runs through the abilities'
+    interpreter ("An item that is used up is applied only to the individual character who used
+    it": self items on the user; targeted ones on their target)."""
+    game, c = scenario()
+    ent = game.st.ent
+    a, d = ally_of(game, c), enemy_of(game, c)
+    ent[a, L.HEALTH] -= 40
+    ent[c, L.DEBUFF], ent[c, L.DEBUFF_BY] = 99 * L.CLOCKS + 1, d
+    give(game, c, name)
+    tk = int(ITEMS.rows[item(name), L.FX_TARGET])
+    t = {L.T_NONE: c, L.T_SELF: c, L.T_ALLY: a, L.T_ENEMY: d}[tk]
+    game.apply(use_on(game, 0, t))
+    assert check(ent, c, d, a)
+    assert len(events(game, L.EV_ITEM_USE)) == 1
+
+
+def test_a_scroll_strike_is_an_attack_with_extra_dice_and_a_teleport_costs_no_action():
+    """scroll: "Throws extra attacks with the current star point" (strike); a teleport is
+    movement (mobility, `costs_action = 0`)."""
+    game, c = scenario()
+    ent = game.st.ent
+    give(game, c, "Scroll of Fury")
+    give(game, c, "Scroll of Blinking")
+    d = enemy_of(game, c)
+    n = int(ent[c, L.ATK + _attack_star(game.st, game.S, c, d)])
+    spaces = [a - use_at(game, 1, 0) for a in item_actions(game) if use_at(game, 1, 0) <= a
+              < pick(game, 0)]
+    assert spaces
+    game.apply(use_at(game, 1, spaces[0]))
+    assert ent[c, L.SPACE] == spaces[0] and ent[c, L.ACTED] == 0
+    ent[c, L.SPACE] = ent[d, L.SPACE]
+    game.apply(use_on(game, 0, d))
+    attack = events(game, L.EV_ATTACK)[-1]
+    assert attack[3] == d and attack[5] == n + 3 and ent[c, L.ACTED] == 1
+
+
+def test_boots_may_let_the_holder_freely_cross_water():
+    """"Some Items, Abilities and Vehicles in the game allow you to 'Freely Cross Water'" (the
+    water slice reads ``items._free_water``)."""
+    game, c = scenario()
+    give(game, c, "Wader Boots", active=False)
+    assert not _free_water(game.st, game.S, c)
+    end_turn_of(game, c)
+    assert _free_water(game.st, game.S, c)
+
+
+# --------------------------------------------------------------------------- the floor
+
+def test_a_destroyed_coordinate_removes_its_items_and_a_full_floor_loses_them():
+    """"Anything in a tile that is destroyed is removed from the game"; house ruling: at most
+    ``F_CAP`` items lie on the board — then one more cannot be dropped, and one dropped by a death
+    leaves the game (docs/rulings.md)."""
+    game, c = scenario()
+    st, ent = game.st, game.st.ent
+    here = int(ent[c, L.SPACE])
+    for _ in range(L.F_CAP - 1):
+        assert _put_on_floor(st, item("Antidote"), here)
+    give(game, c, "Spyglass")
+    assert drop(game, 0) in item_actions(game)
+    give(game, c, "Iron Sword")
+    game.apply(drop(game, 0))
+    assert drop(game, 1) not in item_actions(game), "the floor is full"
+    _kill(st, game.S, c, -1, L.BY_ATTACK)
+    assert st.g[L.ITEMS_LOST] == 1
+    check_items(game)
+    _void_position(st, int(st.tile_pos[here]))
+    assert not _put_on_floor(st, item("Antidote"), here)
+    other = int(np.flatnonzero((st.kind == FLOOR) & (st.tile_pos >= 0))[0])
+    assert _put_on_floor(st, item("Antidote"), other)  # a row on the void is free again
+    assert st.g[L.ITEMS_LOST] == 3
+    check_items(game)
+
+
+# --------------------------------------------------------------------------- policies and logs
+
+def test_greedy_picks_up_heals_when_hurt_and_throws_at_the_best_target():
+    """Greedy (sim/ai/item_values.py): picks up when it has a free slot; keeps a potion while it
+    would restore less than `keep_percent` of it; throws a knife at the target it kills."""
+    game, c = scenario()
+    st, ent = game.st, game.st.ent
+    _put_on_floor(st, item("Health Potion"), int(ent[c, L.SPACE]))
+    game.step(L.GREEDY)
+    assert slots(game, c) == ["Health Potion", None]
+    end_turn_of(game, c)
+    ent[c, L.ACTED] = 1
+    st.g[L.CUR] = c
+    ent[c, L.HEALTH] = ent[c, L.MAX_HEALTH] - 5
+    ent[c, L.SPEED_LEFT] = 0
+    game.step(L.GREEDY)
+    assert slots(game, c)[0] == "Health Potion", "kept: a scratch"
+    st.g[L.CUR], ent[c, L.DONE] = c, 0
+    ent[c, L.HEALTH] = ent[c, L.MAX_HEALTH] - 45
+    game.step(L.GREEDY)
+    assert slots(game, c)[0] is None and ent[c, L.HEALTH] == ent[c, L.MAX_HEALTH] - 5
+    st.g[L.CUR], ent[c, L.DONE], ent[c, L.ACTED] = c, 0, 0
+    give(game, c, "Throwing Knife")
+    foes = np.flatnonzero(ent[:, L.TEAM] == 1)
+    ent[foes, L.DEFENSE] = 9
+    weak = int(foes[2])
+    ent[weak, L.HEALTH] = 15
+    ent[c, L.ATK:L.ATK + 4] = 0
+    game.step(L.GREEDY)
+    assert ent[weak, L.ALIVE] == 0
+
+
+def test_the_lookahead_considers_item_uses():
+    """The look-ahead's candidates include the pick-up and every item use worth something."""
+    from sim.ai.lookahead import _candidates
+    game, c = scenario()
+    ent = game.st.ent
+    d = enemy_of(game, c)
+    away = int(game.S.spawn_space[2, 0])
+    ent[(ent[:, L.IS_CPU] == 0) & (np.arange(ent.shape[0]) != c) & (np.arange(ent.shape[0]) != d),
+        L.SPACE] = away
+    give(game, c, "Throwing Knife")
+    _put_on_floor(game.st, item("Antidote"), int(ent[c, L.SPACE]))
+    mask = game.legal_mask()
+    cands = np.empty(40, np.int64)
+    k = _candidates(game.st, game.S, mask, cands, 64)
+    got = set(cands[:k].tolist())
+    assert pick(game, 0) in got and use_on(game, 0, d) in got
+
+
+def test_item_events_read_well():
+    """The JSONL log names the item and quotes the rule (sim/engine/events.py)."""
+    from sim.engine.events import decode
+    game, c = scenario()
+    give(game, c, "Iron Sword")
+    game.apply(drop(game, 0))
+    labels = game.labels(CATALOGUE.cards.names, game.setup.cpu_names)
+    rows = decode(game.event_rows(), labels, game.setup.apocalypses.names, ITEMS.names)
+    texts = [e["text"] for e in rows if e["event"].startswith("item")]
+    assert texts[0].endswith("gains Iron Sword (space %d; usable after ending a turn)"
+                             % game.st.ent[c, L.SPACE])
+    assert "drops Iron Sword on space" in texts[-1]
+    assert all(e["rule"] for e in rows)
+
+
+def test_begin_turn_keeps_items():
+    """Items stay held across turns (nothing in the book takes them away)."""
+    game, c = scenario()
+    give(game, c, "Iron Sword")
+    _begin_turn(game.st, 0)
+    assert slots(game, c) == ["Iron Sword", None]

@@ -125,9 +125,12 @@ def step_checked(game, policy) -> None:
     checked per step, since a stat may fall later in the turn, e.g. boots dropped); "A frozen
     entity cannot use any of its speed, cannot spend its action" (frozen entities never move or
     act); invincible entities lose no health "by any means" (the Apocalypse's excepted: checked on
-    turns with no Apocalypse step)."""
+    turns with no Apocalypse step); ticks reset when a string breaks ("All of a character's ticks
+    in a tile disappear at once if they interrupt the string of consecutive turns ended in that
+    tile": a character that ends its turn holds ticks only in the tile it ends it in)."""
     ent = game.st.ent
     c = game.current
+    done = int(ent[c, L.DONE])
     spent, left = int(ent[c, L.SPENT]), int(ent[c, L.SPEED_LEFT])
     frozen = np.flatnonzero(ent[:, L.FROZEN] != 0)
     cols = [L.SPACE, L.CHARGES_LEFT, L.DEALT, L.KILLS]
@@ -150,3 +153,22 @@ def step_checked(game, policy) -> None:
     if int(game.st.g[L.APOC_STEP]) == steps:
         still = (ent[invincible, L.BUFF] != 0) & (ent[invincible, L.BUFF_STAT] == L.STAT_INVINCIBLE)
         assert np.all(ent[invincible[still], L.HEALTH] >= health[still]), "invincible lost health"
+    if done == 0 and ent[c, L.DONE] != 0 and ent[c, L.FROZEN] == 0 and ent[c, L.ALIVE] != 0:
+        check_ticks_at_end(game, c)
+
+
+def check_ticks_at_end(game, c: int) -> None:
+    """``c`` has just ended its turn: its ticks are banked in the tile it stands in, or it has
+    none (the string broke); a reward tile that is not paused holds its string."""
+    from sim.engine.tile_board import _tile_at
+    from sim.engine.tile_state import _paused
+    st, S = game.st, game.S
+    ent = st.ent
+    p = int(st.tile_pos[ent[c, L.SPACE]])
+    if p < 0:  # its coordinate was destroyed after it ended its turn
+        return
+    t = int(_tile_at(st, S, p))
+    if ent[c, L.TICKS] != 0:
+        assert ent[c, L.TICK_TILE] == t + 1, "ticks kept after the string broke"
+    if t >= 0 and S.tile_fx[2 * t, L.FX_OP] != 0 and not _paused(st, p) and ent[c, L.IS_CPU] == 0:
+        assert ent[c, L.TICK_TILE] == t + 1, "a turn ended in a reward tile banked no tick there"

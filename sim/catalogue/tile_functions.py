@@ -56,7 +56,7 @@ REWARD, INTERACTABLE = 0, 1  # a tile's two function rows: 2 * tile + kind
 KINDS = ("reward", "interactable")
 MAX_PRICE = 50
 # [greedy]: what greedy counts a tile function worth, in health units (docs/tiles.md)
-GREEDY_KEYS = {"stat_point": 20.0, "item": 25.0, "summon": 120.0, "extra_action": 15.0,
+GREEDY_KEYS = {"stat_point": 40.0, "item": 25.0, "summon": 120.0, "extra_action": 15.0,
                "coin": 8.0, "learn": 4.0}
 _FUNCTION_KEYS = {"name", "effect", "target", "params", "description", "item"}
 

@@ -313,6 +313,21 @@ def test_a_frozen_tile_freezes_everyone_in_it_for_as_long_as_it_is():
     assert ent[d, L.FROZEN] == 0 and ent[f, L.FROZEN] == 0 and not _paused(st, farm)
 
 
+def test_a_transformed_frozen_tile_thaws_its_entities():
+    """Frozen "for as long as the tile is": a frozen tile transformed away leaves with its state;
+    the tile that arrives is neither frozen nor deactivated, and whoever it held thaws."""
+    game, c = game_on()
+    st, S, ent = game.st, game.S, game.st.ent
+    farm = where("Server Farm")
+    d = enemy_of(game, c)
+    ent[d, L.SPACE] = floor_of(game, farm)
+    _set_tile_state(st, S, farm, 1, 3, c)
+    _set_tile_state(st, S, farm, 0, 3, c)
+    assert ent[d, L.FROZEN] != 0 and _paused(st, farm)
+    _transform(st, S, farm, TILES.uncovered, c)
+    assert ent[d, L.FROZEN] == 0 and not _paused(st, farm)
+
+
 # ---------------------------------------------------------------------------- interactables
 
 @pytest.mark.parametrize("tile, at, offered", [

@@ -30,6 +30,7 @@ from sim.rng import roll
 
 from . import layout as L
 from .events import _log
+from .states import _end_state
 from .tile_table import (TF_DOORS, TF_FEATURE, TF_KIND, TF_MOVE, TF_SIGHT, TF_SIZE,
                          TF_SPAWNABLE, TF_SUIT, TF_UNCOVERED)
 
@@ -376,6 +377,19 @@ def _transform(st, S, p, n, by):
     old = _tile_at(st, S, p)
     so = fx[2 * old, TF_SIZE]
     sn = fx[2 * n, TF_SIZE]
+    # the old tile's states leave with it: whoever its freeze held thaws ("for as long as the
+    # tile is" frozen), and the new tile arrives neither deactivated nor frozen
+    frozen = st.tiles[p, L.TL_FROZEN]
+    if frozen != 0:
+        for e in range(st.ent.shape[0]):
+            s = st.ent[e, L.SPACE]
+            if (s >= 0 and _position_of(s) == p and st.ent[e, L.FROZEN] == frozen
+                    and st.ent[e, L.FROZEN_BY] == -1):
+                _end_state(st, e, L.FROZEN)
+    st.tiles[p, L.TL_OFF] = 0
+    st.tiles[p, L.TL_FROZEN] = 0
+    st.tiles[p, L.TL_OFF_BY] = -1
+    st.tiles[p, L.TL_FROZEN_BY] = -1
     for cell in range(BLOCK * BLOCK):
         s = _cell_space(p, cell)
         t = st.twin[s]

@@ -302,6 +302,8 @@ def _swap(st, S, p, q, by):
     """The tile at p moves to q: the two trade places, or it covers the Uncovered Tile at q.
     Everything in both tiles travels with its tile (entities, items on the floor, portal pieces,
     the tiles' deactivated / frozen states): "the tile and everything in it remain unchanged"."""
+    p = np.int64(p)
+    q = np.int64(q)
     a = _tile_at(st, S, p)
     b = _tile_at(st, S, q)
     unc = _uncovered(S)
@@ -309,7 +311,8 @@ def _swap(st, S, p, q, by):
     # portal links touching either block, remembered before the blocks are cut
     pairs = np.empty((4 * BLOCK * BLOCK, 2), np.int64)
     n_pairs = 0
-    for pos in (p, q):
+    for w in range(2):
+        pos = p if w == 0 else q
         for cell in range(BLOCK * BLOCK):
             s = _cell_space(pos, cell)
             t = st.twin[s]

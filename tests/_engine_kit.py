@@ -131,6 +131,7 @@ def step_checked(game, policy) -> None:
     ent = game.st.ent
     c = game.current
     done = int(ent[c, L.DONE])
+    where = tile_of(game, c)  # read before: time runs on after the turn ends (GM turn, ...)
     spent, left = int(ent[c, L.SPENT]), int(ent[c, L.SPEED_LEFT])
     frozen = np.flatnonzero(ent[:, L.FROZEN] != 0)
     cols = [L.SPACE, L.CHARGES_LEFT, L.DEALT, L.KILLS]
@@ -153,22 +154,30 @@ def step_checked(game, policy) -> None:
     if int(game.st.g[L.APOC_STEP]) == steps:
         still = (ent[invincible, L.BUFF] != 0) & (ent[invincible, L.BUFF_STAT] == L.STAT_INVINCIBLE)
         assert np.all(ent[invincible[still], L.HEALTH] >= health[still]), "invincible lost health"
-    if done == 0 and ent[c, L.DONE] != 0 and ent[c, L.FROZEN] == 0 and ent[c, L.ALIVE] != 0:
-        check_ticks_at_end(game, c)
+    if (done == 0 and ent[c, L.DONE] != 0 and ent[c, L.FROZEN] == 0 and ent[c, L.ALIVE] != 0
+            and ent[c, L.SPACE] == where[0]):
+        check_ticks_at_end(game, c, where[1], where[2])
 
 
-def check_ticks_at_end(game, c: int) -> None:
-    """``c`` has just ended its turn: its ticks are banked in the tile it stands in, or it has
-    none (the string broke); a reward tile that is not paused holds its string."""
+def tile_of(game, c: int) -> tuple[int, int, bool]:
+    """``c``'s space, the tile it stands in (-1: none) and whether that tile is paused now."""
     from sim.engine.tile_board import _tile_at
     from sim.engine.tile_state import _paused
-    st, S = game.st, game.S
-    ent = st.ent
-    p = int(st.tile_pos[ent[c, L.SPACE]])
-    if p < 0:  # its coordinate was destroyed after it ended its turn
-        return
-    t = int(_tile_at(st, S, p))
+    st = game.st
+    s = int(st.ent[c, L.SPACE])
+    p = int(st.tile_pos[s]) if s >= 0 else -1
+    if p < 0:
+        return s, -1, False
+    return s, int(_tile_at(st, game.S, p)), bool(_paused(st, p))
+
+
+def check_ticks_at_end(game, c: int, t: int, paused: bool) -> None:
+    """``c`` has just ended its turn in tile ``t`` (``paused`` then): its ticks are banked in
+    that tile, or it has none (the string broke); a reward tile that is not paused holds its
+    string."""
+    S = game.S
+    ent = game.st.ent
     if ent[c, L.TICKS] != 0:
         assert ent[c, L.TICK_TILE] == t + 1, "ticks kept after the string broke"
-    if t >= 0 and S.tile_fx[2 * t, L.FX_OP] != 0 and not _paused(st, p) and ent[c, L.IS_CPU] == 0:
+    if t >= 0 and S.tile_fx[2 * t, L.FX_OP] != 0 and not paused and ent[c, L.IS_CPU] == 0:
         assert ent[c, L.TICK_TILE] == t + 1, "a turn ended in a reward tile banked no tick there"

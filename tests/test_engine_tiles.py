@@ -24,7 +24,8 @@ from sim.engine.actions import _interact_base
 from sim.engine.combat import _attack_star
 from sim.engine.space import _homefield
 from sim.engine.tables import _pos_dist
-from sim.engine.tile_board import _reveal_in_place, _swap, _tile_at, _transform
+from sim.engine.tile_board import _reveal_in_place, _tile_at
+from sim.engine.tile_swap import _swap, _transform
 from sim.engine.tile_state import _after_action_tiles, _paused, _set_tile_state
 from sim.engine.turn import _begin_turn
 from sim.ai.greedy import _greedy_action

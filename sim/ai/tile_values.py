@@ -28,8 +28,8 @@ from sim.engine import layout as L
 from sim.engine.combat import _threshold
 from sim.engine.items import _pool
 from sim.engine.actions import _interact_base
-from sim.engine.tile_board import (GRID, SPAN, _middle, _position_of, _shift, _tile_at,
-                                   _transform_choice)
+from sim.engine.tile_board import GRID, SPAN, _middle, _position_of, _tile_at
+from sim.engine.tile_swap import _shift, _transform_choice
 from sim.engine.tile_state import _paused
 from sim.engine.tile_table import TF_COIN, TF_PRICE, TF_SUIT, TF_WORTH
 from sim.engine.tiles import _interactable

@@ -26,7 +26,8 @@ from . import layout as L
 from .entities import _summon_card
 from .events import _log
 from .items import _grant_item, _put_on_floor
-from .tile_board import _position_of, _swap, _transform, _transform_choice
+from .tile_board import _position_of
+from .tile_swap import _swap, _transform, _transform_choice
 from .tile_state import _set_tile_state
 
 

@@ -93,7 +93,7 @@ def _int_params(catalogue, graph, gr: GameRules, apoc_pos: int) -> np.ndarray:
     ip[L.P_PORTAL_BOUNDARY] = br.portal_is_boundary
     ip[L.P_DOOR_RANGE] = br.door_sight_range
     # portal pieces on the board (sizes the sight kernel's stack): a transform may bring any tile
-    # not in play, so as many as the whole catalogue holds (sim/engine/tile_board.py)
+    # not in play, so as many as the whole catalogue holds (sim/engine/tile_swap.py)
     ip[L.P_N_PIECES] = max(graph.n_pieces, int((catalogue.tiles.feature == PORTAL).sum()))
     ip[L.P_REVEAL_DEATHS] = gr.reveal_deaths
     ip[L.P_REVEAL_ROTATION] = gr.reveal_rotation

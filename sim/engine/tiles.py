@@ -27,7 +27,8 @@ from sim.board.layout import INTERACT
 from . import layout as L
 from .effects import _run_effect, _teleport_targets
 from .events import _log
-from .tile_board import APOCALYPSE, GRID, _middle, _space_cell, _tile_at, _transform_choice
+from .tile_board import APOCALYPSE, GRID, _middle, _space_cell, _tile_at
+from .tile_swap import _transform_choice
 from .tile_state import _paused
 from .tile_table import TF_FEATURE, TF_PIECE, TF_PRICE, TF_SIZE, TF_SUIT, tile_table  # noqa: F401
 

@@ -57,5 +57,5 @@ def _n_actions(n, m):
 
 
 def n_actions(n_spaces: int, n_entities: int) -> int:
-    """The length of the legal-action mask (Python side; the same sum as ``_n_actions``)."""
+    """The length of the legal-action mask (Python side)."""
     return 6 * n_spaces + 5 * n_entities + L.F_CAP + 3

@@ -47,8 +47,8 @@ def give(game, e: int, name: str, active: bool = True) -> None:
 
 
 def end_turn_of(game, e: int) -> None:
-    """``e`` ends its turn (through the engine's END), then the decision comes back to the scenario's
-    decider with its turn as it was."""
+    """``e`` ends its turn (through the engine's END), then the decision comes back to the
+    scenario's decider with its turn as it was."""
     st, ent = game.st, game.st.ent
     c = game.current
     acted, done = int(ent[c, L.ACTED]), ent[:, L.DONE].copy()
@@ -522,3 +522,42 @@ def test_begin_turn_keeps_items():
     give(game, c, "Iron Sword")
     _begin_turn(game.st, 0)
     assert slots(game, c) == ["Iron Sword", None]
+
+
+CHILD = """
+import json, warnings
+warnings.simplefilter("ignore")  # NumPy scalars warn where compiled code wraps silently
+import numpy as np
+from sim.engine import layout as L
+from tests._engine_kit import new_game, seed_items
+game = new_game(7, 3)
+seed_items(game, np.random.default_rng(3))
+game.play([L.GREEDY, L.RANDOM, L.LOOKAHEAD, L.GREEDY], [0, 0, 2, 0])
+print(json.dumps(game.event_rows().tolist()))
+"""
+
+
+@pytest.mark.slow
+def test_items_play_the_same_game_interpreted_and_compiled():
+    """An oracle for the item kernels (tests/test_engine_interpreted.py's, with items in play):
+    the same game, event for event, under ``NUMBA_DISABLE_JIT=1`` and compiled."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests._engine_kit import seed_items
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(root))
+    done = subprocess.run([sys.executable, "-c", CHILD], env=env, cwd=root, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    interpreted = np.array(json.loads(done.stdout), np.int64)
+    game = new_game(7, 3)
+    seed_items(game, np.random.default_rng(3))
+    game.play([L.GREEDY, L.RANDOM, L.LOOKAHEAD, L.GREEDY], [0, 0, 2, 0])
+    compiled = game.event_rows()
+    kinds = set(compiled[:, 0].tolist())
+    assert {L.EV_ITEM_GAIN, L.EV_ITEM_ACTIVE, L.EV_ITEM_USE, L.EV_ITEM_DROP} <= kinds
+    assert np.array_equal(interpreted, compiled)

@@ -45,7 +45,8 @@ def set_item(folder: Path, name: str, column: str, value: str) -> int:
     ("Scroll of Weakness", "params", "stat=5", "params.stat", "a de-buff's stat is 0..4"),
     ("War Hammer", "name", "Iron Sword", "name", "duplicate of line 2"),
 ])
-def test_a_bad_item_row_is_one_line(capsys, cards, name, column, value, field, message):  # noqa: F811
+def test_a_bad_item_row_is_one_line(capsys, cards, name, column, value, field,  # noqa: F811
+                                    message):
     """Items as data ("every item belongs to one of seven types"; "Items are denoted with a
     value"; "Some items also cost that character's action"): every cell is checked against its
     type's effects, targets and parameter bounds."""

@@ -9,9 +9,9 @@ house ruling); "Items are denoted with a value in the top-right corner of the ca
 also cost that character's action ... to use"; "any item that grants its effect simply by being
 held ... An item that is used up ...".
 
-The engine's table (``S.item_fx``, built by ``sim.engine.items.item_table``) is :attr:`ItemCatalogue.table`:
-``int64[item, ITEM_COLS]`` = the effect row, then ``HELD``, ``TYPE``, ``VALUE``; one last row
-holds the rules (``R_PICKUP``, ``R_KEEP``).
+The engine's table (``S.item_fx``, built by ``sim.engine.items.item_table``) is
+:meth:`ItemCatalogue.table`: ``int64[item, ITEM_COLS]`` = the effect row, then ``HELD``,
+``TYPE``, ``VALUE``; one last row holds the rules (``R_PICKUP``, ``R_KEEP``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ import numpy as np
 
 from sim.engine import layout as L
 
-from .abilities import DEFAULT_TARGET, EFFECT_TARGETS, EFFECTS, MAX_DEBUFF_STAT, PARAM_SLOT, SLOTS, TARGETS
+from .abilities import (DEFAULT_TARGET, EFFECT_TARGETS, EFFECTS, MAX_DEBUFF_STAT, PARAM_SLOT,
+                        SLOTS, TARGETS)
 from .diagnostics import Named, Problems, read_text, suggest
 from .tomldoc import TomlDoc
 
@@ -126,7 +127,8 @@ class ItemCatalogue(Named):
 
 
 def load_items(root: Path, problems: Problems) -> ItemCatalogue | None:
-    """``item_types.toml`` and ``items.csv`` under ``root``; None (problems recorded) if unusable."""
+    """``item_types.toml`` and ``items.csv`` under ``root``; None (problems recorded) when
+    unusable."""
     before = len(problems)
     loaded = _load_types(Path(root) / TYPES_FILE, problems)
     if loaded is None:
@@ -189,7 +191,8 @@ def _load_types(path: Path, problems: Problems) -> tuple[tuple[ItemType, ...], I
             else:
                 good.append(e)
         if held and good != ["buff"]:
-            doc.add(base + ("effects",), "a held item's effect is a lasting buff: effects = [\"buff\"]")
+            doc.add(base + ("effects",), "a held item's effect is a lasting buff: "
+                                         "effects = [\"buff\"]")
         if not effects:
             doc.add(base + ("effects",), "list at least one effect")
         costs = doc.get(base + ("costs_action",), int, lo=0, hi=1, default=0 if held else 1,
@@ -259,7 +262,8 @@ def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, proble
             seen[name.lower()] = line
         t = type_ix.get(row["type"].lower(), -1)
         if t < 0:
-            add("type", f"unknown type {row['type']!r}{suggest(row['type'], [x.name for x in types])}"
+            known = [x.name for x in types]
+            add("type", f"unknown type {row['type']!r}{suggest(row['type'], known)}"
                         if row["type"] else "empty")
         value = _int(add, "value", row["value"], rules.value_lo, rules.value_hi)
         if t < 0:

@@ -150,7 +150,7 @@ def _pos(p):
 def _text(name, ev, labels, apocs, items=()) -> str:
     w = lambda k: _who(labels, ev[k])  # noqa: E731
     if name.startswith("item") or name == "flat damage":
-        return _item_text(name, ev, w, items)
+        return _item_text(name, ev, w, items, labels)
     if name == "turn":
         return f"Team {ev['team'] + 1} begins its turn"
     if name == "placement":
@@ -212,19 +212,27 @@ def _text(name, ev, labels, apocs, items=()) -> str:
     return name
 
 
-def _item_text(name, ev, w, items) -> str:
-    what = items[ev["item"]] if "item" in ev and 0 <= ev["item"] < len(items) else f"item {ev.get('item')}"
+def _item_text(name, ev, w, items, labels) -> str:
+    k = ev.get("item", -1)
+    what = items[k] if 0 <= k < len(items) else f"item {k}"
     if name == "item gained":
         how = "picks up" if ev["how"] == 0 else "gains"
         return f"{w('entity')} {how} {what} (space {ev['space']}; usable after ending a turn)"
     if name == "item active":
         return f"{w('entity')} ends its turn holding {what}: it is now usable"
     if name == "item used":
-        return f"{w('user')} uses {what}"
+        t = ev["target"]
+        on = (f" on space {t - len(labels)}" if t >= len(labels)
+              else "" if t == ev["user"] else f" on {w('target')}")
+        return f"{w('user')} uses {what}{on}"
+    if name == "item dropped" and ev["entity"] < 0:
+        return f"{what} appears on space {ev['space']}"
     if name == "item dropped":
-        where = "(the floor is full: it leaves the game)" if ev["why"] == 2 else f"on space {ev['space']}"
+        where = ("(no room on the board: it leaves the game)" if ev["why"] == 2
+                 else f"on space {ev['space']}")
         return f"{w('entity')} {ITEM_DROPS[ev['why']]} {what} {where}"
-    return f"{w('entity')} takes {ev['damage']} flat damage from {w('by')} ({max(ev['health'], 0)} left)"
+    return (f"{w('entity')} takes {ev['damage']} flat damage from {w('by')} "
+            f"({max(ev['health'], 0)} left)")
 
 
 def to_jsonl(events: list[dict]) -> str:

@@ -98,7 +98,8 @@ def _legal_items_now(st, S, c, mask, base, pool):
         if item < 0:
             continue
         tk = S.item_fx[item, L.FX_TARGET]
-        if tk == L.T_NONE or tk == L.T_SELF:  # "applied only to the individual character who used it"
+        # "An item that is used up is applied only to the individual character who used it"
+        if tk == L.T_NONE or tk == L.T_SELF:
             mask[base + k * m + c] = True
             count += 1
         elif tk == L.T_SPACE and S.item_fx[item, L.FX_OP] == L.OP_MOBILITY:

@@ -167,8 +167,9 @@ def _drop_items(st, S, e):
     pool = _pool(ent, e)
     if _held(ent, pool) == 0:
         return
-    for d in range(ent.shape[0]):
-        if d != e and ent[d, L.ALIVE] != 0 and _pool(ent, d) == pool:
+    for d in range(ent.shape[0]):  # a living character of the same card keeps the pool
+        if (d != e and ent[d, L.ALIVE] != 0 and _pool(ent, d) == pool
+                and ent[d, L.CARD] == ent[e, L.CARD] and ent[d, L.TEAM] == ent[e, L.TEAM]):
             return
     for k in range(2):
         if ent[pool, L.ITEM_SLOT + k] != 0:

@@ -175,8 +175,9 @@ def seat_team_effects(outcomes, seats=None, confidence: float = 0.95) -> SeatTea
     rows_s = np.zeros((n_seats, full.size))
     rows_s[:, 0] = 1.0
     rows_s[:, 1 + n_teams:] = np.eye(n_seats)
-    team_se = np.sqrt(np.einsum("ij,jk,ik->i", rows_t, cov, rows_t))
-    seat_se = np.sqrt(np.einsum("ij,jk,ik->i", rows_s, cov, rows_s))
+    # quadratic forms of a covariance are >= 0: a zero variance can round to -1e-35
+    team_se = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", rows_t, cov, rows_t), 0.0))
+    seat_se = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", rows_s, cov, rows_s), 0.0))
     g = coef[n_teams:]  # free seat parameters (n_seats - 1)
     vg = v[n_teams:, n_teams:]
     wald = float(g @ np.linalg.solve(vg, g))

@@ -180,6 +180,9 @@ def seat_team_effects(outcomes, seats=None, confidence: float = 0.95) -> SeatTea
     seat_se = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", rows_s, cov, rows_s), 0.0))
     g = coef[n_teams:]  # free seat parameters (n_seats - 1)
     vg = v[n_teams:, n_teams:]
-    wald = float(g @ np.linalg.solve(vg, g))
+    try:
+        wald = float(g @ np.linalg.solve(vg, g))
+    except np.linalg.LinAlgError:  # few seeds: a clustered covariance of too low rank
+        wald = float(g @ np.linalg.pinv(vg) @ g)
     return SeatTeamEffects(float(mu), alpha, gamma, mu + alpha, team_se, mu + gamma, seat_se, cov,
                            wald, float(chi2.sf(wald, n_seats - 1)), n_seeds - 1, confidence)

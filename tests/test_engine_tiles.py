@@ -231,17 +231,18 @@ def test_redeeming_removes_only_the_price():
     assert ent[c, L.TICKS] == 2 and len(events(game, L.EV_REWARD)) == 1
 
 
-def test_no_reward_no_exchange():
-    """"The reward's price in ticks disappears in exchange for the reward itself": a Summon that
-    cannot join (the special-entities slice's hook refuses) keeps the ticks banked."""
-    from sim.engine.entities import _summon_card
+@pytest.mark.parametrize("tile, price", [("Gotham Alley", 4), ("Jurassic Paddock", 3)])
+def test_no_reward_no_exchange(tile, price):
+    """"The reward's price in ticks disappears in exchange for the reward itself": a Summon or an
+    assist character that cannot join (the special-entities slice's hooks refuse: no Summon left,
+    an assist already held) keeps the ticks banked."""
     game, c = game_on()
-    ent = game.st.ent
-    ent[c, L.SPACE] = floor_of(game, where("Gotham Alley"))
-    for _ in range(5):
+    st, ent = game.st, game.st.ent
+    ent[c, L.SPACE] = floor_of(game, where(tile))
+    for _ in range(price + 1):
         end_turn_of(game, c)
-    granted = bool(_summon_card(game.st, game.S, c))
-    assert ent[c, L.TICKS] == (1 if granted else 5)
+    given = len(events(game, L.EV_REWARD))
+    assert given <= 1 and ent[c, L.TICKS] == price + 1 - given * price
 
 
 def test_a_permanent_gain_survives_deactivation_swap_and_removal():

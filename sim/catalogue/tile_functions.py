@@ -22,13 +22,15 @@ from .diagnostics import Problems, suggest
 from .tomldoc import TomlDoc
 
 # The tile functions' own effects: opcode = OP_TILE_FIRST + index (sim/engine/layout.py OP_GAIN..)
-TILE_EFFECTS = ("gain", "item", "summon_card", "extra_action", "tile_state", "earn", "learn")
+TILE_EFFECTS = ("gain", "item", "summon_card", "extra_action", "tile_state", "earn", "learn",
+                "assist")
 OP_TILE_FIRST = 16
 # abilities' effects a tile function may reuse
 SHARED_EFFECTS = ("heal", "buff", "mobility", "tile_control")
 FUNCTION_EFFECTS = TILE_EFFECTS + SHARED_EFFECTS
 # whom each effect works on: the character itself, or a space (a destination, a tile's middle)
-EFFECT_TARGET = {"gain": "self", "item": "self", "summon_card": "self", "extra_action": "self",
+EFFECT_TARGET = {"gain": "self", "item": "self", "summon_card": "self", "assist": "self",
+                 "extra_action": "self",
                  "earn": "self", "learn": "self", "heal": "self", "buff": "self",
                  "tile_state": "space", "mobility": "space", "tile_control": "space"}
 # "A Tile Reward is a reward a character gets by ending their turn in a tile": it acts on the
@@ -40,6 +42,7 @@ EFFECT_PARAMS = {
     "gain": {"stat": ("stat", 0, 3, 0), "amount": ("amount", 1, 5, 1)},
     "item": {},
     "summon_card": {},
+    "assist": {"amount": ("amount", 0, 20, 0)},  # the assist's number in cards/assists.toml
     "extra_action": {"amount": ("amount", 1, 3, 1)},
     "tile_state": {"state": ("flag", 0, 1, 0), "duration": ("duration", 1, 10, 1),
                    "range": ("range", 0, 6, 0)},
@@ -57,7 +60,7 @@ KINDS = ("reward", "interactable")
 MAX_PRICE = 50
 # [greedy]: what greedy counts a tile function worth, in health units (docs/tiles.md)
 GREEDY_KEYS = {"stat_point": 40.0, "item": 25.0, "summon": 120.0, "extra_action": 15.0,
-               "coin": 8.0, "learn": 4.0}
+               "coin": 8.0, "learn": 4.0, "assist": 60.0}
 _FUNCTION_KEYS = {"name", "effect", "target", "params", "description", "item"}
 
 

@@ -6,6 +6,7 @@ by ``effects._run_effect`` (which this module must not import: it calls this one
 | gain | a permanent stat gain: "All buffs a tile gives you are permanent ... none of it is lost if that tile is later deactivated, swapped, or removed" (the stat column itself: nothing reverts it) |
 | item | an item, named or drawn uniformly ("Items are gained primarily through tiles"); with both hands full it lands on the character's space |
 | summon_card | "A Summon is when a random 6th character card joins your team ... usually achieved as a tile reward" |
+| assist | assist character ``amount`` (cards/assists.toml) joins: "You can only have 1 assist character at a time" |
 | extra_action | extra actions in the character's next turn (``tiles._use_extra_action``) |
 | tile_state | deactivate or freeze the tile around space ``t`` (``tile_state.py``) |
 | earn | coins for the team ("Any intangible spending power gained from a Tile can be used by any member of your team") |
@@ -13,7 +14,7 @@ by ``effects._run_effect`` (which this module must not import: it calls this one
 | tile_control | swap the user's tile with the tile around ``t`` (``flag`` 0) or transform that tile (1) |
 
 ``g[FX_OK]`` is cleared when the effect could not give what it promised (no room on the floor
-for an item, no Summon left, no tile out of play): a reward's ticks are spent only "in exchange for the
+for an item, no Summon left, an assist already held, no tile out of play): a reward's ticks are spent only "in exchange for the
 reward itself".
 """
 
@@ -23,7 +24,7 @@ from sim._jit import njit
 from sim.rng import roll
 
 from . import layout as L
-from .entities import _summon_card
+from .entities import _spawn_assist, _summon_card
 from .events import _log
 from .items import _grant_item, _put_on_floor
 from .tile_board import _position_of
@@ -94,8 +95,11 @@ def _run_tile_effect(st, S, c, t, src, k, op):
         if item < 0 or not (_grant_item(st, S, t, item)
                             or _put_on_floor(st, item, ent[t, L.SPACE])):
             g[L.FX_OK] = 0
-    elif op == L.OP_SUMMON_CARD:
+    elif op == L.OP_TILE_SUMMON:
         if not _summon_card(st, S, t):
+            g[L.FX_OK] = 0
+    elif op == L.OP_TILE_ASSIST:
+        if not _spawn_assist(st, S, t, amount):
             g[L.FX_OK] = 0
     elif op == L.OP_EXTRA_ACTION:
         ent[t, L.EXTRA_LEFT] += amount

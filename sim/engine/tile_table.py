@@ -51,7 +51,8 @@ TF_WIDTH = TF_SIGHT + 8 * CELLS
 _HOME = (3, 3)  # where each tile is compiled alone to read its local graph
 # each effect's worth for greedy: the [greedy] key and the slot it multiplies (None: once)
 _WORTH = {"gain": ("stat_point", "amount"), "item": ("item", None),
-          "summon_card": ("summon", None), "extra_action": ("extra_action", "amount"),
+          "summon_card": ("summon", None), "assist": ("assist", None),
+          "extra_action": ("extra_action", "amount"),
           "earn": ("coin", "amount"), "learn": ("learn", None)}
 
 

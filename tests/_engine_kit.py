@@ -43,7 +43,7 @@ def seed_items(game: Game, rng: np.random.Generator) -> None:
     st, S = game.st, game.S
     n_items = S.item_fx.shape[0] - 1
     ent = st.ent
-    for e in np.flatnonzero(ent[:, L.IS_CPU] == 0):
+    for e in np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER):
         for _ in range(int(rng.integers(0, 3))):
             _grant_item(st, S, int(e), int(rng.integers(n_items)))
     floor = np.flatnonzero((st.kind == FLOOR) & (st.tile_pos >= 0))
@@ -171,9 +171,13 @@ def step_checked(game, policy) -> None:
     checked per step, since a stat may fall later in the turn, e.g. boots dropped); "A frozen
     entity cannot use any of its speed, cannot spend its action" (frozen entities never move or
     act); invincible entities lose no health "by any means" (the Apocalypse's excepted: checked on
-    turns with no Apocalypse step)."""
+    turns with no Apocalypse step); ticks reset when a string breaks ("All of a character's ticks
+    in a tile disappear at once if they interrupt the string of consecutive turns ended in that
+    tile": a character that ends its turn holds ticks only in the tile it ends it in)."""
     ent = game.st.ent
     c = game.current
+    done = int(ent[c, L.DONE])
+    where = tile_of(game, c)  # read before: time runs on after the turn ends (GM turn, ...)
     spent, left = int(ent[c, L.SPENT]), int(ent[c, L.SPEED_LEFT])
     frozen = np.flatnonzero(ent[:, L.FROZEN] != 0)
     cols = [L.SPACE, L.CHARGES_LEFT, L.DEALT, L.KILLS]
@@ -183,12 +187,43 @@ def step_checked(game, policy) -> None:
                                 & (ent[:, L.ALIVE] != 0))
     health = ent[invincible, L.HEALTH].copy()
     steps = int(game.st.g[L.APOC_STEP])
+    changes = int(game.st.g[L.TILE_CHANGES])
     game.step(policy)
     ent = game.st.ent
     assert ent[c, L.SPENT] - spent <= left, "a move cost more than the speed left"
     still = ent[frozen, L.FROZEN] != 0  # frozen before and after: frozen throughout the step
-    assert np.array_equal(before[still], ent[frozen][:, cols][still]), "a frozen entity acted"
+    after = ent[frozen][:, cols]
+    if int(game.st.g[L.TILE_CHANGES]) != changes:  # a swapped tile carries whoever stands in it
+        after[:, 0] = before[:, 0]
+    assert np.array_equal(before[still], after[still]), "a frozen entity acted"
     assert np.all(ent[frozen[still], L.ACTED] <= acted[still]), "a frozen entity spent its action"
     if int(game.st.g[L.APOC_STEP]) == steps:
         still = (ent[invincible, L.BUFF] != 0) & (ent[invincible, L.BUFF_STAT] == L.STAT_INVINCIBLE)
         assert np.all(ent[invincible[still], L.HEALTH] >= health[still]), "invincible lost health"
+    if (done == 0 and ent[c, L.DONE] != 0 and ent[c, L.FROZEN] == 0 and ent[c, L.ALIVE] != 0
+            and ent[c, L.SPACE] == where[0]):
+        check_ticks_at_end(game, c, where[1], where[2])
+
+
+def tile_of(game, c: int) -> tuple[int, int, bool]:
+    """``c``'s space, the tile it stands in (-1: none) and whether that tile is paused now."""
+    from sim.engine.tile_board import _tile_at
+    from sim.engine.tile_state import _paused
+    st = game.st
+    s = int(st.ent[c, L.SPACE])
+    p = int(st.tile_pos[s]) if s >= 0 else -1
+    if p < 0:
+        return s, -1, False
+    return s, int(_tile_at(st, game.S, p)), bool(_paused(st, p))
+
+
+def check_ticks_at_end(game, c: int, t: int, paused: bool) -> None:
+    """``c`` has just ended its turn in tile ``t`` (``paused`` then): its ticks are banked in
+    that tile, or it has none (the string broke); a reward tile that is not paused holds its
+    string."""
+    S = game.S
+    ent = game.st.ent
+    if ent[c, L.TICKS] != 0:
+        assert ent[c, L.TICK_TILE] == t + 1, "ticks kept after the string broke"
+    if t >= 0 and S.tile_fx[2 * t, L.FX_OP] != 0 and not paused and ent[c, L.KIND] <= L.K_SUMMONED:
+        assert ent[c, L.TICK_TILE] == t + 1, "a turn ended in a reward tile banked no tick there"

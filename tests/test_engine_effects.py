@@ -239,15 +239,6 @@ def test_revive_returns_at_full_health_with_charges_and_debuffs_as_they_were():
     assert st.g[L.DEATHS] - st.g[L.REVIVES] == 0
 
 
-@pytest.mark.parametrize("name", ["tile_control"])
-def test_pending_types_are_not_yet_playable(name):
-    """tile_control needs tile swaps in play (a later slice of issue #5): no action uses it yet
-    (docs/rules-coverage.md). summon plays: tests/test_engine_entities.py."""
-    game, c = scenario(name)
-    mask = game.legal_mask()
-    assert not mask[1 + game.st.kind.shape[0] + game.st.ent.shape[0]:].any()
-
-
 # --------------------------------------------------------------------- charges, turns, death
 
 def test_charges_are_per_game_and_an_ability_once_per_turn():

@@ -375,7 +375,14 @@ def test_a_summon_brings_a_6th_card_once_per_team_per_game():
 def test_no_summon_rows_unless_something_can_summon():
     """Rows are made only for what can enter play (docs/entities.md): without a summon in the
     content there is no 6th card, and the hook does nothing."""
-    game = start()
+    setup = setup_for(BOARD)
+    tile_fx = setup.static.tile_fx.copy()  # the shipped tiles' summon and assist rewards removed
+    grants = np.isin(tile_fx[:, L.FX_OP], [L.OP_TILE_SUMMON, L.OP_TILE_ASSIST, L.OP_SUMMON_CARD,
+                                           L.OP_ASSIST])
+    tile_fx[grants, L.FX_OP] = 0
+    values = [tile_fx if f == "tile_fx" else v
+              for f, v in zip(STATIC_FIELDS, static_fields(setup.static))]
+    game = Game(dataclasses.replace(setup, static=new_static(*values)), CARDS, TEAMS, SEED)
     assert len(rows(game, L.K_SUMMONED)) == 0 and len(rows(game, L.K_ASSIST)) == 0
     assert not _summon_card(game.st, game.S, 0) and not _spawn_assist(game.st, game.S, 0, 0)
 

@@ -3,9 +3,10 @@ single decision (tests/_engine_kit.check_invariants): every game ends; no entity
 wall, water, void or non-space; health never exceeds max; movement never exceeds speed; dead
 entities never act; the Apocalypse is revealed exactly when one of its conditions holds; frozen
 entities never move or act; invincible entities lose no health except to the Apocalypse; at most 2
-items per pool and every item accounted for (with items seeded into half the games); clones die with
-their original and minions never outlive their creator, a team has at most one assist, a vehicle and
-its pilot stand together (tests/_engine_kit.check_entity_invariants)."""
+items per pool and every item accounted for (with items seeded into half the games); ticks reset
+when a string breaks (a character that ends its turn holds ticks only in the tile it ends it in);
+clones die with their original and minions never outlive their creator, a team has at most one
+assist, a vehicle and its pilot stand together (tests/_engine_kit.check_entity_invariants)."""
 
 from __future__ import annotations
 

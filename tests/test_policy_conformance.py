@@ -151,7 +151,7 @@ def test_lookahead_with_budget_one_is_greedy():
 def test_no_policy_sees_the_face_down_apocalypse(spec):
     """"A single Apocalypse Tile must be in play in every game, spawning face-down": two games
     alike but for the Apocalypse in play are played alike until it is revealed (the look-ahead
-    draws its own until then)."""
+    draws its own until then), or until a team learns it (a tile's ``learn``: docs/tiles.md)."""
     p = parse_policy(spec)
     logs = []
     for apocalypse in (0, 1):
@@ -160,5 +160,6 @@ def test_no_policy_sees_the_face_down_apocalypse(spec):
         rows = game.event_rows()
         reveal = np.flatnonzero(rows[:, 0] == L.EV_REVEAL)
         assert reveal.size == 1
-        logs.append(rows[: reveal[0]])
+        learn = np.flatnonzero((rows[:, 0] == L.EV_INTERACT) & (rows[:, 4] == L.OP_LEARN))
+        logs.append(rows[: min(reveal[0], learn[0] if learn.size else reveal[0])])
     assert len(logs[0]) > 100 and np.array_equal(logs[0], logs[1])

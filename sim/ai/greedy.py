@@ -3,12 +3,14 @@
 Attacks are scored by expected damage actually dealt (E[min(damage, health)]) and the chance to
 kill (focus fire: a wounded target is worth more), minus the expected retaliation of a CPU that
 survives; both use the colour the star would pick (homefield on each side). Moves are scored by
-position: homefield, safety from coordinates announced for destruction (and, once a storm is
-revealed, from the outer layers), safety from CPUs, and closing to attack range of the nearest
-enemy. Abilities are scored like attacks (``sim.ai.values``); a teleport is a move, scored by
-position. Items (``sim.ai.item_values``): a free pick-up first; item uses compete with attacks and
-abilities. The policy acts first (the attack, ability or item worth most) when any is worth it, then
-moves (walking or teleporting), then ends. Weights: rules.toml [game] ``greedy_*``.
+position: homefield, the tile's reward (staying where ticks are banked: ``sim.ai.tile_values``),
+safety from coordinates announced for destruction (and, once a storm is revealed, from the outer
+layers), safety from CPUs, and closing to attack range of the nearest enemy. Abilities are scored
+like attacks (``sim.ai.values``), interactables and tile_control by ``sim.ai.tile_values``; a
+teleport is a move, scored by position. Items (``sim.ai.item_values``): a free pick-up first;
+item uses compete with attacks and abilities. The policy acts first (the attack, ability, item or
+tile action worth most) when any is worth it, then moves (walking or teleporting), then ends.
+Weights: rules.toml [game] ``greedy_*``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from sim.engine.space import _homefield
 
 from .entity_values import _summon_action
 from .item_values import _best_item_use, _item_pickup
+from .tile_values import _best_tile_action, _pos_bonus
 from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
 from .water_values import _water_choice, _water_targets
 
@@ -81,7 +84,7 @@ def _by_distance(enemy_r, enemy_c, ref_r, ref_c):
 
 
 @njit
-def _position_scores(ent, fp, tile_pos, pos_suit, pos_state, pos_layer, storm, c, spaces,
+def _position_scores(ent, fp, tile_pos, pos_bonus, pos_state, pos_layer, storm, c, spaces,
                      mask, masked, enemy_r, enemy_c, enemy_d, ref_r, ref_c, cpu, out):
     """``out[i]``: the position score of ``spaces[i]`` for character ``c`` (-inf where ``masked``
     and ``mask`` forbids moving there).
@@ -91,10 +94,9 @@ def _position_scores(ent, fp, tile_pos, pos_suit, pos_state, pos_layer, storm, c
     The nearest enemy: ``enemy_d`` holds each enemy's distance from a reference space
     (``ref_r``, ``ref_c``) in increasing order, so by the triangle inequality the scan stops as
     soon as no further enemy can be nearer than the best found (exact, a few enemies instead
-    of all)."""
-    suit = ent[c, L.SUIT]
+    of all). ``pos_bonus``: per position, Homefield and the tile's reward
+    (``tile_values._pos_bonus``)."""
     reach = ent[c, L.RANGE]
-    w_home = fp[L.W_HOMEFIELD]
     w_doomed = fp[L.W_DOOMED]
     w_cpu = fp[L.W_CPU_DANGER]
     w_approach = fp[L.W_APPROACH]
@@ -107,8 +109,8 @@ def _position_scores(ent, fp, tile_pos, pos_suit, pos_state, pos_layer, storm, c
             continue
         p = tile_pos[s]
         score = 0.0
-        if suit >= 0 and p >= 0 and pos_suit[p] == suit:
-            score += w_home
+        if p >= 0:
+            score += pos_bonus[p]
         if p >= 0 and pos_state[p] == L.ANNOUNCED:
             score -= w_doomed
         if storm and p >= 0:
@@ -137,9 +139,9 @@ def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, enemy_d,
     keep the lowest space id (a fixed, documented order; it is not seat-neutral), whatever
     order ``spaces`` lists them in."""
     storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
-    scores = _position_scores(st.ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer,
-                              storm, c, spaces, mask, True, enemy_r, enemy_c, enemy_d, ref_r,
-                              ref_c, cpu, np.empty(spaces.shape[0]))
+    scores = _position_scores(st.ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
+                              S.pos_layer, storm, c, spaces, mask, True, enemy_r, enemy_c,
+                              enemy_d, ref_r, ref_c, cpu, np.empty(spaces.shape[0]))
     for i in range(spaces.shape[0]):
         sc = scores[i]
         a = 1 + spaces[i]
@@ -218,19 +220,22 @@ def _greedy_action(st, S, mask):
         sc, a = _summon_action(st, S, c, mask, enemy_r, enemy_c)
         if a >= 0 and sc > best:
             best, best_a = sc, a
+    sc, a = _best_tile_action(st, S, c, mask)  # interactables, tile_control (tile_values)
+    if sc > best:
+        best, best_a = sc, a
     if best_a >= 0:
         return best_a
     ref = ent[c, L.SPACE]
     enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
-    here = _position_scores(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer,
-                            st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM, c,
+    here = _position_scores(ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
+                            S.pos_layer, st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM, c,
                             np.full(1, ref), mask, False, enemy_r, enemy_c, enemy_d,
                             ref // SPAN, ref % SPAN, cpu, np.empty(1))[0]
     best, best_a = here + 1e-9, L.END
     if ent[c, L.AB_USED] == 0 and ent[c, L.AB_OP] == L.OP_MOBILITY:  # a teleport
         tele = _teleport_spaces(st, c, mask)
         if tele.shape[0] > 0:
-            scores = _position_scores(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state,
+            scores = _position_scores(ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
                                       S.pos_layer, st.g[L.REVEALED] != 0
                                       and S.apoc_code[st.g[L.APOC]] == STORM, c, tele, mask,
                                       False, enemy_r, enemy_c, enemy_d, ref // SPAN, ref % SPAN,

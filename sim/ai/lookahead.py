@@ -62,6 +62,7 @@ from .entity_values import _summon_action
 from .greedy import (SPAN, _ability_score, _attack_score, _by_distance, _greedy_action,
                      _position_scores, _teleport_spaces, _threats)
 from .item_values import _item_candidates
+from .tile_values import _apocalypse_known, _best_tile_action, _pos_bonus
 from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
 from .water_values import _water_targets
 
@@ -170,9 +171,9 @@ def _top_spaces(st, S, c, mask, approach, best, k_best):
     storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
     nreach = st.g[L.NREACH]
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(st.kind.shape[0])
-    scores = _position_scores(ent, fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer, storm,
-                              c, spaces, mask, True, enemy_r, enemy_c, enemy_d, ref_r, ref_c, cpu,
-                              np.empty(spaces.shape[0]))
+    scores = _position_scores(ent, fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
+                              S.pos_layer, storm, c, spaces, mask, True, enemy_r, enemy_c,
+                              enemy_d, ref_r, ref_c, cpu, np.empty(spaces.shape[0]))
     score = np.full(k_best, -1e300)
     best[:] = -1
     for i in range(spaces.shape[0]):
@@ -255,10 +256,13 @@ def _candidates(st, S, mask, cands, budget):
         ref_r, ref_c = ent[c, L.SPACE] // SPAN, ent[c, L.SPACE] % SPAN
         enemy_d = _by_distance(enemy_r, enemy_c, ref_r, ref_c)
         storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
-        tsc = _position_scores(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer,
-                               storm, c, tele, mask, False, enemy_r, enemy_c, enemy_d, ref_r,
-                               ref_c, cpu, np.empty(tele.shape[0]))
+        tsc = _position_scores(ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
+                               S.pos_layer, storm, c, tele, mask, False, enemy_r, enemy_c,
+                               enemy_d, ref_r, ref_c, cpu, np.empty(tele.shape[0]))
         k = _add(cands, k, base + m + tele[np.argmax(tsc)])
+    sc, a = _best_tile_action(st, S, c, mask)  # an interactable or tile_control (tile_values)
+    if a >= 0:
+        k = _add(cands, k, a)
     if mask[L.END]:
         k = _add(cands, k, L.END)
     if _move_speed(ent, c) > 0:  # its own speed, or its vehicle's
@@ -283,7 +287,7 @@ def _simulate(st, S, sim, a, j, team, mask, health, stats, depth):
     _copy_into(sim, st)
     _seed_simulation(st, j, sim.rng)
     g = sim.g
-    if g[L.REVEALED] == 0:  # the Apocalypse is face-down: the search draws its own
+    if g[L.REVEALED] == 0 and not _apocalypse_known(st, team):  # face-down: draw our own
         s0, s1, s2, s3 = sim.rng[0], sim.rng[1], sim.rng[2], sim.rng[3]
         r, s0, s1, s2, s3 = roll(S.apoc_code.shape[0], s0, s1, s2, s3)
         sim.rng[0], sim.rng[1], sim.rng[2], sim.rng[3] = s0, s1, s2, s3

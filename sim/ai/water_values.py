@@ -48,9 +48,9 @@ def _water_targets(st, S, c, mask):
     if ent[c, L.SUBMERGED] == 0:
         for d in range(8):
             s = st.move_nbr[here, d]
-            if s >= 0 and S.move_roll[here, d] > 0 and mask[base + s] and k < 64:
+            if s >= 0 and st.move_roll[here, d] > 0 and mask[base + s] and k < 64:
                 out[k] = s
-                wall[k] = S.move_roll[here, d]
+                wall[k] = st.move_roll[here, d]
                 k += 1
     return out[:k], wall[:k]
 

@@ -20,7 +20,7 @@ ABILITY_TYPE_COUNT = 11  # "one of the 11 ability types set out in the Ability I
 # The interpreter's effects (opcode = index + 1; 0 = no ability) and target kinds.
 EFFECTS = ("strike", "area", "heal", "buff", "debuff", "freeze", "invisibility", "mobility",
            "summon", "tile_control", "revive")
-PENDING_EFFECTS = ("tile_control",)  # needs tile swaps in play: a later slice
+PENDING_EFFECTS: tuple[str, ...] = ()  # every effect plays
 TARGETS = ("none", "self", "ally", "enemy", "dead_ally", "space")
 # which target kinds each effect can work on
 EFFECT_TARGETS = {"strike": {"enemy"}, "area": {"none"}, "heal": {"self", "ally"},

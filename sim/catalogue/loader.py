@@ -14,6 +14,7 @@ from .diagnostics import Problems
 from .items import ItemCatalogue, load_items
 from .entities import EntityCatalogue, load_entities
 from .rules import Rules, load_rules
+from .tile_functions import check_item_names
 from .tiles import TileCatalogue, load_tiles
 from .tomldoc import TomlDoc
 
@@ -68,6 +69,8 @@ def load_catalogue(root: Path | None = None, problems: Problems | None = None) -
         board_rules, tiles = load_board(root, rules, own)
     items = load_items(root, own)
     entities = load_entities(root, rules, abilities, tiles, own) if rules is not None else None
+    if tiles is not None and items is not None:  # a tile function's named item (file:line)
+        check_item_names(tiles, items.names, own)
     own.raise_if_any()
     return Catalogue(rules=rules, abilities=abilities, cards=cards, root=root, tiles=tiles,
                      board_rules=board_rules, items=items, entities=entities)

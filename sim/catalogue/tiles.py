@@ -15,8 +15,10 @@ import numpy as np
 
 from sim.board.layout import FLOOR, INTERACT, MAX_SIZE, PORTAL, SIZES, parse_layout
 
+from .abilities import SLOTS
 from .diagnostics import Named, Problems
 from .rules import Rules
+from .tile_functions import GREEDY_KEYS, INTERACTABLE, REWARD, parse_function, parse_greedy
 from .tomldoc import TomlDoc
 
 SIDES = ("N", "E", "S", "W")
@@ -49,6 +51,14 @@ class TileCatalogue(Named):
     uncovered: int          # index of the Uncovered Tile
     lines: tuple[int, ...]
     path: str = ""
+    # tile functions as effect rows (sim/catalogue/tile_functions.py): row 2 * tile + kind
+    # (0 reward, 1 interactable), all zero when the tile has none
+    fx: np.ndarray = None           # int64[2 * tile, len(abilities.SLOTS)]
+    fx_price: np.ndarray = None     # int64[2 * tile]: ticks of a reward, coins of an interactable
+    fx_item: tuple[str, ...] = ()   # the item a function names ("" = a random one)
+    fx_lines: tuple[int, ...] = ()  # the line of each function's table (0 = none)
+    piece: np.ndarray = None        # bool[tile]: the interactable is a piece (I), not the tile
+    greedy: dict = None             # [greedy] worth of tile functions, health units
 
 
 def load_tiles(path: Path, rules: Rules | None, problems: Problems) -> TileCatalogue | None:
@@ -57,7 +67,8 @@ def load_tiles(path: Path, rules: Rules | None, problems: Problems) -> TileCatal
     if doc is None:
         return None
     before = len(problems)
-    doc.unknown_keys((), {"tiles"})
+    doc.unknown_keys((), {"tiles", "greedy"})
+    greedy = parse_greedy(doc) if "greedy" in doc.data else dict(GREEDY_KEYS)
     entries = doc.get(("tiles",), list, fallback=[])
     if not entries:
         doc.add(("tiles",), "no [[tiles]]")
@@ -90,7 +101,18 @@ def load_tiles(path: Path, rules: Rules | None, problems: Problems) -> TileCatal
         cpu_name=tuple(r["cpu_name"] for r in rows),
         cpu=np.array([r["cpu"] for r in rows], np.int32).reshape(n, len(CPU_FIELDS)),
         uncovered=rows.index(uncovered[0]), lines=tuple(r["line"] for r in rows), path=str(path),
+        fx=np.zeros((2 * n, len(SLOTS)), np.int64), fx_price=np.zeros(2 * n, np.int64),
+        piece=np.array([r["piece"] for r in rows], np.bool_), greedy=greedy,
     )
+    items, lines = [""] * (2 * n), [0] * (2 * n)
+    for k, r in enumerate(rows):
+        for kind, f in enumerate(r["functions"]):
+            if f is not None:
+                cat["fx"][2 * k + kind] = f.row
+                cat["fx_price"][2 * k + kind] = f.price
+                items[2 * k + kind] = f.item
+                lines[2 * k + kind] = r["fx_lines"][kind]
+    cat["fx_item"], cat["fx_lines"] = tuple(items), tuple(lines)
     for k, r in enumerate(rows):
         cat["layers"][k, [x - 1 for x in r["layers"]]] = True
         cat["doorways"][k, [SIDES.index(s) for s in r["doorways"]]] = True
@@ -141,25 +163,30 @@ def _tile(doc: TomlDoc, i: int, entry, rules: Rules | None) -> dict | None:
         if not errs:
             _check_layout(doc, base, layout, doorways, entry)
     reward, ticks = "", -1
+    functions = [None, None]
     if "reward" in entry:
-        doc.unknown_keys(base + ("reward",), {"name", "ticks", "effect"})
-        reward = doc.get(base + ("reward", "name"), str, fallback="")
-        ticks = doc.get(base + ("reward", "ticks"), int, lo=1, hi=50, fallback=-1)
-        doc.get(base + ("reward", "effect"), str, default="")
+        functions[REWARD] = parse_function(doc, base + ("reward",), REWARD)
+        reward = doc.lookup(base + ("reward", "name"))
+        reward = reward if isinstance(reward, str) else ""
+        ticks = functions[REWARD].price if functions[REWARD] is not None else -1
     interactable = ""
     if "interactable" in entry:
-        doc.unknown_keys(base + ("interactable",), {"name", "effect"})
-        interactable = doc.get(base + ("interactable", "name"), str, fallback="")
-        doc.get(base + ("interactable", "effect"), str, default="")
+        functions[INTERACTABLE] = parse_function(doc, base + ("interactable",), INTERACTABLE)
+        interactable = doc.lookup(base + ("interactable", "name"))
+        interactable = interactable if isinstance(interactable, str) else ""
     cpu_name, cpu = "", [-1] * len(CPU_FIELDS)
     if "cpu" in entry:
         cpu_name, cpu = _cpu(doc, base + ("cpu",), rules)
     if name is None or size is None or layout is None:
         return None
+    # "An interactable may be a piece of the tile ... or the tile itself": a tile drawn with an
+    # interactable piece I offers it from within 1 range of the piece, else from anywhere in it
+    piece = bool((layout.feature == INTERACT).any())
     return dict(index=i, name=name.strip(), suit=suit, size=size, layers=layers,
                 doorways=doorways, spawnable=spawnable, uncovered=uncovered, layout=layout,
                 reward=reward, ticks=ticks, interactable=interactable, cpu_name=cpu_name, cpu=cpu,
-                line=doc.line(base) or 0)
+                line=doc.line(base) or 0, functions=functions, piece=piece,
+                fx_lines=[doc.line(base + (k,)) or 0 for k in ("reward", "interactable")])
 
 
 def _list(doc: TomlDoc, path: tuple, choices: tuple, what: str) -> list:

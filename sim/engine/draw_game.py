@@ -24,7 +24,7 @@ def draw_state(st, S, path: Path, title: str) -> None:
     for s in range(SPAN * SPAN):
         p = st.tile_pos[s]
         if p >= 0:
-            grid[s] = (S.pos_suit[p] + 1) % 13
+            grid[s] = (st.tiles[p, L.TL_SUIT] + 1) % 13  # the tile there now (swaps)
     fig, ax = plt.subplots(figsize=(7, 7))
     ax.imshow(grid.reshape(SPAN, SPAN), cmap="Pastel1", vmin=0, vmax=13)
     for p in range(49):

@@ -36,7 +36,7 @@ def _ability_ready(ent, c):
     whose decision it is). Book: "A frozen entity ... cannot use any effect stemming from an
     ability"; every ability at most once per turn and within its charges (house ruling)."""
     op = ent[c, L.AB_OP]
-    if op == L.OP_NONE or op == L.OP_TILE_CONTROL:  # pending: docs
+    if op == L.OP_NONE:
         return False
     if ent[c, L.FROZEN] != 0 or ent[c, L.AB_USED] != 0:
         return False
@@ -189,6 +189,8 @@ def _run_effect(st, S, c, t, src, k):
         _summon(st, S, c, t - m, _fx(st, S, c, src, k, L.FX_COUNT),
                 _fx(st, S, c, src, k, L.FX_HEALTH), _fx(st, S, c, src, k, L.FX_ATTACKS),
                 _fx(st, S, c, src, k, L.FX_TIER), _fx(st, S, c, src, k, L.FX_FLAG))
+    elif op == L.OP_TILE_CONTROL:  # swaps and transforms: sim/engine/fx_tiles.py
+        _run_tile_effect(st, S, c, t, src, k, op)
     elif op >= L.OP_ENT_FIRST:
         _run_entity_effect(st, S, c, t, src, k, op)
     elif op >= L.OP_TILE_FIRST:

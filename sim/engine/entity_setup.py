@@ -32,15 +32,17 @@ SPAN, MAX_SIZE, GRID = 35, 5, 7  # sim.board.geometry: spaces per row, per posit
 
 
 @njit
-def _content_grants(S, op):
-    """Whether an item type, or the function of a tile on this board, runs opcode ``op`` (a
-    summon of a 6th card, an assist): only then are its rows made."""
+def _content_grants(S, op, tile_op):
+    """Whether an item type runs opcode ``op``, or the function of a tile of the catalogue runs
+    ``op`` or the tile slice's own ``tile_op`` (a summon of a 6th card, an assist): only then are
+    its rows made. Any catalogue tile counts, not only those on the board at the start: a
+    transform can bring one in (docs/tiles.md). A tile has two function rows (``tile_table``:
+    ``2 * tile`` its reward, ``2 * tile + 1`` its interactable)."""
     for k in range(S.item_fx.shape[0]):
         if S.item_fx[k, L.FX_OP] == op:
             return True
-    for p in range(S.pos_tile.shape[0]):
-        t = S.pos_tile[p]
-        if 0 <= t < S.tile_fx.shape[0] and S.tile_fx[t, L.FX_OP] == op:
+    for r in range(S.tile_fx.shape[0]):
+        if S.tile_fx[r, L.FX_OP] == op or S.tile_fx[r, L.FX_OP] == tile_op:
             return True
     return False
 
@@ -114,9 +116,9 @@ def _plan(S, C, team_cards, rng):
         if veh[v] >= 0:
             rows += 1
     summon = np.full(team_cards.shape[0], -1, np.int64)
-    if _content_grants(S, L.OP_SUMMON_CARD):
+    if _content_grants(S, L.OP_SUMMON_CARD, L.OP_TILE_SUMMON):
         summon = _draw_summons(C, team_cards, rng)
-    assists = _content_grants(S, L.OP_ASSIST) and C.assists.shape[0] > 0
+    assists = _content_grants(S, L.OP_ASSIST, L.OP_TILE_ASSIST) and C.assists.shape[0] > 0
     fx = C.effects
     for t in range(team_cards.shape[0]):
         for k in range(team_cards.shape[1]):

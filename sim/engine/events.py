@@ -17,6 +17,7 @@ from sim.catalogue.abilities import EFFECTS
 from sim.combat.star import COLOUR_NAMES
 
 from . import layout as L
+from .tile_events import TILE_EVENT_NAMES, TILE_EVENTS, tile_text
 
 
 @njit(inline="always")
@@ -131,6 +132,7 @@ EVENTS.update({  # items (sim/engine/items.py, item_use.py, fx_items.py)
                        "defense"),
 })
 ITEM_DROPS = ("drops", "dies and drops", "loses")  # items.DROPPED, ON_DEATH, LOST
+EVENTS.update(TILE_EVENTS)  # the tile functions' events (sim/engine/tile_events.py)
 STATES = {L.FROZEN: "frozen", L.INVISIBLE: "invisible", L.BUFF: "buffed", L.DEBUFF: "de-buffed"}
 STATS = ("speed", "range", "defense", "attacks", "advantage", "invincibility")
 CAUSES = {L.BY_ATTACK: "attack", L.BY_RETALIATION: "retaliation",
@@ -246,6 +248,8 @@ def _text(name, ev, labels, apocs, items=()) -> str:
     if name == "game over":
         who = f"Team {ev['winner'] + 1} wins" if ev["winner"] >= 0 else "a draw"
         return f"game over: {who} ({L.REASON_NAMES[ev['reason']]})"
+    if name in TILE_EVENT_NAMES:
+        return tile_text(name, ev, w)
     return name
 
 

@@ -42,7 +42,10 @@ K_CHARACTER, K_SUMMONED, K_CPU, K_MINION, K_CLONE, K_ASSIST, K_VEHICLE = range(7
 #           its pool applied to it (ITEM_DELTA + k) and the row holding its pool (POOL: row + 1,
 #           0 = the entity itself)
 ITEM_SLOT, ITEM_ON, ITEM_DELTA, POOL = 64, 66, 68, 70
-#   72..79  tile functions (sim/engine/tiles.py): ticks and the tile they are banked in
+#   72..79  tile functions (sim/engine/tiles.py, docs/tiles.md): ticks banked, the catalogue
+#           tile they are banked in (+ 1; 0 = none), extra actions won and the team turn
+#           number they are for
+TICKS, TICK_TILE, EXTRA_LEFT, EXTRA_TURN = 72, 73, 74, 75
 #   80..87  water and terrain (sim/engine/water.py): submerged, the water-roll streak
 ENT_BLOCK, ITEM_BLOCK, TILE_BLOCK, WATER_BLOCK = 56, 64, 72, 80
 # water and terrain (sim/engine/water.py, terrain.py): submerged ("stuck in the water"); this
@@ -73,6 +76,13 @@ G_ENT_BLOCK, G_ITEM_BLOCK, G_TILE_BLOCK, G_WATER_BLOCK = 30, 38, 46, 58
 # items: rows of State.floor in use; items gained (tile rewards), used up, lost (a full floor, a
 # destroyed coordinate): held + on the floor = gained - used - lost
 FLOOR_N, ITEMS_GAINED, ITEMS_USED, ITEMS_LOST = 38, 39, 40, 41
+# tile functions: 46..49 each team's spending power from tile economies ("coins"); the teams
+# that learned the face-down Apocalypse (bit per team); positions whose freeze may still hold
+# (early-out of the frozen-tile checks); tiles swapped or transformed so far; whether the last
+# tile function run gave what it promised (an item with a free hand, a Summon left: the price in
+# ticks is paid only then)
+COINS = 46
+KNOWS, FROZEN_TILES, TILE_CHANGES, FX_OK = 50, 51, 52, 53
 NG = 62
 GM = 4  # TURN value of the GM Turn
 
@@ -95,6 +105,8 @@ EV_SPAWN, EV_VANISH, EV_BOARD, EV_ALIGHT, EV_DRIVE = 23, 24, 25, 26, 27  # speci
 # event kinds of the later slices: 23..29 entities, 30..36 items, 37..45 tiles, 46..50 water
 EV_ENT_BLOCK, EV_ITEM_BLOCK, EV_TILE_BLOCK, EV_WATER_BLOCK = 23, 30, 37, 46
 EV_ITEM_GAIN, EV_ITEM_ACTIVE, EV_ITEM_USE, EV_ITEM_DROP, EV_ITEM_DAMAGE = 30, 31, 32, 33, 34
+(EV_TICKS, EV_REWARD, EV_INTERACT, EV_TILE_STATE, EV_SWAP, EV_TRANSFORM, EV_GAIN, EV_COINS,
+ EV_EXTRA_ACTION) = range(37, 46)
 EV_WATER_ROLL, EV_SUBMERGED, EV_FALL = 46, 47, 48  # water.py, terrain.py
 # death causes
 BY_ATTACK, BY_RETALIATION, BY_DESTRUCTION, BY_TILE_DAMAGE, BY_ABILITY, BY_APOCALYPSE = range(1, 7)
@@ -110,6 +122,9 @@ OP_SUMMON_CARD, OP_ASSIST = 24, 25
 # block to the slice's fx_* module): 12..15 items, 16..23 tile functions, 24..27 entities
 OP_ITEM_FIRST, OP_TILE_FIRST, OP_ENT_FIRST, OP_LAST = 12, 16, 24, 28
 OP_ITEM_DAMAGE, OP_ITEM_BLAST, OP_ITEM_CLEANSE = 12, 13, 14  # sim/catalogue/items.ITEM_EFFECTS
+# tile functions' own effects (sim/catalogue/tile_functions.TILE_EFFECTS, sim/engine/fx_tiles.py)
+(OP_GAIN, OP_ITEM_REWARD, OP_TILE_SUMMON, OP_EXTRA_ACTION, OP_TILE_STATE, OP_EARN, OP_LEARN,
+ OP_TILE_ASSIST) = range(16, 24)
 T_NONE, T_SELF, T_ALLY, T_ENEMY, T_DEAD_ALLY, T_SPACE = range(6)
 # buff / de-buff stats
 STAT_SPEED, STAT_RANGE, STAT_DEFENSE, STAT_ATTACKS, STAT_ADVANTAGE, STAT_INVINCIBLE = range(6)
@@ -123,6 +138,12 @@ STAT_SPEED, STAT_RANGE, STAT_DEFENSE, STAT_ATTACKS, STAT_ADVANTAGE, STAT_INVINCI
 #      crossed to)
 END = 0
 F_CAP = 32  # items lying on the board at once (State.floor rows)
+# State.tiles: int64[49, NTL], one row per grid position. Columns 0..48 are the live tile
+# distance (Static.pos_dist as the game's swaps leave it: portals travel with their tiles), then
+# the tile there now (catalogue index; geometry.APOCALYPSE face-down, VOID), its suit (-1 none),
+# deactivated until / by, frozen until / by (expiries as the entity states': count*CLOCKS+clock)
+TL_TILE, TL_SUIT, TL_OFF, TL_OFF_BY, TL_FROZEN, TL_FROZEN_BY = range(49, 55)
+NTL = 55
 
 # ---- integer parameters ip[NIP]
 (P_DEFENSE_DIE, P_DEFENSE_REJECT, P_MARGIN, P_MAX_DEFENSE, P_PER_ATTACK, P_CANCEL_BASE,

@@ -23,7 +23,7 @@ from .effects import (_ability_range, _ability_ready, _revive_space, _spawn_revi
 from .entities import _move_speed, _summon_targets
 from .item_use import _legal_items
 from .space import _may_reach, _reach_from, _sight_from
-from .tiles import _legal_interact
+from .tiles import _ability_control_targets, _legal_interact
 from .water import _legal_water
 
 
@@ -33,7 +33,7 @@ def _ally_near(st, S, c, space, team, steps):
     bound ``_may_reach`` uses for opponents): no sight search for an ally-target ability
     when none can be in range."""
     tile_pos = st.tile_pos
-    pos_dist = S.pos_dist
+    pos_dist = st.tiles  # columns 0..48: the live tile distance (layout.TL_*)
     p = tile_pos[space]
     if p < 0:
         return False
@@ -101,6 +101,8 @@ def _legal(st, S, mask):
         elif tk == L.T_SPACE and ent[c, L.AB_OP] == L.OP_SUMMON:
             summon = True
             ar = _ability_range(ent, c)
+        elif tk == L.T_SPACE and ent[c, L.AB_OP] == L.OP_TILE_CONTROL:  # a tile's middle space
+            count += _ability_control_targets(st, S, c, base + m, mask)
         elif tk == L.T_SPACE:
             count += _teleport_targets(st, c, ent[c, L.AB_AMOUNT], base + m, mask)
         elif tk == L.T_DEAD_ALLY:

@@ -14,6 +14,7 @@ from sim._jit import njit
 from . import layout as L
 from .events import _log
 from .space import _void_position
+from .tile_board import _reveal_in_place
 from .victory import _team_alive
 
 
@@ -43,14 +44,16 @@ def _check_reveal(st, S):
     g[L.REVEAL_WHY] = why
     for t in range(4):
         g[L.OWED + t] = S.ip[L.P_TURNS_AFTER] if _team_alive(st, t) else 0
-    # "When revealed it is treated as a 1x1 Tile": switch to the revealed board's tables
-    st.move_nbr[:] = S.move_nbr2[1]
-    st.sight_nbr[:] = S.sight_nbr2[1]
-    st.sight_flag[:] = S.sight_flag2[1]
-    st.kind[:] = S.kind2[1]
-    st.tile_pos[:] = S.tile_pos2[1]
-    st.twin[:] = S.twin2[1]
-    for p in range(st.pos_state.shape[0]):
-        if st.pos_state[p] == L.VOIDED:
-            _void_position(st, p)
+    # "When revealed it is treated as a 1x1 Tile": switch to the revealed board's tables (or,
+    # once tiles have been swapped or transformed, stamp the 1x1 tile into the live board)
+    if not _reveal_in_place(st, S):
+        st.move_nbr[:] = S.move_nbr2[1]
+        st.sight_nbr[:] = S.sight_nbr2[1]
+        st.sight_flag[:] = S.sight_flag2[1]
+        st.kind[:] = S.kind2[1]
+        st.tile_pos[:] = S.tile_pos2[1]
+        st.twin[:] = S.twin2[1]
+        for p in range(st.pos_state.shape[0]):
+            if st.pos_state[p] == L.VOIDED:
+                _void_position(st, p)
     _log(st, L.EV_REVEAL, why, g[L.APOC], 0, 0, 0, 0)

@@ -141,4 +141,4 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
                    S.kind2[0].copy(), S.tile_pos2[0].copy(), S.twin2[0].copy(),
                    np.full(n, -1, np.int32), np.empty(4 * n + 16, np.int64),
                    np.empty(n, np.int32), np.full((L.F_CAP, 2), -1, np.int64),
-                   _init_tiles(S), S.feature.copy())
+                   _init_tiles(S), S.feature.copy(), S.move_roll.copy())

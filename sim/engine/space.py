@@ -34,7 +34,7 @@ def _reach_from(st, S, start, speed):
     g = st.g
     twin = st.twin
     move_nbr = st.move_nbr
-    move_roll = S.move_roll
+    move_roll = st.move_roll
     if g[L.NREACH] < 0:
         cost[:] = -1
     else:
@@ -68,7 +68,7 @@ def _reach_from(st, S, start, speed):
                 q[tail] = t
                 tail += 1
         if tail >= cap:  # pathological portal chains: fall back to the board kernel
-            _reach(st.move_nbr, S.move_roll, st.twin, S.space_bodies, S.body_start,
+            _reach(st.move_nbr, st.move_roll, st.twin, S.space_bodies, S.body_start,
                    S.body_members, start, speed, 0, mc, cost, st.sight)
             g[L.NREACH] = -1  # reset everything next time
             n = 0
@@ -127,7 +127,7 @@ def _homefield(st, S, e):
     if s < 0 or st.ent[e, L.SUIT] < 0:
         return False
     p = st.tile_pos[s]
-    return p >= 0 and S.pos_suit[p] == st.ent[e, L.SUIT]
+    return p >= 0 and st.tiles[p, L.TL_SUIT] == st.ent[e, L.SUIT]  # the tile there now
 
 
 @njit(inline="always")
@@ -135,7 +135,7 @@ def _may_reach(st, S, space, team, steps):
     """Whether an opponent of ``team`` (a team, or -1 for a CPU: only characters) stands within
     ``steps`` tile boundaries of ``space`` — a cheap lower bound checked before a sight search."""
     tile_pos = st.tile_pos
-    pos_dist = S.pos_dist
+    pos_dist = st.tiles  # columns 0..48: the live tile distance (layout.TL_*)
     p = tile_pos[space]
     if p < 0:
         return False

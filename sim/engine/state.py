@@ -29,7 +29,7 @@ from . import layout as L
 
 STATE_FIELDS = ("ent", "g", "pos_state", "rng", "ev", "move_nbr", "sight_nbr", "sight_flag",
                 "kind", "tile_pos", "twin", "cost", "queue", "sight", "floor", "tiles",
-                "feature")
+                "feature", "move_roll")
 STATIC_FIELDS = ("move_nbr2", "sight_nbr2", "sight_flag2", "kind2", "tile_pos2", "twin2",
                  "move_roll", "space_bodies", "body_start", "body_members", "pos_suit",
                  "pos_layer", "spawn_space", "ip", "fp", "tier_faces", "tier_reject",
@@ -54,7 +54,9 @@ class StaticType(types.StructRef):
 
 class State(structref.StructRefProxy):
     """One game's mutable state: entities, game scalars, positions, random stream, event log,
-    the live board graph (destroyed coordinates are cut out of it) and search buffers."""
+    the live board graph (destroyed coordinates are cut out of it; swapped and transformed tiles
+    are re-stamped into it, water- and fire-wall steps included: ``move_roll``) and search
+    buffers."""
 
     def copy(self) -> "State":
         """A deep copy (snapshots for tests and tools)."""
@@ -95,9 +97,9 @@ else:
 
 @njit
 def new_state(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos, twin,
-              cost, queue, sight, floor, tiles, feature):
+              cost, queue, sight, floor, tiles, feature, move_roll):
     return State(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos,
-                 twin, cost, queue, sight, floor, tiles, feature)
+                 twin, cost, queue, sight, floor, tiles, feature, move_roll)
 
 
 @njit
@@ -115,7 +117,7 @@ def new_static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move
 def state_fields(st):
     return (st.ent, st.g, st.pos_state, st.rng, st.ev, st.move_nbr, st.sight_nbr, st.sight_flag,
             st.kind, st.tile_pos, st.twin, st.cost, st.queue, st.sight, st.floor, st.tiles,
-            st.feature)
+            st.feature, st.move_roll)
 
 
 @njit
@@ -141,7 +143,7 @@ def _clone(st):
                  st.sight_nbr.copy(), st.sight_flag.copy(), st.kind.copy(), st.tile_pos.copy(),
                  st.twin.copy(), np.full(n, -1, np.int32), np.empty_like(st.queue),
                  np.empty(n, np.int32), st.floor.copy(), st.tiles.copy(),
-                 st.feature.copy())
+                 st.feature.copy(), st.move_roll.copy())
 
 
 @njit
@@ -165,6 +167,7 @@ def _copy_into(dst, src):
     dst.floor[:] = src.floor
     dst.tiles[:] = src.tiles
     dst.feature[:] = src.feature
+    dst.move_roll[:] = src.move_roll
 
 
 def _python_attributes(cls, fields, getter) -> None:

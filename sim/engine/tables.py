@@ -18,7 +18,7 @@ import numpy as np
 from sim.board.geometry import APOCALYPSE, N_SPACES, Board, layers_grid, local_space
 from sim.board.graph import compile_board
 from sim.board.layout import CPU as CPU_FEATURE
-from sim.board.layout import FLOOR
+from sim.board.layout import FLOOR, PORTAL
 from sim.catalogue.apocalypses import ApocalypseIndex, load_apocalypses
 from sim.catalogue.board_rules import GRID
 from sim.catalogue.game_rules import GameRules, load_game_rules
@@ -92,7 +92,9 @@ def _int_params(catalogue, graph, gr: GameRules, apoc_pos: int) -> np.ndarray:
     ip[L.P_PER_WATER] = br.water_count == "per_water"
     ip[L.P_PORTAL_BOUNDARY] = br.portal_is_boundary
     ip[L.P_DOOR_RANGE] = br.door_sight_range
-    ip[L.P_N_PIECES] = graph.n_pieces
+    # portal pieces on the board (sizes the sight kernel's stack): a transform may bring any tile
+    # not in play, so as many as the whole catalogue holds (sim/engine/tile_swap.py)
+    ip[L.P_N_PIECES] = max(graph.n_pieces, int((catalogue.tiles.feature == PORTAL).sum()))
     ip[L.P_REVEAL_DEATHS] = gr.reveal_deaths
     ip[L.P_REVEAL_ROTATION] = gr.reveal_rotation
     ip[L.P_TURNS_AFTER] = gr.turns_after_reveal

@@ -28,6 +28,7 @@ from .item_use import _apply_item
 from .items import _end_turn_items
 from .reveal import _check_reveal
 from .states import _tick
+from .tile_state import _after_action_tiles
 from .tiles import _apply_interact, _end_turn_tile
 from .victory import _finish_by_health, _team_alive
 from .water import _apply_water, _begin_water
@@ -174,5 +175,6 @@ def _apply(st, S, action):
         _apply_interact(st, S, c, action - _interact_base(n, m))
     else:
         _apply_water(st, S, c, action - _water_base(n, m))
+    _after_action_tiles(st, S)  # "Every entity standing in a frozen tile is frozen too"
     g[L.CUR] = -1
     _advance(st, S)

@@ -58,7 +58,10 @@ def _legal_water(st, S, c, mask, base):
     starts = S.body_start
     submerged = ent[c, L.SUBMERGED] != 0
     count = 0
-    for bi in range(bodies.shape[1]):
+    p = tile_pos[here]
+    # the bodies of water are the start board's (Static): a tile swapped or transformed in play
+    # has none here (docs/rulings.md, water in play); its rolled walls still work (st.move_roll)
+    for bi in range(bodies.shape[1] if st.tiles[p, L.TL_TILE] == S.pos_tile[p] else 0):
         b = bodies[here, bi]
         if b < 0:
             break
@@ -71,7 +74,7 @@ def _legal_water(st, S, c, mask, base):
     if submerged or _move_speed(ent, c) < S.ip[L.P_MOVE_COST]:  # a pilot: its vehicle's
         return count
     nbr = st.move_nbr
-    rolled = S.move_roll
+    rolled = st.move_roll
     for d in range(8):
         s = nbr[here, d]
         if s >= 0 and rolled[here, d] > 0 and tile_pos[s] >= 0 and not mask[base + s]:
@@ -85,7 +88,7 @@ def _wall_kind(st, S, here, s):
     """The roll a step from ``here`` to neighbour ``s`` needs (0: none, it is no neighbour)."""
     for d in range(8):
         if st.move_nbr[here, d] == s:
-            return S.move_roll[here, d]
+            return st.move_roll[here, d]
     return 0
 
 

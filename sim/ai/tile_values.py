@@ -1,0 +1,240 @@
+"""Greedy's values of the tile functions, in health units (the unit of ``sim.ai.values``).
+
+Why per position, once per decision: greedy scores every reachable space in its hottest kernel
+(``greedy._position_scores``); the tiles' worth to the deciding character is folded with the
+Homefield term into one ``float64[49]`` per decision (:func:`_pos_bonus`), so a space costs the
+one lookup the Homefield test cost before. A reward tile is worth its reward times the share of
+the price the next tick pays (``worth * (ticks + 1) / price`` where the character's string runs,
+``worth / price`` where one would start): staying on a tile where ticks are banked is worth more
+than walking off, which would lose them ("All of a character's ticks in a tile disappear at once
+if they interrupt the string"). Worths: a heal by the health it restores, a buff like an ability's
+(``greedy_effect``), the other effects by ``cards/tiles.toml [greedy]`` (``TF_WORTH``).
+
+Interactables and the tile_control ability are actions (:func:`_best_tile_action`): an effect on
+the user by its worth less the coins it costs; deactivating a tile by the ticks it denies to
+opponents banking there, freezing one like the freeze ability on each entity in it (opponents
+count for, teammates against); a swap of the user's tile like a long move (closing on the
+nearest opponent, leaving or entering a coordinate announced for destruction); a transform by
+the Homefield it gives or takes away. A launch (the slingshot) is not valued (greedy does not
+use it; the look-ahead may).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import njit
+from sim.engine import layout as L
+from sim.engine.combat import _threshold
+from sim.engine.items import _pool
+from sim.engine.actions import _interact_base
+from sim.engine.tile_board import GRID, SPAN, _middle, _position_of, _tile_at
+from sim.engine.tile_swap import _shift, _transform_choice
+from sim.engine.tile_state import _paused
+from sim.engine.tile_table import TF_COIN, TF_PRICE, TF_SUIT, TF_WORTH
+from sim.engine.tiles import _interactable
+
+from .values import _kill_table, _p_hit
+
+
+@njit
+def _reward_worth(st, S, c, k):
+    """What function row ``k`` is worth to ``c`` now, in health units."""
+    ent = st.ent
+    fx = S.tile_fx
+    fp = S.fp
+    op = fx[k, L.FX_OP]
+    if op == L.OP_HEAL:
+        healed = min(fx[k, L.FX_AMOUNT], ent[c, L.MAX_HEALTH] - ent[c, L.HEALTH])
+        extra = fx[k, L.FX_AMOUNT] - healed if fx[k, L.FX_FLAG] != 0 else 0
+        return fp[L.W_DAMAGE] * (healed + extra)
+    if op == L.OP_BUFF:
+        if ent[c, L.BUFF] != 0:
+            return 0.0
+        return fp[L.W_EFFECT] * max(fx[k, L.FX_AMOUNT], 1) * fx[k, L.FX_DURATION]
+    if op == L.OP_LEARN and ((st.g[L.KNOWS] >> ent[c, L.TEAM]) & 1 != 0 or st.g[L.REVEALED] != 0):
+        return 0.0
+    if op == L.OP_ITEM_REWARD:  # worth it only with a free hand (else it lands on the floor)
+        pool = _pool(ent, c)
+        if ent[pool, L.ITEM_SLOT] != 0 and ent[pool, L.ITEM_SLOT + 1] != 0:
+            return 0.0
+    return fx[k, TF_WORTH] / 100.0
+
+
+@njit
+def _pos_bonus(st, S, c):
+    """Per grid position, what standing there at the end of the turn is worth to ``c``:
+    Homefield (the tile's suit now: swaps move suits) plus the reward's share."""
+    ent = st.ent
+    fx = S.tile_fx
+    tiles = st.tiles
+    out = np.zeros(GRID * GRID)
+    suit = ent[c, L.SUIT]
+    w_home = S.fp[L.W_HOMEFIELD]
+    banked = ent[c, L.TICK_TILE] - 1
+    for p in range(GRID * GRID):
+        if suit >= 0 and tiles[p, L.TL_SUIT] == suit:
+            out[p] = w_home
+        t = tiles[p, L.TL_TILE]
+        if t < 0 or fx[2 * t, L.FX_OP] == 0 or _paused(st, p):
+            continue
+        price = fx[2 * t, TF_PRICE]
+        ticks = ent[c, L.TICKS] + 1 if banked == t else 1
+        out[p] += _reward_worth(st, S, c, 2 * t) * min(ticks, price) / price
+    return out
+
+
+@njit
+def _freeze_worth(st, S, c, p, duration):
+    """Freezing the tile at p: each opponent's expected attack per turn lost (as the freeze
+    ability), each teammate's counted against."""
+    ent = st.ent
+    fp = S.fp
+    team = ent[c, L.TEAM]
+    score = 0.0
+    for e in range(ent.shape[0]):
+        s = ent[e, L.SPACE]
+        if ent[e, L.ALIVE] == 0 or s < 0 or st.tile_pos[s] != p or ent[e, L.ATK] <= 0:
+            continue
+        hit = _p_hit(S, _threshold(S, ent[c, L.DEFENSE]))
+        _, em = _kill_table(S, ent[e, L.ATK], hit, ent[e, L.TIER], ent[c, L.HEALTH])
+        value = fp[L.W_DAMAGE] * em * duration
+        if ent[e, L.TEAM] == team:
+            score -= value
+        elif ent[e, L.FROZEN] == 0:
+            score += value * (1.0 if ent[e, L.IS_CPU] == 0 else fp[L.W_CPU_VALUE])
+    return score
+
+
+@njit
+def _deactivate_worth(st, S, c, p):
+    """Deactivating the tile at p: the tick each opponent banking there would earn, denied."""
+    ent = st.ent
+    t = _tile_at(st, S, p)
+    if t < 0 or S.tile_fx[2 * t, L.FX_OP] == 0 or _paused(st, p):
+        return 0.0
+    price = S.tile_fx[2 * t, TF_PRICE]
+    score = 0.0
+    for e in range(ent.shape[0]):
+        if ent[e, L.ALIVE] != 0 and ent[e, L.TICK_TILE] == t + 1:
+            v = _reward_worth(st, S, e, 2 * t) / price
+            score += -v if ent[e, L.TEAM] == ent[c, L.TEAM] else v
+    return score
+
+
+@njit
+def _gap(st, c, here, p, q, moved_p, moved_q):
+    """``c``'s distance beyond its range to the nearest opponent character when standing on
+    ``here``, entities in position p shifted by ``moved_p`` and in q by ``moved_q``."""
+    ent = st.ent
+    near = 1 << 30
+    for e in range(ent.shape[0]):
+        s = ent[e, L.SPACE]
+        if (ent[e, L.ALIVE] == 0 or s < 0 or ent[e, L.IS_CPU] != 0
+                or ent[e, L.TEAM] == ent[c, L.TEAM]):
+            continue
+        pos = _position_of(s)
+        if pos == p:
+            s += moved_p
+        elif pos == q:
+            s += moved_q
+        near = min(near, max(abs(s // SPAN - here // SPAN), abs(s % SPAN - here % SPAN)))
+    if near == 1 << 30:
+        return 0
+    return max(near - ent[c, L.RANGE], 0)
+
+
+@njit
+def _swap_worth(st, S, c, q):
+    """Swapping ``c``'s tile to position q: like a long move of everyone in it."""
+    ent = st.ent
+    fp = S.fp
+    here = ent[c, L.SPACE]
+    p = st.tile_pos[here]
+    d = _shift(p, q)
+    before = _gap(st, c, here, p, q, 0, 0)
+    after = _gap(st, c, here + d, p, q, d, -d)
+    score = fp[L.W_APPROACH] * (before - after)
+    if st.pos_state[p] == L.ANNOUNCED:  # the tile leaves a doomed coordinate
+        score += fp[L.W_DOOMED]
+    if st.pos_state[q] == L.ANNOUNCED:
+        score -= fp[L.W_DOOMED]
+    return score
+
+
+@njit
+def _transform_worth(st, S, c, q):
+    """Transforming the tile at q: Homefield gained or lost by whoever stands in it (only when
+    the tile brought is known: one of the user's suit)."""
+    ent = st.ent
+    n = _transform_choice(st, S, c, False)
+    if n < 0 or S.tile_fx[2 * n, TF_SUIT] != ent[c, L.SUIT]:
+        return 0.0
+    new_suit = S.tile_fx[2 * n, TF_SUIT]
+    old_suit = st.tiles[q, L.TL_SUIT]
+    score = 0.0
+    for e in range(ent.shape[0]):
+        s = ent[e, L.SPACE]
+        if ent[e, L.ALIVE] == 0 or s < 0 or st.tile_pos[s] != q or ent[e, L.SUIT] < 0:
+            continue
+        change = (1 if ent[e, L.SUIT] == new_suit else 0) - (1 if ent[e, L.SUIT] == old_suit else 0)
+        score += change if ent[e, L.TEAM] == ent[c, L.TEAM] else -change
+    return S.fp[L.W_HOMEFIELD] * score
+
+
+@njit
+def _space_worth(st, S, c, op, flag, duration, s):
+    """An effect aimed at space s (the middle of a tile for tile effects)."""
+    q = _position_of(s)
+    if op == L.OP_TILE_STATE:
+        return _freeze_worth(st, S, c, q, duration) if flag != 0 else _deactivate_worth(st, S, c, q)
+    if op == L.OP_TILE_CONTROL:
+        return _swap_worth(st, S, c, q) if flag == 0 else _transform_worth(st, S, c, q)
+    return 0.0
+
+
+@njit
+def _best_tile_action(st, S, c, mask):
+    """Greedy's best use of the interactable within reach or of the tile_control ability:
+    (score, action), (0.0, -1) when none is worth anything."""
+    ent = st.ent
+    n = st.kind.shape[0]
+    m = ent.shape[0]
+    best = 0.0
+    best_a = -1
+    k = _interactable(st, S, c) if ent[c, L.ACTED] == 0 else -1
+    if k >= 0:
+        fx = S.tile_fx
+        base = _interact_base(n, m)
+        cost = fx[k, TF_PRICE] * fx[k, TF_COIN] / 100.0
+        if fx[k, L.FX_TARGET] != L.T_SPACE:
+            a = base + ent[c, L.SPACE]
+            if mask[a]:
+                sc = _reward_worth(st, S, c, k) - cost
+                if sc > best:
+                    best, best_a = sc, a
+        elif fx[k, L.FX_OP] != L.OP_MOBILITY:
+            for q in range(GRID * GRID):
+                s = _middle(q)
+                if mask[base + s]:
+                    sc = _space_worth(st, S, c, fx[k, L.FX_OP], fx[k, L.FX_FLAG],
+                                      fx[k, L.FX_DURATION], s) - cost
+                    if sc > best:
+                        best, best_a = sc, base + s
+    if ent[c, L.AB_OP] == L.OP_TILE_CONTROL and ent[c, L.AB_USED] == 0:
+        base = 1 + n + 2 * m
+        for q in range(GRID * GRID):
+            s = _middle(q)
+            if mask[base + s]:
+                sc = _space_worth(st, S, c, L.OP_TILE_CONTROL, ent[c, L.AB_FLAG], 0, s)
+                if sc > best:
+                    best, best_a = sc, base + s
+    return best, best_a
+
+
+@njit
+def _apocalypse_known(st, team):
+    """Whether ``team`` has learned the face-down Apocalypse (the look-ahead then plays the real
+    one instead of drawing its own)."""
+    return team >= 0 and (st.g[L.KNOWS] >> team) & 1 != 0
+

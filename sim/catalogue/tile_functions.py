@@ -1,0 +1,174 @@
+"""Tile functions as data: each tile's reward and interactable become effect rows.
+
+Why rows: the book's "Function" of a tile ("most tiles offer unique rewards for spending time
+there, defeating bosses, using actions, or sacrificing specific items") is executed by the same
+interpreter as the abilities (``sim/engine/effects.py:_run_effect``), so a designer adds or
+changes a tile's function in ``cards/tiles.toml`` without code (docs/tiles.md). A function names
+an ``effect`` (the abilities' vocabulary where it fits — heal, buff, mobility, tile_control — and
+the tile functions' own effects ``TILE_EFFECTS``), optionally a ``target`` and ``params``; a
+reward has its price in ``ticks``, an interactable its price in the team's ``coins`` (a tile
+economy: "Any intangible spending power gained from a Tile can be used by any member of your
+team"). Rows use the abilities' slot order (``abilities.SLOTS``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .abilities import EFFECTS, SLOTS, TARGETS
+from .diagnostics import Problems, suggest
+from .tomldoc import TomlDoc
+
+# The tile functions' own effects: opcode = OP_TILE_FIRST + index (sim/engine/layout.py OP_GAIN..)
+TILE_EFFECTS = ("gain", "item", "summon_card", "extra_action", "tile_state", "earn", "learn",
+                "assist")
+OP_TILE_FIRST = 16
+# abilities' effects a tile function may reuse
+SHARED_EFFECTS = ("heal", "buff", "mobility", "tile_control")
+FUNCTION_EFFECTS = TILE_EFFECTS + SHARED_EFFECTS
+# whom each effect works on: the character itself, or a space (a destination, a tile's middle)
+EFFECT_TARGET = {"gain": "self", "item": "self", "summon_card": "self", "assist": "self",
+                 "extra_action": "self",
+                 "earn": "self", "learn": "self", "heal": "self", "buff": "self",
+                 "tile_state": "space", "mobility": "space", "tile_control": "space"}
+# "A Tile Reward is a reward a character gets by ending their turn in a tile": it acts on the
+# character, never on a chosen space
+REWARD_EFFECTS = tuple(e for e in FUNCTION_EFFECTS if EFFECT_TARGET[e] == "self")
+# parameter -> (slot, min, max, default) per effect; one meaning per slot and effect
+STAT_NAMES = ("speed", "range", "defense", "attacks", "advantage", "invincibility")
+EFFECT_PARAMS = {
+    "gain": {"stat": ("stat", 0, 3, 0), "amount": ("amount", 1, 5, 1)},
+    "item": {},
+    "summon_card": {},
+    "assist": {"amount": ("amount", 0, 20, 0)},  # the assist's number in cards/assists.toml
+    "extra_action": {"amount": ("amount", 1, 3, 1)},
+    "tile_state": {"state": ("flag", 0, 1, 0), "duration": ("duration", 1, 10, 1),
+                   "range": ("range", 0, 6, 0)},
+    "earn": {"amount": ("amount", 1, 20, 1)},
+    "learn": {},
+    "heal": {"amount": ("amount", 1, 500, 20), "shield": ("flag", 0, 1, 0)},
+    "buff": {"stat": ("stat", 0, 5, 0), "amount": ("amount", 0, 6, 1),
+             "duration": ("duration", 1, 10, 1)},
+    "mobility": {"distance": ("amount", 1, 12, 3)},
+    "tile_control": {"mode": ("flag", 0, 1, 0), "range": ("range", 0, 6, 6),
+                     "same_size": ("stat", 0, 1, 0)},
+}
+REWARD, INTERACTABLE = 0, 1  # a tile's two function rows: 2 * tile + kind
+KINDS = ("reward", "interactable")
+MAX_PRICE = 50
+# [greedy]: what greedy counts a tile function worth, in health units (docs/tiles.md)
+GREEDY_KEYS = {"stat_point": 40.0, "item": 25.0, "summon": 120.0, "extra_action": 15.0,
+               "coin": 8.0, "learn": 4.0, "assist": 60.0}
+_FUNCTION_KEYS = {"name", "effect", "target", "params", "description", "item"}
+
+
+@dataclass(frozen=True)
+class Function:
+    """One parsed function: its effect row (``SLOTS`` order), its price (ticks for a reward,
+    coins for an interactable) and the item it names ("" = a random item)."""
+
+    row: list[int]
+    price: int
+    item: str = ""
+
+
+def effect_code(effect: str) -> int:
+    """The interpreter's opcode of a function effect."""
+    if effect in TILE_EFFECTS:
+        return OP_TILE_FIRST + TILE_EFFECTS.index(effect)
+    return EFFECTS.index(effect) + 1
+
+
+def parse_function(doc: TomlDoc, path: tuple, kind: int) -> Function | None:
+    """Check the ``[tiles.reward]`` / ``[tiles.interactable]`` table at ``path``; its row, or None
+    after recording every problem (file, line, field)."""
+    price_key = "ticks" if kind == REWARD else "price"
+    doc.unknown_keys(path, _FUNCTION_KEYS | {price_key})
+    doc.get(path + ("name",), str, fallback="")
+    doc.get(path + ("description",), str, default="")
+    if kind == REWARD:
+        price = doc.get(path + ("ticks",), int, lo=1, hi=MAX_PRICE, fallback=None)
+    else:  # an interactable's price in coins: 0 = free (the action is its only cost)
+        price = doc.get(path + ("price",), int, lo=0, hi=MAX_PRICE, default=0, fallback=None)
+    allowed = REWARD_EFFECTS if kind == REWARD else FUNCTION_EFFECTS
+    effect = doc.get(path + ("effect",), str, fallback=None)
+    if effect is not None and effect not in allowed:
+        why = (" (a reward acts on the character who earned it)"
+               if kind == REWARD and effect in FUNCTION_EFFECTS else "")
+        doc.add(path + ("effect",), f"unknown effect {effect!r}{suggest(effect, allowed)}{why}; "
+                                    f"choose from {', '.join(allowed)}")
+        effect = None
+    target = doc.get(path + ("target",), str, fallback=None,
+                     default=EFFECT_TARGET.get(effect or "", "self"))
+    if effect is not None and target is not None and target != EFFECT_TARGET[effect]:
+        doc.add(path + ("target",), f"effect {effect!r} works on {EFFECT_TARGET[effect]}, "
+                                    f"not {target!r}")
+        target = None
+    item = doc.get(path + ("item",), str, default="", fallback="")
+    if item and effect is not None and effect != "item":
+        doc.add(path + ("item",), f"only an 'item' effect names an item, not {effect!r}")
+    params = doc.get(path + ("params",), dict, default={}, fallback={})
+    row = [0] * len(SLOTS)
+    ok = effect is not None and target is not None and price is not None
+    if effect is not None:
+        spec = EFFECT_PARAMS[effect]
+        values = {name: d for name, (_, _, _, d) in spec.items()}
+        for name, value in (params or {}).items():
+            where = path + ("params", name)
+            if name not in spec:
+                known = list(spec) or ["none"]
+                doc.add(where, f"unknown parameter{suggest(name, list(spec))} for effect "
+                               f"{effect!r} (it reads: {', '.join(known)})")
+                ok = False
+                continue
+            _, lo, hi, _ = spec[name]
+            v = doc.get(where, int, lo=lo, hi=hi, fallback=None)
+            if v is None:
+                ok = False
+                continue
+            values[name] = v
+        if ok:
+            row[0] = effect_code(effect)
+            row[1] = TARGETS.index(target)
+            # "Interactables are portions of a tile that can be interacted with by spending an
+            # action"; a reward costs nothing but the turn ended in the tile
+            row[2] = 1 if kind == INTERACTABLE else 0
+            row[3] = 1
+            for name, (slot, _, _, _) in spec.items():
+                row[SLOTS.index(slot)] = int(values[name])
+            if effect == "item":
+                row[SLOTS.index("stat")] = -1  # a random item until resolved by name
+    if not ok:
+        return None
+    return Function(row, int(price), item.strip())
+
+
+def parse_greedy(doc: TomlDoc) -> dict[str, float]:
+    """The ``[greedy]`` table: each value in health units (default ``GREEDY_KEYS``)."""
+    doc.unknown_keys(("greedy",), set(GREEDY_KEYS))
+    out = {}
+    for key, default in GREEDY_KEYS.items():
+        v = doc.get(("greedy", key), (int, float), lo=0, hi=10_000, default=default,
+                    fallback=default)
+        out[key] = float(v)
+    return out
+
+
+def check_item_names(tiles, item_names, problems: Problems) -> np.ndarray:
+    """Resolve every function's named item against the item catalogue (``item_names``); one
+    problem per unknown name (file, line, field). Returns the item index per function row
+    (-1: a random item, or not an item function)."""
+    lowered = [n.lower() for n in item_names]
+    out = np.full(len(tiles.fx_item), -1, np.int64)
+    for r, name in enumerate(tiles.fx_item):
+        if not name:
+            continue
+        if name.lower() in lowered:
+            out[r] = lowered.index(name.lower())
+            continue
+        t, kind = divmod(r, 2)
+        problems.add(tiles.path, tiles.fx_lines[r] or tiles.lines[t], f"tiles.{KINDS[kind]}.item",
+                     f"unknown item {name!r}{suggest(name, list(item_names))}")
+    return out

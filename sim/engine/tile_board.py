@@ -1,0 +1,242 @@
+"""The live board re-linked inside a kernel, for tiles swapped and transformed in play.
+
+Why re-stamping: a game's board is its arrays (``st.kind``, ``st.tile_pos``, ``st.move_nbr``,
+``st.move_roll``, ``st.sight_nbr``, ``st.sight_flag``, ``st.twin``), built once per board by the
+Python compiler (``sim.board.graph.compile_board``). A swap or transform changes only the one or
+two grid positions it touches, so the kernel cuts those positions' 5×5 blocks out of the arrays
+and stamps each new tile in from its local graph, precomputed per catalogue tile in
+``Static.tile_fx`` (``sim/engine/tile_table.py``), then links the doorways facing its four
+neighbours exactly as ``compile_board`` does. Tests compare the result with the Python
+reference (``sim.board.swap`` + ``compile_board``) array for array.
+
+Book: "the two tiles trade positions on the board while keeping their orientation" (a stamp
+never rotates); "Tiles can only be entered and exited through their connected doorways"; the
+Apocalypse "cannot be ... transformed, tile-swapped over"; "A Spawn is a set of coordinates, not a
+tile" (spawn spaces never move: the middle of a position's block is a space of any tile). What
+stands in a tile moves with it: :mod:`sim.engine.tile_swap`.
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+from sim.board.layout import FLOOR
+
+from . import layout as L
+from .tile_table import (TF_DOORS, TF_FEATURE, TF_KIND, TF_MOVE, TF_SIGHT, TF_SIZE, TF_SUIT,
+                         TF_UNCOVERED)
+
+SPAN = 35   # spaces per row of the board's grid
+BLOCK = 5   # a position's block of spaces (the biggest tile)
+GRID = 7    # positions per row
+CROSS = 1   # sim.board.graph sight flag: a tile boundary through two doorways
+APOCALYPSE, VOID = -2, -1  # sim.board.geometry codes in a position's tile column
+FAR = 10 ** 6
+
+
+@njit(inline="always")
+def _doff(d):
+    """Space-id step of direction d (sim.board.geometry.DIRS: N, NE, E, SE, S, SW, W, NW)."""
+    dr = -1 if (d == 0 or d == 1 or d == 7) else (1 if (d == 3 or d == 4 or d == 5) else 0)
+    dc = 1 if (d == 1 or d == 2 or d == 3) else (-1 if (d == 5 or d == 6 or d == 7) else 0)
+    return dr * SPAN + dc
+
+
+@njit(inline="always")
+def _cell_space(p, cell):
+    """Global space of cell (a, b) = divmod(cell, 5) of position p's block."""
+    return ((p // GRID) * BLOCK + cell // BLOCK) * SPAN + (p % GRID) * BLOCK + cell % BLOCK
+
+
+@njit(inline="always")
+def _space_cell(s):
+    return ((s // SPAN) % BLOCK) * BLOCK + (s % SPAN) % BLOCK
+
+
+@njit(inline="always")
+def _position_of(s):
+    return ((s // SPAN) // BLOCK) * GRID + (s % SPAN) // BLOCK
+
+
+@njit(inline="always")
+def _middle(p):
+    """The middle space of position p's block: a space of whatever tile stands there."""
+    return _cell_space(p, 12)
+
+
+@njit
+def _uncovered(S):
+    """The Uncovered Tile's catalogue index."""
+    fx = S.tile_fx
+    for r in range(0, fx.shape[0], 2):
+        if fx[r, TF_UNCOVERED] != 0:
+            return r // 2
+    return -1
+
+
+@njit
+def _tile_at(st, S, p):
+    """The catalogue tile at position p now; VOID for a destroyed coordinate, APOCALYPSE while
+    face-down ("When revealed it is treated as a 1x1 Tile": the Uncovered Tile)."""
+    if st.pos_state[p] == L.VOIDED:
+        return VOID
+    t = st.tiles[p, L.TL_TILE]
+    if t == APOCALYPSE and st.g[L.REVEALED] != 0:
+        return _uncovered(S)
+    return t
+
+
+@njit
+def _cut_links(nbr, aux, s):
+    """Remove every link of ``nbr`` into and out of space s, with its ``aux`` code (a move's
+    water-roll, a sight step's flags)."""
+    for d in range(8):
+        t = nbr[s, d]
+        if t < 0:
+            continue
+        for d2 in range(8):
+            if nbr[t, d2] == s:
+                nbr[t, d2] = -1
+                aux[t, d2] = 0
+        nbr[s, d] = -1
+        aux[s, d] = 0
+
+
+@njit
+def _clear(st, p):
+    """Position p's block holds no space."""
+    for cell in range(BLOCK * BLOCK):
+        s = _cell_space(p, cell)
+        if st.tile_pos[s] < 0 and st.kind[s] == 0:
+            continue
+        _cut_links(st.move_nbr, st.move_roll, s)
+        _cut_links(st.sight_nbr, st.sight_flag, s)
+        st.kind[s] = 0
+        st.feature[s] = 0
+        st.tile_pos[s] = -1
+
+
+@njit
+def _stamp(st, S, p, t):
+    """Tile t's spaces and inner links into position p's (cleared) block."""
+    fx = S.tile_fx
+    row = 2 * t
+    for cell in range(BLOCK * BLOCK):
+        kind = fx[row, TF_KIND + cell]
+        if kind == 0:
+            continue
+        s = _cell_space(p, cell)
+        st.kind[s] = kind
+        st.feature[s] = fx[row, TF_FEATURE + cell]  # ladders and platforms move with the tile
+        st.tile_pos[s] = p
+        for d in range(8):
+            mv = fx[row, TF_MOVE + 8 * cell + d]
+            if mv > 0:
+                st.move_nbr[s, d] = s + _doff(d)
+                st.move_roll[s, d] = mv - 1
+            sg = fx[row, TF_SIGHT + 8 * cell + d]
+            if sg > 0:
+                st.sight_nbr[s, d] = s + _doff(d)
+                st.sight_flag[s, d] = sg - 1
+    st.tiles[p, L.TL_TILE] = t
+    st.tiles[p, L.TL_SUIT] = fx[row, TF_SUIT]
+
+
+@njit(inline="always")
+def _edge_cell(size, side, k):
+    """Block cell of a ``size`` tile's edge space on ``side`` (0 N, 1 E, 2 S, 3 W) at line k."""
+    o = (BLOCK - size) // 2
+    if side == 0:
+        return o * BLOCK + k
+    if side == 2:
+        return (o + size - 1) * BLOCK + k
+    if side == 3:
+        return k * BLOCK + o
+    return k * BLOCK + o + size - 1
+
+
+@njit
+def _link_doorways(st, S, p):
+    """Links between position p's doorways and its four neighbours' facing doorways: "Tiles can
+    only be entered and exited through their connected doorways" (compile_board._doorways)."""
+    t = _tile_at(st, S, p)
+    if t < 0:
+        return
+    fx = S.tile_fx
+    r0 = p // GRID
+    c0 = p % GRID
+    for side in range(4):
+        if side == 0 and r0 == 0 or side == 2 and r0 == GRID - 1:
+            continue
+        if side == 3 and c0 == 0 or side == 1 and c0 == GRID - 1:
+            continue
+        q = p + (-GRID if side == 0 else (GRID if side == 2 else (1 if side == 1 else -1)))
+        u = _tile_at(st, S, q)
+        if u < 0:
+            continue
+        opp = (side + 2) % 4
+        lines = fx[2 * t, TF_DOORS + side] & fx[2 * u, TF_DOORS + opp]
+        d = 2 * side
+        back = (d + 4) % 8
+        for k in range(BLOCK):
+            if (lines >> k) & 1 == 0:
+                continue
+            sa = _cell_space(p, _edge_cell(fx[2 * t, TF_SIZE], side, k))
+            sb = _cell_space(q, _edge_cell(fx[2 * u, TF_SIZE], opp, k))
+            if st.kind[sa] == 0 or st.kind[sb] == 0:
+                continue
+            st.sight_nbr[sa, d] = sb
+            st.sight_nbr[sb, back] = sa
+            st.sight_flag[sa, d] = CROSS
+            st.sight_flag[sb, back] = CROSS
+            if st.kind[sa] == FLOOR and st.kind[sb] == FLOOR:
+                st.move_nbr[sa, d] = sb
+                st.move_nbr[sb, back] = sa
+
+
+@njit
+def _tile_distance(st):
+    """Columns 0..48 of ``st.tiles``: fewest tile boundaries between two positions, portals
+    linking theirs at no cost (the lower bound Static.pos_dist holds for the start board),
+    recomputed after portals moved."""
+    d = st.tiles
+    for p in range(GRID * GRID):
+        for q in range(GRID * GRID):
+            d[p, q] = 0 if p == q else FAR
+    for p in range(GRID * GRID):
+        if p % GRID + 1 < GRID:
+            d[p, p + 1] = 1
+            d[p + 1, p] = 1
+        if p + GRID < GRID * GRID:
+            d[p, p + GRID] = 1
+            d[p + GRID, p] = 1
+    for s in range(st.twin.shape[0]):
+        t = st.twin[s]
+        if t >= 0 and st.tile_pos[s] >= 0 and st.tile_pos[t] >= 0:
+            d[st.tile_pos[s], st.tile_pos[t]] = 0
+    for k in range(GRID * GRID):
+        for p in range(GRID * GRID):
+            dpk = d[p, k]
+            if dpk >= FAR:
+                continue
+            for q in range(GRID * GRID):
+                v = dpk + d[k, q]
+                if v < d[p, q]:
+                    d[p, q] = v
+
+
+@njit
+def _reveal_in_place(st, S):
+    """The reveal on a board whose tiles moved: "When revealed it is treated as a 1x1 Tile" —
+    the Uncovered Tile is stamped at the Apocalypse's position into the live board (copying the
+    start board's revealed arrays, as ``reveal._check_reveal`` does otherwise, would undo the
+    swaps). False (nothing done) when no tile has moved."""
+    if st.g[L.TILE_CHANGES] == 0:
+        return False
+    p = S.ip[L.P_APOC_POS]
+    if st.pos_state[p] == L.VOIDED:
+        return True
+    _clear(st, p)
+    _stamp(st, S, p, _uncovered(S))
+    st.tiles[p, L.TL_TILE] = APOCALYPSE  # the position still holds the (revealed) Apocalypse
+    _link_doorways(st, S, p)
+    return True

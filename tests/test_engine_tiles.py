@@ -1,0 +1,679 @@
+"""Tile functions, one table-driven scenario per rule: a small position is set up on board 4 (every
+catalogue tile is in play there), a character is put on a tile, its turns are ended through the
+engine's END (``end_turn_of``) or an action is applied through the engine interface (the legal
+mask and ``apply``), and the rule is asserted. Each case quotes its rule (docs/tiles.md)."""
+
+from __future__ import annotations
+
+import shutil
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.board.geometry import APOCALYPSE, local_space
+from sim.board.graph import compile_board
+from sim.board.layout import FLOOR, INTERACT
+from sim.board.swap import consolidate, swap_tiles, transform_tile
+from sim.catalogue.diagnostics import InputError
+from sim.catalogue.loader import load_catalogue
+from sim.combat.star import GREEN
+from sim.engine import layout as L
+from sim.engine.actions import _interact_base
+from sim.engine.combat import _attack_star
+from sim.engine.space import _homefield
+from sim.engine.tables import _pos_dist
+from sim.engine.tile_board import _reveal_in_place, _tile_at
+from sim.engine.tile_swap import _swap, _transform
+from sim.engine.tile_state import _after_action_tiles, _paused, _set_tile_state
+from sim.engine.turn import _begin_turn
+from sim.ai.greedy import _greedy_action
+from sim.ai.tile_values import _apocalypse_known, _pos_bonus
+from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game, setup_for
+
+BOARD = 4  # board 4 holds every catalogue tile
+TILES = CATALOGUE.tiles
+AB = CATALOGUE.abilities
+SPAN = 35
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ----------------------------------------------------------------------------------- helpers
+
+def game_on(board: int = BOARD):
+    """Team 1's first decision on ``board``, every character off to its team's first spawn space
+    (no tile function there: Uncovered Tiles)."""
+    game = new_game(board, 2, EXAMPLE_TEAMS.cards)
+    ent = game.st.ent
+    for e in range(ent.shape[0]):
+        if ent[e, L.KIND] == L.K_CHARACTER:  # the teams' characters (not spare rows)
+            ent[e, L.SPACE] = int(game.S.spawn_space[ent[e, L.TEAM], 0])
+    return game, game.current
+
+
+@lru_cache(maxsize=None)
+def where(name: str, board: int = BOARD) -> int:
+    """The grid position of tile ``name`` on ``board``."""
+    t = TILES.find(name)
+    return int(np.flatnonzero(setup_for(board).board.tiles.ravel() == t)[0])
+
+
+def space(name: str, i: int, j: int, board: int = BOARD) -> int:
+    p = where(name, board)
+    return local_space((p // 7, p % 7), i, j, int(TILES.size[TILES.find(name)]))
+
+
+def middle(p: int) -> int:
+    return ((p // 7) * 5 + 2) * SPAN + (p % 7) * 5 + 2
+
+
+def floor_of(game, p: int) -> int:
+    """A floor space of position p with no CPU on it."""
+    st = game.st
+    taken = set(st.ent[st.ent[:, L.IS_CPU] != 0, L.SPACE].tolist())
+    return int(next(s for s in np.flatnonzero(st.tile_pos == p)
+                    if st.kind[s] == FLOOR and s not in taken))
+
+
+def end_turn_of(game, e: int) -> None:
+    """``e`` ends its turn through the engine's END (its tile's reward: "A Tile Reward is a reward
+    a character gets by ending their turn in a tile"); then the decision comes back to the
+    scenario's decider with everyone's turn as it was."""
+    st, ent = game.st, game.st.ent
+    c = game.current
+    acted, done = int(ent[c, L.ACTED]), ent[:, L.DONE].copy()
+    st.g[L.CUR] = e
+    ent[e, L.DONE] = 0
+    game.apply(L.END)
+    ent[:, L.DONE] = done
+    st.g[L.CUR] = c
+    ent[c, L.ACTED] = acted
+
+
+def ally_of(game, c, k=1):
+    ent = game.st.ent
+    return int([e for e in range(ent.shape[0]) if ent[e, L.TEAM] == ent[c, L.TEAM] and e != c][k - 1])
+
+
+def enemy_of(game, c):
+    return int(np.flatnonzero(game.st.ent[:, L.TEAM] == 1)[0])
+
+
+def events(game, kind):
+    rows = game.event_rows()
+    return rows[rows[:, 0] == kind]
+
+
+def interact(game, s: int) -> int:
+    return _interact_base(game.st.kind.shape[0], game.st.ent.shape[0]) + s
+
+
+def interact_actions(game) -> list[int]:
+    base = interact(game, 0)
+    return [int(a) - base for a in np.flatnonzero(game.legal_mask()) if base <= a < base + SPAN ** 2]
+
+
+def on_space(game, s):
+    return 1 + game.st.kind.shape[0] + 2 * game.st.ent.shape[0] + s
+
+
+def give_ability(game, c, type_name: str, **params):
+    """``c`` holds ability ``type_name`` with ``params`` (the rest at the type's defaults)."""
+    code = AB.code(type_name)
+    kind = AB.types[code]
+    row = AB.row(code, [params.get(n, d) for n, d in zip(kind.param_names, kind.defaults)])
+    ent = game.st.ent
+    ent[c, L.AB:L.AB + len(row)] = row
+    ent[c, L.CHARGES_LEFT] = ent[c, L.AB_CHARGES]
+
+
+def board_now(game, board):
+    """The reference graph of ``board`` (sim.board.graph.compile_board) against the game's live
+    arrays: the names of the arrays that differ."""
+    ref = compile_board(board, TILES, CATALOGUE.board_rules)
+    st = game.st
+    bad = [f for f in ("kind", "tile_pos", "move_nbr", "move_roll", "sight_nbr", "sight_flag",
+                       "twin") if not np.array_equal(getattr(st, f), getattr(ref, f))]
+    if not np.array_equal(st.tiles[:, :49], _pos_dist(board)):
+        bad.append("tile distance")
+    return bad
+
+
+# ------------------------------------------------------------------------------ tile rewards
+
+def _speed(g, c):
+    return int(g.st.ent[c, L.SPEED])
+
+
+@pytest.mark.parametrize("tile, price, what, check", [
+    ("Hyperbolic Time Chamber", 3, "+1 speed", lambda g, c, b: g.st.ent[c, L.SPEED] == b[L.SPEED] + 1),
+    ("Hidden Leaf Gate", 2, "+1 range", lambda g, c, b: g.st.ent[c, L.RANGE] == b[L.RANGE] + 1),
+    ("Fortress of Solitude", 4, "+1 defense",
+     lambda g, c, b: g.st.ent[c, L.DEFENSE] == b[L.DEFENSE] + 1),
+    ("Colosseum", 3, "+1 attack on every point",
+     lambda g, c, b: np.array_equal(g.st.ent[c, L.ATK:L.ATK + 4], b[L.ATK:L.ATK + 4] + 1)),
+    ("Manga Cafe", 1, "heal 20", lambda g, c, b: g.st.ent[c, L.HEALTH] == b[L.HEALTH] + 20),
+    ("Central Perk", 2, "heal 30", lambda g, c, b: g.st.ent[c, L.HEALTH] == b[L.HEALTH] + 30),
+    ("Warp Zone", 2, "green star",
+     lambda g, c, b: _attack_star(g.st, g.S, c, enemy_of(g, c)) == GREEN),
+    ("Server Farm", 1, "a coin for the team", lambda g, c, b: g.st.g[L.COINS] == 1),
+    ("Concert Stage", 2, "an extra action", lambda g, c, b: g.st.ent[c, L.EXTRA_LEFT] == 1),
+    ("Sky Island", 2, "an item", lambda g, c, b: g.st.ent[c, L.ITEM_SLOT] != 0),
+])
+def test_a_reward_is_bought_with_ticks_of_turns_ended_in_a_row(tile, price, what, check):
+    """"A Tile Reward is a reward a character gets by ending their turn in a tile. Some rewards
+    ... require several turns in a row"; "Ticks are spent at the end of your turn in the
+    relevant tile. The reward's price in ticks disappears in exchange for the reward itself"."""
+    game, c = game_on()
+    ent = game.st.ent
+    ent[c, L.SPACE] = floor_of(game, where(tile))
+    ent[c, L.HEALTH] -= 50
+    for k in range(1, price):
+        before = ent[c].copy()
+        end_turn_of(game, c)
+        assert ent[c, L.TICKS] == k and not check(game, c, before), what
+    before = ent[c].copy()
+    end_turn_of(game, c)
+    assert check(game, c, before), what
+    assert ent[c, L.TICKS] == 0 and ent[c, L.TICK_TILE] == TILES.find(tile) + 1
+    assert len(events(game, L.EV_REWARD)) == 1
+
+
+def test_ticks_are_counted_separately_for_each_character():
+    """"Progress towards a tile reward is tracked with Ticks, counted separately for each
+    character"; each character of a multi-character card has "their own tile reward ticks"."""
+    game, c = game_on()
+    ent = game.st.ent
+    a = ally_of(game, c)
+    ent[[c, a], L.SPACE] = floor_of(game, where("Fortress of Solitude"))
+    end_turn_of(game, c)
+    end_turn_of(game, c)
+    end_turn_of(game, a)
+    assert ent[c, L.TICKS] == 2 and ent[a, L.TICKS] == 1
+
+
+@pytest.mark.parametrize("second, ticks_after", [
+    ("Rabbit Hole", 1),      # a string starts in the other reward tile
+    ("Uncovered Tile", 0),   # a tile with no reward
+])
+def test_interrupting_the_string_loses_every_tick(second, ticks_after):
+    """"All of a character's ticks in a tile disappear at once if they interrupt the string of
+    consecutive turns ended in that tile" — ending a turn in another tile interrupts it; leaving
+    and coming back within the turn does not."""
+    game, c = game_on()
+    ent = game.st.ent
+    htc = floor_of(game, where("Hyperbolic Time Chamber"))
+    ent[c, L.SPACE] = htc
+    end_turn_of(game, c)
+    ent[c, L.SPACE] = floor_of(game, where("Rabbit Hole"))  # a walk out and back in
+    ent[c, L.SPACE] = htc
+    end_turn_of(game, c)
+    assert ent[c, L.TICKS] == 2
+    p = where(second) if second != "Uncovered Tile" else 23
+    ent[c, L.SPACE] = floor_of(game, p)
+    end_turn_of(game, c)
+    assert ent[c, L.TICKS] == ticks_after
+    ent[c, L.SPACE] = htc
+    end_turn_of(game, c)
+    assert ent[c, L.TICKS] == 1 and ent[c, L.SPEED] == _speed(game_on()[0], c)
+
+
+def test_redeeming_removes_only_the_price():
+    """"Redeeming a reward removes only the number of ticks that reward costs. Any ticks a
+    character has banked beyond that price stay with them" (ticks beyond the price: banked while
+    the reward could not be given, e.g. a Summon already used)."""
+    game, c = game_on()
+    ent = game.st.ent
+    ent[c, L.SPACE] = floor_of(game, where("Hyperbolic Time Chamber"))
+    ent[c, L.TICKS], ent[c, L.TICK_TILE] = 4, TILES.find("Hyperbolic Time Chamber") + 1
+    end_turn_of(game, c)
+    assert ent[c, L.TICKS] == 2 and len(events(game, L.EV_REWARD)) == 1
+
+
+@pytest.mark.parametrize("tile, price", [("Gotham Alley", 4), ("Jurassic Paddock", 3)])
+def test_no_reward_no_exchange(tile, price):
+    """"The reward's price in ticks disappears in exchange for the reward itself": a Summon or an
+    assist character that cannot join (the special-entities slice's hooks refuse: no Summon left,
+    an assist already held) keeps the ticks banked."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    ent[c, L.SPACE] = floor_of(game, where(tile))
+    for _ in range(price + 1):
+        end_turn_of(game, c)
+    given = len(events(game, L.EV_REWARD))
+    assert given <= 1 and ent[c, L.TICKS] == price + 1 - given * price
+
+
+def test_a_permanent_gain_survives_deactivation_swap_and_removal():
+    """"All buffs a tile gives you are permanent ... none of it is lost if that tile is later
+    deactivated, swapped, or removed from the board"; "Once a reward has been redeemed it is
+    severed from the tile that produced it"."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    p = where("Hidden Leaf Gate")
+    ent[c, L.SPACE] = floor_of(game, p)
+    r0 = int(ent[c, L.RANGE])
+    end_turn_of(game, c)
+    end_turn_of(game, c)
+    assert ent[c, L.RANGE] == r0 + 1
+    _set_tile_state(st, game.S, p, 0, 3, c)
+    _swap(st, game.S, p, where("Firewall"), c)
+    _transform(st, game.S, where("Firewall"), TILES.uncovered, c)
+    assert ent[c, L.RANGE] == r0 + 1
+
+
+# ----------------------------------------------------------------------- deactivated, frozen
+
+def test_a_deactivated_tile_is_paused_until_the_deactivation_is_removed():
+    """"When a tile is deactivated, all functionality of that tile is paused until the
+    deactivation is removed. Rewards and stats it has already granted are untouched" (house:
+    the ticks banked in it wait). Deactivated through the Root Terminal (an interactable)."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    a = ally_of(game, c)
+    stage = where("Concert Stage")
+    ent[a, L.SPACE] = floor_of(game, stage)
+    end_turn_of(game, a)
+    ent[c, L.SPACE] = space("Server Farm", 0, 0)  # beside an interactable piece
+    assert middle(stage) in interact_actions(game)
+    game.apply(interact(game, middle(stage)))
+    assert _paused(st, stage) and ent[c, L.ACTED] == 1
+    end_turn_of(game, a)
+    assert ent[a, L.TICKS] == 1 and ent[a, L.EXTRA_LEFT] == 0  # no tick, none lost
+    _begin_turn(st, 0)  # the deactivator's team's next turn: "for one rotation" is over
+    assert not _paused(st, stage)
+    end_turn_of(game, a)
+    assert ent[a, L.EXTRA_LEFT] == 1  # the reward, two ticks in a row counting the pause
+
+
+def test_a_frozen_tile_freezes_everyone_in_it_for_as_long_as_it_is():
+    """"A frozen tile has its functionality paused, exactly as a deactivated tile does. Every
+    entity standing in a frozen tile is frozen too, for as long as the tile is" — frozen through
+    Lethe Waters (the tile itself is the interactable; it costs the team a coin)."""
+    game, c = game_on()
+    st, S, ent = game.st, game.S, game.st.ent
+    farm = where("Server Farm")
+    d, f = enemy_of(game, c), enemy_of(game, c) + 1
+    ent[d, L.SPACE] = floor_of(game, farm)
+    ent[c, L.SPACE] = floor_of(game, where("River Styx"))
+    assert interact_actions(game) == []  # no coin yet
+    st.g[L.COINS] = 1
+    game.apply(interact(game, middle(farm)))
+    assert st.g[L.COINS] == 0 and ent[d, L.FROZEN] != 0
+    assert ent[d, L.FROZEN] == st.tiles[farm, L.TL_FROZEN]
+    a = ally_of(game, c)
+    ent[f, L.SPACE] = floor_of(game, farm)      # walk in ...
+    ent[a, L.SPACE] = space("Server Farm", 0, 0)
+    _after_action_tiles(st, S)                  # ... and are frozen after the action
+    assert ent[f, L.FROZEN] == ent[a, L.FROZEN] == ent[d, L.FROZEN]
+    st.g[L.CUR] = a
+    assert game.legal_actions().tolist() == [L.END]  # frozen: nothing at all, no interactable
+    st.g[L.CUR] = c
+    _begin_turn(st, 0)  # the freezer's team's next turn: the tile and its entities thaw together
+    _after_action_tiles(st, S)
+    assert ent[d, L.FROZEN] == 0 and ent[f, L.FROZEN] == 0 and not _paused(st, farm)
+
+
+def test_a_transformed_frozen_tile_thaws_its_entities():
+    """Frozen "for as long as the tile is": a frozen tile transformed away leaves with its state;
+    the tile that arrives is neither frozen nor deactivated, and whoever it held thaws."""
+    game, c = game_on()
+    st, S, ent = game.st, game.S, game.st.ent
+    farm = where("Server Farm")
+    d = enemy_of(game, c)
+    ent[d, L.SPACE] = floor_of(game, farm)
+    _set_tile_state(st, S, farm, 1, 3, c)
+    _set_tile_state(st, S, farm, 0, 3, c)
+    assert ent[d, L.FROZEN] != 0 and _paused(st, farm)
+    _transform(st, S, farm, TILES.uncovered, c)
+    assert ent[d, L.FROZEN] == 0 and not _paused(st, farm)
+
+
+# ---------------------------------------------------------------------------- interactables
+
+@pytest.mark.parametrize("tile, at, offered", [
+    ("Fortress of Solitude", (1, 2), True),   # beside the crystal piece
+    ("Fortress of Solitude", (2, 2), True),   # on it
+    ("Fortress of Solitude", (0, 0), False),  # two steps away
+    ("Mystic Elevator", (0, 0), True),        # "or the tile itself, such as the Mystic Elevator"
+    ("River Styx", (0, 0), True),             # a tile with no piece: the tile itself
+])
+def test_an_interactable_is_used_from_within_1_range(tile, at, offered):
+    """"Interactables are portions of a tile that can be interacted with by spending an action,
+    from within 1 range of the interactable piece ... or the tile itself"."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    st.g[L.COINS] = 5
+    ent[c, L.SPACE] = space(tile, *at)
+    assert bool(interact_actions(game)) == offered
+    ent[c, L.ACTED] = 1  # "by spending an action": none left, none offered
+    assert interact_actions(game) == []
+
+
+def test_an_interactable_from_the_next_tile_is_out_of_range():
+    """Range across a tile boundary costs the tile-to-tile penalty: a doorway space beside a tile
+    whose piece is the tile itself (the Mystic Elevator, 1×1) is not within 1 range."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    elevator = space("Mystic Elevator", 0, 0)
+    beside = [int(s) for s in st.sight_nbr[elevator] if s >= 0 and st.kind[s] == FLOOR]
+    assert beside and all(st.tile_pos[s] != st.tile_pos[elevator] for s in beside)
+    ent[c, L.SPACE] = beside[0]
+    assert interact_actions(game) == []
+
+
+def test_learning_the_apocalypse_once():
+    """The Kryptonian Crystal ("learn the Apocalypse early"): the team learns which Apocalypse
+    lies face-down (the look-ahead stops guessing it); nothing is left to learn afterwards."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    ent[c, L.SPACE] = space("Fortress of Solitude", 1, 2)
+    assert not _apocalypse_known(st, 0)
+    game.apply(interact(game, int(ent[c, L.SPACE])))
+    assert _apocalypse_known(st, 0) and not _apocalypse_known(st, 1) and ent[c, L.ACTED] == 1
+    ent[c, L.ACTED] = 0
+    assert interact_actions(game) == []
+
+
+def test_a_team_economy_is_spent_by_any_teammate():
+    """"Aside from Tile Rewards, other Nonphysical resources can also be gained through a Tile's
+    native economy system. Any intangible spending power gained from a Tile can be used by any
+    member of your team": coins earned in the Server Farm buy an item at the Acme Catalogue."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    a = ally_of(game, c)
+    ent[a, L.SPACE] = floor_of(game, where("Server Farm"))
+    ent[c, L.SPACE] = space("Acme Warehouse", 1, 0)  # beside the catalogue piece
+    end_turn_of(game, a)
+    assert st.g[L.COINS] == 1 and interact_actions(game) == []  # the price is 2
+    end_turn_of(game, a)
+    assert st.g[L.COINS] == 2 and interact_actions(game) == [int(ent[c, L.SPACE])]
+    game.apply(interact(game, int(ent[c, L.SPACE])))
+    assert st.g[L.COINS] == 0 and ent[c, L.ITEM_SLOT] != 0
+    d = enemy_of(game, c)
+    st.g[L.COINS + 1] = 0
+    ent[d, L.SPACE] = ent[c, L.SPACE]
+    st.g[L.CUR], st.g[L.COINS] = d, 5  # Team 1's coins are not Team 2's
+    assert interact_actions(game) == []
+
+
+def test_an_extra_action_next_turn():
+    """The Encore ("one extra action next turn"): in the next turn, the character that has acted
+    gets its action back once; unused, it is gone when that turn is over (house ruling)."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    ent[c, L.SPACE] = floor_of(game, where("Concert Stage"))
+    ent[c, L.TICKS], ent[c, L.TICK_TILE] = 1, TILES.find("Concert Stage") + 1
+    end_turn_of(game, c)
+    assert ent[c, L.EXTRA_LEFT] == 1
+    ent[c, L.ACTED] = 1
+    game.apply(L.END)  # this turn: not yet
+    assert ent[c, L.DONE] == 1
+    _begin_turn(st, 0)
+    st.g[L.CUR] = c
+    ent[c, L.ACTED] = 1  # it has attacked
+    game.apply(L.END)
+    assert ent[c, L.ACTED] == 0 and ent[c, L.DONE] == 0 and ent[c, L.EXTRA_LEFT] == 0
+    assert game.current == c
+    game.apply(L.END)
+    assert ent[c, L.DONE] == 1
+
+
+# ------------------------------------------------------------------- swaps and transforms
+
+def test_tile_control_swaps_the_users_tile_keeping_everything_in_it():
+    """tile_control mode 0 (Ability Index): "Swaps two tiles ... within `range` tiles" (house:
+    the user's own tile and the chosen one); "the tile and everything in it remain unchanged; the
+    two tiles trade positions on the board while keeping their orientation"."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    give_ability(game, c, "tile_control", mode=0, range=2)
+    p, q = where("Rabbit Hole"), where("Comment Section")
+    ent[c, L.SPACE] = floor_of(game, p)
+    e = enemy_of(game, c)
+    ent[e, L.SPACE] = space("Comment Section", 0, 4)
+    mask = game.legal_mask()
+    targets = {(s // SPAN // 5) * 7 + (s % SPAN) // 5
+               for s in range(SPAN ** 2) if mask[on_space(game, s)]}
+    assert q in targets and p not in targets
+    assert all(max(abs(t // 7 - p // 7), abs(t % 7 - p % 7)) <= 2 for t in targets)
+    before_e = int(ent[e, L.SPACE])
+    game.apply(on_space(game, middle(q)))
+    ref, moved = swap_tiles(setup_for(BOARD).board, TILES, divmod(p, 7), divmod(q, 7),
+                            [middle(p), before_e])
+    assert board_now(game, ref) == []
+    assert ent[c, L.SPACE] == moved[0] and ent[e, L.SPACE] == moved[1]
+    assert st.tiles[q, L.TL_TILE] == TILES.find("Rabbit Hole")
+
+
+def test_a_tile_landing_on_an_uncovered_tile_covers_it_and_carries_its_contents():
+    """"When the destination is an Uncovered Tile ... The moving tile simply moves onto it and
+    covers it up"; "every entity and Component standing on that Uncovered Tile is picked up and
+    placed into the tile that has arrived over them" ("A 1x1 Tile, entering a larger tile lands
+    in the middle space"). The Mystic Elevator swaps "with any tile of the same size"."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    give_ability(game, c, "tile_control", mode=0, range=6)
+    p, q = where("Hidden Leaf Gate"), 5  # an Uncovered Tile at (0, 5)
+    ent[c, L.SPACE] = space("Hidden Leaf Gate", 0, 0)
+    e = enemy_of(game, c)
+    ent[e, L.SPACE] = middle(q)
+    game.apply(on_space(game, middle(q)))
+    ref, moved = swap_tiles(setup_for(BOARD).board, TILES, divmod(p, 7), divmod(q, 7),
+                            [space("Hidden Leaf Gate", 0, 0), middle(q)])
+    assert board_now(game, ref) == []
+    assert ent[c, L.SPACE] == moved[0] and ent[e, L.SPACE] == moved[1] == middle(q)
+    assert st.tiles[p, L.TL_TILE] == TILES.uncovered  # the position left shows one
+    game2, c2 = game_on()
+    game2.st.ent[c2, L.SPACE] = space("Mystic Elevator", 0, 0)
+    sizes = {int(TILES.size[_tile_at(game2.st, game2.S, (s // SPAN // 5) * 7 + (s % SPAN) // 5)])
+             for s in interact_actions(game2)}
+    assert sizes == {1}
+
+
+def test_a_transform_brings_a_tile_not_in_play_and_consolidates():
+    """tile_control mode 1: "Transforming a tile will result in an existing tile on the board
+    being transformed into a chosen tile that is not already in play" (house: one of the user's
+    suit first); consolidation "when a tile is transformed into a bigger or smaller one"."""
+    game, c = game_on()
+    give_ability(game, c, "tile_control", mode=1, range=6)
+    game.st.ent[c, L.SPACE] = floor_of(game, where("Rabbit Hole"))
+    assert not game.legal_mask()[on_space(game, 0):].any()  # board 4: every tile is in play
+    game, c = game_on(board=1)  # board 1: the Hyperbolic Time Chamber (Anime) is out of play
+    st, ent = game.st, game.st.ent
+    give_ability(game, c, "tile_control", mode=1, range=6)
+    ent[c, L.SUIT] = CATALOGUE.rules.suits.index("Anime")
+    p = where("Tokyo Rooftops", board=1)
+    ent[c, L.SPACE] = space("Tokyo Rooftops", 0, 0, board=1)
+    game.apply(on_space(game, middle(p)))
+    assert st.tiles[p, L.TL_TILE] == TILES.find("Hyperbolic Time Chamber")
+    assert ent[c, L.SPACE] == middle(p)  # 5×5 → 1×1: "the concentric center"
+    ref, _ = transform_tile(setup_for(1).board, TILES, divmod(p, 7),
+                            TILES.find("Hyperbolic Time Chamber"))
+    assert board_now(game, ref) == []
+
+
+def test_a_5x5_folds_into_a_3x3():
+    """"A 5×5 becoming a 3×3 folds inward instead ... everything standing in a region moves to
+    the single space that region corresponds to" (sim.board.swap.consolidate)."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    p, n = where("Tokyo Rooftops"), TILES.find("Firewall")
+    _transform(st, game.S, where("Firewall"), TILES.uncovered, c)  # Firewall leaves play
+    chars = np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER)
+    cells = [(i, j) for i in range(5) for j in range(5)][: len(chars)]
+    for e, (i, j) in zip(chars, cells):
+        ent[e, L.SPACE] = space("Tokyo Rooftops", i, j)
+    _transform(st, game.S, p, n, c)
+    for e, (i, j) in zip(chars, cells):
+        ii, jj = consolidate(i, j, 5, 3)
+        assert ent[e, L.SPACE] == local_space(divmod(p, 7), ii, jj, 3)
+
+
+@pytest.mark.parametrize("board", [0, 1, 4, 9])
+def test_swaps_and_transforms_in_play_match_the_python_board(board):
+    """The kernel re-stamping (sim/engine/tile_board.py) gives, array for array, the graph the
+    Python reference compiles (sim.board.swap + compile_board) after random swaps and transforms,
+    portals travelling with their tiles; the reveal then stamps the 1×1 Apocalypse tile in place
+    ("When revealed it is treated as a 1x1 Tile")."""
+    game, _ = game_on(board)
+    st, S = game.st, game.S
+    ref = setup_for(board).board.copy()
+    rng = np.random.default_rng(board)
+    for _ in range(6):
+        on = [p for p in range(49) if ref.tiles.flat[p] >= 0]
+        p, q = (int(x) for x in rng.choice(on, 2, replace=False))
+        ref, _ = swap_tiles(ref, TILES, divmod(p, 7), divmod(q, 7))
+        _swap(st, S, p, q, -1)
+        assert board_now(game, ref) == []
+        out = [t for t in range(len(TILES)) if t != TILES.uncovered and not (ref.tiles == t).any()]
+        if out:
+            n = int(rng.choice(out))
+            ref, _ = transform_tile(ref, TILES, divmod(q, 7), n)
+            _transform(st, S, q, n, -1)
+            assert board_now(game, ref) == []
+    st.g[L.REVEALED] = 1
+    assert _reveal_in_place(st, S)
+    ref.tiles[ref.tiles == APOCALYPSE] = TILES.uncovered
+    assert [b for b in board_now(game, ref) if b != "tile distance"] == []
+
+
+def test_the_apocalypse_cannot_be_swapped_or_transformed():
+    """The Apocalypse "cannot be traversed, attacked over, transformed, tile-swapped over ...
+    When revealed it is treated as a 1x1 Tile that cannot be transformed or removed by Players"."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    apoc = int(game.S.ip[L.P_APOC_POS])
+    give_ability(game, c, "tile_control", mode=0, range=6)
+    ent[c, L.SPACE] = floor_of(game, where("Fortress of Solitude"))  # beside the Apocalypse
+    for revealed in (0, 1):
+        st.g[L.REVEALED] = revealed
+        mask = game.legal_mask()
+        assert mask[on_space(game, middle(where("Concert Stage")))]
+        assert not mask[on_space(game, middle(apoc))]
+
+
+def test_a_spawn_is_a_set_of_coordinates():
+    """"A Spawn is a set of coordinates, not a tile: those three positions stay that team's
+    spawn point, no matter what tile is later swapped or transformed into them"."""
+    game, c = game_on()
+    st, S = game.st, game.S
+    spawn = int(S.spawn_space[0, 0])
+    p = int(st.tile_pos[spawn])
+    _swap(st, S, where("Central Perk"), p, -1)
+    assert st.tiles[p, L.TL_TILE] == TILES.find("Central Perk") and st.tile_pos[spawn] == p
+    ent = st.ent
+    ent[c, L.SPACE] = -1
+    assert game.legal_mask()[1 + spawn]  # placed on the same space, now in Central Perk
+
+
+def test_homefield_follows_the_tile():
+    """"When a character's suit matches the suit of the tile they are in, they gain the
+    Homefield Advantage" — the tile they are in now: a swap carries a character and its tile
+    together, and whoever the arriving tile covers stands in that tile's suit."""
+    game, c = game_on()
+    st, S, ent = game.st, game.S, game.st.ent
+    p, q = where("Manga Cafe"), 12  # an Uncovered Tile at (1, 5)
+    ent[c, L.SUIT] = CATALOGUE.rules.suits.index("Manga")
+    e = ally_of(game, c)
+    ent[e, L.SUIT] = ent[c, L.SUIT]
+    ent[c, L.SPACE], ent[e, L.SPACE] = middle(p), middle(q)
+    assert _homefield(st, S, c) and not _homefield(st, S, e)
+    _swap(st, S, p, q, -1)
+    assert _homefield(st, S, c) and _homefield(st, S, e)  # both now in the Manga Cafe at q
+    assert ent[c, L.SPACE] == ent[e, L.SPACE] == middle(q)
+
+
+# ---------------------------------------------------------------------------------- greedy
+
+def test_greedy_values_staying_where_its_ticks_are_banked():
+    """Greedy's position bonus (sim/ai/tile_values.py): a reward tile is worth its reward times
+    the share of the price the next tick pays — more where the character's string runs — and
+    nothing while the tile is paused; Homefield as before."""
+    game, c = game_on()
+    st, S, ent = game.st, game.S, game.st.ent
+    worth = TILES.greedy["stat_point"]
+    htc, rabbit = where("Hyperbolic Time Chamber"), where("Rabbit Hole")
+    ent[c, L.TICKS], ent[c, L.TICK_TILE] = 2, TILES.find("Hyperbolic Time Chamber") + 1
+    bonus = _pos_bonus(st, S, c)
+    home = S.fp[L.W_HOMEFIELD]
+    suit = ent[c, L.SUIT]
+    assert bonus[htc] == pytest.approx(worth * 3 / 3 + (home if TILES.suit[TILES.find("Hyperbolic Time Chamber")] == suit else 0))
+    assert bonus[rabbit] == pytest.approx(worth / 2 + (home if TILES.suit[TILES.find("Rabbit Hole")] == suit else 0))
+    _set_tile_state(st, S, htc, 0, 2, c)
+    assert _pos_bonus(st, S, c)[htc] == pytest.approx(bonus[htc] - worth)
+
+
+def test_greedy_ends_its_turn_on_the_tick_that_pays():
+    """Greedy stays to redeem (its last tick is worth the whole reward) instead of walking off."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    ent[c, L.SPACE] = floor_of(game, where("Hyperbolic Time Chamber"))
+    ent[c, L.TICKS], ent[c, L.TICK_TILE] = 2, TILES.find("Hyperbolic Time Chamber") + 1
+    mask = game.legal_mask()
+    assert _greedy_action(st, game.S, mask) == L.END
+
+
+def test_greedy_buys_from_the_team_economy():
+    """Greedy spends coins at an interactable whose worth exceeds their price ([greedy] item,
+    coin)."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    ent[c, L.SPACE] = space("Acme Warehouse", 1, 0)
+    st.g[L.COINS] = 2
+    mask = game.legal_mask()
+    assert _greedy_action(st, game.S, mask) == interact(game, int(ent[c, L.SPACE]))
+
+
+# ------------------------------------------------------------------------------ validation
+
+def _broken(tmp_path, old, new, extra=None):
+    d = tmp_path / "cards"
+    shutil.copytree(ROOT / "cards", d)
+    text = (d / "tiles.toml").read_text(encoding="utf-8")
+    assert old in text, old
+    line = text[: text.index(old)].count("\n") + 1 + (extra or 0)
+    (d / "tiles.toml").write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        load_catalogue(d)
+    return line, [str(p) for p in exc.value.problems]
+
+
+@pytest.mark.parametrize("old, new, field, words", [
+    ('effect = "gain"\nparams = { stat = 0, amount = 1 }\ndescription = "+1 speed',
+     'effect = "gian"\nparams = { stat = 0, amount = 1 }\ndescription = "+1 speed',
+     "tiles.reward.effect", "unknown effect 'gian' (did you mean gain"),
+    ('effect = "gain"\nparams = { stat = 0, amount = 1 }\ndescription = "+1 speed',
+     'effect = "tile_state"\nparams = { stat = 0, amount = 1 }\ndescription = "+1 speed',
+     "tiles.reward.effect", "a reward acts on the character"),
+    ("params = { stat = 0, amount = 1 }", "params = { stat = 0, amont = 1 }",
+     "tiles.reward.params.amont", "unknown parameter"),
+    ("params = { stat = 0, amount = 1 }", "params = { stat = 9, amount = 1 }",
+     "tiles.reward.params.stat", "out of range"),
+    ("price = 2", "price = -1", "tiles.interactable.price", "out of range"),
+    ('effect = "mobility"', 'effect = "mobility"\ntarget = "self"', "tiles.interactable.target",
+     "works on space"),
+    ('name = "Dial Shell"', 'name = "Dial Shell"\nitem = "Excalibur"', "tiles.reward.item",
+     "unknown item 'Excalibur'"),
+    ("coin = 8.0", "coins = 8.0", "greedy.coins", "unknown key"),
+])
+def test_tile_function_problems_name_file_line_and_field(tmp_path, old, new, field, words):
+    """``bwlab validate``: every mistake in a tile function is one line naming file, line and
+    field (docs/tiles.md)."""
+    line, problems = _broken(tmp_path, old, new)
+    hit = [p for p in problems if f": {field}: " in p and words in p]
+    assert hit, problems
+    where_ = hit[0].split(":")
+    assert where_[0].endswith("tiles.toml") and abs(int(where_[1]) - line) <= 2, (hit, line)
+
+
+def test_the_shipped_tiles_have_at_least_ten_functions_of_every_effect():
+    """Issue #5: "Starter content ... at least 10 tile functions"; every effect of the tile
+    vocabulary is used by some tile; the Mystery Machine is a vehicle (cards/vehicles.toml)."""
+    from sim.catalogue.tile_functions import FUNCTION_EFFECTS, effect_code
+    ops = TILES.fx[:, 0]
+    assert (ops != 0).sum() >= 10
+    assert {effect_code(e) for e in FUNCTION_EFFECTS} <= set(ops.tolist())
+    garage = TILES.find("Mystery Machine Garage")
+    assert TILES.fx[2 * garage + 1, 0] == 0 and not (TILES.feature[garage] == INTERACT).any()

@@ -10,6 +10,8 @@ Tile layouts draw ladders (``L``) and platforms (``^``) as floor spaces with a f
   that is neither platform nor ladder); a ladder space is always "climbing a ladder";
 - the fall lands on the first such ground neighbour in the fixed direction order (N, NE, E, SE,
   S, SW, W, NW); with none, there is nowhere to fall and nothing happens;
+- a character inside a vehicle does not fall (the vehicle holds it); a vehicle that falls carries
+  its pilot along, unhurt;
 - a fall deals ``falling_damage`` flat damage (the document gives none), which can itself kill but
   never makes a second fall (the landing space is ground).
 
@@ -53,7 +55,7 @@ def _fall(st, S, e):
     if S.ip[L.P_FALL_MAX] <= 0:
         return 0
     s = st.ent[e, L.SPACE]
-    if s < 0:
+    if s < 0 or st.ent[e, L.RIDING] != 0:  # a pilot sits in its vehicle: the vehicle may fall
         return 0
     land = _landing(st, s)
     if land < 0:
@@ -64,5 +66,8 @@ def _fall(st, S, e):
     if face > S.ip[L.P_FALL_MAX]:
         return 0
     st.ent[e, L.SPACE] = land  # "On a 1: The fighter falls"
+    pilot = st.ent[e, L.PILOT] - 1
+    if pilot >= 0:  # a vehicle falls with the character inside it
+        st.ent[pilot, L.SPACE] = land
     _log(st, L.EV_FALL, e, s, land, face, S.ip[L.P_FALL_DAMAGE], 0)
     return S.ip[L.P_FALL_DAMAGE]

@@ -21,6 +21,7 @@ from . import layout as L
 from .combat import _strike
 from .death import _harm
 from .events import _log
+from .fx_row import _fx
 from .entities import _arrive, _summon_room
 from .fx_entities import _run_entity_effect, _summon
 from .fx_items import _run_item_effect
@@ -141,19 +142,6 @@ def _revive(st, S, c, e, s):
     _log(st, L.EV_REVIVE, c, e, s, 0, 0, 0)
 
 
-@njit(inline="always")
-def _fx(st, S, c, src, k, slot):
-    """Slot ``slot`` (``layout.FX_*``) of an effect row: the user's own ability (``FX_ABILITY``:
-    its entity columns), item type ``k`` (``FX_ITEM``: ``S.item_fx``) or tile function ``k``
-    (``FX_TILE``: ``S.tile_fx``). One reader, so an item's heal and an ability's heal run the
-    same code."""
-    if src == L.FX_ABILITY:
-        return st.ent[c, L.AB + slot]
-    if src == L.FX_ITEM:
-        return S.item_fx[k, slot]
-    return S.tile_fx[k, slot]
-
-
 @njit
 def _run_effect(st, S, c, t, src, k):
     """Run the effect of row (``src``, ``k``) for user ``c`` on target ``t`` (an entity, or
@@ -201,18 +189,25 @@ def _run_effect(st, S, c, t, src, k):
 
 
 @njit
-def _use_ability(st, S, c, t):
-    """Run ``c``'s ability on target ``t`` (an entity, or ``M + s`` for space ``s``); the action
-    must be legal (``_legal``). Pays the charge, the once-per-turn use and, if the type costs
-    it, the action ("Actions are used to attack, use tiles, use items, or to interact with
-    abilities")."""
+def _pay_ability(st, c, t, form):
+    """Pay one use of ``c``'s ability (its ``form``, 1 = the second) on ``t``: a charge, the
+    once-per-turn use and, if the type costs it, the action."""
     ent = st.ent
     ent[c, L.AB_USED] = 1
     if ent[c, L.AB_CHARGES] > 0:
         ent[c, L.CHARGES_LEFT] -= 1
     if ent[c, L.AB_COSTS] != 0:
         ent[c, L.ACTED] = 1
-    _log(st, L.EV_ABILITY, c, ent[c, L.AB_OP], t, ent[c, L.CHARGES_LEFT], 0, 0)
+    _log(st, L.EV_ABILITY, c, ent[c, L.AB_OP], t, ent[c, L.CHARGES_LEFT], form, 0)
+
+
+@njit
+def _use_ability(st, S, c, t):
+    """Run ``c``'s ability on target ``t`` (an entity, or ``M + s`` for space ``s``); the action
+    must be legal (``_legal``). Pays the charge, the once-per-turn use and, if the type costs
+    it, the action ("Actions are used to attack, use tiles, use items, or to interact with
+    abilities")."""
+    _pay_ability(st, c, t, 0)
     _run_effect(st, S, c, t, L.FX_ABILITY, 0)
 
 
@@ -221,11 +216,5 @@ def _use_ability_alt(st, S, c, e):
     """The ability's second form on entity ``e``: a revive "back in the team's Spawn" rather
     than "at the point of occurrence" (the only effect with a second form; legal only when both
     spots exist and differ: ``legal._legal``). Pays like :func:`_use_ability`."""
-    ent = st.ent
-    ent[c, L.AB_USED] = 1
-    if ent[c, L.AB_CHARGES] > 0:
-        ent[c, L.CHARGES_LEFT] -= 1
-    if ent[c, L.AB_COSTS] != 0:
-        ent[c, L.ACTED] = 1
-    _log(st, L.EV_ABILITY, c, ent[c, L.AB_OP], e, ent[c, L.CHARGES_LEFT], 1, 0)
+    _pay_ability(st, c, e, 1)
     _revive(st, S, c, e, _spawn_revive_space(st, S, e))

@@ -3,7 +3,7 @@ clones) and the opcodes ``OP_SUMMON_CARD`` / ``OP_ASSIST`` that items and tile f
 name (``sim.catalogue.entities.ENTITY_EFFECTS``).
 
 Must not import ``effects`` (it calls this module): the effect row's values are passed in, or read
-here as ``effects._fx`` reads them.
+here as ``fx_row._fx`` reads them.
 """
 
 from __future__ import annotations

@@ -26,20 +26,11 @@ from sim.rng import roll
 from . import layout as L
 from .entities import _spawn_assist, _summon_card
 from .events import _log
+from .fx_row import _fx
 from .items import _grant_item, _put_on_floor
 from .tile_board import _position_of
 from .tile_swap import _swap, _transform, _transform_choice
 from .tile_state import _set_tile_state
-
-
-@njit(inline="always")
-def _slot(st, S, c, src, k, slot):
-    """``effects._fx``, repeated: slot ``slot`` of row (``src``, ``k``)."""
-    if src == L.FX_ABILITY:
-        return st.ent[c, L.AB + slot]
-    if src == L.FX_ITEM:
-        return S.item_fx[k, slot]
-    return S.tile_fx[k, slot]
 
 
 @njit
@@ -70,10 +61,10 @@ def _run_tile_effect(st, S, c, t, src, k, op):
     g = st.g
     m = ent.shape[0]
     team = ent[c, L.TEAM]
-    amount = _slot(st, S, c, src, k, L.FX_AMOUNT)
+    amount = _fx(st, S, c, src, k, L.FX_AMOUNT)
     if op == L.OP_TILE_CONTROL:
         q = _position_of(t - m)
-        if _slot(st, S, c, src, k, L.FX_FLAG) == 0:
+        if _fx(st, S, c, src, k, L.FX_FLAG) == 0:
             _swap(st, S, st.tile_pos[ent[c, L.SPACE]], q, c)
         else:
             n = _transform_choice(st, S, c, True)
@@ -82,9 +73,9 @@ def _run_tile_effect(st, S, c, t, src, k, op):
             else:
                 g[L.FX_OK] = 0
     elif op == L.OP_GAIN:
-        _gain(st, t, _slot(st, S, c, src, k, L.FX_STAT), amount)
+        _gain(st, t, _fx(st, S, c, src, k, L.FX_STAT), amount)
     elif op == L.OP_ITEM_REWARD:
-        item = _slot(st, S, c, src, k, L.FX_STAT)
+        item = _fx(st, S, c, src, k, L.FX_STAT)
         n_items = S.item_fx.shape[0] - 1  # the item table's last row holds the item rules
         if item < 0 and n_items > 0:  # "an item": one of the catalogue's, uniformly (house)
             rng = st.rng
@@ -106,8 +97,8 @@ def _run_tile_effect(st, S, c, t, src, k, op):
         ent[t, L.EXTRA_TURN] = g[L.TURNS + ent[t, L.TEAM]] + 1  # "next turn"
         _log(st, L.EV_EXTRA_ACTION, t, ent[t, L.EXTRA_LEFT], 0, ent[t, L.EXTRA_TURN], 0, 0)
     elif op == L.OP_TILE_STATE:
-        _set_tile_state(st, S, _position_of(t - m), _slot(st, S, c, src, k, L.FX_FLAG),
-                        _slot(st, S, c, src, k, L.FX_DURATION), c)
+        _set_tile_state(st, S, _position_of(t - m), _fx(st, S, c, src, k, L.FX_FLAG),
+                        _fx(st, S, c, src, k, L.FX_DURATION), c)
     elif op == L.OP_EARN:
         g[L.COINS + team] += amount
         _log(st, L.EV_COINS, team, amount, g[L.COINS + team], c, 0, 0)

@@ -17,7 +17,7 @@ DEALT, TAKEN, KILLS = 24, 25, 26  # running totals: health it removed, health it
 (FX_OP, FX_TARGET, FX_COSTS, FX_OWN_TURN, FX_CHARGES, FX_RANGE, FX_DURATION, FX_AMOUNT, FX_STAT,
  FX_FLAG, FX_COUNT, FX_HEALTH, FX_ATTACKS, FX_TIER) = range(14)
 FX_SLOTS = 14
-FX_ABILITY, FX_ITEM, FX_TILE = 0, 1, 2  # where the interpreter reads a row (effects._fx)
+FX_ABILITY, FX_ITEM, FX_TILE = 0, 1, 2  # where the interpreter reads a row (fx_row._fx)
 # the card's effect row, copied per entity
 AB = 27
 (AB_OP, AB_TARGET, AB_COSTS, AB_OWN_TURN, AB_CHARGES, AB_RANGE, AB_DURATION, AB_AMOUNT, AB_STAT,

@@ -1,7 +1,7 @@
 """``Static.tile_fx``: every catalogue tile's functions and local board, one table for the kernels.
 
 Why one table: the interpreter reads a tile function's effect row where it reads an ability's or
-an item's (``effects._fx`` with ``FX_TILE``: row ``2 * tile + kind``, kind 0 the reward, 1 the
+an item's (``fx_row._fx`` with ``FX_TILE``: row ``2 * tile + kind``, kind 0 the reward, 1 the
 interactable), and a swap or transform in play re-stamps a tile's spaces into the game's live
 board arrays from its precomputed local graph (``sim/engine/tile_board.py``) — no Python, no
 object mode, during a game. Both rows of a tile carry the tile's own columns (size, suit,

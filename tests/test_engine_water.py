@@ -179,6 +179,34 @@ def test_free_water_always_succeeds_without_rolling():
     assert events(game, L.EV_WATER_ROLL)[-1, 5] == 0
 
 
+def test_a_streak_of_automatic_successes_ends_at_the_house_cap():
+    """House ruling (rules.toml ``water_streak_max``) completing "Each Entity may roll for water
+    freely, as many times as they like, until they fail": with "Freely Cross Water" no roll fails,
+    so the streak ends after ``water_streak_max`` crossings; one more buys a fresh streak with the
+    action, after which no roll is left once that streak ends too (a turn always ends)."""
+    game, c = water_game()
+    s, t = beside_water(game)
+    put(game, c, s)
+    ent = game.st.ent
+    ent[c, L.FREE_WATER] = 1
+    cap = RULES.water_streak_max
+    assert game.S.ip[L.P_WATER_STREAK] == cap
+    here, there = s, t
+    for k in range(cap):
+        assert ent[c, L.STREAK_OVER] == 0 and ent[c, L.ACTED] == 0
+        assert game.legal_mask()[water_action(game, there)]
+        game.apply(water_action(game, there))
+        here, there = there, here
+    assert ent[c, L.STREAK_OVER] == 1 and ent[c, L.ACTED] == 0 and ent[c, L.SPACE] == here
+    game.apply(water_action(game, there))  # the fresh streak costs the action
+    assert ent[c, L.ACTED] == 1 and ent[c, L.STREAK_ROLLS] == 1
+    for k in range(cap - 1):
+        here, there = there, here
+        game.apply(water_action(game, there))
+    assert ent[c, L.STREAK_OVER] == 1
+    assert not game.legal_mask()[water_action(game, 0):].any()
+
+
 def test_a_submerged_character_remains_a_target():
     """"They remain a target. A submerged character can be attacked like anyone else"."""
     game, c = water_game()

@@ -22,7 +22,7 @@ WATER_CARRY = ("body",)
 _KEYS = {
     "doorway", "move_cost", "range_cost", "diagonal_range_cost", "cross_tile_penalty",
     "cross_tile_count", "water_penalty", "water_count", "portal_is_boundary", "water_die",
-    "water_success_min", "water_carry", "fire_wall_damage", "fire_wall_fail_crosses",
+    "water_success_min", "water_streak_max", "water_carry", "fire_wall_damage", "fire_wall_fail_crosses",
     "falling_die", "falling_max_face", "falling_damage", "door_sight_range", "team_spawns",
     "apocalypse_layer", "uncovered_chance",
 }
@@ -41,6 +41,7 @@ class BoardRules:
     portal_is_boundary: bool
     water_die: int
     water_success_min: int
+    water_streak_max: int
     water_carry: str
     fire_wall_damage: int
     fire_wall_fail_crosses: bool
@@ -87,6 +88,7 @@ def load_board_rules(doc: TomlDoc) -> BoardRules | None:
         portal_is_boundary=get("portal_is_boundary", bool, fallback=False),
         water_die=get("water_die", lo=2, hi=100, fallback=6),
         water_success_min=get("water_success_min", lo=1, hi=100, fallback=4),
+        water_streak_max=get("water_streak_max", lo=1, hi=1000, fallback=4),
         water_carry=get("water_carry", str, choices=WATER_CARRY, fallback="body"),
         fire_wall_damage=get("fire_wall_damage", lo=0, hi=100_000, fallback=50),
         fire_wall_fail_crosses=get("fire_wall_fail_crosses", bool, fallback=False),

@@ -49,8 +49,9 @@ TICKS, TICK_TILE, EXTRA_LEFT, EXTRA_TURN = 72, 73, 74, 75
 #   80..87  water and terrain (sim/engine/water.py): submerged, the water-roll streak
 ENT_BLOCK, ITEM_BLOCK, TILE_BLOCK, WATER_BLOCK = 56, 64, 72, 80
 # water and terrain (sim/engine/water.py, terrain.py): submerged ("stuck in the water"); this
-# turn's water-roll streak has ended in a failure; sources letting it "Freely Cross Water"
-SUBMERGED, STREAK_OVER, FREE_WATER = 80, 81, 82
+# turn's water-roll streak has ended (a failure, or its length cap); sources letting it "Freely
+# Cross Water"; the successful rolls of the current streak
+SUBMERGED, STREAK_OVER, FREE_WATER, STREAK_ROLLS = 80, 81, 82, 83
 NF = 88
 TIMED = (FROZEN, INVISIBLE, BUFF, DEBUFF)  # each followed by its "_BY" column
 # an expiry: (clock count at which it ends) * CLOCKS + clock; clocks 0-3 count a team's turns
@@ -154,8 +155,8 @@ NTL = 55
 # water and terrain (rules.toml [board]): the water-roll die and its least success, a failed
 # fire wall's damage and whether it still crosses, the fall die, its falling faces, the damage
 (P_WATER_DIE, P_WATER_MIN, P_FIRE_DAMAGE, P_FIRE_CROSSES, P_FALL_DIE, P_FALL_MAX,
- P_FALL_DAMAGE) = range(28, 35)
-NIP = 40  # 35..39: later slices
+ P_FALL_DAMAGE, P_WATER_STREAK) = range(28, 36)
+NIP = 40  # 36..39: later slices
 # ---- float parameters fp[NFP]
 F_RED = 0
 (W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH,

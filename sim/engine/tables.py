@@ -113,6 +113,7 @@ def _int_params(catalogue, graph, gr: GameRules, apoc_pos: int) -> np.ndarray:
     ip[L.P_FALL_DIE] = br.falling_die
     ip[L.P_FALL_MAX] = br.falling_max_face
     ip[L.P_FALL_DAMAGE] = br.falling_damage
+    ip[L.P_WATER_STREAK] = br.water_streak_max
     return ip
 
 

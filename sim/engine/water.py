@@ -19,8 +19,9 @@ body next to the character (no speed), across a rolled wall to the neighbour ``s
 speed), or, submerged, an escape to any space next to the body it is in. House rulings
 (docs/rulings.md): a submerged character stays on the space it rolled from (it is in the water
 beside it: attackable, as the book says); a roll after the streak has failed spends the action
-(the "fresh streak"); the numbers are ``rules.toml [board]`` (``water_die``,
-``water_success_min``, ``fire_wall_damage``, ``fire_wall_fail_crosses``).
+(the "fresh streak"); a streak also ends after ``water_streak_max`` successes (else "Freely Cross
+Water" would never end a turn); the numbers are ``rules.toml [board]`` (``water_die``,
+``water_success_min``, ``water_streak_max``, ``fire_wall_damage``, ``fire_wall_fail_crosses``).
 """
 
 from __future__ import annotations
@@ -112,11 +113,15 @@ def _apply_water(st, S, c, s):
     if ent[c, L.STREAK_OVER] != 0:  # "Spending that character's action buys them a fresh streak"
         ent[c, L.ACTED] = 1
         ent[c, L.STREAK_OVER] = 0
+        ent[c, L.STREAK_ROLLS] = 0
     wall = 0 if ent[c, L.SUBMERGED] != 0 else _wall_kind(st, S, here, s)
     face, ok = _water_roll(st, S, c)
     _log(st, L.EV_WATER_ROLL, c, here, s, face, 1 if ok else 0, wall)
     if ok:
         ent[c, L.SUBMERGED] = 0
+        ent[c, L.STREAK_ROLLS] += 1
+        if ent[c, L.STREAK_ROLLS] >= S.ip[L.P_WATER_STREAK]:  # house: a streak's length cap
+            ent[c, L.STREAK_OVER] = 1                         # (rules.toml water_streak_max)
         mc = S.ip[L.P_MOVE_COST]
         # a wall is crossed by a step ("Walls ... obstruct movement"): a pilot's vehicle drives it
         if wall > 0 and not _drive(st, c, s, mc):
@@ -146,3 +151,4 @@ def _begin_water(st, team):
     for e in range(ent.shape[0]):
         if ent[e, L.TEAM] == team:
             ent[e, L.STREAK_OVER] = 0
+            ent[e, L.STREAK_ROLLS] = 0

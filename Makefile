@@ -26,8 +26,11 @@ demo: $(STAMP)
 	$(BIN)/bwlab demo
 	$(BIN)/bwlab report
 
+# The engine's kernels are compiled first, two call trees at a time (sim/runner/warm.py), so the
+# test workers load them from Numba's cache instead of each compiling the same engine.
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m sim.runner.warm
+	$(BIN)/python -m pytest -q -n auto
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/combat.py

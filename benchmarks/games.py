@@ -1,8 +1,8 @@
 """Full 4-team games per second with the greedy policy, peak memory, and the JIT/Python ratio;
 then games per second of every policy in self-play.
 
-Plays ``--games`` games in chunks with :func:`sim.engine.runner.play_many` (threads over games
-with ``prange``; game ``i`` = child ``i`` of ``SeedSequence(--seed)``, so the results do not
+Plays ``--games`` games in chunks with :func:`sim.engine.runner.play_many` (Python threads over
+a ``nogil`` kernel; game ``i`` = child ``i`` of ``SeedSequence(--seed)``, so the results do not
 depend on the thread count), on ``--boards`` pre-compiled boards (board ``i % boards``) with
 random teams. Memory: resident set size after every chunk (it must stay flat) and the peak. Then
 a few of the same games again in a subprocess with ``NUMBA_DISABLE_JIT=1`` for the speed ratio

@@ -123,7 +123,7 @@ def _depth(budget):
     return depth
 
 
-@njit
+@njit(inline="always")  # one call site: no library of its own to link and re-optimise
 def _playout(sim, S, mask, team, r0, depth):
     """Greedy for everyone until ``team``'s turn of rotation ``r0 + depth`` (or the end); the
     number of decisions played."""
@@ -281,7 +281,7 @@ def _candidates(st, S, mask, cands, budget):
     return k
 
 
-@njit
+@njit(inline="always")  # one call site (see _playout)
 def _simulate(st, S, sim, a, j, team, mask, health, stats, depth):
     """One play-out of action ``a`` with simulation ``j``'s dice; its value for ``team``."""
     _copy_into(sim, st)
@@ -300,7 +300,7 @@ def _simulate(st, S, sim, a, j, team, mask, health, stats, depth):
     return _value(sim, team, health)
 
 
-@njit
+@njit(inline="always")  # into runner._choose, through _lookahead_action (see _playout)
 def _search(st, S, mask, budget, stats):
     """The look-ahead's action for the current decision (``_legal`` has just run on ``st``);
     ``stats`` += simulations run, decisions simulated. ``st`` is only read."""
@@ -357,7 +357,7 @@ def _search(st, S, mask, budget, stats):
     return cands[best]
 
 
-@njit
+@njit(inline="always")  # called from runner._choose only
 def _lookahead_action(st, S, mask, budget):
     stats = np.zeros(2, np.int64)
     return _search(st, S, mask, budget, stats)

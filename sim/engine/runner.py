@@ -2,16 +2,22 @@
 
 Why a separate loop: a Python loop over decisions costs far more than the decisions themselves.
 ``_play`` composes the same small kernels the Python :class:`~sim.engine.game.Game` calls
-(``_advance``, ``_legal``, a policy, ``_apply``). ``play_many`` runs games over threads with
-``prange``; game ``i`` draws only from child ``i`` of ``SeedSequence(root)`` and allocates its own
+(``_advance``, ``_legal``, a policy, ``_apply``). ``play_many`` hands chunks of games to
+``numba.get_num_threads()`` Python threads, each running ``_play_range`` with the GIL released
+(``nogil``); game ``i`` draws only from child ``i`` of ``SeedSequence(root)`` and allocates its own
 state, so results are bit-identical whatever the thread count and memory stays flat.
+
+Why threads and not ``prange``: a ``parallel=True`` kernel is compiled three more times over (the
+parfor's gufunc and two wrappers, each linking the whole engine), a minute of cold compile for
+the same speed.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numba
 import numpy as np
-from numba import prange
 
 from sim._jit import njit
 from sim.ai.greedy import _greedy_action
@@ -28,7 +34,7 @@ from .turn import _advance, _apply
 from .victory import _finish_by_health, _team_alive, _team_health
 
 MAX_DECISIONS = 1_000_000  # a guard only: every game ends by the rotation cap long before
-GAMES_PER_CHUNK = 8  # prange scheduling granularity (a speed knob; results do not depend on it)
+GAMES_PER_CHUNK = 8  # games per thread task (a speed knob; results do not depend on it)
 
 
 @njit
@@ -100,13 +106,13 @@ def _card_record(st, team_cards, rec):
                 break
 
 
-@njit(parallel=True)
-def _play_many(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, policies, budgets,
-               seats, out, card_out):
-    """``out[i]`` = winner, reason, rotations, deaths, Apocalypse, decisions, each seat's final
-    health and the decision after which each seat was eliminated (-1: never) of game i;
-    ``card_out[i]`` = :func:`_card_record` of game i."""
-    for i in prange(board_of.shape[0]):
+@njit
+def _play_range(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, policies, budgets,
+                seats, lo, hi, out, card_out):
+    """Games ``lo..hi-1``: ``out[i]`` = winner, reason, rotations, deaths, Apocalypse, decisions,
+    each seat's final health and the decision after which each seat was eliminated (-1: never) of
+    game i; ``card_out[i]`` = :func:`_card_record` of game i."""
+    for i in range(lo, hi):
         k = board_of[i]
         S = Static(statics.move_nbr2[k], statics.sight_nbr2[k], statics.sight_flag2[k],
                      statics.kind2[k], statics.tile_pos2[k], statics.twin2[k],
@@ -135,7 +141,6 @@ def _play_many(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, po
             out[i, 6 + t] = health[t]
             out[i, 10 + t] = eliminated[t]
         _card_record(st, team_cards[i], card_out[i])
-    return out, card_out
 
 
 RESULT_COLUMNS = ("winner", "reason", "rotation", "deaths", "apocalypse", "decisions",
@@ -181,9 +186,19 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
         raise ValueError("policies and budgets hold one entry per seat (4)")
     out = np.zeros((n, len(RESULT_COLUMNS)), np.int64)
     card_out = np.zeros((n, 4, 5, len(CARD_COLUMNS)), np.int64)
-    # Games differ in length several-fold: hand them to threads a few at a time (Numba's default
-    # splits the range into one block per thread up front, and one thread then idles).
-    with numba.parallel_chunksize(GAMES_PER_CHUNK):
-        out, card_out = _play_many(static, cards, cpu_rows, n_cpu, board_of, team_cards, states,
-                                   policies, budgets, seats, out, card_out)
+
+    def play(lo):  # rows lo.. of out and card_out: no two tasks share one
+        _play_range(static, cards, cpu_rows, n_cpu, board_of, team_cards, states, policies,
+                    budgets, seats, lo, min(lo + GAMES_PER_CHUNK, n), out, card_out)
+
+    # Games differ in length several-fold: hand them to threads a few at a time, so no thread
+    # idles while another plays a long block.
+    starts = range(0, n, GAMES_PER_CHUNK)
+    threads = min(numba.get_num_threads(), len(starts))
+    if threads <= 1:
+        for lo in starts:
+            play(lo)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(play, starts))
     return (out, card_out) if per_card else out

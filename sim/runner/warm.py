@@ -1,0 +1,109 @@
+"""Compile the game engine's kernels into Numba's on-disk cache, two call trees at a time.
+
+Why: a cold start compiles the whole engine (every kernel of the turn, the actions, the
+policies and the game loop) before the first game is played, and one process does it on one
+core. The engine's call graph has two large subtrees that share little: the turn's upkeep
+(``_advance``, ``_legal`` and greedy's choice) and applying an action (``_apply``: attacks,
+abilities, items, tile functions, water). Compiled in two processes they take the time of the
+larger one; the loops on top (the look-ahead's search and the game loop ``_play_range``) then
+link the cached libraries. Every kernel is compiled with ``cache=True`` (``sim/_jit.py``), so a
+later process, such as a test worker or a CLI run, loads instead of compiling.
+
+``python -m sim.runner.warm [--jobs N]``; ``make test`` runs it before the test workers start.
+Only compiling is done here: no result depends on it, and the cache is checked against the
+sources by Numba itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+from joblib import Parallel, delayed
+
+ROOT = Path(__file__).resolve().parents[2]
+# stage by stage, each stage's groups in parallel: a later stage links what an earlier one cached
+STAGES = (("turn", "apply"), ("search", "loop"))
+
+
+def _game(cards_root: Path):
+    """A small game's state and setup from the shipped catalogue (only their types matter)."""
+    from sim.board.generate import generate_board
+    from sim.catalogue.loader import load_catalogue
+    from sim.catalogue.teams import random_teams
+    from sim.engine.setup import card_arrays, init_game
+    from sim.engine.tables import build_setup, load_game_data
+    from sim.rng import seed_states
+
+    catalogue = load_catalogue(cards_root)
+    game_rules, apocalypses = load_game_data(cards_root)
+    board = generate_board(catalogue.tiles, catalogue.board_rules, 1)
+    setup = build_setup(catalogue, board, game_rules, apocalypses)
+    cards = card_arrays(catalogue.cards)
+    teams = random_teams(len(catalogue.cards), np.random.default_rng(0))
+    st = init_game(setup, cards, teams, seed_states(0, 1)[0])
+    return st, setup, cards, teams
+
+
+def compile_group(group: str, cards_root: str) -> tuple[str, float]:
+    """Compile one group of entry points (without running them); its name and seconds."""
+    from numba import typeof, types
+
+    from sim.engine.actions import n_actions
+
+    t0 = time.perf_counter()
+    st, setup, cards, teams = _game(Path(cards_root))
+    S = setup.static
+    sig = (typeof(st), typeof(S))
+    mask = typeof(np.zeros(n_actions(st.kind.shape[0], st.ent.shape[0]), np.bool_))
+    if group == "turn":
+        from sim.ai.greedy import _greedy_action
+        from sim.engine.legal import _legal
+        from sim.engine.turn import _advance
+
+        _advance.compile(sig)
+        _legal.compile(sig + (mask,))
+        _greedy_action.compile(sig + (mask,))
+    elif group == "apply":
+        from sim.engine.turn import _apply
+
+        _apply.compile(sig + (types.int64,))
+    elif group == "search":
+        from sim.ai.lookahead import _search
+
+        _search.compile(sig + (mask, types.int64, typeof(np.zeros(2, np.int64))))
+    elif group == "loop":
+        from sim.engine import layout as L
+        from sim.engine.runner import play_many
+        from sim.engine.tables import stack_setups
+
+        play_many(stack_setups([setup]), cards, np.zeros(1, np.int64), teams[None], 0,
+                  [L.GREEDY] * 4)
+    else:
+        raise ValueError(f"unknown group {group!r}")
+    return group, time.perf_counter() - t0
+
+
+def warm(jobs: int = 2, cards_root: Path = ROOT / "cards", verbose: bool = True) -> float:
+    """Compile every stage's groups with ``jobs`` processes; the seconds it took."""
+    t0 = time.perf_counter()
+    with Parallel(n_jobs=jobs, backend="loky") as parallel:
+        for stage in STAGES:
+            for group, seconds in parallel(delayed(compile_group)(g, str(cards_root))
+                                           for g in stage):
+                if verbose:
+                    print(f"compiled {group:<7s} {seconds:6.1f} s", flush=True)
+    return time.perf_counter() - t0
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
+    args = parser.parse_args(argv)
+    print(f"engine kernels compiled and cached in {warm(args.jobs):.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -47,6 +47,17 @@ def test_balanced_design_estimates_are_the_marginal_means():
     assert fit.team_effect.sum() == pytest.approx(0) and fit.seat_effect.sum() == pytest.approx(0)
 
 
+def test_a_team_that_never_wins_has_zero_not_undefined_error():
+    """A team with no wins has rate 0 and variance 0 (which rounding may put a hair below 0):
+    its standard error is a number, never NaN, and the others' stay positive."""
+    rng = np.random.default_rng(3)
+    winner = rng.integers(1, T, size=(2, T))  # team 0 never wins
+    fit = seat_team_effects(_winners_to_outcomes(winner))
+    assert fit.team_rate[0] == pytest.approx(0.0, abs=1e-12)
+    assert np.all(np.isfinite(fit.team_se)) and np.all(np.isfinite(fit.seat_se))
+    assert np.all(fit.team_se[1:] > 0)
+
+
 def test_seat_and_team_effects_recovered_with_calibrated_cluster_errors():
     rng = np.random.default_rng(2)
     data = _additive_games(rng, 200, 250)

@@ -175,8 +175,10 @@ def seat_team_effects(outcomes, seats=None, confidence: float = 0.95) -> SeatTea
     rows_s = np.zeros((n_seats, full.size))
     rows_s[:, 0] = 1.0
     rows_s[:, 1 + n_teams:] = np.eye(n_seats)
-    team_se = np.sqrt(np.einsum("ij,jk,ik->i", rows_t, cov, rows_t))
-    seat_se = np.sqrt(np.einsum("ij,jk,ik->i", rows_s, cov, rows_s))
+    # the sandwich covariance is positive semi-definite: a variance below 0 is rounding (a team
+    # that won every game or none has variance 0, which rounds to -1e-17)
+    team_se = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", rows_t, cov, rows_t), 0.0, None))
+    seat_se = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", rows_s, cov, rows_s), 0.0, None))
     g = coef[n_teams:]  # free seat parameters (n_seats - 1)
     vg = v[n_teams:, n_teams:]
     wald = float(g @ np.linalg.solve(vg, g))

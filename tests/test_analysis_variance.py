@@ -148,3 +148,13 @@ def test_duplicate_difference_is_the_paired_difference_of_block_means():
     assert ratio < 1.0
     with pytest.raises(ValueError):
         duplicate_win_rates(y[:1])
+
+
+def test_seat_test_with_fewer_seeds_than_seat_parameters():
+    """Two seeds (clusters) give a clustered covariance of rank <= 2 for 3 free seat parameters:
+    the seat test still answers (pseudo-inverse, df = its rank) instead of failing on a singular
+    matrix; with enough seeds it is the usual Wald test."""
+    y = np.array([[[0, 0, 0, 1], [0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 1, 0]],
+                  [[1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1]]], float)
+    fit = seat_team_effects(y)
+    assert np.isfinite(fit.seat_chi2) and 0.0 <= fit.seat_pvalue <= 1.0

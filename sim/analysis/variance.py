@@ -115,7 +115,8 @@ class SeatTeamEffects:
     seat_rate: np.ndarray       # mean + seat_effect: win rate of an average team in each seat
     seat_se: np.ndarray
     cov: np.ndarray             # cluster-robust covariance of (mean, team effects, seat effects)
-    seat_chi2: float            # Wald statistic for "no seat effect" (df = seats - 1)
+    seat_chi2: float            # Wald statistic for "no seat effect" (df = seats - 1, or fewer
+    #                             when there are too few seeds: the covariance's rank)
     seat_pvalue: float
     df: int                     # degrees of freedom for t intervals: #seeds - 1
     confidence: float
@@ -181,6 +182,11 @@ def seat_team_effects(outcomes, seats=None, confidence: float = 0.95) -> SeatTea
     seat_se = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", rows_s, cov, rows_s), 0.0, None))
     g = coef[n_teams:]  # free seat parameters (n_seats - 1)
     vg = v[n_teams:, n_teams:]
-    wald = float(g @ np.linalg.solve(vg, g))
+    # With fewer seeds (clusters) than seat parameters the clustered covariance is rank-deficient
+    # (rank <= seeds): the Wald statistic then uses its pseudo-inverse, on as many degrees of
+    # freedom as its rank — the same statistic as the inverse whenever it has full rank.
+    rank = int(np.linalg.matrix_rank(vg))
+    wald = float(g @ np.linalg.pinv(vg, hermitian=True) @ g) if rank > 0 else 0.0
+    p_seat = float(chi2.sf(wald, rank)) if rank > 0 else 1.0
     return SeatTeamEffects(float(mu), alpha, gamma, mu + alpha, team_se, mu + gamma, seat_se, cov,
-                           wald, float(chi2.sf(wald, n_seats - 1)), n_seeds - 1, confidence)
+                           wald, p_seat, n_seeds - 1, confidence)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,14 @@ from sim.catalogue.loader import load_catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards"
+
+
+def pytest_configure(config):
+    """Under ``NUMBA_DISABLE_JIT=1`` (fast iteration on engine logic: the kernels run as Python)
+    the random generator's uint64 arithmetic wraps as designed, which NumPy scalars report as an
+    overflow warning; compiled code wraps silently. Only then is that warning not an error."""
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        config.addinivalue_line("filterwarnings", "ignore:overflow encountered:RuntimeWarning")
 
 
 @pytest.fixture(scope="session")

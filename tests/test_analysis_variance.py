@@ -153,7 +153,8 @@ def test_duplicate_difference_is_the_paired_difference_of_block_means():
 def test_seat_test_with_fewer_seeds_than_seat_parameters():
     """Two seeds (clusters) give a clustered covariance of rank <= 2 for 3 free seat parameters:
     the seat test still answers (pseudo-inverse, df = its rank) instead of failing on a singular
-    matrix; with enough seeds it is the usual Wald test."""
+    matrix. (With enough seeds it is the usual Wald test, whose calibration
+    test_no_seat_effect_gives_calibrated_seat_test checks.)"""
     y = np.array([[[0, 0, 0, 1], [0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 1, 0]],
                   [[1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1]]], float)
     fit = seat_team_effects(y)

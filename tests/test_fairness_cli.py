@@ -11,17 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from sim.cli.main import main
+from tests._cli_kit import run
+
 
 ROOT = Path(__file__).resolve().parents[1]
 TEAMS = ROOT / "experiments" / "teams" / "example.toml"
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 def test_fairness_json_contract_and_early_stop(capsys):

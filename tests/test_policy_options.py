@@ -11,18 +11,12 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from sim.cli.main import main
+from tests._cli_kit import run
+
 
 ROOT = Path(__file__).resolve().parents[1]
 TEAMS = ROOT / "experiments" / "teams" / "example.toml"
 SMOKE = ROOT / "experiments" / "smoke.toml"
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 def test_play_with_a_budgeted_lookahead_is_reproducible(capsys):

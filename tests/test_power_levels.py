@@ -16,18 +16,11 @@ import pytest
 from scipy.stats import chisquare, spearmanr
 
 from sim.analysis import power_level as pl
-from sim.cli.main import main
+from tests._cli_kit import run
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "cards"
 ARENA_SHARES = (18, 27, 17, 14)  # names per level 1..4 in Arena's printed Power Level table
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 # -- ratings -> levels ---------------------------------------------------------------------------

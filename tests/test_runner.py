@@ -18,9 +18,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from sim.catalogue.diagnostics import InputError
-from sim.cli.main import main
 from sim.runner.experiment import load_experiment
 from sim.runner.schedule import schedule
+from tests._cli_kit import run
 
 ROOT = Path(__file__).resolve().parents[1]
 POLICIES = ("random", "greedy")
@@ -41,13 +41,6 @@ def exp_dir(tmp_path) -> Path:
     shutil.copytree(ROOT / "experiments" / "teams", folder / "teams")
     (folder / "tiny.toml").write_text(SMALL, encoding="utf-8")
     return folder
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 def tables(folder: Path):

@@ -138,6 +138,13 @@ def _effect_coding(k: int) -> np.ndarray:
     return c
 
 
+def _contrast_se(rows, cov) -> np.ndarray:
+    """Standard error of each contrast ``rows[i] @ coef``. The sandwich covariance is positive
+    semi-definite, so a variance below 0 is rounding (a team that won every game or none has
+    variance 0, which rounds to about -1e-17): it is taken as 0."""
+    return np.sqrt(np.clip(np.einsum("ij,jk,ik->i", rows, cov, rows), 0.0, None))
+
+
 def seat_team_effects(outcomes, seats=None, confidence: float = 0.95) -> SeatTeamEffects:
     """Fit y = mu + alpha_team + gamma_seat by least squares with seed-clustered covariance.
 
@@ -176,10 +183,7 @@ def seat_team_effects(outcomes, seats=None, confidence: float = 0.95) -> SeatTea
     rows_s = np.zeros((n_seats, full.size))
     rows_s[:, 0] = 1.0
     rows_s[:, 1 + n_teams:] = np.eye(n_seats)
-    # the sandwich covariance is positive semi-definite: a variance below 0 is rounding (a team
-    # that won every game or none has variance 0, which rounds to -1e-17)
-    team_se = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", rows_t, cov, rows_t), 0.0, None))
-    seat_se = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", rows_s, cov, rows_s), 0.0, None))
+    team_se, seat_se = _contrast_se(rows_t, cov), _contrast_se(rows_s, cov)
     g = coef[n_teams:]  # free seat parameters (n_seats - 1)
     vg = v[n_teams:, n_teams:]
     # With fewer seeds (clusters) than seat parameters the clustered covariance is rank-deficient

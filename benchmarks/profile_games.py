@@ -34,13 +34,13 @@ def main() -> None:
 
     from games import _teams, _world  # noqa: E402  (this folder's games benchmark)
     from sim.engine import layout as L
-    from sim.engine.runner import _play_many, play_many
+    from sim.engine.runner import _play_range, play_many
 
     cat, stacked, cards = _world(args.boards)
     teams = _teams(cat, args.seed, 0, args.games)
     play_many(stacked, cards, np.arange(2) % args.boards, teams[:2], args.seed, [L.GREEDY] * 4)
     entries = []
-    for cres in _play_many.overloads.values():
+    for cres in _play_range.overloads.values():
         lib = cres.library
         for fn in lib._final_module.functions:  # everything linked into the loop
             if not fn.is_declaration:

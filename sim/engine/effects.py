@@ -24,7 +24,7 @@ from .events import _log
 from .fx_row import _fx
 from .entities import _arrive, _summon_room
 from .fx_entities import _run_entity_effect, _summon
-from .fx_items import _run_item_effect
+from .fx_items import _blast, _run_item_effect
 from .fx_tiles import _run_tile_effect
 from .states import _set_state
 
@@ -99,21 +99,6 @@ def _teleport_targets(st, c, dist, base, mask):
 
 
 @njit
-def _area(st, S, c, dmg):
-    """Tile-Wide Damage: "flat damage ... applies immediately to everything in the affected
-    tiles" — every opponent in the user's tile, invisible or not."""
-    ent = st.ent
-    p = st.tile_pos[ent[c, L.SPACE]]
-    team = ent[c, L.TEAM]
-    for e in range(ent.shape[0]):
-        s = ent[e, L.SPACE]
-        if (ent[e, L.ALIVE] != 0 and s >= 0 and ent[e, L.TEAM] != team and st.tile_pos[s] == p
-                and st.g[L.OVER] == 0):
-            _log(st, L.EV_TILE_DAMAGE, e, dmg, ent[e, L.HEALTH] - dmg, c, 0, 0)
-            _harm(st, S, e, dmg, c, L.BY_ABILITY)
-
-
-@njit
 def _heal(st, c, e, amount, shield):
     """"Healing increases current health towards, and up to, its maximum value. Shield is healing
     that is allowed to go beyond maximum health" (the excess is kept as shield)."""
@@ -155,7 +140,8 @@ def _run_effect(st, S, c, t, src, k):
     if op == L.OP_STRIKE:
         _strike(st, S, c, t, amount)
     elif op == L.OP_AREA:
-        _area(st, S, c, amount)
+        # Tile-Wide Damage: every opponent in the user's tile, invisible or not
+        _blast(st, S, c, st.ent[c, L.SPACE], amount, L.BY_ABILITY)
     elif op == L.OP_HEAL:
         _heal(st, c, t, amount, _fx(st, S, c, src, k, L.FX_FLAG))
     elif op == L.OP_BUFF:

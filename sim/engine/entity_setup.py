@@ -138,8 +138,8 @@ def _plan(S, C, team_cards, rng):
 
 @njit
 def _card_row(ent, e, C, c, team):
-    """Row ``e`` as a character of card ``c`` (the same columns ``setup._init_game`` fills for
-    the teams' own characters)."""
+    """Row ``e`` as a character of card ``c``, not yet alive nor placed: the teams' own
+    characters (``setup._init_game``) and a summoned 6th card."""
     ent[e, L.TEAM] = team
     ent[e, L.CARD] = c
     ent[e, L.MAX_HEALTH] = C.max_health[c]
@@ -152,9 +152,12 @@ def _card_row(ent, e, C, c, team):
     for j in range(4):
         ent[e, L.ATK + j] = C.attacks[c, j]
         ent[e, L.TIER + j] = C.tier[c, j]
-    for j in range(C.effects.shape[1]):
+    for j in range(C.effects.shape[1]):  # the card's effect row (docs/effects.md)
         ent[e, L.AB + j] = C.effects[c, j]
     ent[e, L.CHARGES_LEFT] = C.effects[c, L.AB_CHARGES - L.AB]
+    # mobility with free_water: "allow you to 'Freely Cross Water'"
+    if C.effects[c, L.FX_OP] == L.OP_MOBILITY and C.effects[c, L.FX_FLAG] != 0:
+        ent[e, L.FREE_WATER] = 1
 
 
 @njit

@@ -35,9 +35,10 @@ def _flat(st, S, c, e, dmg, cause):
 
 
 @njit
-def _blast(st, S, c, s, dmg):
+def _blast(st, S, c, s, dmg, cause):
     """Tile-wide damage on the tile of space ``s``: every opponent of ``c`` in it, invisible or
-    not ("none of those require an attacker to pick a target")."""
+    not ("none of those require an attacker to pick a target"; an area ability's "flat damage
+    ... applies immediately to everything in the affected tiles")."""
     ent = st.ent
     p = st.tile_pos[s]
     team = ent[c, L.TEAM]
@@ -46,7 +47,7 @@ def _blast(st, S, c, s, dmg):
         if (ent[e, L.ALIVE] != 0 and t >= 0 and ent[e, L.TEAM] != team and st.tile_pos[t] == p
                 and st.g[L.OVER] == 0):
             _log(st, L.EV_TILE_DAMAGE, e, dmg, ent[e, L.HEALTH] - dmg, c, 0, 0)
-            _harm(st, S, e, dmg, c, L.BY_TILE_DAMAGE)
+            _harm(st, S, e, dmg, c, cause)
 
 
 @njit
@@ -57,7 +58,7 @@ def _run_item_effect(st, S, c, t, src, k, op):
     if op == L.OP_ITEM_DAMAGE:
         _flat(st, S, c, t, _amount(S, src, k), L.BY_ABILITY)
     elif op == L.OP_ITEM_BLAST:
-        _blast(st, S, c, t - m, _amount(S, src, k))
+        _blast(st, S, c, t - m, _amount(S, src, k), L.BY_TILE_DAMAGE)
     elif op == L.OP_ITEM_CLEANSE:
         _end_state(st, t, L.DEBUFF)
         _end_state(st, t, L.FROZEN)

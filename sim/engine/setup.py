@@ -19,7 +19,7 @@ from sim._jit import njit
 from sim.rng import roll
 
 from . import layout as L
-from .entity_setup import _fill_spare, _plan
+from .entity_setup import _card_row, _fill_spare, _plan
 from .items import _init_pools
 from .state import State
 from .tiles import _init_tiles
@@ -88,27 +88,9 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
         for k in range(team_cards.shape[1]):
             c = team_cards[t, k]
             for _ in range(C.characters[c]):  # "spawns multiple characters instead of one"
-                ent[e, L.TEAM] = t
-                ent[e, L.CARD] = c
+                _card_row(ent, e, C, c, t)  # placed "At the beginning of your first turn"
                 ent[e, L.ALIVE] = 1
                 ent[e, L.HEALTH] = C.max_health[c]
-                ent[e, L.MAX_HEALTH] = C.max_health[c]
-                ent[e, L.SPACE] = -1  # placed "At the beginning of your first turn"
-                ent[e, L.SPEED] = C.speed[c]
-                ent[e, L.RANGE] = C.range[c]
-                ent[e, L.DEFENSE] = C.defense[c]
-                ent[e, L.SUIT] = C.suit[c]
-                ent[e, L.HOME] = -1
-                for j in range(4):
-                    ent[e, L.ATK + j] = C.attacks[c, j]
-                    ent[e, L.TIER + j] = C.tier[c, j]
-                for j in range(C.effects.shape[1]):  # the card's effect row (docs/effects.md)
-                    ent[e, L.AB + j] = C.effects[c, j]
-                ent[e, L.CHARGES_LEFT] = C.effects[c, L.AB_CHARGES - L.AB]
-                # mobility with free_water: "allow you to 'Freely Cross Water'"
-                if (C.effects[c, L.FX_OP] == L.OP_MOBILITY
-                        and C.effects[c, L.FX_FLAG] != 0):
-                    ent[e, L.FREE_WATER] = 1
                 e += 1
     for k in range(cpu_rows.shape[0]):  # "CPUs sometimes populate the board"
         ent[e, L.TEAM] = L.NO_TEAM

@@ -170,8 +170,10 @@ def step_checked(game, policy) -> None:
     can only use as much speed as their stat shows" (a move never costs more than the speed left:
     checked per step, since a stat may fall later in the turn, e.g. boots dropped); "A frozen
     entity cannot use any of its speed, cannot spend its action" (frozen entities never move or
-    act); invincible entities lose no health "by any means" (the Apocalypse's excepted: checked on
-    turns with no Apocalypse step); ticks reset when a string breaks ("All of a character's ticks
+    act; a frozen fighter hit on a platform edge may still fall: "Whenever damage is allocated to
+    a fighter ... On a 1: The fighter falls", a move it does not make); invincible entities lose
+    no health "by any means" (the Apocalypse's excepted: checked on turns with no Apocalypse
+    step); ticks reset when a string breaks ("All of a character's ticks
     in a tile disappear at once if they interrupt the string of consecutive turns ended in that
     tile": a character that ends its turn holds ticks only in the tile it ends it in)."""
     ent = game.st.ent
@@ -182,6 +184,7 @@ def step_checked(game, policy) -> None:
     frozen = np.flatnonzero(ent[:, L.FROZEN] != 0)
     cols = [L.SPACE, L.CHARGES_LEFT, L.DEALT, L.KILLS]
     before = ent[frozen][:, cols].copy()
+    frozen_health = ent[frozen, L.HEALTH].copy()
     acted = ent[frozen, L.ACTED].copy()
     invincible = np.flatnonzero((ent[:, L.BUFF] != 0) & (ent[:, L.BUFF_STAT] == L.STAT_INVINCIBLE)
                                 & (ent[:, L.ALIVE] != 0))
@@ -195,6 +198,8 @@ def step_checked(game, policy) -> None:
     after = ent[frozen][:, cols]
     if int(game.st.g[L.TILE_CHANGES]) != changes:  # a swapped tile carries whoever stands in it
         after[:, 0] = before[:, 0]
+    hit = ent[frozen, L.HEALTH] < frozen_health  # damaged: it may have fallen (terrain)
+    after[hit, 0] = before[hit, 0]
     assert np.array_equal(before[still], after[still]), "a frozen entity acted"
     assert np.all(ent[frozen[still], L.ACTED] <= acted[still]), "a frozen entity spent its action"
     if int(game.st.g[L.APOC_STEP]) == steps:

@@ -11,7 +11,7 @@ assist, a vehicle and its pilot stand together (tests/_engine_kit.check_entity_i
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sim.engine import layout as L
@@ -25,6 +25,7 @@ MAX_DECISIONS = 20_000
 @given(board=st.integers(0, 40), seed=st.integers(0, 2**31), apocalypse=st.integers(-1, 2),
        policies=st.lists(st.sampled_from([L.RANDOM, L.GREEDY]), min_size=4, max_size=4),
        items=st.booleans())
+@example(board=30, seed=397837, apocalypse=0, policies=[0, 0, 1, 1], items=False)  # a frozen fall
 def test_invariants_hold_after_every_decision_and_every_game_ends(board, seed, apocalypse,
                                                                   policies, items):
     """R1-R5 invariants (see module docstring); "Each turn, each character can only use as much

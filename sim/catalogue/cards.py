@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .abilities import SLOTS, AbilityIndex
-from .diagnostics import InputError, Problem, Problems, read_text, suggest
+from .diagnostics import InputError, Problem, Problems, read_header, read_text, suggest
 from .rules import STAR_COLOURS, Rules
 
 STAR_COLUMNS = tuple(c for colour in STAR_COLOURS for c in (colour, f"{colour}_tier"))
@@ -71,20 +71,8 @@ def load_cards(path: Path, rules: Rules, abilities: AbilityIndex, problems: Prob
         return None
     before = len(problems)
     reader = csv.reader(io.StringIO(text, newline=""))
-    header = next(reader, None)
-    if not header or not any(h.strip() for h in header):
-        problems.add(path, 1, "header", "missing header row")
-        return None
-    header = [h.strip() for h in header]
-    for j, h in enumerate(header):
-        if h in header[:j]:
-            problems.add(path, 1, h, "column given twice")
-        elif h not in COLUMNS:
-            problems.add(path, 1, h or "(blank)", f"unknown column{suggest(h, list(COLUMNS))}")
-    for col in REQUIRED:
-        if col not in header:
-            problems.add(path, 1, col, "required column missing")
-    if len(problems) > before:
+    header = read_header(path, reader, COLUMNS, REQUIRED, problems)
+    if header is None:
         return None
 
     suit_ix = {s.lower(): i for i, s in enumerate(rules.suits)}

@@ -95,3 +95,23 @@ def read_text(path: Path, problems: Problems) -> str | None:
         problems.add(path, 1, "file", "empty")
         return None
     return text
+
+
+def read_header(path: Path, reader, columns, required, problems: Problems) -> list[str] | None:
+    """A CSV file's header row, stripped, or None after recording each problem in it (missing,
+    a column given twice, an unknown column, a required one missing): one home for the checks
+    every designer-edited table (cards, items) gets."""
+    header = [h.strip() for h in (next(reader, None) or [])]
+    if not any(header):
+        problems.add(path, 1, "header", "missing header row")
+        return None
+    before = len(problems)
+    for j, h in enumerate(header):
+        if h in header[:j]:
+            problems.add(path, 1, h, "column given twice")
+        elif h not in columns:
+            problems.add(path, 1, h or "(blank)", f"unknown column{suggest(h, list(columns))}")
+    for col in required:
+        if col not in header:
+            problems.add(path, 1, col, "required column missing")
+    return None if len(problems) > before else header

@@ -27,7 +27,7 @@ from sim.engine import layout as L
 
 from .abilities import (DEFAULT_TARGET, EFFECT_TARGETS, EFFECTS, MAX_DEBUFF_STAT, PARAM_SLOT,
                         SLOTS, TARGETS)
-from .diagnostics import Named, Problems, read_text, suggest
+from .diagnostics import Named, Problems, read_header, read_text, suggest
 from .tomldoc import TomlDoc
 
 TYPES_FILE = "item_types.toml"
@@ -226,19 +226,8 @@ def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, proble
         return None
     before = len(problems)
     reader = csv.reader(io.StringIO(text, newline=""))
-    header = [h.strip() for h in (next(reader, None) or [])]
-    if not any(header):
-        problems.add(path, 1, "header", "missing header row")
-        return None
-    for j, h in enumerate(header):
-        if h in header[:j]:
-            problems.add(path, 1, h, "column given twice")
-        elif h not in COLUMNS:
-            problems.add(path, 1, h or "(blank)", f"unknown column{suggest(h, list(COLUMNS))}")
-    for col in REQUIRED:
-        if col not in header:
-            problems.add(path, 1, col, "required column missing")
-    if len(problems) > before:
+    header = read_header(path, reader, COLUMNS, REQUIRED, problems)
+    if header is None:
         return None
     type_ix = {t.name.lower(): i for i, t in enumerate(types)}
     names, kinds, values, effects, rows, lines = [], [], [], [], [], []

@@ -30,7 +30,7 @@ demo: $(STAMP)
 # test workers load them from Numba's cache instead of each compiling the same engine.
 test: $(TEST_STAMP)
 	$(BIN)/python -m sim.runner.warm
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/combat.py

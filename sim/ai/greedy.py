@@ -134,12 +134,13 @@ def _position_scores(ent, fp, tile_pos, pos_bonus, pos_state, pos_layer, storm, 
 
 @njit
 def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, enemy_d, ref_r, ref_c,
-                cpu):
+                cpu, bonus):
     """The move (``1 + s``) scoring above ``best`` among ``spaces`` that ``mask`` allows; ties
     keep the lowest space id (a fixed, documented order; it is not seat-neutral), whatever
-    order ``spaces`` lists them in."""
+    order ``spaces`` lists them in. ``bonus``: ``tile_values._pos_bonus`` of ``c``, computed
+    once per decision."""
     storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
-    scores = _position_scores(st.ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
+    scores = _position_scores(st.ent, S.fp, st.tile_pos, bonus, st.pos_state,
                               S.pos_layer, storm, c, spaces, mask, True, enemy_r, enemy_c,
                               enemy_d, ref_r, ref_c, cpu, np.empty(spaces.shape[0]))
     for i in range(spaces.shape[0]):
@@ -191,7 +192,7 @@ def _greedy_action(st, S, mask):
         ref = spawn[0]
         enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
         return _best_space(st, S, c, mask, spawn, -1e300, 0, enemy_r, enemy_c, enemy_d,
-                           ref // SPAN, ref % SPAN, cpu)
+                           ref // SPAN, ref % SPAN, cpu, _pos_bonus(st, S, c))
     pick = _item_pickup(st, S, c, mask)  # free: no action, no speed (sim/ai/item_values.py)
     if pick >= 0:
         return pick
@@ -227,7 +228,8 @@ def _greedy_action(st, S, mask):
         return best_a
     ref = ent[c, L.SPACE]
     enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
-    here = _position_scores(ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
+    bonus = _pos_bonus(st, S, c)  # once per decision: here, a teleport's spaces, the walk
+    here = _position_scores(ent, S.fp, st.tile_pos, bonus, st.pos_state,
                             S.pos_layer, st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM, c,
                             np.full(1, ref), mask, False, enemy_r, enemy_c, enemy_d,
                             ref // SPAN, ref % SPAN, cpu, np.empty(1))[0]
@@ -235,7 +237,7 @@ def _greedy_action(st, S, mask):
     if ent[c, L.AB_USED] == 0 and ent[c, L.AB_OP] == L.OP_MOBILITY:  # a teleport
         tele = _teleport_spaces(st, c, mask)
         if tele.shape[0] > 0:
-            scores = _position_scores(ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
+            scores = _position_scores(ent, S.fp, st.tile_pos, bonus, st.pos_state,
                                       S.pos_layer, st.g[L.REVEALED] != 0
                                       and S.apoc_code[st.g[L.APOC]] == STORM, c, tele, mask,
                                       False, enemy_r, enemy_c, enemy_d, ref // SPAN, ref % SPAN,
@@ -258,5 +260,5 @@ def _greedy_action(st, S, mask):
     nreach = st.g[L.NREACH]
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(n)
     walk = _best_space(st, S, c, mask, spaces, best + 1e-9, L.END, enemy_r, enemy_c, enemy_d,
-                       ref // SPAN, ref % SPAN, cpu)
+                       ref // SPAN, ref % SPAN, cpu, bonus)
     return walk if walk != L.END else best_a

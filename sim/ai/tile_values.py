@@ -37,50 +37,79 @@ from sim.engine.tiles import _interactable
 from .values import _kill_table, _p_hit
 
 
+@njit(inline="always")
+def _worth(op, amount, flag, duration, worth, w_damage, w_effect, missing, buffed, knows,
+           hands_full):
+    """A reward's worth from scalars only: no array crosses the call, so scoring 49 positions
+    costs no reference counting (docs/performance.md)."""
+    if op == L.OP_HEAL:
+        healed = min(amount, missing)
+        extra = amount - healed if flag != 0 else 0
+        return w_damage * (healed + extra)
+    if op == L.OP_BUFF:
+        return 0.0 if buffed else w_effect * max(amount, 1) * duration
+    if (op == L.OP_LEARN and knows) or (op == L.OP_ITEM_REWARD and hands_full):
+        return 0.0  # an item is worth it only with a free hand (else it lands on the floor)
+    return worth / 100.0
+
+
+@njit(inline="always")
+def _knows(st, team):
+    """The team knows the Apocalypse (learning it again is worth nothing)."""
+    return (st.g[L.KNOWS] >> team) & 1 != 0 or st.g[L.REVEALED] != 0
+
+
+@njit(inline="always")
+def _hands_full(ent, c):
+    pool = _pool(ent, c)
+    return ent[pool, L.ITEM_SLOT] != 0 and ent[pool, L.ITEM_SLOT + 1] != 0
+
+
 @njit
 def _reward_worth(st, S, c, k):
     """What function row ``k`` is worth to ``c`` now, in health units."""
     ent = st.ent
     fx = S.tile_fx
-    fp = S.fp
-    op = fx[k, L.FX_OP]
-    if op == L.OP_HEAL:
-        healed = min(fx[k, L.FX_AMOUNT], ent[c, L.MAX_HEALTH] - ent[c, L.HEALTH])
-        extra = fx[k, L.FX_AMOUNT] - healed if fx[k, L.FX_FLAG] != 0 else 0
-        return fp[L.W_DAMAGE] * (healed + extra)
-    if op == L.OP_BUFF:
-        if ent[c, L.BUFF] != 0:
-            return 0.0
-        return fp[L.W_EFFECT] * max(fx[k, L.FX_AMOUNT], 1) * fx[k, L.FX_DURATION]
-    if op == L.OP_LEARN and ((st.g[L.KNOWS] >> ent[c, L.TEAM]) & 1 != 0 or st.g[L.REVEALED] != 0):
-        return 0.0
-    if op == L.OP_ITEM_REWARD:  # worth it only with a free hand (else it lands on the floor)
-        pool = _pool(ent, c)
-        if ent[pool, L.ITEM_SLOT] != 0 and ent[pool, L.ITEM_SLOT + 1] != 0:
-            return 0.0
-    return fx[k, TF_WORTH] / 100.0
+    return _worth(fx[k, L.FX_OP], fx[k, L.FX_AMOUNT], fx[k, L.FX_FLAG], fx[k, L.FX_DURATION],
+                  fx[k, TF_WORTH], S.fp[L.W_DAMAGE], S.fp[L.W_EFFECT],
+                  ent[c, L.MAX_HEALTH] - ent[c, L.HEALTH], ent[c, L.BUFF] != 0,
+                  _knows(st, ent[c, L.TEAM]), _hands_full(ent, c))
 
 
 @njit
 def _pos_bonus(st, S, c):
     """Per grid position, what standing there at the end of the turn is worth to ``c``:
-    Homefield (the tile's suit now: swaps move suits) plus the reward's share."""
+    Homefield (the tile's suit now: swaps move suits) plus the reward's share. The character's
+    side of each reward's worth is read once; the loop reads only local arrays."""
     ent = st.ent
     fx = S.tile_fx
     tiles = st.tiles
     out = np.zeros(GRID * GRID)
     suit = ent[c, L.SUIT]
     w_home = S.fp[L.W_HOMEFIELD]
+    w_damage, w_effect = S.fp[L.W_DAMAGE], S.fp[L.W_EFFECT]
     banked = ent[c, L.TICK_TILE] - 1
+    ticks_banked = ent[c, L.TICKS]
+    missing = ent[c, L.MAX_HEALTH] - ent[c, L.HEALTH]
+    buffed = ent[c, L.BUFF] != 0
+    knows = _knows(st, ent[c, L.TEAM])
+    hands_full = _hands_full(ent, c)
     for p in range(GRID * GRID):
         if suit >= 0 and tiles[p, L.TL_SUIT] == suit:
             out[p] = w_home
         t = tiles[p, L.TL_TILE]
-        if t < 0 or fx[2 * t, L.FX_OP] == 0 or _paused(st, p):
+        if t < 0 or fx[2 * t, L.FX_OP] == 0:
             continue
-        price = fx[2 * t, TF_PRICE]
-        ticks = ent[c, L.TICKS] + 1 if banked == t else 1
-        out[p] += _reward_worth(st, S, c, 2 * t) * min(ticks, price) / price
+        # deactivated or frozen: a call only for a tile that ever was (both columns 0 otherwise)
+        if (tiles[p, L.TL_OFF] != 0 or tiles[p, L.TL_FROZEN] != 0) and _paused(st, p):
+            continue
+        k = 2 * t
+        price = fx[k, TF_PRICE]
+        ticks = ticks_banked + 1 if banked == t else 1
+        worth = _worth(fx[k, L.FX_OP], fx[k, L.FX_AMOUNT], fx[k, L.FX_FLAG],
+                       fx[k, L.FX_DURATION], fx[k, TF_WORTH], w_damage, w_effect, missing,
+                       buffed, knows, hands_full)
+        out[p] += worth * min(ticks, price) / price
     return out
 
 

@@ -110,9 +110,11 @@ def _item_pickup(st, S, c, mask):
     m = st.ent.shape[0]
     at = _item_base(n, m) + 2 * m + 2 * n
     best, best_v = -1, -1
+    fx = S.item_fx  # hoisted: a field read in the loop is a reference-count round trip
+    floor = st.floor
     for f in range(L.F_CAP):
-        if mask[at + f] and S.item_fx[st.floor[f, 0], VALUE] > best_v:
-            best, best_v = at + f, S.item_fx[st.floor[f, 0], VALUE]
+        if mask[at + f] and fx[floor[f, 0], VALUE] > best_v:
+            best, best_v = at + f, fx[floor[f, 0], VALUE]
     return best
 
 

@@ -28,16 +28,22 @@ def _water_targets(st, S, c, mask):
     n = st.kind.shape[0]
     base = _water_base(n, ent.shape[0])
     here = ent[c, L.SPACE]
+    # arrays hoisted into locals: a struct field read inside a loop is a reference-count round
+    # trip each time (docs/performance.md)
+    bodies = S.space_bodies
+    starts = S.body_start
+    members = S.body_members
+    nbr = st.move_nbr
+    rolled = st.move_roll
     out = np.empty(64, np.int64)
     wall = np.zeros(64, np.int64)
     k = 0
-    bodies = S.space_bodies
     for bi in range(bodies.shape[1]):
         b = bodies[here, bi]
         if b < 0:
             break
-        for j in range(S.body_start[b], S.body_start[b + 1]):
-            s = S.body_members[j]
+        for j in range(starts[b], starts[b + 1]):
+            s = members[j]
             if mask[base + s] and k < 64:
                 dup = False
                 for i in range(k):
@@ -47,10 +53,10 @@ def _water_targets(st, S, c, mask):
                     k += 1
     if ent[c, L.SUBMERGED] == 0:
         for d in range(8):
-            s = st.move_nbr[here, d]
-            if s >= 0 and st.move_roll[here, d] > 0 and mask[base + s] and k < 64:
+            s = nbr[here, d]
+            if s >= 0 and rolled[here, d] > 0 and mask[base + s] and k < 64:
                 out[k] = s
-                wall[k] = st.move_roll[here, d]
+                wall[k] = rolled[here, d]
                 k += 1
     return out[:k], wall[:k]
 

@@ -149,9 +149,12 @@ def _interactable(st, S, c):
         return k
     if fx[k, TF_FEATURE + _space_cell(s)] == INTERACT:
         return k
+    nbr = st.sight_nbr  # hoisted: a field read in the loop is a reference-count round trip
+    flag = st.sight_flag
+    tile_pos = st.tile_pos
     for d in range(8):
-        x = st.sight_nbr[s, d]
-        if (x >= 0 and st.sight_flag[s, d] & (CROSS | WATER_FLAG) == 0 and st.tile_pos[x] == p
+        x = nbr[s, d]
+        if (x >= 0 and flag[s, d] & (CROSS | WATER_FLAG) == 0 and tile_pos[x] == p
                 and fx[k, TF_FEATURE + _space_cell(x)] == INTERACT):
             return k
     return -1

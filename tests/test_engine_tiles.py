@@ -27,9 +27,10 @@ from sim.engine.tables import _pos_dist
 from sim.engine.tile_board import _reveal_in_place, _tile_at
 from sim.engine.tile_swap import _swap, _transform
 from sim.engine.tile_state import _after_action_tiles, _paused, _set_tile_state
+from sim.engine.tiles import _knows_apocalypse
 from sim.engine.turn import _begin_turn
 from sim.ai.greedy import _greedy_action
-from sim.ai.tile_values import _apocalypse_known, _pos_bonus
+from sim.ai.tile_values import _pos_bonus
 from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game, setup_for
 
 BOARD = 4  # board 4 holds every catalogue tile
@@ -369,9 +370,9 @@ def test_learning_the_apocalypse_once():
     game, c = game_on()
     st, ent = game.st, game.st.ent
     ent[c, L.SPACE] = space("Fortress of Solitude", 1, 2)
-    assert not _apocalypse_known(st, 0)
+    assert not _knows_apocalypse(st, 0)
     game.apply(interact(game, int(ent[c, L.SPACE])))
-    assert _apocalypse_known(st, 0) and not _apocalypse_known(st, 1) and ent[c, L.ACTED] == 1
+    assert _knows_apocalypse(st, 0) and not _knows_apocalypse(st, 1) and ent[c, L.ACTED] == 1
     ent[c, L.ACTED] = 0
     assert interact_actions(game) == []
 

@@ -54,6 +54,7 @@ from sim.engine.actions import _alt_base, _water_base
 from sim.engine.entities import _move_speed
 from sim.engine.legal import _legal
 from sim.engine.state import _clone, _copy_into
+from sim.engine.tiles import _knows_apocalypse
 from sim.engine.turn import _apply
 from sim.engine.victory import _team_health
 from sim.rng import roll
@@ -62,7 +63,7 @@ from .entity_values import _summon_action
 from .greedy import (SPAN, _ability_score, _attack_score, _by_distance, _greedy_action,
                      _position_scores, _teleport_spaces, _threats)
 from .item_values import _item_candidates
-from .tile_values import _apocalypse_known, _best_tile_action, _pos_bonus
+from .tile_values import _best_tile_action, _pos_bonus
 from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
 from .water_values import _water_targets
 
@@ -287,7 +288,7 @@ def _simulate(st, S, sim, a, j, team, mask, health, stats, depth):
     _copy_into(sim, st)
     _seed_simulation(st, j, sim.rng)
     g = sim.g
-    if g[L.REVEALED] == 0 and not _apocalypse_known(st, team):  # face-down: draw our own
+    if g[L.REVEALED] == 0 and not _knows_apocalypse(st, team):  # face-down: draw our own
         s0, s1, s2, s3 = sim.rng[0], sim.rng[1], sim.rng[2], sim.rng[3]
         r, s0, s1, s2, s3 = roll(S.apoc_code.shape[0], s0, s1, s2, s3)
         sim.rng[0], sim.rng[1], sim.rng[2], sim.rng[3] = s0, s1, s2, s3

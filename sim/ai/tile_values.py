@@ -26,13 +26,13 @@ import numpy as np
 from sim._jit import njit
 from sim.engine import layout as L
 from sim.engine.combat import _threshold
-from sim.engine.items import _pool
+from sim.engine.items import _held, _pool
 from sim.engine.actions import _interact_base
 from sim.engine.tile_board import GRID, SPAN, _middle, _position_of, _tile_at
 from sim.engine.tile_swap import _shift, _transform_choice
 from sim.engine.tile_state import _paused
 from sim.engine.tile_table import TF_COIN, TF_PRICE, TF_SUIT, TF_WORTH
-from sim.engine.tiles import _interactable
+from sim.engine.tiles import _interactable, _nothing_to_learn
 
 from .values import _kill_table, _p_hit
 
@@ -53,18 +53,6 @@ def _worth(op, amount, flag, duration, worth, w_damage, w_effect, missing, buffe
     return worth / 100.0
 
 
-@njit(inline="always")
-def _knows(st, team):
-    """The team knows the Apocalypse (learning it again is worth nothing)."""
-    return (st.g[L.KNOWS] >> team) & 1 != 0 or st.g[L.REVEALED] != 0
-
-
-@njit(inline="always")
-def _hands_full(ent, c):
-    pool = _pool(ent, c)
-    return ent[pool, L.ITEM_SLOT] != 0 and ent[pool, L.ITEM_SLOT + 1] != 0
-
-
 @njit
 def _reward_worth(st, S, c, k):
     """What function row ``k`` is worth to ``c`` now, in health units."""
@@ -73,7 +61,7 @@ def _reward_worth(st, S, c, k):
     return _worth(fx[k, L.FX_OP], fx[k, L.FX_AMOUNT], fx[k, L.FX_FLAG], fx[k, L.FX_DURATION],
                   fx[k, TF_WORTH], S.fp[L.W_DAMAGE], S.fp[L.W_EFFECT],
                   ent[c, L.MAX_HEALTH] - ent[c, L.HEALTH], ent[c, L.BUFF] != 0,
-                  _knows(st, ent[c, L.TEAM]), _hands_full(ent, c))
+                  _nothing_to_learn(st, ent[c, L.TEAM]), _held(ent, _pool(ent, c)) == 2)
 
 
 @njit
@@ -92,8 +80,8 @@ def _pos_bonus(st, S, c):
     ticks_banked = ent[c, L.TICKS]
     missing = ent[c, L.MAX_HEALTH] - ent[c, L.HEALTH]
     buffed = ent[c, L.BUFF] != 0
-    knows = _knows(st, ent[c, L.TEAM])
-    hands_full = _hands_full(ent, c)
+    knows = _nothing_to_learn(st, ent[c, L.TEAM])
+    hands_full = _held(ent, _pool(ent, c)) == 2
     for p in range(GRID * GRID):
         if suit >= 0 and tiles[p, L.TL_SUIT] == suit:
             out[p] = w_home
@@ -259,11 +247,3 @@ def _best_tile_action(st, S, c, mask):
                 if sc > best:
                     best, best_a = sc, base + s
     return best, best_a
-
-
-@njit
-def _apocalypse_known(st, team):
-    """Whether ``team`` has learned the face-down Apocalypse (the look-ahead then plays the real
-    one instead of drawing its own)."""
-    return team >= 0 and (st.g[L.KNOWS] >> team) & 1 != 0
-

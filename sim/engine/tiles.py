@@ -174,9 +174,8 @@ def _legal_interact(st, S, c, mask, base):
     fx = S.tile_fx
     op = fx[k, L.FX_OP]
     if fx[k, L.FX_TARGET] != L.T_SPACE:
-        if op == L.OP_LEARN and (st.g[L.REVEALED] != 0
-                                 or (st.g[L.KNOWS] >> ent[c, L.TEAM]) & 1 != 0):
-            return 0  # nothing left to learn
+        if op == L.OP_LEARN and _nothing_to_learn(st, ent[c, L.TEAM]):
+            return 0
         mask[base + ent[c, L.SPACE]] = True
         return 1
     if op == L.OP_MOBILITY:
@@ -269,3 +268,9 @@ def _ability_control_targets(st, S, c, base, mask):
 def _knows_apocalypse(st, team):
     """Whether ``team`` has learned the face-down Apocalypse (a tile's ``learn``)."""
     return team >= 0 and (st.g[L.KNOWS] >> team) & 1 != 0
+
+
+@njit
+def _nothing_to_learn(st, team):
+    """A ``learn`` effect would teach ``team`` nothing: it knows the Apocalypse, or all do."""
+    return st.g[L.REVEALED] != 0 or _knows_apocalypse(st, team)

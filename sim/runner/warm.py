@@ -29,7 +29,9 @@ STAGES = (("turn", "apply"), ("search", "loop"))
 
 
 def _game(cards_root: Path):
-    """A small game's state and setup from the shipped catalogue (only their types matter)."""
+    """A small game's state and setup from the shipped catalogue (only their types matter). Not
+    ``engine.record.new_game``: a ``Game`` advances to its first decision, which would compile
+    ``_advance`` in every group."""
     from sim.board.generate import generate_board
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import random_teams

@@ -232,3 +232,17 @@ def check_ticks_at_end(game, c: int, t: int, paused: bool) -> None:
         assert ent[c, L.TICK_TILE] == t + 1, "ticks kept after the string broke"
     if t >= 0 and S.tile_fx[2 * t, L.FX_OP] != 0 and not paused and ent[c, L.KIND] <= L.K_SUMMONED:
         assert ent[c, L.TICK_TILE] == t + 1, "a turn ended in a reward tile banked no tick there"
+
+
+def play_checked(game, policies, max_decisions: int = 20_000) -> None:
+    """Play ``game`` to its end, ``policies[team]`` deciding for each team, checking the
+    invariants before the first decision and across and after every one (step_checked,
+    check_invariants); fails unless the game ends within ``max_decisions`` ("every game
+    ends")."""
+    check_invariants(game)
+    for _ in range(max_decisions):
+        if game.terminal:
+            break
+        step_checked(game, policies[int(game.st.ent[game.current, L.TEAM])])
+        check_invariants(game)
+    assert game.terminal, "every game ends"

@@ -15,8 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sim.engine import layout as L
-from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, check_invariants, new_game, seed_items,
-                               step_checked)
+from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game, play_checked, seed_items
 
 MAX_DECISIONS = 20_000
 
@@ -26,6 +25,8 @@ MAX_DECISIONS = 20_000
        policies=st.lists(st.sampled_from([L.RANDOM, L.GREEDY]), min_size=4, max_size=4),
        items=st.booleans())
 @example(board=30, seed=397837, apocalypse=0, policies=[0, 0, 1, 1], items=False)  # a frozen fall
+@example(board=5, seed=2300, apocalypse=0, policies=[0, 0, 0, 0], items=False)  # frozen vehicle
+@example(board=5, seed=2300, apocalypse=0, policies=[0, 1, 0, 1], items=False)  # walled Spawn
 def test_invariants_hold_after_every_decision_and_every_game_ends(board, seed, apocalypse,
                                                                   policies, items):
     """R1-R5 invariants (see module docstring); "Each turn, each character can only use as much
@@ -35,13 +36,7 @@ def test_invariants_hold_after_every_decision_and_every_game_ends(board, seed, a
     game = new_game(board, seed, apocalypse=apocalypse, log=False)
     if items:
         seed_items(game, np.random.default_rng(seed))
-    check_invariants(game)
-    for _ in range(MAX_DECISIONS):
-        if game.terminal:
-            break
-        step_checked(game, policies[int(game.st.ent[game.current, L.TEAM])])
-        check_invariants(game)
-    assert game.terminal, "every game ends"
+    play_checked(game, policies, MAX_DECISIONS)
     r = game.result()
     assert r.rotation <= game.S.ip[L.P_CAP] + 1
     if r.reason == "last team standing":
@@ -59,10 +54,4 @@ def test_invariants_hold_with_summoners_clones_and_multi_character_cards(board, 
     teams = EXAMPLE_TEAMS.cards.copy()
     teams[0] = [CATALOGUE.cards.find(n) for n in
                 ("Quill Duelist", "Silent Film Duo", "Luffy", "Mario", "Sitcom Trio")]
-    game = new_game(board, seed, teams=teams, log=False)
-    for _ in range(MAX_DECISIONS):
-        if game.terminal:
-            break
-        step_checked(game, policies[int(game.st.ent[game.current, L.TEAM])])
-        check_invariants(game)
-    assert game.terminal, "every game ends"
+    play_checked(new_game(board, seed, teams=teams, log=False), policies, MAX_DECISIONS)

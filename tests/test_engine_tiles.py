@@ -557,16 +557,48 @@ def test_the_apocalypse_cannot_be_swapped_or_transformed():
 
 def test_a_spawn_is_a_set_of_coordinates():
     """"A Spawn is a set of coordinates, not a tile: those three positions stay that team's
-    spawn point, no matter what tile is later swapped or transformed into them"."""
+    spawn point, no matter what tile is later swapped or transformed into them"; house ruling
+    "Spawn in play": Central Perk's middle space is a wall block, so a character is placed on
+    the tile's nearest floor space (fewest king steps, then lowest id), never on the block."""
     game, c = game_on()
     st, S = game.st, game.S
     spawn = int(S.spawn_space[0, 0])
     p = int(st.tile_pos[spawn])
     _swap(st, S, where("Central Perk"), p, -1)
     assert st.tiles[p, L.TL_TILE] == TILES.find("Central Perk") and st.tile_pos[spawn] == p
+    assert st.kind[spawn] != FLOOR
     ent = st.ent
     ent[c, L.SPACE] = -1
-    assert game.legal_mask()[1 + spawn]  # placed on the same space, now in Central Perk
+    floor = [int(s) for s in np.flatnonzero((st.tile_pos == p) & (st.kind == FLOOR))]
+    nearest = min(floor, key=lambda s: (max(abs(s // SPAN - spawn // SPAN),
+                                            abs(s % SPAN - spawn % SPAN)), s))
+    offered = set(np.flatnonzero(game.legal_mask()[1:1 + st.kind.shape[0]]).tolist())
+    assert nearest in offered and spawn not in offered
+    assert offered - {nearest} <= {int(s) for s in S.spawn_space[0, 1:]}
+    game.apply(1 + nearest)
+    assert ent[c, L.SPACE] == nearest
+
+
+def test_a_spawn_destroyed_or_walled_off_offers_no_place_and_the_character_waits():
+    """House ruling "Spawn in play": a destroyed Spawn coordinate offers no space; with none of
+    the three left, a character still to be placed can only end its turn (it waits), and
+    greedy does so."""
+    from sim.engine.apocalypse import _destroy
+    game, c = game_on()
+    st, S = game.st, game.S
+    ent = st.ent
+    away = floor_of(game, where("Colosseum"))
+    ent[(ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.TEAM] == 0), L.SPACE] = away
+    ent[c, L.SPACE] = -1
+    _destroy(st, S, int(st.tile_pos[S.spawn_space[0, 0]]))
+    offered = np.flatnonzero(game.legal_mask()[1:1 + st.kind.shape[0]])
+    assert set(offered.tolist()) == {int(s) for s in S.spawn_space[0, 1:]}
+    for k in (1, 2):
+        _destroy(st, S, int(st.tile_pos[S.spawn_space[0, k]]))
+    assert st.g[L.OVER] == 0 and ent[c, L.ALIVE] != 0
+    mask = game.legal_mask()
+    assert np.flatnonzero(mask).tolist() == [L.END]
+    assert _greedy_action(st, S, mask) == L.END
 
 
 def test_homefield_follows_the_tile():

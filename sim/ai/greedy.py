@@ -23,6 +23,7 @@ from sim.engine import layout as L
 from sim.engine.actions import _alt_base, _water_base
 from sim.engine.entities import _move_speed
 from sim.engine.space import _homefield
+from sim.engine.tile_board import _spawn_now
 
 from .entity_values import _summon_action
 from .item_values import _best_item_use, _item_pickup
@@ -188,7 +189,16 @@ def _greedy_action(st, S, mask):
     c = st.g[L.CUR]
     enemy_r, enemy_c, cpu = _threats(st, S, c)
     if ent[c, L.SPACE] < 0:  # placement: the spawn space with the best position
-        spawn = S.spawn_space[ent[c, L.TEAM]]
+        spawn = np.empty(S.spawn_space.shape[1], np.int64)
+        k = 0
+        for i in range(spawn.shape[0]):
+            s = _spawn_now(st, S, ent[c, L.TEAM], i)
+            if s >= 0:
+                spawn[k] = s
+                k += 1
+        if k == 0:  # no Spawn coordinate left standing: it waits
+            return L.END
+        spawn = spawn[:k]
         ref = spawn[0]
         enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
         return _best_space(st, S, c, mask, spawn, -1e300, 0, enemy_r, enemy_c, enemy_d,

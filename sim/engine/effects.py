@@ -27,6 +27,7 @@ from .fx_entities import _run_entity_effect, _summon
 from .fx_items import _blast, _run_item_effect
 from .fx_tiles import _run_tile_effect
 from .states import _set_state
+from .tile_board import _spawn_now
 
 SPAN = 35  # spaces per row of the board's space grid (sim.board.geometry)
 
@@ -73,8 +74,8 @@ def _spawn_revive_space(st, S, e):
     """The first spawn space of ``e``'s team that still stands (-1: none)."""
     team = st.ent[e, L.TEAM]
     for k in range(S.spawn_space.shape[1]):
-        s = S.spawn_space[team, k]
-        if st.tile_pos[s] >= 0 and st.kind[s] == FLOOR:
+        s = _spawn_now(st, S, team, k)
+        if s >= 0:
             return s
     return -1
 

@@ -20,6 +20,7 @@ from sim.board.layout import FLOOR
 from . import layout as L
 from .events import _log
 from .states import _cease
+from .tile_board import _spawn_now
 
 
 # ------------------------------------------------------------------ who is what
@@ -150,10 +151,7 @@ def _summon_card(st, S, c):
         return False
     spawn = -1
     for k in range(S.spawn_space.shape[1]):
-        s = S.spawn_space[team, k]
-        if st.kind[s] != 0 and st.tile_pos[s] >= 0:
-            spawn = s
-            break
+        spawn = max(spawn, _spawn_now(st, S, team, k))
     done = False
     for f in range(g[L.G_SPARE], ent.shape[0]):
         if ent[f, L.KIND] == L.K_SUMMONED and ent[f, L.TEAM] == team and ent[f, L.DORMANT] != 0:
@@ -247,11 +245,12 @@ def _drive(st, c, s, cost):
 
 @njit
 def _arrive(st, c):
-    """``c`` now stands on a new space (a move or a teleport): the vehicle it rides comes along
-    ("its movement rules mirror those of the character occupying it — ... teleporting"), or it
-    boards an unoccupied vehicle standing there ("If a character is on the same space as an
-    unoccupied vehicle, they can board that vehicle. Boarding costs nothing": house ruling, a
-    character arriving on its space always boards)."""
+    """``c`` now stands on a new space (a move, a water crossing, a teleport): the vehicle it
+    rides comes along ("its movement rules mirror those of the character occupying it — ...
+    teleporting"; a frozen vehicle stays and ``c`` alights: house ruling), or it boards an
+    unoccupied vehicle standing there ("If a character is on the same space as an unoccupied
+    vehicle, they can board that vehicle. Boarding costs nothing": house ruling, a character
+    arriving on its space always boards)."""
     g = st.g
     if g[L.G_VEH_N] == 0:
         return
@@ -259,10 +258,13 @@ def _arrive(st, c):
     here = ent[c, L.SPACE]
     v = ent[c, L.RIDING] - 1
     if v >= 0:
-        if ent[v, L.SPACE] != here:
-            _log(st, L.EV_DRIVE, v, c, ent[v, L.SPACE], here, 0, 0)
-            ent[v, L.SPACE] = here
-        return
+        if ent[v, L.FROZEN] != 0:  # "A frozen entity cannot use any of its speed" (house: it
+            _alight(st, c)          # stays where it is frozen; its pilot goes on, on foot)
+        else:
+            if ent[v, L.SPACE] != here:
+                _log(st, L.EV_DRIVE, v, c, ent[v, L.SPACE], here, 0, 0)
+                ent[v, L.SPACE] = here
+            return
     if ent[c, L.KIND] > L.K_SUMMONED:  # "If a character is on the same space" (house: a team's)
         return
     for v in range(g[L.G_VEH_FIRST], g[L.G_VEH_FIRST] + g[L.G_VEH_N]):

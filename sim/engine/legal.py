@@ -23,6 +23,7 @@ from .effects import (_ability_range, _ability_ready, _revive_space, _spawn_revi
 from .entities import _move_speed, _summon_targets
 from .item_use import _legal_items
 from .space import _may_reach, _reach_from, _sight_from
+from .tile_board import _spawn_now
 from .tiles import _ability_control_targets, _legal_interact
 from .water import _legal_water
 
@@ -63,14 +64,15 @@ def _legal(st, S, mask):
     if here < 0:
         # "You may distribute your characters across the three Uncovered Tiles of your Spawn
         # however you like": placing is not optional, so END is not offered.
-        mask[L.END] = False
         count = 0
         for k in range(S.spawn_space.shape[1]):
-            s = S.spawn_space[team, k]
-            if st.kind[s] != 0 and not mask[1 + s]:
+            s = _spawn_now(st, S, team, k)
+            if s >= 0 and not mask[1 + s]:
                 mask[1 + s] = True
                 count += 1
-        return count
+        if count > 0:  # no Spawn coordinate left standing: it waits (house ruling, rulings.md)
+            mask[L.END] = False
+        return count if count > 0 else 1
     if ent[c, L.FROZEN] != 0:  # "cannot use any of its speed, cannot spend its action"
         return count
     m = ent.shape[0]

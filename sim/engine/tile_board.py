@@ -64,6 +64,38 @@ def _middle(p):
 
 
 @njit
+def _settle(st, p, s):
+    """A consolidated space that is no floor (water, a wall block: house ruling) gives way to
+    the nearest floor space of the tile (fewest king steps, then lowest id)."""
+    if st.kind[s] == FLOOR:
+        return s
+    best = s
+    best_d = FAR
+    for cell in range(BLOCK * BLOCK):
+        x = _cell_space(p, cell)
+        if st.kind[x] != FLOOR:
+            continue
+        dist = max(abs(x // SPAN - s // SPAN), abs(x % SPAN - s % SPAN))
+        if dist < best_d:
+            best, best_d = x, dist
+    return best
+
+
+@njit
+def _spawn_now(st, S, team, k):
+    """Where ``team``'s ``k``-th Spawn coordinate places a character now (placing, a summoned
+    card, a revive "back in the team's Spawn"): its middle space, or, when a tile swapped or
+    transformed in play put no floor there, the tile's nearest floor space (house ruling,
+    docs/rulings.md "Spawn in play"); -1 when the coordinate is destroyed or has no floor."""
+    s = S.spawn_space[team, k]
+    p = st.tile_pos[s]
+    if p < 0:
+        return -1
+    s = _settle(st, p, s)
+    return s if st.kind[s] == FLOOR else -1
+
+
+@njit
 def _uncovered(S):
     """The Uncovered Tile's catalogue index."""
     fx = S.tile_fx

@@ -22,8 +22,8 @@ from sim.rng import roll
 from . import layout as L
 from .events import _log
 from .states import _end_state
-from .tile_board import (BLOCK, FAR, GRID, SPAN, _cell_space, _clear, _link_doorways,
-                         _position_of, _space_cell, _stamp, _tile_at, _tile_distance, _uncovered)
+from .tile_board import (BLOCK, GRID, SPAN, _cell_space, _clear, _link_doorways, _position_of,
+                         _settle, _space_cell, _stamp, _tile_at, _tile_distance, _uncovered)
 from .tile_table import TF_FEATURE, TF_KIND, TF_SIZE, TF_SPAWNABLE, TF_SUIT
 
 
@@ -43,24 +43,6 @@ def _consolidate(i, j, from_size, to_size):
     fi = 0 if i < h else (1 if i == h else 2)
     fj = 0 if j < h else (1 if j == h else 2)
     return fi, fj
-
-
-@njit
-def _settle(st, p, s):
-    """A consolidated space that is no floor (water, a wall block: house ruling) gives way to
-    the nearest floor space of the tile (fewest king steps, then lowest id)."""
-    if st.kind[s] == FLOOR:
-        return s
-    best = s
-    best_d = FAR
-    for cell in range(BLOCK * BLOCK):
-        x = _cell_space(p, cell)
-        if st.kind[x] != FLOOR:
-            continue
-        dist = max(abs(x // SPAN - s // SPAN), abs(x % SPAN - s % SPAN))
-        if dist < best_d:
-            best, best_d = x, dist
-    return best
 
 
 @njit(inline="always")

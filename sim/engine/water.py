@@ -106,6 +106,22 @@ def _water_roll(st, S, c):
 
 
 @njit
+def _cross(st, S, c, s, wall):
+    """``c`` crosses to ``s`` (a roll won, or a fire wall crossed burning). A wall is crossed by
+    a step ("Walls ... obstruct movement"): a pilot's vehicle drives it, else ``c`` pays the step
+    from its own speed; then "its movement rules mirror those of the character occupying it —
+    crossing water": the vehicle comes along (a frozen one stays: entities._arrive), or one
+    standing on ``s`` is boarded."""
+    ent = st.ent
+    mc = S.ip[L.P_MOVE_COST]
+    if wall > 0 and not _drive(st, c, s, mc):
+        ent[c, L.SPEED_LEFT] -= mc
+        ent[c, L.SPENT] += mc
+    ent[c, L.SPACE] = s
+    _arrive(st, c)
+
+
+@njit
 def _apply_water(st, S, c, s):
     """``c`` rolls for water towards space ``s`` (a legal water action)."""
     ent = st.ent
@@ -122,14 +138,8 @@ def _apply_water(st, S, c, s):
         ent[c, L.STREAK_ROLLS] += 1
         if ent[c, L.STREAK_ROLLS] >= S.ip[L.P_WATER_STREAK]:  # house: a streak's length cap
             ent[c, L.STREAK_OVER] = 1                         # (rules.toml water_streak_max)
-        mc = S.ip[L.P_MOVE_COST]
-        # a wall is crossed by a step ("Walls ... obstruct movement"): a pilot's vehicle drives it
-        if wall > 0 and not _drive(st, c, s, mc):
-            ent[c, L.SPEED_LEFT] -= mc
-            ent[c, L.SPENT] += mc
-        ent[c, L.SPACE] = s
-        _arrive(st, c)  # "its movement rules mirror those of the character occupying it —
-        return          # crossing water": the vehicle comes along, or one there is boarded
+        _cross(st, S, c, s, wall)
+        return
     ent[c, L.STREAK_OVER] = 1  # "The first failed roll ends that streak for the turn"
     if wall == 0:
         if ent[c, L.SUBMERGED] == 0:
@@ -138,10 +148,7 @@ def _apply_water(st, S, c, s):
     elif wall == ROLL_FIRE_WALL:
         _harm(st, S, c, S.ip[L.P_FIRE_DAMAGE], -1, L.BY_FIRE_WALL)
         if S.ip[L.P_FIRE_CROSSES] != 0 and ent[c, L.ALIVE] != 0:
-            mc = S.ip[L.P_MOVE_COST]
-            ent[c, L.SPACE] = s
-            ent[c, L.SPEED_LEFT] -= mc
-            ent[c, L.SPENT] += mc
+            _cross(st, S, c, s, wall)
 
 
 @njit

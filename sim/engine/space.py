@@ -14,6 +14,7 @@ from sim.board.movement import _reach
 from sim.board.sight import _rays
 
 from . import layout as L
+from .tile_board import BLOCK, _cell_space
 
 
 @njit(inline="always")
@@ -106,18 +107,25 @@ def _cut(nbr, s):
 
 @njit
 def _void_position(st, p):
-    """Turn every space of grid position ``p`` into void: no moves or sight into, out or through."""
-    for s in range(st.kind.shape[0]):
-        if st.tile_pos[s] != p:
+    """Turn every space of grid position ``p`` into void: no moves or sight into, out or through.
+    A position's spaces all lie in its 5×5 block: only those 25 are visited."""
+    tile_pos = st.tile_pos
+    kind = st.kind
+    twin = st.twin
+    move_nbr = st.move_nbr
+    sight_nbr = st.sight_nbr
+    for cell in range(BLOCK * BLOCK):
+        s = _cell_space(p, cell)
+        if tile_pos[s] != p:
             continue
-        _cut(st.move_nbr, s)
-        _cut(st.sight_nbr, s)
-        t = st.twin[s]
+        _cut(move_nbr, s)
+        _cut(sight_nbr, s)
+        t = twin[s]
         if t >= 0:  # "If a portal disappears ... The link is severed"
-            st.twin[t] = -1
-            st.twin[s] = -1
-        st.kind[s] = 0
-        st.tile_pos[s] = -1
+            twin[t] = -1
+            twin[s] = -1
+        kind[s] = 0
+        tile_pos[s] = -1
 
 
 @njit(inline="always")

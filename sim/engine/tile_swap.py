@@ -213,30 +213,27 @@ def _transform(st, S, p, n, by):
 
 
 @njit
-def _out_of_play(st, S, n):
-    """Whether tile n may enter by a transform: a league tile allowed to spawn, not in play
-    (a destroyed tile is removed from the game: its coordinate still names it)."""
-    fx = S.tile_fx
-    if fx[2 * n, TF_SPAWNABLE] == 0 or n == _uncovered(S):
-        return False
-    for q in range(GRID * GRID):
-        if st.tiles[q, L.TL_TILE] == n:
-            return False
-    return True
-
-
-@njit
 def _transform_choice(st, S, c, draw):
     """The tile a transform brings ("a chosen tile that is not already in play"; house ruling):
     the first one of the user's suit (its Homefield), else, with ``draw``, one drawn uniformly
-    from the game's stream, else the first; -1 when none is out of play."""
+    from the game's stream, else the first; -1 when none is out of play. Out of play: a league
+    tile allowed to spawn that no position names (a destroyed tile is removed from the game:
+    its coordinate still names it)."""
     fx = S.tile_fx
     n_tiles = fx.shape[0] // 2
+    out = np.ones(n_tiles, np.bool_)
+    tiles = st.tiles
+    for q in range(GRID * GRID):  # one pass over the positions, not one per tile
+        t = tiles[q, L.TL_TILE]
+        if 0 <= t < n_tiles:
+            out[t] = False
+    uncovered = _uncovered(S)
     suit = st.ent[c, L.SUIT]
     count = 0
     first = -1
     for n in range(n_tiles):
-        if _out_of_play(st, S, n):
+        out[n] = out[n] and fx[2 * n, TF_SPAWNABLE] != 0 and n != uncovered
+        if out[n]:
             if fx[2 * n, TF_SUIT] == suit:
                 return n
             if first < 0:
@@ -248,7 +245,7 @@ def _transform_choice(st, S, c, draw):
     r, s0, s1, s2, s3 = roll(count, rng[0], rng[1], rng[2], rng[3])
     rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
     for n in range(n_tiles):
-        if _out_of_play(st, S, n):
+        if out[n]:
             r -= 1
             if r == 0:
                 return n

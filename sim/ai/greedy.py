@@ -40,9 +40,11 @@ def _threats(st, S, c):
     reach, home position) — the position score then needs no entity scan per space."""
     ent = st.ent
     m = ent.shape[0]
-    enemy_r = np.empty(m, np.int64)  # one array per coordinate: the distance loop vectorises
-    enemy_c = np.empty(m, np.int64)
-    cpu = np.empty((m, 4), np.int64)
+    # one allocation, an array per coordinate in it (the distance loop vectorises)
+    buf = np.empty(6 * m, np.int64)
+    enemy_r = buf[:m]
+    enemy_c = buf[m:2 * m]
+    cpu = buf[2 * m:].reshape((m, 4))
     ne = 0
     nc = 0
     for e in range(m):
@@ -170,7 +172,8 @@ def _escape(st, S, c, mask, enemy_r, enemy_c, cpu):
         return L.END
     ref = st.ent[c, L.SPACE]
     enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
-    scores = _position_scores(st.ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer,
+    scores = _position_scores(st.ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
+                              S.pos_layer,
                               st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM, c,
                               wspaces, mask, False, enemy_r, enemy_c, enemy_d, ref // SPAN,
                               ref % SPAN, cpu, np.empty(wspaces.shape[0]))
@@ -258,7 +261,7 @@ def _greedy_action(st, S, mask):
     if ent[c, L.STREAK_OVER] == 0:  # water-rolls while the streak is free
         wspaces, walls = _water_targets(st, S, c, mask)
         if wspaces.shape[0] > 0:
-            scores = _position_scores(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state,
+            scores = _position_scores(ent, S.fp, st.tile_pos, bonus, st.pos_state,
                                       S.pos_layer, st.g[L.REVEALED] != 0
                                       and S.apoc_code[st.g[L.APOC]] == STORM, c, wspaces, mask,
                                       False, enemy_r, enemy_c, enemy_d, ref // SPAN, ref % SPAN,

@@ -205,9 +205,9 @@ def _water_candidate(st, S, c, mask, cands, k):
     ref_r, ref_c = ent[c, L.SPACE] // SPAN, ent[c, L.SPACE] % SPAN
     enemy_d = _by_distance(enemy_r, enemy_c, ref_r, ref_c)
     storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
-    wsc = _position_scores(ent, S.fp, st.tile_pos, S.pos_suit, st.pos_state, S.pos_layer, storm,
-                           c, wsp, mask, False, enemy_r, enemy_c, enemy_d, ref_r, ref_c, cpu,
-                           np.empty(wsp.shape[0]))
+    wsc = _position_scores(ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
+                           S.pos_layer, storm, c, wsp, mask, False, enemy_r, enemy_c, enemy_d,
+                           ref_r, ref_c, cpu, np.empty(wsp.shape[0]))
     return _add(cands, k, _water_base(st.kind.shape[0], ent.shape[0]) + wsp[np.argmax(wsc)])
 
 

@@ -110,10 +110,12 @@ def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_c
     n = sight_nbr.shape[0]
     inf = np.int32(1 << 30)
     best_out = np.full(n, inf, np.int32)
-    o_space = np.empty(stack_cap, np.int64)
-    o_cost = np.empty(stack_cap, np.int64)
-    o_flags = np.empty(stack_cap, np.int64)
-    seen = np.empty((stack_cap + 2, 3), np.int64)  # space, flags, best cost
+    # one allocation for the origin stack and the seen list (space, flags, best cost each)
+    work = np.empty((2 * stack_cap + 2, 3), np.int64)
+    o_space = work[:stack_cap, 0]
+    o_cost = work[:stack_cap, 1]
+    o_flags = work[:stack_cap, 2]
+    seen = work[stack_cap:]
     n_seen = 0
     o_space[0] = start
     o_cost[0] = 0

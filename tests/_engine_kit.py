@@ -181,7 +181,9 @@ def step_checked(game, policy) -> None:
     done = int(ent[c, L.DONE])
     where = tile_of(game, c)  # read before: time runs on after the turn ends (GM turn, ...)
     spent, left = int(ent[c, L.SPENT]), int(ent[c, L.SPEED_LEFT])
-    frozen = np.flatnonzero(ent[:, L.FROZEN] != 0)
+    # frozen and alive: a dead entity keeps its states ("whatever ... sat on them when they died
+    # sit on them still"), and a revive that puts it back on the board is not its own act
+    frozen = np.flatnonzero((ent[:, L.FROZEN] != 0) & (ent[:, L.ALIVE] != 0))
     cols = [L.SPACE, L.CHARGES_LEFT, L.DEALT, L.KILLS]
     before = ent[frozen][:, cols].copy()
     frozen_health = ent[frozen, L.HEALTH].copy()

@@ -27,6 +27,7 @@ MAX_DECISIONS = 20_000
 @example(board=30, seed=397837, apocalypse=0, policies=[0, 0, 1, 1], items=False)  # a frozen fall
 @example(board=5, seed=2300, apocalypse=0, policies=[0, 0, 0, 0], items=False)  # frozen vehicle
 @example(board=5, seed=2300, apocalypse=0, policies=[0, 1, 0, 1], items=False)  # walled Spawn
+@example(board=37, seed=263908779, apocalypse=0, policies=[1, 0, 1, 1], items=False)  # revived
 def test_invariants_hold_after_every_decision_and_every_game_ends(board, seed, apocalypse,
                                                                   policies, items):
     """R1-R5 invariants (see module docstring); "Each turn, each character can only use as much

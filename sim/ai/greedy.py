@@ -24,6 +24,7 @@ from sim.engine.actions import _alt_base, _water_base
 from sim.engine.entities import _move_speed
 from sim.engine.space import _homefield
 from sim.engine.tile_board import _spawn_now
+from sim.engine.water import _by_water
 
 from .entity_values import _summon_action
 from .item_values import _best_item_use, _item_pickup
@@ -242,35 +243,38 @@ def _greedy_action(st, S, mask):
     ref = ent[c, L.SPACE]
     enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
     bonus = _pos_bonus(st, S, c)  # once per decision: here, a teleport's spaces, the walk
-    here = _position_scores(ent, S.fp, st.tile_pos, bonus, st.pos_state,
-                            S.pos_layer, st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM, c,
+    # fields read once (each read of a state field is a reference-count round trip)
+    g = st.g
+    fp = S.fp
+    tile_pos = st.tile_pos
+    pos_state = st.pos_state
+    pos_layer = S.pos_layer
+    storm = g[L.REVEALED] != 0 and S.apoc_code[g[L.APOC]] == STORM
+    here = _position_scores(ent, fp, tile_pos, bonus, pos_state, pos_layer, storm, c,
                             np.full(1, ref), mask, False, enemy_r, enemy_c, enemy_d,
                             ref // SPAN, ref % SPAN, cpu, np.empty(1))[0]
     best, best_a = here + 1e-9, L.END
     if ent[c, L.AB_USED] == 0 and ent[c, L.AB_OP] == L.OP_MOBILITY:  # a teleport
         tele = _teleport_spaces(st, c, mask)
         if tele.shape[0] > 0:
-            scores = _position_scores(ent, S.fp, st.tile_pos, bonus, st.pos_state,
-                                      S.pos_layer, st.g[L.REVEALED] != 0
-                                      and S.apoc_code[st.g[L.APOC]] == STORM, c, tele, mask,
-                                      False, enemy_r, enemy_c, enemy_d, ref // SPAN, ref % SPAN,
-                                      cpu, np.empty(tele.shape[0]))
+            scores = _position_scores(ent, fp, tile_pos, bonus, pos_state, pos_layer, storm, c,
+                                      tele, mask, False, enemy_r, enemy_c, enemy_d, ref // SPAN,
+                                      ref % SPAN, cpu, np.empty(tele.shape[0]))
             for i in range(tele.shape[0]):
                 if scores[i] > best:
                     best, best_a = scores[i], 1 + n + 2 * m + tele[i]
-    if ent[c, L.STREAK_OVER] == 0:  # water-rolls while the streak is free
+    # water-rolls while the streak is free, from a space where one can start
+    if ent[c, L.STREAK_OVER] == 0 and _by_water(S.space_bodies, st.move_roll, ref):
         wspaces, walls = _water_targets(st, S, c, mask)
         if wspaces.shape[0] > 0:
-            scores = _position_scores(ent, S.fp, st.tile_pos, bonus, st.pos_state,
-                                      S.pos_layer, st.g[L.REVEALED] != 0
-                                      and S.apoc_code[st.g[L.APOC]] == STORM, c, wspaces, mask,
-                                      False, enemy_r, enemy_c, enemy_d, ref // SPAN, ref % SPAN,
-                                      cpu, np.empty(wspaces.shape[0]))
+            scores = _position_scores(ent, fp, tile_pos, bonus, pos_state, pos_layer, storm, c,
+                                      wspaces, mask, False, enemy_r, enemy_c, enemy_d,
+                                      ref // SPAN, ref % SPAN, cpu, np.empty(wspaces.shape[0]))
             best, best_a = _water_choice(st, S, c, wspaces, walls, scores, here, best, best_a,
                                          _water_base(n, m))
     if _move_speed(ent, c) <= 0:  # its own speed, or its vehicle's
         return best_a
-    nreach = st.g[L.NREACH]
+    nreach = g[L.NREACH]
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(n)
     walk = _best_space(st, S, c, mask, spaces, best + 1e-9, L.END, enemy_r, enemy_c, enemy_d,
                        ref // SPAN, ref % SPAN, cpu, bonus)

@@ -74,8 +74,9 @@ def _pos_bonus(st, S, c):
     tiles = st.tiles
     out = np.zeros(GRID * GRID)
     suit = ent[c, L.SUIT]
-    w_home = S.fp[L.W_HOMEFIELD]
-    w_damage, w_effect = S.fp[L.W_DAMAGE], S.fp[L.W_EFFECT]
+    fp = S.fp
+    w_home = fp[L.W_HOMEFIELD]
+    w_damage, w_effect = fp[L.W_DAMAGE], fp[L.W_EFFECT]
     banked = ent[c, L.TICK_TILE] - 1
     ticks_banked = ent[c, L.TICKS]
     missing = ent[c, L.MAX_HEALTH] - ent[c, L.HEALTH]

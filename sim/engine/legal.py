@@ -54,8 +54,9 @@ def _legal(st, S, mask):
     mask[:] = False
     mask[L.END] = True
     count = 1
-    c = st.g[L.CUR]
-    if c < 0 or st.g[L.OVER] != 0:
+    g = st.g
+    c = g[L.CUR]
+    if c < 0 or g[L.OVER] != 0:
         return count
     ent = st.ent
     n = st.kind.shape[0]
@@ -77,7 +78,7 @@ def _legal(st, S, mask):
         return count
     m = ent.shape[0]
     if ent[c, L.SUBMERGED] != 0:  # "cannot move, and cannot spend their action on anything
-        st.g[L.NREACH] = -1       # except attempting to escape" (no reach searched)
+        g[L.NREACH] = -1          # except attempting to escape" (no reach searched)
         return count + _legal_water(st, S, c, mask, _water_base(n, m))
     speed = _move_speed(ent, c)  # a pilot's vehicle's speed (docs/entities.md)
     if speed > 0:

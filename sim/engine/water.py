@@ -44,6 +44,18 @@ def _may_roll(ent, c):
     return ent[c, L.STREAK_OVER] == 0 or ent[c, L.ACTED] == 0
 
 
+@njit(inline="always")
+def _by_water(bodies, rolled, here):
+    """Whether a water action can start at ``here``: a body of water touches it, or a wall that
+    needs a roll borders it. Most spaces are dry: a cheap test before the search."""
+    if bodies[here, 0] >= 0:
+        return True
+    for d in range(8):
+        if rolled[here, d] > 0:
+            return True
+    return False
+
+
 @njit
 def _legal_water(st, S, c, mask, base):
     """Mark ``base + s`` for each space ``c`` may roll towards; return how many. Needs the
@@ -52,9 +64,12 @@ def _legal_water(st, S, c, mask, base):
     if not _may_roll(ent, c):
         return 0
     here = ent[c, L.SPACE]
+    bodies = S.space_bodies
+    rolled = st.move_roll
+    if not _by_water(bodies, rolled, here):
+        return 0
     kind = st.kind
     tile_pos = st.tile_pos
-    bodies = S.space_bodies
     members = S.body_members
     starts = S.body_start
     submerged = ent[c, L.SUBMERGED] != 0
@@ -75,7 +90,6 @@ def _legal_water(st, S, c, mask, base):
     if submerged or _move_speed(ent, c) < S.ip[L.P_MOVE_COST]:  # a pilot: its vehicle's
         return count
     nbr = st.move_nbr
-    rolled = st.move_roll
     for d in range(8):
         s = nbr[here, d]
         if s >= 0 and rolled[here, d] > 0 and tile_pos[s] >= 0 and not mask[base + s]:

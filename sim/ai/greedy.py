@@ -23,7 +23,7 @@ from sim.engine import layout as L
 from sim.engine.actions import _alt_base, _water_base
 from sim.engine.entities import _move_speed
 from sim.engine.space import _homefield
-from sim.engine.tile_board import _spawn_now
+from sim.engine.tile_board import BLOCK, GRID, _spawn_now
 from sim.engine.water import _by_water
 
 from .entity_values import _summon_action
@@ -87,6 +87,33 @@ def _by_distance(enemy_r, enemy_c, ref_r, ref_c):
     return d
 
 
+@njit(inline="always")
+def _cpus_near(cpu, spaces):
+    """Move to the front of ``cpu`` the CPUs whose danger can reach one of ``spaces`` (within
+    its reach of the spaces' bounding box, or its home tile's block overlapping the box) and
+    return how many: the rest would add nothing to any score, and the candidate spaces of one
+    decision lie close together, so most CPUs drop out of the per-space loop. The order of the
+    rows does not matter (each CPU in danger subtracts the same weight)."""
+    r0, r1, c0, c1 = SPAN, -1, SPAN, -1
+    for i in range(spaces.shape[0]):
+        r = spaces[i] // SPAN
+        col = spaces[i] % SPAN
+        r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, col), max(c1, col)
+    near = 0
+    for k in range(cpu.shape[0]):
+        dr = max(r0 - cpu[k, 0], cpu[k, 0] - r1, 0)
+        dc = max(c0 - cpu[k, 1], cpu[k, 1] - c1, 0)
+        home = cpu[k, 3]
+        hr = (home // GRID) * BLOCK
+        hc = (home % GRID) * BLOCK
+        if (max(dr, dc) <= cpu[k, 2] or home < 0
+                or (hr <= r1 and r0 <= hr + BLOCK - 1 and hc <= c1 and c0 <= hc + BLOCK - 1)):
+            for j in range(4):
+                cpu[near, j], cpu[k, j] = cpu[k, j], cpu[near, j]
+            near += 1
+    return near
+
+
 @njit
 def _position_scores(ent, fp, tile_pos, pos_bonus, pos_state, pos_layer, storm, c, spaces,
                      mask, masked, enemy_r, enemy_c, enemy_d, ref_r, ref_c, cpu, out):
@@ -104,7 +131,7 @@ def _position_scores(ent, fp, tile_pos, pos_bonus, pos_state, pos_layer, storm, 
     w_doomed = fp[L.W_DOOMED]
     w_cpu = fp[L.W_CPU_DANGER]
     w_approach = fp[L.W_APPROACH]
-    n_cpu = cpu.shape[0]
+    n_cpu = _cpus_near(cpu, spaces)
     n_enemy = enemy_r.shape[0]
     for i in range(spaces.shape[0]):
         s = spaces[i]
@@ -191,8 +218,10 @@ def _greedy_action(st, S, mask):
     ``st.queue[:g[NREACH]]``, so moves are scored without scanning all 1,225 spaces)."""
     ent = st.ent
     c = st.g[L.CUR]
-    enemy_r, enemy_c, cpu = _threats(st, S, c)
+    # the threats (enemies' and CPUs' places) only where positions are scored: not when an
+    # attack, an ability, an item or a tile action wins
     if ent[c, L.SPACE] < 0:  # placement: the spawn space with the best position
+        enemy_r, enemy_c, cpu = _threats(st, S, c)
         spawn = np.empty(S.spawn_space.shape[1], np.int64)
         k = 0
         for i in range(spawn.shape[0]):
@@ -214,6 +243,7 @@ def _greedy_action(st, S, mask):
     n = st.kind.shape[0]
     m = ent.shape[0]
     if ent[c, L.SUBMERGED] != 0:  # escaping is all a submerged character may do
+        enemy_r, enemy_c, cpu = _threats(st, S, c)
         return _escape(st, S, c, mask, enemy_r, enemy_c, cpu)
     if ent[c, L.ACTED] == 0:
         for e in range(m):
@@ -232,6 +262,7 @@ def _greedy_action(st, S, mask):
                         best_a = _alt_base(n, m) + e
     best, best_a = _best_item_use(st, S, c, mask, best, best_a)
     if ent[c, L.AB_USED] == 0 and ent[c, L.AB_OP] == L.OP_SUMMON:  # minions (entity_values)
+        enemy_r, enemy_c, _ = _threats(st, S, c)
         sc, a = _summon_action(st, S, c, mask, enemy_r, enemy_c)
         if a >= 0 and sc > best:
             best, best_a = sc, a
@@ -241,6 +272,7 @@ def _greedy_action(st, S, mask):
     if best_a >= 0:
         return best_a
     ref = ent[c, L.SPACE]
+    enemy_r, enemy_c, cpu = _threats(st, S, c)
     enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
     bonus = _pos_bonus(st, S, c)  # once per decision: here, a teleport's spaces, the walk
     # fields read once (each read of a state field is a reference-count round trip)

@@ -534,40 +534,30 @@ def test_a_pilot_walks_off_when_its_vehicle_has_no_speed_left():
     assert ent[c, L.SPEED_LEFT] == ent[c, L.SPEED] - game.S.ip[L.P_MOVE_COST]
 
 
-def test_a_vehicle_mirrors_its_pilots_teleport():
+@pytest.mark.parametrize("frozen", [False, True])
+def test_a_vehicle_mirrors_its_pilots_teleport_unless_frozen(frozen):
     """"When a vehicle moves, its movement rules mirror those of the character occupying it —
-    crossing water, teleporting, entering portals"."""
+    crossing water, teleporting, entering portals"; but "A frozen entity cannot use any of its
+    speed" (house ruling "A frozen vehicle stays"): the pilot goes on alone and the vehicle is
+    left unoccupied where it is."""
     game = start()
     st, ent = game.st, game.st.ent
     v, vs, c = vehicle_scene(game)
     game.apply(1 + vs)
     code = CATALOGUE.abilities.code("mobility")
     ent[c, L.AB:L.AB + L.FX_SLOTS] = CATALOGUE.abilities.row(code, [4, 0, 0, 1])
+    if frozen:
+        _set_state(st, game.S, v, L.FROZEN, -1, 2, 0, 0)
     decide(game, c)
     mask = game.legal_mask()
     dest = max(s for s in range(st.kind.shape[0]) if mask[on_space(game, s)])
     game.apply(on_space(game, dest))
-    assert ent[c, L.SPACE] == ent[v, L.SPACE] == dest and ent[c, L.RIDING] == v + 1
-
-
-def test_a_frozen_vehicle_stays_when_its_pilot_teleports():
-    """"A frozen entity cannot use any of its speed" and a vehicle's "movement rules mirror those
-    of the character occupying it — crossing water, teleporting" (house ruling "A frozen
-    vehicle stays"): the pilot goes on alone and the vehicle is left unoccupied where it is."""
-    game = start()
-    st, ent = game.st, game.st.ent
-    v, vs, c = vehicle_scene(game)
-    game.apply(1 + vs)
-    code = CATALOGUE.abilities.code("mobility")
-    ent[c, L.AB:L.AB + L.FX_SLOTS] = CATALOGUE.abilities.row(code, [4, 0, 0, 1])
-    _set_state(st, game.S, v, L.FROZEN, -1, 2, 0, 0)
-    decide(game, c)
-    mask = game.legal_mask()
-    dest = max(s for s in range(st.kind.shape[0]) if mask[on_space(game, s)])
-    game.apply(on_space(game, dest))
-    assert ent[c, L.SPACE] == dest and ent[v, L.SPACE] == vs
-    assert ent[c, L.RIDING] == 0 and ent[v, L.PILOT] == 0
-    assert len(events(game, L.EV_ALIGHT)) == 1
+    assert ent[c, L.SPACE] == dest
+    if frozen:
+        assert ent[v, L.SPACE] == vs and ent[c, L.RIDING] == 0 and ent[v, L.PILOT] == 0
+        assert len(events(game, L.EV_ALIGHT)) == 1
+    else:
+        assert ent[v, L.SPACE] == dest and ent[c, L.RIDING] == v + 1
 
 
 def test_the_attacker_chooses_the_vehicle_or_the_character_inside():

@@ -35,6 +35,12 @@ from .water_values import _water_choice, _water_targets
 SPAN = 35
 
 
+@njit(inline="always")
+def _storm(st, S):
+    """Whether the revealed Apocalypse is the Storm (positions score by layer then)."""
+    return st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
+
+
 @njit
 def _threats(st, S, c):
     """Per decision, once: enemy characters' (row, column) and attacking CPUs' (row, column,
@@ -170,10 +176,9 @@ def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, enemy_d,
     keep the lowest space id (a fixed, documented order; it is not seat-neutral), whatever
     order ``spaces`` lists them in. ``bonus``: ``tile_values._pos_bonus`` of ``c``, computed
     once per decision."""
-    storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
-    scores = _position_scores(st.ent, S.fp, st.tile_pos, bonus, st.pos_state,
-                              S.pos_layer, storm, c, spaces, mask, True, enemy_r, enemy_c,
-                              enemy_d, ref_r, ref_c, cpu, np.empty(spaces.shape[0]))
+    scores = _position_scores(st.ent, S.fp, st.tile_pos, bonus, st.pos_state, S.pos_layer,
+                              _storm(st, S), c, spaces, mask, True, enemy_r, enemy_c, enemy_d,
+                              ref_r, ref_c, cpu, np.empty(spaces.shape[0]))
     for i in range(spaces.shape[0]):
         sc = scores[i]
         a = 1 + spaces[i]
@@ -201,8 +206,7 @@ def _escape(st, S, c, mask, enemy_r, enemy_c, cpu):
     ref = st.ent[c, L.SPACE]
     enemy_d = _by_distance(enemy_r, enemy_c, ref // SPAN, ref % SPAN)
     scores = _position_scores(st.ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
-                              S.pos_layer,
-                              st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM, c,
+                              S.pos_layer, _storm(st, S), c,
                               wspaces, mask, False, enemy_r, enemy_c, enemy_d, ref // SPAN,
                               ref % SPAN, cpu, np.empty(wspaces.shape[0]))
     k = 0
@@ -281,7 +285,7 @@ def _greedy_action(st, S, mask):
     tile_pos = st.tile_pos
     pos_state = st.pos_state
     pos_layer = S.pos_layer
-    storm = g[L.REVEALED] != 0 and S.apoc_code[g[L.APOC]] == STORM
+    storm = _storm(st, S)
     here = _position_scores(ent, fp, tile_pos, bonus, pos_state, pos_layer, storm, c,
                             np.full(1, ref), mask, False, enemy_r, enemy_c, enemy_d,
                             ref // SPAN, ref % SPAN, cpu, np.empty(1))[0]

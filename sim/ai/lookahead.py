@@ -48,7 +48,6 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
-from sim.catalogue.apocalypses import STORM
 from sim.engine import layout as L
 from sim.engine.actions import _alt_base, _water_base
 from sim.engine.entities import _move_speed
@@ -61,7 +60,7 @@ from sim.rng import roll
 
 from .entity_values import _summon_action
 from .greedy import (SPAN, _ability_score, _attack_score, _by_distance, _greedy_action,
-                     _position_scores, _teleport_spaces, _threats)
+                     _position_scores, _storm, _teleport_spaces, _threats)
 from .item_values import _item_candidates
 from .tile_values import _best_tile_action, _pos_bonus
 from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
@@ -169,7 +168,7 @@ def _top_spaces(st, S, c, mask, approach, best, k_best):
     enemy_r, enemy_c, cpu = _threats(st, S, c)
     ref_r, ref_c = ent[c, L.SPACE] // SPAN, ent[c, L.SPACE] % SPAN
     enemy_d = _by_distance(enemy_r, enemy_c, ref_r, ref_c)
-    storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
+    storm = _storm(st, S)
     nreach = st.g[L.NREACH]
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(st.kind.shape[0])
     scores = _position_scores(ent, fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
@@ -204,7 +203,7 @@ def _water_candidate(st, S, c, mask, cands, k):
     enemy_r, enemy_c, cpu = _threats(st, S, c)
     ref_r, ref_c = ent[c, L.SPACE] // SPAN, ent[c, L.SPACE] % SPAN
     enemy_d = _by_distance(enemy_r, enemy_c, ref_r, ref_c)
-    storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
+    storm = _storm(st, S)
     wsc = _position_scores(ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
                            S.pos_layer, storm, c, wsp, mask, False, enemy_r, enemy_c, enemy_d,
                            ref_r, ref_c, cpu, np.empty(wsp.shape[0]))
@@ -256,7 +255,7 @@ def _candidates(st, S, mask, cands, budget):
         enemy_r, enemy_c, cpu = _threats(st, S, c)
         ref_r, ref_c = ent[c, L.SPACE] // SPAN, ent[c, L.SPACE] % SPAN
         enemy_d = _by_distance(enemy_r, enemy_c, ref_r, ref_c)
-        storm = st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
+        storm = _storm(st, S)
         tsc = _position_scores(ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
                                S.pos_layer, storm, c, tele, mask, False, enemy_r, enemy_c,
                                enemy_d, ref_r, ref_c, cpu, np.empty(tele.shape[0]))

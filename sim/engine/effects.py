@@ -27,7 +27,7 @@ from .fx_entities import _run_entity_effect, _summon
 from .fx_items import _blast, _run_item_effect
 from .fx_tiles import _run_tile_effect
 from .states import _set_state
-from .tile_board import _spawn_now
+from .tile_board import _first_spawn
 
 SPAN = 35  # spaces per row of the board's space grid (sim.board.geometry)
 
@@ -72,12 +72,7 @@ def _revive_space(st, S, e):
 @njit
 def _spawn_revive_space(st, S, e):
     """The first spawn space of ``e``'s team that still stands (-1: none)."""
-    team = st.ent[e, L.TEAM]
-    for k in range(S.spawn_space.shape[1]):
-        s = _spawn_now(st, S, team, k)
-        if s >= 0:
-            return s
-    return -1
+    return _first_spawn(st, S, st.ent[e, L.TEAM])
 
 
 @njit

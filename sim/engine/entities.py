@@ -20,7 +20,7 @@ from sim.board.layout import FLOOR
 from . import layout as L
 from .events import _log
 from .states import _cease
-from .tile_board import _spawn_now
+from .tile_board import _first_spawn
 
 
 # ------------------------------------------------------------------ who is what
@@ -149,9 +149,7 @@ def _summon_card(st, S, c):
     team = ent[c, L.TEAM]
     if team < 0 or (g[L.G_SUMMONS] >> team) & 1:
         return False
-    spawn = -1
-    for k in range(S.spawn_space.shape[1]):
-        spawn = max(spawn, _spawn_now(st, S, team, k))
+    spawn = _first_spawn(st, S, team)
     done = False
     for f in range(g[L.G_SPARE], ent.shape[0]):
         if ent[f, L.KIND] == L.K_SUMMONED and ent[f, L.TEAM] == team and ent[f, L.DORMANT] != 0:

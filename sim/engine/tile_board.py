@@ -98,6 +98,17 @@ def _spawn_now(st, S, team, k):
 
 
 @njit
+def _first_spawn(st, S, team):
+    """The first of ``team``'s Spawn coordinates that places a character now (``_spawn_now``;
+    -1: none does)."""
+    for k in range(S.spawn_space.shape[1]):
+        s = _spawn_now(st, S, team, k)
+        if s >= 0:
+            return s
+    return -1
+
+
+@njit
 def _uncovered(S):
     """The Uncovered Tile's catalogue index."""
     fx = S.tile_fx
@@ -276,6 +287,7 @@ def _tile_distance(st):
                     d[src, q] = dp + 1
                     dq[tail] = q
                     tail += 1
+
 
 @njit
 def _reveal_in_place(st, S):

@@ -85,9 +85,13 @@ def main() -> None:
     ap.add_argument("dump", help="perf report -D output of a --call-graph dwarf recording")
     ap.add_argument("map", help="the /tmp/perf-PID.map profile_games.py wrote")
     ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--sites", type=int, default=0,
+                    help="also print the N hottest call sites (caller + offset of the return "
+                         "address: find it in benchmarks/annotate.py's listing of the caller)")
     args = ap.parse_args()
     starts, entries = read_map(args.map)
     callers = collections.Counter()
+    sites = collections.Counter()
     total = 0
     for raw, offset in samples(args.dump):
         if len(raw) < offset + 16:
@@ -98,7 +102,10 @@ def main() -> None:
         if where in NRT:
             # the stack's size (8 bytes), then its bytes: the top word is the return address
             ret = struct.unpack_from("<Q", raw, offset + 8)[0]
-            callers[(symbol(starts, entries, ret) or "?", where)] += 1
+            caller = symbol(starts, entries, ret) or "?"
+            callers[(caller, where)] += 1
+            i = bisect.bisect_right(starts, ret) - 1
+            sites[(caller, ret - entries[i][0] if i >= 0 else ret)] += 1
     print(f"{total} samples; in {' / '.join(NRT)}: "
           f"{100 * sum(callers.values()) / max(total, 1):.1f} %")
     by_caller = collections.Counter()
@@ -106,6 +113,8 @@ def main() -> None:
         by_caller[caller] += k
     for caller, k in by_caller.most_common(args.top):
         print(f"{100 * k / total:6.2f} %  {caller}")
+    for (caller, off), k in sites.most_common(args.sites):
+        print(f"{100 * k / total:6.2f} %  {caller} +{off:#x}")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--boards", type=int, default=8)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--code", help="also write the machine code of the mapped functions to this "
+                    "file (for benchmarks/annotate.py)")
     args = ap.parse_args()
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="bwlab-profile-")
     os.environ["NUMBA_NUM_THREADS"] = "1"
@@ -51,6 +53,18 @@ def main() -> None:
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as f:
         for (address, name), nxt in zip(entries, entries[1:] + [(entries[-1][0] + 4096, "")]):
             f.write(f"{address:x} {max(nxt[0] - address, 1):x} {name}\n")
+    if args.code:  # each function's machine code: address, size, bytes (for annotate.py)
+        import ctypes
+
+        with open("/proc/self/maps") as f:  # read only inside readable mappings
+            regions = [tuple(int(x, 16) for x in line.split()[0].split("-"))
+                       for line in f if line.split()[1].startswith("r")]
+        with open(args.code, "wb") as f:
+            for (address, _), nxt in zip(entries, entries[1:] + [(entries[-1][0] + 4096, "")]):
+                end = next((hi for lo, hi in regions if lo <= address < hi), address)
+                size = min(nxt[0], end, address + (1 << 16)) - address
+                f.write(address.to_bytes(8, "little") + size.to_bytes(8, "little"))
+                f.write(ctypes.string_at(address, size))
     t0 = time.process_time()
     play_many(stacked, cards, np.arange(args.games) % args.boards, teams, args.seed,
               [L.GREEDY] * 4)

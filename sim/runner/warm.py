@@ -25,7 +25,8 @@ from joblib import Parallel, delayed
 
 ROOT = Path(__file__).resolve().parents[2]
 # stage by stage, each stage's groups in parallel: a later stage links what an earlier one cached
-STAGES = (("turn", "apply"), ("search", "loop"))
+# ("loop" first: it is the longest; "combat" takes the slot "search" leaves)
+STAGES = (("turn", "apply"), ("loop", "search", "combat"))
 
 
 def _game(cards_root: Path):
@@ -47,6 +48,34 @@ def _game(cards_root: Path):
     teams = random_teams(len(catalogue.cards), np.random.default_rng(0))
     st = init_game(setup, cards, teams, seed_states(0, 1)[0])
     return st, setup, cards, teams
+
+
+def _combat(cards_root: Path) -> None:
+    """The combat core's and the peer games' samplers and the board's sight kernels, which the
+    game does not call (the CLI's ``combat`` and ``compare-systems`` and their tests do): tiny
+    calls, the general and the plain paths of each."""
+    from sim.board.generate import generate_board
+    from sim.board.graph import compile_board
+    from sim.board.sight import attack_costs, attack_costs_many
+    from sim.catalogue.loader import load_catalogue
+    from sim.catalogue.peers import load_peers
+    from sim.combat.peers.registry import SYSTEMS, rules_for
+    from sim.combat.sampler import lane_rolls, lane_throws, sample_damage, swar_hits
+    from sim.rng import rolls
+
+    catalogue = load_catalogue(cards_root)
+    peers = load_peers(cards_root)
+    for system, spec in SYSTEMS.items():
+        spec.sample(peers.compare[system][0], rules_for(system, peers, catalogue.rules), 8, 0)
+    sample_damage(3, 2, 2, catalogue.rules, seed=0, n=8, attacker_advantage=1)
+    lane_rolls(12, 8, 0)
+    lane_throws(3, 12, 5, 8, 0)
+    swar_hits(3, 5, 12, 8, 0)
+    rolls(6, 4, 0)
+    board = generate_board(catalogue.tiles, catalogue.board_rules, 1)
+    graph = compile_board(board, catalogue.tiles, catalogue.board_rules)
+    attack_costs(graph, 0, 3)
+    attack_costs_many(graph, np.zeros(1, np.int64), 3)
 
 
 def compile_group(group: str, cards_root: str) -> tuple[str, float]:
@@ -83,6 +112,8 @@ def compile_group(group: str, cards_root: str) -> tuple[str, float]:
 
         play_many(stack_setups([setup]), cards, np.zeros(1, np.int64), teams[None], 0,
                   [L.GREEDY] * 4)
+    elif group == "combat":
+        _combat(Path(cards_root))
     else:
         raise ValueError(f"unknown group {group!r}")
     return group, time.perf_counter() - t0

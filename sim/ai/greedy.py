@@ -42,6 +42,25 @@ def _storm(st, S):
 
 
 @njit
+def _pos_base(st, S, c):
+    """Per grid position, the part of a position score that is the same for all its spaces:
+    ``tile_values._pos_bonus`` (Homefield, the tile's reward), minus the doom of a coordinate
+    announced for destruction and, once the Storm is revealed, of the outer layers. Folded here
+    once per decision (49 positions), so the loop over spaces reads one number per space."""
+    out = _pos_bonus(st, S, c)
+    w_doomed = S.fp[L.W_DOOMED]
+    pos_state = st.pos_state
+    pos_layer = S.pos_layer
+    storm = _storm(st, S)
+    for p in range(out.shape[0]):
+        if pos_state[p] == L.ANNOUNCED:
+            out[p] -= w_doomed
+        if storm:
+            out[p] -= 0.01 * w_doomed * pos_layer[p]
+    return out
+
+
+@njit
 def _threats(st, S, c):
     """Per decision, once: enemy characters' (row, column) and attacking CPUs' (row, column,
     reach, home position) — the position score then needs no entity scan per space."""
@@ -100,8 +119,8 @@ def _cpus_near(cpu, spaces):
 
 
 @njit
-def _position_scores(ent, fp, tile_pos, pos_bonus, pos_state, pos_layer, storm, c, spaces,
-                     mask, masked, enemy_r, enemy_c, cpu, out):
+def _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, masked, enemy_r, enemy_c, cpu,
+                     out):
     """``out[i]``: the position score of ``spaces[i]`` for character ``c`` (-inf where ``masked``
     and ``mask`` forbids moving there).
 
@@ -110,9 +129,8 @@ def _position_scores(ent, fp, tile_pos, pos_bonus, pos_state, pos_layer, storm, 
     The nearest enemy: a scan of all enemies with no early exit, which LLVM vectorises (an exit
     once no further enemy could be nearer, over enemies sorted by distance, did fewer
     comparisons but mispredicted its branches: twice the time per space on game data).
-    ``pos_bonus``: per position, Homefield and the tile's reward (``tile_values._pos_bonus``)."""
+    ``pos_base``: per position, what does not depend on the space (:func:`_pos_base`)."""
     reach = ent[c, L.RANGE]
-    w_doomed = fp[L.W_DOOMED]
     w_cpu = fp[L.W_CPU_DANGER]
     w_approach = fp[L.W_APPROACH]
     n_cpu = _cpus_near(cpu, spaces)
@@ -123,13 +141,7 @@ def _position_scores(ent, fp, tile_pos, pos_bonus, pos_state, pos_layer, storm, 
             out[i] = -np.inf
             continue
         p = tile_pos[s]
-        score = 0.0
-        if p >= 0:
-            score += pos_bonus[p]
-        if p >= 0 and pos_state[p] == L.ANNOUNCED:
-            score -= w_doomed
-        if storm and p >= 0:
-            score -= 0.01 * w_doomed * pos_layer[p]
+        score = pos_base[p] if p >= 0 else 0.0
         r = s // SPAN
         col = s % SPAN
         for k in range(n_cpu):
@@ -148,11 +160,10 @@ def _position_scores(ent, fp, tile_pos, pos_bonus, pos_state, pos_layer, storm, 
 def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, cpu, bonus):
     """The move (``1 + s``) scoring above ``best`` among ``spaces`` that ``mask`` allows; ties
     keep the lowest space id (a fixed, documented order; it is not seat-neutral), whatever
-    order ``spaces`` lists them in. ``bonus``: ``tile_values._pos_bonus`` of ``c``, computed
+    order ``spaces`` lists them in. ``bonus``: :func:`_pos_base` of ``c``, computed
     once per decision."""
-    scores = _position_scores(st.ent, S.fp, st.tile_pos, bonus, st.pos_state, S.pos_layer,
-                              _storm(st, S), c, spaces, mask, True, enemy_r, enemy_c, cpu,
-                              np.empty(spaces.shape[0]))
+    scores = _position_scores(st.ent, S.fp, st.tile_pos, bonus, c, spaces, mask, True, enemy_r,
+                              enemy_c, cpu, np.empty(spaces.shape[0]))
     for i in range(spaces.shape[0]):
         sc = scores[i]
         a = 1 + spaces[i]
@@ -177,9 +188,8 @@ def _escape(st, S, c, mask, enemy_r, enemy_c, cpu):
     wspaces, walls = _water_targets(st, S, c, mask)
     if wspaces.shape[0] == 0:
         return L.END
-    scores = _position_scores(st.ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
-                              S.pos_layer, _storm(st, S), c, wspaces, mask, False, enemy_r,
-                              enemy_c, cpu, np.empty(wspaces.shape[0]))
+    scores = _position_scores(st.ent, S.fp, st.tile_pos, _pos_base(st, S, c), c, wspaces, mask,
+                              False, enemy_r, enemy_c, cpu, np.empty(wspaces.shape[0]))
     k = 0
     for i in range(1, wspaces.shape[0]):
         if scores[i] > scores[k]:
@@ -207,7 +217,7 @@ def _greedy_action(st, S, mask):
         if k == 0:  # no Spawn coordinate left standing: it waits
             return L.END
         return _best_space(st, S, c, mask, spawn[:k], -1e300, 0, enemy_r, enemy_c, cpu,
-                           _pos_bonus(st, S, c))
+                           _pos_base(st, S, c))
     pick = _item_pickup(st, S, c, mask)  # free: no action, no speed (sim/ai/item_values.py)
     if pick >= 0:
         return pick
@@ -245,30 +255,27 @@ def _greedy_action(st, S, mask):
         return best_a
     ref = ent[c, L.SPACE]
     enemy_r, enemy_c, cpu = _threats(st, S, c)
-    bonus = _pos_bonus(st, S, c)  # once per decision: here, a teleport's spaces, the walk
+    bonus = _pos_base(st, S, c)  # once per decision: here, a teleport's spaces, the walk
     # fields read once (each read of a state field is a reference-count round trip)
     g = st.g
     fp = S.fp
     tile_pos = st.tile_pos
-    pos_state = st.pos_state
-    pos_layer = S.pos_layer
-    storm = _storm(st, S)
     # one call scores staying and every walk: the reached spaces begin with the search's start
     nreach = g[L.NREACH]
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(n)
-    walk = _position_scores(ent, fp, tile_pos, bonus, pos_state, pos_layer, storm, c, spaces,
+    walk = _position_scores(ent, fp, tile_pos, bonus, c, spaces,
                             mask, False, enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
     if spaces[0] == ref:
         here = walk[0]
     else:  # the board kernel's fallback lists the reached spaces by id
-        here = _position_scores(ent, fp, tile_pos, bonus, pos_state, pos_layer, storm, c,
+        here = _position_scores(ent, fp, tile_pos, bonus, c,
                                 np.full(1, ref), mask, False, enemy_r, enemy_c, cpu,
                                 np.empty(1))[0]
     best, best_a = here + 1e-9, L.END
     if ent[c, L.AB_USED] == 0 and ent[c, L.AB_OP] == L.OP_MOBILITY:  # a teleport
         tele = _teleport_spaces(st, c, mask)
         if tele.shape[0] > 0:
-            scores = _position_scores(ent, fp, tile_pos, bonus, pos_state, pos_layer, storm, c,
+            scores = _position_scores(ent, fp, tile_pos, bonus, c,
                                       tele, mask, False, enemy_r, enemy_c, cpu,
                                       np.empty(tele.shape[0]))
             for i in range(tele.shape[0]):
@@ -278,7 +285,7 @@ def _greedy_action(st, S, mask):
     if ent[c, L.STREAK_OVER] == 0 and _by_water(S.space_bodies, st.move_roll, ref):
         wspaces, walls = _water_targets(st, S, c, mask)
         if wspaces.shape[0] > 0:
-            scores = _position_scores(ent, fp, tile_pos, bonus, pos_state, pos_layer, storm, c,
+            scores = _position_scores(ent, fp, tile_pos, bonus, c,
                                       wspaces, mask, False, enemy_r, enemy_c, cpu,
                                       np.empty(wspaces.shape[0]))
             best, best_a = _water_choice(st, S, c, wspaces, walls, scores, here, best, best_a,

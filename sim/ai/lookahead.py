@@ -59,10 +59,10 @@ from sim.engine.victory import _team_health
 from sim.rng import roll
 
 from .entity_values import _summon_action
-from .greedy import (SPAN, _ability_score, _attack_score, _greedy_action,
-                     _position_scores, _storm, _teleport_spaces, _threats)
+from .greedy import (_ability_score, _attack_score, _greedy_action, _pos_base,
+                     _position_scores, _teleport_spaces, _threats)
 from .item_values import _item_candidates
-from .tile_values import _best_tile_action, _pos_bonus
+from .tile_values import _best_tile_action
 from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
 from .water_values import _water_targets
 
@@ -166,12 +166,10 @@ def _top_spaces(st, S, c, mask, approach, best, k_best):
     fp = S.fp.copy()
     fp[L.W_APPROACH] *= approach
     enemy_r, enemy_c, cpu = _threats(st, S, c)
-    storm = _storm(st, S)
     nreach = st.g[L.NREACH]
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(st.kind.shape[0])
-    scores = _position_scores(ent, fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
-                              S.pos_layer, storm, c, spaces, mask, True, enemy_r, enemy_c, cpu,
-                              np.empty(spaces.shape[0]))
+    scores = _position_scores(ent, fp, st.tile_pos, _pos_base(st, S, c), c, spaces, mask, True,
+                              enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
     score = np.full(k_best, -1e300)
     best[:] = -1
     for i in range(spaces.shape[0]):
@@ -199,10 +197,8 @@ def _water_candidate(st, S, c, mask, cands, k):
         return k
     ent = st.ent
     enemy_r, enemy_c, cpu = _threats(st, S, c)
-    storm = _storm(st, S)
-    wsc = _position_scores(ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
-                           S.pos_layer, storm, c, wsp, mask, False, enemy_r, enemy_c, cpu,
-                           np.empty(wsp.shape[0]))
+    wsc = _position_scores(ent, S.fp, st.tile_pos, _pos_base(st, S, c), c, wsp, mask, False,
+                           enemy_r, enemy_c, cpu, np.empty(wsp.shape[0]))
     return _add(cands, k, _water_base(st.kind.shape[0], ent.shape[0]) + wsp[np.argmax(wsc)])
 
 
@@ -249,10 +245,8 @@ def _candidates(st, S, mask, cands, budget):
             else np.empty(0, np.int64))
     if tele.shape[0] > 0:
         enemy_r, enemy_c, cpu = _threats(st, S, c)
-        storm = _storm(st, S)
-        tsc = _position_scores(ent, S.fp, st.tile_pos, _pos_bonus(st, S, c), st.pos_state,
-                               S.pos_layer, storm, c, tele, mask, False, enemy_r, enemy_c, cpu,
-                               np.empty(tele.shape[0]))
+        tsc = _position_scores(ent, S.fp, st.tile_pos, _pos_base(st, S, c), c, tele, mask, False,
+                               enemy_r, enemy_c, cpu, np.empty(tele.shape[0]))
         k = _add(cands, k, base + m + tele[np.argmax(tsc)])
     sc, a = _best_tile_action(st, S, c, mask)  # an interactable or tile_control (tile_values)
     if a >= 0:

@@ -134,8 +134,9 @@ def _legal(st, S, mask):
         mask[base + m + here] = True
         count += 1
         summon = False
-    if allies or summon or _may_reach(st, S, here, team, max(reach, ar)):
-        sight = _sight_from(st, S, here, max(reach, ar))
+    steps = max(reach, ar)  # -1 when it has attacked and has no ability in range to use
+    if allies or summon or (steps >= 0 and _may_reach(st, S, here, team, steps)):
+        sight = _sight_from(st, S, here, steps)
         if summon:
             count += _summon_targets(st, sight, ar, base + m, mask)
         for e in range(m):

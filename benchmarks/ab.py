@@ -1,0 +1,95 @@
+"""The engine now against a baseline revision, on the same games at the same time: ratios.
+
+On a shared machine the speed of one process drifts by up to 2x within minutes, so numbers
+from different minutes do not compare. This script checks the baseline revision out into a
+git worktree (its own Numba cache: compiling it takes a few minutes the first time), then, for
+``--reps`` rounds, plays the same greedy games (``play_many`` on one thread, timed with
+``process_time``) in two processes started together, each pinned to a core of its own and the
+cores swapped every round (the two cores of a shared machine need not run at the same speed);
+and it checks that both gave the same results, unless ``--allow-diff``
+(a change meant to alter the games). Prints each round's games per CPU-second and the ratio.
+
+    python benchmarks/ab.py BASE_REV [--games 3000] [--reps 6] [--allow-diff]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def child(games: int, core: int) -> None:
+    """In a child process (its ``sim`` from the working directory): games per CPU-second and a
+    digest of the results."""
+    os.environ["NUMBA_NUM_THREADS"] = "1"
+    cores = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cores[core % len(cores)]})
+    sys.path.insert(0, str(Path.cwd() / "benchmarks"))
+    import numpy as np
+    from games import _teams, _world
+
+    from sim.engine import layout as L
+    from sim.engine.runner import play_many
+
+    cat, stacked, cards = _world(8)
+    teams = _teams(cat, 2026, 0, games)
+    play_many(stacked, cards, np.arange(8) % 8, teams[:8], 2026, [L.GREEDY] * 4)  # load
+    t0 = time.process_time()
+    out = play_many(stacked, cards, np.arange(games) % 8, teams, 2026, [L.GREEDY] * 4)
+    dt = time.process_time() - t0
+    print(json.dumps({"rate": games / dt, "digest": hashlib.sha1(out.tobytes()).hexdigest()}))
+
+
+def _spawn(where: Path, games: int, core: int) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(where)}
+    return subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "ab.py"), "--child",
+                             str(games), "--core", str(core)], cwd=where, env=env,
+                            stdout=subprocess.PIPE, text=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("base", nargs="?", help="the baseline git revision")
+    ap.add_argument("--games", type=int, default=3000)
+    ap.add_argument("--reps", type=int, default=6)
+    ap.add_argument("--allow-diff", action="store_true", help="the games may differ")
+    ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--core", type=int, default=0, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        child(args.child, args.core)
+        return
+    if not args.base:
+        ap.error("give the baseline revision")
+    base = Path(tempfile.gettempdir()) / f"bwlab-ab-{args.base}"
+    if not base.exists():
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base),
+                        args.base], check=True)
+    for where in (base, ROOT):  # compile (or load) each side's kernels before timing
+        subprocess.run([sys.executable, "-m", "sim.runner.warm"], cwd=where, check=True,
+                       env={**os.environ, "PYTHONPATH": str(where)}, stdout=subprocess.DEVNULL)
+    ratios = []
+    for rep in range(args.reps):
+        procs = [_spawn(base, args.games, rep), _spawn(ROOT, args.games, rep + 1)]
+        (b, n) = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
+        if b["digest"] != n["digest"] and not args.allow_diff:
+            raise SystemExit("the two revisions played different games (--allow-diff if meant)")
+        ratios.append(n["rate"] / b["rate"])
+        print(f"round {rep + 1}: base {b['rate']:6.0f}  now {n['rate']:6.0f} games per "
+              f"CPU-second  ratio {ratios[-1]:.2f}", flush=True)
+    ratios.sort()
+    print(f"median ratio now/base: {ratios[len(ratios) // 2]:.2f} "
+          f"(range {ratios[0]:.2f}-{ratios[-1]:.2f}, {args.reps} rounds)")
+
+
+if __name__ == "__main__":
+    main()

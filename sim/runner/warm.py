@@ -7,9 +7,10 @@ core. The engine's call graph has two large subtrees that share little: the turn
 abilities, items, tile functions, water). Compiled in two processes they take the time of the
 larger one; the loops on top (the look-ahead's search and the game loop ``_play_range``) then
 link the cached libraries, and beside them the combat core's and the peer games' kernels,
-which no game calls but the CLI and their tests do (compiled here in a slot where one core would
-idle, instead of in a test worker). Every kernel is compiled with ``cache=True`` (``sim/_jit.py``), so a
-later process, such as a test worker or a CLI run, loads instead of compiling.
+which no game calls but the CLI and their tests do (compiled here in a slot where one core
+would idle, instead of in a test worker). Every kernel is compiled with ``cache=True``
+(``sim/_jit.py``), so a later process, such as a test worker or a CLI run, loads instead of
+compiling.
 
 ``python -m sim.runner.warm [--jobs N]``; ``make test`` runs it before the test workers start.
 Only compiling is done here: no result depends on it, and the cache is checked against the

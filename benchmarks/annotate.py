@@ -24,14 +24,7 @@ import re
 import subprocess
 import tempfile
 
-
-def _read_map(path):
-    rows = []
-    with open(path) as f:
-        for line in f:
-            address, size, name = line.rstrip("\n").split(" ", 2)
-            rows.append((int(address, 16), int(size, 16), name))
-    return sorted(rows)
+from nrt_callers import read_map, symbol  # this folder's perf-map reader
 
 
 def _read_code(path):
@@ -72,7 +65,7 @@ def main(argv=None) -> None:
     ap.add_argument("--function", required=True, help="a substring of the kernel's name")
     ap.add_argument("--min", type=float, default=0.2, help="print instructions above this %%")
     args = ap.parse_args(argv)
-    rows = _read_map(args.perf_map)
+    starts_map, rows = read_map(args.perf_map)
     hits = [r for r in rows if args.function in r[2]]
     if not hits:
         raise SystemExit(f"no mapped function contains {args.function!r}")
@@ -96,17 +89,11 @@ def main(argv=None) -> None:
     for ip, k in counts.items():
         j = bisect.bisect_right(starts, ip) - 1
         per[starts[max(j, 0)]] += k
-    starts_map = [r[0] for r in rows]
 
     def callee(text):  # the JIT code calls through a register loaded by movabs
         m = re.search(r"movabs \$0x([0-9a-f]+)", text)
-        if not m:
-            return ""
-        target = int(m.group(1), 16)
-        j = bisect.bisect_right(starts_map, target) - 1
-        if j >= 0 and rows[j][0] <= target < rows[j][0] + rows[j][1]:
-            return "  -> " + re.sub(r"B\d+v\d+B.*", "", rows[j][2])[-60:]
-        return ""
+        where = symbol(starts_map, rows, int(m.group(1), 16)) if m else None
+        return f"  -> {where}" if where else ""
 
     for a, text in insns:
         text += callee(text)

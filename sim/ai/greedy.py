@@ -157,19 +157,25 @@ def _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, masked, enemy
 
 
 @njit
+def _best_move(spaces, scores, mask, best, best_a):
+    """The move (``1 + s``) scoring above ``best`` among ``spaces`` (``scores[i]`` is the
+    position score of ``spaces[i]``) that ``mask`` allows, else ``best_a``; ties keep the lowest
+    space id (a fixed, documented order; it is not seat-neutral), whatever order ``spaces``
+    lists them in."""
+    for i in range(spaces.shape[0]):
+        a = 1 + spaces[i]
+        if mask[a] and (scores[i] > best or (scores[i] == best and best_a > 0 and a < best_a)):
+            best, best_a = scores[i], a
+    return best_a
+
+
+@njit
 def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, cpu, bonus):
-    """The move (``1 + s``) scoring above ``best`` among ``spaces`` that ``mask`` allows; ties
-    keep the lowest space id (a fixed, documented order; it is not seat-neutral), whatever
-    order ``spaces`` lists them in. ``bonus``: :func:`_pos_base` of ``c``, computed
-    once per decision."""
+    """:func:`_best_move` among ``spaces``, scored for ``c``. ``bonus``: :func:`_pos_base` of
+    ``c``, computed once per decision."""
     scores = _position_scores(st.ent, S.fp, st.tile_pos, bonus, c, spaces, mask, True, enemy_r,
                               enemy_c, cpu, np.empty(spaces.shape[0]))
-    for i in range(spaces.shape[0]):
-        sc = scores[i]
-        a = 1 + spaces[i]
-        if sc > best or (sc == best and best_a > 0 and a < best_a):
-            best, best_a = sc, a
-    return best_a
+    return _best_move(spaces, scores, mask, best, best_a)
 
 
 @njit
@@ -292,10 +298,5 @@ def _greedy_action(st, S, mask):
                                          _water_base(n, m))
     if _move_speed(ent, c) <= 0:  # its own speed, or its vehicle's
         return best_a
-    # the walk (as _best_space: above the best so far, ties to the lowest space id)
-    top, top_a = best + 1e-9, L.END
-    for i in range(spaces.shape[0]):
-        a = 1 + spaces[i]
-        if mask[a] and (walk[i] > top or (walk[i] == top and top_a > 0 and a < top_a)):
-            top, top_a = walk[i], a
-    return top_a if top_a != L.END else best_a
+    step = _best_move(spaces, walk, mask, best + 1e-9, L.END)  # the walk, scored above
+    return step if step != L.END else best_a

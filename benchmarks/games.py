@@ -7,12 +7,15 @@ depend on the thread count), on ``--boards`` pre-compiled boards (board ``i % bo
 random teams. Memory: resident set size after every chunk (it must stay flat) and the peak. Then
 a few of the same games again in a subprocess with ``NUMBA_DISABLE_JIT=1`` for the speed ratio
 (and a check that they give the same results). Per policy (``--policies``, specs of
-:mod:`sim.ai.spec`): the same games with that policy in all four seats, 8 games at a time until
+:mod:`sim.ai.spec`): the same games with that policy in all four seats, 8 games per thread at a time until
 ``--policy-seconds`` have passed (a look-ahead game costs its budget's simulations: games/s and
-simulated-decision cost scale with it). No assertions on wall time.
+simulated-decision cost scale with it). No assertions on wall time: the headline rate is printed
+beside ``--target`` (issue #5: 1,000 greedy games/s on a 2-core machine) and the machine's CPU
+model and thread count, since a rate means little without the hardware it was measured on.
 
     python benchmarks/games.py [--games 20000] [--chunk 5000] [--boards 32] [--sample 2]
                                [--policies random,greedy,lookahead:4,...] [--policy-seconds 10]
+                               [--target 1000]
 """
 
 from __future__ import annotations
@@ -68,17 +71,24 @@ def _run(cat, stacked, cards, seed, first, n, total, n_boards, spec=None):
 
 
 def per_policy(cat, stacked, cards, args) -> None:
-    """Each policy in self-play: games/s, decisions/s, over the same games in the same order."""
-    from sim.ai.spec import parse_policy
+    """Each policy in self-play: games/s, decisions/s, over the same games in the same order.
+    Batches of 8 games per thread (``runner.GAMES_PER_CHUNK``), so every thread plays: a batch
+    of 8 would be one task and time one thread."""
+    import numba
 
-    print(f"per policy (all four seats, 8 games at a time for >= {args.policy_seconds:g} s):")
+    from sim.ai.spec import parse_policy
+    from sim.engine.runner import GAMES_PER_CHUNK
+
+    batch = GAMES_PER_CHUNK * numba.get_num_threads()
+    print(f"per policy (all four seats, {batch} games at a time for >= "
+          f"{args.policy_seconds:g} s):")
     for text in args.policies.split(","):
         spec = parse_policy(text)
         _run(cat, stacked, cards, args.seed, 0, 2, 2, args.boards, spec)  # compile / cache load
         played, decisions, t0 = 0, 0, time.perf_counter()
-        while played < 8 or time.perf_counter() - t0 < args.policy_seconds:
-            out = _run(cat, stacked, cards, args.seed, played, 8, 0, args.boards, spec)
-            played += 8
+        while played < batch or time.perf_counter() - t0 < args.policy_seconds:
+            out = _run(cat, stacked, cards, args.seed, played, batch, 0, args.boards, spec)
+            played += batch
             decisions += int(out[:, 5].sum())
         dt = time.perf_counter() - t0
         print(f"  {spec.label:<16}{played / dt:10,.1f} games/s {decisions / dt:12,.0f} decisions/s "
@@ -94,6 +104,20 @@ def interpreted(args) -> None:
     print(json.dumps({"games_per_s": args.sample / dt, "results": out.tolist()}))
 
 
+def _cpu_model() -> str:
+    """The CPU's model name (``/proc/cpuinfo``; the platform's name elsewhere)."""
+    import platform
+
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20_000)
@@ -104,6 +128,8 @@ def main() -> None:
     ap.add_argument("--policies", default="random,greedy,lookahead:4,lookahead:16,lookahead:64",
                     help="policy specs timed in self-play (empty: skip)")
     ap.add_argument("--policy-seconds", type=float, default=10.0)
+    ap.add_argument("--target", type=float, default=1000.0,
+                    help="greedy games/s the headline rate is compared with (issue #5)")
     ap.add_argument("--interpreted", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.interpreted:
@@ -115,7 +141,7 @@ def main() -> None:
     t0 = time.perf_counter()
     _run(cat, stacked, cards, args.seed, 0, 8, args.games, args.boards)  # compile / load cache
     print(f"warm-up (compile or cache load): {time.perf_counter() - t0:.1f} s; "
-          f"threads: {numba.get_num_threads()}")
+          f"threads: {numba.get_num_threads()} of {os.cpu_count()} CPUs ({_cpu_model()})")
     # running totals only (the first chunk's rows kept for the JIT check): memory must not
     # grow with the number of games, and neither must this script's
     rss, first_rows = [], None
@@ -137,6 +163,9 @@ def main() -> None:
     rate = args.games / t_games
     print(f"{args.games} full games (greedy ×4) in {t_games:.1f} s: {rate:,.0f} games/s "
           f"(includes drawing teams and seeding)")
+    verdict = "met" if rate >= args.target else "NOT met"
+    print(f"target {args.target:,.0f} games/s on {numba.get_num_threads()} threads: {verdict} "
+          f"({rate / args.target:.2f}x the target)")
     print(f"mean rotations {rotations / args.games:.1f}, mean decisions "
           f"{decisions / args.games:.0f}; endings: last standing {reasons[1]}, stalemate "
           f"{reasons[2]}, cap {reasons[3]}, simultaneous {reasons[4]}")

@@ -181,7 +181,7 @@ def test_frozen_cpu_does_not_retaliate():
     ent[cpu, L.HEALTH] = ent[cpu, L.MAX_HEALTH] = 10_000
     ent[cpu, L.FROZEN] = 99 * L.CLOCKS + 1
     n0 = len(events(game, L.EV_RETALIATE))
-    _strike(game.st, game.S, c, cpu, 0)
+    _strike(game.st, game.S, c, cpu, 0, c)
     assert len(events(game, L.EV_RETALIATE)) == n0
 
 
@@ -317,7 +317,7 @@ def test_advantage_rolls_twice_and_keeps_the_better():
         total = 0
         for _ in range(3000):
             ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 10**9
-            _throw(st, game.S, c, d, L.EV_ATTACK, L.BY_ATTACK, 0)
+            _throw(st, game.S, c, d, L.EV_ATTACK, L.BY_ATTACK, 0, c)
             total += 10**9 - int(ent[d, L.HEALTH])
         return total / 3000
 

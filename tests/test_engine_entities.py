@@ -16,9 +16,12 @@ from sim.ai.greedy import _greedy_action
 from sim.board.graph import compile_board
 from sim.board.layout import FLOOR
 from sim.board.reference import ref_attack_costs
-from sim.catalogue.entities import R_MINION_DEFENSE, R_MINION_RANGE, R_MINION_SPEED, entity_opcode
+from sim.catalogue.entities import (R_MINION_DEFENSE, R_MINION_RANGE, R_MINION_SPEED, V_ATTACKS,
+                                    V_HEALTH, V_RANGE, V_TIER, V_TILE, entity_opcode)
+from sim.combat.exact import damage_distribution
 from sim.engine import layout as L
-from sim.engine.combat import _strike
+from sim.engine.actions import _weapon_base
+from sim.engine.combat import _strike, _vehicle_attack
 from sim.engine.cpu import _cpu_target
 from sim.engine.death import _kill
 from sim.engine.entities import _spawn_assist, _summon_card
@@ -30,6 +33,7 @@ from sim.engine.turn import _begin_turn, _next_actor
 from sim.engine.victory import _team_alive
 from sim.rng import seed_states
 from tests._engine_kit import CARDS, CATALOGUE, EXAMPLE_TEAMS, setup_for
+from tests.stats import chi_square_pvalue
 
 BOARD, SEED = 1, 2
 ENT = CATALOGUE.entities
@@ -117,7 +121,7 @@ def test_a_multi_character_card_spawns_several_characters_each_with_its_own_turn
     assert len(duo) == 2 and len(set(ent[duo, L.GROUP])) == 1
     a, b = (int(x) for x in duo)
     decide(game, a)
-    _strike(game.st, game.S, a, enemy_character(game), 0)
+    _strike(game.st, game.S, a, enemy_character(game), 0, a)
     ent[a, L.ACTED] = 1
     ent[a, L.SPEED_LEFT] = 0
     ent[a, L.HEALTH] -= 10
@@ -474,11 +478,13 @@ def test_a_vehicle_is_spawned_once_on_its_tile():
     game = start()
     ent = game.st.ent
     vs = rows(game, L.K_VEHICLE)
-    assert len(vs) == 1
-    v = int(vs[0])
-    tile = CATALOGUE.tiles.find("Mystery Machine Garage")
-    assert game.S.pos_tile[game.st.tile_pos[ent[v, L.SPACE]]] == tile
-    assert ent[v, L.HEALTH] == ENT.vehicles[0, 0] and ent[v, L.TEAM] == L.NO_TEAM
+    assert len(vs) == len(ENT.vehicle_names) == 2  # both tiles are on this board
+    for v in vs:
+        k = int(ent[v, L.SLOT])
+        tile = int(ENT.vehicles[k, V_TILE])
+        assert game.S.pos_tile[game.st.tile_pos[ent[v, L.SPACE]]] == tile
+        assert ent[v, L.HEALTH] == ENT.vehicles[k, V_HEALTH] and ent[v, L.TEAM] == L.NO_TEAM
+        assert (ent[v, L.ATK:L.ATK + 4] == ENT.vehicles[k, V_ATTACKS]).all()
 
 
 def test_boarding_costs_nothing():
@@ -576,10 +582,10 @@ def test_the_attacker_chooses_the_vehicle_or_the_character_inside():
     assert mask[attack(game, v)] and mask[attack(game, c)]
     hv, hc = int(ent[v, L.HEALTH]), int(ent[c, L.HEALTH])
     ent[d, L.ATK:L.ATK + 4] = 10
-    _strike(st, game.S, d, v, 0)
+    _strike(st, game.S, d, v, 0, d)
     assert ent[v, L.HEALTH] < hv and ent[c, L.HEALTH] == hc
     hv = int(ent[v, L.HEALTH])
-    _strike(st, game.S, d, c, 0)
+    _strike(st, game.S, d, c, 0, d)
     assert ent[c, L.HEALTH] < hc and ent[v, L.HEALTH] == hv
     decide(game, mate)
     assert not game.legal_mask()[attack(game, v)]
@@ -625,6 +631,154 @@ def test_only_characters_board():
     ent[minion, L.SPACE] = ent[v, L.SPACE]
     _arrive(st, minion)
     assert ent[v, L.PILOT] == 0 and ent[minion, L.RIDING] == 0
+
+
+# --------------------------------------------------------------------- a vehicle's action
+
+def weapon(game, e):
+    return _weapon_base(game.st.kind.shape[0], game.st.ent.shape[0]) + e
+
+
+def armed_pilot(game):
+    """Luffy boards the armed vehicle (the Batmobile) and decides, fresh for its turn; an enemy
+    character stands on the same space (range 0 from both)."""
+    st, ent = game.st, game.st.ent
+    b = ENT.vehicle_names.index("Batmobile")
+    v = int(next(r for r in rows(game, L.K_VEHICLE) if ent[r, L.SLOT] == b))
+    c = int(card_rows(game, 0, "Luffy")[0])
+    ent[c, L.SPACE] = ent[v, L.SPACE]
+    from sim.engine.entities import _arrive
+    _arrive(st, c)
+    assert ent[c, L.RIDING] == v + 1
+    decide(game, c)
+    d = enemy_character(game)
+    ent[d, L.SPACE] = ent[v, L.SPACE]
+    return v, c, d
+
+
+def test_a_pilot_attacks_through_its_vehicle_spending_both_actions():
+    """"A vehicle can use all of its speed, and can have 1 action used through it, each turn.
+    Using that action spends both the pilot's action and the vehicle's action for the turn"
+    (house ruling: the action is the vehicle's weapon, vehicles.toml attacks / tier / range; the
+    pilot is the attacker, credited with what it deals)."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    v, c, d = armed_pilot(game)
+    k = int(ent[v, L.SLOT])
+    assert game.legal_mask()[weapon(game, d)]
+    h0, dealt0 = int(ent[d, L.HEALTH]), int(ent[c, L.DEALT])
+    n_ev = len(game.event_rows())
+    game.apply(weapon(game, d))
+    new = game.event_rows()[n_ev:]
+    assert new[0, 0] == L.EV_WEAPON and list(new[0, 2:5]) == [c, v, d]
+    hit = new[new[:, 0] == L.EV_ATTACK][0]  # kind, rotation, attacker, defender, colour, n, tier
+    assert hit[2] == c and hit[3] == d
+    assert hit[5] == ENT.vehicles[k, V_ATTACKS] and hit[6] == ENT.vehicles[k, V_TIER]
+    dealt = h0 - int(ent[d, L.HEALTH])
+    assert int(ent[c, L.DEALT]) - dealt0 == dealt and ent[v, L.DEALT] == 0
+    assert ent[c, L.ACTED] == 1 and ent[v, L.ACTED] == 1
+
+
+@pytest.mark.parametrize("spent", ["pilot", "vehicle", "frozen", "unarmed", "walked"])
+def test_no_action_through_a_vehicle_that_cannot_act(spent):
+    """The vehicle's action needs both actions unspent ("spends both the pilot's action and the
+    vehicle's action"), a vehicle that is not frozen ("anything frozen can do nothing at all"),
+    a weapon (the Mystery Machine has none) and a pilot inside it."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    v, c, d = armed_pilot(game)
+    if spent == "pilot":
+        ent[c, L.ACTED] = 1
+    elif spent == "vehicle":
+        ent[v, L.ACTED] = 1
+    elif spent == "frozen":
+        _set_state(st, game.S, v, L.FROZEN, -1, 2, 0, 0)
+    elif spent == "unarmed":
+        ent[v, L.ATK:L.ATK + 4] = 0
+    else:
+        from sim.engine.entities import _alight
+        _alight(st, c)
+    mask = game.legal_mask()
+    base = weapon(game, 0)
+    assert not mask[base:base + ent.shape[0]].any()
+
+
+def test_a_vehicles_weapon_reaches_what_its_range_and_sight_allow():
+    """"To initiate an attack, the defender must be within both the range and the line of
+    sight of the attacker": the weapon's targets are the opponents within the vehicle's range
+    (vehicles.toml) by the board's reference sight costs, from the space it stands on."""
+    game = start(crowd=False)
+    st, ent = game.st, game.st.ent
+    v, c, d = armed_pilot(game)
+    graph = compile_board(game.setup.board, CATALOGUE.tiles, CATALOGUE.board_rules)
+    vs = int(ent[v, L.SPACE])
+    reach = int(ent[v, L.RANGE])
+    costs = ref_attack_costs(graph, vs, reach + 6)
+    inside = [s for s in range(st.kind.shape[0]) if st.kind[s] == FLOOR and 0 <= costs[s] <= reach]
+    beyond = [s for s in range(st.kind.shape[0]) if st.kind[s] == FLOOR and costs[s] > reach]
+    foes = [int(e) for e in range(ent.shape[0])
+            if ent[e, L.KIND] == L.K_CHARACTER and ent[e, L.TEAM] == 1]
+    for i, e in enumerate(foes):  # in range and beyond it, by turns
+        spaces = inside if i % 2 == 0 else beyond
+        ent[e, L.SPACE] = spaces[(7 * i) % len(spaces)]
+    mask = game.legal_mask()
+    legal = {e for e in range(ent.shape[0]) if mask[weapon(game, e)]}
+    opponents = [e for e in range(ent.shape[0])  # not its own team, nor a vehicle it rides
+                 if ent[e, L.ALIVE] and ent[e, L.SPACE] >= 0 and ent[e, L.TEAM] != 0
+                 and not (ent[e, L.PILOT] > 0 and ent[ent[e, L.PILOT] - 1, L.TEAM] == 0)]
+    expected = {e for e in opponents if 0 <= costs[ent[e, L.SPACE]] <= reach}
+    assert legal == expected and set(foes) & expected and set(foes) - expected
+    assert reach == ENT.vehicles[ENT.vehicle_names.index("Batmobile"), V_RANGE]
+
+
+def test_a_cpu_attacked_through_a_vehicle_retaliates_at_the_pilot():
+    """"If it survives an attack made against it, it immediately attacks back at the character
+    who attacked it" (house ruling: the pilot, not its vehicle)."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    v, c, d = armed_pilot(game)
+    cpu = int(np.flatnonzero((ent[:, L.IS_CPU] != 0) & (ent[:, L.ATK] > 0))[0])
+    ent[cpu, L.SPACE] = ent[v, L.SPACE]
+    ent[cpu, L.HEALTH] = ent[cpu, L.MAX_HEALTH] = 10**6  # it survives
+    ent[c, L.HEALTH] = ent[c, L.MAX_HEALTH] = 10**6
+    n_ev = len(game.event_rows())
+    _vehicle_attack(st, game.S, c, cpu)
+    back = game.event_rows()[n_ev:]
+    back = back[back[:, 0] == L.EV_RETALIATE]
+    assert len(back) == 1 and back[0, 2] == cpu and back[0, 3] == c
+
+
+def test_a_vehicles_weapon_deals_the_exact_damage_distribution():
+    """The weapon's attack is an attack like any other ("If the roll is more than your defense
+    stat plus 2, that attack is considered a Hit"; "You roll the Damage Dice as many times as
+    your Attack Hit"), with the vehicle's attacks and tier: 4,000 attacks through the Batmobile
+    against the exact distribution (Pearson chi-square, seed fixed by the game, p > 0.001)."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    v, c, d = armed_pilot(game)
+    st.g[L.LOG] = 0
+    out = np.empty(4000, np.int64)
+    for i in range(out.size):
+        ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 10**9
+        ent[c, L.ACTED] = ent[v, L.ACTED] = 0
+        _vehicle_attack(st, game.S, c, d)
+        out[i] = 10**9 - int(ent[d, L.HEALTH])
+    k = int(ent[v, L.SLOT])
+    exact = damage_distribution(int(ENT.vehicles[k, V_ATTACKS]), int(ent[d, L.DEFENSE]),
+                                int(ENT.vehicles[k, V_TIER]), CATALOGUE.rules)
+    assert chi_square_pvalue(out, exact.pmf) > 1e-3
+
+
+def test_greedy_fires_the_vehicles_weapon_when_it_is_worth_most():
+    """greedy (docs/ai.md) scores an attack through the vehicle like its own attacks, with the
+    vehicle's dice: with the pilot's own attack out of reach, it fires the weapon."""
+    game = start()
+    st, ent = game.st, game.st.ent
+    v, c, d = armed_pilot(game)
+    ent[c, L.ATK:L.ATK + 4] = 0  # the pilot's own attack is worth nothing, its ability spent
+    ent[c, L.AB_USED] = 1
+    mask = game.legal_mask()
+    assert int(_greedy_action(st, game.S, mask)) == weapon(game, d)
 
 
 # --------------------------------------------------------------------- greedy and the log

@@ -117,7 +117,7 @@ def test_cpu_retaliates_only_when_it_survives_and_has_an_attack():
         st.ent[0, L.ATK:L.ATK + 4] = attacks
         st.ent[cpu, L.HEALTH] = cpu_health
         before = int(st.g[L.NEV])
-        _strike(st, game.S, 0, cpu, 0)
+        _strike(st, game.S, 0, cpu, 0, 0)
         rows = st.ev[before:int(st.g[L.NEV])]
         assert (L.EV_RETALIATE in rows[:, 0]) == expect, cpu_name
         if not expect and cpu_health == 1:

@@ -7,18 +7,23 @@ from __future__ import annotations
 
 import pytest
 
+from sim.catalogue.entities import V_ATTACKS, V_RANGE, V_TIER, V_TILE
 from sim.catalogue.loader import load_catalogue
 from tests.test_validation import SHIPPED, cards, edit_toml, expect  # noqa: F401 (fixture)
 
 
 def test_the_shipped_entities_load():
     """"Each vehicle has stats that show its capabilities, and a health pool separate from its
-    pilot" (one shipped vehicle, on the Mystery Machine Garage); at least one assist character
-    ("An Assist Character is a temporary ally that you control")."""
+    pilot" (two shipped vehicles: the Mystery Machine, on its Garage, with no weapon, and the
+    Batmobile, on Gotham Alley, with the action "used through it": house ruling, a weapon); at
+    least one assist character ("An Assist Character is a temporary ally that you control")."""
     cat = load_catalogue(SHIPPED)
     ents = cat.entities
-    assert ents.vehicle_names == ("Mystery Machine",)
-    assert cat.tiles.names[int(ents.vehicles[0, 3])] == "Mystery Machine Garage"
+    assert ents.vehicle_names == ("Mystery Machine", "Batmobile")
+    assert cat.tiles.names[int(ents.vehicles[0, V_TILE])] == "Mystery Machine Garage"
+    assert cat.tiles.names[int(ents.vehicles[1, V_TILE])] == "Gotham Alley"
+    assert ents.vehicles[0, V_ATTACKS] == 0
+    assert list(ents.vehicles[1, [V_ATTACKS, V_TIER, V_RANGE]]) == [4, 2, 3]
     assert len(ents.assist_names) >= 1
 
 
@@ -28,6 +33,9 @@ def test_the_shipped_entities_load():
     ("vehicles.toml", "health = 120", "health = 0", "vehicles.health", "out of range"),
     ("vehicles.toml", "defense = 3", "defense = 12", "vehicles.defense", "out of range"),
     ("vehicles.toml", "speed = 8", "sped = 8", "vehicles.sped", "unknown key (did you mean speed?)"),
+    ("vehicles.toml", "attacks = 4", "attacks = 99", "vehicles.attacks", "out of range"),
+    ("vehicles.toml", "tier = 2", "tier = 9", "vehicles.tier", "out of range"),
+    ("vehicles.toml", "range = 3", "range = -1", "vehicles.range", "out of range"),
     ("assists.toml", 'ability = "heal"', 'ability = "heel"', "assists.ability",
      "unknown ability type 'heel'"),
     ("assists.toml", "amount = 20", "amount = 9999", "assists.ability_params.amount",
@@ -55,3 +63,13 @@ def test_one_vehicle_per_tile(capsys, cards):  # noqa: F811
     line = path.read_text(encoding="utf-8").splitlines().index(
         'tile = "Mystery Machine Garage"', text.count("\n")) + 1
     expect(capsys, cards, ("vehicles.toml", line, "vehicles.tile", "already holds 'Mystery Machine'"))
+
+
+def test_a_weapons_tier_and_range_need_attacks(capsys, cards):  # noqa: F811
+    """A vehicle's action is its weapon (house ruling, docs/rulings.md): a tier or range with no
+    attacks is a mistake, one line each."""
+    edit_toml(cards, "vehicles.toml", "attacks = 4", "attacks = 0")
+    text = (cards / "vehicles.toml").read_text(encoding="utf-8").splitlines()
+    tier, reach = text.index("tier = 2") + 1, text.index("range = 3") + 1
+    expect(capsys, cards, ("vehicles.toml", tier, "vehicles.tier", "without attacks"),
+           ("vehicles.toml", reach, "vehicles.range", "without attacks"))

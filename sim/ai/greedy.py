@@ -6,8 +6,9 @@ survives; both use the colour the star would pick (homefield on each side). Move
 position: homefield, the tile's reward (staying where ticks are banked: ``sim.ai.tile_values``),
 safety from coordinates announced for destruction (and, once a storm is revealed, from the outer
 layers), safety from CPUs, and closing to attack range of the nearest enemy. Abilities are scored
-like attacks (``sim.ai.values``), interactables and tile_control by ``sim.ai.tile_values``; a
-teleport is a move, scored by position. Items (``sim.ai.item_values``): a free pick-up first;
+like attacks (``sim.ai.values``), and so is an attack through a vehicle's weapon (with the
+vehicle's dice); interactables and tile_control by ``sim.ai.tile_values``; a teleport is a move,
+scored by position. Items (``sim.ai.item_values``): a free pick-up first;
 item uses compete with attacks and abilities. The policy acts first (the attack, ability, item or
 tile action worth most) when any is worth it, then moves (walking or teleporting), then ends.
 Weights: rules.toml [game] ``greedy_*``.
@@ -20,8 +21,8 @@ import numpy as np
 from sim._jit import njit
 from sim.catalogue.apocalypses import STORM
 from sim.engine import layout as L
-from sim.engine.actions import _alt_base, _water_base
-from sim.engine.entities import _move_speed
+from sim.engine.actions import _alt_base, _water_base, _weapon_base
+from sim.engine.entities import _move_speed, _weapon_ready
 from sim.engine.space import _homefield
 from sim.engine.tile_board import BLOCK, GRID, _spawn_now
 from sim.engine.water import _by_water
@@ -179,6 +180,23 @@ def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, cpu, bon
 
 
 @njit
+def _weapon_action(st, S, c, mask, best, best_a):
+    """The attack through ``c``'s vehicle worth more than ``best`` (scored as an attack with
+    the vehicle's weapon: ``values._attack_score``), as (score, action); else (best, best_a)."""
+    v = _weapon_ready(st.ent, c)
+    if v < 0:
+        return best, best_a
+    m = st.ent.shape[0]
+    base = _weapon_base(st.kind.shape[0], m)
+    for e in range(m):
+        if mask[base + e]:
+            sc = _attack_score(st, S, c, e, 0, v)
+            if sc > best:
+                best, best_a = sc, base + e
+    return best, best_a
+
+
+@njit
 def _revive_in_spawn(st, e):
     """The revive's second form ("or back in the team's Spawn") when the point of death lies in
     a coordinate announced for destruction; the spot otherwise."""
@@ -236,9 +254,10 @@ def _greedy_action(st, S, mask):
     if ent[c, L.ACTED] == 0:
         for e in range(m):
             if mask[1 + n + e]:
-                sc = _attack_score(st, S, c, e, 0)
+                sc = _attack_score(st, S, c, e, 0, c)
                 if sc > best:
                     best, best_a = sc, 1 + n + e
+        best, best_a = _weapon_action(st, S, c, mask, best, best_a)
     if ent[c, L.AB_USED] == 0 and ent[c, L.AB_TARGET] != L.T_SPACE:
         base = 1 + n + m
         for e in range(m):

@@ -61,7 +61,7 @@ def _item_use_score(st, S, c, item, t):
     amount = fx[item, L.FX_AMOUNT]
     duration = fx[item, L.FX_DURATION]
     if op == L.OP_STRIKE:
-        return _attack_score(st, S, c, t, amount)
+        return _attack_score(st, S, c, t, amount, c)
     if op == L.OP_ITEM_DAMAGE:
         return _flat_score(st, S, t, amount)
     if op == L.OP_AREA:

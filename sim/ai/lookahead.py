@@ -60,7 +60,7 @@ from sim.rng import roll
 
 from .entity_values import _summon_action
 from .greedy import (_ability_score, _attack_score, _greedy_action, _pos_base,
-                     _position_scores, _teleport_spaces, _threats)
+                     _position_scores, _teleport_spaces, _threats, _weapon_action)
 from .item_values import _item_candidates
 from .tile_values import _best_tile_action
 from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
@@ -218,10 +218,13 @@ def _candidates(st, S, mask, cands, budget):
     scores = np.full(m, -1e300)
     for e in range(m):
         if mask[1 + n + e]:
-            scores[e] = _attack_score(st, S, c, e, 0)
+            scores[e] = _attack_score(st, S, c, e, 0, c)
     for e in np.argsort(-scores, kind="mergesort"):
         if mask[1 + n + e]:
             k = _add(cands, k, 1 + n + e)
+    a = _weapon_action(st, S, c, mask, -1e300, -1)[1]  # the best attack through a vehicle
+    if a >= 0:
+        k = _add(cands, k, a)
     base = 1 + n + m  # ability uses on entities, by greedy's score
     scores[:] = -1e300
     for e in range(m):

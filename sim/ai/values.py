@@ -55,13 +55,15 @@ def _p_hit(S, threshold):
 
 
 @njit(inline="always")
-def _attack_score(st, S, c, e, extra):
-    """An attack of ``c`` on ``e`` with ``extra`` attacks beyond its star point's (a strike)."""
+def _attack_score(st, S, c, e, extra, w):
+    """An attack of ``c`` on ``e`` with ``extra`` attacks beyond its star point's (a strike),
+    thrown with row ``w``'s attack (``c``'s own, or the weapon of the vehicle it rides); a CPU
+    retaliates at ``c`` (combat._strike)."""
     ent = st.ent
     fp = S.fp
-    col = _attack_star(st, S, c, e)
+    col = _attack_star(st, S, w, e)
     p = _p_hit(S, _threshold(S, ent[e, L.DEFENSE]))
-    pk, em = _kill_table(S, ent[c, L.ATK + col] + extra, p, ent[c, L.TIER + col],
+    pk, em = _kill_table(S, ent[w, L.ATK + col] + extra, p, ent[w, L.TIER + col],
                          ent[e, L.HEALTH] + ent[e, L.SHIELD])
     value = _target_value(ent[e, L.KIND], ent[e, L.PILOT], fp[L.W_CPU_VALUE])
     score = value * (fp[L.W_DAMAGE] * em + fp[L.W_KILL] * pk)
@@ -81,7 +83,7 @@ def _ability_score(st, S, c, e):
     amount = ent[c, L.AB_AMOUNT]
     duration = ent[c, L.AB_DURATION]
     if op == L.OP_STRIKE:
-        return _attack_score(st, S, c, e, amount)
+        return _attack_score(st, S, c, e, amount, c)
     if op == L.OP_AREA:
         score = 0.0
         p = st.tile_pos[ent[c, L.SPACE]]

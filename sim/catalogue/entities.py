@@ -42,10 +42,13 @@ SUMMON_POOLS = ("not_in_play", "any")  # R_SUMMON_POOL 0, 1
 _RULE_LIMITS = {"minion_speed": (0, 30), "minion_range": (0, 30), "minion_defense": (0, 9),
                 "max_minions": (1, 20)}
 
-# a vehicle row: health, speed, defense, the catalogue tile it starts on
-V_HEALTH, V_SPEED, V_DEFENSE, V_TILE = range(4)
-V_COLS = 4
-_VEHICLE_KEYS = {"name", "tile", "health", "speed", "defense", "notes"}
+# a vehicle row: health, speed, defense, the catalogue tile it starts on, then its weapon (the
+# action "used through it": attacks on every star point, their dice tier, its range; 0 attacks =
+# no weapon)
+V_HEALTH, V_SPEED, V_DEFENSE, V_TILE, V_ATTACKS, V_TIER, V_RANGE = range(7)
+V_COLS = 7
+_VEHICLE_KEYS = {"name", "tile", "health", "speed", "defense", "attacks", "tier", "range",
+                 "notes"}
 # an assist row: health, speed, range, defense, its one attack (every star point) and tier, then
 # its ability's effect row (abilities.SLOTS; all 0 = no ability)
 A_HEALTH, A_SPEED, A_RANGE, A_DEFENSE, A_ATTACKS, A_TIER = range(6)
@@ -162,8 +165,19 @@ def _vehicles(path: Path, rules: Rules, tiles: TileCatalogue | None, problems: P
                 used_tiles[t] = name
                 if t == tiles.uncovered:
                     doc.add(base + ("tile",), "the Uncovered Tile has no function")
+        # "can have 1 action used through it" (house: a weapon, thrown like an assist's attack)
+        attacks = doc.get(base + ("attacks",), int, lo=_LIMITS["attacks"][0],
+                          hi=_LIMITS["attacks"][1], default=0, fallback=None)
+        tier = doc.get(base + ("tier",), int, lo=1, hi=rules.n_tiers, default=1, fallback=1)
+        reach = doc.get(base + ("range",), int, lo=_LIMITS["range"][0], hi=_LIMITS["range"][1],
+                        default=0, fallback=0)
+        if attacks == 0:  # (None: a bad value, already reported)
+            for key in ("tier", "range"):
+                if key in entry:
+                    doc.add(base + (key,), "a weapon's tier or range given without attacks")
         names.append(name)
-        rows.append([health or 1, speed or 0, defense or 0, t])
+        rows.append([health or 1, speed or 0, defense or 0, t, attacks or 0, tier or 1,
+                     reach or 0])
     return names, rows
 
 

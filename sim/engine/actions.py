@@ -15,6 +15,7 @@ With ``n`` spaces and ``m`` entities the blocks follow one another:
 | items | 2m + 2n + F_CAP + 2 | use held item k on entity e / on space s; pick up floor item f; drop held item k |
 | interactables | n | act on space s with the interactable within 1 range |
 | water-rolls | n | cross water to space s |
+| vehicle weapon | m | the pilot attacks entity e with the weapon of the vehicle it rides |
 
 Every function is inlined: the offsets are a few integer additions.
 """
@@ -52,10 +53,15 @@ def _water_base(n, m):
 
 
 @njit(inline="always")
-def _n_actions(n, m):
+def _weapon_base(n, m):
     return _water_base(n, m) + n
+
+
+@njit(inline="always")
+def _n_actions(n, m):
+    return _weapon_base(n, m) + m
 
 
 def n_actions(n_spaces: int, n_entities: int) -> int:
     """The length of the legal-action mask (Python side)."""
-    return 6 * n_spaces + 5 * n_entities + L.F_CAP + 3
+    return 6 * n_spaces + 6 * n_entities + L.F_CAP + 3

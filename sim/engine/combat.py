@@ -51,17 +51,21 @@ def _advantage(ent, e):
 
 
 @njit
-def _throw(st, S, a, d, kind, cause, extra):
+def _throw(st, S, a, d, kind, cause, extra, w):
+    """``a`` throws the attack of row ``w`` at ``d``: ``w``'s star point, attacks (+ ``extra``),
+    dice tier and advantage; ``a`` is who attacks (logged, credited with the damage and the
+    kill). ``w`` is ``a`` itself, or the vehicle ``a`` pilots when it attacks through it ("can
+    have 1 action used through it")."""
     ent = st.ent
-    colour = _attack_star(st, S, a, d)
-    n = ent[a, L.ATK + colour] + extra
-    tier = ent[a, L.TIER + colour]
+    colour = _attack_star(st, S, w, d)
+    n = ent[w, L.ATK + colour] + extra
+    tier = ent[w, L.TIER + colour]
     thr = _threshold(S, ent[d, L.DEFENSE])
     _log(st, kind, a, d, colour, n, tier, thr)
     faces = S.tier_faces[tier - 1]
     s0, s1, s2, s3 = st.rng[0], st.rng[1], st.rng[2], st.rng[3]
     dmg, hits, s0, s1, s2, s3 = resolve_attack(
-        n, thr, faces, S.tier_reject[tier - 1], _advantage(ent, a), _advantage(ent, d),
+        n, thr, faces, S.tier_reject[tier - 1], _advantage(ent, w), _advantage(ent, d),
         S.ip[L.P_PER_ATTACK] != 0,
         S.ip[L.P_DEFENSE_DIE], np.uint64(S.ip[L.P_DEFENSE_REJECT]), s0, s1, s2, s3)
     st.rng[0], st.rng[1], st.rng[2], st.rng[3] = s0, s1, s2, s3
@@ -71,14 +75,30 @@ def _throw(st, S, a, d, kind, cause, extra):
 
 
 @njit
-def _strike(st, S, a, d, extra):
-    """``a`` attacks ``d`` with ``extra`` attacks beyond its star point's (a strike ability);
-    spending ``a``'s action is the caller's job. A surviving CPU with an attack retaliates at
-    once, wherever ``a`` stands, at no cost — unless it is frozen ("anything frozen can do
-    nothing at all") or ``a`` is invisible ("cannot be targeted by a direct attack")."""
-    _throw(st, S, a, d, L.EV_ATTACK, L.BY_ATTACK, extra)
+def _strike(st, S, a, d, extra, w):
+    """``a`` attacks ``d`` with ``extra`` attacks beyond its star point's (a strike ability),
+    throwing the attack of row ``w`` (``a``, or the vehicle it attacks through); spending the
+    action is the caller's job. A surviving CPU with an attack retaliates at once at ``a`` ("the
+    character who attacked it"), wherever ``a`` stands, at no cost — unless it is frozen
+    ("anything frozen can do nothing at all") or ``a`` is invisible ("cannot be targeted by a
+    direct attack")."""
+    _throw(st, S, a, d, L.EV_ATTACK, L.BY_ATTACK, extra, w)
     ent = st.ent
     if (st.g[L.OVER] == 0 and ent[d, L.IS_CPU] != 0 and ent[d, L.ALIVE] != 0
             and ent[d, L.ATK] > 0 and ent[a, L.ALIVE] != 0 and ent[a, L.IS_CPU] == 0
             and ent[d, L.FROZEN] == 0 and ent[a, L.INVISIBLE] == 0):
-        _throw(st, S, d, a, L.EV_RETALIATE, L.BY_RETALIATION, 0)
+        _throw(st, S, d, a, L.EV_RETALIATE, L.BY_RETALIATION, 0, d)
+
+
+@njit
+def _vehicle_attack(st, S, c, d):
+    """``c`` attacks ``d`` through the vehicle it rides: "A vehicle ... can have 1 action used
+    through it, each turn. Using that action spends both the pilot's action and the vehicle's
+    action for the turn" (house ruling: the action is the vehicle's weapon, its own attack star;
+    ``c`` is the attacker, credited and retaliated against: docs/rulings.md)."""
+    ent = st.ent
+    v = ent[c, L.RIDING] - 1
+    ent[c, L.ACTED] = 1
+    ent[v, L.ACTED] = 1
+    _log(st, L.EV_WEAPON, c, v, d, 0, 0, 0)
+    _strike(st, S, c, d, 0, v)

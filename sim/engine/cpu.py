@@ -67,7 +67,7 @@ def _cpu_act(st, S, c):
             _log(st, L.EV_MOVE, c, here, best_s, cost[best_s], 0, 0)
             ent[c, L.SPACE] = best_s
     if target >= 0:
-        _strike(st, S, c, target, 0)
+        _strike(st, S, c, target, 0, c)
 
 
 @njit

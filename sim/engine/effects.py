@@ -134,7 +134,7 @@ def _run_effect(st, S, c, t, src, k):
     amount = _fx(st, S, c, src, k, L.FX_AMOUNT)
     duration = _fx(st, S, c, src, k, L.FX_DURATION)
     if op == L.OP_STRIKE:
-        _strike(st, S, c, t, amount)
+        _strike(st, S, c, t, amount, c)
     elif op == L.OP_AREA:
         # Tile-Wide Damage: every opponent in the user's tile, invisible or not
         _blast(st, S, c, st.ent[c, L.SPACE], amount, L.BY_ABILITY)

@@ -223,6 +223,19 @@ def _move_speed(ent, c):
     return ent[c, L.SPEED_LEFT]
 
 
+@njit(inline="always")
+def _weapon_ready(ent, c):
+    """The vehicle ``c`` rides when an action may be used through it now (-1: none): it has a
+    weapon, neither it nor ``c`` has spent its action this turn ("Using that action spends both
+    the pilot's action and the vehicle's action"), and it is not frozen ("anything frozen can do
+    nothing at all")."""
+    v = ent[c, L.RIDING] - 1
+    if (v >= 0 and ent[v, L.ATK] > 0 and ent[v, L.ACTED] == 0 and ent[c, L.ACTED] == 0
+            and ent[v, L.FROZEN] == 0):
+        return v
+    return -1
+
+
 @njit
 def _drive(st, c, s, cost):
     """``c`` moves to ``s`` for ``cost``: a pilot whose vehicle can move drives it there

@@ -22,8 +22,8 @@ from sim._jit import njit
 from sim.board.layout import FLOOR
 from sim.catalogue.entities import (A_ATTACKS, A_DEFENSE, A_FX, A_HEALTH, A_RANGE, A_SPEED,
                                     A_TIER, R_MAX_MINIONS, R_MINION_DEFENSE, R_MINION_RANGE,
-                                    R_MINION_SPEED, R_SUMMON_POOL, V_DEFENSE, V_HEALTH, V_SPEED,
-                                    V_TILE)
+                                    R_MINION_SPEED, R_SUMMON_POOL, V_ATTACKS, V_DEFENSE, V_HEALTH,
+                                    V_RANGE, V_SPEED, V_TIER, V_TILE)
 from sim.rng import roll
 
 from . import layout as L
@@ -197,8 +197,10 @@ def _fill_spare(S, C, team_cards, ent, n_cpu, veh, summon, assists, g):
         ent[e, L.HOME] = -1
         ent[e, L.SUIT] = -1
         ent[e, L.DONE] = 1
-        for j in range(4):
-            ent[e, L.TIER + j] = 1  # no attack (0 dice): a valid tier all the same
+        ent[e, L.RANGE] = C.vehicles[v, V_RANGE]
+        for j in range(4):  # its weapon, one attack on every point of its star (0: none)
+            ent[e, L.ATK + j] = C.vehicles[v, V_ATTACKS]
+            ent[e, L.TIER + j] = C.vehicles[v, V_TIER]
         e += 1
     g[L.G_VEH_N] = e - g[L.G_VEH_FIRST]
     for t in range(summon.shape[0]):

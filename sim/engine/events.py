@@ -116,6 +116,9 @@ EVENTS = {
                   "a character inside a vehicle can still be attacked directly"),
     L.EV_DRIVE: ("drive", ("vehicle", "pilot", "from", "to", "cost"),
                  "Vehicle speed is entirely separate and distinct from character speed"),
+    L.EV_WEAPON: ("vehicle action", ("pilot", "vehicle", "target"),
+                  "Using that action spends both the pilot's action and the vehicle's action for "
+                  "the turn"),
 }
 EVENTS.update({  # items (sim/engine/items.py, item_use.py, fx_items.py)
     L.EV_ITEM_GAIN: ("item gained", ("entity", "item", "how", "space", "slot"),
@@ -241,6 +244,8 @@ def _text(name, ev, labels, apocs, items=()) -> str:
     if name == "drive":
         return (f"{w('pilot')} drives {w('vehicle')} {ev['from']} -> {ev['to']} "
                 f"for {ev['cost']} of its speed")
+    if name == "vehicle action":
+        return f"{w('pilot')} attacks {w('target')} through {w('vehicle')}'s weapon"
     if name == "GM turn":
         return "the GM Turn"
     if name == "rotation":

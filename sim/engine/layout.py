@@ -102,7 +102,7 @@ EVF = 8
 (EV_TURN, EV_PLACE, EV_MOVE, EV_ATTACK, EV_ROLL, EV_DAMAGE, EV_RETALIATE, EV_DEATH, EV_ELIMINATED,
  EV_REVEAL, EV_APOC_START, EV_ANNOUNCE, EV_DESTROY, EV_TILE_DAMAGE, EV_GM_TURN, EV_ROTATION,
  EV_END, EV_ABILITY, EV_HEAL, EV_STATE, EV_REVIVE, EV_TELEPORT) = range(1, 23)
-EV_SPAWN, EV_VANISH, EV_BOARD, EV_ALIGHT, EV_DRIVE = 23, 24, 25, 26, 27  # special entities
+EV_SPAWN, EV_VANISH, EV_BOARD, EV_ALIGHT, EV_DRIVE, EV_WEAPON = 23, 24, 25, 26, 27, 28  # entities
 # event kinds of the later slices: 23..29 entities, 30..36 items, 37..45 tiles, 46..50 water
 EV_ENT_BLOCK, EV_ITEM_BLOCK, EV_TILE_BLOCK, EV_WATER_BLOCK = 23, 30, 37, 46
 EV_ITEM_GAIN, EV_ITEM_ACTIVE, EV_ITEM_USE, EV_ITEM_DROP, EV_ITEM_DAMAGE = 30, 31, 32, 33, 34
@@ -136,7 +136,7 @@ STAT_SPEED, STAT_RANGE, STAT_DEFENSE, STAT_ATTACKS, STAT_ADVANTAGE, STAT_INVINCI
 #      for "none" and "self"); 1 + N + 2M + s use it on space s; then the blocks of the later
 #      slices: the ability's second form on entity e (M: revive in the Spawn), items
 #      (ITEM_ACTIONS(N, M)), interactables (N: the space acted on), water-rolls (N: the space
-#      crossed to)
+#      crossed to), a vehicle's weapon (M: the entity its pilot attacks through it)
 END = 0
 F_CAP = 32  # items lying on the board at once (State.floor rows)
 # State.tiles: int64[49, NTL], one row per grid position. Columns 0..48 are the live tile

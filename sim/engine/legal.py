@@ -8,6 +8,8 @@ an attack, the defender must be within both the range and the line of sight of t
 ``s`` (docs/effects.md). An invisible entity is never an opponent's target ("an invisible entity
 cannot be targeted by a direct attack"; house ruling: a targeted ability of an opponent is such an
 attack); a frozen character may only end its turn ("anything frozen can do nothing at all").
+A pilot whose vehicle has a weapon attacks ``_weapon_base + e`` through it ("can have 1 action
+used through it"), within the vehicle's range, from the space both stand on.
 After ``_legal`` the state's ``cost`` and ``queue`` buffers hold the mover's reach, which the
 policies read; the attack entries of the mask are its sight.
 """
@@ -17,10 +19,10 @@ from __future__ import annotations
 from sim._jit import njit
 
 from . import layout as L
-from .actions import _alt_base, _interact_base, _item_base, _water_base
+from .actions import _alt_base, _interact_base, _item_base, _water_base, _weapon_base
 from .effects import (_ability_range, _ability_ready, _revive_space, _spawn_revive_space,
                       _teleport_targets)
-from .entities import _move_speed, _summon_targets
+from .entities import _move_speed, _summon_targets, _weapon_ready
 from .item_use import _legal_items
 from .space import _may_reach, _reach_from, _sight_from
 from .tile_board import _spawn_now
@@ -125,6 +127,8 @@ def _legal(st, S, mask):
         else:
             ar = _ability_range(ent, c)
     reach = ent[c, L.RANGE] if ent[c, L.ACTED] == 0 else -1
+    v = _weapon_ready(ent, c)  # a pilot's vehicle with a weapon: its range, from this space
+    wreach = ent[v, L.RANGE] if v >= 0 else -1
     allies = tk == L.T_ALLY and _ally_near(st, S, c, here, team, ar)
     if tk == L.T_ALLY and not allies:  # only the user itself can be in range (range 0 or more)
         mask[base + c] = True
@@ -134,7 +138,7 @@ def _legal(st, S, mask):
         mask[base + m + here] = True
         count += 1
         summon = False
-    steps = max(reach, ar)  # -1 when it has attacked and has no ability in range to use
+    steps = max(reach, ar, wreach)  # -1: it has attacked and has no ability or weapon to use
     if allies or summon or (steps >= 0 and _may_reach(st, S, here, team, steps)):
         sight = _sight_from(st, S, here, steps)
         if summon:
@@ -154,6 +158,9 @@ def _legal(st, S, mask):
                     count += 1
                 if tk == L.T_ENEMY and sight[s] <= ar:
                     mask[base + e] = True
+                    count += 1
+                if sight[s] <= wreach:  # "1 action used through it": the vehicle's weapon
+                    mask[_weapon_base(n, m) + e] = True
                     count += 1
             elif tk == L.T_ALLY and sight[s] <= ar and (ent[e, L.KIND] <= L.K_SUMMONED or e == c):
                 mask[base + e] = True  # "A Teammate refers to a Character that is on your Team"

@@ -17,9 +17,9 @@ from __future__ import annotations
 from sim._jit import njit
 
 from . import layout as L
-from .actions import _alt_base, _interact_base, _item_base, _water_base
+from .actions import _alt_base, _interact_base, _item_base, _water_base, _weapon_base
 from .apocalypse import _apocalypse_step
-from .combat import _strike
+from .combat import _strike, _vehicle_attack
 from .cpu import _cpu_turn
 from .effects import _use_ability, _use_ability_alt
 from .entities import _arrive, _begin_turn_entities, _drive
@@ -164,7 +164,7 @@ def _apply(st, S, action):
             _arrive(st, c)
     elif action <= n + m:
         ent[c, L.ACTED] = 1  # "You attack an entity by spending the attacking character's action"
-        _strike(st, S, c, action - 1 - n, 0)
+        _strike(st, S, c, action - 1 - n, 0, c)
     elif action < _alt_base(n, m):
         _use_ability(st, S, c, action - 1 - n - m)
     elif action < _item_base(n, m):
@@ -173,8 +173,10 @@ def _apply(st, S, action):
         _apply_item(st, S, c, action - _item_base(n, m))
     elif action < _water_base(n, m):
         _apply_interact(st, S, c, action - _interact_base(n, m))
-    else:
+    elif action < _weapon_base(n, m):
         _apply_water(st, S, c, action - _water_base(n, m))
+    else:
+        _vehicle_attack(st, S, c, action - _weapon_base(n, m))
     _after_action_tiles(st, S)  # "Every entity standing in a frozen tile is frozen too"
     g[L.CUR] = -1
     _advance(st, S)

@@ -51,6 +51,35 @@ def seed_items(game: Game, rng: np.random.Generator) -> None:
         _put_on_floor(st, int(rng.integers(n_items)), int(s))
 
 
+def live_shores(st, S, tile_pos=None) -> dict[int, set[int]]:
+    """Per space a water crossing can start from, the spaces it may land on, as the engine reads
+    them now (``water._shore``: the tile standing at each position, ``tile_table.TF_SHORE``);
+    ``tile_pos`` instead of the live one (e.g. the revealed board's ``S.tile_pos2[1]``)."""
+    from sim.engine.water import _shore
+    tile_pos = st.tile_pos if tile_pos is None else tile_pos
+    tiles, fx = st.tiles, S.tile_fx
+    out = {}
+    for s in np.flatnonzero(tile_pos >= 0):
+        bits = int(_shore(tile_pos, tiles, fx, int(s)))
+        if bits:
+            p = int(tile_pos[s])
+            out[int(s)] = {((p // 7) * 5 + cell // 5) * 35 + (p % 7) * 5 + cell % 5
+                           for cell in range(25) if bits >> cell & 1}
+    return out
+
+
+def board_shores(graph) -> dict[int, set[int]]:
+    """The same from a board compiled in Python (``sim.board.graph.compile_board``): the union of
+    ``body_members`` over the bodies ``space_bodies`` lists for each space."""
+    out = {}
+    for s, row in enumerate(graph.space_bodies.tolist()):
+        members = {int(m) for b in row if b >= 0
+                   for m in graph.body_members[graph.body_start[b]:graph.body_start[b + 1]]}
+        if members:
+            out[s] = members
+    return out
+
+
 def characters(ent) -> np.ndarray:
     """The rows that are characters in play or dead (not CPUs, minions, clones, assists,
     vehicles, nor a summoned card not yet summoned)."""

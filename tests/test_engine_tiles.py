@@ -31,7 +31,8 @@ from sim.engine.tiles import _knows_apocalypse
 from sim.engine.turn import _begin_turn
 from sim.ai.greedy import _greedy_action
 from sim.ai.tile_values import _pos_bonus
-from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game, setup_for
+from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, board_shores, live_shores, new_game,
+                               setup_for)
 
 BOARD = 4  # board 4 holds every catalogue tile
 TILES = CATALOGUE.tiles
@@ -131,13 +132,16 @@ def give_ability(game, c, type_name: str, **params):
 
 def board_now(game, board):
     """The reference graph of ``board`` (sim.board.graph.compile_board) against the game's live
-    arrays: the names of the arrays that differ."""
+    arrays: the names of the arrays that differ ("water": the spaces each water crossing may land
+    on, read from the live tiles, against the reference's bodies of water)."""
     ref = compile_board(board, TILES, CATALOGUE.board_rules)
     st = game.st
     bad = [f for f in ("kind", "tile_pos", "move_nbr", "move_roll", "sight_nbr", "sight_flag",
                        "twin") if not np.array_equal(getattr(st, f), getattr(ref, f))]
     if not np.array_equal(st.tiles[:, :49], _pos_dist(board)):
         bad.append("tile distance")
+    if live_shores(st, game.S) != board_shores(ref):  # the bodies of water, where they are now
+        bad.append("water")
     return bad
 
 
@@ -538,6 +542,38 @@ def test_swaps_and_transforms_in_play_match_the_python_board(board):
     assert _reveal_in_place(st, S)
     ref.tiles[ref.tiles == APOCALYPSE] = TILES.uncovered
     assert [b for b in board_now(game, ref) if b != "tile distance"] == []
+
+
+def test_water_travels_with_its_tile_and_a_transform_brings_its_own():
+    """"the tile and everything in it remain unchanged; the two tiles trade positions on the
+    board while keeping their orientation": River Styx's bodies of water go where the tile goes;
+    a transform into "a chosen tile that is not already in play" takes the old tile's water away
+    and brings the new tile's own. After each step the live bodies (and the whole graph) equal
+    the Python reference's (sim.board.swap + compile_board)."""
+    board = 1
+    game, _ = game_on(board)
+    st, S = game.st, game.S
+    styx, htc = TILES.find("River Styx"), TILES.find("Hyperbolic Time Chamber")
+    p, q = where("River Styx", board), where("Tokyo Rooftops", board)  # two 5×5 tiles
+    ref = setup_for(board).board.copy()
+    assert not (ref.tiles == htc).any()  # out of play on board 1: a transform may bring it
+
+    def water_at():
+        """The positions holding a space from which a body of water can be crossed."""
+        return {int(st.tile_pos[s]) for s in live_shores(st, S)}
+
+    before = water_at()
+    assert p in before and q not in before  # Tokyo Rooftops is dry
+    ref, _ = swap_tiles(ref, TILES, divmod(p, 7), divmod(q, 7))
+    _swap(st, S, p, q, -1)
+    assert board_now(game, ref) == []
+    assert water_at() == (before - {p}) | {q}
+    ref, _ = transform_tile(ref, TILES, divmod(q, 7), htc)  # River Styx leaves play ...
+    _transform(st, S, q, htc, -1)
+    assert board_now(game, ref) == [] and water_at() == before - {p}
+    ref, _ = transform_tile(ref, TILES, divmod(p, 7), styx)  # ... and a transform brings it back
+    _transform(st, S, p, styx, -1)
+    assert board_now(game, ref) == [] and water_at() == before
 
 
 def test_the_apocalypse_cannot_be_swapped_or_transformed():

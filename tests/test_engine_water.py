@@ -11,13 +11,16 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sim.board.graph import ROLL_FIRE_WALL, ROLL_WATER_WALL
+from sim.board.geometry import APOCALYPSE, local_space
+from sim.board.graph import ROLL_FIRE_WALL, ROLL_WATER_WALL, compile_board
 from sim.board.layout import FLOOR, LADDER, PLATFORM
 from sim.engine import layout as L
 from sim.engine.actions import _n_actions, _water_base, n_actions
 from sim.engine.death import _harm, _kill
 from sim.engine.terrain import _landing
-from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game
+from sim.engine.tile_swap import _swap, _transform
+from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, board_shores, live_shores, new_game,
+                               setup_for)
 
 BOARD = 1  # board 1 has bodies of water, water and fire walls, platforms and ladders
 RULES = CATALOGUE.board_rules
@@ -48,12 +51,13 @@ def water_game(seed=2):
 
 
 def beside_water(game):
-    """A floor space next to a body of water and another space of that body."""
-    S = game.S
-    for s in range(S.space_bodies.shape[0]):
-        b = S.space_bodies[s, 0]
+    """A floor space next to a body of water and another space of that body (from the board
+    compiled in Python: sim.board.graph)."""
+    g = compile_board(setup_for(BOARD).board, CATALOGUE.tiles, RULES)
+    for s in range(g.space_bodies.shape[0]):
+        b = g.space_bodies[s, 0]
         if b >= 0 and game.st.kind[s] == FLOOR and game.st.tile_pos[s] >= 0:
-            for t in S.body_members[S.body_start[b]:S.body_start[b + 1]]:
+            for t in g.body_members[g.body_start[b]:g.body_start[b + 1]]:
                 if t != s:
                     return s, int(t)
     raise AssertionError("board 1 has water")
@@ -135,6 +139,84 @@ def test_no_roll_is_left_once_the_streak_failed_and_the_action_is_spent():
     game.st.ent[c, L.ACTED] = 1
     game.st.ent[c, L.STREAK_OVER] = 1
     assert not game.legal_mask()[water_action(game, 0):].any()
+
+
+@pytest.mark.parametrize("board", [0, 1, 2, 3, 4, 5])
+def test_the_tile_tables_bodies_of_water_are_the_compiled_boards(board):
+    """"On a success, you may move into any other space adjacent to that same body of water":
+    with no tile moved, the spaces a crossing may land on, read from the tile at each position
+    (water._shore, tile_table.TF_SHORE), are per space exactly those of the board compiled in
+    Python (compile_board's space_bodies and body_members, as sets), before the reveal and on
+    the revealed board ("When revealed it is treated as a 1x1 Tile")."""
+    game = new_game(board, 1)
+    st, S = game.st, game.S
+    start = setup_for(board).board
+    shores = board_shores(compile_board(start, CATALOGUE.tiles, RULES))
+    assert shores, "every generated board has water"
+    assert live_shores(st, S) == shores
+    revealed = start.copy()
+    revealed.tiles[revealed.tiles == APOCALYPSE] = CATALOGUE.tiles.uncovered
+    assert (live_shores(st, S, S.tile_pos2[1])
+            == board_shores(compile_board(revealed, CATALOGUE.tiles, RULES)))
+
+
+def swapped_styx(dry="Tokyo Rooftops"):
+    """Board 1 with River Styx swapped in play with a dry 5×5 tile: the game, the character
+    deciding and the position River Styx stands at now. River Styx's thin water edge runs along
+    the whole tile between its rows 1 and 2 (cards/tiles.toml)."""
+    game, c = water_game()
+    tiles = setup_for(BOARD).board.tiles.ravel()
+    p = int(np.flatnonzero(tiles == CATALOGUE.tiles.find("River Styx"))[0])
+    q = int(np.flatnonzero(tiles == CATALOGUE.tiles.find(dry))[0])
+    _swap(game.st, game.S, p, q, -1)
+    assert game.st.tiles[q, L.TL_TILE] == CATALOGUE.tiles.find("River Styx")
+    return game, c, q
+
+
+def test_a_tile_swapped_in_play_brings_its_water():
+    """"the two tiles trade positions on the board while keeping their orientation" and "the
+    tile and everything in it remain unchanged": beside the water of River Styx, swapped in
+    play, a character may roll across it ("you may move into any other space adjacent to that
+    same body of water. This movement costs no speed") and lands on the moved tile's far side;
+    the position River Styx left (now dry Tokyo Rooftops) offers no crossing."""
+    game, c, q = swapped_styx()
+    here = local_space(divmod(q, 7), 1, 0, 5)  # above the water edge
+    far = local_space(divmod(q, 7), 2, 4, 5)   # below it, at the other end of the body
+    mask = put(game, c, here)
+    assert mask[water_action(game, far)]
+    speed = int(game.st.ent[c, L.SPEED_LEFT])
+    with rules_ip(game.S, P_WATER_MIN=1):  # every face succeeds
+        game.apply(water_action(game, far))
+    ent = game.st.ent
+    assert ent[c, L.SPACE] == far and ent[c, L.SPEED_LEFT] == speed and ent[c, L.SUBMERGED] == 0
+    roll = events(game, L.EV_WATER_ROLL)[-1]
+    assert roll[3] == here and roll[4] == far and roll[6] == 1
+    p = int(np.flatnonzero(setup_for(BOARD).board.tiles.ravel()
+                           == CATALOGUE.tiles.find("River Styx"))[0])
+    ent[c, L.STREAK_OVER] = 0
+    mask = put(game, c, local_space(divmod(p, 7), 1, 0, 5))  # Tokyo Rooftops' space there
+    assert not mask[water_action(game, 0):].any()
+
+
+def test_a_submerged_character_escapes_across_moved_water_and_a_transform_frees_it():
+    """"A submerged character is stuck in the water and remains there until they succeed on a
+    water-roll": in River Styx swapped in play, its escapes lead to the spaces next to the body,
+    of the tile where it stands now. House ruling (docs/rulings.md "Water on a moved tile"):
+    when its tile is transformed, the water it was stuck in leaves play with the old tile, and
+    so it is no longer Submerged."""
+    game, c, q = swapped_styx()
+    here = local_space(divmod(q, 7), 1, 0, 5)
+    put(game, c, here)
+    with rules_ip(game.S, P_WATER_MIN=99):  # every face fails
+        game.apply(water_action(game, local_space(divmod(q, 7), 2, 0, 5)))
+    ent = game.st.ent
+    assert ent[c, L.SUBMERGED] == 1 and ent[c, L.SPACE] == here
+    wb = water_action(game, 0)
+    escapes = set(np.flatnonzero(game.legal_mask()[wb:]).tolist())
+    assert escapes == {local_space(divmod(q, 7), i, j, 5) for i in (1, 2) for j in range(5)}
+    _transform(game.st, game.S, q, CATALOGUE.tiles.find("Hyperbolic Time Chamber"), -1)
+    assert ent[c, L.SUBMERGED] == 0 and ent[c, L.SPACE] == local_space(divmod(q, 7), 0, 0, 1)
+    assert not game.legal_mask()[wb:].any()  # the 1×1 tile has no water
 
 
 @pytest.mark.parametrize("code, damage, submerged", [

@@ -307,7 +307,8 @@ def _greedy_action(st, S, mask):
                 if scores[i] > best:
                     best, best_a = scores[i], 1 + n + 2 * m + tele[i]
     # water-rolls while the streak is free, from a space where one can start
-    if ent[c, L.STREAK_OVER] == 0 and _by_water(S.space_bodies, st.move_roll, ref):
+    if ent[c, L.STREAK_OVER] == 0 and _by_water(tile_pos, st.tiles, S.tile_fx,
+                                                 st.move_roll, ref):
         wspaces, walls = _water_targets(st, S, c, mask)
         if wspaces.shape[0] > 0:
             scores = _position_scores(ent, fp, tile_pos, bonus, c,

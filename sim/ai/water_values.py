@@ -17,6 +17,8 @@ from sim.board.graph import ROLL_FIRE_WALL
 from sim.engine import layout as L
 from sim.engine.actions import _water_base
 from sim.engine.items import _free_water
+from sim.engine.tile_board import BLOCK, _cell_space
+from sim.engine.water import _shore
 
 
 @njit
@@ -30,31 +32,24 @@ def _water_targets(st, S, c, mask):
     here = ent[c, L.SPACE]
     # arrays hoisted into locals: a struct field read inside a loop is a reference-count round
     # trip each time (docs/performance.md)
-    bodies = S.space_bodies
-    starts = S.body_start
-    members = S.body_members
+    tile_pos = st.tile_pos
     nbr = st.move_nbr
     rolled = st.move_roll
-    out = np.empty(64, np.int64)
-    wall = np.zeros(64, np.int64)
+    shore = _shore(tile_pos, st.tiles, S.tile_fx, here)  # the water of here's tile now
+    p = tile_pos[here]
+    out = np.empty(BLOCK * BLOCK + 8, np.int64)
+    wall = np.zeros(BLOCK * BLOCK + 8, np.int64)
     k = 0
-    for bi in range(bodies.shape[1]):
-        b = bodies[here, bi]
-        if b < 0:
-            break
-        for j in range(starts[b], starts[b + 1]):
-            s = members[j]
-            if mask[base + s] and k < 64:
-                dup = False
-                for i in range(k):
-                    dup = dup or out[i] == s
-                if not dup:
-                    out[k] = s
-                    k += 1
+    for cell in range(BLOCK * BLOCK if shore != 0 else 0):  # ascending space ids
+        if (shore >> cell) & 1 != 0:
+            s = _cell_space(p, cell)
+            if mask[base + s]:
+                out[k] = s
+                k += 1
     if ent[c, L.SUBMERGED] == 0:
         for d in range(8):
             s = nbr[here, d]
-            if s >= 0 and rolled[here, d] > 0 and mask[base + s] and k < 64:
+            if s >= 0 and rolled[here, d] > 0 and mask[base + s]:
                 out[k] = s
                 wall[k] = rolled[here, d]
                 k += 1

@@ -116,8 +116,7 @@ def _play_range(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, p
         k = board_of[i]
         S = Static(statics.move_nbr2[k], statics.sight_nbr2[k], statics.sight_flag2[k],
                      statics.kind2[k], statics.tile_pos2[k], statics.twin2[k],
-                     statics.move_roll[k], statics.space_bodies[k], statics.body_start[k],
-                     statics.body_members[k], statics.pos_suit[k], statics.pos_layer,
+                     statics.move_roll[k], statics.pos_suit[k], statics.pos_layer,
                      statics.spawn_space[k], statics.ip[k], statics.fp, statics.tier_faces,
                      statics.tier_reject, statics.apoc_code, statics.apoc_params, statics.tail,
                      statics.ctail, statics.pos_dist[k], statics.item_fx, statics.tile_fx,

@@ -9,7 +9,10 @@ keep answering every question.
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim._jit import njit
+from sim.board.graph import MAX_BODIES
 from sim.board.movement import _reach
 from sim.board.sight import _rays
 
@@ -69,8 +72,11 @@ def _reach_from(st, S, start, speed):
                 q[tail] = t
                 tail += 1
         if tail >= cap:  # pathological portal chains: fall back to the board kernel
-            _reach(st.move_nbr, st.move_roll, st.twin, S.space_bodies, S.body_start,
-                   S.body_members, start, speed, 0, mc, cost, st.sight)
+            # max_rolls = 0: the board kernel never reads its bodies of water (no crossing is
+            # dry), so it is handed none
+            _reach(st.move_nbr, st.move_roll, st.twin, np.empty((0, MAX_BODIES), np.int32),
+                   np.zeros(1, np.int32), np.empty(0, np.int32), start, speed, 0, mc, cost,
+                   st.sight)
             g[L.NREACH] = -1  # reset everything next time
             n = 0
             for s2 in range(cost.shape[0]):

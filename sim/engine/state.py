@@ -31,10 +31,9 @@ STATE_FIELDS = ("ent", "g", "pos_state", "rng", "ev", "move_nbr", "sight_nbr", "
                 "kind", "tile_pos", "twin", "cost", "queue", "sight", "floor", "tiles",
                 "feature", "move_roll")
 STATIC_FIELDS = ("move_nbr2", "sight_nbr2", "sight_flag2", "kind2", "tile_pos2", "twin2",
-                 "move_roll", "space_bodies", "body_start", "body_members", "pos_suit",
-                 "pos_layer", "spawn_space", "ip", "fp", "tier_faces", "tier_reject",
-                 "apoc_code", "apoc_params", "tail", "ctail", "pos_dist", "item_fx", "tile_fx",
-                 "pos_tile", "feature")
+                 "move_roll", "pos_suit", "pos_layer", "spawn_space", "ip", "fp", "tier_faces",
+                 "tier_reject", "apoc_code", "apoc_params", "tail", "ctail", "pos_dist",
+                 "item_fx", "tile_fx", "pos_tile", "feature")
 
 # many boards' Static fields stacked on a leading board axis (a Python-side container)
 Stacked = namedtuple("Stacked", STATIC_FIELDS)
@@ -104,13 +103,11 @@ def new_state(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind,
 
 @njit
 def new_static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move_roll,
-               space_bodies, body_start, body_members, pos_suit, pos_layer, spawn_space, ip, fp,
-               tier_faces, tier_reject, apoc_code, apoc_params, tail, ctail, pos_dist, item_fx,
-               tile_fx, pos_tile, feature):
+               pos_suit, pos_layer, spawn_space, ip, fp, tier_faces, tier_reject, apoc_code,
+               apoc_params, tail, ctail, pos_dist, item_fx, tile_fx, pos_tile, feature):
     return Static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move_roll,
-                  space_bodies, body_start, body_members, pos_suit, pos_layer, spawn_space, ip,
-                  fp, tier_faces, tier_reject, apoc_code, apoc_params, tail, ctail, pos_dist,
-                  item_fx, tile_fx, pos_tile, feature)
+                  pos_suit, pos_layer, spawn_space, ip, fp, tier_faces, tier_reject, apoc_code,
+                  apoc_params, tail, ctail, pos_dist, item_fx, tile_fx, pos_tile, feature)
 
 
 @njit
@@ -123,9 +120,9 @@ def state_fields(st):
 @njit
 def static_fields(S):
     return (S.move_nbr2, S.sight_nbr2, S.sight_flag2, S.kind2, S.tile_pos2, S.twin2, S.move_roll,
-            S.space_bodies, S.body_start, S.body_members, S.pos_suit, S.pos_layer, S.spawn_space,
-            S.ip, S.fp, S.tier_faces, S.tier_reject, S.apoc_code, S.apoc_params, S.tail, S.ctail,
-            S.pos_dist, S.item_fx, S.tile_fx, S.pos_tile, S.feature)
+            S.pos_suit, S.pos_layer, S.spawn_space, S.ip, S.fp, S.tier_faces, S.tier_reject,
+            S.apoc_code, S.apoc_params, S.tail, S.ctail, S.pos_dist, S.item_fx, S.tile_fx,
+            S.pos_tile, S.feature)
 
 
 @njit

@@ -194,9 +194,8 @@ def build_setup(catalogue, board: Board, game_rules: GameRules, apocalypses: Apo
         sight_nbr2=np.stack([g0.sight_nbr, g1.sight_nbr]),
         sight_flag2=np.stack([g0.sight_flag, g1.sight_flag]),
         kind2=np.stack([g0.kind, g1.kind]), tile_pos2=np.stack([g0.tile_pos, g1.tile_pos]),
-        twin2=np.stack([g0.twin, g1.twin]), move_roll=g1.move_roll,
-        space_bodies=g1.space_bodies, body_start=g1.body_start, body_members=g1.body_members,
-        pos_suit=suit, pos_layer=layers_grid().astype(np.int64).ravel(), spawn_space=spawn,
+        twin2=np.stack([g0.twin, g1.twin]), move_roll=g1.move_roll, pos_suit=suit,
+        pos_layer=layers_grid().astype(np.int64).ravel(), spawn_space=spawn,
         ip=_int_params(catalogue, g1, game_rules, apoc_pos), fp=fp,
         tier_faces=rules.tier_faces.astype(np.int64),
         tier_reject=lane_reject(rules.tier_faces), apoc_code=apocalypses.code,
@@ -209,22 +208,17 @@ def build_setup(catalogue, board: Board, game_rules: GameRules, apocalypses: Apo
 
 
 def stack_setups(setups: list[GameSetup]) -> tuple[Stacked, np.ndarray, np.ndarray]:
-    """Many boards' ``Static`` arrays stacked on a leading board axis (water-body lists padded),
-    plus the CPU rows padded to ``[board, k, CPU_COLS]`` and each board's CPU count."""
+    """Many boards' ``Static`` arrays stacked on a leading board axis, plus the CPU rows padded
+    to ``[board, k, CPU_COLS]`` and each board's CPU count."""
     ss = [s.static for s in setups]
-    nb = max(s.body_start.shape[0] for s in ss)
-    nm = max(max(s.body_members.shape[0] for s in ss), 1)
-    starts = np.stack([np.pad(s.body_start, (0, nb - s.body_start.shape[0]), mode="edge")
-                       for s in ss])
-    members = np.stack([np.pad(s.body_members, (0, nm - s.body_members.shape[0])) for s in ss])
     stack = lambda f: np.stack([getattr(s, f) for s in ss])  # noqa: E731
     first = ss[0]
     static = Stacked(stack("move_nbr2"), stack("sight_nbr2"), stack("sight_flag2"), stack("kind2"),
-                      stack("tile_pos2"), stack("twin2"), stack("move_roll"), stack("space_bodies"),
-                      starts, members, stack("pos_suit"), first.pos_layer, stack("spawn_space"),
-                      stack("ip"), first.fp, first.tier_faces, first.tier_reject, first.apoc_code,
-                      first.apoc_params, first.tail, first.ctail, stack("pos_dist"),
-                      first.item_fx, first.tile_fx, stack("pos_tile"), stack("feature"))
+                      stack("tile_pos2"), stack("twin2"), stack("move_roll"), stack("pos_suit"),
+                      first.pos_layer, stack("spawn_space"), stack("ip"), first.fp,
+                      first.tier_faces, first.tier_reject, first.apoc_code, first.apoc_params,
+                      first.tail, first.ctail, stack("pos_dist"), first.item_fx, first.tile_fx,
+                      stack("pos_tile"), stack("feature"))
     k = max(max(s.cpu_rows.shape[0] for s in setups), 1)
     cpu = np.zeros((len(setups), k, CPU_COLS), np.int64)
     n_cpu = np.zeros(len(setups), np.int64)

@@ -7,7 +7,10 @@ two grid positions it touches, so the kernel cuts those positions' 5×5 blocks o
 and stamps each new tile in from its local graph, precomputed per catalogue tile in
 ``Static.tile_fx`` (``sim/engine/tile_table.py``), then links the doorways facing its four
 neighbours exactly as ``compile_board`` does. Tests compare the result with the Python
-reference (``sim.board.swap`` + ``compile_board``) array for array.
+reference (``sim.board.swap`` + ``compile_board``) array for array. The bodies of water need no
+stamping: they are per tile, and the water kernels read them from the tile standing at a
+position now (``water._shore``: ``st.tiles`` and ``tile_table.TF_SHORE``), so a moved or
+transformed tile crosses its own water as its rolled walls (``st.move_roll``) are stamped with it.
 
 Book: "the two tiles trade positions on the board while keeping their orientation" (a stamp
 never rotates); "Tiles can only be entered and exited through their connected doorways"; the

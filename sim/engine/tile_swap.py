@@ -200,6 +200,9 @@ def _transform(st, S, p, n, by):
         cell = _space_cell(s)
         i, j = _consolidate(cell // BLOCK - oo, cell % BLOCK - oo, so, sn)
         ent[e, L.SPACE] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
+        # the water it was stuck in leaves play with the old tile (house ruling, docs/rulings.md
+        # "Water on a moved tile"), as the old tile's freeze does
+        ent[e, L.SUBMERGED] = 0
     fl = st.floor
     for f in range(fl.shape[0]):
         s = fl[f, 1]

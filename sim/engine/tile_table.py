@@ -22,6 +22,15 @@ Columns after the effect row (``layout.FX_*`` slots 0..13):
 | ``TF_KIND + cell``, ``TF_FEATURE + cell`` | space and feature code of each of the 25 cells of a position's 5×5 block (``sim.board.geometry``: tiles are centred in it) |
 | ``TF_MOVE + 8 cell + d`` | 0: no move from the cell in direction d; else 1 + the water-roll code |
 | ``TF_SIGHT + 8 cell + d`` | 0: no line of sight step; else 1 + the sight flags |
+| ``TF_SHORE + cell`` | bit ``c``: a water crossing from the cell may land on cell ``c`` (0: no body of water touches it) |
+
+Why the shore as a mask per cell: "On a success, you may move into any other space adjacent to
+that same body of water", and bodies are per tile (``sim.board.graph._water_bodies``), so where a
+crossing lands depends only on the tile and the cell. Every action rolls once towards one space,
+whichever body it crosses, so the union over the bodies next to a cell is all the game needs: one
+read per space, no limit on bodies per tile (a 5×5 block has 25 cells: an ``int64`` holds them).
+The kernels read it from the tile standing at a position now (``water._shore``), so a tile
+swapped or transformed in play carries its water with it.
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ from sim.catalogue.diagnostics import Problems
 from . import layout as L
 
 CELLS = MAX_SIZE * MAX_SIZE
+assert CELLS < 63  # TF_SHORE holds a block's cells as the bits of one int64
 TF_PRICE, TF_WORTH, TF_PIECE, TF_SIZE, TF_SUIT, TF_SPAWNABLE, TF_UNCOVERED = range(14, 21)
 TF_DOORS = 21  # 21..24
 TF_PORTALS = 25
@@ -47,7 +57,8 @@ TF_KIND = 27
 TF_FEATURE = TF_KIND + CELLS
 TF_MOVE = TF_FEATURE + CELLS
 TF_SIGHT = TF_MOVE + 8 * CELLS
-TF_WIDTH = TF_SIGHT + 8 * CELLS
+TF_SHORE = TF_SIGHT + 8 * CELLS
+TF_WIDTH = TF_SHORE + CELLS
 _HOME = (3, 3)  # where each tile is compiled alone to read its local graph
 # each effect's worth for greedy: the [greedy] key and the slot it multiplies (None: once)
 _WORTH = {"gain": ("stat_point", "amount"), "item": ("item", None),
@@ -112,8 +123,9 @@ def _door_lines(size: int, mode: str) -> int:
 
 
 def _local_graph(catalogue, t: int) -> np.ndarray:
-    """The tile compiled alone (every other position void): its cells' space and feature codes
-    and the links inside it, in block coordinates (the same for every position)."""
+    """The tile compiled alone (every other position void): its cells' space and feature codes,
+    the links inside it and its cells' shores (``TF_SHORE``), in block coordinates (the same for
+    every position)."""
     tiles = np.full((GRID, GRID), VOID, np.int32)
     tiles[_HOME] = t
     board = Board(tiles, catalogue.board_rules.team_spawns.copy())
@@ -131,7 +143,25 @@ def _local_graph(catalogue, t: int) -> np.ndarray:
                     out[2 * CELLS + 8 * cell + d] = 1 + int(g.move_roll[s, d])
                 if g.sight_nbr[s, d] >= 0:
                     out[10 * CELLS + 8 * cell + d] = 1 + int(g.sight_flag[s, d])
+            out[18 * CELLS + cell] = _shore(g, s, span)
     return out
+
+
+def _shore(g, s: int, span: int) -> int:
+    """Bit ``cell`` set for each member of a body of water next to space ``s`` of the tile
+    compiled at ``_HOME`` ("any other space adjacent to that same body of water"; ``s`` itself
+    is one: a submerged character may escape back to it)."""
+    mask = 0
+    for b in g.space_bodies[s]:
+        if b < 0:
+            break
+        for m in g.body_members[g.body_start[b]:g.body_start[b + 1]]:
+            a, c = divmod(int(m), span)
+            a -= _HOME[0] * MAX_SIZE
+            c -= _HOME[1] * MAX_SIZE
+            assert 0 <= a < MAX_SIZE and 0 <= c < MAX_SIZE  # bodies never cross a tile boundary
+            mask |= 1 << (a * MAX_SIZE + c)
+    return mask
 
 
 def tile_effect_names() -> dict[int, str]:

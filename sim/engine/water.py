@@ -22,6 +22,13 @@ beside it: attackable, as the book says); a roll after the streak has failed spe
 (the "fresh streak"); a streak also ends after ``water_streak_max`` successes (else "Freely Cross
 Water" would never end a turn); the numbers are ``rules.toml [board]`` (``water_die``,
 ``water_success_min``, ``water_streak_max``, ``fire_wall_damage``, ``fire_wall_fail_crosses``).
+
+Where the water is: bodies of water are per tile (house ruling, docs/rulings.md "Water spaces
+and bodies"; ``sim.board.graph._water_bodies``), so the spaces a crossing may land on are read
+from the tile standing at the character's position now (``_shore``: ``tile_table.TF_SHORE`` of
+the live ``st.tiles``), not from tables of the start board. A tile swapped in play keeps its
+water as it keeps its rolled walls (``st.move_roll``, re-stamped by ``tile_board``): "the tile
+and everything in it remain unchanged"; a transformed one brings the new tile's own.
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ from .death import _harm
 from .entities import _arrive, _drive, _move_speed
 from .events import _log
 from .items import _free_water
+from .tile_board import BLOCK, _cell_space, _space_cell
+from .tile_table import TF_SHORE, TF_UNCOVERED
 
 
 @njit(inline="always")
@@ -45,15 +54,38 @@ def _may_roll(ent, c):
 
 
 @njit(inline="always")
-def _by_water(bodies, rolled, here):
-    """Whether a water action can start at ``here``: a body of water touches it, or a wall that
-    needs a roll borders it. Most spaces are dry: a cheap test before the search."""
-    if bodies[here, 0] >= 0:
-        return True
+def _shore(tile_pos, tiles, fx, here):
+    """Where a crossing of the water next to ``here`` may land: "any other space adjacent to that
+    same body of water", as bits over the cells of here's 5×5 block (bit ``cell``, ``here``'s own
+    included; 0: no body of water touches it). Bodies are per tile, so they are read from the
+    tile standing at here's position now (``tile_table.TF_SHORE``): a tile swapped or transformed
+    in play brings its own water ("the tile and everything in it remain unchanged")."""
+    p = tile_pos[here]
+    if p < 0:  # a destroyed coordinate: no space
+        return 0
+    t = tiles[p, L.TL_TILE]
+    if t < 0:  # the revealed Apocalypse, "treated as a 1x1 Tile": the Uncovered Tile
+        for r in range(0, fx.shape[0], 2):
+            if fx[r, TF_UNCOVERED] != 0:
+                t = r // 2
+                break
+    return fx[2 * t, TF_SHORE + _space_cell(here)]
+
+
+@njit(inline="always")
+def _walled(rolled, here):
+    """Whether a wall that needs a water-roll (a water or fire wall) borders ``here``."""
     for d in range(8):
         if rolled[here, d] > 0:
             return True
     return False
+
+
+@njit(inline="always")
+def _by_water(tile_pos, tiles, fx, rolled, here):
+    """Whether a water action can start at ``here``: a body of water touches it, or a wall that
+    needs a roll borders it. Most spaces are dry: a cheap test before the search."""
+    return _shore(tile_pos, tiles, fx, here) != 0 or _walled(rolled, here)
 
 
 @njit
@@ -64,29 +96,22 @@ def _legal_water(st, S, c, mask, base):
     if not _may_roll(ent, c):
         return 0
     here = ent[c, L.SPACE]
-    bodies = S.space_bodies
+    tile_pos = st.tile_pos
     rolled = st.move_roll
-    if not _by_water(bodies, rolled, here):
+    shore = _shore(tile_pos, st.tiles, S.tile_fx, here)
+    if shore == 0 and not _walled(rolled, here):
         return 0
     kind = st.kind
-    tile_pos = st.tile_pos
-    members = S.body_members
-    starts = S.body_start
     submerged = ent[c, L.SUBMERGED] != 0
     count = 0
     p = tile_pos[here]
-    # the bodies of water are the start board's (Static): a tile swapped or transformed in play
-    # has none here (docs/rulings.md, water in play); its rolled walls still work (st.move_roll)
-    for bi in range(bodies.shape[1] if st.tiles[p, L.TL_TILE] == S.pos_tile[p] else 0):
-        b = bodies[here, bi]
-        if b < 0:
-            break
-        for k in range(starts[b], starts[b + 1]):
-            s = members[k]
-            if ((s != here or submerged) and kind[s] == FLOOR and tile_pos[s] >= 0
-                    and not mask[base + s]):
-                mask[base + s] = True
-                count += 1
+    for cell in range(BLOCK * BLOCK if shore != 0 else 0):  # the water of here's tile now
+        if (shore >> cell) & 1 == 0:
+            continue
+        s = _cell_space(p, cell)
+        if (s != here or submerged) and kind[s] == FLOOR and not mask[base + s]:
+            mask[base + s] = True
+            count += 1
     if submerged or _move_speed(ent, c) < S.ip[L.P_MOVE_COST]:  # a pilot: its vehicle's
         return count
     nbr = st.move_nbr

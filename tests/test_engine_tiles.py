@@ -684,6 +684,35 @@ def test_greedy_ends_its_turn_on_the_tick_that_pays():
     assert _greedy_action(st, game.S, mask) == L.END
 
 
+def test_greedy_launches_from_the_slingshot_towards_the_nearest_enemy():
+    """The launch ("launch to any space of the board within 6 spaces": the Slingshot, a mobility
+    interactable) is a move that spends the action; greedy scores its landings by position, as
+    a teleport's (sim/ai/tile_values._launch): with no speed to walk and the nearest enemy far
+    off, it launches, landing nearer that enemy than it stands."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    here = space("Bird Island", 2, 2)  # on the Slingshot piece
+    ent[c, L.SPACE] = here
+    ent[c, L.SPEED_LEFT] = 0
+    ent[c, L.AB_USED] = 1
+    ent[c, L.STREAK_OVER] = 1  # no free water-roll either
+    foes = [e for e in range(ent.shape[0]) if ent[e, L.KIND] == L.K_CHARACTER
+            and ent[e, L.TEAM] != ent[c, L.TEAM]]
+
+    def dist(a, b):
+        return max(abs(a // SPAN - b // SPAN), abs(a % SPAN - b % SPAN))
+
+    for e in foes:  # every enemy beyond the slingshot's reach, out of range
+        ent[e, L.SPACE] = max((s for s in range(SPAN * SPAN) if st.kind[s] == FLOOR
+                               and st.tile_pos[s] >= 0), key=lambda s: dist(s, here))
+    mask = game.legal_mask()
+    a = int(_greedy_action(st, game.S, mask))
+    landings = interact_actions(game)
+    assert a - interact(game, 0) in landings and len(landings) > 1
+    far = int(ent[foes[0], L.SPACE])
+    assert dist(a - interact(game, 0), far) < dist(here, far)
+
+
 def test_greedy_buys_from_the_team_economy():
     """Greedy spends coins at an interactable whose worth exceeds their price ([greedy] item,
     coin)."""

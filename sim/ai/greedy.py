@@ -7,8 +7,8 @@ position: homefield, the tile's reward (staying where ticks are banked: ``sim.ai
 safety from coordinates announced for destruction (and, once a storm is revealed, from the outer
 layers), safety from CPUs, and closing to attack range of the nearest enemy. Abilities are scored
 like attacks (``sim.ai.values``), and so is an attack through a vehicle's weapon (with the
-vehicle's dice); interactables and tile_control by ``sim.ai.tile_values``; a teleport is a move,
-scored by position. Items (``sim.ai.item_values``): a free pick-up first;
+vehicle's dice); interactables and tile_control by ``sim.ai.tile_values``; a teleport and a
+launch are moves, scored by position. Items (``sim.ai.item_values``): a free pick-up first;
 item uses compete with attacks and abilities. The policy acts first (the attack, ability, item or
 tile action worth most) when any is worth it, then moves (walking or teleporting), then ends.
 Weights: rules.toml [game] ``greedy_*``.
@@ -21,7 +21,7 @@ import numpy as np
 from sim._jit import njit
 from sim.catalogue.apocalypses import STORM
 from sim.engine import layout as L
-from sim.engine.actions import _alt_base, _water_base, _weapon_base
+from sim.engine.actions import _alt_base, _interact_base, _water_base, _weapon_base
 from sim.engine.entities import _move_speed, _weapon_ready
 from sim.engine.space import _homefield
 from sim.engine.tile_board import BLOCK, GRID, _spawn_now
@@ -29,7 +29,7 @@ from sim.engine.water import _by_water
 
 from .entity_values import _summon_action
 from .item_values import _best_item_use, _item_pickup
-from .tile_values import _best_tile_action, _pos_bonus
+from .tile_values import _best_tile_action, _launch, _pos_bonus
 from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
 from .water_values import _water_choice, _water_targets
 
@@ -306,6 +306,14 @@ def _greedy_action(st, S, mask):
             for i in range(tele.shape[0]):
                 if scores[i] > best:
                     best, best_a = scores[i], 1 + n + 2 * m + tele[i]
+    launch, price = _launch(st, S, c, mask)  # the slingshot: a move that spends the action
+    if launch.shape[0] > 0:
+        scores = _position_scores(ent, fp, tile_pos, bonus, c, launch, mask, False, enemy_r,
+                                  enemy_c, cpu, np.empty(launch.shape[0]))
+        base = _interact_base(n, m)
+        for i in range(launch.shape[0]):
+            if scores[i] - price > best:
+                best, best_a = scores[i] - price, base + launch[i]
     # water-rolls while the streak is free, from a space where one can start
     if ent[c, L.STREAK_OVER] == 0 and _by_water(tile_pos, st.tiles, S.tile_fx,
                                                  st.move_roll, ref):

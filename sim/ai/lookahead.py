@@ -49,7 +49,7 @@ import numpy as np
 
 from sim._jit import njit
 from sim.engine import layout as L
-from sim.engine.actions import _alt_base, _water_base
+from sim.engine.actions import _alt_base, _interact_base, _water_base
 from sim.engine.entities import _move_speed
 from sim.engine.legal import _legal
 from sim.engine.state import _clone, _copy_into
@@ -62,7 +62,7 @@ from .entity_values import _summon_action
 from .greedy import (_ability_score, _attack_score, _greedy_action, _pos_base,
                      _position_scores, _teleport_spaces, _threats, _weapon_action)
 from .item_values import _item_candidates
-from .tile_values import _best_tile_action
+from .tile_values import _best_tile_action, _launch
 from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
 from .water_values import _water_targets
 
@@ -251,6 +251,12 @@ def _candidates(st, S, mask, cands, budget):
         tsc = _position_scores(ent, S.fp, st.tile_pos, _pos_base(st, S, c), c, tele, mask, False,
                                enemy_r, enemy_c, cpu, np.empty(tele.shape[0]))
         k = _add(cands, k, base + m + tele[np.argmax(tsc)])
+    launch, _ = _launch(st, S, c, mask)  # the slingshot's best-placed landing
+    if launch.shape[0] > 0:
+        enemy_r, enemy_c, cpu = _threats(st, S, c)
+        lsc = _position_scores(ent, S.fp, st.tile_pos, _pos_base(st, S, c), c, launch, mask,
+                               False, enemy_r, enemy_c, cpu, np.empty(launch.shape[0]))
+        k = _add(cands, k, _interact_base(n, m) + launch[np.argmax(lsc)])
     sc, a = _best_tile_action(st, S, c, mask)  # an interactable or tile_control (tile_values)
     if a >= 0:
         k = _add(cands, k, a)

@@ -15,8 +15,9 @@ the user by its worth less the coins it costs; deactivating a tile by the ticks 
 opponents banking there, freezing one like the freeze ability on each entity in it (opponents
 count for, teammates against); a swap of the user's tile like a long move (closing on the
 nearest opponent, leaving or entering a coordinate announced for destruction); a transform by
-the Homefield it gives or takes away. A launch (the slingshot) is not valued (greedy does not
-use it; the look-ahead may).
+the Homefield it gives or takes away. A launch (the slingshot: a mobility interactable) is a
+move that spends the action: :func:`_launch` lists where it may land and its price, and greedy
+scores the destinations by position, as it scores a teleport's.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from sim.engine.tile_state import _paused
 from sim.engine.tile_table import TF_COIN, TF_PRICE, TF_SUIT, TF_WORTH
 from sim.engine.tiles import _interactable, _nothing_to_learn
 
-from .values import _kill_table, _p_hit
+from .values import _kill_table, _p_hit, _spaces_within
 
 
 @njit(inline="always")
@@ -248,3 +249,17 @@ def _best_tile_action(st, S, c, mask):
                 if sc > best:
                     best, best_a = sc, base + s
     return best, best_a
+
+
+@njit
+def _launch(st, S, c, mask):
+    """The launch ``c`` may use now (the interactable within 1 range is a mobility one: "launch
+    to any space of the board within 6 spaces"): (its legal destinations, its price in coins'
+    worth); no destinations when there is none. Greedy scores them as moves (``greedy``)."""
+    k = _interactable(st, S, c) if st.ent[c, L.ACTED] == 0 else -1
+    fx = S.tile_fx
+    if k < 0 or fx[k, L.FX_OP] != L.OP_MOBILITY or fx[k, L.FX_TARGET] != L.T_SPACE:
+        return np.empty(0, np.int64), 0.0
+    base = _interact_base(st.kind.shape[0], st.ent.shape[0])
+    return (_spaces_within(st.ent[c, L.SPACE], fx[k, L.FX_AMOUNT], base, mask),
+            fx[k, TF_PRICE] * fx[k, TF_COIN] / 100.0)

@@ -132,9 +132,14 @@ def _ability_score(st, S, c, e):
 def _teleport_spaces(st, c, mask):
     """The spaces ``c`` may teleport to now (their actions are ``1 + N + 2M + s``)."""
     ent = st.ent
-    base = 1 + st.kind.shape[0] + 2 * ent.shape[0]
-    here = ent[c, L.SPACE]
-    dist = ent[c, L.AB_AMOUNT]
+    return _spaces_within(ent[c, L.SPACE], ent[c, L.AB_AMOUNT],
+                          1 + st.kind.shape[0] + 2 * ent.shape[0], mask)
+
+
+@njit
+def _spaces_within(here, dist, base, mask):
+    """The spaces ``s`` within ``dist`` king steps of ``here`` whose action ``base + s`` the
+    mask allows: a teleport's or a launch's destinations, read off its window of the board."""
     out = np.empty((2 * dist + 1) * (2 * dist + 1), np.int64)
     k = 0
     r0 = here // SPAN

@@ -781,6 +781,30 @@ def test_greedy_fires_the_vehicles_weapon_when_it_is_worth_most():
     assert int(_greedy_action(st, game.S, mask)) == weapon(game, d)
 
 
+@pytest.mark.parametrize("armed", [True, False])
+def test_greedy_walks_onto_a_vehicle_with_a_weapon(armed):
+    """greedy adds to the position score of an unoccupied vehicle's space one attack of its
+    weapon ("can have 1 action used through it, each turn"; arriving boards: "Boarding costs
+    nothing"): within reach of the Batmobile it walks there and boards; with the weapon taken
+    away (the Mystery Machine's case) the same position does not draw it."""
+    game = start(crowd=False)
+    st, ent = game.st, game.st.ent
+    b = ENT.vehicle_names.index("Batmobile")
+    v = int(next(r for r in rows(game, L.K_VEHICLE) if ent[r, L.SLOT] == b))
+    vs = int(ent[v, L.SPACE])
+    c = int(card_rows(game, 0, "Luffy")[0])
+    nbr = next(int(t) for d, t in enumerate(st.move_nbr[vs])
+               if t >= 0 and st.kind[t] == FLOOR and st.move_roll[vs, d] == 0)
+    ent[c, L.SPACE] = nbr
+    decide(game, c)
+    ent[c, L.ACTED] = 1  # nothing to attack with: the move decides
+    if not armed:
+        ent[v, L.ATK:L.ATK + 4] = 0
+    mask = game.legal_mask()
+    assert mask[1 + vs]
+    assert (int(_greedy_action(st, game.S, mask)) == 1 + vs) == armed
+
+
 # --------------------------------------------------------------------- greedy and the log
 
 def test_greedy_summons_toward_the_nearest_enemy_when_no_attack_is_worth_more():

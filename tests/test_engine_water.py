@@ -97,14 +97,20 @@ def test_a_successful_water_roll_crosses_the_body_for_no_speed():
     This movement costs no speed"."""
     game, c = water_game()
     s, t = beside_water(game)
-    mask = put(game, c, s)
-    assert mask[water_action(game, t)]
+    assert cross(game, c, s, t)[6] == 1
+
+
+def cross(game, c, here, to):
+    """``c`` on ``here`` rolls across the water to ``to`` with every face a success: it lands
+    there, for no speed, not submerged. Returns the roll's event row."""
+    mask = put(game, c, here)
+    assert mask[water_action(game, to)]
     speed = int(game.st.ent[c, L.SPEED_LEFT])
     with rules_ip(game.S, P_WATER_MIN=1):  # every face succeeds
-        game.apply(water_action(game, t))
+        game.apply(water_action(game, to))
     ent = game.st.ent
-    assert ent[c, L.SPACE] == t and ent[c, L.SPEED_LEFT] == speed and ent[c, L.SUBMERGED] == 0
-    assert events(game, L.EV_WATER_ROLL)[-1, 6] == 1
+    assert ent[c, L.SPACE] == to and ent[c, L.SPEED_LEFT] == speed and ent[c, L.SUBMERGED] == 0
+    return events(game, L.EV_WATER_ROLL)[-1]
 
 
 def test_a_failed_water_roll_submerges_and_only_escape_is_left():
@@ -182,15 +188,9 @@ def test_a_tile_swapped_in_play_brings_its_water():
     game, c, q = swapped_styx()
     here = local_space(divmod(q, 7), 1, 0, 5)  # above the water edge
     far = local_space(divmod(q, 7), 2, 4, 5)   # below it, at the other end of the body
-    mask = put(game, c, here)
-    assert mask[water_action(game, far)]
-    speed = int(game.st.ent[c, L.SPEED_LEFT])
-    with rules_ip(game.S, P_WATER_MIN=1):  # every face succeeds
-        game.apply(water_action(game, far))
-    ent = game.st.ent
-    assert ent[c, L.SPACE] == far and ent[c, L.SPEED_LEFT] == speed and ent[c, L.SUBMERGED] == 0
-    roll = events(game, L.EV_WATER_ROLL)[-1]
+    roll = cross(game, c, here, far)
     assert roll[3] == here and roll[4] == far and roll[6] == 1
+    ent = game.st.ent
     p = int(np.flatnonzero(setup_for(BOARD).board.tiles.ravel()
                            == CATALOGUE.tiles.find("River Styx"))[0])
     ent[c, L.STREAK_OVER] = 0

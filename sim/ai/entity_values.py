@@ -7,7 +7,8 @@ character — a CPU, a minion, a clone, an assist — ``greedy_cpu_value`` (rule
 unoccupied vehicle nothing (it threatens no one). A summon is worth the bodies it adds (their
 health, which enemy attacks must go through) plus one attack each, at the enemies' mean defense:
 the same expected-value logic as an attack, so greedy weighs it against the attacks it could
-make instead.
+make instead. Boarding an unoccupied vehicle with a weapon adds one attack of the weapon to the
+position score of its space (greedy's walk): the pilot may fire it every turn.
 """
 
 from __future__ import annotations
@@ -36,28 +37,59 @@ def _summon_value(st, S, c):
     its health plus the expected damage of one of its attacks against the opposing characters'
     mean defense (a clone: 1 HP and ``c``'s base attack)."""
     ent = st.ent
-    fp = S.fp
-    team = ent[c, L.TEAM]
     free = 0
-    n_def = 0
-    sum_def = 0
     for e in range(ent.shape[0]):
         if ent[e, L.OWNER] == c + 1 and ent[e, L.ALIVE] == 0:
             free += 1
-        elif (ent[e, L.ALIVE] != 0 and ent[e, L.TEAM] >= 0 and ent[e, L.TEAM] != team
-              and ent[e, L.KIND] <= L.K_SUMMONED):
-            n_def += 1
-            sum_def += ent[e, L.DEFENSE]
     made = min(free, ent[c, L.AB_COUNT])
     if ent[c, L.AB_FLAG] != 0:
         health, attacks, tier = 1, ent[c, L.ATK], ent[c, L.TIER]
     else:
         health, attacks, tier = ent[c, L.AB_HEALTH], ent[c, L.AB_ATTACKS], ent[c, L.AB_TIER]
-    defense = (sum_def + n_def // 2) // n_def if n_def > 0 else 0
+    defense = _enemy_defense(ent, ent[c, L.TEAM])
+    return made * S.fp[L.W_DAMAGE] * (health + _mean_damage(S, attacks, tier, defense))
+
+
+@njit(inline="always")
+def _mean_damage(S, attacks, tier, defense):
+    """Expected damage of ``attacks`` attacks of dice ``tier`` against ``defense``."""
     die = S.ip[L.P_DEFENSE_DIE]
     p = max(die - _threshold(S, defense), 0) / die
-    mean_hit = (S.tier_faces[tier - 1] + 1) / 2.0
-    return made * fp[L.W_DAMAGE] * (health + attacks * p * mean_hit)
+    return attacks * p * (S.tier_faces[tier - 1] + 1) / 2.0
+
+
+@njit
+def _boarding_bonus(st, S, c, spaces, scores):
+    """Add to ``scores[i]`` (the position score of ``spaces[i]``, reached by this move) the
+    worth of boarding an unoccupied vehicle with a weapon standing there ("If a character is on
+    the same space as an unoccupied vehicle, they can board that vehicle"; arriving boards): one
+    attack of its weapon per turn, against the opposing characters' mean defense. Only a team's
+    character boards, and only when it rides nothing."""
+    ent = st.ent
+    g = st.g
+    if g[L.G_VEH_N] == 0 or ent[c, L.RIDING] != 0 or ent[c, L.KIND] > L.K_SUMMONED:
+        return
+    for v in range(g[L.G_VEH_FIRST], g[L.G_VEH_FIRST] + g[L.G_VEH_N]):
+        if ent[v, L.ALIVE] == 0 or ent[v, L.PILOT] != 0 or ent[v, L.ATK] <= 0:
+            continue
+        for i in range(spaces.shape[0]):
+            if spaces[i] == ent[v, L.SPACE]:
+                scores[i] += S.fp[L.W_DAMAGE] * _mean_damage(
+                    S, ent[v, L.ATK], ent[v, L.TIER], _enemy_defense(ent, ent[c, L.TEAM]))
+                break
+
+
+@njit(inline="always")
+def _enemy_defense(ent, team):
+    """The opposing characters' mean defense (rounded; 0 with none left)."""
+    n = 0
+    total = 0
+    for e in range(ent.shape[0]):
+        if (ent[e, L.ALIVE] != 0 and ent[e, L.TEAM] >= 0 and ent[e, L.TEAM] != team
+                and ent[e, L.KIND] <= L.K_SUMMONED):
+            n += 1
+            total += ent[e, L.DEFENSE]
+    return (total + n // 2) // n if n > 0 else 0
 
 
 @njit

@@ -27,7 +27,7 @@ from sim.engine.space import _homefield
 from sim.engine.tile_board import BLOCK, GRID, _spawn_now
 from sim.engine.water import _by_water
 
-from .entity_values import _summon_action
+from .entity_values import _boarding_bonus, _summon_action
 from .item_values import _best_item_use, _item_pickup
 from .tile_values import _best_tile_action, _launch, _pos_bonus
 from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
@@ -290,6 +290,7 @@ def _greedy_action(st, S, mask):
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(n)
     walk = _position_scores(ent, fp, tile_pos, bonus, c, spaces,
                             mask, False, enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
+    _boarding_bonus(st, S, c, spaces, walk)  # a reachable vehicle with a weapon (entity_values)
     if spaces[0] == ref:
         here = walk[0]
     else:  # the board kernel's fallback lists the reached spaces by id

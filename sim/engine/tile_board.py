@@ -114,7 +114,12 @@ def _first_spawn(st, S, team):
 @njit
 def _uncovered(S):
     """The Uncovered Tile's catalogue index."""
-    fx = S.tile_fx
+    return _uncovered_in(S.tile_fx)
+
+
+@njit(inline="always")
+def _uncovered_in(fx):
+    """The Uncovered Tile's catalogue index, from the tile table ``S.tile_fx``."""
     for r in range(0, fx.shape[0], 2):
         if fx[r, TF_UNCOVERED] != 0:
             return r // 2

@@ -43,8 +43,8 @@ from .death import _harm
 from .entities import _arrive, _drive, _move_speed
 from .events import _log
 from .items import _free_water
-from .tile_board import BLOCK, _cell_space, _space_cell
-from .tile_table import TF_SHORE, TF_UNCOVERED
+from .tile_board import BLOCK, _cell_space, _space_cell, _uncovered_in
+from .tile_table import TF_SHORE
 
 
 @njit(inline="always")
@@ -65,10 +65,7 @@ def _shore(tile_pos, tiles, fx, here):
         return 0
     t = tiles[p, L.TL_TILE]
     if t < 0:  # the revealed Apocalypse, "treated as a 1x1 Tile": the Uncovered Tile
-        for r in range(0, fx.shape[0], 2):
-            if fx[r, TF_UNCOVERED] != 0:
-                t = r // 2
-                break
+        t = _uncovered_in(fx)
     return fx[2 * t, TF_SHORE + _space_cell(here)]
 
 

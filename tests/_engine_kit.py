@@ -202,11 +202,14 @@ def step_checked(game, policy) -> None:
     act; a frozen fighter hit on a platform edge may still fall: "Whenever damage is allocated to
     a fighter ... On a 1: The fighter falls", a move it does not make); invincible entities lose
     no health "by any means" (the Apocalypse's excepted: checked on turns with no Apocalypse
-    step); ticks reset when a string breaks ("All of a character's ticks
-    in a tile disappear at once if they interrupt the string of consecutive turns ended in that
-    tile": a character that ends its turn holds ticks only in the tile it ends it in)."""
+    step); ticks reset when a string breaks ("All of a character's ticks in a tile disappear at
+    once if they interrupt the string of consecutive turns ended in that tile": a character that
+    ends its turn holds ticks only in the tile it ends it in); an action is used through a
+    vehicle only by its pilot, with neither's action spent ("Using that action spends both the
+    pilot's action and the vehicle's action for the turn")."""
     ent = game.st.ent
     c = game.current
+    riding, acted_all = int(ent[c, L.RIDING]), ent[:, L.ACTED].copy()
     done = int(ent[c, L.DONE])
     where = tile_of(game, c)  # read before: time runs on after the turn ends (GM turn, ...)
     spent, left = int(ent[c, L.SPENT]), int(ent[c, L.SPEED_LEFT])
@@ -225,6 +228,13 @@ def step_checked(game, policy) -> None:
     game.step(policy)
     ent = game.st.ent
     assert ent[c, L.SPENT] - spent <= left, "a move cost more than the speed left"
+    # a vehicle's action spent in this decision (only its weapon spends it): by its pilot, who
+    # had its own action and spent it too (logs may be off: read from the state)
+    fired = np.flatnonzero((ent[:, L.KIND] == L.K_VEHICLE) & (acted_all == 0)
+                           & (ent[:, L.ACTED] != 0))
+    for v in fired:
+        assert riding == v + 1, "an action through a vehicle its user is not inside"
+        assert acted_all[c] == 0 and ent[c, L.ACTED] != 0, "the pilot's action not spent"
     still = ent[frozen, L.FROZEN] != 0  # frozen before and after: frozen throughout the step
     after = ent[frozen][:, cols]
     if int(game.st.g[L.TILE_CHANGES]) != changes:  # a swapped tile carries whoever stands in it

@@ -6,7 +6,8 @@ entities never move or act; invincible entities lose no health except to the Apo
 items per pool and every item accounted for (with items seeded into half the games); ticks reset
 when a string breaks (a character that ends its turn holds ticks only in the tile it ends it in);
 clones die with their original and minions never outlive their creator, a team has at most one
-assist, a vehicle and its pilot stand together (tests/_engine_kit.check_entity_invariants)."""
+assist, a vehicle and its pilot stand together (tests/_engine_kit.check_entity_invariants); an
+action through a vehicle is its pilot's and spends both actions."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ from sim.engine.water import _by_water
 
 from .entity_values import _boarding_bonus, _summon_action
 from .item_values import _best_item_use, _item_pickup
-from .tile_values import _best_tile_action, _launch, _pos_bonus
+from .tile_values import _best_tile_action, _launch, _launcher, _pos_bonus
 from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
 from .water_values import _water_choice, _water_targets
 
@@ -307,8 +307,9 @@ def _greedy_action(st, S, mask):
             for i in range(tele.shape[0]):
                 if scores[i] > best:
                     best, best_a = scores[i], 1 + n + 2 * m + tele[i]
-    launch, price = _launch(st, S, c, mask)  # the slingshot: a move that spends the action
-    if launch.shape[0] > 0:
+    k = _launcher(st, S, c)  # the slingshot: a move that spends the action
+    if k >= 0:
+        launch, price = _launch(st, S, c, mask, k)
         scores = _position_scores(ent, fp, tile_pos, bonus, c, launch, mask, False, enemy_r,
                                   enemy_c, cpu, np.empty(launch.shape[0]))
         base = _interact_base(n, m)

@@ -252,14 +252,25 @@ def _best_tile_action(st, S, c, mask):
 
 
 @njit
-def _launch(st, S, c, mask):
-    """The launch ``c`` may use now (the interactable within 1 range is a mobility one: "launch
-    to any space of the board within 6 spaces"): (its legal destinations, its price in coins'
-    worth); no destinations when there is none. Greedy scores them as moves (``greedy``)."""
-    k = _interactable(st, S, c) if st.ent[c, L.ACTED] == 0 else -1
+def _launcher(st, S, c):
+    """The function row of the launch ``c`` may use now (-1: none): the interactable within 1
+    range is a mobility one ("launch to any space of the board within 6 spaces") and ``c`` has
+    its action. A few loads decide for most tiles, whose interactable is no launch."""
+    ent = st.ent
     fx = S.tile_fx
-    if k < 0 or fx[k, L.FX_OP] != L.OP_MOBILITY or fx[k, L.FX_TARGET] != L.T_SPACE:
-        return np.empty(0, np.int64), 0.0
+    p = st.tile_pos[ent[c, L.SPACE]]
+    t = st.tiles[p, L.TL_TILE] if p >= 0 else -1  # (the Uncovered Tile has no function)
+    if ent[c, L.ACTED] != 0 or t < 0 or fx[2 * t + 1, L.FX_OP] != L.OP_MOBILITY:
+        return -1
+    k = _interactable(st, S, c)
+    return k if k >= 0 and fx[k, L.FX_TARGET] == L.T_SPACE else -1
+
+
+@njit
+def _launch(st, S, c, mask, k):
+    """Where the launch of function row ``k`` (:func:`_launcher`) may land ``c`` now, and its
+    price in coins' worth: greedy scores the landings as moves (``greedy``)."""
+    fx = S.tile_fx
     base = _interact_base(st.kind.shape[0], st.ent.shape[0])
     return (_spaces_within(st.ent[c, L.SPACE], fx[k, L.FX_AMOUNT], base, mask),
             fx[k, TF_PRICE] * fx[k, TF_COIN] / 100.0)

@@ -58,25 +58,27 @@ def _mean_damage(S, attacks, tier, defense):
     return attacks * p * (S.tier_faces[tier - 1] + 1) / 2.0
 
 
+@njit(inline="always")
+def _may_board(ent, c, v):
+    """Whether greedy values ``c`` boarding vehicle row ``v``: ``c`` is a team's character riding
+    nothing ("If a character is on the same space as an unoccupied vehicle, they can board that
+    vehicle"), ``v`` is in play, unoccupied and has a weapon."""
+    return (ent[c, L.RIDING] == 0 and ent[c, L.KIND] <= L.K_SUMMONED and ent[v, L.ALIVE] != 0
+            and ent[v, L.PILOT] == 0 and ent[v, L.ATK] > 0)
+
+
 @njit
-def _boarding_bonus(st, S, c, spaces, scores):
-    """Add to ``scores[i]`` (the position score of ``spaces[i]``, reached by this move) the
-    worth of boarding an unoccupied vehicle with a weapon standing there ("If a character is on
-    the same space as an unoccupied vehicle, they can board that vehicle"; arriving boards): one
-    attack of its weapon per turn, against the opposing characters' mean defense. Only a team's
-    character boards, and only when it rides nothing."""
+def _boarding_bonus(st, S, c, v, spaces, scores):
+    """Add to ``scores[i]`` (the position score of ``spaces[i]``, reached by this move) where
+    ``spaces[i]`` is vehicle ``v``'s (:func:`_may_board`) the worth of boarding it (arriving
+    boards): one attack of its weapon per turn, against the opposing characters' mean
+    defense."""
     ent = st.ent
-    g = st.g
-    if g[L.G_VEH_N] == 0 or ent[c, L.RIDING] != 0 or ent[c, L.KIND] > L.K_SUMMONED:
-        return
-    for v in range(g[L.G_VEH_FIRST], g[L.G_VEH_FIRST] + g[L.G_VEH_N]):
-        if ent[v, L.ALIVE] == 0 or ent[v, L.PILOT] != 0 or ent[v, L.ATK] <= 0:
-            continue
-        for i in range(spaces.shape[0]):
-            if spaces[i] == ent[v, L.SPACE]:
-                scores[i] += S.fp[L.W_DAMAGE] * _mean_damage(
-                    S, ent[v, L.ATK], ent[v, L.TIER], _enemy_defense(ent, ent[c, L.TEAM]))
-                break
+    for i in range(spaces.shape[0]):
+        if spaces[i] == ent[v, L.SPACE]:
+            scores[i] += S.fp[L.W_DAMAGE] * _mean_damage(
+                S, ent[v, L.ATK], ent[v, L.TIER], _enemy_defense(ent, ent[c, L.TEAM]))
+            return
 
 
 @njit(inline="always")

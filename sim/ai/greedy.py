@@ -27,9 +27,9 @@ from sim.engine.space import _homefield
 from sim.engine.tile_board import BLOCK, GRID, _spawn_now
 from sim.engine.water import _by_water
 
-from .entity_values import _boarding_bonus, _summon_action
+from .entity_values import _boarding_bonus, _may_board, _summon_action
 from .item_values import _best_item_use, _item_pickup
-from .tile_values import _best_tile_action, _launch, _launcher, _pos_bonus
+from .tile_values import _best_tile_action, _is_launch, _launch, _pos_bonus
 from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
 from .water_values import _water_choice, _water_targets
 
@@ -257,7 +257,8 @@ def _greedy_action(st, S, mask):
                 sc = _attack_score(st, S, c, e, 0, c)
                 if sc > best:
                     best, best_a = sc, 1 + n + e
-        best, best_a = _weapon_action(st, S, c, mask, best, best_a)
+        if ent[c, L.RIDING] > 0:  # (read here: a call per decision costs reference counts)
+            best, best_a = _weapon_action(st, S, c, mask, best, best_a)
     if ent[c, L.AB_USED] == 0 and ent[c, L.AB_TARGET] != L.T_SPACE:
         base = 1 + n + m
         for e in range(m):
@@ -290,7 +291,9 @@ def _greedy_action(st, S, mask):
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(n)
     walk = _position_scores(ent, fp, tile_pos, bonus, c, spaces,
                             mask, False, enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
-    _boarding_bonus(st, S, c, spaces, walk)  # a reachable vehicle with a weapon (entity_values)
+    for v in range(g[L.G_VEH_FIRST], g[L.G_VEH_FIRST] + g[L.G_VEH_N]):  # a vehicle with a
+        if _may_board(ent, c, v) and mask[1 + ent[v, L.SPACE]]:          # weapon in reach
+            _boarding_bonus(st, S, c, v, spaces, walk)
     if spaces[0] == ref:
         here = walk[0]
     else:  # the board kernel's fallback lists the reached spaces by id
@@ -307,8 +310,8 @@ def _greedy_action(st, S, mask):
             for i in range(tele.shape[0]):
                 if scores[i] > best:
                     best, best_a = scores[i], 1 + n + 2 * m + tele[i]
-    k = _launcher(st, S, c)  # the slingshot: a move that spends the action
-    if k >= 0:
+    k = g[L.INTERACT_ROW]  # the interactable within reach (legal._legal): the slingshot's
+    if k >= 0 and _is_launch(S.tile_fx, k):  # launch is a move that spends the action
         launch, price = _launch(st, S, c, mask, k)
         scores = _position_scores(ent, fp, tile_pos, bonus, c, launch, mask, False, enemy_r,
                                   enemy_c, cpu, np.empty(launch.shape[0]))

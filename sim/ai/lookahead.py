@@ -62,7 +62,7 @@ from .entity_values import _summon_action
 from .greedy import (_ability_score, _attack_score, _greedy_action, _pos_base,
                      _position_scores, _teleport_spaces, _threats, _weapon_action)
 from .item_values import _item_candidates
-from .tile_values import _best_tile_action, _launch, _launcher
+from .tile_values import _best_tile_action, _is_launch, _launch
 from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
 from .water_values import _water_targets
 
@@ -251,8 +251,9 @@ def _candidates(st, S, mask, cands, budget):
         tsc = _position_scores(ent, S.fp, st.tile_pos, _pos_base(st, S, c), c, tele, mask, False,
                                enemy_r, enemy_c, cpu, np.empty(tele.shape[0]))
         k = _add(cands, k, base + m + tele[np.argmax(tsc)])
-    row = _launcher(st, S, c)  # the slingshot's best-placed landing
-    launch = _launch(st, S, c, mask, row)[0] if row >= 0 else np.empty(0, np.int64)
+    row = st.g[L.INTERACT_ROW]  # the slingshot's best-placed landing
+    launch = (_launch(st, S, c, mask, row)[0] if row >= 0 and _is_launch(S.tile_fx, row)
+              else np.empty(0, np.int64))
     if launch.shape[0] > 0:
         enemy_r, enemy_c, cpu = _threats(st, S, c)
         lsc = _position_scores(ent, S.fp, st.tile_pos, _pos_base(st, S, c), c, launch, mask,

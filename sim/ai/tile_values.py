@@ -33,7 +33,7 @@ from sim.engine.tile_board import GRID, SPAN, _middle, _position_of, _tile_at
 from sim.engine.tile_swap import _shift, _transform_choice
 from sim.engine.tile_state import _paused
 from sim.engine.tile_table import TF_COIN, TF_PRICE, TF_SUIT, TF_WORTH
-from sim.engine.tiles import _interactable, _nothing_to_learn
+from sim.engine.tiles import _nothing_to_learn
 
 from .values import _kill_table, _p_hit, _spaces_within
 
@@ -221,7 +221,7 @@ def _best_tile_action(st, S, c, mask):
     m = ent.shape[0]
     best = 0.0
     best_a = -1
-    k = _interactable(st, S, c) if ent[c, L.ACTED] == 0 else -1
+    k = st.g[L.INTERACT_ROW]  # the interactable within reach this decision (legal._legal)
     if k >= 0:
         fx = S.tile_fx
         base = _interact_base(n, m)
@@ -251,24 +251,16 @@ def _best_tile_action(st, S, c, mask):
     return best, best_a
 
 
-@njit
-def _launcher(st, S, c):
-    """The function row of the launch ``c`` may use now (-1: none): the interactable within 1
-    range is a mobility one ("launch to any space of the board within 6 spaces") and ``c`` has
-    its action. A few loads decide for most tiles, whose interactable is no launch."""
-    ent = st.ent
-    fx = S.tile_fx
-    p = st.tile_pos[ent[c, L.SPACE]]
-    t = st.tiles[p, L.TL_TILE] if p >= 0 else -1  # (the Uncovered Tile has no function)
-    if ent[c, L.ACTED] != 0 or t < 0 or fx[2 * t + 1, L.FX_OP] != L.OP_MOBILITY:
-        return -1
-    k = _interactable(st, S, c)
-    return k if k >= 0 and fx[k, L.FX_TARGET] == L.T_SPACE else -1
+@njit(inline="always")
+def _is_launch(fx, k):
+    """Whether function row ``k`` is a launch: a mobility interactable aimed at a space ("launch
+    to any space of the board within 6 spaces")."""
+    return fx[k, L.FX_OP] == L.OP_MOBILITY and fx[k, L.FX_TARGET] == L.T_SPACE
 
 
 @njit
 def _launch(st, S, c, mask, k):
-    """Where the launch of function row ``k`` (:func:`_launcher`) may land ``c`` now, and its
+    """Where the launch of function row ``k`` (:func:`_is_launch`) may land ``c`` now, and its
     price in coins' worth: greedy scores the landings as moves (``greedy``)."""
     fx = S.tile_fx
     base = _interact_base(st.kind.shape[0], st.ent.shape[0])

@@ -84,6 +84,9 @@ FLOOR_N, ITEMS_GAINED, ITEMS_USED, ITEMS_LOST = 38, 39, 40, 41
 # ticks is paid only then)
 COINS = 46
 KNOWS, FROZEN_TILES, TILE_CHANGES, FX_OK = 50, 51, 52, 53
+# the function row of the interactable the deciding character can use this decision (its action
+# unspent; -1: none), written by legal._legal for the policies (tiles._legal_interact)
+INTERACT_ROW = 54
 NG = 62
 GM = 4  # TURN value of the GM Turn
 

@@ -10,8 +10,9 @@ cannot be targeted by a direct attack"; house ruling: a targeted ability of an o
 attack); a frozen character may only end its turn ("anything frozen can do nothing at all").
 A pilot whose vehicle has a weapon attacks ``_weapon_base + e`` through it ("can have 1 action
 used through it"), within the vehicle's range, from the space both stand on.
-After ``_legal`` the state's ``cost`` and ``queue`` buffers hold the mover's reach, which the
-policies read; the attack entries of the mask are its sight.
+After ``_legal`` the state's ``cost`` and ``queue`` buffers hold the mover's reach and
+``g[INTERACT_ROW]`` the interactable it can use, which the policies read; the attack entries of
+the mask are its sight.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ def _legal(st, S, mask):
     mask[L.END] = True
     count = 1
     g = st.g
+    g[L.INTERACT_ROW] = -1  # (tiles._legal_interact finds it when an action is left)
     c = g[L.CUR]
     if c < 0 or g[L.OVER] != 0:
         return count

@@ -166,10 +166,13 @@ def _legal_interact(st, S, c, mask, base):
     (the space the effect targets; its own space for an effect on itself); return how many.
     Needs the action ("by spending an action") and the team's coins for its price."""
     ent = st.ent
+    g = st.g
+    g[L.INTERACT_ROW] = -1
     if ent[c, L.ACTED] != 0 or ent[c, L.FROZEN] != 0:
         return 0
     k = _interactable(st, S, c)
-    if k < 0 or st.g[L.COINS + ent[c, L.TEAM]] < S.tile_fx[k, TF_PRICE]:
+    g[L.INTERACT_ROW] = k  # for the policies: no second search this decision
+    if k < 0 or g[L.COINS + ent[c, L.TEAM]] < S.tile_fx[k, TF_PRICE]:
         return 0
     fx = S.tile_fx
     op = fx[k, L.FX_OP]

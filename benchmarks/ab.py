@@ -70,10 +70,14 @@ def main() -> None:
         return
     if not args.base:
         ap.error("give the baseline revision")
-    base = Path(tempfile.gettempdir()) / f"bwlab-ab-{args.base}"
+    # the worktree is named by the commit, not by what was typed: "HEAD" or a branch moves on,
+    # and a worktree kept under its name would time a stale baseline
+    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", args.base + "^{commit}"],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    base = Path(tempfile.gettempdir()) / f"bwlab-ab-{rev[:12]}"
     if not base.exists():
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base),
-                        args.base], check=True)
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), rev],
+                       check=True)
     for where in (base, ROOT):  # compile (or load) each side's kernels before timing
         subprocess.run([sys.executable, "-m", "sim.runner.warm"], cwd=where, check=True,
                        env={**os.environ, "PYTHONPATH": str(where)}, stdout=subprocess.DEVNULL)

@@ -5,12 +5,14 @@ kill (focus fire: a wounded target is worth more), minus the expected retaliatio
 survives; both use the colour the star would pick (homefield on each side). Moves are scored by
 position: homefield, the tile's reward (staying where ticks are banked: ``sim.ai.tile_values``),
 safety from coordinates announced for destruction (and, once a storm is revealed, from the outer
-layers), safety from CPUs, and closing to attack range of the nearest enemy. Abilities are scored
+layers), safety from CPUs, closing to attack range of the nearest enemy, and boarding an
+unoccupied vehicle with a weapon (``sim.ai.entity_values``). Abilities are scored
 like attacks (``sim.ai.values``), and so is an attack through a vehicle's weapon (with the
 vehicle's dice); interactables and tile_control by ``sim.ai.tile_values``; a teleport and a
 launch are moves, scored by position. Items (``sim.ai.item_values``): a free pick-up first;
 item uses compete with attacks and abilities. The policy acts first (the attack, ability, item or
-tile action worth most) when any is worth it, then moves (walking or teleporting), then ends.
+tile action worth most) when any is worth it, then moves (walking, teleporting, launching,
+crossing water), then ends.
 Weights: rules.toml [game] ``greedy_*``.
 """
 
@@ -291,8 +293,8 @@ def _greedy_action(st, S, mask):
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(n)
     walk = _position_scores(ent, fp, tile_pos, bonus, c, spaces,
                             mask, False, enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
-    for v in range(g[L.G_VEH_FIRST], g[L.G_VEH_FIRST] + g[L.G_VEH_N]):  # a vehicle with a
-        if _may_board(ent, c, v) and mask[1 + ent[v, L.SPACE]]:          # weapon in reach
+    for v in range(g[L.G_VEH_FIRST], g[L.G_VEH_FIRST] + g[L.G_VEH_N]):
+        if _may_board(ent, c, v) and mask[1 + ent[v, L.SPACE]]:  # an armed vehicle in reach
             _boarding_bonus(st, S, c, v, spaces, walk)
     if spaces[0] == ref:
         here = walk[0]
@@ -310,8 +312,10 @@ def _greedy_action(st, S, mask):
             for i in range(tele.shape[0]):
                 if scores[i] > best:
                     best, best_a = scores[i], 1 + n + 2 * m + tele[i]
-    k = g[L.INTERACT_ROW]  # the interactable within reach (legal._legal): the slingshot's
-    if k >= 0 and _is_launch(S.tile_fx, k):  # launch is a move that spends the action
+    # a launch (the Slingshot) is a move that spends the action; the interactable within reach
+    # is the one legal._legal found for this decision
+    k = g[L.INTERACT_ROW]
+    if k >= 0 and _is_launch(S.tile_fx, k):
         launch, price = _launch(st, S, c, mask, k)
         scores = _position_scores(ent, fp, tile_pos, bonus, c, launch, mask, False, enemy_r,
                                   enemy_c, cpu, np.empty(launch.shape[0]))

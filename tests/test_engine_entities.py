@@ -459,10 +459,16 @@ def test_an_assist_is_controlled_by_its_team_but_is_not_a_teammate():
 
 # --------------------------------------------------------------------- vehicles
 
-def vehicle_scene(game):
-    """The board's vehicle and a Team 1 character on a space next to it, deciding."""
+def vehicle_row(game, name):
+    """The row of vehicle ``name`` (cards/vehicles.toml) in this game."""
+    k = ENT.vehicle_names.index(name)
+    return int(next(r for r in rows(game, L.K_VEHICLE) if game.st.ent[r, L.SLOT] == k))
+
+
+def vehicle_scene(game, name="Mystery Machine"):
+    """Vehicle ``name`` and a Team 1 character (Luffy) on a space next to it, deciding."""
     st, ent = game.st, game.st.ent
-    v = int(rows(game, L.K_VEHICLE)[0])
+    v = vehicle_row(game, name)
     vs = int(ent[v, L.SPACE])
     nbr = next(int(t) for d, t in enumerate(st.move_nbr[vs])
                if t >= 0 and st.kind[t] == FLOOR and game.S.move_roll[vs, d] == 0)
@@ -643,8 +649,7 @@ def armed_pilot(game):
     """Luffy boards the armed vehicle (the Batmobile) and decides, fresh for its turn; an enemy
     character stands on the same space (range 0 from both)."""
     st, ent = game.st, game.st.ent
-    b = ENT.vehicle_names.index("Batmobile")
-    v = int(next(r for r in rows(game, L.K_VEHICLE) if ent[r, L.SLOT] == b))
+    v = vehicle_row(game, "Batmobile")
     c = int(card_rows(game, 0, "Luffy")[0])
     ent[c, L.SPACE] = ent[v, L.SPACE]
     from sim.engine.entities import _arrive
@@ -789,14 +794,7 @@ def test_greedy_walks_onto_a_vehicle_with_a_weapon(armed):
     away (the Mystery Machine's case) the same position does not draw it."""
     game = start(crowd=False)
     st, ent = game.st, game.st.ent
-    b = ENT.vehicle_names.index("Batmobile")
-    v = int(next(r for r in rows(game, L.K_VEHICLE) if ent[r, L.SLOT] == b))
-    vs = int(ent[v, L.SPACE])
-    c = int(card_rows(game, 0, "Luffy")[0])
-    nbr = next(int(t) for d, t in enumerate(st.move_nbr[vs])
-               if t >= 0 and st.kind[t] == FLOOR and st.move_roll[vs, d] == 0)
-    ent[c, L.SPACE] = nbr
-    decide(game, c)
+    v, vs, c = vehicle_scene(game, "Batmobile")
     ent[c, L.ACTED] = 1  # nothing to attack with: the move decides
     if not armed:
         ent[v, L.ATK:L.ATK + 4] = 0

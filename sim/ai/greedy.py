@@ -173,6 +173,17 @@ def _best_move(spaces, scores, mask, best, best_a):
 
 
 @njit
+def _best_landing(spaces, scores, base, price, best, best_a):
+    """The action ``base + spaces[i]`` (a teleport's or a launch's landing, ``scores[i]`` its
+    position score) worth more than ``best`` once ``price`` is paid, as (score, action); else
+    (best, best_a). Ties keep the earlier."""
+    for i in range(spaces.shape[0]):
+        if scores[i] - price > best:
+            best, best_a = scores[i] - price, base + spaces[i]
+    return best, best_a
+
+
+@njit
 def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, cpu, bonus):
     """:func:`_best_move` among ``spaces``, scored for ``c``. ``bonus``: :func:`_pos_base` of
     ``c``, computed once per decision."""
@@ -309,9 +320,7 @@ def _greedy_action(st, S, mask):
             scores = _position_scores(ent, fp, tile_pos, bonus, c,
                                       tele, mask, False, enemy_r, enemy_c, cpu,
                                       np.empty(tele.shape[0]))
-            for i in range(tele.shape[0]):
-                if scores[i] > best:
-                    best, best_a = scores[i], 1 + n + 2 * m + tele[i]
+            best, best_a = _best_landing(tele, scores, 1 + n + 2 * m, 0.0, best, best_a)
     # a launch (the Slingshot) is a move that spends the action; the interactable within reach
     # is the one legal._legal found for this decision
     k = g[L.INTERACT_ROW]
@@ -319,10 +328,7 @@ def _greedy_action(st, S, mask):
         launch, price = _launch(st, S, c, mask, k)
         scores = _position_scores(ent, fp, tile_pos, bonus, c, launch, mask, False, enemy_r,
                                   enemy_c, cpu, np.empty(launch.shape[0]))
-        base = _interact_base(n, m)
-        for i in range(launch.shape[0]):
-            if scores[i] - price > best:
-                best, best_a = scores[i] - price, base + launch[i]
+        best, best_a = _best_landing(launch, scores, _interact_base(n, m), price, best, best_a)
     # water-rolls while the streak is free, from a space where one can start
     if ent[c, L.STREAK_OVER] == 0 and _by_water(tile_pos, st.tiles, S.tile_fx,
                                                  st.move_roll, ref):

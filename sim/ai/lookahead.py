@@ -190,16 +190,23 @@ def _top_spaces(st, S, c, mask, approach, best, k_best):
 
 
 @njit
+def _best_placed(st, S, c, mask, spaces):
+    """The space of ``spaces`` (one kind of action's legal destinations, at least one) with the
+    best position score for ``c``, greedy's (the first of equals)."""
+    enemy_r, enemy_c, cpu = _threats(st, S, c)
+    scores = _position_scores(st.ent, S.fp, st.tile_pos, _pos_base(st, S, c), c, spaces, mask,
+                              False, enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
+    return spaces[np.argmax(scores)]
+
+
+@njit
 def _water_candidate(st, S, c, mask, cands, k):
     """The best-placed space a water-roll can reach (the play-outs weigh its chance)."""
     wsp, _ = _water_targets(st, S, c, mask)
     if wsp.shape[0] == 0:
         return k
-    ent = st.ent
-    enemy_r, enemy_c, cpu = _threats(st, S, c)
-    wsc = _position_scores(ent, S.fp, st.tile_pos, _pos_base(st, S, c), c, wsp, mask, False,
-                           enemy_r, enemy_c, cpu, np.empty(wsp.shape[0]))
-    return _add(cands, k, _water_base(st.kind.shape[0], ent.shape[0]) + wsp[np.argmax(wsc)])
+    return _add(cands, k, _water_base(st.kind.shape[0], st.ent.shape[0])
+                + _best_placed(st, S, c, mask, wsp))
 
 
 @njit
@@ -247,18 +254,12 @@ def _candidates(st, S, mask, cands, budget):
     tele = (_teleport_spaces(st, c, mask) if ent[c, L.AB_OP] == L.OP_MOBILITY
             else np.empty(0, np.int64))
     if tele.shape[0] > 0:
-        enemy_r, enemy_c, cpu = _threats(st, S, c)
-        tsc = _position_scores(ent, S.fp, st.tile_pos, _pos_base(st, S, c), c, tele, mask, False,
-                               enemy_r, enemy_c, cpu, np.empty(tele.shape[0]))
-        k = _add(cands, k, base + m + tele[np.argmax(tsc)])
+        k = _add(cands, k, base + m + _best_placed(st, S, c, mask, tele))
     row = st.g[L.INTERACT_ROW]  # the slingshot's best-placed landing
     launch = (_launch(st, S, c, mask, row)[0] if row >= 0 and _is_launch(S.tile_fx, row)
               else np.empty(0, np.int64))
     if launch.shape[0] > 0:
-        enemy_r, enemy_c, cpu = _threats(st, S, c)
-        lsc = _position_scores(ent, S.fp, st.tile_pos, _pos_base(st, S, c), c, launch, mask,
-                               False, enemy_r, enemy_c, cpu, np.empty(launch.shape[0]))
-        k = _add(cands, k, _interact_base(n, m) + launch[np.argmax(lsc)])
+        k = _add(cands, k, _interact_base(n, m) + _best_placed(st, S, c, mask, launch))
     sc, a = _best_tile_action(st, S, c, mask)  # an interactable or tile_control (tile_values)
     if a >= 0:
         k = _add(cands, k, a)

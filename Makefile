@@ -35,9 +35,10 @@ test: $(TEST_STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/combat.py
 
-# Numba's cache (cache=True) is checked against each kernel's own file only: after editing a kernel
-# that others call from another file, drop the cache so callers recompile.
+# The compile cache is keyed to a digest of sim/ (sim/_jit.py), so an edit never reuses stale
+# kernels; this only frees the disk (and drops caches of the old in-tree layout).
 clean-jit:
+	rm -rf .jit-cache
 	find sim -name '*.nbi' -delete -o -name '*.nbc' -delete
 
 clean: clean-jit

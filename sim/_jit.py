@@ -11,15 +11,100 @@ became two specialisations (``Literal[int](-1)`` and ``int64``). Each specialisa
 that every caller links in and re-optimises whole, so compile time grew with every constant
 argument in the engine. :class:`_PlainArgs` compiles callees for the plain (non-literal) types
 instead: one specialisation per kernel, the same machine code for every call.
+
+Why the cache lives in a folder named by a digest of the package's source
+(:func:`use_source_keyed_cache`): Numba checks a cached kernel against its own file only, so a
+kernel inlined into callers in other files left them stale after an edit. A changed file under
+``sim/`` (outside the layers above the kernels) now means a new, empty cache: no run (a developer's ``make test`` included) can load
+machine code compiled from other source. ``$BWLAB_JIT_CACHE`` moves the cache's root.
 """
 
 from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
 
 import numba
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
 JIT_OPTIONS = {"cache": True, "error_model": "numpy", "nogil": True}
+
+# How many source digests' caches are kept beside the current one (the most recently used).
+_KEPT_CACHES = 4
+
+
+# The layers above the game (experiments, reports, the command line) hold no kernel and no kernel
+# imports them (tests/test_jit_cache.py checks both), so editing them cannot change machine code
+# and does not cost the several minutes of a full recompile.
+ABOVE_KERNELS = ("runner", "report", "cli")
+
+
+def kernel_sources(root: Path) -> list[Path]:
+    """Every ``.py`` file under ``root`` that a kernel's machine code can depend on, sorted."""
+    return sorted(p for p in root.rglob("*.py")
+                  if p.relative_to(root).parts[0] not in ABOVE_KERNELS)
+
+
+def source_digest(root: Path = Path(__file__).resolve().parent) -> str:
+    """A digest of every kernel-layer ``.py`` file under ``sim/`` (relative path and bytes).
+
+    Why: Numba checks a cached kernel against its own file only, so editing a kernel that another
+    file inlines left the caller's stale machine code in use. Keying the whole cache to all of the
+    source that kernels can see (constants and helpers included) means no run can load a kernel
+    compiled from other code.
+    """
+    digest = hashlib.blake2b(digest_size=8)
+    for path in kernel_sources(root):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _cache_root() -> Path:
+    """``$BWLAB_JIT_CACHE``, else ``.jit-cache`` beside the package when writable, else ~/.cache."""
+    chosen = os.environ.get("BWLAB_JIT_CACHE")
+    if chosen:
+        return Path(chosen)
+    beside = Path(__file__).resolve().parent.parent
+    if os.access(beside, os.W_OK):
+        return beside / ".jit-cache"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bwlab" / "jit"
+
+
+def _prune(root: Path, current: Path) -> None:
+    """Drop all but the most recently used caches of other sources (best effort)."""
+    try:
+        others = sorted((p for p in root.iterdir() if p.is_dir() and p != current),
+                        key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for stale in others[_KEPT_CACHES:]:
+        shutil.rmtree(stale, ignore_errors=True)
+
+
+def use_source_keyed_cache() -> Path:
+    """Point Numba's cache at ``<root>/<source digest>`` (before any kernel is decorated).
+
+    Set in the environment too, so that Numba's re-reading of ``NUMBA_*`` variables before a
+    compilation keeps it, and worker processes compute the same place from the same files.
+    """
+    root = _cache_root()
+    path = root / source_digest()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        os.utime(path)
+    except OSError:
+        return path  # unwritable: Numba warns and compiles in memory
+    _prune(root, path)
+    os.environ["NUMBA_CACHE_DIR"] = str(path)
+    numba.config.CACHE_DIR = str(path)
+    return path
+
+
+JIT_CACHE_DIR = use_source_keyed_cache()
 
 
 class _PlainArgs(CPUDispatcher):

@@ -100,16 +100,38 @@ def _strongly_connected(beats: np.ndarray) -> bool:
         reach = nxt
 
 
-def _normalise(theta: np.ndarray, cov: np.ndarray, reference: int | None):
-    k = theta.size
+def _contrast_matrix(k: int, reference: int | None) -> np.ndarray:
+    """The map from log-strengths to the reported ones: centred (sum zero) or ``reference`` at 0."""
     if reference is None:
-        c = np.eye(k) - 1.0 / k
-    else:
-        c = np.eye(k)
-        c[:, reference] -= 1.0
-    theta = c @ theta
-    cov = c @ cov @ c.T
-    return theta, cov, np.sqrt(np.clip(np.diag(cov), 0.0, None))
+        return np.eye(k) - 1.0 / k
+    c = np.eye(k)
+    c[:, reference] -= 1.0
+    return c
+
+
+def _identified_inverse(info: np.ndarray, pinned: int = 0) -> np.ndarray:
+    """Covariance of the log-strengths with item ``pinned`` fixed at 0: the inverse of ``info``
+    with that row and column removed, embedded with zeros.
+
+    Why not a pseudo-inverse of the whole matrix: ``info`` is singular (a common shift is not
+    identified), and ``pinv`` keeps a near-null eigenvalue whose reciprocal is huge; the
+    projection onto the reported contrasts then cancels huge numbers and loses most digits (seen:
+    entries quantised in steps of 2^-15 on one machine). The reduced matrix is positive definite
+    and well conditioned when the comparison graph is connected, so its inverse is accurate, and
+    any contrast of the pinned parameterisation is the same contrast of every other one.
+    """
+    k = info.shape[0]
+    keep = np.arange(k) != pinned
+    cov = np.zeros((k, k))
+    cov[np.ix_(keep, keep)] = np.linalg.inv(info[np.ix_(keep, keep)])
+    return cov
+
+
+def _normalise(theta: np.ndarray, info: np.ndarray, reference: int | None):
+    """Reported log-strengths, their covariance and standard errors, from the information matrix."""
+    c = _contrast_matrix(theta.size, reference)
+    cov = c @ _identified_inverse(info, 0 if reference is None else reference) @ c.T
+    return c @ theta, cov, np.sqrt(np.clip(np.diag(cov), 0.0, None))
 
 
 def bradley_terry_loglik(theta, wins) -> float:
@@ -153,7 +175,7 @@ def bradley_terry(wins, *, reference: int | None = None, tol: float = 1e-10,
     p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # P(i beats j)
     off = n * p * p.T
     info = np.diag(off.sum(axis=1)) - off
-    theta, cov, se = _normalise(theta, np.linalg.pinv(info, hermitian=True), reference)
+    theta, cov, se = _normalise(theta, info, reference)
     return Ratings(theta, se, cov, bradley_terry_loglik(theta, wins), it, converged)
 
 
@@ -247,7 +269,7 @@ def plackett_luce(items, places=None, n_items: int | None = None, *,
     theta = np.log(gamma)
     info = _pl_information(theta[idx], idx, risk, mult, k)
     loglik = _pl_loglik_slots(theta[idx], risk, chosen, mult)
-    theta, cov, se = _normalise(theta, np.linalg.pinv(info, hermitian=True), reference)
+    theta, cov, se = _normalise(theta, info, reference)
     return Ratings(theta, se, cov, loglik, it, converged)
 
 
@@ -369,13 +391,16 @@ def composition_strengths(team_cards, items, places=None, *, l2: float = 1.0, to
         if np.max(np.abs(t * step)) < tol:
             converged = True
             break
-    cov = np.linalg.pinv(hess, hermitian=True)
     sizes = x.sum(axis=1)
     if np.allclose(sizes, sizes[0]):
         # Equal team sizes: a common shift of all cards cancels in every game, so only contrasts
-        # are identified. Report beta centred (mean zero) with the covariance of the contrasts.
-        centre = np.eye(c) - 1.0 / c
-        beta, cov = centre @ beta, centre @ cov @ centre.T
+        # are identified (exactly so when l2 = 0). Report beta centred (mean zero) with the
+        # covariance of the contrasts, inverted in an identified parameterisation.
+        centre = _contrast_matrix(c, None)
+        cov = centre @ (_identified_inverse(hess) if l2 == 0 else np.linalg.inv(hess)) @ centre.T
+        beta = centre @ beta
+    else:
+        cov = np.linalg.pinv(hess, hermitian=True) if l2 == 0 else np.linalg.inv(hess)
     boot_se = None
     if bootstrap > 0:
         if rng is None:

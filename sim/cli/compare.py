@@ -124,7 +124,7 @@ def compare_systems(out_dir, only, samples, seed, cards_dir):
     from sim.catalogue.loader import default_cards_dir, load_rules_only
     from sim.catalogue.peers import load_peers
     from sim.combat.peers.registry import SYSTEMS, check_compare_levels
-    from sim.report.atomic import atomic_path
+    from sim.atomic import atomic_path
     from sim.report.plots import plt
 
     root = Path(cards_dir) if cards_dir else default_cards_dir()

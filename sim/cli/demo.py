@@ -16,7 +16,7 @@ def demo(cards_dir, out):
     import pandas as pd
 
     from sim.catalogue.loader import load_catalogue
-    from sim.report.atomic import atomic_path
+    from sim.atomic import atomic_path
     from sim.report.combat_report import combat_report
 
     catalogue = load_catalogue(cards_dir)

@@ -36,7 +36,7 @@ def drift(baseline, suite, games, update, junit, policy, budget, cards):
     from sim.catalogue.diagnostics import InputError, Problem
     from sim.catalogue.loader import load_catalogue
     from sim.engine.layout import POLICY_IDS
-    from sim.report.atomic import write_text
+    from sim.atomic import write_text
     from sim.runner.drift import (DRIFT_DOWN, DRIFT_UP, OPEN, junit_xml, load_suite,
                                   make_baseline, run_gate)
     from sim.runner.store import cards_digest

@@ -52,7 +52,7 @@ def play(teams_file, seed, policy, budget, log, png_every, apocalypse, cards):
     from sim.engine import layout as L
     from sim.engine.record import game_jsonl, new_game
     from sim.engine.tables import load_game_data
-    from sim.report.atomic import write_text
+    from sim.atomic import write_text
 
     if seed < 0:
         raise click.BadParameter("must be >= 0", param_hint="--seed")

@@ -44,7 +44,7 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
     """Each card's Power Level 1-4 (Arena's scale) from its rating in simulated play."""
     from sim.catalogue.arena_budget import load_arena_budget
     from sim.catalogue.loader import load_catalogue
-    from sim.report.atomic import write_text
+    from sim.atomic import write_text
     from sim.runner.budget import power_levels as fit_levels, validate_budget
 
     if sets == 1:

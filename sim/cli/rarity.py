@@ -50,7 +50,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve, power_score
     from sim.engine.layout import POLICY_IDS
-    from sim.report.atomic import atomic_path
+    from sim.atomic import atomic_path
     from sim.runner.experiment import load_experiment
     from sim.runner.rarity import ablation as run_ablation
     from sim.runner.rarity import card_records, play_pool, reference_cards, study

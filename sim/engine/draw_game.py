@@ -18,7 +18,7 @@ def draw_state(st, S, path: Path, title: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from sim.report.atomic import atomic_path
+    from sim.atomic import atomic_path
 
     grid = np.full(SPAN * SPAN, np.nan)
     for s in range(SPAN * SPAN):

@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 
 from sim import __version__
 from sim.catalogue.diagnostics import InputError, Problem
-from sim.report.atomic import atomic_path, write_text
+from sim.atomic import atomic_path, write_text
 
 from .experiment import Experiment
 

@@ -15,7 +15,7 @@ instead: one specialisation per kernel, the same machine code for every call.
 Why the cache lives in a folder named by a digest of the package's source
 (:func:`use_source_keyed_cache`): Numba checks a cached kernel against its own file only, so a
 kernel inlined into callers in other files left them stale after an edit. A changed file under
-``sim/`` (outside the layers above the kernels) now means a new, empty cache: no run (a developer's ``make test`` included) can load
+``sim/`` (outside the layers that hold and feed no kernel) now means a new, empty cache: no run (a developer's ``make test`` included) can load
 machine code compiled from other source. ``$BWLAB_JIT_CACHE`` moves the cache's root.
 """
 
@@ -36,16 +36,16 @@ JIT_OPTIONS = {"cache": True, "error_model": "numpy", "nogil": True}
 _KEPT_CACHES = 4
 
 
-# The layers above the game (experiments, reports, the command line) hold no kernel and no kernel
-# imports them (tests/test_jit_cache.py checks both), so editing them cannot change machine code
-# and does not cost the several minutes of a full recompile.
-ABOVE_KERNELS = ("runner", "report", "cli")
+# Pure statistics and the layers above the game (experiments, reports, the command line) hold no
+# kernel and no kernel layer imports them (tests/test_jit_cache.py checks both), so editing them
+# cannot change machine code and does not cost the minutes of a full recompile.
+NO_KERNELS = ("analysis", "runner", "report", "cli")
 
 
 def kernel_sources(root: Path) -> list[Path]:
     """Every ``.py`` file under ``root`` that a kernel's machine code can depend on, sorted."""
     return sorted(p for p in root.rglob("*.py")
-                  if p.relative_to(root).parts[0] not in ABOVE_KERNELS)
+                  if p.relative_to(root).parts[0] not in NO_KERNELS)
 
 
 def source_digest(root: Path = Path(__file__).resolve().parent) -> str:

@@ -1,17 +1,100 @@
 """``bwlab drift --baseline reports/baseline.json``: the CI gate on win-rate drift.
 
-Exit 0: no drift; 1: significant drift (or the exact combat tables changed); 3: inconclusive at
-the game cap. ``--update`` plays the suite to its cap and rewrites the baseline instead.
+Exit 0: no drift; 1: drift (or the exact combat tables changed); 3: inconclusive at the game cap;
+2: any bad input (flags, suite, a corrupted baseline, an unwritable --junit path) or an internal
+error, never 1, so a CI script can tell "the lab says drift" from "the gate could not run".
+``--update`` plays the suite to its cap and rewrites the baseline instead.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
 
 from ._policy import POLICY_HELP, budget_option
+
+
+def _problem(path, field, message):
+    from sim.catalogue.diagnostics import InputError, Problem
+
+    return InputError([Problem(str(path), None, field, message)])
+
+
+def _check_writable(path: Path, flag: str) -> None:
+    """A file we will write at the end: refuse now (exit 2) rather than after the games. Tried
+    for real (a temporary file beside it), since permission bits do not tell root or a
+    read-only file system."""
+    import tempfile
+
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise _problem(path, flag, "is a folder, not a file")
+    if parent.exists() and not parent.is_dir():
+        raise _problem(path, flag, f"{parent} is a file, not a folder")
+    if not parent.is_dir():
+        raise _problem(path, flag, f"folder {parent} does not exist")
+    try:
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".bwlab-check-"):
+            pass
+    except OSError as exc:
+        raise _problem(path, flag, f"not writable ({exc.strerror or exc})") from None
+
+
+def _load_baseline(path: Path) -> dict:
+    from sim.runner.drift_baseline import validate_baseline
+
+    if not path.is_file():
+        raise _problem(path, "--baseline", "not found; create it with --update")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise _problem(path, "--baseline", "not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise _problem(f"{path}:{exc.lineno}", "--baseline",
+                       f"not a baseline written by --update ({exc.msg})") from None
+    validate_baseline(data, path)
+    return data
+
+
+def _report(result, spec) -> None:
+    click.echo(result.provenance)
+    lower, upper = result.metrics[0].test.bounds if result.metrics else (0.0, 0.0)
+    click.echo(f"{'metric':<34}{'before (95 %)':>22}{'now (95 %)':>22}{'change, Elo':>22}"
+               f"{'LLR up/down':>14}{'games':>7}  decision")
+    for m in result.metrics:
+        t = m.test
+
+        def rate(p, iv):
+            return f"{100 * p:5.1f} ({100 * iv[0]:4.1f}–{100 * iv[1]:4.1f})"
+
+        click.echo(f"{m.name[:33]:<34}{rate(t.before, t.before_interval):>22}"
+                   f"{rate(t.after, t.after_interval):>22}"
+                   f"{t.elo_change:+6.0f} ({t.elo_interval[0]:+.0f}…{t.elo_interval[1]:+.0f})"
+                   .rjust(22) + f"{t.llr_up:+7.1f}/{t.llr_down:+.1f}".rjust(14)
+                   + f"{t.games:7d}  {t.decision}")
+    for line in result.combat:
+        click.echo(f"combat table changed: {line}")
+    click.echo(f"Paired GSPRT per metric: delta {spec.delta_elo:g} Elo, alpha {spec.alpha:g} "
+               f"over the suite (Bonferroni: {result.alpha_per_metric:.4g} per metric, two-sided), "
+               f"beta {spec.beta:g}, LLR bounds [{lower:.2f}, {upper:.2f}], "
+               f"{spec.min_games}–{spec.max_games} games per matchup, clustered by board.")
+
+
+def _conclusion(result) -> str:
+    moved = [m.name for m in result.metrics if m.decision in ("drift_up", "drift_down")]
+    open_ = [m.name for m in result.metrics if m.decision == "inconclusive"]
+    if result.exit_code == 0:
+        return "No drift: no win rate moved by the gate's delta (exit 0)."
+    if result.exit_code == 1:
+        what = [f"win rates moved: {', '.join(moved)}"] if moved else []
+        what += [f"{len(result.combat)} combat table(s) changed"] if result.combat else []
+        return ("Drift: " + "; ".join(what) + ". If intended, run `bwlab drift --update` and "
+                "say what moved in the commit (exit 1).")
+    return (f"Inconclusive at the game cap: {', '.join(open_)} (exit 3). Raise max_games in the "
+            f"suite or run `bwlab drift --update` if the change is intended.")
 
 
 @click.command()
@@ -20,7 +103,7 @@ from ._policy import POLICY_HELP, budget_option
 @click.option("--suite", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("experiments/drift.toml"), show_default=True,
               help="The fixed suite: bounds and matchups.")
-@click.option("--games", type=click.IntRange(8, None), default=None,
+@click.option("--games", type=click.IntRange(8, 1_000_000), default=None,
               help="Game cap per matchup (default: the suite's max_games).")
 @click.option("--update", is_flag=True, help="Rewrite the baseline from the current cards/rules.")
 @click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -28,25 +111,41 @@ from ._policy import POLICY_HELP, budget_option
 @click.option("--policy", default=None, help=POLICY_HELP + " Replaces every matchup's policies "
                                                            "(the baseline must be made with it).")
 @budget_option
-@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None)
-def drift(baseline, suite, games, update, junit, policy, budget, cards):
-    """Re-run the suite and test every win rate against the baseline (SPRT, Bonferroni)."""
+@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The card folder (default: ./cards).")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+def drift(baseline, suite, games, update, junit, policy, budget, cards, quiet):
+    """Replay the suite paired with the baseline and test every win rate (paired GSPRT)."""
+    from sim.catalogue.diagnostics import InputError
+
+    try:
+        code = _drift(baseline, suite, games, update, junit, policy, budget, cards, quiet)
+    except (InputError, click.exceptions.Exit, click.ClickException):
+        raise
+    except Exception as exc:  # a crash must never read as "drift" (exit 1)
+        raise _problem("bwlab drift", "internal error", f"{type(exc).__name__}: {exc}") from None
+    raise click.exceptions.Exit(code)
+
+
+def _drift(baseline, suite, games, update, junit, policy, budget, cards, quiet) -> int:
     from dataclasses import replace
 
-    from sim.catalogue.diagnostics import InputError, Problem
+    from sim.atomic import write_text
     from sim.catalogue.loader import load_catalogue
     from sim.engine.layout import POLICY_IDS
-    from sim.atomic import write_text
-    from sim.runner.drift import (DRIFT_DOWN, DRIFT_UP, OPEN, junit_xml, load_suite,
-                                  make_baseline, run_gate)
-    from sim.runner.store import cards_digest
+    from sim.runner.drift import junit_xml, load_suite, make_baseline, run_gate
 
+    for path, flag in ((junit, "--junit"), (baseline if update else None, "--baseline")):
+        if path is not None:
+            _check_writable(path, flag)
     catalogue = load_catalogue(cards)
     spec = load_suite(suite, catalogue.cards, tuple(POLICY_IDS))
     if games is not None:
         if games % 4:
-            raise click.BadParameter("must be a multiple of 4 (duplicate blocks)", param_hint="--games")
-        spec = replace(spec, max_games=games)
+            raise click.BadParameter("must be a multiple of 4 (duplicate blocks)",
+                                     param_hint="--games")
+        spec = replace(spec, max_games=games, min_games=min(spec.min_games, games),
+                       experiments=tuple(replace(e, games=games) for e in spec.experiments))
     if policy is not None or budget is not None:
         from ._policy import override
 
@@ -54,39 +153,27 @@ def drift(baseline, suite, games, update, junit, policy, budget, cards):
                                                for e in spec.experiments))
     players = {e.name: list(e.policies) for e in spec.experiments}
     if update:
-        data = make_baseline(catalogue, spec, cards_digest(catalogue.root))
-        data["policies"] = players  # a gate run with other players is refused
-        write_text(baseline, json.dumps(data, indent=2, sort_keys=True) + "\n")
+        data = make_baseline(catalogue, spec, players)
+        write_text(baseline, json.dumps(data, indent=1, sort_keys=True, allow_nan=False) + "\n")
         click.echo(f"baseline written: {baseline} ({len(data['metrics'])} win rates, "
-                   f"{len(data['combat'])} combat table entries)")
-        return
-    if not baseline.exists():
-        raise InputError([Problem(str(baseline), None, "--baseline",
-                                  "not found; create it with --update")])
-    try:
-        base = json.loads(baseline.read_text(encoding="utf-8"))
-        base["metrics"]
-    except (ValueError, KeyError, TypeError) as exc:
-        raise InputError([Problem(str(baseline), None, "--baseline",
-                                  f"not a baseline written by --update ({exc})")]) from None
-    recorded = base.get("policies")  # baselines from before policies were recorded: the files'
-    if recorded is not None and recorded != players:
-        raise InputError([Problem(str(baseline), None, "policies",
-                                  f"the baseline was played by {recorded}, this run by {players}; "
-                                  f"use the same --policy/--budget or rewrite it with --update")])
-    result = run_gate(catalogue, spec, base)
-    click.echo(f"{'metric':<44}{'baseline':>9}{'now':>8}{'change':>8}{'games':>7}  decision")
-    for m in result.metrics:
-        click.echo(f"{m.name[:43]:<44}{m.baseline:9.3f}{m.current:8.3f}"
-                   f"{m.current - m.baseline:+8.3f}{m.games:7d}  {m.decision}")
-    for line in result.combat:
-        click.echo(f"combat table changed: {line}")
-    moved = [m for m in result.metrics if m.decision in (DRIFT_UP, DRIFT_DOWN)]
-    open_ = [m for m in result.metrics if m.decision == OPEN]
-    click.echo(f"SPRT: delta {spec.delta}, alpha {spec.alpha} (Bonferroni: {result.alpha_per_metric:.4g}"
-               f" per metric), beta {spec.beta}, cap {spec.max_games} games per matchup")
-    click.echo(f"drift in {len(moved)} metric(s), {len(open_)} inconclusive, "
-               f"{len(result.combat)} combat table change(s) -> exit {result.exit_code}")
+                   f"{len(data['combat'])} combat table entries, {len(data['card_files'])} card "
+                   f"files)")
+        return 0
+    base = _load_baseline(baseline)
+    if base["policies"] != players:
+        raise _problem(baseline, "policies", f"the baseline was played by {base['policies']}, "
+                                             f"this run by {players}; use the same "
+                                             f"--policy/--budget or rewrite it with --update")
+
+    def progress(name, done, total):
+        if not quiet:
+            click.echo(f"\rdrift: {name}: {done} of at most {total} games", err=True, nl=False)
+
+    result = run_gate(catalogue, spec, base, baseline, progress)
+    if not quiet:
+        click.echo("", err=True)
+    _report(result, spec)
+    click.echo(_conclusion(result))
     if junit is not None:
         write_text(junit, junit_xml(result))
-    raise click.exceptions.Exit(result.exit_code)
+    return result.exit_code

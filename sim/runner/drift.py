@@ -1,43 +1,70 @@
-"""The CI drift gate: re-run a fixed suite of matchups and test every win rate against a baseline.
+"""The CI drift gate: replay a fixed suite of matchups and test every win rate against a baseline.
 
-Chess-engine testing's answer to "did this change move anything?": for each team of each matchup
-a two-sided sequential test (two one-sided SPRTs at alpha/2, Wald bounds) of "win rate = baseline"
-against "win rate = baseline ± delta", stopped as soon as every metric is decided or at the game
-cap. Across metrics, Bonferroni splits alpha. The suite replays the baseline's fixed seeds
-(duplicate play), so unchanged data reproduces the baseline's games exactly and passes; a change
-shows up as games that differ. The exact combat tables are snapshotted too, so a change to the
-dice rules is named directly rather than inferred from win rates.
+Chess-engine testing's answer to "did this change move anything?", paired as Fishtest pairs games:
+every game of the suite is played on the baseline's own seeds (board, seats, dice) both as the
+baseline played it and as the lab plays it now, and a sequential test runs on the paired outcomes
+(:mod:`sim.analysis.paired`), so board and dice luck cancel. Which "before" the gate uses:
+
+- the card files differ from the baseline's: the baseline's copy of the cards is replayed under
+  today's engine, so the difference is the cards' doing alone;
+- the same cards: the baseline's recorded games are the "before" (the engine may have changed:
+  the paired variance then carries the baseline's own luck as well).
+
+An unchanged lab replays its baseline exactly and passes at the first look. The exact combat
+tables are compared too (with a tolerance), so a change to the dice rules is named directly.
 """
 
 from __future__ import annotations
 
-import hashlib
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from sim.analysis.sequential import run_sprt
-from sim.catalogue.diagnostics import InputError, Problems
+from sim.analysis.fairness import game_values
+from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, NO_DRIFT, OPEN, PairedDrift, paired_drift
+from sim.catalogue.diagnostics import InputError, Problem, Problems
 from sim.catalogue.tomldoc import TomlDoc
-from sim.combat.exact import damage_distribution
 
+from .drift_baseline import (FORMAT, WINNER_CODES, card_files, changed_card_files,
+                             combat_changes, combat_snapshot, engine_record, materialise_cards,
+                             text_digest)
 from .experiment import Experiment, load_experiment
+from .schedule import schedule
 from .tasks import build_arena, play_games
 
-NO_DRIFT, DRIFT_UP, DRIFT_DOWN, OPEN = "no_drift", "drift_up", "drift_down", "inconclusive"
-SNAPSHOT_ATTACKS = (1, 4, 8)
+__all__ = ["DRIFT_DOWN", "DRIFT_UP", "NO_DRIFT", "OPEN", "GateResult", "Suite", "load_suite",
+           "make_baseline", "run_gate"]
+_SUITE_KEYS = {"delta_elo", "alpha", "beta", "max_games", "min_games", "round", "experiments"}
 
 
 @dataclass(frozen=True)
 class Suite:
     path: str
-    delta: float
+    delta_elo: float
     alpha: float
     beta: float
     max_games: int
+    min_games: int
     round_games: int
     experiments: tuple[Experiment, ...]
+
+
+def _suite_numbers(doc: TomlDoc) -> dict:
+    numbers = {"delta_elo": doc.get(("delta_elo",), (int, float), lo=5.0, hi=800.0, fallback=70.0),
+               "alpha": doc.get(("alpha",), float, lo=1e-6, hi=0.5, fallback=0.05),
+               "beta": doc.get(("beta",), float, lo=1e-6, hi=0.5, fallback=0.05),
+               "max_games": doc.get(("max_games",), int, lo=8, hi=1_000_000, fallback=4096),
+               "min_games": doc.get(("min_games",), int, lo=8, hi=1_000_000, fallback=512),
+               "round_games": doc.get(("round",), int, lo=4, hi=1_000_000, fallback=128)}
+    for key, field in (("max_games", "max_games"), ("min_games", "min_games"),
+                       ("round_games", "round")):
+        if numbers[key] % 4:
+            doc.add((field,), f"{numbers[key]} is not a multiple of 4 (duplicate blocks)")
+    if numbers["min_games"] > numbers["max_games"]:
+        doc.add(("min_games",), f"{numbers['min_games']} is above max_games {numbers['max_games']}")
+    return numbers
 
 
 def load_suite(path: Path, cards, policy_names) -> Suite:
@@ -47,22 +74,16 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
     doc = TomlDoc.load(path, problems)
     if doc is None:
         problems.raise_if_any()
-    doc.unknown_keys((), {"delta", "alpha", "beta", "max_games", "round", "experiments"})
-    delta = doc.get(("delta",), float, lo=0.005, hi=0.5, fallback=0.08)
-    alpha = doc.get(("alpha",), float, lo=1e-6, hi=0.5, fallback=0.05)
-    beta = doc.get(("beta",), float, lo=1e-6, hi=0.5, fallback=0.05)
-    max_games = doc.get(("max_games",), int, lo=8, fallback=2048)
-    round_games = doc.get(("round",), int, lo=4, fallback=256)
-    for key, value in (("max_games", max_games), ("round", round_games)):
-        if value % 4:
-            doc.add((key,), f"{value} is not a multiple of 4 (duplicate blocks)")
+    doc.unknown_keys((), _SUITE_KEYS)
+    numbers = _suite_numbers(doc)
     files = doc.get(("experiments",), list, fallback=[])
     if not files:
         doc.add(("experiments",), "list at least one experiment file")
     experiments = []
     for rel in files:
         try:
-            exp = load_experiment(path.parent / rel, cards, policy_names, games=max_games)
+            exp = load_experiment(path.parent / rel, cards, policy_names,
+                                  games=numbers["max_games"])
         except InputError as exc:  # keep collecting every problem of every file
             problems.extend(Problems(list(exc.problems)))
             continue
@@ -70,139 +91,174 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
             doc.add(("experiments",), f"{rel}: the gate replays fixed teams in duplicate seating")
         experiments.append(exp)
     problems.raise_if_any()
-    return Suite(str(path), delta, alpha, beta, max_games, round_games, tuple(experiments))
-
-
-def combat_snapshot(rules) -> dict[str, dict]:
-    """Exact mean damage and hit chance for every tier and defense at a few attack counts."""
-    out = {}
-    for tier in range(1, rules.n_tiers + 1):
-        for defense in range(rules.max_defense + 1):
-            for attacks in SNAPSHOT_ATTACKS:
-                d = damage_distribution(attacks, defense, tier, rules)
-                out[f"tier {tier}, {attacks} attacks vs defense {defense}"] = {
-                    "die": rules.faces(tier), "mean": round(d.mean, 9), "p_hit": round(d.p_hit, 9),
-                    "pmf_sha256": hashlib.sha256(np.round(d.pmf, 12).tobytes()).hexdigest()[:16]}
-    return out
-
-
-def combat_changes(old: dict, new: dict) -> list[str]:
-    changes = []
-    for key in sorted(set(old) | set(new)):
-        a, b = old.get(key), new.get(key)
-        if a != b:
-            if a is None or b is None:
-                changes.append(f"{key}: {'added' if a is None else 'removed'}")
-            else:
-                changes.append(f"{key}: D{a.get('die', '?')} -> D{b.get('die', '?')}, mean "
-                               f"{a['mean']:.4f} -> {b['mean']:.4f}, hit chance "
-                               f"{a['p_hit']:.4f} -> {b['p_hit']:.4f}")
-    return changes
-
-
-def team_wins(catalogue, exp: Experiment, games: int, round_games: int, until=None):
-    """Win indicators ``[games, 4]`` of the experiment's teams, played in rounds (duplicate)."""
-    arena = build_arena(catalogue, exp)
-    rows = []
-    played = 0
-    while played < games:
-        stop = min(games, played + round_games)
-        winner = play_games(arena, played, stop)["winner_team"]
-        rows.append((winner[:, None] == np.arange(4)[None, :]).astype(float))
-        played = stop
-        if until is not None and until(np.concatenate(rows)):
-            break
-    return np.concatenate(rows)
-
-
-def decide(wins: np.ndarray, baseline: float, delta: float, alpha: float, beta: float):
-    """Two one-sided SPRTs on one metric's win indicators: (decision, games used, llr up, down)."""
-    lo, hi = 1e-6, 1 - 1e-6
-    results = {}
-    for side, p1 in (("up", baseline + delta), ("down", baseline - delta)):
-        if lo < p1 < hi and lo < baseline < hi:
-            results[side] = run_sprt(wins, p0=baseline, p1=p1, alpha=alpha / 2, beta=beta,
-                                     method="bernoulli")
-    alarms = {s: int(r.stopped_at) for s, r in results.items() if r.decision == "accept_h1"}
-    llr = {s: float(results[s].llr) if s in results else 0.0 for s in ("up", "down")}
-    if alarms:
-        side = min(alarms, key=alarms.get)
-        return (DRIFT_UP if side == "up" else DRIFT_DOWN), alarms[side], llr["up"], llr["down"]
-    if all(r.decision == "accept_h0" for r in results.values()):
-        used = max(int(r.stopped_at) for r in results.values()) if results else len(wins)
-        return NO_DRIFT, used, llr["up"], llr["down"]
-    return OPEN, len(wins), llr["up"], llr["down"]
+    return Suite(str(path), experiments=tuple(experiments), **numbers)
 
 
 def metric_name(exp: Experiment, k: int) -> str:
     return f"{exp.name}: {exp.team_names[k]}"
 
 
+def _encode(winners: np.ndarray) -> str:
+    return "".join(WINNER_CODES[int(w) + 1] for w in winners)
+
+
+def _decode(text: str) -> np.ndarray:
+    return np.array([WINNER_CODES.index(c) - 1 for c in text], np.int64)
+
+
+def team_card_names(exp: Experiment, cards) -> list[list[str]]:
+    """The names of each team's cards (what a baseline's matchup is checked against)."""
+    return [[cards.names[int(c)] for c in team] for team in exp.teams]
+
+
+def _winners(arena, start: int, stop: int) -> np.ndarray:
+    return play_games(arena, start, stop)["winner_team"]
+
+
+def make_baseline(catalogue, suite: Suite, policies: dict) -> dict:
+    """Play every matchup to the cap; record its games, win rates, cards, engine and tables."""
+    files = card_files(catalogue.root)
+    matchups, metrics = {}, {}
+    for exp in suite.experiments:
+        winners = _winners(build_arena(catalogue, exp), 0, suite.max_games)
+        matchups[exp.name] = {"games": int(winners.size), "winners": _encode(winners),
+                              "experiment": exp.digest, "root_seed": exp.root_seed,
+                              "teams": team_card_names(exp, catalogue.cards)}
+        values = game_values(winners)
+        for k in range(4):
+            metrics[metric_name(exp, k)] = {"rate": float(values[:, k].mean()),
+                                            "games": int(winners.size)}
+    return {"format": FORMAT, "engine": engine_record(),
+            "cards": {name: text_digest(text) for name, text in files.items()},
+            "card_files": files, "policies": policies,
+            "suite": {"delta_elo": suite.delta_elo, "alpha": suite.alpha, "beta": suite.beta,
+                      "max_games": suite.max_games, "min_games": suite.min_games,
+                      "round": suite.round_games},
+            "matchups": matchups, "metrics": metrics, "combat": combat_snapshot(catalogue.rules)}
+
+
 @dataclass(frozen=True)
 class MetricResult:
     name: str
-    baseline: float
-    current: float
-    games: int
-    decision: str
-    llr_up: float
-    llr_down: float
+    test: PairedDrift
+
+    @property
+    def decision(self) -> str:
+        return self.test.decision
 
 
 @dataclass(frozen=True)
 class GateResult:
     metrics: tuple[MetricResult, ...]
-    combat: tuple[str, ...]       # combat table entries that changed
+    combat: tuple[str, ...]          # combat table entries that changed
     alpha_per_metric: float
+    changed_files: tuple[str, ...]   # card files that differ from the baseline's
+    engine_changed: bool
 
     @property
     def exit_code(self) -> int:
-        """0 no drift, 1 significant drift (or changed combat tables), 3 inconclusive at the cap."""
+        """0 no drift, 1 drift (or changed combat tables), 3 inconclusive at the cap."""
         if self.combat or any(m.decision in (DRIFT_UP, DRIFT_DOWN) for m in self.metrics):
             return 1
         if any(m.decision == OPEN for m in self.metrics):
             return 3
         return 0
 
+    @property
+    def provenance(self) -> str:
+        """One sentence: what differs from the baseline and what the games were compared with."""
+        engine = "the engine changed" if self.engine_changed else "the same engine"
+        if self.changed_files:
+            return (f"changed since the baseline: {', '.join(self.changed_files)}; {engine}. "
+                    f"Each game is paired with the baseline's cards replayed on the same seeds.")
+        if self.engine_changed:
+            return ("same cards: the engine changed. Each game is paired with the baseline's "
+                    "recorded game on the same seeds.")
+        return "same cards, same engine: the baseline's games should replay exactly."
 
-def make_baseline(catalogue, suite: Suite, cards_digest: dict) -> dict:
-    """Play every matchup to the cap and record each team's win rate and the combat tables."""
-    metrics = {}
-    for exp in suite.experiments:
-        wins = team_wins(catalogue, exp, suite.max_games, suite.round_games)
-        for k in range(4):
-            metrics[metric_name(exp, k)] = {"rate": float(wins[:, k].mean()), "games": len(wins)}
-    return {"suite": suite.path, "delta": suite.delta, "alpha": suite.alpha, "beta": suite.beta,
-            "metrics": metrics, "combat": combat_snapshot(catalogue.rules), "cards": cards_digest}
+
+def _bad(baseline_path, field: str, message: str) -> InputError:
+    return InputError([Problem(str(baseline_path), None, field, message)])
 
 
-def run_gate(catalogue, suite: Suite, baseline: dict) -> GateResult:
-    """Replay the suite and test every metric against ``baseline`` (Bonferroni over metrics)."""
-    m = 4 * len(suite.experiments)
-    alpha = suite.alpha / m
-    results = []
-    for exp in suite.experiments:
-        names = [metric_name(exp, k) for k in range(4)]
-        base = []
-        for name in names:
-            entry = baseline["metrics"].get(name)
-            n = max(int(entry["games"]), 1) if entry else 1
-            rate = entry["rate"] if entry else 0.25
-            base.append(min(max(rate, 0.5 / n), 1 - 0.5 / n))  # a rate of 0 or 1 is not testable
+def _cards_by_name(exp: Experiment, names: list[list[str]], cards, baseline_path) -> Experiment:
+    """``exp`` with its teams' cards (``names``) looked up in another catalogue (the baseline's)."""
+    from dataclasses import replace
 
-        def settled(wins, base=base):
-            return all(decide(wins[:, k], base[k], suite.delta, alpha, suite.beta)[0] != OPEN
-                       for k in range(4))
+    index = {n: i for i, n in enumerate(cards.names)}
+    missing = sorted({n for team in names for n in team if n not in index})
+    if missing:
+        raise _bad(baseline_path, "card_files", f"{', '.join(missing)} not in the baseline's "
+                                                f"cards: rewrite the baseline with --update")
+    return replace(exp, teams=np.array([[index[n] for n in team] for team in names], np.int64))
 
-        wins = team_wins(catalogue, exp, suite.max_games, suite.round_games, until=settled)
-        for k, name in enumerate(names):
-            decision, used, up, down = decide(wins[:, k], base[k], suite.delta, alpha, suite.beta)
-            if name not in baseline["metrics"]:
-                decision = OPEN
-            results.append(MetricResult(name, base[k], float(wins[:used, k].mean()), used,
-                                        decision, up, down))
-    changes = combat_changes(baseline.get("combat", {}), combat_snapshot(catalogue.rules))
-    return GateResult(tuple(results), tuple(changes), alpha)
+
+def _recorded(baseline: dict, exp: Experiment, names, baseline_path) -> np.ndarray:
+    record = baseline["matchups"].get(exp.name)
+    if record is None:
+        raise _bad(baseline_path, f"matchups.{exp.name}", "not in the baseline: rewrite it with "
+                                                          "--update")
+    if record["experiment"] != exp.digest or record.get("teams") != names:
+        raise _bad(baseline_path, f"matchups.{exp.name}", "the matchup's file or teams changed "
+                                                          "since the baseline: rewrite it with "
+                                                          "--update")
+    return _decode(record["winners"])
+
+
+def _decide_all(exp, before, after, board, suite: Suite, alpha: float) -> list[PairedDrift]:
+    x, y = game_values(before), game_values(after)
+    return [paired_drift(x[:, k], y[:, k], board, delta_elo=suite.delta_elo, alpha=alpha,
+                         beta=suite.beta) for k in range(4)]
+
+
+def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alpha, progress):
+    """Play one matchup round by round, paired with its "before", until every team is decided."""
+    names = team_card_names(exp, catalogue.cards)
+    recorded = _recorded(baseline, exp, names, baseline_path)
+    cap = min(suite.max_games, recorded.size)
+    arena = build_arena(catalogue, exp)
+    before_arena = None
+    if reference is not None:
+        before_arena = build_arena(reference, _cards_by_name(exp, names, reference.cards,
+                                                             baseline_path))
+    before, after = np.empty(0, np.int64), np.empty(0, np.int64)
+    tests: list[PairedDrift] = []
+    while after.size < cap:
+        start, stop = after.size, min(cap, after.size + suite.round_games)
+        after = np.concatenate([after, _winners(arena, start, stop)])
+        previous = recorded[start:stop] if before_arena is None else _winners(before_arena, start,
+                                                                               stop)
+        before = np.concatenate([before, previous])
+        if progress is not None:
+            progress(exp.name, stop, cap)
+        if stop < min(suite.min_games, cap):
+            continue
+        tests = _decide_all(exp, before, after, schedule(exp, 0, stop).board, suite, alpha)
+        if all(t.decision != OPEN for t in tests):
+            break
+    return [MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)]
+
+
+def run_gate(catalogue, suite: Suite, baseline: dict, baseline_path="baseline",
+             progress=None) -> GateResult:
+    """Replay the suite paired with the baseline and test every metric (Bonferroni over metrics)."""
+    from sim.catalogue.loader import load_catalogue
+
+    from .drift_baseline import engine_digest
+
+    changed = changed_card_files(baseline, card_files(catalogue.root))
+    alpha = suite.alpha / (4 * len(suite.experiments))
+    results: list[MetricResult] = []
+    with tempfile.TemporaryDirectory(prefix="bwlab-baseline-") as tmp:
+        reference = None
+        if changed:
+            reference = load_catalogue(materialise_cards(baseline, Path(tmp) / "cards"))
+        for exp in suite.experiments:
+            results += _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path,
+                                     alpha, progress)
+    changes = combat_changes(baseline["combat"], combat_snapshot(catalogue.rules))
+    return GateResult(tuple(results), tuple(changes), alpha, tuple(changed),
+                      baseline["engine"]["source"] != engine_digest())
 
 
 def junit_xml(result: GateResult) -> str:
@@ -211,10 +267,11 @@ def junit_xml(result: GateResult) -> str:
 
     cases = []
     for m in result.metrics:
-        body = ""
+        t, body = m.test, ""
         if m.decision in (DRIFT_UP, DRIFT_DOWN):
             body = (f"<failure message={quoteattr(m.decision)}>{escape(m.name)}: "
-                    f"{m.baseline:.4f} -> {m.current:.4f} after {m.games} games</failure>")
+                    f"{t.before:.4f} -> {t.after:.4f} ({t.elo_change:+.0f} Elo) after {t.games} "
+                    f"games</failure>")
         elif m.decision == OPEN:
             body = f"<skipped message={quoteattr('inconclusive at the game cap')}/>"
         cases.append(f"<testcase classname='drift' name={quoteattr(m.name)}>{body}</testcase>")

@@ -1,0 +1,133 @@
+"""Paired sequential drift test: the same games played before and after a change, as Fishtest
+pairs games, with a generalised SPRT on the logistic (Elo) scale and board-clustered variance.
+
+Why paired: the drift gate replays the baseline's own seeds (boards, seats, dice) under the
+baseline and under the current data. Outcome ``x_i`` (did the team win game ``i`` before?) and
+``y_i`` (after?) share every source of luck, so the difference ``d_i = y_i - x_i`` is zero
+wherever the change did not matter, and the test's variance is that of the change alone. An
+unchanged configuration replays exactly (every ``d_i = 0``) and passes at the first look.
+
+Why clustered: games on the same board are not independent (a board can favour a team from every
+seat), so the variance of the mean difference is the cluster-robust (CR1) one over boards
+(Liang & Zeger 1986; Cameron & Miller 2015): V = C/(C-1) * sum_c (D_c - mu n_c)^2 / N^2, with
+D_c the sum of differences on board c, n_c its games and N all games.
+
+Hypotheses on the logistic scale, so that a team near 12 % and one near 40 % get comparable
+sensitivity: H0 logit(p_after) = logit(p_before), H1 logit(p_after) = logit(p_before) +- delta.
+On the score scale H1 is mu1 = expit(logit(p_before) + delta) - p_before, with p_before estimated
+from the same games (a nuisance parameter, plugged in as the GSPRT does). The log-likelihood
+ratio is the normal approximation Fishtest uses (M. Van den Bergh, "GSPRT approximation";
+``LLR_alt2`` in fishtest's LLRcalc.py): LLR = (mu^2 - (mu - mu1)^2) / (2 V) = mu1 (2 mu - mu1) / (2 V).
+Two one-sided tests ("up" with +delta, "down" with -delta) at alpha/2 each, Wald's bounds; an
+alarm as soon as either accepts H1, "no drift" once both accept H0.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.stats import t as student_t
+
+from .ratings import ELO_PER_NAT
+from .sequential import wald_bounds
+
+NO_DRIFT, DRIFT_UP, DRIFT_DOWN, OPEN = "no_drift", "drift_up", "drift_down", "inconclusive"
+RATE_FLOOR = 1e-3  # win rates are clipped to [floor, 1 - floor] on the logit scale
+
+
+@dataclass(frozen=True)
+class PairedDrift:
+    """One metric's paired test after some games: rates with intervals, the change, the LLRs."""
+
+    decision: str
+    games: int
+    clusters: int
+    before: float               # win rate under the baseline
+    before_interval: tuple[float, float]
+    after: float                # win rate now
+    after_interval: tuple[float, float]
+    elo_change: float           # logit(after) - logit(before), in Elo points
+    elo_interval: tuple[float, float]
+    llr_up: float
+    llr_down: float
+    bounds: tuple[float, float]  # Wald's (lower, upper) of each one-sided test
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, RATE_FLOOR), 1 - RATE_FLOOR)
+    return math.log(p / (1 - p))
+
+
+def _expit(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def cluster_covariance(columns: np.ndarray, cluster: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Means of ``columns[:, j]`` and their CR1 covariance with observations clustered by
+    ``cluster``: (means, covariance, number of clusters)."""
+    cols = np.asarray(columns, dtype=float)
+    if cols.ndim == 1:
+        cols = cols[:, None]
+    n = cols.shape[0]
+    ids, inverse = np.unique(np.asarray(cluster), return_inverse=True)
+    c = ids.size
+    mean = cols.mean(axis=0)
+    sums = np.zeros((c, cols.shape[1]))
+    np.add.at(sums, inverse, cols - mean)
+    factor = c / (c - 1) if c > 1 else np.inf
+    return mean, factor * sums.T @ sums / n ** 2, c
+
+
+def _interval(mean: float, var: float, df: int, confidence: float) -> tuple[float, float]:
+    t = float(student_t.ppf(0.5 + confidence / 2, max(df, 1)))
+    half = t * math.sqrt(max(var, 0.0))
+    return mean - half, mean + half
+
+
+def paired_llr(mu: float, var: float, mu1: float) -> float:
+    """Normal-approximation GSPRT log-likelihood ratio of H1 mean ``mu1`` against H0 mean 0."""
+    if var > 0:
+        return mu1 * (2 * mu - mu1) / (2 * var)
+    # no spread at all: every game replayed alike (mu = 0: certainly H0) or alike shifted
+    gain = mu1 * (2 * mu - mu1)
+    return math.copysign(math.inf, gain) if gain else 0.0
+
+
+def paired_drift(before, after, cluster, *, delta_elo: float, alpha: float, beta: float,
+                 confidence: float = 0.95) -> PairedDrift:
+    """Decide one metric from paired win indicators (or game values) ``before``/``after``.
+
+    ``alpha`` is this metric's two-sided false-alarm budget (each side gets alpha/2). The caller
+    looks after every round of games and stops once the decision is not ``inconclusive``.
+    """
+    x, y = np.asarray(before, dtype=float), np.asarray(after, dtype=float)
+    if x.shape != y.shape or x.ndim != 1 or x.size == 0:
+        raise ValueError("before and after must be equal-length, non-empty 1-d arrays")
+    (px, py), cov, clusters = cluster_covariance(np.stack([x, y], axis=1), cluster)
+    mu, var = py - px, cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
+    delta = delta_elo / ELO_PER_NAT
+    up = paired_llr(mu, var, _expit(_logit(px) + delta) - px)
+    down = paired_llr(mu, var, _expit(_logit(px) - delta) - px)
+    lower, upper = wald_bounds(alpha / 2, beta)
+    if up >= upper or down >= upper:
+        decision = DRIFT_UP if up >= down else DRIFT_DOWN
+    elif up <= lower and down <= lower:
+        decision = NO_DRIFT
+    else:
+        decision = OPEN
+    a = 1 / max(py * (1 - py), RATE_FLOOR)
+    b = 1 / max(px * (1 - px), RATE_FLOOR)
+    var_logit = a * a * cov[1, 1] + b * b * cov[0, 0] - 2 * a * b * cov[0, 1]
+    change = _logit(py) - _logit(px)
+    lo, hi = _interval(change, var_logit, clusters - 1, confidence)
+    return PairedDrift(decision, x.size, clusters, px,
+                       _interval(px, cov[0, 0], clusters - 1, confidence), py,
+                       _interval(py, cov[1, 1], clusters - 1, confidence),
+                       change * ELO_PER_NAT, (lo * ELO_PER_NAT, hi * ELO_PER_NAT),
+                       up, down, (lower, upper))
+
+
+__all__ = ["DRIFT_DOWN", "DRIFT_UP", "NO_DRIFT", "OPEN", "PairedDrift", "cluster_covariance",
+           "paired_drift", "paired_llr"]

@@ -1,0 +1,192 @@
+"""The drift gate's baseline file: what it records, how it is checked, how it is compared.
+
+A baseline is the memory of one known-good state of the lab. It records, beside each matchup's
+per-game winners (so a later run can pair its games with them seed by seed):
+
+- the digest of every file under ``cards/`` and a copy of each (so the gate can replay the
+  baseline's cards under today's engine and name the files that differ);
+- the engine's version and a digest of the package's source (so "same cards: the engine changed"
+  can be said);
+- the exact combat tables, compared later with a tolerance (never by hashing rounded floats: a
+  rounding boundary turns equal tables into "changed").
+
+Every field is validated before use: a corrupted baseline is bad input (exit 2, one line per
+problem), never a pass and never "drift".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from pathlib import Path
+
+import numpy as np
+
+from sim import __version__
+from sim.catalogue.diagnostics import InputError, Problem
+from sim.combat.exact import damage_distribution
+
+FORMAT = 2
+SNAPSHOT_ATTACKS = (1, 4, 8)
+PMF_TOLERANCE = 1e-9      # exact tables are equal when every probability agrees this closely
+WINNER_CODES = "-0123"    # one character per game: no winner, or the winning experiment team
+_SECTIONS = ("format", "engine", "cards", "card_files", "suite", "policies", "matchups",
+             "metrics", "combat")
+
+
+def engine_digest() -> str:
+    """sha256 over every source file of the ``sim`` package: changes when any code changes."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def card_files(root: Path) -> dict[str, str]:
+    """The text of every designer file under the card folder (the files ``cards_digest`` counts)."""
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(Path(root).iterdir())
+            if p.is_file() and p.suffix in (".csv", ".toml")}
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def combat_snapshot(rules) -> dict[str, dict]:
+    """The exact damage pmf of every tier and defense at a few attack counts."""
+    out = {}
+    for tier in range(1, rules.n_tiers + 1):
+        for defense in range(rules.max_defense + 1):
+            for attacks in SNAPSHOT_ATTACKS:
+                d = damage_distribution(attacks, defense, tier, rules)
+                out[f"tier {tier}, {attacks} attacks vs defense {defense}"] = {
+                    "die": int(rules.faces(tier)), "mean": float(d.mean),
+                    "p_hit": float(d.p_hit), "pmf": [float(p) for p in d.pmf]}
+    return out
+
+
+def _same_table(a: dict, b: dict) -> bool:
+    pa, pb = np.asarray(a["pmf"], float), np.asarray(b["pmf"], float)
+    n = max(pa.size, pb.size)
+    pa, pb = np.pad(pa, (0, n - pa.size)), np.pad(pb, (0, n - pb.size))
+    return a["die"] == b["die"] and bool(np.allclose(pa, pb, rtol=0.0, atol=PMF_TOLERANCE))
+
+
+def combat_changes(old: dict, new: dict) -> list[str]:
+    """One line per table entry that differs beyond :data:`PMF_TOLERANCE` (or was added/removed)."""
+    changes = []
+    for key in sorted(set(old) | set(new)):
+        a, b = old.get(key), new.get(key)
+        if a is None or b is None:
+            changes.append(f"{key}: {'added' if a is None else 'removed'}")
+        elif not _same_table(a, b):
+            changes.append(f"{key}: D{a['die']} -> D{b['die']}, mean {a['mean']:.4f} -> "
+                           f"{b['mean']:.4f}, hit chance {a['p_hit']:.4f} -> {b['p_hit']:.4f}")
+    return changes
+
+
+def changed_card_files(baseline: dict, current: dict[str, str]) -> list[str]:
+    """Names of the card files that differ from the baseline's (added and removed included)."""
+    recorded = baseline["cards"]
+    now = {name: text_digest(text) for name, text in current.items()}
+    return sorted(n for n in set(recorded) | set(now) if recorded.get(n) != now.get(n))
+
+
+def materialise_cards(baseline: dict, folder: Path) -> Path:
+    """Write the baseline's copy of the card files into ``folder`` (to load and replay them)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in baseline["card_files"].items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def engine_record() -> dict:
+    return {"version": __version__, "source": engine_digest()}
+
+
+# --- validation: every problem of a baseline file, one line each --------------------------------
+
+def _finite(value, lo=-math.inf, hi=math.inf) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and lo <= value <= hi)
+
+
+def _count(value, lo=0) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= lo
+
+
+def _check_matchups(data: dict, add) -> None:
+    for name, entry in data["matchups"].items():
+        if not isinstance(entry, dict):
+            add(f"matchups.{name}", "must be a table")
+            continue
+        winners, games = entry.get("winners"), entry.get("games")
+        if not isinstance(winners, str) or set(winners) - set(WINNER_CODES):
+            add(f"matchups.{name}.winners", f"must be a string of the characters {WINNER_CODES!r}")
+        elif not _count(games, 1) or len(winners) != games:
+            add(f"matchups.{name}.games", "must be a positive count equal to the winners' length")
+        if not isinstance(entry.get("experiment"), str):
+            add(f"matchups.{name}.experiment", "missing (the experiment file's sha256)")
+
+
+def _check_metrics(data: dict, add) -> None:
+    for name, entry in data["metrics"].items():
+        if not isinstance(entry, dict):
+            add(f"metrics.{name}", "must be a table")
+            continue
+        if not _finite(entry.get("rate"), 0.0, 1.0):
+            add(f"metrics.{name}.rate", f"must be a number in [0, 1], not {entry.get('rate')!r}")
+        if not _count(entry.get("games"), 1):
+            add(f"metrics.{name}.games", f"must be a positive count, not {entry.get('games')!r}")
+
+
+def _check_combat(data: dict, add) -> None:
+    for key, entry in data["combat"].items():
+        if not isinstance(entry, dict):
+            add(f"combat.{key}", "must be a table")
+            continue
+        pmf = entry.get("pmf")
+        if not _count(entry.get("die"), 1):
+            add(f"combat.{key}.die", f"must be a positive count, not {entry.get('die')!r}")
+        if not (isinstance(pmf, list) and pmf and all(_finite(p, 0.0, 1.0) for p in pmf)):
+            add(f"combat.{key}.pmf", "must be a non-empty list of probabilities")
+        for field in ("mean", "p_hit"):
+            if not _finite(entry.get(field), 0.0):
+                add(f"combat.{key}.{field}", f"must be a finite number, not {entry.get(field)!r}")
+
+
+def _check_cards(data: dict, add) -> None:
+    for name, text in data["card_files"].items():
+        if not isinstance(text, str):
+            add(f"card_files.{name}", "must be the file's text")
+        elif data["cards"].get(name) != text_digest(text):
+            add(f"card_files.{name}", "its text does not match the recorded digest in 'cards'")
+    for key in ("version", "source"):
+        if not isinstance(data["engine"].get(key), str):
+            add(f"engine.{key}", "missing")
+
+
+def validate_baseline(data, path: Path) -> None:
+    """Raise InputError naming every problem of a parsed baseline file."""
+    problems: list[Problem] = []
+
+    def add(field, message):
+        problems.append(Problem(str(path), None, field, message))
+
+    if not isinstance(data, dict):
+        add("baseline", "not a baseline written by --update (expected a JSON object)")
+        raise InputError(problems)
+    for key in _SECTIONS:
+        if key not in data:
+            add(key, "missing section; rewrite the baseline with --update")
+        elif key != "format" and not (isinstance(data[key], dict) and data[key]):
+            add(key, "must be a non-empty table")
+    if not problems and data["format"] != FORMAT:
+        add("format", f"baseline format {data['format']!r}; this lab writes {FORMAT}: "
+                      f"rewrite it with --update")
+    if not problems:
+        for check in (_check_matchups, _check_metrics, _check_combat, _check_cards):
+            check(data, add)
+    if problems:
+        raise InputError(problems)

@@ -1,0 +1,143 @@
+"""Calibration suite: plant truths, run each verdict many times, print how well it keeps its word.
+
+    python benchmarks/calibration.py [--reps 200] [--planted-reps 100] [--games 512]
+                                     [--boards 16] [--drift-reps 1000] [--seed 1] [--quick]
+
+1. Fairness and seat effect, null: four teams of identical cards (each team's chance is 1/4)
+   over ``--reps`` replications of ``--games`` games, each with its own boards and dice: the
+   coverage of the 95 % intervals, the z-spread, and the share of runs the sequential check
+   called "unfair" (target: at most alpha = 0.05).
+2. Fairness, planted teams (slight, medium, strong: the planted team's fifth card has 1.15x,
+   1.4x, 2x max health): the planted team's true rate (pooled over replications), detection
+   rate (called unfair with the planted team favoured) and median games to the verdict.
+3. Drift gate: false alarms and power of the paired sequential test (sim.analysis.planted) on
+   the shipped suite's schedule, at 12 %, 25 % and 40 % win rates (target: false alarms per
+   metric at most alpha / 4, power at delta at least 1 - beta).
+
+Targets (issue #19): coverage 93-97 %, z-spread 0.9-1.1, false verdicts at most their alpha.
+Writes reports/calibration.json; progress on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, NO_DRIFT  # noqa: E402
+from sim.analysis.planted import paired_games, sequential_paired  # noqa: E402
+from sim.atomic import write_text  # noqa: E402
+from sim.runner.calibration import LEVELS, replicate, summary, with_planted  # noqa: E402
+
+SUITE = dict(delta_elo=70.0, alpha=0.05 / 4, beta=0.05, min_games=512, round_games=128)
+
+
+def _progress(stage: str):
+    t0 = time.perf_counter()
+
+    def show(done: int, total: int) -> None:
+        elapsed = time.perf_counter() - t0
+        left = elapsed / done * (total - done)
+        print(f"\r{stage}: {done}/{total} replications, {left:5.0f} s left", end="",
+              file=sys.stderr, flush=True)
+        if done == total:
+            print(file=sys.stderr)
+    return show
+
+
+def fairness_rows(args) -> list[dict]:
+    rows = []
+    for level, factor in LEVELS.items():
+        reps = args.reps if level == "null" else args.planted_reps
+        games = args.games if level == "null" else args.planted_games
+
+        def run(catalogue, teams, reps=reps, games=games, level=level):
+            return replicate(catalogue, teams, reps=reps, games=games, boards=args.boards,
+                             round_games=args.round, seed=args.seed + len(rows),
+                             progress=_progress(f"fairness {level}"))
+
+        rows.append(summary(with_planted(ROOT / "cards", factor, run), level, 0.05))
+        rows[-1].update(games=games, boards=args.boards, factor=factor)
+    return rows
+
+
+def drift_rows(args) -> list[dict]:
+    rng = np.random.default_rng(args.seed)
+    rows = []
+    for rate in (0.12, 0.25, 0.40):
+        for shift in (0.0, SUITE["delta_elo"], -SUITE["delta_elo"]):
+            decisions, games = [], []
+            for _ in range(args.drift_reps):
+                result = sequential_paired(*paired_games(rng, rate, shift, games=4096,
+                                                         boards=128), **SUITE)
+                decisions.append(result.decision)
+                games.append(result.games)
+            d = np.array(decisions)
+            right = DRIFT_UP if shift > 0 else DRIFT_DOWN
+            rows.append({"rate": rate, "shift_elo": shift, "replications": args.drift_reps,
+                         "alarm": float(np.mean((d == DRIFT_UP) | (d == DRIFT_DOWN))),
+                         "power": float(np.mean(d == right)) if shift else None,
+                         "no_drift": float(np.mean(d == NO_DRIFT)),
+                         "mean_games": float(np.mean(games))})
+    return rows
+
+
+def _print(fair: list[dict], drift: list[dict]) -> None:
+    print(f"{'fairness':<10}{'reps':>6}{'games':>7}{'boards':>7}{'planted':>9}{'cover':>8}"
+          f"{'z-SD':>7}{'seat cov':>9}{'seat z':>8}{'unfair':>8}{'found':>7}{'games*':>8}")
+    for r in fair:
+        g = f"{r['games_to_verdict']:.0f}" if r["games_to_verdict"] else "-"
+        print(f"{r['level']:<10}{r['replications']:6d}{r['games']:7d}{r['boards']:7d}"
+              f"{100 * r['truth_planted']:8.1f}%{100 * r['coverage']:7.1f}%{r['z_spread']:7.2f}"
+              f"{100 * r['seat_coverage']:8.1f}%{r['seat_z_spread']:8.2f}"
+              f"{100 * r['unfair_share']:7.1f}%{100 * r['detected']:6.1f}%{g:>8}")
+    print("cover/z-SD: each team's 95 % interval against the truth (null: 1/4; planted: pooled);"
+          " unfair: share called unfair (null: false verdicts, target <= 5 %); found: unfair"
+          " with the planted team favoured; games*: median games to that verdict.")
+    print(f"\n{'drift':<8}{'shift':>8}{'reps':>7}{'alarm':>8}{'power':>8}{'no drift':>10}{'games':>8}")
+    for r in drift:
+        power = f"{100 * r['power']:.1f}%" if r["power"] is not None else "-"
+        print(f"{100 * r['rate']:6.0f}% {r['shift_elo']:+7.0f}{r['replications']:7d}"
+              f"{100 * r['alarm']:7.1f}%{power:>8}{100 * r['no_drift']:9.1f}%{r['mean_games']:8.0f}")
+    print(f"drift: per-metric alpha {SUITE['alpha']:.4f} (false alarms at shift 0), power at"
+          f" delta {SUITE['delta_elo']:.0f} Elo (target >= {1 - SUITE['beta']:.2f}).")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=200, help="null replications (fairness)")
+    ap.add_argument("--planted-reps", type=int, default=100)
+    ap.add_argument("--games", type=int, default=512, help="games per null replication")
+    ap.add_argument("--planted-games", type=int, default=1024)
+    ap.add_argument("--boards", type=int, default=16, help="boards per replication")
+    ap.add_argument("--round", type=int, default=128, help="games between the check's looks")
+    ap.add_argument("--drift-reps", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--quick", action="store_true", help="a few replications: a smoke run")
+    ap.add_argument("--out", type=Path, default=ROOT / "reports" / "calibration.json")
+    args = ap.parse_args()
+    if args.quick:
+        args.reps, args.planted_reps, args.drift_reps = 20, 10, 50
+    t0 = time.perf_counter()
+    drift = drift_rows(args)
+    fair = fairness_rows(args)
+    _print(fair, drift)
+    seconds = time.perf_counter() - t0
+    machine = f"{platform.processor() or platform.machine()}, {platform.python_version()}"
+    print(f"\n{seconds:.0f} s on {machine}")
+    write_text(args.out, json.dumps({"fairness": fair, "drift": drift, "seconds": seconds,
+                                     "machine": machine, "args": {k: str(v) for k, v in
+                                                                  vars(args).items()}},
+                                    indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -3,9 +3,8 @@ identical cards, where each team's chance to win is exactly 1/4 by symmetry.
 
 The full suite is ``benchmarks/calibration.py`` (200+ replications); this slow test runs fewer
 and checks the same claims with a binomial bound: the 95 % intervals of the fairness check cover
-the truth at their stated rate although boards are shared by several duplicate blocks (8 boards
-for 64 blocks: an interval that ignores the boards covers far less), and the sequential check
-calls the null "unfair" no more often than its alpha."""
+the truth at their stated rate with boards shared by several duplicate blocks (8 boards for 64
+blocks), and the sequential check calls the null "unfair" no more often than its alpha."""
 
 from __future__ import annotations
 
@@ -32,8 +31,8 @@ def null_runs():
 @pytest.mark.slow
 def test_null_intervals_cover_one_quarter_at_their_stated_rate(null_runs):
     """Each team's 95 % interval covers 1/4: over 4 x 48 intervals the number covering is
-    consistent with 95 % (two-sided binomial test at 1 %; an SE 1.5x too small, as the
-    unclustered one was, covers about 80 %, which this rejects with power above 0.99)."""
+    consistent with 95 % (two-sided binomial test at 1 %: an SE 1.5x too small covers about
+    80 %, which this rejects with power above 0.99)."""
     share, spread = coverage(null_runs.rate, null_runs.se, np.full_like(null_runs.rate, 0.25),
                              null_runs.df)
     n = null_runs.rate.size

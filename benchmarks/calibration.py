@@ -37,7 +37,7 @@ from sim.analysis.planted import paired_games, sequential_paired  # noqa: E402
 from sim.atomic import write_text  # noqa: E402
 from sim.runner.calibration import LEVELS, replicate, summary, with_planted  # noqa: E402
 
-SUITE = dict(delta_elo=70.0, alpha=0.05 / 4, beta=0.05, min_games=512, round_games=128)
+SUITE = dict(delta_elo=70.0, alpha=0.05 / 4, beta=0.05, min_games=1024, round_games=128)
 
 
 def _progress(stage: str):

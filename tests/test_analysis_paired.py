@@ -2,7 +2,7 @@
 
 Synthetic paired games (sim.analysis.planted): boards shared by duplicate blocks with a board
 effect, a planted shift on the logistic scale, a share of games replayed with new dice. The
-gate's own schedule (min 512 games, looks every 128, cap 4096) and a per-metric alpha of
+gate's own schedule (min 1,024 games, looks every 128, cap 4096) and a per-metric alpha of
 0.05 / 4 (the shipped suite's four teams, Bonferroni)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, NO_DRIFT, paired_drift
 from sim.analysis.planted import paired_games, sequential_paired
 
 ALPHA, BETA, DELTA = 0.05 / 4, 0.05, 70.0
-SCHEDULE = dict(delta_elo=DELTA, alpha=ALPHA, beta=BETA, min_games=512, round_games=128)
+SCHEDULE = dict(delta_elo=DELTA, alpha=ALPHA, beta=BETA, min_games=1024, round_games=128)
 
 
 def _decisions(seed, rate, shift, reps, changed=1.0):

@@ -59,10 +59,10 @@ def test_an_unchanged_lab_passes_on_its_own_baseline_at_the_first_decision(capsy
     code, out, _ = gate(capsys, cards, suite, baseline, "--junit", tmp_path / "ok.xml")
     assert code == 0, out
     assert "same cards, same engine" in out
-    # identical replay: every paired difference is 0, so each metric settles at min_games (512)
+    # identical replay: every paired difference is 0, so each metric settles at min_games (1,024)
     for team in ("Straw Hats", "Pixel Party"):
         (line,) = metric_lines(out, team)
-        assert line.split()[-2:] == ["512", "no_drift"], line
+        assert line.split()[-2:] == ["1024", "no_drift"], line
         assert "+0 (+0…+0)" in line, line
     assert ET.parse(tmp_path / "ok.xml").getroot().get("failures") == "0"
 

@@ -56,7 +56,7 @@ def _suite_numbers(doc: TomlDoc) -> dict:
                "alpha": doc.get(("alpha",), float, lo=1e-6, hi=0.5, fallback=0.05),
                "beta": doc.get(("beta",), float, lo=1e-6, hi=0.5, fallback=0.05),
                "max_games": doc.get(("max_games",), int, lo=8, hi=1_000_000, fallback=4096),
-               "min_games": doc.get(("min_games",), int, lo=8, hi=1_000_000, fallback=512),
+               "min_games": doc.get(("min_games",), int, lo=8, hi=1_000_000, fallback=1024),
                "round_games": doc.get(("round",), int, lo=4, hi=1_000_000, fallback=128)}
     for key, field in (("max_games", "max_games"), ("min_games", "min_games"),
                        ("round_games", "round")):

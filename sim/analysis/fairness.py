@@ -27,6 +27,9 @@ from .cluster import cluster_ids, cluster_sums, t_quantile
 from .variance import duplicate_win_rates
 
 FAIR, UNFAIR, OPEN = "fair", "unfair", "open"
+# "The boards differ" needs evidence: the one-way ANOVA F test of the block means by board at
+# this level; without it the floor estimate is noise and the advice stays "more games".
+BOARD_EVIDENCE = 0.05
 
 
 @dataclass(frozen=True)
@@ -63,23 +66,28 @@ def design_text(games: int, blocks: int, boards: int | None) -> str:
     return f"{games:,} games on {boards:,} board{'s' if boards != 1 else ''}"
 
 
-def board_floor(block_means, clusters, level: float) -> np.ndarray:
+def board_floor(block_means, clusters, level: float) -> tuple[np.ndarray, np.ndarray]:
     """Half-width (per team) the interval keeps however many more blocks are played on the same
     boards: t * sigma_board / sqrt(G), sigma_board^2 the between-board variance component of the
-    block means (unbalanced one-way ANOVA, method of moments, truncated at 0)."""
+    block means (unbalanced one-way ANOVA, method of moments, truncated at 0); and the F test's
+    p-value for "the boards do not differ" (1 where it cannot be tested)."""
+    from scipy.stats import f as f_dist
+
     y = np.asarray(block_means, dtype=float)
     ids, g = cluster_ids(clusters, y.shape[0])
     n = y.shape[0]
     sizes = np.bincount(ids, minlength=g).astype(float)
     if g < 2 or n <= g:
-        return np.zeros(y.shape[1:])
+        return np.zeros(y.shape[1:]), np.ones(y.shape[1:])
     means = cluster_sums(y, ids, g) / sizes[:, None]
     grand = y.mean(axis=0)
     msb = np.sum(sizes[:, None] * (means - grand) ** 2, axis=0) / (g - 1)
     msw = np.sum((y - means[ids]) ** 2, axis=0) / (n - g)
     m0 = (n - np.sum(sizes ** 2) / n) / (g - 1)      # effective blocks per board
     sigma_b2 = np.clip((msb - msw) / m0, 0.0, None)
-    return t_quantile(level, g - 1) * np.sqrt(sigma_b2 / g)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(msw > 0, f_dist.sf(msb / msw, g - 1, n - g), np.where(msb > 0, 0.0, 1.0))
+    return t_quantile(level, g - 1) * np.sqrt(sigma_b2 / g), p
 
 
 def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
@@ -96,7 +104,8 @@ def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
     above, below = lo > target + tolerance, hi < target - tolerance
     names = list(names) if names is not None else [f"Team {k + 1}" for k in range(n_teams)]
     design = design_text(est.n_games, est.n_seeds, None if clusters is None else est.n_clusters)
-    floor = None if clusters is None else board_floor(y.mean(axis=1), clusters, level)
+    floor, p_boards = ((None, None) if clusters is None
+                       else board_floor(y.mean(axis=1), clusters, level))
     band = f"{100 * target:.0f} % ± {100 * tolerance:.0f} points"
     needs_boards = False
     if inside.all():
@@ -114,23 +123,24 @@ def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
         text = "Unfair: " + "; ".join(parts) + f" ({design})."
     else:
         status = OPEN
+        stuck = None if floor is None else (p_boards < BOARD_EVIDENCE) & (floor > 0)
         text, needs_boards = _open_text(est.rate, target, tolerance, ~(inside | above | below),
-                                        floor, names, band, design)
+                                        floor, stuck, names, band, design)
     return FairnessVerdict(status, est.rate, lo, hi, est.variance_ratio, est.n_games, level, text,
                            est.n_clusters if clusters is not None else 0, design, floor,
                            needs_boards)
 
 
-def _open_text(rate, target, tolerance, undecided, floor, names, band, design):
-    """Why the verdict is open and what settles it: more games, or — when even unlimited games
-    on these boards leave an undecided team's interval wider than its distance to the band's
-    edge — more boards."""
+def _open_text(rate, target, tolerance, undecided, floor, differ, names, band, design):
+    """Why the verdict is open and what settles it: more games, or — when the boards differ
+    (``differ``, per team) and even unlimited games on them leave an undecided team's interval
+    wider than its distance to the band's edge — more boards."""
     worst = int(np.argmax(np.abs(rate - target)))
     head = (f"Not settled after {design}: no team is surely outside {band}, but not all are "
             f"surely inside (widest gap: {names[worst]} at {100 * rate[worst]:.1f} %).")
     if floor is not None:
         needed = np.abs(np.abs(rate - target) - tolerance)  # half-width that would settle a team
-        stuck = np.flatnonzero(undecided & (floor > 0) & (floor >= needed))
+        stuck = np.flatnonzero(undecided & differ & (floor >= needed))
         if stuck.size:
             k = int(stuck[np.argmax(floor[stuck])])
             return (head + f" The boards differ too much to settle it with more games: on these "

@@ -25,7 +25,7 @@ import numpy as np
 from scipy.stats import t as student_t
 
 __all__ = ["ClusteredMean", "cluster_ids", "cluster_sums", "clustered_mean", "cr1_factor",
-           "sandwich", "t_quantile"]
+           "effective_trials", "sandwich", "t_quantile"]
 
 MIN_CLUSTERS = 2  # a between-cluster variance needs two clusters
 
@@ -113,3 +113,20 @@ def clustered_mean(values, clusters=None, confidence: float = 0.95) -> Clustered
     se = np.sqrt(cr1_factor(g) * np.sum(totals ** 2, axis=0)) / n
     half = t_quantile(confidence, g - 1) * se
     return ClusteredMean(rate, se, rate - half, rate + half, g - 1, g, n)
+
+
+def effective_trials(successes, clusters=None) -> tuple[float, float]:
+    """Successes and trials of a 0/1 sample scaled to its effective size n / deff, for a Wilson
+    or Clopper-Pearson interval that accounts for clustering (Korn & Graubard, Survey
+    Methodology 24, 1998). deff = clustered variance of the mean / binomial variance, at least
+    1 (clustering is never credited with more information than independent trials) and 1 when
+    it cannot be estimated (fewer than two clusters, or a rate of 0 or 1)."""
+    y = np.asarray(successes, dtype=float).ravel()
+    n = y.size
+    ids, g = cluster_ids(clusters, n)
+    p = float(y.mean()) if n else 0.0
+    deff = 1.0
+    if g >= MIN_CLUSTERS and 0.0 < p < 1.0:
+        var = cr1_factor(g) * np.sum(cluster_sums(y - p, ids, g) ** 2) / n ** 2
+        deff = max(1.0, float(var / (p * (1.0 - p) / n)))
+    return p * n / deff, n / deff

@@ -25,7 +25,7 @@ import numpy as np
 from scipy.stats import t as student_t
 
 __all__ = ["ClusteredMean", "cluster_ids", "cluster_sums", "clustered_mean", "cr1_factor",
-           "effective_trials", "sandwich", "t_quantile"]
+           "effective_trials", "t_quantile"]
 
 MIN_CLUSTERS = 2  # a between-cluster variance needs two clusters
 
@@ -62,20 +62,6 @@ def cr1_factor(n_clusters: int, n_obs: int | None = None, n_params: int | None =
     if n_obs is not None and n_params is not None:
         factor *= (n_obs - 1) / (n_obs - n_params)
     return factor
-
-
-def sandwich(bread_inv, scores, clusters=None, *, n_params: int | None = None) -> np.ndarray:
-    """CR1 cluster-robust covariance ``c * A (sum_c s_c s_c^T) A`` with ``A = bread_inv``.
-
-    ``scores`` (n x p) are each observation's score (gradient of its log-likelihood, or x_i e_i
-    for least squares) at the estimate; they are summed within clusters. ``n_params`` adds the
-    least-squares factor (N-1)/(N-p)."""
-    s = np.asarray(scores, dtype=float)
-    ids, g = cluster_ids(clusters, s.shape[0])
-    sc = cluster_sums(s, ids, g)
-    factor = cr1_factor(g, s.shape[0] if n_params else None, n_params)
-    a = np.asarray(bread_inv, dtype=float)
-    return factor * a @ (sc.T @ sc) @ a
 
 
 def t_quantile(confidence: float, df: int) -> float:

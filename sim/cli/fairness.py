@@ -63,24 +63,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
         suggestion = _suggest(catalogue, teams, suggest_k, rating_games, rating_experiment,
                               policy, seed, games, round_games, boards, tolerance)
     v, s = report.verdict, report.seats
-    seat_lo, seat_hi = s.seat_interval()
-    data = {
-        "verdict": v.status, "text": v.text, "games": report.games, "rounds": report.rounds,
-        "seconds": round(report.seconds, 2), "tolerance": tolerance, "policy": policy,
-        "seed": seed, "interval_level": v.level, "design": v.design, "boards": report.boards,
-        "interval_df": report.boards - 1, "needs_more_boards": v.needs_boards,
-        "teams": [{"team": k + 1, "name": teams.names[k],
-                   "cards": [catalogue.cards.names[c] for c in teams.cards[k]],
-                   "win_probability": float(v.rate[k]), "low": float(v.lower[k]),
-                   "high": float(v.upper[k]),
-                   "expected_surviving_health": float(report.health[k]),
-                   "variance_ratio_vs_unpaired": float(v.variance_ratio[k]),
-                   "board_floor": float(v.board_floor[k])} for k in range(4)],
-        "seats": [{"seat": k + 1, "win_probability": float(s.seat_rate[k]),
-                   "low": float(seat_lo[k]), "high": float(seat_hi[k])} for k in range(4)],
-        "seat_effect_pvalue": s.seat_pvalue,
-        "outcomes": report.outcomes,
-    }
+    data = _report_data(report, teams, catalogue.cards.names, tolerance, policy, seed)
     if suggestion is not None:
         data["suggestion"] = suggestion
     if team_budget is not None:
@@ -120,6 +103,29 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
                    f"{suggestion['after']['text']}")
 
 
+def _report_data(report, teams, names, tolerance, policy, seed) -> dict:
+    """The check as plain data: the JSON document, and what the table prints."""
+    v, s = report.verdict, report.seats
+    seat_lo, seat_hi = s.seat_interval()
+    return {
+        "verdict": v.status, "text": v.text, "games": report.games, "rounds": report.rounds,
+        "seconds": round(report.seconds, 2), "tolerance": tolerance, "policy": policy,
+        "seed": seed, "interval_level": v.level, "design": v.design, "boards": report.boards,
+        "interval_df": report.boards - 1, "needs_more_boards": v.needs_boards,
+        "teams": [{"team": k + 1, "name": teams.names[k],
+                   "cards": [names[c] for c in teams.cards[k]],
+                   "win_probability": float(v.rate[k]), "low": float(v.lower[k]),
+                   "high": float(v.upper[k]),
+                   "expected_surviving_health": float(report.health[k]),
+                   "variance_ratio_vs_unpaired": float(v.variance_ratio[k]),
+                   "board_floor": float(v.board_floor[k])} for k in range(4)],
+        "seats": [{"seat": k + 1, "win_probability": float(s.seat_rate[k]),
+                   "low": float(seat_lo[k]), "high": float(seat_hi[k])} for k in range(4)],
+        "seat_effect_pvalue": s.seat_pvalue,
+        "outcomes": report.outcomes,
+    }
+
+
 def _suggest(catalogue, teams, k, rating_games, rating_experiment, policy, seed, games,
              round_games, boards, tolerance) -> dict:
     """Search swaps with the rating surrogate, then confirm the new teams by simulation."""
@@ -142,7 +148,7 @@ def _suggest(catalogue, teams, k, rating_games, rating_experiment, policy, seed,
         "swaps": [{"team_a": s.team_a + 1, "card_a": names[s.card_a], "team_b": s.team_b + 1,
                    "card_b": names[s.card_b], "gap_after": s.gap_after} for s in swaps],
         "after": {"verdict": after.verdict.status, "text": after.verdict.text,
-                  "games": after.games,
+                  "games": after.games, "design": after.verdict.design,
                   "teams": [{"cards": [names[c] for c in new_cards[t]],
                              "win_probability": float(after.verdict.rate[t]),
                              "low": float(after.verdict.lower[t]),

@@ -76,7 +76,7 @@ def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
         raise ValueError(f"boards must be at least {MIN_BOARDS}: the intervals are clustered "
                          f"by board")
     exp = fairness_experiment(teams, policy, seed, max_games, round_games, boards)
-    arena = build_arena(catalogue, exp, n_boards=round_games // 4)
+    arena = build_arena(catalogue, exp, n_boards=MIN_BOARDS)  # the rounds grow it
     looks = -(-max_games // round_games)
     t0 = time.perf_counter()
     winners, kinds, health, board = [], [], [], []

@@ -10,7 +10,7 @@ import base64
 import html
 from dataclasses import dataclass, field
 
-from .atomic import write_text
+from sim.atomic import write_text
 
 _STYLE = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:2px 6px}

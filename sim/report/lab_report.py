@@ -18,7 +18,7 @@ from sim.catalogue.diagnostics import Problems
 from sim.combat.matchup import card_matchup
 from sim.combat.sampler import sample_damage
 
-from .atomic import atomic_path
+from sim.atomic import atomic_path
 from .combat_report import combat_report
 from .html import Page
 from .plots import damage_overlay, interval_forest, png_bytes, rarity_power_curve

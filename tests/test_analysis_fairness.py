@@ -49,3 +49,58 @@ def test_sequential_false_alarm_rate_is_at_most_alpha():
                 alarms += 1
                 break
     assert stats.binomtest(alarms, runs, 0.05, alternative="greater").pvalue > 0.01
+
+
+def shared_board_blocks(rates, boards, per_board, spread, rng):
+    """Duplicate blocks on shared boards: on board b team k wins with probability rates[k] +
+    u[b, k] (u ~ U(-spread, spread), centred over teams) from every seat; block i is on board
+    i // per_board. Returns the outcomes and each block's board."""
+    u = rng.uniform(-spread, spread, (boards, 4))
+    p = np.repeat(np.asarray(rates) + u - u.mean(axis=1, keepdims=True), per_board, axis=0)
+    assert p.min() > 0
+    winner = (rng.random((boards * per_board, 4))[..., None] > np.cumsum(p, axis=1)[:, None, :]
+              ).sum(axis=-1)
+    return (winner[..., None] == np.arange(4)).astype(float), np.repeat(np.arange(boards),
+                                                                         per_board)
+
+
+def test_shared_boards_false_unfair_rate_is_at_most_alpha_only_when_clustered():
+    """Planted: team 1 wins 30 % — on the edge of the fair band 25 % ± 5 — on boards that favour
+    some teams' cards (48 blocks on each of 16 boards). Counting games as independent, the
+    verdict calls team 1 "favoured" far more often than alpha = 5 % (stated test: one-sided
+    binomial against 5 %, p < 0.001); clustered by board, at most alpha (p > 0.01)."""
+    rng = np.random.default_rng(41)
+    rates, runs = [0.30, 0.25, 0.23, 0.22], 300
+    alarms = {"board": 0, "block": 0}
+    for _ in range(runs):
+        y, boards = shared_board_blocks(rates, 16, 48, 0.14, rng)
+        alarms["board"] += fairness_verdict(y, clusters=boards).status == UNFAIR
+        alarms["block"] += fairness_verdict(y).status == UNFAIR
+    assert stats.binomtest(alarms["board"], runs, 0.05, alternative="greater").pvalue > 0.01
+    assert stats.binomtest(alarms["block"], runs, 0.05, alternative="greater").pvalue < 0.001
+
+
+def test_open_verdict_asks_for_boards_when_the_boards_set_the_floor():
+    """Many blocks on few, very different boards: more games cannot settle it, the verdict says
+    so and names --boards; the same games with boards alike ask for more games."""
+    rng = np.random.default_rng(43)
+    y, boards = shared_board_blocks([0.29, 0.25, 0.24, 0.22], 8, 64, 0.14, rng)
+    v = fairness_verdict(y, clusters=boards, names=["Reds", "Blues", "Greens", "Golds"])
+    assert v.status == OPEN and v.needs_boards and "--boards" in v.text
+    assert v.design == "2,048 games on 8 boards" and v.boards == 8 and v.design in v.text
+    assert v.board_floor[0] > 0.02
+    y, boards = shared_board_blocks([0.29, 0.25, 0.24, 0.22], 8, 8, 0.0, rng)
+    v = fairness_verdict(y, clusters=boards)
+    assert v.status == OPEN and not v.needs_boards and "Play more games" in v.text
+
+
+def test_clustered_verdict_intervals_are_the_clustered_win_rates():
+    from sim.analysis.variance import duplicate_win_rates
+
+    rng = np.random.default_rng(47)
+    y, boards = shared_board_blocks([0.25] * 4, 16, 6, 0.1, rng)
+    v = fairness_verdict(y, clusters=boards, max_looks=3)
+    est = duplicate_win_rates(y, v.level, clusters=boards)
+    np.testing.assert_allclose(v.lower, np.clip(est.lower, 0, 1))
+    np.testing.assert_allclose(v.upper, np.clip(est.upper, 0, 1))
+    assert "384 games on 16 boards" in v.text

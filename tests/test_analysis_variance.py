@@ -159,3 +159,121 @@ def test_seat_test_with_fewer_seeds_than_seat_parameters():
                   [[1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1]]], float)
     fit = seat_team_effects(y)
     assert np.isfinite(fit.seat_chi2) and 0.0 <= fit.seat_pvalue <= 1.0
+
+
+# --- Shared boards: cluster-robust intervals (issue #19) ----------------------------------------
+# Planted truth: a linear probability model in which team k in seat s wins with probability
+# 0.25 + TEAM_LPM[k] + SEAT_LPM[s] + board_team[b, k] + board_seat[b, s]. The board effects are
+# drawn once per board, centred over teams (seats) so every game's probabilities sum to 1, and
+# shared by all the blocks on that board, as when the runner plays block b on board b % boards.
+# The truth is exact: the population win rate of team k is 0.25 + TEAM_LPM[k], of an average team
+# in seat s 0.25 + SEAT_LPM[s].
+TEAM_LPM = np.array([0.02, 0.01, -0.01, -0.02])
+SEAT_LPM = np.array([0.01, 0.0, 0.0, -0.01])
+BOARD_SPREAD = 0.14          # board effects ~ U(-a, a) centred: |effect| <= 1.5 a, p stays in (0, 1)
+BOARDS, PER_BOARD = 30, 16   # 480 blocks, 16 per board (past 4 x boards games, as in the finding)
+REPS = 400                   # replications of the whole experiment
+CONFIDENCE = 0.95
+
+
+def _board_games(rng, reps, boards, per_board, team_spread, seat_spread):
+    """``(reps, blocks, rotation, team)`` outcomes and the board of each block."""
+    def centred(spread):
+        u = rng.uniform(-spread, spread, (reps, boards, 1, T))
+        return np.repeat(u - u.mean(axis=-1, keepdims=True), per_board, axis=1)
+
+    seat = np.broadcast_to(SEATS, (reps, boards * per_board, T, T))
+    board_team, board_seat = centred(team_spread), centred(seat_spread)
+    p = (0.25 + TEAM_LPM + SEAT_LPM[seat] + board_team
+         + np.take_along_axis(np.broadcast_to(board_seat, seat.shape), seat, -1))
+    assert p.min() > 0
+    winner = (rng.random(p.shape[:-1])[..., None] > np.cumsum(p, axis=-1)).sum(axis=-1)
+    return _winners_to_outcomes(winner), np.repeat(np.arange(boards), per_board)
+
+
+def _calibration(estimates, ses, lower, upper, truth):
+    """Coverage of the intervals and the z-spread SD((estimate - truth) / SE), pooled."""
+    covered = (np.asarray(lower) <= truth) & (truth <= np.asarray(upper))
+    z = (np.asarray(estimates) - truth) / np.asarray(ses)
+    return float(covered.mean()), float(z.std()), int(covered.size)
+
+
+def _assert_calibrated(coverage, spread, n):
+    """Stated test: coverage within 93-97 % and inside the two-sided 99.9 % binomial band of a
+    true 95 % over ``n`` intervals; z-spread within 0.9-1.1."""
+    from scipy.stats import binom
+
+    lo, hi = binom.ppf([0.0005, 0.9995], n, CONFIDENCE) / n
+    assert 0.93 <= coverage <= 0.97 and lo <= coverage <= hi, (coverage, n)
+    assert 0.9 <= spread <= 1.1, spread
+
+
+def test_clustered_win_rates_are_calibrated_when_blocks_share_boards():
+    """Board effects that favour some teams' cards from every seat do not cancel within a block:
+    with 16 blocks per board, the block SE is too small (z-spread ~1.5: it fails the check) and
+    the board-clustered SE is calibrated (win rates and a paired difference)."""
+    rng = np.random.default_rng(19)
+    data, boards = _board_games(rng, REPS, BOARDS, PER_BOARD, BOARD_SPREAD, 0.0)
+    truth = 0.25 + TEAM_LPM
+    for clusters, calibrated in ((boards, True), (None, False)):
+        fits = [duplicate_win_rates(d, CONFIDENCE, clusters=clusters) for d in data]
+        cov, spread, n = _calibration([f.rate for f in fits], [f.se for f in fits],
+                                      [f.lower for f in fits], [f.upper for f in fits], truth)
+        diffs = np.array([duplicate_difference(d, 0, 3, CONFIDENCE, clusters) for d in data])
+        d_cov, d_spread, d_n = _calibration(diffs[:, 0], diffs[:, 1], diffs[:, 2], diffs[:, 3],
+                                            truth[0] - truth[3])
+        if calibrated:
+            _assert_calibrated(cov, spread, n)
+            _assert_calibrated(d_cov, d_spread, d_n)
+            assert fits[0].n_clusters == BOARDS and fits[0].df == BOARDS - 1
+        else:   # the old block SE: too small by about sqrt(design effect)
+            assert spread > 1.3 and cov < 0.88, (spread, cov)
+            assert d_spread > 1.3 and d_cov < 0.88, (d_spread, d_cov)
+
+
+def test_clustered_seat_and_team_effects_are_calibrated_when_blocks_share_boards():
+    """Boards that favour a seat (turn order on that layout) are shared by all their blocks: the
+    seed-clustered sandwich of the two-way model understates the seat SE, the board-clustered
+    one is calibrated; the team rates (board-team effects) likewise."""
+    rng = np.random.default_rng(23)
+    reps = REPS // 2
+    for spread_team, spread_seat, attr in ((0.0, BOARD_SPREAD, "seat"),
+                                           (BOARD_SPREAD, 0.0, "team")):
+        data, boards = _board_games(rng, reps, BOARDS, PER_BOARD, spread_team, spread_seat)
+        truth = 0.25 + (SEAT_LPM if attr == "seat" else TEAM_LPM)
+        for clusters, calibrated in ((boards, True), (None, False)):
+            fits = [seat_team_effects(d, confidence=CONFIDENCE, clusters=clusters) for d in data]
+            ivs = [getattr(f, f"{attr}_interval")() for f in fits]
+            cov, spread, n = _calibration([getattr(f, f"{attr}_rate") for f in fits],
+                                          [getattr(f, f"{attr}_se") for f in fits],
+                                          [i[0] for i in ivs], [i[1] for i in ivs], truth)
+            if calibrated:
+                _assert_calibrated(cov, spread, n)
+                assert fits[0].df == BOARDS - 1
+            else:
+                assert spread > 1.3 and cov < 0.88, (attr, spread, cov)
+
+
+def test_one_block_per_board_reduces_to_the_block_design():
+    """With every block on its own board the clustered estimates are the block design's, to the
+    last bit that matters (any labels, in any order)."""
+    rng = np.random.default_rng(29)
+    y = _board_games(rng, 1, 60, 1, BOARD_SPREAD / 2, BOARD_SPREAD / 2)[0][0]
+    labels = rng.permutation(60) * 7 + 3           # distinct, arbitrary, shuffled
+    a, b = duplicate_win_rates(y), duplicate_win_rates(y, clusters=labels)
+    for field in ("rate", "se", "lower", "upper", "variance_ratio"):
+        np.testing.assert_allclose(getattr(b, field), getattr(a, field), rtol=1e-12)
+    assert (a.n_clusters, a.df) == (b.n_clusters, b.df) == (60, 59)
+    np.testing.assert_allclose(duplicate_difference(y, 1, 2, clusters=labels),
+                               duplicate_difference(y, 1, 2), rtol=1e-12)
+    s0, s1 = seat_team_effects(y), seat_team_effects(y, clusters=labels)
+    np.testing.assert_allclose(s1.cov, s0.cov, rtol=1e-10, atol=1e-15)
+    assert s1.seat_chi2 == pytest.approx(s0.seat_chi2, rel=1e-10) and s1.df == s0.df == 59
+
+
+def test_cluster_labels_are_checked():
+    y = _board_games(np.random.default_rng(31), 1, 4, 2, 0.0, 0.0)[0][0]
+    with pytest.raises(ValueError, match="one label per observation"):
+        duplicate_win_rates(y, clusters=np.zeros(3))
+    with pytest.raises(ValueError, match="at least 2 clusters"):
+        duplicate_win_rates(y, clusters=np.zeros(8))

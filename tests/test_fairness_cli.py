@@ -33,6 +33,12 @@ def test_fairness_json_contract_and_early_stop(capsys):
     assert all(t["expected_surviving_health"] >= 0 for t in data["teams"])
     assert len(data["seats"]) == 4 and 0 <= data["seat_effect_pvalue"] <= 1
     assert data["verdict"] in ("fair", "unfair", "open")
+    # the design in words, and the intervals' clusters: every block so far on its own board
+    blocks = data["games"] // 4
+    assert data["boards"] == min(blocks, 256) and data["interval_df"] == data["boards"] - 1
+    assert data["design"] == f"{data['games']:,} games on {data['boards']:,} boards"
+    assert data["design"] in data["text"] and isinstance(data["needs_more_boards"], bool)
+    assert all(t["board_floor"] >= 0 for t in data["teams"])
     if data["verdict"] != "open":
         assert data["games"] < 2048 or data["rounds"] == 16
     again = json.loads(run(capsys, "fairness", TEAMS, "--games", "2048", "--round", "128",
@@ -44,6 +50,7 @@ def test_fairness_json_contract_and_early_stop(capsys):
     (("--games", "1001"), "multiples of 4"),
     (("--policy", "genius"), "unknown policy"),
     (("--tolerance", "0.5"), "--tolerance"),
+    (("--boards", "1"), "--boards"),
 ])
 def test_fairness_bad_flags_exit_2(capsys, args, words):
     code, _, err = run(capsys, "fairness", TEAMS, *args)
@@ -115,3 +122,40 @@ def test_team_budget_is_not_the_lookahead_budget(capsys):
     assert code == 2 and "--team-budget" in err
     code, out, _ = run(capsys, "fairness", "--help")
     assert "look-ahead" in out and "--team-budget" in out
+
+
+def test_default_boards_match_the_runner_and_text_states_the_design(capsys):
+    """The CLI's default --boards is the runner's DEFAULT_BOARDS (kept apart so that --help does
+    not import the runner); the table names the design and the clustering."""
+    from sim.cli.fairness import fairness
+    from sim.runner.fairness import DEFAULT_BOARDS
+
+    assert next(p.default for p in fairness.params if p.name == "boards") == DEFAULT_BOARDS
+    code, out, _ = run(capsys, "fairness", TEAMS, "--games", "64", "--round", "32",
+                       "--boards", "4", "--seed", "5")
+    assert code == 0
+    assert out.startswith("64 games on 4 boards (") and "clustered by board, t on 3 df" in out
+
+
+def test_boards_built_lazily_play_the_same_games():
+    """grow_arena builds boards as the rounds reach them; the games are those of the arena
+    built up front (same boards, same dice): the drift baseline and golden logs stay valid."""
+    import numpy as np
+
+    from sim.catalogue.loader import load_catalogue
+    from sim.catalogue.teams import load_teams
+    from sim.runner.fairness import fairness_experiment
+    from sim.runner.tasks import build_arena, grow_arena, play_games
+
+    catalogue = load_catalogue(None)
+    teams = load_teams(TEAMS, catalogue.cards)
+    exp = fairness_experiment(teams, "greedy", 2, 48, 16, 12)
+    eager = build_arena(catalogue, exp)
+    lazy = build_arena(catalogue, exp, n_boards=2)
+    assert len(eager.setups) == 12 and len(lazy.setups) == 2
+    got = []
+    for start in range(0, 48, 16):
+        lazy = grow_arena(catalogue, lazy, (start + 16) // 4)
+        got.append(play_games(lazy, start, start + 16)["winner_team"])
+    assert len(lazy.setups) == 12
+    np.testing.assert_array_equal(np.concatenate(got), play_games(eager, 0, 48)["winner_team"])

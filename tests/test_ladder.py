@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from sim.analysis.ratings import simulate_plackett_luce
 from sim.cli.main import main
 from sim.engine import layout as L
 from sim.runner.ladder import finishing_places, matches, rate
@@ -109,14 +110,51 @@ def test_cli_ladder_json_and_bad_players(capsys):
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["games"] == 24 and data["deals"] == 6
+    assert data["boards"] == 2 and data["design"] == "24 games (6 deals) on 2 boards"
     assert [p["player"] for p in data["players"]] == ["random", "greedy", "lookahead:2"]
     assert [(m["player"], m["against"]) for m in data["matches"]] == [
         ("greedy", "random"), ("lookahead:2", "random"), ("lookahead:2", "greedy")]
     assert all(m["games"] == 8 and 0 <= m["wins"] <= 8 for m in data["matches"])
     assert len(data["rungs"]) == 2 and all(0 <= g["p"] <= 1 for g in data["rungs"])
     assert main(args) == 0 and json.loads(capsys.readouterr().out)["matches"] == data["matches"]
+    assert main(["ladder", "--boards", "1"]) == 2
+    assert "--boards" in capsys.readouterr().err
     for bad in ("random", "random,chess,lookahead", "random,greedy,greedy",
                 "random,greedy:3,lookahead"):
         assert main(["ladder", "--players", bad]) == 2
         err = capsys.readouterr().err
         assert "--players" in err and "Traceback" not in err
+
+
+def _board_shared_round_robin(rng, deals_per_match, boards, spread):
+    """Three players of planted Plackett-Luce strength; deal d on board d % boards; each board
+    suits each player's style by its own N(0, spread) shift of that player's strength, shared
+    by every game on it, so the games of a board are correlated."""
+    strength = np.array([-0.6, 0.0, 0.5])
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    n_deals = deals_per_match * len(pairs)
+    deal_of = np.repeat(np.arange(n_deals), 4)
+    match_of = deal_of % len(pairs)
+    single = np.tile(np.arange(4), n_deals)
+    who = np.repeat(np.asarray(pairs)[match_of, 0][:, None], 4, axis=1)
+    who[np.arange(who.shape[0]), single] = np.asarray(pairs)[match_of, 1]
+    suits = rng.normal(0.0, spread, (boards, strength.size))[deal_of % boards]
+    utility = strength[who] + np.take_along_axis(suits, who, axis=1)
+    return pairs, match_of, single, simulate_plackett_luce(utility, rng).astype(float), deal_of
+
+
+def test_rate_clusters_the_elo_intervals_by_board():
+    """Deals that share boards: the Elo intervals come from the board-clustered sandwich (t on
+    boards - 1 df) and are wider than the independent-games ones when a board decides its games;
+    with every deal on its own board, the clusters are the deals."""
+    rng = np.random.default_rng(12)
+    pairs, match_of, single, places, deal_of = _board_shared_round_robin(rng, 60, 12, 0.8)
+    labels = ("random", "greedy", "lookahead:4")
+    shared = rate(labels, pairs, match_of, single, places, deal_of, boards=12)
+    own = rate(labels, pairs, match_of, single, places, deal_of)
+    assert shared.boards == 12 and own.boards == own.deals == 180
+    assert shared.design == "720 games (180 deals) on 12 boards"
+    np.testing.assert_allclose(shared.elo, own.elo)          # the estimate never changes
+    width = lambda r: (r.elo_high - r.elo_low)[[0, 2]]       # noqa: E731 (greedy is the anchor)
+    assert np.all(width(shared) > 1.3 * width(own))
+    assert np.all(shared.win_high - shared.win_low >= own.win_high - own.win_low - 1e-12)

@@ -12,11 +12,17 @@ from sim.cli.main import main
 from sim.runner.rarity import study
 
 
-def simulated_games(strength, n_games, rng):
-    """Teams of 5 drawn from the cards; the winner drawn with P proportional to exp(sum)."""
+def simulated_games(strength, n_games, rng, board_suits=None):
+    """Teams of 5 drawn from the cards; the winner drawn with P proportional to exp(sum). With
+    ``board_suits`` (boards x cards), game i is on board i % boards, whose layout adds its row
+    to the cards' strengths (a board that suits some cards, in every game on it)."""
     n_cards = strength.size
     seat_cards = np.stack([rng.permutation(n_cards)[:20].reshape(4, 5) for _ in range(n_games)])
-    util = strength[seat_cards].sum(axis=2)
+    here = np.broadcast_to(strength, (n_games, n_cards))
+    if board_suits is not None:
+        here = here + board_suits[np.arange(n_games) % board_suits.shape[0]]
+    util = np.take_along_axis(here, seat_cards.reshape(n_games, -1), 1).reshape(
+        seat_cards.shape).sum(axis=2)
     p = np.exp(util - util.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
     winner = np.array([rng.choice(4, p=row) for row in p])
@@ -46,6 +52,7 @@ def test_rarity_cli_json(capsys, tmp_path):
     assert [r["rarity"] for r in data["rarities"]][0] == "Bronze"
     assert (tmp_path / "rarity_cards.csv").exists()
     assert sum(c["games"] for c in data["cards"]) == 64 * 20
+    assert data["boards"] == 16 and data["design"] == "64 games on 16 boards"  # 16 blocks
     assert all(0 <= c["survival"] <= 1 and c["damage_dealt"] >= 0 and c["kills"] >= 0
                for c in data["cards"])
     assert sum(c["kills"] * c["games"] for c in data["cards"]) <= 64 * 20  # each death once
@@ -154,3 +161,25 @@ def test_rarity_cli_policies(capsys, tmp_path):
                 ["--policies", "random,greedy", "--policy", "greedy"]):
         assert main(["rarity", "--games", "64", *bad]) == 2
         assert "Traceback" not in capsys.readouterr().err
+
+
+def test_study_clusters_its_intervals_by_board():
+    """Boards that suit some cards in every game on them: the ratings are the same, but the
+    board-clustered intervals (t on boards - 1 df) are wider than the independent-games ones,
+    and the study states its design; without boards nothing changes."""
+    rng = np.random.default_rng(21)
+    rarity = np.repeat(np.arange(6), 8)
+    strength = 0.3 * rarity - 0.75
+    suits = rng.normal(0.0, 0.5, (20, rarity.size))
+    seat_cards, winner = simulated_games(strength, 4000, rng, suits)
+    boards = np.arange(4000) % 20
+    plain = study(seat_cards, winner, rarity, 6)
+    clustered = study(seat_cards, winner, rarity, 6, boards=boards)
+    assert plain.boards == 0 and clustered.boards == 20
+    assert clustered.design == "4,000 games on 20 boards"
+    np.testing.assert_allclose(clustered.rating, plain.rating)
+    width = lambda s: s.rating_high - s.rating_low  # noqa: E731
+    assert np.median(width(clustered) / width(plain)) > 1.3
+    assert np.median((clustered.win_high - clustered.win_low)
+                     / (plain.win_high - plain.win_low)) > 1.1
+    np.testing.assert_allclose(clustered.rating_se * 2 * 2.093, width(clustered), rtol=1e-3)

@@ -10,8 +10,12 @@ scipy.stats. Each module is one concept:
   trinomial GSPRT with Van den Bergh's normal approximation or exactly), ``sprt_decide`` on
   running totals, vectorised ``run_sprt`` over game logs, and the two-sided drift gate.
 - ``multiple``: Bonferroni, Holm, Benjamini-Hochberg and Benjamini-Yekutieli adjusted p-values.
-- ``ratings``: Bradley-Terry and Plackett-Luce by Hunter's MM algorithms, the card-additive team
-  strength model (ridge-penalised Plackett-Luce with Hessian or bootstrap errors), Elo conversions.
+- ``ratings``: Bradley-Terry and Plackett-Luce by Hunter's MM algorithms, Elo conversions.
+- ``composition``: the card-additive team strength model (ridge-penalised Plackett-Luce with
+  Hessian, bootstrap or cluster-robust errors; re-exported by ``ratings``).
+- ``cluster``: cluster-robust (CR1 sandwich) standard errors and t intervals on #clusters - 1
+  degrees of freedom, for games that share boards, deals or dice.
 - ``variance``: duplicate-play block estimates, their variance ratio against unpaired play, and
-  seat (turn-order) effects separated from team strength by a two-way additive model.
+  seat (turn-order) effects separated from team strength by a two-way additive model; all
+  cluster-robust by board when blocks share boards.
 """

@@ -7,6 +7,14 @@ either wholly inside the fair band (fair), or one lies wholly outside it (unfair
 question is still open. Because the check is repeated after every round of games, each look
 spends ``alpha / max_looks`` (Bonferroni over looks and over the four teams), so stopping early
 does not inflate the error rate beyond ``alpha``.
+
+Shared boards. The runner reuses boards (block ``b`` on board ``b % boards``), so the intervals
+are cluster-robust by board (``clusters``): the boards, not the games, are the independent
+draws. More games on the same boards then shrink the interval only down to a floor set by how
+much the boards differ (the between-board variance component, one-way ANOVA of the block
+means: Searle, Casella & McCulloch, "Variance Components", 1992, ch. 3). When that floor is
+already too wide to settle the question, the open verdict says that more boards (``--boards``)
+are needed, not more games.
 """
 
 from __future__ import annotations
@@ -15,9 +23,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .cluster import cluster_ids, cluster_sums, t_quantile
 from .variance import duplicate_win_rates
 
 FAIR, UNFAIR, OPEN = "fair", "unfair", "open"
+# "The boards differ" needs evidence: the one-way ANOVA F test of the block means by board at
+# this level; without it the floor estimate is noise and the advice stays "more games".
+BOARD_EVIDENCE = 0.05
 
 
 @dataclass(frozen=True)
@@ -30,6 +42,10 @@ class FairnessVerdict:
     games: int
     level: float                # confidence of each interval after the corrections
     text: str
+    boards: int = 0             # independent clusters behind the intervals (0: blocks, no boards)
+    design: str = ""            # "4,096 games on 1,024 boards"
+    board_floor: np.ndarray | None = None  # half-width no number of games on these boards beats
+    needs_boards: bool = False  # open, and only more boards (not more games) can settle it
 
 
 def game_values(winner: np.ndarray, n_teams: int = 4) -> np.ndarray:
@@ -43,23 +59,59 @@ def game_values(winner: np.ndarray, n_teams: int = 4) -> np.ndarray:
     return values
 
 
+def design_text(games: int, blocks: int, boards: int | None) -> str:
+    """The design in words: "4,096 games on 1,024 boards" (or "... in 1,024 blocks")."""
+    if boards is None:
+        return f"{games:,} games in {blocks:,} duplicate blocks"
+    return f"{games:,} games on {boards:,} board{'s' if boards != 1 else ''}"
+
+
+def board_floor(block_means, clusters, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Half-width (per team) the interval keeps however many more blocks are played on the same
+    boards: t * sigma_board / sqrt(G), sigma_board^2 the between-board variance component of the
+    block means (unbalanced one-way ANOVA, method of moments, truncated at 0); and the F test's
+    p-value for "the boards do not differ" (1 where it cannot be tested)."""
+    from scipy.stats import f as f_dist
+
+    y = np.asarray(block_means, dtype=float)
+    ids, g = cluster_ids(clusters, y.shape[0])
+    n = y.shape[0]
+    sizes = np.bincount(ids, minlength=g).astype(float)
+    if g < 2 or n <= g:
+        return np.zeros(y.shape[1:]), np.ones(y.shape[1:])
+    means = cluster_sums(y, ids, g) / sizes[:, None]
+    grand = y.mean(axis=0)
+    msb = np.sum(sizes[:, None] * (means - grand) ** 2, axis=0) / (g - 1)
+    msw = np.sum((y - means[ids]) ** 2, axis=0) / (n - g)
+    m0 = (n - np.sum(sizes ** 2) / n) / (g - 1)      # effective blocks per board
+    sigma_b2 = np.clip((msb - msw) / m0, 0.0, None)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(msw > 0, f_dist.sf(msb / msw, g - 1, n - g), np.where(msb > 0, 0.0, 1.0))
+    return t_quantile(level, g - 1) * np.sqrt(sigma_b2 / g), p
+
+
 def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
-                     max_looks: int = 1, names=None) -> FairnessVerdict:
-    """Verdict from ``outcomes[block, rotation, team]`` (game values of duplicate blocks)."""
+                     max_looks: int = 1, names=None, clusters=None) -> FairnessVerdict:
+    """Verdict from ``outcomes[block, rotation, team]`` (game values of duplicate blocks);
+    ``clusters`` labels each block's board (cluster-robust intervals, module doc)."""
     y = np.asarray(outcomes, dtype=float)
     n_teams = y.shape[2]
     level = 1.0 - alpha / (n_teams * max(1, max_looks))
-    est = duplicate_win_rates(y, confidence=level)
+    est = duplicate_win_rates(y, confidence=level, clusters=clusters)
     target = 1.0 / n_teams
     lo, hi = np.clip(est.lower, 0, 1), np.clip(est.upper, 0, 1)
     inside = (lo >= target - tolerance) & (hi <= target + tolerance)
     above, below = lo > target + tolerance, hi < target - tolerance
     names = list(names) if names is not None else [f"Team {k + 1}" for k in range(n_teams)]
+    design = design_text(est.n_games, est.n_seeds, None if clusters is None else est.n_clusters)
+    floor, p_boards = ((None, None) if clusters is None
+                       else board_floor(y.mean(axis=1), clusters, level))
     band = f"{100 * target:.0f} % ± {100 * tolerance:.0f} points"
+    needs_boards = False
     if inside.all():
         status = FAIR
         text = (f"Fair: every team's chance to win is within {band} "
-                f"(confidence {100 * (1 - alpha):.0f} %, {est.n_games} games).")
+                f"(confidence {100 * (1 - alpha):.0f} %, {design}).")
     elif above.any() or below.any():
         status = UNFAIR
         parts = []
@@ -68,11 +120,30 @@ def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
             parts.append(f"{names[k]} is {word}: {100 * est.rate[k]:.1f} % "
                          f"({100 * lo[k]:.1f}–{100 * hi[k]:.1f} %), "
                          f"{100 * (est.rate[k] - target):+.1f} points from a fair {100 * target:.0f} %")
-        text = "Unfair: " + "; ".join(parts) + f" ({est.n_games} games)."
+        text = "Unfair: " + "; ".join(parts) + f" ({design})."
     else:
         status = OPEN
-        worst = int(np.argmax(np.abs(est.rate - target)))
-        text = (f"Not settled after {est.n_games} games: no team is surely outside {band}, "
-                f"but not all are surely inside (widest gap: {names[worst]} at "
-                f"{100 * est.rate[worst]:.1f} %). Play more games or widen the tolerance.")
-    return FairnessVerdict(status, est.rate, lo, hi, est.variance_ratio, est.n_games, level, text)
+        stuck = None if floor is None else (p_boards < BOARD_EVIDENCE) & (floor > 0)
+        text, needs_boards = _open_text(est.rate, target, tolerance, ~(inside | above | below),
+                                        floor, stuck, names, band, design)
+    return FairnessVerdict(status, est.rate, lo, hi, est.variance_ratio, est.n_games, level, text,
+                           est.n_clusters if clusters is not None else 0, design, floor,
+                           needs_boards)
+
+
+def _open_text(rate, target, tolerance, undecided, floor, differ, names, band, design):
+    """Why the verdict is open and what settles it: more games, or — when the boards differ
+    (``differ``, per team) and even unlimited games on them leave an undecided team's interval
+    wider than its distance to the band's edge — more boards."""
+    worst = int(np.argmax(np.abs(rate - target)))
+    head = (f"Not settled after {design}: no team is surely outside {band}, but not all are "
+            f"surely inside (widest gap: {names[worst]} at {100 * rate[worst]:.1f} %).")
+    if floor is not None:
+        needed = np.abs(np.abs(rate - target) - tolerance)  # half-width that would settle a team
+        stuck = np.flatnonzero(undecided & differ & (floor >= needed))
+        if stuck.size:
+            k = int(stuck[np.argmax(floor[stuck])])
+            return (head + f" The boards differ too much to settle it with more games: on these "
+                    f"boards {names[k]}'s interval stays at least ±{100 * floor[k]:.1f} points "
+                    f"wide. Play on more boards (--boards) or widen the tolerance."), True
+    return head + " Play more games or widen the tolerance.", False

@@ -18,7 +18,9 @@ one scale where P(i beats j) depends only on the rating difference.
   inside Plackett-Luce; fitted by Newton-Raphson with an L2 (ridge) penalty l2/2 |beta|^2, i.e. the
   posterior mode under beta ~ N(0, I/l2). Its covariance (J + l2 I)^-1 is the Laplace
   approximation of that posterior (see e.g. Gelman et al., BDA3, 4.1). ``rng`` + ``bootstrap``
-  add a parametric bootstrap (Efron & Tibshirani 1993, ch. 6) as a check on the Hessian.
+  add a parametric bootstrap (Efron & Tibshirani 1993, ch. 6) as a check on the Hessian, and
+  ``clusters`` a cluster-robust (sandwich) covariance for games that share boards or deals. It
+  lives in :mod:`.composition` and is re-exported here.
 
 Plackett-Luce data convention. ``items`` (games x slots) holds the competitor ids (-1 = empty slot,
 so games may have fewer players) and ``places`` the finishing place of each slot (1 = first; equal
@@ -300,118 +302,5 @@ def simulate_plackett_luce(utilities, rng: np.random.Generator, valid=None) -> n
     return places if valid is None else np.where(valid, places, 0)
 
 
-@dataclass(frozen=True)
-class CompositionFit:
-    """Card ratings ``beta`` (log-strength units) of the additive team-strength model."""
-
-    beta: np.ndarray
-    se: np.ndarray
-    cov: np.ndarray
-    loglik: float            # unpenalised Plackett-Luce log-likelihood at ``beta``
-    l2: float
-    iterations: int
-    converged: bool
-    bootstrap_se: np.ndarray | None = None
-
-    def team_strength(self, team_cards) -> tuple[np.ndarray, np.ndarray]:
-        """Strength X beta of teams (rows of card counts) and its standard error.
-
-        With equal team sizes (centred ``beta``) strengths are relative to a team of average cards.
-        """
-        x = np.asarray(team_cards, dtype=float)
-        return x @ self.beta, np.sqrt(np.einsum("tc,cd,td->t", x, self.cov, x))
-
-    def interval(self, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-        """Wald interval beta +- z * se per card."""
-        z = float(norm.ppf(0.5 + confidence / 2.0))
-        return self.beta - z * self.se, self.beta + z * self.se
-
-
-def _composition_terms(beta, x, idx, risk, chosen, mult, chunk=4096):
-    """Log-likelihood, gradient and information (card space) of the additive PL model."""
-    util = (x @ beta)[idx]
-    pi, lse = _stage_probs(util, risk)
-    loglik = float(np.sum(np.where(chosen, util[:, None, :], 0.0)) - np.sum(mult * lse))
-    # d loglik / d theta_slot = (#choices by the slot) - sum_stages |G| pi_slot
-    g_slot = chosen.sum(axis=1) - np.sum(mult[:, :, None] * pi, axis=1)
-    n_teams = x.shape[0]
-    g_team = np.bincount(idx.ravel(), weights=g_slot.ravel(), minlength=n_teams)
-    w_team = np.bincount(idx.ravel(), weights=np.sum(mult[:, :, None] * pi, axis=1).ravel(),
-                         minlength=n_teams)
-    info = (x * w_team[:, None]).T @ x
-    for lo in range(0, idx.shape[0], chunk):
-        xs = x[idx[lo:lo + chunk]]                                   # (n, m, c)
-        xbar = np.einsum("nsm,nmc->nsc", pi[lo:lo + chunk], xs)      # stage means of x
-        info -= np.einsum("ns,nsc,nsd->cd", mult[lo:lo + chunk], xbar, xbar)
-    return loglik, x.T @ g_team, info
-
-
-def composition_strengths(team_cards, items, places=None, *, l2: float = 1.0, tol: float = 1e-9,
-                          max_iter: int = 100, bootstrap: int = 0,
-                          rng: np.random.Generator | None = None) -> CompositionFit:
-    """Card ratings of the model theta_team = sum of its cards' ratings, inside Plackett-Luce.
-
-    ``team_cards`` (teams x cards) counts each card in each team; ``items``/``places`` describe the
-    games over those teams (module conventions). Newton-Raphson with step halving maximises
-    loglik(beta) - l2/2 |beta|^2; ``cov`` = (J + l2 I)^-1 (pseudo-inverse when l2 = 0, where a common
-    shift of all cards is not identified if every team has the same number of cards). With
-    ``bootstrap`` > 0 (and ``rng``), games are re-simulated from the fit and refitted that many
-    times; ``bootstrap_se`` is the standard deviation of the refitted ratings (the re-simulated
-    games are full finishing orders, whatever ties or partial orders the data had).
-    When all teams have the same number of cards only differences between cards are identified;
-    ``beta`` is then reported centred (mean zero) and ``cov`` is the covariance of the centred
-    ratings.
-    """
-    x = np.asarray(team_cards, dtype=float)
-    if x.ndim != 2:
-        raise ValueError("team_cards must be a (teams x cards) matrix")
-    if l2 < 0:
-        raise ValueError("l2 must be non-negative")
-    idx, valid, risk, chosen, mult = _stages(items, places)
-    c = x.shape[1]
-    beta = np.zeros(c)
-
-    def objective(b):
-        ll, grad, info = _composition_terms(b, x, idx, risk, chosen, mult)
-        return ll - 0.5 * l2 * b @ b, grad - l2 * b, info + l2 * np.eye(c), ll
-
-    f, grad, hess, ll = objective(beta)
-    converged = False
-    it = 0
-    for it in range(1, max_iter + 1):
-        step = np.linalg.lstsq(hess, grad, rcond=None)[0]
-        t = 1.0
-        while True:
-            cand = objective(beta + t * step)
-            if cand[0] >= f - 1e-12 * abs(f) or t < 1e-8:
-                break
-            t /= 2.0
-        beta = beta + t * step
-        f, grad, hess, ll = cand
-        if np.max(np.abs(t * step)) < tol:
-            converged = True
-            break
-    sizes = x.sum(axis=1)
-    if np.allclose(sizes, sizes[0]):
-        # Equal team sizes: a common shift of all cards cancels in every game, so only contrasts
-        # are identified (exactly so when l2 = 0). Report beta centred (mean zero) with the
-        # covariance of the contrasts, inverted in an identified parameterisation.
-        centre = _contrast_matrix(c, None)
-        cov = centre @ (_identified_inverse(hess) if l2 == 0 else np.linalg.inv(hess)) @ centre.T
-        beta = centre @ beta
-    else:
-        cov = np.linalg.pinv(hess, hermitian=True) if l2 == 0 else np.linalg.inv(hess)
-    boot_se = None
-    if bootstrap > 0:
-        if rng is None:
-            raise ValueError("bootstrap needs an rng")
-        util = np.where(valid, (x @ beta)[idx], 0.0)
-        draws = np.empty((bootstrap, c))
-        games = np.where(valid, idx, -1)
-        for b in range(bootstrap):
-            sim_places = simulate_plackett_luce(util, rng, valid)
-            draws[b] = composition_strengths(x, games, sim_places, l2=l2, tol=tol,
-                                             max_iter=max_iter).beta
-        boot_se = draws.std(axis=0, ddof=1)
-    return CompositionFit(beta, np.sqrt(np.clip(np.diag(cov), 0.0, None)), cov, ll, l2, it,
-                          converged, boot_se)
+# The card-additive model lives in its own module; re-exported here, where callers find it.
+from .composition import CompositionFit, composition_strengths  # noqa: E402

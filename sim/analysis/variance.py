@@ -10,7 +10,14 @@ Why it reduces variance: a board's luck is mostly "this layout favours seat k"; 
 block each team sits in seat k once, so that luck cancels within the block instead of landing on
 whichever team happened to draw seat k. The honest standard error of a block design comes from the
 variation *between blocks* (Cochran, "Sampling Techniques", 3rd ed., ch. 9-10, cluster sampling):
-se = sd over seeds of the per-seed means / sqrt(#seeds). The comparator is the same number of
+se = sd over seeds of the per-seed means / sqrt(#seeds).
+
+Shared boards. When blocks reuse boards (the runners play block ``b`` on board ``b % boards``),
+blocks on one board are correlated too, and the board is the unit of independence: every
+estimate here takes ``clusters`` (one label per block, e.g. its board) and then sums the blocks'
+deviations within each cluster before taking their spread (CR1, :mod:`.cluster`), with t
+intervals on #clusters - 1 degrees of freedom. ``clusters=None`` (every block its own board)
+is exactly the block design above. The comparator is the same number of
 unpaired games (fresh seed, random seats): variance sigma^2 / N with sigma^2 the per-game outcome
 variance. Their ratio is Kish's design effect "Deff" (Kish, "Survey Sampling", 1965); < 1 means
 duplicate play needs fewer games for the same precision, > 1 that blocks are positively correlated
@@ -18,7 +25,7 @@ duplicate play needs fewer games for the same precision, > 1 that blocks are pos
 
 Seat effect. The additive two-way model E[y] = mu + alpha_team + gamma_seat (sum-to-zero effects)
 separates turn order from team strength; it is fitted by least squares and its covariance is
-cluster-robust by seed (Liang & Zeger, Biometrika 73, 1986; CR1 small-sample factor as in Cameron &
+cluster-robust by seed, or by ``clusters`` (Liang & Zeger, Biometrika 73, 1986; CR1 small-sample factor as in Cameron &
 Miller, J. Human Resources 50, 2015), so within-seed correlation is allowed. In a complete Latin
 square the estimates reduce to the seat and team means. For win indicators the model is a linear
 probability model: seat_rate[k] = mu + gamma_k is the win rate of an average team in seat k.
@@ -30,7 +37,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scipy.stats import chi2, t as student_t
+from scipy.stats import chi2
+
+from .cluster import cluster_ids, cluster_sums, clustered_mean, cr1_factor, t_quantile
 
 __all__ = ["DuplicateEstimate", "SeatTeamEffects", "duplicate_difference", "duplicate_win_rates",
            "rotation_seats", "seat_team_effects"]
@@ -58,49 +67,53 @@ class DuplicateEstimate:
     """Per-team mean outcome under duplicate play, with block and unpaired standard errors."""
 
     rate: np.ndarray            # mean outcome (win rate) per team
-    se: np.ndarray              # block-design standard error (between-seed variation)
-    lower: np.ndarray           # t interval on #seeds - 1 degrees of freedom
+    se: np.ndarray              # standard error from between-cluster variation (cluster: the
+    #                             board when blocks share boards, else the block)
+    lower: np.ndarray           # t interval on #clusters - 1 degrees of freedom
     upper: np.ndarray
     se_unpaired: np.ndarray     # SE of the same number of independent unpaired games
     variance_ratio: np.ndarray  # (se / se_unpaired)^2: design effect, < 1 = duplicate helps
-    n_seeds: int
+    n_seeds: int                # blocks
     n_games: int
+    n_clusters: int = 0         # independent clusters (boards); = n_seeds without ``clusters``
+    df: int = 0                 # n_clusters - 1
 
 
-def duplicate_win_rates(outcomes, confidence: float = 0.95) -> DuplicateEstimate:
-    """Win rate of each team from duplicate blocks, its SE, and the variance ratio vs unpaired play."""
+def duplicate_win_rates(outcomes, confidence: float = 0.95, clusters=None) -> DuplicateEstimate:
+    """Win rate of each team from duplicate blocks, its SE, and the variance ratio vs unpaired play.
+
+    ``clusters`` labels each block's cluster (its board when blocks share boards): the SE is then
+    cluster-robust (module doc); without it every block is independent."""
     y = _blocks(outcomes)
     n_seeds, n_rot, _ = y.shape
-    block = y.mean(axis=1)                              # (seeds, teams)
-    rate = block.mean(axis=0)
-    se = block.std(axis=0, ddof=1) / np.sqrt(n_seeds)
+    est = clustered_mean(y.mean(axis=1), clusters, confidence)      # block means (seeds, teams)
     n_games = n_seeds * n_rot
     per_game = y.reshape(n_games, -1).var(axis=0, ddof=1)
     se_unpaired = np.sqrt(per_game / n_games)
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = (se / se_unpaired) ** 2
-    t = student_t.ppf(0.5 + confidence / 2.0, n_seeds - 1)
-    return DuplicateEstimate(rate, se, rate - t * se, rate + t * se, se_unpaired, ratio, n_seeds,
-                             n_games)
+        ratio = (est.se / se_unpaired) ** 2
+    return DuplicateEstimate(est.rate, est.se, est.lower, est.upper, se_unpaired, ratio, n_seeds,
+                             n_games, est.n_clusters, est.df)
 
 
-def duplicate_difference(outcomes, team_a: int, team_b: int, confidence: float = 0.95):
+def duplicate_difference(outcomes, team_a: int, team_b: int, confidence: float = 0.95,
+                         clusters=None):
     """Difference of two teams' mean outcomes from duplicate blocks.
 
     Returns ``(difference, se, lower, upper, variance_ratio)``: the SE is from per-seed
-    differences of block means (paired t interval, #seeds - 1 df); the ratio compares its
-    variance with two independent unpaired samples of the same size, var_a/N + var_b/N.
+    differences of block means (paired t interval, #seeds - 1 df; with ``clusters``, summed
+    within each cluster first, #clusters - 1 df); the ratio compares its variance with two
+    independent unpaired samples of the same size, var_a/N + var_b/N.
     """
     y = _blocks(outcomes)
     n_seeds, n_rot, _ = y.shape
     d = y[:, :, team_a].mean(axis=1) - y[:, :, team_b].mean(axis=1)
-    diff = float(d.mean())
-    se = float(d.std(ddof=1) / np.sqrt(n_seeds))
+    est = clustered_mean(d, clusters, confidence)
+    diff, se = float(est.rate), float(est.se)
     n_games = n_seeds * n_rot
     flat = y.reshape(n_games, -1)
     se_unpaired = float(np.sqrt((flat[:, team_a].var(ddof=1) + flat[:, team_b].var(ddof=1)) / n_games))
-    t = float(student_t.ppf(0.5 + confidence / 2.0, n_seeds - 1))
-    return diff, se, diff - t * se, diff + t * se, (se / se_unpaired) ** 2
+    return diff, se, float(est.lower), float(est.upper), (se / se_unpaired) ** 2
 
 
 @dataclass(frozen=True)
@@ -118,15 +131,15 @@ class SeatTeamEffects:
     seat_chi2: float            # Wald statistic for "no seat effect" (df = seats - 1, or fewer
     #                             when there are too few seeds: the covariance's rank)
     seat_pvalue: float
-    df: int                     # degrees of freedom for t intervals: #seeds - 1
+    df: int                     # degrees of freedom for t intervals: #clusters - 1
     confidence: float
 
     def team_interval(self) -> tuple[np.ndarray, np.ndarray]:
-        t = float(student_t.ppf(0.5 + self.confidence / 2.0, self.df))
+        t = t_quantile(self.confidence, self.df)
         return self.team_rate - t * self.team_se, self.team_rate + t * self.team_se
 
     def seat_interval(self) -> tuple[np.ndarray, np.ndarray]:
-        t = float(student_t.ppf(0.5 + self.confidence / 2.0, self.df))
+        t = t_quantile(self.confidence, self.df)
         return self.seat_rate - t * self.seat_se, self.seat_rate + t * self.seat_se
 
 
@@ -145,12 +158,14 @@ def _contrast_se(rows, cov) -> np.ndarray:
     return np.sqrt(np.clip(np.einsum("ij,jk,ik->i", rows, cov, rows), 0.0, None))
 
 
-def seat_team_effects(outcomes, seats=None, confidence: float = 0.95) -> SeatTeamEffects:
-    """Fit y = mu + alpha_team + gamma_seat by least squares with seed-clustered covariance.
+def seat_team_effects(outcomes, seats=None, confidence: float = 0.95,
+                      clusters=None) -> SeatTeamEffects:
+    """Fit y = mu + alpha_team + gamma_seat by least squares with cluster-robust covariance.
 
     ``seats`` (seeds x rotations x teams, or rotations x teams broadcast over seeds) defaults to
-    ``rotation_seats``. Works for incomplete or unbalanced seatings as long as the design has
-    full rank.
+    ``rotation_seats``. ``clusters`` labels each seed's cluster (its board when seeds share
+    boards); by default each seed is one. Works for incomplete or unbalanced seatings as long as
+    the design has full rank.
     """
     y = _blocks(outcomes)
     n_seeds, n_rot, n_teams = y.shape
@@ -165,10 +180,10 @@ def seat_team_effects(outcomes, seats=None, confidence: float = 0.95) -> SeatTea
     bread = np.linalg.inv(xf.T @ xf)
     coef = bread @ (xf.T @ yf)
     resid = (yf - xf @ coef).reshape(n_seeds, -1)
-    scores = np.einsum("gnp,gn->gp", x.reshape(n_seeds, -1, p), resid)
-    n_obs = yf.size
-    factor = n_seeds / (n_seeds - 1) * (n_obs - 1) / (n_obs - p)
-    v = factor * bread @ (scores.T @ scores) @ bread
+    ids, n_clusters = cluster_ids(clusters, n_seeds)
+    scores = cluster_sums(np.einsum("gnp,gn->gp", x.reshape(n_seeds, -1, p), resid), ids,
+                          n_clusters)
+    v = cr1_factor(n_clusters, yf.size, p) * bread @ (scores.T @ scores) @ bread
     # Map to (mu, all team effects, all seat effects).
     m = np.zeros((1 + n_teams + n_seats, p))
     m[0, 0] = 1.0
@@ -186,11 +201,11 @@ def seat_team_effects(outcomes, seats=None, confidence: float = 0.95) -> SeatTea
     team_se, seat_se = _contrast_se(rows_t, cov), _contrast_se(rows_s, cov)
     g = coef[n_teams:]  # free seat parameters (n_seats - 1)
     vg = v[n_teams:, n_teams:]
-    # With fewer seeds (clusters) than seat parameters the clustered covariance is rank-deficient
-    # (rank <= seeds): the Wald statistic then uses its pseudo-inverse, on as many degrees of
+    # With fewer clusters than seat parameters the clustered covariance is rank-deficient
+    # (rank <= clusters): the Wald statistic then uses its pseudo-inverse, on as many degrees of
     # freedom as its rank — the same statistic as the inverse whenever it has full rank.
     rank = int(np.linalg.matrix_rank(vg))
     wald = float(g @ np.linalg.pinv(vg, hermitian=True) @ g) if rank > 0 else 0.0
     p_seat = float(chi2.sf(wald, rank)) if rank > 0 else 1.0
     return SeatTeamEffects(float(mu), alpha, gamma, mu + alpha, team_se, mu + gamma, seat_se, cov,
-                           wald, p_seat, n_seeds - 1, confidence)
+                           wald, p_seat, n_clusters - 1, confidence)

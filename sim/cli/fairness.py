@@ -22,8 +22,11 @@ from ._policy import POLICY_HELP, budget_option, policy_label
               help=POLICY_HELP + " Every team plays it.")
 @budget_option
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True)
-@click.option("--boards", type=click.IntRange(1, None), default=64, show_default=True,
-              help="Distinct generated boards, reused in turn.")
+# default: sim.runner.fairness.DEFAULT_BOARDS (not imported here, so that --help stays fast)
+@click.option("--boards", type=click.IntRange(2, None), default=256, show_default=True,
+              help="Distinct generated boards, reused in turn (built as the rounds reach "
+                   "them). The intervals count boards, not games, as the independent draws: "
+                   "past about 4 blocks per board, more boards narrow them more than more games.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
 @click.option("--suggest", "suggest_k", type=click.IntRange(0, 10), default=0,
@@ -60,22 +63,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
         suggestion = _suggest(catalogue, teams, suggest_k, rating_games, rating_experiment,
                               policy, seed, games, round_games, boards, tolerance)
     v, s = report.verdict, report.seats
-    seat_lo, seat_hi = s.seat_interval()
-    data = {
-        "verdict": v.status, "text": v.text, "games": report.games, "rounds": report.rounds,
-        "seconds": round(report.seconds, 2), "tolerance": tolerance, "policy": policy,
-        "seed": seed, "interval_level": v.level,
-        "teams": [{"team": k + 1, "name": teams.names[k],
-                   "cards": [catalogue.cards.names[c] for c in teams.cards[k]],
-                   "win_probability": float(v.rate[k]), "low": float(v.lower[k]),
-                   "high": float(v.upper[k]),
-                   "expected_surviving_health": float(report.health[k]),
-                   "variance_ratio_vs_unpaired": float(v.variance_ratio[k])} for k in range(4)],
-        "seats": [{"seat": k + 1, "win_probability": float(s.seat_rate[k]),
-                   "low": float(seat_lo[k]), "high": float(seat_hi[k])} for k in range(4)],
-        "seat_effect_pvalue": s.seat_pvalue,
-        "outcomes": report.outcomes,
-    }
+    data = _report_data(report, teams, catalogue.cards.names, tolerance, policy, seed)
     if suggestion is not None:
         data["suggestion"] = suggestion
     if team_budget is not None:
@@ -83,7 +71,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(f"{report.games} games ({report.rounds} rounds of duplicate play, policy {policy}, "
+    click.echo(f"{v.design} ({report.rounds} rounds of duplicate play, policy {policy}, "
                f"seed {seed}) in {report.seconds:.1f} s")
     click.echo(f"{'team':<28}{'win %':>7}{'interval':>17}{'health left':>13}{'var. ratio':>12}")
     for t in data["teams"]:
@@ -96,7 +84,9 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     click.echo("games ended by: " + ", ".join(f"{k} {100 * p:.0f} %"
                                              for k, p in report.outcomes.items()))
     click.echo(f"(intervals at {100 * v.level:.2f} %: 95 % overall after correcting for "
-               f"4 teams and repeated looks; var. ratio < 1 = duplicate play saved games)")
+               f"4 teams and repeated looks; clustered by board, t on {report.boards - 1} df: the "
+               f"{report.boards} boards are the independent draws; var. ratio < 1 = duplicate "
+               f"play saved games)")
     click.echo(v.text)
     if team_budget is not None:
         _echo_team_budget(data["team_budget"])
@@ -111,6 +101,29 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
                        f"{100 * t['win_probability']:10.1f}   {', '.join(t['cards'])}")
         click.echo(f"after the swaps ({suggestion['after']['games']} games): "
                    f"{suggestion['after']['text']}")
+
+
+def _report_data(report, teams, names, tolerance, policy, seed) -> dict:
+    """The check as plain data: the JSON document, and what the table prints."""
+    v, s = report.verdict, report.seats
+    seat_lo, seat_hi = s.seat_interval()
+    return {
+        "verdict": v.status, "text": v.text, "games": report.games, "rounds": report.rounds,
+        "seconds": round(report.seconds, 2), "tolerance": tolerance, "policy": policy,
+        "seed": seed, "interval_level": v.level, "design": v.design, "boards": report.boards,
+        "interval_df": report.boards - 1, "needs_more_boards": v.needs_boards,
+        "teams": [{"team": k + 1, "name": teams.names[k],
+                   "cards": [names[c] for c in teams.cards[k]],
+                   "win_probability": float(v.rate[k]), "low": float(v.lower[k]),
+                   "high": float(v.upper[k]),
+                   "expected_surviving_health": float(report.health[k]),
+                   "variance_ratio_vs_unpaired": float(v.variance_ratio[k]),
+                   "board_floor": float(v.board_floor[k])} for k in range(4)],
+        "seats": [{"seat": k + 1, "win_probability": float(s.seat_rate[k]),
+                   "low": float(seat_lo[k]), "high": float(seat_hi[k])} for k in range(4)],
+        "seat_effect_pvalue": s.seat_pvalue,
+        "outcomes": report.outcomes,
+    }
 
 
 def _suggest(catalogue, teams, k, rating_games, rating_experiment, policy, seed, games,
@@ -135,7 +148,7 @@ def _suggest(catalogue, teams, k, rating_games, rating_experiment, policy, seed,
         "swaps": [{"team_a": s.team_a + 1, "card_a": names[s.card_a], "team_b": s.team_b + 1,
                    "card_b": names[s.card_b], "gap_after": s.gap_after} for s in swaps],
         "after": {"verdict": after.verdict.status, "text": after.verdict.text,
-                  "games": after.games,
+                  "games": after.games, "design": after.verdict.design,
                   "teams": [{"cards": [names[c] for c in new_cards[t]],
                              "win_probability": float(after.verdict.rate[t]),
                              "low": float(after.verdict.lower[t]),

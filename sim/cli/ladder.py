@@ -18,8 +18,9 @@ import click
               help="Comma-separated policy specs, weakest rung first [default: random, greedy, "
                    "lookahead:4, lookahead:32].")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True)
-@click.option("--boards", type=click.IntRange(1, None), default=32, show_default=True,
-              help="Distinct generated boards, reused in turn.")
+@click.option("--boards", type=click.IntRange(2, None), default=32, show_default=True,
+              help="Distinct generated boards, reused in turn (deal d on board d % boards); "
+                   "the intervals are clustered by board.")
 @click.option("--alpha", type=click.FloatRange(0.0, 0.5, min_open=True), default=0.05,
               show_default=True, help="Level of the rung tests (Holm over the rungs).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
@@ -45,7 +46,8 @@ def ladder(games, players, seed, boards, alpha, fmt, cards):
     r = play_ladder(catalogue, labels, games=games or DEFAULT_GAMES, seed=seed, boards=boards,
                     alpha=alpha, progress=progress)
     data = {
-        "games": r.games, "deals": r.deals, "seed": seed, "seconds": round(r.seconds, 1),
+        "games": r.games, "deals": r.deals, "boards": r.boards, "design": r.design,
+        "seed": seed, "seconds": round(r.seconds, 1),
         "anchor": r.players[r.anchor], "alpha": alpha, "ordered": r.ordered,
         "players": [{"player": p, "elo": float(r.elo[i]), "elo_low": float(r.elo_low[i]),
                      "elo_high": float(r.elo_high[i])} for i, p in enumerate(r.players)],
@@ -64,13 +66,14 @@ def ladder(games, players, seed, boards, alpha, fmt, cards):
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(f"{r.games} games ({r.deals} deals × 4 seat rotations, seed {seed}) in "
-               f"{r.seconds:.0f} s")
+    click.echo(f"{r.design} (each deal × 4 seat rotations, seed {seed}) in {r.seconds:.0f} s")
     click.echo(f"{'player':<16}{'Elo':>7}{'95 % interval':>17}")
     for p in data["players"]:
         click.echo(f"{p['player']:<16}{p['elo']:+7.0f}{p['elo_low']:+10.0f} –"
                    f"{p['elo_high']:+5.0f}")
-    click.echo(f"(Plackett–Luce on all finishing orders, {r.players[r.anchor]} = 0)")
+    click.echo(f"(Plackett–Luce on all finishing orders, {r.players[r.anchor]} = 0; intervals "
+               f"clustered by board, t on {r.boards - 1} df: the {r.boards} boards are the "
+               f"independent draws)")
     click.echo("matches: one team of the player against three of the other, the single seat "
                "rotated through all four (even: wins 25 %, ahead of each other team 50 %)")
     width = max(len(p) for p in r.players) + 2

@@ -53,7 +53,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     from sim.atomic import atomic_path
     from sim.runner.experiment import load_experiment
     from sim.runner.rarity import ablation as run_ablation
-    from sim.runner.rarity import card_records, play_pool, reference_cards, study
+    from sim.runner.rarity import card_records, play_pool, pool_boards, reference_cards, study
 
     from ._policy import override, policy_list
 
@@ -82,7 +82,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     seat_cards, winner, records = play_pool(catalogue, exp, records=True)
     rules, names = catalogue.rules, catalogue.cards.names
     rar = np.asarray(catalogue.cards.rarity, np.int64)
-    s = study(seat_cards, winner, rar, len(rules.rarities))
+    s = study(seat_cards, winner, rar, len(rules.rarities), boards=pool_boards(exp, len(winner)))
     per_game = card_records(seat_cards, records, len(names))
     reference = reference_cards(power_score(catalogue.cards, rules), rar)
     effect, effect_se, replayed = (run_ablation(catalogue, exp, seat_cards, winner, reference,
@@ -131,7 +131,8 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
            else {"rarity": r, "median_rating": None, "min": None, "max": None}
            for i, r in enumerate(rules.rarities)]
     if fmt == "json":
-        doc = {"games": s.games, "ordered": s.ordered, "rarities": per,
+        doc = {"games": s.games, "boards": s.boards, "design": s.design, "ordered": s.ordered,
+               "rarities": per,
                "cards": json.loads(frame.to_json(orient="records"))}
         if remedy:
             doc["remedies"] = fixes
@@ -139,8 +140,9 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
             doc["policies"] = policy_doc(compared, names, rules.rarities)
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
         return
-    click.echo(f"{s.games} games of {exp.name} (teams drawn from {len(exp.pool)} cards, "
-               f"policies {', '.join(sorted(set(exp.policies)))})")
+    click.echo(f"{s.design} of {exp.name} (teams drawn from {len(exp.pool)} cards, "
+               f"policies {', '.join(sorted(set(exp.policies)))}; rating intervals clustered by "
+               f"board, t on {s.boards - 1} df)")
     for p in per:
         click.echo(f"  {p['rarity']:<12} " + ("no card in play" if p["median_rating"] is None else
                                               f"median rating {p['median_rating']:+.3f} "

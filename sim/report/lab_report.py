@@ -52,7 +52,7 @@ def fairness_section(page: Page, catalogue, teams, games: int, seed: int) -> pd.
     rep = check_fairness(catalogue, teams, seed=seed, max_games=games, round_games=games)
     v, s = rep.verdict, rep.seats
     page.heading(f"Team fairness: {Path(teams.path).name}")
-    page.text(f"{rep.games} games of duplicate play. {v.text}")
+    page.text(f"{rep.design} of duplicate play (intervals clustered by board). {v.text}")
     page.image(png_bytes(interval_forest(teams.names, v.rate, v.lower, v.upper,
                                          "Chance to win, with simultaneous intervals",
                                          "win probability", reference=0.25)),
@@ -77,19 +77,21 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
 
     from sim.engine.layout import POLICY_IDS
     from sim.runner.experiment import load_experiment
-    from sim.runner.rarity import play_pool, study
+    from sim.runner.rarity import play_pool, pool_boards, study
 
     exp = load_experiment(experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
     exp = replace(exp, batch_size=min(exp.batch_size, games))
     seat_cards, winner = play_pool(catalogue, exp)
     rar = np.asarray(catalogue.cards.rarity, np.int64)
-    st = study(seat_cards, winner, rar, len(catalogue.rules.rarities))
+    st = study(seat_cards, winner, rar, len(catalogue.rules.rarities),
+               boards=pool_boards(exp, len(winner)))
     order = np.lexsort((st.rating, rar))
     labels = [f"{catalogue.cards.names[i]} ({catalogue.rules.rarities[rar[i]]})" for i in order]
     page.heading("Card ratings in play")
-    page.text(f"{st.games} games, teams drawn from every card. Rating = the card's share of its "
-              f"team's strength in a Plackett-Luce model of who wins; 95 % intervals. By median "
-              f"rating, the rarity order {'holds' if st.ordered else 'DOES NOT HOLD'}; "
+    page.text(f"{st.design}, teams drawn from every card. Rating = the card's share of its "
+              f"team's strength in a Plackett-Luce model of who wins; 95 % intervals, clustered "
+              f"by board. By median rating, the rarity order "
+              f"{'holds' if st.ordered else 'DOES NOT HOLD'}; "
               f"{int(np.count_nonzero(st.outlier))} outlier(s) (interval wholly outside their "
               f"rarity's band). See `bwlab rarity` for the full study.")
     page.image(png_bytes(interval_forest(labels, st.rating[order], st.rating_low[order],

@@ -28,6 +28,7 @@ from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, Teams, random_teams
 
 VALIDATE_STREAM = 9  # SeedSequence([seed, 9]): the validation's team draws
 PLAY_CHUNK = 4096    # games per engine call (memory of the per-game result rows)
+SET_BOARDS = 64  # boards of the validation's sets (block b on board b % 64, as fairness plays)
 
 
 @dataclass(frozen=True)
@@ -50,14 +51,15 @@ def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = No
     from sim.engine.layout import POLICY_IDS
 
     from .experiment import load_experiment, with_policy
-    from .rarity import play_pool, study
+    from .rarity import play_pool, pool_boards, study
 
     games = spec.games if games is None else games
     exp = load_experiment(spec.experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
     exp = with_policy(exp, policy)
     seat_cards, winner = play_pool(catalogue, exp)
     rarity = np.asarray(catalogue.cards.rarity, np.int64)
-    st = study(seat_cards, winner, rarity, len(catalogue.rules.rarities))
+    st = study(seat_cards, winner, rarity, len(catalogue.rules.rarities),
+               boards=pool_boards(exp, len(winner)))
     in_play = st.held > 0
     cuts = (pl.quantile_cuts(st.rating[in_play], spec.shares) if spec.rule == "quantile"
             else np.asarray(spec.thresholds, float))
@@ -106,7 +108,7 @@ def draw_sets(n_cards: int, level: np.ndarray, spec, sets: int, budget: int) -> 
 
 
 def play_sets(catalogue, teams: np.ndarray, set_games: int, policy: str, seed: int,
-              boards: int = 64) -> np.ndarray:
+              boards: int = SET_BOARDS) -> np.ndarray:
     """Winning team of every game: set ``g`` is games ``g*G .. (g+1)*G - 1`` in duplicate blocks
     (one board and dice family per block, the teams rotated through the seats), exactly as
     :func:`sim.runner.fairness.check_fairness` would seat them."""
@@ -145,8 +147,9 @@ def validate_budget(catalogue, spec, table: LevelTable, *, sets: int, policy: st
     teams, built = draw_sets(len(catalogue.cards), table.level, spec, sets, budget)
     winner = play_sets(catalogue, teams, set_games, policy, spec.seed)
     values = game_values(winner).reshape(sets, set_games // TEAMS, TEAMS, TEAMS)
-    verdicts = [fairness_verdict(values[g], tolerance=spec.tolerance, alpha=1 - confidence)
-                for g in range(sets)]
+    board = (np.arange(values.shape[0] * values.shape[1]) % SET_BOARDS).reshape(sets, -1)
+    verdicts = [fairness_verdict(values[g], tolerance=spec.tolerance, alpha=1 - confidence,
+                                 clusters=board[g]) for g in range(sets)]
     rate = np.stack([v.rate for v in verdicts])
     status = np.array([v.status for v in verdicts])
     totals = table.level[teams].sum(axis=2)

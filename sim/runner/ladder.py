@@ -17,6 +17,12 @@ stronger or weaker one. Format (a duplicate round robin of one-against-three mat
   (eliminated later is better; teams eliminated by the same event tie) and, among teams still
   standing at the end, by the health they kept; a draw ranks nobody.
 
+Shared boards. Deal ``d`` is played on board ``d % boards``, so deals share boards as well as a
+deal's games sharing dice, board and cards: the board is the unit of independence (it nests the
+deals). The Elo intervals therefore come from the board-clustered sandwich covariance of the
+ratings (:mod:`sim.analysis.composition`, t on #boards - 1 degrees of freedom), and the win-rate
+intervals are Wilson intervals on the effective number of games (n / design effect, by board).
+
 Reported: each match's win rate of the single seat (Wilson interval), its head-to-head score
 (the share of comparisons with the other three teams, not tied, in which it finished ahead;
 50 % is even), a Plackett–Luce rating of all finishing orders in Elo points relative to
@@ -42,6 +48,9 @@ DEFAULT_PLAYERS = ("random", "greedy", "lookahead:4", "lookahead:32")
 DEFAULT_GAMES = 960
 CHUNK_DEALS = 40  # deals per call of the parallel loop (progress is reported between calls)
 DRAW_STREAM, BOARD_STREAM = 1, 2
+MIN_BOARDS = 2  # a board-clustered standard error needs two boards
+CONFIDENCE = 0.95  # of the Elo and win-rate intervals
+EMPTY = 1e-9    # effective games of a match with none (its interval is then [0, 1])
 L2 = 0.01  # ridge prior on the ratings (log-strength units): N(0, 10^2), nearly flat
 
 
@@ -50,6 +59,7 @@ class Ladder:
     players: tuple[str, ...]     # labels, in the order given (weakest rung first)
     games: int
     deals: int
+    boards: int                  # distinct boards played: the clusters of the intervals
     matches: tuple[tuple[int, int], ...]  # (lower, higher): higher in one seat vs 3 of lower
     wins: np.ndarray             # [M] games the single seat won
     played: np.ndarray           # [M] games of the match
@@ -66,6 +76,11 @@ class Ladder:
     rung_p_holm: np.ndarray      # [P-1] Holm-adjusted p of the match (k, k+1)
     seconds: float
     alpha: float
+
+    @property
+    def design(self) -> str:
+        """The design in words: "960 games (240 deals) on 32 boards"."""
+        return f"{self.games:,} games ({self.deals:,} deals) on {self.boards:,} boards"
 
     def match(self, lower: int, higher: int) -> int:
         return self.matches.index((lower, higher))
@@ -117,6 +132,9 @@ def play_ladder(catalogue, players=DEFAULT_PLAYERS, *, games: int = DEFAULT_GAME
     total)`` is called with games played so far. Results depend only on the players, ``games``,
     ``seed`` and ``boards`` (deal ``d``'s dice: child ``d`` of ``SeedSequence(seed)``), never on
     the thread count."""
+    if boards < MIN_BOARDS:
+        raise ValueError(f"boards must be at least {MIN_BOARDS}: the intervals are clustered "
+                         f"by board")
     specs = parse_policies(players)
     labels = tuple(s.label for s in specs)
     if len(set(labels)) != len(labels):
@@ -139,7 +157,7 @@ def play_ladder(catalogue, players=DEFAULT_PLAYERS, *, games: int = DEFAULT_GAME
                 progress(sum(d.size for d in deal_of), 4 * n_deals)
     return rate(labels, pairs, np.concatenate(match_of), np.concatenate(single),
                 np.concatenate(places), np.concatenate(deal_of), time.perf_counter() - t0,
-                alpha)
+                alpha, boards=boards)
 
 
 def _world(catalogue, seed: int, boards: int):
@@ -177,55 +195,83 @@ def _play_match(world, catalogue, lower: PolicySpec, higher: PolicySpec, deals: 
 
 
 def rate(labels, pairs, match_of: np.ndarray, single: np.ndarray, places: np.ndarray,
-         deal_of: np.ndarray, seconds: float = 0.0, alpha: float = 0.05) -> Ladder:
+         deal_of: np.ndarray, seconds: float = 0.0, alpha: float = 0.05,
+         boards: int | None = None) -> Ladder:
     """Match results, ratings and rung tests of finished games (module doc): game i belongs to
-    match ``pairs[match_of[i]]`` and its single seat is ``single[i]``."""
-    from scipy.stats import binomtest
-
-    from sim.analysis.intervals import wilson_interval
+    match ``pairs[match_of[i]]`` and its single seat is ``single[i]``; deal ``d`` was played on
+    board ``d % boards`` (``None``: every deal on its own board). Intervals are clustered by
+    board (module doc)."""
     from sim.analysis.multiple import holm
-    from sim.analysis.ratings import composition_strengths, theta_to_elo
+    from sim.analysis.ratings import theta_to_elo
 
     pairs = [tuple(p) for p in pairs]
-    n_p, n_m, n = len(labels), len(pairs), single.shape[0]
+    n_p, n = len(labels), single.shape[0]
+    board = np.asarray(deal_of) % boards if boards else np.asarray(deal_of)
+    m = _match_results(pairs, match_of, single, places, deal_of, board)
+    anchor = labels.index("greedy") if "greedy" in labels else 0
+    theta, lo, hi = _ratings(n_p, pairs, match_of, single, places, board, anchor)
+    rung = np.array([m["p"][pairs.index((k, k + 1))] if (k, k + 1) in pairs else 1.0
+                     for k in range(n_p - 1)])
+    rung_holm = holm(rung) if rung.size else rung
+    return Ladder(tuple(labels), n, len(np.unique(deal_of)), int(np.unique(board).size),
+                  tuple(pairs), m["wins"], m["played"], m["low"], m["high"], m["ahead"],
+                  m["behind"], m["deals"], m["p"], theta_to_elo(theta), theta_to_elo(lo),
+                  theta_to_elo(hi), anchor, rung_holm, seconds, alpha)
+
+
+def _match_results(pairs, match_of, single, places, deal_of, board) -> dict:
+    """Per match: wins and games of the single seat with a Wilson interval on the effective
+    games (by board), comparisons ahead and behind, deals won/even/lost and the sign test."""
+    from scipy.stats import binomtest
+
+    from sim.analysis.cluster import effective_trials
+    from sim.analysis.intervals import wilson_interval
+
+    n_m, n = len(pairs), single.shape[0]
     rows = np.arange(n)
     mine = places[rows, single]
     others = np.ones((n, 4), np.bool_)
     others[rows, single] = False
-    decided = ~np.all(places == 1, axis=1)  # not a draw
-    won = decided & (mine == 1)
+    won = ~np.all(places == 1, axis=1) & (mine == 1)    # a draw ranks nobody
     ahead_g = np.sum(others & (mine[:, None] < places), axis=1)
     behind_g = np.sum(others & (mine[:, None] > places), axis=1)
-    wins, played = np.zeros(n_m, np.int64), np.zeros(n_m, np.int64)
-    ahead, behind = np.zeros(n_m, np.int64), np.zeros(n_m, np.int64)
-    match_deals, match_p = np.zeros((n_m, 3), np.int64), np.ones(n_m)
+    out = {key: np.zeros(n_m, np.int64) for key in ("wins", "played", "ahead", "behind")}
+    out["deals"], out["p"] = np.zeros((n_m, 3), np.int64), np.ones(n_m)
+    k_eff, n_eff = np.zeros(n_m), np.zeros(n_m)
     for k in range(n_m):
         sel = match_of == k
-        wins[k], played[k] = won[sel].sum(), sel.sum()
-        ahead[k], behind[k] = ahead_g[sel].sum(), behind_g[sel].sum()
+        out["wins"][k], out["played"][k] = won[sel].sum(), sel.sum()
+        k_eff[k], n_eff[k] = effective_trials(won[sel], board[sel])
+        out["ahead"][k], out["behind"][k] = ahead_g[sel].sum(), behind_g[sel].sum()
         score = {}
         for d, s in zip(deal_of[sel], ahead_g[sel] - behind_g[sel]):
             score[d] = score.get(d, 0) + int(s)
         vals = np.array(list(score.values()), np.int64)
         up, even, down = int(np.sum(vals > 0)), int(np.sum(vals == 0)), int(np.sum(vals < 0))
-        match_deals[k] = up, even, down
+        out["deals"][k] = up, even, down
         if up + down:
-            match_p[k] = binomtest(up, up + down, 0.5, alternative="greater").pvalue
-    low, high = wilson_interval(wins, np.maximum(played, 1))
-    # ratings: every team of every game is a slot of its player
+            out["p"][k] = binomtest(up, up + down, 0.5, alternative="greater").pvalue
+    low, high = wilson_interval(k_eff, np.maximum(n_eff, EMPTY), CONFIDENCE)
+    out["low"] = np.where(out["played"] > 0, low, 0.0)
+    out["high"] = np.where(out["played"] > 0, high, 1.0)
+    return out
+
+
+def _ratings(n_p, pairs, match_of, single, places, board, anchor):
+    """Plackett-Luce log-strengths relative to ``anchor`` and their 95 % t interval from the
+    board-clustered sandwich (model-based when fewer than two boards were played)."""
+    from sim.analysis.cluster import MIN_CLUSTERS
+    from sim.analysis.ratings import composition_strengths
+
+    rows = np.arange(single.shape[0])
     pair_arr = np.asarray(pairs, np.int64).reshape(-1, 2)
-    items = np.repeat(pair_arr[match_of, 0][:, None], 4, axis=1)
+    items = np.repeat(pair_arr[match_of, 0][:, None], 4, axis=1)  # every team: a slot of its player
     items[rows, single] = pair_arr[match_of, 1]
-    fit = composition_strengths(np.eye(n_p), items, places, l2=L2)
-    anchor = labels.index("greedy") if "greedy" in labels else 0
+    clustered = np.unique(board).size >= MIN_CLUSTERS
+    fit = composition_strengths(np.eye(n_p), items, places, l2=L2,
+                                clusters=board if clustered else None)
     diff = np.eye(n_p) - np.eye(n_p)[anchor]
     theta = diff @ fit.beta
     se = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", diff, fit.cov, diff), 0, None))
-    z = 1.959963984540054
-    elo = theta_to_elo(theta)
-    rung = np.array([match_p[pairs.index((k, k + 1))] if (k, k + 1) in pairs else 1.0
-                     for k in range(n_p - 1)])
-    rung_holm = holm(rung) if rung.size else rung
-    return Ladder(tuple(labels), n, len(np.unique(deal_of)), tuple(pairs), wins, played, low,
-                  high, ahead, behind, match_deals, match_p, elo, theta_to_elo(theta - z * se),
-                  theta_to_elo(theta + z * se), anchor, rung_holm, seconds, alpha)
+    q = fit.quantile(CONFIDENCE)
+    return theta, theta - q * se, theta + q * se

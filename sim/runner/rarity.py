@@ -9,6 +9,13 @@ medians rise Bronze < ... < GOAT Series; outliers are cards whose rating interva
 outside their rarity's band (halfway to the neighbouring rarities' medians). Medians and bands
 count only the cards in play, so a pool that leaves cards out measures the ones it played.
 :mod:`.remedy` proposes a stat change for each outlier.
+
+Shared boards. The experiment plays block ``b`` on board ``b % boards`` (:mod:`.schedule`), so
+the games of one board are correlated (a board suits some cards from every seat). Given each
+game's board (:func:`pool_boards`), the rating intervals are cluster-robust by board
+(:mod:`sim.analysis.composition`, t on #boards - 1 degrees of freedom) and the win rates'
+Wilson intervals use each card's effective number of games; the study states its design
+("8,000 games on 64 boards").
 """
 
 from __future__ import annotations
@@ -17,10 +24,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.analysis.cluster import MIN_CLUSTERS, effective_trials
 from sim.analysis.intervals import wilson_interval
 from sim.analysis.ratings import composition_strengths
 
 from .experiment import Experiment
+from .schedule import schedule
 from .tasks import build_arena, play_games, replay_winners
 
 
@@ -40,6 +49,14 @@ class RarityStudy:
     ordered: bool
     outlier: np.ndarray        # -1 below its band, +1 above, 0 inside
     implied_rarity: np.ndarray  # the rarity whose median rating is nearest
+    boards: int = 0            # distinct boards behind the intervals (0: games independent)
+    rating_se: np.ndarray | None = None  # standard error of each rating (clustered by board)
+
+    @property
+    def design(self) -> str:
+        """The design in words: "8,000 games on 64 boards"."""
+        where = f" on {self.boards:,} boards" if self.boards else " (boards not given)"
+        return f"{self.games:,} games{where}"
 
 
 RECORD = ("dealt", "taken", "kills", "alive")
@@ -62,6 +79,12 @@ def play_pool(catalogue, exp: Experiment, round_games: int = 512, records: bool 
     return out + (np.concatenate(recs),) if records else out
 
 
+def pool_boards(exp: Experiment, n_games: int | None = None) -> np.ndarray:
+    """Board of each of the experiment's first ``n_games`` games (all by default): the
+    clusters of the study's intervals. Read from the schedule, so it is the board played."""
+    return schedule(exp, 0, exp.games if n_games is None else n_games).board
+
+
 def card_records(seat_cards: np.ndarray, records: np.ndarray, n_cards: int) -> np.ndarray:
     """Per card and game played: mean health dealt, health taken, kills, and survival rate."""
     flat = seat_cards.ravel()
@@ -76,7 +99,9 @@ def card_records(seat_cards: np.ndarray, records: np.ndarray, n_cards: int) -> n
 
 
 def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n_rarities: int,
-          *, l2: float = 1.0, confidence: float = 0.95) -> RarityStudy:
+          *, l2: float = 1.0, confidence: float = 0.95, boards=None) -> RarityStudy:
+    """The study of played games (module doc); ``boards`` (each game's board, from
+    :func:`pool_boards`) makes every interval cluster-robust by board."""
     n_games = seat_cards.shape[0]
     n_cards = rarity.shape[0]
     won = winner_seat[:, None] == np.arange(4)[None, :]                       # [n, 4]
@@ -85,11 +110,15 @@ def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n
     np.add.at(team_rows, (np.repeat(np.arange(flat.shape[0]), 5), flat.ravel()), 1.0)
     held = team_rows.sum(axis=0)
     wins = (team_rows * won.reshape(-1)[:, None]).sum(axis=0)
-    low, high = wilson_interval(wins, np.maximum(held, 1), confidence)
+    n_boards = 0 if boards is None else int(np.unique(boards).size)
+    clustered = n_boards >= MIN_CLUSTERS
+    low, high = _win_intervals(seat_cards, won, boards if clustered else None, n_cards,
+                               confidence)
     items = np.arange(flat.shape[0]).reshape(n_games, 4)
     places = np.where(won, 1.0, 2.0)
     places[winner_seat < 0] = 1.0  # no winner: all tied, the game ranks nobody
-    fit = composition_strengths(team_rows, items, places, l2=l2)
+    fit = composition_strengths(team_rows, items, places, l2=l2,
+                                clusters=np.asarray(boards) if clustered else None)
     r_low, r_high = fit.interval(confidence)
     # medians over the cards that played: a pool experiment leaves the other cards at the prior
     # (rating 0), which would otherwise drag every median towards 0
@@ -103,7 +132,25 @@ def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n
     implied = np.nanargmin(np.abs(fit.beta[:, None] - med[None, :]), axis=1)
     ordered = bool(np.all(np.diff(med[~np.isnan(med)]) > 0))
     return RarityStudy(n_games, held, wins, low, high, fit.beta, r_low, r_high, med, band_low,
-                       band_high, ordered, outlier, implied)
+                       band_high, ordered, outlier, implied, n_boards if clustered else 0,
+                       fit.se)
+
+
+def _win_intervals(seat_cards, won, boards, n_cards: int, confidence: float):
+    """Wilson interval of each card's win rate when held; with ``boards``, on its effective
+    number of games (n / design effect by board), since its games on one board are correlated."""
+    held_by = seat_cards.reshape(-1, 5)
+    game = np.repeat(np.arange(seat_cards.shape[0]), 4)
+    wins_row = won.reshape(-1).astype(float)
+    k = np.zeros(n_cards)
+    n = np.zeros(n_cards)
+    for c in range(n_cards):
+        rows = np.flatnonzero(np.any(held_by == c, axis=1))
+        if boards is None:
+            k[c], n[c] = wins_row[rows].sum(), rows.size
+        else:
+            k[c], n[c] = effective_trials(wins_row[rows], np.asarray(boards)[game[rows]])
+    return wilson_interval(k, np.maximum(n, 1), confidence)  # a card out of play: 0 of 1
 
 
 def band_edges(median: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -218,7 +218,8 @@ def remedies(catalogue, exp, seat_cards: np.ndarray, winner: np.ndarray, study, 
         rest[np.arange(games.size), seat] -= beta[c]
         o = offsets(rest, seat)
         won0, ranked0 = winner[games] == seat, winner[games] >= 0
-        se0 = (study.rating_high[c] - study.rating_low[c]) / (2.0 * z)
+        se0 = (float(study.rating_se[c]) if getattr(study, "rating_se", None) is not None
+               else (study.rating_high[c] - study.rating_low[c]) / (2.0 * z))
 
         def measure(i: int, c=c, cands=cands, games=games, seat=seat, teams=teams, o=o,
                     won0=won0, ranked0=ranked0, se0=se0) -> Check:

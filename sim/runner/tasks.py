@@ -29,22 +29,49 @@ class Arena:
     cards: object
     policies: np.ndarray   # policy id of each experiment team
     budgets: np.ndarray    # and its budget (sim.ai.spec)
+    setups: tuple = ()     # the boards built so far (board k's GameSetup), for :func:`grow_arena`
 
 
-def build_arena(catalogue, exp: Experiment) -> Arena:
-    from sim.ai.spec import parse_policy
+def board_setups(catalogue, exp: Experiment, start: int, stop: int) -> list:
+    """Game set-ups of the experiment's boards ``start .. stop - 1`` (board k from
+    ``board_seed(exp, k)``: the same board whenever and however often it is built)."""
     from sim.board.generate import generate_board
-    from sim.engine.setup import card_arrays
-    from sim.engine.tables import build_setup, load_game_data, stack_setups
+    from sim.engine.tables import build_setup, load_game_data
 
     game_rules, apocalypses = load_game_data(catalogue.root)
-    setups = [build_setup(catalogue, generate_board(catalogue.tiles, catalogue.board_rules,
-                                                    board_seed(exp, k)), game_rules, apocalypses)
-              for k in range(min(exp.boards, exp.games))]
+    return [build_setup(catalogue, generate_board(catalogue.tiles, catalogue.board_rules,
+                                                  board_seed(exp, k)), game_rules, apocalypses)
+            for k in range(start, stop)]
+
+
+def build_arena(catalogue, exp: Experiment, n_boards: int | None = None) -> Arena:
+    """The arena with the experiment's boards (every one it can use, or the first ``n_boards``:
+    a sequential run that may stop early grows it with :func:`grow_arena`)."""
+    from sim.ai.spec import parse_policy
+    from sim.engine.setup import card_arrays
+    from sim.engine.tables import stack_setups
+
+    n = min(exp.boards, exp.games) if n_boards is None else max(1, min(n_boards, exp.boards))
+    setups = tuple(board_setups(catalogue, exp, 0, n))
     specs = [parse_policy(p) for p in exp.policies]
-    return Arena(exp, stack_setups(setups), card_arrays(catalogue.cards),
+    return Arena(exp, stack_setups(list(setups)), card_arrays(catalogue.cards),
                  np.array([s.id for s in specs], np.int64),
-                 np.array([s.budget for s in specs], np.int64))
+                 np.array([s.budget for s in specs], np.int64), setups)
+
+
+def grow_arena(catalogue, arena: Arena, n_boards: int) -> Arena:
+    """The arena with at least its first ``n_boards`` boards (at most the experiment's). Why:
+    building a board costs ~35-50 ms, so a fairness check on many boards builds only those its
+    rounds reach; the boards are the same as when built up front."""
+    from dataclasses import replace
+
+    from sim.engine.tables import stack_setups
+
+    n = min(n_boards, arena.exp.boards)
+    if n <= len(arena.setups):
+        return arena
+    setups = arena.setups + tuple(board_setups(catalogue, arena.exp, len(arena.setups), n))
+    return replace(arena, stacked=stack_setups(list(setups)), setups=setups)
 
 
 def play_games(arena: Arena, start: int, stop: int) -> dict:

@@ -1,7 +1,7 @@
 """Calibration suite: plant truths, run each verdict many times, print how well it keeps its word.
 
     python benchmarks/calibration.py [--reps 200] [--planted-reps 100] [--games 512]
-                                     [--boards 16] [--drift-reps 1000] [--seed 1] [--quick]
+                                     [--boards 64] [--drift-reps 1000] [--seed 1] [--quick]
 
 1. Fairness and seat effect, null: four teams of identical cards (each team's chance is 1/4)
    over ``--reps`` replications of ``--games`` games, each with its own boards and dice: the
@@ -117,7 +117,7 @@ def main() -> None:
     ap.add_argument("--planted-reps", type=int, default=100)
     ap.add_argument("--games", type=int, default=512, help="games per null replication")
     ap.add_argument("--planted-games", type=int, default=1024)
-    ap.add_argument("--boards", type=int, default=16, help="boards per replication")
+    ap.add_argument("--boards", type=int, default=64, help="boards per replication")
     ap.add_argument("--round", type=int, default=128, help="games between the check's looks")
     ap.add_argument("--drift-reps", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)

@@ -75,14 +75,15 @@ def planted_teams(cards) -> SimpleNamespace:
     return SimpleNamespace(cards=teams, names=("Planted", "Base 2", "Base 3", "Base 4"))
 
 
-def _sequential(outcomes, round_blocks: int, alpha: float, tolerance: float):
+def _sequential(outcomes, board, round_blocks: int, alpha: float, tolerance: float):
     """The fairness check's own schedule on one replication's games: (status, games, favoured)."""
     n_blocks = outcomes.shape[0]
     looks = -(-n_blocks // round_blocks)
     verdict = None
     for stop in range(round_blocks, n_blocks + round_blocks, round_blocks):
-        verdict = fairness_verdict(outcomes[:min(stop, n_blocks)], tolerance=tolerance,
-                                   alpha=alpha, max_looks=looks)
+        stop = min(stop, n_blocks)
+        verdict = fairness_verdict(outcomes[:stop], tolerance=tolerance, alpha=alpha,
+                                   max_looks=looks, clusters=board[:stop])
         if verdict.status != "open":
             break
     return verdict.status, verdict.games, int(np.argmax(verdict.rate))
@@ -98,10 +99,12 @@ def replicate(catalogue, teams, *, reps: int, games: int, boards: int, round_gam
         exp = fairness_experiment(teams, policy, int(rep_seed), games, round_games, boards)
         cols = play_games(build_arena(catalogue, exp), 0, games)
         outcomes = game_values(cols["winner_team"]).reshape(-1, 4, 4)
-        est = duplicate_win_rates(outcomes)
-        status, stopped, favoured = _sequential(outcomes, round_games // 4, alpha, tolerance)
-        seats = seat_team_effects(outcomes)
-        for key, value in (("rate", est.rate), ("se", est.se), ("df", est.n_seeds - 1),
+        board = cols["board"][::4]  # each duplicate block's board: the cluster
+        est = duplicate_win_rates(outcomes, clusters=board)
+        status, stopped, favoured = _sequential(outcomes, board, round_games // 4, alpha,
+                                                tolerance)
+        seats = seat_team_effects(outcomes, clusters=board)
+        for key, value in (("rate", est.rate), ("se", est.se), ("df", est.df),
                            ("verdict", status), ("stopped", stopped), ("favoured", favoured),
                            ("seat", seats.seat_rate), ("seat_se", seats.seat_se)):
             out[key].append(value)

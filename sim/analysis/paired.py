@@ -28,8 +28,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import t as student_t
-
+from .cluster import cluster_ids, cluster_sums, cr1_factor, t_quantile
 from .ratings import ELO_PER_NAT
 from .sequential import wald_bounds
 
@@ -71,18 +70,14 @@ def cluster_covariance(columns: np.ndarray, cluster: np.ndarray) -> tuple[np.nda
     if cols.ndim == 1:
         cols = cols[:, None]
     n = cols.shape[0]
-    ids, inverse = np.unique(np.asarray(cluster), return_inverse=True)
-    c = ids.size
+    ids, c = cluster_ids(cluster, n)
     mean = cols.mean(axis=0)
-    sums = np.zeros((c, cols.shape[1]))
-    np.add.at(sums, inverse, cols - mean)
-    factor = c / (c - 1) if c > 1 else np.inf
-    return mean, factor * sums.T @ sums / n ** 2, c
+    sums = cluster_sums(cols - mean, ids, c)
+    return mean, cr1_factor(c) * sums.T @ sums / n ** 2, c
 
 
 def _interval(mean: float, var: float, df: int, confidence: float) -> tuple[float, float]:
-    t = float(student_t.ppf(0.5 + confidence / 2, max(df, 1)))
-    half = t * math.sqrt(max(var, 0.0))
+    half = t_quantile(confidence, max(df, 1)) * math.sqrt(max(var, 0.0))
     return mean - half, mean + half
 
 

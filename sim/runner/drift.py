@@ -89,6 +89,9 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
             continue
         if exp.teams is None or exp.seating != "duplicate":
             doc.add(("experiments",), f"{rel}: the gate replays fixed teams in duplicate seating")
+        if exp.boards < 2:
+            doc.add(("experiments",), f"{rel}: boards = {exp.boards}; the gate needs at least 2 "
+                                      f"(its variance is between boards)")
         experiments.append(exp)
     problems.raise_if_any()
     return Suite(str(path), experiments=tuple(experiments), **numbers)

@@ -197,3 +197,21 @@ def test_a_crash_inside_the_gate_is_exit_2_not_drift(capsys, lab, monkeypatch):
     cards, suite, baseline = lab
     code, _, err = gate(capsys, cards, suite, baseline)
     assert code == 2 and "internal error" in err and "simulated failure" in err
+
+
+def test_baseline_cards_this_engine_cannot_read_fall_back_to_the_recorded_games(capsys, lab):
+    """After a change of the data format (here: an Apocalypse without its `resolve` key, as every
+    baseline made before resolutions had), the baseline's cards cannot be replayed; the gate says
+    so and pairs with the recorded games instead of failing."""
+    import hashlib
+
+    cards, suite, baseline = lab
+    data = json.loads(baseline.read_text())
+    old = data["card_files"]["apocalypses.toml"].replace('resolve = "hold"\n', "")
+    data["card_files"]["apocalypses.toml"] = old
+    data["cards"]["apocalypses.toml"] = hashlib.sha256(old.encode()).hexdigest()
+    baseline.write_text(json.dumps(data))
+    code, out, _ = gate(capsys, cards, suite, baseline)
+    assert code == 0, out
+    assert "cannot read the baseline's cards (apocalypses.toml:" in out
+    assert "paired with the baseline's recorded game" in out

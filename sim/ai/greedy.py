@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
-from sim.catalogue.apocalypses import STORM
+from sim.catalogue.apocalypses import P_RESOLVE, RESOLVE_HOLD, STORM
 from sim.engine import layout as L
 from sim.engine.actions import _alt_base, _interact_base, _water_base, _weapon_base
 from sim.engine.entities import _move_speed, _weapon_ready
@@ -40,26 +40,44 @@ SPAN = 35
 
 @njit(inline="always")
 def _storm(st, S):
-    """Whether the revealed Apocalypse is the Storm (positions score by layer then)."""
-    return st.g[L.REVEALED] != 0 and S.apoc_code[st.g[L.APOC]] == STORM
+    """Whether the revealed, unresolved Apocalypse is the Storm (positions score by layer then)."""
+    return (st.g[L.REVEALED] != 0 and st.g[L.APOC_RESOLVED] == 0
+            and S.apoc_code[st.g[L.APOC]] == STORM)
+
+
+@njit(inline="always")
+def _hold_target(st, S):
+    """The position to hold to resolve the revealed Apocalypse (-1: none to hold now)."""
+    g = st.g
+    p = S.ip[L.P_APOC_POS]
+    if (g[L.REVEALED] == 0 or g[L.APOC_RESOLVED] != 0 or st.pos_state[p] != L.NORMAL
+            or S.apoc_params[g[L.APOC], P_RESOLVE] != RESOLVE_HOLD):
+        return -1
+    return p
 
 
 @njit
 def _pos_base(st, S, c):
     """Per grid position, the part of a position score that is the same for all its spaces:
     ``tile_values._pos_bonus`` (Homefield, the tile's reward), minus the doom of a coordinate
-    announced for destruction and, once the Storm is revealed, of the outer layers. Folded here
+    announced for destruction and, once the Storm is revealed, of the outer layers, plus the
+    pull of the Apocalypse tile while holding it can resolve the Apocalypse. Folded here
     once per decision (49 positions), so the loop over spaces reads one number per space."""
     out = _pos_bonus(st, S, c)
     w_doomed = S.fp[L.W_DOOMED]
     pos_state = st.pos_state
     pos_layer = S.pos_layer
     storm = _storm(st, S)
+    hold = _hold_target(st, S)
+    w_hold = S.fp[L.W_APOC_HOLD]
     for p in range(out.shape[0]):
         if pos_state[p] == L.ANNOUNCED:
             out[p] -= w_doomed
         if storm:
             out[p] -= 0.01 * w_doomed * pos_layer[p]
+        if hold >= 0:  # the Apocalypse's condition (greedy_apocalypse_hold), nearer is better
+            far = max(abs(p // 7 - hold // 7), abs(p % 7 - hold % 7))
+            out[p] += w_hold / (1 + far)
     return out
 
 

@@ -17,8 +17,15 @@ from .tomldoc import TomlDoc
 
 EFFECTS = ("storm", "flood", "collapse")  # code = index + 1
 STORM, FLOOD, COLLAPSE = 1, 2, 3
-_KEYS = {"name", "description", "effect", "count", "damage", "rise"}
-N_PARAMS = 3  # count, damage, rise
+# How the players resolve it ("It continues until it is resolved by the players meeting its
+# condition"): "hold" = a character stands on the revealed Apocalypse tile at `hold` GM Turns in a
+# row; "none" = it cannot be resolved (the old behaviour, kept as an alternative).
+RESOLUTIONS = ("none", "hold")  # code = index
+RESOLVE_NONE, RESOLVE_HOLD = 0, 1
+_KEYS = {"name", "description", "effect", "count", "damage", "rise", "resolve", "hold"}
+N_PARAMS = 5  # count, damage, rise, resolution code, GM Turns to hold
+P_COUNT, P_DAMAGE, P_RISE, P_RESOLVE, P_HOLD = range(N_PARAMS)
+MAX_HOLD = 20  # a hold longer than the rotation cap could never be met
 
 
 @dataclass(frozen=True)
@@ -67,11 +74,27 @@ def load_apocalypses(root: Path, problems: Problems | None = None) -> Apocalypse
         if effect == "flood" and damage is not None and rise == 0:
             doc.add(base + ("rise",), "a flood needs rise >= 1 so it can end every game "
                                       "(health has no upper bound from shields)")
+        resolve, hold = _resolution(doc, base)
         names.append(name)
         descs.append(desc)
         codes.append(EFFECTS.index(effect) + 1 if effect else 0)
-        params.append([count or 0, damage or 0, rise or 0])
+        params.append([count or 0, damage or 0, rise or 0, resolve, hold])
         lines.append(doc.line(base) or 0)
     own.raise_if_any()
     return ApocalypseIndex(tuple(names), tuple(descs), np.asarray(codes, np.int64),
                            np.asarray(params, np.int64).reshape(-1, N_PARAMS), tuple(lines), str(path))
+
+
+def _resolution(doc: TomlDoc, base: tuple) -> tuple[int, int]:
+    """The entry's resolution condition: (code, GM Turns to hold); every problem on its line."""
+    resolve = doc.get(base + ("resolve",), str, choices=RESOLUTIONS, fallback=None)
+    if resolve not in RESOLUTIONS:  # already reported: the hold is not checked against it
+        return RESOLVE_NONE, 0
+    code = RESOLUTIONS.index(resolve)
+    if code == RESOLVE_HOLD:
+        hold = doc.get(base + ("hold",), int, lo=1, hi=MAX_HOLD, fallback=1)
+    else:
+        hold = doc.get(base + ("hold",), int, lo=1, hi=MAX_HOLD, default=0, fallback=0)
+        if hold:
+            doc.add(base + ("hold",), "`hold` needs resolve = \"hold\"")
+    return code, int(hold or 0)

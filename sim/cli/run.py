@@ -65,3 +65,16 @@ def run(experiment, games, jobs, out, resume, backend, scheduler, cards, no_prog
     for k, rate in enumerate(summary["team_win_rate"]):
         click.echo(f"  team {k + 1}: win rate {rate:.3f}")
     click.echo("  outcomes: " + ", ".join(f"{k} {v}" for k, v in summary["outcomes"].items()))
+    _echo_apocalypses(summary["apocalypses"], cards_root)
+
+
+def _echo_apocalypses(per_apocalypse: dict, cards_root) -> None:
+    """Per Apocalypse: how often the players resolved it and how its games ended."""
+    from sim.catalogue.apocalypses import load_apocalypses
+
+    names = load_apocalypses(cards_root).names
+    for a, entry in per_apocalypse.items():
+        games = entry["games"]
+        ends = ", ".join(f"{k} {100 * v / games:.0f} %" for k, v in sorted(entry["outcomes"].items()))
+        click.echo(f"  {names[int(a)]}: {games} games, resolved in {entry['resolved']} "
+                   f"({100 * entry['resolved'] / games:.0f} %); {ends}")

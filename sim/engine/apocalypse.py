@@ -6,6 +6,13 @@ replaced by a 'void'"; "The tile coordinate to be destroyed is announced on the 
 destroyed on the following GM Turn"; "Tile-Wide Damage is flat damage ... not affected by
 defense". Effects (``cards/apocalypses.toml``): storm = the outermost coordinates first, collapse
 = random coordinates, flood = tile-wide damage everywhere; each grows by ``rise`` per rotation.
+
+Resolution: "It continues until it is resolved by the players meeting its condition, or until the
+game ends with one team victorious." The book prints no condition, so each entry states one
+(house ruling, docs/rulings.md): ``hold`` = at ``hold`` GM Turns in a row a character stands on the
+revealed Apocalypse tile (checked where the GM Turn would be, before the step, so a tile announced
+for destruction can still be held on the turn allotted to react). Once resolved the Apocalypse
+stops (announced coordinates are spared) and the GM Turn operates as normal again.
 """
 
 from __future__ import annotations
@@ -13,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
-from sim.catalogue.apocalypses import FLOOD, STORM
+from sim.catalogue.apocalypses import (FLOOD, P_COUNT, P_DAMAGE, P_HOLD, P_RESOLVE, P_RISE,
+                                       RESOLVE_HOLD, STORM)
 from sim.rng import roll
 
 from . import layout as L
@@ -68,7 +76,8 @@ def _apocalypse_step(st, S):
     g = st.g
     a = g[L.APOC]
     code = S.apoc_code[a]
-    count, damage, rise = S.apoc_params[a, 0], S.apoc_params[a, 1], S.apoc_params[a, 2]
+    count, damage, rise = (S.apoc_params[a, P_COUNT], S.apoc_params[a, P_DAMAGE],
+                           S.apoc_params[a, P_RISE])
     j = g[L.APOC_STEP]
     before = _team_health(st, np.zeros(4, np.int64))
     g[L.DEFER] = 1  # the step is one event: the winner is decided after it
@@ -87,3 +96,43 @@ def _apocalypse_step(st, S):
     g[L.APOC_STEP] = j + 1
     g[L.DEFER] = 0
     _check_victory(st, S, before)
+
+
+@njit
+def _holder(st, S):
+    """A living team character standing on the revealed Apocalypse tile (-1: none)."""
+    ent = st.ent
+    apoc = S.ip[L.P_APOC_POS]
+    for e in range(ent.shape[0]):
+        s = ent[e, L.SPACE]
+        kind = ent[e, L.KIND]
+        if (ent[e, L.ALIVE] != 0 and ent[e, L.TEAM] >= 0 and s >= 0 and st.tile_pos[s] == apoc
+                and (kind == L.K_CHARACTER or kind == L.K_SUMMONED)):
+            return e
+    return -1
+
+
+@njit
+def _resolve_check(st, S) -> bool:
+    """Count this GM Turn towards the Apocalypse's condition; True once it is met (then resolved:
+    logged, announced coordinates spared)."""
+    g = st.g
+    a = g[L.APOC]
+    if S.apoc_params[a, P_RESOLVE] != RESOLVE_HOLD or st.pos_state[S.ip[L.P_APOC_POS]] == L.VOIDED:
+        return False
+    e = _holder(st, S)
+    if e < 0:
+        g[L.APOC_HELD] = 0
+        return False
+    g[L.APOC_HELD] += 1
+    need = S.apoc_params[a, P_HOLD]
+    _log(st, L.EV_APOC_HOLD, e, g[L.APOC_HELD], need, 0, 0, 0)
+    if g[L.APOC_HELD] < need:
+        return False
+    g[L.APOC_RESOLVED] = 1 + st.ent[e, L.TEAM]
+    g[L.APOC_ACTIVE] = 0
+    for p in range(49):
+        if st.pos_state[p] == L.ANNOUNCED:
+            st.pos_state[p] = L.NORMAL
+    _log(st, L.EV_APOC_RESOLVED, a, st.ent[e, L.TEAM], e, 0, 0, 0)
+    return True

@@ -69,6 +69,11 @@ EVENTS = {
     L.EV_APOC_START: ("apocalypse begins", ("apocalypse",),
                       "the Apocalypse takes its place and progresses every rotation where the GM "
                       "Turn would be"),
+    L.EV_APOC_HOLD: ("apocalypse held", ("entity", "held", "needed"),
+                     "It continues until it is resolved by the players meeting its condition"),
+    L.EV_APOC_RESOLVED: ("apocalypse resolved", ("apocalypse", "team", "entity"),
+                         "It continues until it is resolved by the players meeting its "
+                         "condition"),
     L.EV_ANNOUNCE: ("announcement", ("position",),
                     "The tile coordinate to be destroyed is announced on the GM Turn"),
     L.EV_DESTROY: ("destruction", ("position",),
@@ -198,6 +203,12 @@ def _text(name, ev, labels, apocs, items=()) -> str:
         return f"the Apocalypse is revealed ({REVEALS[ev['reason']]}): {apocs[ev['apocalypse']]}"
     if name == "apocalypse begins":
         return f"{apocs[ev['apocalypse']]} begins"
+    if name == "apocalypse held":
+        return (f"{w('entity')} holds the Apocalypse tile at this GM Turn "
+                f"({ev['held']} of {ev['needed']} in a row)")
+    if name == "apocalypse resolved":
+        return (f"Team {ev['team'] + 1} resolves {apocs[ev['apocalypse']]} ({w('entity')} held "
+                f"its tile): the GM Turn operates as normal again")
     if name == "announcement":
         return f"coordinate {_pos(ev['position'])} will be destroyed on the next GM Turn"
     if name == "destruction":

@@ -87,6 +87,9 @@ KNOWS, FROZEN_TILES, TILE_CHANGES, FX_OK = 50, 51, 52, 53
 # the function row of the interactable the deciding character can use this decision (its action
 # unspent; -1: none), written by legal._legal for the policies (tiles._legal_interact)
 INTERACT_ROW = 54
+# the Apocalypse's resolution (cards/apocalypses.toml resolve/hold): GM Turns in a row at which a
+# character stood on the revealed Apocalypse tile; 1 + the team that resolved it (0: not resolved)
+APOC_HELD, APOC_RESOLVED = 55, 56
 NG = 62
 GM = 4  # TURN value of the GM Turn
 
@@ -112,6 +115,7 @@ EV_ITEM_GAIN, EV_ITEM_ACTIVE, EV_ITEM_USE, EV_ITEM_DROP, EV_ITEM_DAMAGE = 30, 31
 (EV_TICKS, EV_REWARD, EV_INTERACT, EV_TILE_STATE, EV_SWAP, EV_TRANSFORM, EV_GAIN, EV_COINS,
  EV_EXTRA_ACTION) = range(37, 46)
 EV_WATER_ROLL, EV_SUBMERGED, EV_FALL = 46, 47, 48  # water.py, terrain.py
+EV_APOC_HOLD, EV_APOC_RESOLVED = 51, 52  # apocalypse.py: the players meet its condition
 # death causes
 BY_ATTACK, BY_RETALIATION, BY_DESTRUCTION, BY_TILE_DAMAGE, BY_ABILITY, BY_APOCALYPSE = range(1, 7)
 BY_FIRE_WALL, BY_FALL = 7, 8  # water.py, terrain.py (causes 9..: later slices)
@@ -163,8 +167,8 @@ NIP = 40  # 36..39: later slices
 # ---- float parameters fp[NFP]
 F_RED = 0
 (W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH,
- W_EFFECT, W_SUBMERGED) = range(1, 11)
-NFP = 11
+ W_EFFECT, W_SUBMERGED, W_APOC_HOLD) = range(1, 12)
+NFP = 12
 
 # policies (built-in Numba kernels, dispatched by id in runner._choose)
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2

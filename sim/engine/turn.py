@@ -18,7 +18,7 @@ from sim._jit import njit
 
 from . import layout as L
 from .actions import _alt_base, _interact_base, _item_base, _water_base, _weapon_base
-from .apocalypse import _apocalypse_step
+from .apocalypse import _apocalypse_step, _resolve_check
 from .combat import _strike, _vehicle_attack
 from .cpu import _cpu_turn
 from .effects import _use_ability, _use_ability_alt
@@ -72,14 +72,16 @@ def _next_actor(st, team):
 def _gm_turn(st, S):
     g = st.g
     _log(st, L.EV_GM_TURN, 0, 0, 0, 0, 0, 0)
-    if g[L.REVEALED] != 0 and g[L.APOC_ACTIVE] == 0:
+    if g[L.REVEALED] != 0 and g[L.APOC_ACTIVE] == 0 and g[L.APOC_RESOLVED] == 0:
         owed = 0
         for t in range(4):
             owed += g[L.OWED + t]
         if owed == 0:  # "Once the GM starts their turn and every player has had that chance"
             g[L.APOC_ACTIVE] = 1
             _log(st, L.EV_APOC_START, g[L.APOC], 0, 0, 0, 0, 0)
-    if g[L.APOC_ACTIVE] != 0:
+    if g[L.APOC_ACTIVE] != 0 and _resolve_check(st, S):
+        _cpu_turn(st, S)  # "resolved by the players meeting its condition": the GM Turn resumes
+    elif g[L.APOC_ACTIVE] != 0:
         _apocalypse_step(st, S)
         if S.ip[L.P_CPUS_APOC] != 0:
             _cpu_turn(st, S)

@@ -17,7 +17,7 @@ tables are compared too (with a tolerance), so a change to the dice rules is nam
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -157,6 +157,7 @@ class GateResult:
     alpha_per_metric: float
     changed_files: tuple[str, ...]   # card files that differ from the baseline's
     engine_changed: bool
+    unreadable: str = ""             # why the baseline's cards could not be replayed (if so)
 
     @property
     def exit_code(self) -> int:
@@ -171,6 +172,10 @@ class GateResult:
     def provenance(self) -> str:
         """One sentence: what differs from the baseline and what the games were compared with."""
         engine = "the engine changed" if self.engine_changed else "the same engine"
+        if self.changed_files and self.unreadable:
+            return (f"changed since the baseline: {', '.join(self.changed_files)}; {engine}. "
+                    f"This engine cannot read the baseline's cards ({self.unreadable}), so each "
+                    f"game is paired with the baseline's recorded game on the same seeds.")
         if self.changed_files:
             return (f"changed since the baseline: {', '.join(self.changed_files)}; {engine}. "
                     f"Each game is paired with the baseline's cards replayed on the same seeds.")
@@ -186,7 +191,6 @@ def _bad(baseline_path, field: str, message: str) -> InputError:
 
 def _cards_by_name(exp: Experiment, names: list[list[str]], cards, baseline_path) -> Experiment:
     """``exp`` with its teams' cards (``names``) looked up in another catalogue (the baseline's)."""
-    from dataclasses import replace
 
     index = {n: i for i, n in enumerate(cards.names)}
     missing = sorted({n for team in names for n in team if n not in index})
@@ -246,22 +250,30 @@ def run_gate(catalogue, suite: Suite, baseline: dict, baseline_path="baseline",
              progress=None) -> GateResult:
     """Replay the suite paired with the baseline and test every metric (Bonferroni over metrics)."""
     from sim.catalogue.loader import load_catalogue
+    from sim.engine.tables import load_game_data
 
     from .drift_baseline import engine_digest
 
     changed = changed_card_files(baseline, card_files(catalogue.root))
     alpha = suite.alpha / (4 * len(suite.experiments))
     results: list[MetricResult] = []
+    unreadable = ""
     with tempfile.TemporaryDirectory(prefix="bwlab-baseline-") as tmp:
         reference = None
         if changed:
-            reference = load_catalogue(materialise_cards(baseline, Path(tmp) / "cards"))
+            try:
+                reference = load_catalogue(materialise_cards(baseline, Path(tmp) / "cards"))
+                load_game_data(reference.root)  # what build_arena reads beside the catalogue
+            except InputError as exc:  # the engine's data format moved on since the baseline
+                reference = None
+                first = exc.problems[0]
+                unreadable = str(replace(first, file=Path(first.file).name))
         for exp in suite.experiments:
             results += _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path,
                                      alpha, progress)
     changes = combat_changes(baseline["combat"], combat_snapshot(catalogue.rules))
     return GateResult(tuple(results), tuple(changes), alpha, tuple(changed),
-                      baseline["engine"]["source"] != engine_digest())
+                      baseline["engine"]["source"] != engine_digest(), unreadable)
 
 
 def junit_xml(result: GateResult) -> str:

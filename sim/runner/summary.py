@@ -50,7 +50,9 @@ def summarise(store: RunStore, card_names=None) -> dict:
     outcomes: Counter = Counter()
     rotations = 0
     cards = np.zeros((0, len(CARD_STATS)), np.int64)
+    apocalypses: dict[int, dict] = {}
     for _, table in store.batches():
+        _count_apocalypses(apocalypses, table)
         cards = _add(cards, card_totals(table))
         winner = table.column("winner_team").to_numpy()
         games += len(winner)
@@ -61,4 +63,22 @@ def summarise(store: RunStore, card_names=None) -> dict:
     return {"games": games,
             "team_win_rate": [float(w) / games if games else 0.0 for w in wins],
             "outcomes": dict(sorted(outcomes.items())),
-            "mean_rotations": rotations / games if games else 0.0}
+            "mean_rotations": rotations / games if games else 0.0,
+            "apocalypses": {str(a): apocalypses[a] for a in sorted(apocalypses)}}
+
+
+def _count_apocalypses(into: dict, table) -> None:
+    """Per Apocalypse (index in the Index): games, games in which it was resolved, and how the
+    games ended ("Reported per Apocalypse: how often it is resolved, and how games end")."""
+    names = table.column_names
+    apoc = table.column("apocalypse").to_numpy()
+    resolved = (table.column("apocalypse_resolved").to_numpy() if "apocalypse_resolved" in names
+                else np.zeros(len(apoc), bool))
+    outcome = table.column("outcome").to_pylist()
+    for a in np.unique(apoc):
+        entry = into.setdefault(int(a), {"games": 0, "resolved": 0, "outcomes": {}})
+        rows = np.flatnonzero(apoc == a)
+        entry["games"] += int(rows.size)
+        entry["resolved"] += int(resolved[rows].sum())
+        for r in rows:
+            entry["outcomes"][outcome[r]] = entry["outcomes"].get(outcome[r], 0) + 1

@@ -95,7 +95,8 @@ def play_games(arena: Arena, start: int, stop: int) -> dict:
                "winner_seat": winner_seat, "winner_team": winner_team,
                "outcome": np.array([REASON_NAMES[int(r)] for r in res["reason"]]),
                "rotations": res["rotation"], "deaths": res["deaths"],
-               "apocalypse": res["apocalypse"], "decisions": res["decisions"]}
+               "apocalypse": res["apocalypse"], "decisions": res["decisions"],
+               "apocalypse_resolved": res["apocalypse_resolved"] > 0}
     for s in range(4):
         columns[f"team_in_seat{s + 1}"] = sch.team_of_seat[:, s]
         columns[f"policy_seat{s + 1}"] = np.array([exp.policies[k] for k in sch.team_of_seat[:, s]])

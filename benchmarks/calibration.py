@@ -134,6 +134,16 @@ def main() -> None:
     bad = set(args.levels.split(",")) - set(LEVELS)
     if bad:
         ap.error(f"--levels: unknown {', '.join(sorted(bad))}; choose from {', '.join(LEVELS)}")
+    for flag, value, least in (("--reps", args.reps, 2), ("--planted-reps", args.planted_reps, 2),
+                               ("--games", args.games, 8), ("--planted-games", args.planted_games, 8),
+                               ("--boards", args.boards, 2), ("--round", args.round, 8),
+                               ("--drift-reps", args.drift_reps, 1)):
+        if value < least:
+            ap.error(f"{flag}: {value} is below {least}")
+    for flag, value in (("--games", args.games), ("--planted-games", args.planted_games),
+                        ("--round", args.round)):
+        if value % 4:
+            ap.error(f"{flag}: {value} is not a multiple of 4 (duplicate blocks)")
     t0 = time.perf_counter()
     machine = f"{platform.processor() or platform.machine()}, Python {platform.python_version()}"
     results = {"machine": machine, "args": {k: str(v) for k, v in vars(args).items()}}

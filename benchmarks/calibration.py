@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 import time
@@ -36,6 +37,9 @@ from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, NO_DRIFT  # noqa: E402
 from sim.analysis.planted import paired_games, sequential_paired  # noqa: E402
 from sim.atomic import write_text  # noqa: E402
 from sim.runner.calibration import LEVELS, replicate, summary, with_planted  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from games import _cpu_model  # noqa: E402
 
 SUITE = dict(delta_elo=70.0, alpha=0.05 / 4, beta=0.05, min_games=1024, round_games=128)
 
@@ -145,7 +149,7 @@ def main() -> None:
         if value % 4:
             ap.error(f"{flag}: {value} is not a multiple of 4 (duplicate blocks)")
     t0 = time.perf_counter()
-    machine = f"{platform.processor() or platform.machine()}, Python {platform.python_version()}"
+    machine = (f"{_cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     results = {"machine": machine, "args": {k: str(v) for k, v in vars(args).items()}}
 
     def save(fair=None):  # after every part, so a long run leaves what it measured

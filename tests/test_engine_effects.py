@@ -80,19 +80,28 @@ def test_strike_throws_extra_attacks_as_an_action():
     assert game.st.ent[c, L.ACTED] == 1 and game.st.ent[c, L.CHARGES_LEFT] == 1
 
 
-def test_area_is_flat_tile_wide_damage_on_every_opponent_even_invisible():
-    """"Tile-Wide Damage is flat damage ... applies immediately to everything in the affected
-    tiles ... not affected by defense"; invisible entities stay "susceptible to ... tile-wide
-    damage"."""
+def test_area_is_flat_tile_wide_damage_on_everything_in_the_tile_the_users_team_included():
+    """Book: "Tile-Wide Damage is flat damage dealt to a single tile or a collection of tiles,
+    and it applies immediately to everything in the affected tiles. Flat damage applies straight
+    to a health pool and is not affected by defense" — everything, so the user and its teammates
+    in the tile take it too (only a Tile-Wide *Attack* "rolls against every opponent in the
+    attacker's tile"); invisible entities stay "susceptible to ... tile-wide damage". Friendly
+    damage is credited to nobody (the user's record counts what it did to opponents)."""
     game, c = scenario("area", damage=7)
     ent = game.st.ent
-    foes = np.flatnonzero((ent[:, L.TEAM] >= 1) & (ent[:, L.SPACE] == ent[c, L.SPACE]))
+    here = ent[c, L.SPACE]
+    foes = np.flatnonzero((ent[:, L.TEAM] >= 1) & (ent[:, L.SPACE] == here))
     ent[foes[0], L.INVISIBLE] = 99 * L.CLOCKS + 1
-    mates = np.flatnonzero(ent[:, L.TEAM] == 0)
+    mates = np.flatnonzero((ent[:, L.TEAM] == 0) & (ent[:, L.SPACE] == here))
+    assert c in mates and len(mates) > 1
     before, mates_before = ent[foes, L.HEALTH].copy(), ent[mates, L.HEALTH].copy()
+    dealt = int(ent[c, L.DEALT])
     game.apply(on_entity(game, c))
     assert np.array_equal(ent[foes, L.HEALTH], before - 7)
-    assert np.array_equal(ent[mates, L.HEALTH], mates_before)
+    assert np.array_equal(ent[mates, L.HEALTH], mates_before - 7)
+    assert ent[c, L.DEALT] - dealt == 7 * len(foes)
+    hits = events(game, L.EV_TILE_DAMAGE)
+    assert sorted(hits[:, 2].tolist()) == sorted(foes.tolist() + mates.tolist())
 
 
 @pytest.mark.parametrize("shield, wound, amount, health_gain, shield_gain", [

@@ -268,6 +268,26 @@ def test_a_permanent_gain_survives_deactivation_swap_and_removal():
     assert ent[c, L.RANGE] == r0 + 1
 
 
+def test_a_tile_gain_of_one_toon_twin_is_gained_by_both():
+    """A multi-character card's characters "share one stat pool and one item pool. A stat buff
+    gained by one of them is gained by all of them": one Toon Twin earns Hidden Leaf Gate's
+    permanent +1 range and both rows gain it (one gain event each); other cards do not."""
+    game, c = game_on()
+    ent = game.st.ent
+    twins = np.flatnonzero((ent[:, L.KIND] == L.K_CHARACTER)
+                           & (ent[:, L.CARD] == CATALOGUE.cards.find("Toon Twins")))
+    assert len(twins) == 2 and len(set(ent[twins, L.GROUP])) == 1
+    a, b = (int(x) for x in twins)
+    others = np.flatnonzero((ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.GROUP] != ent[a, L.GROUP]))
+    ent[a, L.SPACE] = floor_of(game, where("Hidden Leaf Gate"))
+    before, others_before = ent[[a, b], L.RANGE].copy(), ent[others, L.RANGE].copy()
+    end_turn_of(game, a)
+    end_turn_of(game, a)
+    assert np.array_equal(ent[[a, b], L.RANGE], before + 1)
+    assert np.array_equal(ent[others, L.RANGE], others_before)
+    assert sorted(events(game, L.EV_GAIN)[:, 2].tolist()) == [a, b]
+
+
 # ----------------------------------------------------------------------- deactivated, frozen
 
 def test_a_deactivated_tile_is_paused_until_the_deactivation_is_removed():

@@ -159,7 +159,10 @@ NTL = 55
 # fire wall's damage and whether it still crosses, the fall die, its falling faces, the damage
 (P_WATER_DIE, P_WATER_MIN, P_FIRE_DAMAGE, P_FIRE_CROSSES, P_FALL_DIE, P_FALL_MAX,
  P_FALL_DAMAGE, P_WATER_STREAK) = range(28, 36)
-NIP = 40  # 36..39: later slices
+# the streak cap counts every success (1) or automatic ones only (0: rules.toml
+# water_streak_counts)
+P_STREAK_ALL = 36
+NIP = 40  # 37..39: later slices
 # ---- float parameters fp[NFP]
 F_RED = 0
 (W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH,

@@ -10,6 +10,7 @@ import pytest
 
 from sim.combat.star import BLUE, GREEN
 from sim.engine import layout as L
+from sim.engine.actions import _group_base
 from sim.engine.combat import _attack_star
 from sim.engine.death import _harm, _kill
 from sim.engine.states import _tick
@@ -226,7 +227,8 @@ def test_mobility_teleports_within_distance_without_spending_speed_or_action():
     game.apply(on_space(game, spaces[-1]))
     assert ent[c, L.SPACE] == spaces[-1] and ent[c, L.SPEED_LEFT] == speed
     assert ent[c, L.ACTED] == 0
-    assert not game.legal_mask()[on_space(game, 0):].any()  # once per turn
+    group = _group_base(game.st.kind.shape[0], ent.shape[0])  # group attacks: still legal
+    assert not game.legal_mask()[on_space(game, 0):group].any()  # once per turn
 
 
 def test_revive_returns_at_full_health_with_charges_and_debuffs_as_they_were():

@@ -134,7 +134,7 @@ def _wall_kind(st, S, here, s):
 
 
 @njit
-def _d(st, faces):
+def _roll_die(st, faces):
     """One die of ``faces`` from the game's stream."""
     rng = st.rng
     face, rng[0], rng[1], rng[2], rng[3] = roll(faces, rng[0], rng[1], rng[2], rng[3])
@@ -151,12 +151,12 @@ def _water_roll(st, S, c):
     if st.ent[c, L.FREE_WATER] != 0 or _free_water(st, S, c):  # an ability's or a held item's
         return 0, True
     die = S.ip[L.P_WATER_DIE]
-    face = _d(st, die)
+    face = _roll_die(st, die)
     adv = _advantage(st.ent, c)
     if adv > 0:
-        face = max(face, _d(st, die))
+        face = max(face, _roll_die(st, die))
     elif adv < 0:
-        face = min(face, _d(st, die))
+        face = min(face, _roll_die(st, die))
     return face, face >= S.ip[L.P_WATER_MIN]
 
 

@@ -37,6 +37,38 @@ def new_game(board_seed: int, seed: int, teams=None, apocalypse: int = -1, log=T
     return Game(setup_for(board_seed), CARDS, teams, seed, apocalypse=apocalypse, log=log)
 
 
+@lru_cache(maxsize=8)
+def cards_with(edits: tuple[tuple[str, str, str], ...]) -> Path:
+    """A copy of cards/ in a temporary folder with ``(file, old, new)`` text replacements made
+    (each ``old`` must occur): a designer's variant folder, for tests of a switch in the data."""
+    import shutil
+    import tempfile
+    d = Path(tempfile.mkdtemp(prefix="bwlab-cards-")) / "cards"
+    shutil.copytree(ROOT / "cards", d)
+    for name, old, new in edits:
+        text = (d / name).read_text(encoding="utf-8")
+        assert old in text, (name, old)
+        (d / name).write_text(text.replace(old, new, 1), encoding="utf-8")
+    return d
+
+
+TERRAIN_DRAFT = (("rules.toml", "terrain_draft = false", "terrain_draft = true"),)
+
+
+@lru_cache(maxsize=4)
+def catalogue_with(edits: tuple[tuple[str, str, str], ...]):
+    """The catalogue of :func:`cards_with` (cached: one object, one tile table)."""
+    return load_catalogue(cards_with(edits))
+
+
+def new_game_with(edits, board_seed: int, seed: int, teams) -> Game:
+    """:func:`new_game` on the catalogue of a variant folder (:func:`cards_with`)."""
+    cat = catalogue_with(edits)
+    rules, apocalypses = load_game_data(cat.root)
+    board = generate_board(cat.tiles, cat.board_rules, board_seed)
+    return Game(build_setup(cat, board, rules, apocalypses), card_arrays(cat.cards), teams, seed)
+
+
 def seed_items(game: Game, rng: np.random.Generator) -> None:
     """Items in play before the tile rewards bring them (test scenarios only): each character
     gains 0-2 random items (not yet usable) and a dozen lie on random floor spaces."""

@@ -10,6 +10,7 @@ import pytest
 
 from sim.combat.star import BLUE, GREEN
 from sim.engine import layout as L
+from sim.engine.actions import _group_base
 from sim.engine.combat import _attack_star
 from sim.engine.death import _harm, _kill
 from sim.engine.states import _tick
@@ -80,19 +81,28 @@ def test_strike_throws_extra_attacks_as_an_action():
     assert game.st.ent[c, L.ACTED] == 1 and game.st.ent[c, L.CHARGES_LEFT] == 1
 
 
-def test_area_is_flat_tile_wide_damage_on_every_opponent_even_invisible():
-    """"Tile-Wide Damage is flat damage ... applies immediately to everything in the affected
-    tiles ... not affected by defense"; invisible entities stay "susceptible to ... tile-wide
-    damage"."""
+def test_area_is_flat_tile_wide_damage_on_everything_in_the_tile_the_users_team_included():
+    """Book: "Tile-Wide Damage is flat damage dealt to a single tile or a collection of tiles,
+    and it applies immediately to everything in the affected tiles. Flat damage applies straight
+    to a health pool and is not affected by defense" — everything, so the user and its teammates
+    in the tile take it too (only a Tile-Wide *Attack* "rolls against every opponent in the
+    attacker's tile"); invisible entities stay "susceptible to ... tile-wide damage". Friendly
+    damage is credited to nobody (the user's record counts what it did to opponents)."""
     game, c = scenario("area", damage=7)
     ent = game.st.ent
-    foes = np.flatnonzero((ent[:, L.TEAM] >= 1) & (ent[:, L.SPACE] == ent[c, L.SPACE]))
+    here = ent[c, L.SPACE]
+    foes = np.flatnonzero((ent[:, L.TEAM] >= 1) & (ent[:, L.SPACE] == here))
     ent[foes[0], L.INVISIBLE] = 99 * L.CLOCKS + 1
-    mates = np.flatnonzero(ent[:, L.TEAM] == 0)
+    mates = np.flatnonzero((ent[:, L.TEAM] == 0) & (ent[:, L.SPACE] == here))
+    assert c in mates and len(mates) > 1
     before, mates_before = ent[foes, L.HEALTH].copy(), ent[mates, L.HEALTH].copy()
+    dealt = int(ent[c, L.DEALT])
     game.apply(on_entity(game, c))
     assert np.array_equal(ent[foes, L.HEALTH], before - 7)
-    assert np.array_equal(ent[mates, L.HEALTH], mates_before)
+    assert np.array_equal(ent[mates, L.HEALTH], mates_before - 7)
+    assert ent[c, L.DEALT] - dealt == 7 * len(foes)
+    hits = events(game, L.EV_TILE_DAMAGE)
+    assert sorted(hits[:, 2].tolist()) == sorted(foes.tolist() + mates.tolist())
 
 
 @pytest.mark.parametrize("shield, wound, amount, health_gain, shield_gain", [
@@ -217,7 +227,8 @@ def test_mobility_teleports_within_distance_without_spending_speed_or_action():
     game.apply(on_space(game, spaces[-1]))
     assert ent[c, L.SPACE] == spaces[-1] and ent[c, L.SPEED_LEFT] == speed
     assert ent[c, L.ACTED] == 0
-    assert not game.legal_mask()[on_space(game, 0):].any()  # once per turn
+    group = _group_base(game.st.kind.shape[0], ent.shape[0])  # group attacks: still legal
+    assert not game.legal_mask()[on_space(game, 0):group].any()  # once per turn
 
 
 def test_revive_returns_at_full_health_with_charges_and_debuffs_as_they_were():

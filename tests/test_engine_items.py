@@ -349,8 +349,8 @@ def test_thrown_flat_damage_ignores_defense_and_draws_no_retaliation():
 
 def test_a_blast_is_tile_wide_damage_on_the_tile_of_the_space_hit(patch):
     """bomb / blast: "Tile-Wide Damage is flat damage dealt to a single tile ... applies
-    immediately to everything in the affected tiles" (opponents, invisible ones too); within the
-    item's range and line of sight."""
+    immediately to everything in the affected tiles" (opponents, invisible ones too, and the
+    thrower's own teammates standing there); within the item's range and line of sight."""
     s, ring, far, door, other = patch
     game, c = scenario(door)
     ent = game.st.ent
@@ -365,7 +365,9 @@ def test_a_blast_is_tile_wide_damage_on_the_tile_of_the_space_hit(patch):
     before, mates_before = ent[foes, L.HEALTH].copy(), ent[mates, L.HEALTH].copy()
     game.apply(use_at(game, 0, other))
     assert np.array_equal(ent[foes, L.HEALTH], before - 25)
-    assert np.array_equal(ent[mates, L.HEALTH], mates_before)
+    there = ent[mates, L.SPACE] == other  # the thrower stands on another tile
+    assert there.sum() == len(mates) - 1 and not there[mates == c].any()
+    assert np.array_equal(ent[mates, L.HEALTH], mates_before - 25 * there)
 
 
 @pytest.mark.parametrize("name, check", [

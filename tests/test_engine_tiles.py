@@ -198,6 +198,21 @@ def test_ticks_are_counted_separately_for_each_character():
     assert ent[c, L.TICKS] == 2 and ent[a, L.TICKS] == 1
 
 
+@pytest.mark.parametrize("kind", ["K_MINION", "K_CLONE", "K_ASSIST", "K_VEHICLE"])
+def test_minions_and_other_non_characters_earn_no_ticks(kind):
+    """"Minions cannot receive tile rewards unless specified" (a clone "is treated as a minion";
+    assists and vehicles are not characters): the same row ending its turn in a reward tile
+    earns a tick as a character and none as any other kind (sim/engine/tiles.py:_end_turn_tile)."""
+    game, c = game_on()
+    ent = game.st.ent
+    ent[c, L.SPACE] = floor_of(game, where("Fortress of Solitude"))
+    end_turn_of(game, c)
+    assert ent[c, L.TICKS] == 1
+    ent[c, L.KIND] = getattr(L, kind)
+    end_turn_of(game, c)
+    assert ent[c, L.TICKS] == 1
+
+
 @pytest.mark.parametrize("second, ticks_after", [
     ("Rabbit Hole", 1),      # a string starts in the other reward tile
     ("Uncovered Tile", 0),   # a tile with no reward
@@ -266,6 +281,26 @@ def test_a_permanent_gain_survives_deactivation_swap_and_removal():
     _swap(st, game.S, p, where("Firewall"), c)
     _transform(st, game.S, where("Firewall"), TILES.uncovered, c)
     assert ent[c, L.RANGE] == r0 + 1
+
+
+def test_a_tile_gain_of_one_toon_twin_is_gained_by_both():
+    """A multi-character card's characters "share one stat pool and one item pool. A stat buff
+    gained by one of them is gained by all of them": one Toon Twin earns Hidden Leaf Gate's
+    permanent +1 range and both rows gain it (one gain event each); other cards do not."""
+    game, c = game_on()
+    ent = game.st.ent
+    twins = np.flatnonzero((ent[:, L.KIND] == L.K_CHARACTER)
+                           & (ent[:, L.CARD] == CATALOGUE.cards.find("Toon Twins")))
+    assert len(twins) == 2 and len(set(ent[twins, L.GROUP])) == 1
+    a, b = (int(x) for x in twins)
+    others = np.flatnonzero((ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.GROUP] != ent[a, L.GROUP]))
+    ent[a, L.SPACE] = floor_of(game, where("Hidden Leaf Gate"))
+    before, others_before = ent[[a, b], L.RANGE].copy(), ent[others, L.RANGE].copy()
+    end_turn_of(game, a)
+    end_turn_of(game, a)
+    assert np.array_equal(ent[[a, b], L.RANGE], before + 1)
+    assert np.array_equal(ent[others, L.RANGE], others_before)
+    assert sorted(events(game, L.EV_GAIN)[:, 2].tolist()) == [a, b]
 
 
 # ----------------------------------------------------------------------- deactivated, frozen

@@ -13,14 +13,17 @@ from scipy import stats
 
 from sim.board.geometry import APOCALYPSE, local_space
 from sim.board.graph import ROLL_FIRE_WALL, ROLL_WATER_WALL, compile_board
-from sim.board.layout import FLOOR, LADDER, PLATFORM
+from sim.board.layout import DOOR, FLOOR, GAP, LADDER, PLATFORM, WALL
+from sim.catalogue.variants import draft_tiles
 from sim.engine import layout as L
 from sim.engine.actions import _n_actions, _water_base, n_actions
 from sim.engine.death import _harm, _kill
+from sim.engine.record import new_game as record_game
 from sim.engine.terrain import _landing
 from sim.engine.tile_swap import _swap, _transform
-from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, board_shores, live_shores, new_game,
-                               setup_for)
+from sim.engine.water import _apply_water
+from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, TERRAIN_DRAFT, board_shores,
+                               catalogue_with, live_shores, new_game, new_game_with, setup_for)
 
 BOARD = 1  # board 1 has bodies of water, water and fire walls, platforms and ladders
 RULES = CATALOGUE.board_rules
@@ -39,8 +42,9 @@ def rules_ip(S, **values):
             S.ip[getattr(L, k)] = v
 
 
-def water_game(seed=2):
-    game = new_game(BOARD, seed, EXAMPLE_TEAMS.cards)
+def water_game(seed=2, edits=()):
+    game = (new_game_with(edits, BOARD, seed, EXAMPLE_TEAMS.cards) if edits
+            else new_game(BOARD, seed, EXAMPLE_TEAMS.cards))
     c = game.current
     ent = game.st.ent
     for e in range(ent.shape[0]):
@@ -212,11 +216,12 @@ def test_a_submerged_character_escapes_across_moved_water_and_a_transform_frees_
     ent = game.st.ent
     assert ent[c, L.SUBMERGED] == 1 and ent[c, L.SPACE] == here
     wb = water_action(game, 0)
-    escapes = set(np.flatnonzero(game.legal_mask()[wb:]).tolist())
+    we = wb + game.st.kind.shape[0]  # the water block's end
+    escapes = set(np.flatnonzero(game.legal_mask()[wb:we]).tolist())
     assert escapes == {local_space(divmod(q, 7), i, j, 5) for i in (1, 2) for j in range(5)}
     _transform(game.st, game.S, q, CATALOGUE.tiles.find("Hyperbolic Time Chamber"), -1)
     assert ent[c, L.SUBMERGED] == 0 and ent[c, L.SPACE] == local_space(divmod(q, 7), 0, 0, 1)
-    assert not game.legal_mask()[wb:].any()  # the 1×1 tile has no water
+    assert not game.legal_mask()[wb:we].any()  # the 1×1 tile has no water
 
 
 @pytest.mark.parametrize("code, damage, submerged", [
@@ -324,13 +329,74 @@ def test_water_rolls_succeed_at_the_rules_rate():
     assert stats.binomtest(wins, n, p).pvalue > 1e-3
 
 
-@pytest.mark.parametrize("feature", [PLATFORM, LADDER])
-def test_damage_on_a_platform_edge_or_ladder_may_make_a_fall(feature):
-    """Terrain: "Whenever damage is allocated to a fighter that is within ½" of the edge of a
-    platform or climbing a ladder, the controlling player must roll a die: On a 1: The fighter
-    falls" — a fall lands on ground and deals the house ``falling_damage``; the rate over 600
-    hits fits Binomial(n, 1/6) (exact test, alpha 0.001)."""
+@pytest.mark.parametrize("col, exact", [
+    (L.BUFF, lambda p: 1 - (1 - p) ** 2),  # advantage: either of two rolls
+    (L.DEBUFF, lambda p: p * p),           # disadvantage: both of two rolls
+])
+def test_water_rolls_honour_advantage_and_disadvantage(col, exact):
+    """"Advantage allows an entity to perform any random act twice, and choose the preferable
+    outcome"; "Disadvantage forces an entity to perform any random act twice, and the GM chooses
+    the less preferable outcome". A water-roll ("a D-6 roll where 1 to 3 is a fail and 4 to 6 is
+    a success") is a random act: 20,000 rolls of the engine (``water._apply_water``, one game's
+    stream, fixed seed) succeed at the exact 1 - (1 - 1/2)^2 = 0.75 with advantage, 1/4 with
+    disadvantage: two-sided exact binomial test, alpha 0.001 (the rate of a roll without
+    advantage, 1/2, is rejected by far)."""
+    p = exact((RULES.water_die - RULES.water_success_min + 1) / RULES.water_die)
+    game, c = water_game(seed=20)
+    s, t = beside_water(game)
+    st, S, ent = game.st, game.S, game.st.ent
+    ent[c, col] = 99 * L.CLOCKS + 1  # a buff / de-buff of advantage (stat code 4) that lasts
+    ent[c, col + 2] = L.STAT_ADVANTAGE
+    n, wins = 20_000, 0
+    for _ in range(n):
+        ent[c, L.SPACE] = s
+        ent[c, L.SUBMERGED] = ent[c, L.STREAK_OVER] = ent[c, L.ACTED] = 0
+        _apply_water(st, S, c, t)
+        wins += int(ent[c, L.SPACE] == t)
+    assert stats.binomtest(wins, n, p).pvalue > 1e-3
+    assert abs(wins / n - p) < 0.02
+
+
+def test_a_streak_of_rolled_successes_goes_on_until_it_fails():
+    """"Each Entity may roll for water freely, as many times as they like, until they fail. The
+    first failed roll ends that streak for the turn": the house cap (``water_streak_max``) ends
+    only streaks of automatic successes (``water_streak_counts = "automatic"``), so rolled
+    successes go on past it for free; under the alternative ``"all"`` they end at the cap."""
+    assert RULES.water_streak_counts == "automatic"
     game, c = water_game()
+    s, t = beside_water(game)
+    put(game, c, s)
+    ent = game.st.ent
+    cap = RULES.water_streak_max
+    here, there = s, t
+    with rules_ip(game.S, P_WATER_MIN=1):  # every face a success, but rolled (not automatic)
+        for _ in range(cap + 3):
+            assert game.legal_mask()[water_action(game, there)]
+            game.apply(water_action(game, there))
+            assert ent[c, L.SPACE] == there and ent[c, L.ACTED] == 0
+            here, there = there, here
+        assert ent[c, L.STREAK_OVER] == 0
+    game, c = water_game()
+    put(game, c, s)
+    ent = game.st.ent
+    here, there = s, t
+    with rules_ip(game.S, P_WATER_MIN=1, P_STREAK_ALL=1):
+        for _ in range(cap):
+            game.apply(water_action(game, there))
+            here, there = there, here
+        assert ent[c, L.STREAK_OVER] == 1 and ent[c, L.ACTED] == 0
+
+
+@pytest.mark.parametrize("feature", [PLATFORM, LADDER])
+def test_damage_on_a_platform_edge_or_ladder_may_make_a_fall_in_the_terrain_draft(feature):
+    """Terrain draft (opt-in: ``rules.toml [variants] terrain_draft = true``): "Whenever damage
+    is allocated to a fighter that is within ½" of the edge of a platform or climbing a ladder,
+    the controlling player must roll a die: On a 1: The fighter falls" — a fall lands on ground
+    and deals the house ``falling_damage``; the rate over 600 hits fits Binomial(n, 1/6) (exact
+    test, alpha 0.001)."""
+    game, c = water_game(edits=TERRAIN_DRAFT)
+    draft = catalogue_with(TERRAIN_DRAFT).board_rules
+    assert draft.terrain_draft
     st = game.st
     spaces = [s for s in range(st.kind.shape[0]) if st.feature[s] == feature
               and st.tile_pos[s] >= 0 and _landing(st, s) >= 0]
@@ -346,12 +412,66 @@ def test_damage_on_a_platform_edge_or_ladder_may_make_a_fall(feature):
         _harm(st, game.S, c, 1, -1, L.BY_ATTACK)
         if st.ent[c, L.SPACE] == land:
             falls += 1
-            assert st.ent[c, L.HEALTH] == 10_000 - 1 - RULES.falling_damage
+            assert st.ent[c, L.HEALTH] == 10_000 - 1 - draft.falling_damage
         else:
             assert st.ent[c, L.SPACE] == s and st.ent[c, L.HEALTH] == 10_000 - 1
-    p = RULES.falling_max_face / RULES.falling_die
+    p = draft.falling_max_face / draft.falling_die
     assert stats.binomtest(falls, n, p).pvalue > 1e-3
     assert len(events(game, L.EV_FALL)) == falls
+
+
+def test_no_fall_on_any_default_tile():
+    """The book has no falls, ladders, platforms, obscuring gaps or doors: they come from the
+    separate terrain draft (``../shared/seeds/002_1f05986a99912579.txt``), an opt-in variant off
+    by default (``[variants] terrain_draft = false``). By default no shipped tile keeps one, and
+    damage on every space where the draft would make a fall (board 1's platform edges and
+    ladders) moves nobody and logs no fall."""
+    tiles = CATALOGUE.tiles
+    assert not np.isin(tiles.feature, (PLATFORM, LADDER)).any()
+    assert not np.isin(tiles.edge_e, (GAP, DOOR)).any() and not np.isin(tiles.edge_s, (GAP, DOOR)).any()
+    assert not RULES.terrain_draft
+    drafted, _ = water_game(edits=TERRAIN_DRAFT)
+    risky = [s for s in range(drafted.st.kind.shape[0]) if _landing(drafted.st, s) >= 0]
+    assert risky, "board 1 has platforms and ladders in the draft"
+    game, c = water_game()
+    st = game.st
+    for s in risky:
+        for _ in range(30):
+            st.ent[c, L.SPACE] = s
+            st.ent[c, L.HEALTH] = st.ent[c, L.MAX_HEALTH] = 10_000
+            _harm(st, game.S, c, 1, -1, L.BY_ATTACK)
+            assert st.ent[c, L.SPACE] == s
+    assert len(events(game, L.EV_FALL)) == 0
+
+
+def test_the_example_game_of_seed_8_has_a_fall_only_in_the_terrain_draft():
+    """The issue #20 audit: ``bwlab play --teams experiments/teams/example.toml --seed 8`` (greedy)
+    had "Ink Samurai dies (fall)" on a shipped tile. By default (the book) the game has no fall;
+    with the terrain draft switched on it falls as before."""
+    def falls(catalogue):
+        game = record_game(catalogue, EXAMPLE_TEAMS.cards, 8)
+        game.play([L.GREEDY] * 4)
+        return len(events(game, L.EV_FALL))
+
+    assert falls(CATALOGUE) == 0
+    assert falls(catalogue_with(TERRAIN_DRAFT)) > 0
+
+
+def test_the_terrain_draft_switch_changes_only_the_draft_tiles():
+    """Off (the book), an obscuring gap is a tile wall ("They obstruct movement but allow attacks
+    through"), a door an open edge, a ladder or platform plain floor; on, the five shipped tiles
+    that draw draft terrain keep it as drawn (sight-blocking gaps: Library of Babel; platforms and
+    ladders: Sky Island, Tokyo Rooftops, Colosseum, Concert Stage); every other tile is the same."""
+    book, draft = CATALOGUE.tiles, catalogue_with(TERRAIN_DRAFT).tiles
+    assert draft_tiles(book) == []
+    assert sorted(draft_tiles(draft)) == sorted(["Sky Island", "Tokyo Rooftops", "Library of Babel",
+                                                 "Colosseum", "Concert Stage"])
+    for k, name in enumerate(draft.names):
+        gap = draft.edge_e[k] == GAP
+        assert np.array_equal(book.edge_e[k][gap], np.full(gap.sum(), WALL))
+        same = ~np.isin(draft.edge_e[k], (GAP, DOOR))
+        assert np.array_equal(book.edge_e[k][same], draft.edge_e[k][same]), name
+        assert np.array_equal(book.space[k], draft.space[k]), name
 
 
 def test_ground_is_safe():

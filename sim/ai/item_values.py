@@ -40,14 +40,17 @@ def _flat_score(st, S, d, dmg):
 
 @njit
 def _tile_score(st, S, c, p, dmg):
-    """Tile-wide damage ``dmg`` on grid position ``p``: every opponent of ``c`` in it."""
+    """Tile-wide damage ``dmg`` on grid position ``p``: it "applies immediately to everything in
+    the affected tiles", so what it does to ``c``'s own team counts against it."""
     ent = st.ent
     score = 0.0
     for d in range(ent.shape[0]):
         s = ent[d, L.SPACE]
-        if ent[d, L.ALIVE] != 0 and s >= 0 and ent[d, L.TEAM] != ent[c, L.TEAM] \
-                and st.tile_pos[s] == p:
-            score += _flat_score(st, S, d, dmg)
+        if ent[d, L.ALIVE] != 0 and s >= 0 and st.tile_pos[s] == p:
+            if ent[d, L.TEAM] == ent[c, L.TEAM]:
+                score -= _flat_score(st, S, d, dmg)  # a team's own are never CPUs
+            else:
+                score += _flat_score(st, S, d, dmg)
     return score
 
 

@@ -87,15 +87,16 @@ def _ability_score(st, S, c, e):
     if op == L.OP_AREA:
         score = 0.0
         p = st.tile_pos[ent[c, L.SPACE]]
-        for d in range(ent.shape[0]):
+        for d in range(ent.shape[0]):  # "everything in the affected tiles": own team too
             s = ent[d, L.SPACE]
-            if (ent[d, L.ALIVE] == 0 or s < 0 or ent[d, L.TEAM] == ent[c, L.TEAM]
-                    or st.tile_pos[s] != p):
+            if ent[d, L.ALIVE] == 0 or s < 0 or st.tile_pos[s] != p:
                 continue
             if ent[d, L.BUFF] != 0 and ent[d, L.BUFF_STAT] == L.STAT_INVINCIBLE:
                 continue
             left = ent[d, L.HEALTH] + ent[d, L.SHIELD]
             value = _target_value(ent[d, L.KIND], ent[d, L.PILOT], fp[L.W_CPU_VALUE])
+            if ent[d, L.TEAM] == ent[c, L.TEAM]:
+                value = -1.0  # the team's own loss, counted like a character's
             score += value * (fp[L.W_DAMAGE] * min(amount, left)
                               + (fp[L.W_KILL] if amount >= left else 0.0))
         return score

@@ -16,6 +16,7 @@ from sim._jit import njit
 from sim.board.graph import ROLL_FIRE_WALL
 from sim.engine import layout as L
 from sim.engine.actions import _water_base
+from sim.engine.combat import _advantage
 from sim.engine.items import _free_water
 from sim.engine.tile_board import BLOCK, _cell_space
 from sim.engine.water import _shore
@@ -58,10 +59,18 @@ def _water_targets(st, S, c, mask):
 
 @njit
 def _p_cross(st, S, c):
+    """The chance of one water-roll of ``c``: the success faces over the die, rolled twice with
+    advantage (either succeeds) or disadvantage (both must), as ``water._water_roll`` does."""
     if st.ent[c, L.FREE_WATER] != 0 or _free_water(st, S, c):
         return 1.0
     die = S.ip[L.P_WATER_DIE]
-    return (die - S.ip[L.P_WATER_MIN] + 1) / die
+    p = (die - S.ip[L.P_WATER_MIN] + 1) / die
+    adv = _advantage(st.ent, c)
+    if adv > 0:
+        return 1.0 - (1.0 - p) * (1.0 - p)
+    if adv < 0:
+        return p * p
+    return p
 
 
 @njit

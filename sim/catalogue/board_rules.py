@@ -12,17 +12,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from .tomldoc import TomlDoc
+from .variants import load_terrain_draft
 
 GRID = 7  # "the league-approved 7×7 (49) square grid" (book)
 DOORWAY_MODES = ("middle", "full_edge")
 COUNT_MODES = ("per_boundary", "once")
 WATER_COUNTS = ("once", "per_water")
 WATER_CARRY = ("body",)
+STREAK_COUNTS = ("automatic", "all")
 
 _KEYS = {
     "doorway", "move_cost", "range_cost", "diagonal_range_cost", "cross_tile_penalty",
     "cross_tile_count", "water_penalty", "water_count", "portal_is_boundary", "water_die",
-    "water_success_min", "water_streak_max", "water_carry", "fire_wall_damage", "fire_wall_fail_crosses",
+    "water_success_min", "water_streak_max", "water_streak_counts", "water_carry",
+    "fire_wall_damage", "fire_wall_fail_crosses",
     "falling_die", "falling_max_face", "falling_damage", "door_sight_range", "team_spawns",
     "apocalypse_layer", "uncovered_chance",
 }
@@ -42,6 +45,7 @@ class BoardRules:
     water_die: int
     water_success_min: int
     water_streak_max: int
+    water_streak_counts: str  # which successes count towards water_streak_max
     water_carry: str
     fire_wall_damage: int
     fire_wall_fail_crosses: bool
@@ -52,6 +56,7 @@ class BoardRules:
     team_spawns: np.ndarray  # int32[team, 3, 2]: (row, column) of each spawn position
     apocalypse_layer: int
     uncovered_chance: float
+    terrain_draft: bool = False  # [variants]: play the terrain draft's features (variants.py)
 
     @property
     def water_success_p(self) -> float:
@@ -89,6 +94,8 @@ def load_board_rules(doc: TomlDoc) -> BoardRules | None:
         water_die=get("water_die", lo=2, hi=100, fallback=6),
         water_success_min=get("water_success_min", lo=1, hi=100, fallback=4),
         water_streak_max=get("water_streak_max", lo=1, hi=1000, fallback=4),
+        water_streak_counts=get("water_streak_counts", str, choices=STREAK_COUNTS,
+                                fallback="automatic"),
         water_carry=get("water_carry", str, choices=WATER_CARRY, fallback="body"),
         fire_wall_damage=get("fire_wall_damage", lo=0, hi=100_000, fallback=50),
         fire_wall_fail_crosses=get("fire_wall_fail_crosses", bool, fallback=False),
@@ -106,6 +113,7 @@ def load_board_rules(doc: TomlDoc) -> BoardRules | None:
         doc.add(("board", "falling_max_face"), f"{values['falling_max_face']} is more than the "
                                                f"falling die's {values['falling_die']} faces")
     values["team_spawns"] = _spawns(doc)
+    values["terrain_draft"] = load_terrain_draft(doc)
     if len(doc.problems) > before:
         return None
     return BoardRules(**values)

@@ -17,6 +17,7 @@ from .rules import Rules, load_rules
 from .tile_functions import check_item_names
 from .tiles import TileCatalogue, load_tiles
 from .tomldoc import TomlDoc
+from .variants import without_terrain_draft
 
 RULES_FILE = "rules.toml"
 ABILITIES_FILE = "abilities.toml"
@@ -78,10 +79,14 @@ def load_catalogue(root: Path | None = None, problems: Problems | None = None) -
 
 def load_board(root: Path, rules: Rules, problems: Problems
                ) -> tuple[BoardRules | None, TileCatalogue | None]:
-    """The ``[board]`` section of rules.toml (read again, so rules.py stays as it is) and tiles.toml."""
+    """The ``[board]`` and ``[variants]`` sections of rules.toml (read again, so rules.py stays
+    as it is) and tiles.toml, read as the book reads them unless ``[variants] terrain_draft``
+    is on (sim/catalogue/variants.py)."""
     doc = TomlDoc.load(Path(root) / RULES_FILE, problems)
     board_rules = load_board_rules(doc) if doc is not None else None
     tiles = load_tiles(Path(root) / TILES_FILE, rules, problems)
+    if tiles is not None and board_rules is not None and not board_rules.terrain_draft:
+        tiles = without_terrain_draft(tiles)
     return board_rules, tiles
 
 

@@ -65,7 +65,8 @@ def load_rules(path: Path, problems: Problems) -> Rules | None:
     before = len(problems)
     for section, keys in _SECTIONS.items():
         doc.unknown_keys((section,), keys)
-    known_sections = set(_SECTIONS) | {"board", "game", "entities"}  # entities: entities.py
+    # board: board_rules.py; entities: entities.py; variants: variants.py
+    known_sections = set(_SECTIONS) | {"board", "game", "entities", "variants"}
     doc.unknown_keys((), known_sections)
 
     suits = _names(doc, ("catalogue", "suits"), expected=12)

@@ -16,6 +16,7 @@ With ``n`` spaces and ``m`` entities the blocks follow one another:
 | interactables | n | act on space s with the interactable within 1 range |
 | water-rolls | n | cross water to space s |
 | vehicle weapon | m | the pilot attacks entity e with the weapon of the vehicle it rides |
+| group attack | m | declare a Group Attack on entity e (the character and its teammates who join) |
 
 Every function is inlined: the offsets are a few integer additions.
 """
@@ -58,10 +59,15 @@ def _weapon_base(n, m):
 
 
 @njit(inline="always")
-def _n_actions(n, m):
+def _group_base(n, m):
     return _weapon_base(n, m) + m
+
+
+@njit(inline="always")
+def _n_actions(n, m):
+    return _group_base(n, m) + m
 
 
 def n_actions(n_spaces: int, n_entities: int) -> int:
     """The length of the legal-action mask (Python side)."""
-    return 6 * n_spaces + 6 * n_entities + L.F_CAP + 3
+    return 6 * n_spaces + 7 * n_entities + L.F_CAP + 3

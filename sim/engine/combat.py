@@ -19,7 +19,7 @@ from sim.combat.star import BASE, _star_colour
 from . import layout as L
 from .death import _harm
 from .events import _log
-from .space import _homefield
+from .space import _homefield, _sight_from
 
 
 @njit(inline="always")
@@ -102,3 +102,61 @@ def _vehicle_attack(st, S, c, d):
     ent[v, L.ACTED] = 1
     _log(st, L.EV_WEAPON, c, v, d, 0, 0, 0)
     _strike(st, S, c, d, 0, v)
+
+
+@njit(inline="always")
+def _may_join(ent, j, team):
+    """Whether ``j`` may join a group attack its team declares now: a character of ``team``
+    ("Multiple of your characters") on the board whose turn is still to come or under way, with
+    its action unspent, neither frozen nor submerged (they "cannot spend their action")."""
+    return (ent[j, L.TEAM] == team and ent[j, L.KIND] <= L.K_SUMMONED and ent[j, L.ALIVE] != 0
+            and ent[j, L.SPACE] >= 0 and ent[j, L.DONE] == 0 and ent[j, L.ACTED] == 0
+            and ent[j, L.FROZEN] == 0 and ent[j, L.SUBMERGED] == 0)
+
+
+@njit
+def _group_ready(ent, c):
+    """Whether a teammate of ``c`` could join a group attack now (the action is offered only
+    then; who can reach the target is searched when it is declared: ``_group_attack``)."""
+    team = ent[c, L.TEAM]
+    for j in range(ent.shape[0]):
+        if j != c and _may_join(ent, j, team):
+            return True
+    return False
+
+
+@njit
+def _group_attack(st, S, c, d):
+    """``c`` declares a Group Attack on ``d``: "Multiple of your characters can choose to attack
+    the same target at once". The group is ``c`` and every teammate that may join
+    (:func:`_may_join`) and has ``d`` within its range and line of sight from where it stands;
+    they resolve one at a time, ``c`` first, then in card order, each throw rolled in full ("Once
+    an attack has started, there is no going back"). An attacker whose target is already dead
+    keeps its action under ``[group_attack] order = "sequential"`` and spends it under
+    ``"declared"`` (rules.toml, ``ip[P_GROUP_DECLARED]``; docs/rulings.md)."""
+    ent = st.ent
+    team = ent[c, L.TEAM]
+    at = ent[d, L.SPACE]
+    members = np.empty(ent.shape[0], np.int64)
+    members[0] = c
+    k = 1
+    for j in range(ent.shape[0]):
+        if j != c and _may_join(ent, j, team) and ent[j, L.RANGE] >= 0:
+            if _sight_from(st, S, ent[j, L.SPACE], ent[j, L.RANGE])[at] <= ent[j, L.RANGE]:
+                members[k] = j
+                k += 1
+    declared = S.ip[L.P_GROUP_DECLARED] != 0
+    _log(st, L.EV_GROUP, c, d, k, 1 if declared else 0, 0, 0)
+    for i in range(k):
+        a = members[i]
+        if st.g[L.OVER] != 0:
+            return
+        if ent[a, L.ALIVE] == 0:  # a CPU's retaliation killed it before its throw
+            continue
+        if ent[d, L.ALIVE] == 0:
+            if declared:
+                ent[a, L.ACTED] = 1
+            _log(st, L.EV_GROUP_LATE, a, d, 1 if declared else 0, 0, 0, 0)
+            continue
+        ent[a, L.ACTED] = 1  # "You attack an entity by spending the attacking character's action"
+        _strike(st, S, a, d, 0, a)

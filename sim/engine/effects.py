@@ -136,7 +136,7 @@ def _run_effect(st, S, c, t, src, k):
     if op == L.OP_STRIKE:
         _strike(st, S, c, t, amount, c)
     elif op == L.OP_AREA:
-        # Tile-Wide Damage: every opponent in the user's tile, invisible or not
+        # Tile-Wide Damage: everything in the user's tile, the user's team included
         _blast(st, S, c, st.ent[c, L.SPACE], amount, L.BY_ABILITY)
     elif op == L.OP_HEAL:
         _heal(st, c, t, amount, _fx(st, S, c, src, k, L.FX_FLAG))

@@ -124,6 +124,13 @@ EVENTS = {
     L.EV_WEAPON: ("vehicle action", ("pilot", "vehicle", "target"),
                   "Using that action spends both the pilot's action and the vehicle's action for "
                   "the turn"),
+    # group attacks (sim/engine/combat.py)
+    L.EV_GROUP: ("group attack", ("attacker", "target", "attackers", "declared"),
+                 "Multiple of your characters can choose to attack the same target at once, this "
+                 "is called a \"Group Attack\""),
+    L.EV_GROUP_LATE: ("group attack, target dead", ("entity", "target", "spent"),
+                      "Once an attack has started, there is no going back (house: rules.toml "
+                      "[group_attack] order)"),
 }
 EVENTS.update({  # items (sim/engine/items.py, item_use.py, fx_items.py)
     L.EV_ITEM_GAIN: ("item gained", ("entity", "item", "how", "space", "slot"),
@@ -255,6 +262,12 @@ def _text(name, ev, labels, apocs, items=()) -> str:
     if name == "drive":
         return (f"{w('pilot')} drives {w('vehicle')} {ev['from']} -> {ev['to']} "
                 f"for {ev['cost']} of its speed")
+    if name == "group attack":
+        return (f"{w('attacker')} declares a group attack on {w('target')} "
+                f"({ev['attackers']} attackers)")
+    if name == "group attack, target dead":
+        kept = "spends" if ev["spent"] else "keeps"
+        return f"{w('target')} is already dead: {w('entity')} {kept} its action"
     if name == "vehicle action":
         return f"{w('pilot')} attacks {w('target')} through {w('vehicle')}'s weapon"
     if name == "GM turn":

@@ -36,18 +36,21 @@ def _flat(st, S, c, e, dmg, cause):
 
 @njit
 def _blast(st, S, c, s, dmg, cause):
-    """Tile-wide damage on the tile of space ``s``: every opponent of ``c`` in it, invisible or
-    not ("none of those require an attacker to pick a target"; an area ability's "flat damage
-    ... applies immediately to everything in the affected tiles")."""
+    """Tile-wide damage on the tile of space ``s``: every entity in it, invisible or not, the
+    user ``c`` and its team included. Book: "Tile-Wide Damage is flat damage dealt to a single
+    tile or a collection of tiles, and it applies immediately to everything in the affected
+    tiles"; only a Tile-Wide *Attack* "rolls against every opponent in the attacker's tile".
+    Invisible entities too: "none of those require an attacker to pick a target". The log names
+    ``c`` on every hit; damage and kills on ``c``'s own team are credited to nobody, so a card's
+    record (dealt, kills) counts only what it did to opponents."""
     ent = st.ent
     p = st.tile_pos[s]
     team = ent[c, L.TEAM]
     for e in range(ent.shape[0]):
         t = ent[e, L.SPACE]
-        if (ent[e, L.ALIVE] != 0 and t >= 0 and ent[e, L.TEAM] != team and st.tile_pos[t] == p
-                and st.g[L.OVER] == 0):
+        if ent[e, L.ALIVE] != 0 and t >= 0 and st.tile_pos[t] == p and st.g[L.OVER] == 0:
             _log(st, L.EV_TILE_DAMAGE, e, dmg, ent[e, L.HEALTH] - dmg, c, 0, 0)
-            _harm(st, S, e, dmg, c, cause)
+            _harm(st, S, e, dmg, c if ent[e, L.TEAM] != team else -1, cause)
 
 
 @njit

@@ -3,7 +3,7 @@ by ``effects._run_effect`` (which this module must not import: it calls this one
 
 | effect | what it does (book sentence) |
 |---|---|
-| gain | a permanent stat gain: "All buffs a tile gives you are permanent ... none of it is lost if that tile is later deactivated, swapped, or removed" (the stat column itself: nothing reverts it) |
+| gain | a permanent stat gain: "All buffs a tile gives you are permanent ... none of it is lost if that tile is later deactivated, swapped, or removed" (the stat column itself: nothing reverts it); on every character of a multi-character card ("A stat buff gained by one of them is gained by all of them") |
 | item | an item, named or drawn uniformly ("Items are gained primarily through tiles"); with both hands full it lands on the character's space |
 | summon_card | "A Summon is when a random 6th character card joins your team ... usually achieved as a tile reward" |
 | assist | assist character ``amount`` (cards/assists.toml) joins: "You can only have 1 assist character at a time" |
@@ -34,8 +34,9 @@ from .tile_state import _set_tile_state
 
 
 @njit
-def _gain(st, e, stat, amount):
-    """A permanent gain of ``amount`` to a stat of ``e`` (every point of the star for attacks)."""
+def _gain_one(st, e, stat, amount):
+    """A permanent gain of ``amount`` to a stat of ``e`` alone (every point of the star for
+    attacks)."""
     ent = st.ent
     if stat == L.STAT_SPEED:
         ent[e, L.SPEED] += amount
@@ -51,6 +52,26 @@ def _gain(st, e, stat, amount):
             ent[e, L.ATK + j] += amount
         value = ent[e, L.ATK]
     _log(st, L.EV_GAIN, e, stat, amount, value, 0, 0)
+
+
+@njit
+def _gain(st, e, stat, amount):
+    """A permanent gain to ``e`` and to every other character of its card. Book: a
+    multi-character card's characters "share one stat pool and one item pool. A stat buff gained
+    by one of them is gained by all of them" (its rows follow one another from ``GROUP - 1``;
+    ``states._set_state`` does the same for an ability's buff). The dead of the card gain too
+    (house ruling, docs/rulings.md): the pool is the card's, and a revived character comes back
+    "as they were" with the card's stats. An entity of no card (GROUP 0) gains alone."""
+    ent = st.ent
+    _gain_one(st, e, stat, amount)
+    grp = ent[e, L.GROUP]
+    if grp <= 0:
+        return
+    f = grp - 1
+    while f < ent.shape[0] and ent[f, L.GROUP] == grp:
+        if f != e:
+            _gain_one(st, f, stat, amount)
+        f += 1
 
 
 @njit

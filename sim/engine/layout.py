@@ -115,7 +115,8 @@ EV_ITEM_GAIN, EV_ITEM_ACTIVE, EV_ITEM_USE, EV_ITEM_DROP, EV_ITEM_DAMAGE = 30, 31
 (EV_TICKS, EV_REWARD, EV_INTERACT, EV_TILE_STATE, EV_SWAP, EV_TRANSFORM, EV_GAIN, EV_COINS,
  EV_EXTRA_ACTION) = range(37, 46)
 EV_WATER_ROLL, EV_SUBMERGED, EV_FALL = 46, 47, 48  # water.py, terrain.py
-EV_APOC_HOLD, EV_APOC_RESOLVED = 51, 52  # apocalypse.py: the players meet its condition
+EV_GROUP, EV_GROUP_LATE = 51, 52  # group attacks (combat.py)
+EV_APOC_HOLD, EV_APOC_RESOLVED = 53, 54  # apocalypse.py: the players meet its condition
 # death causes
 BY_ATTACK, BY_RETALIATION, BY_DESTRUCTION, BY_TILE_DAMAGE, BY_ABILITY, BY_APOCALYPSE = range(1, 7)
 BY_FIRE_WALL, BY_FALL = 7, 8  # water.py, terrain.py (causes 9..: later slices)
@@ -163,7 +164,13 @@ NTL = 55
 # fire wall's damage and whether it still crosses, the fall die, its falling faces, the damage
 (P_WATER_DIE, P_WATER_MIN, P_FIRE_DAMAGE, P_FIRE_CROSSES, P_FALL_DIE, P_FALL_MAX,
  P_FALL_DAMAGE, P_WATER_STREAK) = range(28, 36)
-NIP = 40  # 36..39: later slices
+# the streak cap counts every success (1) or automatic ones only (0: rules.toml
+# water_streak_counts)
+P_STREAK_ALL = 36
+# group attacks (rules.toml [group_attack] order): 1 = "declared" (every declared attacker spends
+# its action), 0 = "sequential" (one whose target is already dead keeps it)
+P_GROUP_DECLARED = 37
+NIP = 40  # 38..39: later slices
 # ---- float parameters fp[NFP]
 F_RED = 0
 (W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH,

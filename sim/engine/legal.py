@@ -9,7 +9,9 @@ an attack, the defender must be within both the range and the line of sight of t
 cannot be targeted by a direct attack"; house ruling: a targeted ability of an opponent is such an
 attack); a frozen character may only end its turn ("anything frozen can do nothing at all").
 A pilot whose vehicle has a weapon attacks ``_weapon_base + e`` through it ("can have 1 action
-used through it"), within the vehicle's range, from the space both stand on.
+used through it"), within the vehicle's range, from the space both stand on. ``_group_base + e``
+declares a Group Attack on an entity the character may attack, offered while a teammate could
+join it (``combat._group_ready``; who joins is found when it is declared).
 After ``_legal`` the state's ``cost`` and ``queue`` buffers hold the mover's reach and
 ``g[INTERACT_ROW]`` the interactable it can use, which the policies read; the attack entries of
 the mask are its sight.
@@ -20,7 +22,8 @@ from __future__ import annotations
 from sim._jit import njit
 
 from . import layout as L
-from .actions import _alt_base, _interact_base, _item_base, _water_base, _weapon_base
+from .actions import _alt_base, _group_base, _interact_base, _item_base, _water_base, _weapon_base
+from .combat import _group_ready
 from .effects import (_ability_range, _ability_ready, _revive_space, _spawn_revive_space,
                       _teleport_targets)
 from .entities import _move_speed, _summon_targets, _weapon_ready
@@ -141,6 +144,7 @@ def _legal(st, S, mask):
         count += 1
         summon = False
     steps = max(reach, ar, wreach)  # -1: it has attacked and has no ability or weapon to use
+    group = _group_base(n, m) if reach >= 0 and _group_ready(ent, c) else -1
     if allies or summon or (steps >= 0 and _may_reach(st, S, here, team, steps)):
         sight = _sight_from(st, S, here, steps)
         if summon:
@@ -158,6 +162,9 @@ def _legal(st, S, mask):
                 if sight[s] <= reach:
                     mask[1 + n + e] = True
                     count += 1
+                    if group >= 0:  # "Multiple of your characters ... attack the same target"
+                        mask[group + e] = True
+                        count += 1
                 if tk == L.T_ENEMY and sight[s] <= ar:
                     mask[base + e] = True
                     count += 1

@@ -114,6 +114,8 @@ def _int_params(catalogue, graph, gr: GameRules, apoc_pos: int) -> np.ndarray:
     ip[L.P_FALL_MAX] = br.falling_max_face
     ip[L.P_FALL_DAMAGE] = br.falling_damage
     ip[L.P_WATER_STREAK] = br.water_streak_max
+    ip[L.P_STREAK_ALL] = br.water_streak_counts == "all"
+    ip[L.P_GROUP_DECLARED] = r.group_order == "declared"
     return ip
 
 

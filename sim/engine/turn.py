@@ -17,9 +17,9 @@ from __future__ import annotations
 from sim._jit import njit
 
 from . import layout as L
-from .actions import _alt_base, _interact_base, _item_base, _water_base, _weapon_base
+from .actions import _alt_base, _group_base, _interact_base, _item_base, _water_base, _weapon_base
 from .apocalypse import _apocalypse_step, _resolve_check
-from .combat import _strike, _vehicle_attack
+from .combat import _group_attack, _strike, _vehicle_attack
 from .cpu import _cpu_turn
 from .effects import _use_ability, _use_ability_alt
 from .entities import _arrive, _begin_turn_entities, _drive
@@ -177,8 +177,10 @@ def _apply(st, S, action):
         _apply_interact(st, S, c, action - _interact_base(n, m))
     elif action < _weapon_base(n, m):
         _apply_water(st, S, c, action - _water_base(n, m))
-    else:
+    elif action < _group_base(n, m):
         _vehicle_attack(st, S, c, action - _weapon_base(n, m))
+    else:
+        _group_attack(st, S, c, action - _group_base(n, m))
     _after_action_tiles(st, S)  # "Every entity standing in a frozen tile is frozen too"
     g[L.CUR] = -1
     _advance(st, S)

@@ -19,9 +19,12 @@ body next to the character (no speed), across a rolled wall to the neighbour ``s
 speed), or, submerged, an escape to any space next to the body it is in. House rulings
 (docs/rulings.md): a submerged character stays on the space it rolled from (it is in the water
 beside it: attackable, as the book says); a roll after the streak has failed spends the action
-(the "fresh streak"); a streak also ends after ``water_streak_max`` successes (else "Freely Cross
-Water" would never end a turn); the numbers are ``rules.toml [board]`` (``water_die``,
-``water_success_min``, ``water_streak_max``, ``fire_wall_damage``, ``fire_wall_fail_crosses``).
+(the "fresh streak"); a streak of automatic successes also ends after ``water_streak_max`` of
+them (else "Freely Cross Water" would never end a turn), while rolled successes go on "until they
+fail" (``water_streak_counts = "automatic"``); the numbers are ``rules.toml [board]``
+(``water_die``, ``water_success_min``, ``water_streak_max``, ``water_streak_counts``,
+``fire_wall_damage``, ``fire_wall_fail_crosses``). Advantage and disadvantage apply to a
+water-roll as to any random act (:func:`_water_roll`).
 
 Where the water is: bodies of water are per tile (house ruling, docs/rulings.md "Water spaces
 and bodies"; ``sim.board.graph._water_bodies``), so the spaces a crossing may land on are read
@@ -39,6 +42,7 @@ from sim.board.layout import FLOOR
 from sim.rng import roll
 
 from . import layout as L
+from .combat import _advantage
 from .death import _harm
 from .entities import _arrive, _drive, _move_speed
 from .events import _log
@@ -130,14 +134,29 @@ def _wall_kind(st, S, here, s):
 
 
 @njit
+def _roll_die(st, faces):
+    """One die of ``faces`` from the game's stream."""
+    rng = st.rng
+    face, rng[0], rng[1], rng[2], rng[3] = roll(faces, rng[0], rng[1], rng[2], rng[3])
+    return face
+
+
+@njit
 def _water_roll(st, S, c):
     """One water-roll for ``c`` from the game's stream: (face, success). Free water always
-    succeeds and rolls nothing (face 0)."""
+    succeeds and rolls nothing (face 0). A water-roll is a random act, so "Advantage allows an
+    entity to perform any random act twice, and choose the preferable outcome" (the higher face)
+    and "Disadvantage forces an entity to perform any random act twice, and the GM chooses the
+    less preferable outcome" (the lower): with 4-6 a success, 3/4 and 1/4 instead of 1/2."""
     if st.ent[c, L.FREE_WATER] != 0 or _free_water(st, S, c):  # an ability's or a held item's
         return 0, True
-    rng = st.rng
-    face, rng[0], rng[1], rng[2], rng[3] = roll(S.ip[L.P_WATER_DIE], rng[0], rng[1], rng[2],
-                                               rng[3])
+    die = S.ip[L.P_WATER_DIE]
+    face = _roll_die(st, die)
+    adv = _advantage(st.ent, c)
+    if adv > 0:
+        face = max(face, _roll_die(st, die))
+    elif adv < 0:
+        face = min(face, _roll_die(st, die))
     return face, face >= S.ip[L.P_WATER_MIN]
 
 
@@ -171,9 +190,12 @@ def _apply_water(st, S, c, s):
     _log(st, L.EV_WATER_ROLL, c, here, s, face, 1 if ok else 0, wall)
     if ok:
         ent[c, L.SUBMERGED] = 0
-        ent[c, L.STREAK_ROLLS] += 1
-        if ent[c, L.STREAK_ROLLS] >= S.ip[L.P_WATER_STREAK]:  # house: a streak's length cap
-            ent[c, L.STREAK_OVER] = 1                         # (rules.toml water_streak_max)
+        # house: a streak's length cap (rules.toml water_streak_max), counting the rolls
+        # water_streak_counts names: automatic successes only (face 0), or every success
+        if face == 0 or S.ip[L.P_STREAK_ALL] != 0:
+            ent[c, L.STREAK_ROLLS] += 1
+            if ent[c, L.STREAK_ROLLS] >= S.ip[L.P_WATER_STREAK]:
+                ent[c, L.STREAK_OVER] = 1
         _cross(st, S, c, s, wall)
         return
     ent[c, L.STREAK_OVER] = 1  # "The first failed roll ends that streak for the turn"

@@ -1,0 +1,106 @@
+"""Group Attacks in play, one scenario per rule: every character of the example teams stands on
+one spawn space of board 1 (range 0, in sight of each other), Team 1's first character declares
+a Group Attack through the engine interface, and the outcome the book and ``rules.toml
+[group_attack] order`` ask for is asserted. The ruling is read from the data: the same scenario
+on a copy of cards/ with ``order = "declared"`` (tests/_engine_kit.cards_with) plays differently.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine import layout as L
+from sim.engine.actions import _group_base
+from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game, new_game_with
+
+BOARD, SEED = 1, 2
+DECLARED = (("rules.toml", 'order = "sequential"', 'order = "declared"'),)
+
+
+def crowded(edits=()):
+    """Team 1's first decision, every character on Team 1's first spawn space; the decider's
+    star is 20 attacks on every point (a kill of a 1-health target is certain in practice)."""
+    game = (new_game_with(edits, BOARD, SEED, EXAMPLE_TEAMS.cards) if edits
+            else new_game(BOARD, SEED, EXAMPLE_TEAMS.cards))
+    ent = game.st.ent
+    here = int(game.S.spawn_space[0, 0])
+    for e in range(ent.shape[0]):
+        if ent[e, L.KIND] == L.K_CHARACTER:
+            ent[e, L.SPACE] = here
+    c = game.current
+    ent[c, L.ATK:L.ATK + 4] = 20
+    return game, c
+
+
+def group_action(game, d):
+    return _group_base(game.st.kind.shape[0], game.st.ent.shape[0]) + d
+
+
+def team_rows(game, team):
+    ent = game.st.ent
+    return np.flatnonzero((ent[:, L.TEAM] == team) & (ent[:, L.KIND] == L.K_CHARACTER))
+
+
+def events(game, kind):
+    rows = game.event_rows()
+    return rows[rows[:, 0] == kind]
+
+
+def enemy(game):
+    return int(team_rows(game, 1)[0])
+
+
+def test_a_group_attack_is_offered_with_every_attack_while_a_teammate_can_join():
+    """"Multiple of your characters can choose to attack the same target at once, this is called
+    a 'Group Attack'": a group attack on an entity is legal exactly where attacking it is, while
+    a teammate with its action could join; with none left, only the lone attack."""
+    game, c = crowded()
+    mask = game.legal_mask()
+    n, m = game.st.kind.shape[0], game.st.ent.shape[0]
+    attacks = mask[1 + n:1 + n + m]
+    groups = mask[_group_base(n, m):_group_base(n, m) + m]
+    assert attacks.any() and np.array_equal(attacks, groups)
+    game.st.ent[team_rows(game, 0), L.ACTED] = 1
+    game.st.ent[c, L.ACTED] = 0
+    mask = game.legal_mask()
+    assert mask[1 + n:1 + n + m].any() and not mask[_group_base(n, m):_group_base(n, m) + m].any()
+
+
+def test_every_declared_attacker_throws_in_order_while_the_target_stands():
+    """The group is the declarer and every teammate that can attack the target from where it
+    stands; they resolve one at a time, the declarer first, then in card order, each spending
+    its action ("You attack an entity by spending the attacking character's action")."""
+    game, c = crowded()
+    d = enemy(game)
+    ent = game.st.ent
+    ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 100_000
+    mates = [int(e) for e in team_rows(game, 0)]
+    game.apply(group_action(game, d))
+    group = events(game, L.EV_GROUP)
+    assert len(group) == 1 and group[0, 2] == c and group[0, 3] == d and group[0, 4] == len(mates)
+    throws = events(game, L.EV_ATTACK)
+    assert throws[:, 2].tolist() == [c] + [e for e in mates if e != c]
+    assert (throws[:, 3] == d).all() and (ent[mates, L.ACTED] == 1).all()
+
+
+def test_the_group_attack_order_ruling_is_read_from_rules_toml():
+    """House ruling ``[group_attack] order`` (docs/rulings.md) completing "Once an attack has
+    started, there is no going back": the declarer kills the target with its throw; under
+    "sequential" (the shipped default) the other declared attackers keep their actions, under
+    "declared" (a copy of cards/ with that one line changed) every one of them spends it."""
+    outcomes = {}
+    for name, edits in (("sequential", ()), ("declared", DECLARED)):
+        game, c = crowded(edits)
+        d = enemy(game)
+        ent = game.st.ent
+        ent[d, L.HEALTH] = 1
+        ent[d, L.DEFENSE] = 0
+        others = [int(e) for e in team_rows(game, 0) if e != c]
+        game.apply(group_action(game, d))
+        assert ent[d, L.ALIVE] == 0 and len(events(game, L.EV_ATTACK)) == 1
+        late = events(game, L.EV_GROUP_LATE)
+        assert late[:, 2].tolist() == others
+        outcomes[name] = (ent[others, L.ACTED].tolist(), late[:, 4].tolist())
+    assert CATALOGUE.rules.group_order == "sequential"
+    assert outcomes["sequential"] == ([0] * 4, [0] * 4)
+    assert outcomes["declared"] == ([1] * 4, [1] * 4)

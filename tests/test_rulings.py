@@ -179,3 +179,21 @@ def test_rank_puts_what_matters_first():
     assert [(r["matters"], r["max_z"]) for r in ranked] == [(True, 5.0), (True, 1.0),
                                                             (False, 2.0), (False, 0.0)]
     assert [r["rank"] for r in ranked] == [1, 2, 3, 4]
+
+
+def test_the_report_shows_the_results_file(capsys, tmp_path, result):
+    """`bwlab report --rulings FILE` adds the section (nothing replayed); a bad file is exit 2."""
+    import pandas as pd
+
+    path = tmp_path / "rulings.json"
+    path.write_text(json.dumps(result[3]), encoding="utf-8")
+    code, out, _ = run(capsys, "report", "--out", tmp_path, "--teams", "", "--rating-games", "0",
+                       "--rulings", path)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert code == 0 and "Which house rulings matter" in page
+    table = pd.read_csv(tmp_path / "rulings.csv")
+    assert list(table["rank"]) == [1, 2] and list(table["change"]) == [
+        r["label"] for r in result[3]["alternatives"]]
+    (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
+    code, _, err = run(capsys, "report", "--out", tmp_path, "--rulings", tmp_path / "bad.json")
+    assert code == 2 and "bad.json: rulings: not a `bwlab rulings` results file" in err

@@ -150,6 +150,8 @@ def prepare(alt: Alternative, cards: Path, into: Path, source: Path):
     (``source``:line: alternatives[i].value: ...), since that is where the fix belongs."""
     from dataclasses import replace
 
+    from sim.catalogue.apocalypses import load_apocalypses
+    from sim.catalogue.game_rules import load_game_rules
     from sim.catalogue.loader import load_catalogue
 
     problems = Problems()
@@ -166,6 +168,8 @@ def prepare(alt: Alternative, cards: Path, into: Path, source: Path):
     (into / alt.file).write_text(text, encoding="utf-8")
     try:
         catalogue = load_catalogue(into)
+        load_game_rules(into)     # [game] and the Apocalypses: read by the engine, not by
+        load_apocalypses(into)    # load_catalogue, so checked here before any game
     except InputError as exc:
         first = exc.problems[0]
         problems.add(source, alt.line, f"alternatives[{alt.index}].value",

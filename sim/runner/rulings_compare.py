@@ -7,9 +7,11 @@ same board and dice seeds), averaged with a board-clustered interval
 the change of each card's rating with a paired, board-clustered SE
 (:mod:`sim.analysis.paired_ratings`) and its rarity outlier flag under each (:mod:`.rarity`).
 
-An alternative "matters" when one of its effects is beyond the noise — |z| above the two-sided
+An alternative "matters" when one of its effects is beyond the noise: |z| above the two-sided
 Bonferroni critical value over its 4 teams and the cards in play (family-wise 5 % per
-alternative) — or when a verdict changes. The ranking puts those first, then by the largest |z|.
+alternative). A verdict that flips without such an effect is a borderline case (a team or card
+near its band's edge), listed but not enough on its own: at this study's size some flip by
+chance. The ranking puts those that matter first, then by the largest |z|.
 """
 
 from __future__ import annotations
@@ -151,7 +153,7 @@ def compare(catalogue, cfg, base, run, alt) -> dict:
             "default": alt.default, "alternative": alt.value, "label": alt.label,
             "completes": alt.completes, "line": alt.line,
             "max_z": max_z, "critical_z": critical, "significant": bool(max_z > critical),
-            "verdicts_changed": changes, "matters": bool(max_z > critical or changes),
+            "verdicts_changed": changes, "matters": bool(max_z > critical),
             "identical_games": identical,
             "largest_team": {k: top_team[k] for k in ("name", "delta", "low", "high", "z")},
             "largest_card": None if top_card is None else
@@ -170,10 +172,14 @@ def conclusion(ranked: list[dict]) -> str:
     """The plain first line: which gaps in the rulebook to close first."""
     first = [r for r in ranked if r["matters"]]
     inert = [r["label"] for r in ranked if r["identical_games"]]
+    flips = [r["label"] for r in ranked if not r["matters"] and r["verdicts_changed"]]
     head = ("Close these gaps first: " + "; ".join(
         f"{r['ruling']} ({r['label']}: {_headline(r)})" for r in first) + "."
-            if first else "No alternative moves a verdict or an effect beyond the noise of this "
-                          "study: no gap needs closing first at this precision.")
+            if first else "No alternative has an effect beyond the noise of this study: no "
+                          "gap needs closing first at this precision.")
+    if flips:
+        head += (" Verdicts flip without an effect beyond the noise (borderline teams or "
+                 "cards): " + ", ".join(flips) + ".")
     if inert:
         head += (" Exactly no effect (the games are identical, the engine does not read the "
                  "key): " + ", ".join(inert) + ".")
@@ -181,8 +187,10 @@ def conclusion(ranked: list[dict]) -> str:
 
 
 def _headline(r: dict) -> str:
-    t = r["largest_team"]
+    t, c = r["largest_team"], r["largest_card"]
     parts = [f"{t['name']} {100 * t['delta']:+.1f} points"]
+    if c is not None and c["z"] > t["z"]:
+        parts.append(f"{c['card']} rating {c['delta']:+.2f}")
     if r["verdicts_changed"]:
         n = len(r["verdicts_changed"])
         parts.append(f"{n} verdict{'s' if n != 1 else ''} change")

@@ -94,7 +94,10 @@ def test_an_alternative_equal_to_the_default_has_exactly_zero_effect(result):
     assert all(t["delta"] == 0 and t["se"] == 0 for t in same["fairness"]["teams"])
     assert all(c["delta"] == 0 and c["se"] == 0 for c in same["ratings"]["cards"])
     assert same["verdicts_changed"] == []
-    assert "board.diagonal_range_cost = 1" in result[3]["conclusion"]  # named as inert
+    assert same["engine_inputs_equal"]                       # same rules, same engine inputs
+    assert "pairing (no effect): board.diagonal_range_cost = 1" in result[3]["conclusion"]
+    tie = next(r for r in result[3]["alternatives"] if r["key"] == "game.simultaneous_tiebreak")
+    assert not tie["engine_inputs_equal"]                    # the engine reads the tie-break
 
 
 def test_the_json_holds_what_the_text_shows(result):

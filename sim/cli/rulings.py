@@ -105,8 +105,12 @@ def detail_lines(r: dict) -> list[str]:
             f"{json.dumps(r['alternative'])} (completes: \"{r['completes']}\")")
     out = ["", head]
     if r["identical_games"]:
-        out.append("   every game identical to the default's: the engine does not read this "
-                   "key, so the ruling cannot change any result")
+        out.append("   every game identical to the default's: " + (
+            "the value is the default's" if r["default"] == r["alternative"] else
+            "the engine's inputs are identical too, so it does not read this key and the "
+            "ruling cannot change any result" if r["engine_inputs_equal"] else
+            "the engine reads the key (its inputs differ), but the situation it rules never "
+            "decided anything in these games"))
         return out
     n_rating = r["ratings"]["games_changed"] if r["ratings"] else 0
     out.append(f"   games changed: {fair['games_changed']:,} fairness, {n_rating:,} rating; "

@@ -60,6 +60,7 @@ class StudyRun:
     rating_board: np.ndarray
     rating_trace: np.ndarray
     seconds: float
+    inputs: str = ""            # digest of everything the engine was given (boards, rules, cards)
 
 
 class Progress:
@@ -79,6 +80,28 @@ class Progress:
 
 def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
+
+
+def input_digest(arena, h=None):
+    """Digest of the arrays an arena hands the engine. Why: when an alternative replays
+    identical games, equal inputs mean the engine does not read the key at all; different
+    inputs mean the ruling was read but never decided anything in these games."""
+    import hashlib
+
+    h = h if h is not None else hashlib.blake2b(digest_size=16)
+
+    def feed(x):
+        if isinstance(x, np.ndarray):
+            h.update(f"{x.dtype}{x.shape}".encode())
+            h.update(np.ascontiguousarray(x).tobytes())
+        elif isinstance(x, (tuple, list)):
+            for item in x:
+                feed(item)
+        else:
+            h.update(repr(x).encode())
+
+    feed((arena.stacked, tuple(arena.cards), arena.policies, arena.budgets))
+    return h
 
 
 def _trace(cols) -> np.ndarray:
@@ -105,7 +128,8 @@ def play_fairness(catalogue, cfg: StudyConfig, stage: str, progress) -> tuple:
         boards.append(cols["board"][::4])
         traces.append(_trace(cols))
         progress(f"{stage}: fairness", stop, cfg.fairness_games, stop - start)
-    return np.concatenate(winners), np.concatenate(boards), np.concatenate(traces)
+    return (np.concatenate(winners), np.concatenate(boards), np.concatenate(traces),
+            input_digest(arena).hexdigest())
 
 
 def play_ratings(catalogue, cfg: StudyConfig, stage: str, progress) -> tuple:
@@ -130,17 +154,17 @@ def play_ratings(catalogue, cfg: StudyConfig, stage: str, progress) -> tuple:
         traces.append(_trace(cols))
         progress(f"{stage}: card ratings", stop, exp.games, stop - start)
     return (np.concatenate(cards), np.concatenate(winners), pool_boards(exp, exp.games),
-            np.concatenate(traces))
+            np.concatenate(traces), input_digest(arena).hexdigest())
 
 
 def play_study(catalogue, cfg: StudyConfig, stage: str, progress) -> StudyRun:
     """Both parts of the study under one card folder."""
     t0 = time.perf_counter()
-    fair = play_fairness(catalogue, cfg, stage, progress)
-    rating = play_ratings(catalogue, cfg, stage, progress) if cfg.rating_games else \
-        (np.zeros((0, 4, 5), np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
-         np.zeros((0, 3), np.int64))
-    return StudyRun(*fair, *rating, time.perf_counter() - t0)
+    *fair, fair_inputs = play_fairness(catalogue, cfg, stage, progress)
+    *rating, rating_inputs = play_ratings(catalogue, cfg, stage, progress) \
+        if cfg.rating_games else (np.zeros((0, 4, 5), np.int64), np.zeros(0, np.int64),
+                                  np.zeros(0, np.int64), np.zeros((0, 3), np.int64), "")
+    return StudyRun(*fair, *rating, time.perf_counter() - t0, fair_inputs + rating_inputs)
 
 
 def prepare_all(rulings: RulingsFile, cards: Path, workdir: Path) -> list[tuple]:

@@ -154,7 +154,7 @@ def compare(catalogue, cfg, base, run, alt) -> dict:
             "completes": alt.completes, "line": alt.line,
             "max_z": max_z, "critical_z": critical, "significant": bool(max_z > critical),
             "verdicts_changed": changes, "matters": bool(max_z > critical),
-            "identical_games": identical,
+            "identical_games": identical, "engine_inputs_equal": base.inputs == run.inputs,
             "largest_team": {k: top_team[k] for k in ("name", "delta", "low", "high", "z")},
             "largest_card": None if top_card is None else
             {k: top_card[k] for k in ("card", "delta", "low", "high", "z")},
@@ -171,7 +171,6 @@ def rank(results: list[dict]) -> list[dict]:
 def conclusion(ranked: list[dict]) -> str:
     """The plain first line: which gaps in the rulebook to close first."""
     first = [r for r in ranked if r["matters"]]
-    inert = [r["label"] for r in ranked if r["identical_games"]]
     flips = [r["label"] for r in ranked if not r["matters"] and r["verdicts_changed"]]
     head = ("Close these gaps first: " + "; ".join(
         f"{r['ruling']} ({r['label']}: {_headline(r)})" for r in first) + "."
@@ -180,9 +179,18 @@ def conclusion(ranked: list[dict]) -> str:
     if flips:
         head += (" Verdicts flip without an effect beyond the noise (borderline teams or "
                  "cards): " + ", ".join(flips) + ".")
-    if inert:
-        head += (" Exactly no effect (the games are identical, the engine does not read the "
-                 "key): " + ", ".join(inert) + ".")
+    same = [r["label"] for r in ranked if r["default"] == r["alternative"]]
+    unread = [r["label"] for r in ranked if r["identical_games"] and r["engine_inputs_equal"]
+              and r["label"] not in same]
+    if same:
+        head += " The default itself, a check of the pairing (no effect): " + ", ".join(same) + "."
+    unused = [r["label"] for r in ranked if r["identical_games"] and not r["engine_inputs_equal"]]
+    if unread:
+        head += (" Exactly no effect, the engine does not read the key (its inputs are "
+                 "identical): " + ", ".join(unread) + ".")
+    if unused:
+        head += (" Exactly no effect, read but never decisive in these games (the games are "
+                 "identical): " + ", ".join(unused) + ".")
     return head
 
 

@@ -79,7 +79,8 @@ def test_the_command_runs_and_ranks(result):
     assert [r["rank"] for r in ranked] == [1, 2]
     assert text.splitlines()[0] == doc["conclusion"]
     # ranked: those that matter first, then by the largest standardised effect
-    keys = [(not r["matters"], -r["max_z"]) for r in ranked]
+    keys = [(not r["matters"], -r["score"]) for r in ranked]
+    assert all(r["matters"] == (r["score"] > 1) for r in ranked)
     assert keys == sorted(keys)
     assert doc["study"]["fairness_design"] == "16 games on 4 boards"
     assert "rulings:" in err and "games" in err       # progress on stderr, never on stdout
@@ -89,7 +90,7 @@ def test_the_command_runs_and_ranks(result):
 def test_an_alternative_equal_to_the_default_has_exactly_zero_effect(result):
     """Same seeds, same rules: bit-identical games, so every paired difference is exactly 0."""
     same = next(r for r in result[3]["alternatives"] if r["key"] == "board.diagonal_range_cost")
-    assert same["identical_games"] and same["max_z"] == 0 and not same["matters"]
+    assert same["identical_games"] and same["score"] == 0 and not same["matters"]
     assert same["default"] == same["alternative"] == 1
     assert all(t["delta"] == 0 and t["se"] == 0 for t in same["fairness"]["teams"])
     assert all(c["delta"] == 0 and c["se"] == 0 for c in same["ratings"]["cards"])
@@ -176,10 +177,10 @@ def test_paired_rating_change_is_zero_for_the_same_games_and_tighter_than_unpair
 
 def test_rank_puts_what_matters_first():
     def entry(matters, z, changes=0):
-        return {"matters": matters, "max_z": z, "verdicts_changed": ["x"] * changes}
+        return {"matters": matters, "score": z, "verdicts_changed": ["x"] * changes}
 
     ranked = rank([entry(False, 2.0), entry(True, 1.0, 1), entry(True, 5.0), entry(False, 0.0)])
-    assert [(r["matters"], r["max_z"]) for r in ranked] == [(True, 5.0), (True, 1.0),
+    assert [(r["matters"], r["score"]) for r in ranked] == [(True, 5.0), (True, 1.0),
                                                             (False, 2.0), (False, 0.0)]
     assert [r["rank"] for r in ranked] == [1, 2, 3, 4]
 

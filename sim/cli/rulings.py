@@ -80,19 +80,21 @@ def text_lines(doc: dict) -> list[str]:
              f"of {st['teams']} ({st['fairness_design']}, duplicate play, seed {st['seed']}) and "
              f"card ratings from {st['rating_experiment']} ({st['rating_design']}); policy "
              f"{st['policy']}; {st['seconds_per_study']} s per rule set.",
-             "", f"{'#':>2}  {'alternative':<44}{'max |z|':>8}{'crit':>6}  {'largest team effect':<34}"
-             f"verdicts"]
+             "", f"{'#':>2}  {'alternative':<40}{'score':>6}{'team |z|':>9}{'card |z|':>9}  "
+             f"{'largest team effect':<34}verdicts"]
     for r in doc["alternatives"]:
         t = r["largest_team"]
         team = (f"{t['name'][:14]} {100 * t['delta']:+.1f} [{100 * t['low']:+.1f}, "
                 f"{100 * t['high']:+.1f}]")
-        zs = "0" if r["identical_games"] else f"{r['max_z']:.1f}"
-        lines.append(f"{r['rank']:>2}  {r['label'][:43]:<44}{zs:>8}{r['critical_z']:6.1f}  "
-                     f"{team:<34}{len(r['verdicts_changed'])}")
+        lines.append(f"{r['rank']:>2}  {r['label'][:39]:<40}{r['score']:6.2f}{r['team_z']:9.1f}"
+                     f"{r['card_z']:9.1f}  {team:<34}{len(r['verdicts_changed'])}")
     lines.append("")
-    lines.append("(Δ win rate in points, alternative − default, 95 % intervals clustered by board; "
-                 "|z| over the 4 teams and the cards in play, crit = Bonferroni 5 % per "
-                 "alternative)")
+    first = doc["alternatives"][0] if doc["alternatives"] else None
+    crits = (f" (critical |z|: teams {first['team_critical_z']:.2f}, cards "
+             f"{first['card_critical_z'] or float('nan'):.2f})" if first else "")
+    lines.append("(Δ win rate in points, alternative − default, 95 % intervals clustered by "
+                 "board. score = the largest |z| / its Bonferroni critical value, teams and "
+                 "cards each at 2.5 % per alternative" + crits + "; above 1 = matters)")
     for r in doc["alternatives"]:
         lines += detail_lines(r)
     return lines

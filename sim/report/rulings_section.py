@@ -37,8 +37,9 @@ def ranking_table(doc: dict) -> pd.DataFrame:
         t = r["largest_team"]
         rows.append({"rank": r["rank"], "ruling": r["ruling"], "change": r["label"],
                      "default": json.dumps(r["default"]), "matters": r["matters"],
-                     "max_abs_z": 0.0 if r["identical_games"] else r["max_z"],
-                     "critical_z": r["critical_z"], "largest_team": t["name"],
+                     "score": r["score"], "team_abs_z": r["team_z"],
+                     "team_critical_z": r["team_critical_z"], "card_abs_z": r["card_z"],
+                     "card_critical_z": r["card_critical_z"], "largest_team": t["name"],
                      "delta_win_points": 100 * t["delta"], "low": 100 * t["low"],
                      "high": 100 * t["high"],
                      "verdicts_changed": "; ".join(r["verdicts_changed"]) or "none",
@@ -58,8 +59,9 @@ def rulings_section(page, path: Path) -> pd.DataFrame:
               f"seeds: fairness of {st['teams']} ({st['fairness_design']}) and card ratings from "
               f"{st['rating_experiment']} ({st['rating_design']}), policy {st['policy']}. "
               f"Δ = alternative − default, in win-rate points, 95 % intervals clustered by board; "
-              f"an alternative matters when an effect's |z| passes the Bonferroni critical value "
-              f"over its teams and cards, or a verdict changes. From {Path(path).name}; "
+              f"score = the largest |z| / its Bonferroni critical value (teams and cards each "
+              f"at 2.5 % per alternative): above 1, the alternative matters; a verdict that "
+              f"flips without it is borderline. From {Path(path).name}; "
               f"docs/rulings-impact.md.")
     page.table(table)
     return table

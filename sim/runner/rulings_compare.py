@@ -7,11 +7,14 @@ same board and dice seeds), averaged with a board-clustered interval
 the change of each card's rating with a paired, board-clustered SE
 (:mod:`sim.analysis.paired_ratings`) and its rarity outlier flag under each (:mod:`.rarity`).
 
-An alternative "matters" when one of its effects is beyond the noise: |z| above the two-sided
-Bonferroni critical value over its 4 teams and the cards in play (family-wise 5 % per
-alternative). A verdict that flips without such an effect is a borderline case (a team or card
-near its band's edge), listed but not enough on its own: at this study's size some flip by
-chance. The ranking puts those that matter first, then by the largest |z|.
+An alternative "matters" when one of its effects is beyond the noise. Two families, each
+tested at half the family-wise 5 % per alternative (Bonferroni): the 4 teams' win-rate changes
+(two-sided t on the fairness boards' df, over 4) and the cards' rating changes (over the cards in
+play). Why two: the teams' fairness is the study's first question, and pooling it with some 50
+card tests would raise its bar from about 2.8 to 3.6. ``score`` = the largest |z| / its family's
+critical value, so above 1 means it matters. A verdict that flips without such an effect is a
+borderline case (a team or card near its band's edge), listed but not enough on its own: at this
+study's size some flip by chance. The ranking: those that matter first, then by ``score``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from sim.analysis.cluster import clustered_mean, t_quantile
 from sim.analysis.fairness import OPEN, fairness_verdict, game_values
 
 ALPHA = 0.05            # family-wise error per alternative (Bonferroni over its effects)
+FAMILIES = 2            # teams' win rates and cards' ratings, each tested at ALPHA / 2
 CONFIDENCE = 0.95       # the intervals shown beside each effect
 TEAMS = 4
 FLAG = {-1: "weak", 0: "in band", 1: "strong"}
@@ -141,19 +145,19 @@ def compare(catalogue, cfg, base, run, alt) -> dict:
     names = list(load_teams(cfg.teams, catalogue.cards).names)
     fair = fairness_effect(base, run, names, cfg.tolerance)
     ratings = rating_effect(catalogue, base, run)
-    effects = fair["teams"] + (ratings["cards"] if ratings else [])
-    df = min(fair["df"], ratings["df"]) if ratings else fair["df"]
-    critical = t_quantile(1 - ALPHA / len(effects), df)
+    team_z, team_crit = _family(fair["teams"], fair["df"])
+    card_z, card_crit = _family(ratings["cards"], ratings["df"]) if ratings else (0.0, np.inf)
+    score = max(team_z / team_crit, card_z / card_crit)
     top_team = max(fair["teams"], key=lambda t: t["z"])
     top_card = max(ratings["cards"], key=lambda c: c["z"]) if ratings else None
     changes = verdict_changes(fair, ratings)
-    max_z = max(e["z"] for e in effects)
     identical = fair["games_changed"] == 0 and (ratings is None or ratings["games_changed"] == 0)
     return {"ruling": alt.ruling, "file": alt.file, "key": alt.key,
             "default": alt.default, "alternative": alt.value, "label": alt.label,
-            "completes": alt.completes, "line": alt.line,
-            "max_z": max_z, "critical_z": critical, "significant": bool(max_z > critical),
-            "verdicts_changed": changes, "matters": bool(max_z > critical),
+            "completes": alt.completes, "line": alt.line, "score": score,
+            "team_z": team_z, "team_critical_z": team_crit, "card_z": card_z,
+            "card_critical_z": card_crit if ratings else None, "matters": bool(score > 1),
+            "verdicts_changed": changes,
             "identical_games": identical, "engine_inputs_equal": base.inputs == run.inputs,
             "largest_team": {k: top_team[k] for k in ("name", "delta", "low", "high", "z")},
             "largest_card": None if top_card is None else
@@ -161,9 +165,15 @@ def compare(catalogue, cfg, base, run, alt) -> dict:
             "fairness": fair, "ratings": ratings}
 
 
+def _family(effects: list[dict], df: int) -> tuple[float, float]:
+    """Largest |z| of a family of effects and its Bonferroni critical value (half of ALPHA)."""
+    return (max(e["z"] for e in effects),
+            t_quantile(1 - ALPHA / FAMILIES / len(effects), df))
+
+
 def rank(results: list[dict]) -> list[dict]:
-    """Those that matter first, then by the largest standardised effect, then verdicts changed."""
-    ordered = sorted(results, key=lambda r: (not r["matters"], -r["max_z"],
+    """Those that matter first, then by score (largest |z| / critical), then verdicts changed."""
+    ordered = sorted(results, key=lambda r: (not r["matters"], -r["score"],
                                              -len(r["verdicts_changed"])))
     return [{"rank": i + 1, **r} for i, r in enumerate(ordered)]
 
@@ -197,7 +207,7 @@ def conclusion(ranked: list[dict]) -> str:
 def _headline(r: dict) -> str:
     t, c = r["largest_team"], r["largest_card"]
     parts = [f"{t['name']} {100 * t['delta']:+.1f} points"]
-    if c is not None and c["z"] > t["z"]:
+    if c is not None and r["card_z"] / r["card_critical_z"] > r["team_z"] / r["team_critical_z"]:
         parts.append(f"{c['card']} rating {c['delta']:+.2f}")
     if r["verdicts_changed"]:
         n = len(r["verdicts_changed"])

@@ -201,3 +201,15 @@ def test_the_report_shows_the_results_file(capsys, tmp_path, result):
     (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
     code, _, err = run(capsys, "report", "--out", tmp_path, "--rulings", tmp_path / "bad.json")
     assert code == 2 and "bad.json: rulings: not a `bwlab rulings` results file" in err
+
+
+def test_fairness_only_when_rating_games_is_0(capsys, tmp_path):
+    spec = _write(tmp_path, STUDY + ENTRIES)
+    code, out, err = run(capsys, "rulings", "--alternatives", spec, "--games", "16", "--boards",
+                         "4", "--rating-games", "0", "--only", "game.simultaneous_tiebreak",
+                         "--format", "json", "--cards", ROOT / "cards")
+    doc = json.loads(out)
+    assert code == 0, err
+    (only,) = doc["alternatives"]
+    assert only["ratings"] is None and only["largest_card"] is None and only["card_z"] == 0
+    assert "no card ratings" in "\n".join(text_lines(doc))

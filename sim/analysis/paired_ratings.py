@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cluster import cluster_ids, cr1_factor, t_quantile
-from .composition import (_bread_inverse, _cluster_scores, _composition_terms, _equal_sizes,
-                          _newton)
-from .ratings import _contrast_matrix, _stages
+from .ratings import _contrast_matrix, _stages  # first: ratings imports composition at its end
+from .composition import (_bread_inverse, _cluster_scores, _composition_terms,
+                          _equal_sizes, _newton)
 
 __all__ = ["PairedRatings", "paired_rating_change"]
 

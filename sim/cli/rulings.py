@@ -78,8 +78,9 @@ def text_lines(doc: dict) -> list[str]:
     lines = [doc["conclusion"], "",
              f"Study replayed under the book default and each alternative, same seeds: fairness "
              f"of {st['teams']} ({st['fairness_design']}, duplicate play, seed {st['seed']}) and "
-             f"card ratings from {st['rating_experiment']} ({st['rating_design']}); policy "
-             f"{st['policy']}; {st['seconds_per_study']} s per rule set.",
+             + (f"card ratings from {st['rating_experiment']} ({st['rating_design']})"
+                if st["rating_games"] else "no card ratings (--rating-games 0)")
+             + f"; policy {st['policy']}; {st['seconds_per_study']} s per rule set.",
              "", f"{'#':>2}  {'alternative':<40}{'score':>6}{'team |z|':>9}{'card |z|':>9}  "
              f"{'largest team effect':<34}verdicts"]
     for r in doc["alternatives"]:
@@ -90,8 +91,9 @@ def text_lines(doc: dict) -> list[str]:
                      f"{r['card_z']:9.1f}  {team:<34}{len(r['verdicts_changed'])}")
     lines.append("")
     first = doc["alternatives"][0] if doc["alternatives"] else None
-    crits = (f" (critical |z|: teams {first['team_critical_z']:.2f}, cards "
-             f"{first['card_critical_z'] or float('nan'):.2f})" if first else "")
+    cards = first and first["card_critical_z"]
+    crits = (f" (critical |z|: teams {first['team_critical_z']:.2f}"
+             + (f", cards {cards:.2f})" if cards else ")") if first else "")
     lines.append("(Δ win rate in points, alternative − default, 95 % intervals clustered by "
                  "board. score = the largest |z| / its Bonferroni critical value, teams and "
                  "cards each at 2.5 % per alternative" + crits + "; above 1 = matters)")

@@ -50,8 +50,8 @@ def rulings(alternatives_file, games, boards, rating_games, seed, policy, budget
     if games is not None and games % 4:
         raise click.BadParameter("must be a multiple of 4 (duplicate blocks)",
                                  param_hint="--games")
-    label = policy_label(policy, budget) if policy or budget else None
     spec = load_rulings(alternatives_file)
+    label = policy_label(policy or spec.study["policy"], budget)  # flag, else [study]
     if only:
         unknown = sorted(set(only) - {a.key for a in spec.alternatives})
         if unknown:
@@ -60,8 +60,6 @@ def rulings(alternatives_file, games, boards, rating_games, seed, policy, budget
         spec = replace(spec, alternatives=tuple(a for a in spec.alternatives if a.key in only))
     cfg = StudyConfig.from_file(spec, fairness_games=games, fairness_boards=boards,
                                 rating_games=rating_games, seed=seed, policy=label)
-    if label is None:
-        cfg = replace(cfg, policy=policy_label(cfg.policy, None))
     doc = run_rulings(spec, cfg, Path(cards) if cards else default_cards_dir())
     if out is not None:
         write_text(out, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")

@@ -26,6 +26,7 @@ COMMANDS = {
     "rarity": ("sim.cli.rarity", "rarity", "Designer study: card ratings in play, rarity order."),
     "power-levels": ("sim.cli.power_levels", "power_levels", "Arena's Power Level per card."),
     "ladder": ("sim.cli.ladder", "ladder", "AI ladder: round robin of the policies, Elo ratings."),
+    "rulings": ("sim.cli.rulings", "rulings", "Which house rulings matter: paired replays, ranked."),
 }
 
 

@@ -23,13 +23,16 @@ import click
 @click.option("--remedy-games", type=click.IntRange(0, None), default=0, show_default=True,
               help="Replay budget per rating outlier for its remedy (the smallest stat change "
                    "that brings it into its band; 0 to skip, as it replays games).")
+@click.option("--rulings", "rulings", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Results of `bwlab rulings --out FILE`: adds the section "
+                                 "'Which house rulings matter' (nothing is replayed).")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
 def report(out, seed, teams_file, fairness_games, rating_games, rating_experiment, remedy_games,
-           cards):
+           rulings, cards):
     """Write reports/report.html: combat tables, exact vs Monte Carlo, rarity power curve,
-    team fairness with the seat effect, card ratings in play and (--remedy-games) the outliers'
-    remedies."""
+    team fairness with the seat effect, card ratings in play, (--remedy-games) the outliers'
+    remedies and (--rulings) which house rulings matter."""
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import load_teams
     from sim.report.lab_report import write_report
@@ -37,8 +40,12 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
     if fairness_games % 4:
         raise click.BadParameter("must be a multiple of 4", param_hint="--fairness-games")
     catalogue = load_catalogue(cards)
+    if rulings is not None:  # a bad file fails before the report's games are played
+        from sim.report.rulings_section import load_results
+
+        load_results(rulings)
     teams = load_teams(teams_file, catalogue.cards) if str(teams_file) not in ("", ".") else None
     path = write_report(catalogue, out, seed=seed, teams=teams, fairness_games=fairness_games,
                         rating_games=rating_games, rating_experiment=rating_experiment,
-                        remedy_games=remedy_games)
+                        remedy_games=remedy_games, rulings=rulings)
     click.echo(f"Report: {path.resolve()}")

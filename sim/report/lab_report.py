@@ -124,7 +124,8 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
 
 def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000, teams=None,
                  fairness_games: int = 512, rating_games: int = 0,
-                 rating_experiment: Path | None = None, remedy_games: int = 0) -> Path:
+                 rating_experiment: Path | None = None, remedy_games: int = 0,
+                 rulings: Path | None = None) -> Path:
     out = Path(out)
     problems = Problems()
     curve = load_power_curve(catalogue.root / POWER_CURVE_FILE, catalogue.rules, problems)
@@ -185,6 +186,10 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000,
         tables.append(("card_ratings.csv", ratings))
         if fixes is not None:
             tables.append(("rarity_remedies.csv", fixes))
+    if rulings is not None:  # a `bwlab rulings --out` file: shown, never replayed here
+        from .rulings_section import rulings_section
+
+        tables.append(("rulings.csv", rulings_section(page, rulings)))
     out.mkdir(parents=True, exist_ok=True)
     for name, table in tables:
         with atomic_path(out / name) as tmp:

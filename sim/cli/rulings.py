@@ -1,0 +1,130 @@
+"""``bwlab rulings``: which house rulings matter — each alternative of experiments/rulings.toml
+replayed on the same study with the same seeds, ranked by how much it moves the verdicts.
+
+Results only on stdout (text or --format json); progress on stderr. docs/rulings-impact.md.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ._policy import POLICY_HELP, budget_option, policy_label
+
+
+@click.command()
+@click.option("--alternatives", "alternatives_file", type=click.Path(dir_okay=False,
+              path_type=Path), default=Path("experiments/rulings.toml"), show_default=True,
+              help="The ruling alternatives and the study ([study]) to replay under each.")
+@click.option("--games", type=click.IntRange(8, None), default=None,
+              help="Fairness games per rule set (a multiple of 4; default: [study]).")
+@click.option("--boards", type=click.IntRange(2, None), default=None,
+              help="Boards of the fairness games: the clusters of their intervals.")
+@click.option("--rating-games", type=click.IntRange(0, None), default=None,
+              help="Card-rating games per rule set (0: fairness only).")
+@click.option("--seed", type=click.IntRange(0, None), default=None,
+              help="Root seed of the fairness games (the same under every rule set).")
+@click.option("--policy", default=None, help=POLICY_HELP)
+@budget_option
+@click.option("--only", "only", multiple=True, metavar="KEY",
+              help="Replay only the alternatives of this key (table.key; repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the results (JSON) here, e.g. reports/rulings.json; "
+                   "`bwlab report --rulings FILE` shows them.")
+@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Card folder holding the book defaults (default: ./cards or $BWLAB_CARDS).")
+def rulings(alternatives_file, games, boards, rating_games, seed, policy, budget, only, fmt, out,
+            cards):
+    """Which house rulings matter: paired replays of a fixed study under each alternative."""
+    from dataclasses import replace
+
+    from sim.atomic import write_text
+    from sim.catalogue.loader import default_cards_dir
+    from sim.runner.rulings import StudyConfig, run_rulings
+    from sim.runner.rulings_data import load_rulings
+
+    if games is not None and games % 4:
+        raise click.BadParameter("must be a multiple of 4 (duplicate blocks)",
+                                 param_hint="--games")
+    spec = load_rulings(alternatives_file)
+    label = policy_label(policy or spec.study["policy"], budget)  # flag, else [study]
+    if only:
+        unknown = sorted(set(only) - {a.key for a in spec.alternatives})
+        if unknown:
+            raise click.BadParameter(f"no alternative of {', '.join(unknown)} in "
+                                     f"{alternatives_file}", param_hint="--only")
+        spec = replace(spec, alternatives=tuple(a for a in spec.alternatives if a.key in only))
+    cfg = StudyConfig.from_file(spec, fairness_games=games, fairness_boards=boards,
+                                rating_games=rating_games, seed=seed, policy=label)
+    doc = run_rulings(spec, cfg, Path(cards) if cards else default_cards_dir())
+    if out is not None:
+        write_text(out, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    if fmt == "json":
+        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        return
+    for line in text_lines(doc):
+        click.echo(line)
+
+
+def text_lines(doc: dict) -> list[str]:
+    """The results as text: the conclusion first, the ranking, then each alternative."""
+    st = doc["study"]
+    lines = [doc["conclusion"], "",
+             f"Study replayed under the book default and each alternative, same seeds: fairness "
+             f"of {st['teams']} ({st['fairness_design']}, duplicate play, seed {st['seed']}) and "
+             + (f"card ratings from {st['rating_experiment']} ({st['rating_design']})"
+                if st["rating_games"] else "no card ratings (--rating-games 0)")
+             + f"; policy {st['policy']}; {st['seconds_per_study']} s per rule set.",
+             "", f"{'#':>2}  {'alternative':<40}{'score':>6}{'team |z|':>9}{'card |z|':>9}  "
+             f"{'largest team effect':<34}verdicts"]
+    for r in doc["alternatives"]:
+        t = r["largest_team"]
+        team = (f"{t['name'][:14]} {100 * t['delta']:+.1f} [{100 * t['low']:+.1f}, "
+                f"{100 * t['high']:+.1f}]")
+        lines.append(f"{r['rank']:>2}  {r['label'][:39]:<40}{r['score']:6.2f}{r['team_z']:9.1f}"
+                     f"{r['card_z']:9.1f}  {team:<34}{len(r['verdicts_changed'])}")
+    lines.append("")
+    first = doc["alternatives"][0] if doc["alternatives"] else None
+    cards = first and first["card_critical_z"]
+    crits = (f" (critical |z|: teams {first['team_critical_z']:.2f}"
+             + (f", cards {cards:.2f})" if cards else ")") if first else "")
+    lines.append("(Δ win rate in points, alternative − default, 95 % intervals clustered by "
+                 "board. score = the largest |z| / its Bonferroni critical value, teams and "
+                 "cards each at 2.5 % per alternative" + crits + "; above 1 = matters)")
+    for r in doc["alternatives"]:
+        lines += detail_lines(r)
+    return lines
+
+
+def detail_lines(r: dict) -> list[str]:
+    """One alternative: the ruling, each team's paired change, the verdicts that change."""
+    fair = r["fairness"]
+    head = (f"{r['rank']}. {r['ruling']}: {r['key']} {json.dumps(r['default'])} → "
+            f"{json.dumps(r['alternative'])} (completes: \"{r['completes']}\")")
+    out = ["", head]
+    if r["identical_games"]:
+        out.append("   every game identical to the default's: " + (
+            "the value is the default's" if r["default"] == r["alternative"] else
+            "the engine's inputs are identical too, so it does not read this key and the "
+            "ruling cannot change any result" if r["engine_inputs_equal"] else
+            "the engine reads the key (its inputs differ), but the situation it rules never "
+            "decided anything in these games"))
+        return out
+    n_rating = r["ratings"]["games_changed"] if r["ratings"] else 0
+    out.append(f"   games changed: {fair['games_changed']:,} fairness, {n_rating:,} rating; "
+               f"fairness verdict {fair['verdict_default']} → {fair['verdict_alternative']}")
+    for t in fair["teams"]:
+        out.append(f"   {t['name'][:24]:<25}{100 * t['default']:6.1f} % → "
+                   f"{100 * t['alternative']:5.1f} %  Δ {100 * t['delta']:+5.1f} "
+                   f"[{100 * t['low']:+5.1f}, {100 * t['high']:+5.1f}]  "
+                   f"{t['verdict_default']} → {t['verdict_alternative']}")
+    c = r["largest_card"]
+    if c is not None:
+        out.append(f"   largest card effect: {c['card']} rating {c['delta']:+.3f} "
+                   f"[{c['low']:+.3f}, {c['high']:+.3f}] (|z| {c['z']:.1f})")
+    out.append("   verdicts that change: " + ("; ".join(r["verdicts_changed"]) or "none"))
+    return out

@@ -1,0 +1,215 @@
+"""``bwlab rulings``: replay one fixed study under the book default and under each house ruling's
+alternative, with the same seeds, so that every difference is the ruling's doing.
+
+The study has two parts, both fixed in size (no early stop, so the two rule sets play exactly
+the same games' seeds): (1) the fairness of four given teams in duplicate play
+(:mod:`.fairness`'s experiment: block ``b`` on board ``b % boards``, dice from child ``game`` of
+the root seed); (2) card ratings from a pool experiment (:mod:`.rarity`). An alternative that the
+engine does not read replays bit-identical games, so its effect is exactly zero — which is
+itself worth knowing (docs/rulings-impact.md). The comparisons live in :mod:`.rulings_compare`.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from .rulings_data import DEFAULT_STUDY, Alternative, RulingsFile, prepare
+
+ROUND_GAMES = 256       # games between two progress lines (a multiple of 4: duplicate blocks)
+
+
+@dataclass(frozen=True)
+class StudyConfig:
+    """The fixed study: the same under every rule set."""
+
+    teams: Path
+    fairness_games: int
+    fairness_boards: int
+    rating_experiment: Path
+    rating_games: int
+    seed: int
+    policy: str
+    tolerance: float
+
+    @classmethod
+    def from_file(cls, rulings: RulingsFile, **overrides) -> "StudyConfig":
+        """``[study]`` of the alternatives file (defaults: :data:`DEFAULT_STUDY`), then the flags."""
+        merged = {**DEFAULT_STUDY, **rulings.study,
+                  **{k: v for k, v in overrides.items() if v is not None}}
+        return cls(Path(merged["teams"]), int(merged["fairness_games"]),
+                   int(merged["fairness_boards"]), Path(merged["rating_experiment"]),
+                   int(merged["rating_games"]), int(merged["seed"]), str(merged["policy"]),
+                   float(merged["tolerance"]))
+
+
+@dataclass(frozen=True)
+class StudyRun:
+    """What one rule set's replay of the study produced (per game, in game order)."""
+
+    fair_winner: np.ndarray     # winning team of each fairness game (-1: nobody)
+    fair_board: np.ndarray      # board of each duplicate block
+    fair_trace: np.ndarray      # (winner, decisions, rotations) per game: did the game change?
+    seat_cards: np.ndarray      # rating games: cards per (game, seat) [n, 4, 5]
+    rating_winner: np.ndarray   # winning seat of each rating game
+    rating_board: np.ndarray
+    rating_trace: np.ndarray
+    seconds: float
+    inputs: str = ""            # digest of everything the engine was given (boards, rules, cards)
+
+
+class Progress:
+    """Progress on stderr: the stage, games done of its total, and the time left overall."""
+
+    def __init__(self, total_games: int, stream=None):
+        self.total, self.done, self.t0 = total_games, 0, time.perf_counter()
+        self.stream = stream if stream is not None else sys.stderr
+
+    def __call__(self, stage: str, done: int, total: int, step: int = 0) -> None:
+        self.done += step
+        spent = time.perf_counter() - self.t0
+        left = spent / self.done * (self.total - self.done) if self.done else float("nan")
+        eta = "" if np.isnan(left) else f", about {_duration(left)} left"
+        print(f"rulings: {stage}: {done:,}/{total:,} games{eta}", file=self.stream, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
+
+
+def input_digest(arena, h=None):
+    """Digest of the arrays an arena hands the engine. Why: when an alternative replays
+    identical games, equal inputs mean the engine does not read the key at all; different
+    inputs mean the ruling was read but never decided anything in these games."""
+    import hashlib
+
+    h = h if h is not None else hashlib.blake2b(digest_size=16)
+
+    def feed(x):
+        if isinstance(x, np.ndarray):
+            h.update(f"{x.dtype}{x.shape}".encode())
+            h.update(np.ascontiguousarray(x).tobytes())
+        elif isinstance(x, (tuple, list)):
+            for item in x:
+                feed(item)
+        else:
+            h.update(repr(x).encode())
+
+    feed((arena.stacked, tuple(arena.cards), arena.policies, arena.budgets))
+    return h
+
+
+def _trace(cols) -> np.ndarray:
+    return np.stack([cols["winner_seat"], cols["decisions"], cols["rotations"]], axis=1)
+
+
+def play_fairness(catalogue, cfg: StudyConfig, stage: str, progress) -> tuple:
+    """The fixed fairness study: winners, each block's board and each game's trace."""
+    from sim.catalogue.teams import load_teams
+
+    from .fairness import fairness_experiment
+    from .tasks import build_arena, grow_arena, play_games
+
+    teams = load_teams(cfg.teams, catalogue.cards)
+    exp = fairness_experiment(teams, cfg.policy, cfg.seed, cfg.fairness_games, ROUND_GAMES,
+                              cfg.fairness_boards)
+    arena = build_arena(catalogue, exp, n_boards=2)
+    winners, boards, traces = [], [], []
+    for start in range(0, cfg.fairness_games, ROUND_GAMES):
+        stop = min(cfg.fairness_games, start + ROUND_GAMES)
+        arena = grow_arena(catalogue, arena, -(-stop // 4))
+        cols = play_games(arena, start, stop)
+        winners.append(cols["winner_team"])
+        boards.append(cols["board"][::4])
+        traces.append(_trace(cols))
+        progress(f"{stage}: fairness", stop, cfg.fairness_games, stop - start)
+    return (np.concatenate(winners), np.concatenate(boards), np.concatenate(traces),
+            input_digest(arena).hexdigest())
+
+
+def play_ratings(catalogue, cfg: StudyConfig, stage: str, progress) -> tuple:
+    """The fixed rating study on the pool experiment's own boards and seeds."""
+    from sim.engine.layout import POLICY_IDS
+
+    from .experiment import load_experiment
+    from .rarity import pool_boards
+    from .tasks import build_arena, play_games
+
+    exp = load_experiment(cfg.rating_experiment, catalogue.cards, tuple(POLICY_IDS),
+                          games=cfg.rating_games)
+    exp = replace(exp, policies=(cfg.policy,) * 4)
+    arena = build_arena(catalogue, exp)
+    cards, winners, traces = [], [], []
+    for start in range(0, exp.games, ROUND_GAMES):
+        stop = min(exp.games, start + ROUND_GAMES)
+        cols = play_games(arena, start, stop)
+        cards.append(np.stack([np.stack([cols[f"seat{s + 1}_card{k + 1}"] for k in range(5)], 1)
+                               for s in range(4)], 1))
+        winners.append(cols["winner_seat"])
+        traces.append(_trace(cols))
+        progress(f"{stage}: card ratings", stop, exp.games, stop - start)
+    return (np.concatenate(cards), np.concatenate(winners), pool_boards(exp, exp.games),
+            np.concatenate(traces), input_digest(arena).hexdigest())
+
+
+def play_study(catalogue, cfg: StudyConfig, stage: str, progress) -> StudyRun:
+    """Both parts of the study under one card folder."""
+    t0 = time.perf_counter()
+    *fair, fair_inputs = play_fairness(catalogue, cfg, stage, progress)
+    *rating, rating_inputs = play_ratings(catalogue, cfg, stage, progress) \
+        if cfg.rating_games else (np.zeros((0, 4, 5), np.int64), np.zeros(0, np.int64),
+                                  np.zeros(0, np.int64), np.zeros((0, 3), np.int64), "")
+    return StudyRun(*fair, *rating, time.perf_counter() - t0, fair_inputs + rating_inputs)
+
+
+def prepare_all(rulings: RulingsFile, cards: Path, workdir: Path) -> list[tuple]:
+    """Every alternative's (catalogue, alternative) before any game: a bad entry costs nothing."""
+    out = []
+    for alt in rulings.alternatives:
+        folder = workdir / f"alternative-{alt.index}"
+        out.append(prepare(alt, cards, folder, rulings.path))
+    return out
+
+
+def run_rulings(rulings: RulingsFile, cfg: StudyConfig, cards: Path, *, progress=None) -> dict:
+    """The whole comparison as plain data (the JSON document; the text prints from it)."""
+    from sim.catalogue.loader import load_catalogue
+
+    from .rulings_compare import compare, conclusion, rank
+
+    book = load_catalogue(cards)
+    per_study = cfg.fairness_games + cfg.rating_games
+    progress = progress or Progress(per_study * (1 + len(rulings.alternatives)))
+    with tempfile.TemporaryDirectory(prefix="bwlab-rulings-") as tmp:
+        prepared = prepare_all(rulings, Path(cards), Path(tmp))
+        base = play_study(book, cfg, "book default", progress)
+        results = []
+        for k, (catalogue, alt) in enumerate(prepared, 1):
+            stage = f"[{k}/{len(prepared)}] {alt.label}"
+            run = play_study(catalogue, cfg, stage, progress)
+            results.append(compare(book, cfg, base, run, alt))
+    ranked = rank(results)
+    return {"conclusion": conclusion(ranked), "study": _study_doc(cfg, base),
+            "alternatives": ranked, "alternatives_file": str(rulings.path)}
+
+
+def _study_doc(cfg: StudyConfig, base: StudyRun) -> dict:
+    fair_boards = int(np.unique(base.fair_board).size)
+    rating_boards = int(np.unique(base.rating_board).size)
+    return {"teams": str(cfg.teams), "fairness_games": cfg.fairness_games,
+            "fairness_boards": fair_boards,
+            "fairness_design": f"{cfg.fairness_games:,} games on {fair_boards:,} boards",
+            "rating_experiment": str(cfg.rating_experiment), "rating_games": cfg.rating_games,
+            "rating_boards": rating_boards,
+            "rating_design": f"{cfg.rating_games:,} games on {rating_boards:,} boards",
+            "seed": cfg.seed, "policy": cfg.policy, "tolerance": cfg.tolerance,
+            "seconds_per_study": round(base.seconds, 1)}
+
+
+__all__ = ["DEFAULT_STUDY", "Alternative", "Progress", "StudyConfig", "StudyRun", "play_study",
+           "run_rulings"]

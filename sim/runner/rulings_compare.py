@@ -1,0 +1,215 @@
+"""Paired effects of one ruling alternative on the study's verdicts, and their ranking.
+
+Fairness: per duplicate block and team, the alternative's block mean minus the default's (the
+same board and dice seeds), averaged with a board-clustered interval
+(:func:`sim.analysis.cluster.clustered_mean`), and the fairness verdict
+(:func:`sim.analysis.fairness.fairness_verdict`, clusters = boards) under each rule set. Cards:
+the change of each card's rating with a paired, board-clustered SE
+(:mod:`sim.analysis.paired_ratings`) and its rarity outlier flag under each (:mod:`.rarity`).
+
+An alternative "matters" when one of its effects is beyond the noise. Two families, each
+tested at half the family-wise 5 % per alternative (Bonferroni): the 4 teams' win-rate changes
+(two-sided t on the fairness boards' df, over 4) and the cards' rating changes (over the cards in
+play). Why two: the teams' fairness is the study's first question, and pooling it with some 50
+card tests would raise its bar from about 2.8 to 3.6. ``score`` = the largest |z| / its family's
+critical value, so above 1 means it matters. A verdict that flips without such an effect is a
+borderline case (a team or card near its band's edge), listed but not enough on its own: at this
+study's size some flip by chance. The ranking: those that matter first, then by ``score``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.analysis.cluster import clustered_mean, t_quantile
+from sim.analysis.fairness import OPEN, fairness_verdict, game_values
+
+ALPHA = 0.05            # family-wise error per alternative (Bonferroni over its effects)
+FAMILIES = 2            # teams' win rates and cards' ratings, each tested at ALPHA / 2
+CONFIDENCE = 0.95       # the intervals shown beside each effect
+TEAMS = 4
+FLAG = {-1: "weak", 0: "in band", 1: "strong"}
+
+
+def team_classes(verdict, tolerance: float) -> list[str]:
+    """Each team's own verdict: in the fair band, favoured, disadvantaged or open."""
+    target = 1.0 / TEAMS
+    out = []
+    for lo, hi in zip(verdict.lower, verdict.upper):
+        if lo >= target - tolerance and hi <= target + tolerance:
+            out.append("fair")
+        elif lo > target + tolerance:
+            out.append("favoured")
+        elif hi < target - tolerance:
+            out.append("disadvantaged")
+        else:
+            out.append(OPEN)
+    return out
+
+
+def fairness_effect(base, run, names, tolerance: float) -> dict:
+    """Paired change of each team's chance to win, and the verdicts under both rule sets."""
+    y0 = game_values(base.fair_winner).reshape(-1, TEAMS, TEAMS)
+    y1 = game_values(run.fair_winner).reshape(-1, TEAMS, TEAMS)
+    d = clustered_mean(y1.mean(axis=1) - y0.mean(axis=1), base.fair_board, CONFIDENCE)
+    v0 = fairness_verdict(y0, tolerance=tolerance, names=names, clusters=base.fair_board)
+    v1 = fairness_verdict(y1, tolerance=tolerance, names=names, clusters=run.fair_board)
+    c0, c1 = team_classes(v0, tolerance), team_classes(v1, tolerance)
+    teams = [{"team": k + 1, "name": names[k], "default": float(v0.rate[k]),
+              "alternative": float(v1.rate[k]), "delta": float(d.rate[k]),
+              "se": float(d.se[k]), "low": float(d.lower[k]), "high": float(d.upper[k]),
+              "z": _z(d.rate[k], d.se[k]), "verdict_default": c0[k], "verdict_alternative": c1[k]}
+             for k in range(TEAMS)]
+    return {"teams": teams, "verdict_default": v0.status, "verdict_alternative": v1.status,
+            "text_default": v0.text, "text_alternative": v1.text, "df": int(d.df),
+            "games_changed": _changed(base.fair_trace, run.fair_trace)}
+
+
+def rating_effect(catalogue, base, run) -> dict | None:
+    """Paired change of each card's rating, its outlier flag and the rarity order under both."""
+    from sim.analysis.paired_ratings import paired_rating_change
+
+    from .rarity import study
+
+    if base.seat_cards.shape[0] == 0:
+        return None
+    rar = np.asarray(catalogue.cards.rarity, np.int64)
+    n_rar = len(catalogue.rules.rarities)
+    s0 = study(base.seat_cards, base.rating_winner, rar, n_rar, boards=base.rating_board)
+    s1 = study(run.seat_cards, run.rating_winner, rar, n_rar, boards=run.rating_board)
+    rows, items = _team_rows(base.seat_cards, rar.size)
+    paired = paired_rating_change(rows, items, _places(base.rating_winner),
+                                  _places(run.rating_winner), base.rating_board)
+    low, high = paired.interval(CONFIDENCE)
+    names = catalogue.cards.names
+    cards = [{"card": names[c], "rarity": catalogue.rules.rarities[rar[c]],
+              "default": float(paired.before[c]), "alternative": float(paired.after[c]),
+              "delta": float(paired.delta[c]), "se": float(paired.se[c]),
+              "low": float(low[c]), "high": float(high[c]), "z": _z(paired.delta[c], paired.se[c]),
+              "outlier_default": FLAG[int(s0.outlier[c])],
+              "outlier_alternative": FLAG[int(s1.outlier[c])]}
+             for c in np.flatnonzero(s0.held > 0)]
+    return {"cards": cards, "ordered_default": s0.ordered, "ordered_alternative": s1.ordered,
+            "df": int(paired.df), "games_changed": _changed(base.rating_trace, run.rating_trace)}
+
+
+def _team_rows(seat_cards, n_cards: int):
+    """(team x card) counts and the games' team indices, as :func:`.rarity.study` builds them."""
+    flat = seat_cards.reshape(-1, 5)
+    rows = np.zeros((flat.shape[0], n_cards))
+    np.add.at(rows, (np.repeat(np.arange(flat.shape[0]), 5), flat.ravel()), 1.0)
+    return rows, np.arange(flat.shape[0]).reshape(-1, TEAMS)
+
+
+def _places(winner_seat) -> np.ndarray:
+    """Winner first, the rest tied second; a game with no winner ranks nobody."""
+    won = winner_seat[:, None] == np.arange(TEAMS)[None, :]
+    places = np.where(won, 1.0, 2.0)
+    places[winner_seat < 0] = 1.0
+    return places
+
+
+def _z(delta, se) -> float:
+    """Standardised effect; 0 for an exact zero (identical games), inf for a sure non-zero."""
+    if delta == 0:
+        return 0.0
+    return float(abs(delta) / se) if se > 0 else float("inf")
+
+
+def _changed(a: np.ndarray, b: np.ndarray) -> int:
+    """Games whose winner, number of decisions or length differ between the two replays."""
+    return int(np.count_nonzero(np.any(a != b, axis=1)))
+
+
+def verdict_changes(fair: dict, ratings: dict | None) -> list[str]:
+    """Every verdict that differs between the default and the alternative, in words."""
+    out = []
+    if fair["verdict_default"] != fair["verdict_alternative"]:
+        out.append(f"fairness verdict {fair['verdict_default']} → {fair['verdict_alternative']}")
+    out += [f"{t['name']}: {t['verdict_default']} → {t['verdict_alternative']}"
+            for t in fair["teams"] if t["verdict_default"] != t["verdict_alternative"]]
+    if ratings is not None:
+        if ratings["ordered_default"] != ratings["ordered_alternative"]:
+            word = {True: "holds", False: "does not hold"}
+            out.append(f"rarity order {word[ratings['ordered_default']]} → "
+                       f"{word[ratings['ordered_alternative']]}")
+        out += [f"{c['card']}: {c['outlier_default']} → {c['outlier_alternative']}"
+                for c in ratings["cards"] if c["outlier_default"] != c["outlier_alternative"]]
+    return out
+
+
+def compare(catalogue, cfg, base, run, alt) -> dict:
+    """One alternative's entry of the results: its effects, verdict changes and headline."""
+    from sim.catalogue.teams import load_teams
+
+    names = list(load_teams(cfg.teams, catalogue.cards).names)
+    fair = fairness_effect(base, run, names, cfg.tolerance)
+    ratings = rating_effect(catalogue, base, run)
+    team_z, team_crit = _family(fair["teams"], fair["df"])
+    card_z, card_crit = _family(ratings["cards"], ratings["df"]) if ratings else (0.0, np.inf)
+    score = max(team_z / team_crit, card_z / card_crit)
+    top_team = max(fair["teams"], key=lambda t: t["z"])
+    top_card = max(ratings["cards"], key=lambda c: c["z"]) if ratings else None
+    changes = verdict_changes(fair, ratings)
+    identical = fair["games_changed"] == 0 and (ratings is None or ratings["games_changed"] == 0)
+    return {"ruling": alt.ruling, "file": alt.file, "key": alt.key,
+            "default": alt.default, "alternative": alt.value, "label": alt.label,
+            "completes": alt.completes, "line": alt.line, "score": score,
+            "team_z": team_z, "team_critical_z": team_crit, "card_z": card_z,
+            "card_critical_z": card_crit if ratings else None, "matters": bool(score > 1),
+            "verdicts_changed": changes,
+            "identical_games": identical, "engine_inputs_equal": base.inputs == run.inputs,
+            "largest_team": {k: top_team[k] for k in ("name", "delta", "low", "high", "z")},
+            "largest_card": None if top_card is None else
+            {k: top_card[k] for k in ("card", "delta", "low", "high", "z")},
+            "fairness": fair, "ratings": ratings}
+
+
+def _family(effects: list[dict], df: int) -> tuple[float, float]:
+    """Largest |z| of a family of effects and its Bonferroni critical value (half of ALPHA)."""
+    return (max(e["z"] for e in effects),
+            t_quantile(1 - ALPHA / FAMILIES / len(effects), df))
+
+
+def rank(results: list[dict]) -> list[dict]:
+    """Those that matter first, then by score (largest |z| / critical), then verdicts changed."""
+    ordered = sorted(results, key=lambda r: (not r["matters"], -r["score"],
+                                             -len(r["verdicts_changed"])))
+    return [{"rank": i + 1, **r} for i, r in enumerate(ordered)]
+
+
+def conclusion(ranked: list[dict]) -> str:
+    """The plain first line: which gaps in the rulebook to close first."""
+    first = [r for r in ranked if r["matters"]]
+    flips = [r["label"] for r in ranked if not r["matters"] and r["verdicts_changed"]]
+    head = ("Close these gaps first: " + "; ".join(
+        f"{r['ruling']} ({r['label']}: {_headline(r)})" for r in first) + "."
+            if first else "No alternative has an effect beyond the noise of this study: no "
+                          "gap needs closing first at this precision.")
+    if flips:
+        head += (" Verdicts flip without an effect beyond the noise (borderline teams or "
+                 "cards): " + ", ".join(flips) + ".")
+    same = [r["label"] for r in ranked if r["default"] == r["alternative"]]
+    unread = [r["label"] for r in ranked if r["identical_games"] and r["engine_inputs_equal"]
+              and r["label"] not in same]
+    if same:
+        head += " The default itself, a check of the pairing (no effect): " + ", ".join(same) + "."
+    unused = [r["label"] for r in ranked if r["identical_games"] and not r["engine_inputs_equal"]]
+    if unread:
+        head += (" Exactly no effect, the engine does not read the key (its inputs are "
+                 "identical): " + ", ".join(unread) + ".")
+    if unused:
+        head += (" Exactly no effect, read but never decisive in these games (the games are "
+                 "identical): " + ", ".join(unused) + ".")
+    return head
+
+
+def _headline(r: dict) -> str:
+    t, c = r["largest_team"], r["largest_card"]
+    parts = [f"{t['name']} {100 * t['delta']:+.1f} points"]
+    if c is not None and r["card_z"] / r["card_critical_z"] > r["team_z"] / r["team_critical_z"]:
+        parts.append(f"{c['card']} rating {c['delta']:+.2f}")
+    if r["verdicts_changed"]:
+        n = len(r["verdicts_changed"])
+        parts.append(f"{n} verdict{'s' if n != 1 else ''} change")
+    return ", ".join(parts)

@@ -1,0 +1,215 @@
+"""``bwlab rulings``: which house rulings matter (issue 20, item 3; docs/rulings-impact.md).
+
+docs/rulings.md: "Where it is silent ... the lab uses a house ruling: a default in cards/ plus an
+entry in docs/rulings.md that quotes the sentence it completes and lists the alternatives. Change
+the data file to try an alternative — no code changes." The command changes one value of a copy
+of cards/ per alternative and replays the same study with the same seeds; these tests check
+that the replay is paired (an alternative equal to the default changes nothing, exactly), that
+the alternatives file is validated like every data file (file:line: field, exit 2), and that the
+JSON holds what the text shows.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.cli.rulings import text_lines
+from sim.runner.rulings_compare import rank
+from sim.runner.rulings_data import Alternative, replaced_text
+from tests._cli_kit import run
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ["--games", "16", "--boards", "4", "--rating-games", "32"]
+
+STUDY = f"""[study]
+teams = "{ROOT / 'experiments/teams/example.toml'}"
+rating_experiment = "{ROOT / 'experiments/rarity.toml'}"
+seed = 5
+"""
+# the same-step tie-break (docs/rulings.md "Simultaneous elimination"), and its default again
+ENTRIES = """
+[[alternatives]]
+ruling = "Simultaneous elimination"
+file = "rules.toml"
+key = "game.simultaneous_tiebreak"
+value = "draw"
+completes = "the tie will be broken by determining which team has the most total health remaining"
+
+[[alternatives]]
+ruling = "Diagonal range cost (the default itself)"
+file = "rules.toml"
+key = "board.diagonal_range_cost"
+value = 1
+completes = "It only costs 1 range to attack an enemy on an adjacent space."
+"""
+
+
+def _write(tmp_path, text: str) -> Path:
+    path = tmp_path / "rulings.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def result(tmp_path_factory):
+    """One tiny run (text on stdout, JSON in --out), shared by the tests below."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from sim.cli.main import main
+
+    tmp = tmp_path_factory.mktemp("rulings")
+    spec = _write(tmp, STUDY + ENTRIES)
+    out = tmp / "rulings.json"
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with redirect_stdout(stdout), redirect_stderr(stderr):
+        code = main(["rulings", "--alternatives", str(spec), *TINY, "--out", str(out),
+                     "--cards", str(ROOT / "cards")])
+    return code, stdout.getvalue(), stderr.getvalue(), json.loads(out.read_text("utf-8"))
+
+
+def test_the_command_runs_and_ranks(result):
+    code, text, err, doc = result
+    assert code == 0, err
+    ranked = doc["alternatives"]
+    assert [r["rank"] for r in ranked] == [1, 2]
+    assert text.splitlines()[0] == doc["conclusion"]
+    # ranked: those that matter first, then by the largest standardised effect
+    keys = [(not r["matters"], -r["score"]) for r in ranked]
+    assert all(r["matters"] == (r["score"] > 1) for r in ranked)
+    assert keys == sorted(keys)
+    assert doc["study"]["fairness_design"] == "16 games on 4 boards"
+    assert "rulings:" in err and "games" in err       # progress on stderr, never on stdout
+    assert "rulings:" not in text
+
+
+def test_an_alternative_equal_to_the_default_has_exactly_zero_effect(result):
+    """Same seeds, same rules: bit-identical games, so every paired difference is exactly 0."""
+    same = next(r for r in result[3]["alternatives"] if r["key"] == "board.diagonal_range_cost")
+    assert same["identical_games"] and same["score"] == 0 and not same["matters"]
+    assert same["default"] == same["alternative"] == 1
+    assert all(t["delta"] == 0 and t["se"] == 0 for t in same["fairness"]["teams"])
+    assert all(c["delta"] == 0 and c["se"] == 0 for c in same["ratings"]["cards"])
+    assert same["verdicts_changed"] == []
+    assert same["engine_inputs_equal"]                       # same rules, same engine inputs
+    assert "pairing (no effect): board.diagonal_range_cost = 1" in result[3]["conclusion"]
+    tie = next(r for r in result[3]["alternatives"] if r["key"] == "game.simultaneous_tiebreak")
+    assert not tie["engine_inputs_equal"]                    # the engine reads the tie-break
+
+
+def test_the_json_holds_what_the_text_shows(result):
+    code, text, _, doc = result
+    assert text.splitlines() == text_lines(doc)
+    tie = next(r for r in doc["alternatives"] if r["key"] == "game.simultaneous_tiebreak")
+    assert tie["default"] == "health_before" and tie["alternative"] == "draw"
+    assert tie["label"] in text and tie["ruling"] in text
+    for t in tie["fairness"]["teams"]:
+        assert t["low"] <= t["delta"] <= t["high"]
+        assert t["delta"] == pytest.approx(t["alternative"] - t["default"])
+
+
+@pytest.mark.parametrize("old,new,field", [
+    ('value = "draw"', 'value = "coin_flip"', "alternatives[0].value"),
+    ('key = "game.simultaneous_tiebreak"', 'key = "game.tiebreak"', "alternatives[0].key"),
+    ('file = "rules.toml"', 'file = "rulez.toml"', "alternatives[0].file"),
+])
+def test_a_bad_alternative_is_exit_2_with_file_line_field(capsys, tmp_path, old, new, field):
+    spec = _write(tmp_path, STUDY + ENTRIES.replace(old, new, 1))
+    code, out, err = run(capsys, "rulings", "--alternatives", spec, *TINY)
+    lines = err.strip().splitlines()
+    value_line = 1 + (STUDY + ENTRIES).splitlines().index('value = "draw"')
+    assert code == 2 and len(lines) == 1 and out == ""
+    assert lines[0].startswith(f"error: {spec}:{value_line}: {field}: ")
+
+
+def test_a_bad_entry_or_study_is_named_by_line(capsys, tmp_path):
+    spec = _write(tmp_path, STUDY.replace("seed = 5", "seed = -5") + ENTRIES)
+    code, _, err = run(capsys, "rulings", "--alternatives", spec)
+    assert code == 2 and f"{spec}:4: study.seed:" in err
+
+
+@pytest.mark.parametrize("args", [("--games", "10"), ("--boards", "1"), ("--seed", "-1"),
+                                  ("--policy", "genius"), ("--only", "board.nothing")])
+def test_bad_flags_exit_2(capsys, tmp_path, args):
+    spec = _write(tmp_path, STUDY + ENTRIES)
+    code, out, err = run(capsys, "rulings", "--alternatives", spec, *args)
+    assert code == 2 and out == "" and err.strip()
+
+
+def test_the_key_line_must_match_exactly_once():
+    alt = Alternative("r", "rules.toml", "board.doorway", "full_edge", "", 1)
+    text = '[board]\n# doorway = "x"\ndoorway = "middle"  # house\n[game]\ndoorway = 3\n'
+    new, default = replaced_text(text, alt)
+    assert default == "middle" and new.splitlines()[2] == 'doorway = "full_edge"'
+    assert new.splitlines()[4] == "doorway = 3"            # another table's key is not touched
+    with pytest.raises(ValueError, match="2 lines"):
+        replaced_text(text.replace("[game]", ""), alt)
+    with pytest.raises(ValueError, match="several lines"):
+        replaced_text("[board]\ndoorway = [\n 1]\n", alt)
+
+
+def test_paired_rating_change_is_zero_for_the_same_games_and_tighter_than_unpaired():
+    """The joint sandwich: identical outcomes give exactly 0 ± 0; outcomes that mostly agree give
+    a smaller SE than the two fits' SEs combined as if independent."""
+    from sim.analysis.composition import composition_strengths
+    from sim.analysis.paired_ratings import paired_rating_change
+    from sim.runner.rulings_compare import _places, _team_rows
+
+    rng = np.random.default_rng(2)
+    n, n_cards = 600, 24
+    seat_cards = np.stack([rng.permutation(n_cards)[:20].reshape(4, 5) for _ in range(n)])
+    winner = rng.integers(0, 4, n)
+    other = np.where(rng.random(n) < 0.1, rng.integers(0, 4, n), winner)
+    boards = np.arange(n) % 30
+    rows, items = _team_rows(seat_cards, n_cards)
+    same = paired_rating_change(rows, items, _places(winner), _places(winner), boards)
+    assert np.all(same.delta == 0) and np.all(same.se == 0)
+    moved = paired_rating_change(rows, items, _places(winner), _places(other), boards)
+    se0 = composition_strengths(rows, items, _places(winner), clusters=boards).se
+    se1 = composition_strengths(rows, items, _places(other), clusters=boards).se
+    assert np.allclose(moved.before, composition_strengths(rows, items, _places(winner)).beta)
+    assert np.all(moved.se < np.sqrt(se0 ** 2 + se1 ** 2))
+
+
+def test_rank_puts_what_matters_first():
+    def entry(matters, z, changes=0):
+        return {"matters": matters, "score": z, "verdicts_changed": ["x"] * changes}
+
+    ranked = rank([entry(False, 2.0), entry(True, 1.0, 1), entry(True, 5.0), entry(False, 0.0)])
+    assert [(r["matters"], r["score"]) for r in ranked] == [(True, 5.0), (True, 1.0),
+                                                            (False, 2.0), (False, 0.0)]
+    assert [r["rank"] for r in ranked] == [1, 2, 3, 4]
+
+
+def test_the_report_shows_the_results_file(capsys, tmp_path, result):
+    """`bwlab report --rulings FILE` adds the section (nothing replayed); a bad file is exit 2."""
+    import pandas as pd
+
+    path = tmp_path / "rulings.json"
+    path.write_text(json.dumps(result[3]), encoding="utf-8")
+    code, out, _ = run(capsys, "report", "--out", tmp_path, "--teams", "", "--rating-games", "0",
+                       "--rulings", path)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert code == 0 and "Which house rulings matter" in page
+    table = pd.read_csv(tmp_path / "rulings.csv")
+    assert list(table["rank"]) == [1, 2] and list(table["change"]) == [
+        r["label"] for r in result[3]["alternatives"]]
+    (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
+    code, _, err = run(capsys, "report", "--out", tmp_path, "--rulings", tmp_path / "bad.json")
+    assert code == 2 and "bad.json: rulings: not a `bwlab rulings` results file" in err
+
+
+def test_fairness_only_when_rating_games_is_0(capsys, tmp_path):
+    spec = _write(tmp_path, STUDY + ENTRIES)
+    code, out, err = run(capsys, "rulings", "--alternatives", spec, "--games", "16", "--boards",
+                         "4", "--rating-games", "0", "--only", "game.simultaneous_tiebreak",
+                         "--format", "json", "--cards", ROOT / "cards")
+    doc = json.loads(out)
+    assert code == 0, err
+    (only,) = doc["alternatives"]
+    assert only["ratings"] is None and only["largest_card"] is None and only["card_z"] == 0
+    assert "no card ratings" in "\n".join(text_lines(doc))

@@ -22,6 +22,7 @@ from sim.engine.actions import _item_base
 from sim.engine.combat import _threshold
 from sim.engine.item_use import _usable
 from sim.engine.items import R_KEEP, _pool, _rule
+from sim.engine.space import _in_tiles, _linked_tile
 
 from .values import _attack_score, _kill_table, _p_hit
 
@@ -44,9 +45,9 @@ def _tile_score(st, S, c, p, dmg):
     the affected tiles", so what it does to ``c``'s own team counts against it."""
     ent = st.ent
     score = 0.0
+    q = _linked_tile(st, p)  # a portal's far tile is hit whole as well
     for d in range(ent.shape[0]):
-        s = ent[d, L.SPACE]
-        if ent[d, L.ALIVE] != 0 and s >= 0 and st.tile_pos[s] == p:
+        if ent[d, L.ALIVE] != 0 and _in_tiles(st, ent[d, L.SPACE], p, q):
             if ent[d, L.TEAM] == ent[c, L.TEAM]:
                 score -= _flat_score(st, S, d, dmg)  # a team's own are never CPUs
             else:

@@ -19,6 +19,7 @@ import numpy as np
 from sim._jit import njit
 from sim.engine import layout as L
 from sim.engine.combat import _attack_star, _threshold
+from sim.engine.space import _in_tiles, _linked_tile
 
 from .entity_values import _target_value
 
@@ -87,9 +88,9 @@ def _ability_score(st, S, c, e):
     if op == L.OP_AREA:
         score = 0.0
         p = st.tile_pos[ent[c, L.SPACE]]
+        q = _linked_tile(st, p)  # a portal's far tile is hit whole as well
         for d in range(ent.shape[0]):  # "everything in the affected tiles": own team too
-            s = ent[d, L.SPACE]
-            if ent[d, L.ALIVE] == 0 or s < 0 or st.tile_pos[s] != p:
+            if ent[d, L.ALIVE] == 0 or not _in_tiles(st, ent[d, L.SPACE], p, q):
                 continue
             if ent[d, L.BUFF] != 0 and ent[d, L.BUFF_STAT] == L.STAT_INVINCIBLE:
                 continue

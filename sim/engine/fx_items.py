@@ -17,6 +17,7 @@ from . import layout as L
 from .death import _harm
 from .events import _log
 from .states import _end_state
+from .space import _in_tiles, _linked_tile
 
 
 @njit(inline="always")
@@ -40,15 +41,16 @@ def _blast(st, S, c, s, dmg, cause):
     user ``c`` and its team included. Book: "Tile-Wide Damage is flat damage dealt to a single
     tile or a collection of tiles, and it applies immediately to everything in the affected
     tiles"; only a Tile-Wide *Attack* "rolls against every opponent in the attacker's tile".
-    Invisible entities too: "none of those require an attacker to pick a target". The log names
+    Invisible entities too: "none of those require an attacker to pick a target". A portal in
+    the tile links the far component's tile: it is hit whole as well (R4:S5). The log names
     ``c`` on every hit; damage and kills on ``c``'s own team are credited to nobody, so a card's
     record (dealt, kills) counts only what it did to opponents."""
     ent = st.ent
     p = st.tile_pos[s]
+    q = _linked_tile(st, p)  # "an effect landing on one tile lands on the whole of the other"
     team = ent[c, L.TEAM]
     for e in range(ent.shape[0]):
-        t = ent[e, L.SPACE]
-        if ent[e, L.ALIVE] != 0 and t >= 0 and st.tile_pos[t] == p and st.g[L.OVER] == 0:
+        if ent[e, L.ALIVE] != 0 and _in_tiles(st, ent[e, L.SPACE], p, q) and st.g[L.OVER] == 0:
             _log(st, L.EV_TILE_DAMAGE, e, dmg, ent[e, L.HEALTH] - dmg, c, 0, 0)
             _harm(st, S, e, dmg, c if ent[e, L.TEAM] != team else -1, cause)
 

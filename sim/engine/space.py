@@ -136,12 +136,41 @@ def _void_position(st, p):
 
 @njit(inline="always")
 def _homefield(st, S, e):
-    """R3:S2:A8 "When a character's suit matches the suit of the tile they are in"."""
+    """R3:S2:A8 "When a character's suit matches the suit of the tile they are in" — on a portal
+    component, the far component's tile too (R4:S5 "An entity standing on one component receives
+    every effect that standing on the other component would grant it ... Both spaces apply in
+    full"). The tile there now in both cases."""
     s = st.ent[e, L.SPACE]
-    if s < 0 or st.ent[e, L.SUIT] < 0:
+    suit = st.ent[e, L.SUIT]
+    if s < 0 or suit < 0:
         return False
     p = st.tile_pos[s]
-    return p >= 0 and st.tiles[p, L.TL_SUIT] == st.ent[e, L.SUIT]  # the tile there now
+    if p >= 0 and st.tiles[p, L.TL_SUIT] == suit:
+        return True
+    far = st.twin[s]
+    return far >= 0 and st.tile_pos[far] >= 0 and st.tiles[st.tile_pos[far], L.TL_SUIT] == suit
+
+
+@njit(inline="always")
+def _linked_tile(st, p):
+    """The grid position that a portal in tile ``p`` links it to (-1: none). R4:S5 "The two Portal
+    components link the tiles they sit in. Tile-wide damage and tile-wide attacks therefore affect
+    both tiles entirely"."""
+    tile_pos, twin = st.tile_pos, st.twin
+    for s in range(twin.shape[0]):
+        far = twin[s]
+        if far >= 0 and tile_pos[s] == p and tile_pos[far] >= 0 and tile_pos[far] != p:
+            return tile_pos[far]
+    return -1
+
+
+@njit(inline="always")
+def _in_tiles(st, s, p, q):
+    """Whether space ``s`` lies in tile ``p`` or in its portal-linked tile ``q`` (-1: none)."""
+    if s < 0:
+        return False
+    here = st.tile_pos[s]
+    return here >= 0 and (here == p or here == q)
 
 
 @njit(inline="always")

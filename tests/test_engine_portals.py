@@ -1,0 +1,89 @@
+"""Portal-linked tiles (issue #20, item 2), R4:S5: "The two Portal components link the tiles they
+sit in. Tile-wide damage and tile-wide attacks therefore affect both tiles entirely — an effect
+landing on one tile lands on the whole of the other as well"; "An entity standing on one component
+receives every effect that standing on the other component would grant it ... Both spaces apply
+in full"."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.board.layout import FLOOR
+from sim.engine import layout as L
+from sim.engine.fx_items import _blast
+from sim.engine.space import _homefield, _linked_tile
+from tests._engine_kit import EXAMPLE_TEAMS, new_game
+
+
+def _off_portal(st, p) -> list[int]:
+    """The free floor spaces of tile ``p`` that are not a portal component."""
+    taken = set(st.ent[:, L.SPACE].tolist())
+    return [int(s) for s in np.flatnonzero(st.tile_pos == p)
+            if st.kind[s] == FLOOR and st.twin[s] < 0 and s not in taken]
+
+
+def _floor_off_portal(st, p) -> int:
+    return _off_portal(st, p)[0]
+
+
+def _portal_game():
+    """A game on the first board whose portal links two different tiles, the far one with a floor
+    space off the portal (Stargate, 1x1, to Bifrost, 3x3): (game, s, far) with ``s`` a portal
+    space and ``far`` its other component."""
+    for board in range(1, 200):
+        game = new_game(board, 3, EXAMPLE_TEAMS.cards, log=False)
+        st = game.st
+        for s in np.flatnonzero(st.twin >= 0):
+            far = int(st.twin[s])
+            p, q = st.tile_pos[s], st.tile_pos[far]
+            if q >= 0 and q != p and _off_portal(st, q):
+                return game, int(s), far
+    pytest.fail("no board with a portal between two tiles of several spaces")
+
+
+def _two_opponents(st):
+    ent = st.ent
+    chars = np.flatnonzero((ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.ALIVE] != 0))
+    a = int(chars[0])
+    b = int(next(e for e in chars if ent[e, L.TEAM] != ent[a, L.TEAM]))
+    return a, b
+
+
+def test_tile_wide_damage_lands_on_the_whole_linked_tile():
+    game, s, far = _portal_game()
+    st, S = game.st, game.S
+    p, q = int(st.tile_pos[s]), int(st.tile_pos[far])
+    assert _linked_tile(st, p) == q
+    user, foe = _two_opponents(st)
+    st.ent[user, L.SPACE] = s  # in tile p (on its component: the far one stands in both)
+    st.ent[foe, L.SPACE] = _floor_off_portal(st, q)  # in the far tile, not on the portal
+    st.ent[foe, L.SHIELD] = 0
+    before = int(st.ent[foe, L.HEALTH])
+    _blast(st, S, user, s, 7, L.BY_TILE_DAMAGE)
+    assert st.ent[foe, L.HEALTH] == before - 7
+
+
+def test_a_tile_without_a_portal_links_nothing():
+    game, s, far = _portal_game()
+    st = game.st
+    linked = {int(st.tile_pos[x]) for x in np.flatnonzero(st.twin >= 0)}
+    lone = next(p for p in range(49) if p not in linked and np.any(st.tile_pos == p))
+    assert _linked_tile(st, lone) == -1
+
+
+def test_homefield_on_a_portal_component_from_the_far_tile():
+    """A character on one component has the Homefield Advantage of the far component's tile; off
+    the portal in the same tile it does not (suit of tile p, standing in tile q)."""
+    game, s, far = _portal_game()
+    st, S = game.st, game.S
+    p, q = int(st.tile_pos[s]), int(st.tile_pos[far])
+    far_suit, own_suit = int(st.tiles[q, L.TL_SUIT]), int(st.tiles[p, L.TL_SUIT])
+    if far_suit < 0 or far_suit == own_suit:
+        pytest.skip("the linked tiles share a suit (or the far one has none)")
+    c, _ = _two_opponents(st)
+    st.ent[c, L.SUIT] = own_suit
+    st.ent[c, L.SPACE] = far  # on the far component: its own tile q, plus p through the portal
+    assert _homefield(st, S, c)
+    st.ent[c, L.SPACE] = _floor_off_portal(st, q)  # in q off the portal: q's suit only
+    assert not _homefield(st, S, c)

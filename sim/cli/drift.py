@@ -9,7 +9,6 @@ error, never 1, so a CI script can tell "the lab says drift" from "the gate coul
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click

@@ -212,7 +212,7 @@ def _recorded(baseline: dict, exp: Experiment, names, baseline_path) -> np.ndarr
     return _decode(record["winners"])
 
 
-def _decide_all(exp, before, after, board, suite: Suite, alpha: float) -> list[PairedDrift]:
+def _decide_all(before, after, board, suite: Suite, alpha: float) -> list[PairedDrift]:
     x, y = game_values(before), game_values(after)
     return [paired_drift(x[:, k], y[:, k], board, delta_elo=suite.delta_elo, alpha=alpha,
                          beta=suite.beta) for k in range(4)]
@@ -240,7 +240,7 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
             progress(exp.name, stop, cap)
         if stop < min(suite.min_games, cap):
             continue
-        tests = _decide_all(exp, before, after, schedule(exp, 0, stop).board, suite, alpha)
+        tests = _decide_all(before, after, schedule(exp, 0, stop).board, suite, alpha)
         if all(t.decision != OPEN for t in tests):
             break
     return [MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)]

@@ -20,7 +20,7 @@ from sim.catalogue.diagnostics import InputError
 from sim.catalogue.loader import load_catalogue
 from sim.combat.star import GREEN
 from sim.engine import layout as L
-from sim.engine.actions import _interact_base
+from sim.engine.actions import _hand_base, _interact_base
 from sim.engine.combat import _attack_star
 from sim.engine.space import _homefield
 from sim.engine.tables import _pos_dist
@@ -519,7 +519,8 @@ def test_a_transform_brings_a_tile_not_in_play_and_consolidates():
     game, c = game_on()
     give_ability(game, c, "tile_control", mode=1, range=6)
     game.st.ent[c, L.SPACE] = floor_of(game, where("Rabbit Hole"))
-    assert not game.legal_mask()[on_space(game, 0):].any()  # board 4: every tile is in play
+    hand = _hand_base(game.st.kind.shape[0], game.st.ent.shape[0])  # (hand-overs: order.py)
+    assert not game.legal_mask()[on_space(game, 0):hand].any()  # board 4: every tile is in play
     game, c = game_on(board=1)  # board 1: the Hyperbolic Time Chamber (Anime) is out of play
     st, ent = game.st, game.st.ent
     give_ability(game, c, "tile_control", mode=1, range=6)

@@ -16,7 +16,7 @@ from sim.board.graph import ROLL_FIRE_WALL, ROLL_WATER_WALL, compile_board
 from sim.board.layout import DOOR, FLOOR, GAP, LADDER, PLATFORM, WALL
 from sim.catalogue.variants import draft_tiles
 from sim.engine import layout as L
-from sim.engine.actions import _n_actions, _water_base, n_actions
+from sim.engine.actions import _hand_base, _n_actions, _water_base, n_actions
 from sim.engine.death import _harm, _kill
 from sim.engine.record import new_game as record_game
 from sim.engine.terrain import _landing
@@ -148,7 +148,8 @@ def test_no_roll_is_left_once_the_streak_failed_and_the_action_is_spent():
     put(game, c, s)
     game.st.ent[c, L.ACTED] = 1
     game.st.ent[c, L.STREAK_OVER] = 1
-    assert not game.legal_mask()[water_action(game, 0):].any()
+    hand = _hand_base(game.st.kind.shape[0], game.st.ent.shape[0])  # (hand-overs: order.py)
+    assert not game.legal_mask()[water_action(game, 0):hand].any()
 
 
 @pytest.mark.parametrize("board", [0, 1, 2, 3, 4, 5])
@@ -291,7 +292,8 @@ def test_a_streak_of_automatic_successes_ends_at_the_house_cap():
         here, there = there, here
         game.apply(water_action(game, there))
     assert ent[c, L.STREAK_OVER] == 1
-    assert not game.legal_mask()[water_action(game, 0):].any()
+    hand = _hand_base(game.st.kind.shape[0], game.st.ent.shape[0])  # (hand-overs: order.py)
+    assert not game.legal_mask()[water_action(game, 0):hand].any()
 
 
 def test_a_submerged_character_remains_a_target():

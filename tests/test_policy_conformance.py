@@ -8,7 +8,9 @@ in a balance verdict.
 3. no state mutation outside ``apply``: choosing leaves every array of the state as it was (the
    game's random stream excepted for a policy that draws from it: ``random``);
 4. terminates within its budget (the look-ahead's simulations and simulated decisions are
-   counted), and every game ends.
+   counted), and every game ends;
+5. reads no hidden position: an invisible opponent moved elsewhere changes no choice ("its
+   position stays concealed for as long as the effect holds").
 """
 
 from __future__ import annotations
@@ -163,3 +165,82 @@ def test_no_policy_sees_the_face_down_apocalypse(spec):
         learn = np.flatnonzero((rows[:, 0] == L.EV_INTERACT) & (rows[:, 4] == L.OP_LEARN))
         logs.append(rows[: min(reveal[0], learn[0] if learn.size else reveal[0])])
     assert len(logs[0]) > 100 and np.array_equal(logs[0], logs[1])
+
+
+def _probe_games():
+    """Decisions of team 1 in a greedy game (every third, up to 24), each with an opponent
+    character and the decider's space (where the probe moves the opponent: in plain sight and
+    range, a position no policy can ignore)."""
+    from sim.engine.state import _clone
+
+    game = new_game(11, 5)
+    greedy = by_name("greedy")
+    probes = []
+    k = 0
+    while not game.terminal and len(probes) < 24:
+        st = game.st
+        ent = st.ent
+        if ent[game.current, L.TEAM] == 0 and ent[game.current, L.SPACE] >= 0:
+            foes = np.flatnonzero((ent[:, L.TEAM] == 2) & (ent[:, L.ALIVE] != 0)
+                                  & (ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.RIDING] == 0))
+            here = ent[game.current, L.SPACE]
+            if foes.size and k % 3 == 0 and ent[foes[0], L.SPACE] != here:
+                probes.append((_clone(st), int(foes[0]), int(here)))
+            k += 1
+        game.apply(greedy.choose(game))
+    return game, probes
+
+
+@pytest.mark.parametrize("spec", POLICIES)
+def test_no_policy_reads_an_invisible_opponents_position(spec):
+    """"its position stays concealed for as long as the effect holds": moving an invisible
+    opponent's true position leaves every choice unchanged, while moving a visible one changes
+    some (the probe can see a position when one is shown)."""
+    from types import SimpleNamespace
+
+    from sim.engine.state import _clone
+
+    player = by_name(spec)
+    game, probes = _probe_games()
+    assert len(probes) >= 12
+
+    def choose(st):
+        return player.choose(SimpleNamespace(st=_clone(st), S=game.S, n_actions=game.n_actions))
+
+    seen_moved = 0
+    for st, foe, elsewhere in probes:
+        hidden = _clone(st)
+        hidden.ent[foe, L.INVISIBLE] = 99 * L.CLOCKS + 1
+        hidden.ent[foe, L.SEEN] = hidden.ent[foe, L.SPACE]
+        moved = _clone(hidden)
+        moved.ent[foe, L.SPACE] = elsewhere
+        assert choose(hidden) == choose(moved), f"{spec} read a hidden position"
+        shown = _clone(st)
+        shown.ent[foe, L.SPACE] = elsewhere
+        seen_moved += choose(st) != choose(shown)
+    if spec != "random":  # random reads no position at all
+        assert seen_moved > 0
+
+
+def test_the_invisibility_probe_catches_a_policy_that_reads_the_true_state():
+    """The probe above has power: greedy's kernel called on the true state, without the
+    observation (sim/ai/observe.py), changes its choice when the hidden opponent moves."""
+    from sim.ai.greedy import _greedy_action
+    from sim.engine.legal import _legal
+    from sim.engine.state import _clone
+
+    game, probes = _probe_games()
+    changed = 0
+    for st, foe, elsewhere in probes:
+        hidden = _clone(st)
+        hidden.ent[foe, L.INVISIBLE] = 99 * L.CLOCKS + 1
+        hidden.ent[foe, L.SEEN] = hidden.ent[foe, L.SPACE]
+        moved = _clone(hidden)
+        moved.ent[foe, L.SPACE] = elsewhere
+        choices = []
+        for x in (hidden, moved):
+            mask = np.zeros(game.n_actions, np.bool_)
+            _legal(x, game.S, mask)
+            choices.append(_greedy_action(x, game.S, mask))
+        changed += choices[0] != choices[1]
+    assert changed > 0

@@ -165,7 +165,7 @@ defense    = { step = 2, steps = 2 }
 
 @pytest.fixture(scope="module")
 def planted(tmp_path_factory):
-    """A copy of cards/ where Mario (Gold) has GOAT-sized stats, coarse remedy steps, and a pool
+    """A copy of cards/ where Mario (Gold) has GOAT-sized health and attacks, coarse remedy steps, and a pool
     experiment over 22 cards (small, so each card plays often and the test stays quick)."""
     tmp = tmp_path_factory.mktemp("planted")
     cards = Path(shutil.copytree(ROOT / "cards", tmp / "cards"))
@@ -174,7 +174,7 @@ def planted(tmp_path_factory):
     header = rows[0].split(",")
     i = next(k for k, r in enumerate(rows) if r.startswith("Mario,"))
     f = rows[i].split(",")
-    for column, value in (("max_health", "400"), ("base", "12"), ("red", "12"), ("defense", "6")):
+    for column, value in (("max_health", "400"), ("base", "12"), ("red", "12")):
         f[header.index(column)] = value
     rows[i] = ",".join(f)
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")

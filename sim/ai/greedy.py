@@ -11,8 +11,9 @@ like attacks (``sim.ai.values``), and so is an attack through a vehicle's weapon
 vehicle's dice); interactables and tile_control by ``sim.ai.tile_values``; a teleport and a
 launch are moves, scored by position. Items (``sim.ai.item_values``): a free pick-up first;
 item uses compete with attacks and abilities. The policy acts first (the attack, ability, item or
-tile action worth most) when any is worth it, then moves (walking, teleporting, launching,
-crossing water), then ends.
+tile action worth most) when any is worth it; otherwise, before it has done anything, it hands
+the turn to a teammate that can strike (``sim.ai.order_values``); then moves (walking,
+teleporting, launching, crossing water), then ends.
 Weights: rules.toml [game] ``greedy_*``.
 """
 
@@ -31,6 +32,7 @@ from sim.engine.water import _by_water
 
 from .entity_values import _boarding_bonus, _may_board, _summon_action
 from .item_values import _best_item_use, _item_pickup
+from .order_values import _first_striker
 from .tile_values import _best_tile_action, _is_launch, _launch, _pos_bonus
 from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
 from .water_values import _water_choice, _water_targets
@@ -310,6 +312,9 @@ def _greedy_action(st, S, mask):
         best, best_a = sc, a
     if best_a >= 0:
         return best_a
+    first = _first_striker(st, S, c, mask)  # nothing to strike: a teammate who can goes first
+    if first >= 0:
+        return first
     ref = ent[c, L.SPACE]
     enemy_r, enemy_c, cpu = _threats(st, S, c)
     bonus = _pos_base(st, S, c)  # once per decision: here, a teleport's spaces, the walk

@@ -29,7 +29,7 @@ a larger budget was no stronger until it also looked further (docs/ai.md).
 
 Candidates, in order: greedy's own choice, every attack (by greedy's score), every ability use on
 an entity (by greedy's score), the best pick-up and every item use worth something (by greedy's
-score), the best-placed teleport, ending the turn,
+score), the best-placed teleport, ending the turn, handing the turn to each teammate that may take it,
 the ``MOVES`` best-placed spaces by greedy's position score, the ``HOLDS`` best without its
 "close the distance" term and the ``RETREATS`` best with it reversed (ways to hold back that
 greedy never considers); a placement considers every spawn space.
@@ -49,7 +49,7 @@ import numpy as np
 
 from sim._jit import njit
 from sim.engine import layout as L
-from sim.engine.actions import _alt_base, _interact_base, _water_base
+from sim.engine.actions import _alt_base, _hand_base, _interact_base, _water_base
 from sim.engine.entities import _move_speed
 from sim.engine.legal import _legal
 from sim.engine.state import _clone, _copy_into
@@ -265,6 +265,10 @@ def _candidates(st, S, mask, cands, budget):
         k = _add(cands, k, a)
     if mask[L.END]:
         k = _add(cands, k, L.END)
+    hand = _hand_base(n, m)  # handing the turn to each teammate (sim/engine/order.py)
+    for e in range(m):
+        if mask[hand + e]:
+            k = _add(cands, k, hand + e)
     if _move_speed(ent, c) > 0:  # its own speed, or its vehicle's
         wide = max(0, budget // WIDEN - 1)
         holds, retreats = HOLDS + wide, RETREATS + wide

@@ -17,6 +17,7 @@ With ``n`` spaces and ``m`` entities the blocks follow one another:
 | water-rolls | n | cross water to space s |
 | vehicle weapon | m | the pilot attacks entity e with the weapon of the vehicle it rides |
 | group attack | m | declare a Group Attack on entity e (the character and its teammates who join) |
+| hand over | m | give the team's turn to teammate e before doing anything (turn order) |
 
 Every function is inlined: the offsets are a few integer additions.
 """
@@ -64,10 +65,15 @@ def _group_base(n, m):
 
 
 @njit(inline="always")
-def _n_actions(n, m):
+def _hand_base(n, m):
     return _group_base(n, m) + m
+
+
+@njit(inline="always")
+def _n_actions(n, m):
+    return _hand_base(n, m) + m
 
 
 def n_actions(n_spaces: int, n_entities: int) -> int:
     """The length of the legal-action mask (Python side)."""
-    return 6 * n_spaces + 7 * n_entities + L.F_CAP + 3
+    return 6 * n_spaces + 8 * n_entities + L.F_CAP + 3

@@ -74,6 +74,9 @@ EVENTS = {
     L.EV_APOC_RESOLVED: ("apocalypse resolved", ("apocalypse", "team", "entity"),
                          "It continues until it is resolved by the players meeting its "
                          "condition"),
+    L.EV_HAND: ("hand over", ("entity", "to", "left"),
+                "A player may choose to end their turn before using all of their actions (house: "
+                "the team chooses its characters' order, rulings.md)"),
     L.EV_ANNOUNCE: ("announcement", ("position",),
                     "The tile coordinate to be destroyed is announced on the GM Turn"),
     L.EV_DESTROY: ("destruction", ("position",),
@@ -216,6 +219,8 @@ def _text(name, ev, labels, apocs, items=()) -> str:
     if name == "apocalypse resolved":
         return (f"Team {ev['team'] + 1} resolves {apocs[ev['apocalypse']]} ({w('entity')} held "
                 f"its tile): the GM Turn operates as normal again")
+    if name == "hand over":
+        return f"{w('entity')} hands the turn to {w('to')} ({ev['left']} hand-overs left)"
     if name == "announcement":
         return f"coordinate {_pos(ev['position'])} will be destroyed on the next GM Turn"
     if name == "destruction":

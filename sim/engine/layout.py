@@ -52,7 +52,11 @@ ENT_BLOCK, ITEM_BLOCK, TILE_BLOCK, WATER_BLOCK = 56, 64, 72, 80
 # turn's water-roll streak has ended (a failure, or its length cap); sources letting it "Freely
 # Cross Water"; the successful rolls of the current streak
 SUBMERGED, STREAK_OVER, FREE_WATER, STREAK_ROLLS = 80, 81, 82, 83
-NF = 88
+#   88..89  turn order and observation (turn.py, sim/ai/observe.py): the character has done
+#           something this turn (it may no longer hand the turn to a teammate); the space where an
+#           invisible entity was last seen (set when it turns invisible: what opponents may know)
+BEGUN, SEEN = 88, 89
+NF = 90
 TIMED = (FROZEN, INVISIBLE, BUFF, DEBUFF)  # each followed by its "_BY" column
 # an expiry: (clock count at which it ends) * CLOCKS + clock; clocks 0-3 count a team's turns
 # (g[TURNS + t]), clock ROT_CLOCK counts rotations (rules.toml [game] effect_clock)
@@ -90,7 +94,11 @@ INTERACT_ROW = 54
 # the Apocalypse's resolution (cards/apocalypses.toml resolve/hold): GM Turns in a row at which a
 # character stood on the revealed Apocalypse tile; 1 + the team that resolved it (0: not resolved)
 APOC_HELD, APOC_RESOLVED = 55, 56
-NG = 62
+# turn order (turn.py): 1 + the teammate the current character handed the turn to (0: none), and
+# the hand-overs the team has left this turn (its characters able to act, less one: any order of
+# them can be reached, and a turn still ends)
+NEXT_UP, HANDS_LEFT = 62, 63
+NG = 64
 GM = 4  # TURN value of the GM Turn
 
 # game end reasons
@@ -117,6 +125,7 @@ EV_ITEM_GAIN, EV_ITEM_ACTIVE, EV_ITEM_USE, EV_ITEM_DROP, EV_ITEM_DAMAGE = 30, 31
 EV_WATER_ROLL, EV_SUBMERGED, EV_FALL = 46, 47, 48  # water.py, terrain.py
 EV_GROUP, EV_GROUP_LATE = 51, 52  # group attacks (combat.py)
 EV_APOC_HOLD, EV_APOC_RESOLVED = 53, 54  # apocalypse.py: the players meet its condition
+EV_HAND = 55  # turn.py: a character hands its team's turn to a teammate before doing anything
 # death causes
 BY_ATTACK, BY_RETALIATION, BY_DESTRUCTION, BY_TILE_DAMAGE, BY_ABILITY, BY_APOCALYPSE = range(1, 7)
 BY_FIRE_WALL, BY_FALL = 7, 8  # water.py, terrain.py (causes 9..: later slices)

@@ -11,7 +11,8 @@ attack); a frozen character may only end its turn ("anything frozen can do nothi
 A pilot whose vehicle has a weapon attacks ``_weapon_base + e`` through it ("can have 1 action
 used through it"), within the vehicle's range, from the space both stand on. ``_group_base + e``
 declares a Group Attack on an entity the character may attack, offered while a teammate could
-join it (``combat._group_ready``; who joins is found when it is declared).
+join it (``combat._group_ready``; who joins is found when it is declared). ``_hand_base + e``
+hands the team's turn to teammate ``e`` while the character has done nothing yet (``order.py``).
 After ``_legal`` the state's ``cost`` and ``queue`` buffers hold the mover's reach and
 ``g[INTERACT_ROW]`` the interactable it can use, which the policies read; the attack entries of
 the mask are its sight.
@@ -22,12 +23,14 @@ from __future__ import annotations
 from sim._jit import njit
 
 from . import layout as L
-from .actions import _alt_base, _group_base, _interact_base, _item_base, _water_base, _weapon_base
+from .actions import (_alt_base, _group_base, _hand_base, _interact_base, _item_base, _water_base,
+                      _weapon_base)
 from .combat import _group_ready
 from .effects import (_ability_range, _ability_ready, _revive_space, _spawn_revive_space,
                       _teleport_targets)
 from .entities import _move_speed, _summon_targets, _weapon_ready
 from .item_use import _legal_items
+from .order import _legal_handover
 from .space import _may_reach, _reach_from, _sight_from
 from .tile_board import _spawn_now
 from .tiles import _ability_control_targets, _legal_interact
@@ -84,6 +87,7 @@ def _legal(st, S, mask):
     if ent[c, L.FROZEN] != 0:  # "cannot use any of its speed, cannot spend its action"
         return count
     m = ent.shape[0]
+    count += _legal_handover(st, c, mask, _hand_base(n, m))  # the team's order (order.py)
     if ent[c, L.SUBMERGED] != 0:  # "cannot move, and cannot spend their action on anything
         g[L.NREACH] = -1          # except attempting to escape" (no reach searched)
         return count + _legal_water(st, S, c, mask, _water_base(n, m))

@@ -22,6 +22,7 @@ import numpy as np
 from sim._jit import njit
 from sim.ai.greedy import _greedy_action
 from sim.ai.lookahead import DEFAULT_BUDGET, _lookahead_action
+from sim.ai.observe import _conceal
 from sim.ai.random_policy import _random_action
 from sim.rng import seed_states
 
@@ -46,11 +47,17 @@ def _choose(st, S, mask, count, policy, budget=0):
         for a in range(mask.shape[0]):
             if mask[a]:
                 return a
+    # the policy sees invisible opponents where they were last seen (sim/ai/observe.py)
+    hidden = _conceal(st, st.ent[st.g[L.CUR], L.TEAM])
     if policy == L.GREEDY:
-        return _greedy_action(st, S, mask)
-    if policy == L.LOOKAHEAD:
-        return _lookahead_action(st, S, mask, budget if budget > 0 else DEFAULT_BUDGET)
-    return _random_action(st, mask, count)
+        a = _greedy_action(st, S, mask)
+    elif policy == L.LOOKAHEAD:
+        a = _lookahead_action(st, S, mask, budget if budget > 0 else DEFAULT_BUDGET)
+    else:
+        a = _random_action(st, mask, count)
+    if hidden > 0:
+        _conceal(st, st.ent[st.g[L.CUR], L.TEAM])  # the true positions back
+    return a
 
 
 @njit

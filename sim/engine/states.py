@@ -77,8 +77,10 @@ def _set_state(st, S, e, col, by, duration, stat, amount):
     buff or de-buff lands on every living character of ``e``'s card: a multi-character card's
     characters "share one stat pool ... A stat buff gained by one of them is gained by all of
     them" (its rows follow one another from ``GROUP - 1``)."""
-    _set_one(st, S, e, col, by, duration, stat, amount)
     ent = st.ent
+    if col == L.INVISIBLE and ent[e, L.INVISIBLE] == 0:  # where opponents last saw it
+        ent[e, L.SEEN] = ent[e, L.SPACE]                  # (sim/ai/observe.py)
+    _set_one(st, S, e, col, by, duration, stat, amount)
     grp = ent[e, L.GROUP]
     if grp > 0 and (col == L.BUFF or col == L.DEBUFF):
         f = grp - 1

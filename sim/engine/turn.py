@@ -6,8 +6,9 @@ out the GM Turn"; "The Rotation Counter ... increases once all four teams and th
 their turn"; "At the beginning of your first turn, your entire team must be placed into your
 Spawn. All five characters go down at once, before anything else in that turn happens"; "Every
 character has 1 action every turn"; "Each turn, each character can only use as much speed as
-their stat shows". House ruling: a team's characters take their turns one after another in card
-order (each may move, attack, move on, then end); an eliminated team's turn is skipped.
+their stat shows". House ruling: a team's characters take their turns one after another (each may
+move, attack, move on, then end) in the order the team chooses (``order.py``: a character that
+has done nothing yet may hand the turn to a teammate); an eliminated team's turn is skipped.
 A team's turn begins by ending the timed states its clock has run out (``states._tick``: "counted
 from the moment that created it"); a frozen character's turn passes at once.
 """
@@ -17,7 +18,8 @@ from __future__ import annotations
 from sim._jit import njit
 
 from . import layout as L
-from .actions import _alt_base, _group_base, _interact_base, _item_base, _water_base, _weapon_base
+from .actions import (_alt_base, _group_base, _hand_base, _interact_base, _item_base, _water_base,
+                      _weapon_base)
 from .apocalypse import _apocalypse_step, _resolve_check
 from .combat import _group_attack, _strike, _vehicle_attack
 from .cpu import _cpu_turn
@@ -26,6 +28,7 @@ from .entities import _arrive, _begin_turn_entities, _drive
 from .events import _log
 from .item_use import _apply_item
 from .items import _end_turn_items
+from .order import _begin_order, _hand_over, _next_actor
 from .reveal import _check_reveal
 from .states import _tick
 from .tile_state import _after_action_tiles
@@ -53,19 +56,7 @@ def _begin_turn(st, team):
             # "anything frozen can do nothing at all until it is unfrozen"
             ent[e, L.DONE] = 1 if ent[e, L.FROZEN] != 0 else 0
     _begin_turn_entities(st, team)  # vehicles: their speed again
-
-
-@njit(inline="always")
-def _next_actor(st, team):
-    """Unplaced characters first ("before anything else in that turn happens"), then card order."""
-    ent = st.ent
-    for e in range(ent.shape[0]):
-        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0 and ent[e, L.SPACE] < 0:
-            return e
-    for e in range(ent.shape[0]):
-        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0 and ent[e, L.DONE] == 0:
-            return e
-    return -1
+    _begin_order(st, team)  # the team chooses who acts first (order.py)
 
 
 @njit
@@ -145,6 +136,13 @@ def _apply(st, S, action):
     n = st.kind.shape[0]
     g[L.DECISIONS] += 1
     m = ent.shape[0]
+    if action >= _hand_base(n, m):  # the turn goes to a teammate; ``c`` acts later (order.py)
+        _hand_over(st, c, action - _hand_base(n, m))
+        g[L.CUR] = -1
+        _advance(st, S)
+        return
+    if ent[c, L.SPACE] >= 0:  # (placing comes before the turn: "before anything else")
+        ent[c, L.BEGUN] = 1
     if action == L.END:
         ent[c, L.DONE] = 1
         _end_turn_items(st, S, c)
@@ -179,7 +177,7 @@ def _apply(st, S, action):
         _apply_water(st, S, c, action - _water_base(n, m))
     elif action < _group_base(n, m):
         _vehicle_attack(st, S, c, action - _weapon_base(n, m))
-    else:
+    else:  # (the hand-over block, after this one, returned above)
         _group_attack(st, S, c, action - _group_base(n, m))
     _after_action_tiles(st, S)  # "Every entity standing in a frozen tile is frozen too"
     g[L.CUR] = -1

@@ -37,6 +37,14 @@ PARAM_SLOT = {"charges": "charges", "own_turn_only": "own_turn_only", "range": "
               "damage": "amount", "amount": "amount", "distance": "amount", "shield": "flag",
               "free_water": "flag", "clone": "flag", "mode": "flag", "count": "count",
               "health": "health", "attacks": "attacks", "tier": "tier"}
+# what the engine can hold per parameter, whatever a type declares: one throw holds at most 50
+# dice (cards.LIMITS["attacks"], tables.MAX_ATTACKS), a board is 35 spaces wide, a stat code is
+# 0..5, a flag 0 or 1 (issue #22: a declared range must not let a card throw 1,009 attacks)
+PARAM_LIMITS = {"charges": (0, 1000), "own_turn_only": (0, 1), "range": (0, 35),
+                "duration": (0, 1000), "stat": (0, 5), "bonus_attacks": (0, 50),
+                "damage": (0, 100_000), "amount": (0, 100_000), "distance": (0, 35),
+                "shield": (0, 1), "free_water": (0, 1), "clone": (0, 1), "mode": (0, 1),
+                "count": (0, 10), "health": (1, 100_000), "attacks": (0, 50), "tier": (1, 16)}
 MAX_DEBUFF_STAT = 4  # stat codes 0..4 (4: disadvantage); 5 (invincibility) is a buff only
 
 
@@ -82,10 +90,10 @@ class AbilityIndex:
 
 
 def load_abilities(path: Path, problems: Problems) -> AbilityIndex | None:
+    before = len(problems)  # (a value the load itself rejects counts: no half-read index)
     doc = TomlDoc.load(Path(path), problems)
     if doc is None:
         return None
-    before = len(problems)
     types = []
     for name, body in doc.data.items():
         if not isinstance(body, dict):
@@ -110,6 +118,8 @@ def load_abilities(path: Path, problems: Problems) -> AbilityIndex | None:
         params = doc.get((name, "params"), dict, fallback={})
         pnames, defaults, lows, highs = [], [], [], []
         for pname, spec in (params or {}).items():
+            if doc.reported((name, "params", pname)):
+                continue
             ok = (isinstance(spec, list) and len(spec) == 3
                   and all(isinstance(v, int) and not isinstance(v, bool) for v in spec)
                   and spec[1] <= spec[0] <= spec[2])
@@ -120,6 +130,11 @@ def load_abilities(path: Path, problems: Problems) -> AbilityIndex | None:
             if pname not in PARAM_SLOT:
                 doc.add((name, "params", pname), f"unknown parameter{suggest(pname, list(PARAM_SLOT))}"
                                                  f" (the interpreter reads: {', '.join(PARAM_SLOT)})")
+                continue
+            lo, hi = PARAM_LIMITS[pname]
+            if spec[1] < lo or spec[2] > hi:
+                doc.add((name, "params", pname), f"[min, max] = [{spec[1]}, {spec[2]}] is beyond "
+                                                 f"what the engine holds: [{lo}, {hi}]")
                 continue
             if pname == "stat" and effect == "debuff" and spec[2] > MAX_DEBUFF_STAT:
                 doc.add((name, "params", pname), f"a de-buff's stat is 0..{MAX_DEBUFF_STAT} "

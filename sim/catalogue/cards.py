@@ -17,6 +17,7 @@ import numpy as np
 from .abilities import SLOTS, AbilityIndex
 from .diagnostics import InputError, Problem, Problems, read_header, read_text, suggest
 from .rules import STAR_COLOURS, Rules
+from .tomldoc import has_control
 
 STAR_COLUMNS = tuple(c for colour in STAR_COLOURS for c in (colour, f"{colour}_tier"))
 REQUIRED = ("name", "suit", "rarity", "ability", "speed", "range", "max_health", "defense",
@@ -93,6 +94,8 @@ def load_cards(path: Path, rules: Rules, abilities: AbilityIndex, problems: Prob
         name = row["name"]
         if not name:
             check.add("name", "empty")
+        elif has_control(name):
+            check.add("name", f"{name!r} contains a control character")
         elif name.lower() in seen:
             check.add("name", f"duplicate of line {seen[name.lower()]}")
         else:
@@ -109,6 +112,13 @@ def load_cards(path: Path, rules: Rules, abilities: AbilityIndex, problems: Prob
         attacks = [check.integer(c, row[c], *LIMITS["attacks"]) for c in STAR_COLOURS]
         tiers = [check.integer(f"{c}_tier", row.get(f"{c}_tier", "") or "1", 1, rules.n_tiers)
                  for c in STAR_COLOURS]
+        kind = abilities.types[ability] if ability >= 0 else None
+        if not check.failed and kind is not None and "bonus_attacks" in kind.param_names:
+            bonus = params[kind.param_names.index("bonus_attacks")]
+            if max(attacks) + bonus > LIMITS["attacks"][1]:  # one throw: "strike" adds its dice
+                check.add("ability_params.bonus_attacks",
+                          f"{max(attacks)} attacks + {bonus} bonus attacks is more than one throw "
+                          f"holds ({LIMITS['attacks'][1]})")
         if check.failed:
             continue
         for key, value in (("names", name), ("suit", suit), ("rarity", rarity),

@@ -28,7 +28,8 @@ class InputError(Exception):
     """Bad input: carries every problem found. The CLI prints them and exits with code 2."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = list(problems)
+        # one line per problem: a file read by two loaders (rules.toml) reports a bad value once
+        self.problems = list(dict.fromkeys(problems))
         super().__init__("\n".join(str(p) for p in self.problems))
 
 

@@ -28,7 +28,7 @@ from sim.engine import layout as L
 from .abilities import (DEFAULT_TARGET, EFFECT_TARGETS, EFFECTS, MAX_DEBUFF_STAT, PARAM_SLOT,
                         SLOTS, TARGETS)
 from .diagnostics import Named, Problems, read_header, read_text, suggest
-from .tomldoc import TomlDoc
+from .tomldoc import TomlDoc, has_control
 
 TYPES_FILE = "item_types.toml"
 ITEMS_FILE = "items.csv"
@@ -245,6 +245,8 @@ def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, proble
         name = row["name"]
         if not name:
             add("name", "empty")
+        elif has_control(name):
+            add("name", f"{name!r} contains a control character")
         elif name.lower() in seen:
             add("name", f"duplicate of line {seen[name.lower()]}")
         else:

@@ -4,13 +4,14 @@ reporting every problem."""
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from .abilities import AbilityIndex, load_abilities
 from .board_rules import BoardRules, load_board_rules
 from .cards import CardCatalogue, load_cards
-from .diagnostics import Problems
+from .diagnostics import InputError, Problem, Problems
 from .items import ItemCatalogue, load_items
 from .entities import EntityCatalogue, load_entities
 from .rules import Rules, load_rules
@@ -38,14 +39,27 @@ class Catalogue:
 
 
 def default_cards_dir() -> Path:
-    """``$BWLAB_CARDS``, else ``./cards`` when present, else the ``cards/`` shipped beside ``sim/``."""
+    """``$BWLAB_CARDS``, else ``./cards`` when present, else the ``cards/`` shipped beside ``sim/``
+    — said on stderr, once per process, since a run on cards the user did not mean is a silent
+    wrong answer (issue #22); with none of them, InputError naming ``--cards`` and the variable."""
     env = os.environ.get("BWLAB_CARDS")
     if env:
         return Path(env)
     here = Path.cwd() / "cards"
     if (here / RULES_FILE).exists():
         return here
-    return Path(__file__).resolve().parents[2] / "cards"
+    shipped = Path(__file__).resolve().parents[2] / "cards"
+    if not (shipped / RULES_FILE).exists():
+        raise InputError([Problem(str(here), None, "cards", "no card folder here (and none "
+                                  "installed): give --cards DIR or set $BWLAB_CARDS")])
+    if not _ANNOUNCED:
+        _ANNOUNCED.append(shipped)
+        print(f"bwlab: no ./cards here; using {shipped} (give --cards DIR or set $BWLAB_CARDS "
+              f"to choose)", file=sys.stderr)
+    return shipped
+
+
+_ANNOUNCED: list[Path] = []
 
 
 def load_rules_only(root: Path | None = None) -> Rules:

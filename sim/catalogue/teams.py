@@ -46,7 +46,12 @@ def load_teams(path: Path, cards) -> Teams:
             doc.add(base, "expected a [[teams]] table")
             continue
         doc.unknown_keys(base, {"name", "cards"})
-        names.append(doc.get(base + ("name",), str, default=f"Team {i + 1}", fallback=f"Team {i + 1}"))
+        name = doc.get(base + ("name",), str, default=f"Team {i + 1}", fallback=f"Team {i + 1}")
+        if not name.strip():
+            doc.add(base + ("name",), "empty (a report names each team)")
+        elif name.strip().lower() in (n.strip().lower() for n in names):
+            doc.add(base + ("name",), f"{name!r} names two teams (a report could not tell them apart)")
+        names.append(name)
         listed = doc.get(base + ("cards",), list, fallback=[])
         if len(listed) != CARDS_PER_TEAM:
             doc.add(base + ("cards",), f"expected {CARDS_PER_TEAM} cards, got {len(listed)} "

@@ -9,6 +9,7 @@ is all an error message needs. Typed getters check type, range and choices and r
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import tomllib
 from pathlib import Path
@@ -22,6 +23,9 @@ _KEY = re.compile(r"^([A-Za-z0-9_\-\.\"' ]+?)\s*=")
 _TOML_POS = re.compile(r"at line (\d+)")
 
 MISSING = object()
+# the largest whole number a data file may hold: every count, stat and weight becomes an int64 in
+# the engine, and sums of a few of them must not overflow (issue #22: "99999999999999999999")
+INT_LIMIT = 10**12
 
 
 def _split_key(key: str) -> tuple[str, ...]:
@@ -77,6 +81,7 @@ class TomlDoc:
         # (table path, key) pairs that an "unknown key (did you mean KEY?)" line already names:
         # a misspelt required key is one problem, reported once, not also as "missing".
         self._suggested: set[tuple] = set()
+        self._bad: set[tuple] = set()  # paths whose value ``_scan`` reported
 
     @classmethod
     def load(cls, path: Path, problems: Problems) -> "TomlDoc | None":
@@ -86,10 +91,28 @@ class TomlDoc:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            m = _TOML_POS.search(str(exc))
-            problems.add(path, int(m.group(1)) if m else None, "syntax", str(exc).split(" (at")[0])
+            m = _TOML_POS.search(str(exc))  # "(at end of document)": the last line
+            line = int(m.group(1)) if m else max(text.count("\n") + (not text.endswith("\n")), 1)
+            problems.add(path, line, "syntax", str(exc).split(" (at")[0])
             return None
-        return cls(path, data, key_lines(text), problems)
+        doc = cls(path, data, key_lines(text), problems)
+        doc._scan(data, ())
+        return doc
+
+    def _scan(self, node, path: tuple) -> None:
+        """Record every value no field may hold (``_bad_value``), wherever it sits: loaders that
+        walk tables themselves then never meet a NaN, an overflowing integer or a NUL."""
+        if isinstance(node, dict):
+            for key, value in node.items():
+                self._scan(value, path + (key,))
+        elif isinstance(node, list) and any(isinstance(v, (dict, list)) for v in node):
+            for i, value in enumerate(node):
+                self._scan(value, path + (i,))
+        else:
+            bad = _bad_value(node)
+            if bad:
+                self._bad.add(path)
+                self.add(path, bad)
 
     @classmethod
     def load_or_raise(cls, path: Path, problems: Problems | None = None) -> "TomlDoc":
@@ -102,6 +125,10 @@ class TomlDoc:
             own.raise_if_any()
         return doc
 
+    def reported(self, path: tuple) -> bool:
+        """Whether the value at ``path`` was already reported as one no field may hold."""
+        return path in self._bad
+
     def line(self, path: tuple) -> int | None:
         while path:
             if path in self.lines:
@@ -110,8 +137,10 @@ class TomlDoc:
         return None
 
     def add(self, path: tuple, message: str) -> None:
+        """A problem at ``path``, on its line (or its table's); a key whose whole table is
+        absent points at line 1, so every message names a line (issue #22)."""
         name = ".".join(str(p) for p in path if not isinstance(p, int)) or "file"
-        self.problems.add(self.path, self.line(path), name, message)
+        self.problems.add(self.path, self.line(path) or 1, name, message)
 
     def lookup(self, path: tuple) -> Any:
         node: Any = self.data
@@ -139,6 +168,11 @@ class TomlDoc:
         if not isinstance(value, kinds):
             self.add(path, f"expected {_kind_name(kinds)}, got {value!r}")
             return fallback
+        bad = _bad_value(value)
+        if bad:
+            if path not in self._bad:
+                self.add(path, bad)
+            return fallback
         if choices is not None and value not in choices:
             self.add(path, f"unknown value {value!r}{suggest(str(value), [str(c) for c in choices])}; "
                            f"choose from {', '.join(map(str, choices))}")
@@ -161,6 +195,26 @@ class TomlDoc:
                 for close in difflib.get_close_matches(key.lower(), list(lowered), n=3, cutoff=0.5):
                     if lowered[close] not in node:
                         self._suggested.add((path, lowered[close]))
+
+
+def _bad_value(value) -> str:
+    """Why a value no file may hold, whatever its field (empty when fine): NaN and infinities
+    compare false with every range, so they would pass ``lo``/``hi``; a huge integer overflows the
+    engine's int64; a control character (a NUL) in text breaks CSV output and terminals."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{value!r} is not a finite number"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > INT_LIMIT:
+        return f"{value} is too large (at most {INT_LIMIT:.0e} in size)"
+    if isinstance(value, str) and has_control(value):
+        return f"{value!r} contains a control character"
+    if isinstance(value, list):
+        return next((b for b in map(_bad_value, value) if b), "")
+    return ""
+
+
+def has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character other than tab and newline."""
+    return any(ord(ch) < 32 and ch not in "\t\n\r" or ord(ch) == 127 for ch in text)
 
 
 def _kind_name(kinds: tuple) -> str:

@@ -1,4 +1,11 @@
-"""``bwlab validate [PATH]``: check every designer file, report every problem at once."""
+"""``bwlab validate [PATH] [--teams F] [--experiment F]``: check everything a command loads,
+report every problem at once.
+
+Why through the commands' own loaders: a check of its own would drift from what ``play``,
+``run`` and ``report`` read, and a file could pass here and fail there (issue #22: ``validate``
+once skipped ``apocalypses.toml`` and ``[game]``). Each loader collects its problems; this
+command gathers them all before it prints, so one run lists every mistake in every file.
+"""
 
 from __future__ import annotations
 
@@ -7,36 +14,79 @@ from pathlib import Path
 import click
 
 
+def _gather(problems, loader, *args):
+    """``loader(*args)``, its problems (raised as InputError) added to ``problems``; None then."""
+    from sim.catalogue.diagnostics import InputError
+
+    try:
+        return loader(*args)
+    except InputError as exc:
+        problems.items.extend(exc.problems)
+        return None
+
+
 @click.command()
 @click.argument("path", required=False, type=click.Path(path_type=Path))
-def validate(path: Path | None):
-    """Check the card folder PATH (default: ./cards). Exit 2 with one line per problem.
+@click.option("--teams", "teams_files", multiple=True, type=click.Path(path_type=Path),
+              help="A team file to check against the cards too (repeatable).")
+@click.option("--experiment", "experiments", multiple=True, type=click.Path(path_type=Path),
+              help="An experiment file (bwlab run) to check too, with its team files (repeatable).")
+def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tuple[Path, ...]):
+    """Check the card folder PATH (default: ./cards): every file any command loads (cards,
+    abilities, tiles, items, entities, rules with its [game] section, apocalypses, power curve,
+    peers, arena budget), and the given team and experiment files. Exit 2 with one line per
+    problem (file:line: field: message).
 
     Cards whose power falls outside their rarity's band (cards/power_curve.toml) are listed as
     warnings: a balance question for the designer, not broken data.
     """
+    from sim.catalogue.apocalypses import load_apocalypses
     from sim.catalogue.arena_budget import ARENA_BUDGET_FILE, load_arena_budget
     from sim.catalogue.diagnostics import Problems
+    from sim.catalogue.game_rules import load_game_rules
     from sim.catalogue.loader import default_cards_dir, load_catalogue
     from sim.catalogue.peers import PEERS_FILE, load_peers
     from sim.catalogue.power import POWER_CURVE_FILE, check_bands, load_power_curve
+    from sim.catalogue.teams import load_teams
 
     root = path or default_cards_dir()
     if not root.is_dir():
         raise click.BadParameter(f"{root} is not a folder", param_hint="PATH")
-    catalogue = load_catalogue(root)
     problems = Problems()
-    curve = load_power_curve(root / POWER_CURVE_FILE, catalogue.rules, problems)
+    catalogue = _gather(problems, load_catalogue, root)
+    _gather(problems, load_game_rules, root)
+    apocalypses = _gather(problems, load_apocalypses, root)
+    curve = None
+    if catalogue is not None:
+        curve = load_power_curve(root / POWER_CURVE_FILE, catalogue.rules, problems)
     if (root / PEERS_FILE).exists():  # the peer games' house values (bwlab compare-systems)
-        load_peers(root, problems)
+        _gather(problems, load_peers, root)
     if (root / ARENA_BUDGET_FILE).exists():  # Arena's Power Levels and budget (power-levels)
-        load_arena_budget(root, problems)
+        _gather(problems, load_arena_budget, root)
+    if catalogue is not None:
+        for f in teams_files:
+            _gather(problems, load_teams, f, catalogue.cards)
+        for f in experiments:
+            _gather(problems, _load_experiment, f, catalogue)
+    elif teams_files or experiments:
+        click.echo("team and experiment files not checked: the cards above must load first",
+                   err=True)
     problems.raise_if_any()
     warnings = Problems()
     check_bands(catalogue.cards, catalogue.rules, curve, warnings)
     for warning in warnings.items:
         click.echo(f"warning: {warning}", err=True)
+    checked = [str(f) for f in (*teams_files, *experiments)]
     click.echo(f"{root}: ok — {len(catalogue.cards)} cards, {len(catalogue.abilities.types)} "
                f"ability types, {len(catalogue.rules.suits)} suits, {len(catalogue.tiles)} tiles, "
-               f"{len(catalogue.items)} items"
-               + (f"; {len(warnings)} card(s) outside their rarity band" if warnings else ""))
+               f"{len(catalogue.items)} items, {len(apocalypses.names)} Apocalypses"
+               + (f"; {len(warnings)} card(s) outside their rarity band" if warnings else "")
+               + (f"; also ok: {', '.join(checked)}" if checked else ""))
+
+
+def _load_experiment(path: Path, catalogue):
+    """The experiment as ``bwlab run`` reads it (sim/runner/experiment.py)."""
+    from sim.engine.layout import POLICY_IDS
+    from sim.runner.experiment import load_experiment
+
+    return load_experiment(Path(path).resolve(), catalogue.cards, tuple(POLICY_IDS))

@@ -1,0 +1,112 @@
+"""``bwlab validate`` checks everything any command loads, and no value slips through a range
+check (issue #22, item 1): "`validate` passes what the game rejects or crashes on" (it never read
+apocalypses.toml or [game]); NaN and huge numbers; a NUL in a card name; team names.
+
+Each case breaks one value in a private copy of ``cards/`` (helpers of tests/test_validation.py)
+and asserts exit 2, exactly one ``error: FILE:LINE: FIELD: message`` line, and no traceback; then
+``play`` on the same folder is refused the same way (nothing passes validate and fails later).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sim.cli.main import main
+from tests.test_validation import SHIPPED, edit_toml, expect, parse, read_rows, write_rows
+
+CASES = [  # (file, old text, new text, field, message)
+    ("rules.toml", "red_health_fraction = 0.5", "red_health_fraction = nan",
+     "star.red_health_fraction", "not a finite number"),
+    ("rules.toml", "rotation_cap = 60", "rotation_cap = 0", "game.rotation_cap", "out of range"),
+    ("rules.toml", "stalemate_rotations = 10", "stalemate_rotations = -1",
+     "game.stalemate_rotations", "out of range"),
+    ("rules.toml", "greedy_kill = 60.0", "greedy_kill = inf", "game.greedy_kill",
+     "not a finite number"),
+    ("tiles.toml", "stat_point = 40.0", "stat_point = nan", "greedy.stat_point",
+     "not a finite number"),
+    ("abilities.toml", "bonus_attacks = [2, 1, 12]", "bonus_attacks = [2, 1, 99999999999999999999]",
+     "strike.params.bonus_attacks", "too large"),
+    ("abilities.toml", "bonus_attacks = [2, 1, 12]", "bonus_attacks = [2, 1, 1000]",
+     "strike.params.bonus_attacks", "beyond what the engine holds"),
+]
+
+
+@pytest.fixture
+def cards(tmp_path) -> Path:
+    return Path(shutil.copytree(SHIPPED, tmp_path / "cards"))
+
+
+def _refused(capsys, argv, field):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2 and "Traceback" not in out + err, err
+    assert any(f": {field}: " in line for line in err.splitlines()), err
+
+
+@pytest.mark.parametrize("file,old,new,field,message", CASES, ids=[c[3] + ":" + c[2].split("= ")[1]
+                                                                   for c in CASES])
+def test_a_value_no_field_may_hold_is_one_line_in_validate_and_in_play(
+        capsys, cards, tmp_path, file, old, new, field, message):
+    line = edit_toml(cards, file, old, new)
+    expect(capsys, cards, (file, line, field, message))
+    log = tmp_path / "game.jsonl"
+    _refused(capsys, ["play", "--cards", str(cards), "--seed", "1", "--log", str(log)], field)
+    assert not log.exists()
+
+
+@pytest.mark.parametrize("content", ["garbage = = \n", "\x00\x01binary", ""])
+def test_apocalypses_toml_is_validated(capsys, cards, content):
+    """"A single Apocalypse Tile must be in play in every game": a broken, binary or empty
+    apocalypses.toml is a problem in validate, not an 'ok' followed by a failing play."""
+    (cards / "apocalypses.toml").write_text(content, encoding="utf-8")
+    code = main(["validate", str(cards)])
+    _, err = capsys.readouterr()
+    assert code == 2 and "Traceback" not in err
+    (problem,) = parse([line for line in err.splitlines() if line.strip()])
+    assert problem[0] == "apocalypses.toml"
+
+
+def test_a_control_character_in_a_card_name_is_refused(capsys, cards):
+    rows = read_rows(cards)
+    rows[1][0] = rows[1][0] + "\x00x"
+    write_rows(cards, rows)
+    expect(capsys, cards, ("characters.csv", 2, "name", "control character"))
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ('name = "Ink & Iron"', 'name = "Straw Hats"', "names two teams"),
+    ('name = "Ink & Iron"', 'name = "  "', "empty"),
+])
+def test_team_names_are_distinct_and_not_empty(capsys, tmp_path, old, new, message):
+    teams = tmp_path / "teams.toml"
+    text = (SHIPPED.parent / "experiments" / "teams" / "example.toml").read_text(encoding="utf-8")
+    teams.write_text(text.replace(old, new, 1), encoding="utf-8")
+    code = main(["validate", str(SHIPPED), "--teams", str(teams)])
+    _, err = capsys.readouterr()
+    assert code == 2 and "Traceback" not in err
+    (problem,) = parse([line for line in err.splitlines() if line.strip()])
+    assert problem[2] == "teams.name" and message in problem[3]
+
+
+def test_validate_checks_team_and_experiment_files_with_the_cards(capsys):
+    root = SHIPPED.parent
+    code = main(["validate", str(SHIPPED), "--teams", str(root / "experiments/teams/example.toml"),
+                 "--experiment", str(root / "experiments/smoke.toml")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "also ok" in out and "3 Apocalypses" in out
+
+
+def test_no_card_folder_is_said_not_silently_replaced(capsys, tmp_path, monkeypatch):
+    """"From a folder with no ./cards, validate ... quietly use the installed checkout's cards":
+    the folder used is named on stderr."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("BWLAB_CARDS", raising=False)
+    from sim.catalogue import loader
+    monkeypatch.setattr(loader, "_ANNOUNCED", [])
+    assert main(["validate"]) == 0
+    _, err = capsys.readouterr()
+    assert "no ./cards here; using" in err and "--cards" in err

@@ -6,6 +6,12 @@ import dataclasses
 import os
 from pathlib import Path
 
+# The thread-count tests compare the default thread count against one thread; on a one-CPU
+# machine the default would be one too and they would test nothing. Numba may run more threads
+# than CPUs: two, before anything imports numba.
+if (os.cpu_count() or 1) < 2:
+    os.environ.setdefault("NUMBA_NUM_THREADS", "2")
+
 import numpy as np
 import pytest
 from hypothesis import settings

@@ -1,5 +1,5 @@
-"""Regenerate the golden game logs: ``python -m tests.regen_golden`` (or run the golden test
-with ``BWLAB_REGEN_GOLDEN=1``). Do it only after a deliberate rules change, and read the diff."""
+"""Regenerate the golden game logs: ``python -m tests.regen_golden`` (the golden test itself never
+rewrites them). Do it only after a deliberate rules change, and read the diff."""
 
 from __future__ import annotations
 

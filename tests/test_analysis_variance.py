@@ -157,8 +157,14 @@ def test_seat_test_with_fewer_seeds_than_seat_parameters():
     test_no_seat_effect_gives_calibrated_seat_test checks.)"""
     y = np.array([[[0, 0, 0, 1], [0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 1, 0]],
                   [[1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1]]], float)
+    from scipy.stats import chi2
+
     fit = seat_team_effects(y)
-    assert np.isfinite(fit.seat_chi2) and 0.0 <= fit.seat_pvalue <= 1.0
+    assert np.isfinite(fit.seat_chi2) and fit.seat_chi2 > 0
+    # two clusters' centred scores span one dimension: the test runs on 1 df, not the 3 the
+    # seats would have (on 3 df the p-value would be 0.95 here, on 1 it is 0.55)
+    assert fit.seat_pvalue == pytest.approx(chi2.sf(fit.seat_chi2, 1), rel=1e-9)
+    assert abs(fit.seat_pvalue - chi2.sf(fit.seat_chi2, 3)) > 0.1
 
 
 # --- Shared boards: cluster-robust intervals (issue #19) ----------------------------------------

@@ -29,8 +29,17 @@ def test_catalogue_covers_every_suit_and_size():
     assert TILES.suit[TILES.uncovered] == -1 and TILES.doorways[TILES.uncovered].all()
 
 
-def test_validate_reports_tiles():
-    assert load_catalogue(CARDS).tiles is not None
+def test_validate_reports_tiles(capsys):
+    """Every [[tiles]] entry of tiles.toml is in the catalogue, and validate counts them."""
+    import tomllib
+
+    from sim.cli.main import main
+
+    entries = tomllib.loads((CARDS / "tiles.toml").read_text(encoding="utf-8"))["tiles"]
+    tiles = load_catalogue(CARDS).tiles
+    assert len(tiles) == len(entries) and set(tiles.names) == {t["name"] for t in entries}
+    assert main(["validate", str(CARDS)]) == 0
+    assert f"{len(entries)} tiles" in capsys.readouterr().out
 
 
 def _broken(tmp_path, old, new, file="tiles.toml"):

@@ -42,13 +42,20 @@ def test_combat_samples_histogram_is_seeded(capsys):
 
 
 def test_card_form_picks_colour_and_kill_probability(capsys, catalogue):
-    code, out, _ = run(capsys, "combat", "Luffy", "Mario", "--attacker-health", "50",
+    """"Red is used at 50 percent health or lower": exactly half of Luffy's health is red, one
+    more is base (the boundary the red star's ``<=`` decides)."""
+    cards = catalogue.cards
+    luffy = cards.find("Luffy")
+    half = int(cards.max_health[luffy]) // 2
+    assert 2 * half == cards.max_health[luffy]  # an even health: half is exactly 50 %
+    code, out, _ = run(capsys, "combat", "Luffy", "Mario", "--attacker-health", str(half + 1),
+                       "--format", "json")
+    assert code == 0 and json.loads(out)["colour"] == "base"
+    code, out, _ = run(capsys, "combat", "Luffy", "Mario", "--attacker-health", str(half),
                        "--defender-health", "20", "--format", "json")
     assert code == 0
     data = json.loads(out)
-    cards = catalogue.cards
-    luffy = cards.find("Luffy")
-    assert data["colour"] == "red"  # 50 of 200 health: "50 percent health or lower"
+    assert data["colour"] == "red"
     assert data["attacks"] == cards.attacks[luffy, 1] and data["tier"] == cards.tier[luffy, 1]
     dist = damage_distribution(data["attacks"], 4, data["tier"], catalogue.rules)
     assert data["kill_probability"] == pytest.approx(dist.p_at_least(20))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.board.layout import FLOOR
 from sim.combat.star import BLUE, GREEN
 from sim.engine import layout as L
 from sim.engine.actions import _group_base
@@ -79,6 +80,19 @@ def test_strike_throws_extra_attacks_as_an_action():
     attack = events(game, L.EV_ATTACK)[-1]
     assert attack[2] == c and attack[3] == d and attack[5] == n + 3
     assert game.st.ent[c, L.ACTED] == 1 and game.st.ent[c, L.CHARGES_LEFT] == 1
+
+
+@pytest.mark.parametrize("defense, threshold", [(0, 2), (5, 7), (9, 11), (12, 11), (-3, 2)])
+def test_a_hit_needs_more_than_defense_plus_two_and_defense_counts_at_most_nine(
+        defense, threshold):
+    """R3: "Any attack that lands a roll of more than your defense stat plus 2 is considered a
+    Hit"; "The maximum defense a character can have is 9" (a buff beyond it counts as 9; below 0
+    as 0). The attack's logged threshold is what the dice must beat."""
+    game, c = scenario("strike", bonus_attacks=1, charges=2)
+    d = enemy_of(game, c)
+    game.st.ent[d, L.DEFENSE] = defense
+    game.apply(on_entity(game, d))
+    assert events(game, L.EV_ATTACK)[-1][7] == threshold
 
 
 def test_area_is_flat_tile_wide_damage_on_everything_in_the_tile_the_users_team_included():
@@ -284,15 +298,17 @@ def test_rotation_clock_alternative():
     """rules.toml `effect_clock = "rotations"`: "counted from the moment that created it" in
     rotations instead of the creator's turns."""
     game, c = scenario("freeze", duration=2, range=0)
-    game.S.ip[L.P_CLOCK] = 1
-    d = enemy_of(game, c)
-    game.apply(on_entity(game, d))
-    rot = int(game.st.g[L.ROTATION])
-    _tick(game.st, L.ROT_CLOCK, rot + 1)
-    assert game.st.ent[d, L.FROZEN] != 0
-    _tick(game.st, L.ROT_CLOCK, rot + 2)
-    assert game.st.ent[d, L.FROZEN] == 0
-    game.S.ip[L.P_CLOCK] = 0
+    game.S.ip[L.P_CLOCK] = 1  # the set-up is shared (cached per board): restored whatever happens
+    try:
+        d = enemy_of(game, c)
+        game.apply(on_entity(game, d))
+        rot = int(game.st.g[L.ROTATION])
+        _tick(game.st, L.ROT_CLOCK, rot + 1)
+        assert game.st.ent[d, L.FROZEN] != 0
+        _tick(game.st, L.ROT_CLOCK, rot + 2)
+        assert game.st.ent[d, L.FROZEN] == 0
+    finally:
+        game.S.ip[L.P_CLOCK] = 0
 
 
 # --------------------------------------------------------------------- invincible, advantage
@@ -333,3 +349,31 @@ def test_advantage_rolls_twice_and_keeps_the_better():
         return total / 3000
 
     assert mean_damage(-1) < mean_damage(0) < mean_damage(1)
+
+
+@pytest.mark.parametrize("reach", [1, 2, 3])
+def test_an_attack_needs_the_defender_within_range(reach):
+    """R3: "To initiate an attack, the defender must be within both the range and the line of
+    sight of the attacker": an opponent at the attacker's range is offered, one step beyond is
+    not (sight distances from space._sight_from)."""
+    from sim.engine.space import _sight_from
+
+    game, c = scenario("strike", charges=0)
+    st, ent = game.st, game.st.ent
+    d = enemy_of(game, c)
+    ent[c, L.RANGE] = reach
+    usable = (st.tile_pos >= 0) & (st.kind == FLOOR)
+    for here in np.flatnonzero(usable):  # a floor space with both distances around it
+        sight = _sight_from(st, game.S, int(here), reach + 1)
+        at = np.flatnonzero(usable & (sight == reach))
+        beyond = np.flatnonzero(usable & (sight == reach + 1))
+        if at.size and beyond.size:
+            break
+    assert at.size and beyond.size
+    ent[c, L.SPACE] = here
+    attack = 1 + st.kind.shape[0] + d
+    ent[d, L.SPACE] = at[0]
+    assert game.legal_mask()[attack]
+    ent[d, L.SPACE] = beyond[0]
+    assert not game.legal_mask()[attack]
+

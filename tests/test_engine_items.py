@@ -133,7 +133,9 @@ def patch():
                 door = (int(s), int(beyond[0]))
         if open_ and door:
             return open_ + door
-    pytest.skip("no open patch or doorway on board 1")
+    # a failure, not a skip: the range cases must not stop running unnoticed when the board
+    # generator changes (issue #27); pick another board seed above if this ever fires
+    raise AssertionError("board 1 has no open patch or doorway: the range cases need another board")
 
 
 # --------------------------------------------------------------------------- the catalogue

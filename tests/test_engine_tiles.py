@@ -259,10 +259,13 @@ def test_no_reward_no_exchange(tile, price):
     game, c = game_on()
     st, ent = game.st, game.st.ent
     ent[c, L.SPACE] = floor_of(game, where(tile))
-    for _ in range(price + 1):
+    for _ in range(price):  # the first reward: given, and its price paid
         end_turn_of(game, c)
-    given = len(events(game, L.EV_REWARD))
-    assert given <= 1 and ent[c, L.TICKS] == price + 1 - given * price
+    assert len(events(game, L.EV_REWARD)) == 1 and ent[c, L.TICKS] == 0
+    for _ in range(price + 1):  # now none can join (the Summon used, the assist alive)
+        end_turn_of(game, c)
+    assert len(events(game, L.EV_REWARD)) == 1  # no reward ...
+    assert ent[c, L.TICKS] == price + 1  # ... no exchange: every tick stays banked
 
 
 def test_a_permanent_gain_survives_deactivation_swap_and_removal():

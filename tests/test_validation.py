@@ -431,16 +431,18 @@ def test_several_rules_and_ability_problems_all_reported(capsys, cards):
 # ---------------------------------------------------------------------------- end to end
 
 def _bwlab() -> list[str]:
-    exe = Path(sys.executable).with_name("bwlab")
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "sim.cli.main"]
+    """The CLI of *this* checkout in a fresh process: ``python -m sim.cli.main`` from the
+    repository root (an installed ``bwlab`` script may import another checkout's ``sim``)."""
+    return [sys.executable, "-m", "sim.cli.main"]
 
 
 def test_end_to_end_bad_folder_exit_2(cards):
-    """The installed ``bwlab validate`` exits 2 with one stderr line per problem, no traceback."""
+    """``bwlab validate`` in its own process exits 2 with one stderr line per problem, no
+    traceback."""
     set_cell(cards, 2, "defense", "10")
     set_cell(cards, 3, "suit", "Nope")
     proc = subprocess.run([*_bwlab(), "validate", str(cards)], capture_output=True, text=True,
-                          timeout=60)
+                          timeout=60, cwd=ROOT)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     lines = proc.stderr.strip().splitlines()
@@ -452,7 +454,7 @@ def test_end_to_end_bad_folder_exit_2(cards):
 def test_end_to_end_shipped_folder_exit_0():
     """The installed ``bwlab validate`` accepts the shipped folder (exit 0)."""
     proc = subprocess.run([*_bwlab(), "validate", str(SHIPPED)], capture_output=True, text=True,
-                          timeout=60)
+                          timeout=60, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert "ok" in proc.stdout
 

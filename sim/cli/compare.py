@@ -115,8 +115,8 @@ def plot(rows, curves, levels, titles):
               help="Also a Monte Carlo check per level (mc_* columns).")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
               help="Root seed of the Monte Carlo check (level i uses seed + i).")
-@click.option("--cards-dir", "cards_dir", type=click.Path(path_type=Path),
-              help="Card folder (default ./cards).")
+@click.option("--cards", "--cards-dir", "cards_dir", type=click.Path(path_type=Path),
+              help="Card folder (default ./cards; --cards-dir is the old spelling).")
 def compare_systems(out_dir, only, samples, seed, cards_dir):
     """Damage spread, kill-chance curves and luck share of Board Wars beside the peer games."""
     import pandas as pd

@@ -8,7 +8,8 @@ import click
 
 
 @click.command()
-@click.option("--cards-dir", type=click.Path(path_type=Path), help="Card folder (default ./cards).")
+@click.option("--cards", "--cards-dir", "cards_dir", type=click.Path(path_type=Path),
+              help="Card folder (default ./cards; --cards-dir is the old spelling).")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("reports"), show_default=True,
               help="Folder the report is written to.")
 def demo(cards_dir, out):

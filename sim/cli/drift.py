@@ -98,7 +98,8 @@ def _conclusion(result) -> str:
 
 @click.command()
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
-              default=Path("reports/baseline.json"), show_default=True)
+              default=Path("reports/baseline.json"), show_default=True,
+              help="The baseline to compare with (written by --update).")
 @click.option("--suite", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("experiments/drift.toml"), show_default=True,
               help="The fixed suite: bounds and matchups.")

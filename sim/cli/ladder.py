@@ -17,14 +17,15 @@ import click
 @click.option("--players", default=None,
               help="Comma-separated policy specs, weakest rung first [default: random, greedy, "
                    "lookahead:4, lookahead:32].")
-@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
+              help="Root seed: every game's dice and board come from it.")
 @click.option("--boards", type=click.IntRange(2, None), default=32, show_default=True,
               help="Distinct generated boards, reused in turn (deal d on board d % boards); "
                    "the intervals are clustered by board.")
 @click.option("--alpha", type=click.FloatRange(0.0, 0.5, min_open=True), default=0.05,
               show_default=True, help="Level of the rung tests (Holm over the rungs).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
+              show_default=True, help="table: for reading; json: for scripts (stdout only).")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
 def ladder(games, players, seed, boards, alpha, fmt, cards):

@@ -31,7 +31,7 @@ from ._policy import POLICY_HELP, budget_option, policy_label
 @click.option("--only", "only", multiple=True, metavar="KEY",
               help="Replay only the alternatives of this key (table.key; repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
+              show_default=True, help="table: for reading; json: for scripts (stdout only).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the results (JSON) here, e.g. reports/rulings.json; "
                    "`bwlab report --rulings FILE` shows them.")

@@ -85,6 +85,7 @@ def _split(teams, rep, strength, names, levels, budget) -> dict:
     d = {"surrogate_spread": spread(teams, strength),
          "max_deviation_points": float(100 * np.max(np.abs(v.rate - 0.25))),
          "verdict": v.status, "games": rep.games, "design": v.design, "text": v.text,
+         "games_balance": rep.balance.as_dict(),
          "teams": [{"cards": [names[c] for c in teams[k]],
                     "strength": float(strength[teams[k]].sum()),
                     "win_probability": float(v.rate[k]), "low": float(v.lower[k]),

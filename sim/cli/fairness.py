@@ -31,6 +31,9 @@ from ._policy import POLICY_HELP, budget_option, policy_label
               show_default=True)
 @click.option("--suggest", "suggest_k", type=click.IntRange(0, 10), default=0,
               help="Propose up to K card swaps that make the game fairest, confirmed by simulation.")
+@click.option("--proposals", type=click.IntRange(1, 50), default=8, show_default=True,
+              help="With --suggest: the surrogate's proposals judged by duplicate play at most "
+                   "(--games each); the first one play calls fair is the advice.")
 @click.option("--rating-games", type=click.IntRange(64, None), default=2000, show_default=True,
               help="Games to fit the card ratings the --suggest search uses.")
 @click.option("--rating-experiment", type=click.Path(dir_okay=False, path_type=Path),
@@ -45,7 +48,8 @@ from ._policy import POLICY_HELP, budget_option, policy_label
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
 def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, boards, fmt,
-             suggest_k, rating_games, rating_experiment, team_budget, level_games, cards):
+             suggest_k, proposals, rating_games, rating_experiment, team_budget, level_games,
+             cards):
     """Is this game fair? Duplicate play of the four teams in TEAMS_FILE, settled sequentially.
 
     Exit code: 0 fair, 1 unfair, 3 inconclusive (2: bad input), so a script can gate on it."""
@@ -71,7 +75,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     data["conclusion"] = conclusion(v, tolerance, names=teams.names)
     data["exit_code"] = EXIT_CODES[v.status]
     if suggest_k:
-        data["suggestion"] = _suggest(catalogue, teams, suggest_k, rating_games,
+        data["suggestion"] = _suggest(catalogue, teams, suggest_k, proposals, rating_games,
                                       rating_experiment, policy, seed, games, round_games,
                                       boards, tolerance)
     if team_budget is not None:
@@ -150,11 +154,8 @@ def _pool_experiment(catalogue, rating_experiment, policy):
                        policy)
 
 
-SUGGEST_PROPOSALS = 8   # proposals judged by play at most (the game budget may stop it sooner)
-
-
-def _suggest(catalogue, teams, k, rating_games, rating_experiment, policy, seed, games,
-             round_games, boards, tolerance) -> dict:
+def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, policy, seed,
+             games, round_games, boards, tolerance) -> dict:
     """Swaps proposed by the rating surrogate, each judged by duplicate play until one is fair
     (:mod:`sim.runner.confirm`); only a confirmed set is advice."""
     from sim.catalogue.teams import Teams
@@ -165,14 +166,14 @@ def _suggest(catalogue, teams, k, rating_games, rating_experiment, policy, seed,
     names = catalogue.cards.names
     rating = card_ratings(catalogue, _pool_experiment(catalogue, rating_experiment, policy),
                           rating_games)
-    proposals = swap_proposals(teams.cards, rating, k)[:SUGGEST_PROPOSALS]
+    proposals = swap_proposals(teams.cards, rating, k)[:n_proposals]
 
     def judge(cards, n):
         return check_fairness(catalogue, Teams(teams.names, cards, teams.path), policy=policy,
                               seed=seed, max_games=n, round_games=round_games, boards=boards,
                               tolerance=tolerance)
 
-    result = confirm(proposals, judge, budget=games * SUGGEST_PROPOSALS, per_check=games,
+    result = confirm(proposals, judge, budget=games * n_proposals, per_check=games,
                      progress=stderr_progress("suggest"))
 
     def describe(trial) -> dict:

@@ -41,10 +41,13 @@ from ._policy import POLICY_HELP, budget_option
               show_default=True,
               help="Multiple-comparison correction of the outlier flags over the cards in play: "
                    "Holm (family-wise), Benjamini-Hochberg (false discovery rate) or none.")
+@click.option("--replicates", type=click.IntRange(1, 20), default=1, show_default=True,
+              help="Play the study this many times from independent seeds and report how often "
+                   "each outlier recurs (the first is the study itself).")
 @budget_option
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None)
 def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_cards, policy,
-           policies, correction, budget, cards):
+           policies, correction, replicates, budget, cards):
     """Win rate when held, composition rating with intervals, rarity order and outliers; with
     --remedy, the smallest stat change that brings each outlier back into its band."""
     import numpy as np
@@ -102,6 +105,12 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
 
         others = play_studies(catalogue, exp, players[1:], rar, len(rules.rarities))
         compared = agreement(players, (s,) + others)
+    recur = None
+    if replicates > 1:
+        from sim.runner.rarity_recurrence import recurrence
+
+        recur = recurrence(catalogue, exp, s, replicates, correction=correction,
+                           progress=_replicate_progress)
     fixes = []
     if remedy:
         from sim.runner.remedy import remedies, remedy_records
@@ -126,6 +135,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
         "ablation_effect": effect, "ablation_low": effect - 1.96 * effect_se,
         "ablation_high": effect + 1.96 * effect_se,
         **remedy_columns(fixes, names),
+        **({} if recur is None else {"recurrence": recur.count()}),
     }).sort_values(["rarity", "rating"], key=lambda c: c.map(
         {r: i for i, r in enumerate(rules.rarities)}) if c.name == "rarity" else c)
     with atomic_path(out / "rarity_cards.csv") as tmp:
@@ -145,6 +155,8 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
                "correction": correction, "conclusion": conclusion_line(frame, s, correction),
                "games_balance": balance.as_dict(), "rarities": per,
                "cards": json.loads(frame.to_json(orient="records"))}
+        if recur is not None:
+            doc["replicates"] = recur.summary()
         if remedy:
             doc["remedies"] = fixes
         if compared is not None:
@@ -173,7 +185,15 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
                    f"[{row.band_low:+.3f}, {row.band_high:+.3f}], adjusted p {row.p_adjusted:.2g}"
                    + (f"; swapping it for {row.reference_card} changes its team's chance to win "
                       f"by {-100 * row.ablation_effect:+.1f} points over {row.ablation_games} "
-                      f"replayed games" if row.ablation_games else ""))
+                      f"replayed games" if row.ablation_games else "")
+                   + (f"; flagged so in {row.recurrence} of {replicates} independent runs"
+                      if recur is not None else ""))
+    if recur is not None:
+        r = recur.summary()
+        click.echo(f"Recurrence over {r['runs']} independent runs (seeds {r['seeds']}): flagged "
+                   f"per run {r['flagged_per_run']}; {r['flagged_in_every']} of the "
+                   f"{r['flagged_in_any']} cards flagged in any run are flagged the same way in "
+                   f"every run ({100 * r['agreement']:.0f} %)")
     from sim.analysis.balance import balance_lines
 
     for line in balance_lines(balance, [f"seat {k + 1}" for k in range(4)]):
@@ -191,6 +211,11 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     click.echo(f"Per card: {out / 'rarity_cards.csv'}")
     click.echo("")
     click.echo(conclusion_line(frame, s, correction))
+
+
+def _replicate_progress(done: int, total: int) -> None:
+    """Replicates take as long as the study each: one line on stderr per replicate."""
+    click.echo(f"rarity: replicate {done} of {total} played", err=True)
 
 
 def pool_balance(per_game: dict, winner):

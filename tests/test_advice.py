@@ -156,3 +156,18 @@ def test_power_levels_budget_conclusion_is_one_plain_sentence(args, start):
 
     text = budget_conclusion(_validation(*args))
     assert text.startswith(start) and text.endswith(".") and text.count(". ") == 0
+
+
+def test_recurrence_counts_the_runs_that_flag_a_card_the_same_way():
+    """Issue #21 item 2: "each outlier's recurrence over replicates" — the runs flagging a card
+    as the main study does; the agreement of the flagged sets; cards with one verdict throughout."""
+    from sim.runner.rarity_recurrence import Recurrence, replicate_seed
+
+    flags = np.array([[1, 1, 1], [1, 0, 1], [-1, 1, 0], [0, 0, 1], [0, 0, 0]])
+    r = Recurrence((1, 2, 3), flags)
+    assert r.count().tolist() == [3, 2, 1, 0, 0]
+    s = r.summary()
+    assert s["flagged_in_any"] == 4 and s["flagged_in_every"] == 1 and s["agreement"] == 0.25
+    assert s["cards_same_in_every_run"] == pytest.approx(2 / 5)
+    assert s["flagged_per_run"] == [3, 2, 3]
+    assert replicate_seed(424242, 1) == replicate_seed(424242, 1) != replicate_seed(424242, 2)

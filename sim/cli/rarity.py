@@ -172,28 +172,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
                                               f"(range {p['min']:+.3f} .. {p['max']:+.3f})"))
     order = " < ".join(rules.rarities)
     click.echo(f"{order}: {'holds' if s.ordered else 'DOES NOT HOLD'} (median ratings)")
-    flagged = frame[frame["outlier"] != ""]
-    word = CORRECTION_WORDS[correction]
-    click.echo(f"{len(flagged)} outlier(s): shown outside their rarity's band (one-sided tests "
-               f"against the band's edge, {word} over the {int((s.held > 0).sum())} cards in play, "
-               f"5 %); win rate of teams holding the card first, rating (log-strength) second:")
-    for row in flagged.itertuples():
-        click.echo(f"  {row.card} ({row.rarity}) is {row.outlier}: teams holding it win "
-                   f"{100 * row.win_rate:.1f} % ({100 * row.win_low:.1f}–{100 * row.win_high:.1f} "
-                   f"%, {row.games} games), plays like {row.plays_like}; rating "
-                   f"{row.rating:+.3f} [{row.rating_low:+.3f}, {row.rating_high:+.3f}] vs band "
-                   f"[{row.band_low:+.3f}, {row.band_high:+.3f}], adjusted p {row.p_adjusted:.2g}"
-                   + (f"; swapping it for {row.reference_card} changes its team's chance to win "
-                      f"by {-100 * row.ablation_effect:+.1f} points over {row.ablation_games} "
-                      f"replayed games" if row.ablation_games else "")
-                   + (f"; flagged so in {row.recurrence} of {replicates} independent runs"
-                      if recur is not None else ""))
-    if recur is not None:
-        r = recur.summary()
-        click.echo(f"Recurrence over {r['runs']} independent runs (seeds {r['seeds']}): flagged "
-                   f"per run {r['flagged_per_run']}; {r['flagged_in_every']} of the "
-                   f"{r['flagged_in_any']} cards flagged in any run are flagged the same way in "
-                   f"every run ({100 * r['agreement']:.0f} %)")
+    echo_outliers(frame, s, correction, recur)
     from sim.analysis.balance import balance_lines
 
     for line in balance_lines(balance, [f"seat {k + 1}" for k in range(4)]):
@@ -211,6 +190,35 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     click.echo(f"Per card: {out / 'rarity_cards.csv'}")
     click.echo("")
     click.echo(conclusion_line(frame, s, correction))
+
+
+def echo_outliers(frame, s, correction: str, recur) -> None:
+    """The flagged cards, each led by the win rate of teams holding it and "plays like"; the
+    rating (log-strength) and the test come second; with replicates, how often each recurs."""
+    flagged = frame[frame["outlier"] != ""]
+    replicates = 1 if recur is None else recur.runs
+    click.echo(f"{len(flagged)} outlier(s): shown outside their rarity's band (one-sided tests "
+               f"against the band's edge, {CORRECTION_WORDS[correction]} over the "
+               f"{int((s.held > 0).sum())} cards in play, 5 %); win rate of teams holding the "
+               f"card first, rating (log-strength) second:")
+    for row in flagged.itertuples():
+        click.echo(f"  {row.card} ({row.rarity}) is {row.outlier}: teams holding it win "
+                   f"{100 * row.win_rate:.1f} % ({100 * row.win_low:.1f}–{100 * row.win_high:.1f} "
+                   f"%, {row.games} games), plays like {row.plays_like}; rating "
+                   f"{row.rating:+.3f} [{row.rating_low:+.3f}, {row.rating_high:+.3f}] vs band "
+                   f"[{row.band_low:+.3f}, {row.band_high:+.3f}], adjusted p {row.p_adjusted:.2g}"
+                   + (f"; swapping it for {row.reference_card} changes its team's chance to win "
+                      f"by {-100 * row.ablation_effect:+.1f} points over {row.ablation_games} "
+                      f"replayed games" if row.ablation_games else "")
+                   + (f"; flagged so in {row.recurrence} of {replicates} independent runs"
+                      if recur is not None else ""))
+    if recur is not None:
+        r = recur.summary()
+        click.echo(f"Recurrence over {r['runs']} independent runs (seeds {r['seeds']}): flagged "
+                   f"per run {r['flagged_per_run']}; {r['flagged_in_every']} of the "
+                   f"{r['flagged_in_any']} cards flagged in any run are flagged the same way in "
+                   f"every run ({100 * r['agreement']:.0f} %); {100 * r['cards_same_in_every_run']:.0f} % "
+                   f"of the cards get the same verdict in every run")
 
 
 def _replicate_progress(done: int, total: int) -> None:

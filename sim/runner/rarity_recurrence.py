@@ -32,13 +32,16 @@ class Recurrence:
         return np.where(first[:, 0] != 0, (self.outlier == first).sum(axis=1), 0)
 
     def summary(self) -> dict:
-        """Cards flagged in any replicate, in every one (the same way), and their ratio."""
+        """Cards flagged in any replicate, in every one (the same way), their ratio, and the
+        share of all cards whose verdict (weak, strong, in band) is the same in every run."""
         any_flag = np.any(self.outlier != 0, axis=1)
         every = np.all(self.outlier == self.outlier[:, :1], axis=1) & (self.outlier[:, 0] != 0)
         n_any, n_all = int(any_flag.sum()), int(every.sum())
+        same = np.all(self.outlier == self.outlier[:, :1], axis=1)
         return {"runs": self.runs, "seeds": list(self.seeds), "flagged_in_any": n_any,
                 "flagged_in_every": n_all,
                 "agreement": n_all / n_any if n_any else 1.0,
+                "cards_same_in_every_run": float(same.mean()) if same.size else 1.0,
                 "flagged_per_run": [int(np.count_nonzero(self.outlier[:, r]))
                                     for r in range(self.runs)]}
 

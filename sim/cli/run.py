@@ -81,8 +81,10 @@ def _echo_balance(b: dict) -> None:
     click.echo(f"  balance (1 - largest gap between the teams' win shares): "
                f"{b['balance_by_share']:.3f}; seat 1's share of wins (AdvantageP1): "
                f"{100 * b['advantage_p1']:.1f} %, seat spread {100 * b['seat_spread']:.1f} points")
+    from sim.analysis.balance import KIND_WORDS
+
     click.echo("  how games are decided: " + "; ".join(
-        f"{k} {share(x)}" for k, x in b["outcomes"].items()) + "; no winner "
+        f"{KIND_WORDS.get(k, k)} {share(x)}" for k, x in b["outcomes"].items()) + "; no winner "
         + share(b["drawishness"]))
     d = b["duration_rotations"]
     click.echo(f"  game length: median {d['median']:g} rotations (middle half {d['q1']:g}–"

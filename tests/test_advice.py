@@ -171,3 +171,19 @@ def test_recurrence_counts_the_runs_that_flag_a_card_the_same_way():
     assert s["cards_same_in_every_run"] == pytest.approx(2 / 5)
     assert s["flagged_per_run"] == [3, 2, 3]
     assert replicate_seed(424242, 1) == replicate_seed(424242, 1) != replicate_seed(424242, 2)
+
+
+@pytest.mark.parametrize("args,words", [
+    (("rarity", "--correction", "sidak"), "--correction"),
+    (("rarity", "--replicates", "0"), "--replicates"),
+    (("draft", "--random", "20", "--team-budget", "30"), "--team-budget"),
+    (("draft", "--random", "20", "--no-alternating", "--team-budget", "10"), "--team-budget"),
+    (("draft", "--random", "20", "--proposals", "0"), "--proposals"),
+    (("fairness", "experiments/teams/example.toml", "--proposals", "0"), "--proposals"),
+])
+def test_new_flags_refuse_bad_input_with_exit_2(capsys, args, words):
+    """Bad input or flags: exit 2 and a message naming the flag, before any game is played."""
+    from tests._cli_kit import run
+
+    code, _, err = run(capsys, *args)
+    assert code == 2 and words in err

@@ -8,9 +8,10 @@ health). The splits minimising the spread of team strengths are found by pairwis
 search from several seeded starts; they are judged by play in the surrogate's order until one is
 fair, and only a confirmed split is advice (otherwise: the best one measured, said to be so).
 With Power Levels the team budget is enforced in the search whenever some split of the pool fits
-it (:func:`sim.analysis.power_level.budget_feasible`, exact), and an impossible budget is said to
-be so. Beside it, two drafts where the teams take the best card left in turn: a snake draft
-(1-2-3-4-4-3-2-1-..., by the same strength) and, when Power Levels are given, Arena: The
+it (:func:`sim.analysis.power_level.budget_feasible`, exact); when none can, the search keeps the
+levels over it as few as it can and the budget is said to be impossible. Beside it, two drafts
+where the teams take the best card left in turn: a snake draft (1-2-3-4-4-3-2-1-..., by the same
+strength) and, when Power Levels are given, Arena: The
 Contest's alternating pick order (1-2-3-4-1-2-3-4-..., by Power Level under the team budget,
 ``cards/arena_budget.toml``; Arena's printed order is strictly alternating, not a snake); both
 are played in duplicate too, to measure how fair they really are.
@@ -147,7 +148,7 @@ def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", gam
     :class:`sim.catalogue.arena_budget.ArenaBudget`) Arena's alternating draft. The surrogate's
     splits are judged by duplicate play in its order, up to ``proposals`` of them and ``games``
     each (:mod:`.confirm`). With levels the team budget (``budget``, default Arena's) is enforced
-    in the search whenever some split of the pool fits it; when none can, it says so."""
+    in the search whenever some split of the pool fits it; when none can, ``feasible`` says so."""
     from sim.analysis.power_level import alternating_draft, budget_feasible
 
     from .confirm import confirm
@@ -159,7 +160,7 @@ def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", gam
     if levels is not None:
         budget = arena.budget if budget is None else budget
         feasible = budget_feasible(levels.level[pool], budget)
-        level = levels.level if feasible else None
+        level = levels.level   # when no split fits, the search keeps the excess smallest
 
     def judge(teams, n):
         as_teams = Teams(tuple(f"Team {k + 1}" for k in range(TEAMS)), teams)

@@ -120,8 +120,11 @@ def budget_conclusion(v) -> str:
     if o.n and d[1] > 0:
         return (f"The team budget helps but does not make games fair here: only {within}, "
                 f"against {over}{diff}.")
+    settled = getattr(v, "unfair_within", None)
+    settled = f", {settled.k} of them settled unfair" if settled is not None and settled.n else ""
     return (f"The team budget does not predict fairness here: {w.n - w.k} of {w.n} sets within "
-            f"budget {v.budget} were unfair, {over} were fair{diff}.")
+            f"budget {v.budget} were not fair (a team's simulated chance outside {tol}"
+            f"{settled}), {over} were fair{diff}.")
 
 
 def _share(s) -> dict:

@@ -54,19 +54,20 @@ def _teams_file(folder: Path, name: str, teams) -> Path:
     return path
 
 
-@pytest.mark.parametrize("teams,tolerance,code,start", [
-    (STACKED, "0.15", 1, "Unfair: Team 1 wins"),
-    (SYMMETRIC, "0.15", 0, "Fair: no team's chance is outside 10–40 %"),
-    (SYMMETRIC, "0.01", 3, "Inconclusive:"),
+@pytest.mark.parametrize("teams,tolerance,games,code,start", [
+    (STACKED, "0.15", "128", 1, "Unfair: Team 1 wins"),
+    (SYMMETRIC, "0.15", "128", 0, "Fair: no team's chance is outside 10–40 %"),
+    (SYMMETRIC, "0.01", "64", 3, "Inconclusive:"),
 ])
-def test_fairness_exit_codes_for_scripts(capsys, clones, tmp_path, teams, tolerance, code, start):
+def test_fairness_exit_codes_for_scripts(capsys, clones, tmp_path, teams, tolerance, games, code,
+                                         start):
     """Issue #21: "Exit codes for scripts: 0 fair, 1 unfair, 3 inconclusive" (2 stays bad
     input), and the last line is the conclusion in one sentence. Planted: a stacked set (unfair),
     four identical teams (fair by symmetry at a tolerance the games can settle; inconclusive at
     one they cannot)."""
     teams_file = _teams_file(tmp_path, "teams.toml", teams)
-    got, out, _ = run(capsys, "fairness", teams_file, "--cards", clones, "--games", "128",
-                      "--round", "128", "--boards", "32", "--seed", "1", "--tolerance", tolerance)
+    got, out, _ = run(capsys, "fairness", teams_file, "--cards", clones, "--games", games,
+                      "--round", "64", "--boards", "32", "--seed", "1", "--tolerance", tolerance)
     assert got == code
     assert out.rstrip().splitlines()[-1].startswith(start)
 
@@ -107,7 +108,7 @@ def test_draft_confirms_its_split_and_flags_an_impossible_budget(capsys):
     "no fair set found within N games; best found"; budgets are enforced or flagged: a team
     budget of 5 needs twenty level-1 cards, so the shipped pool cannot meet it, and it says so."""
     code, out, _ = run(capsys, "draft", "--random", "20", "--seed", "2", "--games", "32",
-                       "--proposals", "2", "--level-games", "256", "--team-budget", "5")
+                       "--proposals", "2", "--level-games", "64", "--team-budget", "5")
     assert code == 0
     last = out.rstrip().splitlines()[-1]
     assert "No split of this pool fits the team budget of 5" in last

@@ -259,9 +259,9 @@ def balance_lines(gb: GameBalance, names=None, seat_rates=None) -> list[str]:
                      + ", ".join(f"seat {s + 1} {x.text()}" for s, x in enumerate(gb.seat_share)))
     if gb.first_out is not None:
         names = names or [f"team {t + 1}" for t in range(len(gb.first_out))]
-        lines.append("order of elimination (first out; mean place, 1 = winner): " + ", ".join(
-            f"{names[t]} {100 * f.rate:.0f} %; {m:.2f}"
-            for t, (f, m) in enumerate(zip(gb.first_out, gb.mean_place))))
+        lines.append("order of elimination (share of games out first; mean place, 1 = winner): "
+                     + "; ".join(f"{names[t]} {100 * f.rate:.0f} %, {m:.2f}"
+                                 for t, (f, m) in enumerate(zip(gb.first_out, gb.mean_place))))
     lines.append("lead changes: not measured (the engine does not record the leader during a "
                  "game)")
     return lines

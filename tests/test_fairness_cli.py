@@ -23,8 +23,8 @@ def test_fairness_json_contract_and_early_stop(capsys):
     effects, outcome shares, and a verdict reached before the game cap when the case is clear."""
     code, out, _ = run(capsys, "fairness", TEAMS, "--games", "2048", "--round", "128",
                        "--format", "json", "--seed", "3")
-    assert code == 0
     data = json.loads(out)
+    assert code == data["exit_code"] == {"fair": 0, "unfair": 1, "open": 3}[data["verdict"]]
     rates = [t["win_probability"] for t in data["teams"]]
     assert sum(rates) == pytest.approx(1.0)
     assert all(t["low"] <= t["win_probability"] <= t["high"] for t in data["teams"])
@@ -41,6 +41,18 @@ def test_fairness_json_contract_and_early_stop(capsys):
     assert all(t["board_floor"] >= 0 for t in data["teams"])
     if data["verdict"] != "open":
         assert data["games"] < 2048 or data["rounds"] == 16
+    # issue #21: pairwise differences with simultaneous intervals, a ranking only where told
+    # apart, the balance metrics, and the conclusion in one sentence
+    assert len(data["pairwise"]) == 6 and data["pairwise_level"] > data["interval_level"]
+    for p in data["pairwise"]:
+        assert p["low"] <= p["difference"] <= p["high"]
+        assert p["told_apart"] == (p["low"] > 0 or p["high"] < 0)
+    assert data["balance"]["low"] <= data["balance"]["balance"] <= data["balance"]["high"]
+    gb = data["games_balance"]
+    assert gb["games"] == data["games"] and gb["duration_rotations"]["median"] > 0
+    assert sum(x["share"] for x in gb["outcomes"].values()) == pytest.approx(1.0)
+    assert data["conclusion"].split(":")[0] in ("Fair", "Unfair", "Inconclusive")
+    assert data["design"] in data["conclusion"]
     again = json.loads(run(capsys, "fairness", TEAMS, "--games", "2048", "--round", "128",
                            "--format", "json", "--seed", "3")[1])
     assert again["teams"] == data["teams"]  # same seed, same numbers
@@ -64,19 +76,30 @@ def test_fairness_bad_team_file_names_file_line_field(capsys, tmp_path):
     assert code == 2 and "teams.toml:" in err and "did you mean Luffy" in err
 
 
-def test_suggest_swaps_lower_the_surrogate_gap_and_are_confirmed(capsys):
-    """--suggest K: each proposed swap lowers the surrogate's largest gap from 25 %; the new teams
-    hold the same 20 cards and are played again (before/after table)."""
+def test_suggest_judges_proposals_by_play_and_prints_only_confirmed_advice(capsys):
+    """--suggest K (issue #21 item 1): the surrogate's proposals, each within K swaps of the same
+    20 cards, are judged by duplicate play in its order; the advice is a confirmed set or "no
+    fair set found within N games; best found: ..." with the measured win rates, never the
+    surrogate's prediction. The exit code stays the verdict on the teams as given."""
     code, out, _ = run(capsys, "fairness", TEAMS, "--games", "64", "--round", "64", "--suggest",
-                       "2", "--rating-games", "256", "--format", "json")
-    assert code == 0
+                       "2", "--proposals", "2", "--rating-games", "256", "--format", "json")
     data = json.loads(out)
+    assert code == data["exit_code"]
     sug = data["suggestion"]
-    assert len(sug["swaps"]) <= 2
+    assert sug["game_budget"] == 128
+    assert 1 <= sug["proposals_played"] <= sug["proposals"] and sug["games"] <= sug["game_budget"]
     before = sorted(c for t in data["teams"] for c in t["cards"])
-    after = sorted(c for t in sug["after"]["teams"] for c in t["cards"])
-    assert before == after
-    assert sum(t["win_probability"] for t in sug["after"]["teams"]) == pytest.approx(1.0)
+    for tried in sug["tried"]:
+        assert 1 <= len(tried["swaps"]) <= 2
+        assert sorted(c for t in tried["teams"] for c in t["cards"]) == before
+        assert sum(t["win_probability"] for t in tried["teams"]) == pytest.approx(1.0)
+    if sug["confirmed"] is not None:
+        assert sug["confirmed"]["verdict"] == "fair"
+        assert sug["conclusion"].startswith("Confirmed fix:")
+    else:
+        assert all(t["verdict"] != "fair" for t in sug["tried"])
+        assert sug["conclusion"].startswith(f"No fair set found within {sug['games']:,} games")
+        assert sug["best"]["measured_gap"] == min(t["measured_gap"] for t in sug["tried"])
 
 
 def test_greedy_swap_search_on_known_ratings():
@@ -97,8 +120,8 @@ def test_team_budget_beside_the_simulation(capsys):
     exactly when no team exceeds N, and the existing output is unchanged beside it."""
     args = ("fairness", TEAMS, "--games", "64", "--round", "64", "--format", "json")
     code, out, _ = run(capsys, *args, "--team-budget", "10", "--level-games", "256")
-    assert code == 0
     data = json.loads(out)
+    assert code == data["exit_code"]
     plain = json.loads(run(capsys, *args)[1])
     assert data["teams"] == plain["teams"] and data["verdict"] == plain["verdict"]
     tb = data["team_budget"]
@@ -133,8 +156,10 @@ def test_default_boards_match_the_runner_and_text_states_the_design(capsys):
     assert next(p.default for p in fairness.params if p.name == "boards") == DEFAULT_BOARDS
     code, out, _ = run(capsys, "fairness", TEAMS, "--games", "64", "--round", "32",
                        "--boards", "4", "--seed", "5")
-    assert code == 0
+    assert code in (0, 1, 3)
     assert out.startswith("64 games on 4 boards (") and "clustered by board, t on 3 df" in out
+    last = out.rstrip().splitlines()[-1]          # the conclusion, last, in one sentence
+    assert last.split(":")[0] in ("Fair", "Unfair", "Inconclusive") and "64 games on 4 boards" in last
 
 
 def test_boards_built_lazily_play_the_same_games():

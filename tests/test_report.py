@@ -32,6 +32,9 @@ def test_report_is_self_contained_with_figures_tables_and_csvs(capsys, tmp_path,
     images = re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", page)
     assert len(images) == 5
     assert "Team fairness" in page and "Card ratings in play" in page
+    # issue #21: the pairwise differences and the balance metrics designers know
+    assert "Differences between teams" in page and "Balance (1 - the largest gap" in page
+    assert "How games are decided" in page and "Game length: median" in page
     fair = pd.read_csv(tmp_path / "fairness.csv")
     assert fair["win_probability"].sum() == pytest.approx(1.0)
     assert len(pd.read_csv(tmp_path / "card_ratings.csv")) == len(catalogue.cards)

@@ -138,6 +138,12 @@ def test_jobs_1_jobs_2_and_dask_give_identical_results_and_resume_loses_nothing(
     assert all(a.equals(b) for a, b in zip(one, tables(exp_dir / "j2")))
     manifest = json.loads((exp_dir / "j2" / "manifest.json").read_text())
     assert manifest["summary"]["games"] == 16
+    # issue #21: the balance metrics of the stored games, shares clustered by board
+    balance = manifest["summary"]["balance"]
+    assert balance["games"] == 16 and len(balance["seats"]) == 4
+    assert sum(x["share"] for x in balance["outcomes"].values()) == pytest.approx(1.0)
+    assert sum(w["wins"] for w in balance["wld"]) + balance["wld"][0]["no_winner"] == 16
+    assert "balance (1 - largest gap" in out
     import pandas as pd
     per_card = pd.read_csv(exp_dir / "j2" / "cards.csv")
     assert per_card["games"].sum() == 16 * 20  # every seat's five cards, every game

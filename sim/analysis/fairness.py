@@ -147,3 +147,31 @@ def _open_text(rate, target, tolerance, undecided, floor, differ, names, band, d
                     f"boards {names[k]}'s interval stays at least ±{100 * floor[k]:.1f} points "
                     f"wide. Play on more boards (--boards) or widen the tolerance."), True
     return head + " Play more games or widen the tolerance.", False
+
+
+def conclusion(v: FairnessVerdict, tolerance: float, alpha: float = 0.05, names=None) -> str:
+    """The verdict as one plain sentence, the answer a GM reads last: "Fair: no team's chance is
+    outside 20–30 % (95 % simultaneous intervals, 2,048 games on 256 boards)." Why a second
+    wording beside ``text``: ``text`` explains, this one is what a script or a busy GM quotes."""
+    n = len(v.rate)
+    names = list(names) if names is not None else [f"Team {k + 1}" for k in range(n)]
+    target = 1.0 / n
+    band = f"{100 * (target - tolerance):.0f}–{100 * (target + tolerance):.0f} %"
+    how = f"{100 * (1 - alpha):.0f} % simultaneous intervals, {v.design}"
+    if v.status == FAIR:
+        return f"Fair: no team's chance is outside {band} ({how})."
+    outside = (v.lower > target + tolerance) | (v.upper < target - tolerance)
+    if v.status == UNFAIR:
+        who = [f"{names[k]} {'wins' if v.rate[k] > target else 'only wins'} "
+               f"{100 * v.rate[k]:.1f} % ({100 * v.lower[k]:.1f}–{100 * v.upper[k]:.1f})"
+               for k in np.flatnonzero(outside)]
+        return f"Unfair: {'; '.join(who)}, outside {band} ({how})."
+    worst = int(np.argmax(np.abs(v.rate - target)))
+    more = "more boards (--boards)" if v.needs_boards else "more games (--games)"
+    return (f"Inconclusive: no team is surely outside {band}, but not every team is surely "
+            f"inside (widest: {names[worst]} at {100 * v.rate[worst]:.1f} %, "
+            f"{100 * v.lower[worst]:.1f}–{100 * v.upper[worst]:.1f}); play {more} or widen the "
+            f"tolerance ({how}).")
+
+
+EXIT_CODES = {FAIR: 0, UNFAIR: 1, OPEN: 3}   # for scripts; 2 stays bad input (every command)

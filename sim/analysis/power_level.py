@@ -83,6 +83,32 @@ def budget_check(teams: np.ndarray, level: np.ndarray, budget: int, names=None) 
                        int(totals.max() - totals.min()), text)
 
 
+def budget_feasible(levels, budget: int, teams: int = 4, per_team: int = 5) -> bool:
+    """Whether ``levels`` (one Power Level per card of a pool of ``teams * per_team``) can be
+    split into ``teams`` teams of ``per_team`` cards each within ``budget``: exact, by search
+    over how many cards of each level every team takes. Why exact: "an impossible budget says
+    so" must never be a local search that merely failed to find a split."""
+    from functools import lru_cache
+    from itertools import combinations_with_replacement
+
+    counts = tuple(int(np.sum(np.asarray(levels) == k)) for k in range(1, LEVELS + 1))
+    if sum(counts) != teams * per_team:
+        raise ValueError(f"a pool of {teams * per_team} cards, got {sum(counts)}")
+    hands = set()
+    for combo in combinations_with_replacement(range(LEVELS), per_team):
+        if sum(k + 1 for k in combo) <= budget:
+            hands.add(tuple(combo.count(k) for k in range(LEVELS)))
+
+    @lru_cache(maxsize=None)
+    def fits(left: tuple, n: int) -> bool:
+        if n == 0:
+            return True
+        return any(all(h[k] <= left[k] for k in range(LEVELS))
+                   and fits(tuple(left[k] - h[k] for k in range(LEVELS)), n - 1) for h in hands)
+
+    return fits(counts, teams)
+
+
 def can_finish(total: int, cost: int, left_after: int, others: np.ndarray, budget: int) -> bool:
     """Arena's look-ahead: taking a card of level ``cost`` must leave the team able to complete
     its remaining ``left_after`` picks within the budget, counting the cheapest cards still

@@ -23,17 +23,24 @@ import click
                    "(cards/arena_budget.toml); fits the levels first.")
 @click.option("--level-games", type=click.IntRange(64, None), default=None,
               help="Games behind the Power Levels (default: cards/arena_budget.toml).")
+@click.option("--team-budget", type=click.IntRange(5, 20), default=None,
+              help="Team budget in Power Levels (default: cards/arena_budget.toml, Arena: 10); "
+                   "enforced in the search whenever some split of the pool fits it.")
+@click.option("--proposals", type=click.IntRange(1, 50), default=8, show_default=True,
+              help="Surrogate splits judged by play at most (--games each).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None)
-def draft(pool_file, random_n, seed, games, policy, alternating, level_games, fmt, cards):
-    """Split 20 cards into the four fairest teams; compare with a snake draft and Arena's
-    alternating draft, by simulation."""
+def draft(pool_file, random_n, seed, games, policy, alternating, level_games, team_budget,
+          proposals, fmt, cards):
+    """Split 20 cards into the four fairest teams, confirmed by simulation; compare with a snake
+    draft and Arena's alternating draft."""
     import numpy as np
 
     from sim.catalogue.loader import load_catalogue
     from sim.engine.layout import POLICY_IDS
-    from sim.runner.draft import POOL_SIZE, draft as run_draft, load_pool, spread
+    from sim.runner.confirm import stderr_progress
+    from sim.runner.draft import POOL_SIZE, draft as run_draft, load_pool
 
     if (pool_file is None) == (random_n is None):
         raise click.UsageError("give exactly one of --pool FILE and --random 20")
@@ -43,6 +50,8 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, fm
         raise click.BadParameter("must be a multiple of 4", param_hint="--games")
     if policy not in POLICY_IDS:
         raise click.BadParameter(f"unknown policy {policy!r}", param_hint="--policy")
+    if team_budget is not None and not alternating:
+        raise click.UsageError("--team-budget needs the Power Levels (drop --no-alternating)")
     catalogue = load_catalogue(cards)
     if pool_file is not None:
         pool = load_pool(pool_file, catalogue.cards)
@@ -57,43 +66,104 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, fm
         spec = load_arena_budget(catalogue.root)
         levels = power_levels(catalogue, spec, policy, level_games)
     result = run_draft(catalogue, pool, seed=seed, policy=policy, games=games, levels=levels,
-                       arena=spec)
-    names = catalogue.cards.names
-    data = {}
-    for split, teams in result.splits.items():
-        rep = result.reports[split]
-        v = rep.verdict
-        data[split] = {
-            "surrogate_spread": spread(teams, result.strength),
-            "max_deviation_points": float(100 * np.max(np.abs(v.rate - 0.25))),
-            "verdict": v.status, "games": rep.games, "text": v.text,
-            "teams": [{"cards": [names[c] for c in teams[k]],
-                       "strength": float(result.strength[teams[k]].sum()),
-                       "win_probability": float(v.rate[k]), "low": float(v.lower[k]),
-                       "high": float(v.upper[k])} for k in range(4)]}
-        if levels is not None:
-            for k, t in enumerate(data[split]["teams"]):
-                t["levels"] = [int(levels.level[c]) for c in teams[k]]
-                t["level_total"] = int(sum(t["levels"]))
-            data[split]["within_team_budget"] = all(t["level_total"] <= spec.budget
-                                                    for t in data[split]["teams"])
-    if levels is not None:
-        data["alternating"]["team_budget"] = spec.budget
-        data["alternating"]["order"] = [o + 1 for o in spec.order]
+                       arena=spec, budget=team_budget, proposals=proposals,
+                       progress=stderr_progress("draft"))
+    data = draft_data(result, catalogue.cards.names, levels, spec)
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
         return
-    for split, d in data.items():
-        click.echo(f"== {split} split: strength spread {d['surrogate_spread']:.1f}, largest gap "
-                   f"from 25 %: {d['max_deviation_points']:.1f} points ({d['games']} games)")
+    echo_draft(data)
+
+
+def _split(teams, rep, strength, names, levels, budget) -> dict:
+    """One split as data: each team's cards, surrogate strength, simulated chance, levels."""
+    import numpy as np
+
+    from sim.runner.draft import spread
+
+    v = rep.verdict
+    d = {"surrogate_spread": spread(teams, strength),
+         "max_deviation_points": float(100 * np.max(np.abs(v.rate - 0.25))),
+         "verdict": v.status, "games": rep.games, "design": v.design, "text": v.text,
+         "games_balance": rep.balance.as_dict(),
+         "teams": [{"cards": [names[c] for c in teams[k]],
+                    "strength": float(strength[teams[k]].sum()),
+                    "win_probability": float(v.rate[k]), "low": float(v.lower[k]),
+                    "high": float(v.upper[k])} for k in range(4)]}
+    if levels is not None:
+        for k, t in enumerate(d["teams"]):
+            t["levels"] = [int(levels.level[c]) for c in teams[k]]
+            t["level_total"] = int(sum(t["levels"]))
+            t["over_budget"] = max(0, t["level_total"] - budget)
+        d["within_team_budget"] = all(t["level_total"] <= budget for t in d["teams"])
+    return d
+
+
+def draft_data(result, names, levels, spec) -> dict:
+    """The JSON document: each split, the search that judged the proposals, the conclusion."""
+    data = {split: _split(teams, result.reports[split], result.strength, names, levels,
+                          result.budget)
+            for split, teams in result.splits.items()}
+    s = result.search
+    data["fairest"]["confirmed"] = s.confirmed is not None
+    data["search"] = {"proposals_played": len(s.trials), "games": s.games,
+                      "game_budget": s.budget,
+                      "surrogate": "card ratings" if levels is not None else "power scores",
+                      "tried": [{"verdict": t.report.verdict.status, "games": t.report.games,
+                                 "measured_gap": t.gap} for t in s.trials]}
+    if levels is not None:
+        data["alternating"]["team_budget"] = result.budget
+        data["alternating"]["order"] = [o + 1 for o in spec.order]
+        data["search"]["team_budget"] = result.budget
+        data["search"]["budget_feasible"] = result.feasible
+    data["conclusion"] = _conclusion(data, result)
+    return data
+
+
+def _conclusion(data: dict, result) -> str:
+    """The advice in one sentence: a confirmed split, or none found within the games played."""
+    f = data["fairest"]
+    lo = min(t["low"] for t in f["teams"])
+    hi = max(t["high"] for t in f["teams"])
+    budget = ""
+    if result.feasible is False:
+        budget = (f" No split of this pool fits the team budget of {result.budget}: every split "
+                  f"has a team over it.")
+    elif result.feasible:
+        budget = (f" Within the team budget of {result.budget}." if f["within_team_budget"]
+                  else f" OVER the team budget of {result.budget}.")
+    if f["confirmed"]:
+        return (f"Confirmed fair split (every team's interval within {100 * lo:.1f}–"
+                f"{100 * hi:.1f} %, {f['design']}): see 'fairest' above.{budget}")
+    return (f"No fair set found within {data['search']['games']:,} games "
+            f"({data['search']['proposals_played']} splits played); best found: the 'fairest' "
+            f"split above, largest gap {f['max_deviation_points']:.1f} points, {f['verdict']} "
+            f"(intervals {100 * lo:.1f}–{100 * hi:.1f} %).{budget}")
+
+
+def echo_draft(data: dict) -> None:
+    for split in ("fairest", "snake", "alternating"):
+        if split not in data:
+            continue
+        d = data[split]
+        title = {"fairest": "fairest split (confirmed by play)" if d.get("confirmed") else
+                 "fairest split found (NOT confirmed fair)"}.get(split, f"{split} split")
+        click.echo(f"== {title}: strength spread {d['surrogate_spread']:.2f}, largest gap "
+                   f"from 25 %: {d['max_deviation_points']:.1f} points ({d['design']})")
         if split == "alternating":
             click.echo(f"  (Arena's pick order {'-'.join(map(str, d['order']))} every round, by "
                        f"Power Level, team budget {d['team_budget']})")
         for k, t in enumerate(d["teams"]):
-            lv = f", levels {t['level_total']:2d}" if "level_total" in t else ""
+            lv = ""
+            if "level_total" in t:
+                lv = f", levels {t['level_total']:2d}" + (
+                    f" OVER the budget by {t['over_budget']}" if t["over_budget"] else "")
             click.echo(f"  Team {k + 1}: win {100 * t['win_probability']:5.1f} % "
                        f"({100 * t['low']:.1f}–{100 * t['high']:.1f}), strength "
-                       f"{t['strength']:6.1f}{lv}: {', '.join(t['cards'])}")
+                       f"{t['strength']:6.2f}{lv}: {', '.join(t['cards'])}")
         click.echo(f"  {d['text']}")
-    better = min(data, key=lambda s: data[s]["max_deviation_points"])
-    click.echo(f"Fairer by simulation: the {better} split.")
+    s = data["search"]
+    click.echo(f"(surrogate: {s['surrogate']}; {s['proposals_played']} of its splits judged by "
+               f"duplicate play, {s['games']:,} games of at most {s['game_budget']:,})")
+    click.echo("")
+    click.echo(data["conclusion"])

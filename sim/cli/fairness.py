@@ -31,6 +31,9 @@ from ._policy import POLICY_HELP, budget_option, policy_label
               show_default=True)
 @click.option("--suggest", "suggest_k", type=click.IntRange(0, 10), default=0,
               help="Propose up to K card swaps that make the game fairest, confirmed by simulation.")
+@click.option("--proposals", type=click.IntRange(1, 50), default=8, show_default=True,
+              help="With --suggest: the surrogate's proposals judged by duplicate play at most "
+                   "(--games each); the first one play calls fair is the advice.")
 @click.option("--rating-games", type=click.IntRange(64, None), default=2000, show_default=True,
               help="Games to fit the card ratings the --suggest search uses.")
 @click.option("--rating-experiment", type=click.Path(dir_okay=False, path_type=Path),
@@ -45,68 +48,74 @@ from ._policy import POLICY_HELP, budget_option, policy_label
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
 def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, boards, fmt,
-             suggest_k, rating_games, rating_experiment, team_budget, level_games, cards):
-    """Is this game fair? Duplicate play of the four teams in TEAMS_FILE, settled sequentially."""
+             suggest_k, proposals, rating_games, rating_experiment, team_budget, level_games,
+             cards):
+    """Is this game fair? Duplicate play of the four teams in TEAMS_FILE, settled sequentially.
+
+    Exit code: 0 fair, 1 unfair, 3 inconclusive (2: bad input), so a script can gate on it."""
+    from sim.analysis.fairness import EXIT_CODES, conclusion
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import load_teams
     from sim.runner.fairness import check_fairness
+
+    from ._fairness_text import echo_report, echo_suggestion
 
     if games % 4 or round_games % 4:
         raise click.BadParameter("--games and --round must be multiples of 4 (duplicate blocks)")
     policy = policy_label(policy, budget)
     catalogue = load_catalogue(cards)
     teams = load_teams(teams_file, catalogue.cards)
+    if suggest_k:  # checked before any game is played: a typo costs nothing
+        _pool_experiment(catalogue, rating_experiment, policy)
     report = check_fairness(catalogue, teams, policy=policy, seed=seed, max_games=games,
-                            round_games=round_games, boards=boards, tolerance=tolerance)
-    suggestion = None
+                            round_games=round_games, boards=boards, tolerance=tolerance,
+                            progress=_progress(games))
+    v = report.verdict
+    data = report_data(report, teams, catalogue.cards.names, tolerance, policy, seed)
+    data["conclusion"] = conclusion(v, tolerance, names=teams.names)
+    data["exit_code"] = EXIT_CODES[v.status]
     if suggest_k:
-        suggestion = _suggest(catalogue, teams, suggest_k, rating_games, rating_experiment,
-                              policy, seed, games, round_games, boards, tolerance)
-    v, s = report.verdict, report.seats
-    data = _report_data(report, teams, catalogue.cards.names, tolerance, policy, seed)
-    if suggestion is not None:
-        data["suggestion"] = suggestion
+        data["suggestion"] = _suggest(catalogue, teams, suggest_k, proposals, rating_games,
+                                      rating_experiment, policy, seed, games, round_games,
+                                      boards, tolerance)
     if team_budget is not None:
         data["team_budget"] = _team_budget(catalogue, teams, team_budget, level_games, policy, v)
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
-        return
-    click.echo(f"{v.design} ({report.rounds} rounds of duplicate play, policy {policy}, "
-               f"seed {seed}) in {report.seconds:.1f} s")
-    click.echo(f"{'team':<28}{'win %':>7}{'interval':>17}{'health left':>13}{'var. ratio':>12}")
-    for t in data["teams"]:
-        click.echo(f"{t['team']} {t['name'][:25]:<26}{100 * t['win_probability']:7.1f}"
-                   f"{100 * t['low']:8.1f} –{100 * t['high']:5.1f}"
-                   f"{t['expected_surviving_health']:13.1f}{t['variance_ratio_vs_unpaired']:12.2f}")
-    click.echo("seat effect (an average team's win % by turn order): "
-               + ", ".join(f"seat {x['seat']} {100 * x['win_probability']:.1f}" for x in data["seats"])
-               + f"; p = {s.seat_pvalue:.3g} for no seat effect")
-    click.echo("games ended by: " + ", ".join(f"{k} {100 * p:.0f} %"
-                                             for k, p in report.outcomes.items()))
-    click.echo(f"(intervals at {100 * v.level:.2f} %: 95 % overall after correcting for "
-               f"4 teams and repeated looks; clustered by board, t on {report.boards - 1} df: the "
-               f"{report.boards} boards are the independent draws; var. ratio < 1 = duplicate "
-               f"play saved games)")
-    click.echo(v.text)
+        return data["exit_code"]
+    echo_report(data, report)
     if team_budget is not None:
         _echo_team_budget(data["team_budget"])
-    if suggestion is not None:
-        click.echo(f"\nSuggested swaps (surrogate: card ratings from {rating_games} games):")
-        for sw in suggestion["swaps"]:
-            click.echo(f"  swap {sw['card_a']} (team {sw['team_a']}) <-> {sw['card_b']} "
-                       f"(team {sw['team_b']}): predicted largest gap {100 * sw['gap_after']:.1f} points")
-        click.echo(f"{'team':<8}{'before %':>10}{'after %':>10}   cards after")
-        for k, t in enumerate(suggestion["after"]["teams"]):
-            click.echo(f"{k + 1:<8}{100 * data['teams'][k]['win_probability']:10.1f}"
-                       f"{100 * t['win_probability']:10.1f}   {', '.join(t['cards'])}")
-        click.echo(f"after the swaps ({suggestion['after']['games']} games): "
-                   f"{suggestion['after']['text']}")
+    if suggest_k:
+        echo_suggestion(data["suggestion"], data)
+    click.echo("")
+    click.echo(data["conclusion"])
+    if suggest_k:
+        click.echo(data["suggestion"]["conclusion"])
+    return data["exit_code"]
 
 
-def _report_data(report, teams, names, tolerance, policy, seed) -> dict:
+def _progress(games: int):
+    """Rounds of a long check on stderr (a check can take minutes; nothing for a short one)."""
+    import sys
+    import time
+
+    t0 = time.perf_counter()
+
+    def show(played, verdict):
+        if time.perf_counter() - t0 > 2.0:
+            print(f"fairness: {played:,} of at most {games:,} games, {verdict.status} so far",
+                  file=sys.stderr, flush=True)
+    return show
+
+
+def report_data(report, teams, names, tolerance, policy, seed) -> dict:
     """The check as plain data: the JSON document, and what the table prints."""
+    from sim.analysis.balance import balance_from_pairs, ranking_text
+
     v, s = report.verdict, report.seats
     seat_lo, seat_hi = s.seat_interval()
+    bal, bal_lo, bal_hi = balance_from_pairs(list(report.pairs))
     return {
         "verdict": v.status, "text": v.text, "games": report.games, "rounds": report.rounds,
         "seconds": round(report.seconds, 2), "tolerance": tolerance, "policy": policy,
@@ -119,41 +128,94 @@ def _report_data(report, teams, names, tolerance, policy, seed) -> dict:
                    "expected_surviving_health": float(report.health[k]),
                    "variance_ratio_vs_unpaired": float(v.variance_ratio[k]),
                    "board_floor": float(v.board_floor[k])} for k in range(4)],
+        "pairwise": [{"team_a": p.a + 1, "team_b": p.b + 1, "difference": p.difference,
+                      "low": p.low, "high": p.high, "told_apart": p.apart}
+                     for p in report.pairs],
+        "pairwise_level": report.pair_level,
+        "ranking": ranking_text(v.rate, list(report.pairs), teams.names),
+        "balance": {"balance": bal, "low": bal_lo, "high": bal_hi,
+                    "largest_gap": 1.0 - bal},
         "seats": [{"seat": k + 1, "win_probability": float(s.seat_rate[k]),
                    "low": float(seat_lo[k]), "high": float(seat_hi[k])} for k in range(4)],
         "seat_effect_pvalue": s.seat_pvalue,
+        "advantage_p1": float(s.seat_rate[0]),
+        "seat_spread": float(s.seat_rate.max() - s.seat_rate.min()),
         "outcomes": report.outcomes,
+        "games_balance": report.balance.as_dict(),
     }
 
 
-def _suggest(catalogue, teams, k, rating_games, rating_experiment, policy, seed, games,
-             round_games, boards, tolerance) -> dict:
-    """Search swaps with the rating surrogate, then confirm the new teams by simulation."""
-    from sim.catalogue.teams import Teams
+def _pool_experiment(catalogue, rating_experiment, policy):
+    """The pool experiment behind the --suggest ratings, played by the check's own player."""
     from sim.engine.layout import POLICY_IDS
     from sim.runner.experiment import load_experiment, with_policy
+
+    return with_policy(load_experiment(rating_experiment, catalogue.cards, tuple(POLICY_IDS)),
+                       policy)
+
+
+def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, policy, seed,
+             games, round_games, boards, tolerance) -> dict:
+    """Swaps proposed by the rating surrogate, each judged by duplicate play until one is fair
+    (:mod:`sim.runner.confirm`); only a confirmed set is advice."""
+    from sim.catalogue.teams import Teams
+    from sim.runner.confirm import confirm, stderr_progress
     from sim.runner.fairness import check_fairness
-    from sim.runner.suggest import card_ratings, suggest_swaps
+    from sim.runner.suggest import card_ratings, swap_proposals
 
     names = catalogue.cards.names
-    # the ratings behind the swaps come from the same player as the check
-    pool_exp = with_policy(load_experiment(rating_experiment, catalogue.cards, tuple(POLICY_IDS)),
-                           policy)
-    rating = card_ratings(catalogue, pool_exp, rating_games)
-    new_cards, swaps = suggest_swaps(teams.cards, rating, k)
-    after = check_fairness(catalogue, Teams(teams.names, new_cards, teams.path), policy=policy,
-                           seed=seed, max_games=games, round_games=round_games, boards=boards,
-                           tolerance=tolerance)
-    return {
-        "swaps": [{"team_a": s.team_a + 1, "card_a": names[s.card_a], "team_b": s.team_b + 1,
-                   "card_b": names[s.card_b], "gap_after": s.gap_after} for s in swaps],
-        "after": {"verdict": after.verdict.status, "text": after.verdict.text,
-                  "games": after.games, "design": after.verdict.design,
-                  "teams": [{"cards": [names[c] for c in new_cards[t]],
-                             "win_probability": float(after.verdict.rate[t]),
-                             "low": float(after.verdict.lower[t]),
-                             "high": float(after.verdict.upper[t])} for t in range(4)]},
-    }
+    rating = card_ratings(catalogue, _pool_experiment(catalogue, rating_experiment, policy),
+                          rating_games)
+    proposals = swap_proposals(teams.cards, rating, k)[:n_proposals]
+
+    def judge(cards, n):
+        return check_fairness(catalogue, Teams(teams.names, cards, teams.path), policy=policy,
+                              seed=seed, max_games=n, round_games=round_games, boards=boards,
+                              tolerance=tolerance)
+
+    result = confirm(proposals, judge, budget=games * n_proposals, per_check=games,
+                     progress=stderr_progress("suggest"))
+
+    def describe(trial) -> dict:
+        v = trial.report.verdict
+        return {"swaps": [{"team_a": s.team_a + 1, "card_a": names[s.card_a],
+                           "team_b": s.team_b + 1, "card_b": names[s.card_b],
+                           "predicted_gap_after": s.gap_after} for s in trial.label],
+                "verdict": v.status, "text": v.text, "games": trial.report.games,
+                "design": v.design, "measured_gap": trial.gap,
+                "teams": [{"name": teams.names[t], "cards": [names[c] for c in trial.teams[t]],
+                           "win_probability": float(v.rate[t]), "low": float(v.lower[t]),
+                           "high": float(v.upper[t])} for t in range(4)]}
+
+    out = {"rating_games": rating_games, "proposals": len(proposals),
+           **result.as_dict(describe)}
+    out["conclusion"] = _suggest_conclusion(out)
+    return out
+
+
+def _swap_words(swaps) -> str:
+    return "; ".join(f"swap {s['card_a']} (team {s['team_a']}) with {s['card_b']} "
+                     f"(team {s['team_b']})" for s in swaps)
+
+
+def _suggest_conclusion(s: dict) -> str:
+    """The advice in one sentence: a confirmed fix, or none found within the games played."""
+    if s["confirmed"] is not None:
+        c = s["confirmed"]
+        return (f"Confirmed fix: {_swap_words(c['swaps'])}: fair in play (every team's interval "
+                f"within {_range(c)}, {c['design']}).")
+    if s["best"] is None:
+        return "No swap to try: the surrogate finds no swap that makes the teams fairer."
+    b = s["best"]
+    return (f"No fair set found within {s['games']:,} games ({s['proposals_played']} proposals "
+            f"played); best found: {_swap_words(b['swaps'])}, largest gap "
+            f"{100 * b['measured_gap']:.1f} points, {b['verdict']} (intervals {_range(b)}).")
+
+
+def _range(trial: dict) -> str:
+    lo = min(t["low"] for t in trial["teams"])
+    hi = max(t["high"] for t in trial["teams"])
+    return f"{100 * lo:.1f}–{100 * hi:.1f} %"
 
 
 def _team_budget(catalogue, teams, n, level_games, policy, verdict) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import json
 from pathlib import Path
 
@@ -74,9 +75,13 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
         check = validate_budget(catalogue, spec, table, sets=sets or spec.sets,
                                 policy=policy, budget=team_budget)
         data["validation"] = validation_dict(check, names)
+        data["validation"]["conclusion"] = budget_conclusion(check)
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
         return
+    if check is not None:  # the answer first, the statistics after
+        click.echo(data["validation"]["conclusion"])
+        click.echo("")
     click.echo(f"Power Levels ({spec.rule} rule, cuts {', '.join(f'{x:+.3f}' for x in table.cuts)})"
                f" from {table.games} games of {Path(table.experiment).name}, policy {table.policy}")
     for k in range(4, 0, -1):
@@ -92,6 +97,34 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
         click.echo("")
         for line in validation_lines(check):
             click.echo(line)
+
+
+def budget_conclusion(v) -> str:
+    """Does the team budget predict fairness? One sentence (issue #21: "The team budget does not
+    predict fairness here: 4 of 4 budget-built sets were unfair"). It predicts fairness when the
+    sets within the budget are fair more often than those over it (the Newcombe interval of the
+    difference above 0) and most of them are fair; it helps without ensuring fairness when only
+    the first holds; otherwise it does not predict it here."""
+    w, o = v.fair_within, v.fair_over
+    tol = f"25 % ± {100 * v.tolerance:.0f}"
+    if not w.n:
+        return (f"The team budget could not be tested: none of the {v.built.size} sets was "
+                f"within a budget of {v.budget}.")
+    within = f"{w.k} of {w.n} sets within budget {v.budget} were fair (every team {tol})"
+    over = f"{o.k} of {o.n} over it" if o.n else "no set was over it"
+    d = v.fair_difference
+    diff = "" if math.isnan(d[0]) else \
+        f"; difference {100 * d[0]:+.0f} points ({100 * d[1]:+.0f} to {100 * d[2]:+.0f})"
+    if o.n and d[1] > 0 and w.rate >= 0.5:
+        return f"The team budget predicts fairness here: {within}, against {over}{diff}."
+    if o.n and d[1] > 0:
+        return (f"The team budget helps but does not make games fair here: only {within}, "
+                f"against {over}{diff}.")
+    settled = getattr(v, "unfair_within", None)
+    settled = f", {settled.k} of them settled unfair" if settled is not None and settled.n else ""
+    return (f"The team budget does not predict fairness here: {w.n - w.k} of {w.n} sets within "
+            f"budget {v.budget} were not fair (a team's simulated chance outside {tol}"
+            f"{settled}), {over} were fair{diff}.")
 
 
 def _share(s) -> dict:

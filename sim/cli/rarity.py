@@ -37,10 +37,17 @@ from ._policy import POLICY_HELP, budget_option
               help="Play the study once per player (e.g. random,greedy,lookahead:4; same seeds) "
                    "and report whether the rarity verdicts hold for each. The first is the main "
                    "study's player (ablation and remedies use it).")
+@click.option("--correction", type=click.Choice(["holm", "bh", "none"]), default="holm",
+              show_default=True,
+              help="Multiple-comparison correction of the outlier flags over the cards in play: "
+                   "Holm (family-wise), Benjamini-Hochberg (false discovery rate) or none.")
+@click.option("--replicates", type=click.IntRange(1, 20), default=1, show_default=True,
+              help="Play the study this many times from independent seeds and report how often "
+                   "each outlier recurs (the first is the study itself).")
 @budget_option
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None)
 def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_cards, policy,
-           policies, budget, cards):
+           policies, correction, replicates, budget, cards):
     """Win rate when held, composition rating with intervals, rarity order and outliers; with
     --remedy, the smallest stat change that brings each outlier back into its band."""
     import numpy as np
@@ -79,11 +86,14 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
                                                      "the remedy search may try")
         problems.raise_if_any()
     only = {catalogue.cards.find(n) for n in remedy_cards} if remedy_cards else None
-    seat_cards, winner, records = play_pool(catalogue, exp, records=True)
+    per_game: dict = {}
+    seat_cards, winner, records = play_pool(catalogue, exp, records=True, games=per_game)
     rules, names = catalogue.rules, catalogue.cards.names
     rar = np.asarray(catalogue.cards.rarity, np.int64)
-    s = study(seat_cards, winner, rar, len(rules.rarities), boards=pool_boards(exp, len(winner)))
-    per_game = card_records(seat_cards, records, len(names))
+    s = study(seat_cards, winner, rar, len(rules.rarities), boards=pool_boards(exp, len(winner)),
+              correction=correction)
+    balance = pool_balance(per_game, winner)
+    per_card = card_records(seat_cards, records, len(names))
     reference = reference_cards(power_score(catalogue.cards, rules), rar)
     effect, effect_se, replayed = (run_ablation(catalogue, exp, seat_cards, winner, reference,
                                                 ablation) if ablation else
@@ -95,6 +105,12 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
 
         others = play_studies(catalogue, exp, players[1:], rar, len(rules.rarities))
         compared = agreement(players, (s,) + others)
+    recur = None
+    if replicates > 1:
+        from sim.runner.rarity_recurrence import recurrence
+
+        recur = recurrence(catalogue, exp, s, replicates, correction=correction,
+                           progress=_replicate_progress)
     fixes = []
     if remedy:
         from sim.runner.remedy import remedies, remedy_records
@@ -105,17 +121,21 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
         fixes = sorted(remedy_records(found, catalogue, curve.bands),  # the outliers' order
                        key=lambda f: (rank[f["rarity"]], f["rating_before"]))
     frame = pd.DataFrame({
-        "card": names, "rarity": [rules.rarities[r] for r in rar], "games": s.held.astype(int),
+        "card": names, "rarity": [rules.rarities[r] for r in rar],
         "win_rate": s.wins / np.maximum(s.held, 1), "win_low": s.win_low, "win_high": s.win_high,
-        "damage_dealt": per_game[:, 0], "damage_taken": per_game[:, 1], "kills": per_game[:, 2],
-        "survival": per_game[:, 3],
+        "games": s.held.astype(int),
+        "plays_like": [rules.rarities[r] for r in s.implied_rarity],
+        "outlier": np.select([s.outlier < 0, s.outlier > 0], ["weak", "strong"], ""),
+        "p_value": s.p_value, "p_adjusted": s.p_adjusted,
         "rating": s.rating, "rating_low": s.rating_low, "rating_high": s.rating_high,
+        "band_low": s.band_low, "band_high": s.band_high,
+        "damage_dealt": per_card[:, 0], "damage_taken": per_card[:, 1], "kills": per_card[:, 2],
+        "survival": per_card[:, 3],
         "reference_card": [names[r] for r in reference], "ablation_games": replayed,
         "ablation_effect": effect, "ablation_low": effect - 1.96 * effect_se,
         "ablation_high": effect + 1.96 * effect_se,
-        "implied_rarity": [rules.rarities[r] for r in s.implied_rarity],
-        "outlier": np.select([s.outlier < 0, s.outlier > 0], ["weak", "strong"], ""),
         **remedy_columns(fixes, names),
+        **({} if recur is None else {"recurrence": recur.count()}),
     }).sort_values(["rarity", "rating"], key=lambda c: c.map(
         {r: i for i, r in enumerate(rules.rarities)}) if c.name == "rarity" else c)
     with atomic_path(out / "rarity_cards.csv") as tmp:
@@ -132,8 +152,11 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
            for i, r in enumerate(rules.rarities)]
     if fmt == "json":
         doc = {"games": s.games, "boards": s.boards, "design": s.design, "ordered": s.ordered,
-               "rarities": per,
+               "correction": correction, "conclusion": conclusion_line(frame, s, correction),
+               "games_balance": balance.as_dict(), "rarities": per,
                "cards": json.loads(frame.to_json(orient="records"))}
+        if recur is not None:
+            doc["replicates"] = recur.summary()
         if remedy:
             doc["remedies"] = fixes
         if compared is not None:
@@ -149,14 +172,11 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
                                               f"(range {p['min']:+.3f} .. {p['max']:+.3f})"))
     order = " < ".join(rules.rarities)
     click.echo(f"{order}: {'holds' if s.ordered else 'DOES NOT HOLD'} (median ratings)")
-    flagged = frame[frame["outlier"] != ""]
-    click.echo(f"{len(flagged)} outlier(s) (rating interval outside their rarity's band):")
-    for row in flagged.itertuples():
-        click.echo(f"  {row.card} ({row.rarity}) is {row.outlier}: rating {row.rating:+.3f} "
-                   f"[{row.rating_low:+.3f}, {row.rating_high:+.3f}], plays like {row.implied_rarity}"
-                   + (f"; swapping it for {row.reference_card} changes its team's chance to win "
-                      f"by {-100 * row.ablation_effect:+.1f} points over {row.ablation_games} "
-                      f"replayed games" if row.ablation_games else ""))
+    echo_outliers(frame, s, correction, recur)
+    from sim.analysis.balance import balance_lines
+
+    for line in balance_lines(balance, [f"seat {k + 1}" for k in range(4)]):
+        click.echo(line)
     if remedy:
         echo_remedies(fixes, remedy_games, [names[c] for c in sorted(only or ())])
     if compared is not None:
@@ -168,9 +188,70 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
             click.echo("  " + line)
         click.echo(f"Per card and player: {out / 'rarity_policies.csv'}")
     click.echo(f"Per card: {out / 'rarity_cards.csv'}")
+    click.echo("")
+    click.echo(conclusion_line(frame, s, correction))
+
+
+def echo_outliers(frame, s, correction: str, recur) -> None:
+    """The flagged cards, each led by the win rate of teams holding it and "plays like"; the
+    rating (log-strength) and the test come second; with replicates, how often each recurs."""
+    flagged = frame[frame["outlier"] != ""]
+    replicates = 1 if recur is None else recur.runs
+    click.echo(f"{len(flagged)} outlier(s): shown outside their rarity's band (one-sided tests "
+               f"against the band's edge, {CORRECTION_WORDS[correction]} over the "
+               f"{int((s.held > 0).sum())} cards in play, 5 %); win rate of teams holding the "
+               f"card first, rating (log-strength) second:")
+    for row in flagged.itertuples():
+        click.echo(f"  {row.card} ({row.rarity}) is {row.outlier}: teams holding it win "
+                   f"{100 * row.win_rate:.1f} % ({100 * row.win_low:.1f}–{100 * row.win_high:.1f} "
+                   f"%, {row.games} games), plays like {row.plays_like}; rating "
+                   f"{row.rating:+.3f} [{row.rating_low:+.3f}, {row.rating_high:+.3f}] vs band "
+                   f"[{row.band_low:+.3f}, {row.band_high:+.3f}], adjusted p {row.p_adjusted:.2g}"
+                   + (f"; swapping it for {row.reference_card} changes its team's chance to win "
+                      f"by {-100 * row.ablation_effect:+.1f} points over {row.ablation_games} "
+                      f"replayed games" if row.ablation_games else "")
+                   + (f"; flagged so in {row.recurrence} of {replicates} independent runs"
+                      if recur is not None else ""))
+    if recur is not None:
+        r = recur.summary()
+        click.echo(f"Recurrence over {r['runs']} independent runs (seeds {r['seeds']}): flagged "
+                   f"per run {r['flagged_per_run']}; {r['flagged_in_every']} of the "
+                   f"{r['flagged_in_any']} cards flagged in any run are flagged the same way in "
+                   f"every run ({100 * r['agreement']:.0f} %); {100 * r['cards_same_in_every_run']:.0f} % "
+                   f"of the cards get the same verdict in every run")
+
+
+def _replicate_progress(done: int, total: int) -> None:
+    """Replicates take as long as the study each: one line on stderr per replicate."""
+    click.echo(f"rarity: replicate {done} of {total} played", err=True)
+
+
+def pool_balance(per_game: dict, winner):
+    """The balance metrics of the study's games. Teams are drawn afresh every game, so the
+    seats are the only fixed sides: shares by seat (AdvantageP1 = seat 1), elimination by seat."""
+    from sim.analysis.balance import game_balance
+
+    return game_balance(winner, per_game["outcome"], per_game["rotations"],
+                        clusters=per_game["board"], winner_seat=winner,
+                        eliminated=per_game["eliminated"])
+
+
+def conclusion_line(frame, s, correction: str) -> str:
+    """The study's answer in one sentence: does rarity order strength, and which cards stray."""
+    order = "holds" if s.ordered else "does NOT hold"
+    flagged = frame[frame["outlier"] != ""]
+    if not len(flagged):
+        return (f"The rarity order {order} (median ratings), and no card is shown to play "
+                f"outside its rarity's band ({s.design}).")
+    cards = "; ".join(f"{r.card} ({r.rarity}, {r.outlier}, plays like {r.plays_like})"
+                      for r in flagged.itertuples())
+    return (f"The rarity order {order} (median ratings); {len(flagged)} card(s) play outside "
+            f"their rarity's band ({CORRECTION_WORDS[correction]}, {s.design}): {cards}.")
 
 
 OUTLIER_WORD = {-1: "weak", 0: "", 1: "strong"}
+CORRECTION_WORDS = {"holm": "Holm-corrected", "bh": "Benjamini-Hochberg-corrected",
+                    "none": "uncorrected"}
 
 
 def policy_frame(a, names, card_rarity):
@@ -239,7 +320,9 @@ def echo_remedies(fixes: list[dict], budget: int, asked: list[str]) -> None:
         click.echo(head + f"{f['change']}, power {f['power_before']:.1f} → {f['power_after']:.1f} "
                    f"({f['power_delta']:+.1f}; power band {f['power_band_low']:g}-"
                    f"{f['power_band_high']:g}{'' if f['power_in_band'] else ', OUTSIDE it'})")
-        verdict = {"lands": "lands in its band", "overshoots": "overshoots: every change that "
+        verdict = {"lands": "lands in its band (its whole interval inside)",
+                   "unsettled": _unsettled(f),
+                   "overshoots": "overshoots: every change that "
                    "reaches the band jumps past it; nearest shown",
                    "short": "short: even the largest allowed change stays outside the band; "
                    "nearest shown"}[f["status"]]
@@ -248,6 +331,16 @@ def echo_remedies(fixes: list[dict], budget: int, asked: list[str]) -> None:
                    f"{verdict} ({f['checks_run']} of {f['candidates']} candidates checked, "
                    f"{f['games_per_check']} games each; its team's win rate "
                    f"{100 * f['win_change']:+.1f} points)")
+
+
+def _unsettled(f: dict) -> str:
+    """Why a remedy whose rating is inside the band does not land yet, and what would settle it."""
+    head = "inside the band, but its interval is not yet: "
+    if f["replays_needed"] is None or f["replays_needed"] < 0:
+        return head + ("no number of replays settles it (the study's own rating interval is too "
+                       "wide): run the study with more --games")
+    return head + (f"about {f['replays_needed']:,} replayed games per check would settle it "
+                   f"(raise --remedy-games in proportion)")
 
 
 def _edge(x, sign: str) -> str:

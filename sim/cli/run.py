@@ -66,6 +66,35 @@ def run(experiment, games, jobs, out, resume, backend, scheduler, cards, no_prog
         click.echo(f"  team {k + 1}: win rate {rate:.3f}")
     click.echo("  outcomes: " + ", ".join(f"{k} {v}" for k, v in summary["outcomes"].items()))
     _echo_apocalypses(summary["apocalypses"], cards_root)
+    _echo_balance(summary["balance"])
+
+
+def _echo_balance(b: dict) -> None:
+    """The balance metrics designers know (sim.analysis.balance), from the stored games."""
+    if not b:
+        return
+    pct = "{:.1f} % ({:.1f}–{:.1f})".format
+
+    def share(x):
+        return pct(100 * x["share"], 100 * x["low"], 100 * x["high"])
+
+    click.echo(f"  balance (1 - largest gap between the teams' win shares): "
+               f"{b['balance_by_share']:.3f}; seat 1's share of wins (AdvantageP1): "
+               f"{100 * b['advantage_p1']:.1f} %, seat spread {100 * b['seat_spread']:.1f} points")
+    from sim.analysis.balance import KIND_WORDS
+
+    click.echo("  how games are decided: " + "; ".join(
+        f"{KIND_WORDS.get(k, k)} {share(x)}" for k, x in b["outcomes"].items()) + "; no winner "
+        + share(b["drawishness"]))
+    d = b["duration_rotations"]
+    click.echo(f"  game length: median {d['median']:g} rotations (middle half {d['q1']:g}–"
+               f"{d['q3']:g}, longest {d['max']:g})")
+    if "elimination" in b:
+        click.echo("  first out: " + ", ".join(
+            f"team {k + 1} {100 * e['first_out']['share']:.0f} %"
+            for k, e in enumerate(b["elimination"])))
+    click.echo("  (shares with 95 % intervals clustered by board; lead changes are not recorded "
+               "by the engine yet)")
 
 
 def _echo_apocalypses(per_apocalypse: dict, cards_root) -> None:

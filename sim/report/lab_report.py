@@ -65,7 +65,28 @@ def fairness_section(page: Page, catalogue, teams, games: int, seed: int) -> pd.
     table = pd.DataFrame({"team": teams.names, "win_probability": v.rate, "low": v.lower,
                           "high": v.upper, "variance_ratio_vs_unpaired": v.variance_ratio})
     page.table(table)
+    balance_section(page, rep, teams.names)
     return table
+
+
+def balance_section(page: Page, rep, names) -> None:
+    """The pairwise differences (simultaneous intervals), the ranking where teams are told
+    apart, and the balance metrics designers know (sim.analysis.balance)."""
+    from sim.analysis.balance import balance_from_pairs, balance_lines, ranking_text
+
+    pairs = list(rep.pairs)
+    page.text(f"Differences between teams, simultaneous {100 * rep.pair_level:.2f} % intervals "
+              f"(95 % for all six pairs together). {ranking_text(rep.verdict.rate, pairs, names)}")
+    page.table(pd.DataFrame({"team_a": [names[p.a] for p in pairs],
+                             "team_b": [names[p.b] for p in pairs],
+                             "difference": [p.difference for p in pairs],
+                             "low": [p.low for p in pairs], "high": [p.high for p in pairs],
+                             "told_apart": [p.apart for p in pairs]}))
+    bal, lo, hi = balance_from_pairs(pairs)
+    page.text(f"Balance (1 - the largest gap between two teams' win rates): {bal:.3f} "
+              f"({lo:.3f}–{hi:.3f}). " + " ".join(
+                  line[0].upper() + line[1:] + "." for line in balance_lines(rep.balance, names,
+                                                                           seat_rates=True)))
 
 
 def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curve=None,
@@ -92,13 +113,21 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
               f"team's strength in a Plackett-Luce model of who wins; 95 % intervals, clustered "
               f"by board. By median rating, the rarity order "
               f"{'holds' if st.ordered else 'DOES NOT HOLD'}; "
-              f"{int(np.count_nonzero(st.outlier))} outlier(s) (interval wholly outside their "
-              f"rarity's band). See `bwlab rarity` for the full study.")
+              f"{int(np.count_nonzero(st.outlier))} outlier(s) (shown outside their rarity's "
+              f"band by one-sided tests, Holm-corrected over the cards in play). The table leads "
+              f"with the win rate of teams holding each card. See `bwlab rarity` for the full "
+              f"study.")
     page.image(png_bytes(interval_forest(labels, st.rating[order], st.rating_low[order],
                                          st.rating_high[order], "Card ratings by rarity",
                                          "rating (log-strength, centred)", reference=0.0)),
                "card rating forest plot")
+    held = np.maximum(st.held[order], 1)
     ratings = pd.DataFrame({"card": [catalogue.cards.names[i] for i in order],
+                            "win_rate_held": st.wins[order] / held,
+                            "win_low": st.win_low[order], "win_high": st.win_high[order],
+                            "games": st.held[order].astype(int),
+                            "plays_like": [catalogue.rules.rarities[r]
+                                           for r in st.implied_rarity[order]],
                             "rating": st.rating[order], "low": st.rating_low[order],
                             "high": st.rating_high[order],
                             "outlier": np.select([st.outlier[order] < 0, st.outlier[order] > 0],

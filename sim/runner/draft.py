@@ -1,13 +1,20 @@
 """The GM's draft: split a pool of 20 cards into the four fairest teams, next to two drafts.
 
-Search with a fast surrogate, confirm by simulation: a team's surrogate strength is the sum of
-its cards' power scores (``sim.catalogue.power``, a Lanchester-style product of offense and
-effective health), the split minimising the spread of team strengths is found by pairwise-swap
-local search from several seeded starts. Beside it, two drafts where the teams take the best card
-left in turn: a snake draft (1-2-3-4-4-3-2-1-..., by power score) and, when Power Levels are
-given, Arena: The Contest's alternating pick order (1-2-3-4-1-2-3-4-..., by Power Level under the
-team budget, ``cards/arena_budget.toml``; Arena's printed order is strictly alternating, not a
-snake). Every split is then played in duplicate to measure how fair it really is.
+The simulation is the judge (:mod:`.confirm`): a fast surrogate proposes, duplicate play
+confirms. A team's surrogate strength is the sum of its cards' ratings in play (the
+Plackett-Luce ratings behind the Power Levels) when the levels are fitted, else the sum of their
+power scores (``sim.catalogue.power``, a Lanchester-style product of offense and effective
+health). The splits minimising the spread of team strengths are found by pairwise-swap local
+search from several seeded starts; they are judged by play in the surrogate's order until one is
+fair, and only a confirmed split is advice (otherwise: the best one measured, said to be so).
+With Power Levels the team budget is enforced in the search whenever some split of the pool fits
+it (:func:`sim.analysis.power_level.budget_feasible`, exact); when none can, the search keeps the
+levels over it as few as it can and the budget is said to be impossible. Beside it, two drafts
+where the teams take the best card left in turn: a snake draft (1-2-3-4-4-3-2-1-..., by the same
+strength) and, when Power Levels are given, Arena: The
+Contest's alternating pick order (1-2-3-4-1-2-3-4-..., by Power Level under the team budget,
+``cards/arena_budget.toml``; Arena's printed order is strictly alternating, not a snake); both
+are played in duplicate too, to measure how fair they really are.
 """
 
 from __future__ import annotations
@@ -64,32 +71,62 @@ def spread(teams: np.ndarray, strength: np.ndarray) -> float:
     return float(totals.max() - totals.min())
 
 
-def fairest_split(pool: np.ndarray, strength: np.ndarray, seed: int, restarts: int = 16
-                  ) -> np.ndarray:
-    """Pairwise-swap local search minimising the strength spread, from seeded random starts
-    (the first start is the snake draft, so the result is never worse than it)."""
+BUDGET_PENALTY = 1e6   # per Power Level over the budget: any split within it beats any over it
+
+
+def objective(teams: np.ndarray, strength: np.ndarray, level=None, budget=None) -> float:
+    """The surrogate's score of a split: the spread of team strengths, plus a penalty per level
+    over the team budget when one is enforced (so the search stays within it when it can)."""
+    s = spread(teams, strength)
+    if level is None or budget is None:
+        return s
+    return s + BUDGET_PENALTY * float(np.clip(level[teams].sum(axis=1) - budget, 0, None).sum())
+
+
+def _local_search(teams: np.ndarray, score) -> float:
+    """Pairwise swaps until none lowers ``score`` (in place); the final score."""
+    current = score(teams)
+    improved = True
+    while improved:
+        improved = False
+        for a in range(TEAMS):
+            for b in range(a + 1, TEAMS):
+                for i in range(CARDS_PER_TEAM):
+                    for j in range(CARDS_PER_TEAM):
+                        teams[a, i], teams[b, j] = teams[b, j], teams[a, i]
+                        s = score(teams)
+                        if s < current - 1e-12:
+                            current, improved = s, True
+                        else:
+                            teams[a, i], teams[b, j] = teams[b, j], teams[a, i]
+    return current
+
+
+def split_proposals(pool: np.ndarray, strength: np.ndarray, seed: int, restarts: int = 16,
+                    level=None, budget=None) -> list[np.ndarray]:
+    """Distinct local optima of the surrogate (pairwise-swap local search from seeded random
+    starts; the first start is the snake draft, so the best is never worse than it), best first.
+    Why several: when the best fails in play, the next-best are the ones to judge."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, 3]))
-    best, best_spread = None, np.inf
+
+    def score(t):
+        return objective(t, strength, level, budget)
+
+    found: dict[tuple, tuple[float, np.ndarray]] = {}
     for r in range(restarts):
         teams = snake_draft(pool, strength) if r == 0 else \
             rng.permutation(pool).reshape(TEAMS, CARDS_PER_TEAM)
-        current = spread(teams, strength)
-        improved = True
-        while improved:
-            improved = False
-            for a in range(TEAMS):
-                for b in range(a + 1, TEAMS):
-                    for i in range(CARDS_PER_TEAM):
-                        for j in range(CARDS_PER_TEAM):
-                            teams[a, i], teams[b, j] = teams[b, j], teams[a, i]
-                            s = spread(teams, strength)
-                            if s < current - 1e-12:
-                                current, improved = s, True
-                            else:
-                                teams[a, i], teams[b, j] = teams[b, j], teams[a, i]
-        if current < best_spread:
-            best, best_spread = teams.copy(), current
-    return best
+        value = _local_search(teams, score)
+        key = tuple(sorted(tuple(sorted(row)) for row in teams.tolist()))
+        if key not in found:
+            found[key] = (value, teams.copy())
+    return [t for _, t in sorted(found.values(), key=lambda vt: vt[0])]
+
+
+def fairest_split(pool: np.ndarray, strength: np.ndarray, seed: int, restarts: int = 16,
+                  level=None, budget=None) -> np.ndarray:
+    """The surrogate's best split (:func:`split_proposals`)."""
+    return split_proposals(pool, strength, seed, restarts, level, budget)[0]
 
 
 @dataclass(frozen=True)
@@ -98,27 +135,49 @@ class DraftResult:
     strength: np.ndarray
     splits: dict            # name -> int64[4, 5]
     reports: dict           # name -> FairnessReport
+    search: object = None   # sim.runner.confirm.Confirmation of the surrogate's proposals
+    budget: int | None = None        # the team budget the search kept to (None: no levels)
+    feasible: bool | None = None     # some split of the pool fits the budget (None: no levels)
 
 
 def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", games: int = 1024,
-          round_games: int = 256, tolerance: float = 0.05, levels=None, arena=None
-          ) -> DraftResult:
-    """``levels`` (a :class:`sim.runner.budget.LevelTable`) and ``arena`` (its
-    :class:`sim.catalogue.arena_budget.ArenaBudget`) add the alternating split."""
-    from sim.analysis.power_level import alternating_draft
+          round_games: int = 256, tolerance: float = 0.05, levels=None, arena=None,
+          budget: int | None = None, proposals: int = 8, progress=None) -> DraftResult:
+    """The fairest split the simulation confirms, beside the snake and (with ``levels``, a
+    :class:`sim.runner.budget.LevelTable`, and ``arena``, its
+    :class:`sim.catalogue.arena_budget.ArenaBudget`) Arena's alternating draft. The surrogate's
+    splits are judged by duplicate play in its order, up to ``proposals`` of them and ``games``
+    each (:mod:`.confirm`). With levels the team budget (``budget``, default Arena's) is enforced
+    in the search whenever some split of the pool fits it; when none can, ``feasible`` says so."""
+    from sim.analysis.power_level import alternating_draft, budget_feasible
 
+    from .confirm import confirm
     from .fairness import check_fairness
 
-    strength = power_score(catalogue.cards, catalogue.rules)
-    splits = {"fairest": fairest_split(pool, strength, seed), "snake": snake_draft(pool, strength)}
+    strength = (power_score(catalogue.cards, catalogue.rules) if levels is None
+                else np.asarray(levels.rating, float))
+    level = feasible = None
+    if levels is not None:
+        budget = arena.budget if budget is None else budget
+        feasible = budget_feasible(levels.level[pool], budget)
+        level = levels.level   # when no split fits, the search keeps the excess smallest
+
+    def judge(teams, n):
+        as_teams = Teams(tuple(f"Team {k + 1}" for k in range(TEAMS)), teams)
+        return check_fairness(catalogue, as_teams, policy=policy, seed=seed, max_games=n,
+                              round_games=min(round_games, n), tolerance=tolerance)
+
+    ranked = split_proposals(pool, strength, seed, level=level, budget=budget)[:proposals]
+    search = confirm(((f"proposal {k + 1}", t) for k, t in enumerate(ranked)), judge,
+                     budget=games * proposals, per_check=games, progress=progress)
+    chosen = search.confirmed or search.best
+    splits = {"fairest": chosen.teams, "snake": snake_draft(pool, strength)}
+    reports = {"fairest": chosen.report}
     if levels is not None:
         splits["alternating"] = alternating_draft(pool, levels.level, levels.rating, arena.order,
-                                                  arena.budget, arena.enforce_budget,
+                                                  budget, arena.enforce_budget,
                                                   CARDS_PER_TEAM)
-    reports = {}
-    for name, teams in splits.items():
-        as_teams = Teams(tuple(f"Team {k + 1}" for k in range(TEAMS)), teams)
-        reports[name] = check_fairness(catalogue, as_teams, policy=policy, seed=seed,
-                                       max_games=games, round_games=round_games,
-                                       tolerance=tolerance)
-    return DraftResult(pool, strength, splits, reports)
+    for name in ("snake", "alternating"):
+        if name in splits:
+            reports[name] = judge(splits[name], games)
+    return DraftResult(pool, strength, splits, reports, search, budget, feasible)

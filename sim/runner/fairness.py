@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.analysis.balance import GameBalance, PairDifference, game_balance, pairwise_differences
 from sim.analysis.fairness import OPEN, FairnessVerdict, fairness_verdict, game_values
 from sim.analysis.variance import SeatTeamEffects, seat_team_effects
 
@@ -41,6 +42,10 @@ class FairnessReport:
     rounds: int
     seconds: float
     boards: int = 0             # distinct boards played (the clusters of the intervals)
+    pairs: tuple = ()           # PairDifference of every two teams, simultaneous intervals
+    pair_level: float = 0.0     # confidence of each pair's interval (after the corrections)
+    balance: GameBalance | None = None  # how the games went (sim.analysis.balance)
+    looks: int = 1              # looks the sequential verdict was allowed (its correction)
 
     @property
     def design(self) -> str:
@@ -57,13 +62,25 @@ def fairness_experiment(teams, policy: str, seed: int, max_games: int, round_gam
                       team_names=teams.names, pool=None, draw="random", path=path, digest="")
 
 
-def _team_health(cols) -> np.ndarray:
-    """Each team's health left at the end of each game ``[n, 4]`` (columns are by seat)."""
-    seat_health = np.stack([cols[f"seat{k + 1}_health"] for k in range(4)], axis=1)
-    team_health = np.empty_like(seat_health)
-    rows = np.arange(seat_health.shape[0])[:, None]
-    team_health[rows, np.stack([cols[f"team_in_seat{k + 1}"] for k in range(4)], 1)] = seat_health
-    return team_health
+def _by_team(cols, what: str = "health") -> np.ndarray:
+    """A per-seat result column ``seatK_<what>`` rearranged by team ``[n, 4]``: each team's
+    health left, or the decision after which it fell."""
+    by_seat = np.stack([cols[f"seat{k + 1}_{what}"] for k in range(4)], axis=1)
+    by_team = np.empty_like(by_seat)
+    rows = np.arange(by_seat.shape[0])[:, None]
+    by_team[rows, np.stack([cols[f"team_in_seat{k + 1}"] for k in range(4)], 1)] = by_seat
+    return by_team
+
+
+GAME_COLUMNS = ("winner_team", "winner_seat", "outcome", "rotations", "board")
+
+
+def games_balance(cols: dict, alpha: float = 0.05) -> GameBalance:
+    """The balance metrics of played games (columns of :func:`tasks.play_games`, concatenated),
+    clustered by board like every other interval of the check."""
+    return game_balance(cols["winner_team"], cols["outcome"], cols["rotations"],
+                        clusters=cols["board"], winner_seat=cols["winner_seat"],
+                        eliminated=cols["eliminated"], confidence=1 - alpha)
 
 
 def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
@@ -79,7 +96,7 @@ def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
     arena = build_arena(catalogue, exp, n_boards=MIN_BOARDS)  # the rounds grow it
     looks = -(-max_games // round_games)
     t0 = time.perf_counter()
-    winners, kinds, health, board = [], [], [], []
+    kept: dict[str, list] = {k: [] for k in GAME_COLUMNS + ("health", "eliminated")}
     played = rounds = 0
     verdict = None
     while played < max_games:
@@ -87,25 +104,28 @@ def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
         arena = grow_arena(catalogue, arena, -(-stop // 4))   # the boards this round reaches
         cols = play_games(arena, played, stop)
         assert np.array_equal(cols["seat_offset"], np.arange(played, stop) % 4)
-        winners.append(cols["winner_team"])
-        health.append(_team_health(cols))
-        kinds.append(cols["outcome"])
-        board.append(cols["board"][::4])                      # one board per duplicate block
+        for k in GAME_COLUMNS:
+            kept[k].append(cols[k])
+        kept["health"].append(_by_team(cols, "health"))
+        kept["eliminated"].append(_by_team(cols, "eliminated"))
         played, rounds = stop, rounds + 1
-        outcomes = game_values(np.concatenate(winners)).reshape(-1, 4, 4)
+        outcomes = game_values(np.concatenate(kept["winner_team"])).reshape(-1, 4, 4)
+        blocks = np.concatenate(kept["board"])[::4]           # one board per duplicate block
         verdict = fairness_verdict(outcomes, tolerance=tolerance, alpha=alpha, max_looks=looks,
-                                   names=teams.names, clusters=np.concatenate(board))
+                                   names=teams.names, clusters=blocks)
         if progress is not None:
             progress(played, verdict)
         if verdict.status != OPEN:
             break
-    kinds_all = np.concatenate(kinds)
-    names, counts = np.unique(kinds_all, return_counts=True)
-    seats = seat_team_effects(outcomes, confidence=1 - alpha, clusters=np.concatenate(board))
+    games = {k: np.concatenate(v) for k, v in kept.items()}
+    names, counts = np.unique(games["outcome"], return_counts=True)
+    seats = seat_team_effects(outcomes, confidence=1 - alpha, clusters=blocks)
+    pairs, pair_level = pairwise_differences(outcomes, clusters=blocks, alpha=alpha, looks=looks)
     return FairnessReport(verdict, seats, {str(n): c / played for n, c in zip(names, counts)},
-                          np.concatenate(health).mean(axis=0), played, rounds,
-                          time.perf_counter() - t0, verdict.boards)
+                          games["health"].mean(axis=0), played, rounds,
+                          time.perf_counter() - t0, verdict.boards, tuple(pairs), pair_level,
+                          games_balance(games, alpha), looks)
 
 
 __all__ = ["DEFAULT_BOARDS", "DEFAULT_GAMES", "FairnessReport", "check_fairness",
-           "fairness_experiment"]
+           "fairness_experiment", "games_balance"]

@@ -20,9 +20,13 @@ rarity's band. A designer then asks "what do I change?". Three steps answer it:
    band; the best landing so far bounds the later stats. The simulation is free to disagree with
    the power curve *across* stats (an attack point may matter less in play than its power says),
    so the answer is the smallest landing candidate, not merely the first one along the ranking.
-   A candidate *lands* when its simulated rating lies inside the band; when none does, the
-   checked candidate nearest the band is reported, with status ``overshoots`` (changes reach the
-   band but jump past it: the steps are too coarse) or ``short`` (none reaches it).
+   A candidate *lands* when its simulated rating's whole interval lies inside the band; when
+   the rating is inside but the interval is not, it is ``unsettled``, with how many replays
+   would settle it (:func:`replays_to_settle`: the replayed part of the interval shrinks as
+   1/sqrt(games), the study's own rating uncertainty does not, so sometimes only a longer study
+   can). When no rating reaches the band, the checked candidate nearest it is reported, with
+   status ``overshoots`` (changes reach the band but jump past it: the steps are too coarse) or
+   ``short`` (none reaches it).
 
 Budget: ``budget`` replayed games per outlier, split evenly over the most checks the search can
 need (:func:`max_checks`), so it is never exceeded. Every check replays the same first games of
@@ -46,6 +50,7 @@ from sim.catalogue.remedy import RemedySteps, stat_bounds, stat_value, with_stat
 from .tasks import build_arena, replay_winners
 
 LANDS, OVERSHOOTS, SHORT, NONE = "lands", "overshoots", "short", "no candidate"
+UNSETTLED = "unsettled"   # the rating is inside the band, its interval is not (yet)
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,8 @@ class Remedy:
     rating: float             # the study's rating and interval before the change
     rating_low: float
     rating_high: float
+    replays_needed: int | None = None  # UNSETTLED: replayed games per check that would settle
+    #                                    it (-1: no number of replays can; a longer study can)
 
 
 def candidates(cards, rules, steps: RemedySteps, card: int, direction: int,
@@ -233,9 +240,30 @@ def remedies(catalogue, exp, seat_cards: np.ndarray, winner: np.ndarray, study, 
 
         lo_band, hi_band = float(study.band_low[c]), float(study.band_high[c])
         status, proposal, checks = search(cands, measure, lo_band, hi_band, direction)
+        needed = None
+        if status == LANDS and not lo_band <= proposal.low <= proposal.high <= hi_band:
+            status = UNSETTLED
+            needed = replays_to_settle(proposal, se0, z, lo_band, hi_band)
         out.append(Remedy(c, direction, status, proposal, checks, len(cands), lo_band, hi_band,
-                          float(beta[c]), float(study.rating_low[c]), float(study.rating_high[c])))
+                          float(beta[c]), float(study.rating_low[c]), float(study.rating_high[c]),
+                          needed))
     return out
+
+
+def replays_to_settle(check: Check, se0: float, z: float, band_low: float,
+                      band_high: float) -> int:
+    """Replayed games per check that would put ``check``'s interval inside the band, if its
+    rating stayed where it is: the interval's half-width is z * sqrt(se0^2 + s^2), s the paired
+    shift's standard error, which shrinks as 1/sqrt(games) while se0 (the study's own rating)
+    does not. -1 when se0 alone is too wide for the room the rating has (more study games, not
+    more replays, then)."""
+    room = min(check.rating - band_low, band_high - check.rating) / z
+    shift_se2 = ((check.high - check.low) / (2 * z)) ** 2 - se0 ** 2
+    if room <= se0 or check.games <= 0:
+        return -1
+    if shift_se2 <= 0:
+        return check.games
+    return int(math.ceil(check.games * shift_se2 / (room ** 2 - se0 ** 2)))
 
 
 def _finite(x: float) -> float | None:
@@ -267,7 +295,8 @@ def remedy_records(found: list[Remedy], catalogue, power_bands: np.ndarray) -> l
                "win_change": p.win_change if p else None,
                "candidates": r.candidates, "checks_run": len(r.checks),
                "games_per_check": p.games if p else 0,
-               "games_replayed": int(sum(c.games for c in r.checks))}
+               "games_replayed": int(sum(c.games for c in r.checks)),
+               "replays_needed": r.replays_needed}
         row["power_in_band"] = (p is not None and row["power_band_low"] <= row["power_after"]
                                 <= row["power_band_high"])
         row["checks"] = [{"change": c.candidate.change, "power_delta": c.candidate.power_delta,
@@ -278,4 +307,5 @@ def remedy_records(found: list[Remedy], catalogue, power_bands: np.ndarray) -> l
 
 
 __all__ = ["Candidate", "Check", "Remedy", "candidates", "max_checks", "search", "remedies",
-           "remedy_records", "distance", "LANDS", "OVERSHOOTS", "SHORT", "NONE"]
+           "remedy_records", "distance", "replays_to_settle", "LANDS", "OVERSHOOTS", "SHORT",
+           "NONE", "UNSETTLED"]

@@ -71,3 +71,49 @@ def suggest_swaps(teams: np.ndarray, rating: np.ndarray, k: int) -> tuple[np.nda
         teams[a, i], teams[b, j] = teams[b, j], teams[a, i]
         swaps.append(Swap(a, card_a, b, card_b, gap(teams, rating)))
     return teams, swaps
+
+
+def _key(teams: np.ndarray) -> tuple:
+    """A team set as a hashable value (each team's cards as a set: order within a team is
+    irrelevant, which team holds them is not)."""
+    return tuple(tuple(sorted(row)) for row in teams.tolist())
+
+
+def _single_swaps(teams: np.ndarray):
+    """Every swap of one card between two teams: (a, i, b, j)."""
+    n = teams.shape[1]
+    for a in range(teams.shape[0]):
+        for b in range(a + 1, teams.shape[0]):
+            for i in range(n):
+                for j in range(n):
+                    yield a, i, b, j
+
+
+def swap_proposals(teams: np.ndarray, rating: np.ndarray, k: int, beam: int = 6
+                   ) -> list[tuple[list[Swap], np.ndarray]]:
+    """Team sets within ``k`` swaps of ``teams``, best predicted first: a beam search keeping the
+    ``beam`` best sets after each number of swaps (by the surrogate's squared distances from
+    25 %), so that when the surrogate's favourite fails in play the next-best ones are ready.
+    Each comes with its swaps (``gap_after`` the predicted largest gap); the teams as given and
+    repeats are left out; among equally good sets the one with fewer swaps comes first."""
+    start = np.asarray(teams).copy()
+    seen = {_key(start)}
+    frontier = [([], start)]
+    found: list[tuple[float, int, list[Swap], np.ndarray]] = []
+    for _ in range(k):
+        grown = []
+        for swaps, cur in frontier:
+            for a, i, b, j in _single_swaps(cur):
+                new = cur.copy()
+                new[a, i], new[b, j] = cur[b, j], cur[a, i]
+                key = _key(new)
+                if key in seen:
+                    continue
+                seen.add(key)
+                sw = swaps + [Swap(a, int(cur[a, i]), b, int(cur[b, j]), gap(new, rating))]
+                grown.append((_imbalance(new, rating), len(sw), sw, new))
+        grown.sort(key=lambda t: t[:2])
+        frontier = [(sw, new) for _, _, sw, new in grown[:beam]]
+        found.extend(grown[:beam])
+    found.sort(key=lambda t: (round(t[0], 6), t[1]))
+    return [(sw, new) for _, _, sw, new in found]

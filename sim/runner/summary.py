@@ -1,6 +1,9 @@
 """Streaming summaries of a stored run: read one batch at a time, keep only running totals.
 
-Why streaming: a million-game run must not need a million rows in memory to be summarised.
+Why streaming: a million-game run must not need a million rows in memory to be summarised. The
+balance metrics (:mod:`sim.analysis.balance`: how games are decided, their length, seat
+advantage, order of elimination, clustered by board) need a few small numbers per game, kept in
+compact types (about 12 bytes a game: 12 MB for a million games), never the whole rows.
 """
 
 from __future__ import annotations
@@ -51,7 +54,9 @@ def summarise(store: RunStore, card_names=None) -> dict:
     rotations = 0
     cards = np.zeros((0, len(CARD_STATS)), np.int64)
     apocalypses: dict[int, dict] = {}
+    per_game: dict[str, list] = {k: [] for k in BALANCE_COLUMNS}
     for _, table in store.batches():
+        _keep_balance(per_game, table)
         _count_apocalypses(apocalypses, table)
         cards = _add(cards, card_totals(table))
         winner = table.column("winner_team").to_numpy()
@@ -60,7 +65,7 @@ def summarise(store: RunStore, card_names=None) -> dict:
         outcomes.update(table.column("outcome").to_pylist())
         rotations += int(table.column("rotations").to_numpy().sum())
     store.write_cards(cards, CARD_STATS, card_names)
-    return {"games": games,
+    return {"games": games, "balance": _balance(per_game),
             "team_win_rate": [float(w) / games if games else 0.0 for w in wins],
             "outcomes": dict(sorted(outcomes.items())),
             "mean_rotations": rotations / games if games else 0.0,
@@ -82,3 +87,42 @@ def _count_apocalypses(into: dict, table) -> None:
         entry["resolved"] += int(resolved[rows].sum())
         for r in rows:
             entry["outcomes"][outcome[r]] = entry["outcomes"].get(outcome[r], 0) + 1
+
+
+BALANCE_COLUMNS = ("winner_team", "winner_seat", "outcome", "rotations", "board", "eliminated")
+_TYPES = {"winner_team": np.int8, "winner_seat": np.int8, "rotations": np.int16,
+          "board": np.int32}
+
+
+def _keep_balance(into: dict, table) -> None:
+    """The per-game numbers of the balance metrics, compact (module doc)."""
+    for k, dtype in _TYPES.items():
+        into[k].append(table.column(k).to_numpy().astype(dtype))
+    codes = into.setdefault("_kinds", {})
+    into["outcome"].append(np.array([codes.setdefault(k, len(codes))
+                                     for k in table.column("outcome").to_pylist()], np.int8))
+    names = table.column_names
+    if "seat1_eliminated" not in names:       # a run stored before the column existed
+        into["eliminated"].append(None)
+        return
+    seat = np.stack([table.column(f"seat{s + 1}_eliminated").to_numpy() for s in range(4)], 1)
+    team_of_seat = np.stack([table.column(f"team_in_seat{s + 1}").to_numpy() for s in range(4)], 1)
+    by_team = np.empty_like(seat)
+    by_team[np.arange(seat.shape[0])[:, None], team_of_seat] = seat
+    into["eliminated"].append(by_team.astype(np.int32))
+
+
+def _balance(per_game: dict) -> dict:
+    """The balance metrics of the stored games as plain data (the manifest's summary)."""
+    from sim.analysis.balance import game_balance
+
+    if not per_game["winner_team"]:
+        return {}
+    cols = {k: np.concatenate(per_game[k]) for k in _TYPES}
+    kinds = np.array(sorted(per_game["_kinds"], key=per_game["_kinds"].get))
+    cols["outcome"] = kinds[np.concatenate(per_game["outcome"])]
+    elim = None if any(e is None for e in per_game["eliminated"]) else \
+        np.concatenate(per_game["eliminated"])
+    gb = game_balance(cols["winner_team"], cols["outcome"], cols["rotations"],
+                      clusters=cols["board"], winner_seat=cols["winner_seat"], eliminated=elim)
+    return gb.as_dict()

@@ -101,6 +101,8 @@ def play_games(arena: Arena, start: int, stop: int) -> dict:
         columns[f"team_in_seat{s + 1}"] = sch.team_of_seat[:, s]
         columns[f"policy_seat{s + 1}"] = np.array([exp.policies[k] for k in sch.team_of_seat[:, s]])
         columns[f"seat{s + 1}_health"] = res[f"health_seat{s + 1}"]
+        # the decision after which the seat's team fell (-1: never): the order of elimination
+        columns[f"seat{s + 1}_eliminated"] = res[f"eliminated_seat{s + 1}"]
         for k in range(5):
             columns[f"seat{s + 1}_card{k + 1}"] = sch.team_cards[:, s, k]
             for j, name in enumerate(CARD_COLUMNS):

@@ -1,0 +1,273 @@
+"""The balance metrics designers already know, computed from per-game results, with intervals.
+
+Why these: a designer coming from general game playing or engine testing reads balance through a
+handful of standard measures, so the lab reports them under their usual names instead of asking
+for new ones to be learned. From Ludii's metrics (Browne, Stephenson et al., "Ludii: the ludemic
+general game system", ECAI 2020; the metrics of the Ludii Portfolio):
+
+- **Balance**: 1 - the largest gap between two teams' win rates (1 = every team wins as often);
+- **AdvantageP1** / seat advantage: the win rate of the team that moves first, and the spread of
+  the seats' win rates (turn order's own effect);
+- **Drawishness** / **Decisiveness**: the share of games with no winner, and how games are
+  decided: last team standing, same-step elimination decided by health (the book's tie-break),
+  stalemate, the rotation cap;
+- **Duration**: game length in rotations (median and spread);
+- **LeadChange**: how often the leader changes during a game — it needs a per-game count the
+  engine does not record yet (see :data:`LEAD_CHANGES_NEEDS`);
+
+and Fishtest's W/L/D counts (each team's wins, losses and games with no winner), plus the order in
+which teams are eliminated.
+
+Every share is a proportion of games; games that share a board are correlated (the runners reuse
+boards, ``docs/intervals.md``), so given each game's board the intervals are Wilson intervals on
+the effective number of games (:func:`cluster.effective_trials`, Korn & Graubard 1998). Pure
+NumPy; the kinds of ending are the engine's outcome labels (``sim.engine.layout.REASON_NAMES``),
+repeated here so that the statistics layer imports nothing above it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cluster import effective_trials
+from .intervals import wilson_interval
+from .variance import duplicate_difference
+
+# the engine's outcome labels (sim.engine.layout.REASON_NAMES), in the order they are reported
+LAST_STANDING = "last team standing"
+SIMULTANEOUS = "simultaneous elimination"
+STALEMATE = "stalemate"
+CAP = "rotation cap"
+KINDS = (LAST_STANDING, SIMULTANEOUS, STALEMATE, CAP)
+KIND_WORDS = {LAST_STANDING: "last team standing",
+              SIMULTANEOUS: "same-step elimination decided by health",
+              STALEMATE: "stalemate (most health wins)", CAP: "rotation cap (most health wins)"}
+LEAD_CHANGES_NEEDS = ("per game, the number of times the leading team (most total health of living "
+                      "characters, ties: no leader) changes between the ends of two rotations")
+
+
+@dataclass(frozen=True)
+class Share:
+    """A share of games with its interval (Wilson on the effective games when clustered)."""
+
+    k: int
+    n: int
+    rate: float
+    low: float
+    high: float
+
+    def as_dict(self) -> dict:
+        return {"games": self.k, "of": self.n, "share": self.rate, "low": self.low,
+                "high": self.high}
+
+    def text(self) -> str:
+        return f"{100 * self.rate:.1f} % ({100 * self.low:.1f}–{100 * self.high:.1f})"
+
+
+def share(indicator, clusters=None, confidence: float = 0.95) -> Share:
+    """The share of games where ``indicator`` holds, with a Wilson interval on the effective
+    number of games (n / design effect by ``clusters``, each game's board)."""
+    y = np.asarray(indicator, dtype=float).ravel()
+    n = y.size
+    if n == 0:
+        return Share(0, 0, float("nan"), float("nan"), float("nan"))
+    k_eff, n_eff = effective_trials(y, clusters)
+    lo, hi = wilson_interval(k_eff, n_eff, confidence)
+    return Share(int(y.sum()), n, float(y.mean()), float(lo), float(hi))
+
+
+# -- pairwise differences of duplicate play ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class PairDifference:
+    """Team ``a``'s win rate minus team ``b``'s, with a simultaneous interval (all pairs)."""
+
+    a: int
+    b: int
+    difference: float
+    low: float
+    high: float
+
+    @property
+    def apart(self) -> bool:
+        """Told apart: the simultaneous interval excludes no difference."""
+        return self.low > 0 or self.high < 0
+
+
+def pairwise_differences(outcomes, *, clusters=None, alpha: float = 0.05, looks: int = 1
+                         ) -> tuple[list[PairDifference], float]:
+    """Every pair of teams' difference in duplicate play, each interval at ``1 - alpha / (pairs
+    * looks)`` so that all hold together with ``1 - alpha`` confidence (Bonferroni over the pairs
+    and over the sequential looks the verdict took). ``clusters``: each block's board, as every
+    fairness interval (the paired difference is summed within board, ``duplicate_difference``).
+    Returns the pairs and the per-interval level."""
+    y = np.asarray(outcomes, dtype=float)
+    n_teams = y.shape[2]
+    pairs = [(a, b) for a in range(n_teams) for b in range(a + 1, n_teams)]
+    level = 1.0 - alpha / (len(pairs) * max(1, looks))
+    out = []
+    for a, b in pairs:
+        d, _, lo, hi, _ = duplicate_difference(y, a, b, confidence=level, clusters=clusters)
+        out.append(PairDifference(a, b, d, lo, hi))
+    return out, level
+
+
+def ranking_text(rates, pairs: list[PairDifference], names) -> str:
+    """The teams ranked only where the simultaneous intervals tell them apart: "Team 2 is ahead
+    of Team 1 and Team 4; no other pair is told apart". Why: ordering four point estimates
+    invites reading noise as a ranking."""
+    ahead: dict[int, list[int]] = {}
+    for p in pairs:
+        if p.apart:
+            hi, lo = (p.a, p.b) if p.difference > 0 else (p.b, p.a)
+            ahead.setdefault(hi, []).append(lo)
+    if not ahead:
+        return "No two teams are told apart."
+    parts = []
+    for t in sorted(ahead, key=lambda t: -rates[t]):
+        behind = sorted(ahead[t], key=lambda u: -rates[u])
+        parts.append(f"{names[t]} is ahead of " + _and([names[u] for u in behind]))
+    told = sum(p.apart for p in pairs)
+    rest = "" if told == len(pairs) else "; no other pair is told apart"
+    return "; ".join(parts) + rest + "."
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def balance_from_pairs(pairs: list[PairDifference]) -> tuple[float, float, float]:
+    """Ludii's Balance, 1 - the largest gap between two teams' win rates, with an interval that
+    holds with the pairs' simultaneous confidence: every |difference| lies in its interval's
+    absolute range, so the largest gap lies between the largest lower and largest upper ends."""
+    gap = max(abs(p.difference) for p in pairs)
+    low_abs = [0.0 if p.low <= 0 <= p.high else min(abs(p.low), abs(p.high)) for p in pairs]
+    high_abs = [max(abs(p.low), abs(p.high)) for p in pairs]
+    return 1.0 - gap, max(0.0, 1.0 - max(high_abs)), 1.0 - max(low_abs)
+
+
+# -- per-game metrics -------------------------------------------------------------------------------
+
+def elimination_places(eliminated, winner) -> np.ndarray:
+    """``[n, teams]`` place of each team (1 = winner; the later a team falls, the better; teams
+    falling after the same decision share a place; teams never eliminated share the best place
+    after the winner). ``eliminated[i, t]``: the decision after which team t fell (-1: never)."""
+    e = np.asarray(eliminated, dtype=float)
+    never = (np.nanmax(e) if e.size else 0.0) + 1.0
+    key = np.where(e < 0, never, e)
+    w = np.asarray(winner)
+    rows = np.flatnonzero(w >= 0)
+    key[rows, w[rows]] = never + 1.0                              # the winner outlasts everyone
+    places = 1.0 + (key[:, None, :] > key[:, :, None]).sum(axis=2)  # 1 + teams that outlasted t
+    return places
+
+
+@dataclass(frozen=True)
+class GameBalance:
+    """How a set of games went: the metrics of the module doc."""
+
+    games: int
+    outcomes: dict                  # kind -> Share
+    decisive: Share                 # a team won
+    drawn: Share                    # no winner (Drawishness)
+    length: dict                    # rotations: median, quartiles, 10th/90th, mean, max
+    wld: list                       # per team: wins, losses, no-winner games (Fishtest W/L/D)
+    team_share: list                # per team: Share of games won
+    seat_share: list | None = None  # per seat: Share of games won (AdvantageP1 = seat 1)
+    first_out: list | None = None   # per team: Share of games it fell first
+    mean_place: list | None = None  # per team: mean place (1 = winner .. 4)
+    extra: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        d = {"games": self.games,
+             "outcomes": {k: s.as_dict() for k, s in self.outcomes.items()},
+             "decisiveness": self.decisive.as_dict(), "drawishness": self.drawn.as_dict(),
+             "duration_rotations": self.length, "wld": self.wld,
+             "balance_by_share": 1.0 - _gap([s.rate for s in self.team_share]),
+             "lead_changes": None, "lead_changes_needs": LEAD_CHANGES_NEEDS}
+        if self.seat_share is not None:
+            rates = [s.rate for s in self.seat_share]
+            d["seats"] = [s.as_dict() for s in self.seat_share]
+            d["advantage_p1"] = rates[0]
+            d["seat_spread"] = _gap(rates)
+        if self.first_out is not None:
+            d["elimination"] = [{"first_out": f.as_dict(), "mean_place": m}
+                                for f, m in zip(self.first_out, self.mean_place)]
+        return {**d, **self.extra}
+
+
+def _gap(rates) -> float:
+    return float(np.max(rates) - np.min(rates)) if len(rates) else float("nan")
+
+
+def length_summary(rotations) -> dict:
+    """Game length in rotations: median, quartiles, 10th and 90th percentiles, mean, max."""
+    r = np.asarray(rotations, dtype=float)
+    if r.size == 0:
+        return {}
+    q = np.percentile(r, [10, 25, 50, 75, 90])
+    return {"median": float(q[2]), "q1": float(q[1]), "q3": float(q[3]), "p10": float(q[0]),
+            "p90": float(q[4]), "mean": float(r.mean()), "max": float(r.max())}
+
+
+def game_balance(winner_team, outcome, rotations, *, clusters=None, winner_seat=None,
+                 eliminated=None, n_teams: int = 4, confidence: float = 0.95) -> GameBalance:
+    """The metrics of ``n`` games: ``winner_team`` (-1: nobody), ``outcome`` (engine labels),
+    ``rotations``; optional each game's board (``clusters``), winning seat, and per team the
+    decision after which it fell (``eliminated [n, teams]``, -1 never)."""
+    w = np.asarray(winner_team)
+    kinds = np.asarray(outcome).astype(str)
+    n = w.size
+
+    def sh(ind):
+        return share(ind, clusters, confidence)
+
+    outcomes = {k: sh(kinds == k) for k in KINDS}
+    for k in sorted(set(kinds.tolist()) - set(KINDS)):   # a kind the engine adds later
+        outcomes[k] = sh(kinds == k)
+    none = w < 0
+    wld = [{"team": t + 1, "wins": int((w == t).sum()), "losses": int(((w >= 0) & (w != t)).sum()),
+            "no_winner": int(none.sum())} for t in range(n_teams)]
+    seats = None if winner_seat is None else \
+        [sh(np.asarray(winner_seat) == s) for s in range(n_teams)]
+    first = places = None
+    if eliminated is not None:
+        e = np.asarray(eliminated, dtype=float)
+        fell = np.where(e >= 0, e, np.inf)
+        lowest = fell.min(axis=1, keepdims=True)
+        first = [sh(np.isfinite(lowest[:, 0]) & (fell[:, t] == lowest[:, 0]))
+                 for t in range(n_teams)]
+        places = elimination_places(e, w).mean(axis=0).tolist() if n else [float("nan")] * n_teams
+    return GameBalance(n, outcomes, sh(~none), sh(none), length_summary(rotations), wld,
+                       [sh(w == t) for t in range(n_teams)], seats, first, places)
+
+
+def balance_lines(gb: GameBalance, names=None, seat_rates=None) -> list[str]:
+    """The metrics in words, one line each (fairness, run, rarity print them)."""
+    lines = ["how games are decided: " + "; ".join(
+        f"{KIND_WORDS.get(k, k)} {s.text()}" for k, s in gb.outcomes.items())
+        + f" ({gb.games:,} games)"]
+    ln = gb.length
+    if ln:
+        lines.append(f"game length: median {ln['median']:g} rotations (middle half "
+                     f"{ln['q1']:g}–{ln['q3']:g}, 90 % under {ln['p90']:g}, longest "
+                     f"{ln['max']:g}); no winner (drawishness) {gb.drawn.text()}")
+    if gb.seat_share is not None and seat_rates is None:
+        lines.append("seat advantage (share of games won from each seat, unadjusted): "
+                     + ", ".join(f"seat {s + 1} {x.text()}" for s, x in enumerate(gb.seat_share)))
+    if gb.first_out is not None:
+        names = names or [f"team {t + 1}" for t in range(len(gb.first_out))]
+        lines.append("order of elimination (share of games out first; mean place, 1 = winner): "
+                     + "; ".join(f"{names[t]} {100 * f.rate:.0f} %, {m:.2f}"
+                                 for t, (f, m) in enumerate(zip(gb.first_out, gb.mean_place))))
+    lines.append("lead changes: not measured (the engine does not record the leader during a "
+                 "game)")
+    return lines
+
+
+__all__ = ["CAP", "GameBalance", "KINDS", "LAST_STANDING", "LEAD_CHANGES_NEEDS", "PairDifference",
+           "SIMULTANEOUS", "STALEMATE", "Share", "balance_from_pairs", "balance_lines",
+           "elimination_places", "game_balance", "length_summary", "pairwise_differences",
+           "ranking_text", "share"]

@@ -1,0 +1,66 @@
+"""``bwlab fairness`` as text: the table, the pairwise differences, the balance metrics and the
+suggestion — everything but the closing one-sentence conclusion, which the command prints last."""
+
+from __future__ import annotations
+
+import click
+
+
+def echo_report(data: dict, report) -> None:
+    """The check's statistics: teams, pairs told apart, seats, balance and how games went."""
+    from sim.analysis.balance import balance_lines
+
+    v = report.verdict
+    click.echo(f"{v.design} ({report.rounds} rounds of duplicate play, policy {data['policy']}, "
+               f"seed {data['seed']}) in {report.seconds:.1f} s")
+    click.echo(f"{'team':<28}{'win %':>7}{'interval':>17}{'health left':>13}{'var. ratio':>12}")
+    for t in data["teams"]:
+        click.echo(f"{t['team']} {t['name'][:25]:<26}{100 * t['win_probability']:7.1f}"
+                   f"{100 * t['low']:8.1f} –{100 * t['high']:5.1f}"
+                   f"{t['expected_surviving_health']:13.1f}{t['variance_ratio_vs_unpaired']:12.2f}")
+    click.echo(f"differences between teams (win % points, simultaneous "
+               f"{100 * data['pairwise_level']:.2f} % intervals: 95 % for all six pairs and "
+               f"every look):")
+    for p in data["pairwise"]:
+        mark = "told apart" if p["told_apart"] else "not told apart"
+        click.echo(f"  team {p['team_a']} - team {p['team_b']}: {100 * p['difference']:+6.1f} "
+                   f"({100 * p['low']:+.1f} to {100 * p['high']:+.1f}) {mark}")
+    click.echo(f"ranking: {data['ranking']}")
+    b = data["balance"]
+    click.echo(f"balance (1 - largest gap between two teams' win rates): {b['balance']:.3f} "
+               f"({b['low']:.3f}–{b['high']:.3f}, simultaneous)")
+    click.echo("seat effect (an average team's win % by turn order): "
+               + ", ".join(f"seat {x['seat']} {100 * x['win_probability']:.1f} "
+                           f"({100 * x['low']:.1f}–{100 * x['high']:.1f})" for x in data["seats"])
+               + f"; p = {data['seat_effect_pvalue']:.3g} for no seat effect; seat 1's "
+                 f"advantage (AdvantageP1) {100 * data['advantage_p1']:.1f} %")
+    names = [t["name"] for t in data["teams"]]
+    for line in balance_lines(report.balance, names, seat_rates=True):
+        click.echo(line)
+    click.echo(f"(team intervals at {100 * v.level:.2f} %: 95 % overall after correcting for "
+               f"4 teams and repeated looks; shares at 95 %; all clustered by board, t on "
+               f"{report.boards - 1} df: the {report.boards} boards are the independent draws; "
+               f"var. ratio < 1 = duplicate play saved games)")
+    click.echo(v.text)
+
+
+def echo_suggestion(s: dict, data: dict) -> None:
+    """Swaps judged by play: the confirmed one with its measured win rates, or the best tried."""
+    click.echo(f"\nSuggested swaps: {s['proposals']} proposals from the surrogate (card ratings "
+               f"from {s['rating_games']} games), judged by duplicate play in its order: "
+               f"{s['proposals_played']} played, {s['games']:,} games of at most "
+               f"{s['game_budget']:,}.")
+    shown = s["confirmed"] or s["best"]
+    if shown is None:
+        return
+    head = "Confirmed fair in play" if s["confirmed"] else "No proposal confirmed; best measured"
+    click.echo(f"{head} ({shown['design']}):")
+    for sw in shown["swaps"]:
+        click.echo(f"  swap {sw['card_a']} (team {sw['team_a']}) <-> {sw['card_b']} "
+                   f"(team {sw['team_b']})")
+    click.echo(f"{'team':<8}{'before %':>10}{'after %':>10}{'after interval':>18}   cards after")
+    for k, t in enumerate(shown["teams"]):
+        click.echo(f"{k + 1:<8}{100 * data['teams'][k]['win_probability']:10.1f}"
+                   f"{100 * t['win_probability']:10.1f}{100 * t['low']:10.1f} –"
+                   f"{100 * t['high']:5.1f}   {', '.join(t['cards'])}")
+    click.echo(f"after: {shown['text']}")

@@ -1,0 +1,189 @@
+"""Advice a GM and a designer can act on (issue #21), the parts that need no games: the
+confirmation loop with a planted judge, the surrogate's proposals, the exact budget check, the
+rarity tests against the band edges, the remedy's "lands", the budget's plain conclusion."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from sim.analysis.fairness import fairness_verdict
+from sim.analysis.power_level import budget_feasible
+from sim.runner.confirm import confirm
+from sim.runner.suggest import gap, swap_proposals
+
+
+def _judge_with_truth(truth, blocks=400, seed=0):
+    """A judge that "plays" a team set: duplicate blocks drawn with the planted chances
+    ``truth(teams)``, judged by the real fairness verdict (clustered by board)."""
+    calls = []
+
+    def judge(teams, games):
+        rng = np.random.default_rng([seed, len(calls)])
+        n = games // 4
+        winner = rng.choice(4, size=(n, 4), p=truth(teams))
+        v = fairness_verdict(np.eye(4)[winner], tolerance=0.05, clusters=np.arange(n) % 50)
+        calls.append(games)
+        return SimpleNamespace(verdict=v, games=games)
+    return judge, calls
+
+
+def test_only_a_proposal_the_judge_calls_fair_is_confirmed():
+    """Issue #21 item 1: "propose with a cheap surrogate, confirm with duplicate play, and
+    iterate ... print only confirmed swaps". Planted: the surrogate's first two proposals are in
+    truth unfair (35 % / 15 %), the third is fair; the loop judges them in order and confirms the
+    third, within the game budget."""
+    truth = {0: [0.35, 0.25, 0.25, 0.15], 1: [0.35, 0.25, 0.25, 0.15], 2: [0.25] * 4}
+    judge, calls = _judge_with_truth(lambda t: truth[int(t[0, 0])], seed=1)
+    proposals = [(f"p{k}", np.full((4, 5), k)) for k in range(4)]
+    res = confirm(proposals, judge, budget=20_000, per_check=4000)
+    assert [t.label for t in res.trials] == ["p0", "p1", "p2"]
+    assert res.confirmed is not None and res.confirmed.label == "p2" and res.confirmed.fair
+    assert not res.trials[0].fair and res.games == sum(calls) <= 20_000
+
+
+def test_no_fair_set_within_the_budget_reports_the_best_measured():
+    """Otherwise: "no fair set found within N games; best found: ..." — nothing confirmed, the
+    best is the one *measured* closest to fair, and the budget is never exceeded."""
+    truth = {0: [0.45, 0.25, 0.15, 0.15], 1: [0.35, 0.25, 0.25, 0.15], 2: [0.40, 0.2, 0.2, 0.2]}
+    judge, calls = _judge_with_truth(lambda t: truth[int(t[0, 0])], seed=2)
+    res = confirm([(k, np.full((4, 5), k)) for k in range(3)], judge, budget=6000,
+                  per_check=2400)
+    assert res.confirmed is None and res.best.label == 1
+    assert calls == [2400, 2400, 1200] and res.games == 6000 == res.budget
+
+
+def test_swap_proposals_fix_a_stacked_set_by_the_surrogate():
+    """A clearly stacked set (team 4 holds the five best cards): every proposal is within K swaps,
+    holds the same 20 cards, improves on the teams as given, and comes best first."""
+    rating = np.linspace(-1, 1, 20)
+    teams = np.arange(20).reshape(4, 5)
+    props = swap_proposals(teams, rating, 3)
+    assert len(props) >= 6
+    gaps = [gap(t, rating) for _, t in props]
+    assert gaps[0] < gap(teams, rating) / 3 and gaps[0] == pytest.approx(min(gaps), abs=0.02)
+    for swaps, t in props:
+        assert 1 <= len(swaps) <= 3 and sorted(t.ravel().tolist()) == list(range(20))
+    keys = {tuple(map(tuple, np.sort(t, axis=1).tolist())) for _, t in props}
+    assert len(keys) == len(props)
+
+
+def test_an_impossible_budget_says_so():
+    """Arena: "The total power level of each team must equal 10 or less". Six level-4 cards
+    among 20 force some team to hold two of them with three level-1 cards, 11 > 10: no split fits,
+    although the pool's total (38) is within 4 x 10; four level-4 cards fit."""
+    assert not budget_feasible([4] * 6 + [1] * 14, 10)
+    assert budget_feasible([4] * 4 + [1] * 16, 10)
+    assert not budget_feasible([3] * 20, 10) and budget_feasible([2] * 20, 10)
+    with pytest.raises(ValueError):
+        budget_feasible([1] * 19, 10)
+
+
+def test_bands_always_hold_their_own_median():
+    """Issue #21 item 2: "band edges that can never exclude their own median" — with Silver's
+    median below Bronze's, halfway to a neighbour would lie beyond it."""
+    from sim.runner.rarity import band_edges
+
+    med = np.array([0.0, -0.2, 0.5, np.nan, 1.0])
+    low, high = band_edges(med)
+    ok = ~np.isnan(med)
+    assert np.all((low[ok] <= med[ok]) & (med[ok] <= high[ok]))
+    assert low[0] == -np.inf and high[4] == np.inf and np.isnan(low[3])
+
+
+def test_flags_are_corrected_and_a_weak_card_never_plays_like_a_higher_rarity():
+    """Per-card tests against the band edges, Holm-corrected over the cards in play: 70 cards
+    truly on their band's top edge, rated with noise, are flagged by chance by uncorrected tests
+    (about 5 % of them), never by Holm here; a planted card far above its band is flagged either
+    way, and "plays like" a higher rarity; a weak card is never said to play like a higher one."""
+    from sim.runner.rarity import band_tests, plays_like
+
+    rng = np.random.default_rng(4)
+    n = 72
+    rating = 0.2 + rng.normal(0, 0.1, n)
+    rating[0], rating[1] = 2.0, -0.9
+    se = np.full(n, 0.1)
+    low, high = np.full(n, -0.2), np.full(n, 0.2)
+    played = np.ones(n, bool)
+    _, _, raw = band_tests(rating, se, low, high, played, 63, 0.05, "none")
+    _, p_adj, holm = band_tests(rating, se, low, high, played, 63, 0.05, "holm")
+    assert holm[0] == 1 and holm[1] == -1 and np.count_nonzero(holm) == 2
+    assert np.count_nonzero(raw) > 2 and np.all(p_adj >= 0)
+    median = np.array([-1.0, 0.0, 1.0, 2.0])       # rarity 1 is the cards' own
+    rarity = np.ones(n, np.int64)
+    like = plays_like(rating, median, rarity, holm)
+    assert like[0] == 3 and like[1] == 0
+    assert plays_like(np.array([0.45]), median, np.array([1]), np.array([-1]))[0] == 1
+
+
+def test_a_remedy_lands_only_with_its_interval_inside_and_says_what_settles_it():
+    """`--remedy` says "lands" only when its interval lies inside the band; otherwise how many
+    more replays would settle it (the replayed part shrinks as 1/sqrt(games))."""
+    from sim.runner.remedy import Candidate, Check, replays_to_settle
+
+    z, se0 = 1.96, 0.05
+    cand = Candidate("max_health", 100, 90, 10.0, 9.0)
+    half = z * np.sqrt(se0 ** 2 + 0.2 ** 2)          # shift SE 0.2 at 100 games
+    check = Check(0, cand, 0.0, -half, half, 0.0, 100)
+    n = replays_to_settle(check, se0, z, -0.3, 0.3)
+    room = 0.3 / z
+    assert n == int(np.ceil(100 * 0.04 / (room ** 2 - se0 ** 2)))
+    shift_at_n = 0.2 * np.sqrt(100 / n)
+    assert z * np.sqrt(se0 ** 2 + shift_at_n ** 2) <= 0.3 + 1e-9
+    assert replays_to_settle(check, 0.2, z, -0.3, 0.3) == -1   # the study itself too wide
+
+
+def _validation(k_w, n_w, k_o, n_o, diff):
+    from sim.analysis.power_level import share
+
+    return SimpleNamespace(fair_within=share(k_w, n_w), fair_over=share(k_o, n_o),
+                           fair_difference=diff, tolerance=0.05, budget=10,
+                           built=np.ones(n_w + n_o, bool))
+
+
+@pytest.mark.parametrize("args,start", [
+    ((0, 4, 1, 4, (-0.25, -0.6, 0.2)), "The team budget does not predict fairness here: 4 of 4"),
+    ((18, 20, 2, 20, (0.8, 0.5, 0.9)), "The team budget predicts fairness here: 18 of 20"),
+    ((6, 20, 0, 20, (0.3, 0.1, 0.5)), "The team budget helps but does not make games fair"),
+    ((0, 0, 3, 8, (np.nan, np.nan, np.nan)), "The team budget could not be tested"),
+])
+def test_power_levels_budget_conclusion_is_one_plain_sentence(args, start):
+    """Issue #21 item 4: "The team budget does not predict fairness here: 4 of 4 budget-built
+    sets were unfair" — first, before the statistics."""
+    from sim.cli.power_levels import budget_conclusion
+
+    text = budget_conclusion(_validation(*args))
+    assert text.startswith(start) and text.endswith(".") and text.count(". ") == 0
+
+
+def test_recurrence_counts_the_runs_that_flag_a_card_the_same_way():
+    """Issue #21 item 2: "each outlier's recurrence over replicates" — the runs flagging a card
+    as the main study does; the agreement of the flagged sets; cards with one verdict throughout."""
+    from sim.runner.rarity_recurrence import Recurrence, replicate_seed
+
+    flags = np.array([[1, 1, 1], [1, 0, 1], [-1, 1, 0], [0, 0, 1], [0, 0, 0]])
+    r = Recurrence((1, 2, 3), flags)
+    assert r.count().tolist() == [3, 2, 1, 0, 0]
+    s = r.summary()
+    assert s["flagged_in_any"] == 4 and s["flagged_in_every"] == 1 and s["agreement"] == 0.25
+    assert s["cards_same_in_every_run"] == pytest.approx(2 / 5)
+    assert s["flagged_per_run"] == [3, 2, 3]
+    assert replicate_seed(424242, 1) == replicate_seed(424242, 1) != replicate_seed(424242, 2)
+
+
+@pytest.mark.parametrize("args,words", [
+    (("rarity", "--correction", "sidak"), "--correction"),
+    (("rarity", "--replicates", "0"), "--replicates"),
+    (("draft", "--random", "20", "--team-budget", "30"), "--team-budget"),
+    (("draft", "--random", "20", "--no-alternating", "--team-budget", "10"), "--team-budget"),
+    (("draft", "--random", "20", "--proposals", "0"), "--proposals"),
+    (("fairness", "experiments/teams/example.toml", "--proposals", "0"), "--proposals"),
+])
+def test_new_flags_refuse_bad_input_with_exit_2(capsys, args, words):
+    """Bad input or flags: exit 2 and a message naming the flag, before any game is played."""
+    from tests._cli_kit import run
+
+    code, _, err = run(capsys, *args)
+    assert code == 2 and words in err

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from sim.runner.limits import MAX_GAMES
+
 
 @click.command()
 @click.option("--pool", "pool_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -15,13 +17,13 @@ import click
 @click.option("--random", "random_n", type=int, default=None,
               help="Draw a random pool of this many cards (20).")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True)
-@click.option("--games", type=click.IntRange(8, None), default=1024, show_default=True,
+@click.option("--games", type=click.IntRange(8, MAX_GAMES), default=1024, show_default=True,
               help="Most games to confirm each split by simulation (multiple of 4).")
 @click.option("--policy", default="greedy", show_default=True)
 @click.option("--alternating/--no-alternating", default=True, show_default=True,
               help="Also Arena's alternating pick order by Power Level under the team budget "
                    "(cards/arena_budget.toml); fits the levels first.")
-@click.option("--level-games", type=click.IntRange(64, None), default=None,
+@click.option("--level-games", type=click.IntRange(64, MAX_GAMES), default=None,
               help="Games behind the Power Levels (default: cards/arena_budget.toml).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True)

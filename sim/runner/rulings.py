@@ -110,7 +110,7 @@ def _trace(cols) -> np.ndarray:
 
 def play_fairness(catalogue, cfg: StudyConfig, stage: str, progress) -> tuple:
     """The fixed fairness study: winners, each block's board and each game's trace."""
-    from sim.catalogue.teams import load_teams
+    from sim.runner.team_names import load_checked_teams as load_teams
 
     from .fairness import fairness_experiment
     from .tasks import build_arena, grow_arena, play_games

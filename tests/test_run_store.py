@@ -153,3 +153,33 @@ def test_cards_csv_goes_through_a_csv_writer(tmp_path):
                       ("games", "wins", "dealt", "taken", "kills", "alive"), names)
     table = pd.read_csv(tmp_path / "cards.csv")
     assert table["card"].tolist() == names and table["alive"].tolist() == [2, 3]
+
+
+def test_a_worker_exits_when_the_run_that_started_it_is_killed(tmp_path):
+    """Item 2: "workers stop when the main process dies" — the lifeline alone, without the
+    engine: a stand-in run starts a stand-in worker that watches it, the run is SIGKILLed, and
+    the worker is gone within two seconds (it would sleep a minute otherwise)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.test_runner import _alive
+
+    worker = ("import os, sys, time; from sim.runner.lifeline import watch_parent; "
+              "watch_parent(os.getppid(), every=0.05); print(os.getpid(), flush=True); "
+              "time.sleep(60)")
+    parent = ("import subprocess, sys, time; "
+              f"subprocess.Popen([sys.executable, '-c', {worker!r}]); time.sleep(60)")
+    proc = subprocess.Popen([sys.executable, "-c", parent], cwd=ROOT, stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    with proc.stdout:
+        child = int(proc.stdout.readline())
+    assert _alive(child)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 2
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _alive(child)

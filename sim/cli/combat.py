@@ -21,7 +21,7 @@ from sim.catalogue.peers import SYSTEMS as PEER_SYSTEMS
 
 # Board Wars samples stream in blocks of STREAM_CHUNKS sampler chunks (4 Mi resolutions, ~25 MB).
 STREAM_CHUNKS = 64
-# Bounded by time: ~1e8 resolutions/s on two cores, so 1e11 is a quarter of an hour or more.
+# Bounded by time: 3e7-1e8 resolutions/s on two cores (measured), so 1e11 is 20-60 minutes.
 MAX_SAMPLES = 10**11
 # The peer games' samplers hold every draw in memory (9 bytes each): 1e8 is ~0.9 GB.
 MAX_PEER_SAMPLES = 10**8
@@ -111,7 +111,8 @@ def combat(cards, attacks, tier, defense, advantage, disadvantage, defender_adva
 
 def _check_samples(samples: int | None, system: str) -> None:
     """Refuse a sample count that cannot finish (or fit), saying the maximum and why."""
-    limit, why = ((MAX_SAMPLES, "streamed, but ~1e8 resolutions/s: more would take hours")
+    limit, why = ((MAX_SAMPLES, "streamed in fixed memory, but at 3e7-1e8 resolutions/s "
+                                "more would take hours")
                   if system == "boardwars" else
                   (MAX_PEER_SAMPLES, "the peer samplers hold every draw in memory"))
     if samples is not None and samples > limit:

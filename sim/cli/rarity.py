@@ -18,7 +18,8 @@ from ._policy import POLICY_HELP, budget_option
 @click.option("--experiment", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("experiments/rarity.toml"), show_default=True,
               help="A pool experiment (teams drawn from the cards).")
-@click.option("--games", type=click.IntRange(8, MAX_GAMES), default=None, help="Override the games.")
+@click.option("--games", type=click.IntRange(8, MAX_GAMES), default=None,
+              help="Override the games.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
 @click.option("--out", type=OUT_FOLDER, default=Path("reports"),

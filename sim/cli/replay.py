@@ -29,7 +29,8 @@ def replay(log: Path, rules: bool):
             raise InputError([Problem(str(log), n, "line", "JSON nested too deeply to be a game "
                                       "event")]) from None
         except (ValueError, KeyError, TypeError):
-            raise InputError([Problem(str(log), n, "line", "not a game event (JSON with \"text\")")]) from None
+            raise InputError([Problem(str(log), n, "line",
+                                      "not a game event (JSON with \"text\")")]) from None
         if ev.get("rotation") is not None and ev["rotation"] != rotation:
             rotation = ev["rotation"]
             click.echo(f"— rotation {rotation} —")

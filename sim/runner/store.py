@@ -1,4 +1,4 @@
-"""Where a run's results live: one Parquet file per batch, a derived manifest, atomic writes, resume.
+"""Where a run's results live: a Parquet file per batch, a derived manifest, atomic writes, resume.
 
 Why per batch: an interrupted run (Ctrl-C, kill) keeps every batch it finished — each file is
 written to a temporary name and renamed — and ``--resume`` plays exactly the missing batches.
@@ -231,6 +231,7 @@ class RunStore:
             try:
                 table = pq.read_table(path, page_checksum_verification=True)
             except (OSError, pa.ArrowException, ValueError) as exc:
-                raise InputError([Problem(str(path), None, "batch", f"unreadable ({str(exc).splitlines()[0]}); run "
+                why = str(exc).splitlines()[0]
+                raise InputError([Problem(str(path), None, "batch", f"unreadable ({why}); run "
                                           "again with --resume to play it again")]) from None
             yield b, table

@@ -50,7 +50,7 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
     ("log-missing-parent", ["play", "--seed", "1", "--log", "nowhere/g.jsonl"], None, None,
      "nowhere/g.jsonl: --log:", "does not exist", "item 3: no silent parent for play --log"),
     ("png-in-proc", ["board", "--seed", "3", "--png", "/proc/x.png"], None, None,
-     "/proc/x.png: --png:", "cannot write", "item 3: board --png /proc/x.png"),
+     "/proc/x.png: --png:", "not writable", "item 3: board --png /proc/x.png"),
     ("junit-under-file", ["drift", "--junit", "afile/d.xml"], None, None,
      "afile/d.xml: --junit:", "is a file", "item 3: drift --junit to an unwritable path"),
     ("out-is-file", ["run", "{exp}", "--out", "afile"], None, None, "afile: --out:",
@@ -107,7 +107,7 @@ def test_read_only_folder_is_refused_before_work(capsys, workdir):
         code, _, err = run(capsys, "play", "--seed", "1", "--log", locked / "g.jsonl")
     finally:
         locked.chmod(0o755)
-    assert code == 2 and err.startswith(f"error: {locked / 'g.jsonl'}: --log: cannot write")
+    assert code == 2 and err.startswith(f"error: {locked / 'g.jsonl'}: --log: not writable")
 
 
 def test_unreachable_dask_scheduler_fails_fast(capsys, workdir):

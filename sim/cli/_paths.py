@@ -27,7 +27,7 @@ def _probe(folder: Path) -> str | None:
     try:
         fd, name = tempfile.mkstemp(prefix=".bwlab-probe-", dir=folder)
     except OSError as exc:
-        return f"cannot write in {folder}: {exc.strerror or exc}"
+        return f"not writable ({folder}: {exc.strerror or exc})"
     os.close(fd)
     os.unlink(name)
     return None

@@ -10,8 +10,9 @@ experiment file, its teams, root seed, games, batch size, policies), its batch n
 time it took. Before a batch is counted its footer is checked against this run: another run's
 batch refuses the whole folder (never adopted, ``--resume`` or not); a truncated or damaged one is
 deleted and played again. The manifest is rebuilt from the batches whenever it is written, so
-it cannot list fewer batches than the folder holds. Nothing is written until the first batch is
-stored: a run that fails before it leaves nothing behind to lock the folder.
+a finished run's lists every batch, and a lost or stale one is never an error. Nothing is
+written until the first batch is stored: a run that fails before it leaves nothing behind to
+lock the folder.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ from sim.catalogue.diagnostics import InputError, Problem
 from .experiment import Experiment
 
 MANIFEST = "manifest.json"
+# The manifest is derived, so it is rewritten at most this often while batches arrive (and at
+# the end): rewriting a list of 10**5 batches after every one of them would write gigabytes.
+MANIFEST_EVERY = 2.0
 DIGEST_KEY, BATCH_KEY, SECONDS_KEY = b"bwlab.run_digest", b"bwlab.batch", b"bwlab.seconds"
 # Files atomic_path leaves behind when a process dies between creating and renaming them.
 _TEMP_GLOBS = (".batch-*.parquet.*.tmp", f".{MANIFEST}.*.tmp", ".cards.csv.*.tmp")
@@ -78,6 +82,7 @@ class RunStore:
     started: float = field(default_factory=time.time)
     summary: dict | None = None
     removed: list[str] = field(default_factory=list)   # damaged batches deleted on resume
+    saved_at: float = float("-inf")                     # time.monotonic() of the last save
 
     @classmethod
     def open(cls, out: Path, exp: Experiment, cards_root: Path, resume: bool) -> "RunStore":
@@ -189,7 +194,8 @@ class RunStore:
         with atomic_path(self.batch_path(b)) as tmp:
             pq.write_table(table, tmp, write_page_checksum=True)
         self.stored[b] = {"games": table.num_rows, "seconds": round(seconds, 4)}
-        self._save()
+        if time.monotonic() - self.saved_at >= MANIFEST_EVERY:
+            self._save()
 
     def write_cards(self, totals, columns, names=None) -> None:
         """``cards.csv``: the streaming per-card totals of the stored games, through a CSV writer
@@ -222,6 +228,7 @@ class RunStore:
 
     def _save(self) -> None:
         write_text(self.out / MANIFEST, json.dumps(self.manifest, indent=2, sort_keys=True))
+        self.saved_at = time.monotonic()
 
     def batches(self):
         """Stored batches one at a time, in order (streaming: memory does not grow with games).

@@ -37,8 +37,8 @@ from sim.catalogue.diagnostics import InputError, Problems, suggest
 from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, load_teams
 from sim.catalogue.tomldoc import MISSING, TomlDoc
 
-from .team_names import check_team_names
 from .limits import GAMES_WHY, MAX_BATCHES, MAX_GAMES
+from .team_names import check_team_names
 
 SEATINGS = ("fixed", "rotate", "duplicate")
 DRAWS = ("random",)

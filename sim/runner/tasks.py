@@ -158,7 +158,6 @@ def load_context(exp_path: Path, games: int | None, cards_root: Path) -> Experim
     every run seconds before its first batch (3 s for 64 boards)."""
     from sim.catalogue.loader import load_catalogue
     from sim.engine.layout import POLICY_IDS
-
     from sim.engine.tables import load_game_data
 
     catalogue = load_catalogue(Path(cards_root))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import socket
+import warnings
 from contextlib import nullcontext
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -26,6 +27,7 @@ from .limits import cores
 from .store import RunStore
 from .tasks import fingerprint, run_batch
 
+_CANCELLED = r".*(tasks have been successfully executed|which were still being processed)"
 CONNECT_SECONDS = 5.0  # a scheduler that does not answer in this time is reported, not awaited
 
 
@@ -85,7 +87,10 @@ def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_roo
     # no more workers than batches: an idle worker still loads the engine
     n_jobs = min(jobs or default_jobs(), len(todo))
     try:
-        with config:
+        with config, warnings.catch_warnings():
+            # an interrupt drops the batches in flight (played again by --resume), which the
+            # CLI reports in one line; joblib's paragraph about cancelled tasks is noise there
+            warnings.filterwarnings("ignore", _CANCELLED, UserWarning)
             runner = Parallel(n_jobs=n_jobs, backend=None if client else "loky",
                               return_as="generator_unordered")
             for b, columns, seconds in runner(tasks):

@@ -183,3 +183,22 @@ def test_a_worker_exits_when_the_run_that_started_it_is_killed(tmp_path):
     while _alive(child) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not _alive(child)
+
+
+def test_two_runs_cannot_write_into_one_folder_at_once(exp_dir, catalogue):
+    """Item 2, "results can never be mixed": while one run holds its folder, a second (here
+    another experiment, which would find the folder still empty) is refused with one line."""
+    from sim.catalogue.diagnostics import InputError
+    from sim.runner.experiment import load_experiment
+    from sim.runner.store import RunStore
+
+    out = exp_dir / "out"
+    tiny, other = (load_experiment(exp_dir / f"{n}.toml", catalogue.cards, ("greedy",))
+                   for n in ("tiny", "other"))
+    first = RunStore.open(out, tiny, ROOT / "cards", resume=False)
+    try:
+        with pytest.raises(InputError, match="another bwlab run is writing here"):
+            RunStore.open(out, other, ROOT / "cards", resume=False)
+    finally:
+        first.close()
+    RunStore.open(out, other, ROOT / "cards", resume=False).close()  # free once released

@@ -69,15 +69,26 @@ def _interrupt(signum, frame):
 
 
 def _play(exp, experiment, games, cards_root, out, resume, jobs, client, no_progress, policies):
-    """Open the store (refusing a clash), play the missing batches, summarise."""
+    """Open the store (refusing a clash, locking the folder), play and summarise, release."""
+    from sim.runner.store import RunStore
+
+    store = RunStore.open(out, exp, cards_root, resume)
+    try:
+        _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_progress,
+                   policies)
+    finally:
+        store.close()
+
+
+def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_progress,
+               policies):
+    """Play the missing batches into ``store`` and summarise the run."""
     import signal
 
     from sim.catalogue.loader import load_catalogue
     from sim.runner.parallel import run_experiment
-    from sim.runner.store import RunStore
     from sim.runner.summary import summarise
 
-    store = RunStore.open(out, exp, cards_root, resume)
     for name in store.removed:
         click.echo(f"note: {out / name} was damaged (truncated or failing its checksum); "
                    "playing it again", err=True)

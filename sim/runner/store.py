@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,35 +84,68 @@ class RunStore:
     summary: dict | None = None
     removed: list[str] = field(default_factory=list)   # damaged batches deleted on resume
     saved_at: float = float("-inf")                     # time.monotonic() of the last save
+    lock_fd: int | None = None                          # the folder's lock (see _lock)
 
     @classmethod
     def open(cls, out: Path, exp: Experiment, cards_root: Path, resume: bool) -> "RunStore":
-        """The store of this run in ``out``; InputError (nothing written) when the folder holds
-        another run's results, or this run's without ``--resume``. With ``--resume`` damaged
-        batches and stale temporary files are deleted (the batches are played again)."""
+        """The store of this run in ``out``, locked; InputError (nothing written but the empty
+        folder) when the folder holds another run's results, this run's without ``--resume``,
+        or another run is writing there. With ``--resume`` damaged batches and stale temporary
+        files are deleted (the batches are played again)."""
         identity = run_identity(exp, cards_root)
         store = cls(Path(out), identity, identity_digest(identity))
-        if not store.out.is_dir():
-            return store
-        scan = store.scan(full=resume)
-        manifest = store._read_manifest()
+        store.out.mkdir(parents=True, exist_ok=True)  # validation is done: an empty folder
+        store._lock()
+        try:
+            store._adopt(exp, resume)
+        except BaseException:
+            store.close()
+            raise
+        return store
+
+    def _adopt(self, exp: Experiment, resume: bool) -> None:
+        """Check the folder's batches against this run (see :meth:`open`); keep this run's."""
+        scan = self.scan(full=resume)
+        manifest = self._read_manifest()
         if scan.foreign:
-            raise InputError(store._foreign_problems(scan, manifest))
+            raise InputError(self._foreign_problems(scan, manifest))
         if (scan.ours or scan.damaged) and not resume:
-            raise InputError([Problem(str(store.out), None, "--out",
+            raise InputError([Problem(str(self.out), None, "--out",
                                       f"a run is already here ({len(scan.ours)} of "
                                       f"{exp.n_batches} batches stored); add --resume to finish "
                                       "it, or choose another --out")])
         for path in scan.damaged:
             path.unlink(missing_ok=True)
-            store.removed.append(path.name)
-        store._remove_temp_files()
-        store.stored = scan.ours
-        if manifest and manifest.get("run_digest") == store.digest:
-            store.started = manifest.get("started", store.started)
+            self.removed.append(path.name)
+        self._remove_temp_files()
+        self.stored = scan.ours
+        if manifest and manifest.get("run_digest") == self.digest:
+            self.started = manifest.get("started", self.started)
         if scan.ours:
-            store._save()  # a lost, corrupt or stale manifest is rebuilt from the batches now
-        return store
+            self._save()  # a lost, corrupt or stale manifest is rebuilt from the batches now
+
+    def _lock(self) -> None:
+        """Hold an exclusive lock on the folder while this run writes to it. Why: two runs
+        started into one empty folder would both find no batches and then mix theirs. The
+        kernel drops the lock when the process ends, however it ends."""
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: the digest checks still refuse a mixed folder later
+            return
+        fd = os.open(self.out, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise InputError([Problem(str(self.out), None, "--out", "another bwlab run is "
+                                      "writing here; wait for it or choose another --out")])
+        self.lock_fd = fd
+
+    def close(self) -> None:
+        """Release the folder (the end of the command that opened it)."""
+        if self.lock_fd is not None:
+            os.close(self.lock_fd)
+            self.lock_fd = None
 
     def batch_path(self, b: int) -> Path:
         return self.out / f"batch-{b:06d}.parquet"

@@ -157,10 +157,34 @@ def test_jobs_1_jobs_2_and_dask_give_identical_results_and_resume_loses_nothing(
     assert code == 2 and "experiment_sha256" in err and "root_seed" in err
 
 
+def _workers(pid: int) -> list[int]:
+    """The loky worker processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if parent == pid and b"LokyProcess" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie nobody reaped is not running)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def test_a_killed_run_keeps_its_batches_and_resume_finishes_it(exp_dir):
-    """Kill a running `bwlab run` (SIGKILL: no clean-up at all) once a batch is stored: every
-    stored batch is a complete Parquet file, and --resume plays the rest — each game exactly once,
-    the batches stored before the kill untouched."""
+    """Kill a running `bwlab run --jobs 2` (SIGKILL: no clean-up at all) once a batch is stored:
+    its worker processes stop within seconds (issue #22 item 2: "workers stop when the main
+    process dies"), every stored batch is a complete Parquet file, and --resume plays the rest
+    across the batch boundaries — each game exactly once, the batches stored before the kill
+    untouched."""
     import os
     import signal
     import subprocess
@@ -171,9 +195,10 @@ def test_a_killed_run_keeps_its_batches_and_resume_finishes_it(exp_dir):
     exp.write_text(SMALL.replace("games = 16", "games = 96").replace("batch_size = 4",
                                                                       "batch_size = 2"))
     out = exp_dir / "killed"
-    cmd = [sys.executable, "-m", "sim.cli.main", "run", str(exp), "--jobs", "1", "--out", str(out),
+    cmd = [sys.executable, "-m", "sim.cli.main", "run", str(exp), "--out", str(out),
            "--no-progress"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd + ["--jobs", "2"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
     # no wall-clock deadline for the first batch (a cold compile cache takes minutes): the loop
     # ends when a batch is stored or the run exits; the hour is only a guard against a hang
     deadline = time.monotonic() + 3600
@@ -181,14 +206,20 @@ def test_a_killed_run_keeps_its_batches_and_resume_finishes_it(exp_dir):
         if proc.poll() is not None:
             break
         time.sleep(0.05)
+    workers = _workers(proc.pid)
     if proc.poll() is None:
         os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
+    gone = time.monotonic() + 10
+    while any(map(_alive, workers)) and time.monotonic() < gone:
+        time.sleep(0.1)
+    assert not [w for w in workers if _alive(w)], "workers outlived the killed run"
     before = {p.name: p.read_bytes() for p in out.glob("batch-*.parquet")}
     assert before, "no batch was stored before the run ended"
     for name in before:
         pq.read_table(out / name)  # complete files only: written under a temp name, then renamed
-    done = subprocess.run(cmd + ["--resume"], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(cmd + ["--jobs", "1", "--resume"], cwd=ROOT, capture_output=True,
+                          text=True)
     assert done.returncode == 0, done.stderr
     games = np.concatenate([t.column("game").to_numpy() for t in tables(out)])
     np.testing.assert_array_equal(np.sort(games), np.arange(96))

@@ -12,8 +12,9 @@ general game system", ECAI 2020; the metrics of the Ludii Portfolio):
   decided: last team standing, same-step elimination decided by health (the book's tie-break),
   stalemate, the rotation cap;
 - **Duration**: game length in rotations (median and spread);
-- **LeadChange**: how often the leader changes during a game — it needs a per-game count the
-  engine does not record yet (see :data:`LEAD_CHANGES_NEEDS`);
+- **LeadChange**: how often the leader (the team with the most health of living characters at
+  a rotation's end; a tie leads no one) changes during a game: the engine counts it per game
+  (``lead_changes``; runs stored before it existed report it as not measured);
 
 and Fishtest's W/L/D counts (each team's wins, losses and games with no winner), plus the order in
 which teams are eliminated.
@@ -178,6 +179,7 @@ class GameBalance:
     seat_share: list | None = None  # per seat: Share of games won (AdvantageP1 = seat 1)
     first_out: list | None = None   # per team: Share of games it fell first
     mean_place: list | None = None  # per team: mean place (1 = winner .. 4)
+    lead: dict | None = None        # lead changes per game: mean, median, Share with any
     extra: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
@@ -186,7 +188,9 @@ class GameBalance:
              "decisiveness": self.decisive.as_dict(), "drawishness": self.drawn.as_dict(),
              "duration_rotations": self.length, "wld": self.wld,
              "balance_by_share": 1.0 - _gap([s.rate for s in self.team_share]),
-             "lead_changes": None, "lead_changes_needs": LEAD_CHANGES_NEEDS}
+             "lead_changes": self.lead}
+        if self.lead is None:
+            d["lead_changes_needs"] = LEAD_CHANGES_NEEDS
         if self.seat_share is not None:
             rates = [s.rate for s in self.seat_share]
             d["seats"] = [s.as_dict() for s in self.seat_share]
@@ -213,7 +217,8 @@ def length_summary(rotations) -> dict:
 
 
 def game_balance(winner_team, outcome, rotations, *, clusters=None, winner_seat=None,
-                 eliminated=None, n_teams: int = 4, confidence: float = 0.95) -> GameBalance:
+                 eliminated=None, lead_changes=None, n_teams: int = 4,
+                 confidence: float = 0.95) -> GameBalance:
     """The metrics of ``n`` games: ``winner_team`` (-1: nobody), ``outcome`` (engine labels),
     ``rotations``; optional each game's board (``clusters``), winning seat, and per team the
     decision after which it fell (``eliminated [n, teams]``, -1 never)."""
@@ -240,8 +245,13 @@ def game_balance(winner_team, outcome, rotations, *, clusters=None, winner_seat=
         first = [sh(np.isfinite(lowest[:, 0]) & (fell[:, t] == lowest[:, 0]))
                  for t in range(n_teams)]
         places = elimination_places(e, w).mean(axis=0).tolist() if n else [float("nan")] * n_teams
+    lead = None
+    if lead_changes is not None and n:
+        x = np.asarray(lead_changes)
+        lead = {"mean": float(x.mean()), "median": float(np.median(x)),
+                "any": sh(x > 0).as_dict()}
     return GameBalance(n, outcomes, sh(~none), sh(none), length_summary(rotations), wld,
-                       [sh(w == t) for t in range(n_teams)], seats, first, places)
+                       [sh(w == t) for t in range(n_teams)], seats, first, places, lead)
 
 
 def balance_lines(gb: GameBalance, names=None, seat_rates=None) -> list[str]:
@@ -262,8 +272,14 @@ def balance_lines(gb: GameBalance, names=None, seat_rates=None) -> list[str]:
         lines.append("order of elimination (share of games out first; mean place, 1 = winner): "
                      + "; ".join(f"{names[t]} {100 * f.rate:.0f} %, {m:.2f}"
                                  for t, (f, m) in enumerate(zip(gb.first_out, gb.mean_place))))
-    lines.append("lead changes: not measured (the engine does not record the leader during a "
-                 "game)")
+    if gb.lead is None:
+        lines.append("lead changes: not measured (results stored before the engine counted them)")
+    else:
+        a = gb.lead["any"]
+        lines.append(f"lead changes (the team with most health, at rotation ends): mean "
+                     f"{gb.lead['mean']:.2f} per game, median {gb.lead['median']:g}; in "
+                     f"{100 * a['share']:.0f} % [{100 * a['low']:.0f}, {100 * a['high']:.0f}] of "
+                     f"games the lead changed at least once")
     return lines
 
 

@@ -6,10 +6,12 @@ from pathlib import Path
 
 import click
 
+from ._paths import OUT_FILE
+
 
 @click.command()
 @click.option("--seed", type=int, required=True, help="Seed of the layout; same seed, same board.")
-@click.option("--png", "png", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--png", "png", type=OUT_FILE, default=None,
               help="Also draw the board to this PNG file.")
 @click.option("--cards", "cards", type=click.Path(path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
@@ -29,8 +31,6 @@ def board(seed: int, png: Path | None, cards: Path | None):
     layout = generate_board(tiles, board_rules, seed)
     click.echo(render_text(layout, tiles, rules.suits))
     if png is not None:
-        if not png.parent.exists() and str(png.parent) not in ("", "."):
-            raise InputError([Problem(str(png), None, "--png", "folder does not exist")])
         from sim.board.draw import draw_board
         draw_board(layout, tiles, rules.suits, png, title=f"Board Wars — seed {seed}")
         click.echo(f"drawn: {png}")

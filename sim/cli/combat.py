@@ -19,6 +19,13 @@ import numpy as np
 
 from sim.catalogue.peers import SYSTEMS as PEER_SYSTEMS
 
+# Board Wars samples stream in blocks of STREAM_CHUNKS sampler chunks (4 Mi resolutions, ~25 MB).
+STREAM_CHUNKS = 64
+# Bounded by time: 3e7-1e8 resolutions/s on two cores (measured), so 1e11 is 20-60 minutes.
+MAX_SAMPLES = 10**11
+# The peer games' samplers hold every draw in memory (9 bytes each): 1e8 is ~0.9 GB.
+MAX_PEER_SAMPLES = 10**8
+
 
 def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
     if advantage and disadvantage:
@@ -36,7 +43,9 @@ def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
 @click.option("--defender-advantage", is_flag=True, help="Defender rolls defense twice, keeps the better.")
 @click.option("--defender-disadvantage", is_flag=True, help="Defender rolls twice, the worse is kept.")
 @click.option("--exact", is_flag=True, help="Exact distribution (the default).")
-@click.option("--samples", type=click.IntRange(1, None), help="Monte Carlo with N resolutions.")
+@click.option("--samples", type=click.IntRange(1, None),
+              help=f"Monte Carlo with N resolutions (streamed; at most {MAX_SAMPLES:.0e}; peer "
+                   f"systems at most {MAX_PEER_SAMPLES:.0e}).")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
               help="Root seed of the Monte Carlo stream.")
 @click.option("--attacker-health", type=click.IntRange(1, None), help="Attacker's current health.")
@@ -46,8 +55,8 @@ def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
 @click.option("--attacker-debuffed", is_flag=True, help="Attacker is de-buffed (blue).")
 @click.option("--attacker-boosted", is_flag=True, help="Attacker is under a positive effect (green).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
-@click.option("--cards-dir", "cards_dir", type=click.Path(path_type=Path),
+              show_default=True, help="table: for reading; json (or csv): for scripts, on stdout only.")
+@click.option("--cards", "--cards-dir", "cards_dir", type=click.Path(path_type=Path),
               help="Card folder (default ./cards).")
 @click.option("--system", type=click.Choice(PEER_SYSTEMS), default="boardwars", show_default=True,
               help="Combat system: Board Wars or a peer game (cards/peers.toml).")
@@ -64,6 +73,7 @@ def combat(cards, attacks, tier, defense, advantage, disadvantage, defender_adva
     def_adv = _advantage(defender_advantage, defender_disadvantage, "defender-")
     if exact and samples:
         raise click.UsageError("--exact and --samples exclude each other")
+    _check_samples(samples, system)
     if system != "boardwars":
         board_wars_only = (cards, attacks, tier, defense, att_adv, def_adv, attacker_health,
                            defender_health, attacker_homefield, defender_homefield,
@@ -99,6 +109,19 @@ def combat(cards, attacks, tier, defense, advantage, disadvantage, defender_adva
     click.echo(json.dumps(result, indent=2) if fmt == "json" else _stat_table(result))
 
 
+def _check_samples(samples: int | None, system: str) -> None:
+    """Refuse a sample count that cannot finish (or fit), saying the maximum and why."""
+    limit, why = ((MAX_SAMPLES, "streamed in fixed memory, but at 3e7-1e8 resolutions/s "
+                                "more would take hours")
+                  if system == "boardwars" else
+                  (MAX_PEER_SAMPLES, "the peer samplers hold every draw in memory"))
+    if samples is not None and samples > limit:
+        from sim.catalogue.diagnostics import InputError, Problem
+
+        raise InputError([Problem("--samples", None, "samples",
+                                  f"{samples} is above the maximum {limit:.0e} ({why})")])
+
+
 def _stat_form(rules, attacks, tier, defense, att_adv, def_adv, samples, seed) -> dict:
     from sim.combat.exact import damage_distribution
 
@@ -108,19 +131,54 @@ def _stat_form(rules, attacks, tier, defense, att_adv, def_adv, samples, seed) -
               "attacker_advantage": att_adv, "defender_advantage": def_adv,
               "advantage_scope": rules.advantage_scope, "p_hit": dist.p_hit}
     if samples:
-        from sim.combat.sampler import sample_damage
-
-        drawn = sample_damage(attacks, defense, tier, rules, seed=seed, n=samples,
-                              attacker_advantage=att_adv, defender_advantage=def_adv)
-        hist = np.bincount(drawn.damage, minlength=dist.pmf.size)
-        result.update(method="monte_carlo", samples=samples, seed=seed,
-                      mean=float(drawn.damage.mean()), variance=float(drawn.damage.var()),
-                      p_hit=float(drawn.hits.sum() / max(1, attacks * samples)),
+        hist, hits = sample_histogram(attacks, defense, tier, rules, seed, samples, att_adv,
+                                      def_adv, dist.pmf.size)
+        mean, variance = _moments(hist)
+        result.update(method="monte_carlo", samples=samples, seed=seed, mean=mean,
+                      variance=variance, p_hit=float(hits / max(1, attacks * samples)),
                       histogram=hist.tolist())
     else:
         result.update(method="exact", mean=dist.mean, variance=dist.variance,
                       pmf=dist.pmf.tolist())
     return result
+
+
+def sample_histogram(attacks, defense, tier, rules, seed, n, att_adv, def_adv, size):
+    """(damage histogram of ``n`` sampled attacks, total hits), in fixed memory.
+
+    Why blocks: ``--samples 10**10`` used to allocate every draw at once (1.8 TiB for 10**12).
+    The sampler's chunk ``c`` always rolls from child ``c`` of the seed, so resolving the stream
+    block by block (``first_chunk``) rolls the very dice of one call: same seed, same counts,
+    whatever the block size.
+    """
+    from sim.combat.sampler import CHUNK, Samples, sample_damage
+
+    block = STREAM_CHUNKS * CHUNK
+    hist = np.zeros(size, np.int64)
+    hits = 0
+    buffer = None
+    for start in range(0, n, block):
+        k = min(block, n - start)
+        if buffer is None or buffer.damage.size != k:
+            buffer = Samples(damage=np.empty(k, np.int32), hits=np.empty(k, np.int16))
+        drawn = sample_damage(attacks, defense, tier, rules, seed=seed, n=k, out=buffer,
+                              attacker_advantage=att_adv, defender_advantage=def_adv,
+                              first_chunk=start // CHUNK)
+        counts = np.bincount(drawn.damage, minlength=size)
+        if counts.size > hist.size:
+            hist = np.pad(hist, (0, counts.size - hist.size))
+        hist[: counts.size] += counts
+        hits += int(drawn.hits.sum(dtype=np.int64))
+    return hist, hits
+
+
+def _moments(hist: np.ndarray) -> tuple[float, float]:
+    """Mean and variance of the damage from its histogram (exact integer sums first)."""
+    n = int(hist.sum())
+    values = np.arange(hist.size)
+    total = int((values * hist).sum())
+    mean = total / n
+    return float(mean), float((hist * (values - mean) ** 2).sum() / n)
 
 
 def _stat_table(r: dict) -> str:
@@ -169,12 +227,10 @@ def _card_form(catalogue, names, att_adv, def_adv, attacker_health, defender_hea
               "p_hit": m.distribution.p_hit, "expected_damage": m.distribution.mean,
               "variance": m.distribution.variance, "kill_probability": m.kill_probability}
     if samples:
-        from sim.combat.sampler import sample_damage
-
-        drawn = sample_damage(m.attacks, m.defense, m.tier, catalogue.rules, seed=seed, n=samples,
-                              attacker_advantage=att_adv, defender_advantage=def_adv)
-        result.update(samples=samples, seed=seed, sampled_mean=float(drawn.damage.mean()),
-                      sampled_kill_probability=float((drawn.damage >= m.defender_health).mean()))
+        hist, _ = sample_histogram(m.attacks, m.defense, m.tier, catalogue.rules, seed, samples,
+                                   att_adv, def_adv, m.distribution.pmf.size)
+        result.update(samples=samples, seed=seed, sampled_mean=_moments(hist)[0],
+                      sampled_kill_probability=float(hist[m.defender_health:].sum() / samples))
     if fmt == "json":
         click.echo(json.dumps(result, indent=2))
         return

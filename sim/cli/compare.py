@@ -23,6 +23,8 @@ from pathlib import Path
 import click
 import numpy as np
 
+from ._paths import OUT_FOLDER
+
 KILL_MARKS = (0.25, 0.5)  # health left, as a fraction of the target's health, for the table
 CURVE = np.linspace(0.01, 1.0, 100)  # health-left grid of the kill-chance curves
 
@@ -107,12 +109,13 @@ def plot(rows, curves, levels, titles):
 
 
 @click.command("compare-systems")
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
+@click.option("--out", "out_dir", type=OUT_FOLDER,
               default=Path("reports/compare"), show_default=True, help="Output folder.")
 @click.option("--system", "only", multiple=True, metavar="NAME",
               help="Only these systems (repeatable; default: every [compare.NAME]).")
-@click.option("--samples", type=click.IntRange(1, None),
-              help="Also a Monte Carlo check per level (mc_* columns).")
+@click.option("--samples", type=click.IntRange(1, 10**8),
+              help="Also a Monte Carlo check per level (mc_* columns); at most 1e8 (the peer "
+                   "samplers hold every draw in memory).")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
               help="Root seed of the Monte Carlo check (level i uses seed + i).")
 @click.option("--cards", "--cards-dir", "cards_dir", type=click.Path(path_type=Path),

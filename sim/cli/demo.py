@@ -6,11 +6,13 @@ from pathlib import Path
 
 import click
 
+from ._paths import OUT_FOLDER
+
 
 @click.command()
 @click.option("--cards", "--cards-dir", "cards_dir", type=click.Path(path_type=Path),
               help="Card folder (default ./cards; --cards-dir is the old spelling).")
-@click.option("--out", type=click.Path(path_type=Path), default=Path("reports"), show_default=True,
+@click.option("--out", type=OUT_FOLDER, default=Path("reports"), show_default=True,
               help="Folder the report is written to.")
 def demo(cards_dir, out):
     """Each card's expected damage against a typical defender, per star colour."""

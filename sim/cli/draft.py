@@ -8,20 +8,24 @@ from pathlib import Path
 
 import click
 
+from sim.runner.limits import MAX_GAMES
+
 
 @click.command()
 @click.option("--pool", "pool_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="TOML file: cards = [20 card names].")
 @click.option("--random", "random_n", type=int, default=None,
               help="Draw a random pool of this many cards (20).")
-@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True)
-@click.option("--games", type=click.IntRange(8, None), default=1024, show_default=True,
+@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
+              help="Root seed: every game's dice and board come from it.")
+@click.option("--games", type=click.IntRange(8, MAX_GAMES), default=1024, show_default=True,
               help="Most games to confirm each split by simulation (multiple of 4).")
-@click.option("--policy", default="greedy", show_default=True)
+@click.option("--policy", default="greedy", show_default=True,
+              help="The players of the confirming games (random, greedy, lookahead[:BUDGET]).")
 @click.option("--alternating/--no-alternating", default=True, show_default=True,
               help="Also Arena's alternating pick order by Power Level under the team budget "
                    "(cards/arena_budget.toml); fits the levels first.")
-@click.option("--level-games", type=click.IntRange(64, None), default=None,
+@click.option("--level-games", type=click.IntRange(64, MAX_GAMES), default=None,
               help="Games behind the Power Levels (default: cards/arena_budget.toml).")
 @click.option("--team-budget", type=click.IntRange(5, 20), default=None,
               help="Team budget in Power Levels (default: cards/arena_budget.toml, Arena: 10); "
@@ -29,8 +33,9 @@ import click
 @click.option("--proposals", type=click.IntRange(1, 50), default=8, show_default=True,
               help="Surrogate splits judged by play at most (--games each).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
-@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None)
+              show_default=True, help="table: for reading; json (or csv): for scripts, on stdout only.")
+@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Card folder (default: ./cards or $BWLAB_CARDS).")
 def draft(pool_file, random_n, seed, games, policy, alternating, level_games, team_budget,
           proposals, fmt, cards):
     """Split 20 cards into the four fairest teams, confirmed by simulation; compare with a snake

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from ._paths import OUT_FILE
 from ._policy import POLICY_HELP, budget_option
 
 
@@ -20,26 +21,6 @@ def _problem(path, field, message):
     from sim.catalogue.diagnostics import InputError, Problem
 
     return InputError([Problem(str(path), None, field, message)])
-
-
-def _check_writable(path: Path, flag: str) -> None:
-    """A file we will write at the end: refuse now (exit 2) rather than after the games. Tried
-    for real (a temporary file beside it), since permission bits do not tell root or a
-    read-only file system."""
-    import tempfile
-
-    parent = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise _problem(path, flag, "is a folder, not a file")
-    if parent.exists() and not parent.is_dir():
-        raise _problem(path, flag, f"{parent} is a file, not a folder")
-    if not parent.is_dir():
-        raise _problem(path, flag, f"folder {parent} does not exist")
-    try:
-        with tempfile.NamedTemporaryFile(dir=parent, prefix=".bwlab-check-"):
-            pass
-    except OSError as exc:
-        raise _problem(path, flag, f"not writable ({exc.strerror or exc})") from None
 
 
 def _load_baseline(path: Path) -> dict:
@@ -106,7 +87,7 @@ def _conclusion(result) -> str:
 @click.option("--games", type=click.IntRange(8, 1_000_000), default=None,
               help="Game cap per matchup (default: the suite's max_games).")
 @click.option("--update", is_flag=True, help="Rewrite the baseline from the current cards/rules.")
-@click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--junit", type=OUT_FILE, default=None,
               help="Write JUnit XML here for CI systems.")
 @click.option("--policy", default=None, help=POLICY_HELP + " Replaces every matchup's policies "
                                                            "(the baseline must be made with it).")
@@ -135,9 +116,11 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, quiet) 
     from sim.engine.layout import POLICY_IDS
     from sim.runner.drift import junit_xml, load_suite, make_baseline, run_gate
 
+    from ._paths import check_output_file
+
     for path, flag in ((junit, "--junit"), (baseline if update else None, "--baseline")):
         if path is not None:
-            _check_writable(path, flag)
+            check_output_file(path, flag)  # before the games, not after them
     catalogue = load_catalogue(cards)
     spec = load_suite(suite, catalogue.cards, tuple(POLICY_IDS))
     if games is not None:

@@ -7,34 +7,37 @@ from pathlib import Path
 
 import click
 
+from sim.runner.limits import MAX_BOARDS, MAX_GAMES
+
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 
 @click.command()
 @click.argument("teams_file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--games", type=click.IntRange(8, None), default=4000, show_default=True,
+@click.option("--games", type=click.IntRange(8, MAX_GAMES), default=4000, show_default=True,
               help="Most games to play (a multiple of 4); stops earlier once settled.")
-@click.option("--round", "round_games", type=click.IntRange(8, None), default=256,
+@click.option("--round", "round_games", type=click.IntRange(8, MAX_GAMES), default=256,
               show_default=True, help="Games between two looks at the verdict (multiple of 4).")
 @click.option("--tolerance", type=click.FloatRange(0.0, 0.25, min_open=True), default=0.05,
               show_default=True, help="Fair band: 25 % ± this.")
 @click.option("--policy", default="greedy", show_default=True,
               help=POLICY_HELP + " Every team plays it.")
 @budget_option
-@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
+              help="Root seed: every game's dice and board come from it.")
 # default: sim.runner.fairness.DEFAULT_BOARDS (not imported here, so that --help stays fast)
-@click.option("--boards", type=click.IntRange(2, None), default=256, show_default=True,
+@click.option("--boards", type=click.IntRange(2, MAX_BOARDS), default=256, show_default=True,
               help="Distinct generated boards, reused in turn (built as the rounds reach "
                    "them). The intervals count boards, not games, as the independent draws: "
                    "past about 4 blocks per board, more boards narrow them more than more games.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
+              show_default=True, help="table: for reading; json (or csv): for scripts, on stdout only.")
 @click.option("--suggest", "suggest_k", type=click.IntRange(0, 10), default=0,
               help="Propose up to K card swaps that make the game fairest, confirmed by simulation.")
 @click.option("--proposals", type=click.IntRange(1, 50), default=8, show_default=True,
               help="With --suggest: the surrogate's proposals judged by duplicate play at most "
                    "(--games each); the first one play calls fair is the advice.")
-@click.option("--rating-games", type=click.IntRange(64, None), default=2000, show_default=True,
+@click.option("--rating-games", type=click.IntRange(64, MAX_GAMES), default=2000, show_default=True,
               help="Games to fit the card ratings the --suggest search uses.")
 @click.option("--rating-experiment", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("experiments/rarity.toml"), show_default=True,
@@ -43,7 +46,7 @@ from ._policy import POLICY_HELP, budget_option, policy_label
               help="Arena's team budget: each team's total Power Level (bwlab power-levels) "
                    "against N (Arena: 10), beside the simulation. Not --budget: that is the "
                    "look-ahead's simulations per decision on every command that plays games.")
-@click.option("--level-games", type=click.IntRange(64, None), default=None,
+@click.option("--level-games", type=click.IntRange(64, MAX_GAMES), default=None,
               help="Games behind the Power Levels (default: cards/arena_budget.toml).")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import click
 
+from sim.runner.limits import MAX_BOARDS, MAX_GAMES
+
 
 @click.command()
-@click.option("--games", type=click.IntRange(4, None), default=None,
+@click.option("--games", type=click.IntRange(4, MAX_GAMES), default=None,
               help="Games to play, rounded up to whole deals (4 games) in every match "
                    "[default: 960].")
 @click.option("--players", default=None,
@@ -19,7 +21,7 @@ import click
                    "lookahead:4, lookahead:32].")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
               help="Root seed: every game's dice and board come from it.")
-@click.option("--boards", type=click.IntRange(2, None), default=32, show_default=True,
+@click.option("--boards", type=click.IntRange(2, MAX_BOARDS), default=32, show_default=True,
               help="Distinct generated boards, reused in turn (deal d on board d % boards); "
                    "the intervals are clustered by board.")
 @click.option("--alpha", type=click.FloatRange(0.0, 0.5, min_open=True), default=0.05,

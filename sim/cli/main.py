@@ -55,7 +55,8 @@ def cli():
 
 
 def main(argv=None) -> int:
-    """Run the CLI; bad input (InputError) becomes one line per problem on stderr and exit 2."""
+    """Run the CLI; bad input (InputError) becomes one line per problem on stderr and exit 2, and
+    so does a file that cannot be written (OSError: full disk, vanished folder)."""
     from sim.catalogue.diagnostics import InputError
 
     try:
@@ -68,11 +69,19 @@ def main(argv=None) -> int:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         return 130
+    except click.UsageError as exc:  # a bad flag: one line naming the command (issue #22)
+        where = exc.ctx.command_path if exc.ctx is not None else "bwlab"
+        click.echo(f"error: {where}: {exc.format_message()} (see {where} --help)", err=True)
+        return 2
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
+    except OSError as exc:  # a disk that fills up, a folder removed mid-run: one line, not a trace
+        where = exc.filename if exc.filename is not None else "bwlab"
+        click.echo(f"error: {where}: {exc.strerror or exc}", err=True)
+        return 2
     return rv if isinstance(rv, int) else 0
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ._paths import OUT_FILE, OUT_FOLDER
 from ._policy import budget_option
 
 
@@ -33,9 +34,9 @@ def _policies(text: str, budget: int | None):
               help="random, greedy, lookahead or lookahead:BUDGET, or four comma-separated "
                    "(one per team).")
 @budget_option
-@click.option("--log", "log", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--log", "log", type=OUT_FILE, default=None,
               help="Write every event as JSON lines here.")
-@click.option("--png-every", nargs=2, type=(int, click.Path(file_okay=False, path_type=Path)),
+@click.option("--png-every", nargs=2, type=(int, OUT_FOLDER),
               default=None, help="N DIR: draw the board every N rotations into DIR.")
 @click.option("--apocalypse", default=None, help="Name of the Apocalypse in play (default: drawn).")
 @click.option("--cards", "cards", type=click.Path(path_type=Path), default=None,
@@ -48,7 +49,8 @@ def play(teams_file, seed, policy, budget, log, png_every, apocalypse, cards):
 
     from sim.catalogue.diagnostics import InputError, Problem
     from sim.catalogue.loader import default_cards_dir, load_catalogue
-    from sim.catalogue.teams import load_teams, random_teams
+    from sim.catalogue.teams import random_teams
+    from sim.catalogue.teams import load_teams
     from sim.engine import layout as L
     from sim.engine.record import game_jsonl, new_game
     from sim.engine.tables import load_game_data

@@ -15,6 +15,9 @@ from pathlib import Path
 
 import click
 
+from sim.runner.limits import MAX_GAMES
+
+from ._paths import OUT_FILE_IN_NEW_FOLDER
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 COLUMNS = ("card", "rarity", "level", "level_low", "level_high", "rating", "rating_low",
@@ -22,14 +25,14 @@ COLUMNS = ("card", "rarity", "level", "level_low", "level_high", "rating", "rati
 
 
 @click.command("power-levels")
-@click.option("--games", type=click.IntRange(64, None), default=None,
+@click.option("--games", type=click.IntRange(64, MAX_GAMES), default=None,
               help="Games of the pool experiment behind the ratings (default: "
                    "cards/arena_budget.toml [levels] games).")
 @click.option("--policy", default="greedy", show_default=True, help=POLICY_HELP)
 @budget_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              show_default=True, help="table: for reading; json (or csv): for scripts, on stdout only.")
+@click.option("--out", type=OUT_FILE_IN_NEW_FOLDER,
               default=Path("reports/power_levels.csv"), show_default=True,
               help="CSV of every card's level (written atomically).")
 @click.option("--validate-budget", "sets", type=click.IntRange(0, None), default=None,

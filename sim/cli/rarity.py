@@ -8,6 +8,9 @@ from pathlib import Path
 
 import click
 
+from sim.runner.limits import MAX_GAMES
+
+from ._paths import OUT_FOLDER
 from ._policy import POLICY_HELP, budget_option
 
 
@@ -15,10 +18,11 @@ from ._policy import POLICY_HELP, budget_option
 @click.option("--experiment", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("experiments/rarity.toml"), show_default=True,
               help="A pool experiment (teams drawn from the cards).")
-@click.option("--games", type=click.IntRange(8, None), default=None, help="Override the games.")
+@click.option("--games", type=click.IntRange(8, MAX_GAMES), default=None,
+              help="Override the games.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("reports"),
+              show_default=True, help="table: for reading; json (or csv): for scripts, on stdout only.")
+@click.option("--out", type=OUT_FOLDER, default=Path("reports"),
               show_default=True, help="Folder for rarity_cards.csv.")
 @click.option("--ablation", type=click.IntRange(0, None), default=100, show_default=True,
               help="Games per card replayed with the card swapped for its rarity's reference "
@@ -27,7 +31,7 @@ from ._policy import POLICY_HELP, budget_option
               help="For each outlier, the smallest single-stat change (steps from [remedy] in "
                    "power_curve.toml) that brings it into its band, checked by replaying its "
                    "games.")
-@click.option("--remedy-games", type=click.IntRange(1, None), default=4000, show_default=True,
+@click.option("--remedy-games", type=click.IntRange(1, MAX_GAMES), default=4000, show_default=True,
               help="Replay budget per outlier, split evenly over the most checks its search "
                    "can need (per stat: one, plus a bisection of its steps); never exceeded.")
 @click.option("--remedy-card", "remedy_cards", multiple=True, metavar="NAME",
@@ -45,7 +49,8 @@ from ._policy import POLICY_HELP, budget_option
               help="Play the study this many times from independent seeds and report how often "
                    "each outlier recurs (the first is the study itself).")
 @budget_option
-@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None)
+@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Card folder (default: ./cards or $BWLAB_CARDS).")
 def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_cards, policy,
            policies, correction, replicates, budget, cards):
     """Win rate when held, composition rating with intervals, rarity order and outliers; with
@@ -233,7 +238,8 @@ def pool_balance(per_game: dict, winner):
 
     return game_balance(winner, per_game["outcome"], per_game["rotations"],
                         clusters=per_game["board"], winner_seat=winner,
-                        eliminated=per_game["eliminated"])
+                        eliminated=per_game["eliminated"],
+                        lead_changes=per_game.get("lead_changes"))
 
 
 def conclusion_line(frame, s, correction: str) -> str:

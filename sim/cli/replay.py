@@ -25,8 +25,12 @@ def replay(log: Path, rules: bool):
         try:
             ev = json.loads(line)
             what = ev["text"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise InputError([Problem(str(log), n, "line", "not a game event (JSON with \"text\")")])
+        except RecursionError:  # a hostile log: JSON nested thousands deep
+            raise InputError([Problem(str(log), n, "line", "JSON nested too deeply to be a game "
+                                      "event")]) from None
+        except (ValueError, KeyError, TypeError):
+            raise InputError([Problem(str(log), n, "line",
+                                      "not a game event (JSON with \"text\")")]) from None
         if ev.get("rotation") is not None and ev["rotation"] != rotation:
             rotation = ev["rotation"]
             click.echo(f"— rotation {rotation} —")

@@ -6,21 +6,27 @@ from pathlib import Path
 
 import click
 
+from sim.runner.limits import MAX_GAMES
+
+from ._paths import OUT_FOLDER
+
 
 @click.command()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("reports"),
+@click.option("--out", type=OUT_FOLDER, default=Path("reports"),
               show_default=True, help="Folder for report.html and the CSV tables.")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
               help="Seed of the Monte Carlo samples drawn in the report.")
 @click.option("--teams", "teams_file", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("experiments/teams/example.toml"), show_default=True,
               help="Teams for the fairness section ('' to skip).")
-@click.option("--fairness-games", type=click.IntRange(8, None), default=512, show_default=True)
-@click.option("--rating-games", type=click.IntRange(0, None), default=2000, show_default=True,
+@click.option("--fairness-games", type=click.IntRange(8, MAX_GAMES), default=512, show_default=True,
+              help="Games of the fairness section (a multiple of 4: duplicate blocks).")
+@click.option("--rating-games", type=click.IntRange(0, MAX_GAMES), default=2000, show_default=True,
               help="Games for the card-ratings section (0 to skip).")
 @click.option("--rating-experiment", type=click.Path(dir_okay=False, path_type=Path),
-              default=Path("experiments/rarity.toml"), show_default=True)
-@click.option("--remedy-games", type=click.IntRange(0, None), default=0, show_default=True,
+              default=Path("experiments/rarity.toml"), show_default=True,
+              help="The experiment whose games fit the card ratings.")
+@click.option("--remedy-games", type=click.IntRange(0, MAX_GAMES), default=0, show_default=True,
               help="Replay budget per rating outlier for its remedy (the smallest stat change "
                    "that brings it into its band; 0 to skip, as it replays games).")
 @click.option("--rulings", "rulings", type=click.Path(dir_okay=False, path_type=Path),

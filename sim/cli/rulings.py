@@ -11,6 +11,9 @@ from pathlib import Path
 
 import click
 
+from sim.runner.limits import MAX_BOARDS, MAX_GAMES
+
+from ._paths import OUT_FILE
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 
@@ -18,11 +21,11 @@ from ._policy import POLICY_HELP, budget_option, policy_label
 @click.option("--alternatives", "alternatives_file", type=click.Path(dir_okay=False,
               path_type=Path), default=Path("experiments/rulings.toml"), show_default=True,
               help="The ruling alternatives and the study ([study]) to replay under each.")
-@click.option("--games", type=click.IntRange(8, None), default=None,
+@click.option("--games", type=click.IntRange(8, MAX_GAMES), default=None,
               help="Fairness games per rule set (a multiple of 4; default: [study]).")
-@click.option("--boards", type=click.IntRange(2, None), default=None,
+@click.option("--boards", type=click.IntRange(2, MAX_BOARDS), default=None,
               help="Boards of the fairness games: the clusters of their intervals.")
-@click.option("--rating-games", type=click.IntRange(0, None), default=None,
+@click.option("--rating-games", type=click.IntRange(0, MAX_GAMES), default=None,
               help="Card-rating games per rule set (0: fairness only).")
 @click.option("--seed", type=click.IntRange(0, None), default=None,
               help="Root seed of the fairness games (the same under every rule set).")
@@ -32,7 +35,7 @@ from ._policy import POLICY_HELP, budget_option, policy_label
               help="Replay only the alternatives of this key (table.key; repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="table: for reading; json: for scripts (stdout only).")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--out", type=OUT_FILE, default=None,
               help="Also write the results (JSON) here, e.g. reports/rulings.json; "
                    "`bwlab report --rulings FILE` shows them.")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ._paths import OUT_FOLDER, check_output_folder
 from ._policy import POLICY_HELP, budget_option
 
 
@@ -13,24 +14,30 @@ from ._policy import POLICY_HELP, budget_option
 @click.argument("experiment", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--games", type=int, default=None, help="Override the number of games.")
 @click.option("--jobs", type=click.IntRange(1, None), default=None,
-              help="Worker processes (default: all cores).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Worker processes (default: all cores; capped at them unless --force-jobs).")
+@click.option("--force-jobs", is_flag=True,
+              help="Allow --jobs above the cores (at most 4 per core).")
+@click.option("--out", type=OUT_FOLDER, default=None,
               help="Result folder (default: reports/runs/NAME).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
-@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True)
+@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True,
+              help="loky: processes on this machine (--jobs); dask: a cluster (--scheduler).")
 @click.option("--scheduler", default=None, help="Dask scheduler address (with --backend dask).")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @click.option("--policy", default=None, help=POLICY_HELP + " Replaces the experiment's policies.")
 @budget_option
-def run(experiment, games, jobs, out, resume, backend, scheduler, cards, no_progress, policy,
-        budget):
-    """Play EXPERIMENT's games in parallel; one Parquet file per batch plus a manifest."""
+def run(experiment, games, jobs, force_jobs, out, resume, backend, scheduler, cards, no_progress,
+        policy, budget):
+    """Play EXPERIMENT's games in parallel; one Parquet file per batch plus a manifest.
+
+    Everything is checked before anything is written: the experiment and the cards, the output
+    folder (another run's results there are refused, never mixed in), --jobs and the scheduler.
+    """
     from sim.catalogue.loader import default_cards_dir
-    from sim.runner.parallel import run_experiment
-    from sim.runner.store import RunStore
-    from sim.runner.summary import summarise
+    from sim.runner.limits import cap_jobs
+    from sim.runner.parallel import connect
     from sim.runner.tasks import load_context
 
     if backend == "dask" and not scheduler:
@@ -45,19 +52,58 @@ def run(experiment, games, jobs, out, resume, backend, scheduler, cards, no_prog
 
         exp = override(exp, policy, budget)
         policies = exp.policies
-    out = out or Path("reports") / "runs" / exp.name
+    out = out or check_output_folder(Path("reports") / "runs" / exp.name, "--out")
+    jobs, notice = cap_jobs(jobs, force_jobs) if backend == "loky" else (jobs, None)
+    if notice:
+        click.echo(notice, err=True)
+    client = connect(scheduler) if backend == "dask" else None
+    try:
+        _play(exp, experiment, games, cards_root, out, resume, jobs, client, no_progress,
+              policies)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM ends a run like Ctrl-C: workers stopped, batches kept
+
+
+def _play(exp, experiment, games, cards_root, out, resume, jobs, client, no_progress, policies):
+    """Open the store (refusing a clash, locking the folder), play and summarise, release."""
+    from sim.runner.store import RunStore
+
     store = RunStore.open(out, exp, cards_root, resume)
+    try:
+        _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_progress,
+                   policies)
+    finally:
+        store.close()
+
+
+def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_progress,
+               policies):
+    """Play the missing batches into ``store`` and summarise the run."""
+    import signal
+
+    from sim.catalogue.loader import load_catalogue
+    from sim.runner.parallel import run_experiment
+    from sim.runner.summary import summarise
+
+    for name in store.removed:
+        click.echo(f"note: {out / name} was damaged (truncated or failing its checksum); "
+                   "playing it again", err=True)
     already = len(store.done())
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         played = run_experiment(exp, experiment, games, cards_root, store, jobs=jobs,
-                                backend=backend, scheduler=scheduler, progress=not no_progress,
-                                policies=policies)
+                                client=client, progress=not no_progress, policies=policies)
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: {len(store.done())} of {exp.n_batches} batches stored in "
                    f"{out}; run again with --resume to finish", err=True)
         raise click.exceptions.Exit(130) from None
-    from sim.catalogue.loader import load_catalogue
-
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     summary = summarise(store, load_catalogue(cards_root).cards.names)
     store.finish(summary)
     click.echo(f"{exp.name}: {summary['games']} games in {exp.n_batches} batches "
@@ -93,8 +139,11 @@ def _echo_balance(b: dict) -> None:
         click.echo("  first out: " + ", ".join(
             f"team {k + 1} {100 * e['first_out']['share']:.0f} %"
             for k, e in enumerate(b["elimination"])))
-    click.echo("  (shares with 95 % intervals clustered by board; lead changes are not recorded "
-               "by the engine yet)")
+    lead = b.get("lead_changes")
+    if lead:
+        click.echo(f"  lead changes: mean {lead['mean']:.2f} per game, at least one in "
+                   f"{share(lead['any'])}")
+    click.echo("  (shares with 95 % intervals clustered by board)")
 
 
 def _echo_apocalypses(per_apocalypse: dict, cards_root) -> None:

@@ -358,13 +358,15 @@ def _column(value, n: int, name: str, dtype=np.int16) -> np.ndarray:
 
 
 def sample_damage(attacks, defense, tier, rules, *, seed: int, n: int | None = None,
-                  attacker_advantage=0, defender_advantage=0, out: Samples | None = None
-                  ) -> Samples:
+                  attacker_advantage=0, defender_advantage=0, out: Samples | None = None,
+                  first_chunk: int = 0) -> Samples:
     """Resolve a batch of attacks (arrays or scalars broadcast to ``n``) from ``seed``.
 
     ``tier`` is the 1-based dice tier; defense is capped at the book's maximum (9). ``out``
     (int32 damage, int16 hits, length n) is reused when given: a caller streaming many batches
-    then pays for its buffers once.
+    then pays for its buffers once. ``first_chunk`` continues one long stream: row ``i`` of this
+    call is row ``first_chunk * CHUNK + i`` of a single call, so a caller can resolve 10**10
+    attacks in fixed memory, block by block, with the same dice as one call would roll.
     """
     sizes = [np.size(a) for a in (attacks, defense, tier, attacker_advantage, defender_advantage)
              if np.ndim(a) > 0]
@@ -393,7 +395,7 @@ def sample_damage(attacks, defense, tier, rules, *, seed: int, n: int | None = N
         advantage.append(value)
     tier_reject = lane_reject(rules.tier_faces)
     (defense_reject,) = lane_reject([rules.defense_die])
-    states = seed_states(seed, -(-n // CHUNK))
+    states = seed_states(seed, -(-n // CHUNK), start=first_chunk)
     if out is None:
         out = Samples(damage=np.empty(n, np.int32), hits=np.empty(n, np.int16))
     elif (out.damage.shape, out.hits.shape, out.damage.dtype, out.hits.dtype) != (

@@ -98,7 +98,10 @@ APOC_HELD, APOC_RESOLVED = 55, 56
 # the hand-overs the team has left this turn (its characters able to act, less one: any order of
 # them can be reached, and a turn still ends)
 NEXT_UP, HANDS_LEFT = 62, 63
-NG = 64
+# balance metrics (turn._end_rotation): 1 + the team with the most health at the last rotation end
+# that had one (0: none yet; a tie names no leader), and how often that leader changed
+LEADER, LEAD_CHANGES = 64, 65
+NG = 66
 GM = 4  # TURN value of the GM Turn
 
 # game end reasons

@@ -147,20 +147,22 @@ def _play_range(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, p
             out[i, 6 + t] = health[t]
             out[i, 10 + t] = eliminated[t]
         out[i, 14] = st.g[L.APOC_RESOLVED]
+        out[i, 15] = st.g[L.LEAD_CHANGES]
         _card_record(st, team_cards[i], card_out[i])
 
 
 RESULT_COLUMNS = ("winner", "reason", "rotation", "deaths", "apocalypse", "decisions",
                   "health_seat1", "health_seat2", "health_seat3", "health_seat4",
                   "eliminated_seat1", "eliminated_seat2", "eliminated_seat3", "eliminated_seat4",
-                  "apocalypse_resolved")  # 0: not resolved; 1 + the seat that resolved it
+                  "apocalypse_resolved",  # 0: not resolved; 1 + the seat that resolved it
+                  "lead_changes")  # rotation ends at which the team with most health changed
 CARD_COLUMNS = ("dealt", "taken", "kills", "alive")
 
 
 def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, seats=None,
               first_game: int = 0, per_card: bool = False,
               game_indices=None, budgets=None):
-    """Play ``len(board_of)`` games in parallel; ``int64[n, 15]`` (``RESULT_COLUMNS``), and with
+    """Play ``len(board_of)`` games in parallel; ``int64[n, 16]`` (``RESULT_COLUMNS``), and with
     ``per_card`` also ``int64[n, 4, 5, 4]`` (``CARD_COLUMNS`` of each seat's cards).
 
     ``game_indices`` (instead of ``first_game``) names each game's index when they are not

@@ -15,6 +15,8 @@ from the moment that created it"); a frozen character's turn passes at once.
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim._jit import njit
 
 from . import layout as L
@@ -33,7 +35,7 @@ from .reveal import _check_reveal
 from .states import _tick
 from .tile_state import _after_action_tiles
 from .tiles import _apply_interact, _end_turn_tile
-from .victory import _finish_by_health, _team_alive
+from .victory import _best_health, _finish_by_health, _team_alive, _team_health
 from .water import _apply_water, _begin_water
 
 
@@ -81,12 +83,26 @@ def _gm_turn(st, S):
 
 
 @njit
+def _track_leader(st):
+    """Count a lead change (Ludii's LeadChange) when the team with the most health at this
+    rotation's end differs from the last one that led; a tie leads no one."""
+    health = _team_health(st, np.zeros(4, np.int64))
+    best = _best_health(health, health > 0)
+    g = st.g
+    if best >= 0:
+        if g[L.LEADER] > 0 and g[L.LEADER] != best + 1:
+            g[L.LEAD_CHANGES] += 1
+        g[L.LEADER] = best + 1
+
+
+@njit
 def _end_rotation(st, S):
     g = st.g
     g[L.ROTATION] += 1
     _log(st, L.EV_ROTATION, g[L.ROTATION], 0, 0, 0, 0, 0)
     _tick(st, L.ROT_CLOCK, g[L.ROTATION])  # effects counted in rotations (effect_clock)
     _check_reveal(st, S)  # "the Rotation Counter reaches rotation 7"
+    _track_leader(st)
     if g[L.HARM] == 0:
         g[L.QUIET] += 1
     else:

@@ -37,6 +37,8 @@ from sim.catalogue.diagnostics import InputError, Problems, suggest
 from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, load_teams
 from sim.catalogue.tomldoc import MISSING, TomlDoc
 
+from .limits import GAMES_WHY, MAX_BATCHES, MAX_GAMES
+
 SEATINGS = ("fixed", "rotate", "duplicate")
 DRAWS = ("random",)
 _KEYS = {"name", "description", "games", "root_seed", "batch_size", "boards", "policies",
@@ -81,19 +83,27 @@ def load_experiment(path: Path, cards, policy_names, *, games: int | None = None
     if doc is None:
         problems.raise_if_any()
     doc.unknown_keys((), _KEYS)
-    name = doc.get(("name",), str, default=path.stem, fallback=path.stem)
+    name = _file_name(doc, doc.get(("name",), str, default=path.stem, fallback=path.stem))
     description = doc.get(("description",), str, default="", fallback="")
     n_games = doc.get(("games",), int, lo=1, fallback=1)
+    if n_games > MAX_GAMES:
+        doc.add(("games",), f"{n_games} is above the maximum {MAX_GAMES} ({GAMES_WHY})")
+        n_games = TEAMS  # checked no further: one line for one mistake
     if games is not None:
-        if games < 1:
-            problems.add("--games", None, "games", f"{games} out of range [1, inf]")
-        n_games = games
+        if not 1 <= games <= MAX_GAMES:
+            problems.add("--games", None, "games", f"{games} out of range [1, {MAX_GAMES}]"
+                         + (f" ({GAMES_WHY})" if games > MAX_GAMES else ""))
+        n_games = games if 1 <= games <= MAX_GAMES else TEAMS
     root_seed = doc.get(("root_seed",), int, lo=0, hi=2**63 - 1, fallback=0)
     batch_size = doc.get(("batch_size",), int, lo=1, hi=1_000_000, default=1000, fallback=1000)
     boards = doc.get(("boards",), int, lo=1, hi=100_000, default=1, fallback=1)
     seating = doc.get(("seating",), str, choices=SEATINGS, default="duplicate", fallback="fixed")
     policies = _policies(doc, policy_names)
     teams, team_names, pool, draw = _teams_or_pool(doc, path, cards, problems)
+    if -(-n_games // batch_size) > MAX_BATCHES:
+        doc.add(("batch_size",), f"{n_games} games in batches of {batch_size} are "
+                                 f"{-(-n_games // batch_size)} files; at most {MAX_BATCHES} "
+                                 f"(one folder, each checked on --resume): raise batch_size")
     if seating == "duplicate" and n_games % TEAMS:
         doc.add(("games",), f"{n_games} games cannot be played in duplicate blocks of {TEAMS}; "
                             f"use a multiple of {TEAMS}")
@@ -101,6 +111,18 @@ def load_experiment(path: Path, cards, policy_names, *, games: int | None = None
     return Experiment(name, description, n_games, root_seed, batch_size, boards, policies, seating,
                       teams, team_names, pool, draw, str(path),
                       hashlib.sha256(path.read_bytes()).hexdigest())
+
+
+def _file_name(doc: TomlDoc, name: str) -> str:
+    """The experiment's name, which names its result folder (reports/runs/NAME): a file name,
+    never a path, so that ``name = "../../escaped"`` cannot write outside reports/runs."""
+    bad = (not name.strip() or name in (".", "..") or name.startswith(".")
+           or any(c in name for c in "/\\:") or not name.isprintable() or len(name) > 100)
+    if bad:
+        doc.add(("name",), f"{name!r} is not a file name (printable, at most 100 characters, "
+                           "no / \\ or :, not starting with .)")
+        return doc.path.stem
+    return name
 
 
 def _policies(doc: TomlDoc, known) -> tuple[str, ...]:

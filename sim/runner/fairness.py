@@ -72,7 +72,7 @@ def _by_team(cols, what: str = "health") -> np.ndarray:
     return by_team
 
 
-GAME_COLUMNS = ("winner_team", "winner_seat", "outcome", "rotations", "board")
+GAME_COLUMNS = ("winner_team", "winner_seat", "outcome", "rotations", "board", "lead_changes")
 
 
 def games_balance(cols: dict, alpha: float = 0.05) -> GameBalance:
@@ -80,7 +80,8 @@ def games_balance(cols: dict, alpha: float = 0.05) -> GameBalance:
     clustered by board like every other interval of the check."""
     return game_balance(cols["winner_team"], cols["outcome"], cols["rotations"],
                         clusters=cols["board"], winner_seat=cols["winner_seat"],
-                        eliminated=cols["eliminated"], confidence=1 - alpha)
+                        eliminated=cols["eliminated"], lead_changes=cols["lead_changes"],
+                        confidence=1 - alpha)
 
 
 def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,

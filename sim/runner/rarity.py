@@ -80,7 +80,8 @@ def play_pool(catalogue, exp: Experiment, round_games: int = 512, records: bool 
     rotations, board, and per seat the decision after which it fell: ``eliminated [n, 4]``)."""
     arena = build_arena(catalogue, exp)
     cards, winners, recs = [], [], []
-    kept: dict[str, list] = {k: [] for k in ("outcome", "rotations", "board", "eliminated")}
+    kept: dict[str, list] = {k: [] for k in ("outcome", "rotations", "board", "eliminated",
+                                             "lead_changes")}
     for start in range(0, exp.games, round_games):
         cols = play_games(arena, start, min(exp.games, start + round_games))
         cards.append(np.stack([np.stack([cols[f"seat{s + 1}_card{k + 1}"] for k in range(5)], 1)
@@ -89,7 +90,7 @@ def play_pool(catalogue, exp: Experiment, round_games: int = 512, records: bool 
                                                   for r in RECORD], 1) for k in range(5)], 1)
                               for s in range(4)], 1))
         winners.append(cols["winner_seat"])
-        for k in ("outcome", "rotations", "board"):
+        for k in ("outcome", "rotations", "board", "lead_changes"):
             kept[k].append(cols[k])
         kept["eliminated"].append(np.stack([cols[f"seat{s + 1}_eliminated"] for s in range(4)],
                                            1))

@@ -1,30 +1,45 @@
-"""Where a run's results live: one Parquet file per batch, a manifest, atomic writes, resume.
+"""Where a run's results live: a Parquet file per batch, a derived manifest, atomic writes, resume.
 
 Why per batch: an interrupted run (Ctrl-C, kill) keeps every batch it finished — each file is
-written to a temporary name and renamed, so a file that exists is complete — and ``--resume``
-plays exactly the missing batches. The manifest pins what the results depend on (package version,
-hashes of every card file and of the experiment, root seed) so a resume with changed inputs is
-refused instead of mixing two rule sets.
+written to a temporary name and renamed — and ``--resume`` plays exactly the missing batches.
+
+Why the batches, not the manifest, are the truth (issue #22 item 2): a manifest that is lost,
+corrupt or a step behind its batches must never mix or lose results. Every batch carries in its
+Parquet metadata the digest of the run it belongs to (package version, every card file, the
+experiment file, its teams, root seed, games, batch size, policies), its batch number and the
+time it took. Before a batch is counted its footer is checked against this run: another run's
+batch refuses the whole folder (never adopted, ``--resume`` or not); a truncated or damaged one is
+deleted and played again. The manifest is rebuilt from the batches whenever it is written, so
+a finished run's lists every batch, and a lost or stale one is never an error. Nothing is
+written until the first batch is stored: a run that fails before it leaves nothing behind to
+lock the folder.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim import __version__
-from sim.catalogue.diagnostics import InputError, Problem
 from sim.atomic import atomic_path, write_text
+from sim.catalogue.diagnostics import InputError, Problem
 
 from .experiment import Experiment
 
 MANIFEST = "manifest.json"
+# The manifest is derived, so it is rewritten at most this often while batches arrive (and at
+# the end): rewriting a list of 10**5 batches after every one of them would write gigabytes.
+MANIFEST_EVERY = 2.0
+DIGEST_KEY, BATCH_KEY, SECONDS_KEY = b"bwlab.run_digest", b"bwlab.batch", b"bwlab.seconds"
+# Files atomic_path leaves behind when a process dies between creating and renaming them.
+_TEMP_GLOBS = (".batch-*.parquet.*.tmp", f".{MANIFEST}.*.tmp", ".cards.csv.*.tmp")
 
 
 def cards_digest(root: Path) -> dict[str, str]:
@@ -33,73 +48,231 @@ def cards_digest(root: Path) -> dict[str, str]:
             for p in sorted(Path(root).iterdir()) if p.is_file() and p.suffix in (".csv", ".toml")}
 
 
+def run_identity(exp: Experiment, cards_root: Path) -> dict:
+    """Everything a run's rows depend on. The teams are listed as card indices because the
+    experiment file names its team file: an edited team file must not pass as the same run."""
+    return {"package_version": __version__, "experiment": exp.name,
+            "experiment_sha256": exp.digest, "cards": cards_digest(cards_root),
+            "root_seed": exp.root_seed, "games": exp.games, "batch_size": exp.batch_size,
+            "n_batches": exp.n_batches, "policies": list(exp.policies),
+            "seating": exp.seating, "boards": exp.boards,
+            "teams": None if exp.teams is None else exp.teams.tolist(),
+            "pool": None if exp.pool is None else exp.pool.tolist()}
+
+
+def identity_digest(identity: dict) -> str:
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+
+
+@dataclass
+class Scan:
+    """What a folder holds, batch by batch: this run's sound batches, damaged files, and files
+    of other runs (with the digest they carry, ``None`` when they carry none)."""
+
+    ours: dict[int, dict] = field(default_factory=dict)   # batch -> {"games", "seconds"}
+    damaged: list[Path] = field(default_factory=list)
+    foreign: dict[Path, str | None] = field(default_factory=dict)
+
+
 @dataclass
 class RunStore:
     out: Path
-    manifest: dict
+    identity: dict
+    digest: str
+    stored: dict[int, dict] = field(default_factory=dict)
+    started: float = field(default_factory=time.time)
+    summary: dict | None = None
+    removed: list[str] = field(default_factory=list)   # damaged batches deleted on resume
+    saved_at: float = float("-inf")                     # time.monotonic() of the last save
+    lock_fd: int | None = None                          # the folder's lock (see _lock)
 
     @classmethod
     def open(cls, out: Path, exp: Experiment, cards_root: Path, resume: bool) -> "RunStore":
-        """Start a run in ``out``, or with ``resume`` continue the one there; InputError if they clash."""
-        out = Path(out)
-        wanted = {"package_version": __version__, "experiment": exp.name,
-                  "experiment_file": exp.path, "experiment_sha256": exp.digest,
-                  "cards": cards_digest(cards_root), "root_seed": exp.root_seed,
-                  "games": exp.games, "batch_size": exp.batch_size, "n_batches": exp.n_batches,
-                  "policies": list(exp.policies)}
-        path = out / MANIFEST
-        if path.exists():
-            if not resume:
-                raise InputError([Problem(str(path), None, "--out", "a run is already here; "
-                                          "add --resume to finish it, or choose another --out")])
-            old = json.loads(path.read_text(encoding="utf-8"))
-            # a manifest from before policies were recorded played the file's policies
-            changed = [k for k, v in wanted.items()
-                       if old.get(k, v if k == "policies" else None) != v]
-            if changed:
-                raise InputError([Problem(str(path), None, k, "differs from the run being resumed "
-                                          "(inputs changed since it started)") for k in changed])
-            manifest = old
-        else:
-            manifest = {**wanted, "started": time.time(), "batches": {}}
-        store = cls(out, manifest)
-        store._save()
+        """The store of this run in ``out``, locked; InputError (nothing written but the empty
+        folder) when the folder holds another run's results, this run's without ``--resume``,
+        or another run is writing there. With ``--resume`` damaged batches and stale temporary
+        files are deleted (the batches are played again)."""
+        identity = run_identity(exp, cards_root)
+        store = cls(Path(out), identity, identity_digest(identity))
+        store.out.mkdir(parents=True, exist_ok=True)  # validation is done: an empty folder
+        store._lock()
+        try:
+            store._adopt(exp, resume)
+        except BaseException:
+            store.close()
+            raise
         return store
+
+    def _adopt(self, exp: Experiment, resume: bool) -> None:
+        """Check the folder's batches against this run (see :meth:`open`); keep this run's."""
+        scan = self.scan(full=resume)
+        manifest = self._read_manifest()
+        if scan.foreign:
+            raise InputError(self._foreign_problems(scan, manifest))
+        if (scan.ours or scan.damaged) and not resume:
+            raise InputError([Problem(str(self.out), None, "--out",
+                                      f"a run is already here ({len(scan.ours)} of "
+                                      f"{exp.n_batches} batches stored); add --resume to finish "
+                                      "it, or choose another --out")])
+        for path in scan.damaged:
+            path.unlink(missing_ok=True)
+            self.removed.append(path.name)
+        self._remove_temp_files()
+        self.stored = scan.ours
+        if manifest and manifest.get("run_digest") == self.digest:
+            self.started = manifest.get("started", self.started)
+        if scan.ours:
+            self._save()  # a lost, corrupt or stale manifest is rebuilt from the batches now
+
+    def _lock(self) -> None:
+        """Hold an exclusive lock on the folder while this run writes to it. Why: two runs
+        started into one empty folder would both find no batches and then mix theirs. The
+        kernel drops the lock when the process ends, however it ends."""
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: the digest checks still refuse a mixed folder later
+            return
+        fd = os.open(self.out, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise InputError([Problem(str(self.out), None, "--out", "another bwlab run is "
+                                      "writing here; wait for it or choose another --out")])
+        self.lock_fd = fd
+
+    def close(self) -> None:
+        """Release the folder (the end of the command that opened it)."""
+        if self.lock_fd is not None:
+            os.close(self.lock_fd)
+            self.lock_fd = None
 
     def batch_path(self, b: int) -> Path:
         return self.out / f"batch-{b:06d}.parquet"
 
     def done(self) -> set[int]:
-        """Batches already stored (a file that exists is complete: it was renamed into place)."""
-        return {b for b in range(self.manifest["n_batches"]) if self.batch_path(b).exists()}
+        """Batches stored and checked against this run (never merely files that exist)."""
+        return set(self.stored)
+
+    def scan(self, full: bool = False) -> Scan:
+        """Check every batch file's footer (and with ``full`` its data pages' checksums)."""
+        scan = Scan()
+        for path in sorted(self.out.glob("batch-*.parquet")):
+            verdict = self._check(path, full)
+            if verdict == "damaged":
+                scan.damaged.append(path)
+            elif isinstance(verdict, dict):
+                scan.ours[verdict.pop("batch")] = verdict
+            else:
+                scan.foreign[path] = verdict[1]
+        return scan
+
+    def _check(self, path: Path, full: bool):
+        """``"damaged"``, ``("foreign", digest)`` or ``{"batch", "games", "seconds"}``."""
+        try:
+            meta = pq.read_metadata(path)
+            if full:
+                pq.read_table(path, page_checksum_verification=True)
+        except (OSError, pa.ArrowException, ValueError):
+            return "damaged"  # truncated (no footer) or a page that fails its checksum
+        kv = meta.metadata or {}
+        digest = kv.get(DIGEST_KEY, b"").decode(errors="replace") or None
+        if digest != self.digest:
+            return ("foreign", digest)
+        try:
+            b = int(kv[BATCH_KEY])
+            seconds = float(kv.get(SECONDS_KEY, b"0"))
+        except (KeyError, ValueError):
+            return "damaged"
+        n_batches, size, games = (self.identity[k] for k in ("n_batches", "batch_size", "games"))
+        if path.name != self.batch_path(b).name or not 0 <= b < n_batches or \
+                meta.num_rows != min(games, (b + 1) * size) - b * size:
+            return "damaged"
+        return {"batch": b, "games": meta.num_rows, "seconds": round(seconds, 4)}
+
+    def _foreign_problems(self, scan: Scan, manifest: dict | None) -> list[Problem]:
+        """One line for a folder of another run's batches; with its manifest, one line per
+        input that changed (which is what a user resuming after an edit needs to know)."""
+        digests = set(scan.foreign.values())
+        if manifest and manifest.get("run_digest") in digests:
+            changed = [k for k, v in self.identity.items() if manifest.get(k) != v]
+            if changed:
+                return [Problem(str(self.out / MANIFEST), None, k, "differs from the run stored "
+                                "here (inputs changed since it started); choose another --out")
+                        for k in changed]
+        first = next(iter(scan.foreign))
+        what = ("carry no run digest (written by another program or an older bwlab)"
+                if None in digests else "belong to another experiment or other inputs")
+        return [Problem(str(self.out), None, "--out", f"{len(scan.foreign)} batch files here "
+                        f"({first.name}, ...) {what}; refusing to mix results: choose another "
+                        "--out")]
+
+    def _read_manifest(self) -> dict | None:
+        try:
+            data = json.loads((self.out / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None  # missing or corrupt: derived data, rebuilt from the batches
+        return data if isinstance(data, dict) else None
+
+    def _remove_temp_files(self) -> None:
+        for pattern in _TEMP_GLOBS:
+            for path in self.out.glob(pattern):
+                path.unlink(missing_ok=True)
 
     def write_batch(self, b: int, columns: dict, seconds: float) -> None:
+        """Store batch ``b`` atomically, stamped with this run's digest, then the manifest."""
         table = pa.table(columns)
+        table = table.replace_schema_metadata({
+            **(table.schema.metadata or {}), DIGEST_KEY: self.digest.encode(),
+            BATCH_KEY: str(b).encode(), SECONDS_KEY: repr(float(seconds)).encode()})
         with atomic_path(self.batch_path(b)) as tmp:
-            pq.write_table(table, tmp)
-        self.manifest["batches"][str(b)] = {"games": table.num_rows, "seconds": round(seconds, 4)}
-        self._save()
+            pq.write_table(table, tmp, write_page_checksum=True)
+        self.stored[b] = {"games": table.num_rows, "seconds": round(seconds, 4)}
+        if time.monotonic() - self.saved_at >= MANIFEST_EVERY:
+            self._save()
 
     def write_cards(self, totals, columns, names=None) -> None:
-        """``cards.csv``: the streaming per-card totals of the stored games."""
-        header = ["card_id"] + (["card"] if names is not None else []) + list(columns)
-        lines = [",".join(header)]
+        """``cards.csv``: the streaming per-card totals of the stored games, through a CSV writer
+        (a card name holding a comma or a quote stays one field)."""
+        import csv
+        import io
+
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["card_id"] + (["card"] if names is not None else []) + list(columns))
         for i, row in enumerate(totals):
             if row[0] == 0:
                 continue
-            name = [f'"{names[i]}"'] if names is not None else []
-            lines.append(",".join([str(i)] + name + [str(int(v)) for v in row]))
-        write_text(self.out / "cards.csv", "\n".join(lines) + "\n")
+            name = [names[i]] if names is not None else []
+            writer.writerow([i] + name + [int(v) for v in row])
+        write_text(self.out / "cards.csv", buffer.getvalue())
 
     def finish(self, summary: dict) -> None:
-        self.manifest["finished"] = time.time()
-        self.manifest["summary"] = summary
+        self.summary = summary
         self._save()
+
+    @property
+    def manifest(self) -> dict:
+        """The manifest: the run's identity plus what the stored batches say (derived)."""
+        data = {**self.identity, "run_digest": self.digest, "started": self.started,
+                "batches": {str(b): self.stored[b] for b in sorted(self.stored)}}
+        if self.summary is not None:
+            data.update(finished=time.time(), summary=self.summary)
+        return data
 
     def _save(self) -> None:
         write_text(self.out / MANIFEST, json.dumps(self.manifest, indent=2, sort_keys=True))
+        self.saved_at = time.monotonic()
 
     def batches(self):
-        """Stored batches one at a time, in order (streaming: memory does not grow with games)."""
-        for b in sorted(self.done()):
-            yield b, pq.read_table(self.batch_path(b))
+        """Stored batches one at a time, in order (streaming: memory does not grow with games).
+        A batch damaged after it was checked is an InputError naming it, not a traceback."""
+        for b in sorted(self.stored):
+            path = self.batch_path(b)
+            try:
+                table = pq.read_table(path, page_checksum_verification=True)
+            except (OSError, pa.ArrowException, ValueError) as exc:
+                why = str(exc).splitlines()[0]
+                raise InputError([Problem(str(path), None, "batch", f"unreadable ({why}); run "
+                                          "again with --resume to play it again")]) from None
+            yield b, table

@@ -102,6 +102,9 @@ def _keep_balance(into: dict, table) -> None:
     into["outcome"].append(np.array([codes.setdefault(k, len(codes))
                                      for k in table.column("outcome").to_pylist()], np.int8))
     names = table.column_names
+    into.setdefault("lead_changes", []).append(
+        table.column("lead_changes").to_numpy().astype(np.int16) if "lead_changes" in names
+        else None)
     if "seat1_eliminated" not in names:       # a run stored before the column existed
         into["eliminated"].append(None)
         return
@@ -123,6 +126,9 @@ def _balance(per_game: dict) -> dict:
     cols["outcome"] = kinds[np.concatenate(per_game["outcome"])]
     elim = None if any(e is None for e in per_game["eliminated"]) else \
         np.concatenate(per_game["eliminated"])
+    leads = per_game.get("lead_changes") or [None]
+    leads = None if any(x is None for x in leads) else np.concatenate(leads)
     gb = game_balance(cols["winner_team"], cols["outcome"], cols["rotations"],
-                      clusters=cols["board"], winner_seat=cols["winner_seat"], eliminated=elim)
+                      clusters=cols["board"], winner_seat=cols["winner_seat"], eliminated=elim,
+                      lead_changes=leads)
     return gb.as_dict()

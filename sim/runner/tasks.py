@@ -96,7 +96,8 @@ def play_games(arena: Arena, start: int, stop: int) -> dict:
                "outcome": np.array([REASON_NAMES[int(r)] for r in res["reason"]]),
                "rotations": res["rotation"], "deaths": res["deaths"],
                "apocalypse": res["apocalypse"], "decisions": res["decisions"],
-               "apocalypse_resolved": res["apocalypse_resolved"] > 0}
+               "apocalypse_resolved": res["apocalypse_resolved"] > 0,
+               "lead_changes": res["lead_changes"]}
     for s in range(4):
         columns[f"team_in_seat{s + 1}"] = sch.team_of_seat[:, s]
         columns[f"policy_seat{s + 1}"] = np.array([exp.policies[k] for k in sch.team_of_seat[:, s]])
@@ -154,22 +155,31 @@ def _arena(exp_path: str, games: int | None, cards_root: str, key: str,
 
 
 def load_context(exp_path: Path, games: int | None, cards_root: Path) -> Experiment:
-    """Validate the experiment in this process (the CLI calls it before any task). The boards
+    """Validate the experiment in this process (the CLI calls it before any task), with every
+    file a worker will load, so that nothing fails after the first result is written. The boards
     are built by the workers only: the parent never plays, and building them here too cost
     every run seconds before its first batch (3 s for 64 boards)."""
     from sim.catalogue.loader import load_catalogue
     from sim.engine.layout import POLICY_IDS
+    from sim.engine.tables import load_game_data
 
     catalogue = load_catalogue(Path(cards_root))
-    return load_experiment(Path(exp_path).resolve(), catalogue.cards, tuple(POLICY_IDS),
-                           games=games)
+    exp = load_experiment(Path(exp_path).resolve(), catalogue.cards, tuple(POLICY_IDS),
+                          games=games)
+    load_game_data(catalogue.root)  # what the workers load too: a bad file fails here, not late
+    return exp
 
 
 def run_batch(exp_path: str, games: int | None, cards_root: str, key: str, b: int,
-              policies: tuple[str, ...] | None = None) -> tuple[int, dict, float]:
-    """Play batch ``b``: (b, result columns, seconds). ``key`` = :func:`fingerprint` of the inputs."""
+              policies: tuple[str, ...] | None = None, run_pid: int | None = None
+              ) -> tuple[int, dict, float]:
+    """Play batch ``b``: (b, result columns, seconds). ``key`` = :func:`fingerprint` of the inputs;
+    ``run_pid`` the local run that started this worker, which it must not outlive."""
     import numba
 
+    from .lifeline import watch_parent
+
+    watch_parent(run_pid)
     t0 = time.perf_counter()
     arena = _arena(exp_path, games, cards_root, key, policies)
     # One core per job: parallelism across batches is the runner's (--jobs); Numba threads inside

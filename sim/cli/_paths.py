@@ -1,0 +1,114 @@
+"""Output paths checked when the command line is read, before any work (issue #22 item 3).
+
+Why at parse time: a run that plays for an hour and then fails to write its result has lost the
+hour; a path under a file, in a missing or read-only folder, or in ``/proc`` is known to fail
+before a single game. Each check ends in one line, ``path: --option: message``, and exit 2
+(an :class:`InputError`), never a traceback. The probe that proves a folder writable creates
+and removes a temporary file: nothing is left behind.
+
+A file option (``--log``, ``--png``, ``--junit``, ``--out FILE``) needs its folder to exist:
+a typo in a folder name is a mistake to report, not a folder to create. A folder option
+(``--out DIR``) may be created, with its parents, under the nearest folder that exists.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import click
+
+from sim.catalogue.diagnostics import InputError, Problem
+
+
+def _probe(folder: Path) -> str | None:
+    """None when a file can be created in ``folder``, else why not."""
+    try:
+        fd, name = tempfile.mkstemp(prefix=".bwlab-probe-", dir=folder)
+    except OSError as exc:
+        return f"not writable ({folder}: {exc.strerror or exc})"
+    os.close(fd)
+    os.unlink(name)
+    return None
+
+
+def _existing_ancestor(path: Path) -> Path:
+    for parent in path.parents:
+        if parent.exists() or parent == Path(parent.anchor or "."):
+            return parent
+    return Path(".")
+
+
+def file_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be written as a file, or None."""
+    parent = path.parent
+    if path.is_dir():
+        return "is a folder, not a file"
+    if not parent.exists():
+        ancestor = _existing_ancestor(parent)
+        if ancestor.exists() and not ancestor.is_dir():
+            return f"{ancestor} is a file, not a folder"
+        return f"folder {parent} does not exist (create it first)"
+    if not parent.is_dir():
+        return f"{parent} is a file, not a folder"
+    if path.exists():
+        try:
+            with open(path, "ab"):
+                pass
+        except OSError as exc:
+            return f"cannot be written: {exc.strerror or exc}"
+    return _probe(parent)
+
+
+def folder_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be (created and) written as a folder, or None."""
+    if path.exists():
+        return _probe(path) if path.is_dir() else "is a file, not a folder"
+    ancestor = _existing_ancestor(path)
+    if not ancestor.is_dir():
+        return f"{ancestor} is a file, not a folder"
+    return _probe(ancestor)
+
+
+class OutputPath(click.ParamType):
+    """A path the command will write: a file (``folder=False``) or a folder, checked at once."""
+
+    name = "path"
+
+    def __init__(self, folder: bool = False, new_folder: bool = False):
+        self.folder = folder
+        self.new_folder = new_folder  # a file whose folder may be created (a default in reports/)
+
+    def convert(self, value, param, ctx):
+        path = Path(value)
+        if self.folder:
+            problem = folder_problem(path)
+        elif self.new_folder and not path.parent.exists():
+            problem = "is a folder, not a file" if path.is_dir() else folder_problem(path.parent)
+        else:
+            problem = file_problem(path)
+        if problem:
+            option = param.opts[0] if param is not None and param.opts else "path"
+            raise InputError([Problem(str(path), None, option, problem)])
+        return path
+
+
+OUT_FILE = OutputPath(folder=False)
+OUT_FOLDER = OutputPath(folder=True)
+OUT_FILE_IN_NEW_FOLDER = OutputPath(new_folder=True)
+
+
+def check_output_file(path: Path, option: str) -> None:
+    """The same check for a path known only after parsing (``drift --update``'s baseline)."""
+    problem = file_problem(Path(path))
+    if problem:
+        raise InputError([Problem(str(path), None, option, problem)])
+
+
+def check_output_folder(path: Path, option: str) -> Path:
+    """The folder check for a path known only after parsing (``run``'s reports/runs/NAME)."""
+    problem = folder_problem(Path(path))
+    if problem:
+        raise InputError([Problem(str(path), None, option, problem)])
+    return Path(path)

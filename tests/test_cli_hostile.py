@@ -1,0 +1,153 @@
+"""Hostile input to the command line (issue #22 items 3 and 4): every case exits 2 with one line
+naming the path or file:line and field, prints no traceback, and writes nothing.
+
+Each row is one broken input; the cases fail while the command line or the experiment is read,
+before any game, so the table costs well under a second of CPU per row.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from tests._cli_kit import run
+from tests.test_runner import SMALL
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch) -> Path:
+    """A scratch working folder holding a file `afile`, a folder `adir`, an experiment folder
+    and a game log nested 100 000 deep."""
+    shutil.copytree(ROOT / "experiments" / "teams", tmp_path / "teams")
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "deep.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _experiment(folder: Path, edit=None, teams_edit=None) -> Path:
+    """``folder/exp.toml``: the tiny experiment, with ``edit`` (old, new) made to it and
+    ``teams_edit`` (old, new) to its team file."""
+    if teams_edit is not None:
+        teams = folder / "teams" / "example.toml"
+        teams.write_text(teams.read_text(encoding="utf-8").replace(*teams_edit), encoding="utf-8")
+    exp = folder / "exp.toml"
+    exp.write_text(SMALL if edit is None else SMALL.replace(*edit), encoding="utf-8")
+    return exp
+
+
+CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, line start, words,
+    #        and the requirement checked
+    ("log-under-file", ["play", "--seed", "1", "--log", "afile/g.jsonl"], None, None,
+     "afile/g.jsonl: --log:", "afile is a file", "item 3: a path under a file"),
+    ("log-missing-parent", ["play", "--seed", "1", "--log", "nowhere/g.jsonl"], None, None,
+     "nowhere/g.jsonl: --log:", "does not exist", "item 3: no silent parent for play --log"),
+    ("png-in-proc", ["board", "--seed", "3", "--png", "/proc/x.png"], None, None,
+     "/proc/x.png: --png:", "not writable", "item 3: board --png /proc/x.png"),
+    ("junit-under-file", ["drift", "--junit", "afile/d.xml"], None, None,
+     "afile/d.xml: --junit:", "is a file", "item 3: drift --junit to an unwritable path"),
+    ("out-is-file", ["run", "{exp}", "--out", "afile"], None, None, "afile: --out:",
+     "is a file", "item 3: --out under a file"),
+    ("report-out-under-file", ["report", "--out", "afile/sub"], None, None,
+     "afile/sub: --out:", "afile is a file", "item 3: every output path checked first"),
+    ("rulings-out-is-folder", ["rulings", "--out", "adir"], None, None, "adir: --out:",
+     "is a folder", "item 3: every output path checked first"),
+    ("replay-deep-json", ["replay", "deep.jsonl"], None, None, "deep.jsonl:1: line:",
+     "nested too deeply", "item 3: replay on deeply nested JSON"),
+    ("samples-1e12", ["combat", "--attacks", "8", "--tier", "2", "--defense", "4",
+                      "--samples", str(10**12)], None, None, "--samples: samples:",
+     "above the maximum", "item 3: combat --samples 10**12 refused, a maximum stated"),
+    ("games-1e18", ["run", "{exp}"], ("games = 16", "games = 1000000000000000000"), None,
+     "{exp}:2: games:", "above the maximum 100000000", "item 3: games = 10**18"),
+    ("games-flag-1e18", ["run", "{exp}", "--games", str(10**18)], None, None,
+     "--games: games:", "out of range", "item 3: --games 10**18"),
+    ("name-escapes", ["run", "{exp}"], ('name = "tiny"', 'name = "../../escaped"'), None,
+     "{exp}:1: name:", "not a file name", "item 4: experiment names are file names"),
+    ("duplicate-team", ["run", "{exp}"], None, ('"Ink & Iron"', '" straw hats"'),
+     "{teams}:8: teams.name:", "names two teams", "item 4: duplicate team names refused"),
+    ("empty-team", ["run", "{exp}"], None, ('"Pixel Party"', '""'),
+     "{teams}:12: teams.name:", "empty", "item 4: empty team names refused"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_broken_input_is_one_line_exit_2_and_writes_nothing(capsys, workdir, case):
+    """Items 3-4 (each row names the requirement it checks): exit 2, exactly one line,
+    `path: --option: message` or `file:line: field: message`, no traceback (checked by
+    tests/_cli_kit.run), and the working folder holds the same files afterwards."""
+    _, argv, edit, teams_edit, start, words, _requirement = case
+    exp = _experiment(workdir, edit, teams_edit)
+    names = {"{exp}": str(exp), "{teams}": str(workdir / "teams" / "example.toml")}
+    argv = [names.get(a, a) for a in argv]
+    for key, value in names.items():
+        start = start.replace(key, value)
+    before = sorted(p.relative_to(workdir) for p in workdir.rglob("*"))
+    code, _, err = run(capsys, *argv)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2, err
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: " + start) and words in lines[0], err
+    assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through permission bits")
+def test_read_only_folder_is_refused_before_work(capsys, workdir):
+    """Item 3: `--out` in a read-only folder: exit 2, one line, nothing written."""
+    locked = workdir / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        code, _, err = run(capsys, "play", "--seed", "1", "--log", locked / "g.jsonl")
+    finally:
+        locked.chmod(0o755)
+    assert code == 2 and err.startswith(f"error: {locked / 'g.jsonl'}: --log: not writable")
+
+
+def test_unreachable_dask_scheduler_fails_fast(capsys, workdir):
+    """Item 3: "`--backend dask --scheduler tcp://127.0.0.1:1` must fail fast with one line
+    (exit 2), not a traceback after 30 s"; and before the output folder is made."""
+    pytest.importorskip("distributed")
+    exp = _experiment(workdir)
+    t0 = time.monotonic()
+    code, _, err = run(capsys, "run", exp, "--backend", "dask", "--scheduler",
+                       "tcp://127.0.0.1:1", "--out", workdir / "out", "--no-progress")
+    assert code == 2 and time.monotonic() - t0 < 15
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: tcp://127.0.0.1:1: --scheduler:")
+    assert not (workdir / "out").exists()
+
+
+def test_jobs_are_capped_at_the_cores_unless_forced():
+    """Item 3: "--jobs is capped at the machine's cores unless forced", with a one-line notice;
+    forced, at most four per core."""
+    from sim.runner.limits import FORCED_JOBS_PER_CORE, cap_jobs, cores
+
+    n = cores()
+    jobs, notice = cap_jobs(10_000, force=False)
+    assert jobs == n and notice.count("\n") == 0 and "--force-jobs" in notice
+    assert cap_jobs(n, force=False) == (n, None) and cap_jobs(None, force=False) == (n, None)
+    assert cap_jobs(n + 1, force=True) == (n + 1, None)
+    assert cap_jobs(10_000, force=True)[0] == FORCED_JOBS_PER_CORE * n
+
+
+def test_sampled_combat_streams_the_same_dice_in_blocks(monkeypatch, rules):
+    """Item 3: "`combat --samples` must not try to allocate: stream in fixed-size chunks": the
+    histogram streamed in blocks of one sampler chunk equals one call's (same seed, same dice)."""
+    import numpy as np
+
+    from sim.cli import combat
+    from sim.combat.sampler import CHUNK, sample_damage
+
+    n = 3 * CHUNK + 17
+    monkeypatch.setattr(combat, "STREAM_CHUNKS", 1)
+    hist, hits = combat.sample_histogram(6, 3, 2, rules, 11, n, 0, 0, 6 * 12 + 1)
+    whole = sample_damage(6, 3, 2, rules, seed=11, n=n)
+    np.testing.assert_array_equal(hist, np.bincount(whole.damage, minlength=hist.size))
+    assert hits == int(whole.hits.sum())

@@ -1,0 +1,31 @@
+"""One vocabulary across the CLI (issue #23, item 5): ``--cards`` names the card folder on every
+command that reads one (``--cards-dir`` survives as the old spelling), and every option has a
+help line, so ``bwlab CMD --help`` explains everything a user can type."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from sim.cli.main import COMMANDS
+
+READS_NO_CARDS = {"replay"}  # a game log names its cards; validate takes the folder as PATH
+
+
+def _command(name):
+    module, attr, _ = COMMANDS[name]
+    return getattr(importlib.import_module(module), attr)
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_option_has_help(name):
+    missing = [p.opts[0] for p in _command(name).params
+               if p.param_type_name == "option" and not p.hidden and not (p.help or "").strip()]
+    assert not missing, f"bwlab {name}: no help for {', '.join(missing)}"
+
+
+@pytest.mark.parametrize("name", sorted(set(COMMANDS) - READS_NO_CARDS - {"validate"}))
+def test_the_card_folder_is_cards_everywhere(name):
+    opts = {o for p in _command(name).params for o in getattr(p, "opts", [])}
+    assert "--cards" in opts, f"bwlab {name} has no --cards"

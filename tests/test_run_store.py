@@ -1,0 +1,204 @@
+"""Results can never be mixed or lost (issue #22 item 2): batches carry their run's digest and
+are checked before they count, the manifest is derived, damaged batches are replayed, stale temp
+files go, another run's folder is refused, and a run that fails validation writes nothing.
+
+Every run here is the 16-game, 2-board experiment of tests/test_runner.py played with --jobs 1
+(in-process: no worker start-up), so the whole module costs a few seconds of CPU.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from tests._cli_kit import run
+from tests.test_runner import SMALL
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def exp_dir(tmp_path) -> Path:
+    folder = tmp_path / "experiments"
+    shutil.copytree(ROOT / "experiments" / "teams", folder / "teams")
+    (folder / "tiny.toml").write_text(SMALL, encoding="utf-8")
+    (folder / "other.toml").write_text(SMALL.replace('name = "tiny"', 'name = "other"')
+                                       .replace("root_seed = 5", "root_seed = 6"), encoding="utf-8")
+    return folder
+
+
+def _run(capsys, exp: Path, out: Path, *extra):
+    return run(capsys, "run", exp, "--jobs", "1", "--out", out, "--no-progress", *extra)
+
+
+def _errors(err: str) -> list[str]:
+    return [ln for ln in err.splitlines() if ln.strip()]
+
+
+def _tables(out: Path):
+    return {p.name: pq.read_table(p) for p in sorted(out.glob("batch-*.parquet"))}
+
+
+@pytest.fixture
+def stored(capsys, exp_dir):
+    """A finished run of tiny.toml: (experiment folder, output folder, its tables)."""
+    out = exp_dir / "out"
+    code, _, err = _run(capsys, exp_dir / "tiny.toml", out)
+    assert code == 0, err
+    return exp_dir, out, _tables(out)
+
+
+def test_every_batch_carries_the_run_digest(stored):
+    """Item 2: "Every batch file carries its experiment's digest (in the Parquet metadata)";
+    the manifest names the same digest and lists every batch."""
+    _, out, tables = stored
+    manifest = json.loads((out / "manifest.json").read_text())
+    for name in tables:
+        meta = pq.read_metadata(out / name).metadata
+        assert meta[b"bwlab.run_digest"].decode() == manifest["run_digest"]
+        assert f"batch-{int(meta[b'bwlab.batch']):06d}.parquet" == name
+    assert sorted(manifest["batches"]) == ["0", "1", "2", "3"]
+
+
+@pytest.mark.parametrize("resume", [False, True])
+def test_a_folder_of_another_experiments_batches_is_refused(capsys, stored, resume):
+    """Item 2, the mixed-folder case: with manifest.json removed from a folder holding another
+    experiment's batches, `bwlab run` (with or without --resume) refuses with exit 2 and one
+    line, and adopts nothing: the batches there are left byte for byte."""
+    exp_dir, out, _ = stored
+    (out / "manifest.json").unlink()
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    code, _, err = _run(capsys, exp_dir / "other.toml", out, *(["--resume"] if resume else []))
+    assert code == 2
+    lines = _errors(err)
+    assert len(lines) == 1 and lines[0].startswith(f"error: {out}: --out: 4 batch files"), err
+    assert "refusing to mix" in lines[0]
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_changed_inputs_are_named_when_the_manifest_explains_them(capsys, stored):
+    """Item 2: a resume after the experiment was edited names each changed input (exit 2)."""
+    exp_dir, out, _ = stored
+    exp = exp_dir / "tiny.toml"
+    exp.write_text(SMALL.replace("root_seed = 5", "root_seed = 6"), encoding="utf-8")
+    code, _, err = _run(capsys, exp, out, "--resume")
+    assert code == 2 and ": root_seed: differs" in err and ": experiment_sha256: differs" in err
+
+
+def test_truncated_batch_is_replayed_and_corrupt_manifest_rebuilt(capsys, stored):
+    """Item 2: "truncated batches are detected and replayed", "the manifest is derived, rebuilt
+    from the batches when missing or corrupt", "stale temp files are removed on resume": a
+    half batch file, a garbage manifest and a SIGTERM's temp file; --resume replays exactly the
+    damaged batch (the same rows) and no traceback is printed."""
+    exp_dir, out, tables = stored
+    damaged = out / "batch-000001.parquet"
+    damaged.write_bytes(damaged.read_bytes()[: damaged.stat().st_size // 2])
+    (out / "manifest.json").write_text("{not json", encoding="utf-8")
+    stale = out / ".batch-000002.parquet.abc123.tmp"
+    stale.write_bytes(b"half")
+    code, out_text, err = _run(capsys, exp_dir / "tiny.toml", out, "--resume")
+    assert code == 0, err
+    assert "3 already stored, 1 played now" in out_text
+    assert "batch-000001.parquet was damaged" in err
+    assert not stale.exists()
+    again = _tables(out)
+    assert again.keys() == tables.keys() and all(again[k].equals(tables[k]) for k in tables)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert sorted(manifest["batches"]) == ["0", "1", "2", "3"]
+    assert manifest["summary"]["games"] == 16
+
+
+def test_a_run_already_here_needs_resume(capsys, stored):
+    """Item 2: this run's own batches without --resume are refused (nothing replayed twice)."""
+    exp_dir, out, _ = stored
+    (out / "manifest.json").unlink()
+    code, _, err = _run(capsys, exp_dir / "tiny.toml", out)
+    assert code == 2 and "a run is already here (4 of 4 batches stored)" in err
+
+
+def test_late_validation_writes_nothing_and_a_lone_manifest_locks_nothing(capsys, exp_dir,
+                                                                          tmp_path):
+    """Item 2: "validation completes before anything is written": a broken apocalypses.toml
+    (read by the workers only, before) fails before the output folder exists; and a manifest
+    left behind with no batch (as by an older version) does not lock the folder."""
+    cards = tmp_path / "cards"
+    shutil.copytree(ROOT / "cards", cards)
+    (cards / "apocalypses.toml").write_text("[[apocalypse\n", encoding="utf-8")
+    out = exp_dir / "out"
+    code, _, err = _run(capsys, exp_dir / "tiny.toml", out, "--cards", cards)
+    assert code == 2 and "apocalypses.toml" in err and "Traceback" not in err
+    assert not out.exists()
+    out.mkdir()
+    (out / "manifest.json").write_text('{"experiment": "someone else"}', encoding="utf-8")
+    code, _, err = _run(capsys, exp_dir / "tiny.toml", out)
+    assert code == 0, err
+    assert json.loads((out / "manifest.json").read_text())["experiment"] == "tiny"
+
+
+def test_cards_csv_goes_through_a_csv_writer(tmp_path):
+    """Item 4: "CSV output goes through a CSV writer": a card name holding `"` and `,` comes
+    back from pandas as one field, the columns unshifted."""
+    import numpy as np
+    import pandas as pd
+
+    from sim.runner.store import RunStore
+
+    store = RunStore(tmp_path, {}, "0")
+    names = ['Bob "the, Builder"', "Plain"]
+    store.write_cards(np.array([[3, 1, 5, 6, 0, 2], [4, 2, 7, 1, 1, 3]]),
+                      ("games", "wins", "dealt", "taken", "kills", "alive"), names)
+    table = pd.read_csv(tmp_path / "cards.csv")
+    assert table["card"].tolist() == names and table["alive"].tolist() == [2, 3]
+
+
+def test_a_worker_exits_when_the_run_that_started_it_is_killed(tmp_path):
+    """Item 2: "workers stop when the main process dies" — the lifeline alone, without the
+    engine: a stand-in run starts a stand-in worker that watches it, the run is SIGKILLed, and
+    the worker is gone within two seconds (it would sleep a minute otherwise)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.test_runner import _alive
+
+    worker = ("import os, sys, time; from sim.runner.lifeline import watch_parent; "
+              "watch_parent(os.getppid(), every=0.05); print(os.getpid(), flush=True); "
+              "time.sleep(60)")
+    parent = ("import subprocess, sys, time; "
+              f"subprocess.Popen([sys.executable, '-c', {worker!r}]); time.sleep(60)")
+    proc = subprocess.Popen([sys.executable, "-c", parent], cwd=ROOT, stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    with proc.stdout:
+        child = int(proc.stdout.readline())
+    assert _alive(child)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 2
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _alive(child)
+
+
+def test_two_runs_cannot_write_into_one_folder_at_once(exp_dir, catalogue):
+    """Item 2, "results can never be mixed": while one run holds its folder, a second (here
+    another experiment, which would find the folder still empty) is refused with one line."""
+    from sim.catalogue.diagnostics import InputError
+    from sim.runner.experiment import load_experiment
+    from sim.runner.store import RunStore
+
+    out = exp_dir / "out"
+    tiny, other = (load_experiment(exp_dir / f"{n}.toml", catalogue.cards, ("greedy",))
+                   for n in ("tiny", "other"))
+    first = RunStore.open(out, tiny, ROOT / "cards", resume=False)
+    try:
+        with pytest.raises(InputError, match="another bwlab run is writing here"):
+            RunStore.open(out, other, ROOT / "cards", resume=False)
+    finally:
+        first.close()
+    RunStore.open(out, other, ROOT / "cards", resume=False).close()  # free once released

@@ -15,8 +15,10 @@ in a fresh cache per mutant (the copy's path keys it: ``sim/_jit.py``); so does 
 
     python benchmarks/mutation.py [--only WORD] [--jit] [--timeout 600] [--jobs 2]
 
-Prints per mutant: killed/survived/error, the seconds, the rule; then the mutation score (killed
-/ mutants) and every survivor. Exit 1 when a mutant survives (or could not be applied), else 0.
+First each distinct set of tests runs on the unchanged code (a control: it must pass, or a
+"kill" would mean nothing; mutants whose control fails are reported as "no control"). Prints per
+mutant: killed/survived/error, the seconds, the rule; then the mutation score (killed / mutants)
+and every survivor. Exit 1 when a mutant survives (or could not be applied), else 0.
 """
 
 from __future__ import annotations
@@ -115,10 +117,22 @@ def main(argv=None) -> int:
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs", flush=True)
     results = []
     t0 = time.perf_counter()
+    # controls: each distinct test set must pass on the unchanged code, or a "kill" means nothing
+    controls = {}
+    for m in mutants:
+        key = (m.tests, m.jit or args.jit)
+        if key not in controls:
+            control = Mutant("control", m.file, m.old, m.old, m.tests, m.jit)
+            controls[key] = run_mutant(control, args.jit, args.timeout)[0]
+            print(f"control  {controls[key]:8s} {', '.join(m.tests)}", flush=True)
+    broken = {k for k, outcome in controls.items() if outcome != "survived"}
+    mutants = [m for m in mutants if (m.tests, m.jit or args.jit) not in broken] + \
+        [m for m in mutants if (m.tests, m.jit or args.jit) in broken]
     with ThreadPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(run_mutant, m, args.jit, args.timeout) for m in mutants]
+        futures = [pool.submit(run_mutant, m, args.jit, args.timeout)
+                   if (m.tests, m.jit or args.jit) not in broken else None for m in mutants]
         for i, (m, f) in enumerate(zip(mutants, futures), 1):
-            outcome, secs, tail = f.result()
+            outcome, secs, tail = f.result() if f is not None else ("no control", 0.0, "")
             results.append((m, outcome, tail))
             print(f"[{i}/{len(mutants)}] {outcome:8s} {secs:6.1f} s  {m.file}: {m.rule}",
                   flush=True)

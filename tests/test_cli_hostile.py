@@ -29,6 +29,7 @@ def workdir(tmp_path, monkeypatch) -> Path:
     (tmp_path / "adir").mkdir()
     (tmp_path / "deep.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BWLAB_CARDS", str(ROOT / "cards"))  # named: no "using ..." notice
     return tmp_path
 
 

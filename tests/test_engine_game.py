@@ -242,3 +242,20 @@ def test_same_step_elimination_goes_to_the_most_health_and_a_tie_to_no_one():
     assert _best_health(np.array([10, 30, 20, 0]), np.array([True, False, True, False])) == 2
     assert _best_health(np.array([0, 0, 5, 0]), every) == 2
 
+
+def test_damage_counts_as_harm_for_the_stalemate():
+    """House ruling (stalemate_rotations): a rotation in which any entity loses health is not
+    quiet, whoever dealt it (the count starts again)."""
+    from sim.engine.death import _harm
+    from sim.engine.turn import _end_rotation
+
+    game = new_game(2, 3, EXAMPLE_TEAMS.cards)
+    _rotation_ends(game, 3)
+    assert game.st.g[L.QUIET] == 3
+    e = int(np.flatnonzero(game.st.ent[:, L.KIND] == L.K_CHARACTER)[0])
+    game.st.g[L.HARM] = 0
+    _harm(game.st, game.S, e, 5, -1, L.BY_ATTACK)
+    assert game.st.g[L.HARM] == 1
+    _end_rotation(game.st, game.S)
+    assert game.st.g[L.QUIET] == 0
+

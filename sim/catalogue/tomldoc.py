@@ -25,7 +25,7 @@ _TOML_POS = re.compile(r"at line (\d+)")
 MISSING = object()
 # the largest whole number a data file may hold: every count, stat and weight becomes an int64 in
 # the engine, and sums of a few of them must not overflow (issue #22: "99999999999999999999")
-INT_LIMIT = 10**12
+INT_LIMIT = 10**18
 
 
 def _split_key(key: str) -> tuple[str, ...]:

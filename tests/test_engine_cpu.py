@@ -1,0 +1,77 @@
+"""CPUs on the GM Turn (sim/engine/cpu.py), tested directly on the lines that enforce each rule.
+
+Book: "Outside of retaliating, CPUs act on the GM Turn, using their speed where they have one";
+"an invisible entity cannot be targeted by a direct attack". House ruling (rules.toml [game]
+cpu_leash = "tile", docs/rulings.md): a CPU attacks the character with the least health in its
+range and line of sight, moving first (within its own tile when leashed) to reach one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine import layout as L
+from sim.engine.cpu import _cpu_act, _cpu_target
+from sim.engine.space import _reach_from
+from tests._engine_kit import EXAMPLE_TEAMS, new_game
+
+
+def _game_and_cpu(mobile: bool):
+    game = new_game(2, 3, EXAMPLE_TEAMS.cards)  # characters not placed yet: none in the way
+    ent = game.st.ent
+    cpus = np.flatnonzero((ent[:, L.IS_CPU] != 0) & (ent[:, L.ATK] > 0)
+                          & ((ent[:, L.SPEED] > 0) if mobile else True))
+    assert cpus.size, "the shipped content has an attacking CPU"
+    return game, int(cpus[0])
+
+
+def _characters(game, k):
+    ent = game.st.ent
+    return [int(e) for e in np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER)[:k]]
+
+
+def test_a_cpu_targets_the_weakest_visible_character_never_an_invisible_one():
+    game, c = _game_and_cpu(False)
+    ent = game.st.ent
+    a, b = _characters(game, 2)
+    here = int(ent[c, L.SPACE])
+    ent[[a, b], L.SPACE] = here  # both within range 0 of the CPU
+    ent[a, L.HEALTH], ent[b, L.HEALTH] = 10, 50
+    assert _cpu_target(game.st, game.S, here, 0) == a  # the least health
+    ent[a, L.INVISIBLE] = 99 * L.CLOCKS + 1
+    assert _cpu_target(game.st, game.S, here, 0) == b  # "cannot be targeted by a direct attack"
+    ent[b, L.INVISIBLE] = 99 * L.CLOCKS + 1
+    assert _cpu_target(game.st, game.S, here, 0) == -1
+
+
+def test_a_leashed_cpu_never_leaves_its_tile_to_attack():
+    """cpu_leash = "tile": the only character it could reach stands outside its home tile, so
+    it stays; unleashed (cpu_leash = "none"), it walks there and attacks."""
+    game, c = _game_and_cpu(True)
+    st, ent = game.st, game.st.ent
+    ent[c, L.RANGE] = 0
+    away = []
+    for here in np.flatnonzero(st.tile_pos == ent[c, L.HOME]):  # a spot of its tile by a door
+        _reach_from(st, game.S, int(here), int(ent[c, L.SPEED]))
+        reach = np.flatnonzero((st.cost > 0) & (st.cost <= ent[c, L.SPEED]))
+        away = [int(s) for s in reach
+                if st.tile_pos[s] >= 0 and st.tile_pos[s] != ent[c, L.HOME]]
+        if away:
+            break
+    assert away, "a space of another tile within the CPU's speed"
+    here = int(here)
+    ent[c, L.SPACE] = here
+    (a,) = _characters(game, 1)
+    ent[a, L.SPACE] = away[0]
+    leash = int(game.S.ip[L.P_LEASH])
+    assert leash == 1  # the shipped ruling
+    try:
+        _cpu_act(st, game.S, c)
+        assert ent[c, L.SPACE] == here and ent[a, L.HEALTH] == ent[a, L.MAX_HEALTH]
+        game.S.ip[L.P_LEASH] = 0
+        _cpu_act(st, game.S, c)
+        assert ent[c, L.SPACE] == away[0]
+        rows = game.event_rows()
+        assert (rows[:, 0] == L.EV_ATTACK).any()
+    finally:
+        game.S.ip[L.P_LEASH] = leash

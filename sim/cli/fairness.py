@@ -9,6 +9,7 @@ import click
 
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
+from ._numbers import FiniteFloatRange
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 
@@ -18,7 +19,7 @@ from ._policy import POLICY_HELP, budget_option, policy_label
               help="Most games to play (a multiple of 4); stops earlier once settled.")
 @click.option("--round", "round_games", type=click.IntRange(8, MAX_GAMES), default=256,
               show_default=True, help="Games between two looks at the verdict (multiple of 4).")
-@click.option("--tolerance", type=click.FloatRange(0.0, 0.25, min_open=True), default=0.05,
+@click.option("--tolerance", type=FiniteFloatRange(0.0, 0.25, min_open=True), default=0.05,
               show_default=True, help="Fair band: 25 % ± this.")
 @click.option("--policy", default="greedy", show_default=True,
               help=POLICY_HELP + " Every team plays it.")

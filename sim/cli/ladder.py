@@ -11,6 +11,8 @@ import click
 
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
+from ._numbers import FiniteFloatRange
+
 
 @click.command()
 @click.option("--games", type=click.IntRange(4, MAX_GAMES), default=None,
@@ -24,7 +26,7 @@ from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 @click.option("--boards", type=click.IntRange(2, MAX_BOARDS), default=32, show_default=True,
               help="Distinct generated boards, reused in turn (deal d on board d % boards); "
                    "the intervals are clustered by board.")
-@click.option("--alpha", type=click.FloatRange(0.0, 0.5, min_open=True), default=0.05,
+@click.option("--alpha", type=FiniteFloatRange(0.0, 0.5, min_open=True), default=0.05,
               show_default=True, help="Level of the rung tests (Holm over the rungs).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="table: for reading; json: for scripts (stdout only).")

@@ -1,0 +1,46 @@
+"""Hostile flags (issue #22, item 5: "... and each CLI flag"): every numeric option of every
+command refuses what is not a number of its kind — text, an empty string, NaN, infinities, an
+overflowing float, a hexadecimal or fractional value for a whole number — with exit 2 and one
+line ``error: bwlab CMD: ...``, no traceback, before any work starts."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+import pytest
+
+from sim.cli.main import COMMANDS, main
+
+NOT_A_NUMBER = ["x", "", "nan", "inf", "-inf", "1e999", "0x10"]
+NOT_A_WHOLE_NUMBER = NOT_A_NUMBER + ["1.5", "1e3"]
+
+
+def _numeric_options():
+    cases = []
+    for name in sorted(COMMANDS):
+        module, attr, _ = COMMANDS[name]
+        for p in getattr(importlib.import_module(module), attr).params:
+            if p.param_type_name != "option" or p.is_flag:
+                continue
+            if isinstance(p.type, (click.types.IntParamType, click.IntRange)):
+                cases += [(name, p.opts[0], v) for v in NOT_A_WHOLE_NUMBER]
+            elif isinstance(p.type, (click.types.FloatParamType, click.FloatRange)):
+                cases += [(name, p.opts[0], v) for v in NOT_A_NUMBER]
+    return cases
+
+
+CASES = _numeric_options()
+
+
+def test_the_table_covers_every_command_with_numbers():
+    assert len({c for c, _, _ in CASES}) >= 12
+
+
+@pytest.mark.parametrize("command,option,value", CASES)
+def test_a_numeric_flag_refuses_what_is_not_its_kind_of_number(capsys, command, option, value):
+    code = main([command, option, value])
+    out, err = capsys.readouterr()
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and "Traceback" not in out + err, err
+    assert len(lines) == 1 and lines[0].startswith(f"error: bwlab {command}: "), err

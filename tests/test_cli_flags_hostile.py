@@ -44,3 +44,15 @@ def test_a_numeric_flag_refuses_what_is_not_its_kind_of_number(capsys, command, 
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert code == 2 and "Traceback" not in out + err, err
     assert len(lines) == 1 and lines[0].startswith(f"error: bwlab {command}: "), err
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_command_refuses_an_unknown_flag_in_one_line(capsys, command):
+    """Issue #27 item 5: bad input on every sub-command (demo and report had none): exit 2, one
+    line naming the command and the flag, no traceback."""
+    code = main([command, "--no-such-flag"])
+    out, err = capsys.readouterr()
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and "Traceback" not in out + err
+    assert len(lines) == 1 and lines[0].startswith(f"error: bwlab {command}: ")
+    assert "--no-such-flag" in lines[0]

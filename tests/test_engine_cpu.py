@@ -50,15 +50,16 @@ def test_a_leashed_cpu_never_leaves_its_tile_to_attack():
     game, c = _game_and_cpu(True)
     st, ent = game.st, game.st.ent
     ent[c, L.RANGE] = 0
-    away = []
+    away, home = [], []
     for here in np.flatnonzero(st.tile_pos == ent[c, L.HOME]):  # a spot of its tile by a door
         _reach_from(st, game.S, int(here), int(ent[c, L.SPEED]))
         reach = np.flatnonzero((st.cost > 0) & (st.cost <= ent[c, L.SPEED]))
         away = [int(s) for s in reach
                 if st.tile_pos[s] >= 0 and st.tile_pos[s] != ent[c, L.HOME]]
-        if away:
+        home = [int(s) for s in reach if st.tile_pos[s] == ent[c, L.HOME]]
+        if away and home:
             break
-    assert away, "a space of another tile within the CPU's speed"
+    assert away and home, "spaces of its own and of another tile within the CPU's speed"
     here = int(here)
     ent[c, L.SPACE] = here
     (a,) = _characters(game, 1)
@@ -75,3 +76,26 @@ def test_a_leashed_cpu_never_leaves_its_tile_to_attack():
         assert (rows[:, 0] == L.EV_ATTACK).any()
     finally:
         game.S.ip[L.P_LEASH] = leash
+
+
+def test_a_leashed_cpu_walks_within_its_tile_to_attack():
+    """Leashed, a CPU still uses its speed inside its own tile: a character there, out of its
+    range but within its speed, is walked to and attacked."""
+    game, c = _game_and_cpu(True)
+    st, ent = game.st, game.st.ent
+    ent[c, L.RANGE] = 0
+    home = []
+    for here in np.flatnonzero(st.tile_pos == ent[c, L.HOME]):
+        _reach_from(st, game.S, int(here), int(ent[c, L.SPEED]))
+        home = [int(s) for s in np.flatnonzero((st.cost > 0) & (st.cost <= ent[c, L.SPEED]))
+                if st.tile_pos[s] == ent[c, L.HOME]]
+        if home:
+            break
+    assert home, "a space of its tile within the CPU's speed"
+    ent[c, L.SPACE] = int(here)
+    (a,) = _characters(game, 1)
+    ent[a, L.SPACE] = home[0]
+    assert game.S.ip[L.P_LEASH] == 1
+    _cpu_act(st, game.S, c)
+    assert ent[c, L.SPACE] == home[0]
+    assert (game.event_rows()[:, 0] == L.EV_ATTACK).any()

@@ -363,10 +363,11 @@ def test_an_attack_needs_the_defender_within_range(reach):
     d = enemy_of(game, c)
     ent[c, L.RANGE] = reach
     usable = (st.tile_pos >= 0) & (st.kind == FLOOR)
-    for here in np.flatnonzero(usable):  # a floor space with both distances around it
+    for here in np.flatnonzero(usable):  # both distances inside its own tile (no lower bound
+        same = usable & (st.tile_pos == st.tile_pos[here])  # on tile distance decides it)
         sight = _sight_from(st, game.S, int(here), reach + 1)
-        at = np.flatnonzero(usable & (sight == reach))
-        beyond = np.flatnonzero(usable & (sight == reach + 1))
+        at = np.flatnonzero(same & (sight == reach))
+        beyond = np.flatnonzero(same & (sight == reach + 1))
         if at.size and beyond.size:
             break
     assert at.size and beyond.size

@@ -152,3 +152,23 @@ def test_sampled_combat_streams_the_same_dice_in_blocks(monkeypatch, rules):
     whole = sample_damage(6, 3, 2, rules, seed=11, n=n)
     np.testing.assert_array_equal(hist, np.bincount(whole.damage, minlength=hist.size))
     assert hits == int(whole.hits.sum())
+
+
+def test_a_full_disk_is_one_line_and_leaves_no_partial_file(capsys, workdir, monkeypatch):
+    """Item 3: "`--out` on a ... full filesystem" is one line and exit 2, no traceback; the
+    atomic write leaves neither the result nor a temp file behind. The disk fills up during the
+    write (ENOSPC raised by the CSV writer)."""
+    import errno
+
+    import pandas as pd
+
+    def full(self, path, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", full)
+    out = workdir / "reports"
+    code, _, err = run(capsys, "demo", "--out", out)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and "Traceback" not in err
+    assert len(lines) == 1 and "No space left on device" in lines[0], err
+    assert not out.exists() or not any(out.iterdir())

@@ -110,3 +110,20 @@ def test_no_card_folder_is_said_not_silently_replaced(capsys, tmp_path, monkeypa
     assert main(["validate"]) == 0
     _, err = capsys.readouterr()
     assert "no ./cards here; using" in err and "--cards" in err
+
+
+def test_validate_reads_each_experiment_as_its_command_does(capsys, tmp_path):
+    """--experiment takes a run experiment, a drift suite or a rulings study, each through its
+    command's own loader: the shipped ones pass, a broken drift suite is one located line."""
+    root = SHIPPED.parent
+    files = [root / "experiments" / n for n in ("drift.toml", "rulings.toml", "rarity.toml")]
+    assert main(["validate", str(SHIPPED), *sum((["--experiment", str(f)] for f in files), [])]) == 0
+    capsys.readouterr()
+    suite = tmp_path / "drift.toml"
+    text = files[0].read_text(encoding="utf-8").replace("delta_elo = 70", "delta_elo = nan")
+    suite.write_text(text.replace('"matchups/', f'"{root / "experiments"}/matchups/'),
+                     encoding="utf-8")
+    code = main(["validate", str(SHIPPED), "--experiment", str(suite)])
+    _, err = capsys.readouterr()
+    (problem,) = parse([line for line in err.splitlines() if line.strip()])
+    assert code == 2 and problem[2] == "delta_elo" and "finite" in problem[3]

@@ -30,7 +30,8 @@ def _gather(problems, loader, *args):
 @click.option("--teams", "teams_files", multiple=True, type=click.Path(path_type=Path),
               help="A team file to check against the cards too (repeatable).")
 @click.option("--experiment", "experiments", multiple=True, type=click.Path(path_type=Path),
-              help="An experiment file (bwlab run) to check too, with its team files (repeatable).")
+              help="An experiment file to check too, with its team files: a run, rarity or report "
+                   "experiment, a drift suite or a rulings study (repeatable).")
 def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tuple[Path, ...]):
     """Check the card folder PATH (default: ./cards): every file any command loads (cards,
     abilities, tiles, items, entities, rules with its [game] section, apocalypses, power curve,
@@ -85,8 +86,23 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
 
 
 def _load_experiment(path: Path, catalogue):
-    """The experiment as ``bwlab run`` reads it (sim/runner/experiment.py)."""
-    from sim.engine.layout import POLICY_IDS
-    from sim.runner.experiment import load_experiment
+    """The file as the command it is written for reads it: a drift suite (``bwlab drift``:
+    ``delta_elo``/``experiments``), a rulings study (``bwlab rulings``: ``[[alternatives]]``), else
+    an experiment (``bwlab run``, ``rarity``, ``report``: sim/runner/experiment.py)."""
+    import tomllib
 
-    return load_experiment(Path(path).resolve(), catalogue.cards, tuple(POLICY_IDS))
+    from sim.engine.layout import POLICY_IDS
+    from sim.runner.drift import load_suite
+    from sim.runner.experiment import load_experiment
+    from sim.runner.rulings_data import load_rulings
+
+    path = Path(path).resolve()
+    try:
+        keys = set(tomllib.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        keys = set()  # the experiment loader reports what is wrong with the file
+    if "alternatives" in keys or "study" in keys:
+        return load_rulings(path)
+    if "delta_elo" in keys or "experiments" in keys:
+        return load_suite(path, catalogue.cards, tuple(POLICY_IDS))
+    return load_experiment(path, catalogue.cards, tuple(POLICY_IDS))

@@ -40,7 +40,8 @@ class LazyGroup(click.Group):
         if name not in COMMANDS:
             return None
         module, attr, _ = COMMANDS[name]
-        return getattr(importlib.import_module(module), attr)
+        cmd = getattr(importlib.import_module(module), attr)
+        return _compiling_first(cmd) if name in ENGINE_COMMANDS else cmd
 
     def format_commands(self, ctx, formatter):
         rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
@@ -52,6 +53,44 @@ class LazyGroup(click.Group):
 @click.version_option(__version__, prog_name="bwlab")
 def cli():
     """Board Wars Lab: Monte Carlo simulation and balancing for Board Wars."""
+
+
+# commands that play games: on a machine (or a source version) whose kernels are not compiled
+# yet, they say so and compile them first, with progress on stderr (issue #23: "the first
+# bwlab play on a new machine compiles for minutes without a word")
+ENGINE_COMMANDS = {"play", "run", "fairness", "rarity", "draft", "power-levels", "ladder",
+                   "drift", "rulings", "report"}
+
+
+def _compile_if_cold() -> None:
+    """Compile the engine with progress on stderr when this source's cache is cold (called once
+    the command line has parsed: a typo or --help never waits for a compile)."""
+    import os
+
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return
+    from sim.runner.warm import is_warm, warm
+
+    if is_warm():
+        return
+    click.echo("bwlab: compiling the game engine for this machine and source version (once; "
+               "3-8 minutes on 2 cores)", err=True)
+    seconds = warm(stream=sys.stderr)
+    click.echo(f"bwlab: engine compiled in {seconds:.0f} s; later runs start at once", err=True)
+
+
+def _compiling_first(cmd):
+    """``cmd`` with :func:`_compile_if_cold` run before its body (after its options parsed)."""
+    if not getattr(cmd, "_compiles_first", False):
+        body = cmd.invoke
+
+        def invoke(ctx, _body=body):
+            _compile_if_cold()
+            return _body(ctx)
+
+        cmd.invoke = invoke
+        cmd._compiles_first = True
+    return cmd
 
 
 def main(argv=None) -> int:

@@ -20,6 +20,7 @@ sources by Numba itself.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -122,15 +123,38 @@ def compile_group(group: str, cards_root: str) -> tuple[str, float]:
     return group, time.perf_counter() - t0
 
 
-def warm(jobs: int = 2, cards_root: Path = ROOT / "cards", verbose: bool = True) -> float:
-    """Compile every stage's groups with ``jobs`` processes; the seconds it took."""
+WARM_MARK = "warm.done"  # written into the source-keyed cache once every group is compiled
+
+
+def is_warm() -> bool:
+    """Whether this source's kernels were all compiled into the cache (``sim/_jit.py``)."""
+    from sim._jit import JIT_CACHE_DIR
+
+    return (Path(JIT_CACHE_DIR) / WARM_MARK).exists()
+
+
+def warm(jobs: int = 2, cards_root: Path = ROOT / "cards", verbose: bool = True,
+         stream=None) -> float:
+    """Compile every stage's groups with ``jobs`` processes; the seconds it took. Progress
+    (part done/total, the seconds so far) goes to ``stream`` (default stdout)."""
+    from sim._jit import JIT_CACHE_DIR
+
+    out = stream if stream is not None else sys.stdout
+    total = sum(len(stage) for stage in STAGES)
+    done = 0
     t0 = time.perf_counter()
     with Parallel(n_jobs=jobs, backend="loky") as parallel:
         for stage in STAGES:
             for group, seconds in parallel(delayed(compile_group)(g, str(cards_root))
                                            for g in stage):
+                done += 1
                 if verbose:
-                    print(f"compiled {group:<7s} {seconds:6.1f} s", flush=True)
+                    print(f"compiled {group:<7s} {seconds:6.1f} s ({done}/{total} parts, "
+                          f"{time.perf_counter() - t0:.0f} s so far)", file=out, flush=True)
+    try:
+        (Path(JIT_CACHE_DIR) / WARM_MARK).write_text(f"{time.time():.0f}\n", encoding="utf-8")
+    except OSError:
+        pass  # an unwritable cache compiles in memory: nothing to mark
     return time.perf_counter() - t0
 
 

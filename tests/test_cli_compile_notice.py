@@ -1,0 +1,37 @@
+"""The first run of a game-playing command on a cold compile cache says so and shows progress
+(issue #23: "the first `bwlab play` on a new machine compiles for minutes without a word"), on
+stderr only, after the command line has parsed (a typo or --help never waits for a compile)."""
+
+from __future__ import annotations
+
+from sim.cli import main as cli_main
+from sim.runner import warm as warm_module
+
+
+def test_a_cold_cache_is_compiled_with_progress_on_stderr(capsys, monkeypatch):
+    calls = []
+
+    def fake_warm(stream=None):
+        print("compiled turn 1.0 s (1/5 parts, 1 s so far)", file=stream)
+        calls.append(stream)
+        return 1.0
+
+    monkeypatch.setattr(warm_module, "is_warm", lambda: False)
+    monkeypatch.setattr(warm_module, "warm", fake_warm)
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    assert cli_main.main(["play", "--seed", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert len(calls) == 1
+    assert "compiling the game engine" in err and "1/5 parts" in err
+    assert "compiling" not in out and "1/5" not in out  # stdout keeps only the results
+
+
+def test_no_compile_for_a_bad_flag_or_a_command_that_plays_no_game(capsys, monkeypatch):
+    calls = []
+    monkeypatch.setattr(warm_module, "is_warm", lambda: False)
+    monkeypatch.setattr(warm_module, "warm", lambda stream=None: calls.append(1) or 0.0)
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    assert cli_main.main(["play", "--no-such-flag"]) == 2
+    assert cli_main.main(["validate"]) == 0
+    capsys.readouterr()
+    assert calls == []

@@ -30,6 +30,20 @@ def _characters(game, k):
     return [int(e) for e in np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER)[:k]]
 
 
+def _spot_by_a_door(game, c):
+    """A space of ``c``'s home tile from which its speed reaches spaces of its own tile and of
+    another; (that space, those of its tile, those of others)."""
+    st, ent = game.st, game.st.ent
+    for here in np.flatnonzero(st.tile_pos == ent[c, L.HOME]):
+        _reach_from(st, game.S, int(here), int(ent[c, L.SPEED]))
+        reach = np.flatnonzero((st.cost > 0) & (st.cost <= ent[c, L.SPEED]))
+        home = [int(s) for s in reach if st.tile_pos[s] == ent[c, L.HOME]]
+        away = [int(s) for s in reach if st.tile_pos[s] >= 0 and st.tile_pos[s] != ent[c, L.HOME]]
+        if home and away:
+            return int(here), home, away
+    raise AssertionError("no space of the CPU's tile reaches its own tile and another")
+
+
 def test_a_cpu_targets_the_weakest_visible_character_never_an_invisible_one():
     game, c = _game_and_cpu(False)
     ent = game.st.ent
@@ -50,17 +64,7 @@ def test_a_leashed_cpu_never_leaves_its_tile_to_attack():
     game, c = _game_and_cpu(True)
     st, ent = game.st, game.st.ent
     ent[c, L.RANGE] = 0
-    away, home = [], []
-    for here in np.flatnonzero(st.tile_pos == ent[c, L.HOME]):  # a spot of its tile by a door
-        _reach_from(st, game.S, int(here), int(ent[c, L.SPEED]))
-        reach = np.flatnonzero((st.cost > 0) & (st.cost <= ent[c, L.SPEED]))
-        away = [int(s) for s in reach
-                if st.tile_pos[s] >= 0 and st.tile_pos[s] != ent[c, L.HOME]]
-        home = [int(s) for s in reach if st.tile_pos[s] == ent[c, L.HOME]]
-        if away and home:
-            break
-    assert away and home, "spaces of its own and of another tile within the CPU's speed"
-    here = int(here)
+    here, _, away = _spot_by_a_door(game, c)
     ent[c, L.SPACE] = here
     (a,) = _characters(game, 1)
     ent[a, L.SPACE] = away[0]
@@ -84,15 +88,8 @@ def test_a_leashed_cpu_walks_within_its_tile_to_attack():
     game, c = _game_and_cpu(True)
     st, ent = game.st, game.st.ent
     ent[c, L.RANGE] = 0
-    home = []
-    for here in np.flatnonzero(st.tile_pos == ent[c, L.HOME]):
-        _reach_from(st, game.S, int(here), int(ent[c, L.SPEED]))
-        home = [int(s) for s in np.flatnonzero((st.cost > 0) & (st.cost <= ent[c, L.SPEED]))
-                if st.tile_pos[s] == ent[c, L.HOME]]
-        if home:
-            break
-    assert home, "a space of its tile within the CPU's speed"
-    ent[c, L.SPACE] = int(here)
+    here, home, _ = _spot_by_a_door(game, c)
+    ent[c, L.SPACE] = here
     (a,) = _characters(game, 1)
     ent[a, L.SPACE] = home[0]
     assert game.S.ip[L.P_LEASH] == 1

@@ -15,6 +15,8 @@ in a balance verdict.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import pytest
 
@@ -167,6 +169,7 @@ def test_no_policy_sees_the_face_down_apocalypse(spec):
     assert len(logs[0]) > 100 and np.array_equal(logs[0], logs[1])
 
 
+@lru_cache(maxsize=1)  # one game for every policy's probe: its states are cloned before use
 def _probe_games():
     """Decisions of team 1 in a greedy game (every third, up to 24), each with an opponent
     character and the decider's space (where the probe moves the opponent: in plain sight and
@@ -191,6 +194,19 @@ def _probe_games():
     return game, probes
 
 
+def _hidden_and_moved(st, foe, elsewhere):
+    """Two copies of ``st`` with ``foe`` invisible (last seen where it stands), the second with
+    its true position moved to ``elsewhere``: what it would take to read a hidden position."""
+    from sim.engine.state import _clone
+
+    hidden = _clone(st)
+    hidden.ent[foe, L.INVISIBLE] = 99 * L.CLOCKS + 1
+    hidden.ent[foe, L.SEEN] = hidden.ent[foe, L.SPACE]
+    moved = _clone(hidden)
+    moved.ent[foe, L.SPACE] = elsewhere
+    return hidden, moved
+
+
 @pytest.mark.parametrize("spec", POLICIES)
 def test_no_policy_reads_an_invisible_opponents_position(spec):
     """"its position stays concealed for as long as the effect holds": moving an invisible
@@ -209,11 +225,7 @@ def test_no_policy_reads_an_invisible_opponents_position(spec):
 
     seen_moved = 0
     for st, foe, elsewhere in probes:
-        hidden = _clone(st)
-        hidden.ent[foe, L.INVISIBLE] = 99 * L.CLOCKS + 1
-        hidden.ent[foe, L.SEEN] = hidden.ent[foe, L.SPACE]
-        moved = _clone(hidden)
-        moved.ent[foe, L.SPACE] = elsewhere
+        hidden, moved = _hidden_and_moved(st, foe, elsewhere)
         assert choose(hidden) == choose(moved), f"{spec} read a hidden position"
         shown = _clone(st)
         shown.ent[foe, L.SPACE] = elsewhere
@@ -227,18 +239,12 @@ def test_the_invisibility_probe_catches_a_policy_that_reads_the_true_state():
     observation (sim/ai/observe.py), changes its choice when the hidden opponent moves."""
     from sim.ai.greedy import _greedy_action
     from sim.engine.legal import _legal
-    from sim.engine.state import _clone
 
     game, probes = _probe_games()
     changed = 0
     for st, foe, elsewhere in probes:
-        hidden = _clone(st)
-        hidden.ent[foe, L.INVISIBLE] = 99 * L.CLOCKS + 1
-        hidden.ent[foe, L.SEEN] = hidden.ent[foe, L.SPACE]
-        moved = _clone(hidden)
-        moved.ent[foe, L.SPACE] = elsewhere
         choices = []
-        for x in (hidden, moved):
+        for x in _hidden_and_moved(st, foe, elsewhere):
             mask = np.zeros(game.n_actions, np.bool_)
             _legal(x, game.S, mask)
             choices.append(_greedy_action(x, game.S, mask))

@@ -40,11 +40,12 @@ PARAM_SLOT = {"charges": "charges", "own_turn_only": "own_turn_only", "range": "
 # what the engine can hold per parameter, whatever a type declares: one throw holds at most 50
 # dice (cards.LIMITS["attacks"], tables.MAX_ATTACKS), a board is 35 spaces wide, a stat code is
 # 0..5, a flag 0 or 1 (issue #22: a declared range must not let a card throw 1,009 attacks)
+MAX_DICE = 50  # one throw's dice (cards.LIMITS["attacks"], tables.MAX_ATTACKS)
 PARAM_LIMITS = {"charges": (0, 1000), "own_turn_only": (0, 1), "range": (0, 35),
-                "duration": (0, 1000), "stat": (0, 5), "bonus_attacks": (0, 50),
+                "duration": (0, 1000), "stat": (0, 5), "bonus_attacks": (0, MAX_DICE),
                 "damage": (0, 100_000), "amount": (0, 100_000), "distance": (0, 35),
                 "shield": (0, 1), "free_water": (0, 1), "clone": (0, 1), "mode": (0, 1),
-                "count": (0, 10), "health": (1, 100_000), "attacks": (0, 50), "tier": (1, 16)}
+                "count": (0, 10), "health": (1, 100_000), "attacks": (0, MAX_DICE), "tier": (1, 16)}
 MAX_DEBUFF_STAT = 4  # stat codes 0..4 (4: disadvantage); 5 (invincibility) is a buff only
 
 

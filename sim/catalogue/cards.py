@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .abilities import SLOTS, AbilityIndex
+from .abilities import MAX_DICE, SLOTS, AbilityIndex
 from .diagnostics import InputError, Problem, Problems, read_header, read_text, suggest
 from .rules import STAR_COLOURS, Rules
 from .tomldoc import has_control
@@ -29,7 +29,7 @@ COLUMNS = REQUIRED + OPTIONAL
 # Plausibility bounds a designer cannot exceed by accident; the book's own bounds (defense <= 9,
 # tiers 1..4) come from rules.toml.
 LIMITS = {"speed": (0, 30), "range": (0, 30), "max_health": (1, 100_000), "characters": (1, 10),
-          "attacks": (0, 50)}
+          "attacks": (0, MAX_DICE)}
 
 
 @dataclass(frozen=True)

@@ -168,10 +168,7 @@ class TomlDoc:
         if not isinstance(value, kinds):
             self.add(path, f"expected {_kind_name(kinds)}, got {value!r}")
             return fallback
-        bad = _bad_value(value)
-        if bad:
-            if path not in self._bad:
-                self.add(path, bad)
+        if self.reported(path):  # NaN, overflow, a NUL: ``_scan`` said so when the file loaded
             return fallback
         if choices is not None and value not in choices:
             self.add(path, f"unknown value {value!r}{suggest(str(value), [str(c) for c in choices])}; "

@@ -19,6 +19,7 @@ from sim.board.geometry import APOCALYPSE, N_SPACES, Board, layers_grid, local_s
 from sim.board.graph import compile_board
 from sim.board.layout import CPU as CPU_FEATURE
 from sim.board.layout import FLOOR, PORTAL
+from sim.catalogue.abilities import MAX_DICE
 from sim.catalogue.apocalypses import ApocalypseIndex, load_apocalypses
 from sim.catalogue.board_rules import GRID
 from sim.catalogue.game_rules import GameRules, load_game_rules
@@ -29,7 +30,7 @@ from .items import item_table
 from .state import Stacked, Static, new_static
 from .tiles import tile_table
 
-MAX_ATTACKS = 50   # cards.LIMITS["attacks"]: the most dice one throw can hold
+MAX_ATTACKS = MAX_DICE  # cards.LIMITS["attacks"]: the most dice one throw can hold
 TAIL_HEALTH = 1500  # health beyond this is treated as this in the greedy kill table
 CPU_COLS = 8       # space, home position, health, defense, attacks, tier, speed, range
 

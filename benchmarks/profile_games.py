@@ -29,7 +29,10 @@ def main() -> None:
     ap.add_argument("--code", help="also write the machine code of the mapped functions to this "
                     "file (for benchmarks/annotate.py)")
     args = ap.parse_args()
-    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="bwlab-profile-")
+    # a private, empty compile cache (both Numba's and the lab's source-keyed one, sim/_jit.py):
+    # the loop must be compiled in this process for its machine code to be in memory
+    os.environ["NUMBA_CACHE_DIR"] = os.environ["BWLAB_JIT_CACHE"] = tempfile.mkdtemp(
+        prefix="bwlab-profile-")
     os.environ["NUMBA_NUM_THREADS"] = "1"
     sys.path.insert(0, os.path.dirname(__file__))
     import numpy as np

@@ -18,7 +18,11 @@ import numpy as np
 
 from sim.catalogue.abilities import MAX_DICE
 from sim.catalogue.diagnostics import InputError, Problem
-from sim.combat.star import BASE, BLUE, COLOUR_NAMES, GREEN, RED, star_colour
+from sim.catalogue.rules import STAR_COLOURS as COLOUR_NAMES
+
+# the star's points in the engine's order (sim.combat.star, imported only where a colour is
+# decided: Numba's import costs the stat form half a second)
+BASE, RED, BLUE, GREEN = (COLOUR_NAMES.index(c) for c in ("base", "red", "blue", "green"))
 
 # keys a --vs or --sweep may change, per form (card form: attacks and tier are the card's star)
 STAT_KEYS = ("attacks", "tier", "defense", "health", "advantage", "defender_advantage")
@@ -105,6 +109,8 @@ def star_reason(rules, *, health: int, max_health: int, shield: int = 0, debuffe
                if own == GREEN else "only the defender holds homefield: cursed to blue")
     else:
         colour = own
+    from sim.combat.star import star_colour
+
     engine = star_colour(rules, health=health, max_health=max_health, shield=shield,
                          debuffed=debuffed, boosted=boosted, attacker_homefield=attacker_homefield,
                          defender_homefield=defender_homefield)

@@ -326,3 +326,36 @@ def test_bad_vs_and_sweep_specs_exit_2_with_one_line(capsys, tmp_path, args, nee
 def test_bad_card_form_specs_exit_2_with_one_line(capsys, args, needle):
     code, out, err = run(capsys, "combat", *BOOK, *args)
     assert code == 2 and out == "" and needle in err and err.count("\n") == 1
+
+
+def test_progress_goes_to_stderr_and_json_stays_clean(capsys, monkeypatch):
+    """Sampling that lasts shows a progress line on stderr only (forced here by a zero delay):
+    stdout is still one JSON document."""
+    from sim.cli import combat
+
+    monkeypatch.setattr(combat, "PROGRESS_DELAY", 0.0)
+    code, out, err = run(capsys, "combat", "--attacks", 8, "--tier", 2, "--defense", 4,
+                         "--samples", 300000, "--sweep", "defense=3,4", "--format", "json")
+    assert code == 0 and "sampling" in err
+    assert json.loads(out)["sweep"]["series"][0]["rows"][1]["defense"] == 4
+
+
+def test_vs_profiles_are_told_apart_by_their_labels(capsys):
+    """Two profiles that differ only in the defender's health keep distinct names (A:, B: and
+    the health) in every row of the CSV."""
+    code, out, _ = run(capsys, "combat", "--attacks", 8, "--tier", 2, "--defense", 4,
+                       "--defender-health", 30, "--vs", "health=50", "--format", "csv")
+    assert code == 0
+    labels = list(dict.fromkeys(r["profile"] for r in csv.DictReader(io.StringIO(out))))
+    assert len(labels) == 2 and labels[0].startswith("A: ") and "30 health" in labels[0]
+    assert labels[1].startswith("B: ") and "50 health" in labels[1]
+
+
+def test_peer_system_csv_is_its_distribution(capsys):
+    """--format csv also for a peer game's attack: damage, exactly, at least, at most."""
+    code, out, _ = run(capsys, "combat", "--system", "arena", "--format", "csv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows and float(rows[0]["at_least"]) == pytest.approx(1.0)
+    assert float(rows[-1]["at_most"]) == pytest.approx(1.0)
+    assert sum(float(r["exactly"]) for r in rows) == pytest.approx(1.0)

@@ -28,6 +28,8 @@ from sim.cli._paths import OUT_FILE
 MAX_SAMPLES = 10**11
 # The peer games' samplers hold every draw in memory (9 bytes each): 1e8 is ~0.9 GB.
 MAX_PEER_SAMPLES = 10**8
+# Sampling shows a progress line on stderr once it has run this long (seconds).
+PROGRESS_DELAY = 2.0
 
 
 def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
@@ -186,7 +188,7 @@ def _progress(total: int):
     from tqdm import tqdm
 
     return tqdm(total=total, unit="attack", unit_scale=True, desc="sampling", file=sys.stderr,
-                delay=2.0, leave=False)
+                delay=PROGRESS_DELAY, leave=False)
 
 
 def _emit(result: dict, fmt: str, png) -> None:

@@ -148,18 +148,23 @@ def render_csv(result: dict) -> str:
                               "kill_probability_se") if f in s["series"][0]["rows"][0]]
         fields = [f for f in fields if f != s["key"]]
         writer.writerow(["profile", s["key"], *fields])
-        for ser in s["series"]:
+        for label, ser in zip(_labels([ser["label"] for ser in s["series"]]), s["series"]):
             for r in ser["rows"]:
-                writer.writerow([ser["label"], r[s["key"]], *(_num(r[f]) for f in fields)])
+                writer.writerow([label, r[s["key"]], *(_num(r[f]) for f in fields)])
         return buf.getvalue()
     keys = [k for k in ("exactly", "at_least", "at_most", "exactly_se", "at_least_se",
                         "at_most_se") if k in result["profiles"][0]["table"]]
     writer.writerow(["profile", "damage", *keys])
-    for r in result["profiles"]:
+    for label, r in zip(_labels([r["label"] for r in result["profiles"]]), result["profiles"]):
         t = r["table"]
         for d in t["damage"]:
-            writer.writerow([r["label"], d, *(_num(t[k][d]) for k in keys)])
+            writer.writerow([label, d, *(_num(t[k][d]) for k in keys)])
     return buf.getvalue()
+
+
+def _labels(labels: list[str]) -> list[str]:
+    """Profile names as the text and figures show them: "A: ..." and "B: ..." for two."""
+    return labels if len(labels) == 1 else [f"{'AB'[i]}: {x}" for i, x in enumerate(labels)]
 
 
 def _num(v):

@@ -62,12 +62,15 @@ class Profile:
     @property
     def label(self) -> str:
         """A short name for tables, legends and titles."""
+        adv = {1: " adv", -1: " dis"}.get(self.advantage, "")
+        dadv = {1: " adv", -1: " dis"}.get(self.defender_advantage, "")
+        health = f" at {self.health} health" if self.health_source == "given" else ""
         if self.attacker is None:
-            adv = {1: " adv", -1: " dis"}.get(self.advantage, "")
-            return f"{self.attacks}x tier {self.tier}{adv} vs defense {self.defense}"
+            return f"{self.attacks}x tier {self.tier}{adv} vs defense {self.defense}{dadv}{health}"
         wound = (f" at {self.attacker_health}/{self.attacker_max_health}"
                  if self.attacker_health != self.attacker_max_health else "")
-        return f"{self.attacker}{wound} ({self.colour} {self.attacks}^{self.tier}) vs {self.defender}"
+        return (f"{self.attacker}{wound} ({self.colour} {self.attacks}^{self.tier}{adv}) vs "
+                f"{self.defender}{dadv}{health}")
 
 
 def _fail(option: str, key: str, message: str):

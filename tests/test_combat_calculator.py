@@ -359,3 +359,21 @@ def test_peer_system_csv_is_its_distribution(capsys):
     assert rows and float(rows[0]["at_least"]) == pytest.approx(1.0)
     assert float(rows[-1]["at_most"]) == pytest.approx(1.0)
     assert sum(float(r["exactly"]) for r in rows) == pytest.approx(1.0)
+
+
+def test_vs_samples_independent_streams_with_a_difference_se(capsys):
+    """--vs with --samples: B rolls its own stream (its JSON seed reproduces it alone), so the
+    same profile twice gives different histograms whose means differ by a few standard errors of
+    the difference at most."""
+    args = ("combat", "--attacks", 8, "--tier", 2, "--defense", 4, "--samples", 50000,
+            "--seed", 5, "--format", "json")
+    code, out, _ = run(capsys, *args, "--vs", "attacks=8")
+    assert code == 0
+    r = json.loads(out)
+    a, b = r["profiles"]
+    assert a["seed"] == 5 and b["seed"] != 5 and a["histogram"] != b["histogram"]
+    d = r["difference"]
+    assert d["mean_se"] == pytest.approx((a["mean_se"] ** 2 + b["mean_se"] ** 2) ** 0.5)
+    assert abs(d["mean"]) <= 4 * d["mean_se"]
+    code, out, _ = run(capsys, *args[:-4], "--seed", b["seed"], "--format", "json")
+    assert json.loads(out)["histogram"] == b["histogram"]

@@ -52,7 +52,7 @@ def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
               help=f"Monte Carlo with N resolutions per profile, with standard errors (streamed; "
                    f"at most {MAX_SAMPLES:.0e} in all; peer systems at most {MAX_PEER_SAMPLES:.0e}).")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
-              help="Root seed of the Monte Carlo stream (every profile of a call shares it).")
+              help="Root seed of the Monte Carlo streams (the first profile rolls it; the others their own streams derived from it).")
 @click.option("--attacker-health", type=click.IntRange(1, None), help="Attacker's current health.")
 @click.option("--defender-health", type=click.IntRange(1, None),
               help="Defender's current health: the kill threshold (stat form default: the median "

@@ -124,8 +124,10 @@ def render_text(result: dict) -> str:
         lines += block
     if "difference" in result:
         d = result["difference"]
-        lines.append(f"B - A: expected damage {d['mean']:+.2f}, kill probability "
-                     f"{d['kill_probability']:+.4f}")
+        lines.append(f"B - A: expected damage {d['mean']:+.2f}"
+                     + (f" ± {d['mean_se']:.2f}" if "mean_se" in d else "")
+                     + f", kill probability {d['kill_probability']:+.4f}"
+                     + (f" ± {d['kill_probability_se']:.4f}" if "kill_probability_se" in d else ""))
     lines.append("")
     if "sweep" in result:
         s = result["sweep"]

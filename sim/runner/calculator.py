@@ -33,6 +33,9 @@ SWEEP_KEYS = {"stat": ("attacks", "tier", "defense", "health"),
 ALIASES = {"defender_health": "health", "hp": "health", "def": "defense"}
 BOOL_KEYS = {"attacker_debuffed", "attacker_boosted", "attacker_homefield", "defender_homefield"}
 MAX_SWEEP_VALUES = 1000  # a sweep is a table to read and a curve to see, not a bulk job
+# the command line's own arguments, named in a problem of the first profile
+BASE_ARGS = {"attacker": "ATTACKER", "defender": "DEFENDER", "attacker_health": "--attacker-health",
+             "health": "--defender-health"}
 MAX_HEALTH = 100_000  # cards.LIMITS["max_health"]: the largest health a card may print
 
 
@@ -131,23 +134,28 @@ def stat_profile(rules, catalogue, attacks: int, tier: int, defense: int, health
     if health is None:
         health, source = int(np.median(catalogue.cards.max_health)), "median card max health"
     profile = Profile(attacks, tier, defense, health, source, advantage, defender_advantage)
-    check_profile(rules, profile, "--defense")
+    check_profile(rules, profile, "--defender-health")  # the one value click left unbounded
     return profile
 
 
 def card_profile(catalogue, attacker: str, defender: str, *, attacker_health=None,
                  health=None, defense=None, attacker_debuffed=False, attacker_boosted=False,
                  attacker_homefield=False, defender_homefield=False, advantage=0,
-                 defender_advantage=0, option: str = "ATTACKER DEFENDER") -> Profile:
+                 defender_advantage=0, option: str | None = None) -> Profile:
     """The card form: the colour (and its reason) from the attacker's state picks attacks and
-    tier off the printed star; defense and health default to the defender card's."""
+    tier off the printed star; defense and health default to the defender card's. Problems
+    name ``option`` (``--vs``, ``--sweep``), or with None the command line's own argument."""
     cards = catalogue.cards
+
+    def fail(key, message):
+        _fail(option or BASE_ARGS[key], key, message)
+
     idx = []
     for role, name in (("attacker", attacker), ("defender", defender)):
         try:
             idx.append(cards.find(name))
         except InputError as exc:
-            _fail(option, role, exc.problems[0].message)
+            fail(role, exc.problems[0].message)
     a, d = idx
     a_max, d_max = int(cards.max_health[a]), int(cards.max_health[d])
     a_health = a_max if attacker_health is None else int(attacker_health)
@@ -155,7 +163,7 @@ def card_profile(catalogue, attacker: str, defender: str, *, attacker_health=Non
     for key, value, limit, who in (("attacker_health", a_health, a_max, cards.names[a]),
                                    ("health", d_health, d_max, cards.names[d])):
         if not 1 <= value <= limit:
-            _fail(option, key, f"{value} is outside 1..{limit} ({who}'s max health)")
+            fail(key, f"{value} is outside 1..{limit} ({who}'s max health)")
     colour, reason = star_reason(catalogue.rules, health=a_health, max_health=a_max,
                                  debuffed=attacker_debuffed, boosted=attacker_boosted,
                                  attacker_homefield=attacker_homefield,
@@ -166,7 +174,7 @@ def card_profile(catalogue, attacker: str, defender: str, *, attacker_health=Non
                       defender_advantage, cards.names[a], cards.names[d], a_health, a_max,
                       attacker_debuffed, attacker_boosted, attacker_homefield, defender_homefield,
                       COLOUR_NAMES[colour], reason)
-    check_profile(catalogue.rules, profile, option)
+    check_profile(catalogue.rules, profile, option or "--defense")
     return profile
 
 

@@ -4,9 +4,10 @@ Monte Carlo with standard errors, side by side (``--vs``) and over a sweep of on
 Why here and not in ``sim/combat``: the exact tables and the sampler are the oracle the engine and
 the drift gate trust (and their digest keys the compile cache); the calculator only reads them.
 Every probability a Monte Carlo run reports carries its standard error, ``sqrt(p(1-p)/n)``, and
-the means theirs, ``sd/sqrt(n)`` — a reader can tell a difference from noise. Every profile of one
-call samples from the same root seed (common random numbers): paired streams make the
-differences of a ``--vs`` or a sweep steadier than independent ones would.
+the means theirs, ``sd/sqrt(n)`` — a reader can tell a difference from noise. Each profile (and
+each sweep value) of one call rolls its own stream, :func:`stream_seed` ``(seed, i)``, the first
+``seed`` itself: independent estimates, so the standard error of ``B - A`` is
+``sqrt(se_A² + se_B²)``.
 """
 
 from __future__ import annotations
@@ -53,6 +54,15 @@ def sample_histogram(attacks, defense, tier, rules, seed, n, att_adv, def_adv, s
         if progress is not None:
             progress(k)
     return hist, hits, hits_sq
+
+
+def stream_seed(seed: int, i: int) -> int:
+    """The seed of the ``i``-th sampled profile of a call: ``seed`` for the first (a single
+    profile rolls what ``--seed`` always rolled), then independent streams from
+    ``SeedSequence([seed, i])``."""
+    if i == 0:
+        return int(seed)
+    return int(np.random.SeedSequence([int(seed), i]).generate_state(1, np.uint64)[0])
 
 
 def moments(hist: np.ndarray) -> tuple[float, float]:
@@ -143,12 +153,14 @@ SWEEP_FIELDS = ("colour", "attacks", "tier", "defense", "health", "p_hit", "mean
                 "kill_probability", "p_hit_se", "mean_se", "kill_probability_se")
 
 
-def sweep(base: Profile, key: str, values, catalogue, samples=None, seed=0, progress=None) -> dict:
-    """Expected damage and kill probability of ``base`` for each value of one stat."""
+def sweep(base: Profile, key: str, values, catalogue, samples=None, seed=0, progress=None,
+          first_stream: int = 0) -> dict:
+    """Expected damage and kill probability of ``base`` for each value of one stat (value ``j``
+    sampled from stream ``first_stream + j``)."""
     rows = []
-    for value in values:
-        r = evaluate(sweep_profile(base, key, value, catalogue), catalogue.rules, samples, seed,
-                     progress)
+    for j, value in enumerate(values):
+        r = evaluate(sweep_profile(base, key, value, catalogue), catalogue.rules, samples,
+                     stream_seed(seed, first_stream + j), progress)
         rows.append({key: value, **{f: r[f] for f in SWEEP_FIELDS if f in r}})
     return {"label": base.label, "rows": rows}
 
@@ -157,16 +169,21 @@ def calculate(profiles, catalogue, sweep_spec=None, samples=None, seed=0, progre
     """Every profile evaluated; with ``sweep_spec = (key, values)`` each profile swept too; with
     two profiles, the second minus the first (mean and kill probability)."""
     rules = catalogue.rules
-    result = {"profiles": [evaluate(p, rules, samples, seed, progress) for p in profiles]}
+    result = {"profiles": [evaluate(p, rules, samples, stream_seed(seed, i), progress)
+                           for i, p in enumerate(profiles)]}
     if len(profiles) == 2:
         a, b = result["profiles"]
-        result["difference"] = {"mean": b["mean"] - a["mean"],
-                                "kill_probability": b["kill_probability"] - a["kill_probability"]}
+        diff = {}
+        for key in ("mean", "kill_probability"):
+            diff[key] = b[key] - a[key]
+            if samples:  # independent streams: the variances add
+                diff[f"{key}_se"] = (a[f"{key}_se"] ** 2 + b[f"{key}_se"] ** 2) ** 0.5
+        result["difference"] = diff
     if sweep_spec is not None:
         key, values = sweep_spec
-        result["sweep"] = {"key": key, "values": list(values),
-                           "series": [sweep(p, key, values, catalogue, samples, seed, progress)
-                                      for p in profiles]}
+        result["sweep"] = {"key": key, "values": list(values), "series": [
+            sweep(p, key, values, catalogue, samples, seed, progress,
+                  len(profiles) + i * len(values)) for i, p in enumerate(profiles)]}
     return result
 
 

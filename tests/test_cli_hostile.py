@@ -143,15 +143,16 @@ def test_sampled_combat_streams_the_same_dice_in_blocks(monkeypatch, rules):
     histogram streamed in blocks of one sampler chunk equals one call's (same seed, same dice)."""
     import numpy as np
 
-    from sim.cli import combat
     from sim.combat.sampler import CHUNK, sample_damage
+    from sim.runner import calculator_eval
 
     n = 3 * CHUNK + 17
-    monkeypatch.setattr(combat, "STREAM_CHUNKS", 1)
-    hist, hits = combat.sample_histogram(6, 3, 2, rules, 11, n, 0, 0, 6 * 12 + 1)
+    monkeypatch.setattr(calculator_eval, "STREAM_CHUNKS", 1)
+    hist, hits, hits_sq = calculator_eval.sample_histogram(6, 3, 2, rules, 11, n, 0, 0, 6 * 12 + 1)
     whole = sample_damage(6, 3, 2, rules, seed=11, n=n)
     np.testing.assert_array_equal(hist, np.bincount(whole.damage, minlength=hist.size))
     assert hits == int(whole.hits.sum())
+    assert hits_sq == int((whole.hits.astype(np.int64) ** 2).sum())
 
 
 def test_a_full_disk_is_one_line_and_leaves_no_partial_file(capsys, workdir, monkeypatch):

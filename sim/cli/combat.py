@@ -1,8 +1,12 @@
-"""``bwlab combat``: one attack's damage, from raw stats or from two cards.
+"""``bwlab combat``: the combat calculator — one attack's damage, from raw stats or two cards.
 
-Stat form: ``bwlab combat --attacks 8 --tier 2 --defense 4 [--exact | --samples N --seed S]``.
-Card form: ``bwlab combat ATTACKER DEFENDER [state flags]`` — picks the star colour from the
-attacker's state and prints attacks, tier, expected damage and the kill probability.
+Stat form: ``bwlab combat --attacks 8 --tier 2 --defense 4 [--defender-health H]``.
+Card form: ``bwlab combat ATTACKER DEFENDER [state flags]`` — the star colour (and why) from the
+attacker's state. Both print the whole distribution (exactly / at least / at most), take
+``--vs SPEC`` (a second profile beside the first), ``--sweep KEY=A..B[:STEP]`` (expected damage
+and kill probability per value), ``--samples N`` (Monte Carlo with standard errors), ``--png`` and
+``--format text|json|csv``. The calculator lives in ``sim/runner/calculator*.py`` and
+``sim/report/calculator_*.py``; this module only reads flags.
 Peer form: ``bwlab combat --system arena|dungeon_twister|eight_masters [--stat KEY=VALUE ...]``
 — a peer game's attack (issue #9), its stats defaulting to ``[SYSTEM.example]`` of
 ``cards/peers.toml``.
@@ -12,19 +16,20 @@ Pandas is not imported here: this command must start fast.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
-import numpy as np
 
 from sim.catalogue.peers import SYSTEMS as PEER_SYSTEMS
+from sim.cli._paths import OUT_FILE
 
-# Board Wars samples stream in blocks of STREAM_CHUNKS sampler chunks (4 Mi resolutions, ~25 MB).
-STREAM_CHUNKS = 64
 # Bounded by time: 3e7-1e8 resolutions/s on two cores (measured), so 1e11 is 20-60 minutes.
 MAX_SAMPLES = 10**11
 # The peer games' samplers hold every draw in memory (9 bytes each): 1e8 is ~0.9 GB.
 MAX_PEER_SAMPLES = 10**8
+# Sampling shows a progress line on stderr once it has run this long (seconds).
+PROGRESS_DELAY = 2.0
 
 
 def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
@@ -44,18 +49,31 @@ def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
 @click.option("--defender-disadvantage", is_flag=True, help="Defender rolls twice, the worse is kept.")
 @click.option("--exact", is_flag=True, help="Exact distribution (the default).")
 @click.option("--samples", type=click.IntRange(1, None),
-              help=f"Monte Carlo with N resolutions (streamed; at most {MAX_SAMPLES:.0e}; peer "
-                   f"systems at most {MAX_PEER_SAMPLES:.0e}).")
+              help=f"Monte Carlo with N resolutions per profile, with standard errors (streamed; "
+                   f"at most {MAX_SAMPLES:.0e} in all; peer systems at most {MAX_PEER_SAMPLES:.0e}).")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
-              help="Root seed of the Monte Carlo stream.")
+              help="Root seed of the Monte Carlo streams (the first profile rolls it; the others their own streams derived from it).")
 @click.option("--attacker-health", type=click.IntRange(1, None), help="Attacker's current health.")
-@click.option("--defender-health", type=click.IntRange(1, None), help="Defender's current health.")
+@click.option("--defender-health", type=click.IntRange(1, None),
+              help="Defender's current health: the kill threshold (stat form default: the median "
+                   "card's max health).")
 @click.option("--attacker-homefield", is_flag=True, help="Attacker stands in a tile of its suit.")
 @click.option("--defender-homefield", is_flag=True, help="Defender stands in a tile of its suit.")
 @click.option("--attacker-debuffed", is_flag=True, help="Attacker is de-buffed (blue).")
 @click.option("--attacker-boosted", is_flag=True, help="Attacker is under a positive effect (green).")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="table: for reading; json (or csv): for scripts, on stdout only.")
+@click.option("--vs", "vs_spec", metavar="SPEC",
+              help="A second profile beside the first: KEY=VALUE,... (stat form: attacks, tier, "
+                   "defense, health, advantage, defender_advantage), or a card form's other "
+                   "ATTACKER[,DEFENDER] and/or state keys (attacker_health, health, defense, ...).")
+@click.option("--sweep", "sweep_spec", metavar="KEY=A..B[:STEP]",
+              help="Expected damage and kill probability per value of one key (stat form: "
+                   "attacks, tier, defense, health; card form: attacker_health, health, defense); "
+                   "or KEY=V1,V2,...")
+@click.option("--png", type=OUT_FILE, help="Write a chart: pmf bars and at-least curve, or the "
+                                            "sweep's curves.")
+@click.option("--format", "fmt", type=click.Choice(["text", "table", "json", "csv"]),
+              default="text", show_default=True,
+              help="text (table is the same): for reading; json or csv: for scripts, on stdout only.")
 @click.option("--cards", "--cards-dir", "cards_dir", type=click.Path(path_type=Path),
               help="Card folder (default ./cards).")
 @click.option("--system", type=click.Choice(PEER_SYSTEMS), default="boardwars", show_default=True,
@@ -64,49 +82,134 @@ def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
               help="A peer system's stat (list: 3,2), over [SYSTEM.example]; repeatable.")
 def combat(cards, attacks, tier, defense, advantage, disadvantage, defender_advantage,
            defender_disadvantage, exact, samples, seed, attacker_health, defender_health,
-           attacker_homefield, defender_homefield, attacker_debuffed, attacker_boosted, fmt,
-           cards_dir, system, peer_stats):
-    """Damage of an attack: exact pmf or Monte Carlo histogram, or a card-against-card matchup."""
-    from sim.catalogue.loader import load_catalogue, load_rules_only
+           attacker_homefield, defender_homefield, attacker_debuffed, attacker_boosted, vs_spec,
+           sweep_spec, png, fmt, cards_dir, system, peer_stats):
+    """Damage of an attack: the whole distribution (exactly / at least / at most), exact or
+    Monte Carlo, for stats or a card-against-card matchup; compared (--vs) or swept (--sweep)."""
+    from sim.catalogue.loader import load_catalogue
 
     att_adv = _advantage(advantage, disadvantage, "")
     def_adv = _advantage(defender_advantage, defender_disadvantage, "defender-")
     if exact and samples:
         raise click.UsageError("--exact and --samples exclude each other")
-    _check_samples(samples, system)
     if system != "boardwars":
         board_wars_only = (cards, attacks, tier, defense, att_adv, def_adv, attacker_health,
                            defender_health, attacker_homefield, defender_homefield,
-                           attacker_debuffed, attacker_boosted)
+                           attacker_debuffed, attacker_boosted, vs_spec, sweep_spec, png)
         if any(v not in (None, (), 0, False) for v in board_wars_only):
             raise click.UsageError(f"--system {system} takes --stat KEY=VALUE, not Board Wars "
-                                   "cards or stat options")
+                                   "cards, stat options, --vs, --sweep or --png")
+        _check_samples(samples, system)
         _peer_form(system, peer_stats, samples, seed, fmt, cards_dir)
         return
     if peer_stats:
         raise click.UsageError("--stat belongs to the peer systems (--system NAME)")
+    _check_samples(samples, system)
+    catalogue = load_catalogue(cards_dir)
+    base = _base_profile(catalogue, cards, attacks, tier, defense, att_adv, def_adv,
+                         attacker_health, defender_health, attacker_homefield,
+                         defender_homefield, attacker_debuffed, attacker_boosted)
+    _calculate(catalogue, base, vs_spec, sweep_spec, samples, seed, png, fmt)
+
+
+def _base_profile(catalogue, cards, attacks, tier, defense, att_adv, def_adv, attacker_health,
+                  defender_health, attacker_homefield, defender_homefield, attacker_debuffed,
+                  attacker_boosted):
+    """The first profile, from two card names or from --attacks/--tier/--defense."""
+    from sim.runner.calculator import card_profile, stat_profile
+
+    rules = catalogue.rules
     if cards:
         if len(cards) != 2:
             raise click.UsageError("the card form takes exactly two names: ATTACKER DEFENDER")
         if attacks is not None or tier is not None or defense is not None:
             raise click.UsageError("--attacks/--tier/--defense belong to the stat form, not with cards")
-        catalogue = load_catalogue(cards_dir)
-        _card_form(catalogue, cards, att_adv, def_adv, attacker_health, defender_health,
-                   attacker_homefield, defender_homefield, attacker_debuffed, attacker_boosted,
-                   samples, seed, fmt)
-        return
+        return card_profile(catalogue, *cards, attacker_health=attacker_health,
+                            health=defender_health, attacker_debuffed=attacker_debuffed,
+                            attacker_boosted=attacker_boosted,
+                            attacker_homefield=attacker_homefield,
+                            defender_homefield=defender_homefield, advantage=att_adv,
+                            defender_advantage=def_adv)
     missing = [n for n, v in (("--attacks", attacks), ("--tier", tier), ("--defense", defense))
                if v is None]
     if missing:
         raise click.UsageError(f"missing {', '.join(missing)} (or give ATTACKER DEFENDER)")
-    rules = load_rules_only(cards_dir)
+    card_only = [n for n, v in (("--attacker-health", attacker_health),
+                                ("--attacker-homefield", attacker_homefield),
+                                ("--defender-homefield", defender_homefield),
+                                ("--attacker-debuffed", attacker_debuffed),
+                                ("--attacker-boosted", attacker_boosted)) if v]
+    if card_only:
+        raise click.UsageError(f"{', '.join(card_only)} belong to the card form (ATTACKER DEFENDER)")
     if tier > rules.n_tiers:
         raise click.BadParameter(f"{tier} is not a dice tier (1..{rules.n_tiers})", param_hint="--tier")
     if defense > rules.max_defense:
         raise click.BadParameter(f"{defense} is above the maximum defense {rules.max_defense}",
                                  param_hint="--defense")
-    result = _stat_form(rules, attacks, tier, defense, att_adv, def_adv, samples, seed)
-    click.echo(json.dumps(result, indent=2) if fmt == "json" else _stat_table(result))
+    return stat_profile(rules, catalogue, attacks, tier, defense, defender_health, att_adv, def_adv)
+
+
+def _calculate(catalogue, base, vs_spec, sweep_spec, samples, seed, png, fmt) -> None:
+    """Every spec checked first (exit 2, nothing written), then the numbers, then the output."""
+    from sim.runner.calculator import parse_sweep, vs_profile
+    from sim.runner.calculator_eval import calculate, resolutions
+
+    profiles = [base] + ([vs_profile(base, vs_spec, catalogue)] if vs_spec is not None else [])
+    form = "stat" if base.attacker is None else "card"
+    sweep = parse_sweep(sweep_spec, form) if sweep_spec is not None else None
+    if sweep is not None:
+        from sim.runner.calculator import sweep_profile
+
+        for p in profiles:  # every swept profile must exist (a health above a card's max...)
+            for value in sweep[1]:
+                sweep_profile(p, sweep[0], value, catalogue)
+    total = resolutions(len(profiles), len(sweep[1]) if sweep else 0, samples)
+    if total > MAX_SAMPLES:
+        _too_many(f"{total:.3g} resolutions in all (--samples x profiles x sweep values) is "
+                  f"above the maximum {MAX_SAMPLES:.0e}")
+    bar = _progress(total)
+    try:
+        result = calculate(profiles, catalogue, sweep, samples, seed,
+                           None if bar is None else bar.update)
+    finally:
+        if bar is not None:
+            bar.close()
+    if png is not None:
+        from sim.report.calculator_plots import write_png
+
+        write_png(result, png)
+    _emit(result, fmt, png)
+
+
+def _progress(total: int):
+    """A progress line on stderr for sampling that lasts (shown after 2 s; stdout stays clean)."""
+    if not total:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="attack", unit_scale=True, desc="sampling", file=sys.stderr,
+                delay=PROGRESS_DELAY, leave=False)
+
+
+def _emit(result: dict, fmt: str, png) -> None:
+    from sim.report.calculator_text import render_csv, render_text
+
+    single = len(result["profiles"]) == 1 and "sweep" not in result
+    if fmt == "json":
+        click.echo(json.dumps(result["profiles"][0] if single else result, indent=2,
+                              ensure_ascii=False))
+    elif fmt == "csv":
+        click.echo(render_csv(result), nl=False)
+    else:
+        click.echo(render_text(result))
+    if png is not None:
+        click.echo(f"Written: {png}", err=fmt in ("json", "csv"))
+
+
+def _too_many(message: str) -> None:
+    from sim.catalogue.diagnostics import InputError, Problem
+
+    raise InputError([Problem("--samples", None, "samples", message)])
 
 
 def _check_samples(samples: int | None, system: str) -> None:
@@ -116,134 +219,7 @@ def _check_samples(samples: int | None, system: str) -> None:
                   if system == "boardwars" else
                   (MAX_PEER_SAMPLES, "the peer samplers hold every draw in memory"))
     if samples is not None and samples > limit:
-        from sim.catalogue.diagnostics import InputError, Problem
-
-        raise InputError([Problem("--samples", None, "samples",
-                                  f"{samples} is above the maximum {limit:.0e} ({why})")])
-
-
-def _stat_form(rules, attacks, tier, defense, att_adv, def_adv, samples, seed) -> dict:
-    from sim.combat.exact import damage_distribution
-
-    dist = damage_distribution(attacks, defense, tier, rules, attacker_advantage=att_adv,
-                               defender_advantage=def_adv)
-    result = {"attacks": attacks, "tier": tier, "defense": defense, "die": dist.die,
-              "attacker_advantage": att_adv, "defender_advantage": def_adv,
-              "advantage_scope": rules.advantage_scope, "p_hit": dist.p_hit}
-    if samples:
-        hist, hits = sample_histogram(attacks, defense, tier, rules, seed, samples, att_adv,
-                                      def_adv, dist.pmf.size)
-        mean, variance = _moments(hist)
-        result.update(method="monte_carlo", samples=samples, seed=seed, mean=mean,
-                      variance=variance, p_hit=float(hits / max(1, attacks * samples)),
-                      histogram=hist.tolist())
-    else:
-        result.update(method="exact", mean=dist.mean, variance=dist.variance,
-                      pmf=dist.pmf.tolist())
-    return result
-
-
-def sample_histogram(attacks, defense, tier, rules, seed, n, att_adv, def_adv, size):
-    """(damage histogram of ``n`` sampled attacks, total hits), in fixed memory.
-
-    Why blocks: ``--samples 10**10`` used to allocate every draw at once (1.8 TiB for 10**12).
-    The sampler's chunk ``c`` always rolls from child ``c`` of the seed, so resolving the stream
-    block by block (``first_chunk``) rolls the very dice of one call: same seed, same counts,
-    whatever the block size.
-    """
-    from sim.combat.sampler import CHUNK, Samples, sample_damage
-
-    block = STREAM_CHUNKS * CHUNK
-    hist = np.zeros(size, np.int64)
-    hits = 0
-    buffer = None
-    for start in range(0, n, block):
-        k = min(block, n - start)
-        if buffer is None or buffer.damage.size != k:
-            buffer = Samples(damage=np.empty(k, np.int32), hits=np.empty(k, np.int16))
-        drawn = sample_damage(attacks, defense, tier, rules, seed=seed, n=k, out=buffer,
-                              attacker_advantage=att_adv, defender_advantage=def_adv,
-                              first_chunk=start // CHUNK)
-        counts = np.bincount(drawn.damage, minlength=size)
-        if counts.size > hist.size:
-            hist = np.pad(hist, (0, counts.size - hist.size))
-        hist[: counts.size] += counts
-        hits += int(drawn.hits.sum(dtype=np.int64))
-    return hist, hits
-
-
-def _moments(hist: np.ndarray) -> tuple[float, float]:
-    """Mean and variance of the damage from its histogram (exact integer sums first)."""
-    n = int(hist.sum())
-    values = np.arange(hist.size)
-    total = int((values * hist).sum())
-    mean = total / n
-    return float(mean), float((hist * (values - mean) ** 2).sum() / n)
-
-
-def _stat_table(r: dict) -> str:
-    lines = [f"{r['attacks']} attacks, dice tier {r['tier']} (D{r['die']}), defense {r['defense']}"
-             f" — {r['method'].replace('_', ' ')}"
-             + (f", {r['samples']} samples, seed {r['seed']}" if r["method"] == "monte_carlo" else ""),
-             f"  p_hit     {r['p_hit']:.4f}", f"  mean      {r['mean']:.4f}",
-             f"  variance  {r['variance']:.4f}", f"  std dev   {r['variance'] ** 0.5:.4f}"]
-    probs = np.asarray(r["pmf"] if "pmf" in r else np.asarray(r["histogram"]) / r["samples"])
-    tail = np.cumsum(probs[::-1])[::-1]
-    marks = sorted({int(q) for q in np.linspace(0, probs.size - 1, 11)})
-    lines.append("  damage >= " + " ".join(f"{h:>6d}" for h in marks))
-    lines.append("  P         " + " ".join(f"{tail[h]:6.3f}" for h in marks))
-    return "\n".join(lines)
-
-
-def _card_form(catalogue, names, att_adv, def_adv, attacker_health, defender_health,
-               attacker_homefield, defender_homefield, attacker_debuffed, attacker_boosted,
-               samples, seed, fmt):
-    from sim.catalogue.diagnostics import InputError, Problem
-    from sim.combat.matchup import AttackState, card_matchup
-
-    cards = catalogue.cards
-    problems, idx = [], []
-    for role, name in zip(("ATTACKER", "DEFENDER"), names):
-        try:
-            idx.append(cards.find(name))
-        except InputError as exc:
-            problems += [Problem(p.file, p.line, role, p.message) for p in exc.problems]
-    if problems:
-        raise InputError(problems)
-    a, d = idx
-    for flag, value, card in (("--attacker-health", attacker_health, a),
-                              ("--defender-health", defender_health, d)):
-        if value is not None and value > cards.max_health[card]:
-            raise click.BadParameter(f"{value} is above {cards.names[card]}'s max health "
-                                     f"{cards.max_health[card]}", param_hint=flag)
-    state = AttackState(attacker_health=attacker_health, attacker_debuffed=attacker_debuffed,
-                        attacker_boosted=attacker_boosted, attacker_homefield=attacker_homefield,
-                        defender_homefield=defender_homefield, attacker_advantage=att_adv,
-                        defender_advantage=def_adv, defender_health=defender_health)
-    m = card_matchup(catalogue, a, d, state)
-    result = {"attacker": m.attacker, "defender": m.defender, "colour": m.colour_name,
-              "attacks": m.attacks, "tier": m.tier, "die": m.distribution.die,
-              "defense": m.defense, "defender_health": m.defender_health,
-              "p_hit": m.distribution.p_hit, "expected_damage": m.distribution.mean,
-              "variance": m.distribution.variance, "kill_probability": m.kill_probability}
-    if samples:
-        hist, _ = sample_histogram(m.attacks, m.defense, m.tier, catalogue.rules, seed, samples,
-                                   att_adv, def_adv, m.distribution.pmf.size)
-        result.update(samples=samples, seed=seed, sampled_mean=_moments(hist)[0],
-                      sampled_kill_probability=float(hist[m.defender_health:].sum() / samples))
-    if fmt == "json":
-        click.echo(json.dumps(result, indent=2))
-        return
-    click.echo(f"{m.attacker} attacks {m.defender}\n"
-               f"  star colour       {m.colour_name}\n"
-               f"  attacks           {m.attacks}\n"
-               f"  dice tier         {m.tier} (D{m.distribution.die})\n"
-               f"  defense           {m.defense} (hit chance {m.distribution.p_hit:.3f})\n"
-               f"  expected damage   {m.distribution.mean:.2f} (sd {m.distribution.variance ** 0.5:.2f})\n"
-               f"  kill probability  {m.kill_probability:.4f} against {m.defender_health} health")
-    if samples:
-        click.echo(f"  sampled           mean {result['sampled_mean']:.2f}, kill "
-                   f"{result['sampled_kill_probability']:.4f} ({samples} samples, seed {seed})")
+        _too_many(f"{samples} is above the maximum {limit:.0e} ({why})")
 
 
 def _peer_form(system, items, samples, seed, fmt, cards_dir):
@@ -259,4 +235,14 @@ def _peer_form(system, items, samples, seed, fmt, cards_dir):
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--stat") from None
     result = describe(system, stats, getattr(peers, system), samples, seed)
+    if fmt == "csv":
+        from sim.runner.calculator_eval import tables
+
+        probs = (result["pmf"] if "pmf" in result else
+                 [c / result["samples"] for c in result["histogram"]])
+        t = tables(probs)
+        click.echo("damage,exactly,at_least,at_most")
+        for d in range(len(probs)):
+            click.echo(f"{d},{t['exactly'][d]:.12g},{t['at_least'][d]:.12g},{t['at_most'][d]:.12g}")
+        return
     click.echo(json.dumps(result, indent=2) if fmt == "json" else format_table(result))

@@ -13,6 +13,11 @@
 3. Drift gate: false alarms and power of the paired sequential test (sim.analysis.planted) on
    the shipped suite's schedule, at 12 %, 25 % and 40 % win rates (target: false alarms per
    metric at most alpha / 4, power at delta at least 1 - beta).
+4. Rarity verdicts (sim.runner.rarity_calibration, issue #21): a Bronze card planted with a GOAT
+   Series card's stats, flagged strong in ``--rarity-runs`` studies of ``--rarity-games`` games
+   (target: at least 95 %); and the agreement of the flags of ``--agreement-runs`` independent
+   ``--agreement-games``-game studies of the shipped cards (target: at least 90 % of the cards
+   flagged in any run are flagged the same way in every run).
 
 Targets (issue #19): coverage 93-97 %, z-spread 0.9-1.1, false verdicts at most their alpha.
 Writes reports/calibration.json; progress on stderr.
@@ -96,6 +101,44 @@ def drift_rows(args) -> list[dict]:
     return rows
 
 
+def rarity_rows(args) -> dict:
+    """Part 4: the planted GOAT-power Bronze card and the flags' agreement over runs."""
+    from sim.catalogue.loader import load_catalogue
+    from sim.engine.layout import POLICY_IDS
+    from sim.runner.experiment import load_experiment
+    from sim.runner.rarity_calibration import flag_agreement, planted_detection
+
+    catalogue = load_catalogue(ROOT / "cards")
+    exp = load_experiment(ROOT / "experiments" / "rarity.toml", catalogue.cards,
+                          tuple(POLICY_IDS))
+    out = {}
+    if args.rarity_runs:
+        out["planted"] = planted_detection(catalogue, exp, args.rarity_runs, args.rarity_games,
+                                           args.seed, progress=_progress("rarity planted"))
+    if args.agreement_runs:
+        out["agreement"] = flag_agreement(catalogue, exp, args.agreement_runs,
+                                          args.agreement_games, args.seed,
+                                          progress=_progress("rarity agreement"))
+    return out
+
+
+def _print_rarity(rar: dict) -> None:
+    p, a = rar.get("planted"), rar.get("agreement")
+    if p:
+        print(f"\nrarity, planted: {p['card']} ({p['rarity']}) with the stats of {p['stats_of']}"
+              f" ({p['stats_rarity']}): flagged strong in {p['flagged_strong']} of {p['runs']}"
+              f" {p['games']:,}-game runs = {100 * p['rate']:.1f} % (95 % CI"
+              f" {100 * p['rate_low']:.1f}-{100 * p['rate_high']:.1f} %; target >= 95 %);"
+              f" other cards flagged per run: {p['other_flags_per_run']:.1f}")
+    if a:
+        print(f"rarity, agreement: {a['runs']} runs of {a['games']:,} games flagged"
+              f" {a['flagged_per_run']}; {a['flagged_in_every']} of {a['flagged_in_any']} flagged"
+              f" cards in every run the same way = {100 * a['agreement']:.0f} % (target >= 90 %);"
+              f" cards with the same verdict in every run: {100 * a['cards_same_in_every_run']:.1f} %")
+        for name, flags in a["cards"].items():
+            print(f"  {name:<28}{' '.join(f'{v:+d}' for v in flags)}")
+
+
 def _print(fair: list[dict], drift: list[dict]) -> None:
     print(f"{'fairness':<10}{'reps':>6}{'games':>7}{'boards':>7}{'planted':>9}{'cover':>8}"
           f"{'z-SD':>7}{'seat cov':>9}{'seat z':>8}{'unfair':>8}{'found':>7}{'games*':>8}")
@@ -130,11 +173,19 @@ def main() -> None:
     ap.add_argument("--levels", default=",".join(LEVELS),
                     help="planted levels to run, of " + ", ".join(LEVELS))
     ap.add_argument("--no-drift", action="store_true", help="skip the drift gate's part")
+    ap.add_argument("--rarity-runs", type=int, default=40,
+                    help="studies with the planted GOAT-power Bronze card (0: skip)")
+    ap.add_argument("--rarity-games", type=int, default=2000)
+    ap.add_argument("--agreement-runs", type=int, default=3,
+                    help="independent studies of the shipped cards (0: skip)")
+    ap.add_argument("--agreement-games", type=int, default=4000)
+    ap.add_argument("--only-rarity", action="store_true", help="run part 4 only")
     ap.add_argument("--quick", action="store_true", help="a few replications: a smoke run")
     ap.add_argument("--out", type=Path, default=ROOT / "reports" / "calibration.json")
     args = ap.parse_args()
     if args.quick:
         args.reps, args.planted_reps, args.drift_reps = 20, 10, 50
+        args.rarity_runs, args.agreement_runs = 4, 2
     bad = set(args.levels.split(",")) - set(LEVELS)
     if bad:
         ap.error(f"--levels: unknown {', '.join(sorted(bad))}; choose from {', '.join(LEVELS)}")
@@ -158,10 +209,14 @@ def main() -> None:
         results["seconds"] = time.perf_counter() - t0
         write_text(args.out, json.dumps(results, indent=1) + "\n")
 
-    results["drift"] = [] if args.no_drift else drift_rows(args)
+    if not args.only_rarity:
+        results["drift"] = [] if args.no_drift else drift_rows(args)
+        save()
+        fair = fairness_rows(args, save)
+        _print(fair, results["drift"])
+    results["rarity"] = rarity_rows(args)
     save()
-    fair = fairness_rows(args, save)
-    _print(fair, results["drift"])
+    _print_rarity(results["rarity"])
     print(f"\n{time.perf_counter() - t0:.0f} s on {machine}")
 
 

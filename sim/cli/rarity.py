@@ -131,6 +131,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
         "games": s.held.astype(int),
         "plays_like": [rules.rarities[r] for r in s.implied_rarity],
         "outlier": np.select([s.outlier < 0, s.outlier > 0], ["weak", "strong"], ""),
+        "verdict": s.verdict, "games_to_settle": s.games_to_settle(),
         "p_value": s.p_value, "p_adjusted": s.p_adjusted,
         "rating": s.rating, "rating_low": s.rating_low, "rating_high": s.rating_high,
         "band_low": s.band_low, "band_high": s.band_high,
@@ -217,13 +218,22 @@ def echo_outliers(frame, s, correction: str, recur) -> None:
                       f"replayed games" if row.ablation_games else "")
                    + (f"; flagged so in {row.recurrence} of {replicates} independent runs"
                       if recur is not None else ""))
+    undecided = frame[frame["verdict"] == "undecided"]
+    if len(undecided):
+        need = undecided["games_to_settle"]
+        click.echo(f"{int((frame['verdict'] == 'in band').sum())} card(s) shown inside their "
+                   f"band; {len(undecided)} undecided (neither shown out nor in: their rating "
+                   f"lies too near a band edge for {s.games:,} games; the median one would need "
+                   f"about {float(need.median()):,.0f} games; column games_to_settle)")
     if recur is not None:
         r = recur.summary()
         click.echo(f"Recurrence over {r['runs']} independent runs (seeds {r['seeds']}): flagged "
                    f"per run {r['flagged_per_run']}; {r['flagged_in_every']} of the "
                    f"{r['flagged_in_any']} cards flagged in any run are flagged the same way in "
                    f"every run ({100 * r['agreement']:.0f} %); {100 * r['cards_same_in_every_run']:.0f} % "
-                   f"of the cards get the same verdict in every run")
+                   f"of the cards get the same verdict in every run"
+                   + (f"; {r['contradicted']} flag(s) contradicted by another run (flagged the "
+                      f"other way or shown inside the band)" if "contradicted" in r else ""))
 
 
 def _replicate_progress(done: int, total: int) -> None:

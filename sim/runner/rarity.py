@@ -10,7 +10,11 @@ rarities' medians and always holds its own median (when medians come out of orde
 otherwise exclude it). Outliers are the cards whose rating is shown to lie outside their band by
 a one-sided test against the nearer edge, corrected for testing every card in play at once
 (Holm by default, :mod:`sim.analysis.multiple`): uncorrected, 72 cards at 5 % flag about 3.6 by
-chance alone, and runs with different seeds flagged different cards (issue #21). Medians and
+chance alone, and runs with different seeds flagged different cards (issue #21). A card is
+*in band* only when it is shown to lie inside (both one-sided tests against the edges, two
+one-sided tests corrected the same way); a card neither shown out nor shown in is *undecided*,
+with the games that would settle it: its true rating sits so near an edge that independent runs
+flag it in some and not in others, and the study says so instead of guessing. Medians and
 bands count only the cards in play, so a pool that leaves cards out measures the ones it played.
 "Plays like" names the rarity whose median is nearest among those on the side the card strays
 to (a weak card never "plays like" a higher rarity). :mod:`.remedy` proposes a stat change for
@@ -61,6 +65,33 @@ class RarityStudy:
     p_value: np.ndarray | None = None    # one-sided test against the nearer band edge
     p_adjusted: np.ndarray | None = None  # corrected for every card in play (``correction``)
     correction: str = "holm"
+    inside: np.ndarray | None = None     # shown inside its band (two one-sided tests, corrected)
+
+    @property
+    def undecided(self) -> np.ndarray:
+        """Cards in play neither shown outside nor shown inside their band."""
+        if self.inside is None:
+            return np.zeros(self.outlier.shape, bool)
+        return (self.held > 0) & (self.outlier == 0) & ~self.inside
+
+    @property
+    def verdict(self) -> np.ndarray:
+        """Per card: "weak", "strong", "in band", "undecided" (or "not played")."""
+        return np.select([self.held <= 0, self.outlier < 0, self.outlier > 0, self.undecided],
+                         ["not played", "weak", "strong", "undecided"], "in band")
+
+    def games_to_settle(self, alpha: float = 0.05) -> np.ndarray:
+        """Per undecided card, about how many games of this design would settle it (the rating's
+        standard error shrinks as 1/sqrt(games); the bar is the Bonferroni z over the cards in
+        play, which Holm's never exceeds); inf for a card on its edge; 0 for a settled card."""
+        from scipy.stats import norm
+
+        z_bar = norm.isf(alpha / max(int((self.held > 0).sum()), 1))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = np.minimum(np.abs(self.rating - self.band_low),
+                           np.abs(self.rating - self.band_high)) / self.rating_se
+            need = np.where(z > 0.05, np.ceil(self.games * (z_bar / z) ** 2), np.inf)
+        return np.where(self.undecided, need, 0.0)
 
     @property
     def design(self) -> str:
@@ -152,11 +183,33 @@ def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n
     band_low, band_high = low_edge[rarity], high_edge[rarity]
     p, p_adj, outlier = band_tests(fit.beta, fit.se, band_low, band_high, played, fit.df,
                                    1.0 - confidence, correction)
+    inside = inside_tests(fit.beta, fit.se, band_low, band_high, played, fit.df,
+                          1.0 - confidence, correction)
     implied = plays_like(fit.beta, med, rarity, outlier)
     ordered = bool(np.all(np.diff(med[~np.isnan(med)]) > 0))
     return RarityStudy(n_games, held, wins, low, high, fit.beta, r_low, r_high, med, band_low,
                        band_high, ordered, outlier, implied, n_boards if clustered else 0,
-                       fit.se, p, p_adj, correction)
+                       fit.se, p, p_adj, correction, inside)
+
+
+def inside_tests(rating, se, band_low, band_high, played, df, alpha: float, correction: str
+                 ) -> np.ndarray:
+    """Per card: shown inside its band? Two one-sided tests (H0: rating <= the bottom edge, or
+    >= the top edge; the larger p-value answers both), adjusted over the cards in play like the
+    outlier flags. An open edge (the lowest or highest rarity) needs no test."""
+    from scipy.stats import norm, t as student_t
+
+    rating, se = np.asarray(rating, float), np.asarray(se, float)
+    dist = norm if df is None else student_t(df)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_low = np.where(np.isneginf(band_low), 0.0, dist.sf((rating - band_low) / se))
+        p_high = np.where(np.isposinf(band_high), 0.0, dist.sf((band_high - rating) / se))
+    p = np.nan_to_num(np.maximum(p_low, p_high), nan=1.0)
+    p = np.where(played & (se > 0), np.clip(p, 0.0, 1.0), 1.0)
+    p_adj = np.ones_like(p)
+    if played.any():
+        p_adj[played] = p[played] if correction == "none" else adjust(p[played], correction)
+    return played & (p_adj <= alpha)
 
 
 def band_tests(rating, se, band_low, band_high, played, df, alpha: float, correction: str):

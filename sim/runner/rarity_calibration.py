@@ -9,8 +9,10 @@ Two questions a designer asks before acting on a flag:
   (target: at least 95 % of 2,000-game runs).
 - **Would another run flag the same cards?** :func:`flag_agreement` plays independent runs of the
   shipped study and reports, of the cards flagged in any run, the share flagged the same way in
-  every run (target: at least 90 % over three 4,000-game runs), and the share of all cards whose
-  verdict (weak, strong, in band) is the same in every run.
+  every run (target: at least 90 % over three 4,000-game runs), the share flagged in some run and
+  contradicted by none (no run flags it the other way or shows it inside its band; a run that
+  leaves it undecided claims nothing), and the share of all cards whose flag (weak, strong,
+  none) is the same in every run.
 
 Each run ``r`` plays the study's experiment from its own root seed (``SeedSequence([seed,
 STREAM, r])``), so its boards, teams and dice are independent of every other run's.
@@ -98,13 +100,15 @@ def flag_agreement(catalogue, exp, runs: int, games: int, seed: int, *,
     """``runs`` independent studies of ``games`` games on the shipped cards: the agreement of
     their flags (:meth:`Recurrence.summary`), and the flagged cards by name with their runs."""
     exp = replace(exp, games=games)
-    seeds, flags = [], []
+    seeds, flags, inside = [], [], []
     for r in range(runs):
         seeds.append(run_seed(seed, r))
-        flags.append(_one_study(catalogue, exp, seeds[-1], correction).outlier)
+        s = _one_study(catalogue, exp, seeds[-1], correction)
+        flags.append(s.outlier)
+        inside.append(s.inside)
         if progress is not None:
             progress(r + 1, runs)
-    rec = Recurrence(tuple(seeds), np.stack(flags, axis=1))
+    rec = Recurrence(tuple(seeds), np.stack(flags, axis=1), np.stack(inside, axis=1))
     out = rec.summary()
     out.update({"games": games, "target": 0.90, "cards": {
         catalogue.cards.names[c]: [int(v) for v in rec.outlier[c]]

@@ -20,7 +20,8 @@ RECUR_STREAM = 21   # SeedSequence([root_seed, 21, r]): replicate r's root seed
 @dataclass(frozen=True)
 class Recurrence:
     seeds: tuple              # root seed of each replicate (the first: the study's own)
-    outlier: np.ndarray       # [cards, replicates]: -1 weak, +1 strong, 0 in band
+    outlier: np.ndarray       # [cards, replicates]: -1 weak, +1 strong, 0 not shown outside
+    inside: np.ndarray | None = None  # [cards, replicates]: shown inside its band
 
     @property
     def runs(self) -> int:
@@ -38,12 +39,30 @@ class Recurrence:
         every = np.all(self.outlier == self.outlier[:, :1], axis=1) & (self.outlier[:, 0] != 0)
         n_any, n_all = int(any_flag.sum()), int(every.sum())
         same = np.all(self.outlier == self.outlier[:, :1], axis=1)
-        return {"runs": self.runs, "seeds": list(self.seeds), "flagged_in_any": n_any,
-                "flagged_in_every": n_all,
-                "agreement": n_all / n_any if n_any else 1.0,
-                "cards_same_in_every_run": float(same.mean()) if same.size else 1.0,
-                "flagged_per_run": [int(np.count_nonzero(self.outlier[:, r]))
-                                    for r in range(self.runs)]}
+        out = {"runs": self.runs, "seeds": list(self.seeds), "flagged_in_any": n_any,
+               "flagged_in_every": n_all,
+               "agreement": n_all / n_any if n_any else 1.0,
+               "cards_same_in_every_run": float(same.mean()) if same.size else 1.0,
+               "flagged_per_run": [int(np.count_nonzero(self.outlier[:, r]))
+                                   for r in range(self.runs)]}
+        if self.inside is not None:
+            bad = self.contradicted()
+            out.update({"undecided_per_run": [int(np.count_nonzero(
+                            (self.outlier[:, r] == 0) & ~self.inside[:, r]))
+                            for r in range(self.runs)],
+                        "contradicted": int(bad.sum()),
+                        "agreement_without_contradiction":
+                            float((any_flag & ~bad).sum() / n_any) if n_any else 1.0})
+        return out
+
+    def contradicted(self) -> np.ndarray:
+        """Per card: one run flags it and another flags it the other way or shows it inside its
+        band (an undecided run contradicts nothing: it claims nothing)."""
+        strong = np.any(self.outlier > 0, axis=1)
+        weak = np.any(self.outlier < 0, axis=1)
+        shown_in = (np.zeros(strong.shape, bool) if self.inside is None
+                    else np.any(self.inside, axis=1))
+        return (strong & weak) | ((strong | weak) & shown_in)
 
 
 def replicate_seed(root_seed: int, r: int) -> int:
@@ -58,16 +77,20 @@ def recurrence(catalogue, exp, main_study, replicates: int, *, correction: str =
 
     rarity = np.asarray(catalogue.cards.rarity, np.int64)
     flags = [main_study.outlier]
+    inside = [main_study.inside]
     seeds = [exp.root_seed]
     for r in range(1, replicates):
         rep = replace(exp, root_seed=replicate_seed(exp.root_seed, r))
         seat_cards, winner = play_pool(catalogue, rep)
-        flags.append(study(seat_cards, winner, rarity, len(catalogue.rules.rarities),
-                           boards=pool_boards(rep, len(winner)), correction=correction).outlier)
+        s = study(seat_cards, winner, rarity, len(catalogue.rules.rarities),
+                  boards=pool_boards(rep, len(winner)), correction=correction)
+        flags.append(s.outlier)
+        inside.append(s.inside)
         seeds.append(rep.root_seed)
         if progress is not None:
             progress(r + 1, replicates)
-    return Recurrence(tuple(seeds), np.stack(flags, axis=1))
+    return Recurrence(tuple(seeds), np.stack(flags, axis=1),
+                      None if any(x is None for x in inside) else np.stack(inside, axis=1))
 
 
 __all__ = ["Recurrence", "recurrence", "replicate_seed"]

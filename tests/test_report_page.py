@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -31,7 +32,7 @@ from sim.report.glossary import explain
 from sim.report.html import CSS_DPI, Page, png_size
 from sim.report.lab_report import write_report
 from sim.report.plots import DPI, MIN_PT, interval_forest, png_bytes
-from sim.report.summary import drift_section, swaps_answer
+from sim.report.summary import drift_section, fairness_answer, swaps_answer
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL = ["Thunder Fist Kid", "Margin Imp", "Jellybean Brute", "Lullaby Ghost", "Petal Storm Girl",
@@ -84,8 +85,9 @@ def test_summary_leads_with_the_answers(built):
     summary = html.unescape(_summary(page))
     fair = pd.read_csv(out / "fairness.csv")
     top = fair.loc[fair["win_probability"].idxmax()]
-    assert (f"Favoured: {top['team']}, {100 * top['win_probability']:.1f} % to win "
-            f"({100 * top['low']:.1f}–{100 * top['high']:.1f} %") in summary
+    assert f"Favoured: {top['team']}" in summary   # with its interval, said once
+    assert f"{100 * top['win_probability']:.1f} % " in summary
+    assert f"({100 * top['low']:.1f}–{100 * top['high']:.1f}" in summary
     assert re.search(r"<dd>(Fair|Unfair|Inconclusive): ", summary)
     assert f"{FAIRNESS_GAMES} games on" in summary and "played by greedy" in summary
     for name in fair.loc[(fair["low"] > 0.30) | (fair["high"] < 0.20), "team"]:
@@ -182,6 +184,28 @@ def test_swaps_and_drift_answers():
     assert "<tr class='outlier'><td>example: Straw Hats</td>" in page.render()
 
 
+def test_fairness_answer_names_the_favoured_team_and_its_interval_once():
+    """Unfair with the favourite outside the band: the verdict's sentence gives its interval and
+    "Favoured" names it; fair: the favourite's interval is given after the verdict."""
+    names = ["A", "B", "C", "D"]
+    verdict = SimpleNamespace(status="unfair", rate=np.array([0.40, 0.20, 0.25, 0.15]),
+                              lower=np.array([0.35, 0.15, 0.20, 0.10]),
+                              upper=np.array([0.45, 0.25, 0.30, 0.20]), design="64 games on 16 "
+                              "boards", needs_boards=False)
+    page = Page("t")
+    fairness_answer(page, verdict, names, "greedy")
+    fair = SimpleNamespace(**{**vars(verdict), "status": "fair",
+                              "rate": np.array([0.27, 0.25, 0.24, 0.24]),
+                              "lower": np.array([0.22, 0.21, 0.20, 0.20]),
+                              "upper": np.array([0.29, 0.29, 0.28, 0.28])})
+    fairness_answer(page, fair, names, "greedy")
+    (_, unfair, _, tone), (_, even, _, tone_fair) = page.answers
+    assert unfair.startswith("Unfair: A wins 40.0 % (35.0–45.0)") and tone == "bad"
+    assert "Favoured: A. Every team played by greedy." in unfair
+    assert even.startswith("Fair: ") and tone_fair == "ok"
+    assert "Favoured: A, 27.0 % to win (22.0–29.0 %)." in even
+
+
 def test_report_with_a_missing_baseline_is_one_line_and_writes_nothing(capsys, tmp_path):
     """Bad input: one line naming the file, exit 2, nothing written."""
     code = main(["report", "--out", str(tmp_path / "out"), "--baseline",
@@ -198,8 +222,9 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-component-update", "--disable-sync"]
 
 
-def _chromium() -> str:
-    """Debian's chromium, or a skip that says why not."""
+@pytest.fixture
+def chromium() -> str:
+    """Debian's chromium, or a skip that says why not (before the report is built)."""
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
@@ -217,13 +242,12 @@ def _rows(page, table, column: int) -> list[str]:
                          ".map(r => r.cells[c].textContent)", [table, column])
 
 
-def test_report_in_headless_chromium(built):
+def test_report_in_headless_chromium(chromium, built):
     """Loaded offline with no console errors and no request beyond the file itself; clicking a
     column head sorts its rows (numbers as numbers, both ways); the filter box keeps matching
     rows; the whole summary is in the first screen at 1400 × 900 and 400 × 800 px; at 400 px the page is no
     wider than the screen (tables and figures scroll in their own boxes) and figures are not
     scaled down; screenshots land in reports/screenshots/."""
-    executable = _chromium()
     from playwright.sync_api import sync_playwright
 
     _, out, _ = built
@@ -231,7 +255,7 @@ def test_report_in_headless_chromium(built):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw, tempfile.TemporaryDirectory() as profile:
         browser = pw.chromium.launch_persistent_context(
-            profile, executable_path=executable, args=CHROMIUM_FLAGS, headless=True,
+            profile, executable_path=chromium, args=CHROMIUM_FLAGS, headless=True,
             viewport={"width": 1400, "height": 900}, offline=True)
         try:
             page = browser.new_page()

@@ -31,10 +31,11 @@ def fairness_answer(page, verdict, names, policy: str, tolerance: float = TOLERA
 
     k = int(np.argmax(verdict.rate))
     tone = {FAIR: "ok", UNFAIR: "bad"}.get(verdict.status, "warn")
-    page.answer("Fairness", f"{conclusion(verdict, tolerance, names=names)} Favoured: "
-                            f"{names[k]}, {_pct(verdict.rate[k])} % to win "
-                            f"({_pct(verdict.lower[k])}–{_pct(verdict.upper[k])} %). Every team "
-                            f"played by {policy}.", "fairness", tone)
+    said = conclusion(verdict, tolerance, names=names)
+    favoured = (f"Favoured: {names[k]}." if f"{names[k]} wins" in said else  # interval said
+                f"Favoured: {names[k]}, {_pct(verdict.rate[k])} % to win "
+                f"({_pct(verdict.lower[k])}–{_pct(verdict.upper[k])} %).")
+    page.answer("Fairness", f"{said} {favoured} Every team played by {policy}.", "fairness", tone)
 
 
 def swaps_answer(page, status: str | None, suggestion: dict | None, searched: bool) -> None:

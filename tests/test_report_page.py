@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import importlib.util
 import re
 import shutil
 import tempfile
@@ -28,7 +29,6 @@ from sim import __version__
 from sim.catalogue.loader import load_catalogue
 from sim.catalogue.teams import load_teams
 from sim.cli.main import main
-from sim.report.glossary import explain
 from sim.report.html import CSS_DPI, Page, png_size
 from sim.report.lab_report import write_report
 from sim.report.plots import DPI, MIN_PT, interval_forest, png_bytes
@@ -225,9 +225,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 @pytest.fixture
 def chromium() -> str:
     """Debian's chromium, or a skip that says why not (before the report is built)."""
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("playwright") is None:
         pytest.skip("no playwright: pip install -e '.[test]' (it drives the system's chromium)")
     for name in ("chromium", "chromium-browser"):
         found = shutil.which(name)
@@ -245,9 +243,9 @@ def _rows(page, table, column: int) -> list[str]:
 def test_report_in_headless_chromium(chromium, built):
     """Loaded offline with no console errors and no request beyond the file itself; clicking a
     column head sorts its rows (numbers as numbers, both ways); the filter box keeps matching
-    rows; the whole summary is in the first screen at 1400 × 900 and 400 × 800 px; at 400 px the page is no
-    wider than the screen (tables and figures scroll in their own boxes) and figures are not
-    scaled down; screenshots land in reports/screenshots/."""
+    rows; the whole summary is in the first screen at 1400 × 900 and 400 × 800 px; at 400 px
+    the page is no wider than the screen (tables and figures scroll in their own boxes) and
+    figures are not scaled down; screenshots land in reports/screenshots/."""
     from playwright.sync_api import sync_playwright
 
     _, out, _ = built

@@ -22,7 +22,7 @@ MIN_PT = 9.0  # smallest text in a figure, in points at display size
 
 
 def legible(fig) -> None:
-    """Raise any text of ``fig`` smaller than ``MIN_PT`` to it (tick labels, annotations, legends)."""
+    """Raise any text of ``fig`` smaller than ``MIN_PT`` to it (ticks, annotations, legends)."""
     from matplotlib.text import Text
 
     for text in fig.findobj(Text):

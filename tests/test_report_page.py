@@ -32,7 +32,7 @@ from sim.cli.main import main
 from sim.report.html import CSS_DPI, Page, png_size
 from sim.report.lab_report import write_report
 from sim.report.plots import DPI, MIN_PT, interval_forest, png_bytes
-from sim.report.summary import drift_section, fairness_answer, swaps_answer
+from sim.report.summary import drift_section, fairness_answer, swaps_answer, swaps_section
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL = ["Thunder Fist Kid", "Margin Imp", "Jellybean Brute", "Lullaby Ghost", "Petal Storm Girl",
@@ -182,6 +182,11 @@ def test_swaps_and_drift_answers():
     assert page.answers[-1][:2] == ("Drift", "Drift: win rates moved. Against "
                                              "reports/baseline.json.")
     assert "<tr class='outlier'><td>example: Straw Hats</td>" in page.render()
+    swaps_section(page, {"rating_games": 64, "conclusion": "No fair set found.", "tried": [
+        {"swaps": [{"card_a": "A", "team_a": 1, "card_b": "B", "team_b": 2}],
+         "verdict": "open", "measured_gap": 0.1, "games": 64}]})
+    heads = re.findall(r"<th scope='col' title='([^']*)'>([^<]*)</th>", page.render())
+    assert len(heads) == 13 and [c for t, c in heads if not t] == []
 
 
 def test_fairness_answer_names_the_favoured_team_and_its_interval_once():

@@ -7,6 +7,7 @@ from least to most powerful" and "Rarity communicates statistical power and noth
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -294,6 +295,9 @@ def test_report_lists_the_planted_cards_remedy(capsys, planted, tmp_path):
     assert code == 0, capsys.readouterr().err
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "Remedies for the outliers" in page
+    heads = re.findall(r"<th scope='col' title='([^']*)'>([^<]*)</th>", page)  # issue #23
+    assert heads and [c for t, c in heads if not t] == []   # every column explained
+    assert "<tr class='outlier'><td>Mario</td>" in page     # the outlier marked in its table
     fixes = pd.read_csv(tmp_path / "rarity_remedies.csv").set_index("card")
     assert fixes.loc["Mario", "direction"] == "nerf" and fixes.loc["Mario", "power_delta"] < 0
     assert fixes.loc["Mario", "rating_after"] < fixes.loc["Mario", "rating_before"]

@@ -12,6 +12,7 @@ JSON holds what the text shows.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -195,6 +196,8 @@ def test_the_report_shows_the_results_file(capsys, tmp_path, result):
                        "--rulings", path)
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert code == 0 and "Which house rulings matter" in page
+    heads = re.findall(r"<th scope='col' title='([^']*)'>([^<]*)</th>", page)  # issue #23
+    assert heads and [c for t, c in heads if not t] == []   # every column explained
     table = pd.read_csv(tmp_path / "rulings.csv")
     assert list(table["rank"]) == [1, 2] and list(table["change"]) == [
         r["label"] for r in result[3]["alternatives"]]

@@ -32,13 +32,21 @@ from ._paths import OUT_FOLDER
 @click.option("--rulings", "rulings", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Results of `bwlab rulings --out FILE`: adds the section "
                                  "'Which house rulings matter' (nothing is replayed).")
+@click.option("--suggest", "suggest_k", type=click.IntRange(0, 10), default=0, show_default=True,
+              help="When the teams do not play fair: search up to K card swaps and confirm them "
+                   "by duplicate play, as `bwlab fairness --suggest K` (0: not searched).")
+@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A drift baseline (e.g. reports/baseline.json): replays the drift suite "
+                   "(experiments/drift.toml) and adds the drift section and its status.")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
 def report(out, seed, teams_file, fairness_games, rating_games, rating_experiment, remedy_games,
-           rulings, cards):
-    """Write reports/report.html: combat tables, exact vs Monte Carlo, rarity power curve,
-    team fairness with the seat effect, card ratings in play, (--remedy-games) the outliers'
-    remedies and (--rulings) which house rulings matter."""
+           rulings, suggest_k, baseline, cards):
+    """Write reports/report.html: a summary of the answers (fairness verdict, confirmed swaps,
+    rarity outliers, drift), then team fairness with the seat effect, (--suggest) swaps
+    confirmed by play, card ratings in play, (--remedy-games) the outliers' remedies, the rarity
+    power curve, (--baseline) drift, (--rulings) which house rulings matter, the combat tables
+    and exact vs Monte Carlo; a provenance footer says where every number came from."""
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import load_teams
     from sim.report.lab_report import write_report
@@ -51,7 +59,53 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
 
         load_results(rulings)
     teams = load_teams(teams_file, catalogue.cards) if str(teams_file) not in ("", ".") else None
+    suggest = None
+    if suggest_k and teams is not None:
+        suggest = _suggester(catalogue, teams, suggest_k, rating_experiment, seed, fairness_games,
+                             max(rating_games, 64))
+    drift = _drift(catalogue, baseline) if baseline is not None else None
     path = write_report(catalogue, out, seed=seed, teams=teams, fairness_games=fairness_games,
                         rating_games=rating_games, rating_experiment=rating_experiment,
-                        remedy_games=remedy_games, rulings=rulings)
+                        remedy_games=remedy_games, rulings=rulings, policy=POLICY,
+                        suggest=suggest, drift=drift)
     click.echo(f"Report: {path.resolve()}")
+
+
+POLICY = "greedy"   # the player of the report's fairness check and swap search
+
+
+def _suggester(catalogue, teams, k, rating_experiment, seed, games, rating_games):
+    """The swap search of `bwlab fairness --suggest K`, bound to the report's check: the report
+    calls it only when the teams do not play fair. The pool experiment is read now, so a bad
+    file fails before any game is played."""
+    from .fairness import _pool_experiment, _suggest
+
+    _pool_experiment(catalogue, rating_experiment, POLICY)
+    return lambda: _suggest(catalogue, teams, k, 8, rating_games, rating_experiment, POLICY, seed,
+                            games, games, 256, 0.05)
+
+
+def _drift(catalogue, baseline: Path):
+    """The drift gate on the shipped suite (as `bwlab drift --baseline FILE`): its result, its
+    conclusion in words, and the baseline's path, for the report's drift section."""
+    import sys
+
+    from sim.engine.layout import POLICY_IDS
+    from sim.runner.drift import load_suite, run_gate
+
+    from .drift import _conclusion, _load_baseline, _problem
+
+    base = _load_baseline(baseline)
+    spec = load_suite(Path("experiments/drift.toml"), catalogue.cards, tuple(POLICY_IDS))
+    players = {e.name: list(e.policies) for e in spec.experiments}
+    if base["policies"] != players:
+        raise _problem(baseline, "policies", f"the baseline was played by {base['policies']}, "
+                                             f"the suite by {players}")
+
+    def progress(name, done, total):
+        print(f"\rdrift: {name}: {done} of at most {total} games", end="", file=sys.stderr,
+              flush=True)
+
+    result = run_gate(catalogue, spec, base, baseline, progress)
+    print("", file=sys.stderr)
+    return result, _conclusion(result), baseline

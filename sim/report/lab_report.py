@@ -1,18 +1,22 @@
-"""The lab's HTML report: what the shipped cards and rules imply, section by section.
+"""The lab's HTML report: what the shipped cards and rules imply, answers first.
 
-Sections now: the combat report of every card (per star colour, against a typical defender),
-the book's worked example drawn exact against Monte Carlo, the rarity power curve with the
-cards that stray from their band, team fairness, card ratings in play with their outliers and,
-on request, each outlier's remedy. Each section also lands as a CSV beside the page.
+A summary (fairness verdict and favoured team, confirmed swaps, rarity outliers named, drift),
+then the sections in the order readers ask: team fairness (and, on request, swaps confirmed by
+play), card ratings in play with their outliers and, on request, each outlier's remedy; the rarity
+power curve; drift against a baseline and which house rulings matter, when given; then the combat
+report of every card and the book's worked example exact against Monte Carlo. Each section also
+lands as a CSV beside the page; the footer says where every number came from.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import pandas as pd
 
+from sim.analysis.fairness import FAIR
 from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve, power_score
 from sim.catalogue.diagnostics import Problems
 from sim.combat.matchup import card_matchup
@@ -21,7 +25,8 @@ from sim.combat.sampler import sample_damage
 from sim.atomic import atomic_path
 from .combat_report import combat_report
 from .html import Page
-from .plots import damage_overlay, interval_forest, png_bytes, rarity_power_curve
+from .plots import DPI, damage_overlay, interval_forest, png_bytes, rarity_power_curve
+from .summary import cite_common, drift_section, outliers_answer, swaps_answer, swaps_section
 
 EXAMPLE = ("Luffy", "Mario")  # the book's worked example: "If Luffy (Schedule J) were to attack Mario"
 
@@ -45,28 +50,37 @@ def rarity_summary(power: pd.DataFrame, rarities) -> tuple[pd.DataFrame, bool]:
     return table, bool(np.all(np.diff(medians) > 0))
 
 
-def fairness_section(page: Page, catalogue, teams, games: int, seed: int) -> pd.DataFrame:
-    """Team win probabilities with intervals and the seat effect, from duplicate play."""
+def fairness_section(page: Page, catalogue, teams, games: int, seed: int, policy: str = "greedy"):
+    """Team win probabilities with intervals and the seat effect, from duplicate play; returns
+    the table and the verdict (for the summary and the swap search)."""
     from sim.runner.fairness import check_fairness
 
-    rep = check_fairness(catalogue, teams, seed=seed, max_games=games, round_games=games)
+    from .summary import fairness_answer
+
+    rep = check_fairness(catalogue, teams, policy=policy, seed=seed, max_games=games,
+                         round_games=games)
     v, s = rep.verdict, rep.seats
-    page.heading(f"Team fairness: {Path(teams.path).name}")
+    fairness_answer(page, v, teams.names, policy)
+    page.cite("fairness", f"{Path(teams.path).name}: policy {policy}, {v.design}, root seed "
+                          f"{seed}")
+    page.heading(f"Team fairness: {Path(teams.path).name}", "fairness")
     page.text(f"{rep.design} of duplicate play (intervals clustered by board). {v.text}")
     page.image(png_bytes(interval_forest(teams.names, v.rate, v.lower, v.upper,
                                          "Chance to win, with simultaneous intervals",
                                          "win probability", reference=0.25)),
-               "team win probabilities")
+               "team win probabilities", DPI)
     lo, hi = s.seat_interval()
     page.image(png_bytes(interval_forest([f"seat {k + 1}" for k in range(4)], s.seat_rate, lo, hi,
                                          f"Seat (turn order) effect, p = {s.seat_pvalue:.3g}",
                                          "win probability of an average team", reference=0.25)),
-               "seat effect")
+               "seat effect", DPI)
+    page.text(f"Seat effect: p = {s.seat_pvalue:.3g} is the chance of seat win rates at least "
+              f"this uneven if the turn order gave no advantage (below 0.05: it does).")
     table = pd.DataFrame({"team": teams.names, "win_probability": v.rate, "low": v.lower,
                           "high": v.upper, "variance_ratio_vs_unpaired": v.variance_ratio})
     page.table(table)
     balance_section(page, rep, teams.names)
-    return table
+    return table, v
 
 
 def balance_section(page: Page, rep, names) -> None:
@@ -107,33 +121,47 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
     st = study(seat_cards, winner, rar, len(catalogue.rules.rarities),
                boards=pool_boards(exp, len(winner)))
     order = np.lexsort((st.rating, rar))
-    labels = [f"{catalogue.cards.names[i]} ({catalogue.rules.rarities[rar[i]]})" for i in order]
-    page.heading("Card ratings in play")
+    names, rarities = catalogue.cards.names, catalogue.rules.rarities
+    outlier = np.select([st.outlier[order] < 0, st.outlier[order] > 0], ["weak", "strong"], "")
+    held = np.maximum(st.held[order], 1)
+    ratings = pd.DataFrame({"card": [names[i] for i in order],
+                            "rarity": [rarities[rar[i]] for i in order],
+                            "win_rate_held": st.wins[order] / held,
+                            "win_low": st.win_low[order], "win_high": st.win_high[order],
+                            "games": st.held[order].astype(int),
+                            "plays_like": [rarities[r] for r in st.implied_rarity[order]],
+                            "rating": st.rating[order], "low": st.rating_low[order],
+                            "high": st.rating_high[order], "outlier": outlier})
+    page.cite("card ratings", f"{experiment}: policy {', '.join(dict.fromkeys(exp.policies))}, "
+                              f"{st.design}, "
+                              f"root seed {exp.root_seed}")
+    page.heading("Card ratings in play", "ratings")
     page.text(f"{st.design}, teams drawn from every card. Rating = the card's share of its "
               f"team's strength in a Plackett-Luce model of who wins; 95 % intervals, clustered "
               f"by board. By median rating, the rarity order "
               f"{'holds' if st.ordered else 'DOES NOT HOLD'}; "
               f"{int(np.count_nonzero(st.outlier))} outlier(s) (shown outside their rarity's "
-              f"band by one-sided tests, Holm-corrected over the cards in play). The table leads "
-              f"with the win rate of teams holding each card. See `bwlab rarity` for the full "
-              f"study.")
-    page.image(png_bytes(interval_forest(labels, st.rating[order], st.rating_low[order],
-                                         st.rating_high[order], "Card ratings by rarity",
-                                         "rating (log-strength, centred)", reference=0.0)),
-               "card rating forest plot")
-    held = np.maximum(st.held[order], 1)
-    ratings = pd.DataFrame({"card": [catalogue.cards.names[i] for i in order],
-                            "win_rate_held": st.wins[order] / held,
-                            "win_low": st.win_low[order], "win_high": st.win_high[order],
-                            "games": st.held[order].astype(int),
-                            "plays_like": [catalogue.rules.rarities[r]
-                                           for r in st.implied_rarity[order]],
-                            "rating": st.rating[order], "low": st.rating_low[order],
-                            "high": st.rating_high[order],
-                            "outlier": np.select([st.outlier[order] < 0, st.outlier[order] > 0],
-                                                 ["weak", "strong"], "")})
+              f"band by one-sided tests, Holm-corrected over the cards in play), marked red "
+              f"here and ⚠ in the table. The table leads with the designers' number: the win "
+              f"rate of teams holding each card. See `bwlab rarity` for the full study.")
+    page.image(png_bytes(interval_forest(
+        [f"{names[i]} ({rarities[rar[i]]})" for i in order], st.rating[order],
+        st.rating_low[order], st.rating_high[order], "Card ratings by rarity (outliers red)",
+        "rating (log-strength, centred)", reference=0.0, marked=outlier != "")),
+        "card rating forest plot", DPI)
+    shown = ratings.drop(columns=["win_rate_held", "win_low", "win_high"])
+    shown.insert(2, "win_when_held", [f"{100 * w:.1f} % ({100 * lo:.1f}–{100 * hi:.1f})"
+                                      for w, lo, hi in zip(ratings["win_rate_held"],
+                                                           ratings["win_low"],
+                                                           ratings["win_high"])])
+    page.table(shown, mark=outlier != "", why="rating outside its rarity's band")
     if not remedy_games or curve is None or curve.remedy is None:
         return ratings, None
+    return ratings, _remedies(page, catalogue, exp, seat_cards, winner, st, curve, remedy_games)
+
+
+def _remedies(page, catalogue, exp, seat_cards, winner, st, curve, remedy_games) -> pd.DataFrame:
+    """Each outlier's remedy (:mod:`sim.runner.remedy`), as a table."""
     from sim.runner.remedy import remedies, remedy_records
 
     found = remedies(catalogue, exp, seat_cards, winner, st, curve.remedy, remedy_games)
@@ -142,19 +170,76 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
                                   "rating_before", "rating_after", "rating_after_low",
                                   "rating_after_high", "band_low", "band_high", "status",
                                   "games_replayed"])
-    page.heading("Remedies for the outliers")
+    page.heading("Remedies for the outliers", "remedies")
     page.text(f"For each outlier, the smallest single-stat change (ranked by how much it moves the "
               f"power score; steps from [remedy] in {POWER_CURVE_FILE}) whose replayed games — "
               f"same seeds, at most {remedy_games} per outlier — put its rating inside its "
               f"rarity's band (status lands); overshoots / short show the nearest change checked.")
+    page.cite("remedies", f"at most {remedy_games:,} replayed games per outlier, same seeds")
     page.table(fixes if len(fixes) else pd.DataFrame({"remedy": ["none needed: no outlier"]}))
-    return ratings, fixes
+    return fixes
+
+
+def combat_sections(page: Page, catalogue, seed: int, samples: int, flagged) -> pd.DataFrame:
+    """Every card's attack star against a typical defender (``flagged`` cards marked), and the
+    book's worked example drawn exact against Monte Carlo."""
+    frame, typical = combat_report(catalogue)
+    page.heading("Combat: every card's attack star", "combat")
+    page.text(f"Mean damage of one attack action per star colour against a typical defender "
+              f"(defense {typical['defense']}, {typical['health']} health: medians of the cards); "
+              f"actions_to_kill = attack actions needed to kill it with at least even odds.")
+    page.table(frame[["card", "rarity", "suit", "base_star", "base_mean", "base_actions_to_kill",
+                      "red_star", "red_mean", "blue_star", "blue_mean", "green_star",
+                      "green_mean"]], mark=frame["card"].isin(flagged),
+               why="an outlier in play or outside its power band")
+    a, d = (catalogue.cards.find(n) for n in EXAMPLE)
+    m = card_matchup(catalogue, a, d)
+    drawn = sample_damage(m.attacks, m.defense, m.tier, catalogue.rules, seed=seed, n=samples)
+    page.cite("Monte Carlo", f"{samples:,} samples of the worked example, seed {seed}")
+    page.heading("The book's worked example, exact against Monte Carlo", "example")
+    page.text(f"{m.attacker} ({m.attacks} attacks, dice tier {m.tier}) on {m.defender} "
+              f"(defense {m.defense}): hit chance {m.distribution.p_hit:.3f}, mean "
+              f"{m.distribution.mean:.2f} exact, {drawn.damage.mean():.2f} sampled "
+              f"(the book: \"Mario suffers roughly 26 damage\").")
+    page.image(png_bytes(damage_overlay(m.distribution.pmf, drawn.damage,
+                                        f"{m.attacker} attacks {m.defender}")),
+               "damage distribution, exact and Monte Carlo", DPI)
+    return frame
+
+
+def power_section(page: Page, catalogue, curve) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The rarity power curve from card stats alone: the order of the medians, the strays."""
+    power = power_table(catalogue, curve)
+    summary, ordered = rarity_summary(power, catalogue.rules.rarities)
+    page.heading("Rarity power curve", "power")
+    page.text("Bronze < Silver < Gold < Diamond < Legendary < GOAT Series by median power: "
+              + ("holds." if ordered else "DOES NOT HOLD.")
+              + f" {int((~power['in_band']).sum())} card(s) outside their rarity's band "
+              f"(cards/{POWER_CURVE_FILE}), drawn red and named. Power from card stats alone; "
+              f"win-rate ratings come from experiments.")
+    rarity = np.asarray(catalogue.cards.rarity, dtype=np.int64)
+    page.image(png_bytes(rarity_power_curve(power["power"].to_numpy(), rarity,
+                                            catalogue.rules.rarities, curve.bands,
+                                            names=catalogue.cards.names)), "rarity power curve",
+               DPI)
+    page.table(summary)
+    strays = power[~power["in_band"]]
+    if len(strays):
+        page.table(strays, mark=[True] * len(strays), why="power outside its rarity's band")
+    return power, summary
 
 
 def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000, teams=None,
                  fairness_games: int = 512, rating_games: int = 0,
                  rating_experiment: Path | None = None, remedy_games: int = 0,
-                 rulings: Path | None = None) -> Path:
+                 rulings: Path | None = None, policy: str = "greedy",
+                 suggest: Callable[[], dict] | None = None, drift=None) -> Path:
+    """Play what the report needs and write report.html and its CSVs into ``out``.
+
+    ``suggest`` (the swap search, :func:`sim.cli.fairness._suggest` bound to its arguments) is
+    called only when the teams do not play fair; ``drift`` is ``(GateResult, conclusion,
+    baseline path)`` of a drift gate already run. Sections are in the order readers ask: the
+    GM's fairness, the designer's cards, CI's drift, then the reference tables."""
     out = Path(out)
     problems = Problems()
     curve = load_power_curve(catalogue.root / POWER_CURVE_FILE, catalogue.rules, problems)
@@ -163,62 +248,43 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000,
                      "missing [remedy] table: the stats and steps the remedy search may try")
     problems.raise_if_any()
     page = Page("Board Wars Lab report")
-    page.text(f"Cards and rules from {catalogue.root}. Every number here is reproducible: exact "
-              f"tables, and Monte Carlo from seed {seed}.")
-
-    frame, typical = combat_report(catalogue)
-    page.heading("Combat: every card's attack star")
-    page.text(f"Mean damage of one attack action per star colour against a typical defender "
-              f"(defense {typical['defense']}, {typical['health']} health: medians of the cards); "
-              f"actions_to_kill = attack actions needed to kill it with at least even odds.")
-    page.table(frame[["card", "rarity", "suit", "base_star", "base_mean", "base_actions_to_kill",
-                      "red_star", "red_mean", "blue_star", "blue_mean", "green_star",
-                      "green_mean"]])
-
-    a, d = (catalogue.cards.find(n) for n in EXAMPLE)
-    m = card_matchup(catalogue, a, d)
-    drawn = sample_damage(m.attacks, m.defense, m.tier, catalogue.rules, seed=seed, n=samples)
-    page.heading("The book's worked example, exact against Monte Carlo")
-    page.text(f"{m.attacker} ({m.attacks} attacks, dice tier {m.tier}) on {m.defender} "
-              f"(defense {m.defense}): hit chance {m.distribution.p_hit:.3f}, mean "
-              f"{m.distribution.mean:.2f} exact, {drawn.damage.mean():.2f} sampled "
-              f"(the book: \"Mario suffers roughly 26 damage\").")
-    page.image(png_bytes(damage_overlay(m.distribution.pmf, drawn.damage,
-                                        f"{m.attacker} attacks {m.defender}")),
-               "damage distribution, exact and Monte Carlo")
-
-    power = power_table(catalogue, curve)
-    summary, ordered = rarity_summary(power, catalogue.rules.rarities)
-    page.heading("Rarity power curve")
-    page.text("Bronze < Silver < Gold < Diamond < Legendary < GOAT Series by median power: "
-              + ("holds." if ordered else "DOES NOT HOLD.")
-              + f" {int((~power['in_band']).sum())} card(s) outside their rarity's band "
-              f"(cards/{POWER_CURVE_FILE}). Power from card stats alone; win-rate ratings come "
-              f"from experiments.")
-    rarity = np.asarray(catalogue.cards.rarity, dtype=np.int64)
-    page.image(png_bytes(rarity_power_curve(power["power"].to_numpy(), rarity,
-                                            catalogue.rules.rarities, curve.bands,
-                                            names=catalogue.cards.names)), "rarity power curve")
-    page.table(summary)
-    strays = power[~power["in_band"]]
-    if len(strays):
-        page.table(strays)
-
-    tables = [("combat_report.csv", frame), ("power_curve.csv", power),
-              ("rarity_summary.csv", summary)]
+    cite_common(page, catalogue)
+    tables = []
+    status = suggestion = None
     if teams is not None:
-        tables.append(("fairness.csv", fairness_section(page, catalogue, teams, fairness_games,
-                                                        seed)))
+        table, verdict = fairness_section(page, catalogue, teams, fairness_games, seed, policy)
+        tables.append(("fairness.csv", table))
+        status = verdict.status
+        if suggest is not None and status != FAIR:
+            suggestion = suggest()
+            tables.append(("swaps.csv", swaps_section(page, suggestion)))
+    else:
+        page.answer("Fairness", "Not checked: no teams (--teams).", "", "warn")
+    swaps_answer(page, status, suggestion, suggest is not None)
+    ratings = None
     if rating_games and rating_experiment is not None:
         ratings, fixes = ratings_section(page, catalogue, rating_games, rating_experiment,
                                          curve=curve, remedy_games=remedy_games)
         tables.append(("card_ratings.csv", ratings))
         if fixes is not None:
             tables.append(("rarity_remedies.csv", fixes))
+    power, summary = power_section(page, catalogue, curve)
+    outliers_answer(page, ratings, power, rating_games)
+    if drift is not None:
+        tables.append(("drift.csv", drift_section(page, *drift)))
+    else:
+        page.answer("Drift", "Not checked: run `bwlab report --baseline reports/baseline.json`.",
+                    "", "warn")
     if rulings is not None:  # a `bwlab rulings --out` file: shown, never replayed here
         from .rulings_section import rulings_section
 
         tables.append(("rulings.csv", rulings_section(page, rulings)))
+    flagged = set(power.loc[~power["in_band"], "card"])
+    if ratings is not None:
+        flagged |= set(ratings.loc[ratings["outlier"] != "", "card"])
+    frame = combat_sections(page, catalogue, seed, samples, flagged)
+    tables += [("combat_report.csv", frame), ("power_curve.csv", power),
+               ("rarity_summary.csv", summary)]
     out.mkdir(parents=True, exist_ok=True)
     for name, table in tables:
         with atomic_path(out / name) as tmp:

@@ -1,7 +1,9 @@
 """Matplotlib figures of the lab's reports, each returned as a Figure for the HTML page.
 
 Why one module: every figure follows the same conventions (Agg backend, no global state, titles
-that say what the designer should read off), and pages embed them as PNG.
+that say what the designer should read off, no text below ``MIN_PT`` points), and pages embed them
+as PNG saved at ``DPI`` and shown at their size in print (:meth:`sim.report.html.Page.image`), so
+a 9 pt label reads as 9 pt on screen, at 1400 px wide as at 400.
 """
 
 from __future__ import annotations
@@ -15,9 +17,23 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 
+DPI = 144     # pixels per inch of the PNGs: sharp on high-density screens, pages not too heavy
+MIN_PT = 9.0  # smallest text in a figure, in points at display size
+
+
+def legible(fig) -> None:
+    """Raise any text of ``fig`` smaller than ``MIN_PT`` to it (ticks, annotations, legends)."""
+    from matplotlib.text import Text
+
+    for text in fig.findobj(Text):
+        if text.get_fontsize() < MIN_PT:
+            text.set_fontsize(MIN_PT)
+
+
 def png_bytes(fig) -> bytes:
+    legible(fig)
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
     plt.close(fig)
     return buf.getvalue()
 
@@ -41,7 +57,7 @@ def rarity_power_curve(scores: np.ndarray, rarity: np.ndarray, rarity_names, ban
     ax.plot(range(k), medians, "k-o", lw=1.5, ms=4, label="median", zorder=4)
     if names is not None:
         for i in np.flatnonzero(outside)[:highlight]:
-            ax.annotate(names[i], (rarity[i] + jitter[i], scores[i]), fontsize=7,
+            ax.annotate(names[i], (rarity[i] + jitter[i], scores[i]), fontsize=MIN_PT,
                         xytext=(3, 3), textcoords="offset points")
     ax.set_xticks(range(k), rarity_names)
     ax.set_ylabel("power score (docs/power-curve.md)")
@@ -68,16 +84,29 @@ def damage_overlay(pmf: np.ndarray, samples: np.ndarray, title: str):
     return fig
 
 
-def interval_forest(labels, estimate, low, high, title: str, xlabel: str, reference=None):
-    """A forest plot: one row per item, a point and its interval (ratings, win probabilities)."""
+def interval_forest(labels, estimate, low, high, title: str, xlabel: str, reference=None,
+                    marked=None, marked_label: str = "outlier"):
+    """A forest plot: one row per item, a point and its interval (ratings, win probabilities);
+    rows where ``marked`` is true (outliers) are drawn red with a bold red label."""
     labels = list(labels)
+    estimate, low, high = (np.asarray(v, dtype=float) for v in (estimate, low, high))
+    marked = np.zeros(len(labels), bool) if marked is None else np.asarray(marked, bool)
     fig, ax = plt.subplots(figsize=(7, 0.28 * len(labels) + 1.2))
     y = np.arange(len(labels))[::-1]
-    ax.errorbar(estimate, y, xerr=[np.asarray(estimate) - low, np.asarray(high) - estimate],
-                fmt="o", color="C0", ms=4, capsize=2)
+    for rows, colour, label in ((~marked, "C0", None), (marked, "C3", marked_label)):
+        if rows.any():
+            ax.errorbar(estimate[rows], y[rows], fmt="o", color=colour, ms=4, capsize=2,
+                        xerr=[estimate[rows] - low[rows], high[rows] - estimate[rows]],
+                        label=label)
     if reference is not None:
         ax.axvline(reference, color="k", lw=1, ls="--")
-    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_yticks(y, labels, fontsize=MIN_PT)
+    for tick, m in zip(ax.get_yticklabels(), marked):
+        if m:
+            tick.set_color("C3")
+            tick.set_fontweight("bold")
+    if marked.any():
+        ax.legend(loc="best")
     ax.set_xlabel(xlabel)
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)

@@ -52,7 +52,7 @@ def rulings_section(page, path: Path) -> pd.DataFrame:
     doc = load_results(path)
     st = doc["study"]
     table = ranking_table(doc)
-    page.heading("Which house rulings matter")
+    page.heading("Which house rulings matter", "rulings")
     page.text(doc["conclusion"])
     page.text(f"Each alternative of {doc.get('alternatives_file', 'experiments/rulings.toml')} "
               f"changes one value of a copy of cards/ and replays the same study with the same "

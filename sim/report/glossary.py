@@ -1,0 +1,113 @@
+"""One line per statistic the report shows: what it means and how to read it.
+
+Why a table of its own: every column of every report table carries its line as a tooltip and in a
+key under the table, so "variance_ratio_vs_unpaired" or a p-value never stands unexplained; a test
+checks that no column of the report goes without one.
+"""
+
+from __future__ import annotations
+
+COLUMNS = {
+    # cards
+    "card": "The character card.",
+    "rarity": "The card's printed rarity (Bronze < Silver < Gold < Diamond < Legendary < GOAT "
+              "Series).",
+    "suit": "The card's suit.",
+    "base_star": "The dice of one attack action with a base (no colour) star: attacks × tier.",
+    "base_mean": "Mean damage of one base-star attack action against the typical defender.",
+    "base_actions_to_kill": "Base-star attack actions needed to kill the typical defender with "
+                            "at least even odds.",
+    "red_star": "The dice of one attack action with a red star (health at most half).",
+    "red_mean": "Mean damage of one red-star attack action against the typical defender.",
+    "blue_star": "The dice of one attack action with a blue star.",
+    "blue_mean": "Mean damage of one blue-star attack action against the typical defender.",
+    "green_star": "The dice of one attack action with a green star.",
+    "green_mean": "Mean damage of one green-star attack action against the typical defender.",
+    # power curve
+    "power": "Power score from the card's stats alone (docs/power-curve.md); no games played.",
+    "band_low": "Lowest power (or rating) the card's rarity allows (cards/power_curve.toml).",
+    "band_high": "Highest power (or rating) the card's rarity allows.",
+    "in_band": "Whether the card's power lies inside its rarity's band.",
+    "cards": "Number of cards of this rarity.",
+    "min": "Lowest power score of the rarity.",
+    "median": "Median power score of the rarity: these should rise with rarity.",
+    "max": "Highest power score of the rarity.",
+    # fairness
+    "team": "The team, as named in the teams file.",
+    "win_probability": "Share of games the team won (a shared game counts 1/4 to each); fair is "
+                       "25 %.",
+    "low": "Lower end of the 95 % interval of the estimate on its left (clustered by board).",
+    "high": "Upper end of the 95 % interval of the estimate on its left (clustered by board).",
+    "variance_ratio_vs_unpaired": "Variance of the win rate under duplicate play ÷ under "
+                                  "unpaired play: below 1, seating every team on every board "
+                                  "saved games (0.5 = half the games for the same precision).",
+    "team_a": "First team of the pair.",
+    "team_b": "Second team of the pair.",
+    "difference": "Win probability of team_a minus team_b (simultaneous interval in low/high).",
+    "told_apart": "True when the pair's interval excludes 0: play tells the two teams apart.",
+    # card ratings
+    "win_when_held": "Designers' number: share of games won by the teams holding the card, with "
+                     "its 95 % interval (fair: 25 %).",
+    "win_rate_held": "Share of games won by the teams holding the card (fair: 25 %).",
+    "win_low": "Lower end of the 95 % interval of win_rate_held (clustered by board).",
+    "win_high": "Upper end of the 95 % interval of win_rate_held (clustered by board).",
+    "games": "Games played (for a card: games its team held it).",
+    "plays_like": "The rarity whose band holds the card's rating: where play puts the card.",
+    "rating": "The card's share of its team's strength (Plackett-Luce log-strength, centred at "
+              "0): above 0 stronger than the average card.",
+    "outlier": "strong / weak: the rating is outside its rarity's band by a one-sided test, "
+               "Holm-corrected over the cards in play; blank: not shown to stray.",
+    # remedies
+    "direction": "nerf (make weaker) or buff (make stronger).",
+    "change": "The change tried: one characters.csv cell, old → new (remedies), or the ruling's "
+              "alternative value (rulings).",
+    "power_delta": "How far the change moves the power score.",
+    "rating_before": "The card's rating before the change.",
+    "rating_after": "The card's rating in the replayed games with the change.",
+    "rating_after_low": "Lower end of the 95 % interval of rating_after.",
+    "rating_after_high": "Upper end of the 95 % interval of rating_after.",
+    "status": "lands: inside the band; unsettled: the interval is not yet; overshoots / short: "
+              "no allowed step lands it.",
+    "games_replayed": "Games replayed with the change to check it.",
+    "remedy": "Remedy search result.",
+    # rulings
+    "rank": "Rank of the alternative by score (1 matters most).",
+    "ruling": "The house ruling (a key of cards/rules.toml).",
+    "default": "The ruling's value as shipped.",
+    "matters": "True when the score is above 1: changing the ruling moves a result beyond chance.",
+    "score": "Largest |z| ÷ its Bonferroni critical value: above 1, the alternative matters.",
+    "team_abs_z": "Largest |z| of a team's win-rate change.",
+    "team_critical_z": "The |z| a team's change must pass (Bonferroni over teams, 2.5 %).",
+    "card_abs_z": "Largest |z| of a card's rating change.",
+    "card_critical_z": "The |z| a card's change must pass (Bonferroni over cards, 2.5 %).",
+    "largest_team": "The team whose win rate moved most.",
+    "delta_win_points": "That team's win-rate change, alternative − default, in points.",
+    "verdicts_changed": "Verdicts (fair, outliers) that flip under the alternative.",
+    "identical_games": "Games whose outcome the alternative left unchanged.",
+    # swaps
+    "proposal": "The surrogate's proposal, best predicted first.",
+    "swaps": "The card swaps of the proposal (card, its team ↔ card, its team).",
+    "verdict": "What duplicate play called the swapped teams: fair / unfair / open.",
+    "measured_gap": "Largest distance of a team's win rate from 25 % in those games.",
+    # drift
+    "metric": "A win rate the drift gate watches (one matchup, one team).",
+    "before": "Win rate in the baseline's games.",
+    "now": "Win rate in today's games, paired with the baseline's on the same seeds.",
+    "elo_change": "The change on the Elo scale (70 Elo ≈ 25 % → 33 %), with its interval.",
+    "decision": "no_drift / drift_up / drift_down / inconclusive: the paired sequential test's "
+                "call at its error rates.",
+}
+
+TERMS = {
+    "p-value": "p = chance of a difference at least this large if there were none: small "
+               "(below 0.05) means a real effect.",
+    "interval": "95 % interval: the range that holds the true value in 95 of 100 repeats of the "
+                "study; 'simultaneous' holds for all teams at once.",
+    "clustered by board": "Games on one board are not independent, so the boards, not the games, "
+                          "count as the independent draws behind each interval.",
+}
+
+
+def explain(column: str) -> str:
+    """The one-line explanation of a report column ('' when it has none: a test forbids that)."""
+    return COLUMNS.get(column, "")

@@ -1,0 +1,129 @@
+"""The report's answers (the summary at the top), its drift section and its provenance footer.
+
+Why here and not in each section: the summary speaks to three readers at once (the GM: is it
+fair, which swap fixes it; the designer: which cards stray; CI: did win rates drift), in the same
+words whichever sections ran, and says plainly when a question was not asked (and how to ask it)
+rather than leaving it out. The footer is what makes a mailed report checkable: which player,
+how many games on how many boards, which seeds, which card files (by digest), which version, when.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sim import __version__
+
+TOLERANCE = 0.05   # the fair band of the report's fairness check: 25 % ± this
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}"
+
+
+def fairness_answer(page, verdict, names, policy: str, tolerance: float = TOLERANCE) -> None:
+    """The GM's answer: the verdict in the words of `bwlab fairness` (which teams are outside
+    the fair band, and on how many games and boards), then the favoured team with its interval."""
+    from sim.analysis.fairness import FAIR, UNFAIR, conclusion
+
+    k = int(np.argmax(verdict.rate))
+    tone = {FAIR: "ok", UNFAIR: "bad"}.get(verdict.status, "warn")
+    said = conclusion(verdict, tolerance, names=names)
+    favoured = (f"Favoured: {names[k]}." if f"{names[k]} wins" in said else  # interval said
+                f"Favoured: {names[k]}, {_pct(verdict.rate[k])} % to win "
+                f"({_pct(verdict.lower[k])}–{_pct(verdict.upper[k])} %).")
+    page.answer("Fairness", f"{said} {favoured} Every team played by {policy}.", "fairness", tone)
+
+
+def swaps_answer(page, status: str | None, suggestion: dict | None, searched: bool) -> None:
+    """Confirmed swaps: the first proposal play called fair, or "none confirmed"."""
+    from sim.analysis.fairness import FAIR
+
+    if status is None:
+        page.answer("Swaps", "Not searched: no fairness check (--teams).")
+    elif status == FAIR:
+        page.answer("Swaps", "None needed: the teams play fair.", "fairness", "ok")
+    elif not searched:
+        page.answer("Swaps", "Not searched: run `bwlab report --suggest 3` (or `bwlab fairness "
+                             "TEAMS --suggest 3`) for swaps confirmed by play.", "fairness", "warn")
+    elif suggestion["confirmed"] is not None:
+        page.answer("Swaps", suggestion["conclusion"], "swaps", "ok")
+    else:
+        page.answer("Swaps", "None confirmed. " + suggestion["conclusion"], "swaps", "bad")
+
+
+def swaps_section(page, suggestion: dict) -> pd.DataFrame:
+    """Each proposal judged by play: its swaps, verdict and measured gap."""
+    rows = [{"proposal": i + 1, "swaps": "; ".join(f"{s['card_a']} (team {s['team_a']}) ↔ "
+                                                   f"{s['card_b']} (team {s['team_b']})"
+                                                   for s in t["swaps"]),
+             "verdict": t["verdict"], "measured_gap": t["measured_gap"], "games": t["games"]}
+            for i, t in enumerate(suggestion.get("tried", []))]
+    table = pd.DataFrame(rows, columns=["proposal", "swaps", "verdict", "measured_gap", "games"])
+    page.heading("Card swaps, confirmed by play", "swaps")
+    page.text(f"Swaps proposed by the card-rating surrogate ({suggestion['rating_games']:,} "
+              f"games), each replayed in duplicate play until play calls it fair or unfair; only "
+              f"a fair one is advice. {suggestion['conclusion']}")
+    page.table(table, mark=table["verdict"] == "fair", why="confirmed fair")
+    return table
+
+
+def outliers_answer(page, ratings: pd.DataFrame | None, power: pd.DataFrame,
+                    rating_games: int) -> None:
+    """The designer's answer: cards whose play strays from their rarity, named, and the cards
+    whose stats alone fall outside their band."""
+    strays = power.loc[~power["in_band"], "card"].tolist()
+    stats = (f"By stats alone, {len(strays)} card(s) outside their power band"
+             + (f": {', '.join(strays)}." if strays else "."))
+    if ratings is None:
+        page.answer("Rarity outliers", f"In play: not measured (--rating-games). {stats}",
+                    "power", "bad" if strays else "warn")
+        return
+    out = ratings[ratings["outlier"] != ""]
+    named = [f"{r.card} ({r.rarity}, {r.outlier}: plays like {r.plays_like}, wins "
+             f"{_pct(r.win_rate_held)} % when held)" for r in out.itertuples()]
+    play = (f"In play ({rating_games:,} games): " + ("; ".join(named) if named else
+                                                     "none shown to stray from its rarity") + ".")
+    page.answer("Rarity outliers", f"{play} {stats}", "ratings",
+                "bad" if named else ("warn" if strays else "ok"))
+
+
+def drift_section(page, result, conclusion: str, baseline: Path) -> pd.DataFrame:
+    """The CI gate's result (``sim.runner.drift.run_gate``) as a section and a summary line."""
+    rows = [{"metric": m.name, "before": m.test.before, "now": m.test.after,
+             "elo_change": m.test.elo_change, "low": m.test.elo_interval[0],
+             "high": m.test.elo_interval[1], "games": m.test.games, "decision": m.decision}
+            for m in result.metrics]
+    table = pd.DataFrame(rows, columns=["metric", "before", "now", "elo_change", "low", "high",
+                                        "games", "decision"])
+    tone = {0: "ok", 1: "bad"}.get(result.exit_code, "warn")
+    page.answer("Drift", f"{conclusion} Against {baseline}.", "drift", tone)
+    page.heading("Drift against the baseline", "drift")
+    page.text(f"{conclusion} {result.provenance[0].upper()}{result.provenance[1:]} Each team's "
+              f"win rate replayed on the baseline's seeds, paired game by game, tested on the "
+              f"Elo scale (low/high: its 95 % interval); see docs/drift.md.")
+    page.table(table, mark=table["decision"].isin(["drift_up", "drift_down"]), why="drifted")
+    for line in result.combat:
+        page.text(f"Combat table changed: {line}")
+    return table
+
+
+def card_digests(root: Path) -> str:
+    """Every card file with the first 12 hex digits of its sha256 (the drift gate's digests)."""
+    from sim.runner.drift_baseline import card_files, text_digest
+
+    return ", ".join(f"{name} {text_digest(text)[:12]}"
+                     for name, text in card_files(root).items())
+
+
+def cite_common(page, catalogue) -> None:
+    """The provenance every report has: version, engine, date, cards."""
+    from sim.runner.drift_baseline import engine_digest
+
+    page.cite("bwlab", f"{__version__}, engine source sha256 {engine_digest()[:12]}")
+    page.cite("generated", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+    page.cite("cards", str(catalogue.root))
+    page.cite("card digests", card_digests(catalogue.root))

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from sim.engine import layout as L
 
-from .board_view import View, draw_view, to_image
+from .board_view import Painter, View
 from .game_view import view_from_game
 
 GIF_DPI, HTML_DPI = 70, 80
@@ -90,13 +90,14 @@ def result_headline(result, team_names) -> str:
     return f"{who} — {result.reason}, rotation {result.rotation}"
 
 
-def _drawn(frames, texts, catalogue, suits, progress):
-    """Each frame drawn (the step's last sentences in its panel), closed after use."""
+def _drawn(frames, texts, catalogue, suits, dpi: int, progress: bool):
+    """Each frame as a Pillow image, the step's last sentences in its panel."""
+    painter = Painter(catalogue, suits, dpi)
     bar = _bar(progress, len(frames), "drawing frames")
     try:
         for fr in frames:
             fr.view.events = texts[fr.first:fr.last][-EVENTS_SHOWN:]
-            yield draw_view(fr.view, catalogue, suits)
+            yield painter.image(fr.view)
             bar.update(1)
     finally:
         bar.close()
@@ -109,8 +110,8 @@ def write_gif(path, frames, texts, catalogue, suits, *, progress: bool = True) -
 
     from sim.atomic import atomic_path
 
-    images = [to_image(fig, GIF_DPI).convert("P", palette=Image.Palette.ADAPTIVE, colors=128)
-              for fig in _drawn(frames, texts, catalogue, suits, progress)]
+    images = [im.convert("P", palette=Image.Palette.ADAPTIVE, colors=128)
+              for im in _drawn(frames, texts, catalogue, suits, GIF_DPI, progress)]
     durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]
     with atomic_path(path) as tmp:
         images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:],
@@ -124,9 +125,9 @@ def write_html(path, frames, texts, catalogue, suits, title: str, *, progress: b
     from sim.atomic import write_text
 
     steps = []
-    for fr, fig in zip(frames, _drawn(frames, texts, catalogue, suits, progress)):
+    for fr, im in zip(frames, _drawn(frames, texts, catalogue, suits, HTML_DPI, progress)):
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=HTML_DPI)
+        im.save(buf, format="PNG", optimize=False)
         steps.append({"img": "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode(),
                       "title": fr.view.title, "events": texts[fr.first:fr.last]})
     data = json.dumps(steps, ensure_ascii=False).replace("</", "<\\/")

@@ -123,7 +123,7 @@ def test_a_frame_drawn_for_a_known_state(board, tmp_path):
     save_png(fig, png)
     from PIL import Image
     with Image.open(png) as im:
-        assert im.size == (1300, 900)
+        assert im.size == (1300, 1000)
         rgb = np.asarray(im.convert("RGB")).reshape(-1, 3)
     # team 1's red (#d62728) is drawn: its spawn, its pieces, its key
     assert (np.abs(rgb.astype(int) - (0xd6, 0x27, 0x28)).sum(1) < 10).sum() > 500
@@ -189,4 +189,4 @@ def test_board_png_uses_the_renderer(capsys, tmp_path):
     assert "legend:" in out and f"drawn: {png}" in out
     from PIL import Image
     with Image.open(png) as im:
-        assert im.size == (1300, 900)
+        assert im.size == (1300, 1000)

@@ -144,6 +144,7 @@ def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_ev
 def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed, quiet):
     """The final picture, the GIF and the HTML page; says where each went."""
     from sim.engine.events import decode
+    from sim.report.places import named_sentences
     from sim.report.board_view import draw_view, save_png
     from sim.report.watch import write_gif, write_html
 
@@ -157,8 +158,8 @@ def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, see
     if gif is None and html_out is None:
         return
     items = catalogue.items.names if catalogue.items is not None else ()
-    texts = [ev["text"] for ev in decode(game.event_rows(), rec.labels,
-                                         game.setup.apocalypses.names, items)]
+    texts = named_sentences(decode(game.event_rows(), rec.labels, game.setup.apocalypses.names,
+                                   items), game.setup.board.tiles, catalogue.tiles)
     if gif is not None:
         n = write_gif(gif, rec.frames, texts, catalogue.tiles, suits, progress=not quiet)
         click.echo(f"gif: {gif} ({n} frames, one per turn and the result)")

@@ -47,7 +47,10 @@ def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, card
 
     catalogue = load_catalogue(root)
     rec, _ = rerun(log, events, catalogue, progress=not quiet)
-    texts = [ev["text"] for _, ev in events[1:]]
+    from sim.report.places import named_sentences
+
+    texts = named_sentences([ev for _, ev in events[1:]], rec.game.setup.board.tiles,
+                            catalogue.tiles)
     suits = catalogue.rules.suits
     if gif is not None:
         n = write_gif(gif, rec.frames, texts, catalogue.tiles, suits, progress=not quiet)
@@ -61,18 +64,16 @@ def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, card
 def _narrate(log: Path, events, tiles, board_rules, rules: bool) -> None:
     """One line per event, places named from the board as the tile events leave it."""
     from sim.board.generate import generate_board
-    from sim.report.places import PLACE_HELP, BoardTracker, name_places
+    from sim.report.places import PLACE_HELP, named_sentences
 
     head = events[0][1] if events else {}
-    tracker = None
+    evs = [ev for _, ev in events]
+    texts = [ev["text"] for ev in evs]
     if head.get("event") == "game" and isinstance(head.get("seed"), int) and head["seed"] >= 0:
-        tracker = BoardTracker(generate_board(tiles, board_rules, head["seed"]).tiles, tiles)
+        texts = named_sentences(evs, generate_board(tiles, board_rules, head["seed"]).tiles, tiles)
         click.echo(f"({PLACE_HELP})")
     rotation = None
-    for _, ev in events:
-        what = name_places(ev, tracker) if tracker is not None else ev["text"]
-        if tracker is not None:
-            tracker.apply(ev)
+    for ev, what in zip(evs, texts):
         if ev.get("rotation") is not None and ev["rotation"] != rotation:
             rotation = ev["rotation"]
             click.echo(f"— rotation {rotation} —")

@@ -49,6 +49,10 @@ def position_name(p: int, tiles: np.ndarray, catalogue) -> str:
     return f"{catalogue.names[t]} ({R},{C})"
 
 
+def _is_pos(p) -> bool:
+    return isinstance(p, int) and 0 <= p < GRID * GRID
+
+
 class BoardTracker:
     """The tile at every position as a log's events leave it: swaps, transforms, destruction.
 
@@ -60,14 +64,17 @@ class BoardTracker:
         self.catalogue = catalogue
 
     def apply(self, ev: dict) -> None:
+        """Follow one event (a field out of range, as in a hand-edited log, is ignored)."""
         name = ev.get("event")
-        if name == "tile swap":
+        if name == "tile swap" and _is_pos(ev.get("from")) and _is_pos(ev.get("to")):
             p, q = divmod(ev["from"], GRID), divmod(ev["to"], GRID)
             a, b = self.tiles[p], self.tiles[q]
             self.tiles[q], self.tiles[p] = a, b  # covering leaves the Uncovered Tile's place to b
-        elif name == "tile transform":
-            self.tiles[divmod(ev["position"], GRID)] = ev["new"]
-        elif name == "destruction":
+        elif name == "tile transform" and _is_pos(ev.get("position")):
+            new = ev.get("new")
+            if isinstance(new, int) and 0 <= new < len(self.catalogue.names):
+                self.tiles[divmod(ev["position"], GRID)] = new
+        elif name == "destruction" and _is_pos(ev.get("position")):
             self.tiles[divmod(ev["position"], GRID)] = -1
 
     def place(self, space: int) -> str:
@@ -87,6 +94,8 @@ def name_places(ev: dict, tracker: BoardTracker) -> str:
     The sentence comes from the log (``sim.engine.events``); the ids in it are the event's own
     fields, so each replacement is checked against a field before it is made."""
     text = ev["text"]
+    if not isinstance(text, str):
+        return str(text)
     fields = {v for k, v in ev.items() if isinstance(v, int) and k in _SPACE_FIELDS}
 
     def arrow(m):
@@ -117,8 +126,19 @@ def _item_space(ev: dict, s: int) -> bool:
 def _name_positions(text: str, ev: dict, tracker: BoardTracker) -> str:
     """``(2,4)`` of a 7×7 position → ``Gotham Alley (2,4)`` where the sentence names only the
     coordinate (announcement, destruction, tile state)."""
-    if ev.get("event") in ("announcement", "destruction", "tile state"):
+    if ev.get("event") in ("announcement", "destruction", "tile state") and _is_pos(
+            ev.get("position")):
         p = ev["position"]
         R, C = divmod(p, GRID)
         return text.replace(f"({R},{C})", tracker.position(p), 1)
     return text
+
+
+def named_sentences(events: list[dict], board_tiles: np.ndarray, catalogue) -> list[str]:
+    """Every event's sentence with its places named, the board followed through the game."""
+    tracker = BoardTracker(board_tiles, catalogue)
+    out = []
+    for ev in events:
+        out.append(name_places(ev, tracker))
+        tracker.apply(ev)
+    return out

@@ -90,16 +90,18 @@ class Mismatch(Exception):
 def rerun(path: Path, events, catalogue, *, progress: bool = True):
     """The logged game played again, recorded (:class:`sim.report.watch.Recorder`); returns the
     recorder and the result. The Apocalypse is first drawn as ``play`` draws it, then, if the
-    log differs, given as ``play --apocalypse`` gives it."""
+    log differs, given as ``play --apocalypse`` gives it (drawing it takes a die roll, so the two
+    are different games); a log neither matches is refused where it first differs from the
+    closer of the two."""
     head, seed, team_cards, specs, apoc = _header(path, events, catalogue)
-    last = None
+    misses = []
     for given in (-1, apoc):
         try:
             return _play_checked(path, events, catalogue, head, seed, team_cards, specs, given,
                                  progress)
         except Mismatch as exc:
-            last = exc
-    line, message = last.args
+            misses.append(exc.args)
+    line, message = max(misses)  # the attempt that followed the log furthest
     raise InputError([Problem(str(path), line, "event", message)])
 
 

@@ -190,3 +190,18 @@ def test_board_png_uses_the_renderer(capsys, tmp_path):
     from PIL import Image
     with Image.open(png) as im:
         assert im.size == (1300, 1000)
+
+
+def test_replay_gif_refuses_a_header_naming_unknown_cards(capsys, tmp_path):
+    """Bad input: one line naming the file, line and field, exit 2, nothing written."""
+    lines = GOLDEN.read_text(encoding="utf-8").splitlines(keepends=True)
+    head = json.loads(lines[0])
+    head["cards"][0][0] = "Nobody Special"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(head) + "\n" + "".join(lines[1:]), encoding="utf-8")
+    gif = tmp_path / "bad.gif"
+    code, out, err = run(capsys, "replay", bad, "--gif", gif, "--quiet")
+    assert code == 2 and not gif.exists()
+    (line,) = err.strip().splitlines()
+    assert line.startswith(f"error: {bad}:1: cards: unknown card(s) Nobody Special in ")
+    assert line.endswith("(replay with the cards the game was played with: --cards)")

@@ -125,9 +125,12 @@ def write_html(path, frames, texts, catalogue, suits, title: str, *, progress: b
     from sim.atomic import write_text
 
     steps = []
-    for fr, im in zip(frames, _drawn(frames, texts, catalogue, suits, HTML_DPI, progress)):
-        buf = io.BytesIO()
-        im.save(buf, format="PNG", optimize=False)
+    from PIL import Image
+
+    for k, im in enumerate(_drawn(frames, texts, catalogue, suits, HTML_DPI, progress)):
+        fr = frames[k]
+        buf = io.BytesIO()  # 128 colours: a third of the size, no visible loss on flat colours
+        im.convert("P", palette=Image.Palette.ADAPTIVE, colors=128).save(buf, format="PNG")
         steps.append({"img": "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode(),
                       "title": fr.view.title, "events": texts[fr.first:fr.last]})
     data = json.dumps(steps, ensure_ascii=False).replace("</", "<\\/")

@@ -92,7 +92,9 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, quiet,
     if not watch:
         result = game.play(ids, budgets)
     else:
-        teams = [f"Team {k + 1} {team_names[k]} ({names[k]})" for k in range(4)]
+        from sim.report.watch import team_title
+
+        teams = [f"{team_title(k, team_names[k])} ({names[k]})" for k in range(4)]
         rec, result, pictures = _play_watched(game, catalogue, teams, team_names, ids, budgets,
                                               seed, png_every)
     for t in range(4):

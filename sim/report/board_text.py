@@ -35,7 +35,8 @@ def board_text(board: Board, catalogue, suits: tuple[str, ...]) -> str:
     legend."""
     lines = render_text(board, catalogue, suits).split("\n")
     n_grid = GRID * BLOCK
-    drawing, listing = lines[:n_grid], [ln for ln in lines[n_grid:] if not ln.startswith("portals:")]
+    drawing = lines[:n_grid]
+    listing = [ln for ln in lines[n_grid:] if not ln.startswith("portals:")]
     header = [" " * MARGIN] * 2
     for C in range(GRID):
         header[0] += f"{'col ' + str(C):^{BLOCK}}"

@@ -46,8 +46,11 @@ def _header(path: Path, events, catalogue):
     from sim.ai.spec import parse_policies
     from sim.engine.tables import load_game_data
 
-    bad = lambda field, msg: InputError([Problem(str(path), events[0][0] if events else 1,  # noqa: E731
-                                                 field, msg)])
+    line = events[0][0] if events else 1
+
+    def bad(field, msg):
+        return InputError([Problem(str(path), line, field, msg)])
+
     if not events or events[0][1].get("event") != "game":
         raise bad("event", "the first line is not a game header (written by `bwlab play --log`)")
     head = events[0][1]
@@ -57,6 +60,10 @@ def _header(path: Path, events, catalogue):
         policies, apoc_name = list(head["policies"]), str(head["apocalypse"])
     except (KeyError, TypeError, ValueError) as exc:
         raise bad("header", f"missing or malformed field {exc}") from None
+    if seed < 0:
+        raise bad("seed", f"must be >= 0, got {seed}")
+    if len(cards) != 4 or any(len(row) != 5 for row in cards) or len(policies) != 4:
+        raise bad("cards", "a game header names 4 teams of 5 cards and 4 policies")
     lowered = {n.lower(): i for i, n in enumerate(catalogue.cards.names)}
     unknown = [c for row in cards for c in row if c.lower() not in lowered]
     if unknown:
@@ -111,12 +118,12 @@ def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc, 
     from sim.engine import layout as L
     from sim.engine.record import new_game
 
-    from .watch import Recorder, result_headline
+    from .watch import Recorder, result_headline, team_title
 
     game = new_game(catalogue, team_cards, seed, apocalypse=apoc, log=True)
     labels = game.labels(catalogue.cards.names, game.setup.cpu_names, catalogue.entities)
     team_names = [str(t) for t in head.get("teams", ["?"] * 4)]
-    teams = [f"Team {k + 1} {team_names[k]} ({s.label})" for k, s in enumerate(specs)]
+    teams = [f"{team_title(k, team_names[k])} ({s.label})" for k, s in enumerate(specs)]
     rec = Recorder(game, labels, teams, f"seed {seed}")
     body = events[1:]
     checked = 0

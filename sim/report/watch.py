@@ -83,9 +83,16 @@ class Recorder:
         self._start = self._seen
 
 
+def team_title(k: int, name: str) -> str:
+    """"Team 2 Ink & Iron"; a team called "Team 2" is not named twice."""
+    name = str(name)
+    return f"Team {k + 1}" if name.strip().lower() in ("", f"team {k + 1}") else \
+        f"Team {k + 1} {name}"
+
+
 def result_headline(result, team_names) -> str:
     """"Team 2 Ink & Iron wins — last team standing, rotation 37" (or a draw)."""
-    who = (f"Team {result.winner + 1} {team_names[result.winner]} wins" if result.winner >= 0
+    who = (f"{team_title(result.winner, team_names[result.winner])} wins" if result.winner >= 0
            else "A draw")
     return f"{who} — {result.reason}, rotation {result.rotation}"
 

@@ -205,3 +205,33 @@ def test_replay_gif_refuses_a_header_naming_unknown_cards(capsys, tmp_path):
     (line,) = err.strip().splitlines()
     assert line.startswith(f"error: {bad}:1: cards: unknown card(s) Nobody Special in ")
     assert line.endswith("(replay with the cards the game was played with: --cards)")
+
+
+def test_a_crowded_space_lists_four_lines_and_counts_the_rest(board):
+    """Five characters placed on one spawn space (the book: "your entire team must be placed
+    into your Spawn") read as three names and "+2 more"; the panel still lists all five."""
+    v = view_from_board(board, TILES)
+    v.teams = ["Team 1"]
+    v.pieces = [Piece(f"Card{k} (T1)", f"Card{k}", 0, 32 * SPAN + 12, 10, 10) for k in range(5)]
+    fig = draw_view(v, TILES, RULES.suits)
+    assert [t.get_text() for t in _texts(fig, "piece-name")] == ["Card0", "Card1", "Card2"]
+    assert [t.get_text() for t in _texts(fig, "more")] == ["+2 more"]
+    assert _texts(fig, "team-key-entry")[0].get_text() == "Team 1 — 5 of 5 alive"
+
+
+def test_the_revealed_apocalypse_is_a_1x1_tile_by_name_and_on_the_board(board):
+    """"When revealed it is treated as a 1x1 Tile": before the reveal its position reads
+    face-down (hatched), after it "the Apocalypse tile" (a tile named Apocalypse)."""
+    from sim.board.geometry import APOCALYPSE
+    (R, C), = np.argwhere(board.tiles == APOCALYPSE)
+    centre = (R * 5 + 2) * SPAN + C * 5 + 2
+    tracker = BoardTracker(board.tiles, TILES)
+    assert tracker.place(centre) == f"the face-down Apocalypse ({R},{C})"
+    tracker.apply({"event": "reveal", "reason": 1, "apocalypse": 0})
+    assert tracker.place(centre) == f"the Apocalypse tile ({R},{C})"
+    v = view_from_board(board, TILES)
+    assert "Apocalypse" not in [t.get_text() for t in _texts(draw_view(v, TILES, RULES.suits),
+                                                              "tile-name")]
+    v.revealed = True
+    assert "Apocalypse" in [t.get_text() for t in _texts(draw_view(v, TILES, RULES.suits),
+                                                          "tile-name")]

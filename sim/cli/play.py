@@ -43,7 +43,9 @@ def _policies(text: str, budget: int | None):
               help="Write an animated GIF of the game, one frame per turn and the result.")
 @click.option("--html", "html_out", type=OUT_FILE, default=None,
               help="Write a self-contained HTML page stepping through the game's turns.")
-@click.option("--quiet", is_flag=True, help="No progress on stderr while drawing.")
+@click.option("--quiet", is_flag=True,
+              help="No progress on stderr while recording and drawing (--png-every, --gif, "
+                   "--html).")
 @click.option("--apocalypse", default=None, help="Name of the Apocalypse in play (default: drawn).")
 @click.option("--cards", "cards", type=click.Path(path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
@@ -96,7 +98,7 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, quiet,
 
         teams = [f"{team_title(k, team_names[k])} ({names[k]})" for k in range(4)]
         rec, result, pictures = _play_watched(game, catalogue, teams, team_names, ids, budgets,
-                                              seed, png_every)
+                                              seed, png_every, quiet)
     for t in range(4):
         card_list = ", ".join(catalogue.cards.names[c] for c in team_cards[t])
         click.echo(f"Team {t + 1} {team_names[t]} ({names[t]}): {card_list}")
@@ -116,9 +118,11 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, quiet,
         _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed, quiet)
 
 
-def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_every):
+def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_every, quiet):
     """Play step by step, recording a frame per turn (sim.report.watch) and drawing the board
     every N rotations into DIR for --png-every."""
+    from tqdm import tqdm
+
     from sim.engine import layout as L
     from sim.report.board_view import draw_view, save_png
     from sim.report.watch import Recorder, result_headline
@@ -127,6 +131,8 @@ def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_ev
     rec = Recorder(game, labels, teams, f"seed {seed}")
     pictures, drawn = [], -1
     suits = catalogue.rules.suits
+    bar = tqdm(desc="playing (recording each turn)", unit="decision", delay=2, disable=quiet,
+               dynamic_ncols=True)
     while not game.terminal:
         rot = int(game.st.g[L.ROTATION])
         if png_every is not None and rot != drawn and (rot - 1) % png_every[0] == 0:
@@ -138,6 +144,8 @@ def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_ev
         team = int(game.st.ent[game.current, L.TEAM])
         game.step(ids[team], budgets[team])
         rec.after_step()
+        bar.update(1)
+    bar.close()
     result = game.result()
     rec.finish(result_headline(result, team_names))
     return rec, result, pictures

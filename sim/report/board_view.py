@@ -30,6 +30,7 @@ from sim.catalogue.board_rules import GRID
 FONT = 8          # pt: the smallest text drawn (tile names, piece names, the panel)
 FIGSIZE = (13.0, 10.0)
 CPU_COLOUR, VEHICLE_COLOUR, DEAD_ALPHA = "black", "#7f7f7f", 0.55
+STACK, LINE = 4, 0.62  # living pieces listed on one space at most, and their spacing (spaces)
 
 
 @dataclass
@@ -60,6 +61,7 @@ class View:
     title: str = ""
     headline: str = ""                       # the result, on the final frame
     events: list = field(default_factory=list)    # a few sentences shown under the panel
+    revealed: bool = False                   # the Apocalypse is revealed: a 1×1 tile
 
 
 def piece_colour(p: Piece) -> str:
@@ -110,7 +112,7 @@ def _dynamic(fig, ax, panel, view: View) -> None:
 def _static_key(view: View) -> bytes:
     announced = b"" if view.announced is None else np.asarray(view.announced).tobytes()
     return (np.asarray(view.tiles).tobytes() + announced + np.asarray(view.spawns).tobytes()
-            + repr(sorted(map(tuple, view.portals))).encode())
+            + repr((sorted(map(tuple, view.portals)), view.revealed)).encode())
 
 
 class Painter:
@@ -178,12 +180,21 @@ def _draw_position(ax, view, catalogue, suits, R, C, handles) -> None:
     ax.add_artist(Rectangle((x, y), MAX_SIZE, MAX_SIZE, facecolor="#f4f4f4", edgecolor="#bbbbbb",
                            lw=0.6))
     t = int(view.tiles[R, C])
-    if t < 0:
+    if t == APOCALYPSE and view.revealed:  # "When revealed it is treated as a 1x1 Tile"
+        o = offset(1)
+        ax.add_artist(Rectangle((x + o, y + o), 1, 1, facecolor="#8b0000", edgecolor="black",
+                                lw=1.2))
+        ax.text(x + MAX_SIZE / 2, y + 0.08, "Apocalypse", ha="center", va="top", fontsize=FONT,
+                gid="tile-name", bbox=dict(boxstyle="square,pad=0.05", facecolor="white",
+                                           alpha=0.6, lw=0))
+        handles.setdefault("apocalypse", Patch(facecolor="#8b0000", edgecolor="black",
+                                               label="Apocalypse tile (revealed)"))
+    elif t < 0:
         face_down = t == APOCALYPSE
         label = "Apocalypse (face-down)" if face_down else "void (destroyed)"
         colour = "#4a4a4a" if face_down else "#9a9a9a"
         ax.add_artist(Rectangle((x, y), MAX_SIZE, MAX_SIZE, facecolor=colour, hatch="xx",
-                               edgecolor="white", lw=0))
+                                edgecolor="white", lw=0))
         handles.setdefault(label, Patch(facecolor=colour, hatch="xx", edgecolor="white",
                                         label=label))
     else:
@@ -275,34 +286,45 @@ def _draw_spawns(ax, spawns) -> None:
 
 
 def _draw_pieces(ax, pieces) -> None:
-    """Pieces sharing a space are stacked down from it, one line each: dot, health bar, name.
+    """Living pieces sharing a space are listed down from it, one line each (dot, health bar,
+    name), at most ``STACK`` lines: past that the last line says how many more (the panel lists
+    them all). A dead character is a faded cross on the space where it fell.
     (Patches, here and above, are added with ``add_artist``: the limits are fixed, and skipping
     add_patch's autoscale bookkeeping makes a frame about a third cheaper.)"""
-    from matplotlib.patches import Rectangle
-
     stacks: dict[int, list[Piece]] = {}
     for p in pieces:
-        if p.space >= 0:
-            stacks.setdefault(p.space, []).append(p)
+        if p.space < 0:
+            continue
+        if not p.alive:
+            r, c = divmod(p.space, SPAN)
+            ax.plot(c + .5, r + .5, marker="X", color=piece_colour(p), ms=8, alpha=DEAD_ALPHA,
+                    mec="white", ls="none", gid="dead")
+            continue
+        stacks.setdefault(p.space, []).append(p)
     for space, group in stacks.items():
         r, c = divmod(space, SPAN)
-        group.sort(key=lambda p: not p.alive)
-        for k, p in enumerate(group):
-            x, y = c + .5, r + .5 + 0.62 * k
-            colour = piece_colour(p)
-            if not p.alive:
-                ax.plot(x, y, marker="X", color=colour, ms=8, alpha=DEAD_ALPHA, mec="white",
-                        ls="none", gid="dead")
-                continue
-            ax.plot(x, y, "o", color=colour, ms=8, mec="white", mew=1, gid="piece", zorder=5)
-            frac = min(max(p.health, 0) / p.max_health, 1.0) if p.max_health > 0 else 0.0
-            ax.add_artist(Rectangle((x + .35, y - .12), 1.0, .24, facecolor="#dddddd",
-                                   edgecolor="black", lw=.4, zorder=5))
-            ax.add_artist(Rectangle((x + .35, y - .12), frac, .24, facecolor=_health_colour(frac),
-                                   lw=0, zorder=6, gid="health-bar"))
-            ax.text(x + 1.45, y, p.short, fontsize=FONT, va="center", ha="left", zorder=6,
-                    color=colour, gid="piece-name", fontweight="bold",
+        shown = group if len(group) <= STACK else group[:STACK - 1]
+        for k, p in enumerate(shown):
+            _draw_piece(ax, p, c + .5, r + .5 + LINE * k)
+        if len(shown) < len(group):
+            ax.text(c + .2, r + .5 + LINE * len(shown), f"+{len(group) - len(shown)} more",
+                    fontsize=FONT, va="center", ha="left", zorder=6, gid="more",
                     bbox=dict(boxstyle="square,pad=0.05", facecolor="white", alpha=0.75, lw=0))
+
+
+def _draw_piece(ax, p: Piece, x: float, y: float) -> None:
+    from matplotlib.patches import Rectangle
+
+    colour = piece_colour(p)
+    ax.plot(x, y, "o", color=colour, ms=8, mec="white", mew=1, gid="piece", zorder=5)
+    frac = min(max(p.health, 0) / p.max_health, 1.0) if p.max_health > 0 else 0.0
+    ax.add_artist(Rectangle((x + .35, y - .12), 1.0, .24, facecolor="#dddddd",
+                            edgecolor="black", lw=.4, zorder=5))
+    ax.add_artist(Rectangle((x + .35, y - .12), frac, .24, facecolor=_health_colour(frac),
+                            lw=0, zorder=6, gid="health-bar"))
+    ax.text(x + 1.45, y, p.short, fontsize=FONT, va="center", ha="left", zorder=6,
+            color=colour, gid="piece-name", fontweight="bold",
+            bbox=dict(boxstyle="square,pad=0.05", facecolor="white", alpha=0.75, lw=0))
 
 
 def _health_colour(frac: float) -> str:

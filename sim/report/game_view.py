@@ -74,5 +74,6 @@ def view_from_game(game, labels: list[str], teams: list[str], deaths: dict[int, 
         pieces.append(Piece(labels[e], shorts[e], team, space, int(ent[e, L.HEALTH]),
                             int(ent[e, L.MAX_HEALTH]), alive, character, colour))
     return View(tiles=tiles, spawns=game.setup.board.spawns, portals=portals, announced=announced,
-                pieces=pieces, teams=teams, title=title, headline=headline, events=list(events))
+                pieces=pieces, teams=teams, title=title, headline=headline, events=list(events),
+                revealed=bool(st.g[L.REVEALED]))
 

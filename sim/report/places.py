@@ -22,9 +22,17 @@ PLACE_HELP = ("places read: tile (row, col) on the 7×7 board, then [row, col] o
               "inside a 3×3 or 5×5 tile from its top-left corner")
 
 
-def place_name(space: int, tiles: np.ndarray, catalogue) -> str:
+def _no_tile(t: int, revealed: bool) -> str:
+    if t == APOCALYPSE:
+        # "When revealed it is treated as a 1x1 Tile"
+        return "the Apocalypse tile" if revealed else "the face-down Apocalypse"
+    return "void"
+
+
+def place_name(space: int, tiles: np.ndarray, catalogue, revealed: bool = False) -> str:
     """``Gotham Alley (3,1) [2,0]`` for the space ``space`` when ``tiles[R, C]`` (catalogue
-    index, or VOID / APOCALYPSE) stand at the 7×7 positions."""
+    index, or VOID / APOCALYPSE) stand at the 7×7 positions (``revealed``: the Apocalypse
+    has been revealed)."""
     space = int(space)
     if not 0 <= space < SPAN * SPAN:
         return f"off the board ({space})"
@@ -32,7 +40,7 @@ def place_name(space: int, tiles: np.ndarray, catalogue) -> str:
     R, C = r // MAX_SIZE, c // MAX_SIZE
     t = int(tiles[R, C])
     if t < 0:
-        return f"{'the face-down Apocalypse' if t == APOCALYPSE else 'void'} ({R},{C})"
+        return f"{_no_tile(t, revealed)} ({R},{C})"
     size = int(catalogue.size[t])
     o = offset(size)
     i, j = r - R * MAX_SIZE - o, c - C * MAX_SIZE - o
@@ -40,12 +48,12 @@ def place_name(space: int, tiles: np.ndarray, catalogue) -> str:
     return f"{catalogue.names[t]} ({R},{C}){where}"
 
 
-def position_name(p: int, tiles: np.ndarray, catalogue) -> str:
+def position_name(p: int, tiles: np.ndarray, catalogue, revealed: bool = False) -> str:
     """``Gotham Alley (3,1)`` for grid position ``p`` (``row * 7 + col``)."""
     R, C = divmod(int(p), GRID)
     t = int(tiles[R, C])
     if t < 0:
-        return f"{'the face-down Apocalypse' if t == APOCALYPSE else 'void'} ({R},{C})"
+        return f"{_no_tile(t, revealed)} ({R},{C})"
     return f"{catalogue.names[t]} ({R},{C})"
 
 
@@ -62,6 +70,7 @@ class BoardTracker:
     def __init__(self, tiles: np.ndarray, catalogue):
         self.tiles = np.array(tiles, np.int64).reshape(GRID, GRID)
         self.catalogue = catalogue
+        self.revealed = False
 
     def apply(self, ev: dict) -> None:
         """Follow one event (a field out of range, as in a hand-edited log, is ignored)."""
@@ -76,12 +85,14 @@ class BoardTracker:
                 self.tiles[divmod(ev["position"], GRID)] = new
         elif name == "destruction" and _is_pos(ev.get("position")):
             self.tiles[divmod(ev["position"], GRID)] = -1
+        elif name == "reveal":
+            self.revealed = True
 
     def place(self, space: int) -> str:
-        return place_name(space, self.tiles, self.catalogue)
+        return place_name(space, self.tiles, self.catalogue, self.revealed)
 
     def position(self, p: int) -> str:
-        return position_name(p, self.tiles, self.catalogue)
+        return position_name(p, self.tiles, self.catalogue, self.revealed)
 
 
 _ARROW = re.compile(r"(-?\d+) -> (-?\d+)")

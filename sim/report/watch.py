@@ -25,7 +25,7 @@ from sim.engine import layout as L
 from .board_view import Painter, View
 from .game_view import view_from_game
 
-GIF_DPI, HTML_DPI = 70, 80
+GIF_DPI, HTML_DPI = 80, 80  # 8 pt text is 9 px tall
 FRAME_MS, LAST_FRAME_MS = 800, 4000
 EVENTS_SHOWN = 8  # the last sentences of a step, printed in the frame's panel
 

@@ -391,13 +391,3 @@ def save_png(fig, path, dpi: int = 100) -> None:
     with atomic_path(path) as tmp:
         fig.savefig(tmp, dpi=dpi, format="png")
 
-
-def to_image(fig, dpi: int):
-    """The figure as a Pillow RGB image (a GIF frame)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from PIL import Image
-
-    fig.set_dpi(dpi)
-    canvas = FigureCanvasAgg(fig)
-    canvas.draw()
-    return Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba()).convert("RGB")

@@ -66,7 +66,7 @@ def test_cli_play_log_and_replay(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", str(a)]) == 0
     narration = capsys.readouterr().out
-    assert "is placed on space" in narration and "game over" in narration
+    assert "is placed on Uncovered Tile (" in narration and "game over" in narration
     assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2
 
 

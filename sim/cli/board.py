@@ -17,8 +17,9 @@ from ._paths import OUT_FILE
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
 def board(seed: int, png: Path | None, cards: Path | None):
     """Lay out a legal board from SEED and print it as text (tiles in their layers, the Apocalypse
-    face-down in layer 2, the four spawns)."""
-    from sim.board.generate import generate_board, render_text
+    face-down in layer 2, the four spawns, the portals, a legend)."""
+    from sim.board.generate import generate_board
+    from sim.report.board_text import board_text
     from sim.catalogue.diagnostics import InputError, Problem
     from sim.catalogue.loader import default_cards_dir, load_board_only
 
@@ -29,8 +30,10 @@ def board(seed: int, png: Path | None, cards: Path | None):
         raise click.BadParameter("must be >= 0", param_hint="--seed")
     rules, board_rules, tiles = load_board_only(root)
     layout = generate_board(tiles, board_rules, seed)
-    click.echo(render_text(layout, tiles, rules.suits))
+    click.echo(board_text(layout, tiles, rules.suits))
     if png is not None:
-        from sim.board.draw import draw_board
-        draw_board(layout, tiles, rules.suits, png, title=f"Board Wars — seed {seed}")
+        from sim.report.board_view import draw_view, save_png
+        from sim.report.game_view import view_from_board
+        save_png(draw_view(view_from_board(layout, tiles, f"Board Wars — seed {seed}"), tiles,
+                           rules.suits), png)
         click.echo(f"drawn: {png}")

@@ -37,11 +37,20 @@ def _policies(text: str, budget: int | None):
 @click.option("--log", "log", type=OUT_FILE, default=None,
               help="Write every event as JSON lines here.")
 @click.option("--png-every", nargs=2, type=(int, OUT_FOLDER),
-              default=None, help="N DIR: draw the board every N rotations into DIR.")
+              default=None, help="N DIR: draw the board every N rotations into DIR "
+                                 "(rotation_NNN.png), and the result as final.png.")
+@click.option("--gif", "gif", type=OUT_FILE, default=None,
+              help="Write an animated GIF of the game, one frame per turn and the result.")
+@click.option("--html", "html_out", type=OUT_FILE, default=None,
+              help="Write a self-contained HTML page stepping through the game's turns.")
+@click.option("--quiet", is_flag=True,
+              help="No progress on stderr while recording and drawing (--png-every, --gif, "
+                   "--html).")
 @click.option("--apocalypse", default=None, help="Name of the Apocalypse in play (default: drawn).")
 @click.option("--cards", "cards", type=click.Path(path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
-def play(teams_file, seed, policy, budget, log, png_every, apocalypse, cards):
+def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, quiet, apocalypse,
+         cards):
     """Play one game of Board Wars between four AI teams and print the result.
 
     Same seed, same game, same log."""
@@ -76,28 +85,20 @@ def play(teams_file, seed, policy, budget, log, png_every, apocalypse, cards):
         except ValueError:
             raise InputError([Problem(apocalypses.path, None, "--apocalypse",
                                       f"unknown Apocalypse {apocalypse!r}")]) from None
-    game = new_game(catalogue, team_cards, seed, apocalypse=apoc, log=log is not None)
+    if png_every is not None and png_every[0] < 1:
+        raise click.BadParameter("N must be >= 1", param_hint="--png-every")
+    watch = png_every is not None or gif is not None or html_out is not None
+    game = new_game(catalogue, team_cards, seed, apocalypse=apoc, log=log is not None or watch)
     ids = [s.id for s in specs]
     budgets = [s.budget for s in specs]
-    if png_every is None:
+    if not watch:
         result = game.play(ids, budgets)
     else:
-        every, folder = png_every
-        if every < 1:
-            raise click.BadParameter("N must be >= 1", param_hint="--png-every")
-        from sim.engine.draw_game import draw_state
-        folder.mkdir(parents=True, exist_ok=True)
-        drawn = -1
-        while not game.terminal:
-            rot = int(game.st.g[L.ROTATION])
-            if rot != drawn and (rot - 1) % every == 0:
-                draw_state(game.st, game.S, folder / f"rotation_{rot:03d}.png",
-                           f"seed {seed}, rotation {rot}")
-                drawn = rot
-            team = int(game.st.ent[game.current, L.TEAM])
-            game.step(ids[team], budgets[team])
-        draw_state(game.st, game.S, folder / "final.png", f"seed {seed}, final")
-        result = game.result()
+        from sim.report.watch import team_title
+
+        teams = [f"{team_title(k, team_names[k])} ({names[k]})" for k in range(4)]
+        rec, result, pictures = _play_watched(game, catalogue, teams, team_names, ids, budgets,
+                                              seed, png_every, quiet)
     for t in range(4):
         card_list = ", ".join(catalogue.cards.names[c] for c in team_cards[t])
         click.echo(f"Team {t + 1} {team_names[t]} ({names[t]}): {card_list}")
@@ -113,3 +114,66 @@ def play(teams_file, seed, policy, budget, log, png_every, apocalypse, cards):
         write_text(log, text)
         events = text.count("\n") - 1
         click.echo(f"log: {log} ({events} events)")
+    if watch:
+        _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed, quiet)
+
+
+def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_every, quiet):
+    """Play step by step, recording a frame per turn (sim.report.watch) and drawing the board
+    every N rotations into DIR for --png-every."""
+    from tqdm import tqdm
+
+    from sim.engine import layout as L
+    from sim.report.board_view import draw_view, save_png
+    from sim.report.watch import Recorder, result_headline
+
+    labels = game.labels(catalogue.cards.names, game.setup.cpu_names, catalogue.entities)
+    rec = Recorder(game, labels, teams, f"seed {seed}")
+    pictures, drawn = [], -1
+    suits = catalogue.rules.suits
+    bar = tqdm(desc="playing (recording each turn)", unit="decision", delay=2, disable=quiet,
+               dynamic_ncols=True)
+    while not game.terminal:
+        rot = int(game.st.g[L.ROTATION])
+        if png_every is not None and rot != drawn and (rot - 1) % png_every[0] == 0:
+            path = png_every[1] / f"rotation_{rot:03d}.png"
+            save_png(draw_view(rec.view(f"seed {seed} · rotation {rot}"), catalogue.tiles, suits),
+                     path)
+            pictures.append(path)
+            drawn = rot
+        team = int(game.st.ent[game.current, L.TEAM])
+        game.step(ids[team], budgets[team])
+        rec.after_step()
+        bar.update(1)
+    bar.close()
+    result = game.result()
+    rec.finish(result_headline(result, team_names))
+    return rec, result, pictures
+
+
+def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed, quiet):
+    """The final picture, the GIF and the HTML page; says where each went."""
+    from sim.engine.events import decode
+    from sim.report.places import named_sentences
+    from sim.report.board_view import draw_view, save_png
+    from sim.report.watch import write_gif, write_html
+
+    suits = catalogue.rules.suits
+    if png_every is not None:
+        final = png_every[1] / "final.png"
+        save_png(draw_view(rec.frames[-1].view, catalogue.tiles, suits), final)
+        pictures.append(final)
+        click.echo(f"pictures: {len(pictures)} in {png_every[1]} "
+                   f"({pictures[0].name} … {final.name}; final.png shows the standings)")
+    if gif is None and html_out is None:
+        return
+    items = catalogue.items.names if catalogue.items is not None else ()
+    texts = named_sentences(decode(game.event_rows(), rec.labels, game.setup.apocalypses.names,
+                                   items), game.setup.board.tiles, catalogue.tiles)
+    if gif is not None:
+        n = write_gif(gif, rec.frames, texts, catalogue.tiles, suits, progress=not quiet)
+        click.echo(f"gif: {gif} ({n} frames, one per turn and the result)")
+    if html_out is not None:
+        n = write_html(html_out, rec.frames, texts, catalogue.tiles, suits,
+                       f"Board Wars, seed {seed}", progress=not quiet)
+        click.echo(f"html: {html_out} ({n} steps, one per turn and the result)")

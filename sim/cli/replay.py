@@ -1,36 +1,79 @@
-"""``bwlab replay game.jsonl``: narrate a game log, one line per event, with the rule applied."""
+"""``bwlab replay game.jsonl``: narrate a game log, one line per event, with the rule applied;
+``--gif`` / ``--html`` to watch it on the board."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
+
+from ._paths import OUT_FILE
 
 
 @click.command()
 @click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--rules/--no-rules", default=False, help="Also print the rule each event applies.")
-def replay(log: Path, rules: bool):
-    """Narrate LOG (written by ``bwlab play --log``)."""
-    from sim.catalogue.diagnostics import InputError, Problem, read_text, Problems
+@click.option("--gif", "gif", type=OUT_FILE, default=None,
+              help="Also write an animated GIF of the game on the board, one frame per turn.")
+@click.option("--html", "html_out", type=OUT_FILE, default=None,
+              help="Also write a self-contained HTML page stepping through the game's turns "
+                   "(slider, play, arrow keys; each turn's events beside its picture).")
+@click.option("--cards", "cards", type=click.Path(path_type=Path), default=None,
+              help="Card folder the game was played with (default: ./cards or $BWLAB_CARDS).")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, cards: Path | None,
+           quiet: bool):
+    """Narrate LOG (written by ``bwlab play --log``). Places read as tile (row, col) on the 7×7
+    board, then [row, col] of the space inside a 3×3 or 5×5 tile.
 
-    problems = Problems()
-    text = read_text(log, problems)
-    problems.raise_if_any()
+    With --gif or --html the game is played again from the log's header (seed, cards, players)
+    and checked against every logged event before anything is drawn; the files' paths are
+    printed on stderr."""
+    from sim.catalogue.diagnostics import InputError, Problem
+    from sim.catalogue.loader import default_cards_dir, load_board_only
+    from sim.report.rerun import read_log
+
+    events = read_log(log)
+    root = cards or default_cards_dir()
+    if not Path(root).is_dir():
+        raise InputError([Problem(str(root), None, "cards", "not a folder")])
+    _, board_rules, tiles = load_board_only(root)
+    _narrate(log, events, tiles, board_rules, rules)
+    if gif is None and html_out is None:
+        return
+    from sim.catalogue.loader import load_catalogue
+    from sim.report.rerun import rerun
+    from sim.report.watch import write_gif, write_html
+
+    catalogue = load_catalogue(root)
+    rec, _ = rerun(log, events, catalogue, progress=not quiet)
+    from sim.report.places import named_sentences
+
+    texts = named_sentences([ev for _, ev in events[1:]], rec.game.setup.board.tiles,
+                            catalogue.tiles)
+    suits = catalogue.rules.suits
+    if gif is not None:
+        n = write_gif(gif, rec.frames, texts, catalogue.tiles, suits, progress=not quiet)
+        click.echo(f"gif: {gif} ({n} frames, one per turn and the result)", err=True)
+    if html_out is not None:
+        n = write_html(html_out, rec.frames, texts, catalogue.tiles, suits,
+                       f"Board Wars replay of {log.name}", progress=not quiet)
+        click.echo(f"html: {html_out} ({n} steps, one per turn and the result)", err=True)
+
+
+def _narrate(log: Path, events, tiles, board_rules, rules: bool) -> None:
+    """One line per event, places named from the board as the tile events leave it."""
+    from sim.board.generate import generate_board
+    from sim.report.places import PLACE_HELP, named_sentences
+
+    head = events[0][1] if events else {}
+    evs = [ev for _, ev in events]
+    texts = [ev["text"] for ev in evs]
+    if head.get("event") == "game" and isinstance(head.get("seed"), int) and head["seed"] >= 0:
+        texts = named_sentences(evs, generate_board(tiles, board_rules, head["seed"]).tiles, tiles)
+        click.echo(f"({PLACE_HELP})")
     rotation = None
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            ev = json.loads(line)
-            what = ev["text"]
-        except RecursionError:  # a hostile log: JSON nested thousands deep
-            raise InputError([Problem(str(log), n, "line", "JSON nested too deeply to be a game "
-                                      "event")]) from None
-        except (ValueError, KeyError, TypeError):
-            raise InputError([Problem(str(log), n, "line",
-                                      "not a game event (JSON with \"text\")")]) from None
+    for ev, what in zip(evs, texts):
         if ev.get("rotation") is not None and ev["rotation"] != rotation:
             rotation = ev["rotation"]
             click.echo(f"— rotation {rotation} —")

@@ -1,0 +1,155 @@
+"""Play a logged game again from its header and check it against the log, event by event.
+
+Why: ``bwlab play`` promises "same seed, same game, same log", so the header (seed, cards,
+players, Apocalypse) is enough to rebuild every state of the game, and the log itself is the
+check that the rebuild is the game that was logged (same cards, same engine). ``replay --gif``
+draws the rebuilt states (:mod:`sim.report.watch`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from sim.catalogue.diagnostics import InputError, Problem
+
+
+def read_log(path: Path) -> list[tuple[int, dict]]:
+    """Every event of a ``play --log`` file with its line number; one line per problem (exit 2)
+    for a file that is not a game log."""
+    from sim.catalogue.diagnostics import Problems, read_text
+
+    problems = Problems()
+    text = read_text(path, problems)
+    problems.raise_if_any()
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            ev = json.loads(line)
+            ev["text"]  # noqa: B018 - every event carries its sentence
+        except RecursionError:  # a hostile log: JSON nested thousands deep
+            raise InputError([Problem(str(path), n, "line", "JSON nested too deeply to be a game "
+                                      "event")]) from None
+        except (ValueError, KeyError, TypeError):
+            raise InputError([Problem(str(path), n, "line",
+                                      "not a game event (JSON with \"text\")")]) from None
+        out.append((n, ev))
+    return out
+
+
+def _header(path: Path, events, catalogue):
+    """Seed, team cards, player specs and Apocalypse index from the header line."""
+    from sim.ai.spec import parse_policies
+    from sim.engine.tables import load_game_data
+
+    line = events[0][0] if events else 1
+
+    def bad(field, msg):
+        return InputError([Problem(str(path), line, field, msg)])
+
+    if not events or events[0][1].get("event") != "game":
+        raise bad("event", "the first line is not a game header (written by `bwlab play --log`)")
+    head = events[0][1]
+    try:
+        seed = int(head["seed"])
+        cards = [[str(c) for c in row] for row in head["cards"]]
+        policies, apoc_name = list(head["policies"]), str(head["apocalypse"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise bad("header", f"missing or malformed field {exc}") from None
+    if seed < 0:
+        raise bad("seed", f"must be >= 0, got {seed}")
+    if len(cards) != 4 or any(len(row) != 5 for row in cards) or len(policies) != 4:
+        raise bad("cards", "a game header names 4 teams of 5 cards and 4 policies")
+    lowered = {n.lower(): i for i, n in enumerate(catalogue.cards.names)}
+    unknown = [c for row in cards for c in row if c.lower() not in lowered]
+    if unknown:
+        raise bad("cards", f"unknown card(s) {', '.join(unknown)} in {catalogue.root} "
+                           "(replay with the cards the game was played with: --cards)")
+    try:
+        specs = parse_policies(policies)
+    except ValueError as exc:
+        raise bad("policies", str(exc)) from None
+    _, apocalypses = load_game_data(catalogue.root)
+    try:
+        apoc = apocalypses.find(apoc_name)
+    except ValueError:
+        raise bad("apocalypse", f"unknown Apocalypse {apoc_name!r}") from None
+    team_cards = np.array([[lowered[c.lower()] for c in row] for row in cards], np.int64)
+    return head, seed, team_cards, specs, apoc
+
+
+def _same(row, ev) -> bool:
+    from sim.engine.events import EVENTS
+
+    name, args, _ = EVENTS[int(row[0])]
+    return (ev.get("event") == name and ev.get("rotation") == int(row[1])
+            and all(ev.get(a) == int(v) for a, v in zip(args, row[2:])))
+
+
+class Mismatch(Exception):
+    pass
+
+
+def rerun(path: Path, events, catalogue, *, progress: bool = True):
+    """The logged game played again, recorded (:class:`sim.report.watch.Recorder`); returns the
+    recorder and the result. The Apocalypse is first drawn as ``play`` draws it, then, if the
+    log differs, given as ``play --apocalypse`` gives it (drawing it takes a die roll, so the two
+    are different games); a log neither matches is refused where it first differs from the
+    closer of the two."""
+    head, seed, team_cards, specs, apoc = _header(path, events, catalogue)
+    misses = []
+    for given in (-1, apoc):
+        try:
+            return _play_checked(path, events, catalogue, head, seed, team_cards, specs, given,
+                                 progress)
+        except Mismatch as exc:
+            misses.append(exc.args)
+    line, message = max(misses)  # the attempt that followed the log furthest
+    raise InputError([Problem(str(path), line, "event", message)])
+
+
+def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc, progress):
+    from tqdm import tqdm
+
+    from sim.engine import layout as L
+    from sim.engine.record import new_game
+
+    from .watch import Recorder, result_headline, team_title
+
+    game = new_game(catalogue, team_cards, seed, apocalypse=apoc, log=True)
+    labels = game.labels(catalogue.cards.names, game.setup.cpu_names, catalogue.entities)
+    team_names = [str(t) for t in head.get("teams", ["?"] * 4)]
+    teams = [f"{team_title(k, team_names[k])} ({s.label})" for k, s in enumerate(specs)]
+    rec = Recorder(game, labels, teams, f"seed {seed}")
+    body = events[1:]
+    checked = 0
+    bar = tqdm(total=len(body), desc="replaying the game", unit="event", delay=2,
+               disable=not progress, dynamic_ncols=True)
+    try:
+        while True:
+            n = int(game.st.g[L.NEV])
+            for row in game.st.ev[checked:n]:
+                if checked >= len(body) or not _same(row, body[checked][1]):
+                    line = body[checked][0] if checked < len(body) else events[-1][0] + 1
+                    raise Mismatch(line, "the game played again from the header differs from "
+                                         "the log here (logged with other cards or another "
+                                         "engine)")
+                checked += 1
+            bar.update(n - bar.n)
+            if game.terminal:
+                break
+            team = int(game.st.ent[game.current, L.TEAM])
+            game.step(specs[team].id, specs[team].budget)
+            rec.after_step()
+    finally:
+        bar.close()
+    if checked != len(body):
+        raise Mismatch(body[checked][0], "the log goes on after the game played again from its "
+                                         "header has ended")
+    result = game.result()
+    rec.finish(result_headline(result, team_names))
+    return rec, result

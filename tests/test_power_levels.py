@@ -214,6 +214,10 @@ def test_power_levels_cli_levels_follow_ratings(capsys, tmp_path):
     again = json.loads(run(capsys, "power-levels", "--games", "256", "--format", "json",
                            "--out", out)[1])
     assert again["cards"] == data["cards"]
+    # issue #21 item 3: the balance metrics in every --format json, here of the fit's 256 games
+    gb = data["games_balance"]
+    assert gb["games"] == 256 and sum(w["wins"] for w in gb["wld"]) + gb["wld"][0]["no_winner"] == 256
+    assert sum(x["share"] for x in gb["outcomes"].values()) == pytest.approx(1.0)
 
 
 def test_validate_budget_report_is_consistent(capsys, tmp_path):

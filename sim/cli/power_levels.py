@@ -72,7 +72,7 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
     data = {"games": table.games, "policy": table.policy, "experiment": table.experiment,
             "rule": spec.rule, "cuts": [float(x) for x in table.cuts], "budget": spec.budget,
             "counts": {str(k): int((table.level == k).sum()) for k in range(1, 5)},
-            "cards": rows, "csv": str(out)}
+            "cards": rows, "csv": str(out), "games_balance": table.balance.as_dict()}
     check = None
     if sets is not None:
         check = validate_budget(catalogue, spec, table, sets=sets or spec.sets,
@@ -95,6 +95,10 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
                 f"  (levels {r['level_low']}–{r['level_high']} within its interval)"
             click.echo(f"  {r['card'][:26]:<27}{r['rarity']:<12}{r['rating']:+.2f} "
                        f"({r['rating_low']:+.2f} – {r['rating_high']:+.2f}){unsure}")
+    from sim.analysis.balance import balance_lines
+
+    for line in balance_lines(table.balance, [f"seat {k + 1}" for k in range(4)]):
+        click.echo(line)
     click.echo(f"wrote {out}")
     if check is not None:
         click.echo("")

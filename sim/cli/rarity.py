@@ -97,6 +97,8 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     rar = np.asarray(catalogue.cards.rarity, np.int64)
     s = study(seat_cards, winner, rar, len(rules.rarities), boards=pool_boards(exp, len(winner)),
               correction=correction)
+    from sim.runner.rarity import pool_balance
+
     balance = pool_balance(per_game, winner)
     per_card = card_records(seat_cards, records, len(names))
     reference = reference_cards(power_score(catalogue.cards, rules), rar)
@@ -239,17 +241,6 @@ def echo_outliers(frame, s, correction: str, recur) -> None:
 def _replicate_progress(done: int, total: int) -> None:
     """Replicates take as long as the study each: one line on stderr per replicate."""
     click.echo(f"rarity: replicate {done} of {total} played", err=True)
-
-
-def pool_balance(per_game: dict, winner):
-    """The balance metrics of the study's games. Teams are drawn afresh every game, so the
-    seats are the only fixed sides: shares by seat (AdvantageP1 = seat 1), elimination by seat."""
-    from sim.analysis.balance import game_balance
-
-    return game_balance(winner, per_game["outcome"], per_game["rotations"],
-                        clusters=per_game["board"], winner_seat=winner,
-                        eliminated=per_game["eliminated"],
-                        lead_changes=per_game.get("lead_changes"))
 
 
 def conclusion_line(frame, s, correction: str) -> str:

@@ -44,6 +44,7 @@ class LevelTable:
     games: int
     policy: str
     experiment: str
+    balance: object = None  # how the fit's games went (sim.analysis.balance.GameBalance)
 
 
 def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = None) -> LevelTable:
@@ -51,12 +52,13 @@ def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = No
     from sim.engine.layout import POLICY_IDS
 
     from .experiment import load_experiment, with_policy
-    from .rarity import play_pool, pool_boards, study
+    from .rarity import play_pool, pool_balance, pool_boards, study
 
     games = spec.games if games is None else games
     exp = load_experiment(spec.experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
     exp = with_policy(exp, policy)
-    seat_cards, winner = play_pool(catalogue, exp)
+    per_game: dict = {}
+    seat_cards, winner = play_pool(catalogue, exp, games=per_game)
     rarity = np.asarray(catalogue.cards.rarity, np.int64)
     st = study(seat_cards, winner, rarity, len(catalogue.rules.rarities),
                boards=pool_boards(exp, len(winner)))
@@ -66,7 +68,7 @@ def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = No
     lv = pl.levels_from_cuts
     return LevelTable(st.rating, st.rating_low, st.rating_high, st.held, lv(st.rating, cuts),
                       lv(st.rating_low, cuts), lv(st.rating_high, cuts), cuts, games,
-                      exp.policies[0], str(spec.experiment))
+                      exp.policies[0], str(spec.experiment), pool_balance(per_game, winner))
 
 
 @dataclass(frozen=True)

@@ -131,6 +131,18 @@ def play_pool(catalogue, exp: Experiment, round_games: int = 512, records: bool 
     return out + (np.concatenate(recs),) if records else out
 
 
+def pool_balance(per_game: dict, winner):
+    """The balance metrics of a pool study's games (``play_pool(..., games=per_game)``). Teams
+    are drawn afresh every game, so the seats are the only fixed sides: shares by seat
+    (AdvantageP1 = seat 1), elimination by seat."""
+    from sim.analysis.balance import game_balance
+
+    return game_balance(winner, per_game["outcome"], per_game["rotations"],
+                        clusters=per_game["board"], winner_seat=winner,
+                        eliminated=per_game["eliminated"],
+                        lead_changes=per_game.get("lead_changes"))
+
+
 def pool_boards(exp: Experiment, n_games: int | None = None) -> np.ndarray:
     """Board of each of the experiment's first ``n_games`` games (all by default): the
     clusters of the study's intervals. Read from the schedule, so it is the board played."""

@@ -10,7 +10,8 @@ import pytest
 
 from sim.cli.main import COMMANDS
 
-READS_NO_CARDS = {"replay"}  # a game log names its cards; validate takes the folder as PATH
+READS_NO_CARDS = {"replay", "cluster-certs"}  # a game log names its cards; validate takes the
+# folder as PATH; cluster-certs writes certificates and reads no cards
 
 
 def _command(name):

@@ -3,15 +3,16 @@
 Local: joblib's loky processes (``jobs`` defaults to every core, and is capped at them unless
 forced: sim.runner.limits). Cluster: joblib's Dask backend on a ``distributed`` scheduler,
 connected (or refused, in seconds) before anything is written. Batches finish in any order;
-each is stored atomically the moment it arrives, so an interrupt loses only batches still in
-flight, and the progress bar shows games/s and the ETA. Local workers watch the run that
-started them and exit when it dies (sim.runner.lifeline).
+each is checked (sim.runner.results) and stored atomically the moment it arrives, so an
+interrupt loses only batches still in flight, and the progress bar shows games/s and the ETA.
+Local workers watch the run that started them and exit when it dies (sim.runner.lifeline).
 """
 
 from __future__ import annotations
 
 import os
 import socket
+import ssl
 import warnings
 from contextlib import nullcontext
 from pathlib import Path
@@ -24,6 +25,7 @@ from sim.catalogue.diagnostics import InputError, Problem
 
 from .experiment import Experiment
 from .limits import cores
+from .results import check_result
 from .store import RunStore
 from .tasks import fingerprint, run_batch
 
@@ -39,12 +41,17 @@ def _refuse(address: str, message: str) -> InputError:
     return InputError([Problem(address, None, "--scheduler", message)])
 
 
-def connect(address: str, timeout: float = CONNECT_SECONDS):
-    """A ``distributed.Client`` on ``address``, or an InputError (one line) within ``timeout``.
+def connect(address: str, timeout: float | None = None, security=None):
+    """A ``distributed.Client`` on ``address``, or an InputError (one line) within ``timeout``
+    (default :data:`CONNECT_SECONDS`). ``security``: a checked ``distributed.Security`` for a
+    ``tls://`` scheduler (sim.runner.security.client_security), else Dask's defaults.
 
     Why a socket first: ``Client`` retries for its own connect timeout (30 s) and then raises a
     traceback; a refused or silent port is a bad ``--scheduler`` and should be said at once.
+    A scheduler that refuses this client's certificate (or whose own is not signed by the CA)
+    ends the same way: one line, exit 2.
     """
+    timeout = CONNECT_SECONDS if timeout is None else timeout
     try:
         from distributed import Client
     except ImportError:
@@ -57,14 +64,42 @@ def connect(address: str, timeout: float = CONNECT_SECONDS):
     if parts.scheme in ("tcp", "tls") and (not host or not port):
         raise _refuse(address, "expected tcp://HOST:PORT (the address `dask scheduler` prints)")
     if parts.scheme in ("tcp", "tls"):
-        try:
-            socket.create_connection((host, port), timeout=timeout).close()
-        except OSError as exc:
-            raise _refuse(address, f"cannot reach the scheduler: {exc.strerror or exc}") from None
+        _probe(address, host, port, timeout, security if parts.scheme == "tls" else None)
     try:
-        return Client(address, timeout=timeout)
+        return Client(address, timeout=timeout, security=security)
     except (OSError, TimeoutError, ValueError) as exc:
-        raise _refuse(address, f"cannot connect: {str(exc).splitlines()[0]}") from None
+        why = str(exc).splitlines()[0]
+        if "TLS" in why:
+            why += f" ({_NOT_TRUSTED})"
+        raise _refuse(address, f"cannot connect: {why}") from None
+
+
+_NOT_TRUSTED = ("the scheduler and this client must hold certificates signed by the same "
+                "cluster CA: docs/security.md")
+
+
+def _probe(address: str, host: str, port: int, timeout: float, security) -> None:
+    """Reach the port (and with ``security`` complete a TLS handshake, so the scheduler logs no
+    half-open connection and a certificate it does not trust is said at once)."""
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except OSError as exc:
+        raise _refuse(address, f"cannot reach the scheduler: {exc.strerror or exc}") from None
+    try:
+        if security is not None:
+            context = security.get_connection_args("client")["ssl_context"]
+            sock = context.wrap_socket(sock)  # the handshake; the client's checks come first
+    except ssl.SSLError as exc:
+        raise _refuse(address, f"TLS handshake failed: {_ssl_reason(exc)} ({_NOT_TRUSTED})"
+                      ) from None
+    except OSError as exc:
+        raise _refuse(address, f"TLS handshake failed: {exc.strerror or exc}") from None
+    finally:
+        sock.close()
+
+
+def _ssl_reason(exc: ssl.SSLError) -> str:
+    return str(exc.reason or exc).replace("_", " ").lower()
 
 
 def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_root: Path,
@@ -93,7 +128,12 @@ def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_roo
             warnings.filterwarnings("ignore", _CANCELLED, UserWarning)
             runner = Parallel(n_jobs=n_jobs, backend=None if client else "loky",
                               return_as="generator_unordered")
-            for b, columns, seconds in runner(tasks):
+            wanted = set(todo)
+            for result in runner(tasks):
+                # a worker's result is checked (inputs' digest, schema, schedule) before it is
+                # stored: a misbehaving or misconfigured worker adds no row (sim.runner.results)
+                b, columns, seconds = check_result(result, exp, store.digest, wanted)
+                wanted.discard(b)
                 store.write_batch(b, columns, seconds)
                 bar.update(len(columns["game"]))
     finally:

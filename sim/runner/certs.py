@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import secrets
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,7 +88,8 @@ def make_cluster_files(days: int = 365) -> list[Pem]:
 
     pem = serialization.Encoding.PEM
     ca_key = _key()
-    ca_name = _name("Board Wars Lab cluster CA")
+    # a name of its own: two sets made on one day are told apart (and never confused by OpenSSL)
+    ca_name = _name(f"Board Wars Lab cluster CA {datetime.date.today()} {secrets.token_hex(4)}")
     ca_cert = _certificate(ca_name, ca_name, ca_key.public_key(), ca_key, days, ca=True)
     files = [Pem(CA_FILE, ca_cert.public_bytes(pem), False)]
     for role in ROLES:

@@ -101,8 +101,9 @@ def test_cluster_certs_make_a_private_ca_that_signs_each_role(capsys, tmp_path):
 def test_tls_cluster_gives_the_rows_of_jobs_1_and_refuses_clients_without_the_certificate(
         capsys, lab, monkeypatch):
     """On a loopback TLS LocalCluster (the helper's certificates): the run's rows equal --jobs 1's,
-    by flags and by Dask's configuration; without TLS files, without a client certificate, or
-    with a certificate of another CA, the client is refused."""
+    by flags and by Dask's configuration, played by the cluster's worker; a worker's result of
+    other inputs is refused, naming the worker's address; without TLS files, without a client
+    certificate, or with a certificate of another CA, the client is refused."""
     import dask
 
     code, _, err = run(capsys, "run", "tiny.toml", "--jobs", "1", "--out", "j1", "--no-progress")
@@ -117,12 +118,24 @@ def test_tls_cluster_gives_the_rows_of_jobs_1_and_refuses_clients_without_the_ce
                            address, *_tls(certs), "--out", "tls", "--no-progress")
         assert code == 0, err
         assert "warning" not in err
+        # played by the cluster's worker, through the TLS scheduler (not in this client)
+        assert sum(w.state.executed_count for w in cluster.workers.values()) == 2
         with dask.config.set({"distributed.comm.tls.ca-file": str(certs / "ca.pem"),
                               "distributed.comm.tls.client.cert": str(certs / "client.pem"),
                               "distributed.comm.tls.client.key": str(certs / "client-key.pem")}):
             code, _, err = run(capsys, "run", "tiny.toml", "--backend", "dask", "--scheduler",
                                address, "--out", "by-config", "--no-progress")
         assert code == 0, err
+
+        # a worker of another bwlab or other cards: refused, named by its address on the cluster
+        with monkeypatch.context() as patch:
+            patch.setattr("sim.runner.parallel.run_batch", _tampered("digest"))
+            code, _, err = run(capsys, "run", "tiny.toml", "--backend", "dask", "--scheduler",
+                               address, *_tls(certs), "--out", "tampered", "--no-progress")
+        assert code == 2 and len(_lines(err)) == 1, err
+        assert "from worker tls://127.0.0.1:" in err and "(node-7)" in err
+        assert "played from other inputs" in err
+        assert not list((lab / "tampered").glob("batch-*.parquet"))
 
         # no TLS files at all: said before connecting, nothing written
         code, _, err = run(capsys, "run", "tiny.toml", "--backend", "dask", "--scheduler",

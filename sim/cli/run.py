@@ -14,7 +14,8 @@ from ._policy import POLICY_HELP, budget_option
 @click.argument("experiment", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--games", type=int, default=None, help="Override the number of games.")
 @click.option("--jobs", type=click.IntRange(1, None), default=None,
-              help="Worker processes (default: all cores; capped at them unless --force-jobs).")
+              help="Worker processes (default: all cores; capped at them unless --force-jobs); "
+                   "with --backend dask, batches in flight (default: twice the cluster's threads).")
 @click.option("--force-jobs", is_flag=True,
               help="Allow --jobs above the cores (at most 4 per core).")
 @click.option("--out", type=OUT_FOLDER, default=None,

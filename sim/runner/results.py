@@ -40,14 +40,17 @@ _SCHEDULED = [("game", "games", None), ("board", "board", None), ("draw", "draw"
              [(f"team_in_seat{s + 1}", "team_of_seat", s) for s in range(4)]
 
 
-def check_result(result, exp: Experiment, digest: str, wanted: set[int]):
+def check_result(result, exp: Experiment, digest: str, wanted: set[int],
+                 worker: str | None = None):
     """``(b, columns, seconds)`` of a sound result for batch ``b`` in ``wanted`` (which it
-    leaves to the caller to update); an InputError (one line) for anything else."""
+    leaves to the caller to update); an InputError (one line) for anything else. ``worker``:
+    the worker's address as the scheduler knows it, named beside the host the result gives."""
     if not (isinstance(result, tuple) and len(result) == 5):
-        raise _refused("a result", "?", "is not a batch result (b, columns, seconds, digest, "
-                       "host): the worker runs another bwlab")
+        raise _refused("a result", worker or "?", "is not a batch result (b, columns, seconds, "
+                       "digest, host): the worker runs another bwlab")
     b, columns, seconds, their_digest, host = result
     label, host = f"batch {b!r}", str(host)[:80]
+    host = f"{worker} ({host})" if worker else host
     if their_digest != digest:
         raise _refused(label, host, f"was played from other inputs (run digest "
                        f"{str(their_digest)[:12]}, this run's {digest[:12]}): the worker's cards/,"

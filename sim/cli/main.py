@@ -27,6 +27,8 @@ COMMANDS = {
     "power-levels": ("sim.cli.power_levels", "power_levels", "Arena's Power Level per card."),
     "ladder": ("sim.cli.ladder", "ladder", "AI ladder: round robin of the policies, Elo ratings."),
     "rulings": ("sim.cli.rulings", "rulings", "Which house rulings matter: paired replays, ranked."),
+    "cluster-certs": ("sim.cli.cluster_certs", "cluster_certs",
+                      "A private CA and certificates for a TLS Dask cluster."),
 }
 
 

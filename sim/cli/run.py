@@ -14,7 +14,8 @@ from ._policy import POLICY_HELP, budget_option
 @click.argument("experiment", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--games", type=int, default=None, help="Override the number of games.")
 @click.option("--jobs", type=click.IntRange(1, None), default=None,
-              help="Worker processes (default: all cores; capped at them unless --force-jobs).")
+              help="Worker processes (default: all cores; capped at them unless --force-jobs); "
+                   "with --backend dask, batches in flight (default: twice the cluster's threads).")
 @click.option("--force-jobs", is_flag=True,
               help="Allow --jobs above the cores (at most 4 per core).")
 @click.option("--out", type=OUT_FOLDER, default=None,
@@ -22,28 +23,39 @@ from ._policy import POLICY_HELP, budget_option
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
 @click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True,
               help="loky: processes on this machine (--jobs); dask: a cluster (--scheduler).")
-@click.option("--scheduler", default=None, help="Dask scheduler address (with --backend dask).")
+@click.option("--scheduler", default=None,
+              help="Dask scheduler address, tls://HOST:PORT (with --backend dask; docs/security.md).")
+@click.option("--tls-ca-file", type=Path, default=None,
+              help="The cluster's CA certificate (PEM) for a tls:// scheduler "
+                   "(default: Dask's distributed.comm.tls.ca-file).")
+@click.option("--tls-cert", type=Path, default=None,
+              help="This client's certificate (PEM), signed by that CA "
+                   "(default: distributed.comm.tls.client.cert).")
+@click.option("--tls-key", type=Path, default=None,
+              help="This client's private key (PEM), unless it is in --tls-cert "
+                   "(default: distributed.comm.tls.client.key).")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @click.option("--policy", default=None, help=POLICY_HELP + " Replaces the experiment's policies.")
 @budget_option
-def run(experiment, games, jobs, force_jobs, out, resume, backend, scheduler, cards, no_progress,
-        policy, budget):
+def run(experiment, games, jobs, force_jobs, out, resume, backend, scheduler, tls_ca_file,
+        tls_cert, tls_key, cards, no_progress, policy, budget):
     """Play EXPERIMENT's games in parallel; one Parquet file per batch plus a manifest.
 
     Everything is checked before anything is written: the experiment and the cards, the output
-    folder (another run's results there are refused, never mixed in), --jobs and the scheduler.
+    folder (another run's results there are refused, never mixed in), --jobs and the scheduler
+    with its TLS files. A plain tcp:// scheduler off this machine is warned about: anyone who
+    reaches its port can run any Python on every worker (docs/security.md).
     """
     from sim.catalogue.loader import default_cards_dir
     from sim.runner.limits import cap_jobs
-    from sim.runner.parallel import connect
     from sim.runner.tasks import load_context
 
     if backend == "dask" and not scheduler:
         raise click.UsageError("--backend dask needs --scheduler ADDRESS (see README: dask scheduler)")
-    if backend != "dask" and scheduler:
-        raise click.UsageError("--scheduler goes with --backend dask")
+    if backend != "dask" and (scheduler or tls_ca_file or tls_cert or tls_key):
+        raise click.UsageError("--scheduler and --tls-* go with --backend dask")
     cards_root = cards or default_cards_dir()
     exp = load_context(experiment, games, cards_root)
     policies = None
@@ -56,13 +68,25 @@ def run(experiment, games, jobs, force_jobs, out, resume, backend, scheduler, ca
     jobs, notice = cap_jobs(jobs, force_jobs) if backend == "loky" else (jobs, None)
     if notice:
         click.echo(notice, err=True)
-    client = connect(scheduler) if backend == "dask" else None
+    client = _client(scheduler, tls_ca_file, tls_cert, tls_key) if backend == "dask" else None
     try:
         _play(exp, experiment, games, cards_root, out, resume, jobs, client, no_progress,
               policies)
     finally:
         if client is not None:
             client.close()
+
+
+def _client(scheduler, ca_file, cert, key):
+    """A Dask client on ``scheduler``: TLS files checked, a plain remote address warned about."""
+    from sim.runner.parallel import connect
+    from sim.runner.security import client_security, plain_warning
+
+    security = client_security(scheduler, ca_file, cert, key)
+    warning = plain_warning(scheduler)
+    if warning:
+        click.echo(warning, err=True)
+    return connect(scheduler, security=security)
 
 
 def _interrupt(signum, frame):

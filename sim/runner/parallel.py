@@ -1,29 +1,30 @@
 """Run an experiment's missing batches in parallel and store each as it completes.
 
 Local: joblib's loky processes (``jobs`` defaults to every core, and is capped at them unless
-forced: sim.runner.limits). Cluster: joblib's Dask backend on a ``distributed`` scheduler,
-connected (or refused, in seconds) before anything is written. Batches finish in any order;
-each is stored atomically the moment it arrives, so an interrupt loses only batches still in
-flight, and the progress bar shows games/s and the ETA. Local workers watch the run that
-started them and exit when it dies (sim.runner.lifeline).
+forced: sim.runner.limits). Cluster: futures on a ``distributed`` scheduler (plain or TLS,
+sim.runner.security), connected (or refused, in seconds) before anything is written. Batches
+finish in any order; each is checked (sim.runner.results) and stored atomically the moment it arrives, so an
+interrupt loses only batches still in flight, and the progress bar shows games/s and the ETA.
+Local workers watch the run that started them and exit when it dies (sim.runner.lifeline).
 """
 
 from __future__ import annotations
 
 import os
 import socket
+import ssl
 import warnings
-from contextlib import nullcontext
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from sim.catalogue.diagnostics import InputError, Problem
 
 from .experiment import Experiment
 from .limits import cores
+from .results import check_result
 from .store import RunStore
 from .tasks import fingerprint, run_batch
 
@@ -39,12 +40,17 @@ def _refuse(address: str, message: str) -> InputError:
     return InputError([Problem(address, None, "--scheduler", message)])
 
 
-def connect(address: str, timeout: float = CONNECT_SECONDS):
-    """A ``distributed.Client`` on ``address``, or an InputError (one line) within ``timeout``.
+def connect(address: str, timeout: float | None = None, security=None):
+    """A ``distributed.Client`` on ``address``, or an InputError (one line) within ``timeout``
+    (default :data:`CONNECT_SECONDS`). ``security``: a checked ``distributed.Security`` for a
+    ``tls://`` scheduler (sim.runner.security.client_security), else Dask's defaults.
 
     Why a socket first: ``Client`` retries for its own connect timeout (30 s) and then raises a
     traceback; a refused or silent port is a bad ``--scheduler`` and should be said at once.
+    A scheduler that refuses this client's certificate (or whose own is not signed by the CA)
+    ends the same way: one line, exit 2.
     """
+    timeout = CONNECT_SECONDS if timeout is None else timeout
     try:
         from distributed import Client
     except ImportError:
@@ -57,14 +63,42 @@ def connect(address: str, timeout: float = CONNECT_SECONDS):
     if parts.scheme in ("tcp", "tls") and (not host or not port):
         raise _refuse(address, "expected tcp://HOST:PORT (the address `dask scheduler` prints)")
     if parts.scheme in ("tcp", "tls"):
-        try:
-            socket.create_connection((host, port), timeout=timeout).close()
-        except OSError as exc:
-            raise _refuse(address, f"cannot reach the scheduler: {exc.strerror or exc}") from None
+        _probe(address, host, port, timeout, security if parts.scheme == "tls" else None)
     try:
-        return Client(address, timeout=timeout)
+        return Client(address, timeout=timeout, security=security)
     except (OSError, TimeoutError, ValueError) as exc:
-        raise _refuse(address, f"cannot connect: {str(exc).splitlines()[0]}") from None
+        why = str(exc).splitlines()[0]
+        if "TLS" in why:
+            why += f" ({_NOT_TRUSTED})"
+        raise _refuse(address, f"cannot connect: {why}") from None
+
+
+_NOT_TRUSTED = ("the scheduler and this client must hold certificates signed by the same "
+                "cluster CA: docs/security.md")
+
+
+def _probe(address: str, host: str, port: int, timeout: float, security) -> None:
+    """Reach the port (and with ``security`` complete a TLS handshake, so the scheduler logs no
+    half-open connection and a certificate it does not trust is said at once)."""
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except OSError as exc:
+        raise _refuse(address, f"cannot reach the scheduler: {exc.strerror or exc}") from None
+    try:
+        if security is not None:
+            context = security.get_connection_args("client")["ssl_context"]
+            sock = context.wrap_socket(sock)  # the handshake; the client's checks come first
+    except ssl.SSLError as exc:
+        raise _refuse(address, f"TLS handshake failed: {_ssl_reason(exc)} ({_NOT_TRUSTED})"
+                      ) from None
+    except OSError as exc:
+        raise _refuse(address, f"TLS handshake failed: {exc.strerror or exc}") from None
+    finally:
+        sock.close()
+
+
+def _ssl_reason(exc: ssl.SSLError) -> str:
+    return str(exc.reason or exc).replace("_", " ").lower()
 
 
 def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_root: Path,
@@ -78,24 +112,69 @@ def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_roo
         return 0
     exp_path, cards_root = str(Path(exp_path).resolve()), str(Path(cards_root).resolve())
     args = (exp_path, games, cards_root, fingerprint(exp_path, cards_root))
-    run_pid = None if client is not None else os.getpid()
-    tasks = (delayed(run_batch)(*args, b, policies, run_pid) for b in todo)
     games_todo = sum(stop - start for start, stop in map(exp.batch_range, todo))
     bar = tqdm(total=games_todo, unit="game", disable=not progress, smoothing=0.1,
                desc=exp.name, dynamic_ncols=True)
-    config = parallel_config(backend="dask") if client is not None else nullcontext()
-    # no more workers than batches: an idle worker still loads the engine
-    n_jobs = min(jobs or default_jobs(), len(todo))
+    results = (_local_results(args, todo, policies, jobs) if client is None else
+               _cluster_results(client, args, todo, policies, jobs))
     try:
-        with config, warnings.catch_warnings():
-            # an interrupt drops the batches in flight (played again by --resume), which the
-            # CLI reports in one line; joblib's paragraph about cancelled tasks is noise there
-            warnings.filterwarnings("ignore", _CANCELLED, UserWarning)
-            runner = Parallel(n_jobs=n_jobs, backend=None if client else "loky",
-                              return_as="generator_unordered")
-            for b, columns, seconds in runner(tasks):
-                store.write_batch(b, columns, seconds)
-                bar.update(len(columns["game"]))
+        wanted = set(todo)
+        for result, worker in results:
+            # a worker's result is checked (inputs' digest, schema, schedule) before it is
+            # stored: a misbehaving or misconfigured worker adds no row (sim.runner.results)
+            b, columns, seconds = check_result(result, exp, store.digest, wanted, worker)
+            wanted.discard(b)
+            store.write_batch(b, columns, seconds)
+            bar.update(len(columns["game"]))
     finally:
+        results.close()  # stops the workers' remaining batches (an interrupt, a refused result)
         bar.close()
     return len(todo)
+
+
+def _local_results(args: tuple, todo: list[int], policies, jobs: int | None):
+    """(result, None) of the batches ``todo`` from loky processes here, as they finish."""
+    run_pid = os.getpid()
+    tasks = (delayed(run_batch)(*args, b, policies, run_pid) for b in todo)
+    # no more workers than batches: an idle worker still loads the engine
+    n_jobs = min(jobs or default_jobs(), len(todo))
+    with warnings.catch_warnings():
+        # an interrupt drops the batches in flight (played again by --resume), which the
+        # CLI reports in one line; joblib's paragraph about cancelled tasks is noise there
+        warnings.filterwarnings("ignore", _CANCELLED, UserWarning)
+        for result in Parallel(n_jobs=n_jobs, backend="loky",
+                               return_as="generator_unordered")(tasks):
+            yield result, None
+
+
+def _cluster_results(client, args: tuple, todo: list[int], policies, jobs: int | None):
+    """(result, worker address) of the batches ``todo`` played on the Dask cluster's workers,
+    as they finish.
+
+    Why futures, not joblib's Dask backend: joblib plays every task in this process whenever
+    the cluster (or ``--jobs``) offers one thread, so a run "on the cluster" could run on the
+    client. At most ``jobs`` batches (default: twice the cluster's threads) are in flight, so
+    the scheduler never holds 10**5 tasks; the rest are cancelled when the run stops early.
+    """
+    from distributed import as_completed
+
+    window = jobs or max(4, 2 * sum(client.nthreads().values()))
+    pending = iter(todo)
+
+    def submit(b):
+        return client.submit(run_batch, *args, b, policies, None, pure=False)
+
+    futures = [submit(b) for _, b in zip(range(window), pending)]
+    flight = as_completed(futures, loop=client.loop)
+    try:
+        for future in flight:
+            result = future.result()
+            # the worker as the scheduler knows it (its address), not as it names itself
+            worker = ", ".join(sorted(client.who_has(future).get(future.key, ()))) or None
+            future.release()
+            nxt = next(pending, None)
+            if nxt is not None:
+                flight.add(submit(nxt))
+            yield result, worker
+    finally:
+        client.cancel(list(flight.futures), force=True)

@@ -111,6 +111,28 @@ def play_games(arena: Arena, start: int, stop: int) -> dict:
     return columns
 
 
+def batch_schema():
+    """The Arrow schema of :func:`play_games`' columns, in order: what the client accepts from a
+    worker (sim.runner.results), so a result of another shape is refused, never stored."""
+    import pyarrow as pa
+
+    from sim.engine.runner import CARD_COLUMNS
+
+    i64 = pa.int64()
+    fields = [(name, i64) for name in ("game", "root_seed", "board", "draw", "seat_offset",
+                                       "winner_seat", "winner_team")]
+    fields += [("outcome", pa.string())] + [(name, i64) for name in (
+        "rotations", "deaths", "apocalypse", "decisions")]
+    fields += [("apocalypse_resolved", pa.bool_()), ("lead_changes", i64)]
+    for s in range(1, 5):
+        fields += [(f"team_in_seat{s}", i64), (f"policy_seat{s}", pa.string()),
+                   (f"seat{s}_health", i64), (f"seat{s}_eliminated", i64)]
+        for k in range(1, 6):
+            fields.append((f"seat{s}_card{k}", i64))
+            fields += [(f"seat{s}_card{k}_{name}", i64) for name in CARD_COLUMNS]
+    return pa.schema(fields)
+
+
 def replay_winners(arena: Arena, games: np.ndarray, team_cards: np.ndarray) -> np.ndarray:
     """Winning seat of chosen games replayed with other cards: same boards, seats and dice seeds
     (child ``game`` of the root seed), so any difference is the cards' doing."""
@@ -170,11 +192,26 @@ def load_context(exp_path: Path, games: int | None, cards_root: Path) -> Experim
     return exp
 
 
+@lru_cache(maxsize=4)
+def _run_digest(exp_path: str, games: int | None, cards_root: str, key: str,
+                policies: tuple[str, ...] | None = None) -> str:
+    """The run digest (sim.runner.store) of the inputs as this worker loaded them: the client
+    stores the batch only when it equals its own, so a worker with other cards, another
+    experiment file or another bwlab cannot add its rows to the run."""
+    from .store import identity_digest, run_identity
+
+    arena = _arena(exp_path, games, cards_root, key, policies)
+    return identity_digest(run_identity(arena.exp, Path(cards_root)))
+
+
 def run_batch(exp_path: str, games: int | None, cards_root: str, key: str, b: int,
               policies: tuple[str, ...] | None = None, run_pid: int | None = None
-              ) -> tuple[int, dict, float]:
-    """Play batch ``b``: (b, result columns, seconds). ``key`` = :func:`fingerprint` of the inputs;
-    ``run_pid`` the local run that started this worker, which it must not outlive."""
+              ) -> tuple[int, dict, float, str, str]:
+    """Play batch ``b``: (b, result columns, seconds, run digest, worker host). ``key`` =
+    :func:`fingerprint` of the inputs; ``run_pid`` the local run that started this worker, which
+    it must not outlive. The client checks all of it before storing (sim.runner.results)."""
+    import socket
+
     import numba
 
     from .lifeline import watch_parent
@@ -190,4 +227,5 @@ def run_batch(exp_path: str, games: int | None, cards_root: str, key: str, b: in
         columns = play_games(arena, *arena.exp.batch_range(b))
     finally:
         numba.set_num_threads(before)
-    return b, columns, time.perf_counter() - t0
+    digest = _run_digest(exp_path, games, cards_root, key, policies)
+    return b, columns, time.perf_counter() - t0, digest, socket.gethostname()

@@ -226,7 +226,8 @@ def echo_outliers(frame, s, correction: str, recur) -> None:
         click.echo(f"{int((frame['verdict'] == 'in band').sum())} card(s) shown inside their "
                    f"band; {len(undecided)} undecided (neither shown out nor in: their rating "
                    f"lies too near a band edge for {s.games:,} games; the median one would need "
-                   f"about {float(need.median()):,.0f} games; column games_to_settle)")
+                   f"about {float(need.median()):,.0f} games at its current estimate; column "
+                   f"games_to_settle)")
     if recur is not None:
         r = recur.summary()
         click.echo(f"Recurrence over {r['runs']} independent runs (seeds {r['seeds']}): flagged "
@@ -247,13 +248,15 @@ def conclusion_line(frame, s, correction: str) -> str:
     """The study's answer in one sentence: does rarity order strength, and which cards stray."""
     order = "holds" if s.ordered else "does NOT hold"
     flagged = frame[frame["outlier"] != ""]
+    n_open = int((frame["verdict"] == "undecided").sum())
+    still = f" {n_open} card(s) are still undecided at this many games." if n_open else ""
     if not len(flagged):
         return (f"The rarity order {order} (median ratings), and no card is shown to play "
-                f"outside its rarity's band ({s.design}).")
+                f"outside its rarity's band ({s.design}).{still}")
     cards = "; ".join(f"{r.card} ({r.rarity}, {r.outlier}, plays like {r.plays_like})"
                       for r in flagged.itertuples())
     return (f"The rarity order {order} (median ratings); {len(flagged)} card(s) play outside "
-            f"their rarity's band ({CORRECTION_WORDS[correction]}, {s.design}): {cards}.")
+            f"their rarity's band ({CORRECTION_WORDS[correction]}, {s.design}): {cards}.{still}")
 
 
 OUTLIER_WORD = {-1: "weak", 0: "", 1: "strong"}

@@ -49,11 +49,15 @@ from ._policy import POLICY_HELP, budget_option, policy_label
                    "look-ahead's simulations per decision on every command that plays games.")
 @click.option("--level-games", type=click.IntRange(64, MAX_GAMES), default=None,
               help="Games behind the Power Levels (default: cards/arena_budget.toml).")
+@click.option("--policies", "players", default=None, metavar="SPEC,SPEC,...",
+              help="Play the check once per player (e.g. greedy,lookahead:16; same seed) and "
+                   "print the verdicts side by side, flagging disagreement (exit 3 when they "
+                   "disagree). The first is the main report's player; replaces --policy.")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
 def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, boards, fmt,
              suggest_k, proposals, rating_games, rating_experiment, team_budget, level_games,
-             cards):
+             players, cards):
     """Is this game fair? Duplicate play of the four teams in TEAMS_FILE, settled sequentially.
 
     Exit code: 0 fair, 1 unfair, 3 inconclusive (2: bad input), so a script can gate on it."""
@@ -67,6 +71,12 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     if games % 4 or round_games % 4:
         raise click.BadParameter("--games and --round must be multiples of 4 (duplicate blocks)")
     policy = policy_label(policy, budget)
+    labels = None
+    if players is not None:
+        from ._fairness_players import parse_players
+
+        labels = parse_players(players, budget)
+        policy = labels[0]
     catalogue = load_catalogue(cards)
     teams = load_teams(teams_file, catalogue.cards)
     if suggest_k:  # checked before any game is played: a typo costs nothing
@@ -84,6 +94,8 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
                                       boards, tolerance)
     if team_budget is not None:
         data["team_budget"] = _team_budget(catalogue, teams, team_budget, level_games, policy, v)
+    if labels is not None:
+        _by_player(data, labels, catalogue, teams, seed, games, round_games, boards, tolerance)
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
         return data["exit_code"]
@@ -92,14 +104,42 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
         _echo_team_budget(data["team_budget"])
     if suggest_k:
         echo_suggestion(data["suggestion"], data)
+    if labels is not None:
+        from ._fairness_players import echo_players
+
+        echo_players(data["by_player"])
     click.echo("")
     click.echo(data["conclusion"])
     if suggest_k:
         click.echo(data["suggestion"]["conclusion"])
+    if labels is not None:
+        click.echo(data["by_player"]["conclusion"])
     return data["exit_code"]
 
 
-def _progress(games: int):
+def _by_player(data, labels, catalogue, teams, seed, games, round_games, boards, tolerance):
+    """The same check under every other player (same seed); ``data`` gains ``by_player`` and
+    the exit code becomes the players' shared one (3 when they disagree)."""
+    from sim.analysis.fairness import conclusion
+    from sim.runner.fairness import check_fairness
+
+    from ._fairness_players import players_conclusion, players_doc
+
+    per = {labels[0]: data}
+    for label in labels[1:]:
+        r = check_fairness(catalogue, teams, policy=label, seed=seed, max_games=games,
+                           round_games=round_games, boards=boards, tolerance=tolerance,
+                           progress=_progress(games, label))
+        d = report_data(r, teams, catalogue.cards.names, tolerance, label, seed)
+        d["conclusion"] = conclusion(r.verdict, tolerance, names=teams.names)
+        per[label] = d
+    doc = players_doc(per)
+    doc["conclusion"] = players_conclusion(doc)
+    data["by_player"] = doc
+    data["exit_code"] = doc["exit_code"]
+
+
+def _progress(games: int, label: str = ""):
     """Rounds of a long check on stderr (a check can take minutes; nothing for a short one)."""
     import sys
     import time
@@ -108,7 +148,8 @@ def _progress(games: int):
 
     def show(played, verdict):
         if time.perf_counter() - t0 > 2.0:
-            print(f"fairness: {played:,} of at most {games:,} games, {verdict.status} so far",
+            who = f" ({label})" if label else ""
+            print(f"fairness{who}: {played:,} of at most {games:,} games, {verdict.status} so far",
                   file=sys.stderr, flush=True)
     return show
 

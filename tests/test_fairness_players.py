@@ -1,0 +1,58 @@
+"""``bwlab fairness --policies``: the verdict under each player, side by side (issue #25 item 3:
+"reports each player's verdict side by side and flags disagreements")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests._cli_kit import run
+
+TEAMS = "experiments/teams/example.toml"
+
+
+def test_each_player_plays_the_same_check_and_the_exit_code_is_their_shared_verdict(capsys):
+    """Greedy and random on the example teams: each player's verdict and intervals, the first
+    player's equal to a plain ``--policy`` run's (same seed, same games), and the exit code the
+    shared verdict's (0 fair, 1 unfair, 3 inconclusive) or 3 when they disagree."""
+    args = ("fairness", TEAMS, "--games", "256", "--round", "128", "--boards", "16",
+            "--format", "json")
+    code, text, _ = run(capsys, *args, "--policies", "greedy,random")
+    doc = json.loads(text)
+    by = doc["by_player"]
+    assert list(by["players"]) == ["greedy", "random"]
+    statuses = [p["verdict"] for p in by["players"].values()]
+    assert by["agree"] == (len(set(statuses)) == 1)
+    expect = {"fair": 0, "unfair": 1, "inconclusive": 3}
+    assert code == (expect[statuses[0]] if by["agree"] else 3) == doc["exit_code"]
+    _, plain, _ = run(capsys, *args, "--policy", "greedy")
+    assert [t["win_probability"] for t in json.loads(plain)["teams"]] == \
+        [t["win_probability"] for t in by["players"]["greedy"]["teams"]]
+    for p in by["players"].values():
+        assert all(t["low"] <= t["win_probability"] <= t["high"] for t in p["teams"])
+
+
+def test_disagreeing_players_are_flagged_and_inconclusive():
+    """When players disagree the document says so, the exit code is 3 (inconclusive), and the
+    sentence names what each player found."""
+    from sim.cli._fairness_players import players_conclusion, players_doc
+
+    team = {"team": 1, "name": "A", "win_probability": 0.25, "low": 0.2, "high": 0.3}
+    per = {"greedy": {"verdict": "fair", "conclusion": "Fair.", "games": 512, "design": "d",
+                      "teams": [team] * 4},
+           "lookahead:16": {"verdict": "unfair", "conclusion": "Unfair.", "games": 256,
+                            "design": "d", "teams": [team] * 4}}
+    doc = players_doc(per)
+    assert not doc["agree"] and doc["exit_code"] == 3
+    assert "depends on the players" in players_conclusion(doc)
+    same = players_doc({k: dict(v, verdict="fair") for k, v in per.items()})
+    assert same["agree"] and same["exit_code"] == 0
+
+
+@pytest.mark.parametrize("spec", ["greedy", "greedy,greedy", "greedy,chess"])
+def test_bad_players_are_exit_2_with_one_line(capsys, spec):
+    """Bad input: one player, the same player twice, an unknown one: exit 2, one line, no game."""
+    code, out, err = run(capsys, "fairness", TEAMS, "--policies", spec)
+    assert code == 2 and not out and ("--policies" in err or "chess" in err)
+    assert code == 2 and len([x for x in err.splitlines() if x.strip()]) == 1

@@ -24,8 +24,9 @@ def test_each_player_plays_the_same_check_and_the_exit_code_is_their_shared_verd
     assert list(by["players"]) == ["greedy", "random"]
     statuses = [p["verdict"] for p in by["players"].values()]
     assert by["agree"] == (len(set(statuses)) == 1)
-    expect = {"fair": 0, "unfair": 1, "inconclusive": 3}
-    assert code == (expect[statuses[0]] if by["agree"] else 3) == doc["exit_code"]
+    from sim.analysis.fairness import EXIT_CODES
+
+    assert code == (EXIT_CODES[statuses[0]] if by["agree"] else 3) == doc["exit_code"]
     _, plain, _ = run(capsys, *args, "--policy", "greedy")
     assert [t["win_probability"] for t in json.loads(plain)["teams"]] == \
         [t["win_probability"] for t in by["players"]["greedy"]["teams"]]

@@ -314,3 +314,22 @@ def _check_first_screen(page, width: int, height: int) -> None:
     wide = page.evaluate("Array.from(document.querySelectorAll('.scroll'))"
                          ".filter(d => d.scrollWidth > d.clientWidth).length")
     assert width > 1000 or wide > 0   # at 400 px the 12-column combat table scrolls in its box
+
+
+def test_report_players_say_whether_the_verdict_holds(capsys, tmp_path):
+    """Issue #25 item 3 ("the report shows it"): `report --policies random` plays the fairness
+    check again under random play (same seed) and the summary says whether the players agree;
+    players.csv has each team's chance under each player."""
+    import pandas as pd
+
+    from tests._cli_kit import run
+
+    code, _, _ = run(capsys, "report", "--out", tmp_path, "--rating-games", "0",
+                     "--fairness-games", "32", "--policies", "random")
+    assert code == 0
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    table = pd.read_csv(tmp_path / "players.csv")
+    assert sorted(set(table["player"])) == ["greedy", "random"] and len(table) == 8
+    agree = table.groupby("player")["player_verdict"].first().nunique() == 1
+    assert ("Every player reaches the same verdict" in page) == agree
+    assert ("The verdict depends on the players" in page) == (not agree)

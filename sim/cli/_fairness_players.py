@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import click
 
+WORD = {"open": "inconclusive"}  # the check's status "open", as the GM reads it
+
 
 def parse_players(text: str, budget: int | None) -> list[str]:
     """The comma-separated players, validated and labelled (BadParameter: exit 2)."""
@@ -45,7 +47,8 @@ def players_doc(per_player: dict[str, dict]) -> dict:
 
 def players_conclusion(doc: dict) -> str:
     """One sentence: the shared verdict, or which player says what."""
-    said = "; ".join(f"{label}: {d['verdict']}" for label, d in doc["players"].items())
+    said = "; ".join(f"{label}: {WORD.get(d['verdict'], d['verdict'])}"
+                     for label, d in doc["players"].items())
     if doc["agree"]:
         return f"Every player agrees ({said})."
     return (f"The verdict depends on the players ({said}): inconclusive until the stronger "
@@ -67,8 +70,9 @@ def echo_players(doc: dict) -> None:
             cells.append(f"{100 * u['win_probability']:5.1f} ({100 * u['low']:4.1f}–"
                          f"{100 * u['high']:4.1f})")
         click.echo(f"{t['team']} {t['name'][:25]:<26}" + "".join(f"{c:>24}" for c in cells))
-    click.echo(f"{'verdict':<28}" + "".join(f"{doc['players'][lab]['verdict']:>24}"
-                                           for lab in labels))
+    click.echo(f"{'verdict':<28}" + "".join(
+        f"{WORD.get(doc['players'][lab]['verdict'], doc['players'][lab]['verdict']):>24}"
+        for lab in labels))
     click.echo(f"{'games':<28}" + "".join(f"{doc['players'][lab]['games']:>24,}"
                                          for lab in labels))
     if not doc["agree"]:

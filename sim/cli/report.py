@@ -38,10 +38,13 @@ from ._paths import OUT_FOLDER
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A drift baseline (e.g. reports/baseline.json): replays the drift suite "
                    "(experiments/drift.toml) and adds the drift section and its status.")
+@click.option("--policies", "players", default=None, metavar="SPEC,SPEC,...",
+              help="Also play the fairness check under these players (e.g. lookahead:16; same "
+                   "seed) and show whether the verdict holds for each.")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
 def report(out, seed, teams_file, fairness_games, rating_games, rating_experiment, remedy_games,
-           rulings, suggest_k, baseline, cards):
+           rulings, suggest_k, baseline, players, cards):
     """Write reports/report.html: a summary of the answers (fairness verdict, confirmed swaps,
     rarity outliers, drift), then team fairness with the seat effect, (--suggest) swaps
     confirmed by play, card ratings in play, (--remedy-games) the outliers' remedies, the rarity
@@ -53,6 +56,13 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
 
     if fairness_games % 4:
         raise click.BadParameter("must be a multiple of 4", param_hint="--fairness-games")
+    labels = None
+    if players is not None:
+        from ._policy import policy_label
+
+        labels = [policy_label(p.strip(), None) for p in players.split(",") if p.strip()]
+        if not labels:
+            raise click.BadParameter("name at least one player", param_hint="--policies")
     catalogue = load_catalogue(cards)
     if rulings is not None:  # a bad file fails before the report's games are played
         from sim.report.rulings_section import load_results
@@ -67,7 +77,7 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
     path = write_report(catalogue, out, seed=seed, teams=teams, fairness_games=fairness_games,
                         rating_games=rating_games, rating_experiment=rating_experiment,
                         remedy_games=remedy_games, rulings=rulings, policy=POLICY,
-                        suggest=suggest, drift=drift)
+                        suggest=suggest, drift=drift, players=labels)
     click.echo(f"Report: {path.resolve()}")
 
 

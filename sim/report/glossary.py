@@ -33,6 +33,8 @@ COLUMNS = {
     "median": "Median power score of the rarity: these should rise with rarity.",
     "max": "Highest power score of the rarity.",
     # fairness
+    "player": "The AI player every team was played by in this check (docs/ai.md).",
+    "player_verdict": "The fairness check's verdict under that player: fair, unfair or inconclusive.",
     "team": "The team, as named in the teams file.",
     "win_probability": "Share of games the team won (a shared game counts 1/4 to each); fair is "
                        "25 %.",

@@ -233,7 +233,8 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000,
                  fairness_games: int = 512, rating_games: int = 0,
                  rating_experiment: Path | None = None, remedy_games: int = 0,
                  rulings: Path | None = None, policy: str = "greedy",
-                 suggest: Callable[[], dict] | None = None, drift=None) -> Path:
+                 suggest: Callable[[], dict] | None = None, drift=None,
+                 players: list[str] | None = None) -> Path:
     """Play what the report needs and write report.html and its CSVs into ``out``.
 
     ``suggest`` (the swap search, :func:`sim.cli.fairness._suggest` bound to its arguments) is
@@ -255,6 +256,11 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000,
         table, verdict = fairness_section(page, catalogue, teams, fairness_games, seed, policy)
         tables.append(("fairness.csv", table))
         status = verdict.status
+        if players:
+            from .players_section import players_section
+
+            tables.append(("players.csv", players_section(
+                page, catalogue, teams, fairness_games, seed, policy, verdict, players)))
         if suggest is not None and status != FAIR:
             suggestion = suggest()
             tables.append(("swaps.csv", swaps_section(page, suggestion)))

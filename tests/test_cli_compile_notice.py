@@ -11,7 +11,7 @@ from sim.runner import warm as warm_module
 def test_a_cold_cache_is_compiled_with_progress_on_stderr(capsys, monkeypatch):
     calls = []
 
-    def fake_warm(stream=None):
+    def fake_warm(stream=None, **kw):
         print("compiled turn 1.0 s (1/5 parts, 1 s so far)", file=stream)
         calls.append(stream)
         return 1.0
@@ -29,7 +29,7 @@ def test_a_cold_cache_is_compiled_with_progress_on_stderr(capsys, monkeypatch):
 def test_no_compile_for_a_bad_flag_or_a_command_that_plays_no_game(capsys, monkeypatch):
     calls = []
     monkeypatch.setattr(warm_module, "is_warm", lambda: False)
-    monkeypatch.setattr(warm_module, "warm", lambda stream=None: calls.append(1) or 0.0)
+    monkeypatch.setattr(warm_module, "warm", lambda stream=None, **kw: calls.append(1) or 0.0)
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
     assert cli_main.main(["play", "--no-such-flag"]) == 2
     assert cli_main.main(["validate"]) == 0

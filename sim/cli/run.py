@@ -25,7 +25,7 @@ from ._policy import POLICY_HELP, budget_option
 @click.option("--scheduler", default=None, help="Dask scheduler address (with --backend dask).")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
-@click.option("--no-progress", is_flag=True, help="No progress bar.")
+@click.option("--no-progress", is_flag=True, hidden=True, help="The same as --quiet.")
 @click.option("--policy", default=None, help=POLICY_HELP + " Replaces the experiment's policies.")
 @budget_option
 def run(experiment, games, jobs, force_jobs, out, resume, backend, scheduler, cards, no_progress,

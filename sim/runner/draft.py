@@ -151,6 +151,7 @@ def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", gam
     in the search whenever some split of the pool fits it; when none can, ``feasible`` says so."""
     from sim.analysis.power_level import alternating_draft, budget_feasible
 
+    from . import progress as line
     from .confirm import confirm
     from .fairness import check_fairness
 
@@ -169,7 +170,8 @@ def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", gam
 
     ranked = split_proposals(pool, strength, seed, level=level, budget=budget)[:proposals]
     search = confirm(((f"proposal {k + 1}", t) for k, t in enumerate(ranked)), judge,
-                     budget=games * proposals, per_check=games, progress=progress)
+                     budget=games * proposals, per_check=games, progress=progress,
+                     stage="confirming the fairest split by play")
     chosen = search.confirmed or search.best
     splits = {"fairest": chosen.teams, "snake": snake_draft(pool, strength)}
     reports = {"fairest": chosen.report}
@@ -177,7 +179,9 @@ def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", gam
         splits["alternating"] = alternating_draft(pool, levels.level, levels.rating, arena.order,
                                                   budget, arena.enforce_budget,
                                                   CARDS_PER_TEAM)
-    for name in ("snake", "alternating"):
-        if name in splits:
+    others = [name for name in ("snake", "alternating") if name in splits]
+    with line.stage(f"judging the {' and '.join(others)} draft{'s' * (len(others) > 1)}",
+                    games * len(others), at_most=True):
+        for name in others:
             reports[name] = judge(splits[name], games)
     return DraftResult(pool, strength, splits, reports, search, budget, feasible)

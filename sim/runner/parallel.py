@@ -4,7 +4,7 @@ Local: joblib's loky processes (``jobs`` defaults to every core, and is capped a
 forced: sim.runner.limits). Cluster: joblib's Dask backend on a ``distributed`` scheduler,
 connected (or refused, in seconds) before anything is written. Batches finish in any order;
 each is stored atomically the moment it arrives, so an interrupt loses only batches still in
-flight, and the progress bar shows games/s and the ETA. Local workers watch the run that
+flight, and the progress line (:mod:`.progress`) shows games/s and the time left. Local workers watch the run that
 started them and exit when it dies (sim.runner.lifeline).
 """
 
@@ -18,11 +18,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from joblib import Parallel, delayed, parallel_config
-from tqdm import tqdm
 
 from sim.catalogue.diagnostics import InputError, Problem
 
 from .experiment import Experiment
+from . import progress as line
 from .limits import cores
 from .store import RunStore
 from .tasks import fingerprint, run_batch
@@ -81,21 +81,17 @@ def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_roo
     run_pid = None if client is not None else os.getpid()
     tasks = (delayed(run_batch)(*args, b, policies, run_pid) for b in todo)
     games_todo = sum(stop - start for start, stop in map(exp.batch_range, todo))
-    bar = tqdm(total=games_todo, unit="game", disable=not progress, smoothing=0.1,
-               desc=exp.name, dynamic_ncols=True)
+    bar = line.stage(f"playing {exp.name}", games_todo) if progress else nullcontext()
     config = parallel_config(backend="dask") if client is not None else nullcontext()
     # no more workers than batches: an idle worker still loads the engine
     n_jobs = min(jobs or default_jobs(), len(todo))
-    try:
-        with config, warnings.catch_warnings():
-            # an interrupt drops the batches in flight (played again by --resume), which the
-            # CLI reports in one line; joblib's paragraph about cancelled tasks is noise there
-            warnings.filterwarnings("ignore", _CANCELLED, UserWarning)
-            runner = Parallel(n_jobs=n_jobs, backend=None if client else "loky",
-                              return_as="generator_unordered")
-            for b, columns, seconds in runner(tasks):
-                store.write_batch(b, columns, seconds)
-                bar.update(len(columns["game"]))
-    finally:
-        bar.close()
+    with bar, config, warnings.catch_warnings():
+        # an interrupt drops the batches in flight (played again by --resume), which the
+        # CLI reports in one line; joblib's paragraph about cancelled tasks is noise there
+        warnings.filterwarnings("ignore", _CANCELLED, UserWarning)
+        runner = Parallel(n_jobs=n_jobs, backend=None if client else "loky",
+                          return_as="generator_unordered")
+        for b, columns, seconds in runner(tasks):
+            store.write_batch(b, columns, seconds)
+            line.advance(len(columns["game"]))
     return len(todo)

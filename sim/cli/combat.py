@@ -144,6 +144,14 @@ def _stat_form(rules, attacks, tier, defense, att_adv, def_adv, samples, seed) -
 
 
 def sample_histogram(attacks, defense, tier, rules, seed, n, att_adv, def_adv, size):
+    """:func:`_sample_histogram` as a stage of the progress line (sim.runner.progress)."""
+    from sim.runner.progress import stage
+
+    with stage("sampling attacks", n, unit="attacks"):
+        return _sample_histogram(attacks, defense, tier, rules, seed, n, att_adv, def_adv, size)
+
+
+def _sample_histogram(attacks, defense, tier, rules, seed, n, att_adv, def_adv, size):
     """(damage histogram of ``n`` sampled attacks, total hits), in fixed memory.
 
     Why blocks: ``--samples 10**10`` used to allocate every draw at once (1.8 TiB for 10**12).
@@ -152,6 +160,7 @@ def sample_histogram(attacks, defense, tier, rules, seed, n, att_adv, def_adv, s
     whatever the block size.
     """
     from sim.combat.sampler import CHUNK, Samples, sample_damage
+    from sim.runner.progress import advance
 
     block = STREAM_CHUNKS * CHUNK
     hist = np.zeros(size, np.int64)
@@ -169,6 +178,7 @@ def sample_histogram(attacks, defense, tier, rules, seed, n, att_adv, def_adv, s
             hist = np.pad(hist, (0, counts.size - hist.size))
         hist[: counts.size] += counts
         hits += int(drawn.hits.sum(dtype=np.int64))
+        advance(k)
     return hist, hits
 
 

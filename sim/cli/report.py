@@ -42,6 +42,7 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import load_teams
     from sim.report.lab_report import write_report
+    from sim.runner.progress import stage
 
     if fairness_games % 4:
         raise click.BadParameter("must be a multiple of 4", param_hint="--fairness-games")
@@ -51,7 +52,9 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
 
         load_results(rulings)
     teams = load_teams(teams_file, catalogue.cards) if str(teams_file) not in ("", ".") else None
-    path = write_report(catalogue, out, seed=seed, teams=teams, fairness_games=fairness_games,
-                        rating_games=rating_games, rating_experiment=rating_experiment,
-                        remedy_games=remedy_games, rulings=rulings)
+    with stage("building the report"):  # its games' stages count inside (sim.runner.progress)
+        path = write_report(catalogue, out, seed=seed, teams=teams,
+                            fairness_games=fairness_games, rating_games=rating_games,
+                            rating_experiment=rating_experiment, remedy_games=remedy_games,
+                            rulings=rulings)
     click.echo(f"Report: {path.resolve()}")

@@ -72,8 +72,9 @@ class Progress:
     clock); ``tty`` (default: ``stream.isatty()``) picks redraw-in-place or log lines."""
 
     def __init__(self, command: str, *, quiet: bool = False, stream=None, clock=time.monotonic,
-                 tty: bool | None = None, delay: float = DELAY):
-        self.command, self.quiet, self.clock, self.delay = command, quiet, clock, delay
+                 tty: bool | None = None, delay: float | None = None):
+        self.command, self.quiet, self.clock = command, quiet, clock
+        self.delay = DELAY if delay is None else delay
         self._stream, self._tty = stream, tty
         self.stages: list[Stage] = []
         self.t0 = clock()
@@ -142,7 +143,8 @@ class Progress:
         rate = st.done / spent if spent > 0 and st.done else float("nan")
         if st.total is None:
             return (f"{head}: {st.done:,} {st.unit}, {rate_text(rate, st.unit)}, "
-                    f"{duration(spent)} so far")
+                    f"{duration(spent)} so far" if st.done else
+                    f"{head} ({duration(spent)} so far)")
         cap = "of at most " if st.at_most else "/"
         count = (f"{st.done:,} {cap}{st.total:,} {st.unit}" if st.at_most else
                  f"{st.done:,}/{st.total:,} {st.unit}")

@@ -51,6 +51,16 @@ def test_the_line_names_the_stage_and_gives_done_total_rate_and_time_left():
                         "about 30 s left")
 
 
+def test_the_rate_counts_from_the_first_finished_games_not_from_the_engines_load():
+    p, clock, _ = make()
+    p.open("the study", 1000)
+    clock.now += 6.0                    # loading the engine: nothing finishes
+    p.advance(10)
+    clock.now += 2.0
+    p.advance(40)                       # 40 games in the 2 s since the first ones: 20 games/s
+    assert "50/1,000 games, 20.0 games/s, 8 s so far, about 48 s left" in p.line()
+
+
 def test_a_cap_reads_at_most_and_nested_stages_count_with_the_outermost_total():
     p, clock, _ = make()
     p.open("confirming the fairest split by play", 8192, at_most=True)
@@ -93,6 +103,7 @@ def test_a_terminal_line_is_redrawn_in_place_and_ends_with_a_summary():
     st = p.open("ablation", 400)
     clock.now += 3.0
     p.advance(300)
+    p.maybe_draw()
     assert out.getvalue().startswith("\r\x1b[K") and not out.getvalue().endswith("\n")
     clock.now += 1.0
     st.done = 400

@@ -55,6 +55,7 @@ def play(teams_file, seed, policy, budget, log, png_every, apocalypse, cards):
     from sim.engine.record import game_jsonl, new_game
     from sim.engine.tables import load_game_data
     from sim.atomic import write_text
+    from sim.runner.progress import stage
 
     if seed < 0:
         raise click.BadParameter("must be >= 0", param_hint="--seed")
@@ -80,7 +81,8 @@ def play(teams_file, seed, policy, budget, log, png_every, apocalypse, cards):
     ids = [s.id for s in specs]
     budgets = [s.budget for s in specs]
     if png_every is None:
-        result = game.play(ids, budgets)
+        with stage(f"playing the game ({', '.join(sorted(set(names)))})"):  # sim.runner.progress
+            result = game.play(ids, budgets)
     else:
         every, folder = png_every
         if every < 1:

@@ -124,7 +124,7 @@ def make_baseline(catalogue, suite: Suite, policies: dict) -> dict:
     files = card_files(catalogue.root)
     matchups, metrics = {}, {}
     for exp in suite.experiments:
-        with stage(exp.name, suite.max_games):
+        with stage(f"matchup {exp.name}", suite.max_games):
             winners = _winners(build_arena(catalogue, exp), 0, suite.max_games)
         matchups[exp.name] = {"games": int(winners.size), "winners": _encode(winners),
                               "experiment": exp.digest, "root_seed": exp.root_seed,
@@ -231,7 +231,7 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
         before_arena = build_arena(reference, _cards_by_name(exp, names, reference.cards,
                                                              baseline_path))
     # the baseline's games replayed under today's engine when its cards differ: twice the games
-    with stage(exp.name, cap * (1 if before_arena is None else 2), at_most=True):
+    with stage(f"matchup {exp.name}", cap * (1 if before_arena is None else 2), at_most=True):
         tests = _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha, progress)
     return [MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)]
 

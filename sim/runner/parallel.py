@@ -81,11 +81,12 @@ def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_roo
     run_pid = None if client is not None else os.getpid()
     tasks = (delayed(run_batch)(*args, b, policies, run_pid) for b in todo)
     games_todo = sum(stop - start for start, stop in map(exp.batch_range, todo))
-    bar = line.stage(f"playing {exp.name}", games_todo) if progress else nullcontext()
+    bar = line.stage(f"playing {exp.name}", games_todo) if progress else nullcontext(line.NoStage)
     config = parallel_config(backend="dask") if client is not None else nullcontext()
     # no more workers than batches: an idle worker still loads the engine
     n_jobs = min(jobs or default_jobs(), len(todo))
-    with bar, config, warnings.catch_warnings():
+    received = 0
+    with bar as counted, config, warnings.catch_warnings():
         # an interrupt drops the batches in flight (played again by --resume), which the
         # CLI reports in one line; joblib's paragraph about cancelled tasks is noise there
         warnings.filterwarnings("ignore", _CANCELLED, UserWarning)
@@ -93,5 +94,7 @@ def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_roo
                           return_as="generator_unordered")
         for b, columns, seconds in runner(tasks):
             store.write_batch(b, columns, seconds)
-            line.advance(len(columns["game"]))
+            received += len(columns["game"])
+            # a batch played in this process (one job: joblib runs it here) counted its own games
+            line.advance(received - counted.done)
     return len(todo)

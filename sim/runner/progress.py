@@ -65,6 +65,15 @@ class Stage:
     started: float
     done: int = 0
     shown: bool = field(default=False, repr=False)
+    first: tuple | None = field(default=None, repr=False)  # (time, done) of the first advance
+
+    def rate(self, now: float) -> float:
+        """Units per second since the first advance (the engine's load before the first games
+        would otherwise make the first estimates minutes too long), else since the start."""
+        if self.first is not None and self.done > self.first[1] and now > self.first[0]:
+            return (self.done - self.first[1]) / (now - self.first[0])
+        spent = now - self.started
+        return self.done / spent if spent > 0 and self.done else float("nan")
 
 
 class Progress:
@@ -101,7 +110,6 @@ class Progress:
         with self.lock:
             st = Stage(name, None if total is None else int(total), unit, at_most, self.clock())
             self.stages.append(st)
-            self.maybe_draw()
             return st
 
     def close(self, st: Stage) -> None:
@@ -116,10 +124,12 @@ class Progress:
         with self.lock:
             if not self.stages:
                 return
-            unit = self.stages[-1].unit
+            unit, now = self.stages[-1].unit, self.clock()
             for st in self.stages:
                 if st.unit == unit:
                     st.done += int(n)
+                    if st.first is None:  # the first games carry the engine's load time
+                        st.first = (now, st.done)
             self.maybe_draw()
 
     def counting(self) -> Stage | None:
@@ -139,12 +149,9 @@ class Progress:
         head = f"{self.command}: {names}" if names else self.command
         if st is None:
             return f"{head} ({duration(now - self.t0)} so far)"
-        spent = now - st.started
-        rate = st.done / spent if spent > 0 and st.done else float("nan")
+        spent, rate = now - st.started, st.rate(now)
         if st.total is None:
-            return (f"{head}: {st.done:,} {st.unit}, {rate_text(rate, st.unit)}, "
-                    f"{duration(spent)} so far" if st.done else
-                    f"{head} ({duration(spent)} so far)")
+            return f"{head} ({duration(spent)} so far)"
         cap = "of at most " if st.at_most else "/"
         count = (f"{st.done:,} {cap}{st.total:,} {st.unit}" if st.at_most else
                  f"{st.done:,}/{st.total:,} {st.unit}")
@@ -156,6 +163,8 @@ class Progress:
     def summary(self, st: Stage) -> str:
         names = " > ".join(s.name for s in self.stages[:self.stages.index(st) + 1])
         spent = self.clock() - st.started
+        if st.total is None:
+            return f"{self.command}: {names}: done in {duration(spent)}"
         rate = st.done / spent if spent > 0 and st.done else float("nan")
         return (f"{self.command}: {names}: {st.done:,} {st.unit} in {duration(spent)}"
                 + (f", {rate_text(rate, st.unit)}" if st.done else ""))
@@ -240,7 +249,7 @@ def reporting(command: str, *, quiet: bool = False, stream=None, heartbeat: bool
         _current = outer
 
 
-class _NoStage:
+class NoStage:
     total = None
     done = 0
 
@@ -250,7 +259,7 @@ def stage(name: str, total: int | None = None, *, unit: str = "games", at_most: 
     """A named step of the current command (nothing outside a :func:`reporting` session)."""
     p = _current
     if p is None:
-        yield _NoStage()
+        yield NoStage()
         return
     st = p.open(name, total, unit, at_most)
     try:
@@ -265,4 +274,5 @@ def advance(n: int = 1) -> None:
         _current.advance(n)
 
 
-__all__ = ["Progress", "advance", "current", "duration", "rate_text", "reporting", "stage"]
+__all__ = ["NoStage", "Progress", "advance", "current", "duration", "rate_text", "reporting",
+           "stage"]

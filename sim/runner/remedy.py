@@ -209,6 +209,8 @@ def remedies(catalogue, exp, seat_cards: np.ndarray, winner: np.ndarray, study, 
     z = float(norm.ppf(0.5 + confidence / 2.0))
     beta = np.asarray(study.rating, float)
     todo = [int(c) for c in np.flatnonzero(study.outlier != 0) if only is None or int(c) in only]
+    if not todo:
+        return []
     with progress.stage("remedies", budget * len(todo), at_most=True):
         return [_remedy(catalogue, arena, seat_cards, winner, study, steps, budget, c, beta, z, l2)
                 for c in todo]

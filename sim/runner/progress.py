@@ -56,7 +56,7 @@ def rate_text(per_second: float, unit: str) -> str:
     return f"{per_second:,.{digits}f} {unit}/s"
 
 
-@dataclass
+@dataclass(eq=False)  # stages are told apart by identity: two may hold equal fields
 class Stage:
     name: str
     total: int | None

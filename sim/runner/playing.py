@@ -62,9 +62,12 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
     def play(lo: int, hi: int):
         t0 = time.perf_counter()
         rows = slice(lo, hi)
+        # consecutive games by their first one: one seed derivation for the chunk, not each
+        where = ({"first_game": first_game + lo} if game_indices is None
+                 else {"game_indices": indices[rows]})
         got = engine.play_many(stacked, cards, board_of[rows], team_cards[rows], root_seed,
-                               policies, seats=seats[rows], game_indices=indices[rows],
-                               per_card=per_card, budgets=budgets)
+                               policies, seats=seats[rows], per_card=per_card, budgets=budgets,
+                               **where)
         if per_card:
             out[rows], card_out[rows] = got
         else:

@@ -114,10 +114,12 @@ class Progress:
 
     def close(self, st: Stage) -> None:
         with self.lock:
-            if st in self.stages:
-                if st.shown and self.counting() is st:
+            if any(s is st for s in self.stages):
+                # a stage that was shown, or that ends when a line is due anyway, is summed up
+                if self.counting() is st and (st.shown or self.due()):
+                    self.last_draw = self.clock()
                     self._write(self.summary(st), end=True)
-                self.stages.remove(st)
+                self.stages = [s for s in self.stages if s is not st]
 
     def advance(self, n: int = 1) -> None:
         """``n`` more units done in every open stage of the same unit."""

@@ -184,7 +184,6 @@ def test_the_drift_gate_shows_its_matchups_and_quiet_silences_them(capsys, monke
 
 def test_quiet_compiles_a_cold_engine_without_a_word(capsys, monkeypatch):
     """The first-run compile stage ("compiling the engine (once per machine)") is progress too."""
-    from sim.cli import main as cli_main
     from sim.runner import warm as warm_module
 
     calls = []

@@ -84,7 +84,7 @@ def _compile_if_cold(quiet: bool = False) -> None:
                    "3-8 minutes on 2 cores)", err=True)
     parts = sum(len(s) for s in STAGES)
     with progress.stage("compiling the engine (once per machine)", parts, unit="parts"):
-        seconds = warm(stream=sys.stderr, verbose=not quiet,
+        seconds = warm(stream=sys.stderr, verbose=False,  # the parts: the shared line's count
                        on_part=lambda group, seconds: progress.advance(1))
     if not quiet:
         click.echo(f"bwlab: engine compiled in {seconds:.0f} s; later runs start at once", err=True)

@@ -59,7 +59,7 @@ class Confirmation:
 
 
 def confirm(proposals: Iterable[tuple[object, np.ndarray]], judge: Callable, *,
-            budget: int, per_check: int, progress=None,
+            budget: int, per_check: int,
             stage: str = "confirming proposals by play") -> Confirmation:
     """Play ``proposals`` (``(label, teams)``, best first by the surrogate) with ``judge(teams,
     games)`` until one is fair or ``budget`` games are spent; each check plays at most
@@ -79,8 +79,6 @@ def confirm(proposals: Iterable[tuple[object, np.ndarray]], judge: Callable, *,
                 report = judge(teams, games_now)
             games += report.games
             trials.append(Trial(label, np.asarray(teams), report))
-            if progress is not None:
-                progress(len(trials), games, budget, trials[-1])
             if trials[-1].fair:
                 break
     confirmed = trials[-1] if trials and trials[-1].fair else None

@@ -142,7 +142,7 @@ class DraftResult:
 
 def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", games: int = 1024,
           round_games: int = 256, tolerance: float = 0.05, levels=None, arena=None,
-          budget: int | None = None, proposals: int = 8, progress=None) -> DraftResult:
+          budget: int | None = None, proposals: int = 8) -> DraftResult:
     """The fairest split the simulation confirms, beside the snake and (with ``levels``, a
     :class:`sim.runner.budget.LevelTable`, and ``arena``, its
     :class:`sim.catalogue.arena_budget.ArenaBudget`) Arena's alternating draft. The surrogate's
@@ -170,7 +170,7 @@ def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", gam
 
     ranked = split_proposals(pool, strength, seed, level=level, budget=budget)[:proposals]
     search = confirm(((f"proposal {k + 1}", t) for k, t in enumerate(ranked)), judge,
-                     budget=games * proposals, per_check=games, progress=progress,
+                     budget=games * proposals, per_check=games,
                      stage="confirming the fairest split by play")
     chosen = search.confirmed or search.best
     splits = {"fairest": chosen.teams, "snake": snake_draft(pool, strength)}

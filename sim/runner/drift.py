@@ -220,7 +220,7 @@ def _decide_all(before, after, board, suite: Suite, alpha: float) -> list[Paired
                          beta=suite.beta) for k in range(4)]
 
 
-def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alpha, progress):
+def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alpha):
     """Play one matchup round by round, paired with its "before", until every team is decided."""
     names = team_card_names(exp, catalogue.cards)
     recorded = _recorded(baseline, exp, names, baseline_path)
@@ -232,11 +232,11 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
                                                              baseline_path))
     # the baseline's games replayed under today's engine when its cards differ: twice the games
     with stage(f"matchup {exp.name}", cap * (1 if before_arena is None else 2), at_most=True):
-        tests = _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha, progress)
+        tests = _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha)
     return [MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)]
 
 
-def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha, progress) -> list:
+def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha) -> list:
     """The rounds of one matchup (:func:`_gate_matchup`), paired, until every team is decided."""
     before, after = np.empty(0, np.int64), np.empty(0, np.int64)
     tests: list[PairedDrift] = []
@@ -246,8 +246,6 @@ def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha, progress
         previous = recorded[start:stop] if before_arena is None else _winners(before_arena, start,
                                                                                stop)
         before = np.concatenate([before, previous])
-        if progress is not None:
-            progress(exp.name, stop, cap)
         if stop < min(suite.min_games, cap):
             continue
         tests = _decide_all(before, after, schedule(exp, 0, stop).board, suite, alpha)
@@ -256,8 +254,8 @@ def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha, progress
     return tests
 
 
-def run_gate(catalogue, suite: Suite, baseline: dict, baseline_path="baseline",
-             progress=None) -> GateResult:
+def run_gate(catalogue, suite: Suite, baseline: dict,
+             baseline_path="baseline") -> GateResult:
     """Replay the suite paired with the baseline and test every metric (Bonferroni over metrics)."""
     from sim.catalogue.loader import load_catalogue
     from sim.engine.tables import load_game_data
@@ -280,7 +278,7 @@ def run_gate(catalogue, suite: Suite, baseline: dict, baseline_path="baseline",
                 unreadable = str(replace(first, file=Path(first.file).name))
         for exp in suite.experiments:
             results += _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path,
-                                     alpha, progress)
+                                     alpha)
     changes = combat_changes(baseline["combat"], combat_snapshot(catalogue.rules))
     return GateResult(tuple(results), tuple(changes), alpha, tuple(changed),
                       baseline["engine"]["source"] != engine_digest(), unreadable)

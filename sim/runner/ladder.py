@@ -127,11 +127,11 @@ def finishing_places(winner: np.ndarray, health: np.ndarray, eliminated: np.ndar
 
 
 def play_ladder(catalogue, players=DEFAULT_PLAYERS, *, games: int = DEFAULT_GAMES,
-                seed: int = 0, boards: int = 32, alpha: float = 0.05, progress=None) -> Ladder:
+                seed: int = 0, boards: int = 32, alpha: float = 0.05) -> Ladder:
     """Play about ``games`` games (rounded up to whole deals in every match) and rate the players.
 
-    ``players`` are policy specs (:mod:`sim.ai.spec`), weakest rung first; ``progress(done,
-    total)`` is called with games played so far. Results depend only on the players, ``games``,
+    ``players`` are policy specs (:mod:`sim.ai.spec`), weakest rung first; games are counted
+    into the progress line (:mod:`.progress`). Results depend only on the players, ``games``,
     ``seed`` and ``boards`` (deal ``d``'s dice: child ``d`` of ``SeedSequence(seed)``), never on
     the thread count."""
     if boards < MIN_BOARDS:
@@ -158,8 +158,6 @@ def play_ladder(catalogue, players=DEFAULT_PLAYERS, *, games: int = DEFAULT_GAME
                     places.append(pl)
                     deal_of.append(np.repeat(deals, 4))
                     match_of.append(np.full(seat.size, k))
-                    if progress is not None:
-                        progress(sum(d.size for d in deal_of), 4 * n_deals)
     return rate(labels, pairs, np.concatenate(match_of), np.concatenate(single),
                 np.concatenate(places), np.concatenate(deal_of), time.perf_counter() - t0,
                 alpha, boards=boards)

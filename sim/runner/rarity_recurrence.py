@@ -50,8 +50,8 @@ def replicate_seed(root_seed: int, r: int) -> int:
     return int(np.random.SeedSequence([root_seed, RECUR_STREAM, r]).generate_state(1)[0])
 
 
-def recurrence(catalogue, exp, main_study, replicates: int, *, correction: str = "holm",
-               progress=None) -> Recurrence:
+def recurrence(catalogue, exp, main_study, replicates: int, *,
+               correction: str = "holm") -> Recurrence:
     """``replicates`` studies in all: the main one and ``replicates - 1`` more from seeds of
     their own (module doc), each judged with the same correction."""
     from . import progress as line
@@ -69,8 +69,6 @@ def recurrence(catalogue, exp, main_study, replicates: int, *, correction: str =
                                boards=pool_boards(rep, len(winner)),
                                correction=correction).outlier)
             seeds.append(rep.root_seed)
-            if progress is not None:
-                progress(r + 1, replicates)
     return Recurrence(tuple(seeds), np.stack(flags, axis=1))
 
 

@@ -4,8 +4,8 @@ Local: joblib's loky processes (``jobs`` defaults to every core, and is capped a
 forced: sim.runner.limits). Cluster: joblib's Dask backend on a ``distributed`` scheduler,
 connected (or refused, in seconds) before anything is written. Batches finish in any order;
 each is stored atomically the moment it arrives, so an interrupt loses only batches still in
-flight, and the progress line (:mod:`.progress`) shows games/s and the time left. Local workers watch the run that
-started them and exit when it dies (sim.runner.lifeline).
+flight, and the progress line (:mod:`.progress`) shows games/s and the time left. Local
+workers watch the run that started them and exit when it dies (sim.runner.lifeline).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import socket
 import warnings
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -21,8 +21,8 @@ from joblib import Parallel, delayed, parallel_config
 
 from sim.catalogue.diagnostics import InputError, Problem
 
-from .experiment import Experiment
 from . import progress as line
+from .experiment import Experiment
 from .limits import cores
 from .store import RunStore
 from .tasks import fingerprint, run_batch
@@ -81,20 +81,25 @@ def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_roo
     run_pid = None if client is not None else os.getpid()
     tasks = (delayed(run_batch)(*args, b, policies, run_pid) for b in todo)
     games_todo = sum(stop - start for start, stop in map(exp.batch_range, todo))
-    bar = line.stage(f"playing {exp.name}", games_todo) if progress else nullcontext(line.NoStage)
+    bar = ExitStack()
+    counted = bar.enter_context(line.stage(f"playing {exp.name}", games_todo) if progress
+                                else nullcontext(line.NoStage()))
+    received = 0
     config = parallel_config(backend="dask") if client is not None else nullcontext()
     # no more workers than batches: an idle worker still loads the engine
     n_jobs = min(jobs or default_jobs(), len(todo))
-    received = 0
-    with bar as counted, config, warnings.catch_warnings():
-        # an interrupt drops the batches in flight (played again by --resume), which the
-        # CLI reports in one line; joblib's paragraph about cancelled tasks is noise there
-        warnings.filterwarnings("ignore", _CANCELLED, UserWarning)
-        runner = Parallel(n_jobs=n_jobs, backend=None if client else "loky",
-                          return_as="generator_unordered")
-        for b, columns, seconds in runner(tasks):
-            store.write_batch(b, columns, seconds)
-            received += len(columns["game"])
-            # a batch played in this process (one job: joblib runs it here) counted its own games
-            line.advance(received - counted.done)
+    try:
+        with config, warnings.catch_warnings():
+            # an interrupt drops the batches in flight (played again by --resume), which the
+            # CLI reports in one line; joblib's paragraph about cancelled tasks is noise there
+            warnings.filterwarnings("ignore", _CANCELLED, UserWarning)
+            runner = Parallel(n_jobs=n_jobs, backend=None if client else "loky",
+                              return_as="generator_unordered")
+            for b, columns, seconds in runner(tasks):
+                store.write_batch(b, columns, seconds)
+                received += len(columns["game"])
+                # a batch played in this process (one job: joblib runs it here) counted itself
+                line.advance(received - counted.done)
+    finally:
+        bar.close()
     return len(todo)

@@ -61,6 +61,21 @@ def test_the_rate_counts_from_the_first_finished_games_not_from_the_engines_load
     assert "50/1,000 games, 20.0 games/s, 8 s so far, about 48 s left" in p.line()
 
 
+def test_the_rate_follows_the_latest_thirty_seconds_when_the_players_change_speed():
+    """``rarity --policies greedy,lookahead:4``: greedy's fast games, then the look-ahead's slow
+    ones; the time left must follow the slow ones, not the average."""
+    p, clock, _ = make()
+    p.open("the study under the other players", 2000)
+    for _ in range(10):                 # 100 games/s for 10 s
+        clock.now += 1.0
+        p.advance(100)
+    for _ in range(60):                 # then 2 games/s for a minute
+        clock.now += 1.0
+        p.advance(2)
+    assert "1,120/2,000 games, 2.0 games/s" in p.line()
+    assert "about 7 min 20 s left" in p.line()    # 880 games at 2 games/s
+
+
 def test_a_cap_reads_at_most_and_nested_stages_count_with_the_outermost_total():
     p, clock, _ = make()
     p.open("confirming the fairest split by play", 8192, at_most=True)

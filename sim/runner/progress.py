@@ -10,7 +10,10 @@ a session both do nothing). Stages nest: the line names every open stage (``draf
 splits > proposal 2``) and counts with the outermost one that has a total, so an orchestrating
 step (four replicates, eight proposals) sets the total and the steps inside it only advance it.
 
-Reporting never touches a result: it reads counts and a clock, nothing else.
+Reporting never touches a result: it reads counts and a clock, nothing else. The rate (and so
+the time left) is measured over the last 30 s of finished games: the engine's load before the
+first games does not count, and a stage whose steps differ in speed is estimated at the pace of
+the current one.
 
 When it draws: nothing in a command's first :data:`DELAY` seconds (a quick command stays
 silent); then on a terminal the line is redrawn in place every :data:`TTY_EVERY` seconds, and
@@ -27,6 +30,7 @@ import math
 import sys
 import threading
 import time
+from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -34,6 +38,7 @@ DELAY = 2.0       # seconds before anything is drawn
 TTY_EVERY = 0.5   # redraw interval on a terminal
 LOG_EVERY = 2.0   # shortest interval between two lines in a log
 LOG_MAX = 30.0    # longest interval between two lines in a log
+WINDOW = 30.0     # the rate is measured over this many seconds of the latest advances
 
 
 def duration(seconds: float) -> str:
@@ -65,13 +70,23 @@ class Stage:
     started: float
     done: int = 0
     shown: bool = field(default=False, repr=False)
-    first: tuple | None = field(default=None, repr=False)  # (time, done) of the first advance
+    # (time, done) at each advance, the oldest at or just before the window's start
+    history: deque = field(default_factory=deque, repr=False)
+
+    def note(self, now: float) -> None:
+        self.history.append((now, self.done))
+        while len(self.history) > 2 and self.history[1][0] <= now - WINDOW:
+            self.history.popleft()
 
     def rate(self, now: float) -> float:
-        """Units per second since the first advance (the engine's load before the first games
-        would otherwise make the first estimates minutes too long), else since the start."""
-        if self.first is not None and self.done > self.first[1] and now > self.first[0]:
-            return (self.done - self.first[1]) / (now - self.first[0])
+        """Units per second over the last :data:`WINDOW` seconds of advances. Why not since the
+        start: the engine's load before the first games would make the first estimates minutes
+        too long, and a stage whose steps differ in speed (greedy's games, then the
+        look-ahead's) would be estimated at the average of both. Before a second advance: the
+        average since the stage began."""
+        if len(self.history) >= 2 and now > self.history[0][0]:
+            then, done = self.history[0]
+            return (self.done - done) / (now - then)
         spent = now - self.started
         return self.done / spent if spent > 0 and self.done else float("nan")
 
@@ -130,8 +145,7 @@ class Progress:
             for st in self.stages:
                 if st.unit == unit:
                     st.done += int(n)
-                    if st.first is None:  # the first games carry the engine's load time
-                        st.first = (now, st.done)
+                    st.note(now)
             self.maybe_draw()
 
     def counting(self) -> Stage | None:

@@ -36,7 +36,7 @@ def test_durations_read_as_people_say_them(seconds, text):
 
 
 @pytest.mark.parametrize("rate, text", [(412.4, "412 games/s"), (3.44, "3.4 games/s"),
-                                        (0.214, "0.21 games/s"), (0.0, "– games/s"),
+                                        (0.214, "0.21 games/s"), (0.996, "1.0 games/s"), (99.7, "100 games/s"), (0.0, "– games/s"),
                                         (float("nan"), "– games/s")])
 def test_rates_keep_sensible_digits(rate, text):
     assert rate_text(rate, "games") == text

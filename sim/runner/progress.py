@@ -57,7 +57,7 @@ def rate_text(per_second: float, unit: str) -> str:
     """A rate with sensible digits: "412 games/s", "3.4 games/s", "0.21 games/s"."""
     if not math.isfinite(per_second) or per_second <= 0:
         return f"– {unit}/s"
-    digits = 0 if per_second >= 100 else 1 if per_second >= 1 else 2
+    digits = 0 if per_second >= 99.5 else 1 if per_second >= 0.995 else 2  # as rounded
     return f"{per_second:,.{digits}f} {unit}/s"
 
 

@@ -12,3 +12,26 @@ def run(capsys, *args):
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return code, out, err
+
+
+def eager_progress(monkeypatch=None):
+    """Make the progress line draw at every step (no 2 s delay, no interval), so that a tiny
+    run shows it: with ``monkeypatch`` for one test, else a context manager."""
+    from contextlib import contextmanager
+
+    from sim.runner import progress
+
+    if monkeypatch is not None:
+        monkeypatch.setattr(progress, "DELAY", 0.0)
+        monkeypatch.setattr(progress, "LOG_EVERY", 0.0)
+        return None
+
+    @contextmanager
+    def eager():
+        saved = progress.DELAY, progress.LOG_EVERY
+        progress.DELAY = progress.LOG_EVERY = 0.0
+        try:
+            yield
+        finally:
+            progress.DELAY, progress.LOG_EVERY = saved
+    return eager()

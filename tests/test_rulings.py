@@ -63,11 +63,13 @@ def result(tmp_path_factory):
 
     from sim.cli.main import main
 
+    from tests._cli_kit import eager_progress
+
     tmp = tmp_path_factory.mktemp("rulings")
     spec = _write(tmp, STUDY + ENTRIES)
     out = tmp / "rulings.json"
     stdout, stderr = io.StringIO(), io.StringIO()
-    with redirect_stdout(stdout), redirect_stderr(stderr):
+    with redirect_stdout(stdout), redirect_stderr(stderr), eager_progress():
         code = main(["rulings", "--alternatives", str(spec), *TINY, "--out", str(out),
                      "--cards", str(ROOT / "cards")])
     return code, stdout.getvalue(), stderr.getvalue(), json.loads(out.read_text("utf-8"))

@@ -16,7 +16,6 @@ Pandas is not imported here: this command must start fast.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
@@ -29,7 +28,6 @@ MAX_SAMPLES = 10**11
 # The peer games' samplers hold every draw in memory (9 bytes each): 1e8 is ~0.9 GB.
 MAX_PEER_SAMPLES = 10**8
 # Sampling shows a progress line on stderr once it has run this long (seconds).
-PROGRESS_DELAY = 2.0
 
 
 def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
@@ -167,28 +165,18 @@ def _calculate(catalogue, base, vs_spec, sweep_spec, samples, seed, png, fmt) ->
     if total > MAX_SAMPLES:
         _too_many(f"{total:.3g} resolutions in all (--samples x profiles x sweep values) is "
                   f"above the maximum {MAX_SAMPLES:.0e}")
-    bar = _progress(total)
-    try:
+    from contextlib import nullcontext
+
+    from sim.runner.progress import advance, stage
+
+    with stage("sampling attacks", total, unit="attacks") if total else nullcontext():
         result = calculate(profiles, catalogue, sweep, samples, seed,
-                           None if bar is None else bar.update)
-    finally:
-        if bar is not None:
-            bar.close()
+                           advance if total else None)
     if png is not None:
         from sim.report.calculator_plots import write_png
 
         write_png(result, png)
     _emit(result, fmt, png)
-
-
-def _progress(total: int):
-    """A progress line on stderr for sampling that lasts (shown after 2 s; stdout stays clean)."""
-    if not total:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="attack", unit_scale=True, desc="sampling", file=sys.stderr,
-                delay=PROGRESS_DELAY, leave=False)
 
 
 def _emit(result: dict, fmt: str, png) -> None:

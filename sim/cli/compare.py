@@ -39,6 +39,7 @@ def luck_share(means: np.ndarray, variances: np.ndarray) -> float:
 def compare_rows(peers, bw_rules, systems, samples: int | None = None, seed: int = 0):
     """(rows of the table, {system: [kill-chance curve per level]}), from the exact pmfs."""
     from sim.combat.peers.registry import SYSTEMS, rules_for
+    from sim.runner.progress import advance
 
     rows, curves = [], {}
     for system in systems:
@@ -62,6 +63,7 @@ def compare_rows(peers, bw_rules, systems, samples: int | None = None, seed: int
                 row["mc_variance_fraction"] = float(frac.var())
             sys_rows.append(row)
             sys_curves.append(np.array([dist.pmf[y >= x - 1e-12].sum() for x in CURVE]))
+            advance(1)
         means = np.array([r["mean_fraction"] for r in sys_rows])
         share = luck_share(means, np.array([r["variance_fraction"] for r in sys_rows]))
         k50 = np.array([r["kill_at_50pct"] for r in sys_rows])
@@ -129,6 +131,7 @@ def compare_systems(out_dir, only, samples, seed, cards_dir):
     from sim.combat.peers.registry import SYSTEMS, check_compare_levels
     from sim.atomic import atomic_path
     from sim.report.plots import plt
+    from sim.runner.progress import stage
 
     root = Path(cards_dir) if cards_dir else default_cards_dir()
     peers = load_peers(root)
@@ -140,14 +143,16 @@ def compare_systems(out_dir, only, samples, seed, cards_dir):
         raise click.BadParameter(f"{unknown[0]!r} has no [compare.{unknown[0]}] in peers.toml; "
                                  f"choose from {', '.join(peers.compare)}", param_hint="--system")
     systems = [s for s in peers.compare if not only or s in only]
-    rows, curves = compare_rows(peers, bw_rules, systems, samples, seed)
+    with stage("systems × stat levels", len(systems) * len(peers.levels), unit="levels"):
+        rows, curves = compare_rows(peers, bw_rules, systems, samples, seed)
     table = pd.DataFrame(rows)
     csv_path, png_path = out_dir / "compare_systems.csv", out_dir / "compare_systems.png"
     with atomic_path(csv_path) as tmp:
         table.to_csv(tmp, index=False, float_format="%.6g")
-    fig = plot(rows, curves, list(peers.levels), {s: SYSTEMS[s].title for s in systems})
-    with atomic_path(png_path) as tmp:
-        fig.savefig(tmp, format="png", dpi=100, bbox_inches="tight")
+    with stage("drawing the figure"):
+        fig = plot(rows, curves, list(peers.levels), {s: SYSTEMS[s].title for s in systems})
+        with atomic_path(png_path) as tmp:
+            fig.savefig(tmp, format="png", dpi=100, bbox_inches="tight")
     plt.close(fig)
     shown = ["system", "level", "p_success", "mean_fraction", "sd_fraction", "kill_at_25pct",
              "kill_at_50pct", "luck_share"]

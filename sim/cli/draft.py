@@ -44,7 +44,6 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
 
     from sim.catalogue.loader import load_catalogue
     from sim.engine.layout import POLICY_IDS
-    from sim.runner.confirm import stderr_progress
     from sim.runner.draft import POOL_SIZE, draft as run_draft, load_pool
 
     if (pool_file is None) == (random_n is None):
@@ -71,8 +70,7 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
         spec = load_arena_budget(catalogue.root)
         levels = power_levels(catalogue, spec, policy, level_games)
     result = run_draft(catalogue, pool, seed=seed, policy=policy, games=games, levels=levels,
-                       arena=spec, budget=team_budget, proposals=proposals,
-                       progress=stderr_progress("draft"))
+                       arena=spec, budget=team_budget, proposals=proposals)
     data = draft_data(result, catalogue.cards.names, levels, spec)
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))

@@ -94,7 +94,7 @@ def _conclusion(result) -> str:
 @budget_option
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The card folder (default: ./cards).")
-@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress line on stderr.")
 def drift(baseline, suite, games, update, junit, policy, budget, cards, quiet):
     """Replay the suite paired with the baseline and test every win rate (paired GSPRT)."""
     from sim.catalogue.diagnostics import InputError
@@ -148,13 +148,7 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, quiet) 
                                              f"this run by {players}; use the same "
                                              f"--policy/--budget or rewrite it with --update")
 
-    def progress(name, done, total):
-        if not quiet:
-            click.echo(f"\rdrift: {name}: {done} of at most {total} games", err=True, nl=False)
-
-    result = run_gate(catalogue, spec, base, baseline, progress)
-    if not quiet:
-        click.echo("", err=True)
+    result = run_gate(catalogue, spec, base, baseline)  # progress: sim.runner.progress
     _report(result, spec)
     click.echo(_conclusion(result))
     if junit is not None:

@@ -82,8 +82,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     if suggest_k:  # checked before any game is played: a typo costs nothing
         _pool_experiment(catalogue, rating_experiment, policy)
     report = check_fairness(catalogue, teams, policy=policy, seed=seed, max_games=games,
-                            round_games=round_games, boards=boards, tolerance=tolerance,
-                            progress=_progress(games))
+                            round_games=round_games, boards=boards, tolerance=tolerance)
     v = report.verdict
     data = report_data(report, teams, catalogue.cards.names, tolerance, policy, seed)
     data["conclusion"] = conclusion(v, tolerance, names=teams.names)
@@ -125,11 +124,13 @@ def _by_player(data, labels, catalogue, teams, seed, games, round_games, boards,
 
     from ._fairness_players import players_conclusion, players_doc
 
+    from sim.runner.progress import stage
+
     per = {labels[0]: data}
     for label in labels[1:]:
-        r = check_fairness(catalogue, teams, policy=label, seed=seed, max_games=games,
-                           round_games=round_games, boards=boards, tolerance=tolerance,
-                           progress=_progress(games, label))
+        with stage(f"the check under {label}"):
+            r = check_fairness(catalogue, teams, policy=label, seed=seed, max_games=games,
+                               round_games=round_games, boards=boards, tolerance=tolerance)
         d = report_data(r, teams, catalogue.cards.names, tolerance, label, seed)
         d["conclusion"] = conclusion(r.verdict, tolerance, names=teams.names)
         per[label] = d
@@ -137,21 +138,6 @@ def _by_player(data, labels, catalogue, teams, seed, games, round_games, boards,
     doc["conclusion"] = players_conclusion(doc)
     data["by_player"] = doc
     data["exit_code"] = doc["exit_code"]
-
-
-def _progress(games: int, label: str = ""):
-    """Rounds of a long check on stderr (a check can take minutes; nothing for a short one)."""
-    import sys
-    import time
-
-    t0 = time.perf_counter()
-
-    def show(played, verdict):
-        if time.perf_counter() - t0 > 2.0:
-            who = f" ({label})" if label else ""
-            print(f"fairness{who}: {played:,} of at most {games:,} games, {verdict.status} so far",
-                  file=sys.stderr, flush=True)
-    return show
 
 
 def report_data(report, teams, names, tolerance, policy, seed) -> dict:
@@ -204,7 +190,7 @@ def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, 
     """Swaps proposed by the rating surrogate, each judged by duplicate play until one is fair
     (:mod:`sim.runner.confirm`); only a confirmed set is advice."""
     from sim.catalogue.teams import Teams
-    from sim.runner.confirm import confirm, stderr_progress
+    from sim.runner.confirm import confirm
     from sim.runner.fairness import check_fairness
     from sim.runner.suggest import card_ratings, swap_proposals
 
@@ -219,7 +205,7 @@ def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, 
                               tolerance=tolerance)
 
     result = confirm(proposals, judge, budget=games * n_proposals, per_check=games,
-                     progress=stderr_progress("suggest"))
+                     stage="confirming the swaps by play")
 
     def describe(trial) -> dict:
         v = trial.report.verdict

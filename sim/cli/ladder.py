@@ -44,12 +44,8 @@ def ladder(games, players, seed, boards, alpha, fmt, cards):
     labels = (policy_list(players, None, "--players", at_least=2) if players is not None
               else list(DEFAULT_PLAYERS))
     catalogue = load_catalogue(cards)
-    progress = None
-    if fmt == "table":
-        def progress(done, total):
-            click.echo(f"\r{done}/{total} games played", nl=done == total, err=True)
     r = play_ladder(catalogue, labels, games=games or DEFAULT_GAMES, seed=seed, boards=boards,
-                    alpha=alpha, progress=progress)
+                    alpha=alpha)
     data = {
         "games": r.games, "deals": r.deals, "boards": r.boards, "design": r.design,
         "seed": seed, "seconds": round(r.seconds, 1),

@@ -43,7 +43,7 @@ class LazyGroup(click.Group):
             return None
         module, attr, _ = COMMANDS[name]
         cmd = getattr(importlib.import_module(module), attr)
-        return _compiling_first(cmd) if name in ENGINE_COMMANDS else cmd
+        return _with_progress(cmd, name) if name in PROGRESS_COMMANDS else cmd
 
     def format_commands(self, ctx, formatter):
         rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
@@ -62,36 +62,59 @@ def cli():
 # bwlab play on a new machine compiles for minutes without a word")
 ENGINE_COMMANDS = {"play", "run", "fairness", "rarity", "draft", "power-levels", "ladder",
                    "drift", "rulings", "report"}
+# commands that can run longer than ~2 s: one progress line on stderr (sim.runner.progress),
+# silenced by --quiet, which each of them takes (issue #23 item 1)
+PROGRESS_COMMANDS = ENGINE_COMMANDS | {"combat", "compare-systems", "demo"}
+QUIET_HELP = "No progress line on stderr (results and errors are unchanged)."
 
 
-def _compile_if_cold() -> None:
+def _compile_if_cold(quiet: bool = False) -> None:
     """Compile the engine with progress on stderr when this source's cache is cold (called once
-    the command line has parsed: a typo or --help never waits for a compile)."""
+    the command line has parsed: a typo or --help never waits for a compile). ``quiet``: no
+    word on stderr, only the wait."""
     import os
 
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return
-    from sim.runner.warm import is_warm, warm
+    from sim.runner import progress
+    from sim.runner.warm import STAGES, is_warm, warm
 
     if is_warm():
         return
-    click.echo("bwlab: compiling the game engine for this machine and source version (once; "
-               "3-8 minutes on 2 cores)", err=True)
-    seconds = warm(stream=sys.stderr)
-    click.echo(f"bwlab: engine compiled in {seconds:.0f} s; later runs start at once", err=True)
+    if not quiet:
+        click.echo("bwlab: compiling the game engine for this machine and source version (once; "
+                   "3-8 minutes on 2 cores)", err=True)
+    parts = sum(len(s) for s in STAGES)
+    with progress.stage("compiling the engine (once per machine)", parts, unit="parts"):
+        seconds = warm(stream=sys.stderr, verbose=False,  # the parts: the shared line's count
+                       on_part=lambda group, seconds: progress.advance(1))
+    if not quiet:
+        click.echo(f"bwlab: engine compiled in {seconds:.0f} s; later runs start at once", err=True)
 
 
-def _compiling_first(cmd):
-    """``cmd`` with :func:`_compile_if_cold` run before its body (after its options parsed)."""
-    if not getattr(cmd, "_compiles_first", False):
-        body = cmd.invoke
+def _with_progress(cmd, name: str):
+    """``cmd`` taking ``--quiet`` (unless it has its own) and running inside a progress session
+    (:func:`sim.runner.progress.reporting`); a game-playing command first compiles the engine
+    if needed (:func:`_compile_if_cold`). ``run``'s ``--no-progress`` is the same as --quiet."""
+    if getattr(cmd, "_progress_wired", False):
+        return cmd
+    added = not any(p.name == "quiet" for p in cmd.params)
+    if added:
+        cmd.params.append(click.Option(["--quiet", "-q"], is_flag=True, help=QUIET_HELP))
+    body = cmd.invoke
 
-        def invoke(ctx, _body=body):
-            _compile_if_cold()
+    def invoke(ctx, _body=body):
+        from sim.runner.progress import reporting
+
+        quiet = bool(ctx.params.pop("quiet", False) if added else ctx.params.get("quiet"))
+        quiet = quiet or bool(ctx.params.get("no_progress"))
+        with reporting(name, quiet=quiet):
+            if name in ENGINE_COMMANDS:
+                _compile_if_cold(quiet)
             return _body(ctx)
 
-        cmd.invoke = invoke
-        cmd._compiles_first = True
+    cmd.invoke = invoke
+    cmd._progress_wired = True
     return cmd
 
 

@@ -64,6 +64,7 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, quiet,
     from sim.engine.record import game_jsonl, new_game
     from sim.engine.tables import load_game_data
     from sim.atomic import write_text
+    from sim.runner.progress import stage
 
     if seed < 0:
         raise click.BadParameter("must be >= 0", param_hint="--seed")
@@ -92,7 +93,8 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, quiet,
     ids = [s.id for s in specs]
     budgets = [s.budget for s in specs]
     if not watch:
-        result = game.play(ids, budgets)
+        with stage(f"playing the game ({', '.join(sorted(set(names)))})"):  # sim.runner.progress
+            result = game.play(ids, budgets)
     else:
         from sim.report.watch import team_title
 
@@ -121,18 +123,27 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, quiet,
 def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_every, quiet):
     """Play step by step, recording a frame per turn (sim.report.watch) and drawing the board
     every N rotations into DIR for --png-every."""
-    from tqdm import tqdm
-
-    from sim.engine import layout as L
-    from sim.report.board_view import draw_view, save_png
     from sim.report.watch import Recorder, result_headline
+    from sim.runner.progress import stage
 
     labels = game.labels(catalogue.cards.names, game.setup.cpu_names, catalogue.entities)
     rec = Recorder(game, labels, teams, f"seed {seed}")
-    pictures, drawn = [], -1
+    pictures = []
     suits = catalogue.rules.suits
-    bar = tqdm(desc="playing (recording each turn)", unit="decision", delay=2, disable=quiet,
-               dynamic_ncols=True)
+    with stage("playing (recording each turn)", unit="decisions"):
+        _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures, suits)
+    result = game.result()
+    rec.finish(result_headline(result, team_names))
+    return rec, result, pictures
+
+
+def _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures, suits):
+    """Step the game to its end, a frame per step, a picture every N rotations (--png-every)."""
+    from sim.engine import layout as L
+    from sim.report.board_view import draw_view, save_png
+    from sim.runner.progress import advance
+
+    drawn = -1
     while not game.terminal:
         rot = int(game.st.g[L.ROTATION])
         if png_every is not None and rot != drawn and (rot - 1) % png_every[0] == 0:
@@ -144,11 +155,7 @@ def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_ev
         team = int(game.st.ent[game.current, L.TEAM])
         game.step(ids[team], budgets[team])
         rec.after_step()
-        bar.update(1)
-    bar.close()
-    result = game.result()
-    rec.finish(result_headline(result, team_names))
-    return rec, result, pictures
+        advance(1)
 
 
 def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed, quiet):

@@ -92,7 +92,8 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
         problems.raise_if_any()
     only = {catalogue.cards.find(n) for n in remedy_cards} if remedy_cards else None
     per_game: dict = {}
-    seat_cards, winner, records = play_pool(catalogue, exp, records=True, games=per_game)
+    seat_cards, winner, records = play_pool(catalogue, exp, records=True, games=per_game,
+                                            label="the study")
     rules, names = catalogue.rules, catalogue.cards.names
     rar = np.asarray(catalogue.cards.rarity, np.int64)
     s = study(seat_cards, winner, rar, len(rules.rarities), boards=pool_boards(exp, len(winner)),
@@ -116,8 +117,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     if replicates > 1:
         from sim.runner.rarity_recurrence import recurrence
 
-        recur = recurrence(catalogue, exp, s, replicates, correction=correction,
-                           progress=_replicate_progress)
+        recur = recurrence(catalogue, exp, s, replicates, correction=correction)
     fixes = []
     if remedy:
         from sim.runner.remedy import remedies, remedy_records
@@ -239,9 +239,6 @@ def echo_outliers(frame, s, correction: str, recur) -> None:
                       f"other way or shown inside the band)" if "contradicted" in r else ""))
 
 
-def _replicate_progress(done: int, total: int) -> None:
-    """Replicates take as long as the study each: one line on stderr per replicate."""
-    click.echo(f"rarity: replicate {done} of {total} played", err=True)
 
 
 def conclusion_line(frame, s, correction: str) -> str:

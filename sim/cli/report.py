@@ -53,6 +53,7 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import load_teams
     from sim.report.lab_report import write_report
+    from sim.runner.progress import stage
 
     if fairness_games % 4:
         raise click.BadParameter("must be a multiple of 4", param_hint="--fairness-games")
@@ -74,10 +75,12 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
         suggest = _suggester(catalogue, teams, suggest_k, rating_experiment, seed, fairness_games,
                              max(rating_games, 64))
     drift = _drift(catalogue, baseline) if baseline is not None else None
-    path = write_report(catalogue, out, seed=seed, teams=teams, fairness_games=fairness_games,
-                        rating_games=rating_games, rating_experiment=rating_experiment,
-                        remedy_games=remedy_games, rulings=rulings, policy=POLICY,
-                        suggest=suggest, drift=drift, players=labels)
+    with stage("building the report"):  # its games' stages count inside (sim.runner.progress)
+        path = write_report(catalogue, out, seed=seed, teams=teams,
+                            fairness_games=fairness_games, rating_games=rating_games,
+                            rating_experiment=rating_experiment, remedy_games=remedy_games,
+                            rulings=rulings, policy=POLICY, suggest=suggest, drift=drift,
+                            players=labels)
     click.echo(f"Report: {path.resolve()}")
 
 

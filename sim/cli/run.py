@@ -36,7 +36,7 @@ from ._policy import POLICY_HELP, budget_option
                    "(default: distributed.comm.tls.client.key).")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
-@click.option("--no-progress", is_flag=True, help="No progress bar.")
+@click.option("--no-progress", is_flag=True, hidden=True, help="The same as --quiet.")
 @click.option("--policy", default=None, help=POLICY_HELP + " Replaces the experiment's policies.")
 @budget_option
 def run(experiment, games, jobs, force_jobs, out, resume, backend, scheduler, tls_ca_file,

@@ -113,7 +113,7 @@ def rerun(path: Path, events, catalogue, *, progress: bool = True):
 
 
 def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc, progress):
-    from tqdm import tqdm
+    from contextlib import nullcontext
 
     from sim.engine import layout as L
     from sim.engine.record import new_game
@@ -126,10 +126,11 @@ def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc, 
     teams = [f"{team_title(k, team_names[k])} ({s.label})" for k, s in enumerate(specs)]
     rec = Recorder(game, labels, teams, f"seed {seed}")
     body = events[1:]
-    checked = 0
-    bar = tqdm(total=len(body), desc="replaying the game", unit="event", delay=2,
-               disable=not progress, dynamic_ncols=True)
-    try:
+    checked = counted = 0
+    from sim.runner.progress import NoStage, advance, stage
+
+    with (stage("replaying the game", len(body), unit="events") if progress
+          else nullcontext(NoStage())):
         while True:
             n = int(game.st.g[L.NEV])
             for row in game.st.ev[checked:n]:
@@ -139,14 +140,14 @@ def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc, 
                                          "the log here (logged with other cards or another "
                                          "engine)")
                 checked += 1
-            bar.update(n - bar.n)
+            if progress:
+                advance(min(checked, len(body)) - counted)
+                counted = min(checked, len(body))
             if game.terminal:
                 break
             team = int(game.st.ent[game.current, L.TEAM])
             game.step(specs[team].id, specs[team].budget)
             rec.after_step()
-    finally:
-        bar.close()
     if checked != len(body):
         raise Mismatch(body[checked][0], "the log goes on after the game played again from its "
                                          "header has ended")

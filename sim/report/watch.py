@@ -99,15 +99,18 @@ def result_headline(result, team_names) -> str:
 
 def _drawn(frames, texts, catalogue, suits, dpi: int, progress: bool):
     """Each frame as a Pillow image, the step's last sentences in its panel."""
+    from contextlib import nullcontext
+
+    from sim.runner.progress import NoStage, advance, stage
+
     painter = Painter(catalogue, suits, dpi)
-    bar = _bar(progress, len(frames), "drawing frames")
-    try:
+    with (stage("drawing frames", len(frames), unit="frames") if progress
+          else nullcontext(NoStage())):
         for fr in frames:
             fr.view.events = texts[fr.first:fr.last][-EVENTS_SHOWN:]
             yield painter.image(fr.view)
-            bar.update(1)
-    finally:
-        bar.close()
+            if progress:
+                advance(1)
 
 
 def write_gif(path, frames, texts, catalogue, suits, *, progress: bool = True) -> int:
@@ -143,12 +146,6 @@ def write_html(path, frames, texts, catalogue, suits, title: str, *, progress: b
     data = json.dumps(steps, ensure_ascii=False).replace("</", "<\\/")
     write_text(path, _PAGE.replace("{{TITLE}}", html.escape(title)).replace("{{DATA}}", data))
     return len(steps)
-
-
-def _bar(progress: bool, total: int, desc: str):
-    from tqdm import tqdm
-    return tqdm(total=total, desc=desc, unit="frame", delay=2, disable=not progress,
-                dynamic_ncols=True)
 
 
 _PAGE = """<!doctype html>

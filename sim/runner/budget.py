@@ -26,6 +26,8 @@ from sim.analysis.fairness import fairness_verdict, game_values
 from sim.analysis.intervals import newcombe_difference_interval
 from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, Teams, random_teams
 
+from .progress import stage
+
 VALIDATE_STREAM = 9  # SeedSequence([seed, 9]): the validation's team draws
 PLAY_CHUNK = 4096    # games per engine call (memory of the per-game result rows)
 SET_BOARDS = 64  # boards of the validation's sets (block b on board b % 64, as fairness plays)
@@ -58,7 +60,7 @@ def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = No
     exp = load_experiment(spec.experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
     exp = with_policy(exp, policy)
     per_game: dict = {}
-    seat_cards, winner = play_pool(catalogue, exp, games=per_game)
+    seat_cards, winner = play_pool(catalogue, exp, games=per_game, label="Power Levels: pool games")
     rarity = np.asarray(catalogue.cards.rarity, np.int64)
     st = study(seat_cards, winner, rarity, len(catalogue.rules.rarities),
                boards=pool_boards(exp, len(winner)))
@@ -114,16 +116,22 @@ def play_sets(catalogue, teams: np.ndarray, set_games: int, policy: str, seed: i
     """Winning team of every game: set ``g`` is games ``g*G .. (g+1)*G - 1`` in duplicate blocks
     (one board and dice family per block, the teams rotated through the seats), exactly as
     :func:`sim.runner.fairness.check_fairness` would seat them."""
-    from sim.engine.runner import play_many
-
     from .fairness import fairness_experiment
-    from .schedule import schedule
     from .tasks import build_arena
 
     sets = teams.shape[0]
     first = Teams(tuple(f"Team {k + 1}" for k in range(TEAMS)), teams[0])
     exp = fairness_experiment(first, policy, seed, sets * set_games, set_games, boards)
     arena = build_arena(catalogue, exp)
+    with stage("budget validation: game sets", exp.games):
+        return _play_set_games(arena, exp, teams, set_games)
+
+
+def _play_set_games(arena, exp, teams: np.ndarray, set_games: int) -> np.ndarray:
+    """The sets' games, :data:`PLAY_CHUNK` at a time (each chunk's seats from the schedule)."""
+    from .playing import play_many
+    from .schedule import schedule
+
     winners = []
     for start in range(0, exp.games, PLAY_CHUNK):
         stop = min(exp.games, start + PLAY_CHUNK)

@@ -59,39 +59,31 @@ class Confirmation:
 
 
 def confirm(proposals: Iterable[tuple[object, np.ndarray]], judge: Callable, *,
-            budget: int, per_check: int, progress=None) -> Confirmation:
+            budget: int, per_check: int,
+            stage: str = "confirming proposals by play") -> Confirmation:
     """Play ``proposals`` (``(label, teams)``, best first by the surrogate) with ``judge(teams,
     games)`` until one is fair or ``budget`` games are spent; each check plays at most
-    ``per_check`` games (fewer when it settles early, and never more than the budget left)."""
+    ``per_check`` games (fewer when it settles early, and never more than the budget left).
+    ``stage`` names this search on the progress line (:mod:`.progress`), each check a step."""
+    from . import progress as line
+
     trials: list[Trial] = []
     games = 0
-    for label, teams in proposals:
-        left = budget - games
-        if left < min(per_check, 8):
-            break
-        games_now = min(per_check, left - left % 4)
-        report = judge(teams, games_now)
-        games += report.games
-        trials.append(Trial(label, np.asarray(teams), report))
-        if progress is not None:
-            progress(len(trials), games, budget, trials[-1])
-        if trials[-1].fair:
-            break
+    with line.stage(stage, budget, at_most=True):
+        for label, teams in proposals:
+            left = budget - games
+            if left < min(per_check, 8):
+                break
+            games_now = min(per_check, left - left % 4)
+            with line.stage(f"proposal {len(trials) + 1}"):
+                report = judge(teams, games_now)
+            games += report.games
+            trials.append(Trial(label, np.asarray(teams), report))
+            if trials[-1].fair:
+                break
     confirmed = trials[-1] if trials and trials[-1].fair else None
     best = min(trials, key=lambda t: (not t.fair, t.gap)) if trials else None
     return Confirmation(confirmed, best, tuple(trials), games, budget)
 
 
-def stderr_progress(what: str):
-    """Progress on stderr (checks can take minutes): one line per proposal judged."""
-    import sys
-
-    def show(n, games, budget, trial):
-        v = trial.report.verdict
-        print(f"{what}: proposal {n} judged {v.status} (largest gap {100 * trial.gap:.1f} points, "
-              f"{trial.report.games} games); {games:,} of at most {budget:,} games",
-              file=sys.stderr, flush=True)
-    return show
-
-
-__all__ = ["Confirmation", "Trial", "confirm", "stderr_progress"]
+__all__ = ["Confirmation", "Trial", "confirm"]

@@ -142,7 +142,7 @@ class DraftResult:
 
 def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", games: int = 1024,
           round_games: int = 256, tolerance: float = 0.05, levels=None, arena=None,
-          budget: int | None = None, proposals: int = 8, progress=None) -> DraftResult:
+          budget: int | None = None, proposals: int = 8) -> DraftResult:
     """The fairest split the simulation confirms, beside the snake and (with ``levels``, a
     :class:`sim.runner.budget.LevelTable`, and ``arena``, its
     :class:`sim.catalogue.arena_budget.ArenaBudget`) Arena's alternating draft. The surrogate's
@@ -151,6 +151,7 @@ def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", gam
     in the search whenever some split of the pool fits it; when none can, ``feasible`` says so."""
     from sim.analysis.power_level import alternating_draft, budget_feasible
 
+    from . import progress as line
     from .confirm import confirm
     from .fairness import check_fairness
 
@@ -169,7 +170,8 @@ def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", gam
 
     ranked = split_proposals(pool, strength, seed, level=level, budget=budget)[:proposals]
     search = confirm(((f"proposal {k + 1}", t) for k, t in enumerate(ranked)), judge,
-                     budget=games * proposals, per_check=games, progress=progress)
+                     budget=games * proposals, per_check=games,
+                     stage="confirming the fairest split by play")
     chosen = search.confirmed or search.best
     splits = {"fairest": chosen.teams, "snake": snake_draft(pool, strength)}
     reports = {"fairest": chosen.report}
@@ -177,7 +179,9 @@ def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", gam
         splits["alternating"] = alternating_draft(pool, levels.level, levels.rating, arena.order,
                                                   budget, arena.enforce_budget,
                                                   CARDS_PER_TEAM)
-    for name in ("snake", "alternating"):
-        if name in splits:
+    others = [name for name in ("snake", "alternating") if name in splits]
+    with line.stage(f"judging the {' and '.join(others)} draft{'s' * (len(others) > 1)}",
+                    games * len(others), at_most=True):
+        for name in others:
             reports[name] = judge(splits[name], games)
     return DraftResult(pool, strength, splits, reports, search, budget, feasible)

@@ -32,6 +32,7 @@ from .drift_baseline import (FORMAT, WINNER_CODES, card_files, changed_card_file
                              text_digest)
 from .experiment import Experiment, load_experiment
 from .schedule import schedule
+from .progress import stage
 from .tasks import build_arena, play_games
 
 __all__ = ["DRIFT_DOWN", "DRIFT_UP", "NO_DRIFT", "OPEN", "GateResult", "Suite", "load_suite",
@@ -123,7 +124,8 @@ def make_baseline(catalogue, suite: Suite, policies: dict) -> dict:
     files = card_files(catalogue.root)
     matchups, metrics = {}, {}
     for exp in suite.experiments:
-        winners = _winners(build_arena(catalogue, exp), 0, suite.max_games)
+        with stage(f"matchup {exp.name}", suite.max_games):
+            winners = _winners(build_arena(catalogue, exp), 0, suite.max_games)
         matchups[exp.name] = {"games": int(winners.size), "winners": _encode(winners),
                               "experiment": exp.digest, "root_seed": exp.root_seed,
                               "teams": team_card_names(exp, catalogue.cards)}
@@ -218,7 +220,7 @@ def _decide_all(before, after, board, suite: Suite, alpha: float) -> list[Paired
                          beta=suite.beta) for k in range(4)]
 
 
-def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alpha, progress):
+def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alpha):
     """Play one matchup round by round, paired with its "before", until every team is decided."""
     names = team_card_names(exp, catalogue.cards)
     recorded = _recorded(baseline, exp, names, baseline_path)
@@ -228,6 +230,14 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
     if reference is not None:
         before_arena = build_arena(reference, _cards_by_name(exp, names, reference.cards,
                                                              baseline_path))
+    # the baseline's games replayed under today's engine when its cards differ: twice the games
+    with stage(f"matchup {exp.name}", cap * (1 if before_arena is None else 2), at_most=True):
+        tests = _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha)
+    return [MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)]
+
+
+def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha) -> list:
+    """The rounds of one matchup (:func:`_gate_matchup`), paired, until every team is decided."""
     before, after = np.empty(0, np.int64), np.empty(0, np.int64)
     tests: list[PairedDrift] = []
     while after.size < cap:
@@ -236,18 +246,16 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
         previous = recorded[start:stop] if before_arena is None else _winners(before_arena, start,
                                                                                stop)
         before = np.concatenate([before, previous])
-        if progress is not None:
-            progress(exp.name, stop, cap)
         if stop < min(suite.min_games, cap):
             continue
         tests = _decide_all(before, after, schedule(exp, 0, stop).board, suite, alpha)
         if all(t.decision != OPEN for t in tests):
             break
-    return [MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)]
+    return tests
 
 
-def run_gate(catalogue, suite: Suite, baseline: dict, baseline_path="baseline",
-             progress=None) -> GateResult:
+def run_gate(catalogue, suite: Suite, baseline: dict,
+             baseline_path="baseline") -> GateResult:
     """Replay the suite paired with the baseline and test every metric (Bonferroni over metrics)."""
     from sim.catalogue.loader import load_catalogue
     from sim.engine.tables import load_game_data
@@ -270,7 +278,7 @@ def run_gate(catalogue, suite: Suite, baseline: dict, baseline_path="baseline",
                 unreadable = str(replace(first, file=Path(first.file).name))
         for exp in suite.experiments:
             results += _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path,
-                                     alpha, progress)
+                                     alpha)
     changes = combat_changes(baseline["combat"], combat_snapshot(catalogue.rules))
     return GateResult(tuple(results), tuple(changes), alpha, tuple(changed),
                       baseline["engine"]["source"] != engine_digest(), unreadable)

@@ -25,6 +25,7 @@ from sim.analysis.fairness import OPEN, FairnessVerdict, fairness_verdict, game_
 from sim.analysis.variance import SeatTeamEffects, seat_team_effects
 
 from .experiment import Experiment
+from .progress import stage
 from .tasks import build_arena, grow_arena, play_games
 
 DEFAULT_GAMES = 4000
@@ -100,24 +101,25 @@ def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
     kept: dict[str, list] = {k: [] for k in GAME_COLUMNS + ("health", "eliminated")}
     played = rounds = 0
     verdict = None
-    while played < max_games:
-        stop = min(max_games, played + round_games)
-        arena = grow_arena(catalogue, arena, -(-stop // 4))   # the boards this round reaches
-        cols = play_games(arena, played, stop)
-        assert np.array_equal(cols["seat_offset"], np.arange(played, stop) % 4)
-        for k in GAME_COLUMNS:
-            kept[k].append(cols[k])
-        kept["health"].append(_by_team(cols, "health"))
-        kept["eliminated"].append(_by_team(cols, "eliminated"))
-        played, rounds = stop, rounds + 1
-        outcomes = game_values(np.concatenate(kept["winner_team"])).reshape(-1, 4, 4)
-        blocks = np.concatenate(kept["board"])[::4]           # one board per duplicate block
-        verdict = fairness_verdict(outcomes, tolerance=tolerance, alpha=alpha, max_looks=looks,
-                                   names=teams.names, clusters=blocks)
-        if progress is not None:
-            progress(played, verdict)
-        if verdict.status != OPEN:
-            break
+    with stage("duplicate play of the four teams", max_games, at_most=True):
+        while played < max_games:
+            stop = min(max_games, played + round_games)
+            arena = grow_arena(catalogue, arena, -(-stop // 4))   # the boards this round reaches
+            cols = play_games(arena, played, stop)
+            assert np.array_equal(cols["seat_offset"], np.arange(played, stop) % 4)
+            for k in GAME_COLUMNS:
+                kept[k].append(cols[k])
+            kept["health"].append(_by_team(cols, "health"))
+            kept["eliminated"].append(_by_team(cols, "eliminated"))
+            played, rounds = stop, rounds + 1
+            outcomes = game_values(np.concatenate(kept["winner_team"])).reshape(-1, 4, 4)
+            blocks = np.concatenate(kept["board"])[::4]           # one board per duplicate block
+            verdict = fairness_verdict(outcomes, tolerance=tolerance, alpha=alpha, max_looks=looks,
+                                       names=teams.names, clusters=blocks)
+            if progress is not None:
+                progress(played, verdict)
+            if verdict.status != OPEN:
+                break
     games = {k: np.concatenate(v) for k, v in kept.items()}
     names, counts = np.unique(games["outcome"], return_counts=True)
     seats = seat_team_effects(outcomes, confidence=1 - alpha, clusters=blocks)

@@ -43,10 +43,12 @@ import numpy as np
 
 from sim.ai.spec import PolicySpec, parse_policies
 
+from . import progress as line
+
 # The default rungs (docs/ai.md): each beat the one below at the default number of games.
 DEFAULT_PLAYERS = ("random", "greedy", "lookahead:4", "lookahead:32")
 DEFAULT_GAMES = 960
-CHUNK_DEALS = 40  # deals per call of the parallel loop (progress is reported between calls)
+CHUNK_DEALS = 40  # deals per call of the parallel loop (which counts games as they finish)
 DRAW_STREAM, BOARD_STREAM = 1, 2
 MIN_BOARDS = 2  # a board-clustered standard error needs two boards
 CONFIDENCE = 0.95  # of the Elo and win-rate intervals
@@ -125,11 +127,11 @@ def finishing_places(winner: np.ndarray, health: np.ndarray, eliminated: np.ndar
 
 
 def play_ladder(catalogue, players=DEFAULT_PLAYERS, *, games: int = DEFAULT_GAMES,
-                seed: int = 0, boards: int = 32, alpha: float = 0.05, progress=None) -> Ladder:
+                seed: int = 0, boards: int = 32, alpha: float = 0.05) -> Ladder:
     """Play about ``games`` games (rounded up to whole deals in every match) and rate the players.
 
-    ``players`` are policy specs (:mod:`sim.ai.spec`), weakest rung first; ``progress(done,
-    total)`` is called with games played so far. Results depend only on the players, ``games``,
+    ``players`` are policy specs (:mod:`sim.ai.spec`), weakest rung first; games are counted
+    into the progress line (:mod:`.progress`). Results depend only on the players, ``games``,
     ``seed`` and ``boards`` (deal ``d``'s dice: child ``d`` of ``SeedSequence(seed)``), never on
     the thread count."""
     if boards < MIN_BOARDS:
@@ -144,17 +146,18 @@ def play_ladder(catalogue, players=DEFAULT_PLAYERS, *, games: int = DEFAULT_GAME
     t0 = time.perf_counter()
     world = _world(catalogue, seed, boards)
     single, places, deal_of, match_of = [], [], [], []
-    for k, (lo, hi) in enumerate(pairs):
-        dealt = np.arange(k, n_deals, len(pairs))  # deal d belongs to match d % matches
-        for start in range(0, dealt.size, CHUNK_DEALS):
-            deals = dealt[start:start + CHUNK_DEALS]
-            seat, pl = _play_match(world, catalogue, specs[lo], specs[hi], deals, seed, boards)
-            single.append(seat)
-            places.append(pl)
-            deal_of.append(np.repeat(deals, 4))
-            match_of.append(np.full(seat.size, k))
-            if progress is not None:
-                progress(sum(d.size for d in deal_of), 4 * n_deals)
+    with line.stage("round robin", 4 * n_deals):
+        for k, (lo, hi) in enumerate(pairs):
+            dealt = np.arange(k, n_deals, len(pairs))  # deal d belongs to match d % matches
+            with line.stage(f"{labels[hi]} vs 3 × {labels[lo]}"):
+                for start in range(0, dealt.size, CHUNK_DEALS):
+                    deals = dealt[start:start + CHUNK_DEALS]
+                    seat, pl = _play_match(world, catalogue, specs[lo], specs[hi], deals, seed,
+                                           boards)
+                    single.append(seat)
+                    places.append(pl)
+                    deal_of.append(np.repeat(deals, 4))
+                    match_of.append(np.full(seat.size, k))
     return rate(labels, pairs, np.concatenate(match_of), np.concatenate(single),
                 np.concatenate(places), np.concatenate(deal_of), time.perf_counter() - t0,
                 alpha, boards=boards)
@@ -178,7 +181,9 @@ def _play_match(world, catalogue, lower: PolicySpec, higher: PolicySpec, deals: 
                 seed: int, boards: int):
     """Each deal four times, ``higher`` in seat r of rotation r and ``lower`` in the other three;
     returns the single seat of each game ``[n]`` and the finishing places ``[n, 4]``."""
-    from sim.engine.runner import RESULT_COLUMNS, play_many
+    from sim.engine.runner import RESULT_COLUMNS
+
+    from .playing import play_many
 
     stacked, cards = world
     rot = np.tile(np.arange(4), deals.size)

@@ -4,7 +4,8 @@ Local: joblib's loky processes (``jobs`` defaults to every core, and is capped a
 forced: sim.runner.limits). Cluster: futures on a ``distributed`` scheduler (plain or TLS,
 sim.runner.security), connected (or refused, in seconds) before anything is written. Batches
 finish in any order; each is checked (sim.runner.results) and stored atomically the moment it arrives, so an
-interrupt loses only batches still in flight, and the progress bar shows games/s and the ETA.
+interrupt loses only batches still in flight, and the progress line (:mod:`.progress`) shows
+games/s and the time left.
 Local workers watch the run that started them and exit when it dies (sim.runner.lifeline).
 """
 
@@ -14,14 +15,15 @@ import os
 import socket
 import ssl
 import warnings
+from contextlib import ExitStack, nullcontext
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from joblib import Parallel, delayed
-from tqdm import tqdm
 
 from sim.catalogue.diagnostics import InputError, Problem
 
+from . import progress as line
 from .experiment import Experiment
 from .limits import cores
 from .results import check_result
@@ -113,8 +115,10 @@ def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_roo
     exp_path, cards_root = str(Path(exp_path).resolve()), str(Path(cards_root).resolve())
     args = (exp_path, games, cards_root, fingerprint(exp_path, cards_root))
     games_todo = sum(stop - start for start, stop in map(exp.batch_range, todo))
-    bar = tqdm(total=games_todo, unit="game", disable=not progress, smoothing=0.1,
-               desc=exp.name, dynamic_ncols=True)
+    bar = ExitStack()
+    counted = bar.enter_context(line.stage(f"playing {exp.name}", games_todo) if progress
+                                else nullcontext(line.NoStage()))
+    received = 0
     results = (_local_results(args, todo, policies, jobs) if client is None else
                _cluster_results(client, args, todo, policies, jobs))
     try:
@@ -125,7 +129,9 @@ def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_roo
             b, columns, seconds = check_result(result, exp, store.digest, wanted, worker)
             wanted.discard(b)
             store.write_batch(b, columns, seconds)
-            bar.update(len(columns["game"]))
+            received += len(columns["game"])
+            # a batch played in this process (one job: joblib runs it here) counted itself
+            line.advance(received - counted.done)
     finally:
         results.close()  # stops the workers' remaining batches (an interrupt, a refused result)
         bar.close()

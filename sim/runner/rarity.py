@@ -39,6 +39,7 @@ from sim.analysis.intervals import wilson_interval
 from sim.analysis.multiple import adjust
 from sim.analysis.ratings import composition_strengths
 
+from . import progress
 from .experiment import Experiment
 from .schedule import schedule
 from .tasks import build_arena, play_games, replay_winners
@@ -104,11 +105,17 @@ RECORD = ("dealt", "taken", "kills", "alive")
 
 
 def play_pool(catalogue, exp: Experiment, round_games: int = 512, records: bool = False,
-              games: dict | None = None):
+              games: dict | None = None, label: str = "pool games"):
     """Cards in each (game, seat) ``[n, 4, 5]`` and the winning seat of each game ``[n]``; with
     ``records`` also each card's play record ``[n, 4, 5, 4]`` (dealt, taken, kills, alive).
     ``games``, a dict, receives the per-game columns the balance metrics need (outcome,
-    rotations, board, and per seat the decision after which it fell: ``eliminated [n, 4]``)."""
+    rotations, board, and per seat the decision after which it fell: ``eliminated [n, 4]``).
+    ``label`` names the stage on the progress line."""
+    with progress.stage(label, exp.games):
+        return _play_pool(catalogue, exp, round_games, records, games)
+
+
+def _play_pool(catalogue, exp, round_games, records, games):
     arena = build_arena(catalogue, exp)
     cards, winners, recs = [], [], []
     kept: dict[str, list] = {k: [] for k in ("outcome", "rotations", "board", "eliminated",
@@ -340,7 +347,8 @@ def ablation(catalogue, exp: Experiment, seat_cards: np.ndarray, winner: np.ndar
     games_all = np.asarray(games_all)
     order = np.argsort(games_all, kind="stable")
     replayed = np.empty(games_all.size, np.int64)
-    replayed[order] = replay_winners(arena, games_all[order], np.asarray(teams_all)[order])
+    with progress.stage("ablation: each card swapped for its reference", games_all.size):
+        replayed[order] = replay_winners(arena, games_all[order], np.asarray(teams_all)[order])
     diff = np.asarray(orig_all) - (replayed == np.asarray(seat_all)).astype(float)
     card_all = np.asarray(card_all)
     for c in range(n_cards):

@@ -61,20 +61,20 @@ def agreement(labels, studies) -> PolicyAgreement:
                            robust, disputed, rho, p)
 
 
-def play_studies(catalogue, exp, labels, rarity: np.ndarray, n_rarities: int,
-                 progress=None) -> tuple[RarityStudy, ...]:
+def play_studies(catalogue, exp, labels, rarity: np.ndarray,
+                 n_rarities: int) -> tuple[RarityStudy, ...]:
     """The pool experiment ``exp`` played once per player in ``labels`` (policy spec labels,
     every seat), same seeds throughout: one rarity study each."""
+    from . import progress as line
     from .experiment import with_policy
     from .rarity import play_pool, pool_boards, study
 
     studies = []
     boards = pool_boards(exp)  # the same boards under every player
-    for k, label in enumerate(labels):
-        seat_cards, winner = play_pool(catalogue, with_policy(exp, label))
-        studies.append(study(seat_cards, winner, rarity, n_rarities, boards=boards))
-        if progress is not None:
-            progress(k + 1, len(labels), label)
+    with line.stage("the study under the other players", exp.games * len(labels)):
+        for label in labels:
+            seat_cards, winner = play_pool(catalogue, with_policy(exp, label), label=label)
+            studies.append(study(seat_cards, winner, rarity, n_rarities, boards=boards))
     return tuple(studies)
 
 

@@ -69,26 +69,27 @@ def replicate_seed(root_seed: int, r: int) -> int:
     return int(np.random.SeedSequence([root_seed, RECUR_STREAM, r]).generate_state(1)[0])
 
 
-def recurrence(catalogue, exp, main_study, replicates: int, *, correction: str = "holm",
-               progress=None) -> Recurrence:
+def recurrence(catalogue, exp, main_study, replicates: int, *,
+               correction: str = "holm") -> Recurrence:
     """``replicates`` studies in all: the main one and ``replicates - 1`` more from seeds of
     their own (module doc), each judged with the same correction."""
+    from . import progress as line
     from .rarity import play_pool, pool_boards, study
 
     rarity = np.asarray(catalogue.cards.rarity, np.int64)
     flags = [main_study.outlier]
     inside = [main_study.inside]
     seeds = [exp.root_seed]
-    for r in range(1, replicates):
-        rep = replace(exp, root_seed=replicate_seed(exp.root_seed, r))
-        seat_cards, winner = play_pool(catalogue, rep)
-        s = study(seat_cards, winner, rarity, len(catalogue.rules.rarities),
-                  boards=pool_boards(rep, len(winner)), correction=correction)
-        flags.append(s.outlier)
-        inside.append(s.inside)
-        seeds.append(rep.root_seed)
-        if progress is not None:
-            progress(r + 1, replicates)
+    with line.stage("independent replicates", exp.games * (replicates - 1)):
+        for r in range(1, replicates):
+            rep = replace(exp, root_seed=replicate_seed(exp.root_seed, r))
+            seat_cards, winner = play_pool(catalogue, rep,
+                                           label=f"replicate {r + 1} of {replicates}")
+            s = study(seat_cards, winner, rarity, len(catalogue.rules.rarities),
+                      boards=pool_boards(rep, len(winner)), correction=correction)
+            flags.append(s.outlier)
+            inside.append(s.inside)
+            seeds.append(rep.root_seed)
     return Recurrence(tuple(seeds), np.stack(flags, axis=1),
                       None if any(x is None for x in inside) else np.stack(inside, axis=1))
 

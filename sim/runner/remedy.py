@@ -47,6 +47,7 @@ from sim.analysis.shift import offsets, paired_shift
 from sim.catalogue.power import DEFAULT_WEIGHTS, power_score
 from sim.catalogue.remedy import RemedySteps, stat_bounds, stat_value, with_stat
 
+from . import progress
 from .tasks import build_arena, replay_winners
 
 LANDS, OVERSHOOTS, SHORT, NONE = "lands", "overshoots", "short", "no candidate"
@@ -203,18 +204,24 @@ def remedies(catalogue, exp, seat_cards: np.ndarray, winner: np.ndarray, study, 
     (see the module doc)."""
     from scipy.stats import norm
 
-    from sim.engine.setup import card_arrays
-
     if arena is None:
         arena = build_arena(catalogue, exp)
-    cards, rules = catalogue.cards, catalogue.rules
     z = float(norm.ppf(0.5 + confidence / 2.0))
     beta = np.asarray(study.rating, float)
-    out = []
-    for c in np.flatnonzero(study.outlier != 0):
-        c = int(c)
-        if only is not None and c not in only:
-            continue
+    todo = [int(c) for c in np.flatnonzero(study.outlier != 0) if only is None or int(c) in only]
+    if not todo:
+        return []
+    with progress.stage("remedies", budget * len(todo), at_most=True):
+        return [_remedy(catalogue, arena, seat_cards, winner, study, steps, budget, c, beta, z, l2)
+                for c in todo]
+
+
+def _remedy(catalogue, arena, seat_cards, winner, study, steps, budget, c, beta, z, l2):
+    """One outlier's remedy (a stage of the progress line of its own)."""
+    from sim.engine.setup import card_arrays
+
+    cards, rules = catalogue.cards, catalogue.rules
+    with progress.stage(cards.names[c]):
         direction = -int(study.outlier[c])
         cands = candidates(cards, rules, steps, c, direction)
         per_check = max(1, budget // max(1, max_checks(cands)))
@@ -244,10 +251,9 @@ def remedies(catalogue, exp, seat_cards: np.ndarray, winner: np.ndarray, study, 
         if status == LANDS and not lo_band <= proposal.low <= proposal.high <= hi_band:
             status = UNSETTLED
             needed = replays_to_settle(proposal, se0, z, lo_band, hi_band)
-        out.append(Remedy(c, direction, status, proposal, checks, len(cands), lo_band, hi_band,
-                          float(beta[c]), float(study.rating_low[c]), float(study.rating_high[c]),
-                          needed))
-    return out
+        return Remedy(c, direction, status, proposal, checks, len(cands), lo_band, hi_band,
+                      float(beta[c]), float(study.rating_low[c]), float(study.rating_high[c]),
+                      needed)
 
 
 def replays_to_settle(check: Check, se0: float, z: float, band_low: float,

@@ -11,7 +11,6 @@ itself worth knowing (docs/rulings-impact.md). The comparisons live in :mod:`.ru
 
 from __future__ import annotations
 
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, replace
@@ -19,9 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
+from . import progress
 from .rulings_data import DEFAULT_STUDY, Alternative, RulingsFile, prepare
 
-ROUND_GAMES = 256       # games between two progress lines (a multiple of 4: duplicate blocks)
+ROUND_GAMES = 256       # games per engine call (a multiple of 4: duplicate blocks)
 
 
 @dataclass(frozen=True)
@@ -63,25 +63,6 @@ class StudyRun:
     inputs: str = ""            # digest of everything the engine was given (boards, rules, cards)
 
 
-class Progress:
-    """Progress on stderr: the stage, games done of its total, and the time left overall."""
-
-    def __init__(self, total_games: int, stream=None):
-        self.total, self.done, self.t0 = total_games, 0, time.perf_counter()
-        self.stream = stream if stream is not None else sys.stderr
-
-    def __call__(self, stage: str, done: int, total: int, step: int = 0) -> None:
-        self.done += step
-        spent = time.perf_counter() - self.t0
-        left = spent / self.done * (self.total - self.done) if self.done else float("nan")
-        eta = "" if np.isnan(left) else f", about {_duration(left)} left"
-        print(f"rulings: {stage}: {done:,}/{total:,} games{eta}", file=self.stream, flush=True)
-
-
-def _duration(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
-
-
 def input_digest(arena, h=None):
     """Digest of the arrays an arena hands the engine. Why: when an alternative replays
     identical games, equal inputs mean the engine does not read the key at all; different
@@ -108,7 +89,7 @@ def _trace(cols) -> np.ndarray:
     return np.stack([cols["winner_seat"], cols["decisions"], cols["rotations"]], axis=1)
 
 
-def play_fairness(catalogue, cfg: StudyConfig, stage: str, progress) -> tuple:
+def play_fairness(catalogue, cfg: StudyConfig) -> tuple:
     """The fixed fairness study: winners, each block's board and each game's trace."""
     from sim.catalogue.teams import load_teams
 
@@ -127,12 +108,11 @@ def play_fairness(catalogue, cfg: StudyConfig, stage: str, progress) -> tuple:
         winners.append(cols["winner_team"])
         boards.append(cols["board"][::4])
         traces.append(_trace(cols))
-        progress(f"{stage}: fairness", stop, cfg.fairness_games, stop - start)
     return (np.concatenate(winners), np.concatenate(boards), np.concatenate(traces),
             input_digest(arena).hexdigest())
 
 
-def play_ratings(catalogue, cfg: StudyConfig, stage: str, progress) -> tuple:
+def play_ratings(catalogue, cfg: StudyConfig) -> tuple:
     """The fixed rating study on the pool experiment's own boards and seeds."""
     from sim.engine.layout import POLICY_IDS
 
@@ -152,18 +132,20 @@ def play_ratings(catalogue, cfg: StudyConfig, stage: str, progress) -> tuple:
                                for s in range(4)], 1))
         winners.append(cols["winner_seat"])
         traces.append(_trace(cols))
-        progress(f"{stage}: card ratings", stop, exp.games, stop - start)
     return (np.concatenate(cards), np.concatenate(winners), pool_boards(exp, exp.games),
             np.concatenate(traces), input_digest(arena).hexdigest())
 
 
-def play_study(catalogue, cfg: StudyConfig, stage: str, progress) -> StudyRun:
-    """Both parts of the study under one card folder."""
+def play_study(catalogue, cfg: StudyConfig, stage: str) -> StudyRun:
+    """Both parts of the study under one card folder (``stage`` names it on the progress
+    line)."""
     t0 = time.perf_counter()
-    *fair, fair_inputs = play_fairness(catalogue, cfg, stage, progress)
-    *rating, rating_inputs = play_ratings(catalogue, cfg, stage, progress) \
-        if cfg.rating_games else (np.zeros((0, 4, 5), np.int64), np.zeros(0, np.int64),
-                                  np.zeros(0, np.int64), np.zeros((0, 3), np.int64), "")
+    with progress.stage(f"{stage}: fairness"):
+        *fair, fair_inputs = play_fairness(catalogue, cfg)
+    with progress.stage(f"{stage}: card ratings"):
+        *rating, rating_inputs = play_ratings(catalogue, cfg) \
+            if cfg.rating_games else (np.zeros((0, 4, 5), np.int64), np.zeros(0, np.int64),
+                                      np.zeros(0, np.int64), np.zeros((0, 3), np.int64), "")
     return StudyRun(*fair, *rating, time.perf_counter() - t0, fair_inputs + rating_inputs)
 
 
@@ -176,7 +158,7 @@ def prepare_all(rulings: RulingsFile, cards: Path, workdir: Path) -> list[tuple]
     return out
 
 
-def run_rulings(rulings: RulingsFile, cfg: StudyConfig, cards: Path, *, progress=None) -> dict:
+def run_rulings(rulings: RulingsFile, cfg: StudyConfig, cards: Path) -> dict:
     """The whole comparison as plain data (the JSON document; the text prints from it)."""
     from sim.catalogue.loader import load_catalogue
 
@@ -184,14 +166,14 @@ def run_rulings(rulings: RulingsFile, cfg: StudyConfig, cards: Path, *, progress
 
     book = load_catalogue(cards)
     per_study = cfg.fairness_games + cfg.rating_games
-    progress = progress or Progress(per_study * (1 + len(rulings.alternatives)))
-    with tempfile.TemporaryDirectory(prefix="bwlab-rulings-") as tmp:
+    total = per_study * (1 + len(rulings.alternatives))
+    with tempfile.TemporaryDirectory(prefix="bwlab-rulings-") as tmp, \
+            progress.stage("rule sets", total):
         prepared = prepare_all(rulings, Path(cards), Path(tmp))
-        base = play_study(book, cfg, "book default", progress)
+        base = play_study(book, cfg, "book default")
         results = []
         for k, (catalogue, alt) in enumerate(prepared, 1):
-            stage = f"[{k}/{len(prepared)}] {alt.label}"
-            run = play_study(catalogue, cfg, stage, progress)
+            run = play_study(catalogue, cfg, f"[{k}/{len(prepared)}] {alt.label}")
             results.append(compare(book, cfg, base, run, alt))
     ranked = rank(results)
     return {"conclusion": conclusion(ranked), "study": _study_doc(cfg, base),
@@ -211,5 +193,5 @@ def _study_doc(cfg: StudyConfig, base: StudyRun) -> dict:
             "seconds_per_study": round(base.seconds, 1)}
 
 
-__all__ = ["DEFAULT_STUDY", "Alternative", "Progress", "StudyConfig", "StudyRun", "play_study",
+__all__ = ["DEFAULT_STUDY", "Alternative", "StudyConfig", "StudyRun", "play_study",
            "run_rulings"]

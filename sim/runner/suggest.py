@@ -18,7 +18,7 @@ from .rarity import play_pool, study
 
 def card_ratings(catalogue, experiment, games: int) -> np.ndarray:
     exp = replace(experiment, games=games, batch_size=min(experiment.batch_size, games))
-    seat_cards, winner = play_pool(catalogue, exp)
+    seat_cards, winner = play_pool(catalogue, exp, label="card ratings for the search")
     rar = np.asarray(catalogue.cards.rarity, np.int64)
     return study(seat_cards, winner, rar, len(catalogue.rules.rarities)).rating
 

@@ -77,7 +77,9 @@ def grow_arena(catalogue, arena: Arena, n_boards: int) -> Arena:
 def play_games(arena: Arena, start: int, stop: int) -> dict:
     """Play games ``start .. stop - 1`` of the arena's experiment; one column per result."""
     from sim.engine.layout import REASON_NAMES
-    from sim.engine.runner import CARD_COLUMNS, RESULT_COLUMNS, play_many
+    from sim.engine.runner import CARD_COLUMNS, RESULT_COLUMNS
+
+    from .playing import play_many  # the engine's, counting games into the progress line
 
     exp = arena.exp
     sch = schedule(exp, start, stop)
@@ -136,7 +138,7 @@ def batch_schema():
 def replay_winners(arena: Arena, games: np.ndarray, team_cards: np.ndarray) -> np.ndarray:
     """Winning seat of chosen games replayed with other cards: same boards, seats and dice seeds
     (child ``game`` of the root seed), so any difference is the cards' doing."""
-    from sim.engine.runner import play_many
+    from .playing import play_many
 
     exp = arena.exp
     games = np.asarray(games, np.int64)

@@ -134,9 +134,10 @@ def is_warm() -> bool:
 
 
 def warm(jobs: int = 2, cards_root: Path = ROOT / "cards", verbose: bool = True,
-         stream=None) -> float:
+         stream=None, on_part=None) -> float:
     """Compile every stage's groups with ``jobs`` processes; the seconds it took. Progress
-    (part done/total, the seconds so far) goes to ``stream`` (default stdout)."""
+    (part done/total, the seconds so far) goes to ``stream`` (default stdout); ``on_part(group,
+    seconds)`` is called as each part ends (the CLI's progress line counts them)."""
     from sim._jit import JIT_CACHE_DIR
 
     out = stream if stream is not None else sys.stdout
@@ -148,6 +149,8 @@ def warm(jobs: int = 2, cards_root: Path = ROOT / "cards", verbose: bool = True,
             for group, seconds in parallel(delayed(compile_group)(g, str(cards_root))
                                            for g in stage):
                 done += 1
+                if on_part is not None:
+                    on_part(group, seconds)
                 if verbose:
                     print(f"compiled {group:<7s} {seconds:6.1f} s ({done}/{total} parts, "
                           f"{time.perf_counter() - t0:.0f} s so far)", file=out, flush=True)

@@ -1,0 +1,107 @@
+"""The engine's :func:`sim.engine.runner.play_many`, chunk by chunk, counting finished games into
+the progress line (:mod:`.progress`).
+
+Why here and not in the engine: ``play_many`` is one blocking call that can last minutes
+(look-ahead games take seconds each), so a caller learns nothing until it returns. This wrapper
+does the engine's own scheduling one level up: ``numba.get_num_threads()`` Python threads each
+play a few games at a time by calling ``play_many`` on them (a call that small runs in the
+calling thread, with the GIL released), and the calling thread counts each chunk as it ends.
+Game ``i`` keeps its board, teams, seats and dice (child ``first_game + i``, or
+``game_indices[i]``, of the root seed), and every game allocates its own state, so the rows are
+bit-identical to one ``play_many`` call, whatever the chunking, the thread count, or whether
+anybody watches. Chunks shrink for slow players (down to one game), so the count moves about
+every second even for the look-ahead.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+import numpy as np
+
+from . import progress
+
+TARGET_SECONDS = 1.0   # aim of one chunk's duration on one thread
+
+
+def chunk_size(seconds_per_game: float, most: int) -> int:
+    """Games per chunk: about :data:`TARGET_SECONDS` of play, between 1 and ``most`` (the
+    engine's load-balancing chunk)."""
+    if not np.isfinite(seconds_per_game) or seconds_per_game <= 0:
+        return most
+    return int(max(1, min(most, round(TARGET_SECONDS / seconds_per_game))))
+
+
+def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, seats=None,
+              first_game: int = 0, per_card: bool = False, game_indices=None, budgets=None):
+    """Exactly :func:`sim.engine.runner.play_many`'s rows, played in chunks that advance the
+    progress line (module doc)."""
+    import numba
+
+    from sim.engine import runner as engine
+
+    watching = progress.current()
+    if watching is None or watching.quiet:  # nobody watches: the engine's own single call
+        return engine.play_many(stacked, cards, board_of, team_cards, root_seed, policies,
+                                seats, first_game, per_card, game_indices, budgets)
+    board_of = np.ascontiguousarray(board_of, np.int64)
+    n = board_of.shape[0]
+    threads = min(numba.get_num_threads(), max(1, -(-n // engine.GAMES_PER_CHUNK)))
+    team_cards = np.ascontiguousarray(team_cards, np.int64)
+    seats = np.zeros(n, np.int64) if seats is None else np.ascontiguousarray(seats, np.int64)
+    indices = (np.arange(first_game, first_game + n, dtype=np.int64) if game_indices is None
+               else np.asarray(game_indices, np.int64))
+    if indices.shape != (n,) or team_cards.shape != (n, 4, 5) or seats.shape != (n,):
+        # the engine's own messages for malformed input
+        return engine.play_many(stacked, cards, board_of, team_cards, root_seed, policies,
+                                seats, first_game, per_card, game_indices, budgets)
+    out = np.zeros((n, len(engine.RESULT_COLUMNS)), np.int64)
+    card_out = np.zeros((n, 4, 5, len(engine.CARD_COLUMNS)), np.int64)
+
+    def play(lo: int, hi: int):
+        t0 = time.perf_counter()
+        rows = slice(lo, hi)
+        # consecutive games by their first one: one seed derivation for the chunk, not each
+        where = ({"first_game": first_game + lo} if game_indices is None
+                 else {"game_indices": indices[rows]})
+        got = engine.play_many(stacked, cards, board_of[rows], team_cards[rows], root_seed,
+                               policies, seats=seats[rows], per_card=per_card, budgets=budgets,
+                               **where)
+        if per_card:
+            out[rows], card_out[rows] = got
+        else:
+            out[rows] = got
+        return hi - lo, time.perf_counter() - t0
+
+    _run_chunks(play, n, max(1, threads), engine.GAMES_PER_CHUNK)
+    return (out, card_out) if per_card else out
+
+
+def _run_chunks(play, n: int, threads: int, most: int) -> None:
+    """Hand rows ``0 .. n - 1`` to ``threads`` workers a chunk at a time (each chunk's size from
+    the time per game so far) and count each finished chunk into the progress line."""
+    next_lo, games_done, busy = 0, 0, 0.0
+    size = min(most, 2) if n > threads * most else most  # a short first chunk measures the pace
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="bwlab-games")
+    pending: set = set()
+    try:
+        while next_lo < n or pending:
+            while next_lo < n and len(pending) < threads:
+                hi = min(n, next_lo + size)
+                pending.add(pool.submit(play, next_lo, hi))
+                next_lo = hi
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                games, seconds = f.result()
+                games_done += games
+                busy += seconds
+                progress.advance(games)
+            size = chunk_size(busy / max(games_done, 1), most)
+    finally:
+        for f in pending:
+            f.cancel()
+        pool.shutdown(wait=True)
+
+
+__all__ = ["chunk_size", "play_many"]

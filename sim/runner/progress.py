@@ -1,0 +1,294 @@
+"""One progress line on stderr for every long command: its stage, games done of the total, the
+rate and the time left (issue #23 item 1).
+
+Why one helper: a designer waiting minutes for ``bwlab rarity`` should see the same line, with
+the same words, as a GM waiting for ``bwlab draft``, and a script reading ``--format json`` on
+stdout must never find progress there. The CLI opens one :func:`reporting` session per command
+(``sim/cli/main.py``; ``--quiet`` makes it silent); the code that plays games opens
+:func:`stage`\\ s and calls :func:`advance` without knowing whether anybody is watching (outside
+a session both do nothing). Stages nest: the line names every open stage (``draft: confirming
+splits > proposal 2``) and counts with the outermost one that has a total, so an orchestrating
+step (four replicates, eight proposals) sets the total and the steps inside it only advance it.
+
+Reporting never touches a result: it reads counts and a clock, nothing else. The rate (and so
+the time left) is measured over the last 30 s of finished games: the engine's load before the
+first games does not count, and a stage whose steps differ in speed is estimated at the pace of
+the current one.
+
+When it draws: nothing in a command's first :data:`DELAY` seconds (a quick command stays
+silent); then on a terminal the line is redrawn in place every :data:`TTY_EVERY` seconds, and
+into a log (stderr not a terminal) a new line every 2 s for the first minute, then every
+elapsed/30 s (at most 30 s), so an hour's run writes a few hundred lines, not thousands. A stage
+that was shown ends with one summary line (games, seconds, rate), so stdout's results start on
+a line of their own. A background thread redraws while the engine is busy, so the line moves
+at least every ~2 s even when no game has finished.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import threading
+import time
+from collections import deque
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+DELAY = 2.0       # seconds before anything is drawn
+TTY_EVERY = 0.5   # redraw interval on a terminal
+LOG_EVERY = 2.0   # shortest interval between two lines in a log
+LOG_MAX = 30.0    # longest interval between two lines in a log
+WINDOW = 30.0     # the rate is measured over this many seconds of the latest advances
+
+
+def duration(seconds: float) -> str:
+    """Seconds as people say them: "42 s", "3 min 05 s", "1 h 12 min"."""
+    if not math.isfinite(seconds) or seconds < 0:
+        return "?"
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {(s % 3600) // 60:02d} min"
+
+
+def rate_text(per_second: float, unit: str) -> str:
+    """A rate with sensible digits: "412 games/s", "3.4 games/s", "0.21 games/s"."""
+    if not math.isfinite(per_second) or per_second <= 0:
+        return f"– {unit}/s"
+    digits = 0 if per_second >= 99.5 else 1 if per_second >= 0.995 else 2  # as rounded
+    return f"{per_second:,.{digits}f} {unit}/s"
+
+
+@dataclass(eq=False)  # stages are told apart by identity: two may hold equal fields
+class Stage:
+    name: str
+    total: int | None
+    unit: str
+    at_most: bool       # the total is a cap (an early stop may end the stage before it)
+    started: float
+    done: int = 0
+    shown: bool = field(default=False, repr=False)
+    # (time, done) at each advance, the oldest at or just before the window's start
+    history: deque = field(default_factory=deque, repr=False)
+
+    def note(self, now: float) -> None:
+        self.history.append((now, self.done))
+        while len(self.history) > 2 and self.history[1][0] <= now - WINDOW:
+            self.history.popleft()
+
+    def rate(self, now: float) -> float:
+        """Units per second over the last :data:`WINDOW` seconds of advances. Why not since the
+        start: the engine's load before the first games would make the first estimates minutes
+        too long, and a stage whose steps differ in speed (greedy's games, then the
+        look-ahead's) would be estimated at the average of both. Before a second advance: the
+        average since the stage began."""
+        if len(self.history) >= 2 and now > self.history[0][0]:
+            then, done = self.history[0]
+            return (self.done - done) / (now - then)
+        spent = now - self.started
+        return self.done / spent if spent > 0 and self.done else float("nan")
+
+
+class Progress:
+    """The line of one command. ``clock`` and ``stream`` are injectable (tests use a fake
+    clock); ``tty`` (default: ``stream.isatty()``) picks redraw-in-place or log lines."""
+
+    def __init__(self, command: str, *, quiet: bool = False, stream=None, clock=time.monotonic,
+                 tty: bool | None = None, delay: float | None = None):
+        self.command, self.quiet, self.clock = command, quiet, clock
+        self.delay = DELAY if delay is None else delay
+        self._stream, self._tty = stream, tty
+        self.stages: list[Stage] = []
+        self.t0 = clock()
+        self.last_draw: float | None = None
+        self.lock = threading.RLock()
+        self._dirty_tty = False  # a line is drawn in place and not yet ended
+
+    @property
+    def stream(self):
+        return self._stream if self._stream is not None else sys.stderr
+
+    @property
+    def tty(self) -> bool:
+        if self._tty is not None:
+            return self._tty
+        try:
+            return bool(self.stream.isatty())
+        except (AttributeError, ValueError):
+            return False
+
+    # -- stages -----------------------------------------------------------------------------
+    def open(self, name: str, total: int | None = None, unit: str = "games",
+             at_most: bool = False) -> Stage:
+        with self.lock:
+            st = Stage(name, None if total is None else int(total), unit, at_most, self.clock())
+            self.stages.append(st)
+            return st
+
+    def close(self, st: Stage) -> None:
+        with self.lock:
+            if any(s is st for s in self.stages):
+                # a stage that was shown, or that ends when a line is due anyway, is summed up
+                if self.counting() is st and (st.shown or self.due()):
+                    self.last_draw = self.clock()
+                    self._write(self.summary(st), end=True)
+                self.stages = [s for s in self.stages if s is not st]
+
+    def advance(self, n: int = 1) -> None:
+        """``n`` more units done in every open stage of the same unit."""
+        with self.lock:
+            if not self.stages:
+                return
+            unit, now = self.stages[-1].unit, self.clock()
+            for st in self.stages:
+                if st.unit == unit:
+                    st.done += int(n)
+                    st.note(now)
+            self.maybe_draw()
+
+    def counting(self) -> Stage | None:
+        """The stage whose counts the line shows: the outermost with a total (else the
+        innermost)."""
+        for st in self.stages:
+            if st.total is not None:
+                return st
+        return self.stages[-1] if self.stages else None
+
+    # -- text -------------------------------------------------------------------------------
+    def line(self) -> str:
+        """``rarity: ablation: 1,200/7,200 games, 410 games/s, 7 s so far, about 15 s left``."""
+        now = self.clock()
+        names = " > ".join(st.name for st in self.stages)
+        st = self.counting()
+        head = f"{self.command}: {names}" if names else self.command
+        if st is None:
+            return f"{head} ({duration(now - self.t0)} so far)"
+        spent, rate = now - st.started, st.rate(now)
+        if st.total is None:
+            return f"{head} ({duration(spent)} so far)"
+        cap = "of at most " if st.at_most else "/"
+        count = (f"{st.done:,} {cap}{st.total:,} {st.unit}" if st.at_most else
+                 f"{st.done:,}/{st.total:,} {st.unit}")
+        left = (st.total - st.done) / rate if math.isfinite(rate) else float("nan")
+        eta = (f"{'at most' if st.at_most else 'about'} {duration(left)} left"
+               if math.isfinite(left) else "estimating the time left")
+        return f"{head}: {count}, {rate_text(rate, st.unit)}, {duration(spent)} so far, {eta}"
+
+    def summary(self, st: Stage) -> str:
+        names = " > ".join(s.name for s in self.stages[:self.stages.index(st) + 1])
+        spent = self.clock() - st.started
+        if st.total is None:
+            return f"{self.command}: {names}: done in {duration(spent)}"
+        rate = st.done / spent if spent > 0 and st.done else float("nan")
+        return (f"{self.command}: {names}: {st.done:,} {st.unit} in {duration(spent)}"
+                + (f", {rate_text(rate, st.unit)}" if st.done else ""))
+
+    # -- drawing ----------------------------------------------------------------------------
+    def interval(self, elapsed: float) -> float:
+        if self.tty:
+            return TTY_EVERY
+        return LOG_EVERY if elapsed < 60 else min(LOG_MAX, max(LOG_EVERY, elapsed / 30))
+
+    def due(self) -> bool:
+        now = self.clock()
+        if self.quiet or now - self.t0 < self.delay:
+            return False
+        return self.last_draw is None or now - self.last_draw >= self.interval(now - self.t0)
+
+    def maybe_draw(self) -> None:
+        with self.lock:
+            if self.due():
+                self.draw()
+
+    def draw(self) -> None:
+        with self.lock:
+            if self.quiet:
+                return
+            self.last_draw = self.clock()
+            for st in self.stages:
+                st.shown = True
+            self._write(self.line(), end=not self.tty)
+
+    def _write(self, text: str, end: bool) -> None:
+        if self.quiet:
+            return
+        try:
+            if self.tty:
+                self.stream.write("\r\x1b[K" + text + ("\n" if end else ""))
+                self._dirty_tty = not end
+            else:
+                self.stream.write(text + "\n")
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed or broken stderr never stops the work
+
+    def finish(self) -> None:
+        """End an in-place line (a terminal) so that what follows starts on its own line."""
+        with self.lock:
+            if self._dirty_tty:
+                self._write("", end=False)
+                self._dirty_tty = False
+
+
+_current: Progress | None = None
+
+
+def current() -> Progress | None:
+    return _current
+
+
+@contextmanager
+def reporting(command: str, *, quiet: bool = False, stream=None, heartbeat: bool = True):
+    """The command's progress session: every :func:`stage` inside it draws on stderr (unless
+    ``quiet``). A daemon thread redraws while the engine is busy between two advances."""
+    global _current
+    outer, p = _current, Progress(command, quiet=quiet, stream=stream)
+    _current = p
+    stop = threading.Event()
+    beat = None
+    if heartbeat and not quiet:
+        def run():
+            while not stop.wait(0.25):
+                if p.stages:
+                    p.maybe_draw()
+        beat = threading.Thread(target=run, name="bwlab-progress", daemon=True)
+        beat.start()
+    try:
+        yield p
+    finally:
+        stop.set()
+        if beat is not None:
+            beat.join(1.0)
+        p.finish()
+        _current = outer
+
+
+class NoStage:
+    total = None
+    done = 0
+
+
+@contextmanager
+def stage(name: str, total: int | None = None, *, unit: str = "games", at_most: bool = False):
+    """A named step of the current command (nothing outside a :func:`reporting` session)."""
+    p = _current
+    if p is None:
+        yield NoStage()
+        return
+    st = p.open(name, total, unit, at_most)
+    try:
+        yield st
+    finally:
+        p.close(st)
+
+
+def advance(n: int = 1) -> None:
+    """``n`` more games (or the innermost stage's unit) done; nothing outside a session."""
+    if _current is not None and n:
+        _current.advance(n)
+
+
+__all__ = ["NoStage", "Progress", "advance", "current", "duration", "rate_text", "reporting",
+           "stage"]

@@ -1,0 +1,158 @@
+"""The shared progress line (sim/runner/progress.py), on a fake clock: the stage, games done of
+the total, the rate and the time left (issue #23 item 1: "One shared progress line on stderr
+(stage, games done of total, rate, time left) ... --quiet silences it"), and that the chunked
+engine wrapper counts every game without changing any (results identical whatever the
+chunking: README "Randomness")."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from sim.runner import progress
+from sim.runner.playing import chunk_size
+from sim.runner.progress import Progress, duration, rate_text
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def make(tty=False, quiet=False):
+    clock, out = Clock(), io.StringIO()
+    return Progress("rarity", quiet=quiet, stream=out, clock=clock, tty=tty), clock, out
+
+
+@pytest.mark.parametrize("seconds, text", [(0.4, "0 s"), (42, "42 s"), (59.6, "1 min 00 s"),
+                                           (185, "3 min 05 s"), (4320, "1 h 12 min"),
+                                           (float("nan"), "?"), (-1, "?")])
+def test_durations_read_as_people_say_them(seconds, text):
+    assert duration(seconds) == text
+
+
+@pytest.mark.parametrize("rate, text", [(412.4, "412 games/s"), (3.44, "3.4 games/s"),
+                                        (0.214, "0.21 games/s"), (0.996, "1.0 games/s"), (99.7, "100 games/s"), (0.0, "– games/s"),
+                                        (float("nan"), "– games/s")])
+def test_rates_keep_sensible_digits(rate, text):
+    assert rate_text(rate, "games") == text
+
+
+def test_the_line_names_the_stage_and_gives_done_total_rate_and_time_left():
+    p, clock, _ = make()
+    st = p.open("the study", 8000)
+    clock.now += 10.0
+    st.done = 2000                      # 200 games/s: 6,000 left take 30 s
+    assert p.line() == ("rarity: the study: 2,000/8,000 games, 200 games/s, 10 s so far, "
+                        "about 30 s left")
+
+
+def test_the_rate_counts_from_the_first_finished_games_not_from_the_engines_load():
+    p, clock, _ = make()
+    p.open("the study", 1000)
+    clock.now += 6.0                    # loading the engine: nothing finishes
+    p.advance(10)
+    clock.now += 2.0
+    p.advance(40)                       # 40 games in the 2 s since the first ones: 20 games/s
+    assert "50/1,000 games, 20.0 games/s, 8 s so far, about 48 s left" in p.line()
+
+
+def test_the_rate_follows_the_latest_thirty_seconds_when_the_players_change_speed():
+    """``rarity --policies greedy,lookahead:4``: greedy's fast games, then the look-ahead's slow
+    ones; the time left must follow the slow ones, not the average."""
+    p, clock, _ = make()
+    p.open("the study under the other players", 2000)
+    for _ in range(10):                 # 100 games/s for 10 s
+        clock.now += 1.0
+        p.advance(100)
+    for _ in range(60):                 # then 2 games/s for a minute
+        clock.now += 1.0
+        p.advance(2)
+    assert "1,120/2,000 games, 2.0 games/s" in p.line()
+    assert "about 7 min 20 s left" in p.line()    # 880 games at 2 games/s
+
+
+def test_a_cap_reads_at_most_and_nested_stages_count_with_the_outermost_total():
+    p, clock, _ = make()
+    p.open("confirming the fairest split by play", 8192, at_most=True)
+    p.open("proposal 2")                # no total: it only names the step
+    p.open("duplicate play of the four teams", 1024, at_most=True)
+    clock.now += 4.0
+    p.advance(1024)                     # every open stage counts the games
+    line = p.line()
+    assert line.startswith("rarity: confirming the fairest split by play > proposal 2 > "
+                           "duplicate play of the four teams: 1,024 of at most 8,192 games")
+    assert "256 games/s" in line and "at most 28 s left" in line
+
+
+def test_nothing_is_drawn_in_the_first_two_seconds_then_lines_every_two_seconds_in_a_log():
+    p, clock, out = make(tty=False)
+    p.open("the study", 1000)
+    for _ in range(19):                 # 1.9 s of advances: a quick command stays silent
+        clock.now += 0.1
+        p.advance(10)
+    assert out.getvalue() == ""
+    clock.now += 0.2
+    p.advance(10)                       # 2.1 s: the first line
+    clock.now += 1.0
+    p.advance(10)                       # 1 s later: not yet
+    clock.now += 1.0
+    p.advance(10)                       # 2 s after the first: the second line
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2 and lines[0].startswith("rarity: the study: 200/1,000 games")
+    assert "\r" not in out.getvalue()   # a log gets whole lines, not carriage returns
+
+
+def test_a_log_line_comes_less_often_as_a_long_run_goes_on():
+    p, clock, _ = make(tty=False)
+    assert p.interval(10) == 2.0 and p.interval(600) == 20.0 and p.interval(7200) == 30.0
+    assert make(tty=True)[0].interval(7200) == 0.5  # a terminal is redrawn in place
+
+
+def test_a_terminal_line_is_redrawn_in_place_and_ends_with_a_summary():
+    p, clock, out = make(tty=True)
+    st = p.open("ablation", 400)
+    clock.now += 3.0
+    p.advance(300)
+    p.maybe_draw()
+    assert out.getvalue().startswith("\r\x1b[K") and not out.getvalue().endswith("\n")
+    clock.now += 1.0
+    st.done = 400
+    p.close(st)                         # the stage was shown: one closing line, newline-ended
+    assert out.getvalue().endswith("rarity: ablation: 400 games in 4 s, 100 games/s\n")
+
+
+def test_quiet_draws_nothing():
+    p, clock, out = make(quiet=True)
+    st = p.open("the study", 100)
+    clock.now += 10.0
+    p.advance(50)
+    p.draw()
+    p.close(st)
+    assert out.getvalue() == ""
+
+
+def test_outside_a_session_stages_and_advances_do_nothing():
+    assert progress.current() is None
+    with progress.stage("anything", 10) as st:
+        progress.advance(5)
+    assert st.total is None
+
+
+def test_a_session_is_current_only_inside_it_and_stderr_only():
+    with progress.reporting("demo", stream=io.StringIO(), heartbeat=False) as p:
+        assert progress.current() is p
+        with progress.stage("x", 4):
+            progress.advance(4)
+            assert p.stages[0].done == 4
+    assert progress.current() is None
+
+
+@pytest.mark.parametrize("per_game, chunk", [(0.004, 8), (0.2, 5), (0.6, 2), (3.0, 1), (30.0, 1),
+                                             (0.0, 8), (float("nan"), 8)])
+def test_chunks_last_about_a_second_and_never_exceed_the_engines(per_game, chunk):
+    assert chunk_size(per_game, 8) == chunk

@@ -62,6 +62,10 @@ def _broken(tmp_path, old, new, file="tiles.toml"):
     ("ticks = 3", "ticks = 0", "tiles.reward.ticks", "out of range"),
     ("tier = 3", "tier = 7", "tiles.cpu.tier", "out of range"),
     ("uncovered = true\nsize", "uncovered = false\nsize", "tiles", "exactly one tile with uncovered"),
+    # book, Uncovered Tile: "It does have doorways — they are simply invisible" (every side)
+    ('uncovered = true\nsize = 1\nlayers = [1, 2, 3, 4]\ndoorways = ["N", "E", "S", "W"]',
+     'uncovered = true\nsize = 1\nlayers = [1, 2, 3, 4]\ndoorways = ["N", "E", "S"]',
+     "tiles.doorways", "connects on every side"),
 ])
 def test_tile_problems_name_file_line_and_field(tmp_path, old, new, field, words):
     problems = _broken(tmp_path, old, new)

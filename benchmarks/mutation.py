@@ -108,10 +108,11 @@ def run_mutant(m: Mutant, jit: bool, timeout: float) -> tuple[str, float, str]:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _controls(mutants: list[Mutant], jit: bool, timeout: float) -> dict:
+def _controls(mutants: list[Mutant], jit: bool, timeout: float, jobs: int) -> dict:
     """Outcome of the unchanged code per (tests, compiled): it must be "survived" (all pass), or
-    a "kill" by those tests means nothing. All tests of a kind run together first (one start-up
-    instead of one per mutant); only when that fails does each distinct set run alone."""
+    a "kill" by those tests means nothing. All tests of a kind run together first (split over
+    ``jobs`` processes: a few start-ups instead of one per mutant); only when that fails does
+    each distinct set run alone."""
     controls = {}
     kinds: dict[bool, list[str]] = {}
     for m in mutants:
@@ -119,8 +120,13 @@ def _controls(mutants: list[Mutant], jit: bool, timeout: float) -> dict:
         tests.extend(t for t in m.tests if t not in tests)
     for jitted, tests in kinds.items():
         first = next(m for m in mutants if (m.jit or jit) == jitted)
-        outcome = run_mutant(Mutant("control", first.file, first.old, first.old, tuple(tests),
-                                    jit=jitted), jit, timeout)[0]
+        sets = len({m.tests for m in mutants if (m.jit or jit) == jitted})
+        chunks = [tuple(tests[i::jobs]) for i in range(min(jobs, len(tests)))]
+        with ThreadPoolExecutor(len(chunks)) as pool:  # the work of all sets, split over jobs
+            outcomes = list(pool.map(lambda ch: run_mutant(
+                Mutant("control", first.file, first.old, first.old, ch, jit=jitted), jit,
+                timeout * sets)[0], chunks))
+        outcome = next((o for o in outcomes if o != "survived"), "survived")
         print(f"control  {outcome:8s} all {len(tests)} tests{' (compiled)' if jitted else ''}",
               flush=True)
         if outcome == "survived":
@@ -156,7 +162,7 @@ def main(argv=None) -> int:
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs", flush=True)
     results = []
     t0 = time.perf_counter()
-    controls = _controls(mutants, args.jit, args.timeout)
+    controls = _controls(mutants, args.jit, args.timeout, args.jobs)
     broken = {k for k, outcome in controls.items() if outcome != "survived"}
     mutants = [m for m in mutants if (m.tests, m.jit or args.jit) not in broken] + \
         [m for m in mutants if (m.tests, m.jit or args.jit) in broken]

@@ -136,7 +136,12 @@ def test_cli_validate_mentions_tiles(capsys):
 # --- Water-rolls ------------------------------------------------------------------------------
 
 def test_water_roll_succeeds_on_4_to_6_of_a_d6():
-    """"A water-roll is a D-6 roll where 1 to 3 is a fail and 4 to 6 is a success"."""
+    """"A water-roll is a D-6 roll where 1 to 3 is a fail and 4 to 6 is a success".
+
+    Power against a success range off by one (5-6 or 3-6: p = 1/3 or 2/3): 20,000 rolls
+    land within 0.02 of 1/2 with probability P(|Binom(20000, 1/3) / 20000 - 1/2| < 0.02) <
+    1e-300, so power 1.0; a fair roll misses the window with probability 2 * Phi(-0.02 /
+    0.0035) = 1e-8."""
     assert BOARD_RULES.water_success_p == 0.5
     rng = np.random.default_rng(np.random.SeedSequence(1))
     n = 20000
@@ -145,7 +150,11 @@ def test_water_roll_succeeds_on_4_to_6_of_a_d6():
 
 
 def test_streak_ends_at_first_failure():
-    """"The first failed roll ends that streak": streak length is geometric, P(>=k) = 1/2^k."""
+    """"The first failed roll ends that streak": streak length is geometric, P(>=k) = 1/2^k.
+
+    Power against a streak that goes on after a failure (P(>=1) = 3/4, a second chance) or a
+    success range off by one (1/3): 20,000 streaks put P(>=1) 0.17-0.25 from 1/2, 47-71 standard
+    errors (0.0035), power 1.0."""
     rng = np.random.default_rng(np.random.SeedSequence(2))
     lengths = np.array([streak_length(rng, BOARD_RULES) for _ in range(20000)])
     for k in (1, 2, 3):
@@ -168,7 +177,12 @@ def test_failed_wall_rolls_never_submerge():
 def test_failed_water_roll_while_traversing_water_submerges():
     """"A character who fails a water-roll while traversing water is Submerged"; crossing water
     that needs k successes succeeds with probability (1/2)^k (binomial test, fixed seed), and
-    "Freely Cross Water" makes every roll an automatic success."""
+    "Freely Cross Water" makes every roll an automatic success.
+
+    Power (4,000 crossings, two-sided exact binomial test at 1e-3 against 1/4): against a
+    success range off by one (p^2 = 1/9 or 4/9) and against one roll instead of two (1/2):
+    the test passes only for 911..1091 crossings (scipy's binomtest), which 444, 1,778 and 2,000
+    expected crossings miss with probability < 1e-15: power 1.0 each."""
     from scipy import stats
 
     from sim.board.water import cross_water

@@ -394,7 +394,12 @@ def test_no_summon_rows_unless_something_can_summon():
 def test_the_6th_card_is_drawn_uniformly_from_the_cards_not_in_play():
     """"a random 6th character card" (house ruling summon_pool = "not_in_play"). Statistical:
     600 draws (150 games x 4 teams, seeds 0..149) never hold a card in play, and a chi-square
-    goodness-of-fit test against the uniform over the pool does not reject (p > 0.001)."""
+    goodness-of-fit test against the uniform over the pool does not reject (p > 0.001).
+
+    Power: against a card of the pool never drawn (an off-by-one in the draw) the chi-square
+    has lambda = 600 / 51 = 11.8 on df 51, power 0.03; so every card of the pool must be drawn,
+    which that mutant fails surely (power 1.0) and uniform draws fail with probability
+    52 * (51/52)^600 = 4.5e-4. Against a held card drawn, the zero count is exact (power 1.0)."""
     setup = granting("summon_card")
     held = set(TEAMS.ravel().tolist())
     pool = [c for c in range(len(CATALOGUE.cards)) if c not in held]
@@ -761,7 +766,11 @@ def test_a_vehicles_weapon_deals_the_exact_damage_distribution():
     """The weapon's attack is an attack like any other ("If the roll is more than your defense
     stat plus 2, that attack is considered a Hit"; "You roll the Damage Dice as many times as
     your Attack Hit"), with the vehicle's attacks and tier: 4,000 attacks through the Batmobile
-    against the exact distribution (Pearson chi-square, seed fixed by the game, p > 0.001)."""
+    against the exact distribution (Pearson chi-square, seed fixed by the game, p > 0.001).
+
+    Power against the threshold off by one (any defense 0-9 of the target): lambda >= 273 on
+    df <= 43 (noncentral chi-square on the pooled bins), power 1.0; against the pilot's star
+    thrown instead (Luffy's 8 attacks): lambda >= 65,886, power 1.0."""
     game = start()
     st, ent = game.st, game.st.ent
     v, c, d = armed_pilot(game)

@@ -311,7 +311,11 @@ def test_a_submerged_character_remains_a_target():
 
 def test_water_rolls_succeed_at_the_rules_rate():
     """"1 to 3 is a fail and 4 to 6 is a success": over 400 rolls from one game's stream (fixed
-    seed), the success count fits Binomial(n, 1/2) (two-sided exact test, alpha 0.001)."""
+    seed), the success count fits Binomial(n, 1/2) (two-sided exact test, alpha 0.001).
+
+    Power against the success range off by one (5-6 or 3-6: p = 1/3 or 2/3, the mutant of
+    ``face >= water_success_min``): the test passes only for a count in [167, 233] (scipy's
+    binomtest); P(Binom(400, 1/3) <= 166) = 0.99973, the same for 2/3 by symmetry."""
     p = (RULES.water_die - RULES.water_success_min + 1) / RULES.water_die
     wins = 0
     n = 400
@@ -342,7 +346,11 @@ def test_water_rolls_honour_advantage_and_disadvantage(col, exact):
     a success") is a random act: 20,000 rolls of the engine (``water._apply_water``, one game's
     stream, fixed seed) succeed at the exact 1 - (1 - 1/2)^2 = 0.75 with advantage, 1/4 with
     disadvantage: two-sided exact binomial test, alpha 0.001 (the rate of a roll without
-    advantage, 1/2, is rejected by far)."""
+    advantage, 1/2, is rejected by far).
+
+    Power against advantage ignored (1/2 instead of 3/4 or 1/4) or turned round (1/4 instead
+    of 3/4): 20,000 rolls, the rates 0.25-0.5 apart are 80-160 standard errors (0.0031) away:
+    power 1.0 (to double precision)."""
     p = exact((RULES.water_die - RULES.water_success_min + 1) / RULES.water_die)
     game, c = water_game(seed=20)
     s, t = beside_water(game)
@@ -395,7 +403,11 @@ def test_damage_on_a_platform_edge_or_ladder_may_make_a_fall_in_the_terrain_draf
     is allocated to a fighter that is within ½" of the edge of a platform or climbing a ladder,
     the controlling player must roll a die: On a 1: The fighter falls" — a fall lands on ground
     and deals the house ``falling_damage``; the rate over 600 hits fits Binomial(n, 1/6) (exact
-    test, alpha 0.001)."""
+    test, alpha 0.001).
+
+    Power against the falling face off by one (never: p = 0; on a 1 or 2: p = 1/3): the test
+    passes only for a count in [71, 130] (scipy's binomtest); no fall fails surely (power 1.0),
+    and P(71 <= Binom(600, 1/3) <= 130) = 2.2e-10 (power 1 - 2.2e-10)."""
     game, c = water_game(edits=TERRAIN_DRAFT)
     draft = catalogue_with(TERRAIN_DRAFT).board_rules
     assert draft.terrain_draft

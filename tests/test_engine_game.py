@@ -194,6 +194,26 @@ def test_the_reveal_thresholds_are_seven_deaths_or_rotation_seven(deaths, rotati
     assert _reveal_reason(game.st, game.S) == why
 
 
+def test_the_revealed_apocalypse_is_a_1x1_tile_entered_through_its_doorways():
+    """"When revealed it is treated as a 1x1 Tile"; until then it "cannot be traversed": before
+    the reveal the Apocalypse's middle space is no space and no move leads off it; after it, it
+    is floor in its own position, with moves to the neighbouring tiles' doorways."""
+    from sim.board.layout import FLOOR
+    from sim.engine.reveal import _check_reveal
+    from sim.engine.tile_board import _middle
+
+    game = new_game(2, 3, EXAMPLE_TEAMS.cards)
+    st, S = game.st, game.S
+    p = int(S.ip[L.P_APOC_POS])
+    s = int(_middle(p))
+    assert st.kind[s] != FLOOR and (st.move_nbr[s] < 0).all()
+    st.g[L.ROTATION] = 7
+    _check_reveal(st, S)
+    assert st.g[L.REVEALED] == 1
+    assert st.kind[s] == FLOOR and st.tile_pos[s] == p
+    assert (st.move_nbr[s] >= 0).any()
+
+
 def _rotation_ends(game, k, harm=False):
     from sim.engine.turn import _end_rotation
 

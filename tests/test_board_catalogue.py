@@ -86,12 +86,23 @@ def test_board_rule_problems(tmp_path, old, new, field):
 
 # --- Board generation -------------------------------------------------------------------------
 
+def test_the_board_has_four_concentric_spawn_layers():
+    """"The board is segmented into 4 Spawn Layers": the centre tile is layer 1 and each ring
+    around it the next, so the 7×7 grid holds 1, 8, 16 and 24 positions of layers 1 to 4."""
+    layers = layers_grid()
+    assert layers.shape == (7, 7)
+    assert np.bincount(layers.ravel()).tolist() == [0, 1, 8, 16, 24]
+    assert layers[3, 3] == 1 and layers[2, 4] == 2 and layers[0, 0] == layers[6, 3] == 4
+
+
 @pytest.mark.parametrize("seed", [0, 1, 7, 123])
 def test_generated_board_is_legal(seed):
     """Tiles only in their layers ("Every tile in the game has assigned layers"), one face-down
     Apocalypse in layer 2, spawns are Uncovered Tiles, each league tile at most once."""
     b = generate_board(TILES, BOARD_RULES, seed)
     layers = layers_grid()
+    assert b.tiles.shape == (7, 7)  # "the league-approved 7×7 (49) square grid"
+    assert (b.tiles >= 0).sum() == 48  # every position a tile, but the Apocalypse's
     assert (b.tiles == APOCALYPSE).sum() == 1
     assert layers[b.tiles == APOCALYPSE][0] == 2
     for r in range(7):

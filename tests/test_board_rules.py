@@ -124,6 +124,10 @@ def test_range_carries_through_a_portal():
     assert range_cost(b, a, sp(b, (1, 6))) == 4          # or south: "any direction"
     assert range_cost(b, a, sp(b, (0, 5)), max_range=3) == -1
     assert range_cost(b, a, sp(b, (0, 5)), portal_is_boundary=True) == 5
+    # "An entity standing on either component is treated as standing on both": from the piece
+    # itself, the far tile is as near as from the other piece
+    on = sp(b, (3, 2))
+    assert range_cost(b, on, sp(b, (0, 5))) == range_cost(b, sp(b, (0, 6)), sp(b, (0, 5))) == 2
 
 
 def test_moving_through_a_portal_costs_only_the_steps_on_and_off():

@@ -13,7 +13,7 @@ from scipy import stats
 
 from sim.board.geometry import APOCALYPSE, local_space
 from sim.board.graph import ROLL_FIRE_WALL, ROLL_WATER_WALL, compile_board
-from sim.board.layout import DOOR, FLOOR, GAP, LADDER, PLATFORM, WALL
+from sim.board.layout import DOOR, FLOOR, GAP, LADDER, OPEN, PLATFORM, WALL
 from sim.catalogue.variants import draft_tiles
 from sim.engine import layout as L
 from sim.engine.actions import _hand_base, _n_actions, _water_base, n_actions
@@ -480,12 +480,18 @@ def test_the_terrain_draft_switch_changes_only_the_draft_tiles():
     assert draft_tiles(book) == []
     assert sorted(draft_tiles(draft)) == sorted(["Sky Island", "Tokyo Rooftops", "Library of Babel",
                                                  "Colosseum", "Concert Stage"])
+    gaps = 0
     for k, name in enumerate(draft.names):
-        gap = draft.edge_e[k] == GAP
-        assert np.array_equal(book.edge_e[k][gap], np.full(gap.sum(), WALL))
-        same = ~np.isin(draft.edge_e[k], (GAP, DOOR))
-        assert np.array_equal(book.edge_e[k][same], draft.edge_e[k][same]), name
+        for edges in ("edge_e", "edge_s"):  # vertical and horizontal edges alike
+            d, b = getattr(draft, edges)[k], getattr(book, edges)[k]
+            gap = d == GAP
+            gaps += int(gap.sum())
+            assert np.array_equal(b[gap], np.full(gap.sum(), WALL)), name
+            assert np.array_equal(b[d == DOOR], np.full((d == DOOR).sum(), OPEN)), name
+            same = ~np.isin(d, (GAP, DOOR))
+            assert np.array_equal(b[same], d[same]), name
         assert np.array_equal(book.space[k], draft.space[k]), name
+    assert gaps > 0  # the check above has gaps to read
 
 
 def test_ground_is_safe():

@@ -92,6 +92,8 @@ RANGE_CASES = [
     ("obscuring gaps block sight", {(3, 3): "Gapped"}, ((3, 3), 0, 0), ((3, 3), 0, 1), {}, -1),
     ("door: melee across from within 1", {(3, 3): "Doored"}, ((3, 3), 1, 0), ((3, 3), 1, 1), {}, 1),
     ("door: no line further through it", {(3, 3): "Doored"}, ((3, 3), 1, 0), ((3, 3), 1, 2), {}, -1),
+    ("door: seen across only from the space touching it, whatever its range", {(3, 3): "Doored"},
+     ((3, 3), 1, 2), ((3, 3), 1, 0), {"door_sight_range": 3}, -1),
     ("no diagonal line of sight between tiles", {}, ((3, 3), 0, 0), ((4, 4), 0, 0), {}, -1),
     ("face-down Apocalypse cannot be attacked over", {(3, 4): APOCALYPSE}, ((3, 3), 0, 0),
      ((3, 5), 0, 0), {}, -1),

@@ -65,6 +65,34 @@ def test_rotation_order_and_placement():
         assert np.all(after[:k] == L.EV_PLACE)
 
 
+def test_placing_offers_every_spawn_position_and_ending_the_turn_comes_after():
+    """"You may distribute your characters across the three Uncovered Tiles of your Spawn however
+    you like": a character to be placed may go to each of its team's three spawn positions (and
+    nowhere else, and may not end its turn instead: "your entire team must be placed"); "A player
+    may choose to end their turn before using all of their actions": once placed, ending the
+    turn is legal at every decision."""
+    from sim.engine.tile_board import _spawn_now
+
+    game = new_game(3, 1)
+    placing = placed = 0
+    for _ in range(300):
+        c = game.current
+        if c < 0:
+            break
+        mask = game.legal_mask()
+        if game.st.ent[c, L.SPACE] < 0:
+            team = int(game.st.ent[c, L.TEAM])
+            spots = {int(_spawn_now(game.st, game.S, team, k)) for k in range(3)}
+            assert {int(a) - 1 for a in np.flatnonzero(mask)} == spots and not mask[L.END]
+            assert len(spots) == 3
+            placing += 1
+        else:
+            assert mask[L.END]
+            placed += 1
+        game.step(L.RANDOM)
+    assert placing >= 20 and placed >= 50
+
+
 def _games_where_the_apocalypse_began(want: int = 3, seeds: int = 20):
     """Event logs of the first ``want`` greedy games (of ``seeds``) in which it began: the test
     fails, never passes empty, if games stop reaching it (issue #27)."""

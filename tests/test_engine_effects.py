@@ -351,6 +351,30 @@ def test_advantage_rolls_twice_and_keeps_the_better():
     assert mean_damage(-1) < mean_damage(0) < mean_damage(1)
 
 
+def test_a_move_spends_its_cost_and_an_attack_the_action():
+    """"Each turn, each character can only use as much speed as their stat shows" (a move takes
+    its cost off the speed left) and "You attack an entity by spending the attacking character's
+    action" ("Every character has 1 action every turn": no second attack is offered)."""
+    game, c = scenario("strike", charges=0)
+    st, ent = game.st, game.st.ent
+    n = st.kind.shape[0]
+    mask = game.legal_mask()
+    move = max((a for a in range(1, n + 1) if mask[a] and st.cost[a - 1] > 0),
+               key=lambda a: st.cost[a - 1])
+    cost, left = int(st.cost[move - 1]), int(ent[c, L.SPEED_LEFT])
+    game.apply(move)
+    assert cost > 0 and ent[c, L.SPEED_LEFT] == left - cost and ent[c, L.SPENT] == cost
+    d = enemy_of(game, c)
+    ent[d, L.SPACE] = ent[c, L.SPACE]  # range 0: any attacker reaches it
+    ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 10**9
+    st.g[L.CUR] = c
+    attack = 1 + n + d
+    assert game.legal_mask()[attack]
+    game.apply(attack)
+    st.g[L.CUR] = c
+    assert ent[c, L.ACTED] == 1 and not game.legal_mask()[attack]
+
+
 @pytest.mark.parametrize("reach", [1, 2, 3])
 def test_an_attack_needs_the_defender_within_range(reach):
     """R3: "To initiate an attack, the defender must be within both the range and the line of

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sim.engine import layout as L
-from tests._engine_kit import EXAMPLE_TEAMS, check_invariants, new_game, setup_for
+from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, check_invariants, new_game, setup_for
 
 
 def _kinds(game, kind):
@@ -91,6 +91,17 @@ def test_placing_offers_every_spawn_position_and_ending_the_turn_comes_after():
             placed += 1
         game.step(L.RANDOM)
     assert placing >= 20 and placed >= 50
+
+
+def test_every_character_starts_at_its_max_health():
+    """"Max Health is the maximum amount of health a character can have": a game starts every
+    character at its card's max health, no more, no less."""
+    game = new_game(2, 3, EXAMPLE_TEAMS.cards)
+    ent = game.st.ent
+    chars = ent[:, L.KIND] == L.K_CHARACTER
+    assert chars.sum() >= 20
+    assert (ent[chars, L.HEALTH] == ent[chars, L.MAX_HEALTH]).all()
+    assert (ent[chars, L.MAX_HEALTH] == CATALOGUE.cards.max_health[ent[chars, L.CARD]]).all()
 
 
 def _games_where_the_apocalypse_began(want: int = 3, seeds: int = 20):

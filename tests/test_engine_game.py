@@ -104,6 +104,41 @@ def test_every_character_starts_at_its_max_health():
     assert (ent[chars, L.MAX_HEALTH] == CATALOGUE.cards.max_health[ent[chars, L.CARD]]).all()
 
 
+def test_an_eliminated_team_takes_no_more_turns():
+    """"A team is Eliminated once all of its characters are dead": its turn is skipped from then
+    on (Team 2 dead before its first turn: no turn of Team 2 is ever logged, the others go on)."""
+    from sim.engine.death import _kill
+
+    game = new_game(2, 3, EXAMPLE_TEAMS.cards)
+    st, ent = game.st, game.st.ent
+    for e in np.flatnonzero((ent[:, L.TEAM] == 1) & (ent[:, L.KIND] == L.K_CHARACTER)):
+        _kill(st, game.S, int(e), -1, L.BY_ATTACK)
+    for _ in range(150):
+        if game.current < 0:
+            break
+        game.step(L.RANDOM)
+    turns = _kinds(game, L.EV_TURN)
+    assert set(turns[:, 2].tolist()) == {0, 2, 3} and (turns[:, 2] == 3).sum() >= 2
+
+
+def test_a_cpu_is_every_teams_opponent():
+    """"A CPU is an opponent with no affiliation to any team" ("An Opponent is any attackable
+    entity that is not on your team — enemies ... and CPUs alike"): a character of each of the
+    four teams standing on a CPU's space (range 0) may attack it."""
+    game = new_game(2, 3, EXAMPLE_TEAMS.cards)
+    st, ent = game.st, game.st.ent
+    cpus = np.flatnonzero(ent[:, L.IS_CPU] != 0)
+    assert cpus.size and (ent[cpus, L.TEAM] == L.NO_TEAM).all()
+    n = st.kind.shape[0]
+    for t in range(4):
+        c = int(np.flatnonzero((ent[:, L.TEAM] == t) & (ent[:, L.KIND] == L.K_CHARACTER))[0])
+        ent[c, L.SPACE] = ent[cpus[0], L.SPACE]
+        ent[c, L.ACTED] = ent[c, L.FROZEN] = ent[c, L.SUBMERGED] = 0
+        st.g[L.CUR] = c
+        assert game.legal_mask()[1 + n + int(cpus[0])], t
+        ent[c, L.SPACE] = -1
+
+
 def _games_where_the_apocalypse_began(want: int = 3, seeds: int = 20):
     """Event logs of the first ``want`` greedy games (of ``seeds``) in which it began: the test
     fails, never passes empty, if games stop reaching it (issue #27)."""

@@ -13,10 +13,11 @@ issue's sampler mutant passed while the cache was warm). ``--jit`` runs compiled
 in a fresh cache per mutant (the copy's path keys it: ``sim/_jit.py``); so does a mutant marked
 ``jit = true`` (the sampler's tests draw millions of dice).
 
-    python benchmarks/mutation.py [--only WORD] [--from N] [--to M] [--jit] [--timeout 600] [--jobs 2]
+    python benchmarks/mutation.py [--only WORD] [--from N] [--to M] [--pick 3,17,40-44] [--jit]
+                                  [--timeout 600] [--jobs 2]
 
-``--from``/``--to`` pick mutants by their place in the file (1-based, inclusive), so a batch just
-appended runs alone. Each mutant names the docs/rules-coverage.md row it guards (``row``: text
+``--from``/``--to`` and ``--pick`` select mutants by their place in the file (1-based,
+inclusive), so a batch just appended, or the survivors of the last run, run alone. Each mutant names the docs/rules-coverage.md row it guards (``row``: text
 found in exactly one row; tests/test_mutants_rows.py keeps rows and mutants in step).
 
 First the tests run on the unchanged code (a control: they must pass, or a "kill" would mean
@@ -141,6 +142,15 @@ def _controls(mutants: list[Mutant], jit: bool, timeout: float, jobs: int) -> di
     return controls
 
 
+def _places(text: str) -> set[int]:
+    """``3,17,40-44`` -> {3, 17, 40, 41, 42, 43, 44} (empty text: no selection)."""
+    out: set[int] = set()
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", help="Only mutants whose rule or file contains this text.")
@@ -148,6 +158,8 @@ def main(argv=None) -> int:
                     help="First mutant to run, by its place in mutants.toml (1-based).")
     ap.add_argument("--to", dest="last", type=int, default=0,
                     help="Last mutant to run, by its place in mutants.toml (default: the end).")
+    ap.add_argument("--pick", default="",
+                    help="Only these mutants, by place in mutants.toml: e.g. 3,17,40-44.")
     ap.add_argument("--jit", action="store_true", help="Compiled kernels, a fresh cache each.")
     ap.add_argument("--timeout", type=float, default=900.0, help="Seconds per mutant.")
     ap.add_argument("--jobs", type=int, default=1, help="Mutants run at once.")
@@ -155,8 +167,12 @@ def main(argv=None) -> int:
     if args.timeout <= 0 or args.jobs < 1 or args.first < 1 or args.last < 0:
         ap.error("--timeout must be > 0, --jobs >= 1, --from >= 1 and --to >= 0")
     every = load_mutants()
+    try:
+        picked = _places(args.pick)
+    except ValueError:
+        ap.error(f"--pick: expected places like 3,17,40-44, got {args.pick!r}")
     mutants = [m for i, m in enumerate(every, 1)
-               if args.first <= i <= (args.last or len(every))
+               if args.first <= i <= (args.last or len(every)) and (not picked or i in picked)
                and (not args.only or args.only.lower() in (m.rule + m.file + m.row).lower())]
     print(f"{len(mutants)} mutants, {'compiled' if args.jit else 'interpreted'} kernels, "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs", flush=True)

@@ -329,18 +329,18 @@ def test_invincible_loses_no_health_except_to_the_apocalypse():
 
 def test_advantage_rolls_twice_and_keeps_the_better():
     """"Advantage allows an entity to perform any random act twice, and choose the preferable
-    outcome"; "Disadvantage forces ... the less preferable outcome" (buff / de-buff stat 4)."""
+    outcome"; "Disadvantage forces ... the less preferable outcome" (buff / de-buff stat 4).
+    Each is compared with a buff / de-buff of a stat with no number (invincibility), so the
+    star's colour (green / blue: "Green is used while under a positive effect") is the same
+    on both sides and only the advantage differs."""
     from sim.engine.combat import _throw
 
-    def mean_damage(up: int) -> float:
+    def mean_damage(col: int, stat: int) -> float:
         game, c = scenario("buff")
         st, ent = game.st, game.st.ent
         st.g[L.LOG] = 0
         d = enemy_of(game, c)
-        if up > 0:
-            ent[c, L.BUFF], ent[c, L.BUFF_STAT] = 99 * L.CLOCKS, L.STAT_ADVANTAGE
-        elif up < 0:
-            ent[c, L.DEBUFF], ent[c, L.DEBUFF_STAT] = 99 * L.CLOCKS, L.STAT_ADVANTAGE
+        ent[c, col], ent[c, col + 2] = 99 * L.CLOCKS, stat
         total = 0
         for _ in range(3000):
             ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 10**9
@@ -348,7 +348,8 @@ def test_advantage_rolls_twice_and_keeps_the_better():
             total += 10**9 - int(ent[d, L.HEALTH])
         return total / 3000
 
-    assert mean_damage(-1) < mean_damage(0) < mean_damage(1)
+    assert mean_damage(L.BUFF, L.STAT_ADVANTAGE) > mean_damage(L.BUFF, L.STAT_INVINCIBLE)
+    assert mean_damage(L.DEBUFF, L.STAT_ADVANTAGE) < mean_damage(L.DEBUFF, L.STAT_INVINCIBLE)
 
 
 def test_a_move_spends_its_cost_and_an_attack_the_action():

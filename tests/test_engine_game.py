@@ -139,6 +139,54 @@ def test_a_cpu_is_every_teams_opponent():
         ent[c, L.SPACE] = -1
 
 
+def _flood_game():
+    """A game under the shipped flood, revealed and begun, every character on its first spawn
+    space with health to spare."""
+    from sim.catalogue.apocalypses import FLOOD
+
+    probe = new_game(2, 3, EXAMPLE_TEAMS.cards)
+    a = int(np.flatnonzero(probe.S.apoc_code == FLOOD)[0])
+    game = new_game(2, 3, EXAMPLE_TEAMS.cards, apocalypse=a)
+    st, ent = game.st, game.st.ent
+    st.g[L.REVEALED] = st.g[L.APOC_ACTIVE] = 1
+    for e in np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER):
+        ent[e, L.SPACE] = game.S.spawn_space[ent[e, L.TEAM], 0]
+        ent[e, L.HEALTH] = ent[e, L.MAX_HEALTH] = 10**6
+    return game, a
+
+
+def test_the_flood_takes_the_gm_turns_place_and_rises_every_step():
+    """"the Apocalypse takes its place and progresses every rotation where the GM Turn would be";
+    the flood's Tile-Wide Damage grows by its ``rise`` each step (cards/apocalypses.toml: "added
+    to ... damage (flood) every rotation after the first"), on everyone on the board."""
+    from sim.catalogue.apocalypses import P_DAMAGE, P_RISE
+    from sim.engine.turn import _gm_turn
+
+    game, a = _flood_game()
+    st, ent = game.st, game.st.ent
+    damage, rise = int(game.S.apoc_params[a, P_DAMAGE]), int(game.S.apoc_params[a, P_RISE])
+    chars = np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER)
+    for step in range(2):
+        _gm_turn(st, game.S)
+        assert (ent[chars, L.HEALTH] == 10**6 - damage * (step + 1) - rise * step * (step + 1) // 2
+                ).all(), step
+    assert st.g[L.APOC_STEP] == 2 and rise > 0
+
+
+def test_a_destroyed_coordinate_removes_everyone_standing_in_it():
+    """"Anything in a tile that is destroyed is removed from the game": a character standing in
+    the destroyed coordinate dies (a death: "counts characters only")."""
+    from sim.engine.apocalypse import _destroy
+
+    game, _ = _flood_game()
+    st, ent = game.st, game.st.ent
+    c = int(np.flatnonzero((ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.TEAM] == 0))[0])
+    deaths = int(st.g[L.DEATHS])
+    _destroy(st, game.S, int(st.tile_pos[ent[c, L.SPACE]]))
+    assert ent[c, L.ALIVE] == 0 and st.g[L.DEATHS] > deaths
+    assert st.tile_pos[game.S.spawn_space[0, 0]] < 0  # the coordinate is a void now
+
+
 def _games_where_the_apocalypse_began(want: int = 3, seeds: int = 20):
     """Event logs of the first ``want`` greedy games (of ``seeds``) in which it began: the test
     fails, never passes empty, if games stop reaching it (issue #27)."""

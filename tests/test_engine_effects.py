@@ -274,7 +274,10 @@ def test_charges_are_per_game_and_an_ability_once_per_turn():
     game.st.g[L.CUR] = c
     ent[c, L.ACTED] = 0
     assert not game.legal_mask()[on_entity(game, c)]  # spent
+    ent[c, L.AB_USED] = 0  # as on a later turn: the one charge is gone for the game
+    assert ent[c, L.CHARGES_LEFT] == 0 and not game.legal_mask()[on_entity(game, c)]
     ent[c, L.CHARGES_LEFT] = 5
+    ent[c, L.AB_USED] = 1
     assert not game.legal_mask()[on_entity(game, c)]  # used this turn
     _begin_turn(game.st, 0)
     game.st.g[L.CUR] = c

@@ -628,6 +628,16 @@ def test_the_apocalypse_cannot_be_swapped_or_transformed():
         mask = game.legal_mask()
         assert mask[on_space(game, middle(where("Concert Stage")))]
         assert not mask[on_space(game, middle(apoc))]
+    # standing on the revealed Apocalypse ("a 1x1 Tile that cannot be transformed or removed by
+    # Players"): its own tile_control swaps nothing
+    from sim.engine.reveal import _check_reveal
+
+    st.g[L.REVEALED] = 0
+    st.g[L.ROTATION] = 7
+    _check_reveal(st, game.S)
+    ent[c, L.SPACE] = middle(apoc)
+    mask = game.legal_mask()
+    assert not any(mask[on_space(game, middle(q))] for q in range(49))
 
 
 def test_a_spawn_is_a_set_of_coordinates():

@@ -446,6 +446,8 @@ def test_an_assist_does_not_keep_its_team_in_the_game():
         _kill(st, game.S, int(e), -1, L.BY_ATTACK)
     assert not _team_alive(st, 0) and events(game, L.EV_ELIMINATED)[-1][2] == 0
     assert ent[a, L.ALIVE] == 0
+    ent[a, L.ALIVE] = 1  # and even were it still in play, it is not a character of the team
+    assert not _team_alive(st, 0)
 
 
 def test_an_assist_is_controlled_by_its_team_but_is_not_a_teammate():

@@ -466,6 +466,9 @@ def test_an_assist_is_controlled_by_its_team_but_is_not_a_teammate():
     base = 1 + st.kind.shape[0] + ent.shape[0]
     targets = [e for e in range(ent.shape[0]) if mask[base + e]]
     assert targets and all(ent[e, L.KIND] == L.K_CHARACTER or e == a for e in targets)
+    m = next(e for e in targets if e != a)  # a character in reach: were it a minion of the
+    ent[m, L.KIND] = L.K_MINION             # team, it would be no teammate to target
+    assert not game.legal_mask()[base + m]
 
 
 # --------------------------------------------------------------------- vehicles

@@ -678,6 +678,14 @@ def test_a_spawn_destroyed_or_walled_off_offers_no_place_and_the_character_waits
     _destroy(st, S, int(st.tile_pos[S.spawn_space[0, 0]]))
     offered = np.flatnonzero(game.legal_mask()[1:1 + st.kind.shape[0]])
     assert set(offered.tolist()) == {int(s) for s in S.spawn_space[0, 1:]}
+    # walled off: the tile at the second coordinate has no floor space left (all wall blocks)
+    from sim.board.layout import BLOCK as WALL_BLOCK
+    block = st.tile_pos == st.tile_pos[S.spawn_space[0, 1]]
+    kinds = st.kind[block].copy()
+    st.kind[block] = WALL_BLOCK
+    offered = np.flatnonzero(game.legal_mask()[1:1 + st.kind.shape[0]])
+    assert offered.tolist() == [int(S.spawn_space[0, 2])]
+    st.kind[block] = kinds
     for k in (1, 2):
         _destroy(st, S, int(st.tile_pos[S.spawn_space[0, k]]))
     assert st.g[L.OVER] == 0 and ent[c, L.ALIVE] != 0

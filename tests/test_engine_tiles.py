@@ -185,6 +185,21 @@ def test_a_reward_is_bought_with_ticks_of_turns_ended_in_a_row(tile, price, what
     assert len(events(game, L.EV_REWARD)) == 1
 
 
+def test_an_item_reward_with_both_slots_taken_lands_on_the_floor():
+    """"Items are gained primarily through tiles"; "A character can only hold up to 2 items at a
+    time": with both slots taken, Sky Island's item is put on the character's space (house
+    ruling, docs/items.md) and the ticks are spent for it."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    ent[c, L.ITEM_SLOT] = ent[c, L.ITEM_SLOT + 1] = 1  # two items held (the first item type)
+    spot = floor_of(game, where("Sky Island"))
+    ent[c, L.SPACE] = spot
+    for _ in range(2):
+        end_turn_of(game, c)
+    lying = [int(s) for i, s in st.floor if i >= 0]
+    assert lying == [spot] and ent[c, L.TICKS] == 0 and len(events(game, L.EV_REWARD)) == 1
+
+
 def test_ticks_are_counted_separately_for_each_character():
     """"Progress towards a tile reward is tracked with Ticks, counted separately for each
     character"; each character of a multi-character card has "their own tile reward ticks"."""

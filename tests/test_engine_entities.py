@@ -833,6 +833,13 @@ def test_greedy_summons_toward_the_nearest_enemy_when_no_attack_is_worth_more():
             ent[e, L.SPACE] = game.S.spawn_space[t, 1]
     q = int(card_rows(game, 0, "Quill Duelist")[0])
     decide(game, q)
+    # one enemy a few steps beyond the summoner's range, so the legal spaces are not all
+    # equally far from the nearest enemy (else any of them would pass)
+    here, reach = int(ent[q, L.SPACE]), int(ent[q, L.RANGE])
+    near = next(x for x in range(st.kind.shape[0]) if st.kind[x] == FLOOR and st.tile_pos[x] >= 0
+                and max(abs(x // 35 - here // 35), abs(x % 35 - here % 35)) == reach + 3)
+    ent[int(np.flatnonzero((ent[:, L.TEAM] == 1) & (ent[:, L.KIND] == L.K_CHARACTER))[0]),
+        L.SPACE] = near
     mask = game.legal_mask()
     a = int(_greedy_action(st, game.S, mask))
     s = a - on_space(game, 0)
@@ -843,6 +850,7 @@ def test_greedy_summons_toward_the_nearest_enemy_when_no_attack_is_worth_more():
 
     def dist(x):
         return min(max(abs(x // 35 - f // 35), abs(x % 35 - f % 35)) for f in foes)
+    assert len({dist(x) for x in legal}) > 1
     assert dist(s) == min(dist(x) for x in legal)
 
 

@@ -101,6 +101,15 @@ def test_a_successful_water_roll_crosses_the_body_for_no_speed():
     This movement costs no speed"."""
     game, c = water_game()
     s, t = beside_water(game)
+    # the landing spaces offered are exactly the other spaces next to the bodies s touches (and
+    # the far side of any wall needing a roll), no other space of the tile
+    g = compile_board(setup_for(BOARD).board, CATALOGUE.tiles, RULES)
+    shore = {int(x) for b in g.space_bodies[s] if b >= 0
+             for x in g.body_members[g.body_start[b]:g.body_start[b + 1]]} - {s}
+    walls = {int(x) for d, x in enumerate(game.st.move_nbr[s]) if x >= 0 and game.st.move_roll[s, d]}
+    mask = put(game, c, s)
+    offered = {x for x in range(game.st.kind.shape[0]) if mask[water_action(game, x)]}
+    assert offered == shore | walls and t in offered
     assert cross(game, c, s, t)[6] == 1
 
 
@@ -149,6 +158,14 @@ def test_no_roll_is_left_once_the_streak_failed_and_the_action_is_spent():
     game.st.ent[c, L.ACTED] = 1
     game.st.ent[c, L.STREAK_OVER] = 1
     hand = _hand_base(game.st.kind.shape[0], game.st.ent.shape[0])  # (hand-overs: order.py)
+    assert not game.legal_mask()[water_action(game, 0):hand].any()
+    # the same through a failed roll: the action spent, the roll fails, no roll is left
+    game.st.ent[c, L.STREAK_OVER] = 0
+    assert put(game, c, s)[water_action(game, t)]
+    with rules_ip(game.S, P_WATER_MIN=7):  # every face fails
+        game.apply(water_action(game, t))
+    game.st.g[L.CUR] = c
+    assert game.st.ent[c, L.STREAK_OVER] == 1
     assert not game.legal_mask()[water_action(game, 0):hand].any()
 
 

@@ -17,12 +17,13 @@ in a fresh cache per mutant (the copy's path keys it: ``sim/_jit.py``); so does 
                                   [--timeout 600] [--jobs 2]
 
 ``--from``/``--to`` and ``--pick`` select mutants by their place in the file (1-based,
-inclusive), so a batch just appended, or the survivors of the last run, run alone. Each mutant names the docs/rules-coverage.md row it guards (``row``: text
-found in exactly one row; tests/test_mutants_rows.py keeps rows and mutants in step).
+inclusive), so a batch just appended, or the survivors of the last run, run alone. Each mutant
+names the docs/rules-coverage.md row it guards (``row``: text found in exactly one row;
+tests/test_mutants_rows.py keeps rows and mutants in step).
 
 First the tests run on the unchanged code (a control: they must pass, or a "kill" would mean
-nothing): all selected tests together once, and only if that fails each distinct set alone
-(mutants whose control fails are reported as "no control"). Prints per
+nothing): all selected tests together once, split over ``--jobs``, and only if that fails each
+distinct set alone (mutants whose control fails are reported as "no control"). Prints per
 mutant: killed/survived/error, the seconds, the rule; then the mutation score (killed / mutants)
 and every survivor. Exit 1 when a mutant survives (or could not be applied), else 0.
 """

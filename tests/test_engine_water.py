@@ -106,7 +106,8 @@ def test_a_successful_water_roll_crosses_the_body_for_no_speed():
     g = compile_board(setup_for(BOARD).board, CATALOGUE.tiles, RULES)
     shore = {int(x) for b in g.space_bodies[s] if b >= 0
              for x in g.body_members[g.body_start[b]:g.body_start[b + 1]]} - {s}
-    walls = {int(x) for d, x in enumerate(game.st.move_nbr[s]) if x >= 0 and game.st.move_roll[s, d]}
+    walls = {int(x) for d, x in enumerate(game.st.move_nbr[s])
+             if x >= 0 and game.st.move_roll[s, d]}
     mask = put(game, c, s)
     offered = {x for x in range(game.st.kind.shape[0]) if mask[water_action(game, x)]}
     assert offered == shore | walls and t in offered

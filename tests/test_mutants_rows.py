@@ -76,8 +76,8 @@ def test_every_enforcing_row_has_a_mutant_or_says_why_not():
 
 @pytest.mark.parametrize("mutant", MUTANTS["mutant"], ids=lambda m: m["rule"][:40])
 def test_a_mutant_mutates_its_rows_code_and_runs_its_rows_tests(mutant):
-    """The row names the mutated module (path, file or module name) and one of the mutant's test files,
-    so the row's test column is where its killer is found."""
+    """The row names the mutated module (path, file or module name) and one of the mutant's
+    test files, so the row's test column is where its killer is found."""
     (n,) = _row_of(mutant["row"], ROWS)
     code, tests = _cells(ROWS[n])[-2:]
     assert Path(mutant["file"]).stem in code, \

@@ -13,10 +13,17 @@ issue's sampler mutant passed while the cache was warm). ``--jit`` runs compiled
 in a fresh cache per mutant (the copy's path keys it: ``sim/_jit.py``); so does a mutant marked
 ``jit = true`` (the sampler's tests draw millions of dice).
 
-    python benchmarks/mutation.py [--only WORD] [--jit] [--timeout 600] [--jobs 2]
+    python benchmarks/mutation.py [--only WORD] [--from N] [--to M] [--pick 3,17,40-44] [--jit]
+                                  [--timeout 600] [--jobs 2]
 
-First each distinct set of tests runs on the unchanged code (a control: it must pass, or a
-"kill" would mean nothing; mutants whose control fails are reported as "no control"). Prints per
+``--from``/``--to`` and ``--pick`` select mutants by their place in the file (1-based,
+inclusive), so a batch just appended, or the survivors of the last run, run alone. Each mutant
+names the docs/rules-coverage.md row it guards (``row``: text found in exactly one row;
+tests/test_mutants_rows.py keeps rows and mutants in step).
+
+First the tests run on the unchanged code (a control: they must pass, or a "kill" would mean
+nothing): all selected tests together once, split over ``--jobs``, and only if that fails each
+distinct set alone (mutants whose control fails are reported as "no control"). Prints per
 mutant: killed/survived/error, the seconds, the rule; then the mutation score (killed / mutants)
 and every survivor. Exit 1 when a mutant survives (or could not be applied), else 0.
 """
@@ -48,6 +55,7 @@ class Mutant:
     old: str
     new: str
     tests: tuple[str, ...]
+    row: str = ""  # text of the docs/rules-coverage.md row this mutant guards
     jit: bool = False  # its tests are too heavy interpreted: compiled, in a fresh cache
 
 
@@ -64,7 +72,7 @@ def load_mutants(path: Path = MUTANTS) -> list[Mutant]:
         if any("golden" in t for t in m["tests"]):
             problems.append(f"{path.name}: mutant {i + 1}: golden tests do not count")
         out.append(Mutant(m["rule"], m["file"], m["old"], m["new"], tuple(m["tests"]),
-                          bool(m.get("jit", False))))
+                          m.get("row", ""), bool(m.get("jit", False))))
     if problems:
         raise SystemExit("\n".join(problems))
     return out
@@ -102,29 +110,76 @@ def run_mutant(m: Mutant, jit: bool, timeout: float) -> tuple[str, float, str]:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def _controls(mutants: list[Mutant], jit: bool, timeout: float, jobs: int) -> dict:
+    """Outcome of the unchanged code per (tests, compiled): it must be "survived" (all pass), or
+    a "kill" by those tests means nothing. All tests of a kind run together first (split over
+    ``jobs`` processes: a few start-ups instead of one per mutant); only when that fails does
+    each distinct set run alone."""
+    controls = {}
+    kinds: dict[bool, list[str]] = {}
+    for m in mutants:
+        tests = kinds.setdefault(m.jit or jit, [])
+        tests.extend(t for t in m.tests if t not in tests)
+    for jitted, tests in kinds.items():
+        first = next(m for m in mutants if (m.jit or jit) == jitted)
+        sets = len({m.tests for m in mutants if (m.jit or jit) == jitted})
+        chunks = [tuple(tests[i::jobs]) for i in range(min(jobs, len(tests)))]
+        with ThreadPoolExecutor(len(chunks)) as pool:  # the work of all sets, split over jobs
+            outcomes = list(pool.map(lambda ch: run_mutant(
+                Mutant("control", first.file, first.old, first.old, ch, jit=jitted), jit,
+                timeout * sets)[0], chunks))
+        outcome = next((o for o in outcomes if o != "survived"), "survived")
+        print(f"control  {outcome:8s} all {len(tests)} tests{' (compiled)' if jitted else ''}",
+              flush=True)
+        if outcome == "survived":
+            controls.update({(m.tests, jitted): outcome for m in mutants
+                             if (m.jit or jit) == jitted})
+    for m in mutants:
+        key = (m.tests, m.jit or jit)
+        if key not in controls:
+            control = Mutant("control", m.file, m.old, m.old, m.tests, jit=m.jit)
+            controls[key] = run_mutant(control, jit, timeout)[0]
+            print(f"control  {controls[key]:8s} {', '.join(m.tests)}", flush=True)
+    return controls
+
+
+def _places(text: str) -> set[int]:
+    """``3,17,40-44`` -> {3, 17, 40, 41, 42, 43, 44} (empty text: no selection)."""
+    out: set[int] = set()
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", help="Only mutants whose rule or file contains this text.")
+    ap.add_argument("--from", dest="first", type=int, default=1,
+                    help="First mutant to run, by its place in mutants.toml (1-based).")
+    ap.add_argument("--to", dest="last", type=int, default=0,
+                    help="Last mutant to run, by its place in mutants.toml (default: the end).")
+    ap.add_argument("--pick", default="",
+                    help="Only these mutants, by place in mutants.toml: e.g. 3,17,40-44.")
     ap.add_argument("--jit", action="store_true", help="Compiled kernels, a fresh cache each.")
     ap.add_argument("--timeout", type=float, default=900.0, help="Seconds per mutant.")
     ap.add_argument("--jobs", type=int, default=1, help="Mutants run at once.")
     args = ap.parse_args(argv)
-    if args.timeout <= 0 or args.jobs < 1:
-        ap.error("--timeout must be > 0 and --jobs >= 1")
-    mutants = [m for m in load_mutants()
-               if not args.only or args.only.lower() in (m.rule + m.file).lower()]
+    if args.timeout <= 0 or args.jobs < 1 or args.first < 1 or args.last < 0:
+        ap.error("--timeout must be > 0, --jobs >= 1, --from >= 1 and --to >= 0")
+    every = load_mutants()
+    try:
+        picked = _places(args.pick)
+    except ValueError:
+        ap.error(f"--pick: expected places like 3,17,40-44, got {args.pick!r}")
+    mutants = [m for i, m in enumerate(every, 1)
+               if args.first <= i <= (args.last or len(every)) and (not picked or i in picked)
+               and (not args.only or args.only.lower() in (m.rule + m.file + m.row).lower())]
     print(f"{len(mutants)} mutants, {'compiled' if args.jit else 'interpreted'} kernels, "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs", flush=True)
     results = []
     t0 = time.perf_counter()
-    # controls: each distinct test set must pass on the unchanged code, or a "kill" means nothing
-    controls = {}
-    for m in mutants:
-        key = (m.tests, m.jit or args.jit)
-        if key not in controls:
-            control = Mutant("control", m.file, m.old, m.old, m.tests, m.jit)
-            controls[key] = run_mutant(control, args.jit, args.timeout)[0]
-            print(f"control  {controls[key]:8s} {', '.join(m.tests)}", flush=True)
+    controls = _controls(mutants, args.jit, args.timeout, args.jobs)
     broken = {k for k, outcome in controls.items() if outcome != "survived"}
     mutants = [m for m in mutants if (m.tests, m.jit or args.jit) not in broken] + \
         [m for m in mutants if (m.tests, m.jit or args.jit) in broken]

@@ -25,7 +25,12 @@ def _match(n, root, policies):
 def test_greedy_beats_random_seat_rotated():
     """Greedy ("best expected value now") in one seat against three random teams, the seat
     rotated over all four so no seat is favoured. Stated test: one-sided exact binomial test of
-    greedy's wins against the 1/4 a seat would win by chance, alpha = 0.001, fixed seed."""
+    greedy's wins against the 1/4 a seat would win by chance, alpha = 0.001, fixed seed.
+
+    Power against a greedy that plays no better than random (the mutation this exists to
+    catch: its value function broken): then wins ~ Binom(160, 1/4), and the test fails unless
+    the one-sided p-value drops below 0.001 — probability 1 - 0.00057 = 0.9994 (scipy's
+    binomtest critical count). Measured greedy wins are far above the 0.4 bar."""
     n = 160
     out, seats = _match(n, 20261130, [L.GREEDY, L.RANDOM, L.RANDOM, L.RANDOM])
     wins = int(np.sum(out[:, 0] == seats))
@@ -50,7 +55,11 @@ def test_play_many_is_bit_identical_whatever_the_threads():
 
 def test_random_policy_is_uniform_over_legal_actions():
     """`random` = uniform over the legal actions. Stated test: chi-square goodness of fit of
-    20,000 choices from one decision state, p > 0.001 (fixed seed)."""
+    20,000 choices from one decision state, p > 0.001 (fixed seed).
+
+    Power: the state offers 46 legal actions; against one of them never chosen (an off-by-one
+    in the uniform index) lambda = 20,000 / 45 = 444 on df 45, power 1.0 (noncentral
+    chi-square); an illegal choice fails the zero count exactly."""
     from sim.ai.random_policy import _random_action
     from tests._engine_kit import new_game
 

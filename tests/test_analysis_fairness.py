@@ -38,7 +38,11 @@ def test_clear_cases_are_settled_and_named():
 
 def test_sequential_false_alarm_rate_is_at_most_alpha():
     """Exactly fair teams, checked after each of 10 rounds of 25 blocks: the share of runs ever
-    declared unfair stays below alpha = 0.05 (one-sided binomial test against alpha, p > 0.01)."""
+    declared unfair stays below alpha = 0.05 (one-sided binomial test against alpha, p > 0.01).
+
+    Power against uncorrected repeated looks (a false-alarm rate of 3 alpha = 0.15, below the
+    0.2-0.3 ten naive looks give): 200 runs, the test fails at 19 alarms or more (scipy's
+    binomtest); P(Binom(200, 0.15) >= 19) = 0.992."""
     rng = np.random.default_rng(7)
     runs, looks, alarms = 200, 10, 0
     for _ in range(runs):
@@ -68,7 +72,11 @@ def test_shared_boards_false_unfair_rate_is_at_most_alpha_only_when_clustered():
     """Planted: team 1 wins 30 % — on the edge of the fair band 25 % ± 5 — on boards that favour
     some teams' cards (48 blocks on each of 16 boards). Counting games as independent, the
     verdict calls team 1 "favoured" far more often than alpha = 5 % (stated test: one-sided
-    binomial against 5 %, p < 0.001); clustered by board, at most alpha (p > 0.01)."""
+    binomial against 5 %, p < 0.001); clustered by board, at most alpha (p > 0.01).
+
+    Power against the board clustering lost (the board arm's false "unfair" rate rising to 3
+    alpha = 0.15 or above, as the block arm's does): 300 runs, P(the board arm's test fails) =
+    P(Binom(300, 0.15) >= 25) = 0.9998."""
     rng = np.random.default_rng(41)
     rates, runs = [0.30, 0.25, 0.23, 0.22], 300
     alarms = {"board": 0, "block": 0}

@@ -29,16 +29,23 @@ def _decisions(seed, rate, shift, reps, changed=1.0):
 def test_false_alarms_stay_under_alpha_when_nothing_changed(rate):
     """No shift, every game replayed with new dice (the hardest null for a paired test): over 400
     runs the alarm share is not above alpha (one-sided binomial test at 1 %: it fails when the
-    true rate is 3 alpha, as an unclustered or early-stopping test gives)."""
-    decisions = _decisions(1, rate, 0.0, 400)
+    true rate is 3 alpha, as an unclustered or early-stopping test gives).
+
+    Power against a true rate of 3 alpha = 0.0375: with 400 runs only 0.82 (the test fails at
+    12 alarms or more; P(Binom(400, 0.0375) >= 12) = 0.82), so 1,000 runs: it fails at 22 or
+    more, P(Binom(1000, 0.0375) >= 22) = 0.998."""
+    decisions = _decisions(1, rate, 0.0, 1000)
     alarms = sum(d in (DRIFT_UP, DRIFT_DOWN) for d in decisions)
-    assert stats.binomtest(alarms, 400, ALPHA, alternative="greater").pvalue > 0.01, alarms
+    assert stats.binomtest(alarms, 1000, ALPHA, alternative="greater").pvalue > 0.01, alarms
 
 
 @pytest.mark.parametrize("rate,shift", [(0.25, DELTA), (0.12, DELTA), (0.40, -DELTA)])
 def test_a_planted_shift_of_delta_is_caught_with_power_1_minus_beta(rate, shift):
     """A shift of exactly delta Elo: the right alarm in at least 1 - beta of 300 runs (binomial
-    test at 1 % against 1 - beta; the share "no drift" is the beta error)."""
+    test at 1 % against 1 - beta; the share "no drift" is the beta error).
+
+    Power against a test that has lost power (true power 0.85, three times the beta error):
+    P(binomtest(Binom(300, 0.85), 300, 0.95, "less").pvalue <= 0.01) = 0.9998."""
     decisions = _decisions(2, rate, shift, 300)
     right = DRIFT_UP if shift > 0 else DRIFT_DOWN
     hits = sum(d == right for d in decisions)
@@ -59,7 +66,10 @@ def test_an_exact_replay_settles_at_once_and_a_tiny_share_of_changed_games_still
 
 def test_the_interval_of_the_change_covers_the_planted_shift():
     """The Elo-change interval (delta method, board-clustered) covers a planted +40 Elo in
-    93-97 % of 300 runs (binomial bounds at 1 %)."""
+    93-97 % of 300 runs (binomial bounds at 1 %).
+
+    Power against an interval too narrow (coverage 87 %: a standard error 1.3x too small,
+    1.96 / 1.51): P(two-sided binomtest(Binom(300, 0.87), 300, 0.95).pvalue <= 0.01) = 0.992."""
     rng = np.random.default_rng(4)
     covered = 0
     for _ in range(300):

@@ -62,6 +62,10 @@ def _broken(tmp_path, old, new, file="tiles.toml"):
     ("ticks = 3", "ticks = 0", "tiles.reward.ticks", "out of range"),
     ("tier = 3", "tier = 7", "tiles.cpu.tier", "out of range"),
     ("uncovered = true\nsize", "uncovered = false\nsize", "tiles", "exactly one tile with uncovered"),
+    # book, Uncovered Tile: "It does have doorways — they are simply invisible" (every side)
+    ('uncovered = true\nsize = 1\nlayers = [1, 2, 3, 4]\ndoorways = ["N", "E", "S", "W"]',
+     'uncovered = true\nsize = 1\nlayers = [1, 2, 3, 4]\ndoorways = ["N", "E", "S"]',
+     "tiles.doorways", "connects on every side"),
 ])
 def test_tile_problems_name_file_line_and_field(tmp_path, old, new, field, words):
     problems = _broken(tmp_path, old, new)
@@ -82,12 +86,23 @@ def test_board_rule_problems(tmp_path, old, new, field):
 
 # --- Board generation -------------------------------------------------------------------------
 
+def test_the_board_has_four_concentric_spawn_layers():
+    """"The board is segmented into 4 Spawn Layers": the centre tile is layer 1 and each ring
+    around it the next, so the 7×7 grid holds 1, 8, 16 and 24 positions of layers 1 to 4."""
+    layers = layers_grid()
+    assert layers.shape == (7, 7)
+    assert np.bincount(layers.ravel()).tolist() == [0, 1, 8, 16, 24]
+    assert layers[3, 3] == 1 and layers[2, 4] == 2 and layers[0, 0] == layers[6, 3] == 4
+
+
 @pytest.mark.parametrize("seed", [0, 1, 7, 123])
 def test_generated_board_is_legal(seed):
     """Tiles only in their layers ("Every tile in the game has assigned layers"), one face-down
     Apocalypse in layer 2, spawns are Uncovered Tiles, each league tile at most once."""
     b = generate_board(TILES, BOARD_RULES, seed)
     layers = layers_grid()
+    assert b.tiles.shape == (7, 7)  # "the league-approved 7×7 (49) square grid"
+    assert (b.tiles >= 0).sum() == 48  # every position a tile, but the Apocalypse's
     assert (b.tiles == APOCALYPSE).sum() == 1
     assert layers[b.tiles == APOCALYPSE][0] == 2
     for r in range(7):
@@ -132,7 +147,12 @@ def test_cli_validate_mentions_tiles(capsys):
 # --- Water-rolls ------------------------------------------------------------------------------
 
 def test_water_roll_succeeds_on_4_to_6_of_a_d6():
-    """"A water-roll is a D-6 roll where 1 to 3 is a fail and 4 to 6 is a success"."""
+    """"A water-roll is a D-6 roll where 1 to 3 is a fail and 4 to 6 is a success".
+
+    Power against a success range off by one (5-6 or 3-6: p = 1/3 or 2/3): 20,000 rolls
+    land within 0.02 of 1/2 with probability P(|Binom(20000, 1/3) / 20000 - 1/2| < 0.02) <
+    1e-300, so power 1.0; a fair roll misses the window with probability 2 * Phi(-0.02 /
+    0.0035) = 1e-8."""
     assert BOARD_RULES.water_success_p == 0.5
     rng = np.random.default_rng(np.random.SeedSequence(1))
     n = 20000
@@ -141,7 +161,11 @@ def test_water_roll_succeeds_on_4_to_6_of_a_d6():
 
 
 def test_streak_ends_at_first_failure():
-    """"The first failed roll ends that streak": streak length is geometric, P(>=k) = 1/2^k."""
+    """"The first failed roll ends that streak": streak length is geometric, P(>=k) = 1/2^k.
+
+    Power against a streak that goes on after a failure (P(>=1) = 3/4, a second chance) or a
+    success range off by one (1/3): 20,000 streaks put P(>=1) 0.17-0.25 from 1/2, 47-71 standard
+    errors (0.0035), power 1.0."""
     rng = np.random.default_rng(np.random.SeedSequence(2))
     lengths = np.array([streak_length(rng, BOARD_RULES) for _ in range(20000)])
     for k in (1, 2, 3):
@@ -164,7 +188,12 @@ def test_failed_wall_rolls_never_submerge():
 def test_failed_water_roll_while_traversing_water_submerges():
     """"A character who fails a water-roll while traversing water is Submerged"; crossing water
     that needs k successes succeeds with probability (1/2)^k (binomial test, fixed seed), and
-    "Freely Cross Water" makes every roll an automatic success."""
+    "Freely Cross Water" makes every roll an automatic success.
+
+    Power (4,000 crossings, two-sided exact binomial test at 1e-3 against 1/4): against a
+    success range off by one (p^2 = 1/9 or 4/9) and against one roll instead of two (1/2):
+    the test passes only for 911..1091 crossings (scipy's binomtest), which 444, 1,778 and 2,000
+    expected crossings miss with probability < 1e-15: power 1.0 each."""
     from scipy import stats
 
     from sim.board.water import cross_water

@@ -92,6 +92,8 @@ RANGE_CASES = [
     ("obscuring gaps block sight", {(3, 3): "Gapped"}, ((3, 3), 0, 0), ((3, 3), 0, 1), {}, -1),
     ("door: melee across from within 1", {(3, 3): "Doored"}, ((3, 3), 1, 0), ((3, 3), 1, 1), {}, 1),
     ("door: no line further through it", {(3, 3): "Doored"}, ((3, 3), 1, 0), ((3, 3), 1, 2), {}, -1),
+    ("door: seen across only from the space touching it, whatever its range", {(3, 3): "Doored"},
+     ((3, 3), 1, 2), ((3, 3), 1, 0), {"door_sight_range": 3}, -1),
     ("no diagonal line of sight between tiles", {}, ((3, 3), 0, 0), ((4, 4), 0, 0), {}, -1),
     ("face-down Apocalypse cannot be attacked over", {(3, 4): APOCALYPSE}, ((3, 3), 0, 0),
      ((3, 5), 0, 0), {}, -1),
@@ -124,6 +126,10 @@ def test_range_carries_through_a_portal():
     assert range_cost(b, a, sp(b, (1, 6))) == 4          # or south: "any direction"
     assert range_cost(b, a, sp(b, (0, 5)), max_range=3) == -1
     assert range_cost(b, a, sp(b, (0, 5)), portal_is_boundary=True) == 5
+    # "An entity standing on either component is treated as standing on both": from the piece
+    # itself, the far tile is as near as from the other piece
+    on = sp(b, (3, 2))
+    assert range_cost(b, on, sp(b, (0, 5))) == range_cost(b, sp(b, (0, 6)), sp(b, (0, 5))) == 2
 
 
 def test_moving_through_a_portal_costs_only_the_steps_on_and_off():

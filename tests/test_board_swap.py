@@ -67,6 +67,16 @@ def test_swap_trades_positions_and_carries_entities_and_components():
     assert m1 == local_space((5, 5), 0, 4, 5) and m2 == local_space((1, 1), 2, 0, 3)
 
 
+def test_portal_pieces_travel_with_their_tile():
+    """"Components travel with the Tile beneath them": a swap moves a portal piece along with
+    its tile (the other piece stays where its own tile is)."""
+    b = board_of({(3, 2): "Portal", (0, 6): "Portal", (5, 5): "Open3"},
+                 portals=[[[3, 2, 0, 0], [0, 6, 0, 0]]])
+    new, _ = swap_tiles(b, KIT, (3, 2), (5, 5), [])
+    pieces = sorted((int(p[0]), int(p[1])) for p in new.portals.reshape(-1, 4))
+    assert pieces == [(0, 6), (5, 5)]
+
+
 def test_swap_onto_uncovered_tile_picks_up_its_contents():
     """"every entity and Component standing on that Uncovered Tile is picked up and placed into the
     tile that has arrived over them" — consolidated to the middle space."""

@@ -331,9 +331,9 @@ def test_bad_card_form_specs_exit_2_with_one_line(capsys, args, needle):
 def test_progress_goes_to_stderr_and_json_stays_clean(capsys, monkeypatch):
     """Sampling that lasts shows a progress line on stderr only (forced here by a zero delay):
     stdout is still one JSON document."""
-    from sim.cli import combat
+    from tests._cli_kit import eager_progress
 
-    monkeypatch.setattr(combat, "PROGRESS_DELAY", 0.0)
+    eager_progress(monkeypatch)
     code, out, err = run(capsys, "combat", "--attacks", 8, "--tier", 2, "--defense", 4,
                          "--samples", 300000, "--sweep", "defense=3,4", "--format", "json")
     assert code == 0 and "sampling" in err

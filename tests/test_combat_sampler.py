@@ -3,6 +3,12 @@
 Statistical test: Pearson chi-square of 200,000 sampled damages against the exact pmf, bins
 pooled to >= 5 expected, fixed seeds, rejecting at p < 0.001. With fixed seeds the outcome is
 deterministic; ``test_chi_square_detects_a_wrong_die`` shows the test has the power to fail.
+
+Power (issue #27 item 4), against the mutation each test exists to catch, computed with the
+noncentral chi-square: pooling the bins as ``tests.stats.chi_square_pvalue`` does (>= 5
+expected under the exact pmf p0), the sampled law p1 gives lambda = n * sum (p1 - p0)^2 / p0 on
+df = bins - 1, and power = P(ncx2(df, lambda) > chi2.ppf(1 - 0.001, df)). The arithmetic for
+every case is in each test's docstring; the smallest is 0.9997.
 """
 
 from __future__ import annotations
@@ -44,10 +50,17 @@ def test_xoshiro256starstar_known_answer():
 @pytest.mark.parametrize("roller", ["lane", "single"])
 def test_die_rolls_are_uniform(faces, roller):
     """Every face of a die is equally likely (chi-square against the uniform pmf), for the
-    16-bit lane roller of the fast path and the one-word roller of the advantage path."""
+    16-bit lane roller of the fast path and the one-word roller of the advantage path.
+
+    Power against a face never drawn (a range off by one: the die rolls 1..faces-1): the
+    chi-square has lambda = n / (faces - 1), 80 on df 999 for a D1000 (n = 80,000), power only
+    0.094; so every face must also be drawn at least once, which that mutation fails surely
+    (power 1) and a fair die fails with probability <= faces * exp(-n / faces) = 1.8e-32
+    (D1000; smaller for every other die). A face off the die fails the range check (power 1)."""
     n = 60 * faces + 20_000
     drawn = lane_rolls(faces, n, seed=faces) if roller == "lane" else rolls(faces, n, seed=faces)
     assert drawn.min() >= 1 and drawn.max() <= faces
+    assert np.bincount(drawn, minlength=faces + 1)[1:].min() > 0  # every face drawn
     pmf = np.r_[0.0, np.full(faces, 1.0 / faces)]
     assert chi_square_pvalue(drawn, pmf) > ALPHA
 
@@ -99,7 +112,10 @@ def test_lane_map_is_exactly_uniform_in_every_lane(faces):
 def test_lane_dice_sums_follow_the_convolution(faces, count):
     """The sum of ``count`` lane dice follows the exact pmf of a sum of independent fair dice
     (chi-square, p >= 0.001): every lane of both words of a block, and blocks after the first,
-    are dice; masked lanes add nothing."""
+    are dice; masked lanes add nothing.
+
+    Power against a lane dropped or a masked lane counted (the sum of count - 1 or count + 1
+    dice): lambda >= 10^3 on every case (100,000 sums), power 1.0 to double precision."""
     above, total = lane_throws(count, faces, 0, 100_000, seed=count * 1009 + faces)
     assert (above == count).all()
     pmf = np.array([1.0])
@@ -115,8 +131,13 @@ def test_lane_dice_sums_follow_the_convolution(faces, count):
                                                    (20, 300, 7)])
 def test_lane_dice_count_above_the_threshold_is_binomial(count, faces, threshold):
     """Dice above ``threshold`` (the hit count of a defense die too large for byte lanes):
-    Binomial(count, (faces - threshold) / faces), chi-square p >= 0.001."""
-    above, _ = lane_throws(count, faces, threshold, 100_000, seed=count + faces + threshold)
+    Binomial(count, (faces - threshold) / faces), chi-square p >= 0.001.
+
+    Power against the threshold off by one (p = (faces - threshold + 1) / faces): the weakest
+    case, 3 dice of a D300 above 150 (p 0.5 against 0.50333), has lambda = 13.3 on df 3 with
+    100,000 throws (power 0.45), so 400,000 are thrown: lambda = 53.3, power 0.9997 (the other
+    cases: lambda >= 323, power 1.0)."""
+    above, _ = lane_throws(count, faces, threshold, 400_000, seed=count + faces + threshold)
     p = (faces - threshold) / faces
     assert chi_square_pvalue(above, stats.binom.pmf(np.arange(count + 1), count, p)) > ALPHA
 
@@ -127,7 +148,11 @@ def test_lane_dice_count_above_the_threshold_is_binomial(count, faces, threshold
 def test_swar_hit_counts_are_binomial(attacks, threshold, die):
     """Hits of n defense rolls: Binomial(n, (die - threshold)/die) — "If the roll is more than
     your defense stat plus 2, that attack is considered a Hit." (chi-square, p >= 0.001). Covers
-    one and several blocks of fourteen, a die with no rejected bytes (D16) and an odd one (D7)."""
+    one and several blocks of fourteen, a die with no rejected bytes (D16) and an odd one (D7).
+
+    Power against the threshold off by one (the issue's ``r > threshold`` -> ``>=``): lambda >=
+    2,778 (1 attack at threshold 6) on df <= 24, power 1.0 for every case; a sure hit or miss
+    (threshold 0 or 12) is checked exactly."""
     hits = swar_hits(attacks, threshold, die, 100_000, seed=attacks * 31 + threshold)
     p = min(max(die - threshold, 0), die) / die
     if attacks == 0:
@@ -156,7 +181,11 @@ CASES = [
 @pytest.mark.parametrize("scope", ["per_die", "per_attack"])
 @pytest.mark.parametrize("attacks,defense,tier,att_adv,def_adv", CASES)
 def test_monte_carlo_matches_exact_pmf(rules, scope, attacks, defense, tier, att_adv, def_adv):
-    """Sampled damage follows the exact distribution (chi-square, p >= 0.001)."""
+    """Sampled damage follows the exact distribution (chi-square, p >= 0.001).
+
+    Power against the sampler's threshold off by one (``r > threshold`` -> ``>=``, the issue's
+    mutant): the exact pmf at threshold - 1 against this one, 200,000 draws: lambda from 14,172
+    (5 attacks, disadvantage, df 71) to 42,848 (df 240): power 1.0 in every case, both scopes."""
     r = with_rules(rules, advantage_scope=scope)
     exact = damage_distribution(attacks, defense, tier, r, attacker_advantage=att_adv,
                                 defender_advantage=def_adv)
@@ -175,7 +204,10 @@ def test_monte_carlo_matches_exact_pmf(rules, scope, attacks, defense, tier, att
 def test_monte_carlo_matches_exact_pmf_for_other_defense_dice(rules, defense_die, attacks,
                                                               defense):
     """A defense die that fills bytes exactly (D16) and one too large for byte lanes (D300,
-    counted on the 16-bit lane roller), with attacks spanning several blocks (chi-square)."""
+    counted on the 16-bit lane roller), with attacks spanning several blocks (chi-square).
+
+    Power against the threshold off by one: D16 lambda = 39,926 (df 138), power 1.0; D300
+    lambda = 138.9 (df 113), power 0.9997."""
     r = with_rules(rules, defense_die=defense_die)
     exact = damage_distribution(attacks, defense, 2, r)
     drawn = sample_damage(attacks, defense, 2, r, seed=defense_die, n=N)
@@ -185,14 +217,18 @@ def test_monte_carlo_matches_exact_pmf_for_other_defense_dice(rules, defense_die
 
 
 def test_chi_square_detects_a_wrong_die(rules):
-    """Power check: D12 damage sampled, tested against a D11 table, must be rejected."""
+    """Power check: D12 damage sampled, tested against a D11 table, must be rejected (lambda =
+    10,331 on df 69 with the damage above 88 pooled into the last bin: power 1.0 at 1e-6)."""
     drawn = sample_damage(8, 4, 2, rules, seed=7, n=N)
     wrong = damage_distribution(8, 4, 2, with_rules(rules, tier_faces=[6, 11, 20, 30]))
     assert chi_square_pvalue(np.minimum(drawn.damage, wrong.pmf.size - 1), wrong.pmf) < 1e-6
 
 
 def test_mixed_batch_each_row_follows_its_own_matchup(rules):
-    """A batch mixing matchups resolves each row with its own attacks, defense and tier."""
+    """A batch mixing matchups resolves each row with its own attacks, defense and tier.
+
+    Power against the threshold off by one, about 100,000 rows per matchup: lambda >= 14,333
+    (df <= 72), power 1.0 for each."""
     rng = np.random.default_rng(5)
     kinds = [(8, 4, 2), (3, 9, 4), (10, 0, 1)]
     pick = rng.integers(0, 3, size=3 * N // 2)

@@ -274,7 +274,10 @@ def test_charges_are_per_game_and_an_ability_once_per_turn():
     game.st.g[L.CUR] = c
     ent[c, L.ACTED] = 0
     assert not game.legal_mask()[on_entity(game, c)]  # spent
+    ent[c, L.AB_USED] = 0  # as on a later turn: the one charge is gone for the game
+    assert ent[c, L.CHARGES_LEFT] == 0 and not game.legal_mask()[on_entity(game, c)]
     ent[c, L.CHARGES_LEFT] = 5
+    ent[c, L.AB_USED] = 1
     assert not game.legal_mask()[on_entity(game, c)]  # used this turn
     _begin_turn(game.st, 0)
     game.st.g[L.CUR] = c
@@ -329,18 +332,18 @@ def test_invincible_loses_no_health_except_to_the_apocalypse():
 
 def test_advantage_rolls_twice_and_keeps_the_better():
     """"Advantage allows an entity to perform any random act twice, and choose the preferable
-    outcome"; "Disadvantage forces ... the less preferable outcome" (buff / de-buff stat 4)."""
+    outcome"; "Disadvantage forces ... the less preferable outcome" (buff / de-buff stat 4).
+    Each is compared with a buff / de-buff of a stat with no number (invincibility), so the
+    star's colour (green / blue: "Green is used while under a positive effect") is the same
+    on both sides and only the advantage differs."""
     from sim.engine.combat import _throw
 
-    def mean_damage(up: int) -> float:
+    def mean_damage(col: int, stat: int) -> float:
         game, c = scenario("buff")
         st, ent = game.st, game.st.ent
         st.g[L.LOG] = 0
         d = enemy_of(game, c)
-        if up > 0:
-            ent[c, L.BUFF], ent[c, L.BUFF_STAT] = 99 * L.CLOCKS, L.STAT_ADVANTAGE
-        elif up < 0:
-            ent[c, L.DEBUFF], ent[c, L.DEBUFF_STAT] = 99 * L.CLOCKS, L.STAT_ADVANTAGE
+        ent[c, col], ent[c, col + 2] = 99 * L.CLOCKS, stat
         total = 0
         for _ in range(3000):
             ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 10**9
@@ -348,7 +351,32 @@ def test_advantage_rolls_twice_and_keeps_the_better():
             total += 10**9 - int(ent[d, L.HEALTH])
         return total / 3000
 
-    assert mean_damage(-1) < mean_damage(0) < mean_damage(1)
+    assert mean_damage(L.BUFF, L.STAT_ADVANTAGE) > mean_damage(L.BUFF, L.STAT_INVINCIBLE)
+    assert mean_damage(L.DEBUFF, L.STAT_ADVANTAGE) < mean_damage(L.DEBUFF, L.STAT_INVINCIBLE)
+
+
+def test_a_move_spends_its_cost_and_an_attack_the_action():
+    """"Each turn, each character can only use as much speed as their stat shows" (a move takes
+    its cost off the speed left) and "You attack an entity by spending the attacking character's
+    action" ("Every character has 1 action every turn": no second attack is offered)."""
+    game, c = scenario("strike", charges=0)
+    st, ent = game.st, game.st.ent
+    n = st.kind.shape[0]
+    mask = game.legal_mask()
+    move = max((a for a in range(1, n + 1) if mask[a] and st.cost[a - 1] > 0),
+               key=lambda a: st.cost[a - 1])
+    cost, left = int(st.cost[move - 1]), int(ent[c, L.SPEED_LEFT])
+    game.apply(move)
+    assert cost > 0 and ent[c, L.SPEED_LEFT] == left - cost and ent[c, L.SPENT] == cost
+    d = enemy_of(game, c)
+    ent[d, L.SPACE] = ent[c, L.SPACE]  # range 0: any attacker reaches it
+    ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 10**9
+    st.g[L.CUR] = c
+    attack = 1 + n + d
+    assert game.legal_mask()[attack]
+    game.apply(attack)
+    st.g[L.CUR] = c
+    assert ent[c, L.ACTED] == 1 and not game.legal_mask()[attack]
 
 
 @pytest.mark.parametrize("reach", [1, 2, 3])

@@ -394,7 +394,12 @@ def test_no_summon_rows_unless_something_can_summon():
 def test_the_6th_card_is_drawn_uniformly_from_the_cards_not_in_play():
     """"a random 6th character card" (house ruling summon_pool = "not_in_play"). Statistical:
     600 draws (150 games x 4 teams, seeds 0..149) never hold a card in play, and a chi-square
-    goodness-of-fit test against the uniform over the pool does not reject (p > 0.001)."""
+    goodness-of-fit test against the uniform over the pool does not reject (p > 0.001).
+
+    Power: against a card of the pool never drawn (an off-by-one in the draw) the chi-square
+    has lambda = 600 / 51 = 11.8 on df 51, power 0.03; so every card of the pool must be drawn,
+    which that mutant fails surely (power 1.0) and uniform draws fail with probability
+    52 * (51/52)^600 = 4.5e-4. Against a held card drawn, the zero count is exact (power 1.0)."""
     setup = granting("summon_card")
     held = set(TEAMS.ravel().tolist())
     pool = [c for c in range(len(CATALOGUE.cards)) if c not in held]
@@ -441,6 +446,8 @@ def test_an_assist_does_not_keep_its_team_in_the_game():
         _kill(st, game.S, int(e), -1, L.BY_ATTACK)
     assert not _team_alive(st, 0) and events(game, L.EV_ELIMINATED)[-1][2] == 0
     assert ent[a, L.ALIVE] == 0
+    ent[a, L.ALIVE] = 1  # and even were it still in play, it is not a character of the team
+    assert not _team_alive(st, 0)
 
 
 def test_an_assist_is_controlled_by_its_team_but_is_not_a_teammate():
@@ -459,6 +466,9 @@ def test_an_assist_is_controlled_by_its_team_but_is_not_a_teammate():
     base = 1 + st.kind.shape[0] + ent.shape[0]
     targets = [e for e in range(ent.shape[0]) if mask[base + e]]
     assert targets and all(ent[e, L.KIND] == L.K_CHARACTER or e == a for e in targets)
+    m = next(e for e in targets if e != a)  # a character in reach: were it a minion of the
+    ent[m, L.KIND] = L.K_MINION             # team, it would be no teammate to target
+    assert not game.legal_mask()[base + m]
 
 
 # --------------------------------------------------------------------- vehicles
@@ -761,7 +771,11 @@ def test_a_vehicles_weapon_deals_the_exact_damage_distribution():
     """The weapon's attack is an attack like any other ("If the roll is more than your defense
     stat plus 2, that attack is considered a Hit"; "You roll the Damage Dice as many times as
     your Attack Hit"), with the vehicle's attacks and tier: 4,000 attacks through the Batmobile
-    against the exact distribution (Pearson chi-square, seed fixed by the game, p > 0.001)."""
+    against the exact distribution (Pearson chi-square, seed fixed by the game, p > 0.001).
+
+    Power against the threshold off by one (any defense 0-9 of the target): lambda >= 273 on
+    df <= 43 (noncentral chi-square on the pooled bins), power 1.0; against the pilot's star
+    thrown instead (Luffy's 8 attacks): lambda >= 65,886, power 1.0."""
     game = start()
     st, ent = game.st, game.st.ent
     v, c, d = armed_pilot(game)
@@ -819,6 +833,13 @@ def test_greedy_summons_toward_the_nearest_enemy_when_no_attack_is_worth_more():
             ent[e, L.SPACE] = game.S.spawn_space[t, 1]
     q = int(card_rows(game, 0, "Quill Duelist")[0])
     decide(game, q)
+    # one enemy a few steps beyond the summoner's range, so the legal spaces are not all
+    # equally far from the nearest enemy (else any of them would pass)
+    here, reach = int(ent[q, L.SPACE]), int(ent[q, L.RANGE])
+    near = next(x for x in range(st.kind.shape[0]) if st.kind[x] == FLOOR and st.tile_pos[x] >= 0
+                and max(abs(x // 35 - here // 35), abs(x % 35 - here % 35)) == reach + 3)
+    ent[int(np.flatnonzero((ent[:, L.TEAM] == 1) & (ent[:, L.KIND] == L.K_CHARACTER))[0]),
+        L.SPACE] = near
     mask = game.legal_mask()
     a = int(_greedy_action(st, game.S, mask))
     s = a - on_space(game, 0)
@@ -829,6 +850,7 @@ def test_greedy_summons_toward_the_nearest_enemy_when_no_attack_is_worth_more():
 
     def dist(x):
         return min(max(abs(x // 35 - f // 35), abs(x % 35 - f % 35)) for f in foes)
+    assert len({dist(x) for x in legal}) > 1
     assert dist(s) == min(dist(x) for x in legal)
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sim.engine import layout as L
-from tests._engine_kit import EXAMPLE_TEAMS, check_invariants, new_game, setup_for
+from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, check_invariants, new_game, setup_for
 
 
 def _kinds(game, kind):
@@ -63,6 +63,128 @@ def test_rotation_order_and_placement():
         after = kinds[i + 1:]
         after = after[after != L.EV_STATE]  # (placed on a frozen tile: frozen at once)
         assert np.all(after[:k] == L.EV_PLACE)
+
+
+def test_placing_offers_every_spawn_position_and_ending_the_turn_comes_after():
+    """"You may distribute your characters across the three Uncovered Tiles of your Spawn however
+    you like": a character to be placed may go to each of its team's three spawn positions (and
+    nowhere else, and may not end its turn instead: "your entire team must be placed"); "A player
+    may choose to end their turn before using all of their actions": once placed, ending the
+    turn is legal at every decision."""
+    from sim.engine.tile_board import _spawn_now
+
+    game = new_game(3, 1)
+    placing = placed = 0
+    for _ in range(300):
+        c = game.current
+        if c < 0:
+            break
+        mask = game.legal_mask()
+        if game.st.ent[c, L.SPACE] < 0:
+            team = int(game.st.ent[c, L.TEAM])
+            spots = {int(_spawn_now(game.st, game.S, team, k)) for k in range(3)}
+            assert {int(a) - 1 for a in np.flatnonzero(mask)} == spots and not mask[L.END]
+            assert len(spots) == 3
+            placing += 1
+        else:
+            assert mask[L.END]
+            placed += 1
+        game.step(L.RANDOM)
+    assert placing >= 20 and placed >= 50
+
+
+def test_every_character_starts_at_its_max_health():
+    """"Max Health is the maximum amount of health a character can have": a game starts every
+    character at its card's max health, no more, no less."""
+    game = new_game(2, 3, EXAMPLE_TEAMS.cards)
+    ent = game.st.ent
+    chars = ent[:, L.KIND] == L.K_CHARACTER
+    assert chars.sum() >= 20
+    assert (ent[chars, L.HEALTH] == ent[chars, L.MAX_HEALTH]).all()
+    assert (ent[chars, L.MAX_HEALTH] == CATALOGUE.cards.max_health[ent[chars, L.CARD]]).all()
+
+
+def test_an_eliminated_team_takes_no_more_turns():
+    """"A team is Eliminated once all of its characters are dead": its turn is skipped from then
+    on (Team 2 dead before its first turn: no turn of Team 2 is ever logged, the others go on)."""
+    from sim.engine.death import _kill
+
+    game = new_game(2, 3, EXAMPLE_TEAMS.cards)
+    st, ent = game.st, game.st.ent
+    for e in np.flatnonzero((ent[:, L.TEAM] == 1) & (ent[:, L.KIND] == L.K_CHARACTER)):
+        _kill(st, game.S, int(e), -1, L.BY_ATTACK)
+    for _ in range(150):
+        if game.current < 0:
+            break
+        game.step(L.RANDOM)
+    turns = _kinds(game, L.EV_TURN)
+    assert set(turns[:, 2].tolist()) == {0, 2, 3} and (turns[:, 2] == 3).sum() >= 2
+
+
+def test_a_cpu_is_every_teams_opponent():
+    """"A CPU is an opponent with no affiliation to any team" ("An Opponent is any attackable
+    entity that is not on your team — enemies ... and CPUs alike"): a character of each of the
+    four teams standing on a CPU's space (range 0) may attack it."""
+    game = new_game(2, 3, EXAMPLE_TEAMS.cards)
+    st, ent = game.st, game.st.ent
+    cpus = np.flatnonzero(ent[:, L.IS_CPU] != 0)
+    assert cpus.size and (ent[cpus, L.TEAM] == L.NO_TEAM).all()
+    n = st.kind.shape[0]
+    for t in range(4):
+        c = int(np.flatnonzero((ent[:, L.TEAM] == t) & (ent[:, L.KIND] == L.K_CHARACTER))[0])
+        ent[c, L.SPACE] = ent[cpus[0], L.SPACE]
+        ent[c, L.ACTED] = ent[c, L.FROZEN] = ent[c, L.SUBMERGED] = 0
+        st.g[L.CUR] = c
+        assert game.legal_mask()[1 + n + int(cpus[0])], t
+        ent[c, L.SPACE] = -1
+
+
+def _flood_game():
+    """A game under the shipped flood, revealed and begun, every character on its first spawn
+    space with health to spare."""
+    from sim.catalogue.apocalypses import FLOOD
+
+    probe = new_game(2, 3, EXAMPLE_TEAMS.cards)
+    a = int(np.flatnonzero(probe.S.apoc_code == FLOOD)[0])
+    game = new_game(2, 3, EXAMPLE_TEAMS.cards, apocalypse=a)
+    st, ent = game.st, game.st.ent
+    st.g[L.REVEALED] = st.g[L.APOC_ACTIVE] = 1
+    for e in np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER):
+        ent[e, L.SPACE] = game.S.spawn_space[ent[e, L.TEAM], 0]
+        ent[e, L.HEALTH] = ent[e, L.MAX_HEALTH] = 10**6
+    return game, a
+
+
+def test_the_flood_takes_the_gm_turns_place_and_rises_every_step():
+    """"the Apocalypse takes its place and progresses every rotation where the GM Turn would be";
+    the flood's Tile-Wide Damage grows by its ``rise`` each step (cards/apocalypses.toml: "added
+    to ... damage (flood) every rotation after the first"), on everyone on the board."""
+    from sim.catalogue.apocalypses import P_DAMAGE, P_RISE
+    from sim.engine.turn import _gm_turn
+
+    game, a = _flood_game()
+    st, ent = game.st, game.st.ent
+    damage, rise = int(game.S.apoc_params[a, P_DAMAGE]), int(game.S.apoc_params[a, P_RISE])
+    chars = np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER)
+    for step in range(2):
+        _gm_turn(st, game.S)
+        assert (ent[chars, L.HEALTH] == 10**6 - damage * (step + 1) - rise * step * (step + 1) // 2
+                ).all(), step
+    assert st.g[L.APOC_STEP] == 2 and rise > 0
+
+
+def test_a_destroyed_coordinate_removes_everyone_standing_in_it():
+    """"Anything in a tile that is destroyed is removed from the game": a character standing in
+    the destroyed coordinate dies (a death: "counts characters only")."""
+    from sim.engine.apocalypse import _destroy
+
+    game, _ = _flood_game()
+    st, ent = game.st, game.st.ent
+    c = int(np.flatnonzero((ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.TEAM] == 0))[0])
+    deaths = int(st.g[L.DEATHS])
+    _destroy(st, game.S, int(st.tile_pos[ent[c, L.SPACE]]))
+    assert ent[c, L.ALIVE] == 0 and st.g[L.DEATHS] > deaths
+    assert st.tile_pos[game.S.spawn_space[0, 0]] < 0  # the coordinate is a void now
 
 
 def _games_where_the_apocalypse_began(want: int = 3, seeds: int = 20):
@@ -192,6 +314,26 @@ def test_the_reveal_thresholds_are_seven_deaths_or_rotation_seven(deaths, rotati
     game.st.g[L.DEATHS] = deaths
     game.st.g[L.ROTATION] = rotation
     assert _reveal_reason(game.st, game.S) == why
+
+
+def test_the_revealed_apocalypse_is_a_1x1_tile_entered_through_its_doorways():
+    """"When revealed it is treated as a 1x1 Tile"; until then it "cannot be traversed": before
+    the reveal the Apocalypse's middle space is no space and no move leads off it; after it, it
+    is floor in its own position, with moves to the neighbouring tiles' doorways."""
+    from sim.board.layout import FLOOR
+    from sim.engine.reveal import _check_reveal
+    from sim.engine.tile_board import _middle
+
+    game = new_game(2, 3, EXAMPLE_TEAMS.cards)
+    st, S = game.st, game.S
+    p = int(S.ip[L.P_APOC_POS])
+    s = int(_middle(p))
+    assert st.kind[s] != FLOOR and (st.move_nbr[s] < 0).all()
+    st.g[L.ROTATION] = 7
+    _check_reveal(st, S)
+    assert st.g[L.REVEALED] == 1
+    assert st.kind[s] == FLOOR and st.tile_pos[s] == p
+    assert (st.move_nbr[s] >= 0).any()
 
 
 def _rotation_ends(game, k, harm=False):

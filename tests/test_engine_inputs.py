@@ -95,6 +95,12 @@ def test_game_rules_and_apocalypse_errors(tmp_path):
     msgs = _errors(exc.value)
     assert any("apocalypses.effect: unknown effect 'fire'" in m for m in msgs)
     assert any("apocalypses.count: 0 out of range" in m for m in msgs)
+    # "It is expected to kill characters, and should be assumed to be lethal": a flood must rise
+    apoc.write_text(apoc.read_text().replace('effect = "fire"', 'effect = "flood"')
+                    .replace("rise = 15", "rise = 0"))
+    with pytest.raises(InputError) as exc:
+        load_apocalypses(root)
+    assert any("apocalypses.rise: a flood needs rise >= 1" in m for m in _errors(exc.value))
 
 
 def test_shipped_apocalypses_each_end_a_game():

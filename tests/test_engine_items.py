@@ -271,6 +271,13 @@ def test_drop_onto_the_current_space_and_pick_up_within_1_range(patch):
     legal = [a - pick(game, 0) for a in item_actions(game)]
     # rows: 0 the dropped spyglass (own space), 1-3 neighbours, 4 two steps away
     assert legal == [0, 1, 2, 3]
+    saved, n_floor = st.floor.copy(), int(st.g[L.FLOOR_N])
+    st.floor[:] = -1
+    st.g[L.FLOOR_N] = 0
+    _put_on_floor(st, item("Antidote"), ring[0])  # nothing underfoot, one item a step away
+    assert [a - pick(game, 0) for a in item_actions(game)] == [0]
+    st.floor[:] = saved
+    st.g[L.FLOOR_N] = n_floor
     game.st.ent[c, L.SPACE] = door
     st.floor[1:5] = -1
     st.g[L.FLOOR_N] = 1

@@ -185,6 +185,21 @@ def test_a_reward_is_bought_with_ticks_of_turns_ended_in_a_row(tile, price, what
     assert len(events(game, L.EV_REWARD)) == 1
 
 
+def test_an_item_reward_with_both_slots_taken_lands_on_the_floor():
+    """"Items are gained primarily through tiles"; "A character can only hold up to 2 items at a
+    time": with both slots taken, Sky Island's item is put on the character's space (house
+    ruling, docs/items.md) and the ticks are spent for it."""
+    game, c = game_on()
+    st, ent = game.st, game.st.ent
+    ent[c, L.ITEM_SLOT] = ent[c, L.ITEM_SLOT + 1] = 1  # two items held (the first item type)
+    spot = floor_of(game, where("Sky Island"))
+    ent[c, L.SPACE] = spot
+    for _ in range(2):
+        end_turn_of(game, c)
+    lying = [int(s) for i, s in st.floor if i >= 0]
+    assert lying == [spot] and ent[c, L.TICKS] == 0 and len(events(game, L.EV_REWARD)) == 1
+
+
 def test_ticks_are_counted_separately_for_each_character():
     """"Progress towards a tile reward is tracked with Ticks, counted separately for each
     character"; each character of a multi-character card has "their own tile reward ticks"."""
@@ -628,6 +643,16 @@ def test_the_apocalypse_cannot_be_swapped_or_transformed():
         mask = game.legal_mask()
         assert mask[on_space(game, middle(where("Concert Stage")))]
         assert not mask[on_space(game, middle(apoc))]
+    # standing on the revealed Apocalypse ("a 1x1 Tile that cannot be transformed or removed by
+    # Players"): its own tile_control swaps nothing
+    from sim.engine.reveal import _check_reveal
+
+    st.g[L.REVEALED] = 0
+    st.g[L.ROTATION] = 7
+    _check_reveal(st, game.S)
+    ent[c, L.SPACE] = middle(apoc)
+    mask = game.legal_mask()
+    assert not any(mask[on_space(game, middle(q))] for q in range(49))
 
 
 def test_a_spawn_is_a_set_of_coordinates():
@@ -668,6 +693,14 @@ def test_a_spawn_destroyed_or_walled_off_offers_no_place_and_the_character_waits
     _destroy(st, S, int(st.tile_pos[S.spawn_space[0, 0]]))
     offered = np.flatnonzero(game.legal_mask()[1:1 + st.kind.shape[0]])
     assert set(offered.tolist()) == {int(s) for s in S.spawn_space[0, 1:]}
+    # walled off: the tile at the second coordinate has no floor space left (all wall blocks)
+    from sim.board.layout import BLOCK as WALL_BLOCK
+    block = st.tile_pos == st.tile_pos[S.spawn_space[0, 1]]
+    kinds = st.kind[block].copy()
+    st.kind[block] = WALL_BLOCK
+    offered = np.flatnonzero(game.legal_mask()[1:1 + st.kind.shape[0]])
+    assert offered.tolist() == [int(S.spawn_space[0, 2])]
+    st.kind[block] = kinds
     for k in (1, 2):
         _destroy(st, S, int(st.tile_pos[S.spawn_space[0, k]]))
     assert st.g[L.OVER] == 0 and ent[c, L.ALIVE] != 0

@@ -13,7 +13,7 @@ from scipy import stats
 
 from sim.board.geometry import APOCALYPSE, local_space
 from sim.board.graph import ROLL_FIRE_WALL, ROLL_WATER_WALL, compile_board
-from sim.board.layout import DOOR, FLOOR, GAP, LADDER, PLATFORM, WALL
+from sim.board.layout import DOOR, FLOOR, GAP, LADDER, OPEN, PLATFORM, WALL
 from sim.catalogue.variants import draft_tiles
 from sim.engine import layout as L
 from sim.engine.actions import _hand_base, _n_actions, _water_base, n_actions
@@ -101,6 +101,16 @@ def test_a_successful_water_roll_crosses_the_body_for_no_speed():
     This movement costs no speed"."""
     game, c = water_game()
     s, t = beside_water(game)
+    # the landing spaces offered are exactly the other spaces next to the bodies s touches (and
+    # the far side of any wall needing a roll), no other space of the tile
+    g = compile_board(setup_for(BOARD).board, CATALOGUE.tiles, RULES)
+    shore = {int(x) for b in g.space_bodies[s] if b >= 0
+             for x in g.body_members[g.body_start[b]:g.body_start[b + 1]]} - {s}
+    walls = {int(x) for d, x in enumerate(game.st.move_nbr[s])
+             if x >= 0 and game.st.move_roll[s, d]}
+    mask = put(game, c, s)
+    offered = {x for x in range(game.st.kind.shape[0]) if mask[water_action(game, x)]}
+    assert offered == shore | walls and t in offered
     assert cross(game, c, s, t)[6] == 1
 
 
@@ -149,6 +159,14 @@ def test_no_roll_is_left_once_the_streak_failed_and_the_action_is_spent():
     game.st.ent[c, L.ACTED] = 1
     game.st.ent[c, L.STREAK_OVER] = 1
     hand = _hand_base(game.st.kind.shape[0], game.st.ent.shape[0])  # (hand-overs: order.py)
+    assert not game.legal_mask()[water_action(game, 0):hand].any()
+    # the same through a failed roll: the action spent, the roll fails, no roll is left
+    game.st.ent[c, L.STREAK_OVER] = 0
+    assert put(game, c, s)[water_action(game, t)]
+    with rules_ip(game.S, P_WATER_MIN=7):  # every face fails
+        game.apply(water_action(game, t))
+    game.st.g[L.CUR] = c
+    assert game.st.ent[c, L.STREAK_OVER] == 1
     assert not game.legal_mask()[water_action(game, 0):hand].any()
 
 
@@ -311,7 +329,11 @@ def test_a_submerged_character_remains_a_target():
 
 def test_water_rolls_succeed_at_the_rules_rate():
     """"1 to 3 is a fail and 4 to 6 is a success": over 400 rolls from one game's stream (fixed
-    seed), the success count fits Binomial(n, 1/2) (two-sided exact test, alpha 0.001)."""
+    seed), the success count fits Binomial(n, 1/2) (two-sided exact test, alpha 0.001).
+
+    Power against the success range off by one (5-6 or 3-6: p = 1/3 or 2/3, the mutant of
+    ``face >= water_success_min``): the test passes only for a count in [167, 233] (scipy's
+    binomtest); P(Binom(400, 1/3) <= 166) = 0.99973, the same for 2/3 by symmetry."""
     p = (RULES.water_die - RULES.water_success_min + 1) / RULES.water_die
     wins = 0
     n = 400
@@ -342,7 +364,11 @@ def test_water_rolls_honour_advantage_and_disadvantage(col, exact):
     a success") is a random act: 20,000 rolls of the engine (``water._apply_water``, one game's
     stream, fixed seed) succeed at the exact 1 - (1 - 1/2)^2 = 0.75 with advantage, 1/4 with
     disadvantage: two-sided exact binomial test, alpha 0.001 (the rate of a roll without
-    advantage, 1/2, is rejected by far)."""
+    advantage, 1/2, is rejected by far).
+
+    Power against advantage ignored (1/2 instead of 3/4 or 1/4) or turned round (1/4 instead
+    of 3/4): 20,000 rolls, the rates 0.25-0.5 apart are 80-160 standard errors (0.0031) away:
+    power 1.0 (to double precision)."""
     p = exact((RULES.water_die - RULES.water_success_min + 1) / RULES.water_die)
     game, c = water_game(seed=20)
     s, t = beside_water(game)
@@ -395,7 +421,11 @@ def test_damage_on_a_platform_edge_or_ladder_may_make_a_fall_in_the_terrain_draf
     is allocated to a fighter that is within ½" of the edge of a platform or climbing a ladder,
     the controlling player must roll a die: On a 1: The fighter falls" — a fall lands on ground
     and deals the house ``falling_damage``; the rate over 600 hits fits Binomial(n, 1/6) (exact
-    test, alpha 0.001)."""
+    test, alpha 0.001).
+
+    Power against the falling face off by one (never: p = 0; on a 1 or 2: p = 1/3): the test
+    passes only for a count in [71, 130] (scipy's binomtest); no fall fails surely (power 1.0),
+    and P(71 <= Binom(600, 1/3) <= 130) = 2.2e-10 (power 1 - 2.2e-10)."""
     game, c = water_game(edits=TERRAIN_DRAFT)
     draft = catalogue_with(TERRAIN_DRAFT).board_rules
     assert draft.terrain_draft
@@ -468,12 +498,18 @@ def test_the_terrain_draft_switch_changes_only_the_draft_tiles():
     assert draft_tiles(book) == []
     assert sorted(draft_tiles(draft)) == sorted(["Sky Island", "Tokyo Rooftops", "Library of Babel",
                                                  "Colosseum", "Concert Stage"])
+    gaps = 0
     for k, name in enumerate(draft.names):
-        gap = draft.edge_e[k] == GAP
-        assert np.array_equal(book.edge_e[k][gap], np.full(gap.sum(), WALL))
-        same = ~np.isin(draft.edge_e[k], (GAP, DOOR))
-        assert np.array_equal(book.edge_e[k][same], draft.edge_e[k][same]), name
+        for edges in ("edge_e", "edge_s"):  # vertical and horizontal edges alike
+            d, b = getattr(draft, edges)[k], getattr(book, edges)[k]
+            gap = d == GAP
+            gaps += int(gap.sum())
+            assert np.array_equal(b[gap], np.full(gap.sum(), WALL)), name
+            assert np.array_equal(b[d == DOOR], np.full((d == DOOR).sum(), OPEN)), name
+            same = ~np.isin(d, (GAP, DOOR))
+            assert np.array_equal(b[same], d[same]), name
         assert np.array_equal(book.space[k], draft.space[k]), name
+    assert gaps > 0  # the check above has gaps to read
 
 
 def test_ground_is_safe():

@@ -281,6 +281,23 @@ def test_tier_five(capsys, cards):
     expect(capsys, cards, ("characters.csv", 7, "red_tier", "5 out of range [1, 4]"))
 
 
+def test_a_blank_tier_cell_is_tier_1(cards):
+    """Book: "A value printed with no exponent is Tier 1." — a blank ``base_tier`` loads as tier
+    1 (and a written 3 as 3), so a card's dice come from the tier the designer printed."""
+    set_cell(cards, 2, "base_tier", "")
+    set_cell(cards, 3, "base_tier", "3")
+    cat = load_catalogue(cards)
+    assert int(cat.cards.tier[0, 0]) == 1 and int(cat.cards.tier[1, 0]) == 3
+
+
+@pytest.mark.parametrize("value", ["0", "11"])
+def test_characters_per_card_is_1_to_10(capsys, cards, value):
+    """Book: "A multi-character card spawns multiple characters instead of one" — a card spawns
+    at least one character (0 is reported) and at most the house limit of 10."""
+    set_cell(cards, 4, "characters", value)
+    expect(capsys, cards, ("characters.csv", 4, "characters", f"{value} out of range [1, 10]"))
+
+
 def test_duplicate_names_report_first_line(capsys, cards):
     """Cards are found by name (``--attacker Luffy``): a second "Mario" is reported on its own
     line, naming the line of the first."""

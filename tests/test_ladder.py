@@ -118,6 +118,12 @@ def test_cli_ladder_json_and_bad_players(capsys):
         ("greedy", "random"), ("lookahead:2", "random"), ("lookahead:2", "greedy")]
     assert all(m["games"] == 8 and 0 <= m["wins"] <= 8 for m in data["matches"])
     assert len(data["rungs"]) == 2 and all(0 <= g["p"] <= 1 for g in data["rungs"])
+    # issue #21 item 3: how each match's games went, in the JSON too (8 games per match)
+    went = data["games_balance"]
+    assert list(went) == [f"{m['player']} vs 3 × {m['against']}" for m in data["matches"]]
+    for gb in went.values():
+        assert gb["games"] == 8 and sum(s["games"] for s in gb["outcomes"].values()) == 8
+        assert 1 <= gb["duration_rotations"]["median"] <= gb["duration_rotations"]["max"]
     assert main(args) == 0 and json.loads(capsys.readouterr().out)["matches"] == data["matches"]
     assert main(["ladder", "--boards", "1"]) == 2
     assert "--boards" in capsys.readouterr().err

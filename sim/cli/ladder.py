@@ -63,6 +63,7 @@ def ladder(games, players, seed, boards, alpha, fmt, cards):
         "rungs": [{"player": r.players[k + 1], "below": r.players[k],
                    "p": float(r.match_p[r.match(k, k + 1)]), "p_holm": float(r.rung_p_holm[k]),
                    "beats": bool(r.rung_p_holm[k] < alpha)} for k in range(len(r.players) - 1)],
+        "games_balance": {label: gb.as_dict() for label, gb in (r.balance or {}).items()},
     }
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
@@ -86,9 +87,25 @@ def ladder(games, players, seed, boards, alpha, fmt, cards):
                    f"{100 * m['win_rate']:7.1f}{100 * m['low']:8.1f} –{100 * m['high']:5.1f}"
                    f"{ahead:9.1f}   {m['deals_won']:>4}/{m['deals_even']}/{m['deals_lost']:<6}"
                    f"{m['p']:.2g}")
+    _echo_balance(r.balance or {})
     click.echo("rungs (sign test over the deals of their match, Holm-adjusted):")
     for g in data["rungs"]:
         verdict = "beats" if g["beats"] else "does NOT significantly beat"
         click.echo(f"  {g['player']} {verdict} {g['below']} (p = {g['p_holm']:.2g})")
     click.echo("ladder " + ("holds: every rung beats the one below" if r.ordered else
                             "does NOT hold at this number of games"))
+
+
+def _echo_balance(balance: dict) -> None:
+    """Per match, how its games ended, how long they lasted, how often the lead changed
+    (sim.analysis.balance; shares with 95 % intervals clustered by board)."""
+    from sim.analysis.balance import KIND_WORDS
+
+    if not balance:
+        return
+    click.echo("how each match's games went (endings, median length, lead changes):")
+    for label, gb in balance.items():
+        ends = "; ".join(f"{KIND_WORDS.get(k, k)} {s.text()}" for k, s in gb.outcomes.items()
+                         if s.k)
+        lead = f"; the lead changed in {gb.lead['any']['share'] * 100:.0f} %" if gb.lead else ""
+        click.echo(f"  {label}: {ends}; median {gb.length['median']:g} rotations{lead}")

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -78,6 +78,7 @@ class Ladder:
     rung_p_holm: np.ndarray      # [P-1] Holm-adjusted p of the match (k, k+1)
     seconds: float
     alpha: float
+    balance: dict | None = None  # per match "A vs 3 × B": how its games went (GameBalance)
 
     @property
     def design(self) -> str:
@@ -146,21 +147,35 @@ def play_ladder(catalogue, players=DEFAULT_PLAYERS, *, games: int = DEFAULT_GAME
     t0 = time.perf_counter()
     world = _world(catalogue, seed, boards)
     single, places, deal_of, match_of = [], [], [], []
+    went: dict[int, list[dict]] = {k: [] for k in range(len(pairs))}
     with line.stage("round robin", 4 * n_deals):
         for k, (lo, hi) in enumerate(pairs):
             dealt = np.arange(k, n_deals, len(pairs))  # deal d belongs to match d % matches
             with line.stage(f"{labels[hi]} vs 3 × {labels[lo]}"):
                 for start in range(0, dealt.size, CHUNK_DEALS):
                     deals = dealt[start:start + CHUNK_DEALS]
-                    seat, pl = _play_match(world, catalogue, specs[lo], specs[hi], deals, seed,
-                                           boards)
+                    seat, pl, info = _play_match(world, catalogue, specs[lo], specs[hi], deals,
+                                                 seed, boards)
+                    went[k].append(info)
                     single.append(seat)
                     places.append(pl)
                     deal_of.append(np.repeat(deals, 4))
                     match_of.append(np.full(seat.size, k))
-    return rate(labels, pairs, np.concatenate(match_of), np.concatenate(single),
-                np.concatenate(places), np.concatenate(deal_of), time.perf_counter() - t0,
-                alpha, boards=boards)
+    ladder = rate(labels, pairs, np.concatenate(match_of), np.concatenate(single),
+                  np.concatenate(places), np.concatenate(deal_of), time.perf_counter() - t0,
+                  alpha, boards=boards)
+    return replace(ladder, balance={f"{labels[hi]} vs 3 × {labels[lo]}": _match_balance(went[k])
+                                    for k, (lo, hi) in enumerate(pairs)})
+
+
+def _match_balance(chunks: list[dict]):
+    """How a match's games went (sim.analysis.balance: endings, length, lead changes), its
+    intervals clustered by board."""
+    from sim.analysis.balance import game_balance
+
+    cols = {key: np.concatenate([c[key] for c in chunks]) for key in chunks[0]}
+    return game_balance(cols["winner"], cols["outcome"], cols["rotations"],
+                        clusters=cols["board"], lead_changes=cols["lead_changes"])
 
 
 def _world(catalogue, seed: int, boards: int):
@@ -180,7 +195,9 @@ def _world(catalogue, seed: int, boards: int):
 def _play_match(world, catalogue, lower: PolicySpec, higher: PolicySpec, deals: np.ndarray,
                 seed: int, boards: int):
     """Each deal four times, ``higher`` in seat r of rotation r and ``lower`` in the other three;
-    returns the single seat of each game ``[n]`` and the finishing places ``[n, 4]``."""
+    returns the single seat of each game ``[n]``, the finishing places ``[n, 4]`` and the games'
+    winner, ending, length, board and lead changes (for :func:`_match_balance`)."""
+    from sim.engine.layout import REASON_NAMES
     from sim.engine.runner import RESULT_COLUMNS
 
     from .playing import play_many
@@ -196,7 +213,11 @@ def _play_match(world, catalogue, lower: PolicySpec, higher: PolicySpec, deals: 
     column = RESULT_COLUMNS.index
     health = out[:, [column(f"health_seat{s + 1}") for s in range(4)]]
     eliminated = out[:, [column(f"eliminated_seat{s + 1}") for s in range(4)]]
-    return rot, finishing_places(out[:, 0], health, eliminated)
+    info = {"winner": out[:, column("winner")],
+            "outcome": np.array([REASON_NAMES[int(x)] for x in out[:, column("reason")]]),
+            "rotations": out[:, column("rotation")], "board": games % boards,
+            "lead_changes": out[:, column("lead_changes")]}
+    return rot, finishing_places(out[:, 0], health, eliminated), info
 
 
 def rate(labels, pairs, match_of: np.ndarray, single: np.ndarray, places: np.ndarray,

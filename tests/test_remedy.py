@@ -169,16 +169,9 @@ def planted(tmp_path_factory):
     """A copy of cards/ where Mario (Gold) has GOAT-sized health and attacks, coarse remedy steps, and a pool
     experiment over 22 cards (small, so each card plays often and the test stays quick)."""
     tmp = tmp_path_factory.mktemp("planted")
-    cards = Path(shutil.copytree(ROOT / "cards", tmp / "cards"))
-    path = cards / "characters.csv"
-    rows = path.read_text(encoding="utf-8").splitlines()
-    header = rows[0].split(",")
-    i = next(k for k, r in enumerate(rows) if r.startswith("Mario,"))
-    f = rows[i].split(",")
-    for column, value in (("max_health", "400"), ("base", "12"), ("red", "12")):
-        f[header.index(column)] = value
-    rows[i] = ",".join(f)
-    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    from tests._planted_kit import planted_cards
+
+    cards = planted_cards(tmp)
     curve = cards / POWER_CURVE_FILE
     text = curve.read_text(encoding="utf-8")
     curve.write_text(text[: text.index("[remedy]")] + REMEDY, encoding="utf-8")

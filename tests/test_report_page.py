@@ -48,16 +48,9 @@ SCREENSHOTS = ROOT / "reports" / "screenshots"
 def built(tmp_path_factory):
     """The planted report: (page text, output folder, catalogue)."""
     tmp = tmp_path_factory.mktemp("report-page")
-    cards = Path(shutil.copytree(ROOT / "cards", tmp / "cards"))
-    path = cards / "characters.csv"
-    rows = path.read_text(encoding="utf-8").splitlines()
-    header = rows[0].split(",")
-    i = next(k for k, r in enumerate(rows) if r.startswith("Mario,"))
-    f = rows[i].split(",")
-    for column, value in (("max_health", "400"), ("base", "12"), ("red", "12")):
-        f[header.index(column)] = value
-    rows[i] = ",".join(f)
-    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    from tests._planted_kit import planted_cards
+
+    cards = planted_cards(tmp)
     names = ", ".join(f'"{n}"' for n in POOL)
     exp = tmp / "planted.toml"
     exp.write_text(f'name = "planted"\ngames = {RATING_GAMES}\nroot_seed = 97\n'

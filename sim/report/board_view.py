@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.board.draw import EDGE_STYLE, FEATURE_MARK, TEAM_COLOURS
+from sim.report.board_style import EDGE_STYLE, FEATURE_MARK, TEAM_COLOURS
 from sim.board.geometry import APOCALYPSE, SPAN, offset
 from sim.board.layout import BLOCK, MAX_SIZE, WATER
 from sim.catalogue.board_rules import GRID

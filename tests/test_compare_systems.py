@@ -108,3 +108,26 @@ def test_unknown_system_exits_2(tmp_path, capsys):
     code = main(["compare-systems", "--system", "chess", "--out", str(tmp_path)])
     err = capsys.readouterr().err
     assert code == 2 and "--system" in err and "Traceback" not in err
+
+
+def test_the_figure_keeps_its_legend_off_the_curves_and_its_text_legible(peers, bw_rules):
+    """Issue #23 item 5: "the compare-systems figure legible (legends outside the curves)": the
+    legend's box overlaps none of the three panels, and no text is under 9 pt."""
+    from matplotlib.text import Text
+
+    from sim.cli.compare import plot
+    from sim.combat.peers.registry import SYSTEMS
+    from sim.report.plots import MIN_PT, plt
+
+    systems = list(SYSTEMS)
+    rows, curves = compare_rows(peers, bw_rules, systems)
+    fig = plot(rows, curves, list(peers.levels), {s: SYSTEMS[s].title for s in systems})
+    try:
+        renderer = fig.canvas.get_renderer()
+        assert len(fig.legends) == 1
+        legend = fig.legends[0].get_window_extent(renderer)
+        assert all(not legend.overlaps(ax.get_window_extent(renderer)) for ax in fig.axes)
+        texts = [t for t in fig.findobj(Text) if t.get_text() and t.get_visible()]
+        assert min(t.get_fontsize() for t in texts) >= MIN_PT
+    finally:
+        plt.close(fig)

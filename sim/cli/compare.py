@@ -77,11 +77,12 @@ def compare_rows(peers, bw_rules, systems, samples: int | None = None, seed: int
 
 
 def plot(rows, curves, levels, titles):
-    """Three panels: spread of Y per level, kill-chance curves, luck share per system."""
-    from sim.report.plots import plt
+    """Three panels: spread of Y per level, kill-chance curves, luck share per system. Legends
+    sit below the panels, never over the curves, and no text is under 9 pt (issue #23 item 5)."""
+    from sim.report.plots import legible, plt
 
     systems = list(curves)
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
+    fig, axes = plt.subplots(1, 3, figsize=(16, 5.2))
     width = 0.8 / max(len(systems), 1)
     x = np.arange(len(levels))
     for j, system in enumerate(systems):
@@ -94,19 +95,22 @@ def plot(rows, curves, levels, titles):
     axes[0].set_xticks(x, levels)
     axes[0].set_ylabel("sd of damage / health")
     axes[0].set_title("Damage spread per matched stat level")
-    axes[0].legend(fontsize=8)
     axes[1].set_xlabel("target's health left (fraction of health)")
     axes[1].set_ylabel("P(one attack kills)")
     axes[1].set_title("Kill-chance curves")
-    axes[1].legend(fontsize=6, ncol=2)
     shares = [next(r["luck_share"] for r in rows if r["system"] == s) for s in systems]
     axes[2].bar(range(len(systems)), shares, color=[f"C{j}" for j in range(len(systems))])
-    axes[2].set_xticks(range(len(systems)), [titles[s] for s in systems], rotation=15, fontsize=8)
+    axes[2].set_xticks(range(len(systems)), [titles[s] for s in systems], rotation=15)
     axes[2].set_ylim(0, 1)
     axes[2].set_ylabel("E[Var(Y|stats)] / Var(Y)")
     axes[2].set_title("Luck share: outcome variance from dice, not stats")
     for ax in axes:
         ax.grid(alpha=0.3)
+    handles, labels = axes[1].get_legend_handles_labels()   # colour = system, line = level
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+               ncol=max(1, len(levels)), frameon=False)
+    legible(fig)
+    fig.tight_layout()
     return fig
 
 

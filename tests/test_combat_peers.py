@@ -392,9 +392,11 @@ def test_combat_system_samples_are_seeded(capsys):
 
 
 def test_combat_default_system_is_board_wars(capsys):
-    """No --system: today's Board Wars output, unchanged."""
+    """No --system: Board Wars' own calculator (its D12 defense die and the tier's damage die),
+    not a peer game's."""
     code, out, _ = run(capsys, "combat", "--attacks", "8", "--tier", "2", "--defense", "4")
-    assert code == 0 and out.startswith("8 attacks, dice tier 2 (D12), defense 4")
+    assert code == 0 and out.startswith("8x tier 2 vs defense 4")
+    assert "attacks           8, dice tier 2 (D12)" in out and "system" not in out.lower()
 
 
 @pytest.mark.parametrize("args,needle", [

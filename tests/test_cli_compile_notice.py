@@ -38,3 +38,21 @@ def test_no_compile_for_a_bad_flag_or_a_command_that_plays_no_game(capsys, monke
     assert cli_main.main(["validate"]) == 0
     capsys.readouterr()
     assert calls == []
+
+
+def test_the_warm_mark_belongs_to_this_checkout():
+    """Numba files a kernel's machine code under a hash of its source file's path, so a second
+    checkout sharing the compile cache ($BWLAB_JIT_CACHE, a git worktree) compiles its own
+    kernels: the "already compiled" mark is named for this checkout's folder, in the cache of
+    this source's digest, so the other checkout still hears "compiling the engine"."""
+    import hashlib
+    from pathlib import Path
+
+    from sim._jit import JIT_CACHE_DIR
+    from sim.runner.warm import warm_mark
+
+    here = Path(__file__).resolve().parents[1]
+    mark = warm_mark()
+    assert mark.parent == Path(JIT_CACHE_DIR)
+    assert mark.name == f"warm-{hashlib.sha1(str(here).encode()).hexdigest()[:12]}.done"
+    assert mark.name != f"warm-{hashlib.sha1(b'/elsewhere/board-wars').hexdigest()[:12]}.done"

@@ -123,14 +123,22 @@ def compile_group(group: str, cards_root: str) -> tuple[str, float]:
     return group, time.perf_counter() - t0
 
 
-WARM_MARK = "warm.done"  # written into the source-keyed cache once every group is compiled
+def warm_mark() -> Path:
+    """The file written into the source-keyed cache once every group is compiled, named for
+    this checkout: Numba files a kernel's machine code under a hash of its source file's path,
+    so a second checkout sharing the cache (``$BWLAB_JIT_CACHE``, a git worktree) with the same
+    source still compiles its own, and must not be told it is warm."""
+    import hashlib
+
+    from sim._jit import JIT_CACHE_DIR
+
+    here = str(ROOT).encode()
+    return Path(JIT_CACHE_DIR) / f"warm-{hashlib.sha1(here).hexdigest()[:12]}.done"
 
 
 def is_warm() -> bool:
-    """Whether this source's kernels were all compiled into the cache (``sim/_jit.py``)."""
-    from sim._jit import JIT_CACHE_DIR
-
-    return (Path(JIT_CACHE_DIR) / WARM_MARK).exists()
+    """Whether this checkout's kernels were all compiled into the cache (``sim/_jit.py``)."""
+    return warm_mark().exists()
 
 
 def warm(jobs: int = 2, cards_root: Path = ROOT / "cards", verbose: bool = True,
@@ -138,8 +146,6 @@ def warm(jobs: int = 2, cards_root: Path = ROOT / "cards", verbose: bool = True,
     """Compile every stage's groups with ``jobs`` processes; the seconds it took. Progress
     (part done/total, the seconds so far) goes to ``stream`` (default stdout); ``on_part(group,
     seconds)`` is called as each part ends (the CLI's progress line counts them)."""
-    from sim._jit import JIT_CACHE_DIR
-
     out = stream if stream is not None else sys.stdout
     total = sum(len(stage) for stage in STAGES)
     done = 0
@@ -155,7 +161,7 @@ def warm(jobs: int = 2, cards_root: Path = ROOT / "cards", verbose: bool = True,
                     print(f"compiled {group:<7s} {seconds:6.1f} s ({done}/{total} parts, "
                           f"{time.perf_counter() - t0:.0f} s so far)", file=out, flush=True)
     try:
-        (Path(JIT_CACHE_DIR) / WARM_MARK).write_text(f"{time.time():.0f}\n", encoding="utf-8")
+        warm_mark().write_text(f"{time.time():.0f}\n", encoding="utf-8")
     except OSError:
         pass  # an unwritable cache compiles in memory: nothing to mark
     return time.perf_counter() - t0

@@ -286,7 +286,7 @@ def policy_doc(a, names, rarities) -> dict:
         "ordered": {lab: bool(ok) for lab, ok in zip(a.labels, a.ordered)},
         "order_holds_everywhere": a.order_holds_everywhere,
         "robust_outliers": [names[c] for c in np.flatnonzero(a.robust)],
-        "disputed_outliers": {names[c]: {lab: OUTLIER_WORD[int(a.outlier[c, j])] or "in band"
+        "disputed_outliers": {names[c]: {lab: OUTLIER_WORD[int(a.outlier[c, j])] or "not flagged"
                                          for j, lab in enumerate(a.labels)}
                               for c in np.flatnonzero(a.disputed)},
         "rarity_medians": {lab: [None if np.isnan(m) else float(m)

@@ -88,7 +88,7 @@ def verdict_lines(a: PolicyAgreement, names, rarities) -> list[str]:
         fails = [lab for lab, ok in zip(a.labels, a.ordered) if not ok]
         lines = [f"{order}: holds under {', '.join(holds)}; NOT under {', '.join(fails)}"
                  if holds else f"{order}: holds under no player ({', '.join(fails)})"]
-    word = {-1: "weak", 1: "strong", 0: "in band"}
+    word = {-1: "weak", 1: "strong", 0: "not flagged"}
     robust = np.flatnonzero(a.robust)
     lines.append(f"outliers under every player: "
                  + (", ".join(f"{names[c]} ({word[int(a.outlier[c, 0])]})" for c in robust)

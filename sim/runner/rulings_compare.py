@@ -28,7 +28,7 @@ ALPHA = 0.05            # family-wise error per alternative (Bonferroni over its
 FAMILIES = 2            # teams' win rates and cards' ratings, each tested at ALPHA / 2
 CONFIDENCE = 0.95       # the intervals shown beside each effect
 TEAMS = 4
-FLAG = {-1: "weak", 0: "in band", 1: "strong"}
+FLAG = {-1: "weak", 0: "not flagged", 1: "strong"}  # 0: not shown outside (in band or undecided)
 
 
 def team_classes(verdict, tolerance: float) -> list[str]:

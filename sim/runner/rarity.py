@@ -138,6 +138,19 @@ def _play_pool(catalogue, exp, round_games, records, games):
     return out + (np.concatenate(recs),) if records else out
 
 
+def study_at_seed(catalogue, exp: Experiment, seed: int, *, correction: str = "holm",
+                  label: str = "pool games") -> "RarityStudy":
+    """The study of ``exp`` played from root seed ``seed`` instead of its own: an independent
+    replicate (its boards, teams and dice all follow the seed)."""
+    from dataclasses import replace
+
+    run = replace(exp, root_seed=seed)
+    seat_cards, winner = play_pool(catalogue, run, label=label)
+    return study(seat_cards, winner, np.asarray(catalogue.cards.rarity, np.int64),
+                 len(catalogue.rules.rarities), boards=pool_boards(run, len(winner)),
+                 correction=correction)
+
+
 def pool_balance(per_game: dict, winner):
     """The balance metrics of a pool study's games (``play_pool(..., games=per_game)``). Teams
     are drawn afresh every game, so the seats are the only fixed sides: shares by seat
@@ -216,18 +229,13 @@ def inside_tests(rating, se, band_low, band_high, played, df, alpha: float, corr
     """Per card: shown inside its band? Two one-sided tests (H0: rating <= the bottom edge, or
     >= the top edge; the larger p-value answers both), adjusted over the cards in play like the
     outlier flags. An open edge (the lowest or highest rarity) needs no test."""
-    from scipy.stats import norm, t as student_t
-
     rating, se = np.asarray(rating, float), np.asarray(se, float)
-    dist = norm if df is None else student_t(df)
+    dist = _rating_distribution(df)
     with np.errstate(invalid="ignore", divide="ignore"):
         p_low = np.where(np.isneginf(band_low), 0.0, dist.sf((rating - band_low) / se))
         p_high = np.where(np.isposinf(band_high), 0.0, dist.sf((band_high - rating) / se))
-    p = np.nan_to_num(np.maximum(p_low, p_high), nan=1.0)
-    p = np.where(played & (se > 0), np.clip(p, 0.0, 1.0), 1.0)
-    p_adj = np.ones_like(p)
-    if played.any():
-        p_adj[played] = p[played] if correction == "none" else adjust(p[played], correction)
+    _, p_adj = _corrected(np.nan_to_num(np.maximum(p_low, p_high), nan=1.0), se, played,
+                          correction)
     return played & (p_adj <= alpha)
 
 
@@ -237,22 +245,35 @@ def band_tests(rating, se, band_low, band_high, played, df, alpha: float, correc
     otherwise; t on ``df`` for a clustered fit, else normal), adjusted over the cards in play,
     and the flags (-1 weak, +1 strong) where the adjusted p-value is at most ``alpha``. Why
     corrected: the study tests every card at once (``sim.analysis.multiple``)."""
-    from scipy.stats import norm, t as student_t
-
     rating, se = np.asarray(rating, float), np.asarray(se, float)
-    dist = norm if df is None else student_t(df)
+    dist = _rating_distribution(df)
     with np.errstate(invalid="ignore", divide="ignore"):
         z_high = (rating - band_high) / se          # > 0: above the top edge
         z_low = (band_low - rating) / se            # > 0: below the bottom edge
     up = np.nan_to_num(z_high, nan=-np.inf) >= np.nan_to_num(z_low, nan=-np.inf)
     z = np.where(up, z_high, z_low)
-    p = np.where(np.isfinite(z), dist.sf(np.nan_to_num(z, nan=0.0)), 1.0)
+    p, p_adj = _corrected(np.where(np.isfinite(z), dist.sf(np.nan_to_num(z, nan=0.0)), 1.0),
+                          se, played, correction)
+    outlier = np.where(p_adj <= alpha, np.where(up, 1, -1), 0)
+    return p, p_adj, outlier
+
+
+def _rating_distribution(df):
+    """The ratings' reference distribution: t on ``df`` for a board-clustered fit, else normal."""
+    from scipy.stats import norm, t as student_t
+
+    return norm if df is None else student_t(df)
+
+
+def _corrected(p, se, played, correction: str):
+    """(p, adjusted p) of the cards' tests: 1 for a card out of play or without a standard
+    error, the others adjusted together (``sim.analysis.multiple``) — the outlier flags and
+    the in-band tests share this, so both families are corrected the same way."""
     p = np.where(played & (se > 0), np.clip(p, 0.0, 1.0), 1.0)
     p_adj = np.ones_like(p)
     if played.any():
         p_adj[played] = p[played] if correction == "none" else adjust(p[played], correction)
-    outlier = np.where(p_adj <= alpha, np.where(up, 1, -1), 0)
-    return p, p_adj, outlier
+    return p, p_adj
 
 
 def plays_like(rating, median, rarity, outlier) -> np.ndarray:

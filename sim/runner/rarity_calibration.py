@@ -58,22 +58,14 @@ def plant(catalogue, card: int, like: int):
     return replace(catalogue, cards=replace(cards, **changed))
 
 
-def _one_study(catalogue, exp, seed: int, correction: str):
-    from .rarity import play_pool, pool_boards, study
-
-    run = replace(exp, root_seed=seed)
-    seat_cards, winner = play_pool(catalogue, run)
-    rarity = np.asarray(catalogue.cards.rarity, np.int64)
-    return study(seat_cards, winner, rarity, len(catalogue.rules.rarities),
-                 boards=pool_boards(run, len(winner)), correction=correction)
-
-
 def planted_detection(catalogue, exp, runs: int, games: int, seed: int, *,
                       correction: str = "holm", progress=None) -> dict:
     """``runs`` studies of ``games`` games with the median Bronze card planted with the median
     GOAT Series card's stats; how often it is flagged strong, with a 95 % Clopper-Pearson
     interval, and how often any other card is."""
     from scipy.stats import binomtest
+
+    from .rarity import study_at_seed
 
     names = catalogue.rules.rarities
     low, top = 0, len(names) - 1
@@ -82,7 +74,7 @@ def planted_detection(catalogue, exp, runs: int, games: int, seed: int, *,
     exp = replace(exp, games=games)
     hits, others = 0, []
     for r in range(runs):
-        s = _one_study(planted, exp, run_seed(seed, r), correction)
+        s = study_at_seed(planted, exp, run_seed(seed, r), correction=correction)
         hits += int(s.outlier[card] > 0)
         others.append(int(np.count_nonzero(np.delete(s.outlier, card))))
         if progress is not None:
@@ -99,16 +91,15 @@ def flag_agreement(catalogue, exp, runs: int, games: int, seed: int, *,
                    correction: str = "holm", progress=None) -> dict:
     """``runs`` independent studies of ``games`` games on the shipped cards: the agreement of
     their flags (:meth:`Recurrence.summary`), and the flagged cards by name with their runs."""
+    from .rarity import study_at_seed
+
     exp = replace(exp, games=games)
-    seeds, flags, inside = [], [], []
+    seeds, studies = [run_seed(seed, r) for r in range(runs)], []
     for r in range(runs):
-        seeds.append(run_seed(seed, r))
-        s = _one_study(catalogue, exp, seeds[-1], correction)
-        flags.append(s.outlier)
-        inside.append(s.inside)
+        studies.append(study_at_seed(catalogue, exp, seeds[r], correction=correction))
         if progress is not None:
             progress(r + 1, runs)
-    rec = Recurrence(tuple(seeds), np.stack(flags, axis=1), np.stack(inside, axis=1))
+    rec = Recurrence.of(seeds, studies)
     out = rec.summary()
     out.update({"games": games, "target": 0.90, "cards": {
         catalogue.cards.names[c]: [int(v) for v in rec.outlier[c]]

@@ -10,7 +10,7 @@ the experiment's own seed).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,6 +23,13 @@ class Recurrence:
     outlier: np.ndarray       # [cards, replicates]: -1 weak, +1 strong, 0 not shown outside
     inside: np.ndarray | None = None  # [cards, replicates]: shown inside its band
 
+    @classmethod
+    def of(cls, seeds, studies) -> "Recurrence":
+        """The recurrence of rarity studies (one per seed): their flags and in-band verdicts."""
+        inside = [s.inside for s in studies]
+        return cls(tuple(seeds), np.stack([s.outlier for s in studies], axis=1),
+                   None if any(x is None for x in inside) else np.stack(inside, axis=1))
+
     @property
     def runs(self) -> int:
         return self.outlier.shape[1]
@@ -34,7 +41,8 @@ class Recurrence:
 
     def summary(self) -> dict:
         """Cards flagged in any replicate, in every one (the same way), their ratio, and the
-        share of all cards whose verdict (weak, strong, in band) is the same in every run."""
+        share of all cards whose flag (weak, strong, none) is the same in every run; with
+        ``inside``, the undecided cards per run and the flags another run contradicts."""
         any_flag = np.any(self.outlier != 0, axis=1)
         every = np.all(self.outlier == self.outlier[:, :1], axis=1) & (self.outlier[:, 0] != 0)
         n_any, n_all = int(any_flag.sum()), int(every.sum())
@@ -74,24 +82,15 @@ def recurrence(catalogue, exp, main_study, replicates: int, *,
     """``replicates`` studies in all: the main one and ``replicates - 1`` more from seeds of
     their own (module doc), each judged with the same correction."""
     from . import progress as line
-    from .rarity import play_pool, pool_boards, study
+    from .rarity import study_at_seed
 
-    rarity = np.asarray(catalogue.cards.rarity, np.int64)
-    flags = [main_study.outlier]
-    inside = [main_study.inside]
-    seeds = [exp.root_seed]
+    seeds = [exp.root_seed] + [replicate_seed(exp.root_seed, r) for r in range(1, replicates)]
+    studies = [main_study]
     with line.stage("independent replicates", exp.games * (replicates - 1)):
         for r in range(1, replicates):
-            rep = replace(exp, root_seed=replicate_seed(exp.root_seed, r))
-            seat_cards, winner = play_pool(catalogue, rep,
-                                           label=f"replicate {r + 1} of {replicates}")
-            s = study(seat_cards, winner, rarity, len(catalogue.rules.rarities),
-                      boards=pool_boards(rep, len(winner)), correction=correction)
-            flags.append(s.outlier)
-            inside.append(s.inside)
-            seeds.append(rep.root_seed)
-    return Recurrence(tuple(seeds), np.stack(flags, axis=1),
-                      None if any(x is None for x in inside) else np.stack(inside, axis=1))
+            studies.append(study_at_seed(catalogue, exp, seeds[r], correction=correction,
+                                         label=f"replicate {r + 1} of {replicates}"))
+    return Recurrence.of(seeds, studies)
 
 
 __all__ = ["Recurrence", "recurrence", "replicate_seed"]

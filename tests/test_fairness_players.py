@@ -37,7 +37,7 @@ def test_each_player_plays_the_same_check_and_the_exit_code_is_their_shared_verd
 def test_disagreeing_players_are_flagged_and_inconclusive():
     """When players disagree the document says so, the exit code is 3 (inconclusive), and the
     sentence names what each player found."""
-    from sim.cli._fairness_players import players_conclusion, players_doc
+    from sim.cli._fairness_players import players_doc
 
     team = {"team": 1, "name": "A", "win_probability": 0.25, "low": 0.2, "high": 0.3}
     per = {"greedy": {"verdict": "fair", "conclusion": "Fair.", "games": 512, "design": "d",
@@ -46,7 +46,7 @@ def test_disagreeing_players_are_flagged_and_inconclusive():
                             "design": "d", "teams": [team] * 4}}
     doc = players_doc(per)
     assert not doc["agree"] and doc["exit_code"] == 3
-    assert "depends on the players" in players_conclusion(doc)
+    assert "depends on the players" in doc["conclusion"]
     same = players_doc({k: dict(v, verdict="fair") for k, v in per.items()})
     assert same["agree"] and same["exit_code"] == 0
 

@@ -175,3 +175,16 @@ def conclusion(v: FairnessVerdict, tolerance: float, alpha: float = 0.05, names=
 
 
 EXIT_CODES = {FAIR: 0, UNFAIR: 1, OPEN: 3}   # for scripts; 2 stays bad input (every command)
+STATUS_WORDS = {FAIR: "fair", UNFAIR: "unfair", OPEN: "inconclusive"}  # as a GM reads them
+
+
+def players_verdict(statuses: dict[str, str]) -> tuple[bool, int, str]:
+    """The same check under several players (``{player: status}``): whether they agree, the
+    exit code for scripts (the shared verdict's, or inconclusive when they disagree: the
+    verdict depends on how well the teams are played) and the answer in one sentence."""
+    said = "; ".join(f"{label}: {STATUS_WORDS[s]}" for label, s in statuses.items())
+    if len(set(statuses.values())) == 1:
+        return True, EXIT_CODES[next(iter(statuses.values()))], \
+            f"Every player reaches the same verdict ({said})."
+    return False, EXIT_CODES[OPEN], (f"The verdict depends on the players ({said}): act on the "
+                                     f"stronger player's.")

@@ -11,48 +11,21 @@ from __future__ import annotations
 
 import click
 
-WORD = {"open": "inconclusive"}  # the check's status "open", as the GM reads it
-
-
-def parse_players(text: str, budget: int | None) -> list[str]:
-    """The comma-separated players, validated and labelled (BadParameter: exit 2)."""
-    from ._policy import policy_label
-
-    labels = [policy_label(p.strip(), budget) for p in text.split(",") if p.strip()]
-    if len(labels) < 2:
-        raise click.BadParameter("name at least two players, e.g. greedy,lookahead:16",
-                                 param_hint="--policies")
-    if len(set(labels)) != len(labels):
-        raise click.BadParameter(f"players must differ: {text}", param_hint="--policies")
-    return labels
-
-
 def players_doc(per_player: dict[str, dict]) -> dict:
     """The side-by-side verdicts as plain data: per player its status, conclusion and each
-    team's chance with its interval; whether all players agree; the exit code for scripts
-    (the shared verdict's, or 3 inconclusive when they disagree)."""
-    from sim.analysis.fairness import EXIT_CODES, OPEN
+    team's chance with its interval; whether all players agree, the exit code for scripts (the
+    shared verdict's, or 3 inconclusive when they disagree) and the answer in one sentence."""
+    from sim.analysis.fairness import players_verdict
 
-    statuses = {d["verdict"] for d in per_player.values()}
-    agree = len(statuses) == 1
+    agree, code, sentence = players_verdict({label: d["verdict"]
+                                             for label, d in per_player.items()})
     return {"players": {label: {"verdict": d["verdict"], "conclusion": d["conclusion"],
                                 "games": d["games"], "design": d["design"],
                                 "teams": [{k: t[k] for k in ("team", "name", "win_probability",
                                                              "low", "high")}
                                           for t in d["teams"]]}
                         for label, d in per_player.items()},
-            "agree": agree,
-            "exit_code": EXIT_CODES[next(iter(statuses))] if agree else EXIT_CODES[OPEN]}
-
-
-def players_conclusion(doc: dict) -> str:
-    """One sentence: the shared verdict, or which player says what."""
-    said = "; ".join(f"{label}: {WORD.get(d['verdict'], d['verdict'])}"
-                     for label, d in doc["players"].items())
-    if doc["agree"]:
-        return f"Every player agrees ({said})."
-    return (f"The verdict depends on the players ({said}): inconclusive until the stronger "
-            f"player's verdict is the one acted on.")
+            "agree": agree, "exit_code": code, "conclusion": sentence}
 
 
 def echo_players(doc: dict) -> None:
@@ -70,9 +43,10 @@ def echo_players(doc: dict) -> None:
             cells.append(f"{100 * u['win_probability']:5.1f} ({100 * u['low']:4.1f}–"
                          f"{100 * u['high']:4.1f})")
         click.echo(f"{t['team']} {t['name'][:25]:<26}" + "".join(f"{c:>24}" for c in cells))
+    from sim.analysis.fairness import STATUS_WORDS
+
     click.echo(f"{'verdict':<28}" + "".join(
-        f"{WORD.get(doc['players'][lab]['verdict'], doc['players'][lab]['verdict']):>24}"
-        for lab in labels))
+        f"{STATUS_WORDS[doc['players'][lab]['verdict']]:>24}" for lab in labels))
     click.echo(f"{'games':<28}" + "".join(f"{doc['players'][lab]['games']:>24,}"
                                          for lab in labels))
     if not doc["agree"]:

@@ -73,9 +73,9 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     policy = policy_label(policy, budget)
     labels = None
     if players is not None:
-        from ._fairness_players import parse_players
+        from ._policy import policy_list
 
-        labels = parse_players(players, budget)
+        labels = policy_list(players, budget, "--policies", at_least=2)
         policy = labels[0]
     catalogue = load_catalogue(cards)
     teams = load_teams(teams_file, catalogue.cards)
@@ -120,23 +120,17 @@ def _by_player(data, labels, catalogue, teams, seed, games, round_games, boards,
     """The same check under every other player (same seed); ``data`` gains ``by_player`` and
     the exit code becomes the players' shared one (3 when they disagree)."""
     from sim.analysis.fairness import conclusion
-    from sim.runner.fairness import check_fairness
+    from sim.runner.fairness import check_by_player
 
-    from ._fairness_players import players_conclusion, players_doc
-
-    from sim.runner.progress import stage
+    from ._fairness_players import players_doc
 
     per = {labels[0]: data}
-    for label in labels[1:]:
-        with stage(f"the check under {label}"):
-            r = check_fairness(catalogue, teams, policy=label, seed=seed, max_games=games,
-                               round_games=round_games, boards=boards, tolerance=tolerance)
-        d = report_data(r, teams, catalogue.cards.names, tolerance, label, seed)
-        d["conclusion"] = conclusion(r.verdict, tolerance, names=teams.names)
-        per[label] = d
-    doc = players_doc(per)
-    doc["conclusion"] = players_conclusion(doc)
-    data["by_player"] = doc
+    reports = check_by_player(catalogue, teams, labels[1:], seed=seed, max_games=games,
+                              round_games=round_games, boards=boards, tolerance=tolerance)
+    for label, r in reports.items():
+        per[label] = report_data(r, teams, catalogue.cards.names, tolerance, label, seed)
+        per[label]["conclusion"] = conclusion(r.verdict, tolerance, names=teams.names)
+    data["by_player"] = doc = players_doc(per)
     data["exit_code"] = doc["exit_code"]
 
 

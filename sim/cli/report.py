@@ -59,11 +59,9 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
         raise click.BadParameter("must be a multiple of 4", param_hint="--fairness-games")
     labels = None
     if players is not None:
-        from ._policy import policy_label
+        from ._policy import policy_list
 
-        labels = [policy_label(p.strip(), None) for p in players.split(",") if p.strip()]
-        if not labels:
-            raise click.BadParameter("name at least one player", param_hint="--policies")
+        labels = policy_list(players, None, "--policies")
     catalogue = load_catalogue(cards)
     if rulings is not None:  # a bad file fails before the report's games are played
         from sim.report.rulings_section import load_results

@@ -14,24 +14,15 @@ def players_section(page, catalogue, teams, games: int, seed: int, main_policy: 
                     main_verdict, players: list[str]) -> pd.DataFrame:
     """Play the check under every player of ``players`` (besides ``main_policy``, whose verdict
     is given); one summary answer, one table; returns the table for players.csv."""
-    from sim.analysis.fairness import FAIR
-    from sim.runner.fairness import check_fairness
+    from sim.analysis.fairness import FAIR, STATUS_WORDS, players_verdict
+    from sim.runner.fairness import check_by_player
 
-    verdicts = {main_policy: main_verdict}
-    for label in players:
-        if label not in verdicts:
-            verdicts[label] = check_fairness(catalogue, teams, policy=label, seed=seed,
-                                             max_games=games, round_games=games).verdict
-    statuses = {v.status for v in verdicts.values()}
-    word = {"open": "inconclusive"}
-    said = "; ".join(f"{label}: {word.get(v.status, v.status)}" for label, v in verdicts.items())
-    if len(statuses) == 1:
-        tone = "ok" if next(iter(statuses)) == FAIR else "warn"
-        page.answer("Players", f"Every player reaches the same verdict ({said}).", "players",
-                    tone)
-    else:
-        page.answer("Players", f"The verdict depends on the players ({said}): act on the "
-                               f"stronger player's.", "players", "bad")
+    others = check_by_player(catalogue, teams, [p for p in players if p != main_policy],
+                             seed=seed, max_games=games, round_games=games)
+    verdicts = {main_policy: main_verdict, **{k: r.verdict for k, r in others.items()}}
+    agree, _, sentence = players_verdict({k: v.status for k, v in verdicts.items()})
+    tone = ("ok" if main_verdict.status == FAIR else "warn") if agree else "bad"
+    page.answer("Players", sentence, "players", tone)
     page.heading("Does the verdict hold for stronger players?", "players")
     page.text(f"The fairness check under each player, same seed ({seed}): same boards, deals "
               f"and dice streams; each settles on its own schedule.")
@@ -40,7 +31,7 @@ def players_section(page, catalogue, teams, games: int, seed: int, main_policy: 
         for k, name in enumerate(teams.names):
             rows.append({"player": label, "team": name, "win_probability": float(v.rate[k]),
                          "low": float(v.lower[k]), "high": float(v.upper[k]),
-                         "player_verdict": word.get(v.status, v.status)})
+                         "player_verdict": STATUS_WORDS[v.status]})
     table = pd.DataFrame(rows)
     page.table(table)
     return table

@@ -130,5 +130,16 @@ def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
                           games_balance(games, alpha), looks)
 
 
-__all__ = ["DEFAULT_BOARDS", "DEFAULT_GAMES", "FairnessReport", "check_fairness",
+def check_by_player(catalogue, teams, players, **settings) -> dict:
+    """``{player: FairnessReport}``: the check under each of ``players`` with the same seed and
+    ``settings`` (keywords of :func:`check_fairness`), so the same boards, deals and dice streams;
+    each settles on its own schedule. Why: does the verdict hold for stronger players?"""
+    reports = {}
+    for label in players:
+        with stage(f"the check under {label}"):
+            reports[label] = check_fairness(catalogue, teams, policy=label, **settings)
+    return reports
+
+
+__all__ = ["DEFAULT_BOARDS", "DEFAULT_GAMES", "FairnessReport", "check_by_player", "check_fairness",
            "fairness_experiment", "games_balance"]

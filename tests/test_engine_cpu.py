@@ -44,6 +44,20 @@ def _spot_by_a_door(game, c):
     raise AssertionError("no space of the CPU's tile reaches its own tile and another")
 
 
+def _leashed_cpu_facing(where: str):
+    """A mobile CPU with no range on a space by a door of its home tile, and one character on the
+    first space (by id) its speed reaches ``where`` ("home": its own tile; "away": another);
+    (game, the CPU, the character, the CPU's space, the character's space)."""
+    game, c = _game_and_cpu(True)
+    ent = game.st.ent
+    ent[c, L.RANGE] = 0
+    here, home, away = _spot_by_a_door(game, c)
+    ent[c, L.SPACE] = here
+    (a,) = _characters(game, 1)
+    ent[a, L.SPACE] = (home if where == "home" else away)[0]
+    return game, c, a, here, int(ent[a, L.SPACE])
+
+
 def test_a_cpu_targets_the_weakest_visible_character_never_an_invisible_one():
     game, c = _game_and_cpu(False)
     ent = game.st.ent
@@ -61,13 +75,8 @@ def test_a_cpu_targets_the_weakest_visible_character_never_an_invisible_one():
 def test_a_leashed_cpu_never_leaves_its_tile_to_attack():
     """cpu_leash = "tile": the only character it could reach stands outside its home tile, so
     it stays; unleashed (cpu_leash = "none"), it walks there and attacks."""
-    game, c = _game_and_cpu(True)
+    game, c, a, here, there = _leashed_cpu_facing("away")
     st, ent = game.st, game.st.ent
-    ent[c, L.RANGE] = 0
-    here, _, away = _spot_by_a_door(game, c)
-    ent[c, L.SPACE] = here
-    (a,) = _characters(game, 1)
-    ent[a, L.SPACE] = away[0]
     leash = int(game.S.ip[L.P_LEASH])
     assert leash == 1  # the shipped ruling
     try:
@@ -75,7 +84,7 @@ def test_a_leashed_cpu_never_leaves_its_tile_to_attack():
         assert ent[c, L.SPACE] == here and ent[a, L.HEALTH] == ent[a, L.MAX_HEALTH]
         game.S.ip[L.P_LEASH] = 0
         _cpu_act(st, game.S, c)
-        assert ent[c, L.SPACE] == away[0]
+        assert ent[c, L.SPACE] == there
         rows = game.event_rows()
         assert (rows[:, 0] == L.EV_ATTACK).any()
     finally:
@@ -85,14 +94,9 @@ def test_a_leashed_cpu_never_leaves_its_tile_to_attack():
 def test_a_leashed_cpu_walks_within_its_tile_to_attack():
     """Leashed, a CPU still uses its speed inside its own tile: a character there, out of its
     range but within its speed, is walked to and attacked."""
-    game, c = _game_and_cpu(True)
+    game, c, a, here, there = _leashed_cpu_facing("home")
     st, ent = game.st, game.st.ent
-    ent[c, L.RANGE] = 0
-    here, home, _ = _spot_by_a_door(game, c)
-    ent[c, L.SPACE] = here
-    (a,) = _characters(game, 1)
-    ent[a, L.SPACE] = home[0]
     assert game.S.ip[L.P_LEASH] == 1
     _cpu_act(st, game.S, c)
-    assert ent[c, L.SPACE] == home[0]
+    assert ent[c, L.SPACE] == there
     assert (game.event_rows()[:, 0] == L.EV_ATTACK).any()

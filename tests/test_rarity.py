@@ -68,29 +68,17 @@ def test_ablation_against_itself_is_exactly_zero_and_a_boosted_card_matters(tmp_
     of 0.042, z = 21; even a true effect half as large (SE at most 0.065, z >= 6.8) clears the
     3-SE bar with probability 1 - Phi(3 - 6.8) > 0.9999. A null effect passes it with
     probability Phi(-3) = 0.0013."""
-    import shutil
     from dataclasses import replace
-    from pathlib import Path
 
     from sim.catalogue.loader import load_catalogue
     from sim.engine.layout import POLICY_IDS
     from sim.runner.experiment import load_experiment
     from sim.runner.rarity import ablation, play_pool
+    from tests._planted_kit import ROOT, planted_cards
 
-    root = Path(__file__).resolve().parents[1]
-    cards = Path(shutil.copytree(root / "cards", tmp_path / "cards"))
-    path = cards / "characters.csv"
-    rows = path.read_text(encoding="utf-8").splitlines()
-    header = rows[0].split(",")
-    i = next(k for k, r in enumerate(rows) if r.startswith("Mario,"))
-    f = rows[i].split(",")
-    f[header.index("max_health")] = "3000"
-    for colour in ("base", "red", "blue", "green"):
-        f[header.index(colour)] = "30"
-    rows[i] = ",".join(f)
-    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    catalogue = load_catalogue(cards)
-    exp = load_experiment(root / "experiments" / "rarity.toml", catalogue.cards,
+    huge = [("max_health", "3000")] + [(c, "30") for c in ("base", "red", "blue", "green")]
+    catalogue = load_catalogue(planted_cards(tmp_path, changes=huge))
+    exp = load_experiment(ROOT / "experiments" / "rarity.toml", catalogue.cards,
                           tuple(POLICY_IDS), games=400)
     exp = replace(exp, batch_size=400)
     seat_cards, winner = play_pool(catalogue, exp)

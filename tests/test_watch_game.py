@@ -19,7 +19,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden" / "example_seed1_greedy.json
 @pytest.fixture(scope="module")
 def replayed():
     events = read_log(GOLDEN)
-    rec, result = rerun(GOLDEN, events, CATALOGUE, progress=False)
+    rec, result = rerun(GOLDEN, events, CATALOGUE)
     return [ev for _, ev in events], rec, result
 
 

@@ -64,7 +64,7 @@ ENGINE_COMMANDS = {"play", "run", "fairness", "rarity", "draft", "power-levels",
                    "drift", "rulings", "report"}
 # commands that can run longer than ~2 s: one progress line on stderr (sim.runner.progress),
 # silenced by --quiet, which each of them takes (issue #23 item 1)
-PROGRESS_COMMANDS = ENGINE_COMMANDS | {"combat", "compare-systems", "demo"}
+PROGRESS_COMMANDS = ENGINE_COMMANDS | {"combat", "compare-systems", "demo", "replay"}
 QUIET_HELP = "No progress line on stderr (results and errors are unchanged)."
 
 

@@ -43,13 +43,10 @@ def _policies(text: str, budget: int | None):
               help="Write an animated GIF of the game, one frame per turn and the result.")
 @click.option("--html", "html_out", type=OUT_FILE, default=None,
               help="Write a self-contained HTML page stepping through the game's turns.")
-@click.option("--quiet", is_flag=True,
-              help="No progress on stderr while recording and drawing (--png-every, --gif, "
-                   "--html).")
 @click.option("--apocalypse", default=None, help="Name of the Apocalypse in play (default: drawn).")
 @click.option("--cards", "cards", type=click.Path(path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
-def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, quiet, apocalypse,
+def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocalypse,
          cards):
     """Play one game of Board Wars between four AI teams and print the result.
 
@@ -100,7 +97,7 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, quiet,
 
         teams = [f"{team_title(k, team_names[k])} ({names[k]})" for k in range(4)]
         rec, result, pictures = _play_watched(game, catalogue, teams, team_names, ids, budgets,
-                                              seed, png_every, quiet)
+                                              seed, png_every)
     for t in range(4):
         card_list = ", ".join(catalogue.cards.names[c] for c in team_cards[t])
         click.echo(f"Team {t + 1} {team_names[t]} ({names[t]}): {card_list}")
@@ -117,10 +114,10 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, quiet,
         events = text.count("\n") - 1
         click.echo(f"log: {log} ({events} events)")
     if watch:
-        _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed, quiet)
+        _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed)
 
 
-def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_every, quiet):
+def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_every):
     """Play step by step, recording a frame per turn (sim.report.watch) and drawing the board
     every N rotations into DIR for --png-every."""
     from sim.report.watch import Recorder, result_headline
@@ -158,7 +155,7 @@ def _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures,
         advance(1)
 
 
-def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed, quiet):
+def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed):
     """The final picture, the GIF and the HTML page; says where each went."""
     from sim.engine.events import decode
     from sim.report.places import named_sentences
@@ -178,9 +175,9 @@ def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, see
     texts = named_sentences(decode(game.event_rows(), rec.labels, game.setup.apocalypses.names,
                                    items), game.setup.board.tiles, catalogue.tiles)
     if gif is not None:
-        n = write_gif(gif, rec.frames, texts, catalogue.tiles, suits, progress=not quiet)
+        n = write_gif(gif, rec.frames, texts, catalogue.tiles, suits)
         click.echo(f"gif: {gif} ({n} frames, one per turn and the result)")
     if html_out is not None:
         n = write_html(html_out, rec.frames, texts, catalogue.tiles, suits,
-                       f"Board Wars, seed {seed}", progress=not quiet)
+                       f"Board Wars, seed {seed}")
         click.echo(f"html: {html_out} ({n} steps, one per turn and the result)")

@@ -20,9 +20,7 @@ from ._paths import OUT_FILE
                    "(slider, play, arrow keys; each turn's events beside its picture).")
 @click.option("--cards", "cards", type=click.Path(path_type=Path), default=None,
               help="Card folder the game was played with (default: ./cards or $BWLAB_CARDS).")
-@click.option("--quiet", is_flag=True, help="No progress on stderr.")
-def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, cards: Path | None,
-           quiet: bool):
+def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, cards: Path | None):
     """Narrate LOG (written by ``bwlab play --log``). Places read as tile (row, col) on the 7×7
     board, then [row, col] of the space inside a 3×3 or 5×5 tile.
 
@@ -46,18 +44,18 @@ def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, card
     from sim.report.watch import write_gif, write_html
 
     catalogue = load_catalogue(root)
-    rec, _ = rerun(log, events, catalogue, progress=not quiet)
+    rec, _ = rerun(log, events, catalogue)
     from sim.report.places import named_sentences
 
     texts = named_sentences([ev for _, ev in events[1:]], rec.game.setup.board.tiles,
                             catalogue.tiles)
     suits = catalogue.rules.suits
     if gif is not None:
-        n = write_gif(gif, rec.frames, texts, catalogue.tiles, suits, progress=not quiet)
+        n = write_gif(gif, rec.frames, texts, catalogue.tiles, suits)
         click.echo(f"gif: {gif} ({n} frames, one per turn and the result)", err=True)
     if html_out is not None:
         n = write_html(html_out, rec.frames, texts, catalogue.tiles, suits,
-                       f"Board Wars replay of {log.name}", progress=not quiet)
+                       f"Board Wars replay of {log.name}")
         click.echo(f"html: {html_out} ({n} steps, one per turn and the result)", err=True)
 
 

@@ -94,7 +94,7 @@ class Mismatch(Exception):
     pass
 
 
-def rerun(path: Path, events, catalogue, *, progress: bool = True):
+def rerun(path: Path, events, catalogue):
     """The logged game played again, recorded (:class:`sim.report.watch.Recorder`); returns the
     recorder and the result. The Apocalypse is first drawn as ``play`` draws it, then, if the
     log differs, given as ``play --apocalypse`` gives it (drawing it takes a die roll, so the two
@@ -104,17 +104,14 @@ def rerun(path: Path, events, catalogue, *, progress: bool = True):
     misses = []
     for given in (-1, apoc):
         try:
-            return _play_checked(path, events, catalogue, head, seed, team_cards, specs, given,
-                                 progress)
+            return _play_checked(path, events, catalogue, head, seed, team_cards, specs, given)
         except Mismatch as exc:
             misses.append(exc.args)
     line, message = max(misses)  # the attempt that followed the log furthest
     raise InputError([Problem(str(path), line, "event", message)])
 
 
-def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc, progress):
-    from contextlib import nullcontext
-
+def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc):
     from sim.engine import layout as L
     from sim.engine.record import new_game
 
@@ -127,10 +124,9 @@ def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc, 
     rec = Recorder(game, labels, teams, f"seed {seed}")
     body = events[1:]
     checked = counted = 0
-    from sim.runner.progress import NoStage, advance, stage
+    from sim.runner.progress import advance, stage
 
-    with (stage("replaying the game", len(body), unit="events") if progress
-          else nullcontext(NoStage())):
+    with stage("replaying the game", len(body), unit="events"):
         while True:
             n = int(game.st.g[L.NEV])
             for row in game.st.ev[checked:n]:
@@ -140,9 +136,8 @@ def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc, 
                                          "the log here (logged with other cards or another "
                                          "engine)")
                 checked += 1
-            if progress:
-                advance(min(checked, len(body)) - counted)
-                counted = min(checked, len(body))
+            advance(min(checked, len(body)) - counted)
+            counted = min(checked, len(body))
             if game.terminal:
                 break
             team = int(game.st.ent[game.current, L.TEAM])

@@ -97,23 +97,20 @@ def result_headline(result, team_names) -> str:
     return f"{who} — {result.reason}, rotation {result.rotation}"
 
 
-def _drawn(frames, texts, catalogue, suits, dpi: int, progress: bool):
-    """Each frame as a Pillow image, the step's last sentences in its panel."""
-    from contextlib import nullcontext
-
-    from sim.runner.progress import NoStage, advance, stage
+def _drawn(frames, texts, catalogue, suits, dpi: int):
+    """Each frame as a Pillow image, the step's last sentences in its panel; counted on the
+    command's progress line (silent under --quiet or outside a command)."""
+    from sim.runner.progress import advance, stage
 
     painter = Painter(catalogue, suits, dpi)
-    with (stage("drawing frames", len(frames), unit="frames") if progress
-          else nullcontext(NoStage())):
+    with stage("drawing frames", len(frames), unit="frames"):
         for fr in frames:
             fr.view.events = texts[fr.first:fr.last][-EVENTS_SHOWN:]
             yield painter.image(fr.view)
-            if progress:
-                advance(1)
+            advance(1)
 
 
-def write_gif(path, frames, texts, catalogue, suits, *, progress: bool = True) -> int:
+def write_gif(path, frames, texts, catalogue, suits) -> int:
     """An animated GIF, one frame per step (the last held longer); written atomically.
     Returns the number of frames."""
     from PIL import Image
@@ -121,7 +118,7 @@ def write_gif(path, frames, texts, catalogue, suits, *, progress: bool = True) -
     from sim.atomic import atomic_path
 
     images = [im.convert("P", palette=Image.Palette.ADAPTIVE, colors=128)
-              for im in _drawn(frames, texts, catalogue, suits, GIF_DPI, progress)]
+              for im in _drawn(frames, texts, catalogue, suits, GIF_DPI)]
     durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]
     with atomic_path(path) as tmp:
         images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:],
@@ -129,7 +126,7 @@ def write_gif(path, frames, texts, catalogue, suits, *, progress: bool = True) -
     return len(images)
 
 
-def write_html(path, frames, texts, catalogue, suits, title: str, *, progress: bool = True) -> int:
+def write_html(path, frames, texts, catalogue, suits, title: str) -> int:
     """A self-contained page (no network): the frames as inline PNGs, a slider, play / pause,
     the arrow keys, and each step's events beside its picture. Written atomically."""
     from sim.atomic import write_text
@@ -137,7 +134,7 @@ def write_html(path, frames, texts, catalogue, suits, title: str, *, progress: b
     steps = []
     from PIL import Image
 
-    for k, im in enumerate(_drawn(frames, texts, catalogue, suits, HTML_DPI, progress)):
+    for k, im in enumerate(_drawn(frames, texts, catalogue, suits, HTML_DPI)):
         fr = frames[k]
         buf = io.BytesIO()  # 128 colours: a third of the size, no visible loss on flat colours
         im.convert("P", palette=Image.Palette.ADAPTIVE, colors=128).save(buf, format="PNG")

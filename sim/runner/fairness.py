@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.analysis.balance import GameBalance, PairDifference, game_balance, pairwise_differences
+from sim.analysis.balance import GameBalance, game_balance, pairwise_differences
 from sim.analysis.fairness import OPEN, FairnessVerdict, fairness_verdict, game_values
 from sim.analysis.variance import SeatTeamEffects, seat_team_effects
 
@@ -87,8 +87,8 @@ def games_balance(cols: dict, alpha: float = 0.05) -> GameBalance:
 
 def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
                    max_games: int = DEFAULT_GAMES, round_games: int = 256,
-                   boards: int = DEFAULT_BOARDS, tolerance: float = 0.05, alpha: float = 0.05,
-                   progress=None) -> FairnessReport:
+                   boards: int = DEFAULT_BOARDS, tolerance: float = 0.05, alpha: float = 0.05
+                   ) -> FairnessReport:
     if max_games < 8 or max_games % 4 or round_games % 4 or round_games < 8:
         raise ValueError("games and rounds are whole duplicate blocks of 4, at least 8 games")
     if boards < MIN_BOARDS:
@@ -116,8 +116,6 @@ def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
             blocks = np.concatenate(kept["board"])[::4]           # one board per duplicate block
             verdict = fairness_verdict(outcomes, tolerance=tolerance, alpha=alpha, max_looks=looks,
                                        names=teams.names, clusters=blocks)
-            if progress is not None:
-                progress(played, verdict)
             if verdict.status != OPEN:
                 break
     games = {k: np.concatenate(v) for k, v in kept.items()}

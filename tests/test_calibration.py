@@ -14,17 +14,20 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from sim.analysis.fairness import fairness_verdict
 from sim.runner.calibration import coverage, leave_one_out, replicate, with_planted
 
 ROOT = Path(__file__).resolve().parents[1]
-REPS, GAMES, BOARDS = 48, 256, 16
+REPS, GAMES, BOARDS, ROUND = 48, 256, 16, 64
+ROUND_BLOCKS = ROUND // 4  # a duplicate block is 4 games
+ALPHA, TOLERANCE = 0.05, 0.05  # replicate()'s defaults: the fairness check's
 
 
 @pytest.fixture(scope="module")
 def null_runs():
     def run(catalogue, teams):
-        return replicate(catalogue, teams, reps=REPS, games=GAMES, boards=BOARDS, round_games=64,
-                         seed=20)
+        return replicate(catalogue, teams, reps=REPS, games=GAMES, boards=BOARDS,
+                         round_games=ROUND, seed=20)
     return with_planted(ROOT / "cards", 1.0, run)
 
 
@@ -61,14 +64,45 @@ def test_seat_rate_intervals_cover_with_boards_shared_by_blocks(null_runs):
     assert 0.8 <= spread / _t_sd(null_runs.df) <= 1.25, spread
 
 
+def _verdicts(runs, tolerance: float, *, split: bool = True) -> np.ndarray:
+    """Each replication's sequential verdict, re-judged on its own games with ``tolerance``;
+    ``split=False`` emulates a check whose intervals lost their multiplicity correction (each team at each look at level 1 - alpha instead of 1 - alpha / (4 looks))."""
+    out = []
+    for outcomes, board in zip(runs.outcomes, runs.board):
+        looks = -(-outcomes.shape[0] // ROUND_BLOCKS)
+        for stop in range(ROUND_BLOCKS, outcomes.shape[0] + 1, ROUND_BLOCKS):
+            v = fairness_verdict(outcomes[:stop], tolerance=tolerance, clusters=board[:stop],
+                                 alpha=ALPHA if split else ALPHA * 4 * looks,
+                                 max_looks=looks)
+            if v.status != "open":
+                break
+        out.append(v.status)
+    return np.array(out)
+
+
+def _unfair_verdicts(runs, tolerance: float, *, split: bool = True) -> int:
+    return int(np.sum(_verdicts(runs, tolerance, split=split) == "unfair"))
+
+
 @pytest.mark.slow
 def test_the_null_is_rarely_called_unfair(null_runs):
-    """False "unfair" verdicts at most alpha = 0.05 (one-sided binomial test at 1 %).
+    """False "unfair" verdicts at most alpha = 0.05 (one-sided binomial test at 1 %: it fails at
+    7 or more of 48), at the shipped tolerance and at the least favourable null: tolerance 0, the
+    truth (1/4) on both edges of the band, where any interval that misses it says "unfair".
 
-    Power is below 0.99 here, and stated as such: with 48 replications the test fails at 7
-    verdicts or more, P(Binom(48, 0.15) >= 7) = 0.59 against 3 alpha, 0.97 against 0.25 and
-    0.996 only against 0.30. More replications are not cheap (each plays 256 games); the
-    verdict's error rate is tested with power 0.992 by
+    Power, against the mutation the test exists to catch (the intervals' multiplicity correction
+    over teams and looks removed, so each is a plain 95 % interval): re-judged that way, these
+    same games are called unfair in 24 of 48 replications (measured), and the test then fails
+    with probability P(Binom(48, 0.5) >= 7) > 0.9999 (0.997 at 0.31, below the rate's lower
+    99 % bound 0.33); the test checks it on these games. It has little power against a milder
+    fault: the split over looks alone removed gives 6 of 48 here (Bonferroni over teams leaves
+    the null well under alpha); that fault is caught with power 0.992 by
     tests/test_analysis_fairness.py::test_sequential_false_alarm_rate_is_at_most_alpha."""
-    unfair = int(np.sum(null_runs.verdict == "unfair"))
-    assert stats.binomtest(unfair, REPS, 0.05, alternative="greater").pvalue > 0.01, unfair
+    # the re-judging is the check's own schedule: it reproduces the stored verdicts
+    assert np.array_equal(_verdicts(null_runs, TOLERANCE), null_runs.verdict)
+    for tolerance in (TOLERANCE, 0.0):
+        unfair = _unfair_verdicts(null_runs, tolerance)
+        assert stats.binomtest(unfair, REPS, ALPHA, alternative="greater").pvalue > 0.01, \
+            (tolerance, unfair)
+    mutant = _unfair_verdicts(null_runs, 0.0, split=False)
+    assert stats.binomtest(mutant, REPS, ALPHA, alternative="greater").pvalue <= 0.01, mutant

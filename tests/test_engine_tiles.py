@@ -24,7 +24,8 @@ from sim.engine.actions import _hand_base, _interact_base
 from sim.engine.combat import _attack_star
 from sim.engine.space import _homefield
 from sim.engine.tables import _pos_dist
-from sim.engine.tile_board import _reveal_in_place, _tile_at
+from sim.engine.tile_board import _reveal_in_place, _space_cell, _tile_at
+from sim.engine.tile_table import CELLS, TF_FEATURE, TF_PIECE
 from sim.engine.tile_swap import _swap, _transform
 from sim.engine.tile_state import _after_action_tiles, _paused, _set_tile_state
 from sim.engine.tiles import _knows_apocalypse
@@ -419,6 +420,33 @@ def test_an_interactable_from_the_next_tile_is_out_of_range():
     assert beside and all(st.tile_pos[s] != st.tile_pos[elevator] for s in beside)
     ent[c, L.SPACE] = beside[0]
     assert interact_actions(game) == []
+
+
+def test_the_pieces_cell_in_the_next_tile_is_not_within_1_range():
+    """"from within 1 range of the interactable piece": only the piece's own spaces count. A
+    character two or more spaces from the piece, whose neighbour across the tile boundary lies on
+    the piece's cell number of the *next* tile, is not within 1 range (every such space of board
+    4; there are some, so the case is reached)."""
+    game, c = game_on()
+    st, ent, S = game.st, game.st.ent, game.S
+    st.g[L.COINS] = 5
+    fx, nbr, tile_pos = S.tile_fx, st.sight_nbr, st.tile_pos
+    cases = []
+    for s in np.flatnonzero((tile_pos >= 0) & (st.kind == FLOOR)):
+        p, t = tile_pos[s], _tile_at(st, S, tile_pos[s])
+        if t < 0 or fx[2 * t + 1, L.FX_OP] == 0 or fx[2 * t + 1, TF_PIECE] == 0:
+            continue
+        piece = {cell for cell in range(CELLS) if fx[2 * t + 1, TF_FEATURE + cell] == INTERACT}
+        near = [x for x in nbr[s] if x >= 0]
+        if _space_cell(s) in piece or any(tile_pos[x] == p and _space_cell(x) in piece
+                                          for x in near):
+            continue  # within 1 range of the piece itself
+        if any(tile_pos[x] != p and _space_cell(x) in piece for x in near):
+            cases.append(int(s))
+    assert cases
+    for s in cases:
+        ent[c, L.SPACE] = s
+        assert interact_actions(game) == [], s
 
 
 def test_learning_the_apocalypse_once():

@@ -169,6 +169,45 @@ def test_no_policy_sees_the_face_down_apocalypse(spec):
     assert len(logs[0]) > 100 and np.array_equal(logs[0], logs[1])
 
 
+def test_the_lookahead_searches_alike_whichever_apocalypse_lies_face_down():
+    """"A single Apocalypse Tile must be in play in every game, spawning face-down": the
+    look-ahead's play-outs draw their own Apocalypse while it is face-down and the team has not
+    learned it. Decisions one death (or one rotation) before the reveal, where play-outs cross it,
+    are searched with each Apocalypse in turn as the true one: same action, same simulations,
+    same simulated decisions. Power: with the draw removed (the play-outs use the true one), the
+    searches differ in most such decisions (4 of 5 measured where the team knows it), and a single
+    difference in the eight fails the test."""
+    from sim.ai.lookahead import _search
+    from sim.engine.legal import _legal
+    from sim.engine.state import _clone
+    from sim.engine.tiles import _knows_apocalypse
+
+    greedy = by_name("greedy")
+    compared = 0
+    for board in range(15, 40):
+        game = new_game(board, 4, log=False)
+        S = game.S
+        while not game.terminal and game.st.g[L.REVEALED] == 0 and compared < 8:
+            st0 = game.st
+            near = (st0.g[L.ROTATION] >= S.ip[L.P_REVEAL_ROTATION] - 1
+                    or st0.g[L.DEATHS] >= S.ip[L.P_REVEAL_DEATHS] - 1)
+            if near and not _knows_apocalypse(st0, st0.ent[game.current, L.TEAM]):
+                searches = set()
+                for apocalypse in range(S.apoc_code.shape[0]):
+                    st = _clone(st0)
+                    st.g[L.APOC] = apocalypse
+                    mask = np.zeros(game.n_actions, np.bool_)
+                    _legal(st, S, mask)
+                    stats = np.zeros(2, np.int64)
+                    searches.add((int(_search(st, S, mask, np.int64(8), stats)), *stats.tolist()))
+                assert len(searches) == 1, (board, searches)
+                compared += 1
+            game.apply(greedy.choose(game))
+        if compared >= 8:
+            break
+    assert compared == 8
+
+
 @lru_cache(maxsize=1)  # one game for every policy's probe: its states are cloned before use
 def _probe_games():
     """Decisions of team 1 in a greedy game (every third, up to 24), each with an opponent

@@ -38,7 +38,8 @@ LEVELS = {"null": 1.0, "slight": 1.15, "medium": 1.4, "strong": 2.0}  # its max_
 @dataclass(frozen=True)
 class Replications:
     """Per replication: each team's estimate, SE and t df (fixed games), the sequential verdict
-    (status, games when it stopped, the team it named) and the seat-rate estimates."""
+    (status, games when it stopped, the team it named), the seat-rate estimates, and the games
+    themselves."""
 
     rate: np.ndarray        # [reps, 4]
     se: np.ndarray          # [reps, 4]
@@ -48,6 +49,8 @@ class Replications:
     favoured: np.ndarray    # [reps] team with the highest rate at the stop
     seat: np.ndarray        # [reps, 4]
     seat_se: np.ndarray     # [reps, 4]
+    outcomes: np.ndarray    # [reps, blocks, 4, 4] each duplicate block's game values (re-judged
+    board: np.ndarray       # [reps, blocks]        by the tests under other settings)
 
 
 def planted_cards(root: Path, factor: float, folder: Path) -> Path:
@@ -106,7 +109,8 @@ def replicate(catalogue, teams, *, reps: int, games: int, boards: int, round_gam
         seats = seat_team_effects(outcomes, clusters=board)
         for key, value in (("rate", est.rate), ("se", est.se), ("df", est.df),
                            ("verdict", status), ("stopped", stopped), ("favoured", favoured),
-                           ("seat", seats.seat_rate), ("seat_se", seats.seat_se)):
+                           ("seat", seats.seat_rate), ("seat_se", seats.seat_se),
+                           ("outcomes", outcomes), ("board", board)):
             out[key].append(value)
         if progress is not None:
             progress(r + 1, reps)

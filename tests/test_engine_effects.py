@@ -11,7 +11,6 @@ import pytest
 from sim.board.layout import FLOOR
 from sim.combat.star import BLUE, GREEN
 from sim.engine import layout as L
-from sim.engine.actions import _group_base
 from sim.engine.combat import _attack_star
 from sim.engine.death import _harm, _kill
 from sim.engine.states import _tick
@@ -49,11 +48,11 @@ def enemy_of(game, c):
 
 
 def on_entity(game, e):
-    return 1 + game.st.kind.shape[0] + game.st.ent.shape[0] + e
+    return game.action("ability", e)
 
 
 def on_space(game, s):
-    return 1 + game.st.kind.shape[0] + 2 * game.st.ent.shape[0] + s
+    return game.action("ability_on_space", s)
 
 
 def events(game, kind):
@@ -220,9 +219,8 @@ def test_invisible_cannot_be_targeted_by_a_direct_attack():
     game.st.g[L.CUR] = d
     ent[d, L.ACTED] = 0
     mask = game.legal_mask()
-    n = game.st.kind.shape[0]
-    assert not mask[1 + n + c] and not mask[on_entity(game, c)]
-    assert mask[1 + n + ally_of(game, c)]  # a visible teammate stands on the same space
+    assert not mask[game.action("attack", c)] and not mask[on_entity(game, c)]
+    assert mask[game.action("attack", ally_of(game, c))]  # a visible teammate stands on the same space
     run_owner_turns(game, 0, 1)
     assert ent[c, L.INVISIBLE] == 0
 
@@ -241,7 +239,7 @@ def test_mobility_teleports_within_distance_without_spending_speed_or_action():
     game.apply(on_space(game, spaces[-1]))
     assert ent[c, L.SPACE] == spaces[-1] and ent[c, L.SPEED_LEFT] == speed
     assert ent[c, L.ACTED] == 0
-    group = _group_base(game.st.kind.shape[0], ent.shape[0])  # group attacks: still legal
+    group = game.block("group_attack").start  # group attacks: still legal
     assert not game.legal_mask()[on_space(game, 0):group].any()  # once per turn
 
 
@@ -372,7 +370,7 @@ def test_a_move_spends_its_cost_and_an_attack_the_action():
     ent[d, L.SPACE] = ent[c, L.SPACE]  # range 0: any attacker reaches it
     ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 10**9
     st.g[L.CUR] = c
-    attack = 1 + n + d
+    attack = game.action("attack", d)
     assert game.legal_mask()[attack]
     game.apply(attack)
     st.g[L.CUR] = c
@@ -400,7 +398,7 @@ def test_an_attack_needs_the_defender_within_range(reach):
             break
     assert at.size and beyond.size
     ent[c, L.SPACE] = here
-    attack = 1 + st.kind.shape[0] + d
+    attack = game.action("attack", d)
     ent[d, L.SPACE] = at[0]
     assert game.legal_mask()[attack]
     ent[d, L.SPACE] = beyond[0]

@@ -20,7 +20,7 @@ from sim.catalogue.entities import (R_MINION_DEFENSE, R_MINION_RANGE, R_MINION_S
                                     V_HEALTH, V_RANGE, V_TIER, V_TILE, entity_opcode)
 from sim.combat.exact import damage_distribution
 from sim.engine import layout as L
-from sim.engine.actions import _weapon_base
+from sim.engine.actions import Action
 from sim.engine.combat import _strike, _vehicle_attack
 from sim.engine.cpu import _cpu_target
 from sim.engine.death import _kill
@@ -94,11 +94,11 @@ def decide(game, c):
 
 
 def on_space(game, s):
-    return 1 + game.st.kind.shape[0] + 2 * game.st.ent.shape[0] + s
+    return game.action("ability_on_space", s)
 
 
 def attack(game, e):
-    return 1 + game.st.kind.shape[0] + e
+    return game.action("attack", e)
 
 
 def events(game, kind):
@@ -258,8 +258,7 @@ def test_a_revive_brings_back_characters_only():
     ent[c, L.AB:L.AB + L.FX_SLOTS] = CATALOGUE.abilities.row(code, [1, 1])
     ent[c, L.CHARGES_LEFT] = 1
     decide(game, c)
-    base = 1 + st.kind.shape[0] + ent.shape[0]
-    targets = [e for e in range(ent.shape[0]) if game.legal_mask()[base + e]]
+    targets = [e for e in range(ent.shape[0]) if game.legal_mask()[game.action("ability", e)]]
     assert targets == [mate]
 
 
@@ -463,8 +462,7 @@ def test_an_assist_is_controlled_by_its_team_but_is_not_a_teammate():
     assert _next_actor(st, 0) == a
     st.g[L.CUR] = a
     mask = game.legal_mask()
-    base = 1 + st.kind.shape[0] + ent.shape[0]
-    targets = [e for e in range(ent.shape[0]) if mask[base + e]]
+    targets = [e for e in range(ent.shape[0]) if mask[game.action("ability", e)]]
     assert targets and all(ent[e, L.KIND] == L.K_CHARACTER or e == a for e in targets)
     m = next(e for e in targets if e != a)  # a character in reach: were it a minion of the
     ent[m, L.KIND] = L.K_MINION             # team, it would be no teammate to target
@@ -513,9 +511,9 @@ def test_boarding_costs_nothing():
     game = start()
     ent = game.st.ent
     v, vs, c = vehicle_scene(game)
-    assert game.legal_mask()[1 + vs]
+    assert game.legal_mask()[game.action("move", vs)]
     speed = int(ent[c, L.SPEED_LEFT])
-    game.apply(1 + vs)
+    game.apply(game.action("move", vs))
     step = speed - int(ent[c, L.SPEED_LEFT])
     assert step == game.S.ip[L.P_MOVE_COST]  # the step onto the space, nothing more
     assert ent[c, L.RIDING] == v + 1 and ent[v, L.PILOT] == c + 1 and ent[c, L.ACTED] == 0
@@ -530,16 +528,16 @@ def test_driving_spends_the_vehicles_speed_only():
     game = start()
     st, ent = game.st, game.st.ent
     v, vs, c = vehicle_scene(game)
-    game.apply(1 + vs)
+    game.apply(game.action("move", vs))
     decide(game, c)
     ent[c, L.SPEED_LEFT] = 1  # the pilot's own speed is no limit while it drives
     mask = game.legal_mask().copy()
     n_reach = _reach_from(st, game.S, vs, int(ent[v, L.SPEED]))
     far = [int(s) for s in st.queue[:n_reach] if st.cost[s] == ent[v, L.SPEED]]
-    assert far and all(mask[1 + s] for s in far)
-    assert not any(mask[1 + s] for s in range(st.kind.shape[0]) if st.cost[s] < 0)
+    assert far and all(mask[game.action("move", s)] for s in far)
+    assert not any(mask[game.action("move", s)] for s in range(st.kind.shape[0]) if st.cost[s] < 0)
     game.legal_mask()
-    game.apply(1 + far[0])
+    game.apply(game.action("move", far[0]))
     assert ent[c, L.SPEED_LEFT] == 1 and ent[v, L.SPEED_LEFT] == 0
     assert ent[v, L.SPACE] == ent[c, L.SPACE] == far[0] and len(events(game, L.EV_DRIVE)) == 1
 
@@ -550,12 +548,12 @@ def test_a_pilot_walks_off_when_its_vehicle_has_no_speed_left():
     game = start()
     st, ent = game.st, game.st.ent
     v, vs, c = vehicle_scene(game)
-    game.apply(1 + vs)
+    game.apply(game.action("move", vs))
     decide(game, c)
     ent[v, L.SPEED_LEFT] = 0
     mask = game.legal_mask()
-    dest = next(int(t) for t in st.move_nbr[vs] if t >= 0 and mask[1 + t])
-    game.apply(1 + dest)
+    dest = next(int(t) for t in st.move_nbr[vs] if t >= 0 and mask[game.action("move", t)])
+    game.apply(game.action("move", dest))
     assert ent[c, L.RIDING] == 0 and ent[v, L.PILOT] == 0 and ent[v, L.SPACE] == vs
     assert ent[c, L.SPEED_LEFT] == ent[c, L.SPEED] - game.S.ip[L.P_MOVE_COST]
 
@@ -569,7 +567,7 @@ def test_a_vehicle_mirrors_its_pilots_teleport_unless_frozen(frozen):
     game = start()
     st, ent = game.st, game.st.ent
     v, vs, c = vehicle_scene(game)
-    game.apply(1 + vs)
+    game.apply(game.action("move", vs))
     code = CATALOGUE.abilities.code("mobility")
     ent[c, L.AB:L.AB + L.FX_SLOTS] = CATALOGUE.abilities.row(code, [4, 0, 0, 1])
     if frozen:
@@ -593,7 +591,7 @@ def test_the_attacker_chooses_the_vehicle_or_the_character_inside():
     game = start()
     st, ent = game.st, game.st.ent
     v, vs, c = vehicle_scene(game)
-    game.apply(1 + vs)
+    game.apply(game.action("move", vs))
     d = enemy_character(game)
     mate = int(card_rows(game, 0, "Mario")[0])
     ent[d, L.SPACE] = ent[mate, L.SPACE] = vs
@@ -616,7 +614,7 @@ def test_a_vehicle_has_its_speed_again_each_turn_of_its_pilots_team():
     game = start()
     st, ent = game.st, game.st.ent
     v, vs, c = vehicle_scene(game)
-    game.apply(1 + vs)
+    game.apply(game.action("move", vs))
     ent[v, L.SPEED_LEFT] = 0
     _begin_turn(st, 1)
     assert ent[v, L.SPEED_LEFT] == 0  # another team's turn
@@ -630,12 +628,12 @@ def test_a_destroyed_vehicle_is_never_respawned_and_its_pilot_is_on_foot():
     game = start()
     st, ent = game.st, game.st.ent
     v, vs, c = vehicle_scene(game)
-    game.apply(1 + vs)
+    game.apply(game.action("move", vs))
     _kill(st, game.S, v, -1, L.BY_ATTACK)
     assert ent[c, L.ALIVE] == 1 and ent[c, L.RIDING] == 0 and ent[c, L.SPACE] == vs
     game2 = start()
     v2, vs2, c2 = vehicle_scene(game2)
-    game2.apply(1 + vs2)
+    game2.apply(game2.action("move", vs2))
     _kill(game2.st, game2.S, c2, -1, L.BY_ATTACK)
     assert game2.st.ent[v2, L.PILOT] == 0 and game2.st.ent[v2, L.ALIVE] == 1
 
@@ -656,7 +654,7 @@ def test_only_characters_board():
 # --------------------------------------------------------------------- a vehicle's action
 
 def weapon(game, e):
-    return _weapon_base(game.st.kind.shape[0], game.st.ent.shape[0]) + e
+    return game.action("vehicle_weapon", e)
 
 
 def armed_pilot(game):
@@ -817,8 +815,8 @@ def test_greedy_walks_onto_a_vehicle_with_a_weapon(armed):
     if not armed:
         ent[v, L.ATK:L.ATK + 4] = 0
     mask = game.legal_mask()
-    assert mask[1 + vs]
-    assert (int(_greedy_action(st, game.S, mask)) == 1 + vs) == armed
+    assert mask[game.action("move", vs)]
+    assert (int(_greedy_action(st, game.S, mask)) == game.action("move", vs)) == armed
 
 
 # --------------------------------------------------------------------- greedy and the log
@@ -869,7 +867,6 @@ def test_minions_use_their_creators_items_pick_up_into_its_pool_and_never_drop()
     """"Unless specified otherwise: minions cannot drop or trade items; minions can make use of any
     and all items held by their creator; and when a minion picks up an item, that item is added to
     the creator's item pool"; a minion's death drops nothing of its creator's."""
-    from sim.engine.actions import _interact_base, _item_base
     from sim.engine.items import _end_turn_items, _grant_item, _pool, _put_on_floor
     game = start()
     st, ent, S = game.st, game.st.ent, game.S
@@ -883,14 +880,11 @@ def test_minions_use_their_creators_items_pick_up_into_its_pool_and_never_drop()
     _put_on_floor(st, names.index("Antidote"), int(ent[minion, L.SPACE]))
     decide(game, minion)
     ent[minion, L.HEALTH] = 1
-    n, m = st.kind.shape[0], ent.shape[0]
-    base = _item_base(n, m)
-    legal = [a - base for a in np.flatnonzero(game.legal_mask())
-             if base <= a < _interact_base(n, m)]
-    assert 0 * m + minion in legal                      # uses its creator's potion on itself
-    assert 2 * m + 2 * n + 0 in legal                    # may pick up the antidote
-    assert not any(a >= 2 * m + 2 * n + L.F_CAP for a in legal)  # never drops
-    game.apply(base + 2 * m + 2 * n + 0)
+    legal = {game.decode(a) for a in np.flatnonzero(game.legal_mask())}
+    assert Action("item_on_entity", minion, 0) in legal  # uses its creator's potion on itself
+    assert Action("pick_up", 0) in legal                  # may pick up the antidote
+    assert not any(a.kind == "drop" for a in legal)       # never drops
+    game.apply(game.action("pick_up", 0))
     held = sorted(names[i - 1] for i in ent[pool, L.ITEM_SLOT:L.ITEM_SLOT + 2] if i > 0)
     assert held == ["Antidote", "Health Potion"]
     _kill(st, S, minion, -1, L.BY_ATTACK)

@@ -129,13 +129,12 @@ def test_a_cpu_is_every_teams_opponent():
     st, ent = game.st, game.st.ent
     cpus = np.flatnonzero(ent[:, L.IS_CPU] != 0)
     assert cpus.size and (ent[cpus, L.TEAM] == L.NO_TEAM).all()
-    n = st.kind.shape[0]
     for t in range(4):
         c = int(np.flatnonzero((ent[:, L.TEAM] == t) & (ent[:, L.KIND] == L.K_CHARACTER))[0])
         ent[c, L.SPACE] = ent[cpus[0], L.SPACE]
         ent[c, L.ACTED] = ent[c, L.FROZEN] = ent[c, L.SUBMERGED] = 0
         st.g[L.CUR] = c
-        assert game.legal_mask()[1 + n + int(cpus[0])], t
+        assert game.legal_mask()[game.action("attack", cpus[0])], t
         ent[c, L.SPACE] = -1
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine import layout as L
-from sim.engine.actions import _group_base
 from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game, new_game_with
 
 BOARD, SEED = 1, 2
@@ -33,7 +32,7 @@ def crowded(edits=()):
 
 
 def group_action(game, d):
-    return _group_base(game.st.kind.shape[0], game.st.ent.shape[0]) + d
+    return game.action("group_attack", d)
 
 
 def team_rows(game, team):
@@ -56,14 +55,12 @@ def test_a_group_attack_is_offered_with_every_attack_while_a_teammate_can_join()
     a teammate with its action could join; with none left, only the lone attack."""
     game, c = crowded()
     mask = game.legal_mask()
-    n, m = game.st.kind.shape[0], game.st.ent.shape[0]
-    attacks = mask[1 + n:1 + n + m]
-    groups = mask[_group_base(n, m):_group_base(n, m) + m]
+    attacks, groups = mask[game.block("attack")], mask[game.block("group_attack")]
     assert attacks.any() and np.array_equal(attacks, groups)
     game.st.ent[team_rows(game, 0), L.ACTED] = 1
     game.st.ent[c, L.ACTED] = 0
     mask = game.legal_mask()
-    assert mask[1 + n:1 + n + m].any() and not mask[_group_base(n, m):_group_base(n, m) + m].any()
+    assert mask[game.block("attack")].any() and not mask[game.block("group_attack")].any()
 
 
 def test_every_declared_attacker_throws_in_order_while_the_target_stands():

@@ -12,7 +12,6 @@ from sim.board.layout import FLOOR
 from sim.catalogue.items import ITEM_TYPE_COUNT, R_PICKUP
 from sim.combat.star import GREEN
 from sim.engine import layout as L
-from sim.engine.actions import _interact_base, _item_base
 from sim.engine.combat import _attack_star
 from sim.engine.death import _kill
 from sim.engine.items import _free_water, _grant_item, _put_on_floor
@@ -59,30 +58,27 @@ def end_turn_of(game, e: int) -> None:
     ent[c, L.ACTED] = acted
 
 
-def base(game) -> int:
-    return _item_base(game.st.kind.shape[0], game.st.ent.shape[0])
-
-
 def use_on(game, k: int, e: int) -> int:
-    return base(game) + k * game.st.ent.shape[0] + e
+    return game.action("item_on_entity", e, k)
 
 
 def use_at(game, k: int, s: int) -> int:
-    return base(game) + 2 * game.st.ent.shape[0] + k * game.st.kind.shape[0] + s
+    return game.action("item_on_space", s, k)
 
 
 def pick(game, f: int) -> int:
-    return base(game) + 2 * game.st.ent.shape[0] + 2 * game.st.kind.shape[0] + f
+    return game.action("pick_up", f)
 
 
 def drop(game, k: int) -> int:
-    return pick(game, L.F_CAP) + k
+    return game.action("drop", slot=k)
+
+
+ITEM_KINDS = ("item_on_entity", "item_on_space", "pick_up", "drop")
 
 
 def item_actions(game) -> list[int]:
-    mask = game.legal_mask()
-    end = _interact_base(game.st.kind.shape[0], game.st.ent.shape[0])  # the items block only
-    return [a for a in np.flatnonzero(mask) if base(game) <= a < end]
+    return [int(a) for a in game.legal_actions() if game.decode(a).kind in ITEM_KINDS]
 
 
 def slots(game, e: int) -> list[int]:

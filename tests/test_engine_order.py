@@ -16,7 +16,6 @@ import numpy as np
 
 from sim.ai.policy import by_name, play
 from sim.engine import layout as L
-from sim.engine.actions import _hand_base
 from tests._engine_kit import EXAMPLE_TEAMS, new_game
 
 
@@ -27,14 +26,14 @@ def _after_placement(seed: int = 2):
     while game.st.ent[game.current, L.SPACE] < 0:
         assert game.st.ent[game.current, L.TEAM] == 0
         mask = game.legal_mask()
-        hand = _hand_base(game.st.kind.shape[0], game.st.ent.shape[0])
-        assert not mask[hand:].any()  # no hand-over while placing ("before anything else")
+        # no hand-over while placing ("before anything else")
+        assert not mask[game.block("hand_over")].any()
         game.apply(greedy.choose(game))
     return game
 
 
 def _hand(game, e):
-    return _hand_base(game.st.kind.shape[0], game.st.ent.shape[0]) + e
+    return game.action("hand_over", e)
 
 
 def _team_rows(game, team=0):
@@ -76,12 +75,11 @@ def test_hand_over_only_before_acting_and_only_to_teammates_still_to_act():
     assert game.current == c
     mask = game.legal_mask()
     assert not mask[_hand(game, rows[2])] and mask[_hand(game, rows[1])]
-    moves = np.flatnonzero(mask[1:1 + game.st.kind.shape[0]])
+    moves = np.flatnonzero(mask[game.block("move")])
     assert moves.size > 0
-    game.apply(int(1 + moves[0]))  # once it has moved it keeps the turn until it ends
+    game.apply(game.action("move", moves[0]))  # once it has moved it keeps the turn until it ends
     mask = game.legal_mask()
-    hand = _hand_base(game.st.kind.shape[0], game.st.ent.shape[0])
-    assert not mask[hand:].any()
+    assert not mask[game.block("hand_over")].any()
 
 
 def test_hand_overs_per_turn_are_bounded_so_every_turn_ends():

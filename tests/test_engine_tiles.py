@@ -20,7 +20,6 @@ from sim.catalogue.diagnostics import InputError
 from sim.catalogue.loader import load_catalogue
 from sim.combat.star import GREEN
 from sim.engine import layout as L
-from sim.engine.actions import _hand_base, _interact_base
 from sim.engine.combat import _attack_star
 from sim.engine.space import _homefield
 from sim.engine.tables import _pos_dist
@@ -109,16 +108,16 @@ def events(game, kind):
 
 
 def interact(game, s: int) -> int:
-    return _interact_base(game.st.kind.shape[0], game.st.ent.shape[0]) + s
+    return game.action("interact", s)
 
 
 def interact_actions(game) -> list[int]:
-    base = interact(game, 0)
-    return [int(a) - base for a in np.flatnonzero(game.legal_mask()) if base <= a < base + SPAN ** 2]
+    """The spaces the interactable within 1 range may act on now."""
+    return [int(s) for s in np.flatnonzero(game.legal_mask()[game.block("interact")])]
 
 
 def on_space(game, s):
-    return 1 + game.st.kind.shape[0] + 2 * game.st.ent.shape[0] + s
+    return game.action("ability_on_space", s)
 
 
 def give_ability(game, c, type_name: str, **params):
@@ -565,8 +564,8 @@ def test_a_transform_brings_a_tile_not_in_play_and_consolidates():
     game, c = game_on()
     give_ability(game, c, "tile_control", mode=1, range=6)
     game.st.ent[c, L.SPACE] = floor_of(game, where("Rabbit Hole"))
-    hand = _hand_base(game.st.kind.shape[0], game.st.ent.shape[0])  # (hand-overs: order.py)
-    assert not game.legal_mask()[on_space(game, 0):hand].any()  # board 4: every tile is in play
+    # board 4: every tile is in play (nothing from the ability on spaces to the hand-overs)
+    assert not game.legal_mask()[on_space(game, 0):game.block("hand_over").start].any()
     game, c = game_on(board=1)  # board 1: the Hyperbolic Time Chamber (Anime) is out of play
     st, ent = game.st, game.st.ent
     give_ability(game, c, "tile_control", mode=1, range=6)
@@ -700,10 +699,10 @@ def test_a_spawn_is_a_set_of_coordinates():
     floor = [int(s) for s in np.flatnonzero((st.tile_pos == p) & (st.kind == FLOOR))]
     nearest = min(floor, key=lambda s: (max(abs(s // SPAN - spawn // SPAN),
                                             abs(s % SPAN - spawn % SPAN)), s))
-    offered = set(np.flatnonzero(game.legal_mask()[1:1 + st.kind.shape[0]]).tolist())
+    offered = set(np.flatnonzero(game.legal_mask()[game.block("move")]).tolist())
     assert nearest in offered and spawn not in offered
     assert offered - {nearest} <= {int(s) for s in S.spawn_space[0, 1:]}
-    game.apply(1 + nearest)
+    game.apply(game.action("move", nearest))
     assert ent[c, L.SPACE] == nearest
 
 
@@ -719,14 +718,14 @@ def test_a_spawn_destroyed_or_walled_off_offers_no_place_and_the_character_waits
     ent[(ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.TEAM] == 0), L.SPACE] = away
     ent[c, L.SPACE] = -1
     _destroy(st, S, int(st.tile_pos[S.spawn_space[0, 0]]))
-    offered = np.flatnonzero(game.legal_mask()[1:1 + st.kind.shape[0]])
+    offered = np.flatnonzero(game.legal_mask()[game.block("move")])
     assert set(offered.tolist()) == {int(s) for s in S.spawn_space[0, 1:]}
     # walled off: the tile at the second coordinate has no floor space left (all wall blocks)
     from sim.board.layout import BLOCK as WALL_BLOCK
     block = st.tile_pos == st.tile_pos[S.spawn_space[0, 1]]
     kinds = st.kind[block].copy()
     st.kind[block] = WALL_BLOCK
-    offered = np.flatnonzero(game.legal_mask()[1:1 + st.kind.shape[0]])
+    offered = np.flatnonzero(game.legal_mask()[game.block("move")])
     assert offered.tolist() == [int(S.spawn_space[0, 2])]
     st.kind[block] = kinds
     for k in (1, 2):

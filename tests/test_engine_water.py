@@ -16,7 +16,6 @@ from sim.board.graph import ROLL_FIRE_WALL, ROLL_WATER_WALL, compile_board
 from sim.board.layout import DOOR, FLOOR, GAP, LADDER, OPEN, PLATFORM, WALL
 from sim.catalogue.variants import draft_tiles
 from sim.engine import layout as L
-from sim.engine.actions import _hand_base, _n_actions, _water_base, n_actions
 from sim.engine.death import _harm, _kill
 from sim.engine.record import new_game as record_game
 from sim.engine.terrain import _landing
@@ -78,7 +77,7 @@ def beside_wall(game, code):
 
 
 def water_action(game, s):
-    return _water_base(game.st.kind.shape[0], game.st.ent.shape[0]) + s
+    return game.action("water_roll", s)
 
 
 def put(game, c, s):
@@ -89,11 +88,6 @@ def put(game, c, s):
 def events(game, kind):
     rows = game.event_rows()
     return rows[rows[:, 0] == kind]
-
-
-def test_the_mask_length_is_the_same_in_python_and_in_the_kernels():
-    """The engine interface (OpenSpiel's legal-action mask) and the kernels agree on the blocks."""
-    assert n_actions(1225, 31) == _n_actions(1225, 31)
 
 
 def test_a_successful_water_roll_crosses_the_body_for_no_speed():
@@ -147,7 +141,7 @@ def test_a_failed_water_roll_submerges_and_only_escape_is_left():
     with rules_ip(game.S, P_WATER_MIN=1):
         game.apply(int(legal[1]))  # a fresh streak: it costs the action
     assert ent[c, L.ACTED] == 1 and ent[c, L.SUBMERGED] == 0 and ent[c, L.STREAK_OVER] == 0
-    assert not game.legal_mask()[1 + game.st.kind.shape[0]:wb].any()
+    assert not game.legal_mask()[game.block("attack").start:wb].any()
 
 
 def test_no_roll_is_left_once_the_streak_failed_and_the_action_is_spent():
@@ -158,8 +152,7 @@ def test_no_roll_is_left_once_the_streak_failed_and_the_action_is_spent():
     put(game, c, s)
     game.st.ent[c, L.ACTED] = 1
     game.st.ent[c, L.STREAK_OVER] = 1
-    hand = _hand_base(game.st.kind.shape[0], game.st.ent.shape[0])  # (hand-overs: order.py)
-    assert not game.legal_mask()[water_action(game, 0):hand].any()
+    assert not game.legal_mask()[game.block("water_roll").start:game.block("hand_over").start].any()
     # the same through a failed roll: the action spent, the roll fails, no roll is left
     game.st.ent[c, L.STREAK_OVER] = 0
     assert put(game, c, s)[water_action(game, t)]
@@ -234,13 +227,11 @@ def test_a_submerged_character_escapes_across_moved_water_and_a_transform_frees_
         game.apply(water_action(game, local_space(divmod(q, 7), 2, 0, 5)))
     ent = game.st.ent
     assert ent[c, L.SUBMERGED] == 1 and ent[c, L.SPACE] == here
-    wb = water_action(game, 0)
-    we = wb + game.st.kind.shape[0]  # the water block's end
-    escapes = set(np.flatnonzero(game.legal_mask()[wb:we]).tolist())
+    escapes = set(np.flatnonzero(game.legal_mask()[game.block("water_roll")]).tolist())
     assert escapes == {local_space(divmod(q, 7), i, j, 5) for i in (1, 2) for j in range(5)}
     _transform(game.st, game.S, q, CATALOGUE.tiles.find("Hyperbolic Time Chamber"), -1)
     assert ent[c, L.SUBMERGED] == 0 and ent[c, L.SPACE] == local_space(divmod(q, 7), 0, 0, 1)
-    assert not game.legal_mask()[wb:we].any()  # the 1×1 tile has no water
+    assert not game.legal_mask()[game.block("water_roll")].any()  # the 1×1 tile has no water
 
 
 @pytest.mark.parametrize("code, damage, submerged", [
@@ -310,8 +301,7 @@ def test_a_streak_of_automatic_successes_ends_at_the_house_cap():
         here, there = there, here
         game.apply(water_action(game, there))
     assert ent[c, L.STREAK_OVER] == 1
-    hand = _hand_base(game.st.kind.shape[0], game.st.ent.shape[0])  # (hand-overs: order.py)
-    assert not game.legal_mask()[water_action(game, 0):hand].any()
+    assert not game.legal_mask()[game.block("water_roll").start:game.block("hand_over").start].any()
 
 
 def test_a_submerged_character_remains_a_target():
@@ -324,7 +314,7 @@ def test_a_submerged_character_remains_a_target():
     game.st.g[L.CUR] = foe
     game.st.ent[foe, L.SPACE] = s
     game.st.ent[foe, L.ACTED] = 0
-    assert game.legal_mask()[1 + game.st.kind.shape[0] + c]
+    assert game.legal_mask()[game.action("attack", c)]
 
 
 def test_water_rolls_succeed_at_the_rules_rate():
@@ -539,8 +529,7 @@ def test_revive_offers_the_spot_or_the_spawn():
     ent[ally, L.SPACE] = s
     _kill(st, game.S, ally, -1, L.BY_ATTACK)
     mask = game.legal_mask()
-    n, m = st.kind.shape[0], ent.shape[0]
-    first, second = 1 + n + m + ally, 1 + 2 * n + 2 * m + ally
+    first, second = game.action("ability", ally), game.action("revive_in_spawn", ally)
     assert mask[first] and mask[second]
     game.apply(second)
     assert ent[ally, L.ALIVE] == 1 and ent[ally, L.SPACE] == game.S.spawn_space[0, 0]

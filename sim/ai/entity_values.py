@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from sim._jit import njit
 from sim.engine import layout as L
+from sim.engine.actions import _ability_space_base
 from sim.engine.combat import _threshold
 
 SPAN = 35
@@ -99,7 +100,7 @@ def _summon_action(st, S, c, mask, enemy_r, enemy_c):
     """(value, action) of ``c``'s best summon: on the legal space nearest an enemy (king steps;
     ties: the lowest space), so its minions can strike soonest; (0, -1) when none is legal."""
     ent = st.ent
-    base = 1 + st.kind.shape[0] + 2 * ent.shape[0]
+    base = _ability_space_base(st.kind.shape[0], ent.shape[0])
     here = ent[c, L.SPACE]
     reach = max(ent[c, L.RANGE], 0)  # a summon's spaces are within the creator's range
     r0 = here // SPAN

@@ -24,7 +24,8 @@ import numpy as np
 from sim._jit import njit
 from sim.catalogue.apocalypses import P_RESOLVE, RESOLVE_HOLD, STORM
 from sim.engine import layout as L
-from sim.engine.actions import _alt_base, _interact_base, _water_base, _weapon_base
+from sim.engine.actions import (_ability_base, _ability_space_base, _alt_base, _attack_base,
+                               _interact_base, _move_base, _water_base, _weapon_base)
 from sim.engine.entities import _move_speed, _weapon_ready
 from sim.engine.space import _homefield
 from sim.engine.tile_board import BLOCK, GRID, _spawn_now
@@ -158,9 +159,10 @@ def _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, masked, enemy
     w_approach = fp[L.W_APPROACH]
     n_cpu = _cpus_near(cpu, spaces)
     n_enemy = enemy_r.shape[0]
+    move = _move_base(tile_pos.shape[0], ent.shape[0])
     for i in range(spaces.shape[0]):
         s = spaces[i]
-        if masked and not mask[1 + s]:
+        if masked and not mask[move + s]:
             out[i] = -np.inf
             continue
         p = tile_pos[s]
@@ -180,14 +182,14 @@ def _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, masked, enemy
 
 
 @njit
-def _best_move(spaces, scores, mask, best, best_a):
-    """The move (``1 + s``) scoring above ``best`` among ``spaces`` (``scores[i]`` is the
-    position score of ``spaces[i]``) that ``mask`` allows, else ``best_a``; ties keep the lowest
-    space id (a fixed, documented order; it is not seat-neutral), whatever order ``spaces``
-    lists them in."""
+def _best_move(spaces, scores, mask, base, best, best_a):
+    """The move (``base + s``, ``actions._move_base``) scoring above ``best`` among ``spaces``
+    (``scores[i]`` is the position score of ``spaces[i]``) that ``mask`` allows, else
+    ``best_a``; ties keep the lowest space id (a fixed, documented order; it is not
+    seat-neutral), whatever order ``spaces`` lists them in."""
     for i in range(spaces.shape[0]):
-        a = 1 + spaces[i]
-        if mask[a] and (scores[i] > best or (scores[i] == best and best_a > 0 and a < best_a)):
+        a = base + spaces[i]
+        if mask[a] and (scores[i] > best or (scores[i] == best and best_a != L.END and a < best_a)):
             best, best_a = scores[i], a
     return best_a
 
@@ -209,7 +211,8 @@ def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, cpu, bon
     ``c``, computed once per decision."""
     scores = _position_scores(st.ent, S.fp, st.tile_pos, bonus, c, spaces, mask, True, enemy_r,
                               enemy_c, cpu, np.empty(spaces.shape[0]))
-    return _best_move(spaces, scores, mask, best, best_a)
+    return _best_move(spaces, scores, mask, _move_base(st.kind.shape[0], st.ent.shape[0]), best,
+                      best_a)
 
 
 @njit
@@ -285,15 +288,16 @@ def _greedy_action(st, S, mask):
         enemy_r, enemy_c, cpu = _threats(st, S, c)
         return _escape(st, S, c, mask, enemy_r, enemy_c, cpu)
     if ent[c, L.ACTED] == 0:
+        attack = _attack_base(n, m)
         for e in range(m):
-            if mask[1 + n + e]:
+            if mask[attack + e]:
                 sc = _attack_score(st, S, c, e, 0, c)
                 if sc > best:
-                    best, best_a = sc, 1 + n + e
+                    best, best_a = sc, attack + e
         if ent[c, L.RIDING] > 0:  # (read here: a call per decision costs reference counts)
             best, best_a = _weapon_action(st, S, c, mask, best, best_a)
     if ent[c, L.AB_USED] == 0 and ent[c, L.AB_TARGET] != L.T_SPACE:
-        base = 1 + n + m
+        base = _ability_base(n, m)
         for e in range(m):
             if mask[base + e]:
                 sc = _ability_score(st, S, c, e)
@@ -328,7 +332,7 @@ def _greedy_action(st, S, mask):
     walk = _position_scores(ent, fp, tile_pos, bonus, c, spaces,
                             mask, False, enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
     for v in range(g[L.G_VEH_FIRST], g[L.G_VEH_FIRST] + g[L.G_VEH_N]):
-        if _may_board(ent, c, v) and mask[1 + ent[v, L.SPACE]]:  # an armed vehicle in reach
+        if _may_board(ent, c, v) and mask[_move_base(n, m) + ent[v, L.SPACE]]:  # an armed vehicle in reach
             _boarding_bonus(st, S, c, v, spaces, walk)
     if spaces[0] == ref:
         here = walk[0]
@@ -343,7 +347,7 @@ def _greedy_action(st, S, mask):
             scores = _position_scores(ent, fp, tile_pos, bonus, c,
                                       tele, mask, False, enemy_r, enemy_c, cpu,
                                       np.empty(tele.shape[0]))
-            best, best_a = _best_landing(tele, scores, 1 + n + 2 * m, 0.0, best, best_a)
+            best, best_a = _best_landing(tele, scores, _ability_space_base(n, m), 0.0, best, best_a)
     # a launch (the Slingshot) is a move that spends the action; the interactable within reach
     # is the one legal._legal found for this decision
     k = g[L.INTERACT_ROW]
@@ -364,5 +368,5 @@ def _greedy_action(st, S, mask):
                                          _water_base(n, m))
     if _move_speed(ent, c) <= 0:  # its own speed, or its vehicle's
         return best_a
-    step = _best_move(spaces, walk, mask, best + 1e-9, L.END)  # the walk, scored above
+    step = _best_move(spaces, walk, mask, _move_base(n, m), best + 1e-9, L.END)  # the walk, scored above
     return step if step != L.END else best_a

@@ -18,7 +18,7 @@ import numpy as np
 from sim._jit import njit
 from sim.catalogue.items import VALUE
 from sim.engine import layout as L
-from sim.engine.actions import _item_base
+from sim.engine.actions import _item_base, _item_space_offset, _pickup_offset
 from sim.engine.combat import _threshold
 from sim.engine.item_use import _usable
 from sim.engine.items import R_KEEP, _pool, _rule
@@ -112,7 +112,7 @@ def _item_pickup(st, S, c, mask):
         return -1
     n = st.kind.shape[0]
     m = st.ent.shape[0]
-    at = _item_base(n, m) + 2 * m + 2 * n
+    at = _item_base(n, m) + _pickup_offset(n, m)
     best, best_v = -1, -1
     fx = S.item_fx  # hoisted: a field read in the loop is a reference-count round trip
     floor = st.floor
@@ -140,7 +140,7 @@ def _best_item_use(st, S, c, mask, best, best_a):
         if op == L.OP_MOBILITY:
             continue
         if op == L.OP_ITEM_BLAST:
-            sc, a = _best_blast(st, S, c, mask, item, base + 2 * m + k * n)
+            sc, a = _best_blast(st, S, c, mask, item, base + _item_space_offset(n, m) + k * n)
             if a >= 0 and sc > best:
                 best, best_a = sc, a
             continue
@@ -175,7 +175,7 @@ def _item_candidates(st, S, c, mask):
         if item < 0 or S.item_fx[item, L.FX_OP] == L.OP_MOBILITY:
             continue
         if S.item_fx[item, L.FX_OP] == L.OP_ITEM_BLAST:
-            sc, a = _best_blast(st, S, c, mask, item, base + 2 * m + slot * n)
+            sc, a = _best_blast(st, S, c, mask, item, base + _item_space_offset(n, m) + slot * n)
             if a >= 0:
                 acts[j], scores[j] = a, sc
                 j += 1

@@ -49,7 +49,8 @@ import numpy as np
 
 from sim._jit import njit
 from sim.engine import layout as L
-from sim.engine.actions import _alt_base, _hand_base, _interact_base, _water_base
+from sim.engine.actions import (_ability_base, _alt_base, _attack_base, _hand_base, _interact_base,
+                               _move_base, _water_base)
 from sim.engine.entities import _move_speed
 from sim.engine.legal import _legal
 from sim.engine.state import _clone, _copy_into
@@ -172,20 +173,21 @@ def _top_spaces(st, S, c, mask, approach, best, k_best):
                               enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
     score = np.full(k_best, -1e300)
     best[:] = -1
+    move = _move_base(st.kind.shape[0], ent.shape[0])
     for i in range(spaces.shape[0]):
-        s = spaces[i]
+        a = move + spaces[i]
         sc = scores[i]
         if sc == -np.inf:  # not a legal move
             continue
         j = k_best
-        while j > 0 and (sc > score[j - 1] or (sc == score[j - 1] and 1 + s < best[j - 1])):
+        while j > 0 and (sc > score[j - 1] or (sc == score[j - 1] and a < best[j - 1])):
             j -= 1
         if j < k_best:
             for m in range(k_best - 1, j, -1):
                 score[m] = score[m - 1]
                 best[m] = best[m - 1]
             score[j] = sc
-            best[j] = 1 + s
+            best[j] = a
     return best
 
 
@@ -215,24 +217,26 @@ def _candidates(st, S, mask, cands, budget):
     ent = st.ent
     c = st.g[L.CUR]
     n = st.kind.shape[0]
+    m = ent.shape[0]
     k = _add(cands, 0, _greedy_action(st, S, mask))
     if ent[c, L.SPACE] < 0:
-        for a in range(1, 1 + n):
+        move = _move_base(n, m)
+        for a in range(move, move + n):
             if mask[a]:
                 k = _add(cands, k, a)
         return k
-    m = ent.shape[0]
     scores = np.full(m, -1e300)
+    attack = _attack_base(n, m)
     for e in range(m):
-        if mask[1 + n + e]:
+        if mask[attack + e]:
             scores[e] = _attack_score(st, S, c, e, 0, c)
     for e in np.argsort(-scores, kind="mergesort"):
-        if mask[1 + n + e]:
-            k = _add(cands, k, 1 + n + e)
+        if mask[attack + e]:
+            k = _add(cands, k, attack + e)
     a = _weapon_action(st, S, c, mask, -1e300, -1)[1]  # the best attack through a vehicle
     if a >= 0:
         k = _add(cands, k, a)
-    base = 1 + n + m  # ability uses on entities, by greedy's score
+    base = _ability_base(n, m)  # ability uses on entities, by greedy's score
     scores[:] = -1e300
     for e in range(m):
         if mask[base + e]:

@@ -28,7 +28,7 @@ from sim._jit import njit
 from sim.engine import layout as L
 from sim.engine.combat import _threshold
 from sim.engine.items import _held, _pool
-from sim.engine.actions import _interact_base
+from sim.engine.actions import _ability_space_base, _interact_base
 from sim.engine.tile_board import GRID, SPAN, _middle, _position_of, _tile_at
 from sim.engine.tile_swap import _shift, _transform_choice
 from sim.engine.tile_state import _paused
@@ -241,7 +241,7 @@ def _best_tile_action(st, S, c, mask):
                     if sc > best:
                         best, best_a = sc, base + s
     if ent[c, L.AB_OP] == L.OP_TILE_CONTROL and ent[c, L.AB_USED] == 0:
-        base = 1 + n + 2 * m
+        base = _ability_space_base(n, m)
         for q in range(GRID * GRID):
             s = _middle(q)
             if mask[base + s]:

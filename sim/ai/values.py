@@ -18,6 +18,7 @@ import numpy as np
 
 from sim._jit import njit
 from sim.engine import layout as L
+from sim.engine.actions import _ability_space_base
 from sim.engine.combat import _attack_star, _threshold
 from sim.engine.space import _in_tiles, _linked_tile
 
@@ -132,10 +133,10 @@ def _ability_score(st, S, c, e):
 
 @njit
 def _teleport_spaces(st, c, mask):
-    """The spaces ``c`` may teleport to now (their actions are ``1 + N + 2M + s``)."""
+    """The spaces ``c`` may teleport to now (their actions: the ability on space ``s``)."""
     ent = st.ent
     return _spaces_within(ent[c, L.SPACE], ent[c, L.AB_AMOUNT],
-                          1 + st.kind.shape[0] + 2 * ent.shape[0], mask)
+                          _ability_space_base(st.kind.shape[0], ent.shape[0]), mask)
 
 
 @njit

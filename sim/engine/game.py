@@ -14,7 +14,7 @@ import numpy as np
 from sim.rng import seed_states
 
 from . import layout as L
-from .actions import n_actions
+from .actions import Action, action_to_string, block, decode as decode_action, encode, n_actions
 from .entity_labels import entity_label
 from .events import decode
 from .legal import _legal
@@ -93,6 +93,24 @@ class Game:
     @property
     def n_actions(self) -> int:
         return self._mask.size
+
+    # -- actions by name (actions.py's codec, sized for this game) ----------------------------
+    def _sizes(self) -> tuple[int, int]:
+        return self.st.kind.shape[0], self.st.ent.shape[0]
+
+    def action(self, kind: str, target: int = -1, slot: int = -1) -> int:
+        """The action number of ``kind`` (``actions.KINDS``) on ``target``, held item ``slot``."""
+        return encode(kind, *self._sizes(), int(target), int(slot))
+
+    def decode(self, action: int) -> Action:
+        return decode_action(int(action), *self._sizes())
+
+    def block(self, kind: str) -> slice:
+        """Every action of ``kind`` as a slice of :meth:`legal_mask`."""
+        return block(kind, *self._sizes())
+
+    def action_to_string(self, action: int, labels=None) -> str:
+        return action_to_string(int(action), *self._sizes(), labels)
 
     def event_rows(self) -> np.ndarray:
         return self.st.ev[: int(self.st.g[L.NEV])].copy()

@@ -2,8 +2,8 @@
 
 The items block of the action space (``actions._item_base``, length ``actions._item_actions``):
 use held item k on entity e (``k * M + e``; the user itself for target kinds none and self), use
-it on space s (``2M + k * N + s``), pick up floor item f (``2M + 2N + f``), drop held item k
-(``2M + 2N + F_CAP + k``).
+it on space s (``_item_space_offset + k * N + s``), pick up floor item f (``_pickup_offset + f``),
+drop held item k (``_drop_offset + k``): the offsets are ``actions``'.
 
 Book: "When an item is gained or picked up, it cannot be used immediately. A character must End
 their Turn with an Item in order to use it. Some items also cost that character's action"; "A
@@ -22,6 +22,7 @@ from sim.board.geometry import SPAN
 from sim.board.layout import FLOOR
 
 from . import layout as L
+from .actions import _drop_offset, _item_space_offset, _pickup_offset
 from .effects import _run_effect, _teleport_targets
 from .events import _log
 from .items import HELD, R_PICKUP, _drop, _free_row, _held, _pick_up, _pool, _rule, _take
@@ -88,7 +89,7 @@ def _legal_items_now(st, S, c, mask, base, pool):
         #                                     "minions cannot drop or trade items"
         for k in range(2):
             if ent[pool, L.ITEM_SLOT + k] != 0:
-                mask[base + 2 * m + 2 * n + L.F_CAP + k] = True
+                mask[base + _drop_offset(n, m) + k] = True
                 count += 1
     need = -1  # the longest range a line-of-sight search must cover
     pickup = _rule(S, R_PICKUP)
@@ -106,7 +107,7 @@ def _legal_items_now(st, S, c, mask, base, pool):
             count += 1
         elif tk == L.T_SPACE and S.item_fx[item, L.FX_OP] == L.OP_MOBILITY:
             count += _teleport_targets(st, c, S.item_fx[item, L.FX_AMOUNT],
-                                       base + 2 * m + k * n, mask)
+                                       base + _item_space_offset(n, m) + k * n, mask)
         else:
             need = max(need, _item_range(st, S, c, item))
     if need < 0:
@@ -116,7 +117,7 @@ def _legal_items_now(st, S, c, mask, base, pool):
         for f in range(L.F_CAP):  # "any item in a space within 1 range of their current space"
             s = st.floor[f, 1]
             if st.floor[f, 0] >= 0 and st.tile_pos[s] >= 0 and sight[s] <= pickup:
-                mask[base + 2 * m + 2 * n + f] = True
+                mask[base + _pickup_offset(n, m) + f] = True
                 count += 1
     for k in range(2):
         item = _usable(st, S, c, pool, k)
@@ -137,7 +138,7 @@ def _legal_items_now(st, S, c, mask, base, pool):
                     mask[base + k * m + e] = True
                     count += 1
         elif tk == L.T_SPACE and S.item_fx[item, L.FX_OP] != L.OP_MOBILITY:
-            at = base + 2 * m + k * n
+            at = base + _item_space_offset(n, m) + k * n
             for s in range(n):  # a space within range and line of sight: its tile is hit
                 if sight[s] <= r and st.kind[s] == FLOOR and st.tile_pos[s] >= 0:
                     mask[at + s] = True
@@ -164,12 +165,12 @@ def _apply_item(st, S, c, a):
     """Play item action ``a`` (an offset into the items block) for ``c``."""
     n = st.kind.shape[0]
     m = st.ent.shape[0]
-    if a < 2 * m:
+    if a < _item_space_offset(n, m):
         _use_item(st, S, c, a // m, a % m)
-    elif a < 2 * m + 2 * n:
-        b = a - 2 * m
+    elif a < _pickup_offset(n, m):
+        b = a - _item_space_offset(n, m)
         _use_item(st, S, c, b // n, m + b % n)
-    elif a < 2 * m + 2 * n + L.F_CAP:
-        _pick_up(st, S, c, a - 2 * m - 2 * n)
+    elif a < _drop_offset(n, m):
+        _pick_up(st, S, c, a - _pickup_offset(n, m))
     else:
-        _drop(st, S, c, a - 2 * m - 2 * n - L.F_CAP)
+        _drop(st, S, c, a - _drop_offset(n, m))

@@ -150,13 +150,8 @@ T_NONE, T_SELF, T_ALLY, T_ENEMY, T_DEAD_ALLY, T_SPACE = range(6)
 # buff / de-buff stats
 STAT_SPEED, STAT_RANGE, STAT_DEFENSE, STAT_ATTACKS, STAT_ADVANTAGE, STAT_INVINCIBLE = range(6)
 
-# ---- actions (sim/engine/actions.py: one block after another, N spaces, M entities):
-#      0 end the character's turn; 1 + s move to (or be placed on) space s;
-#      1 + N + e attack entity e; 1 + N + M + e use the ability on entity e (the user itself
-#      for "none" and "self"); 1 + N + 2M + s use it on space s; then the blocks of the later
-#      slices: the ability's second form on entity e (M: revive in the Spawn), items
-#      (ITEM_ACTIONS(N, M)), interactables (N: the space acted on), water-rolls (N: the space
-#      crossed to), a vehicle's weapon (M: the entity its pilot attacks through it)
+# ---- actions: the blocks, their offsets and the codec (decode, encode, action_to_string) are
+#      sim/engine/actions.py's; END is the first action of all
 END = 0
 F_CAP = 32  # items lying on the board at once (State.floor rows)
 # State.tiles: int64[49, NTL], one row per grid position. Columns 0..48 are the live tile

@@ -1,13 +1,14 @@
 """The legal actions of the character whose decision it is, as a boolean mask.
 
-Actions (``layout``): 0 ends the character's turn; ``1 + s`` moves to space ``s`` (any space within
-the speed it has left: "A character is not required to use all of their speed") or, before the
-team is on the board, places it on a spawn space; ``1 + N + e`` attacks entity ``e`` ("To initiate
-an attack, the defender must be within both the range and the line of sight of the attacker");
-``1 + N + M + e`` uses the character's ability on entity ``e`` and ``1 + N + 2M + s`` on space
-``s`` (docs/effects.md). An invisible entity is never an opponent's target ("an invisible entity
-cannot be targeted by a direct attack"; house ruling: a targeted ability of an opponent is such an
-attack); a frozen character may only end its turn ("anything frozen can do nothing at all").
+Actions (``actions``, whose codec names each block): END ends the character's turn; a move
+block action moves to space ``s`` (any space within the speed it has left: "A character is not
+required to use all of their speed") or, before the team is on the board, places it on a spawn
+space; an attack block action attacks entity ``e`` ("To initiate an attack, the defender must be
+within both the range and the line of sight of the attacker"); the ability blocks use the
+character's ability on entity ``e`` or on space ``s`` (docs/effects.md). An invisible entity is
+never an opponent's target ("an invisible entity cannot be targeted by a direct attack"; house
+ruling: a targeted ability of an opponent is such an attack); a frozen character may only end its
+turn ("anything frozen can do nothing at all").
 A pilot whose vehicle has a weapon attacks ``_weapon_base + e`` through it ("can have 1 action
 used through it"), within the vehicle's range, from the space both stand on. ``_group_base + e``
 declares a Group Attack on an entity the character may attack, offered while a teammate could
@@ -23,8 +24,8 @@ from __future__ import annotations
 from sim._jit import njit
 
 from . import layout as L
-from .actions import (_alt_base, _group_base, _hand_base, _interact_base, _item_base, _water_base,
-                      _weapon_base)
+from .actions import (_ability_base, _ability_space_base, _alt_base, _attack_base, _group_base,
+                      _hand_base, _interact_base, _item_base, _move_base, _water_base, _weapon_base)
 from .combat import _group_ready
 from .effects import (_ability_range, _ability_ready, _revive_space, _spawn_revive_space,
                       _teleport_targets)
@@ -70,6 +71,8 @@ def _legal(st, S, mask):
         return count
     ent = st.ent
     n = st.kind.shape[0]
+    m = ent.shape[0]
+    move = _move_base(n, m)
     team = ent[c, L.TEAM]
     here = ent[c, L.SPACE]
     if here < 0:
@@ -78,15 +81,14 @@ def _legal(st, S, mask):
         count = 0
         for k in range(S.spawn_space.shape[1]):
             s = _spawn_now(st, S, team, k)
-            if s >= 0 and not mask[1 + s]:
-                mask[1 + s] = True
+            if s >= 0 and not mask[move + s]:
+                mask[move + s] = True
                 count += 1
         if count > 0:  # no Spawn coordinate left standing: it waits (house ruling, rulings.md)
             mask[L.END] = False
         return count if count > 0 else 1
     if ent[c, L.FROZEN] != 0:  # "cannot use any of its speed, cannot spend its action"
         return count
-    m = ent.shape[0]
     count += _legal_handover(st, c, mask, _hand_base(n, m))  # the team's order (order.py)
     if ent[c, L.SUBMERGED] != 0:  # "cannot move, and cannot spend their action on anything
         g[L.NREACH] = -1          # except attempting to escape" (no reach searched)
@@ -98,12 +100,13 @@ def _legal(st, S, mask):
         cost = st.cost
         for i in range(touched):
             s = queue[i]
-            if cost[s] > 0 and not mask[1 + s]:  # a portal twin costs 0: not a move
-                mask[1 + s] = True
+            if cost[s] > 0 and not mask[move + s]:  # a portal twin costs 0: not a move
+                mask[move + s] = True
                 count += 1
     else:
         _reach_from(st, S, here, 0)
-    base = 1 + n + m  # ability actions on entities; + m: on spaces
+    base = _ability_base(n, m)  # ability actions on entities
+    on_space = _ability_space_base(n, m)  # and on spaces
     tk = -1
     ar = -1
     summon = False  # minions: spaces in range and sight (entities._summon_targets)
@@ -116,9 +119,9 @@ def _legal(st, S, mask):
             summon = True
             ar = _ability_range(ent, c)
         elif tk == L.T_SPACE and ent[c, L.AB_OP] == L.OP_TILE_CONTROL:  # a tile's middle space
-            count += _ability_control_targets(st, S, c, base + m, mask)
+            count += _ability_control_targets(st, S, c, on_space, mask)
         elif tk == L.T_SPACE:
-            count += _teleport_targets(st, c, ent[c, L.AB_AMOUNT], base + m, mask)
+            count += _teleport_targets(st, c, ent[c, L.AB_AMOUNT], on_space, mask)
         elif tk == L.T_DEAD_ALLY:
             alt = _alt_base(n, m)
             for e in range(m):  # a character that died (not a minion, nor a row not yet in play)
@@ -144,7 +147,7 @@ def _legal(st, S, mask):
         count += 1
         tk = -1
     if summon and ent[c, L.AB_FLAG] != 0:  # a clone: "on the same space as the character"
-        mask[base + m + here] = True
+        mask[on_space + here] = True
         count += 1
         summon = False
     steps = max(reach, ar, wreach)  # -1: it has attacked and has no ability or weapon to use
@@ -152,7 +155,7 @@ def _legal(st, S, mask):
     if allies or summon or (steps >= 0 and _may_reach(st, S, here, team, steps)):
         sight = _sight_from(st, S, here, steps)
         if summon:
-            count += _summon_targets(st, sight, ar, base + m, mask)
+            count += _summon_targets(st, sight, ar, on_space, mask)
         for e in range(m):
             s = ent[e, L.SPACE]
             if ent[e, L.ALIVE] == 0 or s < 0:
@@ -164,7 +167,7 @@ def _legal(st, S, mask):
                 if p > 0 and ent[p - 1, L.TEAM] == team:
                     continue
                 if sight[s] <= reach:
-                    mask[1 + n + e] = True
+                    mask[_attack_base(n, m) + e] = True
                     count += 1
                     if group >= 0:  # "Multiple of your characters ... attack the same target"
                         mask[group + e] = True

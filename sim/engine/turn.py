@@ -20,8 +20,8 @@ import numpy as np
 from sim._jit import njit
 
 from . import layout as L
-from .actions import (_alt_base, _group_base, _hand_base, _interact_base, _item_base, _water_base,
-                      _weapon_base)
+from .actions import (_ability_base, _alt_base, _attack_base, _group_base, _hand_base, _interact_base,
+                      _item_base, _move_base, _water_base, _weapon_base)
 from .apocalypse import _apocalypse_step, _resolve_check
 from .combat import _group_attack, _strike, _vehicle_attack
 from .cpu import _cpu_turn
@@ -163,8 +163,8 @@ def _apply(st, S, action):
         ent[c, L.DONE] = 1
         _end_turn_items(st, S, c)
         _end_turn_tile(st, S, c)
-    elif action <= n:
-        s = action - 1
+    elif action < _attack_base(n, m):
+        s = action - _move_base(n, m)
         here = ent[c, L.SPACE]
         if here < 0:
             ent[c, L.SPACE] = s  # placing "costs no speed and no actions"
@@ -178,11 +178,11 @@ def _apply(st, S, action):
             ent[c, L.SPACE] = s
             _log(st, L.EV_MOVE, c, here, s, cost, 0, 0)
             _arrive(st, c)
-    elif action <= n + m:
+    elif action < _ability_base(n, m):
         ent[c, L.ACTED] = 1  # "You attack an entity by spending the attacking character's action"
-        _strike(st, S, c, action - 1 - n, 0, c)
+        _strike(st, S, c, action - _attack_base(n, m), 0, c)
     elif action < _alt_base(n, m):
-        _use_ability(st, S, c, action - 1 - n - m)
+        _use_ability(st, S, c, action - _ability_base(n, m))
     elif action < _item_base(n, m):
         _use_ability_alt(st, S, c, action - _alt_base(n, m))
     elif action < _interact_base(n, m):

@@ -6,7 +6,9 @@ the same games' seeds): (1) the fairness of four given teams in duplicate play
 (:mod:`.fairness`'s experiment: block ``b`` on board ``b % boards``, dice from child ``game`` of
 the root seed); (2) card ratings from a pool experiment (:mod:`.rarity`). An alternative that the
 engine does not read replays bit-identical games, so its effect is exactly zero — which is
-itself worth knowing (docs/rulings-impact.md). The comparisons live in :mod:`.rulings_compare`.
+itself worth knowing (docs/rulings-impact.md). The comparisons live in :mod:`.rulings_compare`,
+how games end under each rule set (the balance metrics, from the columns kept per game) in
+:mod:`.rulings_balance`.
 """
 
 from __future__ import annotations

@@ -65,6 +65,55 @@ def test_an_unchanged_lab_passes_on_its_own_baseline_at_the_first_decision(capsy
         assert line.split()[-2:] == ["1024", "no_drift"], line
         assert "+0 (+0…+0)" in line, line
     assert ET.parse(tmp_path / "ok.xml").getroot().get("failures") == "0"
+    # issue #21 item 3: the balance metrics now and in the baseline, paired: an exact replay
+    # changes no ending, length or lead count, and the metrics never decide the exit code
+    assert "Balance metrics of example (1,024 games; informational" in out
+    change = out[out.index("  change (paired on the same seeds"):].splitlines()[1:8]
+    assert len(change) == 7 and all("Δ +0.0" in line or "Δ +0.00" in line for line in change)
+    assert out.strip().splitlines()[-1].startswith("No drift")
+
+
+def test_the_baseline_records_each_games_ending_length_and_lead_changes(made):
+    """Baseline format 3 (docs/drift.md): per game, beside the winner, its ending (one
+    character), its rotations and its lead changes; decoded, they are what the games' columns
+    were, one per game."""
+    from sim.runner.drift_baseline import FORMAT, decode_games, encode_games
+
+    data = json.loads(made[2].read_text(encoding="utf-8"))
+    entry = data["matchups"]["example"]
+    assert data["format"] == FORMAT == 3
+    games = decode_games(entry)
+    assert {len(games[k]) for k in games} == {QUICK}
+    assert set(games["outcome"]) <= {"last team standing", "simultaneous elimination",
+                                     "stalemate", "rotation cap"}
+    assert encode_games(games) == {k: entry[k] for k in ("outcomes", "rotations", "lead_changes")}
+    assert games["rotations"].min() >= 1 and games["lead_changes"].min() >= 0
+
+
+def test_an_old_baseline_still_gates_and_says_its_metrics_were_not_recorded(capsys, lab):
+    """A format-2 baseline (winners only) still reads: the gate decides as before (exit 0 on an
+    unchanged lab; 256 games keep it cheap) and the JSON carries today's metrics, the
+    baseline's as not recorded."""
+    cards, suite, baseline = lab
+
+    def old(d):
+        d["format"] = 2
+        for k in ("outcomes", "rotations", "lead_changes"):
+            d["matchups"]["example"].pop(k)
+
+    _corrupt(baseline, old)
+    code, out, _ = gate(capsys, cards, suite, baseline, "--format", "json", "--games", 256)
+    doc = json.loads(out)
+    assert code == doc["exit_code"] == 0
+    assert {"conclusion", "metrics", "balance", "provenance"} <= set(doc)
+    (bal,) = doc["balance"]
+    assert bal["before"] is None and bal["change"] is None
+    assert "not recorded in the baseline" in bal["before_missing"]
+    now = bal["now"]
+    assert {"outcomes", "drawishness", "duration_rotations", "lead_changes", "seats",
+            "advantage_p1"} <= set(now["games"]) and 0 < now["balance"]["balance"] <= 1
+    assert sum(s["share"] for s in now["games"]["outcomes"].values()) == pytest.approx(1.0)
+    assert all(m["decision"] == "no_drift" for m in doc["metrics"])
 
 
 def _boost_luffy(cards: Path) -> None:
@@ -154,6 +203,12 @@ CORRUPTIONS = {
     "edited card copy": (lambda d: d["card_files"].update({"rules.toml": "x = 1\n"}),
                          "card_files.rules.toml"),
     "old format": (lambda d: d.update(format=1), "format"),
+    "bad ending code": (lambda d: d["matchups"]["example"].update(
+        outcomes="X" + d["matchups"]["example"]["outcomes"][1:]), "matchups.example.outcomes"),
+    "rotations short": (lambda d: d["matchups"]["example"].update(rotations="12 30"),
+                        "matchups.example.rotations"),
+    "lead changes not numbers": (lambda d: d["matchups"]["example"].update(lead_changes="1 -2"),
+                                 "matchups.example.lead_changes"),
 }
 
 

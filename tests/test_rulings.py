@@ -41,6 +41,13 @@ value = "draw"
 completes = "the tie will be broken by determining which team has the most total health remaining"
 
 [[alternatives]]
+ruling = "A planted cap: every game stopped at rotation 8"
+file = "rules.toml"
+key = "game.rotation_cap"
+value = 8
+completes = "planted truth for the balance metrics (issue 21 item 3)"
+
+[[alternatives]]
 ruling = "Diagonal range cost (the default itself)"
 file = "rules.toml"
 key = "board.diagonal_range_cost"
@@ -79,7 +86,7 @@ def test_the_command_runs_and_ranks(result):
     code, text, err, doc = result
     assert code == 0, err
     ranked = doc["alternatives"]
-    assert [r["rank"] for r in ranked] == [1, 2]
+    assert [r["rank"] for r in ranked] == [1, 2, 3]
     assert text.splitlines()[0] == doc["conclusion"]
     # ranked: those that matter first, then by the largest standardised effect
     keys = [(not r["matters"], -r["score"]) for r in ranked]
@@ -201,11 +208,61 @@ def test_the_report_shows_the_results_file(capsys, tmp_path, result):
     heads = re.findall(r"<th scope='col' title='([^']*)'>([^<]*)</th>", page)  # issue #23
     assert heads and [c for t, c in heads if not t] == []   # every column explained
     table = pd.read_csv(tmp_path / "rulings.csv")
-    assert list(table["rank"]) == [1, 2] and list(table["change"]) == [
+    assert list(table["rank"]) == [1, 2, 3] and list(table["change"]) == [
         r["label"] for r in result[3]["alternatives"]]
+    endings = pd.read_csv(tmp_path / "rulings_endings.csv")   # issue #21 item 3
+    assert list(endings["rule_set"]) == ["book default"] + list(table["change"])
+    assert "changes how games end" in page
     (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
     code, _, err = run(capsys, "report", "--out", tmp_path, "--rulings", tmp_path / "bad.json")
     assert code == 2 and "bad.json: rulings: not a `bwlab rulings` results file" in err
+
+
+def _alt(doc, key):
+    return next(r for r in doc["alternatives"] if r["key"] == key)
+
+
+def test_a_draw_tie_break_moves_the_winners_of_same_step_endings_not_their_share(result):
+    """docs/rulings.md "Simultaneous elimination": scoring a same-step elimination a draw
+    changes who wins those games, never how or when they end; paired on the same seeds, the
+    share of same-step endings changes by exactly 0 and the no-winner share by exactly the
+    same-step endings whose winner changed."""
+    doc = result[3]
+    ch = _alt(doc, "game.simultaneous_tiebreak")["ending_change"]
+    same_step = ch["endings"]["simultaneous elimination"]
+    games = doc["book_balance"]["games"]["games"]
+    assert games == 16 + 32 and ch["same_step_both"] > 0
+    assert same_step["change"] == 0 and same_step["games_changed"] == 0
+    assert same_step["before"] == same_step["after"] == ch["same_step_both"] / games
+    assert ch["same_step_winner_changed"] > 0
+    assert ch["endings"]["no winner"]["change"] == pytest.approx(
+        ch["same_step_winner_changed"] / games)
+    assert ch["rotations"]["change"] == 0 and ch["lead_changes"]["change"] == 0
+
+
+def test_a_planted_ending_change_is_named_and_the_default_is_not(result):
+    """A planted alternative (the rotation cap at 8, where the book's games last a median of
+    some 35 rotations) makes nearly every game end at the cap: named as changing how games end
+    after Holm over every alternative and ending; the default itself changes nothing."""
+    code, text, _, doc = result
+    cap = _alt(doc, "game.rotation_cap")
+    assert "rotation cap" in cap["endings_changed"] and cap["changes_endings"]
+    assert cap["ending_change"]["endings"]["rotation cap"]["low"] > 0.5
+    # the game ends once the rotation counter passes the cap (sim/engine/turn.py), so at 9
+    assert cap["games_balance"]["games"]["duration_rotations"]["max"] <= 8 + 1
+    assert "These change how games end" in doc["conclusion"] and "game.rotation_cap = 8" in \
+        doc["conclusion"].split("These change how games end")[1]
+    same = _alt(doc, "board.diagonal_range_cost")
+    assert same["endings_changed"] == [] and all(
+        c["change"] == 0 and c["p_value"] == 1 for c in same["ending_change"]["endings"].values())
+    # the JSON carries the metrics of every rule set; the text shows them
+    for b in [doc["book_balance"]] + [r["games_balance"] for r in doc["alternatives"]]:
+        assert {"outcomes", "drawishness", "duration_rotations", "lead_changes", "seats",
+                "advantage_p1", "elimination"} <= set(b["games"])
+        assert 0 <= b["balance"]["low"] <= b["balance"]["balance"] <= b["balance"]["high"] <= 1
+    assert "How games end under each rule set" in text and "The book's games" in text
+    assert any(line.startswith("game.rotation_cap = 8") and "*" in line
+               for line in text.splitlines())
 
 
 def test_fairness_only_when_rating_games_is_0(capsys, tmp_path):

@@ -3,7 +3,9 @@
 Exit 0: no drift; 1: drift (or the exact combat tables changed); 3: inconclusive at the game cap;
 2: any bad input (flags, suite, a corrupted baseline, an unwritable --junit path) or an internal
 error, never 1, so a CI script can tell "the lab says drift" from "the gate could not run".
-``--update`` plays the suite to its cap and rewrites the baseline instead.
+``--update`` plays the suite to its cap and rewrites the baseline instead. Beside the test, each
+matchup's balance metrics now and in the baseline, with their paired change: informational, never
+part of the exit code (:mod:`sim.runner.drift_balance`). ``--format json``: one document on stdout.
 """
 
 from __future__ import annotations
@@ -63,6 +65,56 @@ def _report(result, spec) -> None:
                f"{spec.min_games}–{spec.max_games} games per matchup, clustered by board.")
 
 
+def _balance_lines(balance) -> list[str]:
+    """Each matchup's balance metrics: now, the baseline's, and the paired change."""
+    from ._balance_text import balance_text, change_lines
+
+    out = []
+    for b in balance:
+        out += ["", f"Balance metrics of {b['matchup']} ({b['games']:,} games; {b['note']}):"]
+        if b["before_source"] == "new baseline":
+            out += ["  " + x for x in balance_text(b["now"], "balance")]
+            continue
+        out += ["  now: " + x for x in balance_text(b["now"], "balance")]
+        if b["before"] is None:
+            out.append(f"  baseline: {b.get('before_missing', 'not recorded in the baseline')}")
+            continue
+        source = {"recorded": "the baseline's recorded games",
+                  "replayed": "the baseline's cards replayed on the same seeds"}
+        out += ["  baseline: " + x for x in balance_text(b["before"], "balance")]
+        out.append(f"  change (paired on the same seeds, 95 % intervals clustered by board; "
+                   f"before = {source.get(b['before_source'], b['before_source'])}):")
+        out += change_lines(b["change"], set(), "    ")
+        bal0, bal1 = b["before"]["balance"], b["now"]["balance"]
+        out.append(f"      {'balance (Ludii)':<41}{bal0['balance']:.3f} → {bal1['balance']:.3f}")
+    return out
+
+
+def _finite(x: float):
+    """A number JSON can carry: an infinite LLR (an exact replay: every difference 0) is
+    null."""
+    import math
+
+    return x if math.isfinite(x) else None
+
+
+def gate_document(result, spec, conclusion: str) -> dict:
+    """The gate's result as one JSON document (``--format json``): everything the text shows."""
+    lower, upper = result.metrics[0].test.bounds if result.metrics else (0.0, 0.0)
+    metrics = [{"metric": m.name, "decision": m.decision, "games": m.test.games,
+                "boards": m.test.clusters, "before": m.test.before,
+                "before_interval": list(m.test.before_interval), "now": m.test.after,
+                "now_interval": list(m.test.after_interval), "elo_change": m.test.elo_change,
+                "elo_interval": list(m.test.elo_interval), "llr_up": _finite(m.test.llr_up),
+                "llr_down": _finite(m.test.llr_down)} for m in result.metrics]
+    return {"conclusion": conclusion, "exit_code": result.exit_code,
+            "provenance": result.provenance, "metrics": metrics,
+            "combat_changes": list(result.combat), "alpha_per_metric": result.alpha_per_metric,
+            "llr_bounds": [lower, upper], "delta_elo": spec.delta_elo,
+            "changed_files": list(result.changed_files), "engine_changed": result.engine_changed,
+            "balance": list(result.balance)}
+
+
 def _conclusion(result) -> str:
     moved = [m.name for m in result.metrics if m.decision in ("drift_up", "drift_down")]
     open_ = [m.name for m in result.metrics if m.decision == "inconclusive"]
@@ -94,13 +146,15 @@ def _conclusion(result) -> str:
 @budget_option
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The card folder (default: ./cards).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text: for reading; json: one document on stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line on stderr.")
-def drift(baseline, suite, games, update, junit, policy, budget, cards, quiet):
+def drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, quiet):
     """Replay the suite paired with the baseline and test every win rate (paired GSPRT)."""
     from sim.catalogue.diagnostics import InputError
 
     try:
-        code = _drift(baseline, suite, games, update, junit, policy, budget, cards, quiet)
+        code = _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, quiet)
     except (InputError, click.exceptions.Exit, click.ClickException):
         raise
     except Exception as exc:  # a crash must never read as "drift" (exit 1)
@@ -108,7 +162,7 @@ def drift(baseline, suite, games, update, junit, policy, budget, cards, quiet):
     raise click.exceptions.Exit(code)
 
 
-def _drift(baseline, suite, games, update, junit, policy, budget, cards, quiet) -> int:
+def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, quiet) -> int:
     from dataclasses import replace
 
     from sim.atomic import write_text
@@ -136,11 +190,20 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, quiet) 
                                                for e in spec.experiments))
     players = {e.name: list(e.policies) for e in spec.experiments}
     if update:
-        data = make_baseline(catalogue, spec, players)
+        data, balance = make_baseline(catalogue, spec, players)
         write_text(baseline, json.dumps(data, indent=1, sort_keys=True, allow_nan=False) + "\n")
-        click.echo(f"baseline written: {baseline} ({len(data['metrics'])} win rates, "
-                   f"{len(data['combat'])} combat table entries, {len(data['card_files'])} card "
-                   f"files)")
+        said = (f"baseline written: {baseline} ({len(data['metrics'])} win rates, "
+                f"{len(data['combat'])} combat table entries, {len(data['card_files'])} card "
+                f"files; format {data['format']}: each game's winner, ending, length and lead "
+                f"changes)")
+        if fmt == "json":
+            click.echo(json.dumps({"conclusion": said, "exit_code": 0, "baseline": str(baseline),
+                                   "format": data["format"], "metrics": data["metrics"],
+                                   "balance": balance}, indent=2, ensure_ascii=False))
+            return 0
+        for line in _balance_lines(balance):
+            click.echo(line)
+        click.echo(said)
         return 0
     base = _load_baseline(baseline)
     if base["policies"] != players:
@@ -149,8 +212,14 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, quiet) 
                                              f"--policy/--budget or rewrite it with --update")
 
     result = run_gate(catalogue, spec, base, baseline)  # progress: sim.runner.progress
-    _report(result, spec)
-    click.echo(_conclusion(result))
     if junit is not None:
         write_text(junit, junit_xml(result))
+    if fmt == "json":
+        click.echo(json.dumps(gate_document(result, spec, _conclusion(result)), indent=2,
+                              ensure_ascii=False))
+        return result.exit_code
+    _report(result, spec)
+    for line in _balance_lines(result.balance):
+        click.echo(line)
+    click.echo(_conclusion(result))
     return result.exit_code

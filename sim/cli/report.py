@@ -99,8 +99,6 @@ def _suggester(catalogue, teams, k, rating_experiment, seed, games, rating_games
 def _drift(catalogue, baseline: Path):
     """The drift gate on the shipped suite (as `bwlab drift --baseline FILE`): its result, its
     conclusion in words, and the baseline's path, for the report's drift section."""
-    import sys
-
     from sim.engine.layout import POLICY_IDS
     from sim.runner.drift import load_suite, run_gate
 
@@ -112,11 +110,5 @@ def _drift(catalogue, baseline: Path):
     if base["policies"] != players:
         raise _problem(baseline, "policies", f"the baseline was played by {base['policies']}, "
                                              f"the suite by {players}")
-
-    def progress(name, done, total):
-        print(f"\rdrift: {name}: {done} of at most {total} games", end="", file=sys.stderr,
-              flush=True)
-
-    result = run_gate(catalogue, spec, base, baseline, progress)
-    print("", file=sys.stderr)
+    result = run_gate(catalogue, spec, base, baseline)  # progress: sim.runner.progress
     return result, _conclusion(result), baseline

@@ -13,6 +13,7 @@ import click
 
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
+from ._balance_text import balance_text, change_lines, shares
 from ._paths import OUT_FILE
 from ._policy import POLICY_HELP, budget_option, policy_label
 
@@ -81,8 +82,11 @@ def text_lines(doc: dict) -> list[str]:
              f"of {st['teams']} ({st['fairness_design']}, duplicate play, seed {st['seed']}) and "
              + (f"card ratings from {st['rating_experiment']} ({st['rating_design']})"
                 if st["rating_games"] else "no card ratings (--rating-games 0)")
-             + f"; policy {st['policy']}; {st['seconds_per_study']} s per rule set.",
-             "", f"{'#':>2}  {'alternative':<40}{'score':>6}{'team |z|':>9}{'card |z|':>9}  "
+             + f"; policy {st['policy']}; {st['seconds_per_study']} s per rule set.", ""]
+    lines += ["The book's games (the balance metrics, every game of the study; 95 % intervals "
+              "clustered by board):"] + ["  " + x for x in balance_text(
+                  doc["book_balance"], "balance of the four teams in duplicate play")]
+    lines += ["", f"{'#':>2}  {'alternative':<40}{'score':>6}{'team |z|':>9}{'card |z|':>9}  "
              f"{'largest team effect':<34}verdicts"]
     for r in doc["alternatives"]:
         t = r["largest_team"]
@@ -98,6 +102,7 @@ def text_lines(doc: dict) -> list[str]:
     lines.append("(Δ win rate in points, alternative − default, 95 % intervals clustered by "
                  "board. score = the largest |z| / its Bonferroni critical value, teams and "
                  "cards each at 2.5 % per alternative" + crits + "; above 1 = matters)")
+    lines += [""] + endings_table(doc)
     for r in doc["alternatives"]:
         lines += detail_lines(r)
     return lines
@@ -130,4 +135,44 @@ def detail_lines(r: dict) -> list[str]:
         out.append(f"   largest card effect: {c['card']} rating {c['delta']:+.3f} "
                    f"[{c['low']:+.3f}, {c['high']:+.3f}] (|z| {c['z']:.1f})")
     out.append("   verdicts that change: " + ("; ".join(r["verdicts_changed"]) or "none"))
-    return out
+    return out + ending_lines(r)
+
+
+ENDING_HEADS = {"last team standing": "last", "simultaneous elimination": "same-step",
+                "stalemate": "stalemate", "rotation cap": "cap", "no winner": "no winner"}
+
+
+def endings_table(doc: dict) -> list[str]:
+    """How games end under the book and each alternative, one row each; ``*`` marks a share
+    that changes against the book (Holm over every alternative and ending)."""
+    book = doc["book_balance"]
+    n = book["games"]["games"]
+    lines = [f"How games end under each rule set (% of the study's {n:,} games; * = changes "
+             f"against the book, Holm, 5 % over every alternative and ending):",
+             f"{'rule set':<40}" + "".join(f"{h:>10} " for h in ENDING_HEADS.values())
+             + f"{'median rot.':>12}{'leads':>7}{'balance':>9}"]
+    rows = [("book default", book, [])] + [(r["label"], r["games_balance"],
+                                             r.get("endings_changed", []))
+                                            for r in doc["alternatives"]]
+    for label, b, marked in rows:
+        share = shares(b["games"])
+        cells = "".join(f"{100 * share[k]:10.1f}{'*' if k in marked else ' '}"
+                        for k in ENDING_HEADS)
+        lead = b["games"]["lead_changes"]
+        lines.append(f"{label[:39]:<40}{cells}{b['games']['duration_rotations']['median']:12g}"
+                     f"{(lead['mean'] if lead else float('nan')):7.2f}"
+                     f"{b['balance']['balance']:9.3f}")
+    return lines
+
+
+def ending_lines(r: dict) -> list[str]:
+    """An alternative's paired changes against the book: each ending's share, length, leads."""
+    from sim.runner.rulings_balance import same_step_words
+
+    ch = r["ending_change"]
+    bal = r["games_balance"]["balance"]
+    return (["   how games end (% of games, paired Δ with 95 % interval clustered by board; "
+             "* = changes, Holm):"]
+            + change_lines(ch, set(r.get("endings_changed", [])), "     ")
+            + [f"     {same_step_words(ch)}; balance of the four teams under it "
+               f"{bal['balance']:.3f} ({bal['low']:.3f}–{bal['high']:.3f}, simultaneous)"])

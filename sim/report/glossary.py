@@ -86,6 +86,29 @@ COLUMNS = {
     "delta_win_points": "That team's win-rate change, alternative − default, in points.",
     "verdicts_changed": "Verdicts (fair, outliers) that flip under the alternative.",
     "identical_games": "Games whose outcome the alternative left unchanged.",
+    "rule_set": "The book default, or one alternative (key = value) replayed on the same seeds.",
+    "median_rotations": "Median game length in rotations (Ludii's Duration).",
+    "mean_lead_changes": "Mean number of times per game the leading team (most health of living "
+                         "characters at a rotation's end) changes (Ludii's LeadChange).",
+    "balance": "1 − the largest gap between two teams' win rates (Ludii's Balance; 1 = even).",
+    "endings_changed": "The endings whose share changes against the book, after Holm's "
+                       "correction over every alternative and ending (5 % family-wise).",
+    "last_standing_pct": "Share of games ending by last team standing, %.",
+    "last_standing_change": "Change of that share against the book, in points, paired on the "
+    "same seeds, with its 95 % interval clustered by board.",
+    "same_step_pct": "Share of games ending by same-step elimination decided by health (the "
+    "book's tie-break), %.",
+    "same_step_change": "Change of that share against the book, in points, paired on the "
+    "same seeds, with its 95 % interval clustered by board.",
+    "stalemate_pct": "Share of games ending by stalemate (most health wins), %.",
+    "stalemate_change": "Change of that share against the book, in points, paired on the "
+    "same seeds, with its 95 % interval clustered by board.",
+    "rotation_cap_pct": "Share of games ending by the rotation cap (most health wins), %.",
+    "rotation_cap_change": "Change of that share against the book, in points, paired on the "
+    "same seeds, with its 95 % interval clustered by board.",
+    "no_winner_pct": "Share of games with no winner (Ludii's Drawishness), %.",
+    "no_winner_change": "Change of that share against the book, in points, paired on the "
+    "same seeds, with its 95 % interval clustered by board.",
     # swaps
     "proposal": "The surrogate's proposal, best predicted first.",
     "swaps": "The card swaps of the proposal (card, its team ↔ card, its team).",

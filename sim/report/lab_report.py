@@ -284,7 +284,10 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000,
     if rulings is not None:  # a `bwlab rulings --out` file: shown, never replayed here
         from .rulings_section import rulings_section
 
-        tables.append(("rulings.csv", rulings_section(page, rulings)))
+        ranking, endings = rulings_section(page, rulings)
+        tables.append(("rulings.csv", ranking))
+        if endings is not None:
+            tables.append(("rulings_endings.csv", endings))
     flagged = set(power.loc[~power["in_band"], "card"])
     if ratings is not None:
         flagged |= set(ratings.loc[ratings["outlier"] != "", "card"])

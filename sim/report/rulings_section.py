@@ -47,8 +47,47 @@ def ranking_table(doc: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def rulings_section(page, path: Path) -> pd.DataFrame:
-    """Add the section to ``page``; returns its table (also written as rulings.csv)."""
+# the report's short column names of the endings (sim.analysis.balance_change.ENDINGS)
+ENDING_COLUMNS = {"last team standing": "last_standing", "simultaneous elimination": "same_step",
+                  "stalemate": "stalemate", "rotation cap": "rotation_cap",
+                  "no winner": "no_winner"}
+
+
+def endings_table(doc: dict) -> pd.DataFrame | None:
+    """How games end under the book and each alternative: each ending's share (%), its paired
+    change against the book with its interval, and the alternative's mark (Holm); None for a
+    results file written before the balance metrics."""
+    if "book_balance" not in doc:
+        return None
+    rows = [_endings_row("book default", doc["book_balance"], None, [])]
+    rows += [_endings_row(r["label"], r["games_balance"], r["ending_change"],
+                          r.get("endings_changed", [])) for r in doc["alternatives"]]
+    return pd.DataFrame(rows)
+
+
+def _endings_row(label: str, b: dict, change: dict | None, marked: list) -> dict:
+    g = b["games"]
+    shares = {k: v["share"] for k, v in g["outcomes"].items()}
+    shares["no winner"] = g["drawishness"]["share"]
+    row = {"rule_set": label}
+    for k, col in ENDING_COLUMNS.items():
+        row[f"{col}_pct"] = 100 * shares.get(k, 0.0)
+        if change is None:
+            row[f"{col}_change"] = ""
+        else:
+            c = change["endings"][k]
+            row[f"{col}_change"] = (f"{100 * c['change']:+.1f} [{100 * c['low']:+.1f}, "
+                                    f"{100 * c['high']:+.1f}]")
+    lead = g["lead_changes"]
+    row.update({"median_rotations": g["duration_rotations"]["median"],
+                "mean_lead_changes": lead["mean"] if lead else float("nan"),
+                "balance": b["balance"]["balance"],
+                "endings_changed": "; ".join(marked) or ("" if change is None else "none")})
+    return row
+
+
+def rulings_section(page, path: Path) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """Add the section to ``page``; returns its tables (rulings.csv, rulings_endings.csv)."""
     doc = load_results(path)
     st = doc["study"]
     table = ranking_table(doc)
@@ -64,4 +103,17 @@ def rulings_section(page, path: Path) -> pd.DataFrame:
               f"flips without it is borderline. From {Path(path).name}; "
               f"docs/rulings-impact.md.")
     page.table(table)
-    return table
+    endings = endings_table(doc)
+    if endings is None:
+        page.text("How games end: not in this results file (written before the balance "
+                  "metrics); rerun `bwlab rulings --out`.")
+        return table, None
+    page.text(f"How games end under each rule set: the share of the study's "
+              f"{doc['book_balance']['games']['games']:,} games ending each way (%), its change "
+              f"against the book (points, paired on the same seeds, 95 % interval clustered by "
+              f"board), median length, mean lead changes and the four teams' balance. An "
+              f"alternative's endings_changed names the shares that change after Holm's "
+              f"correction over every alternative and ending (5 % family-wise).")
+    page.table(endings, mark=~endings["endings_changed"].isin(["", "none"]),
+               why="changes how games end")
+    return table, endings

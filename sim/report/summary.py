@@ -108,7 +108,31 @@ def drift_section(page, result, conclusion: str, baseline: Path) -> pd.DataFrame
     page.table(table, mark=table["decision"].isin(["drift_up", "drift_down"]), why="drifted")
     for line in result.combat:
         page.text(f"Combat table changed: {line}")
+    for b in getattr(result, "balance", ()):
+        page.text(drift_balance_text(b))
     return table
+
+
+def drift_balance_text(b: dict) -> str:
+    """One matchup's balance metrics beside the gate (informational): how games end now and
+    their paired change against the baseline's games (issue #21 item 3)."""
+    from sim.analysis.balance_change import ENDING_WORDS
+
+    g = b["now"]["games"]
+    now = "; ".join(f"{ENDING_WORDS.get(k, k)} {100 * x['share']:.1f} %"
+                    for k, x in g["outcomes"].items())
+    head = (f"Balance metrics of {b['matchup']} ({b['games']:,} games; {b['note']}): {now}; "
+            f"no winner {100 * g['drawishness']['share']:.1f} %; median length "
+            f"{g['duration_rotations']['median']:g} rotations; balance "
+            f"{b['now']['balance']['balance']:.3f}.")
+    if b["change"] is None:
+        return head + f" The baseline's: {b.get('before_missing', 'not recorded')}."
+    moves = "; ".join(f"{ENDING_WORDS.get(k, k)} {100 * c['change']:+.1f} "
+                      f"[{100 * c['low']:+.1f}, {100 * c['high']:+.1f}]"
+                      for k, c in b["change"]["endings"].items())
+    return head + (f" Change against the baseline's games (points, paired, 95 % clustered by "
+                   f"board): {moves}; mean length {b['change']['rotations']['change']:+.2f} "
+                   f"rotations.")
 
 
 def card_digests(root: Path) -> str:

@@ -27,9 +27,10 @@ from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, NO_DRIFT, OPEN, PairedDrif
 from sim.catalogue.diagnostics import InputError, Problem, Problems
 from sim.catalogue.tomldoc import TomlDoc
 
+from .drift_balance import matchup_balance
 from .drift_baseline import (FORMAT, WINNER_CODES, card_files, changed_card_files,
-                             combat_changes, combat_snapshot, engine_record, materialise_cards,
-                             text_digest)
+                             combat_changes, combat_snapshot, decode_games, encode_games,
+                             engine_record, materialise_cards, text_digest)
 from .experiment import Experiment, load_experiment
 from .schedule import schedule
 from .progress import stage
@@ -115,31 +116,52 @@ def team_card_names(exp: Experiment, cards) -> list[list[str]]:
     return [[cards.names[int(c)] for c in team] for team in exp.teams]
 
 
-def _winners(arena, start: int, stop: int) -> np.ndarray:
-    return play_games(arena, start, stop)["winner_team"]
+GAME_COLUMNS = ("winner_team", "outcome", "rotations", "lead_changes")  # what the gate keeps
 
 
-def make_baseline(catalogue, suite: Suite, policies: dict) -> dict:
-    """Play every matchup to the cap; record its games, win rates, cards, engine and tables."""
+def _games(arena, start: int, stop: int) -> dict:
+    """Per game: the winner (the test) and what the balance metrics read."""
+    cols = play_games(arena, start, stop)
+    return {k: np.asarray(cols[k]) for k in GAME_COLUMNS}
+
+
+def _append(into: dict | None, more: dict | None) -> dict | None:
+    if into is None or more is None:
+        return None
+    return {k: np.concatenate([into[k], more[k]]) for k in into} if into else dict(more)
+
+
+def _slice(cols: dict | None, start: int, stop: int) -> dict | None:
+    return None if cols is None else {k: v[start:stop] for k, v in cols.items()}
+
+
+def make_baseline(catalogue, suite: Suite, policies: dict) -> tuple[dict, list[dict]]:
+    """Play every matchup to the cap; record its games (winners, endings, lengths, lead
+    changes), win rates, cards, engine and tables: (the baseline file's document, each
+    matchup's balance metrics for the command to show)."""
     files = card_files(catalogue.root)
-    matchups, metrics = {}, {}
+    matchups, metrics, balance = {}, {}, []
     for exp in suite.experiments:
         with stage(f"matchup {exp.name}", suite.max_games):
-            winners = _winners(build_arena(catalogue, exp), 0, suite.max_games)
+            games = _games(build_arena(catalogue, exp), 0, suite.max_games)
+        winners = games["winner_team"]
         matchups[exp.name] = {"games": int(winners.size), "winners": _encode(winners),
                               "experiment": exp.digest, "root_seed": exp.root_seed,
-                              "teams": team_card_names(exp, catalogue.cards)}
+                              "teams": team_card_names(exp, catalogue.cards),
+                              **encode_games(games)}
+        balance.append(matchup_balance(exp, None, games, "new baseline"))
         values = game_values(winners)
         for k in range(4):
             metrics[metric_name(exp, k)] = {"rate": float(values[:, k].mean()),
                                             "games": int(winners.size)}
-    return {"format": FORMAT, "engine": engine_record(),
+    data = {"format": FORMAT, "engine": engine_record(),
             "cards": {name: text_digest(text) for name, text in files.items()},
             "card_files": files, "policies": policies,
             "suite": {"delta_elo": suite.delta_elo, "alpha": suite.alpha, "beta": suite.beta,
                       "max_games": suite.max_games, "min_games": suite.min_games,
                       "round": suite.round_games},
             "matchups": matchups, "metrics": metrics, "combat": combat_snapshot(catalogue.rules)}
+    return data, balance
 
 
 @dataclass(frozen=True)
@@ -160,6 +182,8 @@ class GateResult:
     changed_files: tuple[str, ...]   # card files that differ from the baseline's
     engine_changed: bool
     unreadable: str = ""             # why the baseline's cards could not be replayed (if so)
+    balance: tuple = ()              # per matchup: the balance metrics, now and before
+    #                                  (informational: never part of the exit code)
 
     @property
     def exit_code(self) -> int:
@@ -202,7 +226,9 @@ def _cards_by_name(exp: Experiment, names: list[list[str]], cards, baseline_path
     return replace(exp, teams=np.array([[index[n] for n in team] for team in names], np.int64))
 
 
-def _recorded(baseline: dict, exp: Experiment, names, baseline_path) -> np.ndarray:
+def _recorded(baseline: dict, exp: Experiment, names, baseline_path) -> dict:
+    """The baseline's games of ``exp``: ``winner_team`` and, when the baseline records them
+    (format 3), the balance metrics' columns (``games``: None otherwise)."""
     record = baseline["matchups"].get(exp.name)
     if record is None:
         raise _bad(baseline_path, f"matchups.{exp.name}", "not in the baseline: rewrite it with "
@@ -211,7 +237,7 @@ def _recorded(baseline: dict, exp: Experiment, names, baseline_path) -> np.ndarr
         raise _bad(baseline_path, f"matchups.{exp.name}", "the matchup's file or teams changed "
                                                           "since the baseline: rewrite it with "
                                                           "--update")
-    return _decode(record["winners"])
+    return {"winner_team": _decode(record["winners"]), "games": decode_games(record)}
 
 
 def _decide_all(before, after, board, suite: Suite, alpha: float) -> list[PairedDrift]:
@@ -224,7 +250,7 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
     """Play one matchup round by round, paired with its "before", until every team is decided."""
     names = team_card_names(exp, catalogue.cards)
     recorded = _recorded(baseline, exp, names, baseline_path)
-    cap = min(suite.max_games, recorded.size)
+    cap = min(suite.max_games, recorded["winner_team"].size)
     arena = build_arena(catalogue, exp)
     before_arena = None
     if reference is not None:
@@ -232,26 +258,39 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
                                                              baseline_path))
     # the baseline's games replayed under today's engine when its cards differ: twice the games
     with stage(f"matchup {exp.name}", cap * (1 if before_arena is None else 2), at_most=True):
-        tests = _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha)
-    return [MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)]
+        tests, before, after = _gate_rounds(exp, suite, recorded, cap, arena, before_arena,
+                                            alpha)
+    source = ("replayed" if before_arena is not None else
+              "recorded" if before is not None else "not recorded")
+    return ([MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)],
+            matchup_balance(exp, before, after, source))
 
 
-def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha) -> list:
-    """The rounds of one matchup (:func:`_gate_matchup`), paired, until every team is decided."""
-    before, after = np.empty(0, np.int64), np.empty(0, np.int64)
+def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha) -> tuple:
+    """The rounds of one matchup (:func:`_gate_matchup`), paired, until every team is decided:
+    the tests, and the games before (None when the baseline does not record their balance
+    columns) and after."""
+    before_w, after = np.empty(0, np.int64), {}
+    before: dict | None = {}
     tests: list[PairedDrift] = []
-    while after.size < cap:
-        start, stop = after.size, min(cap, after.size + suite.round_games)
-        after = np.concatenate([after, _winners(arena, start, stop)])
-        previous = recorded[start:stop] if before_arena is None else _winners(before_arena, start,
-                                                                               stop)
-        before = np.concatenate([before, previous])
+    while before_w.size < cap:
+        start, stop = before_w.size, min(cap, before_w.size + suite.round_games)
+        after = _append(after, _games(arena, start, stop))
+        if before_arena is None:
+            previous = {"winner_team": recorded["winner_team"][start:stop]}
+            more = _slice(recorded["games"], start, stop)
+        else:
+            more = _games(before_arena, start, stop)
+            previous = more
+        before_w = np.concatenate([before_w, previous["winner_team"]])
+        before = _append(before, None if more is None else {**more, **previous})
         if stop < min(suite.min_games, cap):
             continue
-        tests = _decide_all(before, after, schedule(exp, 0, stop).board, suite, alpha)
+        tests = _decide_all(before_w, after["winner_team"], schedule(exp, 0, stop).board, suite,
+                            alpha)
         if all(t.decision != OPEN for t in tests):
             break
-    return tests
+    return tests, before, after
 
 
 def run_gate(catalogue, suite: Suite, baseline: dict,
@@ -265,6 +304,7 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
     changed = changed_card_files(baseline, card_files(catalogue.root))
     alpha = suite.alpha / (4 * len(suite.experiments))
     results: list[MetricResult] = []
+    balance = []
     unreadable = ""
     with tempfile.TemporaryDirectory(prefix="bwlab-baseline-") as tmp:
         reference = None
@@ -277,11 +317,13 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
                 first = exc.problems[0]
                 unreadable = str(replace(first, file=Path(first.file).name))
         for exp in suite.experiments:
-            results += _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path,
-                                     alpha)
+            tests, bal = _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path,
+                                       alpha)
+            results += tests
+            balance.append(bal)
     changes = combat_changes(baseline["combat"], combat_snapshot(catalogue.rules))
     return GateResult(tuple(results), tuple(changes), alpha, tuple(changed),
-                      baseline["engine"]["source"] != engine_digest(), unreadable)
+                      baseline["engine"]["source"] != engine_digest(), unreadable, tuple(balance))
 
 
 def junit_xml(result: GateResult) -> str:

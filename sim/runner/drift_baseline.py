@@ -1,7 +1,10 @@
 """The drift gate's baseline file: what it records, how it is checked, how it is compared.
 
 A baseline is the memory of one known-good state of the lab. It records, beside each matchup's
-per-game winners (so a later run can pair its games with them seed by seed):
+per-game winners (so a later run can pair its games with them seed by seed) and, since format 3,
+each game's ending, length in rotations and lead changes (so the gate can show the balance
+metrics of the baseline's games beside today's; a format-2 baseline still reads, and the gate
+then says those metrics were not recorded in it):
 
 - the digest of every file under ``cards/`` and a copy of each (so the gate can replay the
   baseline's cards under today's engine and name the files that differ);
@@ -26,10 +29,15 @@ from sim import __version__
 from sim.catalogue.diagnostics import InputError, Problem
 from sim.combat.exact import damage_distribution
 
-FORMAT = 2
+FORMAT = 3
+READABLE_FORMATS = (2, 3)   # 2: winners only (the balance metrics "not recorded in the baseline")
 SNAPSHOT_ATTACKS = (1, 4, 8)
 PMF_TOLERANCE = 1e-9      # exact tables are equal when every probability agrees this closely
 WINNER_CODES = "-0123"    # one character per game: no winner, or the winning experiment team
+# one character per game: how it ended (the engine's labels, sim.engine.layout.REASON_NAMES)
+ENDING_CODES = {"last team standing": "L", "simultaneous elimination": "S", "stalemate": "T",
+                "rotation cap": "C"}
+GAME_FIELDS = ("outcomes", "rotations", "lead_changes")   # format 3: per game, beside winners
 _SECTIONS = ("format", "engine", "cards", "card_files", "suite", "policies", "matchups",
              "metrics", "combat")
 
@@ -107,6 +115,29 @@ def engine_record() -> dict:
 
 # --- validation: every problem of a baseline file, one line each --------------------------------
 
+def encode_games(cols: dict) -> dict:
+    """A matchup's per-game endings (one character each, :data:`ENDING_CODES`), rotations and
+    lead changes (space-separated whole numbers: compact, and readable in a diff)."""
+    return {"outcomes": "".join(ENDING_CODES[str(k)] for k in cols["outcome"]),
+            "rotations": " ".join(str(int(r)) for r in cols["rotations"]),
+            "lead_changes": " ".join(str(int(x)) for x in cols["lead_changes"])}
+
+
+def decode_games(entry: dict) -> dict | None:
+    """The per-game columns :func:`encode_games` wrote, or None when the baseline predates them
+    (format 2)."""
+    if not all(k in entry for k in GAME_FIELDS):
+        return None
+    names = {code: name for name, code in ENDING_CODES.items()}
+    return {"outcome": np.array([names[c] for c in entry["outcomes"]]),
+            "rotations": np.array(entry["rotations"].split(), np.int64),
+            "lead_changes": np.array(entry["lead_changes"].split(), np.int64)}
+
+
+def _whole_numbers(text) -> bool:
+    return isinstance(text, str) and all(t.isdigit() for t in text.split())
+
+
 def _finite(value, lo=-math.inf, hi=math.inf) -> bool:
     return (isinstance(value, (int, float)) and not isinstance(value, bool)
             and math.isfinite(value) and lo <= value <= hi)
@@ -128,6 +159,24 @@ def _check_matchups(data: dict, add) -> None:
             add(f"matchups.{name}.games", "must be a positive count equal to the winners' length")
         if not isinstance(entry.get("experiment"), str):
             add(f"matchups.{name}.experiment", "missing (the experiment file's sha256)")
+        if data["format"] >= 3:
+            _check_games(name, entry, games, add)
+
+
+def _check_games(name: str, entry: dict, games, add) -> None:
+    """Format 3's per-game endings, rotations and lead changes: one per game, well formed."""
+    outcomes = entry.get("outcomes")
+    if not isinstance(outcomes, str) or set(outcomes) - set(ENDING_CODES.values()):
+        add(f"matchups.{name}.outcomes",
+            f"must be a string of the characters {''.join(ENDING_CODES.values())!r}")
+    elif len(outcomes) != games:
+        add(f"matchups.{name}.outcomes", f"{len(outcomes)} games, not {games}")
+    for key in ("rotations", "lead_changes"):
+        text = entry.get(key)
+        if not _whole_numbers(text):
+            add(f"matchups.{name}.{key}", "must be whole numbers separated by spaces")
+        elif len(text.split()) != games:
+            add(f"matchups.{name}.{key}", f"{len(text.split())} games, not {games}")
 
 
 def _check_metrics(data: dict, add) -> None:
@@ -182,9 +231,10 @@ def validate_baseline(data, path: Path) -> None:
             add(key, "missing section; rewrite the baseline with --update")
         elif key != "format" and not (isinstance(data[key], dict) and data[key]):
             add(key, "must be a non-empty table")
-    if not problems and data["format"] != FORMAT:
-        add("format", f"baseline format {data['format']!r}; this lab writes {FORMAT}: "
-                      f"rewrite it with --update")
+    if not problems and data["format"] not in READABLE_FORMATS:
+        add("format", f"baseline format {data['format']!r}; this lab reads "
+                      f"{', '.join(map(str, READABLE_FORMATS))} and writes {FORMAT}: rewrite it "
+                      f"with --update")
     if not problems:
         for check in (_check_matchups, _check_metrics, _check_combat, _check_cards):
             check(data, add)

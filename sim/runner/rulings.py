@@ -6,7 +6,9 @@ the same games' seeds): (1) the fairness of four given teams in duplicate play
 (:mod:`.fairness`'s experiment: block ``b`` on board ``b % boards``, dice from child ``game`` of
 the root seed); (2) card ratings from a pool experiment (:mod:`.rarity`). An alternative that the
 engine does not read replays bit-identical games, so its effect is exactly zero — which is
-itself worth knowing (docs/rulings-impact.md). The comparisons live in :mod:`.rulings_compare`.
+itself worth knowing (docs/rulings-impact.md). The comparisons live in :mod:`.rulings_compare`,
+how games end under each rule set (the balance metrics, from the columns kept per game) in
+:mod:`.rulings_balance`.
 """
 
 from __future__ import annotations
@@ -55,10 +57,12 @@ class StudyRun:
     fair_winner: np.ndarray     # winning team of each fairness game (-1: nobody)
     fair_board: np.ndarray      # board of each duplicate block
     fair_trace: np.ndarray      # (winner, decisions, rotations) per game: did the game change?
+    fair_games: dict            # per game: the columns the balance metrics read (GAME_KEYS)
     seat_cards: np.ndarray      # rating games: cards per (game, seat) [n, 4, 5]
     rating_winner: np.ndarray   # winning seat of each rating game
     rating_board: np.ndarray
     rating_trace: np.ndarray
+    rating_games: dict
     seconds: float
     inputs: str = ""            # digest of everything the engine was given (boards, rules, cards)
 
@@ -85,6 +89,29 @@ def input_digest(arena, h=None):
     return h
 
 
+# per game, what the balance metrics read (sim.analysis.balance), kept beside the verdicts' data
+GAME_KEYS = ("winner_seat", "outcome", "rotations", "lead_changes")
+RATING_CLUSTERS = 1_000_000     # the rating part's boards are other boards: distinct cluster ids
+
+
+def _game_columns(cols, cluster_offset: int = 0) -> dict:
+    """The balance metrics' columns of one engine call: :data:`GAME_KEYS`, each game's board as
+    its cluster, and per seat the decision after which it fell (-1: never)."""
+    out = {k: np.asarray(cols[k]) for k in GAME_KEYS}
+    out["cluster"] = np.asarray(cols["board"], np.int64) + cluster_offset
+    out["eliminated"] = np.stack([cols[f"seat{s + 1}_eliminated"] for s in range(4)], axis=1)
+    return out
+
+
+def _concat(parts: list[dict]) -> dict:
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]} if parts else {}
+
+
+def pooled_games(run: "StudyRun") -> dict:
+    """Both parts' games in one table (the rating part's boards as distinct clusters)."""
+    return _concat([g for g in (run.fair_games, run.rating_games) if g])
+
+
 def _trace(cols) -> np.ndarray:
     return np.stack([cols["winner_seat"], cols["decisions"], cols["rotations"]], axis=1)
 
@@ -100,7 +127,7 @@ def play_fairness(catalogue, cfg: StudyConfig) -> tuple:
     exp = fairness_experiment(teams, cfg.policy, cfg.seed, cfg.fairness_games, ROUND_GAMES,
                               cfg.fairness_boards)
     arena = build_arena(catalogue, exp, n_boards=2)
-    winners, boards, traces = [], [], []
+    winners, boards, traces, games = [], [], [], []
     for start in range(0, cfg.fairness_games, ROUND_GAMES):
         stop = min(cfg.fairness_games, start + ROUND_GAMES)
         arena = grow_arena(catalogue, arena, -(-stop // 4))
@@ -108,8 +135,9 @@ def play_fairness(catalogue, cfg: StudyConfig) -> tuple:
         winners.append(cols["winner_team"])
         boards.append(cols["board"][::4])
         traces.append(_trace(cols))
+        games.append(_game_columns(cols))
     return (np.concatenate(winners), np.concatenate(boards), np.concatenate(traces),
-            input_digest(arena).hexdigest())
+            _concat(games), input_digest(arena).hexdigest())
 
 
 def play_ratings(catalogue, cfg: StudyConfig) -> tuple:
@@ -124,7 +152,7 @@ def play_ratings(catalogue, cfg: StudyConfig) -> tuple:
                           games=cfg.rating_games)
     exp = replace(exp, policies=(cfg.policy,) * 4)
     arena = build_arena(catalogue, exp)
-    cards, winners, traces = [], [], []
+    cards, winners, traces, games = [], [], [], []
     for start in range(0, exp.games, ROUND_GAMES):
         stop = min(exp.games, start + ROUND_GAMES)
         cols = play_games(arena, start, stop)
@@ -132,8 +160,9 @@ def play_ratings(catalogue, cfg: StudyConfig) -> tuple:
                                for s in range(4)], 1))
         winners.append(cols["winner_seat"])
         traces.append(_trace(cols))
+        games.append(_game_columns(cols, RATING_CLUSTERS))
     return (np.concatenate(cards), np.concatenate(winners), pool_boards(exp, exp.games),
-            np.concatenate(traces), input_digest(arena).hexdigest())
+            np.concatenate(traces), _concat(games), input_digest(arena).hexdigest())
 
 
 def play_study(catalogue, cfg: StudyConfig, stage: str) -> StudyRun:
@@ -145,7 +174,8 @@ def play_study(catalogue, cfg: StudyConfig, stage: str) -> StudyRun:
     with progress.stage(f"{stage}: card ratings"):
         *rating, rating_inputs = play_ratings(catalogue, cfg) \
             if cfg.rating_games else (np.zeros((0, 4, 5), np.int64), np.zeros(0, np.int64),
-                                      np.zeros(0, np.int64), np.zeros((0, 3), np.int64), "")
+                                      np.zeros(0, np.int64), np.zeros((0, 3), np.int64), {},
+                                      "")
     return StudyRun(*fair, *rating, time.perf_counter() - t0, fair_inputs + rating_inputs)
 
 
@@ -162,6 +192,7 @@ def run_rulings(rulings: RulingsFile, cfg: StudyConfig, cards: Path) -> dict:
     """The whole comparison as plain data (the JSON document; the text prints from it)."""
     from sim.catalogue.loader import load_catalogue
 
+    from .rulings_balance import ending_change, mark_endings, rule_set_balance
     from .rulings_compare import compare, conclusion, rank
 
     book = load_catalogue(cards)
@@ -171,13 +202,18 @@ def run_rulings(rulings: RulingsFile, cfg: StudyConfig, cards: Path) -> dict:
             progress.stage("rule sets", total):
         prepared = prepare_all(rulings, Path(cards), Path(tmp))
         base = play_study(book, cfg, "book default")
-        results = []
+        results, changes = [], []
         for k, (catalogue, alt) in enumerate(prepared, 1):
             run = play_study(catalogue, cfg, f"[{k}/{len(prepared)}] {alt.label}")
-            results.append(compare(book, cfg, base, run, alt))
+            changes.append(ending_change(base, run))
+            results.append({**compare(book, cfg, base, run, alt),
+                            "games_balance": rule_set_balance(run),
+                            "ending_change": changes[-1].as_dict()})
+    mark_endings(results, changes)
     ranked = rank(results)
     return {"conclusion": conclusion(ranked), "study": _study_doc(cfg, base),
-            "alternatives": ranked, "alternatives_file": str(rulings.path)}
+            "book_balance": rule_set_balance(base), "alternatives": ranked,
+            "alternatives_file": str(rulings.path)}
 
 
 def _study_doc(cfg: StudyConfig, base: StudyRun) -> dict:

@@ -201,6 +201,10 @@ def conclusion(ranked: list[dict]) -> str:
     if unused:
         head += (" Exactly no effect, read but never decisive in these games (the games are "
                  "identical): " + ", ".join(unused) + ".")
+    if ranked and "changes_endings" in ranked[0]:
+        from .rulings_balance import endings_sentence
+
+        head += " " + endings_sentence(ranked)
     return head
 
 

@@ -1,0 +1,142 @@
+"""Paired changes of the balance metrics between two replays of the same games (same seeds).
+
+Why paired: ``bwlab rulings`` replays one study under the book and under each ruling's
+alternative, and the drift gate replays its suite on the baseline's seeds; game ``i`` of both is
+played on the same board with the same dice streams. The change of a share (say of games decided
+by the same-step health tie-break) is then the mean of the per-game differences of indicators
+``d_i = 1[after_i] - 1[before_i]``, and most of the two replays' luck cancels in ``d``. Games
+that share a board are correlated, so the mean has a CR1 standard error clustered by board and a
+t interval on G - 1 degrees of freedom (:func:`cluster.clustered_mean`, as every interval of the
+lab; ``docs/intervals.md``), and a two-sided p-value from the same t. The same holds for the mean
+of a count (rotations, lead changes). Two replays that leave every game identical have every
+``d_i = 0``: change exactly 0, p = 1.
+
+How games end is one family per comparison: the four engine endings (:data:`balance.KINDS`) and
+"no winner" (Ludii's Drawishness; a tie-break that scores same-step eliminations as draws moves
+it without moving the share of same-step endings). Pure NumPy and SciPy, like the rest of the
+statistics layer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.stats import t as student_t
+
+from .balance import KIND_WORDS, KINDS, SIMULTANEOUS
+from .cluster import clustered_mean
+
+NO_WINNER = "no winner"
+ENDINGS = KINDS + (NO_WINNER,)
+ENDING_WORDS = {**KIND_WORDS, NO_WINNER: "no winner (drawishness)"}
+
+__all__ = ["ENDINGS", "ENDING_WORDS", "NO_WINNER", "BalanceChange", "PairedChange",
+           "balance_change", "ending_indicators", "paired_change", "significant_endings"]
+
+
+@dataclass(frozen=True)
+class PairedChange:
+    """The mean of a per-game quantity before and after, and its paired change with interval."""
+
+    before: float
+    after: float
+    change: float
+    se: float
+    low: float
+    high: float
+    pvalue: float       # two-sided, t on df: "no change"
+    df: int             # boards - 1
+    games: int
+    games_changed: int  # games whose value differs between the two replays
+
+    def as_dict(self) -> dict:
+        return {"before": self.before, "after": self.after, "change": self.change, "se": self.se,
+                "low": self.low, "high": self.high, "p_value": self.pvalue, "df": self.df,
+                "games": self.games, "games_changed": self.games_changed}
+
+
+def paired_change(before, after, clusters=None, confidence: float = 0.95) -> PairedChange:
+    """Mean of ``after - before`` over games paired on the same seeds, clustered by
+    ``clusters`` (each game's board; ``None``: independent games). Every difference 0 gives
+    change 0 with p = 1; a non-zero change with no spread at all (every game moved alike, on
+    two or more boards) gives p = 0."""
+    x = np.asarray(before, dtype=float).ravel()
+    y = np.asarray(after, dtype=float).ravel()
+    if x.shape != y.shape:
+        raise ValueError(f"before and after must pair game by game ({x.size} vs {y.size})")
+    d = y - x
+    est = clustered_mean(d, clusters, confidence)
+    change, se = float(est.rate), float(est.se)
+    moved = int(np.count_nonzero(d))
+    if moved == 0:
+        p, low, high = 1.0, 0.0, 0.0
+    elif se == 0.0:
+        p, low, high = 0.0, change, change
+    else:
+        p = float(2.0 * student_t.sf(abs(change) / se, est.df))
+        low, high = float(est.lower), float(est.upper)
+    return PairedChange(float(x.mean()), float(y.mean()), change, se, low, high, p,
+                        int(est.df), int(x.size), moved)
+
+
+def ending_indicators(outcome, winner) -> dict[str, np.ndarray]:
+    """Per game, whether it ended each way (:data:`ENDINGS`): the engine's ending labels and
+    "no winner" (``winner < 0``)."""
+    kinds = np.asarray(outcome).astype(str)
+    out = {k: kinds == k for k in KINDS}
+    out[NO_WINNER] = np.asarray(winner) < 0
+    return out
+
+
+@dataclass(frozen=True)
+class BalanceChange:
+    """How games end, how long they last and how often the lead changes: after vs before."""
+
+    endings: dict                 # ending -> PairedChange of its share
+    rotations: PairedChange       # mean game length in rotations
+    lead_changes: PairedChange | None
+    same_step_both: int           # games that end in a same-step elimination in both replays
+    same_step_winner_changed: int  # ... whose winner differs between the two
+
+    def as_dict(self) -> dict:
+        return {"endings": {k: c.as_dict() for k, c in self.endings.items()},
+                "rotations": self.rotations.as_dict(),
+                "lead_changes": None if self.lead_changes is None else
+                self.lead_changes.as_dict(),
+                "same_step_both": self.same_step_both,
+                "same_step_winner_changed": self.same_step_winner_changed}
+
+
+def balance_change(before: dict, after: dict, clusters=None,
+                   confidence: float = 0.95) -> BalanceChange:
+    """The paired changes between two replays of the same games. ``before`` and ``after``:
+    per-game ``outcome`` (engine labels), ``winner`` (-1: nobody), ``rotations`` and optionally
+    ``lead_changes`` (``None`` on either side: not compared)."""
+    i0 = ending_indicators(before["outcome"], before["winner"])
+    i1 = ending_indicators(after["outcome"], after["winner"])
+    endings = {k: paired_change(i0[k], i1[k], clusters, confidence) for k in ENDINGS}
+    length = paired_change(before["rotations"], after["rotations"], clusters, confidence)
+    lead = None
+    if before.get("lead_changes") is not None and after.get("lead_changes") is not None:
+        lead = paired_change(before["lead_changes"], after["lead_changes"], clusters, confidence)
+    both = i0[SIMULTANEOUS] & i1[SIMULTANEOUS]
+    moved = both & (np.asarray(before["winner"]) != np.asarray(after["winner"]))
+    return BalanceChange(endings, length, lead, int(both.sum()), int(moved.sum()))
+
+
+def significant_endings(changes: list[BalanceChange], alpha: float = 0.05
+                        ) -> tuple[list[list[str]], list[dict]]:
+    """Which endings' shares change, per comparison: Holm over every comparison and every
+    ending together, so the chance of naming any change that is not there stays ``alpha`` over
+    the whole list (``rulings``: every alternative; Holm 1979, :mod:`.multiple`). Returns per
+    comparison the endings named and the Holm-adjusted p-value of each ending."""
+    from .multiple import holm
+
+    if not changes:
+        return [], []
+    p = np.array([[c.endings[k].pvalue for k in ENDINGS] for c in changes])
+    adjusted = holm(p.ravel()).reshape(p.shape)
+    named = [[k for j, k in enumerate(ENDINGS) if adjusted[i, j] <= alpha]
+             for i in range(len(changes))]
+    return named, [dict(zip(ENDINGS, map(float, row))) for row in adjusted]

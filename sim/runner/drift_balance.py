@@ -1,0 +1,73 @@
+"""The balance metrics of a drift-gate matchup, now and in the baseline, and their change.
+
+Why: the gate answers "did a win rate move?"; a change can also move how games end (the
+same-step health tie-break, stalemates, the rotation cap), how long they last and how often the
+lead changes while every win rate stays put (issue #21 item 3). They are shown beside the gate's
+test, **informational**: the exit code stays the win-rate test's and the combat tables' (the
+gate's design, docs/drift.md: CI fails on a moved win rate, the smallest change worth failing
+for being ``delta_elo``; no threshold for the other metrics was ever agreed).
+
+The "before" is what the win-rate test pairs with: the baseline's recorded games (their
+endings, lengths and lead changes are recorded since baseline format 3; an older baseline says
+"not recorded in the baseline"), or the baseline's cards replayed on the same seeds when the card
+files differ. The change is paired game by game and clustered by board
+(:mod:`sim.analysis.balance_change`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.analysis.balance import balance_from_pairs, game_balance, pairwise_differences
+from sim.analysis.balance_change import balance_change
+from sim.analysis.fairness import game_values
+
+from .experiment import Experiment
+from .schedule import schedule
+
+NOT_RECORDED = ("not recorded in the baseline (written before baseline format 3); "
+                "`bwlab drift --update` records them")
+INFORMATIONAL = ("informational: the exit code is the win-rate test's and the combat tables', "
+                 "never these metrics'")
+
+
+def game_metrics(exp: Experiment, cols: dict) -> dict:
+    """The balance metrics of a matchup's first games (JSON-ready): ``games``
+    (:func:`game_balance`; the winning seat from the schedule) and ``balance`` (Ludii's, from
+    the duplicate blocks, with the simultaneous interval of ``bwlab fairness``)."""
+    winner = np.asarray(cols["winner_team"])
+    sch = schedule(exp, 0, winner.size)
+    seat = np.where(winner >= 0, (winner + sch.offset) % 4, -1)
+    gb = game_balance(winner, cols["outcome"], cols["rotations"], clusters=sch.board,
+                      winner_seat=seat, lead_changes=cols["lead_changes"])
+    pairs, level = pairwise_differences(game_values(winner).reshape(-1, 4, 4),
+                                        clusters=sch.board[::4])
+    bal, low, high = balance_from_pairs(pairs)
+    return {"games": gb.as_dict(),
+            "balance": {"balance": bal, "low": low, "high": high, "level": level,
+                        "games": int(winner.size)}}
+
+
+def matchup_balance(exp: Experiment, before: dict | None, after: dict, source: str) -> dict:
+    """One matchup's metrics now and before, and their paired change (None where the baseline
+    does not record its games' endings). ``source``: where "before" comes from ("recorded",
+    "replayed", "not recorded", or "new baseline" when ``after`` is a baseline being written)."""
+    n = int(np.asarray(after["winner_team"]).size)
+    doc = {"matchup": exp.name, "teams": list(exp.team_names), "games": n,
+           "now": game_metrics(exp, after), "before_source": source,
+           "before": None, "change": None, "note": INFORMATIONAL}
+    if before is not None:
+        board = schedule(exp, 0, n).board
+
+        def sides(c):
+            return {"outcome": c["outcome"], "winner": c["winner_team"],
+                    "rotations": c["rotations"], "lead_changes": c["lead_changes"]}
+
+        doc["before"] = game_metrics(exp, before)
+        doc["change"] = balance_change(sides(before), sides(after), board).as_dict()
+    elif source == "not recorded":
+        doc["before_missing"] = NOT_RECORDED
+    return doc
+
+
+__all__ = ["INFORMATIONAL", "NOT_RECORDED", "game_metrics", "matchup_balance"]

@@ -1,0 +1,113 @@
+"""Paired changes of how games end (issue #21 item 3; sim/analysis/balance_change.py).
+
+The issue asks for the balance metrics "as shares with intervals" in every command; `rulings`
+and `drift` replay the same seeds twice, so the change of a share is a paired difference of
+per-game indicators clustered by board. Planted truths with a fixed seed: the interval covers
+a known change at its nominal rate, a planted change among null comparisons is named after Holm's
+correction and the nulls are not, and identical replays change by exactly zero.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.analysis.balance import CAP, LAST_STANDING, SIMULTANEOUS, STALEMATE
+from sim.analysis.balance_change import (ENDINGS, NO_WINNER, balance_change, paired_change,
+                                         significant_endings)
+
+BOARDS, PER_BOARD = 64, 8
+
+
+def _planted(rng, delta: float, keep: float = 0.8):
+    """Per-game indicators before/after on shared boards with a known change ``delta``.
+
+    Before: ``u < p_b`` with a board effect on p_b (games on a board are correlated). After:
+    ``u' < p_b + delta_b``, where u' is the same u with chance ``keep`` (the pairing) and a fresh
+    draw otherwise, and delta_b = delta + a board-level wobble of mean 0: the population change
+    is exactly ``delta``."""
+    board = np.repeat(np.arange(BOARDS), PER_BOARD)
+    p_b = rng.uniform(0.15, 0.45, BOARDS)[board]
+    wobble = rng.uniform(-0.03, 0.03, BOARDS)[board] if delta else 0.0
+    u = rng.uniform(size=board.size)
+    u_after = np.where(rng.uniform(size=board.size) < keep, u, rng.uniform(size=board.size))
+    return u < p_b, u_after < p_b + delta + wobble, board
+
+
+@pytest.mark.parametrize("delta", [0.0, 0.06])
+def test_the_paired_interval_covers_a_planted_change_at_its_nominal_rate(delta):
+    """95 % intervals over 400 replications (fixed seed) cover the planted change 95 % of the
+    time: within 3 binomial SDs (0.92-0.98)."""
+    rng = np.random.default_rng(2101)
+    covered = 0
+    for _ in range(400):
+        before, after, board = _planted(rng, delta)
+        c = paired_change(before, after, board)
+        covered += c.low <= delta <= c.high
+        assert c.low <= c.change <= c.high and c.df == BOARDS - 1
+    assert 0.92 <= covered / 400 <= 0.98
+
+
+def test_identical_replays_change_by_exactly_zero():
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 30, 100)
+    c = paired_change(x, x, np.arange(100) % 10)
+    assert (c.change, c.se, c.low, c.high, c.pvalue, c.games_changed) == (0, 0, 0, 0, 1.0, 0)
+
+
+def _games(rng, n, board, shift=0.0):
+    kinds = np.array([LAST_STANDING, SIMULTANEOUS, STALEMATE, CAP])
+    probs = np.array([0.3, 0.15 + shift, 0.3 - shift, 0.25])
+    return kinds[(rng.uniform(size=n)[:, None] > np.cumsum(probs)[None, :]).sum(axis=1)]
+
+
+def test_holm_names_a_planted_ending_change_and_not_the_null_alternatives():
+    """Six alternatives per replication, five with no change (their replays differ only by
+    noise) and one that moves 7.5 points from stalemate to same-step elimination (a quarter of
+    the 30 % of games it replays differently): over 100
+    replications the planted one is named in at least 90 %, and any null one in at most about
+    alpha = 5 % (binomial allowance: 12 of 100)."""
+    rng = np.random.default_rng(2102)
+    n = BOARDS * PER_BOARD
+    board = np.repeat(np.arange(BOARDS), PER_BOARD)
+    found = false = 0
+    for _ in range(100):
+        base = _games(rng, n, board)
+        winner = rng.integers(-1, 4, n)
+        before = {"outcome": base, "winner": winner, "rotations": rng.integers(20, 50, n)}
+        changes = []
+        for k in range(6):
+            redo = rng.uniform(size=n) < 0.3           # 30 % of games play out differently
+            after_kinds = np.where(redo, _games(rng, n, board, 0.25 if k == 5 else 0.0), base)
+            after = {"outcome": after_kinds, "winner": winner,
+                     "rotations": before["rotations"]}
+            changes.append(balance_change(before, after, board))
+        named, adjusted = significant_endings(changes)
+        found += SIMULTANEOUS in named[5]
+        false += any(named[:5])
+        assert set(adjusted[0]) == set(ENDINGS)
+    assert found >= 90
+    assert false <= 12
+
+
+def test_a_draw_tie_break_moves_winners_not_the_share_of_same_step_endings():
+    """docs/rulings.md "Simultaneous elimination": scoring same-step eliminations as draws
+    keeps every game's ending and moves only their winners, so the share of same-step endings
+    changes by exactly 0 and the no-winner share by the share of same-step endings that had a
+    winner."""
+    rng = np.random.default_rng(3)
+    n = 400
+    board = np.arange(n) % 40
+    kinds = _games(rng, n, board)
+    winner = rng.integers(0, 4, n)
+    same_step = kinds == SIMULTANEOUS
+    before = {"outcome": kinds, "winner": winner, "rotations": np.full(n, 30),
+              "lead_changes": np.ones(n)}
+    after = {**before, "winner": np.where(same_step, -1, winner)}
+    ch = balance_change(before, after, board)
+    assert ch.endings[SIMULTANEOUS].change == 0 and ch.endings[SIMULTANEOUS].pvalue == 1
+    assert ch.endings[NO_WINNER].change == pytest.approx(same_step.mean())
+    assert ch.same_step_both == ch.same_step_winner_changed == same_step.sum()
+    assert ch.rotations.change == 0 and ch.lead_changes.change == 0
+    named, _ = significant_endings([ch])
+    assert named == [[NO_WINNER]]

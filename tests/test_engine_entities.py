@@ -212,7 +212,7 @@ def test_a_summon_makes_its_minions_as_data_says_and_spends_a_charge():
     assert np.all(ent[made, L.TEAM] == 0) and np.all(ent[made, L.DONE] == 1)
     assert ent[q, L.ACTED] == 1 and ent[q, L.CHARGES_LEFT] == 0
     decide(game, q)
-    assert not game.legal_mask()[on_space(game, 0):on_space(game, game.st.kind.shape[0])].any()
+    assert not game.legal_mask()[game.block("ability_on_space")].any()
 
 
 def test_minions_are_controlled_by_their_team_after_its_characters():
@@ -466,7 +466,7 @@ def test_an_assist_is_controlled_by_its_team_but_is_not_a_teammate():
     assert targets and all(ent[e, L.KIND] == L.K_CHARACTER or e == a for e in targets)
     m = next(e for e in targets if e != a)  # a character in reach: were it a minion of the
     ent[m, L.KIND] = L.K_MINION             # team, it would be no teammate to target
-    assert not game.legal_mask()[base + m]
+    assert not game.legal_mask()[game.action("ability", m)]
 
 
 # --------------------------------------------------------------------- vehicles

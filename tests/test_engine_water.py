@@ -160,7 +160,7 @@ def test_no_roll_is_left_once_the_streak_failed_and_the_action_is_spent():
         game.apply(water_action(game, t))
     game.st.g[L.CUR] = c
     assert game.st.ent[c, L.STREAK_OVER] == 1
-    assert not game.legal_mask()[water_action(game, 0):hand].any()
+    assert not game.legal_mask()[game.block("water_roll").start:game.block("hand_over").start].any()
 
 
 @pytest.mark.parametrize("board", [0, 1, 2, 3, 4, 5])

@@ -86,8 +86,14 @@ def test_the_baseline_records_each_games_ending_length_and_lead_changes(made):
     assert {len(games[k]) for k in games} == {QUICK}
     assert set(games["outcome"]) <= {"last team standing", "simultaneous elimination",
                                      "stalemate", "rotation cap"}
-    assert encode_games(games) == {k: entry[k] for k in ("outcomes", "rotations", "lead_changes")}
+    assert encode_games(games) == {k: entry[k] for k in ("outcomes", "rotations", "lead_changes",
+                                                          "eliminated")}
     assert games["rotations"].min() >= 1 and games["lead_changes"].min() >= 0
+    # the order of elimination: per game and team the decision it fell after (-1: never); a
+    # game won by the last team standing leaves exactly one team never eliminated
+    assert games["eliminated"].shape == (QUICK, 4) and games["eliminated"].min() >= -1
+    last = games["outcome"] == "last team standing"
+    assert last.any() and ((games["eliminated"][last] < 0).sum(axis=1) == 1).all()
 
 
 def test_an_old_baseline_still_gates_and_says_its_metrics_were_not_recorded(capsys, lab):
@@ -98,7 +104,7 @@ def test_an_old_baseline_still_gates_and_says_its_metrics_were_not_recorded(caps
 
     def old(d):
         d["format"] = 2
-        for k in ("outcomes", "rotations", "lead_changes"):
+        for k in ("outcomes", "rotations", "lead_changes", "eliminated"):
             d["matchups"]["example"].pop(k)
 
     _corrupt(baseline, old)
@@ -111,7 +117,10 @@ def test_an_old_baseline_still_gates_and_says_its_metrics_were_not_recorded(caps
     assert "not recorded in the baseline" in bal["before_missing"]
     now = bal["now"]
     assert {"outcomes", "drawishness", "duration_rotations", "lead_changes", "seats",
-            "advantage_p1"} <= set(now["games"]) and 0 < now["balance"]["balance"] <= 1
+            "advantage_p1", "elimination"} <= set(now["games"]) and 0 < now["balance"]["balance"] <= 1
+    order = now["games"]["elimination"]  # per team: first out (ties share it), mean place
+    assert len(order) == 4 and all(0 < e["first_out"]["share"] < 1 and 1 <= e["mean_place"] <= 4
+                                   for e in order)
     assert sum(s["share"] for s in now["games"]["outcomes"].values()) == pytest.approx(1.0)
     assert all(m["decision"] == "no_drift" for m in doc["metrics"])
 
@@ -209,6 +218,9 @@ CORRUPTIONS = {
                         "matchups.example.rotations"),
     "lead changes not numbers": (lambda d: d["matchups"]["example"].update(lead_changes="1 -2"),
                                  "matchups.example.lead_changes"),
+    "eliminated not four per game": (lambda d: d["matchups"]["example"].update(
+        eliminated="3,4,-1 " + " ".join(d["matchups"]["example"]["eliminated"].split()[1:])),
+        "matchups.example.eliminated"),
 }
 
 

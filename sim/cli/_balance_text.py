@@ -20,9 +20,10 @@ def _share(x: dict) -> str:
     return f"{100 * x['share']:.1f} % ({100 * x['low']:.1f}–{100 * x['high']:.1f})"
 
 
-def balance_text(b: dict, balance_words: str) -> list[str]:
+def balance_text(b: dict, balance_words: str, side: str = "team") -> list[str]:
     """One set of games' metrics: ``b`` holds ``games`` (``GameBalance.as_dict()``) and
-    ``balance`` (Ludii's Balance with its simultaneous interval)."""
+    ``balance`` (Ludii's Balance with its simultaneous interval); ``side``: what the games'
+    sides are ("team", or "seat" where the study's teams change from game to game)."""
     g = b["games"]
     ln, lead, bal = g["duration_rotations"], g["lead_changes"], b["balance"]
     out = ["how games are decided: " + "; ".join(
@@ -33,6 +34,10 @@ def balance_text(b: dict, balance_words: str) -> list[str]:
     if lead:
         out.append(f"lead changes: mean {lead['mean']:.2f} per game, median {lead['median']:g};"
                    f" the lead changed at least once in {_share(lead['any'])} of games")
+    if g.get("elimination"):
+        out.append("first out (order of elimination): " + ", ".join(
+            f"{side} {k + 1} {_share(e['first_out'])} (mean place {e['mean_place']:.2f})"
+            for k, e in enumerate(g["elimination"])))
     seat = (f"; seat 1 wins {_share(g['seats'][0])} (AdvantageP1; seats' spread "
             f"{100 * g['seat_spread']:.1f} points)" if "seats" in g else "")
     out.append(f"{balance_words} (1 - largest gap between two teams' win rates, "

@@ -85,7 +85,7 @@ def text_lines(doc: dict) -> list[str]:
              + f"; policy {st['policy']}; {st['seconds_per_study']} s per rule set.", ""]
     lines += ["The book's games (the balance metrics, every game of the study; 95 % intervals "
               "clustered by board):"] + ["  " + x for x in balance_text(
-                  doc["book_balance"], "balance of the four teams in duplicate play")]
+                  doc["book_balance"], "balance of the four teams in duplicate play", "seat")]
     lines += ["", f"{'#':>2}  {'alternative':<40}{'score':>6}{'team |z|':>9}{'card |z|':>9}  "
              f"{'largest team effect':<34}verdicts"]
     for r in doc["alternatives"]:

@@ -32,6 +32,7 @@ from .drift_baseline import (FORMAT, WINNER_CODES, card_files, changed_card_file
                              combat_changes, combat_snapshot, decode_games, encode_games,
                              engine_record, materialise_cards, text_digest)
 from .experiment import Experiment, load_experiment
+from .fairness import by_team
 from .schedule import schedule
 from .progress import stage
 from .tasks import build_arena, play_games
@@ -116,13 +117,15 @@ def team_card_names(exp: Experiment, cards) -> list[list[str]]:
     return [[cards.names[int(c)] for c in team] for team in exp.teams]
 
 
-GAME_COLUMNS = ("winner_team", "outcome", "rotations", "lead_changes")  # what the gate keeps
+GAME_COLUMNS = ("winner_team", "outcome", "rotations", "lead_changes")  # what the gate keeps,
+# and per team the decision after which it fell (``eliminated`` [n, 4], -1: never)
 
 
 def _games(arena, start: int, stop: int) -> dict:
     """Per game: the winner (the test) and what the balance metrics read."""
     cols = play_games(arena, start, stop)
-    return {k: np.asarray(cols[k]) for k in GAME_COLUMNS}
+    return {**{k: np.asarray(cols[k]) for k in GAME_COLUMNS},
+            "eliminated": by_team(cols, "eliminated")}
 
 
 def _append(into: dict | None, more: dict | None) -> dict | None:

@@ -39,7 +39,8 @@ def game_metrics(exp: Experiment, cols: dict) -> dict:
     sch = schedule(exp, 0, winner.size)
     seat = np.where(winner >= 0, (winner + sch.offset) % 4, -1)
     gb = game_balance(winner, cols["outcome"], cols["rotations"], clusters=sch.board,
-                      winner_seat=seat, lead_changes=cols["lead_changes"])
+                      winner_seat=seat, lead_changes=cols["lead_changes"],
+                      eliminated=cols.get("eliminated"))
     pairs, level = pairwise_differences(game_values(winner).reshape(-1, 4, 4),
                                         clusters=sch.board[::4])
     bal, low, high = balance_from_pairs(pairs)

@@ -38,6 +38,9 @@ WINNER_CODES = "-0123"    # one character per game: no winner, or the winning ex
 ENDING_CODES = {"last team standing": "L", "simultaneous elimination": "S", "stalemate": "T",
                 "rotation cap": "C"}
 GAME_FIELDS = ("outcomes", "rotations", "lead_changes")   # format 3: per game, beside winners
+# and, per game, the decision after which each experiment team fell ("12,40,-1,33": -1 never;
+# absent from the first format 3 files, whose order of elimination is then not recorded)
+ELIMINATED = "eliminated"
 _SECTIONS = ("format", "engine", "cards", "card_files", "suite", "policies", "matchups",
              "metrics", "combat")
 
@@ -120,7 +123,8 @@ def encode_games(cols: dict) -> dict:
     lead changes (space-separated whole numbers: compact, and readable in a diff)."""
     return {"outcomes": "".join(ENDING_CODES[str(k)] for k in cols["outcome"]),
             "rotations": " ".join(str(int(r)) for r in cols["rotations"]),
-            "lead_changes": " ".join(str(int(x)) for x in cols["lead_changes"])}
+            "lead_changes": " ".join(str(int(x)) for x in cols["lead_changes"]),
+            ELIMINATED: " ".join(",".join(str(int(d)) for d in row) for row in cols["eliminated"])}
 
 
 def decode_games(entry: dict) -> dict | None:
@@ -129,9 +133,18 @@ def decode_games(entry: dict) -> dict | None:
     if not all(k in entry for k in GAME_FIELDS):
         return None
     names = {code: name for name, code in ENDING_CODES.items()}
-    return {"outcome": np.array([names[c] for c in entry["outcomes"]]),
-            "rotations": np.array(entry["rotations"].split(), np.int64),
-            "lead_changes": np.array(entry["lead_changes"].split(), np.int64)}
+    out = {"outcome": np.array([names[c] for c in entry["outcomes"]]),
+           "rotations": np.array(entry["rotations"].split(), np.int64),
+           "lead_changes": np.array(entry["lead_changes"].split(), np.int64)}
+    if ELIMINATED in entry:
+        out["eliminated"] = np.array([g.split(",") for g in entry[ELIMINATED].split()], np.int64)
+    return out
+
+
+def _decisions(game: str) -> bool:
+    """Four decision numbers, -1 for a team never eliminated: "12,40,-1,33"."""
+    parts = game.split(",")
+    return len(parts) == 4 and all(p.isdigit() or p == "-1" for p in parts)
 
 
 def _whole_numbers(text) -> bool:
@@ -177,6 +190,14 @@ def _check_games(name: str, entry: dict, games, add) -> None:
             add(f"matchups.{name}.{key}", "must be whole numbers separated by spaces")
         elif len(text.split()) != games:
             add(f"matchups.{name}.{key}", f"{len(text.split())} games, not {games}")
+    if ELIMINATED in entry:
+        text = entry[ELIMINATED]
+        rows = text.split() if isinstance(text, str) else None
+        if rows is None or not all(_decisions(r) for r in rows):
+            add(f"matchups.{name}.{ELIMINATED}", "must be, per game, four whole numbers (or -1) "
+                                                  "joined by commas, games separated by spaces")
+        elif len(rows) != games:
+            add(f"matchups.{name}.{ELIMINATED}", f"{len(rows)} games, not {games}")
 
 
 def _check_metrics(data: dict, add) -> None:

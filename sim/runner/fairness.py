@@ -63,14 +63,14 @@ def fairness_experiment(teams, policy: str, seed: int, max_games: int, round_gam
                       team_names=teams.names, pool=None, draw="random", path=path, digest="")
 
 
-def _by_team(cols, what: str = "health") -> np.ndarray:
+def by_team(cols, what: str = "health") -> np.ndarray:
     """A per-seat result column ``seatK_<what>`` rearranged by team ``[n, 4]``: each team's
     health left, or the decision after which it fell."""
     by_seat = np.stack([cols[f"seat{k + 1}_{what}"] for k in range(4)], axis=1)
-    by_team = np.empty_like(by_seat)
+    out = np.empty_like(by_seat)
     rows = np.arange(by_seat.shape[0])[:, None]
-    by_team[rows, np.stack([cols[f"team_in_seat{k + 1}"] for k in range(4)], 1)] = by_seat
-    return by_team
+    out[rows, np.stack([cols[f"team_in_seat{k + 1}"] for k in range(4)], 1)] = by_seat
+    return out
 
 
 GAME_COLUMNS = ("winner_team", "winner_seat", "outcome", "rotations", "board", "lead_changes")
@@ -109,8 +109,8 @@ def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
             assert np.array_equal(cols["seat_offset"], np.arange(played, stop) % 4)
             for k in GAME_COLUMNS:
                 kept[k].append(cols[k])
-            kept["health"].append(_by_team(cols, "health"))
-            kept["eliminated"].append(_by_team(cols, "eliminated"))
+            kept["health"].append(by_team(cols, "health"))
+            kept["eliminated"].append(by_team(cols, "eliminated"))
             played, rounds = stop, rounds + 1
             outcomes = game_values(np.concatenate(kept["winner_team"])).reshape(-1, 4, 4)
             blocks = np.concatenate(kept["board"])[::4]           # one board per duplicate block

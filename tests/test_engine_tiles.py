@@ -12,12 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.ai.greedy import _greedy_action
+from sim.ai.tile_values import _pos_bonus
 from sim.board.geometry import APOCALYPSE, local_space
 from sim.board.graph import compile_board
-from sim.board.layout import FLOOR, INTERACT
 from sim.board.swap import consolidate, swap_tiles, transform_tile
 from sim.catalogue.diagnostics import InputError
 from sim.catalogue.loader import load_catalogue
+from sim.catalogue.tile_layout import FLOOR, INTERACT
 from sim.combat.star import GREEN
 from sim.engine import layout as L
 from sim.engine.actions import _hand_base, _interact_base
@@ -25,12 +27,10 @@ from sim.engine.combat import _attack_star
 from sim.engine.space import _homefield
 from sim.engine.tables import _pos_dist
 from sim.engine.tile_board import _reveal_in_place, _tile_at
-from sim.engine.tile_swap import _swap, _transform
 from sim.engine.tile_state import _after_action_tiles, _paused, _set_tile_state
+from sim.engine.tile_swap import _swap, _transform
 from sim.engine.tiles import _knows_apocalypse
 from sim.engine.turn import _begin_turn
-from sim.ai.greedy import _greedy_action
-from sim.ai.tile_values import _pos_bonus
 from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, board_shores, live_shores, new_game,
                                setup_for)
 
@@ -694,7 +694,7 @@ def test_a_spawn_destroyed_or_walled_off_offers_no_place_and_the_character_waits
     offered = np.flatnonzero(game.legal_mask()[1:1 + st.kind.shape[0]])
     assert set(offered.tolist()) == {int(s) for s in S.spawn_space[0, 1:]}
     # walled off: the tile at the second coordinate has no floor space left (all wall blocks)
-    from sim.board.layout import BLOCK as WALL_BLOCK
+    from sim.catalogue.tile_layout import BLOCK as WALL_BLOCK
     block = st.tile_pos == st.tile_pos[S.spawn_space[0, 1]]
     kinds = st.kind[block].copy()
     st.kind[block] = WALL_BLOCK

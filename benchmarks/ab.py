@@ -38,7 +38,10 @@ def child(games: int, core: int) -> None:
     from games import _teams, _world
 
     from sim.engine import layout as L
-    from sim.engine.runner import play_many
+    try:
+        from sim.ai.play import play_many
+    except ImportError:  # a baseline from before the game loop moved to the AI layer (#24)
+        from sim.engine.runner import play_many
 
     cat, stacked, cards = _world(8)
     teams = _teams(cat, 2026, 0, games)

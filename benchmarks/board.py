@@ -16,11 +16,11 @@ import numpy as np
 
 from sim.board.generate import generate_board
 from sim.board.graph import compile_board
-from sim.board.layout import FLOOR
 from sim.board.movement import reachable, reachable_many
 from sim.board.reference import ref_attack_costs, ref_reachable
 from sim.board.sight import attack_costs, attack_costs_many
 from sim.catalogue.loader import load_board_only
+from sim.catalogue.tile_layout import FLOOR
 
 
 def _rate(fn, queries: int, min_time: float = 0.3) -> float:

@@ -1,7 +1,7 @@
 """Full 4-team games per second with the greedy policy, peak memory, and the JIT/Python ratio;
 then games per second of every policy in self-play.
 
-Plays ``--games`` games in chunks with :func:`sim.engine.runner.play_many` (Python threads over
+Plays ``--games`` games in chunks with :func:`sim.ai.play.play_many` (Python threads over
 a ``nogil`` kernel; game ``i`` = child ``i`` of ``SeedSequence(--seed)``, so the results do not
 depend on the thread count), on ``--boards`` pre-compiled boards (board ``i % boards``) with
 random teams. Memory: resident set size after every chunk (it must stay flat) and the peak. Then
@@ -62,7 +62,7 @@ def _teams(cat, seed: int, first: int, n: int) -> np.ndarray:
 def _run(cat, stacked, cards, seed, first, n, total, n_boards, spec=None):
     """Games first..first+n-1 with ``spec`` (default greedy) in all four seats."""
     from sim.engine import layout as L
-    from sim.engine.runner import play_many
+    from sim.ai.play import play_many
 
     pid, budget = (L.GREEDY, 0) if spec is None else (spec.id, spec.budget)
     idx = np.arange(first, first + n)
@@ -77,7 +77,7 @@ def per_policy(cat, stacked, cards, args) -> None:
     import numba
 
     from sim.ai.spec import parse_policy
-    from sim.engine.runner import GAMES_PER_CHUNK
+    from sim.ai.play import GAMES_PER_CHUNK
 
     batch = GAMES_PER_CHUNK * numba.get_num_threads()
     print(f"per policy (all four seats, {batch} games at a time for >= "

@@ -39,7 +39,7 @@ def main() -> None:
 
     from games import _teams, _world  # noqa: E402  (this folder's games benchmark)
     from sim.engine import layout as L
-    from sim.engine.runner import _play_range, play_many
+    from sim.ai.play import _play_range, play_many
 
     cat, stacked, cards = _world(args.boards)
     teams = _teams(cat, args.seed, 0, args.games)

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.ai.play import step
 from sim.board.generate import generate_board
-from sim.board.layout import FLOOR
 from sim.catalogue.loader import load_catalogue
 from sim.catalogue.teams import load_teams, random_teams
+from sim.catalogue.tile_layout import FLOOR
 from sim.engine import layout as L
 from sim.engine.game import Game
 from sim.engine.items import _grant_item, _put_on_floor
@@ -264,7 +265,7 @@ def step_checked(game, policy) -> None:
     health = ent[invincible, L.HEALTH].copy()
     steps = int(game.st.g[L.APOC_STEP])
     changes = int(game.st.g[L.TILE_CHANGES])
-    game.step(policy)
+    step(game, policy)
     ent = game.st.ent
     assert ent[c, L.SPENT] - spent <= left, "a move cost more than the speed left"
     # a vehicle's action spent in this decision (only its weapon spends it): by its pilot, who

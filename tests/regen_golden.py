@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.ai.play import play_game
 from sim.catalogue.teams import random_teams
 from sim.engine import layout as L
 from sim.engine.record import game_jsonl, new_game
@@ -28,7 +29,7 @@ def trace(name: str) -> str:
         names = tuple(f"Team {t + 1}" for t in range(4))
         cards = random_teams(len(CATALOGUE.cards), np.random.default_rng(seed))
     game = new_game(CATALOGUE, cards, seed)
-    game.play([L.POLICY_IDS[p] for p in policies])
+    play_game(game, [L.POLICY_IDS[p] for p in policies])
     return game_jsonl(game, CATALOGUE, names, cards, policies, seed)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from sim.ai.play import play_game, play_many, step
 from sim.catalogue.teams import random_teams
 from sim.engine import layout as L
-from sim.engine.runner import play_many
 from sim.engine.tables import stack_setups
 from tests._engine_kit import CARDS, CATALOGUE, setup_for
 
@@ -65,7 +65,7 @@ def test_random_policy_is_uniform_over_legal_actions():
 
     game = new_game(1, 1, log=False)
     while game.current >= 0 and game.st.ent[game.current, L.SPACE] < 0:
-        game.step(L.RANDOM)
+        step(game, L.RANDOM)
     mask = game.legal_mask().copy()
     legal = np.flatnonzero(mask)
     assert legal.size > 3
@@ -94,5 +94,5 @@ def test_python_policy_protocol_plays_a_whole_game():
     assert game.terminal and r.reason != "running"
     a, b = new_game(4, 3), new_game(4, 3)
     play(a, [by_name("random")] * 4)
-    b.play([L.RANDOM] * 4)
+    play_game(b, [L.RANDOM] * 4)
     assert np.array_equal(a.event_rows(), b.event_rows())

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from tests._board_kit import BOARD_RULES, TILES
 from sim.board.generate import generate_board
 from sim.board.graph import compile_board
-from sim.board.layout import FLOOR, NONE
 from sim.board.movement import reachable
 from sim.board.reference import ref_attack_costs, ref_reachable
 from sim.board.sight import attack_costs, attack_costs_many
+from sim.catalogue.tile_layout import FLOOR, NONE
 
 _GRAPHS: dict = {}
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.board.layout import FLOOR
+from sim.ai.play import play_game, step
 from sim.catalogue.apocalypses import P_HOLD
+from sim.catalogue.tile_layout import FLOOR
 from sim.engine import layout as L
 from sim.engine.turn import _gm_turn
 from tests._engine_kit import EXAMPLE_TEAMS, new_game
@@ -19,7 +20,7 @@ from tests._engine_kit import EXAMPLE_TEAMS, new_game
 def _until_active(game):
     """Random play until the Apocalypse has begun (None if the game ended first)."""
     while not game.terminal and game.st.g[L.APOC_ACTIVE] == 0:
-        game.step(L.RANDOM)
+        step(game, L.RANDOM)
     return None if game.terminal else game
 
 
@@ -153,7 +154,7 @@ def greedy_games():
         for seed in range(GAMES_PER_APOCALYPSE):
             game = new_game(seed % 16 + 1, 1000 + seed, EXAMPLE_TEAMS.cards, apocalypse=a,
                             log=False)
-            games.append((game.play([L.GREEDY] * 4), int(game.st.g[L.APOC_RESOLVED])))
+            games.append((play_game(game, [L.GREEDY] * 4), int(game.st.g[L.APOC_RESOLVED])))
         out[a] = games
     return out
 

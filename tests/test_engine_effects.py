@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.board.layout import FLOOR
+from sim.catalogue.tile_layout import FLOOR
 from sim.combat.star import BLUE, GREEN
 from sim.engine import layout as L
 from sim.engine.combat import _attack_star

@@ -14,10 +14,10 @@ from scipy import stats
 
 from sim.ai.greedy import _greedy_action
 from sim.board.graph import compile_board
-from sim.board.layout import FLOOR
 from sim.board.reference import ref_attack_costs
 from sim.catalogue.entities import (R_MINION_DEFENSE, R_MINION_RANGE, R_MINION_SPEED, V_ATTACKS,
                                     V_HEALTH, V_RANGE, V_TIER, V_TILE, entity_opcode)
+from sim.catalogue.tile_layout import FLOOR
 from sim.combat.exact import damage_distribution
 from sim.engine import layout as L
 from sim.engine.actions import Action
@@ -265,7 +265,7 @@ def test_a_revive_brings_back_characters_only():
 def test_a_cards_record_counts_its_minions_damage_but_not_their_losses():
     """Card records (runner._card_record): a card's minions were made by its ability — the health
     they deal and their kills count for it; they are not its characters (health taken, alive)."""
-    from sim.engine.runner import _card_record
+    from sim.ai.play import _card_record
     game = start()
     st, ent = game.st, game.st.ent
     q, _ = summon_minions(game)

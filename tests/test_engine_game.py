@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.ai.play import play_game, step
 from sim.engine import layout as L
 from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, check_invariants, new_game, setup_for
 
@@ -18,9 +19,9 @@ def test_every_game_ends_and_same_seed_same_log():
     """"The game is played in an orderly rotational fashion ... until at least one team has been
     fully eliminated" — and a simulated game always ends (rules.toml [game] rotation_cap)."""
     a = new_game(1, 7, EXAMPLE_TEAMS.cards)
-    ra = a.play([L.GREEDY, L.RANDOM, L.GREEDY, L.RANDOM])
+    ra = play_game(a, [L.GREEDY, L.RANDOM, L.GREEDY, L.RANDOM])
     b = new_game(1, 7, EXAMPLE_TEAMS.cards)
-    rb = b.play([L.GREEDY, L.RANDOM, L.GREEDY, L.RANDOM])
+    rb = play_game(b, [L.GREEDY, L.RANDOM, L.GREEDY, L.RANDOM])
     assert a.terminal and ra == rb
     assert np.array_equal(a.event_rows(), b.event_rows())
     assert ra.reason != "running"
@@ -29,10 +30,10 @@ def test_every_game_ends_and_same_seed_same_log():
 def test_python_stepping_equals_jitted_loop():
     """One engine interface: stepping from Python replays the jitted loop exactly."""
     a = new_game(2, 3)
-    a.play([L.RANDOM] * 4)
+    play_game(a, [L.RANDOM] * 4)
     b = new_game(2, 3)
     while not b.terminal:
-        b.step(L.RANDOM)
+        step(b, L.RANDOM)
         check_invariants(b)
     assert np.array_equal(a.event_rows(), b.event_rows())
 
@@ -42,7 +43,7 @@ def test_rotation_order_and_placement():
     must carry out the GM Turn"; "At the beginning of your first turn, your entire team must be
     placed into your Spawn ... placing them costs no speed and no actions"."""
     game = new_game(3, 1)
-    game.play([L.RANDOM] * 4)
+    play_game(game, [L.RANDOM] * 4)
     rows = game.event_rows()
     kinds = rows[:, 0]
     first = rows[(kinds == L.EV_TURN) | (kinds == L.EV_GM_TURN) | (kinds == L.EV_ROTATION)][:6]
@@ -89,7 +90,7 @@ def test_placing_offers_every_spawn_position_and_ending_the_turn_comes_after():
         else:
             assert mask[L.END]
             placed += 1
-        game.step(L.RANDOM)
+        step(game, L.RANDOM)
     assert placing >= 20 and placed >= 50
 
 
@@ -116,7 +117,7 @@ def test_an_eliminated_team_takes_no_more_turns():
     for _ in range(150):
         if game.current < 0:
             break
-        game.step(L.RANDOM)
+        step(game, L.RANDOM)
     turns = _kinds(game, L.EV_TURN)
     assert set(turns[:, 2].tolist()) == {0, 2, 3} and (turns[:, 2] == 3).sum() >= 2
 
@@ -165,10 +166,10 @@ def test_the_flood_takes_the_gm_turns_place_and_rises_every_step():
     st, ent = game.st, game.st.ent
     damage, rise = int(game.S.apoc_params[a, P_DAMAGE]), int(game.S.apoc_params[a, P_RISE])
     chars = np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER)
-    for step in range(2):
+    for k in range(2):
         _gm_turn(st, game.S)
-        assert (ent[chars, L.HEALTH] == 10**6 - damage * (step + 1) - rise * step * (step + 1) // 2
-                ).all(), step
+        assert (ent[chars, L.HEALTH] == 10**6 - damage * (k + 1) - rise * k * (k + 1) // 2
+                ).all(), k
     assert st.g[L.APOC_STEP] == 2 and rise > 0
 
 
@@ -192,7 +193,7 @@ def _games_where_the_apocalypse_began(want: int = 3, seeds: int = 20):
     logs = []
     for seed in range(1, seeds + 1):
         game = new_game(seed, seed)
-        game.play([L.GREEDY] * 4)
+        play_game(game, [L.GREEDY] * 4)
         rows = game.event_rows()
         if (rows[:, 0] == L.EV_APOC_START).any():
             logs.append(rows)
@@ -226,7 +227,7 @@ def test_destroyed_coordinates_are_announced_one_gm_turn_ahead(apocalypse):
     """"The tile coordinate to be destroyed is announced on the GM Turn, and it is destroyed on the
     following GM Turn"; "Anything in a tile that is destroyed is removed from the game"."""
     game = new_game(5, 11, apocalypse=apocalypse)
-    game.play([L.RANDOM] * 4)
+    play_game(game, [L.RANDOM] * 4)
     rows = game.event_rows()
     ann = {int(r[2]): int(r[1]) for r in rows[rows[:, 0] == L.EV_ANNOUNCE]}
     dest = {int(r[2]): int(r[1]) for r in rows[rows[:, 0] == L.EV_DESTROY]}
@@ -284,7 +285,7 @@ def test_game_reach_equals_board_kernel(board):
     """"It costs 1 speed to move onto an adjacent space": the engine's lean reach search gives the
     board kernel's dry-move answer (sim.board.movement.reachable, max_rolls=0), portals included."""
     from sim.board.graph import compile_board
-    from sim.board.layout import FLOOR
+    from sim.catalogue.tile_layout import FLOOR
     from sim.board.movement import reachable
     from sim.engine.space import _reach_from
     from tests._engine_kit import CATALOGUE
@@ -319,7 +320,7 @@ def test_the_revealed_apocalypse_is_a_1x1_tile_entered_through_its_doorways():
     """"When revealed it is treated as a 1x1 Tile"; until then it "cannot be traversed": before
     the reveal the Apocalypse's middle space is no space and no move leads off it; after it, it
     is floor in its own position, with moves to the neighbouring tiles' doorways."""
-    from sim.board.layout import FLOOR
+    from sim.catalogue.tile_layout import FLOOR
     from sim.engine.reveal import _check_reveal
     from sim.engine.tile_board import _middle
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.ai.play import play_game
 from sim.engine import layout as L
 from tests._engine_kit import new_game
 
@@ -21,10 +22,11 @@ ROOT = Path(__file__).resolve().parents[1]
 CHILD = """
 import json, sys, warnings
 warnings.simplefilter("ignore")  # NumPy scalars warn where compiled code wraps silently
+from sim.ai.play import play_game
 from sim.engine import layout as L
 from tests._engine_kit import new_game
 game = new_game(11, 5)
-game.play([L.GREEDY, L.RANDOM, L.LOOKAHEAD, L.GREEDY], [0, 0, 2, 0])
+play_game(game, [L.GREEDY, L.RANDOM, L.LOOKAHEAD, L.GREEDY], [0, 0, 2, 0])
 print(json.dumps(game.event_rows().tolist()))
 """
 
@@ -37,7 +39,7 @@ def test_interpreted_kernels_play_the_compiled_game():
     assert done.returncode == 0, done.stderr[-2000:]
     interpreted = np.array(json.loads(done.stdout), np.int64)
     game = new_game(11, 5)
-    game.play([L.GREEDY, L.RANDOM, L.LOOKAHEAD, L.GREEDY], [0, 0, 2, 0])
+    play_game(game, [L.GREEDY, L.RANDOM, L.LOOKAHEAD, L.GREEDY], [0, 0, 2, 0])
     compiled = game.event_rows()
     assert compiled.shape[0] > 100
     assert np.array_equal(interpreted, compiled)

@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.board.layout import FLOOR
+from sim.ai.play import play_game, step
 from sim.catalogue.items import ITEM_TYPE_COUNT, R_PICKUP
+from sim.catalogue.tile_layout import FLOOR
 from sim.combat.star import GREEN
 from sim.engine import layout as L
 from sim.engine.combat import _attack_star
@@ -467,18 +468,18 @@ def test_greedy_picks_up_heals_when_hurt_and_throws_at_the_best_target():
     game, c = scenario()
     st, ent = game.st, game.st.ent
     _put_on_floor(st, item("Health Potion"), int(ent[c, L.SPACE]))
-    game.step(L.GREEDY)
+    step(game, L.GREEDY)
     assert slots(game, c) == ["Health Potion", None]
     end_turn_of(game, c)
     ent[c, L.ACTED] = 1
     st.g[L.CUR] = c
     ent[c, L.HEALTH] = ent[c, L.MAX_HEALTH] - 5
     ent[c, L.SPEED_LEFT] = 0
-    game.step(L.GREEDY)
+    step(game, L.GREEDY)
     assert slots(game, c)[0] == "Health Potion", "kept: a scratch"
     st.g[L.CUR], ent[c, L.DONE] = c, 0
     ent[c, L.HEALTH] = ent[c, L.MAX_HEALTH] - 45
-    game.step(L.GREEDY)
+    step(game, L.GREEDY)
     assert slots(game, c)[0] is None and ent[c, L.HEALTH] == ent[c, L.MAX_HEALTH] - 5
     st.g[L.CUR], ent[c, L.DONE], ent[c, L.ACTED] = c, 0, 0
     give(game, c, "Throwing Knife")
@@ -487,7 +488,7 @@ def test_greedy_picks_up_heals_when_hurt_and_throws_at_the_best_target():
     weak = int(foes[2])
     ent[weak, L.HEALTH] = 15
     ent[c, L.ATK:L.ATK + 4] = 0
-    game.step(L.GREEDY)
+    step(game, L.GREEDY)
     assert ent[weak, L.ALIVE] == 0
 
 
@@ -536,11 +537,12 @@ CHILD = """
 import json, warnings
 warnings.simplefilter("ignore")  # NumPy scalars warn where compiled code wraps silently
 import numpy as np
+from sim.ai.play import play_game
 from sim.engine import layout as L
 from tests._engine_kit import new_game, seed_items
 game = new_game(7, 3)
 seed_items(game, np.random.default_rng(3))
-game.play([L.GREEDY, L.RANDOM, L.LOOKAHEAD, L.GREEDY], [0, 0, 2, 0])
+play_game(game, [L.GREEDY, L.RANDOM, L.LOOKAHEAD, L.GREEDY], [0, 0, 2, 0])
 print(json.dumps(game.event_rows().tolist()))
 """
 
@@ -564,7 +566,7 @@ def test_items_play_the_same_game_interpreted_and_compiled():
     interpreted = np.array(json.loads(done.stdout), np.int64)
     game = new_game(7, 3)
     seed_items(game, np.random.default_rng(3))
-    game.play([L.GREEDY, L.RANDOM, L.LOOKAHEAD, L.GREEDY], [0, 0, 2, 0])
+    play_game(game, [L.GREEDY, L.RANDOM, L.LOOKAHEAD, L.GREEDY], [0, 0, 2, 0])
     compiled = game.event_rows()
     kinds = set(compiled[:, 0].tolist())
     assert {L.EV_ITEM_GAIN, L.EV_ITEM_ACTIVE, L.EV_ITEM_USE, L.EV_ITEM_DROP} <= kinds

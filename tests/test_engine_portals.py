@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.board.layout import FLOOR
+from sim.catalogue.tile_layout import FLOOR
 from sim.engine import layout as L
 from sim.engine.fx_items import _blast
 from sim.engine.space import _homefield, _linked_tile

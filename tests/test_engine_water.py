@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from sim.ai.play import play_game
 from sim.board.geometry import APOCALYPSE, local_space
 from sim.board.graph import ROLL_FIRE_WALL, ROLL_WATER_WALL, compile_board
-from sim.board.layout import DOOR, FLOOR, GAP, LADDER, OPEN, PLATFORM, WALL
+from sim.catalogue.tile_layout import DOOR, FLOOR, GAP, LADDER, OPEN, PLATFORM, WALL
 from sim.catalogue.variants import draft_tiles
 from sim.engine import layout as L
 from sim.engine.death import _harm, _kill
@@ -472,7 +473,7 @@ def test_the_example_game_of_seed_8_has_a_fall_only_in_the_terrain_draft():
     with the terrain draft switched on it falls as before."""
     def falls(catalogue):
         game = record_game(catalogue, EXAMPLE_TEAMS.cards, 8)
-        game.play([L.GREEDY] * 4)
+        play_game(game, [L.GREEDY] * 4)
         return len(events(game, L.EV_FALL))
 
     assert falls(CATALOGUE) == 0

@@ -24,7 +24,7 @@ def test_lookahead_beats_greedy_seat_rotated():
     96 games the test's power is 0.9996 at 59 % and still 0.997 at 50 % (exact binomial: reject
     from 35 wins), so a legitimate change flips it about once in 300 or fewer."""
     from sim.catalogue.teams import random_teams
-    from sim.engine.runner import play_many
+    from sim.ai.play import play_many
     from sim.engine.tables import stack_setups
     from tests._engine_kit import CARDS, CATALOGUE, setup_for
 

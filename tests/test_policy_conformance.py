@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
+from sim.ai.play import play_game
 from sim.ai.policy import by_name
 from sim.ai.spec import parse_policy
 from sim.engine import layout as L
@@ -86,7 +87,7 @@ def test_same_seed_same_game_stepped_or_jitted(spec):
     b = _stepped_game(spec, 12, 8)
     assert np.array_equal(a.event_rows(), b.event_rows())
     c = new_game(12, 8)
-    c.play([p.id, L.GREEDY, p.id, L.GREEDY], [p.budget, 0, p.budget, 0])
+    play_game(c, [p.id, L.GREEDY, p.id, L.GREEDY], [p.budget, 0, p.budget, 0])
     assert np.array_equal(a.event_rows(), c.event_rows())
 
 
@@ -95,7 +96,7 @@ def test_play_many_is_bit_identical_whatever_the_threads(spec):
     import numba
 
     from sim.catalogue.teams import random_teams
-    from sim.engine.runner import play_many
+    from sim.ai.play import play_many
     from sim.engine.tables import stack_setups
 
     p = parse_policy(spec)
@@ -145,9 +146,9 @@ def test_lookahead_stays_within_its_budget(budget):
 def test_lookahead_with_budget_one_is_greedy():
     """``budget < 2`` runs no simulation: greedy's choice, decision for decision."""
     a = new_game(14, 3)
-    a.play([L.LOOKAHEAD, L.GREEDY, L.LOOKAHEAD, L.GREEDY], [1, 0, 1, 0])
+    play_game(a, [L.LOOKAHEAD, L.GREEDY, L.LOOKAHEAD, L.GREEDY], [1, 0, 1, 0])
     b = new_game(14, 3)
-    b.play([L.GREEDY] * 4)
+    play_game(b, [L.GREEDY] * 4)
     assert np.array_equal(a.event_rows(), b.event_rows())
 
 
@@ -160,7 +161,7 @@ def test_no_policy_sees_the_face_down_apocalypse(spec):
     logs = []
     for apocalypse in (0, 1):
         game = new_game(15, 4, apocalypse=apocalypse)
-        game.play([p.id, L.GREEDY, p.id, L.GREEDY], [p.budget, 0, p.budget, 0])
+        play_game(game, [p.id, L.GREEDY, p.id, L.GREEDY], [p.budget, 0, p.budget, 0])
         rows = game.event_rows()
         reveal = np.flatnonzero(rows[:, 0] == L.EV_REVEAL)
         assert reveal.size == 1

@@ -14,11 +14,10 @@ position score of its space (greedy's walk): the pilot may fire it every turn.
 from __future__ import annotations
 
 from sim._jit import njit
+from sim.board.geometry import SPAN
 from sim.engine import layout as L
 from sim.engine.actions import _ability_space_base
 from sim.engine.combat import _threshold
-
-SPAN = 35
 
 
 @njit(inline="always")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
+from sim.board.geometry import SPAN
 from sim.catalogue.apocalypses import P_RESOLVE, RESOLVE_HOLD, STORM
 from sim.engine import layout as L
 from sim.engine.actions import (_ability_base, _ability_space_base, _alt_base, _attack_base,
@@ -37,8 +38,6 @@ from .order_values import _first_striker
 from .tile_values import _best_tile_action, _is_launch, _launch, _pos_bonus
 from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
 from .water_values import _water_choice, _water_targets
-
-SPAN = 35
 
 
 @njit(inline="always")

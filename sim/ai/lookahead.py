@@ -308,7 +308,7 @@ def _simulate(st, S, sim, a, j, team, mask, health, stats, depth):
     return _value(sim, team, health)
 
 
-@njit(inline="always")  # into runner._choose, through _lookahead_action (see _playout)
+@njit(inline="always")  # into play._choose, through _lookahead_action (see _playout)
 def _search(st, S, mask, budget, stats):
     """The look-ahead's action for the current decision (``_legal`` has just run on ``st``);
     ``stats`` += simulations run, decisions simulated. ``st`` is only read."""
@@ -365,7 +365,7 @@ def _search(st, S, mask, budget, stats):
     return cands[best]
 
 
-@njit(inline="always")  # called from runner._choose only
+@njit(inline="always")  # called from play._choose only
 def _lookahead_action(st, S, mask, budget):
     stats = np.zeros(2, np.int64)
     return _search(st, S, mask, budget, stats)

@@ -1,7 +1,7 @@
 """The ``Policy`` protocol: anything that picks a legal action for the game's current character.
 
 Why two kinds: the built-in policies are Numba kernels (``random_policy``, ``greedy``,
-``lookahead``) so the jitted loop (:mod:`sim.engine.runner`) can call them without Python in
+``lookahead``) so the jitted loop (:mod:`sim.ai.play`) can call them without Python in
 between; experiments can also write a policy in plain Python against
 :class:`sim.engine.game.Game` and play it with :func:`play`, at Python speed. The wrappers below
 make the kernels usable there too.
@@ -15,8 +15,8 @@ import numpy as np
 
 from sim.engine import layout as L
 from sim.engine.legal import _legal
-from sim.engine.runner import _choose
 
+from .play import _choose
 from .spec import parse_policy
 
 

@@ -17,14 +17,13 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
+from sim.board.geometry import SPAN
 from sim.engine import layout as L
 from sim.engine.actions import _ability_space_base
 from sim.engine.combat import _attack_star, _threshold
 from sim.engine.space import _in_tiles, _linked_tile
 
 from .entity_values import _target_value
-
-SPAN = 35
 
 
 @njit(inline="always")

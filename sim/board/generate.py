@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim.catalogue.board_rules import GRID, BoardRules
+from sim.catalogue.tile_layout import MAX_SIZE, PORTAL, draw_layout
 
 from .geometry import APOCALYPSE, VOID, Board, layers_grid
-from .layout import MAX_SIZE, PORTAL, draw_layout
 
 _UNSET = -9
 

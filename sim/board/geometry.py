@@ -21,7 +21,7 @@ import numpy as np
 
 from sim.catalogue.board_rules import GRID, layer_of
 
-from .layout import MAX_SIZE
+from sim.catalogue.tile_layout import MAX_SIZE
 
 SPAN = GRID * MAX_SIZE        # 35 spaces a side
 N_SPACES = SPAN * SPAN
@@ -45,12 +45,6 @@ def space_id(row: int, col: int) -> int:
 
 def space_rc(space: int) -> tuple[int, int]:
     return divmod(int(space), SPAN)
-
-
-def position_of(space: int) -> tuple[int, int]:
-    """Grid position (row, column) whose block holds ``space``."""
-    r, c = space_rc(space)
-    return r // MAX_SIZE, c // MAX_SIZE
 
 
 def local_space(pos: tuple[int, int], i: int, j: int, size: int) -> int:
@@ -102,9 +96,3 @@ def portal_spaces(board: Board, catalogue) -> list[tuple[int, int]]:
         if len(ids) == 2:
             out.append((ids[0], ids[1]))
     return out
-
-
-def uniform_board(catalogue, board_rules, tile: int | None = None) -> Board:
-    """Every position holds ``tile`` (default: the Uncovered Tile). A blank board for tests."""
-    t = catalogue.uncovered if tile is None else tile
-    return Board(np.full((GRID, GRID), t, np.int32), board_rules.team_spawns.copy())

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.catalogue.board_rules import GRID, BoardRules
+from sim.catalogue.tile_layout import (BLOCK, DOOR, FIRE_WALL, FLOOR, GAP, MAX_SIZE, NONE, OPEN,
+                                       WATER, WATER_EDGE, WATER_WALL)
 
 from .geometry import DIRS, E, N, N_SPACES, S, W, Board, local_space, portal_spaces, space_id
-from .layout import (BLOCK, DOOR, FIRE_WALL, FLOOR, GAP, MAX_SIZE, NONE, OPEN, WATER, WATER_EDGE,
-                     WATER_WALL)
 
 CROSS, WATER_FLAG, DOOR_FLAG = 1, 2, 4
 ROLL_WATER_WALL, ROLL_FIRE_WALL = 1, 2

@@ -18,9 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
+from sim.catalogue.tile_layout import FLOOR
 
 from .graph import BoardGraph
-from .layout import FLOOR
 
 UNLIMITED = -1
 

@@ -12,8 +12,9 @@ import heapq
 
 import numpy as np
 
+from sim.catalogue.tile_layout import WATER
+
 from .graph import CROSS, DOOR_FLAG, WATER_FLAG, BoardGraph
-from .layout import WATER
 
 
 def ref_reachable(graph: BoardGraph, start: int, speed: int, max_rolls: int = 0

@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
+from sim.catalogue.tile_layout import NONE, WATER
 
 from .graph import CROSS, DOOR_FLAG, WATER_FLAG, BoardGraph
-from .layout import NONE, WATER
 
 
 def attack_costs(graph: BoardGraph, start: int, max_range: int) -> np.ndarray:
@@ -38,11 +38,6 @@ def attack_costs(graph: BoardGraph, start: int, max_range: int) -> np.ndarray:
 def attackable(graph: BoardGraph, start: int, max_range: int) -> np.ndarray:
     """``bool[n]``: spaces a character on ``start`` with range ``max_range`` can attack."""
     return attack_costs(graph, start, max_range) >= 0
-
-
-def in_sight(graph: BoardGraph, a: int, b: int, max_range: int) -> bool:
-    """Whether a character on ``a`` with range ``max_range`` can attack space ``b``."""
-    return bool(attack_costs(graph, a, max_range)[b] >= 0)
 
 
 def attack_costs_many(graph: BoardGraph, starts, max_range: int) -> np.ndarray:

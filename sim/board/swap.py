@@ -16,12 +16,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim._jit import njit
+from sim.catalogue.tile_layout import PORTAL
+
 from .geometry import MAX_SIZE, Board, local_space, offset, space_rc
-from .layout import PORTAL
 
 
-def consolidate(i: int, j: int, from_size: int, to_size: int) -> tuple[int, int]:
-    """Where local space (i, j) of a ``from_size`` tile lands in a ``to_size`` tile."""
+@njit(inline="always")
+def consolidate(i, j, from_size, to_size):
+    """Where local space (i, j) of a ``from_size`` tile lands in a ``to_size`` tile.
+
+    One definition for the board's swaps below (called from Python) and the engine's
+    (``sim/engine/tile_swap.py``, inlined into its kernels)."""
     if from_size == to_size:
         return i, j
     if from_size == 1 or to_size == 1:
@@ -34,9 +40,10 @@ def consolidate(i: int, j: int, from_size: int, to_size: int) -> tuple[int, int]
         return i + d, j + d
     # "The larger tile divides into nine regions laid out exactly like the smaller tile": the 2×2
     # corner blocks go to the corners, the middle to the middle, the edge runs to the edge spaces.
-    def fold(x: int) -> int:
-        return 0 if x < from_size // 2 else (1 if x == from_size // 2 else 2)
-    return fold(i), fold(j)
+    h = from_size // 2
+    fi = 0 if i < h else (1 if i == h else 2)
+    fj = 0 if j < h else (1 if j == h else 2)
+    return fi, fj
 
 
 def _locate(board: Board, catalogue, space: int) -> tuple[tuple[int, int], int, int]:

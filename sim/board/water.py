@@ -1,4 +1,6 @@
-"""Water-rolls: single rolls, streaks, and what a streak lets a character reach.
+"""Water-rolls: single rolls, streaks, water and wall crossings, falls (the game rolls its own,
+one action at a time: ``sim/engine/water.py``; what a number of successes reaches:
+``movement.reachable(max_rolls=)``).
 
 Book: "A water-roll is a D-6 roll where 1 to 3 is a fail and 4 to 6 is a success"; "Each Entity
 may roll for water freely, as many times as they like, until they fail. The first failed roll ends
@@ -17,8 +19,7 @@ import numpy as np
 
 from sim.catalogue.board_rules import BoardRules
 
-from .graph import ROLL_FIRE_WALL, ROLL_WATER_WALL, BoardGraph
-from .movement import reachable
+from .graph import ROLL_FIRE_WALL, ROLL_WATER_WALL
 
 
 def water_roll(rng: np.random.Generator, rules: BoardRules) -> bool:
@@ -79,20 +80,6 @@ def cross_water(rng: np.random.Generator, rules: BoardRules, successes_needed: i
         if not (free_water or water_roll(rng, rules)):
             return CrossingOutcome(False, True, k + 1)
     return CrossingOutcome(True, False, successes_needed)
-
-
-def sample_move(graph: BoardGraph, rng: np.random.Generator, start: int, speed: int,
-                streaks: int = 1) -> tuple[np.ndarray, int]:
-    """Spaces reachable this turn after rolling ``streaks`` streaks (1, or 2 when the action is
-    spent on a fresh streak). Returns the cost array (-1 out of reach) and the successes rolled.
-
-    The successes of every streak count towards ``max_rolls``: the character chooses where to spend
-    them. A character never has to roll, so the failure that ends a streak happens only after the
-    last success it uses; whether a failed roll leaves it submerged is the game loop's concern.
-    """
-    successes = sum(streak_length(rng, graph.rules) for _ in range(streaks))
-    cost, _ = reachable(graph, start, speed, max_rolls=successes)
-    return cost, successes
 
 
 def falls(rng: np.random.Generator, rules: BoardRules) -> bool:

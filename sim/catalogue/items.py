@@ -23,18 +23,17 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.engine import layout as L
-
 from .abilities import (DEFAULT_TARGET, EFFECT_TARGETS, EFFECTS, MAX_DEBUFF_STAT, PARAM_SLOT,
                         SLOTS, TARGETS)
 from .diagnostics import Named, Problems, read_header, read_text, suggest
+from .effect_row import FX_SLOTS, OP_ITEM_FIRST, STAT_ATTACKS, STAT_DEFENSE, STAT_RANGE, STAT_SPEED
 from .tomldoc import TomlDoc, has_control
 
 TYPES_FILE = "item_types.toml"
 ITEMS_FILE = "items.csv"
 ITEM_TYPE_COUNT = 7  # "every item belongs to one of seven types" (book)
 
-# The items' own effects (opcode = layout.OP_ITEM_FIRST + index) and the abilities' effects an
+# The items' own effects (opcode = effect_row.OP_ITEM_FIRST + index) and the abilities' effects an
 # item may run. Never revive: "A revive is caused by an ability or a tile that specifies one.
 # Nothing else brings a character back"; summon and tile_control are pending (later slices).
 ITEM_EFFECTS = ("damage", "blast", "cleanse")
@@ -54,11 +53,11 @@ EFFECT_PARAMS = {"strike": {"bonus_attacks"}, "area": {"damage"},
                  "mobility": {"distance", "free_water"}, "damage": {"damage", "range"},
                  "blast": {"damage", "range"}, "cleanse": {"range"}}
 HELD_PARAMS = {"stat", "amount", "free_water"}  # a held item: a lasting buff of one stat
-HELD_STATS = (L.STAT_SPEED, L.STAT_RANGE, L.STAT_DEFENSE, L.STAT_ATTACKS)
+HELD_STATS = (STAT_SPEED, STAT_RANGE, STAT_DEFENSE, STAT_ATTACKS)
 
 # the table's columns after the effect row, and its last (rules) row
-HELD, TYPE, VALUE = L.FX_SLOTS, L.FX_SLOTS + 1, L.FX_SLOTS + 2
-ITEM_COLS = L.FX_SLOTS + 3
+HELD, TYPE, VALUE = FX_SLOTS, FX_SLOTS + 1, FX_SLOTS + 2
+ITEM_COLS = FX_SLOTS + 3
 R_PICKUP, R_KEEP = 0, 1
 
 COLUMNS = ("name", "type", "value", "effect", "target", "costs_action", "params", "notes")
@@ -68,7 +67,7 @@ REQUIRED = ("name", "type", "value")
 def opcode(effect: str) -> int:
     """The interpreter's opcode of an item effect."""
     if effect in ITEM_EFFECTS:
-        return L.OP_ITEM_FIRST + ITEM_EFFECTS.index(effect)
+        return OP_ITEM_FIRST + ITEM_EFFECTS.index(effect)
     return EFFECTS.index(effect) + 1
 
 

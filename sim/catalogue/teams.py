@@ -19,7 +19,7 @@ import numpy as np
 from .diagnostics import suggest
 from .tomldoc import TomlDoc
 
-TEAMS, CARDS_PER_TEAM = 4, 5
+TEAMS, CARDS_PER_TEAM = 4, 5  # "4 teams, each composed of 5 Character Cards" (book)
 
 
 @dataclass(frozen=True)

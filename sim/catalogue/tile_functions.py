@@ -19,12 +19,13 @@ import numpy as np
 
 from .abilities import EFFECTS, SLOTS, TARGETS
 from .diagnostics import Problems, suggest
+from .effect_row import OP_GAIN, OP_TILE_ASSIST, OP_TILE_FIRST
 from .tomldoc import TomlDoc
 
-# The tile functions' own effects: opcode = OP_TILE_FIRST + index (sim/engine/layout.py OP_GAIN..)
+# The tile functions' own effects: opcode = OP_TILE_FIRST + index (effect_row.OP_GAIN..)
 TILE_EFFECTS = ("gain", "item", "summon_card", "extra_action", "tile_state", "earn", "learn",
                 "assist")
-OP_TILE_FIRST = 16
+assert (OP_GAIN, OP_TILE_ASSIST) == (OP_TILE_FIRST, OP_TILE_FIRST + TILE_EFFECTS.index("assist"))
 # abilities' effects a tile function may reuse
 SHARED_EFFECTS = ("heal", "buff", "mobility", "tile_control")
 FUNCTION_EFFECTS = TILE_EFFECTS + SHARED_EFFECTS

@@ -13,12 +13,11 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.board.layout import FLOOR, INTERACT, MAX_SIZE, PORTAL, SIZES, parse_layout
-
 from .abilities import SLOTS
 from .diagnostics import Named, Problems
 from .rules import Rules
 from .tile_functions import GREEDY_KEYS, INTERACTABLE, REWARD, parse_function, parse_greedy
+from .tile_layout import FLOOR, INTERACT, MAX_SIZE, PORTAL, SIZES, parse_layout
 from .tomldoc import TomlDoc
 
 SIDES = ("N", "E", "S", "W")
@@ -38,7 +37,7 @@ class TileCatalogue(Named):
     size: np.ndarray        # int8: 1, 3 or 5
     layers: np.ndarray      # bool[tile, 4]: may spawn in layer 1..4
     doorways: np.ndarray    # bool[tile, 4]: doorway on side N, E, S, W
-    space: np.ndarray       # int8[tile, 5, 5] space codes (sim.board.layout)
+    space: np.ndarray       # int8[tile, 5, 5] space codes (sim.catalogue.tile_layout)
     feature: np.ndarray     # int8[tile, 5, 5] feature codes
     edge_e: np.ndarray      # int8[tile, 5, 5] edge between (i, j) and (i, j+1)
     edge_s: np.ndarray      # int8[tile, 5, 5] edge between (i, j) and (i+1, j)

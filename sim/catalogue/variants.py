@@ -26,8 +26,7 @@ import dataclasses
 
 import numpy as np
 
-from sim.board.layout import DOOR, GAP, LADDER, NO_FEATURE, OPEN, PLATFORM, WALL
-
+from .tile_layout import DOOR, GAP, LADDER, NO_FEATURE, OPEN, PLATFORM, WALL
 from .tomldoc import TomlDoc
 
 SECTION = "variants"

@@ -53,6 +53,7 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
     Same seed, same game, same log."""
     import numpy as np
 
+    from sim.ai.play import play_game
     from sim.catalogue.diagnostics import InputError, Problem
     from sim.catalogue.loader import default_cards_dir, load_catalogue
     from sim.catalogue.teams import random_teams
@@ -91,7 +92,7 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
     budgets = [s.budget for s in specs]
     if not watch:
         with stage(f"playing the game ({', '.join(sorted(set(names)))})"):  # sim.runner.progress
-            result = game.play(ids, budgets)
+            result = play_game(game, ids, budgets)
     else:
         from sim.report.watch import team_title
 
@@ -136,6 +137,7 @@ def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_ev
 
 def _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures, suits):
     """Step the game to its end, a frame per step, a picture every N rotations (--png-every)."""
+    from sim.ai.play import step
     from sim.engine import layout as L
     from sim.report.board_view import draw_view, save_png
     from sim.runner.progress import advance
@@ -150,7 +152,7 @@ def _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures,
             pictures.append(path)
             drawn = rot
         team = int(game.st.ent[game.current, L.TEAM])
-        game.step(ids[team], budgets[team])
+        step(game, ids[team], budgets[team])
         rec.after_step()
         advance(1)
 

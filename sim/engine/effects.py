@@ -15,7 +15,8 @@ The timed states the effects create (frozen, invisible, buffs, de-buffs) live in
 from __future__ import annotations
 
 from sim._jit import njit
-from sim.board.layout import FLOOR
+from sim.board.geometry import SPAN
+from sim.catalogue.tile_layout import FLOOR
 
 from . import layout as L
 from .combat import _strike
@@ -28,8 +29,6 @@ from .fx_items import _blast, _run_item_effect
 from .fx_tiles import _run_tile_effect
 from .states import _set_state
 from .tile_board import _first_spawn
-
-SPAN = 35  # spaces per row of the board's space grid (sim.board.geometry)
 
 
 @njit(inline="always")

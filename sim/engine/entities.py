@@ -15,7 +15,7 @@ Imports only ``layout``, ``events`` and ``states``: ``death._kill`` calls
 from __future__ import annotations
 
 from sim._jit import njit
-from sim.board.layout import FLOOR
+from sim.catalogue.tile_layout import FLOOR
 
 from . import layout as L
 from .events import _log
@@ -24,24 +24,6 @@ from .tile_board import _first_spawn
 
 
 # ------------------------------------------------------------------ who is what
-
-@njit(inline="always")
-def _may_receive_rewards(ent, e):
-    """"Minions cannot receive tile rewards unless specified" (clones are "treated as a minion";
-    a vehicle is no one): for the tile-functions slice."""
-    k = ent[e, L.KIND]
-    return k <= L.K_SUMMONED or k == L.K_ASSIST
-
-
-@njit(inline="always")
-def _pool_owner(ent, e):
-    """Whose items ``e`` uses: "minions can make use of any and all items held by their creator";
-    a clone "is treated as a minion" (for the items slice)."""
-    k = ent[e, L.KIND]
-    if (k == L.K_MINION or k == L.K_CLONE) and ent[e, L.OWNER] > 0:
-        return ent[e, L.OWNER] - 1
-    return e
-
 
 @njit
 def _has_character(ent, team):

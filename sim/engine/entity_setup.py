@@ -19,16 +19,17 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
-from sim.board.layout import FLOOR
+from sim.board.geometry import SPAN
+from sim.catalogue.board_rules import GRID
 from sim.catalogue.entities import (A_ATTACKS, A_DEFENSE, A_FX, A_HEALTH, A_RANGE, A_SPEED,
                                     A_TIER, R_MAX_MINIONS, R_MINION_DEFENSE, R_MINION_RANGE,
                                     R_MINION_SPEED, R_SUMMON_POOL, V_ATTACKS, V_DEFENSE, V_HEALTH,
                                     V_RANGE, V_SPEED, V_TIER, V_TILE)
+from sim.catalogue.tile_layout import FLOOR, MAX_SIZE
 from sim.rng import roll
 
 from . import layout as L
 
-SPAN, MAX_SIZE, GRID = 35, 5, 7  # sim.board.geometry: spaces per row, per position, positions
 
 
 @njit

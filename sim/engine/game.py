@@ -1,8 +1,9 @@
 """The Python face of one game: the engine interface policies, the CLI and tests use.
 
 ``Game`` = state + legal actions + apply + terminal + result, over the same kernels the jitted
-loop runs, so a game stepped from Python and the same game played by ``runner._play`` write the
-same log.
+loop runs, so a game stepped from Python and the same game played by ``sim.ai.play._play`` write
+the same log. The built-in policies drive it from above (``sim.ai.play.step`` and ``play_game``):
+the engine knows no policy.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from .actions import Action, action_to_string, block, decode as decode_action, e
 from .entity_labels import entity_label
 from .events import decode
 from .legal import _legal
-from .runner import _choose, _play
 from .setup import Cards, init_game
 from .turn import _advance, _apply
 
@@ -70,19 +70,6 @@ class Game:
         if not (0 <= action < self._mask.size) or not self.legal_mask()[action]:
             raise ValueError(f"action {action} is not legal now")
         _apply(self.st, self.S, np.int64(action))
-
-    def step(self, policy: int, budget: int = 0) -> None:
-        """One decision by a built-in policy (layout.POLICY_IDS; ``budget`` 0: its default)."""
-        count = _legal(self.st, self.S, self._mask)
-        _apply(self.st, self.S, _choose(self.st, self.S, self._mask, count, np.int64(policy),
-                                        np.int64(budget)))
-
-    def play(self, policies, budgets=None) -> "Result":
-        """Play to the end in the jitted loop; ``policies`` = 4 policy ids, one per team, and
-        ``budgets`` their budgets (default 0: each policy's own)."""
-        budgets = np.zeros(4, np.int64) if budgets is None else np.asarray(budgets, np.int64)
-        _play(self.st, self.S, np.asarray(policies, np.int64), budgets, np.full(4, -1, np.int64))
-        return self.result()
 
     def result(self) -> Result:
         g = self.st.g

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from sim._jit import njit
 from sim.board.geometry import SPAN
-from sim.board.layout import FLOOR
+from sim.catalogue.tile_layout import FLOOR
 
 from . import layout as L
 from .actions import _drop_offset, _item_space_offset, _pickup_offset

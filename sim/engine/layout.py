@@ -7,18 +7,27 @@ kernel, and a game's whole state is a handful of arrays that copy and compare ch
 
 from __future__ import annotations
 
+# The effect row's schema (FX_* slots, OP_* opcodes, T_* targets, STAT_* codes) is the catalogue's:
+# it writes the rows the interpreter runs. Re-exported here so the kernels read L.OP_HEAL.
+from sim.catalogue.effect_row import (  # noqa: F401
+    FX_AMOUNT, FX_ATTACKS, FX_CHARGES, FX_COSTS, FX_COUNT, FX_DURATION, FX_FLAG, FX_HEALTH, FX_OP,
+    FX_OWN_TURN, FX_RANGE, FX_SLOTS, FX_STAT, FX_TARGET, FX_TIER, OP_AREA, OP_ASSIST, OP_BUFF,
+    OP_DEBUFF, OP_EARN, OP_ENT_FIRST, OP_EXTRA_ACTION, OP_FREEZE, OP_GAIN, OP_HEAL, OP_INVISIBILITY,
+    OP_ITEM_BLAST, OP_ITEM_CLEANSE, OP_ITEM_DAMAGE, OP_ITEM_FIRST, OP_ITEM_REWARD, OP_LEARN,
+    OP_MOBILITY, OP_NONE, OP_REVIVE, OP_STRIKE, OP_SUMMON, OP_SUMMON_CARD, OP_TILE_ASSIST,
+    OP_TILE_CONTROL, OP_TILE_FIRST, OP_TILE_STATE, OP_TILE_SUMMON, STAT_ADVANTAGE, STAT_ATTACKS,
+    STAT_DEFENSE, STAT_INVINCIBLE, STAT_RANGE, STAT_SPEED, T_ALLY, T_DEAD_ALLY, T_ENEMY, T_NONE,
+    T_SELF, T_SPACE)
+
 # ---- entities: int64[entity, NF] (characters of teams 1-4 in card order, then CPUs)
 TEAM, CARD, ALIVE, HEALTH, MAX_HEALTH, SPACE, SPEED, RANGE, DEFENSE, SUIT = range(10)
 SPEED_LEFT, ACTED, DONE, IS_CPU, HOME, SPENT = range(10, 16)
 ATK = 16   # 16..19 attacks of the star points base, red, blue, green
 TIER = 20  # 20..23 their dice tiers (1-based)
 DEALT, TAKEN, KILLS = 24, 25, 26  # running totals: health it removed, health it lost, kills
-# an effect row (sim/catalogue/abilities.SLOTS, in that order): an ability, item or tile function
-(FX_OP, FX_TARGET, FX_COSTS, FX_OWN_TURN, FX_CHARGES, FX_RANGE, FX_DURATION, FX_AMOUNT, FX_STAT,
- FX_FLAG, FX_COUNT, FX_HEALTH, FX_ATTACKS, FX_TIER) = range(14)
-FX_SLOTS = 14
+# an effect row (FX_* slots: sim/catalogue/effect_row.py): an ability, item or tile function
 FX_ABILITY, FX_ITEM, FX_TILE = 0, 1, 2  # where the interpreter reads a row (fx_row._fx)
-# the card's effect row, copied per entity
+# the card's effect row, copied per entity (AB_OWN_TURN: the slot FX_OWN_TURN, copied, unread)
 AB = 27
 (AB_OP, AB_TARGET, AB_COSTS, AB_OWN_TURN, AB_CHARGES, AB_RANGE, AB_DURATION, AB_AMOUNT, AB_STAT,
  AB_FLAG, AB_COUNT, AB_HEALTH, AB_ATTACKS, AB_TIER) = range(AB, AB + 14)
@@ -47,7 +56,7 @@ ITEM_SLOT, ITEM_ON, ITEM_DELTA, POOL = 64, 66, 68, 70
 #           number they are for
 TICKS, TICK_TILE, EXTRA_LEFT, EXTRA_TURN = 72, 73, 74, 75
 #   80..87  water and terrain (sim/engine/water.py): submerged, the water-roll streak
-ENT_BLOCK, ITEM_BLOCK, TILE_BLOCK, WATER_BLOCK = 56, 64, 72, 80
+ITEM_BLOCK = 64  # the items' columns 64..71 (tests compare them whole)
 # water and terrain (sim/engine/water.py, terrain.py): submerged ("stuck in the water"); this
 # turn's water-roll streak has ended (a failure, or its length cap); sources letting it "Freely
 # Cross Water"; the successful rolls of the current streak
@@ -77,7 +86,6 @@ G_SUMMONS, G_VEH_FIRST, G_VEH_N, G_SPARE = 30, 31, 32, 33
 G_MINION_SPEED, G_MINION_RANGE, G_MINION_DEFENSE = 34, 35, 36
 # scalar blocks of the later slices of issue #5: 30..37 entities, 38..45 items, 46..57 tiles,
 # 58..61 water and terrain
-G_ENT_BLOCK, G_ITEM_BLOCK, G_TILE_BLOCK, G_WATER_BLOCK = 30, 38, 46, 58
 # items: rows of State.floor in use; items gained (tile rewards), used up, lost (a full floor, a
 # destroyed coordinate): held + on the floor = gained - used - lost
 FLOOR_N, ITEMS_GAINED, ITEMS_USED, ITEMS_LOST = 38, 39, 40, 41
@@ -121,7 +129,6 @@ EVF = 8
  EV_END, EV_ABILITY, EV_HEAL, EV_STATE, EV_REVIVE, EV_TELEPORT) = range(1, 23)
 EV_SPAWN, EV_VANISH, EV_BOARD, EV_ALIGHT, EV_DRIVE, EV_WEAPON = 23, 24, 25, 26, 27, 28  # entities
 # event kinds of the later slices: 23..29 entities, 30..36 items, 37..45 tiles, 46..50 water
-EV_ENT_BLOCK, EV_ITEM_BLOCK, EV_TILE_BLOCK, EV_WATER_BLOCK = 23, 30, 37, 46
 EV_ITEM_GAIN, EV_ITEM_ACTIVE, EV_ITEM_USE, EV_ITEM_DROP, EV_ITEM_DAMAGE = 30, 31, 32, 33, 34
 (EV_TICKS, EV_REWARD, EV_INTERACT, EV_TILE_STATE, EV_SWAP, EV_TRANSFORM, EV_GAIN, EV_COINS,
  EV_EXTRA_ACTION) = range(37, 46)
@@ -132,23 +139,6 @@ EV_HAND = 55  # turn.py: a character hands its team's turn to a teammate before 
 # death causes
 BY_ATTACK, BY_RETALIATION, BY_DESTRUCTION, BY_TILE_DAMAGE, BY_ABILITY, BY_APOCALYPSE = range(1, 7)
 BY_FIRE_WALL, BY_FALL = 7, 8  # water.py, terrain.py (causes 9..: later slices)
-
-# ---- effects (sim/catalogue/abilities.EFFECTS: opcode = index + 1) and target kinds
-(OP_NONE, OP_STRIKE, OP_AREA, OP_HEAL, OP_BUFF, OP_DEBUFF, OP_FREEZE, OP_INVISIBILITY,
- OP_MOBILITY, OP_SUMMON, OP_TILE_CONTROL, OP_REVIVE) = range(12)
-# entities (names: sim/catalogue/entities.ENTITY_EFFECTS): a random 6th card joins the user's
-# team; the team gains assist character number `amount`
-OP_SUMMON_CARD, OP_ASSIST = 24, 25
-# opcode blocks of the later slices (each slice names its own; effects._run_effect dispatches a
-# block to the slice's fx_* module): 12..15 items, 16..23 tile functions, 24..27 entities
-OP_ITEM_FIRST, OP_TILE_FIRST, OP_ENT_FIRST, OP_LAST = 12, 16, 24, 28
-OP_ITEM_DAMAGE, OP_ITEM_BLAST, OP_ITEM_CLEANSE = 12, 13, 14  # sim/catalogue/items.ITEM_EFFECTS
-# tile functions' own effects (sim/catalogue/tile_functions.TILE_EFFECTS, sim/engine/fx_tiles.py)
-(OP_GAIN, OP_ITEM_REWARD, OP_TILE_SUMMON, OP_EXTRA_ACTION, OP_TILE_STATE, OP_EARN, OP_LEARN,
- OP_TILE_ASSIST) = range(16, 24)
-T_NONE, T_SELF, T_ALLY, T_ENEMY, T_DEAD_ALLY, T_SPACE = range(6)
-# buff / de-buff stats
-STAT_SPEED, STAT_RANGE, STAT_DEFENSE, STAT_ATTACKS, STAT_ADVANTAGE, STAT_INVINCIBLE = range(6)
 
 # ---- actions: the blocks, their offsets and the codec (decode, encode, action_to_string) are
 #      sim/engine/actions.py's; END is the first action of all
@@ -184,6 +174,6 @@ F_RED = 0
  W_EFFECT, W_SUBMERGED, W_APOC_HOLD) = range(1, 12)
 NFP = 12
 
-# policies (built-in Numba kernels, dispatched by id in runner._choose)
+# policies (built-in Numba kernels, dispatched by id in sim.ai.play._choose)
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "lookahead": LOOKAHEAD}

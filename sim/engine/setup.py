@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from sim._jit import njit
+from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS
 from sim.rng import roll
 
 from . import layout as L
@@ -26,7 +27,6 @@ from .tiles import _init_tiles
 
 Cards = namedtuple("Cards", ["speed", "range", "max_health", "defense", "attacks", "tier",
                              "suit", "characters", "effects", "ent_rules", "vehicles", "assists"])
-TEAMS, CARDS_PER_TEAM = 4, 5  # "4 teams, each composed of 5 Character Cards" (book)
 
 
 def card_arrays(cards, entities=None) -> Cards:

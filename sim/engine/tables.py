@@ -17,12 +17,12 @@ import numpy as np
 
 from sim.board.geometry import APOCALYPSE, N_SPACES, Board, layers_grid, local_space
 from sim.board.graph import compile_board
-from sim.board.layout import CPU as CPU_FEATURE
-from sim.board.layout import FLOOR, PORTAL
 from sim.catalogue.abilities import MAX_DICE
 from sim.catalogue.apocalypses import ApocalypseIndex, load_apocalypses
 from sim.catalogue.board_rules import GRID
 from sim.catalogue.game_rules import GameRules, load_game_rules
+from sim.catalogue.tile_layout import CPU as CPU_FEATURE
+from sim.catalogue.tile_layout import FLOOR, PORTAL
 from sim.combat.sampler import lane_reject
 
 from . import layout as L

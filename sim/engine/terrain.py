@@ -22,7 +22,7 @@ nothing that imports ``death``.
 from __future__ import annotations
 
 from sim._jit import njit
-from sim.board.layout import FLOOR, LADDER, PLATFORM
+from sim.catalogue.tile_layout import FLOOR, LADDER, PLATFORM
 from sim.rng import roll
 
 from . import layout as L

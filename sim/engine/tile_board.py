@@ -24,17 +24,18 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
-from sim.board.layout import FLOOR
+from sim.board.geometry import APOCALYPSE, SPAN, VOID
+from sim.board.graph import CROSS
+from sim.catalogue.board_rules import GRID
+from sim.catalogue.tile_layout import FLOOR, MAX_SIZE
 
 from . import layout as L
 from .tile_table import (TF_DOORS, TF_FEATURE, TF_KIND, TF_MOVE, TF_SIGHT, TF_SIZE, TF_SUIT,
                          TF_UNCOVERED)
 
-SPAN = 35   # spaces per row of the board's grid
-BLOCK = 5   # a position's block of spaces (the biggest tile)
-GRID = 7    # positions per row
-CROSS = 1   # sim.board.graph sight flag: a tile boundary through two doorways
-APOCALYPSE, VOID = -2, -1  # sim.board.geometry codes in a position's tile column
+BLOCK = MAX_SIZE  # a position's block of spaces (the biggest tile); SPAN spaces a row, GRID
+#                  positions a row; CROSS: the sight flag of a tile boundary through two doorways;
+#                  APOCALYPSE, VOID: codes in a position's tile column
 FAR = 10 ** 6
 
 

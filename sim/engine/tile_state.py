@@ -45,13 +45,6 @@ def _paused(st, p):
 
 
 @njit
-def _frozen_until(st, p):
-    """The expiry of position p's freeze, 0 if it is not frozen now."""
-    u = st.tiles[p, L.TL_FROZEN]
-    return u if u != 0 and not _over(st, u) else 0
-
-
-@njit
 def _set_tile_state(st, S, p, freeze, duration, by):
     """Deactivate (``freeze`` 0) or freeze (1) the tile at p for ``duration`` turns of ``by``'s
     team (or rotations): "Freezing begins and ends as the ability or item causing it specifies"."""

@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
-from sim.board.layout import FLOOR, PORTAL
+from sim.board.swap import consolidate
+from sim.catalogue.tile_layout import PORTAL
 from sim.rng import roll
 
 from . import layout as L
@@ -25,24 +26,6 @@ from .states import _end_state
 from .tile_board import (BLOCK, GRID, SPAN, _cell_space, _clear, _link_doorways, _position_of,
                          _settle, _space_cell, _stamp, _tile_at, _tile_distance, _uncovered)
 from .tile_table import TF_FEATURE, TF_KIND, TF_SIZE, TF_SPAWNABLE, TF_SUIT
-
-
-@njit(inline="always")
-def _consolidate(i, j, from_size, to_size):
-    """Where local space (i, j) of a ``from_size`` tile lands in a ``to_size`` tile
-    (sim.board.swap.consolidate: "A 1x1 Tile, entering a larger tile lands in the middle space";
-    3×3 → 5×5 "mapped onto the middle 3×3"; 5×5 → 3×3 "folds inward")."""
-    if from_size == to_size:
-        return i, j
-    if from_size == 1 or to_size == 1:
-        return to_size // 2, to_size // 2
-    if from_size < to_size:
-        dd = (to_size - from_size) // 2
-        return i + dd, j + dd
-    h = from_size // 2
-    fi = 0 if i < h else (1 if i == h else 2)
-    fj = 0 if j < h else (1 if j == h else 2)
-    return fi, fj
 
 
 @njit(inline="always")
@@ -68,7 +51,7 @@ def _moved(st, S, s, p, q, a, b, covers):
             sa = fx[2 * a, TF_SIZE]
             o = (BLOCK - sb) // 2
             cell = _space_cell(s)
-            i, j = _consolidate(cell // BLOCK - o, cell % BLOCK - o, sb, sa)
+            i, j = consolidate(cell // BLOCK - o, cell % BLOCK - o, sb, sa)
             o2 = (BLOCK - sa) // 2
             return _cell_space(q, (i + o2) * BLOCK + j + o2)
         return s - _shift(p, q)
@@ -198,7 +181,7 @@ def _transform(st, S, p, n, by):
         if ent[e, L.ALIVE] == 0 or s < 0 or _position_of(s) != p:
             continue
         cell = _space_cell(s)
-        i, j = _consolidate(cell // BLOCK - oo, cell % BLOCK - oo, so, sn)
+        i, j = consolidate(cell // BLOCK - oo, cell % BLOCK - oo, so, sn)
         ent[e, L.SPACE] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
         # the water it was stuck in leaves play with the old tile (house ruling, docs/rulings.md
         # "Water on a moved tile"), as the old tile's freeze does
@@ -208,7 +191,7 @@ def _transform(st, S, p, n, by):
         s = fl[f, 1]
         if fl[f, 0] >= 0 and s >= 0 and _position_of(s) == p:
             cell = _space_cell(s)
-            i, j = _consolidate(cell // BLOCK - oo, cell % BLOCK - oo, so, sn)
+            i, j = consolidate(cell // BLOCK - oo, cell % BLOCK - oo, so, sn)
             fl[f, 1] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
     _tile_distance(st)
     st.g[L.TILE_CHANGES] += 1

@@ -41,11 +41,10 @@ import numpy as np
 
 from sim.board.geometry import VOID, Board, offset
 from sim.board.graph import compile_board
-from sim.board.layout import MAX_SIZE, PORTAL
 from sim.catalogue.board_rules import GRID
-from sim.catalogue.tile_functions import (EFFECT_PARAMS, TILE_EFFECTS, check_item_names,
-                                          effect_code)
 from sim.catalogue.diagnostics import Problems
+from sim.catalogue.tile_functions import check_item_names, effect_code
+from sim.catalogue.tile_layout import MAX_SIZE, PORTAL
 
 from . import layout as L
 
@@ -179,8 +178,3 @@ def _shore(g, s: int, span: int) -> int:
             assert 0 <= a < MAX_SIZE and 0 <= c < MAX_SIZE  # bodies never cross a tile boundary
             mask |= 1 << (a * MAX_SIZE + c)
     return mask
-
-
-def tile_effect_names() -> dict[int, str]:
-    """Opcode -> name of every effect a tile function may run (event decoding)."""
-    return {effect_code(name): name for name in list(TILE_EFFECTS) + list(EFFECT_PARAMS)}

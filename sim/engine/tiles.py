@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
-from sim.board.layout import INTERACT
+from sim.catalogue.tile_layout import INTERACT
 
 from . import layout as L
 from .effects import _run_effect, _teleport_targets

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from sim._jit import njit
 from sim.board.graph import ROLL_FIRE_WALL
-from sim.board.layout import FLOOR
+from sim.catalogue.tile_layout import FLOOR
 from sim.rng import roll
 
 from . import layout as L

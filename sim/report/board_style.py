@@ -3,7 +3,7 @@ and symbols (sim/report/board_view.py draws with them)."""
 
 from __future__ import annotations
 
-from sim.board.layout import CPU, DOOR, FIRE_WALL, GAP, INTERACT, LADDER, PLATFORM, WALL, \
+from sim.catalogue.tile_layout import CPU, DOOR, FIRE_WALL, GAP, INTERACT, LADDER, PLATFORM, WALL, \
     WATER_EDGE, WATER_WALL
 
 EDGE_STYLE = {WALL: ("#ff69b4", "wall (pink)"), WATER_WALL: ("#1f5fbf", "water wall"),

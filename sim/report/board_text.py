@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from sim.board.generate import render_text
 from sim.board.geometry import Board, local_space
-from sim.board.layout import MAX_SIZE
 from sim.catalogue.board_rules import GRID
+from sim.catalogue.tile_layout import MAX_SIZE
 
 from .places import PLACE_HELP, place_name
 

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.report.board_style import EDGE_STYLE, FEATURE_MARK, TEAM_COLOURS
 from sim.board.geometry import APOCALYPSE, SPAN, offset
-from sim.board.layout import BLOCK, MAX_SIZE, WATER
 from sim.catalogue.board_rules import GRID
+from sim.catalogue.tile_layout import BLOCK, MAX_SIZE, WATER
+from sim.report.board_style import EDGE_STYLE, FEATURE_MARK, TEAM_COLOURS
 
 FONT = 8          # pt: the smallest text drawn (tile names, piece names, the panel)
 FIGSIZE = (13.0, 10.0)

@@ -15,8 +15,8 @@ import re
 import numpy as np
 
 from sim.board.geometry import APOCALYPSE, SPAN, offset
-from sim.board.layout import MAX_SIZE
 from sim.catalogue.board_rules import GRID
+from sim.catalogue.tile_layout import MAX_SIZE
 
 PLACE_HELP = ("places read: tile (row, col) on the 7×7 board, then [row, col] of the space "
               "inside a 3×3 or 5×5 tile from its top-left corner")

@@ -112,6 +112,7 @@ def rerun(path: Path, events, catalogue):
 
 
 def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc):
+    from sim.ai.play import step
     from sim.engine import layout as L
     from sim.engine.record import new_game
 
@@ -141,7 +142,7 @@ def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc):
             if game.terminal:
                 break
             team = int(game.st.ent[game.current, L.TEAM])
-            game.step(specs[team].id, specs[team].budget)
+            step(game, specs[team].id, specs[team].budget)
             rec.after_step()
     if checked != len(body):
         raise Mismatch(body[checked][0], "the log goes on after the game played again from its "

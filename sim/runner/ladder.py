@@ -198,7 +198,7 @@ def _play_match(world, catalogue, lower: PolicySpec, higher: PolicySpec, deals: 
     returns the single seat of each game ``[n]``, the finishing places ``[n, 4]`` and the games'
     winner, ending, length, board and lead changes (for :func:`_match_balance`)."""
     from sim.engine.layout import REASON_NAMES
-    from sim.engine.runner import RESULT_COLUMNS
+    from sim.ai.play import RESULT_COLUMNS
 
     from .playing import play_many
 

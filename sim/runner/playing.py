@@ -1,9 +1,9 @@
-"""The engine's :func:`sim.engine.runner.play_many`, chunk by chunk, counting finished games into
+"""The game loop's :func:`sim.ai.play.play_many`, chunk by chunk, counting finished games into
 the progress line (:mod:`.progress`).
 
-Why here and not in the engine: ``play_many`` is one blocking call that can last minutes
+Why here and not in the game loop: ``play_many`` is one blocking call that can last minutes
 (look-ahead games take seconds each), so a caller learns nothing until it returns. This wrapper
-does the engine's own scheduling one level up: ``numba.get_num_threads()`` Python threads each
+does the loop's own scheduling one level up: ``numba.get_num_threads()`` Python threads each
 play a few games at a time by calling ``play_many`` on them (a call that small runs in the
 calling thread, with the GIL released), and the calling thread counts each chunk as it ends.
 Game ``i`` keeps its board, teams, seats and dice (child ``first_game + i``, or
@@ -35,29 +35,29 @@ def chunk_size(seconds_per_game: float, most: int) -> int:
 
 def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, seats=None,
               first_game: int = 0, per_card: bool = False, game_indices=None, budgets=None):
-    """Exactly :func:`sim.engine.runner.play_many`'s rows, played in chunks that advance the
+    """Exactly :func:`sim.ai.play.play_many`'s rows, played in chunks that advance the
     progress line (module doc)."""
     import numba
 
-    from sim.engine import runner as engine
+    from sim.ai import play as loop
 
     watching = progress.current()
-    if watching is None or watching.quiet:  # nobody watches: the engine's own single call
-        return engine.play_many(stacked, cards, board_of, team_cards, root_seed, policies,
+    if watching is None or watching.quiet:  # nobody watches: the loop's own single call
+        return loop.play_many(stacked, cards, board_of, team_cards, root_seed, policies,
                                 seats, first_game, per_card, game_indices, budgets)
     board_of = np.ascontiguousarray(board_of, np.int64)
     n = board_of.shape[0]
-    threads = min(numba.get_num_threads(), max(1, -(-n // engine.GAMES_PER_CHUNK)))
+    threads = min(numba.get_num_threads(), max(1, -(-n // loop.GAMES_PER_CHUNK)))
     team_cards = np.ascontiguousarray(team_cards, np.int64)
     seats = np.zeros(n, np.int64) if seats is None else np.ascontiguousarray(seats, np.int64)
     indices = (np.arange(first_game, first_game + n, dtype=np.int64) if game_indices is None
                else np.asarray(game_indices, np.int64))
     if indices.shape != (n,) or team_cards.shape != (n, 4, 5) or seats.shape != (n,):
-        # the engine's own messages for malformed input
-        return engine.play_many(stacked, cards, board_of, team_cards, root_seed, policies,
+        # the loop's own messages for malformed input
+        return loop.play_many(stacked, cards, board_of, team_cards, root_seed, policies,
                                 seats, first_game, per_card, game_indices, budgets)
-    out = np.zeros((n, len(engine.RESULT_COLUMNS)), np.int64)
-    card_out = np.zeros((n, 4, 5, len(engine.CARD_COLUMNS)), np.int64)
+    out = np.zeros((n, len(loop.RESULT_COLUMNS)), np.int64)
+    card_out = np.zeros((n, 4, 5, len(loop.CARD_COLUMNS)), np.int64)
 
     def play(lo: int, hi: int):
         t0 = time.perf_counter()
@@ -65,7 +65,7 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
         # consecutive games by their first one: one seed derivation for the chunk, not each
         where = ({"first_game": first_game + lo} if game_indices is None
                  else {"game_indices": indices[rows]})
-        got = engine.play_many(stacked, cards, board_of[rows], team_cards[rows], root_seed,
+        got = loop.play_many(stacked, cards, board_of[rows], team_cards[rows], root_seed,
                                policies, seats=seats[rows], per_card=per_card, budgets=budgets,
                                **where)
         if per_card:
@@ -74,7 +74,7 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
             out[rows] = got
         return hi - lo, time.perf_counter() - t0
 
-    _run_chunks(play, n, max(1, threads), engine.GAMES_PER_CHUNK)
+    _run_chunks(play, n, max(1, threads), loop.GAMES_PER_CHUNK)
     return (out, card_out) if per_card else out
 
 

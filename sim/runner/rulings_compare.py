@@ -23,11 +23,11 @@ import numpy as np
 
 from sim.analysis.cluster import clustered_mean, t_quantile
 from sim.analysis.fairness import OPEN, fairness_verdict, game_values
+from sim.catalogue.teams import TEAMS
 
 ALPHA = 0.05            # family-wise error per alternative (Bonferroni over its effects)
 FAMILIES = 2            # teams' win rates and cards' ratings, each tested at ALPHA / 2
 CONFIDENCE = 0.95       # the intervals shown beside each effect
-TEAMS = 4
 FLAG = {-1: "weak", 0: "not flagged", 1: "strong"}  # 0: not shown outside (in band or undecided)
 
 

@@ -77,7 +77,7 @@ def grow_arena(catalogue, arena: Arena, n_boards: int) -> Arena:
 def play_games(arena: Arena, start: int, stop: int) -> dict:
     """Play games ``start .. stop - 1`` of the arena's experiment; one column per result."""
     from sim.engine.layout import REASON_NAMES
-    from sim.engine.runner import CARD_COLUMNS, RESULT_COLUMNS
+    from sim.ai.play import CARD_COLUMNS, RESULT_COLUMNS
 
     from .playing import play_many  # the engine's, counting games into the progress line
 
@@ -118,7 +118,7 @@ def batch_schema():
     worker (sim.runner.results), so a result of another shape is refused, never stored."""
     import pyarrow as pa
 
-    from sim.engine.runner import CARD_COLUMNS
+    from sim.ai.play import CARD_COLUMNS
 
     i64 = pa.int64()
     fields = [(name, i64) for name in ("game", "root_seed", "board", "draw", "seat_offset",

@@ -111,7 +111,7 @@ def compile_group(group: str, cards_root: str) -> tuple[str, float]:
         _search.compile(sig + (mask, types.int64, typeof(np.zeros(2, np.int64))))
     elif group == "loop":
         from sim.engine import layout as L
-        from sim.engine.runner import play_many
+        from sim.ai.play import play_many
         from sim.engine.tables import stack_setups
 
         play_many(stack_setups([setup]), cards, np.zeros(1, np.int64), teams[None], 0,

@@ -1,5 +1,10 @@
 """Tile layouts drawn as text, turned into small integer arrays.
 
+Why in the catalogue: the drawings are the data a designer writes in ``cards/tiles.toml``, parsed
+and validated here like every other card file; the space, feature and edge codes below are the
+vocabulary the board (``sim.board``), the engine and the report all read, so it sits at the
+bottom with the data it describes.
+
 Why an interleaved drawing: the book draws tile walls as *lines* ("Tile walls are pink lines inside
 a tile. They obstruct movement but allow attacks through"), so a wall sits between two spaces, not
 on one. A tile of size ``s`` is drawn as ``2s-1`` strings of ``2s-1`` characters: characters at

@@ -1,4 +1,9 @@
-"""The jitted game loop: one game (``_play``) and many games in parallel (``play_many``).
+"""The jitted game loop: one game (``_play``) and many games in parallel (``play_many``), and the
+built-in policies' dispatch (``_choose``); :func:`step` and :func:`play_game` drive a Python
+:class:`~sim.engine.game.Game` with them.
+
+Why in the AI layer: the loop calls the policies (``random_policy``, ``greedy``, ``lookahead``),
+which read the engine; the engine itself knows no policy (tests/test_layers.py).
 
 Why a separate loop: a Python loop over decisions costs far more than the decisions themselves.
 ``_play`` composes the same small kernels the Python :class:`~sim.engine.game.Game` calls
@@ -20,19 +25,19 @@ import numba
 import numpy as np
 
 from sim._jit import njit
-from sim.ai.greedy import _greedy_action
-from sim.ai.lookahead import DEFAULT_BUDGET, _lookahead_action
-from sim.ai.observe import _conceal
-from sim.ai.random_policy import _random_action
+from sim.engine import layout as L
+from sim.engine.actions import _n_actions
+from sim.engine.legal import _legal
+from sim.engine.setup import _init_game
+from sim.engine.state import Static
+from sim.engine.turn import _advance, _apply
+from sim.engine.victory import _finish_by_health, _team_alive, _team_health
 from sim.rng import seed_states
 
-from . import layout as L
-from .actions import _n_actions
-from .legal import _legal
-from .setup import _init_game
-from .state import Static
-from .turn import _advance, _apply
-from .victory import _finish_by_health, _team_alive, _team_health
+from .greedy import _greedy_action
+from .lookahead import DEFAULT_BUDGET, _lookahead_action
+from .observe import _conceal
+from .random_policy import _random_action
 
 MAX_DECISIONS = 1_000_000  # a guard only: every game ends by the rotation cap long before
 GAMES_PER_CHUNK = 8  # games per thread task (a speed knob; results do not depend on it)
@@ -47,7 +52,7 @@ def _choose(st, S, mask, count, policy, budget=0):
         for a in range(mask.shape[0]):
             if mask[a]:
                 return a
-    # the policy sees invisible opponents where they were last seen (sim/ai/observe.py)
+    # the policy sees invisible opponents where they were last seen (observe.py)
     hidden = _conceal(st, st.ent[st.g[L.CUR], L.TEAM])
     if policy == L.GREEDY:
         a = _greedy_action(st, S, mask)
@@ -212,3 +217,20 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(play, starts))
     return (out, card_out) if per_card else out
+
+
+def step(game, policy: int, budget: int = 0) -> None:
+    """One decision of ``game`` (a :class:`~sim.engine.game.Game`) by built-in ``policy``
+    (``layout.POLICY_IDS``; ``budget`` 0: its default), through the loop's own ``_choose``."""
+    mask = np.zeros(game.n_actions, np.bool_)  # _legal writes every entry
+    count = _legal(game.st, game.S, mask)
+    _apply(game.st, game.S, _choose(game.st, game.S, mask, count, np.int64(policy),
+                                    np.int64(budget)))
+
+
+def play_game(game, policies, budgets=None):
+    """Play ``game`` to the end in the jitted loop; ``policies`` = 4 policy ids, one per team,
+    and ``budgets`` their budgets (default 0: each policy's own). Its :class:`Result`."""
+    budgets = np.zeros(4, np.int64) if budgets is None else np.asarray(budgets, np.int64)
+    _play(game.st, game.S, np.asarray(policies, np.int64), budgets, np.full(4, -1, np.int64))
+    return game.result()

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from sim.ai.policy import by_name
-from sim.board.layout import FLOOR
+from sim.catalogue.tile_layout import FLOOR
 from sim.engine import layout as L
 from sim.engine.actions import KINDS, Action, _blocks, _n_actions, block, decode, encode, n_actions
 from tests._engine_kit import EXAMPLE_TEAMS, new_game

@@ -331,7 +331,8 @@ def _greedy_action(st, S, mask):
     walk = _position_scores(ent, fp, tile_pos, bonus, c, spaces,
                             mask, False, enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
     for v in range(g[L.G_VEH_FIRST], g[L.G_VEH_FIRST] + g[L.G_VEH_N]):
-        if _may_board(ent, c, v) and mask[_move_base(n, m) + ent[v, L.SPACE]]:  # an armed vehicle in reach
+        # an armed vehicle in reach
+        if _may_board(ent, c, v) and mask[_move_base(n, m) + ent[v, L.SPACE]]:
             _boarding_bonus(st, S, c, v, spaces, walk)
     if spaces[0] == ref:
         here = walk[0]
@@ -367,5 +368,6 @@ def _greedy_action(st, S, mask):
                                          _water_base(n, m))
     if _move_speed(ent, c) <= 0:  # its own speed, or its vehicle's
         return best_a
-    step = _best_move(spaces, walk, mask, _move_base(n, m), best + 1e-9, L.END)  # the walk, scored above
+    # the walk, scored above
+    step = _best_move(spaces, walk, mask, _move_base(n, m), best + 1e-9, L.END)
     return step if step != L.END else best_a

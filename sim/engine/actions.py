@@ -65,7 +65,8 @@ def _item_base(n, m):
 
 
 # inside the items block: held item k (0, 1) on entity e at k * m + e, on space s at
-# _item_space_offset + k * n + s, pick up floor item f at _pickup_offset + f, drop k at _drop_offset + k
+# _item_space_offset + k * n + s, pick up floor item f at _pickup_offset + f, drop k at
+# _drop_offset + k
 
 @njit(inline="always")
 def _item_space_offset(n, m):
@@ -155,7 +156,8 @@ def _blocks(n: int, m: int) -> list[tuple[str, int, int, int]]:
             ("interact", int(_interact_base(n, m)), n, 1),
             ("water_roll", int(_water_base(n, m)), n, 1),
             ("vehicle_weapon", int(_weapon_base(n, m)), m, 1),
-            ("group_attack", int(_group_base(n, m)), m, 1), ("hand_over", int(_hand_base(n, m)), m, 1)]
+            ("group_attack", int(_group_base(n, m)), m, 1),
+            ("hand_over", int(_hand_base(n, m)), m, 1)]
 
 
 def decode(action: int, n: int, m: int) -> Action:
@@ -194,7 +196,8 @@ def block(kind: str, n: int, m: int) -> slice:
 WORDS = {"end": "end the turn", "move": "move to space {s}", "attack": "attack {e}",
          "ability": "use the ability on {e}", "ability_on_space": "use the ability on space {s}",
          "revive_in_spawn": "revive {e} in the Spawn",
-         "item_on_entity": "use held item {k} on {e}", "item_on_space": "use held item {k} on space {s}",
+         "item_on_entity": "use held item {k} on {e}",
+         "item_on_space": "use held item {k} on space {s}",
          "pick_up": "pick up floor item {f}", "drop": "drop held item {k}",
          "interact": "use the interactable on space {s}", "water_roll": "water-roll to space {s}",
          "vehicle_weapon": "fire the vehicle's weapon at {e}", "group_attack": "group attack {e}",

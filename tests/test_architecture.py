@@ -1,0 +1,72 @@
+"""docs/architecture.md's "How to add …", followed step by step (issue #24, item 6): a card's
+new ability and a new Apocalypse need data only, validate, and are played by the engine."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.ai.play import play_game
+from sim.board.generate import generate_board
+from sim.engine import layout as L
+from sim.engine.events import EVENTS
+from sim.engine.game import Game
+from sim.engine.setup import card_arrays
+from sim.engine.tables import build_setup, load_game_data
+from tests._engine_kit import EXAMPLE_TEAMS, catalogue_with
+
+# a card's ability as data: Luffy (first card of the example teams) trades his strike for a
+# de-buff of the Index with parameters of its own (characters.csv: ability, ability_params)
+LUFFY_OLD = "Luffy,Anime,Legendary,strike,bonus_attacks=2; charges=3,"
+LUFFY_NEW = "Luffy,Anime,Legendary,debuff,stat=0; amount=2; range=4; charges=0,"
+# an Apocalypse reusing the flood, resolved by holding its tile
+NEW_APOCALYPSE = '''
+[[apocalypses]]
+name = "The Slow Tide"
+description = "A flood that rises slowly; held for three GM Turns it recedes."
+effect = "flood"
+damage = 5
+rise = 2
+resolve = "hold"
+hold = 3
+'''
+EDITS = (("characters.csv", LUFFY_OLD, LUFFY_NEW),
+         ("apocalypses.toml", "[[apocalypses]]\n", NEW_APOCALYPSE.lstrip() + "\n[[apocalypses]]\n"))
+
+
+def _game(cat, board_seed: int, seed: int, apocalypse: int = -1) -> Game:
+    rules, apocalypses = load_game_data(cat.root)
+    board = generate_board(cat.tiles, cat.board_rules, board_seed)
+    return Game(build_setup(cat, board, rules, apocalypses), card_arrays(cat.cards),
+                EXAMPLE_TEAMS.cards, seed, apocalypse=apocalypse)
+
+
+def test_a_new_ability_and_apocalypse_need_data_only(capsys):
+    """Step 3: the folder validates; Luffy's new de-buff is used in greedy play (an ability event
+    with the debuff opcode by a Luffy row), and the new Apocalypse, forced as the one in play,
+    is revealed under its own index."""
+    from sim.cli.main import main
+
+    cat = catalogue_with(EDITS)
+    assert main(["validate", str(cat.root)]) == 0, capsys.readouterr()
+    luffy = cat.cards.names.index("Luffy")
+    used = 0
+    for board in range(4):
+        game = _game(cat, board, 3)
+        play_game(game, [L.GREEDY] * 4)
+        rows = game.event_rows()
+        ab = rows[rows[:, 0] == L.EV_ABILITY]
+        user, effect = ab[:, _col(L.EV_ABILITY, "user")], ab[:, _col(L.EV_ABILITY, "effect")]
+        used += int(np.sum((effect == L.OP_DEBUFF) & (game.st.ent[user, L.CARD] == luffy)))
+    assert used > 0
+    tide = load_game_data(cat.root)[1].names.index("The Slow Tide")
+    game = _game(cat, 1, 5, apocalypse=tide)
+    play_game(game, [L.GREEDY] * 4)
+    rows = game.event_rows()
+    reveal = rows[rows[:, 0] == L.EV_REVEAL]
+    assert reveal.shape[0] == 1 and reveal[0, _col(L.EV_REVEAL, "apocalypse")] == tide
+
+
+def _col(kind: int, field: str) -> int:
+    """The column of an event row holding ``field`` (kind, rotation, then the fields in the
+    order sim.engine.events.EVENTS names them)."""
+    return 2 + EVENTS[kind][1].index(field)

@@ -18,8 +18,9 @@ from .actions import n_actions
 from .entity_labels import entity_label
 from .events import decode
 from .legal import _legal
-from .runner import _choose, _play
+from .runner import _choose, _play, player_fps
 from .setup import Cards, init_game
+from .state import with_fp
 from .turn import _advance, _apply
 
 
@@ -71,17 +72,22 @@ class Game:
             raise ValueError(f"action {action} is not legal now")
         _apply(self.st, self.S, np.int64(action))
 
-    def step(self, policy: int, budget: int = 0) -> None:
-        """One decision by a built-in policy (layout.POLICY_IDS; ``budget`` 0: its default)."""
+    def step(self, policy: int, budget: int = 0, weights=None) -> None:
+        """One decision by a built-in policy (layout.POLICY_IDS; ``budget`` 0: its default;
+        ``weights``: greedy weights of its own, in ``GREEDY_KEYS`` order, None: the rules')."""
         count = _legal(self.st, self.S, self._mask)
-        _apply(self.st, self.S, _choose(self.st, self.S, self._mask, count, np.int64(policy),
+        seen = self.S if weights is None else with_fp(self.S, player_fps(self.S.fp,
+                                                                         [weights] * 4)[0])
+        _apply(self.st, self.S, _choose(self.st, seen, self._mask, count, np.int64(policy),
                                         np.int64(budget)))
 
-    def play(self, policies, budgets=None) -> "Result":
-        """Play to the end in the jitted loop; ``policies`` = 4 policy ids, one per team, and
-        ``budgets`` their budgets (default 0: each policy's own)."""
+    def play(self, policies, budgets=None, weights=None) -> "Result":
+        """Play to the end in the jitted loop; ``policies`` = 4 policy ids, one per team,
+        ``budgets`` their budgets (default 0: each policy's own) and ``weights`` their greedy
+        weights (4 entries, each None for the rules' or ``GREEDY_KEYS``-ordered values)."""
         budgets = np.zeros(4, np.int64) if budgets is None else np.asarray(budgets, np.int64)
-        _play(self.st, self.S, np.asarray(policies, np.int64), budgets, np.full(4, -1, np.int64))
+        _play(self.st, self.S, np.asarray(policies, np.int64), budgets, np.full(4, -1, np.int64),
+              player_fps(self.S.fp, weights))
         return self.result()
 
     def result(self) -> Result:

@@ -122,3 +122,25 @@ def test_a_team_with_other_weights_plays_differently(tmp_path):
     first = next(i for i in range(min(len(rows_a), len(rows_b)))
                  if not np.array_equal(rows_a[i], rows_b[i]))
     assert first > 0  # the same game until team 2 (the weighted one) decides otherwise
+
+
+def test_the_tuner_writes_a_valid_weights_file_and_resumes(tmp_path, capsys):
+    """benchmarks/tune_greedy.py (needs the optional ``cma``): one tiny generation writes a
+    weights file that loads, within the search bounds, and ``--resume`` continues the same
+    search (the generation count goes on) instead of starting again."""
+    pytest.importorskip("cma")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "tune_greedy", Path(__file__).resolve().parents[1] / "benchmarks" / "tune_greedy.py")
+    tuner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tuner)
+    out, state = tmp_path / "tuned.toml", tmp_path / "state.pkl"
+    common = ["--deals", "1", "--popsize", "4", "--boards", "2", "--out", str(out),
+              "--state", str(state), "--quiet"]
+    assert tuner.main(["--generations", "1", *common]) == 0
+    w = load_greedy_weights(out)
+    assert np.all(np.abs(np.log(w / RULES)) <= 3.0 + 1e-9)
+    assert tuner.main(["--generations", "2", "--resume", *common]) == 0
+    assert "generations = 2" in out.read_text()
+    capsys.readouterr()

@@ -1,5 +1,5 @@
-"""``bwlab validate [PATH] [--teams F] [--experiment F] [--weights F]``: check everything a command loads,
-report every problem at once.
+"""``bwlab validate [PATH] [--teams F] [--experiment F] [--weights F]``: check everything a
+command loads, report every problem at once.
 
 Why through the commands' own loaders: a check of its own would drift from what ``play``,
 ``run`` and ``report`` read, and a file could pass here and fail there (issue #22: ``validate``
@@ -39,8 +39,8 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
              weights_files: tuple[Path, ...] = ()):
     """Check the card folder PATH (default: ./cards): every file any command loads (cards,
     abilities, tiles, items, entities, rules with its [game] section, apocalypses, power curve,
-    peers, arena budget), and the given team, experiment and greedy weights files. Exit 2 with one line per
-    problem (file:line: field: message).
+    peers, arena budget), and the given team, experiment and greedy weights files. Exit 2 with
+    one line per problem (file:line: field: message).
 
     Cards whose power falls outside their rarity's band (cards/power_curve.toml) are listed as
     warnings: a balance question for the designer, not broken data.

@@ -64,16 +64,20 @@ def _run(cat, stacked, cards, seed, first, n, total, n_boards, spec=None):
     from sim.engine import layout as L
     from sim.ai.play import play_many
 
-    pid, budget = (L.GREEDY, 0) if spec is None else (spec.id, spec.budget)
+    pid, budget, weights = (L.GREEDY, 0, None) if spec is None else (spec.id, spec.budget,
+                                                                      spec.weights)
     idx = np.arange(first, first + n)
     return play_many(stacked, cards, idx % n_boards, _teams(cat, seed, first, n), seed,
-                     [pid] * 4, first_game=first, budgets=[budget] * 4)
+                     [pid] * 4, first_game=first, budgets=[budget] * 4, weights=[weights] * 4)
 
 
 def per_policy(cat, stacked, cards, args) -> None:
     """Each policy in self-play: games/s, decisions/s, over the same games in the same order.
     Batches of 8 games per thread (``runner.GAMES_PER_CHUNK``), so every thread plays: a batch
-    of 8 would be one task and time one thread."""
+    of 8 would be one task and time one thread. Each row also gives the games' mean rotations and
+    their stalemate and rotation-cap shares (issue #20: shorter, decisive games), and a policy
+    timed after plain ``greedy`` its rate as a multiple of greedy's (``greedy:weights=FILE``
+    must cost no more: issue #25)."""
     import numba
 
     from sim.ai.spec import parse_policy
@@ -82,17 +86,26 @@ def per_policy(cat, stacked, cards, args) -> None:
     batch = GAMES_PER_CHUNK * numba.get_num_threads()
     print(f"per policy (all four seats, {batch} games at a time for >= "
           f"{args.policy_seconds:g} s):")
+    greedy_rate = None
     for text in args.policies.split(","):
         spec = parse_policy(text)
         _run(cat, stacked, cards, args.seed, 0, 2, 2, args.boards, spec)  # compile / cache load
-        played, decisions, t0 = 0, 0, time.perf_counter()
+        played, decisions, rotations, t0 = 0, 0, 0, time.perf_counter()
+        reasons = np.zeros(5, np.int64)
         while played < batch or time.perf_counter() - t0 < args.policy_seconds:
             out = _run(cat, stacked, cards, args.seed, played, batch, 0, args.boards, spec)
             played += batch
             decisions += int(out[:, 5].sum())
+            rotations += int(out[:, 2].sum())
+            reasons += np.bincount(out[:, 1], minlength=5)[:5]
         dt = time.perf_counter() - t0
-        print(f"  {spec.label:<16}{played / dt:10,.1f} games/s {decisions / dt:12,.0f} decisions/s "
-              f"({played} games, {dt:.1f} s, mean rotations {out[:, 2].mean():.1f})")
+        rate = played / dt
+        greedy_rate = rate if spec.label == "greedy" else greedy_rate
+        ratio = (f", {rate / greedy_rate:.2f}x greedy" if greedy_rate and spec.label != "greedy"
+                 else "")
+        print(f"  {spec.label:<16}{rate:10,.1f} games/s {decisions / dt:12,.0f} decisions/s "
+              f"({played} games, {dt:.1f} s, mean rotations {rotations / played:.1f}, "
+              f"stalemate {reasons[2] / played:.0%}, cap {reasons[3] / played:.0%}{ratio})")
 
 
 def interpreted(args) -> None:

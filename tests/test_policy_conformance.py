@@ -16,6 +16,7 @@ in a balance verdict.
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,8 +28,11 @@ from sim.engine import layout as L
 from sim.engine.state import STATE_FIELDS
 from tests._engine_kit import CARDS, CATALOGUE, new_game, setup_for
 
-# every policy the engine knows, the look-ahead at a small budget (the suite's cost)
-POLICIES = [name if name != "lookahead" else f"{name}:4" for name in L.POLICY_IDS]
+# every policy the engine knows, the look-ahead at a small budget (the suite's cost), and greedy
+# with the tuned weights of experiments/greedy_tuned.toml (issue #25: a player of its own)
+TUNED = Path(__file__).resolve().parents[1] / "experiments" / "greedy_tuned.toml"
+POLICIES = [name if name != "lookahead" else f"{name}:4" for name in L.POLICY_IDS] + [
+    f"greedy:weights={TUNED}"]
 DRAWS_FROM_STREAM = {"random"}  # policies whose choice advances the game's random stream
 
 
@@ -87,7 +91,8 @@ def test_same_seed_same_game_stepped_or_jitted(spec):
     b = _stepped_game(spec, 12, 8)
     assert np.array_equal(a.event_rows(), b.event_rows())
     c = new_game(12, 8)
-    play_game(c, [p.id, L.GREEDY, p.id, L.GREEDY], [p.budget, 0, p.budget, 0])
+    play_game(c, [p.id, L.GREEDY, p.id, L.GREEDY], [p.budget, 0, p.budget, 0],
+              [p.weights, None, p.weights, None])
     assert np.array_equal(a.event_rows(), c.event_rows())
 
 
@@ -106,7 +111,8 @@ def test_play_many_is_bit_identical_whatever_the_threads(spec):
 
     def run():
         return play_many(stacked, CARDS, np.arange(6) % 2, teams, 99, [p.id, L.GREEDY] * 2,
-                         seats=np.arange(6) % 4, budgets=[p.budget, 0] * 2, per_card=True)
+                         seats=np.arange(6) % 4, budgets=[p.budget, 0] * 2, per_card=True,
+                         weights=[p.weights, None] * 2)
 
     before = numba.get_num_threads()
     first = run()
@@ -161,7 +167,8 @@ def test_no_policy_sees_the_face_down_apocalypse(spec):
     logs = []
     for apocalypse in (0, 1):
         game = new_game(15, 4, apocalypse=apocalypse)
-        play_game(game, [p.id, L.GREEDY, p.id, L.GREEDY], [p.budget, 0, p.budget, 0])
+        play_game(game, [p.id, L.GREEDY, p.id, L.GREEDY], [p.budget, 0, p.budget, 0],
+                  [p.weights, None, p.weights, None])
         rows = game.event_rows()
         reveal = np.flatnonzero(rows[:, 0] == L.EV_REVEAL)
         assert reveal.size == 1

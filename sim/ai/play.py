@@ -29,7 +29,7 @@ from sim.engine import layout as L
 from sim.engine.actions import _n_actions
 from sim.engine.legal import _legal
 from sim.engine.setup import _init_game
-from sim.engine.state import Static
+from sim.engine.state import Static, with_fp
 from sim.engine.turn import _advance, _apply
 from sim.engine.victory import _finish_by_health, _team_alive, _team_health
 from sim.rng import seed_states
@@ -74,11 +74,14 @@ def _eliminations(st, when, out):
 
 
 @njit
-def _play(st, S, policies, budgets, eliminated):
-    """Play to the end; ``policies[t]`` is team t's policy id, ``budgets[t]`` its budget.
+def _play(st, S, policies, budgets, eliminated, fps):
+    """Play to the end; ``policies[t]`` is team t's policy id, ``budgets[t]`` its budget,
+    ``fps[t]`` the float-parameter row its policy reads (``S.fp`` with team t's greedy weights:
+    a tuned greedy beside the rules' one; the engine itself reads ``S``).
     ``eliminated[t]``: the decision after which team t was eliminated (-1: never) — the
     finishing order the ladder rates. Checked only when a character died (one comparison per
     decision otherwise)."""
+    seen = (with_fp(S, fps[0]), with_fp(S, fps[1]), with_fp(S, fps[2]), with_fp(S, fps[3]))
     g = st.g
     mask = np.zeros(_n_actions(st.kind.shape[0], st.ent.shape[0]), np.bool_)
     _advance(st, S)
@@ -86,7 +89,7 @@ def _play(st, S, policies, budgets, eliminated):
     while g[L.OVER] == 0:
         count = _legal(st, S, mask)
         t = st.ent[g[L.CUR], L.TEAM]
-        a = _choose(st, S, mask, count, policies[t], budgets[t])
+        a = _choose(st, seen[t], mask, count, policies[t], budgets[t])
         _apply(st, S, a)
         if g[L.DEATHS] != deaths:
             deaths = g[L.DEATHS]
@@ -120,10 +123,12 @@ def _card_record(st, team_cards, rec):
 
 @njit
 def _play_range(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, policies, budgets,
-                seats, lo, hi, out, card_out):
+                fps, seats, lo, hi, out, card_out):
     """Games ``lo..hi-1``: ``out[i]`` = winner, reason, rotations, deaths, Apocalypse, decisions,
     each seat's final health and the decision after which each seat was eliminated (-1: never) of
-    game i; ``card_out[i]`` = :func:`_card_record` of game i."""
+    game i; ``card_out[i]`` = :func:`_card_record` of game i. ``fps[p]``: player p's float
+    parameters (its greedy weights), seated like ``policies[p]``."""
+    team_fp = np.empty_like(fps)
     for i in range(lo, hi):
         k = board_of[i]
         S = Static(statics.move_nbr2[k], statics.sight_nbr2[k], statics.sight_flag2[k],
@@ -139,8 +144,9 @@ def _play_range(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, p
         for t in range(4):
             pol[t] = policies[(t - seats[i]) % 4]
             bud[t] = budgets[(t - seats[i]) % 4]
+            team_fp[t] = fps[(t - seats[i]) % 4]
         eliminated = np.full(4, -1, np.int64)
-        _play(st, S, pol, bud, eliminated)
+        _play(st, S, pol, bud, eliminated, team_fp)
         out[i, 0] = st.g[L.WINNER]
         out[i, 1] = st.g[L.REASON]
         out[i, 2] = st.g[L.ROTATION]
@@ -164,9 +170,27 @@ RESULT_COLUMNS = ("winner", "reason", "rotation", "deaths", "apocalypse", "decis
 CARD_COLUMNS = ("dealt", "taken", "kills", "alive")
 
 
+def player_fps(fp, weights=None) -> np.ndarray:
+    """``float64[4, NFP]``: the parameter row ``fp`` once per player, player p's greedy weights
+    (``layout.W_DAMAGE..``, in ``GREEDY_KEYS`` order) replaced by ``weights[p]`` unless that is
+    None (``weights`` None: every player plays the rules' weights); a NaN in ``weights[p]``
+    keeps the rules' weight (a weights file that leaves the key out)."""
+    fps = np.tile(np.asarray(fp, np.float64), (4, 1))
+    if weights is not None:
+        if len(weights) != 4:
+            raise ValueError("weights hold one entry per seat (4)")
+        for p, w in enumerate(weights):
+            if w is not None:
+                w = np.asarray(w, np.float64)
+                if w.shape != (L.NFP - L.W_DAMAGE,):
+                    raise ValueError(f"weights[{p}] must hold {L.NFP - L.W_DAMAGE} values")
+                fps[p, L.W_DAMAGE:] = np.where(np.isnan(w), fps[p, L.W_DAMAGE:], w)
+    return np.ascontiguousarray(fps)
+
+
 def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, seats=None,
               first_game: int = 0, per_card: bool = False,
-              game_indices=None, budgets=None):
+              game_indices=None, budgets=None, weights=None):
     """Play ``len(board_of)`` games in parallel; ``int64[n, 16]`` (``RESULT_COLUMNS``), and with
     ``per_card`` also ``int64[n, 4, 5, 4]`` (``CARD_COLUMNS`` of each seat's cards).
 
@@ -176,7 +200,8 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
     ``stacked`` = :func:`tables.stack_setups` output; game ``i`` uses board ``board_of[i]``,
     ``team_cards[i]`` and child ``first_game + i`` of ``SeedSequence(root_seed)``; team ``t``
     plays ``policies[(t - seats[i]) % 4]`` (seat rotation: ``policies[0]`` sits in seat
-    ``seats[i]``) with budget ``budgets[(t - seats[i]) % 4]`` (default 0: each policy's own)."""
+    ``seats[i]``) with budget ``budgets[(t - seats[i]) % 4]`` (default 0: each policy's own)
+    and greedy weights ``weights[(t - seats[i]) % 4]`` (:func:`player_fps`; default: the rules')."""
     static, cpu_rows, n_cpu = stacked
     board_of = np.ascontiguousarray(board_of, np.int64)
     n = board_of.shape[0]
@@ -199,12 +224,13 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
                else np.ascontiguousarray(budgets, np.int64))
     if policies.shape != (4,) or budgets.shape != (4,):
         raise ValueError("policies and budgets hold one entry per seat (4)")
+    fps = player_fps(static.fp, weights)
     out = np.zeros((n, len(RESULT_COLUMNS)), np.int64)
     card_out = np.zeros((n, 4, 5, len(CARD_COLUMNS)), np.int64)
 
     def play(lo):  # rows lo.. of out and card_out: no two tasks share one
         _play_range(static, cards, cpu_rows, n_cpu, board_of, team_cards, states, policies,
-                    budgets, seats, lo, min(lo + GAMES_PER_CHUNK, n), out, card_out)
+                    budgets, fps, seats, lo, min(lo + GAMES_PER_CHUNK, n), out, card_out)
 
     # Games differ in length several-fold: hand them to threads a few at a time, so no thread
     # idles while another plays a long block.
@@ -219,18 +245,24 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
     return (out, card_out) if per_card else out
 
 
-def step(game, policy: int, budget: int = 0) -> None:
+def step(game, policy: int, budget: int = 0, weights=None) -> None:
     """One decision of ``game`` (a :class:`~sim.engine.game.Game`) by built-in ``policy``
-    (``layout.POLICY_IDS``; ``budget`` 0: its default), through the loop's own ``_choose``."""
+    (``layout.POLICY_IDS``; ``budget`` 0: its default; ``weights``: greedy weights of its own, in
+    ``GREEDY_KEYS`` order, None: the rules'), through the loop's own ``_choose``."""
     mask = np.zeros(game.n_actions, np.bool_)  # _legal writes every entry
     count = _legal(game.st, game.S, mask)
-    _apply(game.st, game.S, _choose(game.st, game.S, mask, count, np.int64(policy),
+    seen = game.S if weights is None else with_fp(game.S, player_fps(game.S.fp,
+                                                                     [weights] * 4)[0])
+    _apply(game.st, game.S, _choose(game.st, seen, mask, count, np.int64(policy),
                                     np.int64(budget)))
 
 
-def play_game(game, policies, budgets=None):
+def play_game(game, policies, budgets=None, weights=None):
     """Play ``game`` to the end in the jitted loop; ``policies`` = 4 policy ids, one per team,
-    and ``budgets`` their budgets (default 0: each policy's own). Its :class:`Result`."""
+    ``budgets`` their budgets (default 0: each policy's own) and ``weights`` their greedy weights
+    (4 entries, each None for the rules' or ``GREEDY_KEYS``-ordered values). Its
+    :class:`Result`."""
     budgets = np.zeros(4, np.int64) if budgets is None else np.asarray(budgets, np.int64)
-    _play(game.st, game.S, np.asarray(policies, np.int64), budgets, np.full(4, -1, np.int64))
+    _play(game.st, game.S, np.asarray(policies, np.int64), budgets, np.full(4, -1, np.int64),
+          player_fps(game.S.fp, weights))
     return game.result()

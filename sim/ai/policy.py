@@ -15,8 +15,9 @@ import numpy as np
 
 from sim.engine import layout as L
 from sim.engine.legal import _legal
+from sim.engine.state import with_fp
 
-from .play import _choose
+from .play import _choose, player_fps
 from .spec import parse_policy
 
 
@@ -29,24 +30,30 @@ class Policy(Protocol):
 
 
 class KernelPolicy:
-    """A built-in Numba policy (``layout.POLICY_IDS``) and its budget behind the protocol."""
+    """A built-in Numba policy (``layout.POLICY_IDS``), its budget and its greedy weights
+    (``GREEDY_KEYS`` order, NaN: the rules'; None: all the rules') behind the protocol."""
 
-    def __init__(self, policy_id: int, name: str, budget: int = 0):
+    def __init__(self, policy_id: int, name: str, budget: int = 0, weights=None):
         self.policy_id = policy_id
         self.name = name
         self.budget = budget
+        self.weights = weights
 
     def choose(self, game) -> int:
         mask = np.zeros(game.n_actions, np.bool_)
         count = _legal(game.st, game.S, mask)
-        return int(_choose(game.st, game.S, mask, count, np.int64(self.policy_id),
+        seen = game.S
+        if self.weights is not None:  # the same tables, this player's weights
+            seen = with_fp(game.S, player_fps(game.S.fp, [self.weights] * 4)[0])
+        return int(_choose(game.st, seen, mask, count, np.int64(self.policy_id),
                            np.int64(self.budget)))
 
 
 def by_name(name: str, budget: int | None = None) -> Policy:
-    """``random``, ``greedy``, ``lookahead`` or ``lookahead:BUDGET`` (:mod:`sim.ai.spec`)."""
+    """``random``, ``greedy``, ``greedy:weights=FILE``, ``lookahead`` or ``lookahead:BUDGET``
+    (:mod:`sim.ai.spec`)."""
     spec = parse_policy(name, budget)
-    return KernelPolicy(spec.id, spec.label, spec.budget)
+    return KernelPolicy(spec.id, spec.label, spec.budget, spec.weights)
 
 
 def play(game, policies: Sequence[Policy], max_decisions: int = 1_000_000):

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import click
 
-POLICY_HELP = ("Policy: random, greedy, lookahead or lookahead:BUDGET (simulations per "
+POLICY_HELP = ("Policy: random, greedy, greedy:weights=FILE (greedy with a weights file's "
+               "weights), lookahead or lookahead:BUDGET (simulations per "
                "decision; see docs/ai.md).")
 BUDGET_HELP = "Budget of every lookahead policy that names none (default 32)."
 

@@ -90,15 +90,16 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
     game = new_game(catalogue, team_cards, seed, apocalypse=apoc, log=log is not None or watch)
     ids = [s.id for s in specs]
     budgets = [s.budget for s in specs]
+    weights = [s.weights for s in specs]  # greedy:weights=FILE (None: the rules')
     if not watch:
         with stage(f"playing the game ({', '.join(sorted(set(names)))})"):  # sim.runner.progress
-            result = play_game(game, ids, budgets)
+            result = play_game(game, ids, budgets, weights)
     else:
         from sim.report.watch import team_title
 
         teams = [f"{team_title(k, team_names[k])} ({names[k]})" for k in range(4)]
-        rec, result, pictures = _play_watched(game, catalogue, teams, team_names, ids, budgets,
-                                              seed, png_every)
+        rec, result, pictures = _play_watched(game, catalogue, teams, team_names, ids,
+                                              list(zip(budgets, weights)), seed, png_every)
     for t in range(4):
         card_list = ", ".join(catalogue.cards.names[c] for c in team_cards[t])
         click.echo(f"Team {t + 1} {team_names[t]} ({names[t]}): {card_list}")
@@ -152,7 +153,7 @@ def _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures,
             pictures.append(path)
             drawn = rot
         team = int(game.st.ent[game.current, L.TEAM])
-        step(game, ids[team], budgets[team])
+        step(game, ids[team], *budgets[team])  # (budget, greedy weights)
         rec.after_step()
         advance(1)
 

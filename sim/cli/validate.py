@@ -1,5 +1,5 @@
-"""``bwlab validate [PATH] [--teams F] [--experiment F]``: check everything a command loads,
-report every problem at once.
+"""``bwlab validate [PATH] [--teams F] [--experiment F] [--weights F]``: check everything a
+command loads, report every problem at once.
 
 Why through the commands' own loaders: a check of its own would drift from what ``play``,
 ``run`` and ``report`` read, and a file could pass here and fail there (issue #22: ``validate``
@@ -32,11 +32,15 @@ def _gather(problems, loader, *args):
 @click.option("--experiment", "experiments", multiple=True, type=click.Path(path_type=Path),
               help="An experiment file to check too, with its team files: a run, rarity or report "
                    "experiment, a drift suite or a rulings study (repeatable).")
-def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tuple[Path, ...]):
+@click.option("--weights", "weights_files", multiple=True, type=click.Path(path_type=Path),
+              help="A greedy weights file to check too (greedy:weights=FILE, docs/ai.md; "
+                   "repeatable).")
+def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tuple[Path, ...],
+             weights_files: tuple[Path, ...] = ()):
     """Check the card folder PATH (default: ./cards): every file any command loads (cards,
     abilities, tiles, items, entities, rules with its [game] section, apocalypses, power curve,
-    peers, arena budget), and the given team and experiment files. Exit 2 with one line per
-    problem (file:line: field: message).
+    peers, arena budget), and the given team, experiment and greedy weights files. Exit 2 with
+    one line per problem (file:line: field: message).
 
     Cards whose power falls outside their rarity's band (cards/power_curve.toml) are listed as
     warnings: a balance question for the designer, not broken data.
@@ -45,6 +49,7 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
     from sim.catalogue.arena_budget import ARENA_BUDGET_FILE, load_arena_budget
     from sim.catalogue.diagnostics import Problems
     from sim.catalogue.game_rules import load_game_rules
+    from sim.catalogue.greedy_weights import load_greedy_weights
     from sim.catalogue.loader import default_cards_dir, load_catalogue
     from sim.catalogue.peers import PEERS_FILE, load_peers
     from sim.catalogue.power import POWER_CURVE_FILE, check_bands, load_power_curve
@@ -69,7 +74,9 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
             _gather(problems, load_teams, f, catalogue.cards)
         for f in experiments:
             _gather(problems, _load_experiment, f, catalogue)
-    elif teams_files or experiments:
+    for f in weights_files:  # they need no cards
+        _gather(problems, load_greedy_weights, f)
+    if catalogue is None and (teams_files or experiments):
         click.echo("team and experiment files not checked: the cards above must load first",
                    err=True)
     problems.raise_if_any()
@@ -77,7 +84,7 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
     check_bands(catalogue.cards, catalogue.rules, curve, warnings)
     for warning in warnings.items:
         click.echo(f"warning: {warning}", err=True)
-    checked = [str(f) for f in (*teams_files, *experiments)]
+    checked = [str(f) for f in (*teams_files, *experiments, *weights_files)]
     click.echo(f"{root}: ok — {len(catalogue.cards)} cards, {len(catalogue.abilities.types)} "
                f"ability types, {len(catalogue.rules.suits)} suits, {len(catalogue.tiles)} tiles, "
                f"{len(catalogue.items)} items, {len(apocalypses.names)} Apocalypses"

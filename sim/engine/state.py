@@ -111,6 +111,17 @@ def new_static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move
 
 
 @njit
+def with_fp(S, fp):
+    """``S`` with another float-parameter row ``fp`` (the same tables otherwise): a player with
+    greedy weights of its own (``sim.ai.spec``: ``greedy:weights=FILE``) reads its row, the
+    engine reads only ``fp[F_RED]``, which every row keeps."""
+    return Static(S.move_nbr2, S.sight_nbr2, S.sight_flag2, S.kind2, S.tile_pos2, S.twin2,
+                  S.move_roll, S.pos_suit, S.pos_layer, S.spawn_space, S.ip, fp, S.tier_faces,
+                  S.tier_reject, S.apoc_code, S.apoc_params, S.tail, S.ctail, S.pos_dist,
+                  S.item_fx, S.tile_fx, S.pos_tile, S.feature)
+
+
+@njit
 def state_fields(st):
     return (st.ent, st.g, st.pos_state, st.rng, st.ev, st.move_nbr, st.sight_nbr, st.sight_flag,
             st.kind, st.tile_pos, st.twin, st.cost, st.queue, st.sight, st.floor, st.tiles,

@@ -142,7 +142,7 @@ def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc):
             if game.terminal:
                 break
             team = int(game.st.ent[game.current, L.TEAM])
-            step(game, specs[team].id, specs[team].budget)
+            step(game, specs[team].id, specs[team].budget, specs[team].weights)
             rec.after_step()
     if checked != len(body):
         raise Mismatch(body[checked][0], "the log goes on after the game played again from its "

@@ -140,7 +140,7 @@ def _play_set_games(arena, exp, teams: np.ndarray, set_games: int) -> np.ndarray
         seat_cards = teams[of_set[:, None], sch.team_of_seat]          # [n, 4 seats, 5]
         out = play_many(arena.stacked, arena.cards, sch.board, seat_cards, exp.root_seed,
                         arena.policies, seats=sch.offset, first_game=start,
-                        budgets=arena.budgets)
+                        budgets=arena.budgets, weights=arena.weights)
         seat = out[:, 0]
         rows = np.arange(seat.size)
         winners.append(np.where(seat >= 0, sch.team_of_seat[rows, np.maximum(seat, 0)], -1))

@@ -209,7 +209,7 @@ def _play_match(world, catalogue, lower: PolicySpec, higher: PolicySpec, deals: 
     seated = [higher, lower, lower, lower]  # team t plays seated[(t - rot) % 4]
     out = play_many(stacked, cards, games % boards, np.repeat(teams, 4, axis=0), seed,
                     [s.id for s in seated], seats=rot, game_indices=games,
-                    budgets=[s.budget for s in seated])
+                    budgets=[s.budget for s in seated], weights=[s.weights for s in seated])
     column = RESULT_COLUMNS.index
     health = out[:, [column(f"health_seat{s + 1}") for s in range(4)]]
     eliminated = out[:, [column(f"eliminated_seat{s + 1}") for s in range(4)]]

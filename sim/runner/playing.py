@@ -34,7 +34,8 @@ def chunk_size(seconds_per_game: float, most: int) -> int:
 
 
 def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, seats=None,
-              first_game: int = 0, per_card: bool = False, game_indices=None, budgets=None):
+              first_game: int = 0, per_card: bool = False, game_indices=None, budgets=None,
+              weights=None):
     """Exactly :func:`sim.ai.play.play_many`'s rows, played in chunks that advance the
     progress line (module doc)."""
     import numba
@@ -44,7 +45,7 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
     watching = progress.current()
     if watching is None or watching.quiet:  # nobody watches: the loop's own single call
         return loop.play_many(stacked, cards, board_of, team_cards, root_seed, policies,
-                                seats, first_game, per_card, game_indices, budgets)
+                              seats, first_game, per_card, game_indices, budgets, weights)
     board_of = np.ascontiguousarray(board_of, np.int64)
     n = board_of.shape[0]
     threads = min(numba.get_num_threads(), max(1, -(-n // loop.GAMES_PER_CHUNK)))
@@ -55,7 +56,7 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
     if indices.shape != (n,) or team_cards.shape != (n, 4, 5) or seats.shape != (n,):
         # the loop's own messages for malformed input
         return loop.play_many(stacked, cards, board_of, team_cards, root_seed, policies,
-                                seats, first_game, per_card, game_indices, budgets)
+                              seats, first_game, per_card, game_indices, budgets, weights)
     out = np.zeros((n, len(loop.RESULT_COLUMNS)), np.int64)
     card_out = np.zeros((n, 4, 5, len(loop.CARD_COLUMNS)), np.int64)
 
@@ -66,8 +67,8 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
         where = ({"first_game": first_game + lo} if game_indices is None
                  else {"game_indices": indices[rows]})
         got = loop.play_many(stacked, cards, board_of[rows], team_cards[rows], root_seed,
-                               policies, seats=seats[rows], per_card=per_card, budgets=budgets,
-                               **where)
+                             policies, seats=seats[rows], per_card=per_card, budgets=budgets,
+                             weights=weights, **where)
         if per_card:
             out[rows], card_out[rows] = got
         else:

@@ -85,7 +85,8 @@ def input_digest(arena, h=None):
         else:
             h.update(repr(x).encode())
 
-    feed((arena.stacked, tuple(arena.cards), arena.policies, arena.budgets))
+    feed((arena.stacked, tuple(arena.cards), arena.policies, arena.budgets,
+          [() if w is None else w for w in arena.weights]))
     return h
 
 

@@ -30,6 +30,8 @@ class Arena:
     policies: np.ndarray   # policy id of each experiment team
     budgets: np.ndarray    # and its budget (sim.ai.spec)
     setups: tuple = ()     # the boards built so far (board k's GameSetup), for :func:`grow_arena`
+    # each team's greedy weights (greedy:weights=FILE; None: the rules'), for the engine
+    weights: tuple = (None, None, None, None)
 
 
 def board_setups(catalogue, exp: Experiment, start: int, stop: int) -> list:
@@ -56,7 +58,8 @@ def build_arena(catalogue, exp: Experiment, n_boards: int | None = None) -> Aren
     specs = [parse_policy(p) for p in exp.policies]
     return Arena(exp, stack_setups(list(setups)), card_arrays(catalogue.cards),
                  np.array([s.id for s in specs], np.int64),
-                 np.array([s.budget for s in specs], np.int64), setups)
+                 np.array([s.budget for s in specs], np.int64), setups,
+                 tuple(s.weights for s in specs))
 
 
 def grow_arena(catalogue, arena: Arena, n_boards: int) -> Arena:
@@ -86,7 +89,7 @@ def play_games(arena: Arena, start: int, stop: int) -> dict:
     # policies[k] belongs to experiment team k: seat s (team (s - offset) % 4) plays policies[k]
     out, per_card = play_many(arena.stacked, arena.cards, sch.board, sch.team_cards,
                               exp.root_seed, arena.policies, seats=sch.offset, first_game=start,
-                              per_card=True, budgets=arena.budgets)
+                              per_card=True, budgets=arena.budgets, weights=arena.weights)
     res = dict(zip(RESULT_COLUMNS, out.T))
     winner_seat = res["winner"]
     rows = np.arange(len(sch.games))
@@ -148,7 +151,7 @@ def replay_winners(arena: Arena, games: np.ndarray, team_cards: np.ndarray) -> n
     rows = games - int(games.min())
     out = play_many(arena.stacked, arena.cards, sch.board[rows], team_cards, exp.root_seed,
                     arena.policies, seats=sch.offset[rows], game_indices=games,
-                    budgets=arena.budgets)
+                    budgets=arena.budgets, weights=arena.weights)
     return out[:, 0]
 
 

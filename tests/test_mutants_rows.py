@@ -92,3 +92,15 @@ def test_the_checks_can_fail():
     assert _row_of(ROWS[some].strip()[2:60], ROWS) == [some]
     assert _row_of("no row says this \0", ROWS) == []
     assert not _enforcing("| Action Clock | not simulated: no | — |")
+
+
+def test_every_mutant_still_applies():
+    """A mutant whose ``old`` text has left its file (code moved or renamed) would be reported
+    by the harness only when it runs: each must occur exactly once in its file now."""
+    problems = []
+    for i, m in enumerate(MUTANTS["mutant"], 1):
+        path = ROOT / m["file"]
+        n = path.read_text(encoding="utf-8").count(m["old"]) if path.is_file() else -1
+        if n != 1:
+            problems.append(f"mutant {i} ({m['rule']}): `old` occurs {n} times in {m['file']}")
+    assert not problems, "\n".join(problems)

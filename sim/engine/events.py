@@ -187,104 +187,115 @@ def _pos(p):
 
 
 def _text(name, ev, labels, apocs, items=()) -> str:
+    """The event's sentence: its entry in :data:`SENTENCES` (items and tile functions have
+    their own tables), or its name."""
     w = lambda k: _who(labels, ev[k])  # noqa: E731
     if name.startswith("item") or name == "flat damage":
         return _item_text(name, ev, w, items, labels)
-    if name == "turn":
-        return f"Team {ev['team'] + 1} begins its turn"
-    if name == "placement":
-        return f"{w('entity')} is placed on space {ev['space']}"
-    if name == "move":
-        return f"{w('entity')} moves {ev['from']} -> {ev['to']} for {ev['cost']} speed"
-    if name in ("attack", "retaliation"):
-        verb = "retaliates against" if name == "retaliation" else "attacks"
-        return (f"{w('attacker')} {verb} {w('defender')}: {ev['attacks']} attacks, "
-                f"{COLOUR_NAMES[ev['colour']]} point, tier {ev['tier']}, hits on > {ev['threshold']}")
-    if name == "roll":
-        return f"defense dice: {ev['hits']} of {ev['attacks']} attacks hit"
-    if name == "damage":
-        return (f"{ev['hits']} damage dice (D{ev['faces']}) deal {ev['damage']}; "
-                f"{w('defender')} has {max(ev['health'], 0)} health")
-    if name == "death":
-        return f"{w('entity')} dies ({CAUSES.get(ev['cause'], '?')})"
-    if name == "elimination":
-        return f"Team {ev['team'] + 1} is eliminated"
-    if name == "reveal":
-        return f"the Apocalypse is revealed ({REVEALS[ev['reason']]}): {apocs[ev['apocalypse']]}"
-    if name == "apocalypse begins":
-        return f"{apocs[ev['apocalypse']]} begins"
-    if name == "apocalypse held":
-        return (f"{w('entity')} holds the Apocalypse tile at this GM Turn "
-                f"({ev['held']} of {ev['needed']} in a row)")
-    if name == "apocalypse resolved":
-        return (f"Team {ev['team'] + 1} resolves {apocs[ev['apocalypse']]} ({w('entity')} held "
-                f"its tile): the GM Turn operates as normal again")
-    if name == "hand over":
-        return f"{w('entity')} hands the turn to {w('to')} ({ev['left']} hand-overs left)"
-    if name == "announcement":
-        return f"coordinate {_pos(ev['position'])} will be destroyed on the next GM Turn"
-    if name == "destruction":
-        return f"coordinate {_pos(ev['position'])} is destroyed and becomes void"
-    if name == "tile-wide damage":
-        return f"{w('entity')} takes {ev['damage']} tile-wide damage ({max(ev['health'], 0)} left)"
-    if name == "ability":
-        effect = EFFECTS[ev["effect"] - 1] if 1 <= ev["effect"] <= len(EFFECTS) else "?"
-        on = "" if ev["target"] >= len(labels) else f" on {w('target')}"
-        return f"{w('user')} uses its ability ({effect}){on}"
-    if name == "heal":
-        return (f"{w('by')} heals {w('entity')} by {ev['healed']} (+{ev['shield']} shield); "
-                f"{ev['health']} health")
-    if name == "state":
-        what = STATES.get(ev["state"], "?")
-        if ev["state"] in (L.BUFF, L.DEBUFF) and ev["until"]:
-            what += f" ({STATS[ev['stat']]} {ev['change']:+d})"
-        count, clock = divmod(ev["until"], L.CLOCKS)
-        until = (f"until rotation {count}" if clock == L.ROT_CLOCK
-                 else f"until Team {clock + 1}'s turn {count} begins")
-        return (f"{w('entity')} is {what} by {w('by')} ({until})" if ev["until"]
-                else f"{w('entity')} is no longer {what}")
-    if name == "revive":
-        return f"{w('by')} revives {w('entity')} on space {ev['space']}"
-    if name == "teleport":
-        return f"{w('entity')} teleports {ev['from']} -> {ev['to']}"
-    if name == "water-roll":
-        how = "freely" if ev["face"] == 0 else f"rolls {ev['face']}"
-        what = ("crosses" if ev["success"] else "fails") + (" a wall" if ev["wall"] else "")
-        return f"{w('entity')} {how} for water {ev['from']} -> {ev['to']}: {what}"
-    if name == "submerged":
-        return f"{w('entity')} is submerged beside space {ev['space']}"
-    if name == "fall":
-        return f"{w('entity')} falls {ev['from']} -> {ev['to']} (rolled {ev['face']}): {ev['damage']} damage"
-    if name == "spawn":
-        where = f"on space {ev['space']}" if ev["space"] >= 0 else "to be placed in the Spawn"
-        return f"{w('entity')} enters play through {w('by')}, {where}"
-    if name == "vanish":
-        return f"{w('entity')} leaves play with {w('because')}"
-    if name == "board":
-        return f"{w('entity')} boards {w('vehicle')} on space {ev['space']}"
-    if name == "alight":
-        return f"{w('entity')} leaves {w('vehicle')} on space {ev['space']}"
-    if name == "drive":
-        return (f"{w('pilot')} drives {w('vehicle')} {ev['from']} -> {ev['to']} "
-                f"for {ev['cost']} of its speed")
-    if name == "group attack":
-        return (f"{w('attacker')} declares a group attack on {w('target')} "
-                f"({ev['attackers']} attackers)")
-    if name == "group attack, target dead":
-        kept = "spends" if ev["spent"] else "keeps"
-        return f"{w('target')} is already dead: {w('entity')} {kept} its action"
-    if name == "vehicle action":
-        return f"{w('pilot')} attacks {w('target')} through {w('vehicle')}'s weapon"
-    if name == "GM turn":
-        return "the GM Turn"
-    if name == "rotation":
-        return f"the Rotation Counter reaches {ev['rotation']}"
-    if name == "game over":
-        who = f"Team {ev['winner'] + 1} wins" if ev["winner"] >= 0 else "a draw"
-        return f"game over: {who} ({L.REASON_NAMES[ev['reason']]})"
+    if name in SENTENCES:
+        return SENTENCES[name](ev, w, apocs, labels)
     if name in TILE_EVENT_NAMES:
         return tile_text(name, ev, w)
     return name
+
+
+def _attack(name, ev, w) -> str:
+    verb = "retaliates against" if name == "retaliation" else "attacks"
+    return (f"{w('attacker')} {verb} {w('defender')}: {ev['attacks']} attacks, "
+            f"{COLOUR_NAMES[ev['colour']]} point, tier {ev['tier']}, hits on > {ev['threshold']}")
+
+
+def _ability(ev, w, labels) -> str:
+    effect = EFFECTS[ev["effect"] - 1] if 1 <= ev["effect"] <= len(EFFECTS) else "?"
+    on = "" if ev["target"] >= len(labels) else f" on {w('target')}"
+    return f"{w('user')} uses its ability ({effect}){on}"
+
+
+def _state(ev, w) -> str:
+    what = STATES.get(ev["state"], "?")
+    if ev["state"] in (L.BUFF, L.DEBUFF) and ev["until"]:
+        what += f" ({STATS[ev['stat']]} {ev['change']:+d})"
+    count, clock = divmod(ev["until"], L.CLOCKS)
+    until = (f"until rotation {count}" if clock == L.ROT_CLOCK
+             else f"until Team {clock + 1}'s turn {count} begins")
+    return (f"{w('entity')} is {what} by {w('by')} ({until})" if ev["until"]
+            else f"{w('entity')} is no longer {what}")
+
+
+def _water_roll(ev, w) -> str:
+    how = "freely" if ev["face"] == 0 else f"rolls {ev['face']}"
+    what = ("crosses" if ev["success"] else "fails") + (" a wall" if ev["wall"] else "")
+    return f"{w('entity')} {how} for water {ev['from']} -> {ev['to']}: {what}"
+
+
+def _spawn(ev, w) -> str:
+    where = f"on space {ev['space']}" if ev["space"] >= 0 else "to be placed in the Spawn"
+    return f"{w('entity')} enters play through {w('by')}, {where}"
+
+
+def _game_over(ev) -> str:
+    who = f"Team {ev['winner'] + 1} wins" if ev["winner"] >= 0 else "a draw"
+    return f"game over: {who} ({L.REASON_NAMES[ev['reason']]})"
+
+
+# name -> (event fields, w: an entity field's label, Apocalypse names, labels) -> its sentence;
+# one line per kind of event (the items' and the tile functions' have tables of their own)
+SENTENCES = {
+    "turn": lambda ev, w, a, lb: f"Team {ev['team'] + 1} begins its turn",
+    "placement": lambda ev, w, a, lb: f"{w('entity')} is placed on space {ev['space']}",
+    "move": lambda ev, w, a, lb: (f"{w('entity')} moves {ev['from']} -> {ev['to']} for "
+                                  f"{ev['cost']} speed"),
+    "attack": lambda ev, w, a, lb: _attack("attack", ev, w),
+    "retaliation": lambda ev, w, a, lb: _attack("retaliation", ev, w),
+    "roll": lambda ev, w, a, lb: f"defense dice: {ev['hits']} of {ev['attacks']} attacks hit",
+    "damage": lambda ev, w, a, lb: (f"{ev['hits']} damage dice (D{ev['faces']}) deal "
+                                    f"{ev['damage']}; {w('defender')} has "
+                                    f"{max(ev['health'], 0)} health"),
+    "death": lambda ev, w, a, lb: f"{w('entity')} dies ({CAUSES.get(ev['cause'], '?')})",
+    "elimination": lambda ev, w, a, lb: f"Team {ev['team'] + 1} is eliminated",
+    "reveal": lambda ev, w, a, lb: (f"the Apocalypse is revealed ({REVEALS[ev['reason']]}): "
+                                    f"{a[ev['apocalypse']]}"),
+    "apocalypse begins": lambda ev, w, a, lb: f"{a[ev['apocalypse']]} begins",
+    "apocalypse held": lambda ev, w, a, lb: (f"{w('entity')} holds the Apocalypse tile at this "
+                                             f"GM Turn ({ev['held']} of {ev['needed']} in a row)"),
+    "apocalypse resolved": lambda ev, w, a, lb: (
+        f"Team {ev['team'] + 1} resolves {a[ev['apocalypse']]} ({w('entity')} held its tile): "
+        f"the GM Turn operates as normal again"),
+    "hand over": lambda ev, w, a, lb: (f"{w('entity')} hands the turn to {w('to')} "
+                                       f"({ev['left']} hand-overs left)"),
+    "announcement": lambda ev, w, a, lb: (f"coordinate {_pos(ev['position'])} will be destroyed "
+                                          f"on the next GM Turn"),
+    "destruction": lambda ev, w, a, lb: (f"coordinate {_pos(ev['position'])} is destroyed and "
+                                         f"becomes void"),
+    "tile-wide damage": lambda ev, w, a, lb: (f"{w('entity')} takes {ev['damage']} tile-wide "
+                                              f"damage ({max(ev['health'], 0)} left)"),
+    "ability": lambda ev, w, a, lb: _ability(ev, w, lb),
+    "heal": lambda ev, w, a, lb: (f"{w('by')} heals {w('entity')} by {ev['healed']} "
+                                  f"(+{ev['shield']} shield); {ev['health']} health"),
+    "state": lambda ev, w, a, lb: _state(ev, w),
+    "revive": lambda ev, w, a, lb: f"{w('by')} revives {w('entity')} on space {ev['space']}",
+    "teleport": lambda ev, w, a, lb: f"{w('entity')} teleports {ev['from']} -> {ev['to']}",
+    "water-roll": lambda ev, w, a, lb: _water_roll(ev, w),
+    "submerged": lambda ev, w, a, lb: f"{w('entity')} is submerged beside space {ev['space']}",
+    "fall": lambda ev, w, a, lb: (f"{w('entity')} falls {ev['from']} -> {ev['to']} (rolled "
+                                  f"{ev['face']}): {ev['damage']} damage"),
+    "spawn": lambda ev, w, a, lb: _spawn(ev, w),
+    "vanish": lambda ev, w, a, lb: f"{w('entity')} leaves play with {w('because')}",
+    "board": lambda ev, w, a, lb: f"{w('entity')} boards {w('vehicle')} on space {ev['space']}",
+    "alight": lambda ev, w, a, lb: f"{w('entity')} leaves {w('vehicle')} on space {ev['space']}",
+    "drive": lambda ev, w, a, lb: (f"{w('pilot')} drives {w('vehicle')} {ev['from']} -> "
+                                   f"{ev['to']} for {ev['cost']} of its speed"),
+    "group attack": lambda ev, w, a, lb: (f"{w('attacker')} declares a group attack on "
+                                          f"{w('target')} ({ev['attackers']} attackers)"),
+    "group attack, target dead": lambda ev, w, a, lb: (
+        f"{w('target')} is already dead: {w('entity')} "
+        f"{'spends' if ev['spent'] else 'keeps'} its action"),
+    "vehicle action": lambda ev, w, a, lb: (f"{w('pilot')} attacks {w('target')} through "
+                                            f"{w('vehicle')}'s weapon"),
+    "GM turn": lambda ev, w, a, lb: "the GM Turn",
+    "rotation": lambda ev, w, a, lb: f"the Rotation Counter reaches {ev['rotation']}",
+    "game over": lambda ev, w, a, lb: _game_over(ev),
+}
 
 
 def _item_text(name, ev, w, items, labels) -> str:

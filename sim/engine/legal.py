@@ -40,9 +40,9 @@ from .water import _legal_water
 
 @njit(inline="always")
 def _ally_near(st, S, c, space, team, steps):
-    """Whether a living teammate of ``c`` other than itself stands within ``steps`` tile
-    boundaries of ``space`` (the lower bound ``_may_reach`` uses for opponents): no sight search
-    for an ally-target ability when none can be in range."""
+    """Whether a living teammate of ``c`` other than itself stands within ``steps`` tile boundaries of ``space`` (the lower
+    bound ``_may_reach`` uses for opponents): no sight search for an ally-target ability
+    when none can be in range."""
     tile_pos = st.tile_pos
     pos_dist = st.tiles  # columns 0..48: the live tile distance (layout.TL_*)
     p = tile_pos[space]
@@ -61,7 +61,6 @@ def _ally_near(st, S, c, space, team, steps):
 
 @njit
 def _legal(st, S, mask):
-    """Mark every legal action of the deciding character in ``mask``; return how many."""
     mask[:] = False
     mask[L.END] = True
     count = 1
@@ -73,47 +72,28 @@ def _legal(st, S, mask):
     ent = st.ent
     n = st.kind.shape[0]
     m = ent.shape[0]
+    move = _move_base(n, m)
     team = ent[c, L.TEAM]
     here = ent[c, L.SPACE]
     if here < 0:
-        return _legal_placement(st, S, team, mask, _move_base(n, m))
+        # "You may distribute your characters across the three Uncovered Tiles of your Spawn
+        # however you like": placing is not optional, so END is not offered.
+        count = 0
+        for k in range(S.spawn_space.shape[1]):
+            s = _spawn_now(st, S, team, k)
+            if s >= 0 and not mask[move + s]:
+                mask[move + s] = True
+                count += 1
+        if count > 0:  # no Spawn coordinate left standing: it waits (house ruling, rulings.md)
+            mask[L.END] = False
+        return count if count > 0 else 1
     if ent[c, L.FROZEN] != 0:  # "cannot use any of its speed, cannot spend its action"
         return count
     count += _legal_handover(st, c, mask, _hand_base(n, m))  # the team's order (order.py)
     if ent[c, L.SUBMERGED] != 0:  # "cannot move, and cannot spend their action on anything
         g[L.NREACH] = -1          # except attempting to escape" (no reach searched)
         return count + _legal_water(st, S, c, mask, _water_base(n, m))
-    count += _legal_moves(st, S, c, here, mask, _move_base(n, m))
-    k, tk, ar, summon = _legal_ability_unsighted(st, S, c, team, mask)
-    count += k + _legal_in_sight(st, S, c, team, here, mask, tk, ar, summon)
-    count += _legal_items(st, S, c, mask, _item_base(n, m))
-    count += _legal_interact(st, S, c, mask, _interact_base(n, m))
-    count += _legal_water(st, S, c, mask, _water_base(n, m))
-    return count
-
-
-@njit(inline="always")
-def _legal_placement(st, S, team, mask, move):
-    """Before the team is on the board: "You may distribute your characters across the three
-    Uncovered Tiles of your Spawn however you like": placing is not optional, so END is not
-    offered (with no Spawn coordinate left standing the character waits: END alone)."""
-    count = 0
-    for k in range(S.spawn_space.shape[1]):
-        s = _spawn_now(st, S, team, k)
-        if s >= 0 and not mask[move + s]:
-            mask[move + s] = True
-            count += 1
-    if count > 0:  # no Spawn coordinate left standing: it waits (house ruling, rulings.md)
-        mask[L.END] = False
-    return count if count > 0 else 1
-
-
-@njit(inline="always")
-def _legal_moves(st, S, c, here, mask, move):
-    """Every space within the speed ``c`` has left; the reach search also leaves each space's
-    cost for ``_apply`` and the policies (searched with speed 0 when none is left)."""
-    count = 0
-    speed = _move_speed(st.ent, c)  # a pilot's vehicle's speed (docs/entities.md)
+    speed = _move_speed(ent, c)  # a pilot's vehicle's speed (docs/entities.md)
     if speed > 0:
         touched = _reach_from(st, S, here, speed)
         queue = st.queue
@@ -125,20 +105,8 @@ def _legal_moves(st, S, c, here, mask, move):
                 count += 1
     else:
         _reach_from(st, S, here, 0)
-    return count
-
-
-@njit(inline="always")
-def _legal_ability_unsighted(st, S, c, team, mask):
-    """The ability's uses that need no line of sight: on itself, a tile, a teleport's spaces,
-    a dead teammate. Returns (how many, the target kind left for the sight search (-1: none),
-    the ability's range, whether it summons onto spaces in sight)."""
-    ent = st.ent
-    n = st.kind.shape[0]
-    m = ent.shape[0]
     base = _ability_base(n, m)  # ability actions on entities
     on_space = _ability_space_base(n, m)  # and on spaces
-    count = 0
     tk = -1
     ar = -1
     summon = False  # minions: spaces in range and sight (entities._summon_targets)
@@ -155,42 +123,21 @@ def _legal_ability_unsighted(st, S, c, team, mask):
         elif tk == L.T_SPACE:
             count += _teleport_targets(st, c, ent[c, L.AB_AMOUNT], on_space, mask)
         elif tk == L.T_DEAD_ALLY:
-            count += _legal_revive(st, S, team, mask, base, _alt_base(n, m))
+            alt = _alt_base(n, m)
+            for e in range(m):  # a character that died (not a minion, nor a row not yet in play)
+                if (ent[e, L.TEAM] == team and ent[e, L.ALIVE] == 0
+                        and ent[e, L.KIND] <= L.K_SUMMONED and ent[e, L.DORMANT] == 0):
+                    spot = _revive_space(st, S, e)
+                    if spot >= 0:
+                        mask[base + e] = True
+                        count += 1
+                        # "or back in the team's Spawn": the second form, when it differs
+                        spawn = _spawn_revive_space(st, S, e)
+                        if spawn >= 0 and spawn != spot:
+                            mask[alt + e] = True
+                            count += 1
         else:
             ar = _ability_range(ent, c)
-    return count, tk, ar, summon
-
-
-@njit(inline="always")
-def _legal_revive(st, S, team, mask, base, alt):
-    """A revive's targets: each character of the team that died and has a space to return to."""
-    ent = st.ent
-    count = 0
-    for e in range(ent.shape[0]):  # a character that died (not a minion, nor a row not yet in play)
-        if (ent[e, L.TEAM] == team and ent[e, L.ALIVE] == 0
-                and ent[e, L.KIND] <= L.K_SUMMONED and ent[e, L.DORMANT] == 0):
-            spot = _revive_space(st, S, e)
-            if spot >= 0:
-                mask[base + e] = True
-                count += 1
-                # "or back in the team's Spawn": the second form, when it differs
-                spawn = _spawn_revive_space(st, S, e)
-                if spawn >= 0 and spawn != spot:
-                    mask[alt + e] = True
-                    count += 1
-    return count
-
-
-@njit(inline="always")
-def _legal_in_sight(st, S, c, team, here, mask, tk, ar, summon):
-    """Everything aimed through one line-of-sight search: attacks (alone, as a Group Attack,
-    with a vehicle's weapon), the ability on entities or spaces in its range and sight."""
-    ent = st.ent
-    n = st.kind.shape[0]
-    m = ent.shape[0]
-    base = _ability_base(n, m)
-    on_space = _ability_space_base(n, m)
-    count = 0
     reach = ent[c, L.RANGE] if ent[c, L.ACTED] == 0 else -1
     v = _weapon_ready(ent, c)  # a pilot's vehicle with a weapon: its range, from this space
     wreach = ent[v, L.RANGE] if v >= 0 else -1
@@ -205,34 +152,36 @@ def _legal_in_sight(st, S, c, team, here, mask, tk, ar, summon):
         summon = False
     steps = max(reach, ar, wreach)  # -1: it has attacked and has no ability or weapon to use
     group = _group_base(n, m) if reach >= 0 and _group_ready(ent, c) else -1
-    if not (allies or summon or (steps >= 0 and _may_reach(st, S, here, team, steps))):
-        return count
-    sight = _sight_from(st, S, here, steps)
-    if summon:
-        count += _summon_targets(st, sight, ar, on_space, mask)
-    for e in range(m):
-        s = ent[e, L.SPACE]
-        if ent[e, L.ALIVE] == 0 or s < 0:
-            continue
-        if ent[e, L.TEAM] != team:
-            if ent[e, L.INVISIBLE] != 0:
+    if allies or summon or (steps >= 0 and _may_reach(st, S, here, team, steps)):
+        sight = _sight_from(st, S, here, steps)
+        if summon:
+            count += _summon_targets(st, sight, ar, on_space, mask)
+        for e in range(m):
+            s = ent[e, L.SPACE]
+            if ent[e, L.ALIVE] == 0 or s < 0:
                 continue
-            p = ent[e, L.PILOT]  # a vehicle this team rides is not its opponent
-            if p > 0 and ent[p - 1, L.TEAM] == team:
-                continue
-            if sight[s] <= reach:
-                mask[_attack_base(n, m) + e] = True
-                count += 1
-                if group >= 0:  # "Multiple of your characters ... attack the same target"
-                    mask[group + e] = True
+            if ent[e, L.TEAM] != team:
+                if ent[e, L.INVISIBLE] != 0:
+                    continue
+                p = ent[e, L.PILOT]  # a vehicle this team rides is not its opponent
+                if p > 0 and ent[p - 1, L.TEAM] == team:
+                    continue
+                if sight[s] <= reach:
+                    mask[_attack_base(n, m) + e] = True
                     count += 1
-            if tk == L.T_ENEMY and sight[s] <= ar:
-                mask[base + e] = True
+                    if group >= 0:  # "Multiple of your characters ... attack the same target"
+                        mask[group + e] = True
+                        count += 1
+                if tk == L.T_ENEMY and sight[s] <= ar:
+                    mask[base + e] = True
+                    count += 1
+                if sight[s] <= wreach:  # "1 action used through it": the vehicle's weapon
+                    mask[_weapon_base(n, m) + e] = True
+                    count += 1
+            elif tk == L.T_ALLY and sight[s] <= ar and (ent[e, L.KIND] <= L.K_SUMMONED or e == c):
+                mask[base + e] = True  # "A Teammate refers to a Character that is on your Team"
                 count += 1
-            if sight[s] <= wreach:  # "1 action used through it": the vehicle's weapon
-                mask[_weapon_base(n, m) + e] = True
-                count += 1
-        elif tk == L.T_ALLY and sight[s] <= ar and (ent[e, L.KIND] <= L.K_SUMMONED or e == c):
-            mask[base + e] = True  # "A Teammate refers to a Character that is on your Team"
-            count += 1
+    count += _legal_items(st, S, c, mask, _item_base(n, m))
+    count += _legal_interact(st, S, c, mask, _interact_base(n, m))
+    count += _legal_water(st, S, c, mask, _water_base(n, m))
     return count

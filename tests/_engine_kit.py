@@ -62,12 +62,13 @@ def catalogue_with(edits: tuple[tuple[str, str, str], ...]):
     return load_catalogue(cards_with(edits))
 
 
-def new_game_with(edits, board_seed: int, seed: int, teams) -> Game:
+def new_game_with(edits, board_seed: int, seed: int, teams, apocalypse: int = -1) -> Game:
     """:func:`new_game` on the catalogue of a variant folder (:func:`cards_with`)."""
     cat = catalogue_with(edits)
     rules, apocalypses = load_game_data(cat.root)
     board = generate_board(cat.tiles, cat.board_rules, board_seed)
-    return Game(build_setup(cat, board, rules, apocalypses), card_arrays(cat.cards), teams, seed)
+    return Game(build_setup(cat, board, rules, apocalypses), card_arrays(cat.cards), teams, seed,
+                apocalypse=apocalypse)
 
 
 def seed_items(game: Game, rng: np.random.Generator) -> None:

@@ -6,13 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from sim.ai.play import play_game
-from sim.board.generate import generate_board
 from sim.engine import layout as L
 from sim.engine.events import EVENTS
-from sim.engine.game import Game
-from sim.engine.setup import card_arrays
-from sim.engine.tables import build_setup, load_game_data
-from tests._engine_kit import EXAMPLE_TEAMS, catalogue_with
+from sim.engine.tables import load_game_data
+from tests._engine_kit import EXAMPLE_TEAMS, catalogue_with, new_game_with
 
 # a card's ability as data: Luffy (first card of the example teams) trades his strike for a
 # de-buff of the Index with parameters of its own (characters.csv: ability, ability_params)
@@ -33,13 +30,6 @@ EDITS = (("characters.csv", LUFFY_OLD, LUFFY_NEW),
          ("apocalypses.toml", "[[apocalypses]]\n", NEW_APOCALYPSE.lstrip() + "\n[[apocalypses]]\n"))
 
 
-def _game(cat, board_seed: int, seed: int, apocalypse: int = -1) -> Game:
-    rules, apocalypses = load_game_data(cat.root)
-    board = generate_board(cat.tiles, cat.board_rules, board_seed)
-    return Game(build_setup(cat, board, rules, apocalypses), card_arrays(cat.cards),
-                EXAMPLE_TEAMS.cards, seed, apocalypse=apocalypse)
-
-
 def test_a_new_ability_and_apocalypse_need_data_only(capsys):
     """Step 3: the folder validates; Luffy's new de-buff is used in greedy play (an ability event
     with the debuff opcode by a Luffy row), and the new Apocalypse, forced as the one in play,
@@ -51,7 +41,7 @@ def test_a_new_ability_and_apocalypse_need_data_only(capsys):
     luffy = cat.cards.names.index("Luffy")
     used = 0
     for board in range(4):
-        game = _game(cat, board, 3)
+        game = new_game_with(EDITS, board, 3, EXAMPLE_TEAMS.cards)
         play_game(game, [L.GREEDY] * 4)
         rows = game.event_rows()
         ab = rows[rows[:, 0] == L.EV_ABILITY]
@@ -59,7 +49,7 @@ def test_a_new_ability_and_apocalypse_need_data_only(capsys):
         used += int(np.sum((effect == L.OP_DEBUFF) & (game.st.ent[user, L.CARD] == luffy)))
     assert used > 0
     tide = load_game_data(cat.root)[1].names.index("The Slow Tide")
-    game = _game(cat, 1, 5, apocalypse=tide)
+    game = new_game_with(EDITS, 1, 5, EXAMPLE_TEAMS.cards, apocalypse=tide)
     play_game(game, [L.GREEDY] * 4)
     rows = game.event_rows()
     reveal = rows[rows[:, 0] == L.EV_REVEAL]

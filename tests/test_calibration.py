@@ -14,8 +14,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sim.analysis.fairness import fairness_verdict
-from sim.runner.calibration import coverage, leave_one_out, replicate, with_planted
+from sim.runner.calibration import _sequential, coverage, leave_one_out, replicate, with_planted
 
 ROOT = Path(__file__).resolve().parents[1]
 REPS, GAMES, BOARDS, ROUND = 48, 256, 16, 64
@@ -65,18 +64,15 @@ def test_seat_rate_intervals_cover_with_boards_shared_by_blocks(null_runs):
 
 
 def _verdicts(runs, tolerance: float, *, split: bool = True) -> np.ndarray:
-    """Each replication's sequential verdict, re-judged on its own games with ``tolerance``;
-    ``split=False`` emulates a check whose intervals lost their multiplicity correction (each team at each look at level 1 - alpha instead of 1 - alpha / (4 looks))."""
+    """Each replication's sequential verdict, re-judged on its own games with ``tolerance`` by
+    the check's own schedule (``calibration._sequential``); ``split=False`` emulates a check whose
+    intervals lost their multiplicity correction (each team at each look at level 1 - alpha
+    instead of 1 - alpha / (4 looks))."""
     out = []
     for outcomes, board in zip(runs.outcomes, runs.board):
         looks = -(-outcomes.shape[0] // ROUND_BLOCKS)
-        for stop in range(ROUND_BLOCKS, outcomes.shape[0] + 1, ROUND_BLOCKS):
-            v = fairness_verdict(outcomes[:stop], tolerance=tolerance, clusters=board[:stop],
-                                 alpha=ALPHA if split else ALPHA * 4 * looks,
-                                 max_looks=looks)
-            if v.status != "open":
-                break
-        out.append(v.status)
+        alpha = ALPHA if split else ALPHA * 4 * looks
+        out.append(_sequential(outcomes, board, ROUND_BLOCKS, alpha, tolerance)[0])
     return np.array(out)
 
 

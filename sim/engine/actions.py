@@ -135,8 +135,7 @@ class Action(NamedTuple):
     slot: int = -1
 
 
-# kind -> (where its block starts, how many targets: "n" spaces, "m" entities, "f" floor items, 1)
-# in action-space order; the held-item kinds repeat their block once per slot.
+# every kind of action, in action-space order (the blocks of :func:`_blocks`)
 KINDS = ("end", "move", "attack", "ability", "ability_on_space", "revive_in_spawn",
          "item_on_entity", "item_on_space", "pick_up", "drop", "interact", "water_roll",
          "vehicle_weapon", "group_attack", "hand_over")
@@ -144,7 +143,8 @@ SLOTS = L.ITEM_ON - L.ITEM_SLOT  # held items: "A character can only hold up to 
 
 
 def _blocks(n: int, m: int) -> list[tuple[str, int, int, int]]:
-    """(kind, first action, targets per slot, slots) of every block, in order."""
+    """(kind, first action, targets per slot, slots) of every block, in order; the held-item
+    kinds repeat their block once per slot."""
     item = int(_item_base(n, m))
     return [("end", 0, 1, 1), ("move", int(_move_base(n, m)), n, 1),
             ("attack", int(_attack_base(n, m)), m, 1), ("ability", int(_ability_base(n, m)), m, 1),
@@ -172,25 +172,28 @@ def decode(action: int, n: int, m: int) -> Action:
     raise ValueError(f"action {action} is outside the action space of {n_actions(n, m)}")
 
 
+def _block_of(kind: str, n: int, m: int) -> tuple[str, int, int, int]:
+    for b in _blocks(n, m):
+        if b[0] == kind:
+            return b
+    raise ValueError(f"unknown action kind {kind!r} (one of {', '.join(KINDS)})")
+
+
 def encode(kind: str, n: int, m: int, target: int = -1, slot: int = -1) -> int:
     """The action number of ``kind`` on ``target`` (with held item ``slot``); inverse of
     :func:`decode`."""
-    for name, base, size, slots in _blocks(n, m):
-        if name == kind:
-            target = 0 if name in ("end", "drop") else target
-            k = slot if slots > 1 else 0
-            if not (0 <= target < size and 0 <= k < slots):
-                raise ValueError(f"{kind}: target {target}, slot {slot} out of range")
-            return base + k * size + target
-    raise ValueError(f"unknown action kind {kind!r} (one of {', '.join(KINDS)})")
+    _, base, size, slots = _block_of(kind, n, m)
+    target = 0 if kind in ("end", "drop") else target
+    k = slot if slots > 1 else 0
+    if not (0 <= target < size and 0 <= k < slots):
+        raise ValueError(f"{kind}: target {target}, slot {slot} out of range")
+    return base + k * size + target
 
 
 def block(kind: str, n: int, m: int) -> slice:
     """The actions of ``kind`` (every slot) as a slice of the legal-action mask."""
-    for name, base, size, slots in _blocks(n, m):
-        if name == kind:
-            return slice(base, base + size * slots)
-    raise ValueError(f"unknown action kind {kind!r} (one of {', '.join(KINDS)})")
+    _, base, size, slots = _block_of(kind, n, m)
+    return slice(base, base + size * slots)
 
 
 WORDS = {"end": "end the turn", "move": "move to space {s}", "attack": "attack {e}",

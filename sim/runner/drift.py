@@ -32,10 +32,9 @@ from .drift_baseline import (FORMAT, WINNER_CODES, card_files, changed_card_file
                              combat_changes, combat_snapshot, decode_games, encode_games,
                              engine_record, materialise_cards, text_digest)
 from .experiment import Experiment, load_experiment
-from .fairness import by_team
 from .schedule import schedule
 from .progress import stage
-from .tasks import build_arena, play_games
+from .tasks import build_arena, by_team, play_games
 
 __all__ = ["DRIFT_DOWN", "DRIFT_UP", "NO_DRIFT", "OPEN", "GateResult", "Suite", "load_suite",
            "make_baseline", "run_gate"]

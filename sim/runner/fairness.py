@@ -26,7 +26,7 @@ from sim.analysis.variance import SeatTeamEffects, seat_team_effects
 
 from .experiment import Experiment
 from .progress import stage
-from .tasks import build_arena, grow_arena, play_games
+from .tasks import build_arena, by_team, grow_arena, play_games
 
 DEFAULT_GAMES = 4000
 DEFAULT_BOARDS = 256   # ~4 blocks per board at the default games: boards seldom set the floor
@@ -61,16 +61,6 @@ def fairness_experiment(teams, policy: str, seed: int, max_games: int, round_gam
                       root_seed=seed, batch_size=round_games, boards=boards,
                       policies=(policy,) * 4, seating="duplicate", teams=teams.cards,
                       team_names=teams.names, pool=None, draw="random", path=path, digest="")
-
-
-def by_team(cols, what: str = "health") -> np.ndarray:
-    """A per-seat result column ``seatK_<what>`` rearranged by team ``[n, 4]``: each team's
-    health left, or the decision after which it fell."""
-    by_seat = np.stack([cols[f"seat{k + 1}_{what}"] for k in range(4)], axis=1)
-    out = np.empty_like(by_seat)
-    rows = np.arange(by_seat.shape[0])[:, None]
-    out[rows, np.stack([cols[f"team_in_seat{k + 1}"] for k in range(4)], 1)] = by_seat
-    return out
 
 
 GAME_COLUMNS = ("winner_team", "winner_seat", "outcome", "rotations", "board", "lead_changes")

@@ -13,6 +13,7 @@ from collections import Counter
 import numpy as np
 
 from .store import RunStore
+from .tasks import by_team
 
 
 CARD_STATS = ("games", "wins", "dealt", "taken", "kills", "alive")
@@ -108,11 +109,9 @@ def _keep_balance(into: dict, table) -> None:
     if "seat1_eliminated" not in names:       # a run stored before the column existed
         into["eliminated"].append(None)
         return
-    seat = np.stack([table.column(f"seat{s + 1}_eliminated").to_numpy() for s in range(4)], 1)
-    team_of_seat = np.stack([table.column(f"team_in_seat{s + 1}").to_numpy() for s in range(4)], 1)
-    by_team = np.empty_like(seat)
-    by_team[np.arange(seat.shape[0])[:, None], team_of_seat] = seat
-    into["eliminated"].append(by_team.astype(np.int32))
+    cols = {c: table.column(c).to_numpy() for c in names
+            if c.startswith("team_in_seat") or c.endswith("_eliminated")}
+    into["eliminated"].append(by_team(cols, "eliminated").astype(np.int32))
 
 
 def _balance(per_game: dict) -> dict:

@@ -77,6 +77,16 @@ def grow_arena(catalogue, arena: Arena, n_boards: int) -> Arena:
     return replace(arena, stacked=stack_setups(list(setups)), setups=setups)
 
 
+def by_team(cols, what: str = "health") -> np.ndarray:
+    """A per-seat result column of :func:`play_games` (or a stored batch) ``seatK_<what>`` rearranged by team ``[n, 4]``: each team's
+    health left, or the decision after which it fell."""
+    by_seat = np.stack([cols[f"seat{k + 1}_{what}"] for k in range(4)], axis=1)
+    out = np.empty_like(by_seat)
+    rows = np.arange(by_seat.shape[0])[:, None]
+    out[rows, np.stack([cols[f"team_in_seat{k + 1}"] for k in range(4)], 1)] = by_seat
+    return out
+
+
 def play_games(arena: Arena, start: int, stop: int) -> dict:
     """Play games ``start .. stop - 1`` of the arena's experiment; one column per result."""
     from sim.engine.layout import REASON_NAMES

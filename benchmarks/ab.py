@@ -37,7 +37,7 @@ def child(games: int, core: int) -> None:
     import numpy as np
     from games import _teams, _world
 
-    from sim.engine import layout as L
+    from sim.engine.state import fields as L
     try:
         from sim.ai.play import play_many
     except ImportError:  # a baseline from before the game loop moved to the AI layer (#24)

@@ -104,7 +104,7 @@ def drift_rows(args) -> list[dict]:
 def rarity_rows(args) -> dict:
     """Part 4: the planted GOAT-power Bronze card and the flags' agreement over runs."""
     from sim.catalogue.loader import load_catalogue
-    from sim.engine.layout import POLICY_IDS
+    from sim.engine.state.fields import POLICY_IDS
     from sim.runner.experiment import load_experiment
     from sim.runner.rarity_calibration import flag_agreement, planted_detection
 

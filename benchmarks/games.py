@@ -39,8 +39,8 @@ def _rss_mb() -> float:
 def _world(n_boards: int):
     from sim.board.generate import generate_board
     from sim.catalogue.loader import load_catalogue
-    from sim.engine.setup import card_arrays
-    from sim.engine.tables import build_setup, load_game_data, stack_setups
+    from sim.engine.state.new_game import card_arrays
+    from sim.engine.state.static_tables import build_setup, load_game_data, stack_setups
 
     cat = load_catalogue()
     gr, ap = load_game_data(cat.root)
@@ -61,7 +61,7 @@ def _teams(cat, seed: int, first: int, n: int) -> np.ndarray:
 
 def _run(cat, stacked, cards, seed, first, n, total, n_boards, spec=None):
     """Games first..first+n-1 with ``spec`` (default greedy) in all four seats."""
-    from sim.engine import layout as L
+    from sim.engine.state import fields as L
     from sim.ai.play import play_many
 
     pid, budget, weights = (L.GREEDY, 0, None) if spec is None else (spec.id, spec.budget,

@@ -41,7 +41,7 @@ def read_map(path: str):
 
 
 def demangle(name: str) -> str:
-    """``sim.engine.legal._legal`` from Numba's Itanium-style mangled name."""
+    """``sim.engine.rules.legal._legal`` from Numba's Itanium-style mangled name."""
     if not name.startswith("_ZN"):
         return name
     parts, i = [], 3

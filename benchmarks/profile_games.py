@@ -38,7 +38,7 @@ def main() -> None:
     import numpy as np
 
     from games import _teams, _world  # noqa: E402  (this folder's games benchmark)
-    from sim.engine import layout as L
+    from sim.engine.state import fields as L
     from sim.ai.play import _play_range, play_many
 
     cat, stacked, cards = _world(args.boards)

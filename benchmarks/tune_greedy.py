@@ -84,7 +84,7 @@ def _judge(world, catalogue, rules_w, x, deals, seed, boards) -> float:
     """The win share of greedy with weights ``rules_w · exp(x)`` in one seat against three
     rules' greedy teams, over each of ``deals`` played four times (seats rotated)."""
     from sim.ai.spec import PolicySpec
-    from sim.engine.layout import GREEDY
+    from sim.engine.state.fields import GREEDY
     from sim.runner.ladder import _play_match
 
     rules = PolicySpec("greedy", GREEDY, 0)
@@ -147,7 +147,7 @@ def main(argv=None) -> int:
         return 2
     from sim.catalogue.game_rules import GREEDY_KEYS
     from sim.catalogue.loader import load_catalogue
-    from sim.engine.tables import load_game_data
+    from sim.engine.state.static_tables import load_game_data
     from sim.runner import progress as line
     from sim.runner.ladder import _world
 

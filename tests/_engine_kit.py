@@ -13,11 +13,11 @@ from sim.board.generate import generate_board
 from sim.catalogue.loader import load_catalogue
 from sim.catalogue.teams import load_teams, random_teams
 from sim.catalogue.tile_layout import FLOOR
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 from sim.engine.game import Game
-from sim.engine.items import _grant_item, _put_on_floor
-from sim.engine.setup import card_arrays
-from sim.engine.tables import build_setup, load_game_data
+from sim.engine.items.holding import _grant_item, _put_on_floor
+from sim.engine.state.new_game import card_arrays
+from sim.engine.state.static_tables import build_setup, load_game_data
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = load_catalogue(ROOT / "cards")
@@ -87,9 +87,9 @@ def seed_items(game: Game, rng: np.random.Generator) -> None:
 
 def live_shores(st, S, tile_pos=None) -> dict[int, set[int]]:
     """Per space a water crossing can start from, the spaces it may land on, as the engine reads
-    them now (``water._shore``: the tile standing at each position, ``tile_table.TF_SHORE``);
+    them now (``water_rolls._shore``: the tile standing at each position, ``fx_table.TF_SHORE``);
     ``tile_pos`` instead of the live one (e.g. the revealed board's ``S.tile_pos2[1]``)."""
-    from sim.engine.water import _shore
+    from sim.engine.rules.water_rolls import _shore
     tile_pos = st.tile_pos if tile_pos is None else tile_pos
     tiles, fx = st.tiles, S.tile_fx
     out = {}
@@ -242,7 +242,7 @@ def step_checked(game, policy) -> None:
     vehicle only by its pilot, with neither's action spent ("Using that action spends both the
     pilot's action and the vehicle's action for the turn"); the interactable ``_legal`` leaves for
     the policies (``g[INTERACT_ROW]``) is the one ``c`` can use ("by spending an action")."""
-    from sim.engine.tiles import _interactable
+    from sim.engine.tiles.functions import _interactable
     ent = game.st.ent
     c = game.current
     riding, acted_all = int(ent[c, L.RIDING]), ent[:, L.ACTED].copy()
@@ -294,8 +294,8 @@ def step_checked(game, policy) -> None:
 
 def tile_of(game, c: int) -> tuple[int, int, bool]:
     """``c``'s space, the tile it stands in (-1: none) and whether that tile is paused now."""
-    from sim.engine.tile_board import _tile_at
-    from sim.engine.tile_state import _paused
+    from sim.engine.tiles.live_board import _tile_at
+    from sim.engine.tiles.paused import _paused
     st = game.st
     s = int(st.ent[c, L.SPACE])
     p = int(st.tile_pos[s]) if s >= 0 else -1

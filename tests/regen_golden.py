@@ -9,8 +9,8 @@ import numpy as np
 
 from sim.ai.play import play_game
 from sim.catalogue.teams import random_teams
-from sim.engine import layout as L
-from sim.engine.record import game_jsonl, new_game
+from sim.engine.state import fields as L
+from sim.engine.log.record import game_jsonl, new_game
 from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

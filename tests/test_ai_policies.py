@@ -7,8 +7,8 @@ from scipy import stats
 
 from sim.ai.play import play_game, play_many, step
 from sim.catalogue.teams import random_teams
-from sim.engine import layout as L
-from sim.engine.tables import stack_setups
+from sim.engine.state import fields as L
+from sim.engine.state.static_tables import stack_setups
 from tests._engine_kit import CARDS, CATALOGUE, setup_for
 
 N_BOARDS = 8

@@ -15,7 +15,7 @@ from sim.analysis.fairness import EXIT_CODES, conclusion, fairness_verdict
 def test_outcome_kinds_are_the_engines_labels():
     """The statistics layer repeats the engine's outcome labels (it may not import the engine):
     they must stay the engine's, or a kind would silently count as 0 %."""
-    from sim.engine.layout import REASON_NAMES
+    from sim.engine.state.fields import REASON_NAMES
 
     assert set(KINDS) == {v for k, v in REASON_NAMES.items() if k != 0}
 

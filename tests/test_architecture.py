@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim.ai.play import play_game
-from sim.engine import layout as L
-from sim.engine.events import EVENTS
-from sim.engine.tables import load_game_data
+from sim.engine.state import fields as L
+from sim.engine.log.events import EVENTS
+from sim.engine.state.static_tables import load_game_data
 from tests._engine_kit import EXAMPLE_TEAMS, catalogue_with, new_game_with
 
 # a card's ability as data: Luffy (first card of the example teams) trades his strike for a
@@ -58,5 +58,5 @@ def test_a_new_ability_and_apocalypse_need_data_only(capsys):
 
 def _col(kind: int, field: str) -> int:
     """The column of an event row holding ``field`` (kind, rotation, then the fields in the
-    order sim.engine.events.EVENTS names them)."""
+    order sim.engine.log.events.EVENTS names them)."""
     return 2 + EVENTS[kind][1].index(field)

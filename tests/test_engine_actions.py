@@ -1,5 +1,5 @@
 """The action codec (issue #24, item 2): one home for the action space's blocks, as OpenSpiel's
-games have ``action_to_string``. ``sim/engine/actions.py`` is the only place that knows where a
+games have ``action_to_string``. ``sim/engine/rules/actions.py`` is the only place that knows where a
 block starts; the engine, the AI and the tests name actions through it (``Game.action``,
 ``Game.decode``, ``Game.block``)."""
 
@@ -12,8 +12,8 @@ import pytest
 
 from sim.ai.policy import by_name
 from sim.catalogue.tile_layout import FLOOR
-from sim.engine import layout as L
-from sim.engine.actions import KINDS, Action, _blocks, _n_actions, block, decode, encode, n_actions
+from sim.engine.state import fields as L
+from sim.engine.rules.actions import KINDS, Action, _blocks, _n_actions, block, decode, encode, n_actions
 from tests._engine_kit import EXAMPLE_TEAMS, new_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,7 +118,7 @@ def test_no_offset_arithmetic_outside_the_codec():
 
 
 def test_every_kind_is_in_words():
-    from sim.engine.actions import WORDS
+    from sim.engine.rules.actions import WORDS
     assert set(WORDS) == set(KINDS)
     n, m = 10, 5
     assert {decode(a, n, m).kind for a in range(_n_actions(n, m))} == set(KINDS)

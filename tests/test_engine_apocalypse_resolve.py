@@ -12,8 +12,8 @@ import pytest
 from sim.ai.play import play_game, step
 from sim.catalogue.apocalypses import P_HOLD
 from sim.catalogue.tile_layout import FLOOR
-from sim.engine import layout as L
-from sim.engine.turn import _gm_turn
+from sim.engine.state import fields as L
+from sim.engine.rules.turn import _gm_turn
 from tests._engine_kit import EXAMPLE_TEAMS, new_game
 
 

@@ -1,4 +1,4 @@
-"""CPUs on the GM Turn (sim/engine/cpu.py), tested directly on the lines that enforce each rule.
+"""CPUs on the GM Turn (sim/engine/rules/cpu.py), tested directly on the lines that enforce each rule.
 
 Book: "Outside of retaliating, CPUs act on the GM Turn, using their speed where they have one";
 "an invisible entity cannot be targeted by a direct attack". House ruling (rules.toml [game]
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine import layout as L
-from sim.engine.cpu import _cpu_act, _cpu_target
-from sim.engine.space import _reach_from
+from sim.engine.state import fields as L
+from sim.engine.rules.cpu import _cpu_act, _cpu_target
+from sim.engine.rules.live_movement import _reach_from
 from tests._engine_kit import EXAMPLE_TEAMS, new_game
 
 

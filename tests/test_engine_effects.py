@@ -10,11 +10,11 @@ import pytest
 
 from sim.catalogue.tile_layout import FLOOR
 from sim.combat.star import BLUE, GREEN
-from sim.engine import layout as L
-from sim.engine.combat import _attack_star
-from sim.engine.death import _harm, _kill
-from sim.engine.states import _tick
-from sim.engine.turn import _begin_turn
+from sim.engine.state import fields as L
+from sim.engine.rules.attack import _attack_star
+from sim.engine.rules.death import _harm, _kill
+from sim.engine.entities.timed_states import _tick
+from sim.engine.rules.turn import _begin_turn
 from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game
 
 AB = CATALOGUE.abilities
@@ -197,7 +197,7 @@ def test_freeze_stops_a_thing_dead_until_unfrozen():
 
 def test_frozen_cpu_does_not_retaliate():
     """"anything frozen can do nothing at all until it is unfrozen" — retaliation included."""
-    from sim.engine.combat import _strike
+    from sim.engine.rules.attack import _strike
     game, c = scenario("freeze")
     ent = game.st.ent
     cpu = int(np.flatnonzero((ent[:, L.IS_CPU] != 0) & (ent[:, L.ATK] > 0))[0])
@@ -334,7 +334,7 @@ def test_advantage_rolls_twice_and_keeps_the_better():
     Each is compared with a buff / de-buff of a stat with no number (invincibility), so the
     star's colour (green / blue: "Green is used while under a positive effect") is the same
     on both sides and only the advantage differs."""
-    from sim.engine.combat import _throw
+    from sim.engine.rules.attack import _throw
 
     def mean_damage(col: int, stat: int) -> float:
         game, c = scenario("buff")
@@ -381,8 +381,8 @@ def test_a_move_spends_its_cost_and_an_attack_the_action():
 def test_an_attack_needs_the_defender_within_range(reach):
     """R3: "To initiate an attack, the defender must be within both the range and the line of
     sight of the attacker": an opponent at the attacker's range is offered, one step beyond is
-    not (sight distances from space._sight_from)."""
-    from sim.engine.space import _sight_from
+    not (sight distances from live_movement._sight_from)."""
+    from sim.engine.rules.live_movement import _sight_from
 
     game, c = scenario("strike", charges=0)
     st, ent = game.st, game.st.ent

@@ -19,18 +19,18 @@ from sim.catalogue.entities import (R_MINION_DEFENSE, R_MINION_RANGE, R_MINION_S
                                     V_HEALTH, V_RANGE, V_TIER, V_TILE, entity_opcode)
 from sim.catalogue.tile_layout import FLOOR
 from sim.combat.exact import damage_distribution
-from sim.engine import layout as L
-from sim.engine.actions import Action
-from sim.engine.combat import _strike, _vehicle_attack
-from sim.engine.cpu import _cpu_target
-from sim.engine.death import _kill
-from sim.engine.entities import _spawn_assist, _summon_card
+from sim.engine.state import fields as L
+from sim.engine.rules.actions import Action
+from sim.engine.rules.attack import _strike, _vehicle_attack
+from sim.engine.rules.cpu import _cpu_target
+from sim.engine.rules.death import _kill
+from sim.engine.entities.special import _spawn_assist, _summon_card
 from sim.engine.game import Game
-from sim.engine.setup import init_game
-from sim.engine.state import STATIC_FIELDS, new_static, static_fields
-from sim.engine.states import _set_state
-from sim.engine.turn import _begin_turn, _next_actor
-from sim.engine.victory import _team_alive
+from sim.engine.state.new_game import init_game
+from sim.engine.state.game_state import STATIC_FIELDS, new_static, static_fields
+from sim.engine.entities.timed_states import _set_state
+from sim.engine.rules.turn import _begin_turn, _next_actor
+from sim.engine.rules.victory import _team_alive
 from sim.rng import seed_states
 from tests._engine_kit import CARDS, CATALOGUE, EXAMPLE_TEAMS, setup_for
 from tests.stats import chi_square_pvalue
@@ -45,7 +45,7 @@ TEAMS[0] = [CATALOGUE.cards.find(n) for n in TEAM0]
 def granting(*effects):
     """The setup of board ``BOARD`` with an item type per entity effect named (``summon_card``,
     ``assist``): content that can summon a 6th card or grant an assist, so the game makes their
-    rows (entity_setup: only then)."""
+    rows (special_setup: only then)."""
     setup = setup_for(BOARD)
     if not effects:
         return setup
@@ -524,7 +524,7 @@ def test_driving_spends_the_vehicles_speed_only():
     """"Vehicle speed is entirely separate and distinct from character speed. Spending a
     vehicle's speed does not touch the pilot's, and the pilot's speed does not extend the
     vehicle's"; "the only restriction that remains is the vehicle's own set speed"."""
-    from sim.engine.space import _reach_from
+    from sim.engine.rules.live_movement import _reach_from
     game = start()
     st, ent = game.st, game.st.ent
     v, vs, c = vehicle_scene(game)
@@ -640,7 +640,7 @@ def test_a_destroyed_vehicle_is_never_respawned_and_its_pilot_is_on_foot():
 
 def test_only_characters_board():
     """"If a character is on the same space as an unoccupied vehicle" — a minion is not one."""
-    from sim.engine.entities import _arrive
+    from sim.engine.entities.special import _arrive
     game = start()
     st, ent = game.st, game.st.ent
     q, _ = summon_minions(game)
@@ -664,7 +664,7 @@ def armed_pilot(game):
     v = vehicle_row(game, "Batmobile")
     c = int(card_rows(game, 0, "Luffy")[0])
     ent[c, L.SPACE] = ent[v, L.SPACE]
-    from sim.engine.entities import _arrive
+    from sim.engine.entities.special import _arrive
     _arrive(st, c)
     assert ent[c, L.RIDING] == v + 1
     decide(game, c)
@@ -713,7 +713,7 @@ def test_no_action_through_a_vehicle_that_cannot_act(spent):
     elif spent == "unarmed":
         ent[v, L.ATK:L.ATK + 4] = 0
     else:
-        from sim.engine.entities import _alight
+        from sim.engine.entities.special import _alight
         _alight(st, c)
     mask = game.legal_mask()
     base = weapon(game, 0)
@@ -867,7 +867,7 @@ def test_minions_use_their_creators_items_pick_up_into_its_pool_and_never_drop()
     """"Unless specified otherwise: minions cannot drop or trade items; minions can make use of any
     and all items held by their creator; and when a minion picks up an item, that item is added to
     the creator's item pool"; a minion's death drops nothing of its creator's."""
-    from sim.engine.items import _end_turn_items, _grant_item, _pool, _put_on_floor
+    from sim.engine.items.holding import _end_turn_items, _grant_item, _pool, _put_on_floor
     game = start()
     st, ent, S = game.st, game.st.ent, game.S
     q, _ = summon_minions(game)

@@ -5,8 +5,8 @@ two whole games; this checks that no kind is left without one."""
 
 from __future__ import annotations
 
-from sim.engine.events import EVENTS, SENTENCES, _text
-from sim.engine.tile_events import TILE_EVENT_NAMES
+from sim.engine.log.events import EVENTS, SENTENCES, _text
+from sim.engine.log.tile_events import TILE_EVENT_NAMES
 
 
 def test_every_kind_of_event_has_a_sentence():

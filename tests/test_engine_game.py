@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sim.ai.play import play_game, step
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, check_invariants, new_game, setup_for
 
 
@@ -72,7 +72,7 @@ def test_placing_offers_every_spawn_position_and_ending_the_turn_comes_after():
     nowhere else, and may not end its turn instead: "your entire team must be placed"); "A player
     may choose to end their turn before using all of their actions": once placed, ending the
     turn is legal at every decision."""
-    from sim.engine.tile_board import _spawn_now
+    from sim.engine.tiles.live_board import _spawn_now
 
     game = new_game(3, 1)
     placing = placed = 0
@@ -108,7 +108,7 @@ def test_every_character_starts_at_its_max_health():
 def test_an_eliminated_team_takes_no_more_turns():
     """"A team is Eliminated once all of its characters are dead": its turn is skipped from then
     on (Team 2 dead before its first turn: no turn of Team 2 is ever logged, the others go on)."""
-    from sim.engine.death import _kill
+    from sim.engine.rules.death import _kill
 
     game = new_game(2, 3, EXAMPLE_TEAMS.cards)
     st, ent = game.st, game.st.ent
@@ -160,7 +160,7 @@ def test_the_flood_takes_the_gm_turns_place_and_rises_every_step():
     the flood's Tile-Wide Damage grows by its ``rise`` each step (cards/apocalypses.toml: "added
     to ... damage (flood) every rotation after the first"), on everyone on the board."""
     from sim.catalogue.apocalypses import P_DAMAGE, P_RISE
-    from sim.engine.turn import _gm_turn
+    from sim.engine.rules.turn import _gm_turn
 
     game, a = _flood_game()
     st, ent = game.st, game.st.ent
@@ -176,7 +176,7 @@ def test_the_flood_takes_the_gm_turns_place_and_rises_every_step():
 def test_a_destroyed_coordinate_removes_everyone_standing_in_it():
     """"Anything in a tile that is destroyed is removed from the game": a character standing in
     the destroyed coordinate dies (a death: "counts characters only")."""
-    from sim.engine.apocalypse import _destroy
+    from sim.engine.rules.apocalypse import _destroy
 
     game, _ = _flood_game()
     st, ent = game.st, game.st.ent
@@ -243,7 +243,7 @@ def test_cpu_retaliates_only_when_it_survives_and_has_an_attack():
     """"If it survives an attack made against it, it immediately attacks back ... Retaliation
     ignores positioning entirely"; "A CPU with no attack listed never retaliates, and a CPU
     defeated by the attack does not retaliate either"."""
-    from sim.engine.combat import _strike
+    from sim.engine.rules.attack import _strike
 
     setup = setup_for(1)
     assert "Coyote" in setup.cpu_names and "Charon" in setup.cpu_names
@@ -266,7 +266,7 @@ def test_cpu_retaliates_only_when_it_survives_and_has_an_attack():
 def test_elimination_reveals_and_last_team_wins():
     """"one team has been completely eliminated" reveals the Apocalypse; "you win by being the only
     team with characters left alive"."""
-    from sim.engine.death import _kill
+    from sim.engine.rules.death import _kill
 
     game = new_game(1, 5)
     st = game.st
@@ -287,7 +287,7 @@ def test_game_reach_equals_board_kernel(board):
     from sim.board.graph import compile_board
     from sim.catalogue.tile_layout import FLOOR
     from sim.board.movement import reachable
-    from sim.engine.space import _reach_from
+    from sim.engine.rules.live_movement import _reach_from
     from tests._engine_kit import CATALOGUE
 
     game = new_game(board, 1, log=False)
@@ -308,7 +308,7 @@ def test_the_reveal_thresholds_are_seven_deaths_or_rotation_seven(deaths, rotati
     """"The Apocalypse is revealed under any one of three circumstances: 7 characters on the board
     are dead, the Rotation Counter reaches rotation 7, or one team has been completely
     eliminated": 6 deaths or rotation 6 do not reveal it, 7 does (the threshold's >=)."""
-    from sim.engine.reveal import _reveal_reason
+    from sim.engine.rules.reveal import _reveal_reason
 
     game = new_game(2, 3, EXAMPLE_TEAMS.cards)
     game.st.g[L.DEATHS] = deaths
@@ -321,8 +321,8 @@ def test_the_revealed_apocalypse_is_a_1x1_tile_entered_through_its_doorways():
     the reveal the Apocalypse's middle space is no space and no move leads off it; after it, it
     is floor in its own position, with moves to the neighbouring tiles' doorways."""
     from sim.catalogue.tile_layout import FLOOR
-    from sim.engine.reveal import _check_reveal
-    from sim.engine.tile_board import _middle
+    from sim.engine.rules.reveal import _check_reveal
+    from sim.engine.tiles.live_board import _middle
 
     game = new_game(2, 3, EXAMPLE_TEAMS.cards)
     st, S = game.st, game.S
@@ -337,7 +337,7 @@ def test_the_revealed_apocalypse_is_a_1x1_tile_entered_through_its_doorways():
 
 
 def _rotation_ends(game, k, harm=False):
-    from sim.engine.turn import _end_rotation
+    from sim.engine.rules.turn import _end_rotation
 
     for _ in range(k):
         game.st.g[L.HARM] = int(harm)
@@ -376,7 +376,7 @@ def test_same_step_elimination_goes_to_the_most_health_and_a_tie_to_no_one():
     """House ruling (rules.toml simultaneous_tiebreak = "health_before"): when the last teams
     fall in one step, the one with the highest collective health just before it wins; equal
     health is no winner (a draw); a team not among the last standing cannot win."""
-    from sim.engine.victory import _best_health
+    from sim.engine.rules.victory import _best_health
 
     every = np.ones(4, np.bool_)
     assert _best_health(np.array([10, 30, 20, 0]), every) == 1
@@ -388,8 +388,8 @@ def test_same_step_elimination_goes_to_the_most_health_and_a_tie_to_no_one():
 def test_damage_counts_as_harm_for_the_stalemate():
     """House ruling (stalemate_rotations): a rotation in which any entity loses health is not
     quiet, whoever dealt it (the count starts again)."""
-    from sim.engine.death import _harm
-    from sim.engine.turn import _end_rotation
+    from sim.engine.rules.death import _harm
+    from sim.engine.rules.turn import _end_rotation
 
     game = new_game(2, 3, EXAMPLE_TEAMS.cards)
     _rotation_ends(game, 3)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game, new_game_with
 
 BOARD, SEED = 1, 2

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from sim.ai.play import play_game
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 from tests._engine_kit import new_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,7 +23,7 @@ CHILD = """
 import json, sys, warnings
 warnings.simplefilter("ignore")  # NumPy scalars warn where compiled code wraps silently
 from sim.ai.play import play_game
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 from tests._engine_kit import new_game
 game = new_game(11, 5)
 play_game(game, [L.GREEDY, L.RANDOM, L.LOOKAHEAD, L.GREEDY], [0, 0, 2, 0])

@@ -12,12 +12,12 @@ from sim.ai.play import play_game, step
 from sim.catalogue.items import ITEM_TYPE_COUNT, R_PICKUP
 from sim.catalogue.tile_layout import FLOOR
 from sim.combat.star import GREEN
-from sim.engine import layout as L
-from sim.engine.combat import _attack_star
-from sim.engine.death import _kill
-from sim.engine.items import _free_water, _grant_item, _put_on_floor
-from sim.engine.space import _sight_from, _void_position
-from sim.engine.turn import _begin_turn
+from sim.engine.state import fields as L
+from sim.engine.rules.attack import _attack_star
+from sim.engine.rules.death import _kill
+from sim.engine.items.holding import _free_water, _grant_item, _put_on_floor
+from sim.engine.rules.live_movement import _sight_from, _void_position
+from sim.engine.rules.turn import _begin_turn
 from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, check_items, new_game
 
 ITEMS = CATALOGUE.items
@@ -248,7 +248,7 @@ def test_items_drop_where_the_holder_dies_and_a_revive_does_not_restore_them():
     assert slots(game, a) == [None, None] and ent[a, L.ATK] == atk - 2
     lying = sorted(ITEMS.names[i] for i, s in st.floor if i >= 0 and s == spot)
     assert lying == ["Health Potion", "War Hammer"] and st.g[L.FLOOR_N] == 2
-    from sim.engine.effects import _revive, _revive_space
+    from sim.engine.effects.interpreter import _revive, _revive_space
     _revive(st, game.S, c, a, _revive_space(st, game.S, a))
     assert slots(game, a) == [None, None] and st.g[L.FLOOR_N] == 2
 
@@ -425,7 +425,7 @@ def test_a_scroll_strike_is_an_attack_with_extra_dice_and_a_teleport_costs_no_ac
 
 def test_boots_may_let_the_holder_freely_cross_water():
     """"Some Items, Abilities and Vehicles in the game allow you to 'Freely Cross Water'" (the
-    water slice reads ``items._free_water``)."""
+    water slice reads ``holding._free_water``)."""
     game, c = scenario()
     give(game, c, "Wader Boots", active=False)
     assert not _free_water(game.st, game.S, c)
@@ -511,8 +511,8 @@ def test_the_lookahead_considers_item_uses():
 
 
 def test_item_events_read_well():
-    """The JSONL log names the item and quotes the rule (sim/engine/events.py)."""
-    from sim.engine.events import decode
+    """The JSONL log names the item and quotes the rule (sim/engine/log/events.py)."""
+    from sim.engine.log.events import decode
     game, c = scenario()
     give(game, c, "Iron Sword")
     game.apply(drop(game, 0))
@@ -538,7 +538,7 @@ import json, warnings
 warnings.simplefilter("ignore")  # NumPy scalars warn where compiled code wraps silently
 import numpy as np
 from sim.ai.play import play_game
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 from tests._engine_kit import new_game, seed_items
 game = new_game(7, 3)
 seed_items(game, np.random.default_rng(3))

@@ -1,14 +1,14 @@
 """Invisibility conceals (sim/ai/observe.py). Book: "An invisible entity is not shown on the
 board, and its position stays concealed for as long as the effect holds"; "The GM is told
 secretly where every invisible entity stands". The engine keeps the true space; opponents'
-policies see the space where it turned invisible (``layout.SEEN``)."""
+policies see the space where it turned invisible (``fields.SEEN``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from sim.ai.observe import _conceal
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 from tests.test_engine_effects import on_entity, scenario
 
 
@@ -20,7 +20,7 @@ def test_last_seen_is_where_it_turned_invisible_and_moving_unseen_keeps_it():
     assert ent[c, L.INVISIBLE] != 0 and ent[c, L.SEEN] == here
     other = int(game.S.spawn_space[2, 0])
     ent[c, L.SPACE] = other  # it moves unseen; invisibility granted again while it holds
-    from sim.engine.states import _set_state
+    from sim.engine.entities.timed_states import _set_state
     _set_state(game.st, game.S, c, L.INVISIBLE, c, 3, 0, 0)
     assert ent[c, L.SEEN] == here  # re-granting does not reveal the new space
 

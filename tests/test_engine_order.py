@@ -1,4 +1,4 @@
-"""The team chooses its characters' order (sim/engine/order.py; docs/rulings.md, "Order inside a
+"""The team chooses its characters' order (sim/engine/rules/order.py; docs/rulings.md, "Order inside a
 team's turn").
 
 Book: "Every character has 1 action every turn"; "A player may choose to end their turn before
@@ -15,7 +15,7 @@ from itertools import permutations
 import numpy as np
 
 from sim.ai.policy import by_name, play
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 from tests._engine_kit import EXAMPLE_TEAMS, new_game
 
 

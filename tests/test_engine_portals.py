@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from sim.catalogue.tile_layout import FLOOR
-from sim.engine import layout as L
-from sim.engine.fx_items import _blast
-from sim.engine.space import _homefield, _linked_tile
+from sim.engine.state import fields as L
+from sim.engine.effects.item_effects import _blast
+from sim.engine.rules.live_movement import _homefield, _linked_tile
 from tests._engine_kit import EXAMPLE_TEAMS, new_game
 
 

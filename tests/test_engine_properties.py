@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game, play_checked, seed_items
 
 MAX_DECISIONS = 20_000

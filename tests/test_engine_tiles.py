@@ -21,16 +21,16 @@ from sim.catalogue.diagnostics import InputError
 from sim.catalogue.loader import load_catalogue
 from sim.catalogue.tile_layout import FLOOR, INTERACT
 from sim.combat.star import GREEN
-from sim.engine import layout as L
-from sim.engine.combat import _attack_star
-from sim.engine.space import _homefield
-from sim.engine.tables import _pos_dist
-from sim.engine.tile_board import _reveal_in_place, _space_cell, _tile_at
-from sim.engine.tile_table import CELLS, TF_FEATURE, TF_PIECE
-from sim.engine.tile_state import _after_action_tiles, _paused, _set_tile_state
-from sim.engine.tile_swap import _swap, _transform
-from sim.engine.tiles import _knows_apocalypse
-from sim.engine.turn import _begin_turn
+from sim.engine.state import fields as L
+from sim.engine.rules.attack import _attack_star
+from sim.engine.rules.live_movement import _homefield
+from sim.engine.state.static_tables import _pos_dist
+from sim.engine.tiles.live_board import _reveal_in_place, _space_cell, _tile_at
+from sim.engine.tiles.fx_table import CELLS, TF_FEATURE, TF_PIECE
+from sim.engine.tiles.paused import _after_action_tiles, _paused, _set_tile_state
+from sim.engine.tiles.swap_in_play import _swap, _transform
+from sim.engine.tiles.functions import _knows_apocalypse
+from sim.engine.rules.turn import _begin_turn
 from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, board_shores, live_shores, new_game,
                                setup_for)
 
@@ -217,7 +217,7 @@ def test_ticks_are_counted_separately_for_each_character():
 def test_minions_and_other_non_characters_earn_no_ticks(kind):
     """"Minions cannot receive tile rewards unless specified" (a clone "is treated as a minion";
     assists and vehicles are not characters): the same row ending its turn in a reward tile
-    earns a tick as a character and none as any other kind (sim/engine/tiles.py:_end_turn_tile)."""
+    earns a tick as a character and none as any other kind (sim/engine/tiles/functions.py:_end_turn_tile)."""
     game, c = game_on()
     ent = game.st.ent
     ent[c, L.SPACE] = floor_of(game, where("Fortress of Solitude"))
@@ -602,7 +602,7 @@ def test_a_5x5_folds_into_a_3x3():
 
 @pytest.mark.parametrize("board", [0, 1, 4, 9])
 def test_swaps_and_transforms_in_play_match_the_python_board(board):
-    """The kernel re-stamping (sim/engine/tile_board.py) gives, array for array, the graph the
+    """The kernel re-stamping (sim/engine/tiles/live_board.py) gives, array for array, the graph the
     Python reference compiles (sim.board.swap + compile_board) after random swaps and transforms,
     portals travelling with their tiles; the reveal then stamps the 1×1 Apocalypse tile in place
     ("When revealed it is treated as a 1x1 Tile")."""
@@ -675,7 +675,7 @@ def test_the_apocalypse_cannot_be_swapped_or_transformed():
         assert not mask[on_space(game, middle(apoc))]
     # standing on the revealed Apocalypse ("a 1x1 Tile that cannot be transformed or removed by
     # Players"): its own tile_control swaps nothing
-    from sim.engine.reveal import _check_reveal
+    from sim.engine.rules.reveal import _check_reveal
 
     st.g[L.REVEALED] = 0
     st.g[L.ROTATION] = 7
@@ -713,7 +713,7 @@ def test_a_spawn_destroyed_or_walled_off_offers_no_place_and_the_character_waits
     """House ruling "Spawn in play": a destroyed Spawn coordinate offers no space; with none of
     the three left, a character still to be placed can only end its turn (it waits), and
     greedy does so."""
-    from sim.engine.apocalypse import _destroy
+    from sim.engine.rules.apocalypse import _destroy
     game, c = game_on()
     st, S = game.st, game.S
     ent = st.ent

@@ -16,12 +16,12 @@ from sim.board.geometry import APOCALYPSE, local_space
 from sim.board.graph import ROLL_FIRE_WALL, ROLL_WATER_WALL, compile_board
 from sim.catalogue.tile_layout import DOOR, FLOOR, GAP, LADDER, OPEN, PLATFORM, WALL
 from sim.catalogue.variants import draft_tiles
-from sim.engine import layout as L
-from sim.engine.death import _harm, _kill
-from sim.engine.record import new_game as record_game
-from sim.engine.terrain import _landing
-from sim.engine.tile_swap import _swap, _transform
-from sim.engine.water import _apply_water
+from sim.engine.state import fields as L
+from sim.engine.rules.death import _harm, _kill
+from sim.engine.log.record import new_game as record_game
+from sim.engine.rules.terrain import _landing
+from sim.engine.tiles.swap_in_play import _swap, _transform
+from sim.engine.rules.water_rolls import _apply_water
 from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, TERRAIN_DRAFT, board_shores,
                                catalogue_with, live_shores, new_game, new_game_with, setup_for)
 
@@ -168,7 +168,7 @@ def test_no_roll_is_left_once_the_streak_failed_and_the_action_is_spent():
 def test_the_tile_tables_bodies_of_water_are_the_compiled_boards(board):
     """"On a success, you may move into any other space adjacent to that same body of water":
     with no tile moved, the spaces a crossing may land on, read from the tile at each position
-    (water._shore, tile_table.TF_SHORE), are per space exactly those of the board compiled in
+    (water_rolls._shore, fx_table.TF_SHORE), are per space exactly those of the board compiled in
     Python (compile_board's space_bodies and body_members, as sets), before the reveal and on
     the revealed board ("When revealed it is treated as a 1x1 Tile")."""
     game = new_game(board, 1)
@@ -352,7 +352,7 @@ def test_water_rolls_honour_advantage_and_disadvantage(col, exact):
     """"Advantage allows an entity to perform any random act twice, and choose the preferable
     outcome"; "Disadvantage forces an entity to perform any random act twice, and the GM chooses
     the less preferable outcome". A water-roll ("a D-6 roll where 1 to 3 is a fail and 4 to 6 is
-    a success") is a random act: 20,000 rolls of the engine (``water._apply_water``, one game's
+    a success") is a random act: 20,000 rolls of the engine (``water_rolls._apply_water``, one game's
     stream, fixed seed) succeed at the exact 1 - (1 - 1/2)^2 = 0.75 with advantage, 1/4 with
     disadvantage: two-sided exact binomial test, alpha 0.001 (the rate of a roll without
     advantage, 1/2, is rejected by far).
@@ -539,7 +539,7 @@ def test_revive_offers_the_spot_or_the_spawn():
 def test_boots_with_free_water_cross_without_rolling():
     """"Some Items ... allow you to 'Freely Cross Water'": held, active boots with free_water make
     the roll an automatic success (no face rolled)."""
-    from sim.engine.items import _end_turn_items, _grant_item
+    from sim.engine.items.holding import _end_turn_items, _grant_item
     game, c = water_game()
     items = CATALOGUE.items
     flagged = [i for i in range(len(items.names))

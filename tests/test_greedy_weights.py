@@ -15,7 +15,7 @@ from sim.ai.spec import parse_policy
 from sim.catalogue.diagnostics import InputError
 from sim.catalogue.game_rules import GREEDY_KEYS, load_game_rules
 from sim.catalogue.greedy_weights import format_greedy_weights, load_greedy_weights
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 from tests._cli_kit import run
 from tests._engine_kit import CARDS, CATALOGUE, setup_for
 
@@ -86,7 +86,7 @@ def _rows(weights, games=8):
     four players' weights ``weights``, player 0's seat rotated."""
     from sim.catalogue.teams import random_teams
     from sim.ai.play import play_many
-    from sim.engine.tables import stack_setups
+    from sim.engine.state.static_tables import stack_setups
 
     stacked = stack_setups([setup_for(200 + b) for b in range(2)])
     rng = np.random.default_rng(11)

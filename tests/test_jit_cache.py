@@ -79,7 +79,7 @@ def test_the_digest_covers_every_source_file(tmp_path):
 
     before = source_digest(package)
     assert source_digest(package) == before
-    deep = package / "engine" / "combat.py"
+    deep = package / "engine" / "rules" / "attack.py"  # two folders deep
     deep.write_text(deep.read_text() + "\n# a comment is a change too\n")
     assert source_digest(package) != before
 

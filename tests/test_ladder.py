@@ -12,7 +12,7 @@ from scipy import stats
 
 from sim.analysis.ratings import simulate_plackett_luce
 from sim.cli.main import main
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 from sim.runner.ladder import finishing_places, matches, rate
 
 
@@ -25,7 +25,7 @@ def test_lookahead_beats_greedy_seat_rotated():
     from 35 wins), so a legitimate change flips it about once in 300 or fewer."""
     from sim.catalogue.teams import random_teams
     from sim.ai.play import play_many
-    from sim.engine.tables import stack_setups
+    from sim.engine.state.static_tables import stack_setups
     from tests._engine_kit import CARDS, CATALOGUE, setup_for
 
     n = 96

@@ -21,7 +21,7 @@ RANK = {name: k + 1 for k, name in enumerate(LAYERS)}  # 0: the shared utilities
 
 
 def module_name(path: Path) -> str:
-    """``sim/engine/turn.py`` -> ``sim.engine.turn``; a package's ``__init__`` -> the package."""
+    """``sim/engine/rules/turn.py`` -> ``sim.engine.rules.turn``; a package's ``__init__`` -> the package."""
     parts = path.relative_to(ROOT).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 

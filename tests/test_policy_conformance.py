@@ -24,8 +24,8 @@ import pytest
 from sim.ai.play import play_game
 from sim.ai.policy import by_name
 from sim.ai.spec import parse_policy
-from sim.engine import layout as L
-from sim.engine.state import STATE_FIELDS
+from sim.engine.state import fields as L
+from sim.engine.state.game_state import STATE_FIELDS
 from tests._engine_kit import CARDS, CATALOGUE, new_game, setup_for
 
 # every policy the engine knows, the look-ahead at a small budget (the suite's cost), and greedy
@@ -102,7 +102,7 @@ def test_play_many_is_bit_identical_whatever_the_threads(spec):
 
     from sim.catalogue.teams import random_teams
     from sim.ai.play import play_many
-    from sim.engine.tables import stack_setups
+    from sim.engine.state.static_tables import stack_setups
 
     p = parse_policy(spec)
     stacked = stack_setups([setup_for(100 + b) for b in range(2)])
@@ -129,7 +129,7 @@ def test_play_many_is_bit_identical_whatever_the_threads(spec):
 def test_lookahead_stays_within_its_budget(budget):
     """At most ``budget`` simulations per decision, each at most ``PLAYOUT_CAP`` decisions."""
     from sim.ai.lookahead import PLAYOUT_CAP, _search
-    from sim.engine.legal import _legal
+    from sim.engine.rules.legal import _legal
 
     game = new_game(13, 2, log=False)
     greedy = by_name("greedy")
@@ -186,9 +186,9 @@ def test_the_lookahead_searches_alike_whichever_apocalypse_lies_face_down():
     searches differ in most such decisions (4 of 5 measured where the team knows it), and a single
     difference in the eight fails the test."""
     from sim.ai.lookahead import _search
-    from sim.engine.legal import _legal
-    from sim.engine.state import _clone
-    from sim.engine.tiles import _knows_apocalypse
+    from sim.engine.rules.legal import _legal
+    from sim.engine.state.game_state import _clone
+    from sim.engine.tiles.functions import _knows_apocalypse
 
     greedy = by_name("greedy")
     compared = 0
@@ -221,7 +221,7 @@ def _probe_games():
     """Decisions of team 1 in a greedy game (every third, up to 24), each with an opponent
     character and the decider's space (where the probe moves the opponent: in plain sight and
     range, a position no policy can ignore)."""
-    from sim.engine.state import _clone
+    from sim.engine.state.game_state import _clone
 
     game = new_game(11, 5)
     greedy = by_name("greedy")
@@ -244,7 +244,7 @@ def _probe_games():
 def _hidden_and_moved(st, foe, elsewhere):
     """Two copies of ``st`` with ``foe`` invisible (last seen where it stands), the second with
     its true position moved to ``elsewhere``: what it would take to read a hidden position."""
-    from sim.engine.state import _clone
+    from sim.engine.state.game_state import _clone
 
     hidden = _clone(st)
     hidden.ent[foe, L.INVISIBLE] = 99 * L.CLOCKS + 1
@@ -261,7 +261,7 @@ def test_no_policy_reads_an_invisible_opponents_position(spec):
     some (the probe can see a position when one is shown)."""
     from types import SimpleNamespace
 
-    from sim.engine.state import _clone
+    from sim.engine.state.game_state import _clone
 
     player = by_name(spec)
     game, probes = _probe_games()
@@ -285,7 +285,7 @@ def test_the_invisibility_probe_catches_a_policy_that_reads_the_true_state():
     """The probe above has power: greedy's kernel called on the true state, without the
     observation (sim/ai/observe.py), changes its choice when the hidden opponent moves."""
     from sim.ai.greedy import _greedy_action
-    from sim.engine.legal import _legal
+    from sim.engine.rules.legal import _legal
 
     game, probes = _probe_games()
     changed = 0

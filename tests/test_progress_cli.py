@@ -137,7 +137,7 @@ def test_results_do_not_depend_on_progress_or_the_thread_count():
     import numpy as np
 
     from sim.catalogue.loader import load_catalogue
-    from sim.engine.layout import POLICY_IDS
+    from sim.engine.state.fields import POLICY_IDS
     from sim.runner import progress
     from sim.runner.experiment import load_experiment
     from sim.runner.tasks import build_arena, play_games, replay_winners

@@ -71,7 +71,7 @@ def test_ablation_against_itself_is_exactly_zero_and_a_boosted_card_matters(tmp_
     from dataclasses import replace
 
     from sim.catalogue.loader import load_catalogue
-    from sim.engine.layout import POLICY_IDS
+    from sim.engine.state.fields import POLICY_IDS
     from sim.runner.experiment import load_experiment
     from sim.runner.rarity import ablation, play_pool
     from tests._planted_kit import ROOT, planted_cards

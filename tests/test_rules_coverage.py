@@ -89,6 +89,6 @@ def test_every_row_names_code_and_tests_that_exist(line, code, tests):
 
 def test_the_checker_catches_a_missing_test_and_a_missing_function():
     assert _test_problems("tests/test_engine_game.py::test_no_such_rule_test")
-    assert _code_problems("sim/engine/turn.py:_no_such_kernel")
+    assert _code_problems("sim/engine/rules/turn.py:_no_such_kernel")
     assert not _test_problems("tests/test_engine_game.py::test_rotation_order_and_placement")
-    assert not _code_problems("sim/engine/turn.py:_gm_turn")
+    assert not _code_problems("sim/engine/rules/turn.py:_gm_turn")

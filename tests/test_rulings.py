@@ -248,7 +248,7 @@ def test_a_planted_ending_change_is_named_and_the_default_is_not(result):
     cap = _alt(doc, "game.rotation_cap")
     assert "rotation cap" in cap["endings_changed"] and cap["changes_endings"]
     assert cap["ending_change"]["endings"]["rotation cap"]["low"] > 0.5
-    # the game ends once the rotation counter passes the cap (sim/engine/turn.py), so at 9
+    # the game ends once the rotation counter passes the cap (sim/engine/rules/turn.py), so at 9
     assert cap["games_balance"]["games"]["duration_rotations"]["max"] <= 8 + 1
     assert "These change how games end" in doc["conclusion"] and "game.rotation_cap = 8" in \
         doc["conclusion"].split("These change how games end")[1]

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from sim._jit import njit
 from sim.board.geometry import SPAN
-from sim.engine import layout as L
-from sim.engine.actions import _ability_space_base
-from sim.engine.combat import _threshold
+from sim.engine.state import fields as L
+from sim.engine.rules.actions import _ability_space_base
+from sim.engine.rules.attack import _threshold
 
 
 @njit(inline="always")

@@ -24,13 +24,13 @@ import numpy as np
 from sim._jit import njit
 from sim.board.geometry import SPAN
 from sim.catalogue.apocalypses import P_RESOLVE, RESOLVE_HOLD, STORM
-from sim.engine import layout as L
-from sim.engine.actions import (_ability_base, _ability_space_base, _alt_base, _attack_base,
+from sim.engine.state import fields as L
+from sim.engine.rules.actions import (_ability_base, _ability_space_base, _alt_base, _attack_base,
                                _interact_base, _move_base, _water_base, _weapon_base)
-from sim.engine.entities import _move_speed, _weapon_ready
-from sim.engine.space import _homefield
-from sim.engine.tile_board import BLOCK, GRID, _spawn_now
-from sim.engine.water import _by_water
+from sim.engine.entities.special import _move_speed, _weapon_ready
+from sim.engine.rules.live_movement import _homefield
+from sim.engine.tiles.live_board import BLOCK, GRID, _spawn_now
+from sim.engine.rules.water_rolls import _by_water
 
 from .entity_values import _boarding_bonus, _may_board, _summon_action
 from .item_values import _best_item_use, _item_pickup

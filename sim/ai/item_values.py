@@ -17,12 +17,12 @@ import numpy as np
 
 from sim._jit import njit
 from sim.catalogue.items import VALUE
-from sim.engine import layout as L
-from sim.engine.actions import _item_base, _item_space_offset, _pickup_offset
-from sim.engine.combat import _threshold
-from sim.engine.item_use import _usable
-from sim.engine.items import R_KEEP, _pool, _rule
-from sim.engine.space import _in_tiles, _linked_tile
+from sim.engine.state import fields as L
+from sim.engine.rules.actions import _item_base, _item_space_offset, _pickup_offset
+from sim.engine.rules.attack import _threshold
+from sim.engine.items.use import _usable
+from sim.engine.items.holding import R_KEEP, _pool, _rule
+from sim.engine.rules.live_movement import _in_tiles, _linked_tile
 
 from .values import _attack_score, _kill_table, _p_hit
 

@@ -48,15 +48,15 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
-from sim.engine import layout as L
-from sim.engine.actions import (_ability_base, _alt_base, _attack_base, _hand_base, _interact_base,
+from sim.engine.state import fields as L
+from sim.engine.rules.actions import (_ability_base, _alt_base, _attack_base, _hand_base, _interact_base,
                                _move_base, _water_base)
-from sim.engine.entities import _move_speed
-from sim.engine.legal import _legal
-from sim.engine.state import _clone, _copy_into
-from sim.engine.tiles import _knows_apocalypse
-from sim.engine.turn import _apply
-from sim.engine.victory import _team_health
+from sim.engine.entities.special import _move_speed
+from sim.engine.rules.legal import _legal
+from sim.engine.state.game_state import _clone, _copy_into
+from sim.engine.tiles.functions import _knows_apocalypse
+from sim.engine.rules.turn import _apply
+from sim.engine.rules.victory import _team_health
 from sim.rng import roll
 
 from .entity_values import _summon_action
@@ -269,7 +269,7 @@ def _candidates(st, S, mask, cands, budget):
         k = _add(cands, k, a)
     if mask[L.END]:
         k = _add(cands, k, L.END)
-    hand = _hand_base(n, m)  # handing the turn to each teammate (sim/engine/order.py)
+    hand = _hand_base(n, m)  # handing the turn to each teammate (sim/engine/rules/order.py)
     for e in range(m):
         if mask[hand + e]:
             k = _add(cands, k, hand + e)

@@ -3,8 +3,8 @@
 Book: "An invisible entity is not shown on the board, and its position stays concealed for as
 long as the effect holds"; "The GM is told secretly where every invisible entity stands". The
 engine (the GM) keeps every true position; a policy decides on an *observation* in which each
-invisible opponent stands on the space where it turned invisible (``layout.SEEN``, set by
-``states._set_state``). ``_conceal`` swaps the true and the last-seen space of those entities
+invisible opponent stands on the space where it turned invisible (``fields.SEEN``, set by
+``timed_states._set_state``). ``_conceal`` swaps the true and the last-seen space of those entities
 in place, and swapping again restores the state exactly (the set swapped depends only on
 columns no policy writes), so a decision costs one scan of the entities and no copy. The
 look-ahead's play-outs start from the observation: they play a world in which the invisible
@@ -15,7 +15,7 @@ depends on a hidden position (tests/test_policy_conformance.py).
 from __future__ import annotations
 
 from sim._jit import njit
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 
 
 @njit

@@ -1,9 +1,9 @@
-"""Greedy's choice of who acts next in its team's turn (``sim.engine.order``: the team chooses).
+"""Greedy's choice of who acts next in its team's turn (``sim.engine.rules.order``: the team chooses).
 
 Why "those who can strike first": an attack can kill or wound, and the teammates who act after it
 then move and strike knowing the result (focus fire on the wounded, no walk towards the dead);
 a move first changes nothing for the strikers, as spaces hold any number of entities. The test
-is ``space._may_reach``'s cheap lower bound (an opponent within the character's range in tile
+is ``live_movement._may_reach``'s cheap lower bound (an opponent within the character's range in tile
 distance), so it costs a scan of the entities per teammate, and only when the character asked
 first has no attack, ability, item or tile action worth taking.
 """
@@ -11,9 +11,9 @@ first has no attack, ability, item or tile action worth taking.
 from __future__ import annotations
 
 from sim._jit import njit
-from sim.engine import layout as L
-from sim.engine.actions import _hand_base
-from sim.engine.space import _may_reach
+from sim.engine.state import fields as L
+from sim.engine.rules.actions import _hand_base
+from sim.engine.rules.live_movement import _may_reach
 
 
 @njit

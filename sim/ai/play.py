@@ -25,13 +25,13 @@ import numba
 import numpy as np
 
 from sim._jit import njit
-from sim.engine import layout as L
-from sim.engine.actions import _n_actions
-from sim.engine.legal import _legal
-from sim.engine.setup import _init_game
-from sim.engine.state import Static, with_fp
-from sim.engine.turn import _advance, _apply
-from sim.engine.victory import _finish_by_health, _team_alive, _team_health
+from sim.engine.state import fields as L
+from sim.engine.rules.actions import _n_actions
+from sim.engine.rules.legal import _legal
+from sim.engine.state.new_game import _init_game
+from sim.engine.state.game_state import Static, with_fp
+from sim.engine.rules.turn import _advance, _apply
+from sim.engine.rules.victory import _finish_by_health, _team_alive, _team_health
 from sim.rng import seed_states
 
 from .greedy import _greedy_action
@@ -45,7 +45,7 @@ GAMES_PER_CHUNK = 8  # games per thread task (a speed knob; results do not depen
 
 @njit
 def _choose(st, S, mask, count, policy, budget=0):
-    """The action of built-in ``policy`` (``layout.POLICY_IDS``) for the decision ``_legal`` has
+    """The action of built-in ``policy`` (``fields.POLICY_IDS``) for the decision ``_legal`` has
     just listed; ``budget`` is the look-ahead's simulations per decision (0: its default). Greedy
     is tested first: adding policies costs its games nothing."""
     if count == 1:
@@ -172,7 +172,7 @@ CARD_COLUMNS = ("dealt", "taken", "kills", "alive")
 
 def player_fps(fp, weights=None) -> np.ndarray:
     """``float64[4, NFP]``: the parameter row ``fp`` once per player, player p's greedy weights
-    (``layout.W_DAMAGE..``, in ``GREEDY_KEYS`` order) replaced by ``weights[p]`` unless that is
+    (``fields.W_DAMAGE..``, in ``GREEDY_KEYS`` order) replaced by ``weights[p]`` unless that is
     None (``weights`` None: every player plays the rules' weights); a NaN in ``weights[p]``
     keeps the rules' weight (a weights file that leaves the key out)."""
     fps = np.tile(np.asarray(fp, np.float64), (4, 1))
@@ -197,7 +197,7 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
     ``game_indices`` (instead of ``first_game``) names each game's index when they are not
     consecutive (replaying chosen games with changed cards).
 
-    ``stacked`` = :func:`tables.stack_setups` output; game ``i`` uses board ``board_of[i]``,
+    ``stacked`` = :func:`static_tables.stack_setups` output; game ``i`` uses board ``board_of[i]``,
     ``team_cards[i]`` and child ``first_game + i`` of ``SeedSequence(root_seed)``; team ``t``
     plays ``policies[(t - seats[i]) % 4]`` (seat rotation: ``policies[0]`` sits in seat
     ``seats[i]``) with budget ``budgets[(t - seats[i]) % 4]`` (default 0: each policy's own)
@@ -247,7 +247,7 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
 
 def step(game, policy: int, budget: int = 0, weights=None) -> None:
     """One decision of ``game`` (a :class:`~sim.engine.game.Game`) by built-in ``policy``
-    (``layout.POLICY_IDS``; ``budget`` 0: its default; ``weights``: greedy weights of its own, in
+    (``fields.POLICY_IDS``; ``budget`` 0: its default; ``weights``: greedy weights of its own, in
     ``GREEDY_KEYS`` order, None: the rules'), through the loop's own ``_choose``."""
     mask = np.zeros(game.n_actions, np.bool_)  # _legal writes every entry
     count = _legal(game.st, game.S, mask)

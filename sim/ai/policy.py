@@ -13,9 +13,9 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-from sim.engine import layout as L
-from sim.engine.legal import _legal
-from sim.engine.state import with_fp
+from sim.engine.state import fields as L
+from sim.engine.rules.legal import _legal
+from sim.engine.state.game_state import with_fp
 
 from .play import _choose, player_fps
 from .spec import parse_policy
@@ -30,7 +30,7 @@ class Policy(Protocol):
 
 
 class KernelPolicy:
-    """A built-in Numba policy (``layout.POLICY_IDS``), its budget and its greedy weights
+    """A built-in Numba policy (``fields.POLICY_IDS``), its budget and its greedy weights
     (``GREEDY_KEYS`` order, NaN: the rules'; None: all the rules') behind the protocol."""
 
     def __init__(self, policy_id: int, name: str, budget: int = 0, weights=None):

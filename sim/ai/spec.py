@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sim.engine.layout import GREEDY, LOOKAHEAD, POLICY_IDS
+from sim.engine.state.fields import GREEDY, LOOKAHEAD, POLICY_IDS
 
 # the look-ahead's simulations per decision when none is given (sim.ai.lookahead)
 DEFAULT_BUDGET = 32
@@ -30,7 +30,7 @@ WEIGHTS = "weights="
 @dataclass(frozen=True)
 class PolicySpec:
     name: str
-    id: int       # layout.POLICY_IDS
+    id: int       # fields.POLICY_IDS
     budget: int   # simulations per decision; 0 for a policy without a budget
     weights_file: str = ""  # greedy:weights=FILE: the file as named ("" the rules' weights)
     # its weights in GREEDY_KEYS order, NaN where the rules' weight applies (None: the rules')

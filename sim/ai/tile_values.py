@@ -25,15 +25,15 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
-from sim.engine import layout as L
-from sim.engine.combat import _threshold
-from sim.engine.items import _held, _pool
-from sim.engine.actions import _ability_space_base, _interact_base
-from sim.engine.tile_board import GRID, SPAN, _middle, _position_of, _tile_at
-from sim.engine.tile_swap import _shift, _transform_choice
-from sim.engine.tile_state import _paused
-from sim.engine.tile_table import TF_COIN, TF_PRICE, TF_SUIT, TF_WORTH
-from sim.engine.tiles import _nothing_to_learn
+from sim.engine.state import fields as L
+from sim.engine.rules.attack import _threshold
+from sim.engine.items.holding import _held, _pool
+from sim.engine.rules.actions import _ability_space_base, _interact_base
+from sim.engine.tiles.live_board import GRID, SPAN, _middle, _position_of, _tile_at
+from sim.engine.tiles.swap_in_play import _shift, _transform_choice
+from sim.engine.tiles.paused import _paused
+from sim.engine.tiles.fx_table import TF_COIN, TF_PRICE, TF_SUIT, TF_WORTH
+from sim.engine.tiles.functions import _nothing_to_learn
 
 from .values import _kill_table, _p_hit, _spaces_within
 

@@ -18,10 +18,10 @@ import numpy as np
 
 from sim._jit import njit
 from sim.board.geometry import SPAN
-from sim.engine import layout as L
-from sim.engine.actions import _ability_space_base
-from sim.engine.combat import _attack_star, _threshold
-from sim.engine.space import _in_tiles, _linked_tile
+from sim.engine.state import fields as L
+from sim.engine.rules.actions import _ability_space_base
+from sim.engine.rules.attack import _attack_star, _threshold
+from sim.engine.rules.live_movement import _in_tiles, _linked_tile
 
 from .entity_values import _target_value
 
@@ -59,7 +59,7 @@ def _p_hit(S, threshold):
 def _attack_score(st, S, c, e, extra, w):
     """An attack of ``c`` on ``e`` with ``extra`` attacks beyond its star point's (a strike),
     thrown with row ``w``'s attack (``c``'s own, or the weapon of the vehicle it rides); a CPU
-    retaliates at ``c`` (combat._strike)."""
+    retaliates at ``c`` (attack._strike)."""
     ent = st.ent
     fp = S.fp
     col = _attack_star(st, S, w, e)

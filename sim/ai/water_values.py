@@ -14,12 +14,12 @@ import numpy as np
 
 from sim._jit import njit
 from sim.board.graph import ROLL_FIRE_WALL
-from sim.engine import layout as L
-from sim.engine.actions import _water_base
-from sim.engine.combat import _advantage
-from sim.engine.items import _free_water
-from sim.engine.tile_board import BLOCK, _cell_space
-from sim.engine.water import _shore
+from sim.engine.state import fields as L
+from sim.engine.rules.actions import _water_base
+from sim.engine.rules.attack import _advantage
+from sim.engine.items.holding import _free_water
+from sim.engine.tiles.live_board import BLOCK, _cell_space
+from sim.engine.rules.water_rolls import _shore
 
 
 @njit
@@ -60,7 +60,7 @@ def _water_targets(st, S, c, mask):
 @njit
 def _p_cross(st, S, c):
     """The chance of one water-roll of ``c``: the success faces over the die, rolled twice with
-    advantage (either succeeds) or disadvantage (both must), as ``water._water_roll`` does."""
+    advantage (either succeeds) or disadvantage (both must), as ``water_rolls._water_roll`` does."""
     if st.ent[c, L.FREE_WATER] != 0 or _free_water(st, S, c):
         return 1.0
     die = S.ip[L.P_WATER_DIE]

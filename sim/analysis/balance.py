@@ -22,7 +22,7 @@ which teams are eliminated.
 Every share is a proportion of games; games that share a board are correlated (the runners reuse
 boards, ``docs/intervals.md``), so given each game's board the intervals are Wilson intervals on
 the effective number of games (:func:`cluster.effective_trials`, Korn & Graubard 1998). Pure
-NumPy; the kinds of ending are the engine's outcome labels (``sim.engine.layout.REASON_NAMES``),
+NumPy; the kinds of ending are the engine's outcome labels (``sim.engine.state.fields.REASON_NAMES``),
 repeated here so that the statistics layer imports nothing above it.
 """
 
@@ -36,7 +36,7 @@ from .cluster import effective_trials
 from .intervals import wilson_interval
 from .variance import duplicate_difference
 
-# the engine's outcome labels (sim.engine.layout.REASON_NAMES), in the order they are reported
+# the engine's outcome labels (sim.engine.state.fields.REASON_NAMES), in the order they are reported
 LAST_STANDING = "last team standing"
 SIMULTANEOUS = "simultaneous elimination"
 STALEMATE = "stalemate"

@@ -27,7 +27,7 @@ def consolidate(i, j, from_size, to_size):
     """Where local space (i, j) of a ``from_size`` tile lands in a ``to_size`` tile.
 
     One definition for the board's swaps below (called from Python) and the engine's
-    (``sim/engine/tile_swap.py``, inlined into its kernels)."""
+    (``sim/engine/tiles/swap_in_play.py``, inlined into its kernels)."""
     if from_size == to_size:
         return i, j
     if from_size == 1 or to_size == 1:

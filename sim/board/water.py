@@ -1,5 +1,5 @@
 """Water-rolls: single rolls, streaks, water and wall crossings, falls (the game rolls its own,
-one action at a time: ``sim/engine/water.py``; what a number of successes reaches:
+one action at a time: ``sim/engine/rules/water_rolls.py``; what a number of successes reaches:
 ``movement.reachable(max_rolls=)``).
 
 Book: "A water-roll is a D-6 roll where 1 to 3 is a fail and 4 to 6 is a success"; "Each Entity

@@ -1,7 +1,7 @@
 """The Ability Index (``cards/abilities.toml``): 11 ability types, each with named parameters.
 
 Why data: abilities are "effects as data" — a card names its type and sets parameters; one
-interpreter in the engine (``sim/engine/effects.py``) executes them, so a designer adds a card
+interpreter in the engine (``sim/engine/effects/interpreter.py``) executes them, so a designer adds a card
 without touching code. Each type names the interpreter's ``effect``, its ``target`` kind and
 whether it ``costs_action``; :meth:`AbilityIndex.row` turns a card's parameters into one row of
 integers in the fixed slot order ``SLOTS`` (the interpreter's vocabulary: docs/effects.md).
@@ -28,7 +28,7 @@ EFFECT_TARGETS = {"strike": {"enemy"}, "area": {"none"}, "heal": {"self", "ally"
                   "invisibility": {"self", "ally"}, "mobility": {"space"}, "summon": {"space"},
                   "tile_control": {"space"}, "revive": {"dead_ally"}}
 DEFAULT_TARGET = {e: min(t) if len(t) == 1 else "ally" for e, t in EFFECT_TARGETS.items()}
-# One effect row: these slots, in this order (sim/engine/layout.py AB_* columns mirror them).
+# One effect row: these slots, in this order (sim/engine/state/fields.py AB_* columns mirror them).
 SLOTS = ("op", "target", "costs_action", "own_turn_only", "charges", "range", "duration",
          "amount", "stat", "flag", "count", "health", "attacks", "tier")
 # parameter name -> slot (several types' parameters share a slot: one meaning per effect)
@@ -38,9 +38,9 @@ PARAM_SLOT = {"charges": "charges", "own_turn_only": "own_turn_only", "range": "
               "free_water": "flag", "clone": "flag", "mode": "flag", "count": "count",
               "health": "health", "attacks": "attacks", "tier": "tier"}
 # what the engine can hold per parameter, whatever a type declares: one throw holds at most 50
-# dice (cards.LIMITS["attacks"], tables.MAX_ATTACKS), a board is 35 spaces wide, a stat code is
+# dice (cards.LIMITS["attacks"], static_tables.MAX_ATTACKS), a board is 35 spaces wide, a stat code is
 # 0..5, a flag 0 or 1 (issue #22: a declared range must not let a card throw 1,009 attacks)
-MAX_DICE = 50  # one throw's dice (cards.LIMITS["attacks"], tables.MAX_ATTACKS)
+MAX_DICE = 50  # one throw's dice (cards.LIMITS["attacks"], static_tables.MAX_ATTACKS)
 PARAM_LIMITS = {"charges": (0, 1000), "own_turn_only": (0, 1), "range": (0, 35),
                 "duration": (0, 1000), "stat": (0, 5), "bonus_attacks": (0, MAX_DICE),
                 "damage": (0, 100_000), "amount": (0, 100_000), "distance": (0, 35),

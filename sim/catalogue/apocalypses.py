@@ -2,7 +2,7 @@
 
 Why data: "Each Apocalypse has its own abilities and specifications, and these are set out in the
 Apocalypse Index". The book prints none, so designers write them here; one interpreter
-(:mod:`sim.engine.apocalypse`) runs every entry, and the kernels only ever see integers.
+(:mod:`sim.engine.rules.apocalypse`) runs every entry, and the kernels only ever see integers.
 """
 
 from __future__ import annotations

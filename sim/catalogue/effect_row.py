@@ -2,8 +2,8 @@
 
 Why here, below the engine: an ability, an item and a tile function are all written by the
 catalogue as one row of integers (``abilities.SLOTS`` order) that the engine's interpreter
-(``sim/engine/effects.py:_run_effect``) reads. The catalogue fills the rows and the engine runs
-them, so the row's vocabulary belongs to the data layer; ``sim.engine.layout`` re-exports every
+(``sim/engine/effects/interpreter.py:_run_effect``) reads. The catalogue fills the rows and the engine runs
+them, so the row's vocabulary belongs to the data layer; ``sim.engine.state.fields`` re-exports every
 name here (``L.OP_HEAL``, ``L.FX_AMOUNT``), so the kernels read the schema from below.
 
 The asserts tie each number to the catalogue's own lists: an opcode is its effect's index + 1
@@ -31,11 +31,11 @@ assert OP_REVIVE == len(EFFECTS)
 # entities (names: entities.ENTITY_EFFECTS): a random 6th card joins the user's team; the team
 # gains assist character number `amount`
 OP_SUMMON_CARD, OP_ASSIST = 24, 25
-# opcode blocks of the later slices (each slice names its own; effects._run_effect dispatches a
+# opcode blocks of the later slices (each slice names its own; interpreter._run_effect dispatches a
 # block to the slice's fx_* module): 12..15 items, 16..23 tile functions, 24..27 entities
 OP_ITEM_FIRST, OP_TILE_FIRST, OP_ENT_FIRST = 12, 16, 24
 OP_ITEM_DAMAGE, OP_ITEM_BLAST, OP_ITEM_CLEANSE = 12, 13, 14  # items.ITEM_EFFECTS
-# tile functions' own effects (tile_functions.TILE_EFFECTS, sim/engine/fx_tiles.py)
+# tile functions' own effects (tile_functions.TILE_EFFECTS, sim/engine/effects/tile_effects.py)
 (OP_GAIN, OP_ITEM_REWARD, OP_TILE_SUMMON, OP_EXTRA_ACTION, OP_TILE_STATE, OP_EARN, OP_LEARN,
  OP_TILE_ASSIST) = range(16, 24)
 T_NONE, T_SELF, T_ALLY, T_ENEMY, T_DEAD_ALLY, T_SPACE = range(6)

@@ -2,14 +2,14 @@
 (``cards/items.csv``), validated into one effect row per item.
 
 Why the abilities' vocabulary: an item's effect is a row of integers in the slot order
-``abilities.SLOTS`` run by the same interpreter (``sim/engine/effects.py:_run_effect``), so a
+``abilities.SLOTS`` run by the same interpreter (``sim/engine/effects/interpreter.py:_run_effect``), so a
 potion's heal and a heal ability are one code path and a designer adds an item without code
 (docs/items.md). Book: "every item belongs to one of seven types" (not printed: the types are a
 house ruling); "Items are denoted with a value in the top-right corner of the card"; "Some items
 also cost that character's action ... to use"; "any item that grants its effect simply by being
 held ... An item that is used up ...".
 
-The engine's table (``S.item_fx``, built by ``sim.engine.items.item_table``) is
+The engine's table (``S.item_fx``, built by ``sim.engine.items.holding.item_table``) is
 :meth:`ItemCatalogue.table`: ``int64[item, ITEM_COLS]`` = the effect row, then ``HELD``,
 ``TYPE``, ``VALUE``; one last row holds the rules (``R_PICKUP``, ``R_KEEP``).
 """

@@ -2,7 +2,7 @@
 
 Why rows: the book's "Function" of a tile ("most tiles offer unique rewards for spending time
 there, defeating bosses, using actions, or sacrificing specific items") is executed by the same
-interpreter as the abilities (``sim/engine/effects.py:_run_effect``), so a designer adds or
+interpreter as the abilities (``sim/engine/effects/interpreter.py:_run_effect``), so a designer adds or
 changes a tile's function in ``cards/tiles.toml`` without code (docs/tiles.md). A function names
 an ``effect`` (the abilities' vocabulary where it fits — heal, buff, mobility, tile_control — and
 the tile functions' own effects ``TILE_EFFECTS``), optionally a ``target`` and ``params``; a

@@ -43,7 +43,7 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
     import numpy as np
 
     from sim.catalogue.loader import load_catalogue
-    from sim.engine.layout import POLICY_IDS
+    from sim.engine.state.fields import POLICY_IDS
     from sim.runner.draft import POOL_SIZE, draft as run_draft, load_pool
 
     if (pool_file is None) == (random_n is None):

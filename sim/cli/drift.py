@@ -167,7 +167,7 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
 
     from sim.atomic import write_text
     from sim.catalogue.loader import load_catalogue
-    from sim.engine.layout import POLICY_IDS
+    from sim.engine.state.fields import POLICY_IDS
     from sim.runner.drift import junit_xml, load_suite, make_baseline, run_gate
 
     from ._paths import check_output_file

@@ -172,7 +172,7 @@ def report_data(report, teams, names, tolerance, policy, seed) -> dict:
 
 def _pool_experiment(catalogue, rating_experiment, policy):
     """The pool experiment behind the --suggest ratings, played by the check's own player."""
-    from sim.engine.layout import POLICY_IDS
+    from sim.engine.state.fields import POLICY_IDS
     from sim.runner.experiment import load_experiment, with_policy
 
     return with_policy(load_experiment(rating_experiment, catalogue.cards, tuple(POLICY_IDS)),

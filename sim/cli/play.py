@@ -58,9 +58,9 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
     from sim.catalogue.loader import default_cards_dir, load_catalogue
     from sim.catalogue.teams import random_teams
     from sim.catalogue.teams import load_teams
-    from sim.engine import layout as L
-    from sim.engine.record import game_jsonl, new_game
-    from sim.engine.tables import load_game_data
+    from sim.engine.state import fields as L
+    from sim.engine.log.record import game_jsonl, new_game
+    from sim.engine.state.static_tables import load_game_data
     from sim.atomic import write_text
     from sim.runner.progress import stage
 
@@ -139,7 +139,7 @@ def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_ev
 def _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures, suits):
     """Step the game to its end, a frame per step, a picture every N rotations (--png-every)."""
     from sim.ai.play import step
-    from sim.engine import layout as L
+    from sim.engine.state import fields as L
     from sim.report.board_view import draw_view, save_png
     from sim.runner.progress import advance
 
@@ -160,7 +160,7 @@ def _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures,
 
 def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed):
     """The final picture, the GIF and the HTML page; says where each went."""
-    from sim.engine.events import decode
+    from sim.engine.log.events import decode
     from sim.report.places import named_sentences
     from sim.report.board_view import draw_view, save_png
     from sim.report.watch import write_gif, write_html

@@ -61,7 +61,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     from sim.catalogue.diagnostics import InputError, Problem, Problems
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve, power_score
-    from sim.engine.layout import POLICY_IDS
+    from sim.engine.state.fields import POLICY_IDS
     from sim.atomic import atomic_path
     from sim.runner.experiment import load_experiment
     from sim.runner.rarity import ablation as run_ablation

@@ -99,7 +99,7 @@ def _suggester(catalogue, teams, k, rating_experiment, seed, games, rating_games
 def _drift(catalogue, baseline: Path):
     """The drift gate on the shipped suite (as `bwlab drift --baseline FILE`): its result, its
     conclusion in words, and the baseline's path, for the report's drift section."""
-    from sim.engine.layout import POLICY_IDS
+    from sim.engine.state.fields import POLICY_IDS
     from sim.runner.drift import load_suite, run_gate
 
     from .drift import _conclusion, _load_baseline, _problem

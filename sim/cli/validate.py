@@ -98,7 +98,7 @@ def _load_experiment(path: Path, catalogue):
     an experiment (``bwlab run``, ``rarity``, ``report``: sim/runner/experiment.py)."""
     import tomllib
 
-    from sim.engine.layout import POLICY_IDS
+    from sim.engine.state.fields import POLICY_IDS
     from sim.runner.drift import load_suite
     from sim.runner.experiment import load_experiment
     from sim.runner.rulings_data import load_rulings

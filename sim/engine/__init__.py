@@ -1,9 +1,21 @@
-"""Full AI-vs-AI games: state arrays, legal actions, the turn loop, CPUs, the Apocalypse, victory.
+"""Full AI-vs-AI games: the rules of Board Wars as compiled kernels over NumPy arrays.
 
-Pipeline: :mod:`tables` turns a catalogue + boards into ``Static`` arrays once;
-:func:`setup._init_game` builds one game's ``State`` (NumPy arrays only); :mod:`turn` advances it
-(``_advance`` runs everything automatic, ``_legal`` lists a character's actions, ``_apply`` plays
-one). The same kernels serve the Python :class:`game.Game` interface (policies in Python, the CLI,
-tests) and the jitted loop used for throughput, which calls the built-in policies and so lives
-above the engine (:func:`sim.ai.play.play_many`): the engine imports no policy.
+One folder per topic (docs/architecture.md draws them):
+
+- ``state/``: the named fields of the state arrays (``fields``), the state object
+  (``game_state``), a catalogue and board compiled into ``Static`` tables (``static_tables``),
+  one game's starting state (``new_game``);
+- ``rules/``: the action codec (``actions``), the legal mask (``legal``), applying an action and
+  the turn loop (``turn``, ``order``), attacks, death, victory, CPUs, movement and sight on the
+  live board, water-rolls, terrain, the Apocalypse;
+- ``effects/``: the interpreter that runs every ability, item and tile function from its row;
+- ``tiles/``: tile functions in play, the live board after swaps, paused tiles;
+- ``entities/``: special entities and the timed states every entity carries;
+- ``items/``: items held, lying on the board, and used;
+- ``log/``: the event rows and their words;
+- ``game.py``: the Python face of one game (:class:`game.Game`) for policies in Python, the CLI
+  and tests.
+
+The jitted loop used for throughput calls the built-in policies and so lives above the engine
+(:func:`sim.ai.play.play_many`): the engine imports no policy.
 """

@@ -14,19 +14,19 @@ import numpy as np
 
 from sim.rng import seed_states
 
-from . import layout as L
-from .actions import Action, action_to_string, block, decode as decode_action, encode, n_actions
-from .entity_labels import entity_label
-from .events import decode
-from .legal import _legal
-from .setup import Cards, init_game
-from .turn import _advance, _apply
+from sim.engine.state import fields as L
+from sim.engine.rules.actions import Action, action_to_string, block, decode as decode_action, encode, n_actions
+from sim.engine.log.labels import entity_label
+from sim.engine.log.events import decode
+from sim.engine.rules.legal import _legal
+from sim.engine.state.new_game import Cards, init_game
+from sim.engine.rules.turn import _advance, _apply
 
 
 @dataclass(frozen=True)
 class Result:
     winner: int        # 0-based team, -1 for a draw
-    reason: str        # layout.REASON_NAMES
+    reason: str        # fields.REASON_NAMES
     rotation: int      # the Rotation Counter at the end
     deaths: int        # characters dead
     apocalypse: int    # index into the Apocalypse Index
@@ -43,7 +43,7 @@ class Game:
         self.st = init_game(setup, cards, team_cards, state, log=log, ev_cap=ev_cap,
                             apocalypse=apocalypse)
         self.S = setup.static
-        # the action blocks: sim/engine/actions.py
+        # the action blocks: sim/engine/rules/actions.py
         self._mask = np.zeros(n_actions(self.st.kind.shape[0], self.st.ent.shape[0]), np.bool_)
         _advance(self.st, self.S)
 
@@ -104,7 +104,7 @@ class Game:
 
     def labels(self, card_names, cpu_names, entities=None) -> list[str]:
         """A readable name per entity: "Luffy (T1)", "Coyote (CPU)", and for the special
-        entities (sim/engine/entities.py) "Quill Duelist minion (T2)", "Mystery Machine
+        entities (sim/engine/entities/special.py) "Quill Duelist minion (T2)", "Mystery Machine
         (vehicle)" — vehicle and assist names from ``entities`` (the catalogue's
         ``EntityCatalogue``; by default numbered)."""
         out, k = [], 0

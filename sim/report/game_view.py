@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.board.geometry import Board, portal_spaces
 from sim.catalogue.board_rules import GRID
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 
 from .board_view import VEHICLE_COLOUR, Piece, View
 

@@ -110,7 +110,7 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
     each outlier's remedy (:mod:`sim.runner.remedy`), as a second table."""
     from dataclasses import replace
 
-    from sim.engine.layout import POLICY_IDS
+    from sim.engine.state.fields import POLICY_IDS
     from sim.runner.experiment import load_experiment
     from sim.runner.rarity import play_pool, pool_boards, study
 

@@ -102,7 +102,7 @@ _SPACE = re.compile(r"\b(beside |on |)space (-?\d+)")
 def name_places(ev: dict, tracker: BoardTracker) -> str:
     """The event's sentence with every space id replaced by its place name.
 
-    The sentence comes from the log (``sim.engine.events``); the ids in it are the event's own
+    The sentence comes from the log (``sim.engine.log.events``); the ids in it are the event's own
     fields, so each replacement is checked against a field before it is made."""
     text = ev["text"]
     if not isinstance(text, str):
@@ -130,7 +130,7 @@ _SPACE_FIELDS = frozenset({"space", "from", "to"})
 
 
 def _item_space(ev: dict, s: int) -> bool:
-    """An item used on a space names it as ``target - len(labels)`` (sim.engine.events)."""
+    """An item used on a space names it as ``target - len(labels)`` (sim.engine.log.events)."""
     return ev.get("event") == "item used" and 0 <= s < SPAN * SPAN
 
 

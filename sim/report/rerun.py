@@ -44,7 +44,7 @@ def read_log(path: Path) -> list[tuple[int, dict]]:
 def _header(path: Path, events, catalogue):
     """Seed, team cards, player specs and Apocalypse index from the header line."""
     from sim.ai.spec import parse_policies
-    from sim.engine.tables import load_game_data
+    from sim.engine.state.static_tables import load_game_data
 
     line = events[0][0] if events else 1
 
@@ -83,7 +83,7 @@ def _header(path: Path, events, catalogue):
 
 
 def _same(row, ev) -> bool:
-    from sim.engine.events import EVENTS
+    from sim.engine.log.events import EVENTS
 
     name, args, _ = EVENTS[int(row[0])]
     return (ev.get("event") == name and ev.get("rotation") == int(row[1])
@@ -113,8 +113,8 @@ def rerun(path: Path, events, catalogue):
 
 def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc):
     from sim.ai.play import step
-    from sim.engine import layout as L
-    from sim.engine.record import new_game
+    from sim.engine.state import fields as L
+    from sim.engine.log.record import new_game
 
     from .watch import Recorder, result_headline, team_title
 

@@ -20,7 +20,7 @@ import io
 import json
 from dataclasses import dataclass
 
-from sim.engine import layout as L
+from sim.engine.state import fields as L
 
 from .board_view import Painter, View
 from .game_view import view_from_game

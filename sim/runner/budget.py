@@ -51,7 +51,7 @@ class LevelTable:
 
 def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = None) -> LevelTable:
     """Each card's Power Level from ``games`` (default: the file's) of the pool experiment."""
-    from sim.engine.layout import POLICY_IDS
+    from sim.engine.state.fields import POLICY_IDS
 
     from .experiment import load_experiment, with_policy
     from .rarity import play_pool, pool_balance, pool_boards, study

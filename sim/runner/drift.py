@@ -299,7 +299,7 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
              baseline_path="baseline") -> GateResult:
     """Replay the suite paired with the baseline and test every metric (Bonferroni over metrics)."""
     from sim.catalogue.loader import load_catalogue
-    from sim.engine.tables import load_game_data
+    from sim.engine.state.static_tables import load_game_data
 
     from .drift_baseline import engine_digest
 

@@ -34,7 +34,7 @@ READABLE_FORMATS = (2, 3)   # 2: winners only (the balance metrics "not recorded
 SNAPSHOT_ATTACKS = (1, 4, 8)
 PMF_TOLERANCE = 1e-9      # exact tables are equal when every probability agrees this closely
 WINNER_CODES = "-0123"    # one character per game: no winner, or the winning experiment team
-# one character per game: how it ended (the engine's labels, sim.engine.layout.REASON_NAMES)
+# one character per game: how it ended (the engine's labels, sim.engine.state.fields.REASON_NAMES)
 ENDING_CODES = {"last team standing": "L", "simultaneous elimination": "S", "stalemate": "T",
                 "rotation cap": "C"}
 GAME_FIELDS = ("outcomes", "rotations", "lead_changes")   # format 3: per game, beside winners

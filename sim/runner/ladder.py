@@ -180,8 +180,8 @@ def _match_balance(chunks: list[dict]):
 
 def _world(catalogue, seed: int, boards: int):
     from sim.board.generate import generate_board
-    from sim.engine.setup import card_arrays
-    from sim.engine.tables import build_setup, load_game_data, stack_setups
+    from sim.engine.state.new_game import card_arrays
+    from sim.engine.state.static_tables import build_setup, load_game_data, stack_setups
 
     game_rules, apocalypses = load_game_data(catalogue.root)
     setups = []
@@ -197,7 +197,7 @@ def _play_match(world, catalogue, lower: PolicySpec, higher: PolicySpec, deals: 
     """Each deal four times, ``higher`` in seat r of rotation r and ``lower`` in the other three;
     returns the single seat of each game ``[n]``, the finishing places ``[n, 4]`` and the games'
     winner, ending, length, board and lead changes (for :func:`_match_balance`)."""
-    from sim.engine.layout import REASON_NAMES
+    from sim.engine.state.fields import REASON_NAMES
     from sim.ai.play import RESULT_COLUMNS
 
     from .playing import play_many

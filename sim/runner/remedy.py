@@ -218,7 +218,7 @@ def remedies(catalogue, exp, seat_cards: np.ndarray, winner: np.ndarray, study, 
 
 def _remedy(catalogue, arena, seat_cards, winner, study, steps, budget, c, beta, z, l2):
     """One outlier's remedy (a stage of the progress line of its own)."""
-    from sim.engine.setup import card_arrays
+    from sim.engine.state.new_game import card_arrays
 
     cards, rules = catalogue.cards, catalogue.rules
     with progress.stage(cards.names[c]):

@@ -105,7 +105,7 @@ def _schema_problem(columns, exp: Experiment, b: int) -> str | None:
 def _content_problem(columns, exp: Experiment, b: int) -> str | None:
     """Why the rows are not batch ``b``'s games: the columns the experiment fixes differ from
     the client's own schedule, or a result no game can have."""
-    from sim.engine.layout import REASON_NAMES
+    from sim.engine.state.fields import REASON_NAMES
 
     sch = schedule(exp, *exp.batch_range(b))
     for column, attr, seat in _SCHEDULED:

@@ -143,7 +143,7 @@ def play_fairness(catalogue, cfg: StudyConfig) -> tuple:
 
 def play_ratings(catalogue, cfg: StudyConfig) -> tuple:
     """The fixed rating study on the pool experiment's own boards and seeds."""
-    from sim.engine.layout import POLICY_IDS
+    from sim.engine.state.fields import POLICY_IDS
 
     from .experiment import load_experiment
     from .rarity import pool_boards

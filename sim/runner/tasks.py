@@ -38,7 +38,7 @@ def board_setups(catalogue, exp: Experiment, start: int, stop: int) -> list:
     """Game set-ups of the experiment's boards ``start .. stop - 1`` (board k from
     ``board_seed(exp, k)``: the same board whenever and however often it is built)."""
     from sim.board.generate import generate_board
-    from sim.engine.tables import build_setup, load_game_data
+    from sim.engine.state.static_tables import build_setup, load_game_data
 
     game_rules, apocalypses = load_game_data(catalogue.root)
     return [build_setup(catalogue, generate_board(catalogue.tiles, catalogue.board_rules,
@@ -50,8 +50,8 @@ def build_arena(catalogue, exp: Experiment, n_boards: int | None = None) -> Aren
     """The arena with the experiment's boards (every one it can use, or the first ``n_boards``:
     a sequential run that may stop early grows it with :func:`grow_arena`)."""
     from sim.ai.spec import parse_policy
-    from sim.engine.setup import card_arrays
-    from sim.engine.tables import stack_setups
+    from sim.engine.state.new_game import card_arrays
+    from sim.engine.state.static_tables import stack_setups
 
     n = min(exp.boards, exp.games) if n_boards is None else max(1, min(n_boards, exp.boards))
     setups = tuple(board_setups(catalogue, exp, 0, n))
@@ -68,7 +68,7 @@ def grow_arena(catalogue, arena: Arena, n_boards: int) -> Arena:
     rounds reach; the boards are the same as when built up front."""
     from dataclasses import replace
 
-    from sim.engine.tables import stack_setups
+    from sim.engine.state.static_tables import stack_setups
 
     n = min(n_boards, arena.exp.boards)
     if n <= len(arena.setups):
@@ -89,7 +89,7 @@ def by_team(cols, what: str = "health") -> np.ndarray:
 
 def play_games(arena: Arena, start: int, stop: int) -> dict:
     """Play games ``start .. stop - 1`` of the arena's experiment; one column per result."""
-    from sim.engine.layout import REASON_NAMES
+    from sim.engine.state.fields import REASON_NAMES
     from sim.ai.play import CARD_COLUMNS, RESULT_COLUMNS
 
     from .playing import play_many  # the engine's, counting games into the progress line
@@ -182,7 +182,7 @@ def _arena(exp_path: str, games: int | None, cards_root: str, key: str,
     from dataclasses import replace
 
     from sim.catalogue.loader import load_catalogue
-    from sim.engine.layout import POLICY_IDS
+    from sim.engine.state.fields import POLICY_IDS
 
     catalogue = load_catalogue(Path(cards_root))
     exp = load_experiment(Path(exp_path), catalogue.cards, tuple(POLICY_IDS), games=games)
@@ -197,8 +197,8 @@ def load_context(exp_path: Path, games: int | None, cards_root: Path) -> Experim
     are built by the workers only: the parent never plays, and building them here too cost
     every run seconds before its first batch (3 s for 64 boards)."""
     from sim.catalogue.loader import load_catalogue
-    from sim.engine.layout import POLICY_IDS
-    from sim.engine.tables import load_game_data
+    from sim.engine.state.fields import POLICY_IDS
+    from sim.engine.state.static_tables import load_game_data
 
     catalogue = load_catalogue(Path(cards_root))
     exp = load_experiment(Path(exp_path).resolve(), catalogue.cards, tuple(POLICY_IDS),

@@ -40,8 +40,8 @@ def _game(cards_root: Path):
     from sim.board.generate import generate_board
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import random_teams
-    from sim.engine.setup import card_arrays, init_game
-    from sim.engine.tables import build_setup, load_game_data
+    from sim.engine.state.new_game import card_arrays, init_game
+    from sim.engine.state.static_tables import build_setup, load_game_data
     from sim.rng import seed_states
 
     catalogue = load_catalogue(cards_root)
@@ -86,7 +86,7 @@ def compile_group(group: str, cards_root: str) -> tuple[str, float]:
     """Compile one group of entry points (without running them); its name and seconds."""
     from numba import typeof, types
 
-    from sim.engine.actions import n_actions
+    from sim.engine.rules.actions import n_actions
 
     t0 = time.perf_counter()
     st, setup, cards, teams = _game(Path(cards_root))
@@ -95,14 +95,14 @@ def compile_group(group: str, cards_root: str) -> tuple[str, float]:
     mask = typeof(np.zeros(n_actions(st.kind.shape[0], st.ent.shape[0]), np.bool_))
     if group == "turn":
         from sim.ai.greedy import _greedy_action
-        from sim.engine.legal import _legal
-        from sim.engine.turn import _advance
+        from sim.engine.rules.legal import _legal
+        from sim.engine.rules.turn import _advance
 
         _advance.compile(sig)
         _legal.compile(sig + (mask,))
         _greedy_action.compile(sig + (mask,))
     elif group == "apply":
-        from sim.engine.turn import _apply
+        from sim.engine.rules.turn import _apply
 
         _apply.compile(sig + (types.int64,))
     elif group == "search":
@@ -110,9 +110,9 @@ def compile_group(group: str, cards_root: str) -> tuple[str, float]:
 
         _search.compile(sig + (mask, types.int64, typeof(np.zeros(2, np.int64))))
     elif group == "loop":
-        from sim.engine import layout as L
+        from sim.engine.state import fields as L
         from sim.ai.play import play_many
-        from sim.engine.tables import stack_setups
+        from sim.engine.state.static_tables import stack_setups
 
         play_many(stack_setups([setup]), cards, np.zeros(1, np.int64), teams[None], 0,
                   [L.GREEDY] * 4)

@@ -1,0 +1,107 @@
+"""The entities slice's effects, run by ``interpreter._run_effect``: the summon ability (minions and
+clones) and the opcodes ``OP_SUMMON_CARD`` / ``OP_ASSIST`` that items and tile functions may
+name (``sim.catalogue.entities.ENTITY_EFFECTS``).
+
+Must not import ``effects`` (it calls this module): the effect row's values are passed in, or read
+here as ``row._fx`` reads them.
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+
+from sim.engine.state import fields as L
+from sim.engine.entities.special import _enter, _spawn_assist, _summon_card
+from sim.engine.log.events import _log
+
+
+@njit(inline="always")
+def _unbuffed(ent, c, col, stat):
+    """``c``'s stat without the change a timed buff or de-buff applied to it in place."""
+    v = ent[c, col]
+    if ent[c, L.BUFF] != 0 and ent[c, L.BUFF_STAT] == stat:
+        v -= ent[c, L.BUFF_DELTA]
+    if ent[c, L.DEBUFF] != 0 and ent[c, L.DEBUFF_STAT] == stat:
+        v -= ent[c, L.DEBUFF_DELTA]
+    return v
+
+
+@njit
+def _copy_character(ent, f, c):
+    """Row ``f`` as a clone of ``c``: "A Clone is a direct copy of a character's stats and
+    abilities" (its stats as printed: timed buffs and de-buffs belong to ``c``, not to the copy;
+    its ability with the charges ``c`` has left); "Items are not cloned"; "A clone has only 1 HP".
+    """
+    ent[f, L.KIND] = L.K_CLONE
+    ent[f, L.CARD] = ent[c, L.CARD]
+    ent[f, L.SPEED] = _unbuffed(ent, c, L.SPEED, L.STAT_SPEED)
+    ent[f, L.RANGE] = _unbuffed(ent, c, L.RANGE, L.STAT_RANGE)
+    ent[f, L.DEFENSE] = _unbuffed(ent, c, L.DEFENSE, L.STAT_DEFENSE)
+    ent[f, L.SUIT] = ent[c, L.SUIT]
+    for j in range(4):
+        ent[f, L.ATK + j] = _unbuffed(ent, c, L.ATK + j, L.STAT_ATTACKS)
+        ent[f, L.TIER + j] = ent[c, L.TIER + j]
+    for j in range(L.FX_SLOTS):
+        ent[f, L.AB + j] = ent[c, L.AB + j]
+    ent[f, L.CHARGES_LEFT] = ent[c, L.CHARGES_LEFT]
+    ent[f, L.MAX_HEALTH] = 1
+
+
+@njit
+def _make_minion(st, f, health, attacks, tier):
+    """Row ``f`` as a minion of the summon's ``health``, ``attacks`` and ``tier`` (every point of
+    its star); speed, range and defense are house rulings (rules.toml [entities], kept in the
+    game scalars ``G_MINION_*``); no ability, no suit."""
+    ent = st.ent
+    g = st.g
+    ent[f, L.KIND] = L.K_MINION
+    ent[f, L.MAX_HEALTH] = health
+    ent[f, L.SPEED] = g[L.G_MINION_SPEED]
+    ent[f, L.RANGE] = g[L.G_MINION_RANGE]
+    ent[f, L.DEFENSE] = g[L.G_MINION_DEFENSE]
+    ent[f, L.SUIT] = -1
+    for j in range(4):
+        ent[f, L.ATK + j] = attacks
+        ent[f, L.TIER + j] = tier
+    for j in range(L.FX_SLOTS):
+        ent[f, L.AB + j] = 0
+    ent[f, L.CHARGES_LEFT] = 0
+
+
+@njit
+def _summon(st, S, c, s, count, health, attacks, tier, clone):
+    """``c`` summons ``count`` minions on space ``s`` ("Minions are spawned on any space within
+    both the range and the line of sight of their creator": ``_legal`` lists those spaces), or
+    with ``clone`` copies of itself ("A clone is created on the same space as the character it
+    copies"), as many as it has minion rows free. Returns how many entered play."""
+    ent = st.ent
+    made = 0
+    for f in range(st.g[L.G_SPARE], ent.shape[0]):
+        if made == count:
+            break
+        if ent[f, L.OWNER] != c + 1 or ent[f, L.ALIVE] != 0:
+            continue
+        if clone != 0:
+            _copy_character(ent, f, c)
+        else:
+            _make_minion(st, f, health, attacks, tier)
+        _enter(st, f, s)
+        _log(st, L.EV_SPAWN, f, c, s, ent[f, L.KIND], 0, 0)
+        made += 1
+    return made
+
+
+@njit
+def _run_entity_effect(st, S, c, t, src, k, op):
+    """Run opcode ``op`` of row (``src``, ``k``) for user ``c`` on target ``t``: a summoned 6th
+    card (``OP_SUMMON_CARD``) or assist character number ``amount`` (``OP_ASSIST``)."""
+    if op == L.OP_SUMMON_CARD:
+        _summon_card(st, S, c)
+    elif op == L.OP_ASSIST:
+        if src == L.FX_ABILITY:
+            k_assist = st.ent[c, L.AB_AMOUNT]
+        elif src == L.FX_ITEM:
+            k_assist = S.item_fx[k, L.FX_AMOUNT]
+        else:
+            k_assist = S.tile_fx[k, L.FX_AMOUNT]
+        _spawn_assist(st, S, c, k_assist)

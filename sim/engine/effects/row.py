@@ -1,0 +1,22 @@
+"""Reading an effect row, wherever it lives: one reader for the interpreter and the slices' own
+effects (``tile_effects``, ``item_effects``, ``entity_effects`` may not import ``interpreter``, which calls them).
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+
+from sim.engine.state import fields as L
+
+
+@njit(inline="always")
+def _fx(st, S, c, src, k, slot):
+    """Slot ``slot`` (``layout.FX_*``) of an effect row: the user's own ability (``FX_ABILITY``:
+    its entity columns), item type ``k`` (``FX_ITEM``: ``S.item_fx``) or tile function ``k``
+    (``FX_TILE``: ``S.tile_fx``). One reader, so an item's heal and an ability's heal run the
+    same code."""
+    if src == L.FX_ABILITY:
+        return st.ent[c, L.AB + slot]
+    if src == L.FX_ITEM:
+        return S.item_fx[k, slot]
+    return S.tile_fx[k, slot]

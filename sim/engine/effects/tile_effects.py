@@ -1,0 +1,127 @@
+"""The tile functions' own effects (opcodes from ``fields.OP_TILE_FIRST``) and tile_control, run
+by ``interpreter._run_effect`` (which this module must not import: it calls this one).
+
+| effect | what it does (book sentence) |
+|---|---|
+| gain | a permanent stat gain: "All buffs a tile gives you are permanent ... none of it is lost if that tile is later deactivated, swapped, or removed" (the stat column itself: nothing reverts it); on every character of a multi-character card ("A stat buff gained by one of them is gained by all of them") |
+| item | an item, named or drawn uniformly ("Items are gained primarily through tiles"); with both hands full it lands on the character's space |
+| summon_card | "A Summon is when a random 6th character card joins your team ... usually achieved as a tile reward" |
+| assist | assist character ``amount`` (cards/assists.toml) joins: "You can only have 1 assist character at a time" |
+| extra_action | extra actions in the character's next turn (``functions._use_extra_action``) |
+| tile_state | deactivate or freeze the tile around space ``t`` (``paused.py``) |
+| earn | coins for the team ("Any intangible spending power gained from a Tile can be used by any member of your team") |
+| learn | the team learns the face-down Apocalypse (the look-ahead stops guessing it) |
+| tile_control | swap the user's tile with the tile around ``t`` (``flag`` 0) or transform that tile (1) |
+
+``g[FX_OK]`` is cleared when the effect could not give what it promised (no room on the floor
+for an item, no Summon left, an assist already held, no tile out of play): a reward's ticks are spent only "in exchange for the
+reward itself".
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+from sim.rng import roll
+
+from sim.engine.state import fields as L
+from sim.engine.entities.special import _spawn_assist, _summon_card
+from sim.engine.log.events import _log
+from sim.engine.effects.row import _fx
+from sim.engine.items.holding import _grant_item, _put_on_floor
+from sim.engine.tiles.live_board import _position_of
+from sim.engine.tiles.swap_in_play import _swap, _transform, _transform_choice
+from sim.engine.tiles.paused import _set_tile_state
+
+
+@njit
+def _gain_one(st, e, stat, amount):
+    """A permanent gain of ``amount`` to a stat of ``e`` alone (every point of the star for
+    attacks)."""
+    ent = st.ent
+    if stat == L.STAT_SPEED:
+        ent[e, L.SPEED] += amount
+        value = ent[e, L.SPEED]
+    elif stat == L.STAT_RANGE:
+        ent[e, L.RANGE] += amount
+        value = ent[e, L.RANGE]
+    elif stat == L.STAT_DEFENSE:  # above 9 is capped when rolling ("The maximum defense ... 9")
+        ent[e, L.DEFENSE] += amount
+        value = ent[e, L.DEFENSE]
+    else:
+        for j in range(4):
+            ent[e, L.ATK + j] += amount
+        value = ent[e, L.ATK]
+    _log(st, L.EV_GAIN, e, stat, amount, value, 0, 0)
+
+
+@njit
+def _gain(st, e, stat, amount):
+    """A permanent gain to ``e`` and to every other character of its card. Book: a
+    multi-character card's characters "share one stat pool and one item pool. A stat buff gained
+    by one of them is gained by all of them" (its rows follow one another from ``GROUP - 1``;
+    ``timed_states._set_state`` does the same for an ability's buff). The dead of the card gain too
+    (house ruling, docs/rulings.md): the pool is the card's, and a revived character comes back
+    "as they were" with the card's stats. An entity of no card (GROUP 0) gains alone."""
+    ent = st.ent
+    _gain_one(st, e, stat, amount)
+    grp = ent[e, L.GROUP]
+    if grp <= 0:
+        return
+    f = grp - 1
+    while f < ent.shape[0] and ent[f, L.GROUP] == grp:
+        if f != e:
+            _gain_one(st, f, stat, amount)
+        f += 1
+
+
+@njit
+def _run_tile_effect(st, S, c, t, src, k, op):
+    """Run opcode ``op`` of row (``src``, ``k``) for user ``c`` on target ``t`` (an entity, or
+    ``M + s`` for space ``s``)."""
+    ent = st.ent
+    g = st.g
+    m = ent.shape[0]
+    team = ent[c, L.TEAM]
+    amount = _fx(st, S, c, src, k, L.FX_AMOUNT)
+    if op == L.OP_TILE_CONTROL:
+        q = _position_of(t - m)
+        if _fx(st, S, c, src, k, L.FX_FLAG) == 0:
+            _swap(st, S, st.tile_pos[ent[c, L.SPACE]], q, c)
+        else:
+            n = _transform_choice(st, S, c, True)
+            if n >= 0:
+                _transform(st, S, q, n, c)
+            else:
+                g[L.FX_OK] = 0
+    elif op == L.OP_GAIN:
+        _gain(st, t, _fx(st, S, c, src, k, L.FX_STAT), amount)
+    elif op == L.OP_ITEM_REWARD:
+        item = _fx(st, S, c, src, k, L.FX_STAT)
+        n_items = S.item_fx.shape[0] - 1  # the item table's last row holds the item rules
+        if item < 0 and n_items > 0:  # "an item": one of the catalogue's, uniformly (house)
+            rng = st.rng
+            r, s0, s1, s2, s3 = roll(n_items, rng[0], rng[1], rng[2], rng[3])
+            rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
+            item = r - 1
+        # both hands full: the item lands at the character's feet (house ruling)
+        if item < 0 or not (_grant_item(st, S, t, item)
+                            or _put_on_floor(st, item, ent[t, L.SPACE])):
+            g[L.FX_OK] = 0
+    elif op == L.OP_TILE_SUMMON:
+        if not _summon_card(st, S, t):
+            g[L.FX_OK] = 0
+    elif op == L.OP_TILE_ASSIST:
+        if not _spawn_assist(st, S, t, amount):
+            g[L.FX_OK] = 0
+    elif op == L.OP_EXTRA_ACTION:
+        ent[t, L.EXTRA_LEFT] += amount
+        ent[t, L.EXTRA_TURN] = g[L.TURNS + ent[t, L.TEAM]] + 1  # "next turn"
+        _log(st, L.EV_EXTRA_ACTION, t, ent[t, L.EXTRA_LEFT], 0, ent[t, L.EXTRA_TURN], 0, 0)
+    elif op == L.OP_TILE_STATE:
+        _set_tile_state(st, S, _position_of(t - m), _fx(st, S, c, src, k, L.FX_FLAG),
+                        _fx(st, S, c, src, k, L.FX_DURATION), c)
+    elif op == L.OP_EARN:
+        g[L.COINS + team] += amount
+        _log(st, L.EV_COINS, team, amount, g[L.COINS + team], c, 0, 0)
+    elif op == L.OP_LEARN:
+        g[L.KNOWS] |= 1 << team

@@ -1,0 +1,284 @@
+"""Special entities in play: multi-character cards, assist characters, minions, clones, summons,
+vehicles (issue #5 item 4; design: docs/entities.md).
+
+Book: "Entity is the broadest term in these rules. It covers characters, assist characters,
+minions and CPUs alike". Every entity is a row of ``st.ent``; column ``KIND`` says which
+(``layout.K_*``). Rows that enter play later (summoned cards, assists, minions) are made when the
+game starts (``special_setup``) and wait with ``DORMANT = 1``; the functions here switch them on
+and off and keep the links between rows (``OWNER``: a minion's or clone's creator; ``RIDING`` /
+``PILOT``: a character and the vehicle it rides). Links are stored + 1 so a zero row means "none".
+
+Imports only ``layout``, ``events`` and ``states``: ``death._kill`` calls
+:func:`_on_death_entities`.
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+from sim.catalogue.tile_layout import FLOOR
+
+from sim.engine.state import fields as L
+from sim.engine.log.events import _log
+from sim.engine.entities.timed_states import _cease
+from sim.engine.tiles.live_board import _first_spawn
+
+
+# ------------------------------------------------------------------ who is what
+
+@njit
+def _has_character(ent, team):
+    for e in range(ent.shape[0]):
+        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0 and ent[e, L.KIND] <= L.K_SUMMONED:
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ entering and leaving play
+
+@njit
+def _enter(st, f, s):
+    """Row ``f`` enters play on space ``s`` (-1: to be placed in the Spawn) at full health, with
+    no state on it; it acts from its team's next turn (house ruling, as a revive)."""
+    ent = st.ent
+    ent[f, L.ALIVE] = 1
+    ent[f, L.DORMANT] = 0
+    ent[f, L.HEALTH] = ent[f, L.MAX_HEALTH]
+    ent[f, L.SHIELD] = 0
+    ent[f, L.SPACE] = s
+    ent[f, L.SPEED_LEFT] = ent[f, L.SPEED]
+    ent[f, L.SPENT] = 0
+    ent[f, L.ACTED] = 0
+    ent[f, L.AB_USED] = 0
+    ent[f, L.DONE] = 1
+    ent[f, L.RIDING] = 0
+    for col in L.TIMED:
+        ent[f, col] = 0
+        ent[f, col + 1] = -1
+    ent[f, L.BUFF_DELTA] = 0
+    ent[f, L.DEBUFF_DELTA] = 0
+
+
+@njit
+def _vanish(st, f, by):
+    """``f`` leaves play without a death: "all of a character's minions disappear if that
+    character is killed"; "The Clone dies when the character it was copied from dies"; an
+    eliminated team's assist leaves with it. Not a Kill, not in the count of 7."""
+    ent = st.ent
+    ent[f, L.ALIVE] = 0
+    ent[f, L.HEALTH] = 0
+    ent[f, L.SHIELD] = 0
+    ent[f, L.DONE] = 1
+    _log(st, L.EV_VANISH, f, by, ent[f, L.KIND], ent[f, L.SPACE], 0, 0)
+    _cease(st, f)  # its own effects on others end with it
+
+
+@njit
+def _alight(st, c):
+    """``c`` leaves the vehicle it rides (it stays where it is; the vehicle is unoccupied)."""
+    ent = st.ent
+    v = ent[c, L.RIDING] - 1
+    if v < 0:
+        return
+    ent[c, L.RIDING] = 0
+    ent[v, L.PILOT] = 0
+    _log(st, L.EV_ALIGHT, c, v, ent[c, L.SPACE], 0, 0, 0)
+
+
+@njit
+def _on_death_entities(st, S, e):
+    """``e`` died: its vehicle is left unoccupied (or, a vehicle, its pilot is on foot), its
+    minions disappear, its clones die with it ("all of a character's minions disappear if that
+    character is killed"; "The Clone dies when the character it was copied from dies"); when the
+    last character of a team dies its assist leaves ("An assist character does not keep you in
+    the game")."""
+    ent = st.ent
+    g = st.g
+    m = ent.shape[0]
+    if g[L.G_SPARE] >= m:  # no vehicle, summon, assist or minion in this game
+        return
+    if ent[e, L.RIDING] > 0:
+        _alight(st, e)
+    if ent[e, L.KIND] == L.K_VEHICLE and ent[e, L.PILOT] > 0:
+        _alight(st, ent[e, L.PILOT] - 1)
+    team = ent[e, L.TEAM]
+    last = team >= 0 and ent[e, L.KIND] <= L.K_SUMMONED and not _has_character(ent, team)
+    changed = True
+    while changed:  # creators of creators (an assist's minions) in as many passes as needed
+        changed = False
+        for f in range(g[L.G_SPARE], m):
+            if ent[f, L.ALIVE] == 0:
+                continue
+            o = ent[f, L.OWNER] - 1
+            if o >= 0 and ent[o, L.ALIVE] == 0:
+                _vanish(st, f, o)
+                changed = True
+            elif last and ent[f, L.KIND] == L.K_ASSIST and ent[f, L.TEAM] == team:
+                _vanish(st, f, e)
+                changed = True
+
+
+# ------------------------------------------------------------------ summons and assists
+
+@njit
+def _summon_card(st, S, c):
+    """``c``'s team summons: "A Summon is when a random 6th character card joins your team. Each
+    team is allowed 1 summon per game". The card was drawn when the game started (its rows wait
+    dormant); its characters go to the Spawn like the team's first five ("your entire team must
+    be placed into your Spawn": the team places them at once), or, when no spawn space stands,
+    onto ``c``'s space. Returns whether it happened (a tile reward calls this)."""
+    ent = st.ent
+    g = st.g
+    team = ent[c, L.TEAM]
+    if team < 0 or (g[L.G_SUMMONS] >> team) & 1:
+        return False
+    spawn = _first_spawn(st, S, team)
+    done = False
+    for f in range(g[L.G_SPARE], ent.shape[0]):
+        if ent[f, L.KIND] == L.K_SUMMONED and ent[f, L.TEAM] == team and ent[f, L.DORMANT] != 0:
+            _enter(st, f, -1 if spawn >= 0 else ent[c, L.SPACE])
+            _log(st, L.EV_SPAWN, f, c, ent[f, L.SPACE], L.K_SUMMONED, 0, 0)
+            done = True
+    if done:
+        g[L.G_SUMMONS] |= 1 << team
+    return done
+
+
+@njit
+def _spawn_assist(st, S, c, k):
+    """``c``'s team gains assist character ``k`` (cards/assists.toml) on ``c``'s space: "You can
+    only have 1 assist character at a time" (none while one lives). Returns whether it
+    happened."""
+    ent = st.ent
+    team = ent[c, L.TEAM]
+    if team < 0:
+        return False
+    row = -1
+    for f in range(st.g[L.G_SPARE], ent.shape[0]):
+        if ent[f, L.KIND] != L.K_ASSIST or ent[f, L.TEAM] != team:
+            continue
+        if ent[f, L.ALIVE] != 0:
+            return False
+        if ent[f, L.SLOT] == k:
+            row = f
+    if row < 0:
+        return False
+    ent[row, L.CHARGES_LEFT] = ent[row, L.AB_CHARGES]  # a new assist: its ability afresh
+    _enter(st, row, ent[c, L.SPACE])
+    _log(st, L.EV_SPAWN, row, c, ent[c, L.SPACE], L.K_ASSIST, 0, 0)
+    return True
+
+
+@njit
+def _summon_targets(st, sight, reach, base, mask):
+    """Mark ``base + s`` for every floor space within ``reach`` in ``sight`` (the range each
+    space needs from the summoner): "Minions are spawned on any space within both the range and
+    the line of sight of their creator". Returns how many."""
+    kind = st.kind
+    tile_pos = st.tile_pos
+    count = 0
+    for s in range(kind.shape[0]):
+        if sight[s] <= reach and kind[s] == FLOOR and tile_pos[s] >= 0:
+            mask[base + s] = True
+            count += 1
+    return count
+
+
+@njit(inline="always")
+def _summon_room(ent, c):
+    """Whether ``c`` has a minion row free (fewer than its most minions alive at once)."""
+    for f in range(ent.shape[0]):
+        if ent[f, L.OWNER] == c + 1 and ent[f, L.ALIVE] == 0:
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ vehicles
+
+@njit(inline="always")
+def _move_speed(ent, c):
+    """The speed ``c``'s next move spends: its vehicle's while it rides one that has speed left
+    and is not frozen ("Vehicle speed is entirely separate and distinct from character speed"),
+    else its own (walking off, house ruling: it alights)."""
+    v = ent[c, L.RIDING] - 1
+    if v >= 0 and ent[v, L.SPEED_LEFT] > 0 and ent[v, L.FROZEN] == 0:
+        return ent[v, L.SPEED_LEFT]
+    return ent[c, L.SPEED_LEFT]
+
+
+@njit(inline="always")
+def _weapon_ready(ent, c):
+    """The vehicle ``c`` rides when an action may be used through it now (-1: none): it has a
+    weapon, neither it nor ``c`` has spent its action this turn ("Using that action spends both
+    the pilot's action and the vehicle's action"), and it is not frozen ("anything frozen can do
+    nothing at all")."""
+    v = ent[c, L.RIDING] - 1
+    if (v >= 0 and ent[v, L.ATK] > 0 and ent[v, L.ACTED] == 0 and ent[c, L.ACTED] == 0
+            and ent[v, L.FROZEN] == 0):
+        return v
+    return -1
+
+
+@njit
+def _drive(st, c, s, cost):
+    """``c`` moves to ``s`` for ``cost``: a pilot whose vehicle can move drives it there
+    ("Spending a vehicle's speed does not touch the pilot's") and True is returned; a pilot whose
+    vehicle cannot alights and walks (False: the caller spends ``c``'s own speed)."""
+    ent = st.ent
+    v = ent[c, L.RIDING] - 1
+    if v < 0:
+        return False
+    if ent[v, L.SPEED_LEFT] > 0 and ent[v, L.FROZEN] == 0:
+        ent[v, L.SPEED_LEFT] -= cost
+        _log(st, L.EV_DRIVE, v, c, ent[v, L.SPACE], s, cost, 0)
+        ent[v, L.SPACE] = s
+        return True
+    _alight(st, c)
+    return False
+
+
+@njit
+def _arrive(st, c):
+    """``c`` now stands on a new space (a move, a water crossing, a teleport): the vehicle it
+    rides comes along ("its movement rules mirror those of the character occupying it — ...
+    teleporting"; a frozen vehicle stays and ``c`` alights: house ruling), or it boards an
+    unoccupied vehicle standing there ("If a character is on the same space as an unoccupied
+    vehicle, they can board that vehicle. Boarding costs nothing": house ruling, a character
+    arriving on its space always boards)."""
+    g = st.g
+    if g[L.G_VEH_N] == 0:
+        return
+    ent = st.ent
+    here = ent[c, L.SPACE]
+    v = ent[c, L.RIDING] - 1
+    if v >= 0:
+        if ent[v, L.FROZEN] != 0:  # "A frozen entity cannot use any of its speed" (house: it
+            _alight(st, c)          # stays where it is frozen; its pilot goes on, on foot)
+        else:
+            if ent[v, L.SPACE] != here:
+                _log(st, L.EV_DRIVE, v, c, ent[v, L.SPACE], here, 0, 0)
+                ent[v, L.SPACE] = here
+            return
+    if ent[c, L.KIND] > L.K_SUMMONED:  # "If a character is on the same space" (house: a team's)
+        return
+    for v in range(g[L.G_VEH_FIRST], g[L.G_VEH_FIRST] + g[L.G_VEH_N]):
+        if ent[v, L.ALIVE] != 0 and ent[v, L.PILOT] == 0 and ent[v, L.SPACE] == here:
+            ent[v, L.PILOT] = c + 1
+            ent[c, L.RIDING] = v + 1
+            _log(st, L.EV_BOARD, c, v, here, 0, 0, 0)
+            return
+
+
+@njit
+def _begin_turn_entities(st, team):
+    """``team``'s turn begins: each vehicle it rides, and each unoccupied one, has its speed and
+    its action again ("A vehicle can use all of its speed, and can have 1 action used through it,
+    each turn")."""
+    g = st.g
+    if g[L.G_VEH_N] == 0:
+        return
+    ent = st.ent
+    for v in range(g[L.G_VEH_FIRST], g[L.G_VEH_FIRST] + g[L.G_VEH_N]):
+        p = ent[v, L.PILOT] - 1
+        if ent[v, L.ALIVE] != 0 and (p < 0 or ent[p, L.TEAM] == team):
+            ent[v, L.SPEED_LEFT] = ent[v, L.SPEED]
+            ent[v, L.ACTED] = 0

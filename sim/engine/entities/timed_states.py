@@ -1,0 +1,129 @@
+"""Timed states on entities: frozen, invisible, one buff and one de-buff, with their clocks.
+
+Why columns of the entity array: every kernel already holds ``st.ent``, so a state costs one
+read where it is enforced (``_legal``, ``_harm``, ``_attack_star``) and nothing elsewhere; a
+game's copy (look-ahead) copies them for free. Each state is ``until`` (0 = off) and ``by`` (the
+entity that created it); a buff or de-buff also keeps its stat and the change it applied, which
+is reverted exactly when it ends, so hot loops read the stats as they are.
+
+Book: "An effect that lasts any amount of turns or rotations is counted from the moment that
+created it": ``until`` counts the creator team's turns (``g[TURNS + t]``) or the rotations
+(``rules.toml`` ``effect_clock``), and :func:`_tick` ends it when that clock reaches it. "When a
+character dies ... unless specified otherwise all effects of that character's abilities cease"
+(:func:`_cease`). "A buff is an increase to a stat ... A de-buff is a negative effect placed on a
+character"; "A stat from an ability lasts as long as that ability specifies".
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+
+from sim.engine.state import fields as L
+from sim.engine.log.events import _log
+
+
+@njit
+def _expiry(st, S, by, duration):
+    """The expiry of an effect ``by`` creates now, lasting ``duration`` turns of its team (or
+    rotations): ``count * CLOCKS + clock``."""
+    g = st.g
+    if S.ip[L.P_CLOCK] != 0:
+        return (g[L.ROTATION] + duration) * L.CLOCKS + L.ROT_CLOCK
+    team = st.ent[by, L.TEAM]
+    return (g[L.TURNS + team] + duration) * L.CLOCKS + team
+
+
+@njit
+def _shift_stat(ent, e, stat, delta):
+    """Add ``delta`` to a stat; a de-buff takes no stat below 0 (the applied change is returned
+    and reverted exactly when the state ends)."""
+    # a CPU with no listed speed or range holds -1 there: a de-buff leaves it as it is
+    if stat == L.STAT_SPEED:
+        delta = max(delta, -max(ent[e, L.SPEED], 0))
+        ent[e, L.SPEED] += delta
+        ent[e, L.SPEED_LEFT] = min(max(ent[e, L.SPEED_LEFT] + delta, 0), ent[e, L.SPEED])
+    elif stat == L.STAT_RANGE:
+        delta = max(delta, -max(ent[e, L.RANGE], 0))
+        ent[e, L.RANGE] += delta
+    elif stat == L.STAT_DEFENSE:
+        delta = max(delta, -ent[e, L.DEFENSE])  # above 9 is capped when rolling (_threshold)
+        ent[e, L.DEFENSE] += delta
+    elif stat == L.STAT_ATTACKS:  # every point of the star
+        for j in range(4):
+            delta = max(delta, -max(ent[e, L.ATK + j], 0))
+        for j in range(4):
+            ent[e, L.ATK + j] += delta
+    else:
+        delta = 0  # advantage, invincibility: a state, no number
+    return delta
+
+
+@njit
+def _end_state(st, e, col):
+    ent = st.ent
+    if ent[e, col] == 0:
+        return
+    if col == L.BUFF or col == L.DEBUFF:
+        _shift_stat(ent, e, ent[e, col + 2], -ent[e, col + 3])
+        ent[e, col + 3] = 0
+    ent[e, col] = 0
+    ent[e, col + 1] = -1
+    _log(st, L.EV_STATE, e, col, 0, 0, 0, 0)
+
+
+@njit
+def _set_state(st, S, e, col, by, duration, stat, amount):
+    """Put state ``col`` on ``e`` (a buff or de-buff replaces the one it holds: house ruling). A
+    buff or de-buff lands on every living character of ``e``'s card: a multi-character card's
+    characters "share one stat pool ... A stat buff gained by one of them is gained by all of
+    them" (its rows follow one another from ``GROUP - 1``)."""
+    ent = st.ent
+    if col == L.INVISIBLE and ent[e, L.INVISIBLE] == 0:  # where opponents last saw it
+        ent[e, L.SEEN] = ent[e, L.SPACE]                  # (sim/ai/observe.py)
+    _set_one(st, S, e, col, by, duration, stat, amount)
+    grp = ent[e, L.GROUP]
+    if grp > 0 and (col == L.BUFF or col == L.DEBUFF):
+        f = grp - 1
+        while f < ent.shape[0] and ent[f, L.GROUP] == grp:
+            if f != e and ent[f, L.ALIVE] != 0:
+                _set_one(st, S, f, col, by, duration, stat, amount)
+            f += 1
+
+
+@njit
+def _set_one(st, S, e, col, by, duration, stat, amount):
+    ent = st.ent
+    _end_state(st, e, col)
+    until = _expiry(st, S, by, duration)
+    ent[e, col] = until
+    ent[e, col + 1] = by
+    if col == L.BUFF or col == L.DEBUFF:
+        ent[e, col + 2] = stat
+        ent[e, col + 3] = _shift_stat(ent, e, stat, amount if col == L.BUFF else -amount)
+    _log(st, L.EV_STATE, e, col, until, by, stat, ent[e, col + 3] if col >= L.BUFF else 0)
+
+
+@njit
+def _tick(st, clock, count):
+    """End every timed state kept by ``clock`` that has reached ``count`` (dead entities' too:
+    a revived character finds its buffs and de-buffs "as they were", time having run)."""
+    ent = st.ent
+    for e in range(ent.shape[0]):
+        for col in L.TIMED:
+            until = ent[e, col]
+            if until != 0 and until % L.CLOCKS == clock and until // L.CLOCKS <= count:
+                _end_state(st, e, col)
+
+
+@njit
+def _cease(st, by):
+    """"All effects of that character's abilities cease" when ``by`` dies — on others; what sits
+    on the dead character itself stays ("whatever buffs or de-buffs sat on their stats when they
+    died sit on them still")."""
+    ent = st.ent
+    for e in range(ent.shape[0]):
+        if e == by:
+            continue
+        for col in L.TIMED:
+            if ent[e, col] != 0 and ent[e, col + 1] == by:
+                _end_state(st, e, col)

@@ -1,0 +1,82 @@
+"""CPUs on the GM Turn.
+
+Book: "Outside of retaliating, CPUs act on the GM Turn, using their speed where they have one";
+"Where a CPU has a range or a speed of its own, those govern what it does on the GM Turn";
+"A CPU with no attack listed never retaliates". What a CPU does is not written: house ruling
+(rules.toml [game] ``cpu_leash``, ``cpu_default_range``): it attacks the character with the least
+health in its range and line of sight, first moving up to its speed (within its own tile when
+leashed) to the nearest space from which it has one.
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+
+from sim.engine.state import fields as L
+from sim.engine.rules.attack import _strike
+from sim.engine.log.events import _log
+from sim.engine.rules.live_movement import _may_reach, _reach_from, _sight_from
+
+
+@njit
+def _cpu_target(st, S, space, rng):
+    """The living character with the least health attackable from ``space`` (-1: none)."""
+    if not _may_reach(st, S, space, -1, rng):
+        return -1
+    sight = _sight_from(st, S, space, rng)
+    ent = st.ent
+    best = -1
+    for e in range(ent.shape[0]):
+        s = ent[e, L.SPACE]
+        if ent[e, L.TEAM] < 0 or ent[e, L.ALIVE] == 0 or s < 0 or sight[s] > rng:
+            continue
+        if ent[e, L.KIND] > L.K_SUMMONED:  # a character: not a minion, assist or vehicle
+            continue
+        if ent[e, L.INVISIBLE] != 0:  # "cannot be targeted by a direct attack"
+            continue
+        if best < 0 or ent[e, L.HEALTH] < ent[best, L.HEALTH]:
+            best = e
+    return best
+
+
+@njit
+def _cpu_act(st, S, c):
+    ent = st.ent
+    rng = ent[c, L.RANGE] if ent[c, L.RANGE] >= 0 else S.ip[L.P_CPU_RANGE]
+    speed = max(ent[c, L.SPEED], 0)
+    here = ent[c, L.SPACE]
+    target = _cpu_target(st, S, here, rng)
+    leash = S.ip[L.P_LEASH] != 0
+    # a leashed CPU never leaves its tile: it can reach no further boundary than its range
+    if target < 0 and speed > 0 and _may_reach(st, S, here, -1, rng + (0 if leash else speed)):
+        _reach_from(st, S, here, speed)
+        cost = st.cost.copy()
+        best_s = -1
+        for level in range(1, speed + 1):
+            for s in range(cost.shape[0]):
+                if cost[s] != level or (leash and st.tile_pos[s] != ent[c, L.HOME]):
+                    continue
+                t = _cpu_target(st, S, s, rng)
+                if t >= 0:
+                    best_s = s
+                    target = t
+                    break
+            if best_s >= 0:
+                break
+        if best_s >= 0:
+            _log(st, L.EV_MOVE, c, here, best_s, cost[best_s], 0, 0)
+            ent[c, L.SPACE] = best_s
+    if target >= 0:
+        _strike(st, S, c, target, 0, c)
+
+
+@njit
+def _cpu_turn(st, S):
+    ent = st.ent
+    for c in range(ent.shape[0]):
+        if st.g[L.OVER] != 0:
+            return
+        # "A frozen entity cannot use any of its speed, cannot spend its action"
+        if (ent[c, L.IS_CPU] != 0 and ent[c, L.ALIVE] != 0 and ent[c, L.ATK] > 0
+                and ent[c, L.FROZEN] == 0):
+            _cpu_act(st, S, c)

@@ -1,0 +1,86 @@
+"""Damage, death and elimination.
+
+Book: "Both Defeat and Kill refer to the Instance when one causes Entities Health Points to Reach
+0. This Act causes them to Die and Removes them from the Game"; "The count of 7, counts
+characters only. Minions, CPUs and assist characters that have died do not add to it"; "A team is
+Eliminated once all of its characters are dead". Every death may reveal the Apocalypse or end the
+game, so both are checked here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import njit
+
+from sim.engine.state import fields as L
+from sim.engine.entities.special import _on_death_entities
+from sim.engine.log.events import _log
+from sim.engine.items.holding import _drop_items
+from sim.engine.rules.reveal import _check_reveal
+from sim.engine.entities.timed_states import _cease
+from sim.engine.rules.terrain import _fall
+from sim.engine.rules.victory import _check_victory, _team_alive
+
+
+@njit
+def _kill(st, S, e, by, cause):
+    ent = st.ent
+    g = st.g
+    if ent[e, L.ALIVE] == 0:
+        return
+    ent[e, L.ALIVE] = 0
+    ent[e, L.HEALTH] = 0
+    ent[e, L.DONE] = 1  # "dead entities never act"
+    g[L.HARM] = 1
+    _log(st, L.EV_DEATH, e, by, cause, ent[e, L.SPACE], 0, 0)
+    ent[e, L.SHIELD] = 0
+    _cease(st, e)  # "all effects of that character's abilities cease"
+    _drop_items(st, S, e)  # "their items drop exactly where they were standing"
+    _on_death_entities(st, S, e)  # minions disappear, clones die with their original
+    team = ent[e, L.TEAM]
+    if team >= 0 and ent[e, L.KIND] <= L.K_SUMMONED:  # a character (not a minion, assist, ...)
+        g[L.DEATHS] += 1  # "counts characters only"
+        if by >= 0:
+            ent[by, L.KILLS] += 1  # "'Kill' Specifically refers to the Death of a Character"
+        if not _team_alive(st, team):
+            g[L.OWED + team] = 0
+            _log(st, L.EV_ELIMINATED, team, 0, 0, 0, 0, 0)
+    _check_reveal(st, S)
+    _check_victory(st, S, np.zeros(4, np.int64))
+
+
+@njit
+def _harm(st, S, e, amount, by, cause):
+    """Lose ``amount`` health; die at 0 ("Health is reduced by suffering damage"). Shield is
+    lost first (house ruling: it is health beyond the maximum). "Invincibility is an effect that
+    prevents an Entity from losing Health by any means ... still Vulnerable to ... the
+    Apocalypse": only the Apocalypse's own damage reaches an invincible entity. Terrain:
+    "Whenever damage is allocated to a fighter that is within ½" of the edge of a platform or
+    climbing a ladder ... On a 1: The fighter falls" (``terrain._fall``); the fall's own damage
+    is dealt by a second pass of the loop (it lands on ground, so it never falls again)."""
+    ent = st.ent
+    while amount > 0 and ent[e, L.ALIVE] != 0:
+        if (ent[e, L.BUFF] != 0 and ent[e, L.BUFF_STAT] == L.STAT_INVINCIBLE
+                and cause != L.BY_APOCALYPSE):
+            return
+        if ent[e, L.SHIELD] > 0:
+            absorbed = min(amount, ent[e, L.SHIELD])
+            ent[e, L.SHIELD] -= absorbed
+            amount -= absorbed
+            if amount == 0:
+                return
+        lost = min(amount, ent[e, L.HEALTH])  # the record counts health actually removed
+        ent[e, L.TAKEN] += lost
+        if by >= 0:
+            ent[by, L.DEALT] += lost
+        ent[e, L.HEALTH] -= amount
+        st.g[L.HARM] = 1
+        if ent[e, L.HEALTH] <= 0:
+            _kill(st, S, e, by, cause)
+            return
+        if cause == L.BY_FALL:
+            return
+        amount = _fall(st, S, e)
+        by = -1
+        cause = L.BY_FALL

@@ -1,0 +1,195 @@
+"""Movement and sight on a game's live board, and destroying a coordinate.
+
+Why copies of the graph per game: "When a tile coordinate is destroyed, it is replaced by a 'void'
+that functions identically to the face-down Apocalypse tile" — untraversable and blocking line of
+sight — so each game cuts the links of its destroyed coordinates out of its own neighbour tables,
+and the unchanged board kernels (:func:`sim.board.movement._reach`, :func:`sim.board.sight._sight`)
+keep answering every question.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import njit
+from sim.board.graph import MAX_BODIES
+from sim.board.movement import _reach
+from sim.board.sight import _rays
+
+from sim.engine.state import fields as L
+from sim.engine.tiles.live_board import BLOCK, _cell_space
+
+
+@njit(inline="always")
+def _reach_from(st, S, start, speed):
+    """``st.cost[s]``: speed to reach s from ``start`` (-1 out of reach); the reached spaces are
+    ``st.queue[:g[NREACH]]``. Dry moves only: water-rolls are actions of their own (water.py).
+
+    The same answer as :func:`sim.board.movement._reach` with ``max_rolls=0`` (a test checks it),
+    but it touches only the spaces it reaches: a breadth-first search whose queue doubles as the
+    list to reset next time, instead of clearing and scanning all 1,225 spaces per question.
+    Portal twins are reached at no cost ("Crossing between the two costs nothing in itself"), so
+    a space may be queued again when a cheaper way is found (label-correcting).
+    """
+    # arrays hoisted into locals: reading one from a named tuple inside the loop costs a
+    # reference-count round trip each time
+    cost = st.cost
+    q = st.queue
+    g = st.g
+    twin = st.twin
+    move_nbr = st.move_nbr
+    move_roll = st.move_roll
+    if g[L.NREACH] < 0:
+        cost[:] = -1
+    else:
+        for i in range(g[L.NREACH]):
+            cost[q[i]] = -1
+    mc = S.ip[L.P_MOVE_COST]
+    max_cost = (speed // mc) * mc
+    cost[start] = 0
+    q[0] = start
+    head = 0
+    tail = 1
+    cap = q.shape[0] - 9
+    while head < tail:
+        s = q[head]
+        head += 1
+        c = cost[s]
+        t = twin[s]
+        if t >= 0 and (cost[t] < 0 or cost[t] > c):
+            cost[t] = c
+            q[tail] = t
+            tail += 1
+        if c >= max_cost:
+            continue
+        for d in range(8):
+            t = move_nbr[s, d]
+            if t < 0 or move_roll[s, d] > 0:  # a wall needing a water-roll: not dry
+                continue
+            nc = c + mc
+            if cost[t] < 0 or cost[t] > nc:
+                cost[t] = nc
+                q[tail] = t
+                tail += 1
+        if tail >= cap:  # pathological portal chains: fall back to the board kernel
+            # max_rolls = 0: the board kernel never reads its bodies of water (no crossing is
+            # dry), so it is handed none
+            _reach(st.move_nbr, st.move_roll, st.twin, np.empty((0, MAX_BODIES), np.int32),
+                   np.zeros(1, np.int32), np.empty(0, np.int32), start, speed, 0, mc, cost,
+                   st.sight)
+            g[L.NREACH] = -1  # reset everything next time
+            n = 0
+            for s2 in range(cost.shape[0]):
+                if cost[s2] >= 0:
+                    q[n] = s2
+                    n += 1
+            return n
+    g[L.NREACH] = tail
+    return tail
+
+
+@njit(inline="always")
+def _sight_from(st, S, start, max_range):
+    """Per space, the least range needed to attack it from ``start``: attackable where it is at
+    most ``max_range`` (a fresh array; the game reads only the spaces entities stand on)."""
+    ip = S.ip
+    stack_cap = 4 * (max_range + 2) * max(ip[L.P_N_PIECES], 1) + 8
+    return _rays(st.sight_nbr, st.sight_flag, st.kind, st.twin, st.tile_pos, start, max_range,
+                 ip[L.P_RANGE_COST], ip[L.P_DIAG_COST], ip[L.P_TILE_PEN],
+                 ip[L.P_PER_BOUNDARY] != 0, ip[L.P_WATER_PEN], ip[L.P_PER_WATER] != 0,
+                 ip[L.P_PORTAL_BOUNDARY] != 0, ip[L.P_DOOR_RANGE], stack_cap)
+
+
+@njit
+def _cut(nbr, s):
+    for d in range(8):
+        t = nbr[s, d]
+        if t >= 0:
+            for d2 in range(8):
+                if nbr[t, d2] == s:
+                    nbr[t, d2] = -1
+            nbr[s, d] = -1
+
+
+@njit
+def _void_position(st, p):
+    """Turn every space of grid position ``p`` into void: no moves or sight into, out or through.
+    A position's spaces all lie in its 5×5 block: only those 25 are visited."""
+    tile_pos = st.tile_pos
+    kind = st.kind
+    twin = st.twin
+    move_nbr = st.move_nbr
+    sight_nbr = st.sight_nbr
+    for cell in range(BLOCK * BLOCK):
+        s = _cell_space(p, cell)
+        if tile_pos[s] != p:
+            continue
+        _cut(move_nbr, s)
+        _cut(sight_nbr, s)
+        t = twin[s]
+        if t >= 0:  # "If a portal disappears ... The link is severed"
+            twin[t] = -1
+            twin[s] = -1
+        kind[s] = 0
+        tile_pos[s] = -1
+
+
+@njit(inline="always")
+def _homefield(st, S, e):
+    """R3:S2:A8 "When a character's suit matches the suit of the tile they are in" — on a portal
+    component, the far component's tile too (R4:S5 "An entity standing on one component receives
+    every effect that standing on the other component would grant it ... Both spaces apply in
+    full"). The tile there now in both cases."""
+    s = st.ent[e, L.SPACE]
+    suit = st.ent[e, L.SUIT]
+    if s < 0 or suit < 0:
+        return False
+    p = st.tile_pos[s]
+    if p >= 0 and st.tiles[p, L.TL_SUIT] == suit:
+        return True
+    far = st.twin[s]
+    return far >= 0 and st.tile_pos[far] >= 0 and st.tiles[st.tile_pos[far], L.TL_SUIT] == suit
+
+
+@njit(inline="always")
+def _linked_tile(st, p):
+    """The grid position that a portal in tile ``p`` links it to (-1: none). R4:S5 "The two Portal
+    components link the tiles they sit in. Tile-wide damage and tile-wide attacks therefore affect
+    both tiles entirely"."""
+    tile_pos, twin = st.tile_pos, st.twin
+    for s in range(twin.shape[0]):
+        far = twin[s]
+        if far >= 0 and tile_pos[s] == p and tile_pos[far] >= 0 and tile_pos[far] != p:
+            return tile_pos[far]
+    return -1
+
+
+@njit(inline="always")
+def _in_tiles(st, s, p, q):
+    """Whether space ``s`` lies in tile ``p`` or in its portal-linked tile ``q`` (-1: none)."""
+    if s < 0:
+        return False
+    here = st.tile_pos[s]
+    return here >= 0 and (here == p or here == q)
+
+
+@njit(inline="always")
+def _may_reach(st, S, space, team, steps):
+    """Whether an opponent of ``team`` (a team, or -1 for a CPU: only characters) stands within
+    ``steps`` tile boundaries of ``space`` — a cheap lower bound checked before a sight search."""
+    tile_pos = st.tile_pos
+    pos_dist = st.tiles  # columns 0..48: the live tile distance (layout.TL_*)
+    p = tile_pos[space]
+    if p < 0:
+        return False
+    ent = st.ent
+    for e in range(ent.shape[0]):
+        s = ent[e, L.SPACE]
+        if ent[e, L.ALIVE] == 0 or s < 0 or ent[e, L.TEAM] == team:
+            continue
+        if team < 0 and ent[e, L.TEAM] < 0:
+            continue  # CPUs attack characters only
+        q = tile_pos[s]
+        if q >= 0 and pos_dist[p, q] <= steps:
+            return True
+    return False

@@ -1,0 +1,78 @@
+"""The order in which a team's characters take their turns: the team chooses it.
+
+Book: "Every character has 1 action every turn"; "A player may choose to end their turn before
+using all of their actions"; nothing fixes which character goes first, so the order is the
+player's decision. House ruling (docs/rulings.md, "Order inside a team's turn"): characters
+still act one at a time, each finishing before the next; the character the engine asks first is
+the first in card order, and before it has done anything it may *hand the turn* to a teammate
+that has not finished (an action of its own block, ``actions._hand_base``). A team has as many
+hand-overs per turn as it has characters able to act, less one: enough to reach any order, and
+a turn still ends. Unplaced characters go first and cannot hand over ("All five characters go
+down at once, before anything else in that turn happens").
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+
+from sim.engine.state import fields as L
+from sim.engine.log.events import _log
+
+
+@njit(inline="always")
+def _may_act(ent, e, team):
+    """Whether ``e`` is a member of ``team`` that still has a turn to take this team turn."""
+    return ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0 and ent[e, L.DONE] == 0
+
+
+@njit
+def _begin_order(st, team):
+    """A fresh team turn: nobody has begun, no hand-over made, one fewer than those able to act."""
+    ent = st.ent
+    able = 0
+    for e in range(ent.shape[0]):
+        if ent[e, L.TEAM] == team:
+            ent[e, L.BEGUN] = 0
+            if _may_act(ent, e, team):
+                able += 1
+    st.g[L.NEXT_UP] = 0
+    st.g[L.HANDS_LEFT] = max(able - 1, 0)
+
+
+@njit(inline="always")
+def _next_actor(st, team):
+    """Unplaced characters first, then the teammate handed the turn, then card order."""
+    ent = st.ent
+    for e in range(ent.shape[0]):
+        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0 and ent[e, L.SPACE] < 0:
+            return e
+    up = st.g[L.NEXT_UP] - 1
+    if up >= 0 and _may_act(ent, up, team):
+        return up
+    for e in range(ent.shape[0]):
+        if _may_act(ent, e, team):
+            return e
+    return -1
+
+
+@njit
+def _legal_handover(st, c, mask, base):
+    """Mark ``base + e`` for each teammate ``c`` may hand the turn to; how many were marked."""
+    ent = st.ent
+    if st.g[L.HANDS_LEFT] <= 0 or ent[c, L.BEGUN] != 0 or ent[c, L.SPACE] < 0:
+        return 0
+    team = ent[c, L.TEAM]
+    count = 0
+    for e in range(ent.shape[0]):
+        if e != c and ent[e, L.SPACE] >= 0 and _may_act(ent, e, team):
+            mask[base + e] = True
+            count += 1
+    return count
+
+
+@njit
+def _hand_over(st, c, e):
+    """``c`` gives the turn to ``e``; ``c`` keeps its own turn for later."""
+    st.g[L.NEXT_UP] = e + 1
+    st.g[L.HANDS_LEFT] -= 1
+    _log(st, L.EV_HAND, c, e, st.g[L.HANDS_LEFT], 0, 0, 0)

@@ -1,0 +1,200 @@
+"""Turns and rotations: who decides next, applying one action, the GM Turn, the Rotation Counter.
+
+Book: "Every rotation, each team gets a Turn, starting with Team 1 and continuing
+counter-clockwise until ending with Team 4. After Team 4 finishes their turn, the GM must carry
+out the GM Turn"; "The Rotation Counter ... increases once all four teams and the GM have taken
+their turn"; "At the beginning of your first turn, your entire team must be placed into your
+Spawn. All five characters go down at once, before anything else in that turn happens"; "Every
+character has 1 action every turn"; "Each turn, each character can only use as much speed as
+their stat shows". House ruling: a team's characters take their turns one after another (each may
+move, attack, move on, then end) in the order the team chooses (``order.py``: a character that
+has done nothing yet may hand the turn to a teammate); an eliminated team's turn is skipped.
+A team's turn begins by ending the timed states its clock has run out (``timed_states._tick``: "counted
+from the moment that created it"); a frozen character's turn passes at once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import njit
+
+from sim.engine.state import fields as L
+from sim.engine.rules.actions import (_ability_base, _alt_base, _attack_base, _group_base, _hand_base, _interact_base,
+                      _item_base, _move_base, _water_base, _weapon_base)
+from sim.engine.rules.apocalypse import _apocalypse_step, _resolve_check
+from sim.engine.rules.attack import _group_attack, _strike, _vehicle_attack
+from sim.engine.rules.cpu import _cpu_turn
+from sim.engine.effects.interpreter import _use_ability, _use_ability_alt
+from sim.engine.entities.special import _arrive, _begin_turn_entities, _drive
+from sim.engine.log.events import _log
+from sim.engine.items.use import _apply_item
+from sim.engine.items.holding import _end_turn_items
+from sim.engine.rules.order import _begin_order, _hand_over, _next_actor
+from sim.engine.rules.reveal import _check_reveal
+from sim.engine.entities.timed_states import _tick
+from sim.engine.tiles.paused import _after_action_tiles
+from sim.engine.tiles.functions import _apply_interact, _end_turn_tile
+from sim.engine.rules.victory import _best_health, _finish_by_health, _team_alive, _team_health
+from sim.engine.rules.water_rolls import _apply_water, _begin_water
+
+
+@njit
+def _begin_turn(st, team):
+    g = st.g
+    ent = st.ent
+    _log(st, L.EV_TURN, team, 0, 0, 0, 0, 0)
+    if g[L.REVEALED] != 0 and g[L.OWED + team] > 0:
+        g[L.OWED + team] -= 1  # "at least one more regular turn" after the reveal
+    g[L.TURNS + team] += 1
+    _tick(st, team, g[L.TURNS + team])  # effects this team created that have run their turns
+    _begin_water(st, team)  # a fresh water-roll streak
+    for e in range(ent.shape[0]):
+        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0:
+            ent[e, L.SPEED_LEFT] = ent[e, L.SPEED]
+            ent[e, L.SPENT] = 0
+            ent[e, L.ACTED] = 0
+            ent[e, L.AB_USED] = 0
+            # "anything frozen can do nothing at all until it is unfrozen"
+            ent[e, L.DONE] = 1 if ent[e, L.FROZEN] != 0 else 0
+    _begin_turn_entities(st, team)  # vehicles: their speed again
+    _begin_order(st, team)  # the team chooses who acts first (order.py)
+
+
+@njit
+def _gm_turn(st, S):
+    g = st.g
+    _log(st, L.EV_GM_TURN, 0, 0, 0, 0, 0, 0)
+    if g[L.REVEALED] != 0 and g[L.APOC_ACTIVE] == 0 and g[L.APOC_RESOLVED] == 0:
+        owed = 0
+        for t in range(4):
+            owed += g[L.OWED + t]
+        if owed == 0:  # "Once the GM starts their turn and every player has had that chance"
+            g[L.APOC_ACTIVE] = 1
+            _log(st, L.EV_APOC_START, g[L.APOC], 0, 0, 0, 0, 0)
+    if g[L.APOC_ACTIVE] != 0 and _resolve_check(st, S):
+        _cpu_turn(st, S)  # "resolved by the players meeting its condition": the GM Turn resumes
+    elif g[L.APOC_ACTIVE] != 0:
+        _apocalypse_step(st, S)
+        if S.ip[L.P_CPUS_APOC] != 0:
+            _cpu_turn(st, S)
+    else:
+        _cpu_turn(st, S)
+
+
+@njit
+def _track_leader(st):
+    """Count a lead change (Ludii's LeadChange) when the team with the most health at this
+    rotation's end differs from the last one that led; a tie leads no one."""
+    health = _team_health(st, np.zeros(4, np.int64))
+    best = _best_health(health, health > 0)
+    g = st.g
+    if best >= 0:
+        if g[L.LEADER] > 0 and g[L.LEADER] != best + 1:
+            g[L.LEAD_CHANGES] += 1
+        g[L.LEADER] = best + 1
+
+
+@njit
+def _end_rotation(st, S):
+    g = st.g
+    g[L.ROTATION] += 1
+    _log(st, L.EV_ROTATION, g[L.ROTATION], 0, 0, 0, 0, 0)
+    _tick(st, L.ROT_CLOCK, g[L.ROTATION])  # effects counted in rotations (effect_clock)
+    _check_reveal(st, S)  # "the Rotation Counter reaches rotation 7"
+    _track_leader(st)
+    if g[L.HARM] == 0:
+        g[L.QUIET] += 1
+    else:
+        g[L.QUIET] = 0
+    g[L.HARM] = 0
+    if g[L.QUIET] >= S.ip[L.P_STALEMATE]:
+        _finish_by_health(st, L.STALEMATE)
+    elif g[L.ROTATION] > S.ip[L.P_CAP]:
+        _finish_by_health(st, L.CAP)
+
+
+@njit
+def _advance(st, S):
+    """Run everything automatic until a character must decide (``g[CUR]``) or the game ends."""
+    g = st.g
+    while g[L.OVER] == 0:
+        team = g[L.TURN]
+        if team < L.GM:
+            if g[L.PHASE] == 0:
+                if not _team_alive(st, team):
+                    g[L.TURN] += 1
+                    continue
+                _begin_turn(st, team)
+                g[L.PHASE] = 1
+            c = _next_actor(st, team)
+            if c >= 0:
+                g[L.CUR] = c
+                return
+            g[L.PHASE] = 0
+            g[L.CUR] = -1
+            g[L.TURN] += 1
+        else:
+            _gm_turn(st, S)
+            if g[L.OVER] != 0:
+                return
+            _end_rotation(st, S)
+            g[L.TURN] = 0
+
+
+@njit
+def _apply(st, S, action):
+    """Play ``action`` for the current character, then advance. The action must be legal and
+    ``_legal`` must have run for this decision (its reach is reused for the move's cost)."""
+    g = st.g
+    ent = st.ent
+    c = g[L.CUR]
+    n = st.kind.shape[0]
+    g[L.DECISIONS] += 1
+    m = ent.shape[0]
+    if action >= _hand_base(n, m):  # the turn goes to a teammate; ``c`` acts later (order.py)
+        _hand_over(st, c, action - _hand_base(n, m))
+        g[L.CUR] = -1
+        _advance(st, S)
+        return
+    if ent[c, L.SPACE] >= 0:  # (placing comes before the turn: "before anything else")
+        ent[c, L.BEGUN] = 1
+    if action == L.END:
+        ent[c, L.DONE] = 1
+        _end_turn_items(st, S, c)
+        _end_turn_tile(st, S, c)
+    elif action < _attack_base(n, m):
+        s = action - _move_base(n, m)
+        here = ent[c, L.SPACE]
+        if here < 0:
+            ent[c, L.SPACE] = s  # placing "costs no speed and no actions"
+            _log(st, L.EV_PLACE, c, s, 0, 0, 0, 0)
+        else:
+            cost = st.cost[s]  # fresh: _legal searched this character's reach for this decision
+            if _drive(st, c, s, cost):  # a pilot spends its vehicle's speed (entities.py)
+                cost = 0
+            ent[c, L.SPEED_LEFT] -= cost
+            ent[c, L.SPENT] += cost
+            ent[c, L.SPACE] = s
+            _log(st, L.EV_MOVE, c, here, s, cost, 0, 0)
+            _arrive(st, c)
+    elif action < _ability_base(n, m):
+        ent[c, L.ACTED] = 1  # "You attack an entity by spending the attacking character's action"
+        _strike(st, S, c, action - _attack_base(n, m), 0, c)
+    elif action < _alt_base(n, m):
+        _use_ability(st, S, c, action - _ability_base(n, m))
+    elif action < _item_base(n, m):
+        _use_ability_alt(st, S, c, action - _alt_base(n, m))
+    elif action < _interact_base(n, m):
+        _apply_item(st, S, c, action - _item_base(n, m))
+    elif action < _water_base(n, m):
+        _apply_interact(st, S, c, action - _interact_base(n, m))
+    elif action < _weapon_base(n, m):
+        _apply_water(st, S, c, action - _water_base(n, m))
+    elif action < _group_base(n, m):
+        _vehicle_attack(st, S, c, action - _weapon_base(n, m))
+    else:  # (the hand-over block, after this one, returned above)
+        _group_attack(st, S, c, action - _group_base(n, m))
+    _after_action_tiles(st, S)  # "Every entity standing in a frozen tile is frozen too"
+    g[L.CUR] = -1
+    _advance(st, S)

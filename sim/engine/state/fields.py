@@ -1,0 +1,179 @@
+"""Field numbers of the state arrays, event kinds and the action encoding.
+
+Why integer fields in one ``int64[entity, field]`` array: Numba kernels then pass one array per
+concept (entities, game scalars, positions), the Python ``Game`` and the jitted loop share every
+kernel, and a game's whole state is a handful of arrays that copy and compare cheaply.
+"""
+
+from __future__ import annotations
+
+# The effect row's schema (FX_* slots, OP_* opcodes, T_* targets, STAT_* codes) is the catalogue's:
+# it writes the rows the interpreter runs. Re-exported here so the kernels read L.OP_HEAL.
+from sim.catalogue.effect_row import (  # noqa: F401
+    FX_AMOUNT, FX_ATTACKS, FX_CHARGES, FX_COSTS, FX_COUNT, FX_DURATION, FX_FLAG, FX_HEALTH, FX_OP,
+    FX_OWN_TURN, FX_RANGE, FX_SLOTS, FX_STAT, FX_TARGET, FX_TIER, OP_AREA, OP_ASSIST, OP_BUFF,
+    OP_DEBUFF, OP_EARN, OP_ENT_FIRST, OP_EXTRA_ACTION, OP_FREEZE, OP_GAIN, OP_HEAL, OP_INVISIBILITY,
+    OP_ITEM_BLAST, OP_ITEM_CLEANSE, OP_ITEM_DAMAGE, OP_ITEM_FIRST, OP_ITEM_REWARD, OP_LEARN,
+    OP_MOBILITY, OP_NONE, OP_REVIVE, OP_STRIKE, OP_SUMMON, OP_SUMMON_CARD, OP_TILE_ASSIST,
+    OP_TILE_CONTROL, OP_TILE_FIRST, OP_TILE_STATE, OP_TILE_SUMMON, STAT_ADVANTAGE, STAT_ATTACKS,
+    STAT_DEFENSE, STAT_INVINCIBLE, STAT_RANGE, STAT_SPEED, T_ALLY, T_DEAD_ALLY, T_ENEMY, T_NONE,
+    T_SELF, T_SPACE)
+
+# ---- entities: int64[entity, NF] (characters of teams 1-4 in card order, then CPUs)
+TEAM, CARD, ALIVE, HEALTH, MAX_HEALTH, SPACE, SPEED, RANGE, DEFENSE, SUIT = range(10)
+SPEED_LEFT, ACTED, DONE, IS_CPU, HOME, SPENT = range(10, 16)
+ATK = 16   # 16..19 attacks of the star points base, red, blue, green
+TIER = 20  # 20..23 their dice tiers (1-based)
+DEALT, TAKEN, KILLS = 24, 25, 26  # running totals: health it removed, health it lost, kills
+# an effect row (FX_* slots: sim/catalogue/effect_row.py): an ability, item or tile function
+FX_ABILITY, FX_ITEM, FX_TILE = 0, 1, 2  # where the interpreter reads a row (row._fx)
+# the card's effect row, copied per entity (AB_OWN_TURN: the slot FX_OWN_TURN, copied, unread)
+AB = 27
+(AB_OP, AB_TARGET, AB_COSTS, AB_OWN_TURN, AB_CHARGES, AB_RANGE, AB_DURATION, AB_AMOUNT, AB_STAT,
+ AB_FLAG, AB_COUNT, AB_HEALTH, AB_ATTACKS, AB_TIER) = range(AB, AB + 14)
+# per-entity effect state (docs/effects.md): charges left, used this turn, shield; each timed
+# state holds its expiry ("until", 0 = off) and the entity that created it ("by")
+CHARGES_LEFT, AB_USED, SHIELD = 41, 42, 43
+FROZEN, FROZEN_BY, INVISIBLE, INVISIBLE_BY = 44, 45, 46, 47
+BUFF, BUFF_BY, BUFF_STAT, BUFF_DELTA = 48, 49, 50, 51        # one positive effect at a time
+DEBUFF, DEBUFF_BY, DEBUFF_STAT, DEBUFF_DELTA = 52, 53, 54, 55  # one de-buff at a time
+# Column blocks of the later slices of issue #5 (each owned by one module; unused columns are 0):
+# 56..63 special entities (sim/engine/entities/special.py, docs/entities.md): what the row is (KIND), its
+# creator + 1 (OWNER, 0: none), not yet in play (DORMANT), the vehicle it rides + 1 (RIDING), a
+# vehicle's pilot + 1 (PILOT), its type in the assists / vehicles data (SLOT), the first row of
+# its card + 1 (GROUP: a multi-character card's one stat pool); KIND values below (characters:
+# KIND <= K_SUMMONED, the team's 5 cards and its summoned 6th)
+KIND, OWNER, DORMANT, RIDING, PILOT, SLOT, GROUP = range(56, 63)
+K_CHARACTER, K_SUMMONED, K_CPU, K_MINION, K_CLONE, K_ASSIST, K_VEHICLE = range(7)
+#   64..71  items (sim/engine/items/holding.py, docs/items.md): on the pool's row the two held items
+#           (ITEM_SLOT + k: item type + 1, 0 = empty) and whether each is active (ITEM_ON + k:
+#           usable, its holder has ended a turn holding it); on every row the stat change slot k of
+#           its pool applied to it (ITEM_DELTA + k) and the row holding its pool (POOL: row + 1,
+#           0 = the entity itself)
+ITEM_SLOT, ITEM_ON, ITEM_DELTA, POOL = 64, 66, 68, 70
+#   72..79  tile functions (sim/engine/tiles/functions.py, docs/tiles.md): ticks banked, the catalogue
+#           tile they are banked in (+ 1; 0 = none), extra actions won and the team turn
+#           number they are for
+TICKS, TICK_TILE, EXTRA_LEFT, EXTRA_TURN = 72, 73, 74, 75
+#   80..87  water and terrain (sim/engine/rules/water_rolls.py): submerged, the water-roll streak
+ITEM_BLOCK = 64  # the items' columns 64..71 (tests compare them whole)
+# water and terrain (sim/engine/rules/water_rolls.py, terrain.py): submerged ("stuck in the water"); this
+# turn's water-roll streak has ended (a failure, or its length cap); sources letting it "Freely
+# Cross Water"; the successful rolls of the current streak
+SUBMERGED, STREAK_OVER, FREE_WATER, STREAK_ROLLS = 80, 81, 82, 83
+#   88..89  turn order and observation (turn.py, sim/ai/observe.py): the character has done
+#           something this turn (it may no longer hand the turn to a teammate); the space where an
+#           invisible entity was last seen (set when it turns invisible: what opponents may know)
+BEGUN, SEEN = 88, 89
+NF = 90
+TIMED = (FROZEN, INVISIBLE, BUFF, DEBUFF)  # each followed by its "_BY" column
+# an expiry: (clock count at which it ends) * CLOCKS + clock; clocks 0-3 count a team's turns
+# (g[TURNS + t]), clock ROT_CLOCK counts rotations (rules.toml [game] effect_clock)
+CLOCKS, ROT_CLOCK = 8, 4
+NO_TEAM = -1  # "A CPU is an opponent with no affiliation to any team"
+
+# ---- game scalars: int64[NG]
+(ROTATION, TURN, PHASE, CUR, DEATHS, REVEALED, APOC_ACTIVE, APOC, APOC_STEP, OVER, WINNER,
+ REASON, QUIET, HARM, NEV, LOG, EV_LOST, DEFER, DECISIONS, REVEAL_WHY) = range(20)
+OWED = 20  # 20..23 regular turns each team is still owed before the Apocalypse begins
+NREACH = 24  # spaces the last reach search touched (their ids are queue[:NREACH])
+TURNS = 25  # 25..28 turns each team has begun (the clocks effect durations count)
+REVIVES = 29  # characters revived (DEATHS counts deaths, so dead now = DEATHS - REVIVES)
+# entities: teams that have had their summon (bit t), the first vehicle row and how many, the
+# first row after the CPUs (spare rows: summoned cards, assists, minions), a minion's speed,
+# range and defense (rules.toml [entities])
+G_SUMMONS, G_VEH_FIRST, G_VEH_N, G_SPARE = 30, 31, 32, 33
+G_MINION_SPEED, G_MINION_RANGE, G_MINION_DEFENSE = 34, 35, 36
+# scalar blocks of the later slices of issue #5: 30..37 entities, 38..45 items, 46..57 tiles,
+# 58..61 water and terrain
+# items: rows of State.floor in use; items gained (tile rewards), used up, lost (a full floor, a
+# destroyed coordinate): held + on the floor = gained - used - lost
+FLOOR_N, ITEMS_GAINED, ITEMS_USED, ITEMS_LOST = 38, 39, 40, 41
+# tile functions: 46..49 each team's spending power from tile economies ("coins"); the teams
+# that learned the face-down Apocalypse (bit per team); positions whose freeze may still hold
+# (early-out of the frozen-tile checks); tiles swapped or transformed so far; whether the last
+# tile function run gave what it promised (an item with a free hand, a Summon left: the price in
+# ticks is paid only then)
+COINS = 46
+KNOWS, FROZEN_TILES, TILE_CHANGES, FX_OK = 50, 51, 52, 53
+# the function row of the interactable the deciding character can use this decision (its action
+# unspent; -1: none), written by legal._legal for the policies (functions._legal_interact)
+INTERACT_ROW = 54
+# the Apocalypse's resolution (cards/apocalypses.toml resolve/hold): GM Turns in a row at which a
+# character stood on the revealed Apocalypse tile; 1 + the team that resolved it (0: not resolved)
+APOC_HELD, APOC_RESOLVED = 55, 56
+# turn order (turn.py): 1 + the teammate the current character handed the turn to (0: none), and
+# the hand-overs the team has left this turn (its characters able to act, less one: any order of
+# them can be reached, and a turn still ends)
+NEXT_UP, HANDS_LEFT = 62, 63
+# balance metrics (turn._end_rotation): 1 + the team with the most health at the last rotation end
+# that had one (0: none yet; a tie names no leader), and how often that leader changed
+LEADER, LEAD_CHANGES = 64, 65
+NG = 66
+GM = 4  # TURN value of the GM Turn
+
+# game end reasons
+LAST_STANDING, STALEMATE, CAP, SIMULTANEOUS = 1, 2, 3, 4
+REASON_NAMES = {0: "running", LAST_STANDING: "last team standing", STALEMATE: "stalemate",
+                CAP: "rotation cap", SIMULTANEOUS: "simultaneous elimination"}
+# reveal reasons
+BY_DEATHS, BY_ROTATION, BY_ELIMINATION = 1, 2, 3
+
+# positions: int64[49]
+NORMAL, ANNOUNCED, VOIDED = 0, 1, 2
+
+# ---- events: int64[cap, EVF] = kind, rotation, then six arguments
+EVF = 8
+(EV_TURN, EV_PLACE, EV_MOVE, EV_ATTACK, EV_ROLL, EV_DAMAGE, EV_RETALIATE, EV_DEATH, EV_ELIMINATED,
+ EV_REVEAL, EV_APOC_START, EV_ANNOUNCE, EV_DESTROY, EV_TILE_DAMAGE, EV_GM_TURN, EV_ROTATION,
+ EV_END, EV_ABILITY, EV_HEAL, EV_STATE, EV_REVIVE, EV_TELEPORT) = range(1, 23)
+EV_SPAWN, EV_VANISH, EV_BOARD, EV_ALIGHT, EV_DRIVE, EV_WEAPON = 23, 24, 25, 26, 27, 28  # entities
+# event kinds of the later slices: 23..29 entities, 30..36 items, 37..45 tiles, 46..50 water
+EV_ITEM_GAIN, EV_ITEM_ACTIVE, EV_ITEM_USE, EV_ITEM_DROP, EV_ITEM_DAMAGE = 30, 31, 32, 33, 34
+(EV_TICKS, EV_REWARD, EV_INTERACT, EV_TILE_STATE, EV_SWAP, EV_TRANSFORM, EV_GAIN, EV_COINS,
+ EV_EXTRA_ACTION) = range(37, 46)
+EV_WATER_ROLL, EV_SUBMERGED, EV_FALL = 46, 47, 48  # water.py, terrain.py
+EV_GROUP, EV_GROUP_LATE = 51, 52  # group attacks (combat.py)
+EV_APOC_HOLD, EV_APOC_RESOLVED = 53, 54  # apocalypse.py: the players meet its condition
+EV_HAND = 55  # turn.py: a character hands its team's turn to a teammate before doing anything
+# death causes
+BY_ATTACK, BY_RETALIATION, BY_DESTRUCTION, BY_TILE_DAMAGE, BY_ABILITY, BY_APOCALYPSE = range(1, 7)
+BY_FIRE_WALL, BY_FALL = 7, 8  # water.py, terrain.py (causes 9..: later slices)
+
+# ---- actions: the blocks, their offsets and the codec (decode, encode, action_to_string) are
+#      sim/engine/rules/actions.py's; END is the first action of all
+END = 0
+F_CAP = 32  # items lying on the board at once (State.floor rows)
+# State.tiles: int64[49, NTL], one row per grid position. Columns 0..48 are the live tile
+# distance (Static.pos_dist as the game's swaps leave it: portals travel with their tiles), then
+# the tile there now (catalogue index; geometry.APOCALYPSE face-down, VOID), its suit (-1 none),
+# deactivated until / by, frozen until / by (expiries as the entity states': count*CLOCKS+clock)
+TL_TILE, TL_SUIT, TL_OFF, TL_OFF_BY, TL_FROZEN, TL_FROZEN_BY = range(49, 55)
+NTL = 55
+
+# ---- integer parameters ip[NIP]
+(P_DEFENSE_DIE, P_DEFENSE_REJECT, P_MARGIN, P_MAX_DEFENSE, P_PER_ATTACK, P_CANCEL_BASE,
+ P_RED_SHIELD, P_MOVE_COST, P_RANGE_COST, P_DIAG_COST, P_TILE_PEN, P_PER_BOUNDARY, P_WATER_PEN,
+ P_PER_WATER, P_PORTAL_BOUNDARY, P_DOOR_RANGE, P_N_PIECES, P_REVEAL_DEATHS, P_REVEAL_ROTATION,
+ P_TURNS_AFTER, P_LEASH, P_CPU_RANGE, P_CPUS_APOC, P_STALEMATE, P_CAP, P_TIEBREAK,
+ P_APOC_POS, P_CLOCK) = range(28)
+# water and terrain (rules.toml [board]): the water-roll die and its least success, a failed
+# fire wall's damage and whether it still crosses, the fall die, its falling faces, the damage
+(P_WATER_DIE, P_WATER_MIN, P_FIRE_DAMAGE, P_FIRE_CROSSES, P_FALL_DIE, P_FALL_MAX,
+ P_FALL_DAMAGE, P_WATER_STREAK) = range(28, 36)
+# the streak cap counts every success (1) or automatic ones only (0: rules.toml
+# water_streak_counts)
+P_STREAK_ALL = 36
+# group attacks (rules.toml [group_attack] order): 1 = "declared" (every declared attacker spends
+# its action), 0 = "sequential" (one whose target is already dead keeps it)
+P_GROUP_DECLARED = 37
+NIP = 40  # 38..39: later slices
+# ---- float parameters fp[NFP]
+F_RED = 0
+(W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH,
+ W_EFFECT, W_SUBMERGED, W_APOC_HOLD) = range(1, 12)
+NFP = 12
+
+# policies (built-in Numba kernels, dispatched by id in sim.ai.play._choose)
+RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
+POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "lookahead": LOOKAHEAD}

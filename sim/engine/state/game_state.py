@@ -1,0 +1,197 @@
+"""A game's state (``State``) and its board's fixed tables (``Static``): two objects passed by
+reference into every kernel.
+
+Why StructRefs and not named tuples: Numba passes a named tuple of arrays *by value*, and a
+kernel called with one takes and drops a reference on every array in it (36 atomic round trips
+per call for ``State`` and ``Static``), whatever it reads. The game loop calls a dozen kernels
+per decision, so with tuples that bookkeeping was about 40 % of a game's time. A StructRef is
+one reference-counted pointer: a call costs one round trip, and a kernel pays only for the
+fields it reads (hot loops hoist them into locals).
+
+Inside kernels the fields read as attributes (``st.ent``, ``S.tail``), as before. From Python,
+build them with :func:`new_state` / :func:`new_static` (cached jitted constructors) and read the
+same attributes (each read is a jitted call: fine for tests and the CLI, not for loops).
+``Stacked`` is the plain container of many boards' tables that ``play_many`` slices per game.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba
+import numpy as np
+from numba.core import types
+from numba.experimental import structref
+
+from sim._jit import njit
+
+from sim.engine.state import fields as L
+
+STATE_FIELDS = ("ent", "g", "pos_state", "rng", "ev", "move_nbr", "sight_nbr", "sight_flag",
+                "kind", "tile_pos", "twin", "cost", "queue", "sight", "floor", "tiles",
+                "feature", "move_roll")
+STATIC_FIELDS = ("move_nbr2", "sight_nbr2", "sight_flag2", "kind2", "tile_pos2", "twin2",
+                 "move_roll", "pos_suit", "pos_layer", "spawn_space", "ip", "fp", "tier_faces",
+                 "tier_reject", "apoc_code", "apoc_params", "tail", "ctail", "pos_dist",
+                 "item_fx", "tile_fx", "pos_tile", "feature")
+
+# many boards' Static fields stacked on a leading board axis (a Python-side container)
+Stacked = namedtuple("Stacked", STATIC_FIELDS)
+
+
+@structref.register
+class StateType(types.StructRef):
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+@structref.register
+class StaticType(types.StructRef):
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+class State(structref.StructRefProxy):
+    """One game's mutable state: entities, game scalars, positions, random stream, event log,
+    the live board graph (destroyed coordinates are cut out of it; swapped and transformed tiles
+    are re-stamped into it, water- and fire-wall steps included: ``move_roll``) and search
+    buffers."""
+
+    def copy(self) -> "State":
+        """A deep copy (snapshots for tests and tools)."""
+        return new_state(*(a.copy() for a in state_fields(self)))
+
+
+class Static(structref.StructRefProxy):
+    """One board's tables that no game changes (graph before destruction, rule numbers, the
+    greedy policy's exact kill tables)."""
+
+
+def _plain_class(name: str, fields, doc: str, base=object):
+    """With ``NUMBA_DISABLE_JIT=1`` a StructRef proxy cannot be built (its constructor is itself
+    a jitted function and recurses): the kernels then run as plain Python on plain objects with
+    the same attributes (the interpreted baseline of benchmarks/games.py, debugging)."""
+    def __init__(self, *values):
+        if len(values) != len(fields):
+            raise TypeError(f"{name} takes {len(fields)} fields, got {len(values)}")
+        for f, v in zip(fields, values):
+            setattr(self, f, v)
+
+    return type(name, (base,), {"__init__": __init__, "__slots__": tuple(fields), "__doc__": doc})
+
+
+if numba.config.DISABLE_JIT:
+    class _Copyable:
+        __slots__ = ()
+
+        def copy(self):
+            return type(self)(*(getattr(self, f).copy() for f in self.__slots__))
+
+    State = _plain_class("State", STATE_FIELDS, State.__doc__, _Copyable)  # noqa: F811
+    Static = _plain_class("Static", STATIC_FIELDS, Static.__doc__)  # noqa: F811
+else:
+    structref.define_proxy(State, StateType, list(STATE_FIELDS))
+    structref.define_proxy(Static, StaticType, list(STATIC_FIELDS))
+
+
+@njit
+def new_state(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos, twin,
+              cost, queue, sight, floor, tiles, feature, move_roll):
+    return State(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos,
+                 twin, cost, queue, sight, floor, tiles, feature, move_roll)
+
+
+@njit
+def new_static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move_roll,
+               pos_suit, pos_layer, spawn_space, ip, fp, tier_faces, tier_reject, apoc_code,
+               apoc_params, tail, ctail, pos_dist, item_fx, tile_fx, pos_tile, feature):
+    return Static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move_roll,
+                  pos_suit, pos_layer, spawn_space, ip, fp, tier_faces, tier_reject, apoc_code,
+                  apoc_params, tail, ctail, pos_dist, item_fx, tile_fx, pos_tile, feature)
+
+
+@njit
+def with_fp(S, fp):
+    """``S`` with another float-parameter row ``fp`` (the same tables otherwise): a player with
+    greedy weights of its own (``sim.ai.spec``: ``greedy:weights=FILE``) reads its row, the
+    engine reads only ``fp[F_RED]``, which every row keeps."""
+    return Static(S.move_nbr2, S.sight_nbr2, S.sight_flag2, S.kind2, S.tile_pos2, S.twin2,
+                  S.move_roll, S.pos_suit, S.pos_layer, S.spawn_space, S.ip, fp, S.tier_faces,
+                  S.tier_reject, S.apoc_code, S.apoc_params, S.tail, S.ctail, S.pos_dist,
+                  S.item_fx, S.tile_fx, S.pos_tile, S.feature)
+
+
+@njit
+def state_fields(st):
+    return (st.ent, st.g, st.pos_state, st.rng, st.ev, st.move_nbr, st.sight_nbr, st.sight_flag,
+            st.kind, st.tile_pos, st.twin, st.cost, st.queue, st.sight, st.floor, st.tiles,
+            st.feature, st.move_roll)
+
+
+@njit
+def static_fields(S):
+    return (S.move_nbr2, S.sight_nbr2, S.sight_flag2, S.kind2, S.tile_pos2, S.twin2, S.move_roll,
+            S.pos_suit, S.pos_layer, S.spawn_space, S.ip, S.fp, S.tier_faces, S.tier_reject,
+            S.apoc_code, S.apoc_params, S.tail, S.ctail, S.pos_dist, S.item_fx, S.tile_fx,
+            S.pos_tile, S.feature)
+
+
+@njit
+def _clone(st):
+    """A private copy of a game for look-ahead (``sim.ai.lookahead``): the same entities, scalars,
+    positions, random stream and live board, but no event log (logging off) and scratch buffers
+    of its own, so nothing done to the copy can reach the real game or its log."""
+    g = st.g.copy()
+    g[L.LOG] = 0
+    g[L.NEV] = 0
+    g[L.NREACH] = -1  # the copy's reach buffer starts clean
+    n = st.kind.shape[0]
+    return State(st.ent.copy(), g, st.pos_state.copy(), st.rng.copy(),
+                 np.zeros((1, st.ev.shape[1]), np.int64), st.move_nbr.copy(),
+                 st.sight_nbr.copy(), st.sight_flag.copy(), st.kind.copy(), st.tile_pos.copy(),
+                 st.twin.copy(), np.full(n, -1, np.int32), np.empty_like(st.queue),
+                 np.empty(n, np.int32), st.floor.copy(), st.tiles.copy(),
+                 st.feature.copy(), st.move_roll.copy())
+
+
+@njit
+def _copy_into(dst, src):
+    """Reset ``dst`` (a :func:`_clone` of ``src``'s game) to ``src`` without allocating: each
+    simulation of the look-ahead starts again from the real position."""
+    dst.ent[:] = src.ent
+    g = dst.g
+    g[:] = src.g
+    g[L.LOG] = 0
+    g[L.NEV] = 0
+    g[L.NREACH] = -1
+    dst.pos_state[:] = src.pos_state
+    dst.rng[:] = src.rng
+    dst.move_nbr[:] = src.move_nbr
+    dst.sight_nbr[:] = src.sight_nbr
+    dst.sight_flag[:] = src.sight_flag
+    dst.kind[:] = src.kind
+    dst.tile_pos[:] = src.tile_pos
+    dst.twin[:] = src.twin
+    dst.floor[:] = src.floor
+    dst.tiles[:] = src.tiles
+    dst.feature[:] = src.feature
+    dst.move_roll[:] = src.move_roll
+
+
+def _python_attributes(cls, fields, getter) -> None:
+    """Read-only Python attributes: ``st.ent`` from Python returns the kernel's own array (the
+    same arrays for the object's life: no kernel rebinds a field, so one jitted call fetches
+    them all, on first use)."""
+    def _all(self):
+        cached = self.__dict__.get("_fields")
+        if cached is None:
+            cached = self.__dict__["_fields"] = getter(self)
+        return cached
+
+    for i, name in enumerate(fields):
+        setattr(cls, name, property(lambda self, i=i: _all(self)[i]))
+
+
+if not numba.config.DISABLE_JIT:
+    _python_attributes(State, STATE_FIELDS, state_fields)
+    _python_attributes(Static, STATIC_FIELDS, static_fields)

@@ -1,0 +1,279 @@
+"""Tile functions in play: rewards bought with ticks, interactables, tile economies, and the
+targets of tile swaps and transforms (issue #5 item 3; design: docs/tiles.md).
+
+Book: "A Tile Reward is a reward a character gets by ending their turn in a tile. Some rewards
+... require several turns in a row, of ending a turn, in the same tile"; "Progress towards a tile
+reward is tracked with Ticks, counted separately for each character"; "Ticks are spent at the end
+of your turn in the relevant tile. The reward's price in ticks disappears in exchange for the
+reward itself"; "Redeeming a reward removes only the number of ticks that reward costs. Any ticks
+a character has banked beyond that price stay with them"; "All of a character's ticks in a tile
+disappear at once if they interrupt the string of consecutive turns ended in that tile";
+"Interactables are portions of a tile that can be interacted with by spending an action, from
+within 1 range of the interactable piece ... or the tile itself".
+
+State: a character's ticks and the catalogue tile they are banked in (``TICKS``, ``TICK_TILE``:
+the tile, not the position, so a swap that carries the character along keeps its string), the
+teams' coins (``g[COINS + team]``), the tiles' states (``State.tiles``); the functions are effect
+rows of ``S.tile_fx`` (``fx_table.py``) run by ``interpreter._run_effect``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import njit
+from sim.catalogue.tile_layout import INTERACT
+
+from sim.engine.state import fields as L
+from sim.engine.effects.interpreter import _run_effect, _teleport_targets
+from sim.engine.log.events import _log
+from sim.engine.tiles.live_board import APOCALYPSE, GRID, _middle, _space_cell, _tile_at
+from sim.engine.tiles.swap_in_play import _transform_choice
+from sim.engine.tiles.paused import _paused
+from sim.engine.tiles.fx_table import TF_FEATURE, TF_PIECE, TF_PRICE, TF_SIZE, TF_SUIT, tile_table  # noqa: F401
+
+WATER_FLAG = 2   # sim.board.graph: a sight step over water (range penalty)
+CROSS = 1        # a sight step across a tile boundary (range penalty)
+
+
+@njit
+def _init_tiles(S):
+    """The tiles' state when a game starts (``State.tiles``, columns ``layout.TL_*``): the start
+    board's tile distance, the tile and suit at every position, no tile deactivated or frozen."""
+    out = np.zeros((49, L.NTL), np.int64)
+    out[:, :49] = S.pos_dist
+    for p in range(49):
+        t = S.pos_tile[p]
+        out[p, L.TL_TILE] = t
+        out[p, L.TL_SUIT] = S.tile_fx[2 * t, TF_SUIT] if t >= 0 else -1
+        out[p, L.TL_OFF_BY] = -1
+        out[p, L.TL_FROZEN_BY] = -1
+    return out
+
+
+# ------------------------------------------------------------------------------ tile rewards
+
+@njit
+def _break_string(st, c):
+    """"All of a character's ticks in a tile disappear at once if they interrupt the string"."""
+    ent = st.ent
+    if ent[c, L.TICK_TILE] != 0:
+        if ent[c, L.TICKS] != 0:
+            _log(st, L.EV_TICKS, c, ent[c, L.TICK_TILE] - 1, 0, -1, 0, 0)
+        ent[c, L.TICKS] = 0
+        ent[c, L.TICK_TILE] = 0
+
+
+@njit
+def _use_extra_action(st, c):
+    """An extra action won ("one extra action next turn") is taken when the character would end
+    that turn having acted: its action comes back instead (house ruling); unused, it is lost
+    when that turn ends."""
+    ent = st.ent
+    if ent[c, L.EXTRA_LEFT] == 0:
+        return False
+    turn = st.g[L.TURNS + ent[c, L.TEAM]]
+    if ent[c, L.EXTRA_TURN] < turn:
+        ent[c, L.EXTRA_LEFT] = 0
+        ent[c, L.EXTRA_TURN] = 0
+        return False
+    if ent[c, L.EXTRA_TURN] == turn and ent[c, L.ACTED] != 0:
+        ent[c, L.EXTRA_LEFT] -= 1
+        ent[c, L.ACTED] = 0
+        ent[c, L.DONE] = 0
+        _log(st, L.EV_EXTRA_ACTION, c, ent[c, L.EXTRA_LEFT], 1, 0, 0, 0)
+        if ent[c, L.EXTRA_LEFT] == 0:
+            ent[c, L.EXTRA_TURN] = 0
+        return True
+    return False
+
+
+@njit
+def _end_turn_tile(st, S, c):
+    """``c`` ends its turn: a tick in the tile it stands in, the reward when the ticks reach its
+    price. A tile without a reward, or another tile, interrupts the string; a deactivated or
+    frozen tile pauses it (no tick, the ticks banked in it stay: "paused until the deactivation
+    is removed"). Only characters earn ticks ("Minions cannot receive tile rewards")."""
+    ent = st.ent
+    if _use_extra_action(st, c):
+        return
+    s = ent[c, L.SPACE]
+    # characters only: "Minions cannot receive tile rewards" (nor clones, assists, vehicles)
+    if s < 0 or ent[c, L.IS_CPU] != 0 or ent[c, L.KIND] > L.K_SUMMONED:
+        return
+    p = st.tile_pos[s]
+    t = _tile_at(st, S, p) if p >= 0 else -1
+    if t < 0 or S.tile_fx[2 * t, L.FX_OP] == 0:
+        _break_string(st, c)
+        return
+    if _paused(st, p):
+        if ent[c, L.TICK_TILE] != t + 1:
+            _break_string(st, c)
+        return
+    if ent[c, L.TICK_TILE] != t + 1:
+        _break_string(st, c)
+        ent[c, L.TICK_TILE] = t + 1
+    ent[c, L.TICKS] += 1
+    price = S.tile_fx[2 * t, TF_PRICE]
+    _log(st, L.EV_TICKS, c, t, ent[c, L.TICKS], price, 0, 0)
+    if ent[c, L.TICKS] >= price:  # "Ticks are spent at the end of your turn in the relevant tile"
+        st.g[L.FX_OK] = 1
+        op = _run_effect(st, S, c, c, L.FX_TILE, 2 * t)
+        if st.g[L.FX_OK] != 0:  # the reward given: "The reward's price in ticks disappears"
+            ent[c, L.TICKS] -= price
+            _log(st, L.EV_REWARD, c, t, op, ent[c, L.TICKS], 0, 0)
+
+
+# ------------------------------------------------------------------------------ interactables
+
+@njit
+def _interactable(st, S, c):
+    """The function row of the interactable ``c`` can reach now (-1: none): its own tile's, when
+    the tile is not paused and ``c`` stands within 1 range of an interactable piece (on it, or
+    one step of line of sight with no range penalty: a boundary or water costs more than 1), or
+    anywhere in the tile when the interactable is the tile itself."""
+    s = st.ent[c, L.SPACE]
+    if s < 0:
+        return -1
+    p = st.tile_pos[s]
+    if p < 0:
+        return -1
+    t = _tile_at(st, S, p)
+    if t < 0:
+        return -1
+    k = 2 * t + 1
+    fx = S.tile_fx
+    if fx[k, L.FX_OP] == 0 or _paused(st, p):
+        return -1
+    if fx[k, TF_PIECE] == 0:
+        return k
+    if fx[k, TF_FEATURE + _space_cell(s)] == INTERACT:
+        return k
+    nbr = st.sight_nbr  # hoisted: a field read in the loop is a reference-count round trip
+    flag = st.sight_flag
+    tile_pos = st.tile_pos
+    for d in range(8):
+        x = nbr[s, d]
+        if (x >= 0 and flag[s, d] & (CROSS | WATER_FLAG) == 0 and tile_pos[x] == p
+                and fx[k, TF_FEATURE + _space_cell(x)] == INTERACT):
+            return k
+    return -1
+
+
+@njit
+def _legal_interact(st, S, c, mask, base):
+    """Mark ``base + s`` for each space ``c`` may act on through the interactable within 1 range
+    (the space the effect targets; its own space for an effect on itself); return how many.
+    Needs the action ("by spending an action") and the team's coins for its price."""
+    ent = st.ent
+    g = st.g
+    g[L.INTERACT_ROW] = -1
+    if ent[c, L.ACTED] != 0 or ent[c, L.FROZEN] != 0:
+        return 0
+    k = _interactable(st, S, c)
+    g[L.INTERACT_ROW] = k  # for the policies: no second search this decision
+    if k < 0 or g[L.COINS + ent[c, L.TEAM]] < S.tile_fx[k, TF_PRICE]:
+        return 0
+    fx = S.tile_fx
+    op = fx[k, L.FX_OP]
+    if fx[k, L.FX_TARGET] != L.T_SPACE:
+        if op == L.OP_LEARN and _nothing_to_learn(st, ent[c, L.TEAM]):
+            return 0
+        mask[base + ent[c, L.SPACE]] = True
+        return 1
+    if op == L.OP_MOBILITY:
+        return _teleport_targets(st, c, fx[k, L.FX_AMOUNT], base, mask)
+    p = st.tile_pos[ent[c, L.SPACE]]
+    if op == L.OP_TILE_STATE:
+        return _state_targets(st, S, p, fx[k, L.FX_RANGE], base, mask)
+    return _control_targets(st, S, c, p, fx[k, L.FX_RANGE], fx[k, L.FX_FLAG], fx[k, L.FX_STAT],
+                            base, mask)
+
+
+@njit
+def _apply_interact(st, S, c, s):
+    """``c`` uses the interactable within 1 range on space ``s``: it spends its action and the
+    price in its team's coins ("Any intangible spending power gained from a Tile can be used by
+    any member of your team"), then the effect runs."""
+    ent = st.ent
+    k = _interactable(st, S, c)
+    team = ent[c, L.TEAM]
+    ent[c, L.ACTED] = 1
+    price = S.tile_fx[k, TF_PRICE]
+    if price > 0:
+        st.g[L.COINS + team] -= price
+        _log(st, L.EV_COINS, team, -price, st.g[L.COINS + team], c, 0, 0)
+    _log(st, L.EV_INTERACT, c, k // 2, S.tile_fx[k, L.FX_OP], s, 0, 0)
+    t = c if S.tile_fx[k, L.FX_TARGET] != L.T_SPACE else ent.shape[0] + s
+    st.g[L.FX_OK] = 1
+    _run_effect(st, S, c, t, L.FX_TILE, k)
+
+
+# ------------------------------------------------------------------------------ tile targets
+
+@njit(inline="always")
+def _tiles_apart(p, q):
+    """Tiles between two positions (a king's distance on the 7×7 grid: a "Tile Radius" is a
+    square area of tiles)."""
+    return max(abs(p // GRID - q // GRID), abs(p % GRID - q % GRID))
+
+
+@njit
+def _state_targets(st, S, p, rng, base, mask):
+    """Tiles within ``rng`` tiles of p that can be deactivated or frozen (any tile on the board;
+    the face-down Apocalypse and voids are none): ``base + middle space``."""
+    count = 0
+    for q in range(GRID * GRID):
+        if _tiles_apart(p, q) <= rng and _tile_at(st, S, q) >= 0:
+            mask[base + _middle(q)] = True
+            count += 1
+    return count
+
+
+@njit
+def _control_targets(st, S, c, p, rng, mode, same_size, base, mask):
+    """Mark ``base + middle space`` of every tile within ``rng`` tiles of p that the tile at p
+    may swap with (``mode`` 0; ``same_size``: only a tile of its size) or that may be
+    transformed (``mode`` 1). The Apocalypse "cannot be ... transformed, tile-swapped over"
+    (face-down or revealed: "cannot be transformed or removed by Players"), nor can a void."""
+    apoc = S.ip[L.P_APOC_POS]
+    a = _tile_at(st, S, p) if p >= 0 else -1
+    if a < 0 or p == apoc:
+        return 0
+    if mode != 0 and _transform_choice(st, S, c, False) < 0:
+        return 0
+    fx = S.tile_fx
+    count = 0
+    for q in range(GRID * GRID):
+        if q == apoc or _tiles_apart(p, q) > rng or st.tiles[q, L.TL_TILE] == APOCALYPSE:
+            continue
+        b = _tile_at(st, S, q)
+        if b < 0:
+            continue
+        if mode == 0 and (q == p or (same_size != 0 and fx[2 * a, TF_SIZE] != fx[2 * b, TF_SIZE])):
+            continue
+        mask[base + _middle(q)] = True
+        count += 1
+    return count
+
+
+@njit
+def _ability_control_targets(st, S, c, base, mask):
+    """The tile_control ability's targets: its own tile swaps (``mode`` 0) or a tile is
+    transformed (``mode`` 1) within ``range`` tiles."""
+    ent = st.ent
+    p = st.tile_pos[ent[c, L.SPACE]]
+    return _control_targets(st, S, c, p, ent[c, L.AB_RANGE], ent[c, L.AB_FLAG], ent[c, L.AB_STAT],
+                            base, mask)
+
+
+@njit
+def _knows_apocalypse(st, team):
+    """Whether ``team`` has learned the face-down Apocalypse (a tile's ``learn``)."""
+    return team >= 0 and (st.g[L.KNOWS] >> team) & 1 != 0
+
+
+@njit
+def _nothing_to_learn(st, team):
+    """A ``learn`` effect would teach ``team`` nothing: it knows the Apocalypse, or all do."""
+    return st.g[L.REVEALED] != 0 or _knows_apocalypse(st, team)

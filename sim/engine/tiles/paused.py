@@ -1,0 +1,97 @@
+"""Deactivated and frozen tiles: their clocks, and the entities a frozen tile freezes.
+
+Book: "When a tile is deactivated, all functionality of that tile is paused until the
+deactivation is removed. Rewards and stats it has already granted are untouched"; "A frozen tile
+has its functionality paused, exactly as a deactivated tile does. Every entity standing in a
+frozen tile is frozen too, for as long as the tile is."
+
+Why lazy expiries: a tile state is one ``until`` per position in ``State.tiles`` (``TL_OFF``,
+``TL_FROZEN``), an expiry on the same clocks as the entity states (``timed_states._expiry``:
+``count * CLOCKS + clock``, the creator team's turns or the rotations). Whether it still holds is
+read where it matters (:func:`_over`: the test ``timed_states._tick`` applies), so no tick of the 49
+positions runs at every turn. An entity in a frozen tile carries the tile's freeze as its own
+``FROZEN`` state with the same expiry (``FROZEN_BY`` -1: a tile's state, not a character's
+ability, so a death does not end it), which every place enforcing "frozen" already reads and
+``timed_states._tick`` ends together with the tile's.
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+
+from sim.engine.state import fields as L
+from sim.engine.log.events import _log
+from sim.engine.entities.timed_states import _expiry
+
+
+@njit(inline="always")
+def _over(st, until):
+    """Whether the expiry ``until`` has been reached (``timed_states._tick``'s test, read lazily)."""
+    clock = until % L.CLOCKS
+    now = st.g[L.ROTATION] if clock == L.ROT_CLOCK else st.g[L.TURNS + clock]
+    return now >= until // L.CLOCKS
+
+
+@njit
+def _paused(st, p):
+    """Position p's tile is deactivated or frozen now: "all functionality of that tile is
+    paused"."""
+    tl = st.tiles
+    u = tl[p, L.TL_OFF]
+    if u != 0 and not _over(st, u):
+        return True
+    u = tl[p, L.TL_FROZEN]
+    return u != 0 and not _over(st, u)
+
+
+@njit
+def _set_tile_state(st, S, p, freeze, duration, by):
+    """Deactivate (``freeze`` 0) or freeze (1) the tile at p for ``duration`` turns of ``by``'s
+    team (or rotations): "Freezing begins and ends as the ability or item causing it specifies"."""
+    until = _expiry(st, S, by, duration)
+    col = L.TL_FROZEN if freeze != 0 else L.TL_OFF
+    st.tiles[p, col] = until
+    st.tiles[p, col + 1] = by
+    _log(st, L.EV_TILE_STATE, p, freeze, until, by, 0, 0)
+    if freeze != 0:
+        st.g[L.FROZEN_TILES] += 1
+        _freeze_standing(st, p, until, by)
+
+
+@njit
+def _freeze_standing(st, p, until, by):
+    """"Every entity standing in a frozen tile is frozen too, for as long as the tile is": the
+    tile's freeze replaces an entity's own while it stands there (house ruling)."""
+    ent = st.ent
+    for e in range(ent.shape[0]):
+        s = ent[e, L.SPACE]
+        if ent[e, L.ALIVE] == 0 or s < 0 or st.tile_pos[s] != p:
+            continue
+        if ent[e, L.FROZEN] == until and ent[e, L.FROZEN_BY] == -1:
+            continue
+        ent[e, L.FROZEN] = until
+        ent[e, L.FROZEN_BY] = -1
+        ent[e, L.DONE] = 1 if ent[e, L.TEAM] >= 0 else ent[e, L.DONE]
+        _log(st, L.EV_STATE, e, L.FROZEN, until, by, 0, 0)
+
+
+@njit
+def _after_action_tiles(st, S):
+    """After every action: whoever now stands in a frozen tile (walked, teleported, launched,
+    carried by a swap, revived there) is frozen with it. Costs one read while no tile is frozen."""
+    g = st.g
+    if g[L.FROZEN_TILES] == 0:
+        return
+    n = 0
+    for p in range(st.tiles.shape[0]):
+        u = st.tiles[p, L.TL_FROZEN]
+        if u == 0:
+            continue
+        if _over(st, u):
+            st.tiles[p, L.TL_FROZEN] = 0
+            st.tiles[p, L.TL_FROZEN_BY] = -1
+            _log(st, L.EV_TILE_STATE, p, 1, 0, -1, 0, 0)
+            continue
+        n += 1
+        _freeze_standing(st, p, u, st.tiles[p, L.TL_FROZEN_BY])
+    g[L.FROZEN_TILES] = n

@@ -60,3 +60,28 @@ def _col(kind: int, field: str) -> int:
     """The column of an event row holding ``field`` (kind, rotation, then the fields in the
     order sim.engine.log.events.EVENTS names them)."""
     return 2 + EVENTS[kind][1].index(field)
+
+
+ENGINE_TOPICS = {"state", "rules", "effects", "tiles", "entities", "items", "log"}
+
+
+def test_the_engine_folder_shows_its_topics_and_no_module_looks_alike():
+    """Issue #24 item 5: the engine is grouped by topic (only ``game.py``, its Python face, sits
+    at the top), every topic named in docs/architecture.md's diagram, and no engine module shares
+    its name with a module of a layer below it (``engine/layout.py`` beside ``board/layout.py``
+    was one such pair)."""
+    from pathlib import Path
+    sim = Path(__file__).resolve().parents[1] / "sim"
+    engine = sim / "engine"
+    top = {p.name for p in engine.glob("*.py")}
+    assert top == {"__init__.py", "game.py"}, sorted(top)
+    folders = {p.name for p in engine.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == ENGINE_TOPICS
+    assert all((engine / f / "__init__.py").exists() for f in folders)
+    diagram = (sim.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert all(f"{f}/" in diagram for f in folders)
+    below = {p.stem for layer in ("analysis", "catalogue", "board", "combat")
+             for p in (sim / layer).rglob("*.py")} - {"__init__"}
+    names = [p.stem for p in engine.rglob("*.py") if p.stem != "__init__"]
+    assert len(names) == len(set(names)), "two engine modules share a name"
+    assert not set(names) & below, sorted(set(names) & below)

@@ -49,8 +49,9 @@ import numpy as np
 
 from sim._jit import njit
 from sim.engine.state import fields as L
-from sim.engine.rules.actions import (_ability_base, _alt_base, _attack_base, _hand_base, _interact_base,
-                               _move_base, _water_base)
+from sim.engine.rules.actions import (_ability_base, _ability_space_base, _alt_base,
+                                     _attack_base, _hand_base, _interact_base, _move_base,
+                                     _water_base)
 from sim.engine.entities.special import _move_speed
 from sim.engine.rules.legal import _legal
 from sim.engine.state.game_state import _clone, _copy_into
@@ -225,6 +226,45 @@ def _candidates(st, S, mask, cands, budget):
             if mask[a]:
                 k = _add(cands, k, a)
         return k
+    k = _strike_candidates(st, S, c, mask, cands, k)
+    k = _water_candidate(st, S, c, mask, cands, k)
+    for a in _item_candidates(st, S, c, mask):  # pick-up, item uses (sim/ai/item_values.py)
+        k = _add(cands, k, a)
+    if ent[c, L.AB_OP] == L.OP_SUMMON and ent[c, L.AB_USED] == 0:  # the best-placed summon
+        enemy_r, enemy_c, _ = _threats(st, S, c)
+        _, a = _summon_action(st, S, c, mask, enemy_r, enemy_c)
+        if a >= 0:
+            k = _add(cands, k, a)
+    tele = (_teleport_spaces(st, c, mask) if ent[c, L.AB_OP] == L.OP_MOBILITY
+            else np.empty(0, np.int64))
+    if tele.shape[0] > 0:
+        k = _add(cands, k, _ability_space_base(n, m) + _best_placed(st, S, c, mask, tele))
+    row = st.g[L.INTERACT_ROW]  # the slingshot's best-placed landing
+    launch = (_launch(st, S, c, mask, row)[0] if row >= 0 and _is_launch(S.tile_fx, row)
+              else np.empty(0, np.int64))
+    if launch.shape[0] > 0:
+        k = _add(cands, k, _interact_base(n, m) + _best_placed(st, S, c, mask, launch))
+    sc, a = _best_tile_action(st, S, c, mask)  # an interactable or tile_control (tile_values)
+    if a >= 0:
+        k = _add(cands, k, a)
+    if mask[L.END]:
+        k = _add(cands, k, L.END)
+    hand = _hand_base(n, m)  # handing the turn to each teammate (sim/engine/rules/order.py)
+    for e in range(m):
+        if mask[hand + e]:
+            k = _add(cands, k, hand + e)
+    if _move_speed(ent, c) > 0:  # its own speed, or its vehicle's
+        k = _move_candidates(st, S, c, mask, cands, k, budget)
+    return k
+
+
+@njit
+def _strike_candidates(st, S, c, mask, cands, k):
+    """Every attack by greedy's score, the best attack through a vehicle, then every ability
+    use on an entity by greedy's score (and the revive's second form, in the Spawn)."""
+    ent = st.ent
+    n = st.kind.shape[0]
+    m = ent.shape[0]
     scores = np.full(m, -1e300)
     attack = _attack_base(n, m)
     for e in range(m):
@@ -247,45 +287,25 @@ def _candidates(st, S, mask, cands, budget):
             k = _add(cands, k, base + e)
         if mask[alt + e]:
             k = _add(cands, k, alt + e)
-    k = _water_candidate(st, S, c, mask, cands, k)
-    for a in _item_candidates(st, S, c, mask):  # pick-up, item uses (sim/ai/item_values.py)
-        k = _add(cands, k, a)
-    if ent[c, L.AB_OP] == L.OP_SUMMON and ent[c, L.AB_USED] == 0:  # the best-placed summon
-        enemy_r, enemy_c, _ = _threats(st, S, c)
-        _, a = _summon_action(st, S, c, mask, enemy_r, enemy_c)
-        if a >= 0:
+    return k
+
+
+@njit
+def _move_candidates(st, S, c, mask, cands, k, budget):
+    """The ``MOVES`` best-placed spaces by greedy's position score, then the best without its
+    approach term (holds) and with it reversed (retreats), more of each for a larger budget."""
+    wide = max(0, budget // WIDEN - 1)
+    holds, retreats = HOLDS + wide, RETREATS + wide
+    best = np.empty(max(MOVES, holds, retreats), np.int64)
+    for a in _top_spaces(st, S, c, mask, 1.0, best[:MOVES], MOVES):
+        if a > 0:
             k = _add(cands, k, a)
-    tele = (_teleport_spaces(st, c, mask) if ent[c, L.AB_OP] == L.OP_MOBILITY
-            else np.empty(0, np.int64))
-    if tele.shape[0] > 0:
-        k = _add(cands, k, base + m + _best_placed(st, S, c, mask, tele))
-    row = st.g[L.INTERACT_ROW]  # the slingshot's best-placed landing
-    launch = (_launch(st, S, c, mask, row)[0] if row >= 0 and _is_launch(S.tile_fx, row)
-              else np.empty(0, np.int64))
-    if launch.shape[0] > 0:
-        k = _add(cands, k, _interact_base(n, m) + _best_placed(st, S, c, mask, launch))
-    sc, a = _best_tile_action(st, S, c, mask)  # an interactable or tile_control (tile_values)
-    if a >= 0:
-        k = _add(cands, k, a)
-    if mask[L.END]:
-        k = _add(cands, k, L.END)
-    hand = _hand_base(n, m)  # handing the turn to each teammate (sim/engine/rules/order.py)
-    for e in range(m):
-        if mask[hand + e]:
-            k = _add(cands, k, hand + e)
-    if _move_speed(ent, c) > 0:  # its own speed, or its vehicle's
-        wide = max(0, budget // WIDEN - 1)
-        holds, retreats = HOLDS + wide, RETREATS + wide
-        best = np.empty(max(MOVES, holds, retreats), np.int64)
-        for a in _top_spaces(st, S, c, mask, 1.0, best[:MOVES], MOVES):
-            if a > 0:
-                k = _add(cands, k, a)
-        for a in _top_spaces(st, S, c, mask, 0.0, best[:holds], holds):
-            if a > 0:
-                k = _add(cands, k, a)
-        for a in _top_spaces(st, S, c, mask, -1.0, best[:retreats], retreats):
-            if a > 0:
-                k = _add(cands, k, a)
+    for a in _top_spaces(st, S, c, mask, 0.0, best[:holds], holds):
+        if a > 0:
+            k = _add(cands, k, a)
+    for a in _top_spaces(st, S, c, mask, -1.0, best[:retreats], retreats):
+        if a > 0:
+            k = _add(cands, k, a)
     return k
 
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from .abilities import MAX_DICE, SLOTS, AbilityIndex
-from .diagnostics import InputError, Problem, Problems, read_header, read_text, suggest
+from .diagnostics import (InputError, Problem, Problems, check_row_name, read_header, read_text,
+                          suggest)
 from .rules import STAR_COLOURS, Rules
-from .tomldoc import has_control
 
 STAR_COLUMNS = tuple(c for colour in STAR_COLOURS for c in (colour, f"{colour}_tier"))
 REQUIRED = ("name", "suit", "rarity", "ability", "speed", "range", "max_health", "defense",
@@ -92,39 +92,11 @@ def load_cards(path: Path, rules: Rules, abilities: AbilityIndex, problems: Prob
         row = {h: v.strip() for h, v in zip(header, values)}
         check = _RowChecker(path, line, problems)
         name = row["name"]
-        if not name:
-            check.add("name", "empty")
-        elif has_control(name):
-            check.add("name", f"{name!r} contains a control character")
-        elif name.lower() in seen:
-            check.add("name", f"duplicate of line {seen[name.lower()]}")
-        else:
-            seen[name.lower()] = line
-        suit = check.choice("suit", row["suit"], suit_ix, rules.suits)
-        rarity = check.choice("rarity", row["rarity"], rarity_ix, rules.rarities)
-        ability = check.choice("ability", row["ability"],
-                               {n.lower(): i for i, n in enumerate(abilities.names)}, abilities.names)
-        params = _ability_params(check, row.get("ability_params", ""), abilities, ability)
-        nums = {f: check.integer(f, row[f], *LIMITS[f]) for f in ("speed", "range", "max_health")}
-        characters = check.integer("characters", row.get("characters", "") or "1",
-                                   *LIMITS["characters"])
-        defense = check.integer("defense", row["defense"], 0, rules.max_defense)
-        attacks = [check.integer(c, row[c], *LIMITS["attacks"]) for c in STAR_COLOURS]
-        tiers = [check.integer(f"{c}_tier", row.get(f"{c}_tier", "") or "1", 1, rules.n_tiers)
-                 for c in STAR_COLOURS]
-        kind = abilities.types[ability] if ability >= 0 else None
-        if not check.failed and kind is not None and "bonus_attacks" in kind.param_names:
-            bonus = params[kind.param_names.index("bonus_attacks")]
-            if max(attacks) + bonus > LIMITS["attacks"][1]:  # one throw: "strike" adds its dice
-                check.add("ability_params.bonus_attacks",
-                          f"{max(attacks)} attacks + {bonus} bonus attacks is more than one throw "
-                          f"holds ({LIMITS['attacks'][1]})")
+        check_row_name(check.add, name, seen, line)
+        fields = _card_fields(check, row, rules, abilities, suit_ix, rarity_ix)
         if check.failed:
             continue
-        for key, value in (("names", name), ("suit", suit), ("rarity", rarity),
-                           ("ability", ability), ("params", params), ("characters", characters),
-                           ("defense", defense), ("attacks", attacks), ("tier", tiers),
-                           ("lines", line), *nums.items()):
+        for key, value in (("names", name), ("lines", line), *fields.items()):
             rows[key].append(value)
     if not rows["names"] and len(problems) == before:
         problems.add(path, 2, "row", "no cards")
@@ -142,6 +114,34 @@ def load_cards(path: Path, rules: Rules, abilities: AbilityIndex, problems: Prob
         max_health=i32("max_health"), defense=i32("defense"), attacks=i32("attacks"),
         tier=i32("tier"), lines=tuple(rows["lines"]), path=str(path),
     )
+
+
+def _card_fields(check, row: dict, rules: Rules, abilities: AbilityIndex, suit_ix: dict,
+                 rarity_ix: dict) -> dict:
+    """One card row's values by catalogue column (suit .. tier), each bad cell recorded on
+    ``check``."""
+    suit = check.choice("suit", row["suit"], suit_ix, rules.suits)
+    rarity = check.choice("rarity", row["rarity"], rarity_ix, rules.rarities)
+    ability = check.choice("ability", row["ability"],
+                           {n.lower(): i for i, n in enumerate(abilities.names)}, abilities.names)
+    params = _ability_params(check, row.get("ability_params", ""), abilities, ability)
+    nums = {f: check.integer(f, row[f], *LIMITS[f]) for f in ("speed", "range", "max_health")}
+    characters = check.integer("characters", row.get("characters", "") or "1",
+                               *LIMITS["characters"])
+    defense = check.integer("defense", row["defense"], 0, rules.max_defense)
+    attacks = [check.integer(c, row[c], *LIMITS["attacks"]) for c in STAR_COLOURS]
+    tiers = [check.integer(f"{c}_tier", row.get(f"{c}_tier", "") or "1", 1, rules.n_tiers)
+             for c in STAR_COLOURS]
+    kind = abilities.types[ability] if ability >= 0 else None
+    if not check.failed and kind is not None and "bonus_attacks" in kind.param_names:
+        bonus = params[kind.param_names.index("bonus_attacks")]
+        if max(attacks) + bonus > LIMITS["attacks"][1]:  # one throw: "strike" adds its dice
+            check.add("ability_params.bonus_attacks",
+                      f"{max(attacks)} attacks + {bonus} bonus attacks is more than one throw "
+                      f"holds ({LIMITS['attacks'][1]})")
+    return {"suit": suit, "rarity": rarity, "ability": ability, "params": params,
+            "characters": characters, "defense": defense, "attacks": attacks, "tier": tiers,
+            **nums}
 
 
 class _RowChecker:

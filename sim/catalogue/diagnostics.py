@@ -98,6 +98,24 @@ def read_text(path: Path, problems: Problems) -> str | None:
     return text
 
 
+def has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character other than tab and newline."""
+    return any(ord(ch) < 32 and ch not in "\t\n\r" or ord(ch) == 127 for ch in text)
+
+
+def check_row_name(add, name: str, seen: dict, line: int) -> None:
+    """A CSV row's name (a card's, an item's): not empty, printable, not a duplicate
+    (``seen``: lower-cased name -> its line, updated); ``add(field, message)`` records one."""
+    if not name:
+        add("name", "empty")
+    elif has_control(name):
+        add("name", f"{name!r} contains a control character")
+    elif name.lower() in seen:
+        add("name", f"duplicate of line {seen[name.lower()]}")
+    else:
+        seen[name.lower()] = line
+
+
 def read_header(path: Path, reader, columns, required, problems: Problems) -> list[str] | None:
     """A CSV file's header row, stripped, or None after recording each problem in it (missing,
     a column given twice, an unknown column, a required one missing): one home for the checks

@@ -25,9 +25,9 @@ import numpy as np
 
 from .abilities import (DEFAULT_TARGET, EFFECT_TARGETS, EFFECTS, MAX_DEBUFF_STAT, PARAM_SLOT,
                         SLOTS, TARGETS)
-from .diagnostics import Named, Problems, read_header, read_text, suggest
+from .diagnostics import Named, Problems, check_row_name, read_header, read_text, suggest
 from .effect_row import FX_SLOTS, OP_ITEM_FIRST, STAT_ATTACKS, STAT_DEFENSE, STAT_RANGE, STAT_SPEED
-from .tomldoc import TomlDoc, has_control
+from .tomldoc import TomlDoc
 
 TYPES_FILE = "item_types.toml"
 ITEMS_FILE = "items.csv"
@@ -242,14 +242,7 @@ def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, proble
         n0 = len(problems)
         add = lambda f, msg: problems.add(path, line, f, msg)  # noqa: E731
         name = row["name"]
-        if not name:
-            add("name", "empty")
-        elif has_control(name):
-            add("name", f"{name!r} contains a control character")
-        elif name.lower() in seen:
-            add("name", f"duplicate of line {seen[name.lower()]}")
-        else:
-            seen[name.lower()] = line
+        check_row_name(add, name, seen, line)
         t = type_ix.get(row["type"].lower(), -1)
         if t < 0:
             known = [x.name for x in types]
@@ -264,51 +257,10 @@ def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, proble
             add("effect", f"a {kind.name} runs {' or '.join(kind.effects)}, not {effect!r}"
                           f"{suggest(effect, kind.effects)}")
             continue
-        target = row.get("target", "") or DEFAULT_TARGET_OF[effect]
-        if kind.held:
-            target = "self"
-        elif target not in TARGETS:
-            add("target", f"unknown target {target!r}; choose from {', '.join(TARGETS)}")
-        elif target not in TARGETS_OF[effect]:
-            add("target", f"effect {effect!r} works on {' or '.join(sorted(TARGETS_OF[effect]))}, "
-                          f"not {target!r}")
-        costs = kind.costs_action
-        if row.get("costs_action", ""):
-            costs = _int(add, "costs_action", row["costs_action"], 0, 1)
-            if kind.held and costs:
-                add("costs_action", "a held item is never used: it costs nothing")
-        reads = HELD_PARAMS if kind.held else EFFECT_PARAMS[effect]
-        values_by_name = {p: spec[0] for p, spec in kind.params.items() if p in reads}
-        given: set[str] = set()
-        for item in filter(None, (p.strip() for p in row.get("params", "").split(";"))):
-            key, sep, raw = item.partition("=")
-            key = key.strip()
-            if not sep:
-                add("params", f"expected key=value, got {item!r}")
-            elif key not in kind.params:
-                add("params", f"unknown parameter {key!r} for a {kind.name}"
-                              f"{suggest(key, list(kind.params))}")
-            elif key not in reads:
-                add("params", f"parameter {key!r} does nothing for effect {effect!r} "
-                              f"(it reads: {', '.join(sorted(reads & set(kind.params)))})")
-            elif key in given:
-                add("params", f"parameter {key!r} given twice")
-            else:
-                given.add(key)
-                _, lo, hi = kind.params[key]
-                values_by_name[key] = _int(add, f"params.{key}", raw.strip(), lo, hi)
-        if effect == "debuff" and values_by_name.get("stat", 0) > MAX_DEBUFF_STAT:
-            add("params.stat", f"a de-buff's stat is 0..{MAX_DEBUFF_STAT} (5, invincibility, "
-                               "is a buff)")
+        target, costs, values_by_name = _item_effect(add, row, kind, effect)
         if len(problems) > n0:
             continue
-        out = [0] * len(SLOTS)
-        out[SLOTS.index("op")] = opcode(effect)
-        out[SLOTS.index("target")] = TARGETS.index(target)
-        out[SLOTS.index("costs_action")] = costs
-        out[SLOTS.index("own_turn_only")] = 1  # "Both may only be done on your own turn" (and use)
-        for pname, v in values_by_name.items():
-            out[SLOTS.index(PARAM_SLOT[pname])] = int(v)
+        out = _effect_row(effect, target, costs, values_by_name)
         names.append(name)
         kinds.append(t)
         values.append(value)
@@ -323,6 +275,60 @@ def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, proble
                          value=np.asarray(values, np.int32), effect=tuple(effects),
                          rows=np.asarray(rows, np.int64).reshape(len(names), len(SLOTS)),
                          rules=rules, lines=tuple(lines), path=str(path))
+
+
+def _item_effect(add, row: dict, kind: ItemType, effect: str):
+    """An item row's target, whether its use costs the action, and its effect's parameters
+    (the type's defaults, then the row's ``params``), each problem added to its field."""
+    target = row.get("target", "") or DEFAULT_TARGET_OF[effect]
+    if kind.held:
+        target = "self"
+    elif target not in TARGETS:
+        add("target", f"unknown target {target!r}; choose from {', '.join(TARGETS)}")
+    elif target not in TARGETS_OF[effect]:
+        add("target", f"effect {effect!r} works on {' or '.join(sorted(TARGETS_OF[effect]))}, "
+                      f"not {target!r}")
+    costs = kind.costs_action
+    if row.get("costs_action", ""):
+        costs = _int(add, "costs_action", row["costs_action"], 0, 1)
+        if kind.held and costs:
+            add("costs_action", "a held item is never used: it costs nothing")
+    reads = HELD_PARAMS if kind.held else EFFECT_PARAMS[effect]
+    values_by_name = {p: spec[0] for p, spec in kind.params.items() if p in reads}
+    given: set[str] = set()
+    for item in filter(None, (p.strip() for p in row.get("params", "").split(";"))):
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep:
+            add("params", f"expected key=value, got {item!r}")
+        elif key not in kind.params:
+            add("params", f"unknown parameter {key!r} for a {kind.name}"
+                          f"{suggest(key, list(kind.params))}")
+        elif key not in reads:
+            add("params", f"parameter {key!r} does nothing for effect {effect!r} "
+                          f"(it reads: {', '.join(sorted(reads & set(kind.params)))})")
+        elif key in given:
+            add("params", f"parameter {key!r} given twice")
+        else:
+            given.add(key)
+            _, lo, hi = kind.params[key]
+            values_by_name[key] = _int(add, f"params.{key}", raw.strip(), lo, hi)
+    if effect == "debuff" and values_by_name.get("stat", 0) > MAX_DEBUFF_STAT:
+        add("params.stat", f"a de-buff's stat is 0..{MAX_DEBUFF_STAT} (5, invincibility, "
+                           "is a buff)")
+    return target, costs, values_by_name
+
+
+def _effect_row(effect: str, target: str, costs: int, values_by_name: dict) -> list[int]:
+    """An item's effect row (the interpreter's slots, ``effect_row.SLOTS``)."""
+    out = [0] * len(SLOTS)
+    out[SLOTS.index("op")] = opcode(effect)
+    out[SLOTS.index("target")] = TARGETS.index(target)
+    out[SLOTS.index("costs_action")] = costs
+    out[SLOTS.index("own_turn_only")] = 1  # "Both may only be done on your own turn" (and use)
+    for pname, v in values_by_name.items():
+        out[SLOTS.index(PARAM_SLOT[pname])] = int(v)
+    return out
 
 
 def _int(add, field: str, text: str, lo: int, hi: int) -> int:

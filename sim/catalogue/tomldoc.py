@@ -15,7 +15,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Problems, read_text, suggest
+from .diagnostics import Problems, has_control, read_text, suggest  # noqa: F401 (re-exported)
 
 _HEADER_AOT = re.compile(r"^\[\[\s*([^\]]+?)\s*\]\]")
 _HEADER = re.compile(r"^\[\s*([^\]]+?)\s*\]")
@@ -207,11 +207,6 @@ def _bad_value(value) -> str:
     if isinstance(value, list):
         return next((b for b in map(_bad_value, value) if b), "")
     return ""
-
-
-def has_control(text: str) -> bool:
-    """Whether ``text`` holds a control character other than tab and newline."""
-    return any(ord(ch) < 32 and ch not in "\t\n\r" or ord(ch) == 127 for ch in text)
 
 
 def _kind_name(kinds: tuple) -> str:

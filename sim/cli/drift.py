@@ -168,7 +168,7 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     from sim.atomic import write_text
     from sim.catalogue.loader import load_catalogue
     from sim.engine.state.fields import POLICY_IDS
-    from sim.runner.drift import junit_xml, load_suite, make_baseline, run_gate
+    from sim.runner.drift import junit_xml, load_suite, run_gate
 
     from ._paths import check_output_file
 
@@ -190,21 +190,7 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
                                                for e in spec.experiments))
     players = {e.name: list(e.policies) for e in spec.experiments}
     if update:
-        data, balance = make_baseline(catalogue, spec, players)
-        write_text(baseline, json.dumps(data, indent=1, sort_keys=True, allow_nan=False) + "\n")
-        said = (f"baseline written: {baseline} ({len(data['metrics'])} win rates, "
-                f"{len(data['combat'])} combat table entries, {len(data['card_files'])} card "
-                f"files; format {data['format']}: each game's winner, ending, length and lead "
-                f"changes)")
-        if fmt == "json":
-            click.echo(json.dumps({"conclusion": said, "exit_code": 0, "baseline": str(baseline),
-                                   "format": data["format"], "metrics": data["metrics"],
-                                   "balance": balance}, indent=2, ensure_ascii=False))
-            return 0
-        for line in _balance_lines(balance):
-            click.echo(line)
-        click.echo(said)
-        return 0
+        return _update(catalogue, spec, players, baseline, fmt)
     base = _load_baseline(baseline)
     if base["policies"] != players:
         raise _problem(baseline, "policies", f"the baseline was played by {base['policies']}, "
@@ -223,3 +209,25 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
         click.echo(line)
     click.echo(_conclusion(result))
     return result.exit_code
+
+
+def _update(catalogue, spec, players, baseline, fmt) -> int:
+    """--update: play the suite and write the baseline (atomically); exit 0."""
+    from sim.atomic import write_text
+    from sim.runner.drift import make_baseline
+
+    data, balance = make_baseline(catalogue, spec, players)
+    write_text(baseline, json.dumps(data, indent=1, sort_keys=True, allow_nan=False) + "\n")
+    said = (f"baseline written: {baseline} ({len(data['metrics'])} win rates, "
+            f"{len(data['combat'])} combat table entries, {len(data['card_files'])} card "
+            f"files; format {data['format']}: each game's winner, ending, length and lead "
+            f"changes)")
+    if fmt == "json":
+        click.echo(json.dumps({"conclusion": said, "exit_code": 0, "baseline": str(baseline),
+                               "format": data["format"], "metrics": data["metrics"],
+                               "balance": balance}, indent=2, ensure_ascii=False))
+        return 0
+    for line in _balance_lines(balance):
+        click.echo(line)
+    click.echo(said)
+    return 0

@@ -46,7 +46,16 @@ def ladder(games, players, seed, boards, alpha, fmt, cards):
     catalogue = load_catalogue(cards)
     r = play_ladder(catalogue, labels, games=games or DEFAULT_GAMES, seed=seed, boards=boards,
                     alpha=alpha)
-    data = {
+    data = ladder_doc(r, seed, alpha)
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+        return
+    _echo_table(r, data, seed)
+
+
+def ladder_doc(r, seed: int, alpha: float) -> dict:
+    """The ladder as data (``--format json``; the table reads it too)."""
+    return {
         "games": r.games, "deals": r.deals, "boards": r.boards, "design": r.design,
         "seed": seed, "seconds": round(r.seconds, 1),
         "anchor": r.players[r.anchor], "alpha": alpha, "ordered": r.ordered,
@@ -65,9 +74,10 @@ def ladder(games, players, seed, boards, alpha, fmt, cards):
                    "beats": bool(r.rung_p_holm[k] < alpha)} for k in range(len(r.players) - 1)],
         "games_balance": {label: gb.as_dict() for label, gb in (r.balance or {}).items()},
     }
-    if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
-        return
+
+
+def _echo_table(r, data: dict, seed: int) -> None:
+    """The ladder for reading: Elo per player, each match, how its games went, each rung."""
     click.echo(f"{r.design} (each deal × 4 seat rotations, seed {seed}) in {r.seconds:.0f} s")
     click.echo(f"{'player':<16}{'Elo':>7}{'95 % interval':>17}")
     for p in data["players"]:

@@ -51,25 +51,51 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
     """Play one game of Board Wars between four AI teams and print the result.
 
     Same seed, same game, same log."""
-    import numpy as np
-
     from sim.ai.play import play_game
-    from sim.catalogue.diagnostics import InputError, Problem
-    from sim.catalogue.loader import default_cards_dir, load_catalogue
-    from sim.catalogue.teams import random_teams
-    from sim.catalogue.teams import load_teams
-    from sim.engine.state import fields as L
-    from sim.engine.log.record import game_jsonl, new_game
-    from sim.engine.state.static_tables import load_game_data
-    from sim.atomic import write_text
     from sim.runner.progress import stage
 
     if seed < 0:
         raise click.BadParameter("must be >= 0", param_hint="--seed")
     specs = _policies(policy, budget)
     names = [s.label for s in specs]
-    root = cards or default_cards_dir()
-    catalogue = load_catalogue(root)
+    catalogue, apocalypses, team_names, team_cards, apoc = _setup(cards, teams_file, seed,
+                                                                  apocalypse)
+    if png_every is not None and png_every[0] < 1:
+        raise click.BadParameter("N must be >= 1", param_hint="--png-every")
+    watch = png_every is not None or gif is not None or html_out is not None
+    from sim.engine.log.record import new_game
+
+    game = new_game(catalogue, team_cards, seed, apocalypse=apoc, log=log is not None or watch)
+    ids = [s.id for s in specs]
+    budgets = [s.budget for s in specs]
+    weights = [s.weights for s in specs]  # greedy:weights=FILE (None: the rules')
+    if not watch:
+        with stage(f"playing the game ({', '.join(sorted(set(names)))})"):  # sim.runner.progress
+            result = play_game(game, ids, budgets, weights)
+    else:
+        from sim.report.watch import team_title
+
+        teams = [f"{team_title(k, team_names[k])} ({names[k]})" for k in range(4)]
+        rec, result, pictures = _play_watched(game, catalogue, teams, team_names, ids,
+                                              list(zip(budgets, weights)), seed, png_every)
+    _echo_result(catalogue, apocalypses, team_names, team_cards, names, result)
+    if log is not None:
+        _write_log(game, catalogue, team_names, team_cards, names, seed, log)
+    if watch:
+        _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed)
+
+
+def _setup(cards, teams_file, seed, apocalypse):
+    """The catalogue, the Apocalypse Index, the teams (from --teams, else drawn from the seed)
+    and the Apocalypse asked for (-1: drawn); a wrong name is one located line."""
+    import numpy as np
+
+    from sim.catalogue.diagnostics import InputError, Problem
+    from sim.catalogue.loader import default_cards_dir, load_catalogue
+    from sim.catalogue.teams import load_teams, random_teams
+    from sim.engine.state.static_tables import load_game_data
+
+    catalogue = load_catalogue(cards or default_cards_dir())
     _, apocalypses = load_game_data(catalogue.root)
     if teams_file is not None:
         teams = load_teams(teams_file, catalogue.cards)
@@ -84,22 +110,11 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
         except ValueError:
             raise InputError([Problem(apocalypses.path, None, "--apocalypse",
                                       f"unknown Apocalypse {apocalypse!r}")]) from None
-    if png_every is not None and png_every[0] < 1:
-        raise click.BadParameter("N must be >= 1", param_hint="--png-every")
-    watch = png_every is not None or gif is not None or html_out is not None
-    game = new_game(catalogue, team_cards, seed, apocalypse=apoc, log=log is not None or watch)
-    ids = [s.id for s in specs]
-    budgets = [s.budget for s in specs]
-    weights = [s.weights for s in specs]  # greedy:weights=FILE (None: the rules')
-    if not watch:
-        with stage(f"playing the game ({', '.join(sorted(set(names)))})"):  # sim.runner.progress
-            result = play_game(game, ids, budgets, weights)
-    else:
-        from sim.report.watch import team_title
+    return catalogue, apocalypses, team_names, team_cards, apoc
 
-        teams = [f"{team_title(k, team_names[k])} ({names[k]})" for k in range(4)]
-        rec, result, pictures = _play_watched(game, catalogue, teams, team_names, ids,
-                                              list(zip(budgets, weights)), seed, png_every)
+
+def _echo_result(catalogue, apocalypses, team_names, team_cards, names, result) -> None:
+    """The teams, the Apocalypse and how the game ended."""
     for t in range(4):
         card_list = ", ".join(catalogue.cards.names[c] for c in team_cards[t])
         click.echo(f"Team {t + 1} {team_names[t]} ({names[t]}): {card_list}")
@@ -108,15 +123,20 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
               else "draw")
     click.echo(f"Result: {winner} — {result.reason}, rotation {result.rotation}, "
                f"{result.deaths} characters dead, {result.decisions} decisions")
-    if log is not None:
-        if game.st.g[L.EV_LOST]:
-            click.echo(f"warning: {int(game.st.g[L.EV_LOST])} events did not fit the log", err=True)
-        text = game_jsonl(game, catalogue, team_names, team_cards, names, seed)
-        write_text(log, text)
-        events = text.count("\n") - 1
-        click.echo(f"log: {log} ({events} events)")
-    if watch:
-        _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed)
+
+
+def _write_log(game, catalogue, team_names, team_cards, names, seed, log) -> None:
+    """--log: every event as JSON lines, written atomically (a warning if any did not fit)."""
+    from sim.atomic import write_text
+    from sim.engine.log.record import game_jsonl
+    from sim.engine.state import fields as L
+
+    if game.st.g[L.EV_LOST]:
+        click.echo(f"warning: {int(game.st.g[L.EV_LOST])} events did not fit the log", err=True)
+    text = game_jsonl(game, catalogue, team_names, team_cards, names, seed)
+    write_text(log, text)
+    events = text.count("\n") - 1
+    click.echo(f"log: {log} ({events} events)")
 
 
 def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_every):

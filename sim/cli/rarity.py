@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,6 +14,10 @@ from sim.runner.limits import MAX_GAMES
 
 from ._paths import OUT_FOLDER
 from ._policy import POLICY_HELP, budget_option
+from .rarity_output import card_frame, echo_table, json_doc, policy_frame, rarity_ranges
+
+if TYPE_CHECKING:  # numpy is imported when a command runs, not for --help
+    import numpy as np
 
 
 @click.command()
@@ -55,26 +61,65 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
            policies, correction, replicates, budget, cards):
     """Win rate when held, composition rating with intervals, rarity order and outliers; with
     --remedy, the smallest stat change that brings each outlier back into its band."""
-    import numpy as np
-    import pandas as pd
-
-    from sim.catalogue.diagnostics import InputError, Problem, Problems
-    from sim.catalogue.loader import load_catalogue
-    from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve, power_score
-    from sim.engine.state.fields import POLICY_IDS
     from sim.atomic import atomic_path
-    from sim.runner.experiment import load_experiment
-    from sim.runner.rarity import ablation as run_ablation
-    from sim.runner.rarity import card_records, play_pool, pool_boards, reference_cards, study
-
-    from ._policy import override, policy_list
 
     players = None
     if policies is not None:
         if policy is not None:
             raise click.UsageError("give --policy or --policies, not both")
+        from ._policy import policy_list
+
         players = policy_list(policies, budget, "--policies", at_least=2)
         policy = players[0]
+    catalogue, exp, curve = _inputs(experiment, games, policy, budget, cards, remedy)
+    run = _play(catalogue, exp, ablation, players, replicates, correction)
+    if remedy:
+        run.fixes = _remedies(catalogue, exp, run, curve, remedy_games, remedy_cards)
+    frame = card_frame(catalogue, run)
+    with atomic_path(out / "rarity_cards.csv") as tmp:
+        frame.to_csv(tmp, index=False)
+    if run.compared is not None:
+        rules = catalogue.rules
+        by_policy = policy_frame(run.compared, catalogue.cards.names,
+                                 [rules.rarities[r] for r in run.rar])
+        with atomic_path(out / "rarity_policies.csv") as tmp:
+            by_policy.to_csv(tmp, index=False)
+    per = rarity_ranges(run.s, run.rar, catalogue.rules.rarities)
+    if fmt == "json":
+        click.echo(json.dumps(json_doc(frame, run, per, correction, remedy, catalogue), indent=2,
+                              ensure_ascii=False))
+        return
+    echo_table(frame, run, per, exp, catalogue, correction, out,
+               (remedy_games, remedy_cards) if remedy else None)
+
+
+@dataclass
+class RarityRun:
+    """What one ``bwlab rarity`` played: the study and everything measured beside it."""
+    s: object  # sim.runner.rarity.study's result
+    rar: np.ndarray  # each card's rarity index
+    balance: object  # sim.analysis.balance: how the study's games went
+    per_card: np.ndarray  # damage dealt, taken, kills, survival per card
+    reference: np.ndarray  # each card's rarity reference card (the ablation's swap)
+    ablation: tuple  # (effect, standard error, games replayed) per card
+    compared: object = None  # the study under the other players (--policies)
+    recur: object = None  # the replicates' recurrence (--replicates)
+    seat_cards: np.ndarray = None
+    winner: np.ndarray = None
+    fixes: list = field(default_factory=list)  # --remedy's findings, the outliers' order
+
+
+def _inputs(experiment, games, policy, budget, cards, remedy):
+    """The catalogue, the experiment (with --policy / --budget applied) and, with --remedy, the
+    power curve: all checked before any game is played, so a typo costs nothing."""
+    from sim.catalogue.diagnostics import InputError, Problem, Problems
+    from sim.catalogue.loader import load_catalogue
+    from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve
+    from sim.engine.state.fields import POLICY_IDS
+    from sim.runner.experiment import load_experiment
+
+    from ._policy import override
+
     catalogue = load_catalogue(cards)
     exp = load_experiment(experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
     exp = override(exp, policy, budget)  # --policy / --budget: every game of the study
@@ -82,7 +127,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
         raise InputError([Problem(str(experiment), None, "pool",
                                   "the rarity study needs a [pool] experiment (teams drawn)")])
     curve = None
-    if remedy:  # checked before any game is played: a typo costs nothing
+    if remedy:
         problems = Problems()
         curve_path = catalogue.root / POWER_CURVE_FILE
         curve = load_power_curve(curve_path, catalogue.rules, problems)
@@ -90,266 +135,52 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
             problems.add(curve_path, None, "remedy", "missing [remedy] table: the stats and steps "
                                                      "the remedy search may try")
         problems.raise_if_any()
-    only = {catalogue.cards.find(n) for n in remedy_cards} if remedy_cards else None
+    return catalogue, exp, curve
+
+
+def _play(catalogue, exp, ablation, players, replicates, correction) -> RarityRun:
+    """The study, its ablation, and (when asked) the other players' studies and the replicates."""
+    import numpy as np
+
+    from sim.catalogue.power import power_score
+    from sim.runner.rarity import ablation as run_ablation
+    from sim.runner.rarity import (card_records, play_pool, pool_balance, pool_boards,
+                                   reference_cards, study)
+
     per_game: dict = {}
     seat_cards, winner, records = play_pool(catalogue, exp, records=True, games=per_game,
                                             label="the study")
-    rules, names = catalogue.rules, catalogue.cards.names
+    rules, n = catalogue.rules, len(catalogue.cards.names)
     rar = np.asarray(catalogue.cards.rarity, np.int64)
     s = study(seat_cards, winner, rar, len(rules.rarities), boards=pool_boards(exp, len(winner)),
               correction=correction)
-    from sim.runner.rarity import pool_balance
-
-    balance = pool_balance(per_game, winner)
-    per_card = card_records(seat_cards, records, len(names))
     reference = reference_cards(power_score(catalogue.cards, rules), rar)
-    effect, effect_se, replayed = (run_ablation(catalogue, exp, seat_cards, winner, reference,
-                                                ablation) if ablation else
-                                   (np.zeros(len(names)), np.full(len(names), np.nan),
-                                    np.zeros(len(names), np.int64)))
-    compared = None
+    run = RarityRun(s=s, rar=rar, balance=pool_balance(per_game, winner),
+                    per_card=card_records(seat_cards, records, n), reference=reference,
+                    ablation=(run_ablation(catalogue, exp, seat_cards, winner, reference, ablation)
+                              if ablation else (np.zeros(n), np.full(n, np.nan),
+                                                np.zeros(n, np.int64))),
+                    seat_cards=seat_cards, winner=winner)
     if players is not None:  # the same study under the other players, same seeds
         from sim.runner.rarity_policies import agreement, play_studies
 
         others = play_studies(catalogue, exp, players[1:], rar, len(rules.rarities))
-        compared = agreement(players, (s,) + others)
-    recur = None
+        run.compared = agreement(players, (s,) + others)
     if replicates > 1:
         from sim.runner.rarity_recurrence import recurrence
 
-        recur = recurrence(catalogue, exp, s, replicates, correction=correction)
-    fixes = []
-    if remedy:
-        from sim.runner.remedy import remedies, remedy_records
-
-        found = remedies(catalogue, exp, seat_cards, winner, s, curve.remedy, remedy_games,
-                         only=only)
-        rank = {r: i for i, r in enumerate(rules.rarities)}
-        fixes = sorted(remedy_records(found, catalogue, curve.bands),  # the outliers' order
-                       key=lambda f: (rank[f["rarity"]], f["rating_before"]))
-    frame = pd.DataFrame({
-        "card": names, "rarity": [rules.rarities[r] for r in rar],
-        "win_rate": s.wins / np.maximum(s.held, 1), "win_low": s.win_low, "win_high": s.win_high,
-        "games": s.held.astype(int),
-        "plays_like": [rules.rarities[r] for r in s.implied_rarity],
-        "outlier": np.select([s.outlier < 0, s.outlier > 0], ["weak", "strong"], ""),
-        "verdict": s.verdict, "games_to_settle": s.games_to_settle(),
-        "p_value": s.p_value, "p_adjusted": s.p_adjusted,
-        "rating": s.rating, "rating_low": s.rating_low, "rating_high": s.rating_high,
-        "band_low": s.band_low, "band_high": s.band_high,
-        "damage_dealt": per_card[:, 0], "damage_taken": per_card[:, 1], "kills": per_card[:, 2],
-        "survival": per_card[:, 3],
-        "reference_card": [names[r] for r in reference], "ablation_games": replayed,
-        "ablation_effect": effect, "ablation_low": effect - 1.96 * effect_se,
-        "ablation_high": effect + 1.96 * effect_se,
-        **remedy_columns(fixes, names),
-        **({} if recur is None else {"recurrence": recur.count()}),
-    }).sort_values(["rarity", "rating"], key=lambda c: c.map(
-        {r: i for i, r in enumerate(rules.rarities)}) if c.name == "rarity" else c)
-    with atomic_path(out / "rarity_cards.csv") as tmp:
-        frame.to_csv(tmp, index=False)
-    if compared is not None:
-        by_policy = policy_frame(compared, names, [rules.rarities[r] for r in rar])
-        with atomic_path(out / "rarity_policies.csv") as tmp:
-            by_policy.to_csv(tmp, index=False)
-    played = s.held > 0  # a pool experiment may leave whole rarities out of play
-    per = [{"rarity": r, "median_rating": float(s.rarity_median[i]),
-            "min": float(s.rating[played & (rar == i)].min()),
-            "max": float(s.rating[played & (rar == i)].max())} if np.any(played & (rar == i))
-           else {"rarity": r, "median_rating": None, "min": None, "max": None}
-           for i, r in enumerate(rules.rarities)]
-    if fmt == "json":
-        doc = {"games": s.games, "boards": s.boards, "design": s.design, "ordered": s.ordered,
-               "correction": correction, "conclusion": conclusion_line(frame, s, correction),
-               "games_balance": balance.as_dict(), "rarities": per,
-               "cards": json.loads(frame.to_json(orient="records"))}
-        if recur is not None:
-            doc["replicates"] = recur.summary()
-        if remedy:
-            doc["remedies"] = fixes
-        if compared is not None:
-            doc["policies"] = policy_doc(compared, names, rules.rarities)
-        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
-        return
-    click.echo(f"{s.design} of {exp.name} (teams drawn from {len(exp.pool)} cards, "
-               f"policies {', '.join(sorted(set(exp.policies)))}; rating intervals clustered by "
-               f"board, t on {s.boards - 1} df)")
-    for p in per:
-        click.echo(f"  {p['rarity']:<12} " + ("no card in play" if p["median_rating"] is None else
-                                              f"median rating {p['median_rating']:+.3f} "
-                                              f"(range {p['min']:+.3f} .. {p['max']:+.3f})"))
-    order = " < ".join(rules.rarities)
-    click.echo(f"{order}: {'holds' if s.ordered else 'DOES NOT HOLD'} (median ratings)")
-    echo_outliers(frame, s, correction, recur)
-    from sim.analysis.balance import balance_lines
-
-    for line in balance_lines(balance, [f"seat {k + 1}" for k in range(4)]):
-        click.echo(line)
-    if remedy:
-        echo_remedies(fixes, remedy_games, [names[c] for c in sorted(only or ())])
-    if compared is not None:
-        from sim.runner.rarity_policies import verdict_lines
-
-        click.echo(f"Verdicts by player (the same {s.games} games' teams, boards and seeds under "
-                   f"each; outliers judged against each player's own bands):")
-        for line in verdict_lines(compared, names, rules.rarities):
-            click.echo("  " + line)
-        click.echo(f"Per card and player: {out / 'rarity_policies.csv'}")
-    click.echo(f"Per card: {out / 'rarity_cards.csv'}")
-    click.echo("")
-    click.echo(conclusion_line(frame, s, correction))
+        run.recur = recurrence(catalogue, exp, s, replicates, correction=correction)
+    return run
 
 
-def echo_outliers(frame, s, correction: str, recur) -> None:
-    """The flagged cards, each led by the win rate of teams holding it and "plays like"; the
-    rating (log-strength) and the test come second; with replicates, how often each recurs."""
-    flagged = frame[frame["outlier"] != ""]
-    replicates = 1 if recur is None else recur.runs
-    click.echo(f"{len(flagged)} outlier(s): shown outside their rarity's band (one-sided tests "
-               f"against the band's edge, {CORRECTION_WORDS[correction]} over the "
-               f"{int((s.held > 0).sum())} cards in play, 5 %); win rate of teams holding the "
-               f"card first, rating (log-strength) second:")
-    for row in flagged.itertuples():
-        click.echo(f"  {row.card} ({row.rarity}) is {row.outlier}: teams holding it win "
-                   f"{100 * row.win_rate:.1f} % ({100 * row.win_low:.1f}–{100 * row.win_high:.1f} "
-                   f"%, {row.games} games), plays like {row.plays_like}; rating "
-                   f"{row.rating:+.3f} [{row.rating_low:+.3f}, {row.rating_high:+.3f}] vs band "
-                   f"[{row.band_low:+.3f}, {row.band_high:+.3f}], adjusted p {row.p_adjusted:.2g}"
-                   + (f"; swapping it for {row.reference_card} changes its team's chance to win "
-                      f"by {-100 * row.ablation_effect:+.1f} points over {row.ablation_games} "
-                      f"replayed games" if row.ablation_games else "")
-                   + (f"; flagged so in {row.recurrence} of {replicates} independent runs"
-                      if recur is not None else ""))
-    undecided = frame[frame["verdict"] == "undecided"]
-    if len(undecided):
-        need = undecided["games_to_settle"]
-        click.echo(f"{int((frame['verdict'] == 'in band').sum())} card(s) shown inside their "
-                   f"band; {len(undecided)} undecided (neither shown out nor in: their rating "
-                   f"lies too near a band edge for {s.games:,} games; the median one would need "
-                   f"about {float(need.median()):,.0f} games at its current estimate; column "
-                   f"games_to_settle)")
-    if recur is not None:
-        r = recur.summary()
-        click.echo(f"Recurrence over {r['runs']} independent runs (seeds {r['seeds']}): flagged "
-                   f"per run {r['flagged_per_run']}; {r['flagged_in_every']} of the "
-                   f"{r['flagged_in_any']} cards flagged in any run are flagged the same way in "
-                   f"every run ({100 * r['agreement']:.0f} %); {100 * r['cards_same_in_every_run']:.0f} % "
-                   f"of the cards get the same verdict in every run"
-                   + (f"; {r['contradicted']} flag(s) contradicted by another run (flagged the "
-                      f"other way or shown inside the band)" if "contradicted" in r else ""))
+def _remedies(catalogue, exp, run, curve, remedy_games, remedy_cards) -> list:
+    """--remedy: each outlier's smallest stat change, checked by replaying its games, in the
+    outliers' order (rarity, then rating)."""
+    from sim.runner.remedy import remedies, remedy_records
 
-
-
-
-def conclusion_line(frame, s, correction: str) -> str:
-    """The study's answer in one sentence: does rarity order strength, and which cards stray."""
-    order = "holds" if s.ordered else "does NOT hold"
-    flagged = frame[frame["outlier"] != ""]
-    n_open = int((frame["verdict"] == "undecided").sum())
-    still = f" {n_open} card(s) are still undecided at this many games." if n_open else ""
-    if not len(flagged):
-        return (f"The rarity order {order} (median ratings), and no card is shown to play "
-                f"outside its rarity's band ({s.design}).{still}")
-    cards = "; ".join(f"{r.card} ({r.rarity}, {r.outlier}, plays like {r.plays_like})"
-                      for r in flagged.itertuples())
-    return (f"The rarity order {order} (median ratings); {len(flagged)} card(s) play outside "
-            f"their rarity's band ({CORRECTION_WORDS[correction]}, {s.design}): {cards}.{still}")
-
-
-OUTLIER_WORD = {-1: "weak", 0: "", 1: "strong"}
-CORRECTION_WORDS = {"holm": "Holm-corrected", "bh": "Benjamini-Hochberg-corrected",
-                    "none": "uncorrected"}
-
-
-def policy_frame(a, names, card_rarity):
-    """rarity_policies.csv: one row per card, its rating, interval and outlier flag per player."""
-    import pandas as pd
-
-    cols = {"card": list(names), "rarity": list(card_rarity)}
-    for j, label in enumerate(a.labels):
-        st = a.studies[j]
-        cols[f"games[{label}]"] = st.held.astype(int)
-        cols[f"rating[{label}]"] = st.rating
-        cols[f"rating_low[{label}]"] = st.rating_low
-        cols[f"rating_high[{label}]"] = st.rating_high
-        cols[f"outlier[{label}]"] = [OUTLIER_WORD[int(x)] for x in a.outlier[:, j]]
-    cols["verdict"] = ["same under every player" if r else "depends on the player" if d else ""
-                       for r, d in zip(a.robust, a.disputed)]
-    return pd.DataFrame(cols)
-
-
-def policy_doc(a, names, rarities) -> dict:
-    import numpy as np
-
-    return {
-        "players": list(a.labels),
-        "ordered": {lab: bool(ok) for lab, ok in zip(a.labels, a.ordered)},
-        "order_holds_everywhere": a.order_holds_everywhere,
-        "robust_outliers": [names[c] for c in np.flatnonzero(a.robust)],
-        "disputed_outliers": {names[c]: {lab: OUTLIER_WORD[int(a.outlier[c, j])] or "not flagged"
-                                         for j, lab in enumerate(a.labels)}
-                              for c in np.flatnonzero(a.disputed)},
-        "rarity_medians": {lab: [None if np.isnan(m) else float(m)
-                                 for m in a.studies[j].rarity_median]
-                           for j, lab in enumerate(a.labels)},
-        "rarities": list(rarities),
-        "spearman": {f"{a.labels[i]} vs {a.labels[j]}": float(a.spearman[i, j])
-                     for i in range(len(a.labels)) for j in range(i + 1, len(a.labels))},
-    }
-
-
-REMEDY_COLUMNS = ("status", "change", "power_delta", "rating_after", "rating_after_low",
-                  "rating_after_high", "games_replayed")
-
-
-def remedy_columns(fixes: list[dict], names) -> dict:
-    """``remedy_*`` columns of rarity_cards.csv: blank for cards without a remedy."""
-    row = {f["card"]: f for f in fixes}
-    return {f"remedy_{k}": [row[n][k] if n in row else None for n in names] for k in REMEDY_COLUMNS}
-
-
-def echo_remedies(fixes: list[dict], budget: int, asked: list[str]) -> None:
-    click.echo(f"Remedies (smallest single-stat change by power delta; each candidate checked by "
-               f"replaying the card's games with the same seeds, budget {budget} games per "
-               f"outlier):")
-    done = {f["card"] for f in fixes}
-    for name in asked:
-        if name not in done:
-            click.echo(f"  {name} is not an outlier: no remedy needed")
-    if not fixes and not asked:
-        click.echo("  none needed: no outlier")
-    for f in fixes:
-        head = f"  {f['card']} ({f['rarity']}) {f['direction']}: "
-        if not f["change"]:
-            click.echo(head + "no allowed change moves its power that way ([remedy] steps)")
-            continue
-        band = f"[{_edge(f['band_low'], '-')}, {_edge(f['band_high'], '+')}]"
-        click.echo(head + f"{f['change']}, power {f['power_before']:.1f} → {f['power_after']:.1f} "
-                   f"({f['power_delta']:+.1f}; power band {f['power_band_low']:g}-"
-                   f"{f['power_band_high']:g}{'' if f['power_in_band'] else ', OUTSIDE it'})")
-        verdict = {"lands": "lands in its band (its whole interval inside)",
-                   "unsettled": _unsettled(f),
-                   "overshoots": "overshoots: every change that "
-                   "reaches the band jumps past it; nearest shown",
-                   "short": "short: even the largest allowed change stays outside the band; "
-                   "nearest shown"}[f["status"]]
-        click.echo(f"      rating {f['rating_before']:+.3f} → {f['rating_after']:+.3f} "
-                   f"[{f['rating_after_low']:+.3f}, {f['rating_after_high']:+.3f}] vs band {band}: "
-                   f"{verdict} ({f['checks_run']} of {f['candidates']} candidates checked, "
-                   f"{f['games_per_check']} games each; its team's win rate "
-                   f"{100 * f['win_change']:+.1f} points)")
-
-
-def _unsettled(f: dict) -> str:
-    """Why a remedy whose rating is inside the band does not land yet, and what would settle it."""
-    head = "inside the band, but its interval is not yet: "
-    if f["replays_needed"] is None or f["replays_needed"] < 0:
-        return head + ("no number of replays settles it (the study's own rating interval is too "
-                       "wide): run the study with more --games")
-    return head + (f"about {f['replays_needed']:,} replayed games per check would settle it "
-                   f"(raise --remedy-games in proportion)")
-
-
-def _edge(x, sign: str) -> str:
-    """A band edge; None is the open end (Bronze has no bottom, GOAT Series no top)."""
-    return f"{sign}inf" if x is None else f"{x:+.3f}"
+    only = {catalogue.cards.find(n) for n in remedy_cards} if remedy_cards else None
+    found = remedies(catalogue, exp, run.seat_cards, run.winner, run.s, curve.remedy,
+                     remedy_games, only=only)
+    rank = {r: i for i, r in enumerate(catalogue.rules.rarities)}
+    return sorted(remedy_records(found, catalogue, curve.bands),
+                  key=lambda f: (rank[f["rarity"]], f["rating_before"]))

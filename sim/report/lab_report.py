@@ -250,23 +250,8 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000,
     problems.raise_if_any()
     page = Page("Board Wars Lab report")
     cite_common(page, catalogue)
-    tables = []
-    status = suggestion = None
-    if teams is not None:
-        table, verdict = fairness_section(page, catalogue, teams, fairness_games, seed, policy)
-        tables.append(("fairness.csv", table))
-        status = verdict.status
-        if players:
-            from .players_section import players_section
-
-            tables.append(("players.csv", players_section(
-                page, catalogue, teams, fairness_games, seed, policy, verdict, players)))
-        if suggest is not None and status != FAIR:
-            suggestion = suggest()
-            tables.append(("swaps.csv", swaps_section(page, suggestion)))
-    else:
-        page.answer("Fairness", "Not checked: no teams (--teams).", "", "warn")
-    swaps_answer(page, status, suggestion, suggest is not None)
+    tables = _fairness_sections(page, catalogue, teams, fairness_games, seed, policy, players,
+                                suggest)
     ratings = None
     if rating_games and rating_experiment is not None:
         ratings, fixes = ratings_section(page, catalogue, rating_games, rating_experiment,
@@ -301,3 +286,26 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000,
     path = out / "report.html"
     page.write(path)
     return path
+
+
+def _fairness_sections(page, catalogue, teams, games, seed, policy, players, suggest) -> list:
+    """The GM's sections: fairness (and each player's verdict), then the swaps when the teams
+    do not play fair; the tables they add, as (file name, frame)."""
+    tables = []
+    status = suggestion = None
+    if teams is not None:
+        table, verdict = fairness_section(page, catalogue, teams, games, seed, policy)
+        tables.append(("fairness.csv", table))
+        status = verdict.status
+        if players:
+            from .players_section import players_section
+
+            tables.append(("players.csv", players_section(
+                page, catalogue, teams, games, seed, policy, verdict, players)))
+        if suggest is not None and status != FAIR:
+            suggestion = suggest()
+            tables.append(("swaps.csv", swaps_section(page, suggestion)))
+    else:
+        page.answer("Fairness", "Not checked: no teams (--teams).", "", "warn")
+    swaps_answer(page, status, suggestion, suggest is not None)
+    return tables

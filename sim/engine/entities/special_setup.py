@@ -181,7 +181,19 @@ def _fill_spare(S, C, team_cards, ent, n_cpu, veh, summon, assists, g):
     g[L.G_MINION_RANGE] = C.ent_rules[R_MINION_RANGE]
     g[L.G_MINION_DEFENSE] = C.ent_rules[R_MINION_DEFENSE]
     g[L.G_VEH_FIRST] = e
-    for v in range(veh.shape[0]):  # "All vehicles can only be spawned 1 time": now, or never
+    e = _vehicle_rows(ent, e, C, veh)
+    g[L.G_VEH_N] = e - g[L.G_VEH_FIRST]
+    e = _summoned_rows(ent, e, C, summon)
+    if assists:
+        e = _assist_rows(ent, e, C, team_cards.shape[0])
+    return _minion_rows_of_all(ent, e, cap)
+
+
+@njit
+def _vehicle_rows(ent, e, C, veh):
+    """The vehicles' rows from row ``e`` on ("All vehicles can only be spawned 1 time": now, or
+    never); the next free row."""
+    for v in range(veh.shape[0]):
         if veh[v] < 0:
             continue
         ent[e, L.KIND] = L.K_VEHICLE
@@ -203,7 +215,13 @@ def _fill_spare(S, C, team_cards, ent, n_cpu, veh, summon, assists, g):
             ent[e, L.ATK + j] = C.vehicles[v, V_ATTACKS]
             ent[e, L.TIER + j] = C.vehicles[v, V_TIER]
         e += 1
-    g[L.G_VEH_N] = e - g[L.G_VEH_FIRST]
+    return e
+
+
+@njit
+def _summoned_rows(ent, e, C, summon):
+    """Each team's summoned 6th card (``summon[t]``, -1: none), dormant until a reward brings
+    it in; the next free row."""
     for t in range(summon.shape[0]):
         c = summon[t]
         if c < 0:
@@ -216,31 +234,44 @@ def _fill_spare(S, C, team_cards, ent, n_cpu, veh, summon, assists, g):
             ent[e, L.GROUP] = first + 1
             ent[e, L.DONE] = 1
             e += 1
-    if assists:
-        for t in range(team_cards.shape[0]):
-            for a in range(C.assists.shape[0]):
-                ent[e, L.KIND] = L.K_ASSIST
-                ent[e, L.SLOT] = a
-                ent[e, L.TEAM] = t
-                ent[e, L.CARD] = -1
-                ent[e, L.DORMANT] = 1
-                ent[e, L.DONE] = 1
-                ent[e, L.SPACE] = -1
-                ent[e, L.HOME] = -1
-                ent[e, L.SUIT] = -1
-                ent[e, L.MAX_HEALTH] = C.assists[a, A_HEALTH]
-                ent[e, L.SPEED] = C.assists[a, A_SPEED]
-                ent[e, L.RANGE] = C.assists[a, A_RANGE]
-                ent[e, L.DEFENSE] = C.assists[a, A_DEFENSE]
-                for j in range(4):  # one attack: every point of its star (like a CPU's)
-                    ent[e, L.ATK + j] = C.assists[a, A_ATTACKS]
-                    ent[e, L.TIER + j] = C.assists[a, A_TIER]
-                for j in range(L.FX_SLOTS):
-                    ent[e, L.AB + j] = C.assists[a, A_FX + j]
-                ent[e, L.CHARGES_LEFT] = ent[e, L.AB_CHARGES]
-                e += 1
+    return e
+
+
+@njit
+def _assist_rows(ent, e, C, n_teams):
+    """Every assist character of the Index for every team, dormant until called; the next
+    free row."""
+    for t in range(n_teams):
+        for a in range(C.assists.shape[0]):
+            ent[e, L.KIND] = L.K_ASSIST
+            ent[e, L.SLOT] = a
+            ent[e, L.TEAM] = t
+            ent[e, L.CARD] = -1
+            ent[e, L.DORMANT] = 1
+            ent[e, L.DONE] = 1
+            ent[e, L.SPACE] = -1
+            ent[e, L.HOME] = -1
+            ent[e, L.SUIT] = -1
+            ent[e, L.MAX_HEALTH] = C.assists[a, A_HEALTH]
+            ent[e, L.SPEED] = C.assists[a, A_SPEED]
+            ent[e, L.RANGE] = C.assists[a, A_RANGE]
+            ent[e, L.DEFENSE] = C.assists[a, A_DEFENSE]
+            for j in range(4):  # one attack: every point of its star (like a CPU's)
+                ent[e, L.ATK + j] = C.assists[a, A_ATTACKS]
+                ent[e, L.TIER + j] = C.assists[a, A_TIER]
+            for j in range(L.FX_SLOTS):
+                ent[e, L.AB + j] = C.assists[a, A_FX + j]
+            ent[e, L.CHARGES_LEFT] = ent[e, L.AB_CHARGES]
+            e += 1
+    return e
+
+
+@njit
+def _minion_rows_of_all(ent, e, cap):
+    """Every summoner's minion rows after row ``e`` ("controlled by that character's team"),
+    at most ``cap`` each; the number of rows used."""
     n = e
-    for o in range(n):  # every summoner's minion rows ("controlled by that character's team")
+    for o in range(n):
         k = _minion_rows(ent[o, L.AB_OP], ent[o, L.AB_COUNT], ent[o, L.AB_CHARGES], cap)
         for _ in range(k):
             ent[e, L.KIND] = L.K_MINION

@@ -82,7 +82,6 @@ def _legal_items_now(st, S, c, mask, base, pool):
         return 0
     n = st.kind.shape[0]
     m = ent.shape[0]
-    team = ent[c, L.TEAM]
     count = 0
     minion = ent[c, L.KIND] == L.K_MINION or ent[c, L.KIND] == L.K_CLONE
     if _free_row(st) >= 0 and not minion:  # "can drop any held item onto their current space";
@@ -119,6 +118,18 @@ def _legal_items_now(st, S, c, mask, base, pool):
             if st.floor[f, 0] >= 0 and st.tile_pos[s] >= 0 and sight[s] <= pickup:
                 mask[base + _pickup_offset(n, m) + f] = True
                 count += 1
+    return count + _sighted_item_uses(st, S, c, pool, mask, base, sight)
+
+
+@njit
+def _sighted_item_uses(st, S, c, pool, mask, base, sight):
+    """Mark the uses of ``c``'s items on an ally, an enemy or a space within the item's range
+    and line of sight (``sight``: the search from ``c``'s space); how many."""
+    ent = st.ent
+    n = st.kind.shape[0]
+    m = ent.shape[0]
+    team = ent[c, L.TEAM]
+    count = 0
     for k in range(2):
         item = _usable(st, S, c, pool, k)
         if item < 0:

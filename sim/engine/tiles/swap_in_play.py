@@ -141,19 +141,7 @@ def _transform(st, S, p, n, by):
     old = _tile_at(st, S, p)
     so = fx[2 * old, TF_SIZE]
     sn = fx[2 * n, TF_SIZE]
-    # the old tile's states leave with it: whoever its freeze held thaws ("for as long as the
-    # tile is" frozen), and the new tile arrives neither deactivated nor frozen
-    frozen = st.tiles[p, L.TL_FROZEN]
-    if frozen != 0:
-        for e in range(st.ent.shape[0]):
-            s = st.ent[e, L.SPACE]
-            if (s >= 0 and _position_of(s) == p and st.ent[e, L.FROZEN] == frozen
-                    and st.ent[e, L.FROZEN_BY] == -1):
-                _end_state(st, e, L.FROZEN)
-    st.tiles[p, L.TL_OFF] = 0
-    st.tiles[p, L.TL_FROZEN] = 0
-    st.tiles[p, L.TL_OFF_BY] = -1
-    st.tiles[p, L.TL_FROZEN_BY] = -1
+    _leave_states(st, p)
     for cell in range(BLOCK * BLOCK):
         s = _cell_space(p, cell)
         t = st.twin[s]
@@ -163,16 +151,7 @@ def _transform(st, S, p, n, by):
     _clear(st, p)
     _stamp(st, S, p, n)
     _link_doorways(st, S, p)
-    first = -1
-    for cell in range(BLOCK * BLOCK):  # a tile with two portal pieces links them
-        if fx[2 * n, TF_KIND + cell] != 0 and fx[2 * n, TF_FEATURE + cell] == PORTAL:
-            s = _cell_space(p, cell)
-            if first < 0:
-                first = s
-            else:
-                st.twin[first] = s
-                st.twin[s] = first
-                first = -2
+    _link_portals(st, fx, p, n)
     oo = (BLOCK - so) // 2
     on = (BLOCK - sn) // 2
     ent = st.ent
@@ -236,3 +215,35 @@ def _transform_choice(st, S, c, draw):
             if r == 0:
                 return n
     return first
+
+
+@njit
+def _leave_states(st, p):
+    """The old tile's states leave with it: whoever its freeze held thaws ("for as long as the
+    tile is" frozen), and the new tile arrives neither deactivated nor frozen."""
+    frozen = st.tiles[p, L.TL_FROZEN]
+    if frozen != 0:
+        for e in range(st.ent.shape[0]):
+            s = st.ent[e, L.SPACE]
+            if (s >= 0 and _position_of(s) == p and st.ent[e, L.FROZEN] == frozen
+                    and st.ent[e, L.FROZEN_BY] == -1):
+                _end_state(st, e, L.FROZEN)
+    st.tiles[p, L.TL_OFF] = 0
+    st.tiles[p, L.TL_FROZEN] = 0
+    st.tiles[p, L.TL_OFF_BY] = -1
+    st.tiles[p, L.TL_FROZEN_BY] = -1
+
+
+@njit
+def _link_portals(st, fx, p, n):
+    """Tile ``n``, now at position p: its two portal pieces (if it has them) link up."""
+    first = -1
+    for cell in range(BLOCK * BLOCK):
+        if fx[2 * n, TF_KIND + cell] != 0 and fx[2 * n, TF_FEATURE + cell] == PORTAL:
+            s = _cell_space(p, cell)
+            if first < 0:
+                first = s
+            else:
+                st.twin[first] = s
+                st.twin[s] = first
+                first = -2

@@ -1,0 +1,258 @@
+"""What ``bwlab rarity`` prints and writes: the per-card table (rarity_cards.csv), the per-player
+verdicts, the JSON document and the table for reading."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+def card_frame(catalogue, run):
+    """rarity_cards.csv: one row per card, by rarity then rating (``run``: ``rarity.RarityRun``)."""
+    import numpy as np
+
+    import pandas as pd
+
+    rules, names, s, rar = catalogue.rules, catalogue.cards.names, run.s, run.rar
+    effect, effect_se, replayed = run.ablation
+    per_card = run.per_card
+    frame = pd.DataFrame({
+        "card": names, "rarity": [rules.rarities[r] for r in rar],
+        "win_rate": s.wins / np.maximum(s.held, 1), "win_low": s.win_low, "win_high": s.win_high,
+        "games": s.held.astype(int),
+        "plays_like": [rules.rarities[r] for r in s.implied_rarity],
+        "outlier": np.select([s.outlier < 0, s.outlier > 0], ["weak", "strong"], ""),
+        "verdict": s.verdict, "games_to_settle": s.games_to_settle(),
+        "p_value": s.p_value, "p_adjusted": s.p_adjusted,
+        "rating": s.rating, "rating_low": s.rating_low, "rating_high": s.rating_high,
+        "band_low": s.band_low, "band_high": s.band_high,
+        "damage_dealt": per_card[:, 0], "damage_taken": per_card[:, 1], "kills": per_card[:, 2],
+        "survival": per_card[:, 3],
+        "reference_card": [names[r] for r in run.reference], "ablation_games": replayed,
+        "ablation_effect": effect, "ablation_low": effect - 1.96 * effect_se,
+        "ablation_high": effect + 1.96 * effect_se,
+        **remedy_columns(run.fixes, names),
+        **({} if run.recur is None else {"recurrence": run.recur.count()}),
+    })
+    rank = {r: i for i, r in enumerate(rules.rarities)}
+    return frame.sort_values(["rarity", "rating"],
+                             key=lambda c: c.map(rank) if c.name == "rarity" else c)
+
+
+def rarity_ranges(s, rar, rarities) -> list[dict]:
+    """Per rarity: the median, lowest and highest rating of its cards in play (None for a
+    rarity a pool experiment left out of play)."""
+    import numpy as np
+
+    played = s.held > 0
+    return [{"rarity": r, "median_rating": float(s.rarity_median[i]),
+             "min": float(s.rating[played & (rar == i)].min()),
+             "max": float(s.rating[played & (rar == i)].max())} if np.any(played & (rar == i))
+            else {"rarity": r, "median_rating": None, "min": None, "max": None}
+            for i, r in enumerate(rarities)]
+
+
+def json_doc(frame, run, per, correction, remedy, catalogue) -> dict:
+    """``--format json``: the study, its rarities and cards, and what was asked beside it."""
+    s = run.s
+    doc = {"games": s.games, "boards": s.boards, "design": s.design, "ordered": s.ordered,
+           "correction": correction, "conclusion": conclusion_line(frame, s, correction),
+           "games_balance": run.balance.as_dict(), "rarities": per,
+           "cards": json.loads(frame.to_json(orient="records"))}
+    if run.recur is not None:
+        doc["replicates"] = run.recur.summary()
+    if remedy:
+        doc["remedies"] = run.fixes
+    if run.compared is not None:
+        doc["policies"] = policy_doc(run.compared, catalogue.cards.names, catalogue.rules.rarities)
+    return doc
+
+
+def echo_table(frame, run, per, exp, catalogue, correction, out, remedy) -> None:
+    """The table for reading; ``remedy`` = (games, cards asked) with --remedy, else None."""
+    from sim.analysis.balance import balance_lines
+
+    s, rules, names = run.s, catalogue.rules, catalogue.cards.names
+    click.echo(f"{s.design} of {exp.name} (teams drawn from {len(exp.pool)} cards, "
+               f"policies {', '.join(sorted(set(exp.policies)))}; rating intervals clustered by "
+               f"board, t on {s.boards - 1} df)")
+    for p in per:
+        click.echo(f"  {p['rarity']:<12} " + ("no card in play" if p["median_rating"] is None else
+                                              f"median rating {p['median_rating']:+.3f} "
+                                              f"(range {p['min']:+.3f} .. {p['max']:+.3f})"))
+    order = " < ".join(rules.rarities)
+    click.echo(f"{order}: {'holds' if s.ordered else 'DOES NOT HOLD'} (median ratings)")
+    echo_outliers(frame, s, correction, run.recur)
+    for line in balance_lines(run.balance, [f"seat {k + 1}" for k in range(4)]):
+        click.echo(line)
+    if remedy is not None:
+        remedy_games, remedy_cards = remedy
+        asked = sorted({catalogue.cards.find(n) for n in remedy_cards})
+        echo_remedies(run.fixes, remedy_games, [names[c] for c in asked])
+    if run.compared is not None:
+        from sim.runner.rarity_policies import verdict_lines
+
+        click.echo(f"Verdicts by player (the same {s.games} games' teams, boards and seeds under "
+                   f"each; outliers judged against each player's own bands):")
+        for line in verdict_lines(run.compared, names, rules.rarities):
+            click.echo("  " + line)
+        click.echo(f"Per card and player: {out / 'rarity_policies.csv'}")
+    click.echo(f"Per card: {out / 'rarity_cards.csv'}")
+    click.echo("")
+    click.echo(conclusion_line(frame, s, correction))
+
+
+def echo_outliers(frame, s, correction: str, recur) -> None:
+    """The flagged cards, each led by the win rate of teams holding it and "plays like"; the
+    rating (log-strength) and the test come second; with replicates, how often each recurs."""
+    flagged = frame[frame["outlier"] != ""]
+    replicates = 1 if recur is None else recur.runs
+    click.echo(f"{len(flagged)} outlier(s): shown outside their rarity's band (one-sided tests "
+               f"against the band's edge, {CORRECTION_WORDS[correction]} over the "
+               f"{int((s.held > 0).sum())} cards in play, 5 %); win rate of teams holding the "
+               f"card first, rating (log-strength) second:")
+    for row in flagged.itertuples():
+        click.echo(f"  {row.card} ({row.rarity}) is {row.outlier}: teams holding it win "
+                   f"{100 * row.win_rate:.1f} % ({100 * row.win_low:.1f}–{100 * row.win_high:.1f} "
+                   f"%, {row.games} games), plays like {row.plays_like}; rating "
+                   f"{row.rating:+.3f} [{row.rating_low:+.3f}, {row.rating_high:+.3f}] vs band "
+                   f"[{row.band_low:+.3f}, {row.band_high:+.3f}], adjusted p {row.p_adjusted:.2g}"
+                   + (f"; swapping it for {row.reference_card} changes its team's chance to win "
+                      f"by {-100 * row.ablation_effect:+.1f} points over {row.ablation_games} "
+                      f"replayed games" if row.ablation_games else "")
+                   + (f"; flagged so in {row.recurrence} of {replicates} independent runs"
+                      if recur is not None else ""))
+    undecided = frame[frame["verdict"] == "undecided"]
+    if len(undecided):
+        need = undecided["games_to_settle"]
+        click.echo(f"{int((frame['verdict'] == 'in band').sum())} card(s) shown inside their "
+                   f"band; {len(undecided)} undecided (neither shown out nor in: their rating "
+                   f"lies too near a band edge for {s.games:,} games; the median one would need "
+                   f"about {float(need.median()):,.0f} games at its current estimate; column "
+                   f"games_to_settle)")
+    if recur is not None:
+        r = recur.summary()
+        click.echo(f"Recurrence over {r['runs']} independent runs (seeds {r['seeds']}): flagged "
+                   f"per run {r['flagged_per_run']}; {r['flagged_in_every']} of the "
+                   f"{r['flagged_in_any']} cards flagged in any run are flagged the same way in "
+                   f"every run ({100 * r['agreement']:.0f} %); {100 * r['cards_same_in_every_run']:.0f} % "
+                   f"of the cards get the same verdict in every run"
+                   + (f"; {r['contradicted']} flag(s) contradicted by another run (flagged the "
+                      f"other way or shown inside the band)" if "contradicted" in r else ""))
+
+
+
+
+def conclusion_line(frame, s, correction: str) -> str:
+    """The study's answer in one sentence: does rarity order strength, and which cards stray."""
+    order = "holds" if s.ordered else "does NOT hold"
+    flagged = frame[frame["outlier"] != ""]
+    n_open = int((frame["verdict"] == "undecided").sum())
+    still = f" {n_open} card(s) are still undecided at this many games." if n_open else ""
+    if not len(flagged):
+        return (f"The rarity order {order} (median ratings), and no card is shown to play "
+                f"outside its rarity's band ({s.design}).{still}")
+    cards = "; ".join(f"{r.card} ({r.rarity}, {r.outlier}, plays like {r.plays_like})"
+                      for r in flagged.itertuples())
+    return (f"The rarity order {order} (median ratings); {len(flagged)} card(s) play outside "
+            f"their rarity's band ({CORRECTION_WORDS[correction]}, {s.design}): {cards}.{still}")
+
+
+OUTLIER_WORD = {-1: "weak", 0: "", 1: "strong"}
+CORRECTION_WORDS = {"holm": "Holm-corrected", "bh": "Benjamini-Hochberg-corrected",
+                    "none": "uncorrected"}
+
+
+def policy_frame(a, names, card_rarity):
+    """rarity_policies.csv: one row per card, its rating, interval and outlier flag per player."""
+    import pandas as pd
+
+    cols = {"card": list(names), "rarity": list(card_rarity)}
+    for j, label in enumerate(a.labels):
+        st = a.studies[j]
+        cols[f"games[{label}]"] = st.held.astype(int)
+        cols[f"rating[{label}]"] = st.rating
+        cols[f"rating_low[{label}]"] = st.rating_low
+        cols[f"rating_high[{label}]"] = st.rating_high
+        cols[f"outlier[{label}]"] = [OUTLIER_WORD[int(x)] for x in a.outlier[:, j]]
+    cols["verdict"] = ["same under every player" if r else "depends on the player" if d else ""
+                       for r, d in zip(a.robust, a.disputed)]
+    return pd.DataFrame(cols)
+
+
+def policy_doc(a, names, rarities) -> dict:
+    import numpy as np
+
+    return {
+        "players": list(a.labels),
+        "ordered": {lab: bool(ok) for lab, ok in zip(a.labels, a.ordered)},
+        "order_holds_everywhere": a.order_holds_everywhere,
+        "robust_outliers": [names[c] for c in np.flatnonzero(a.robust)],
+        "disputed_outliers": {names[c]: {lab: OUTLIER_WORD[int(a.outlier[c, j])] or "not flagged"
+                                         for j, lab in enumerate(a.labels)}
+                              for c in np.flatnonzero(a.disputed)},
+        "rarity_medians": {lab: [None if np.isnan(m) else float(m)
+                                 for m in a.studies[j].rarity_median]
+                           for j, lab in enumerate(a.labels)},
+        "rarities": list(rarities),
+        "spearman": {f"{a.labels[i]} vs {a.labels[j]}": float(a.spearman[i, j])
+                     for i in range(len(a.labels)) for j in range(i + 1, len(a.labels))},
+    }
+
+
+REMEDY_COLUMNS = ("status", "change", "power_delta", "rating_after", "rating_after_low",
+                  "rating_after_high", "games_replayed")
+
+
+def remedy_columns(fixes: list[dict], names) -> dict:
+    """``remedy_*`` columns of rarity_cards.csv: blank for cards without a remedy."""
+    row = {f["card"]: f for f in fixes}
+    return {f"remedy_{k}": [row[n][k] if n in row else None for n in names] for k in REMEDY_COLUMNS}
+
+
+def echo_remedies(fixes: list[dict], budget: int, asked: list[str]) -> None:
+    click.echo(f"Remedies (smallest single-stat change by power delta; each candidate checked by "
+               f"replaying the card's games with the same seeds, budget {budget} games per "
+               f"outlier):")
+    done = {f["card"] for f in fixes}
+    for name in asked:
+        if name not in done:
+            click.echo(f"  {name} is not an outlier: no remedy needed")
+    if not fixes and not asked:
+        click.echo("  none needed: no outlier")
+    for f in fixes:
+        head = f"  {f['card']} ({f['rarity']}) {f['direction']}: "
+        if not f["change"]:
+            click.echo(head + "no allowed change moves its power that way ([remedy] steps)")
+            continue
+        band = f"[{_edge(f['band_low'], '-')}, {_edge(f['band_high'], '+')}]"
+        click.echo(head + f"{f['change']}, power {f['power_before']:.1f} → {f['power_after']:.1f} "
+                   f"({f['power_delta']:+.1f}; power band {f['power_band_low']:g}-"
+                   f"{f['power_band_high']:g}{'' if f['power_in_band'] else ', OUTSIDE it'})")
+        verdict = {"lands": "lands in its band (its whole interval inside)",
+                   "unsettled": _unsettled(f),
+                   "overshoots": "overshoots: every change that "
+                   "reaches the band jumps past it; nearest shown",
+                   "short": "short: even the largest allowed change stays outside the band; "
+                   "nearest shown"}[f["status"]]
+        click.echo(f"      rating {f['rating_before']:+.3f} → {f['rating_after']:+.3f} "
+                   f"[{f['rating_after_low']:+.3f}, {f['rating_after_high']:+.3f}] vs band {band}: "
+                   f"{verdict} ({f['checks_run']} of {f['candidates']} candidates checked, "
+                   f"{f['games_per_check']} games each; its team's win rate "
+                   f"{100 * f['win_change']:+.1f} points)")
+
+
+def _unsettled(f: dict) -> str:
+    """Why a remedy whose rating is inside the band does not land yet, and what would settle it."""
+    head = "inside the band, but its interval is not yet: "
+    if f["replays_needed"] is None or f["replays_needed"] < 0:
+        return head + ("no number of replays settles it (the study's own rating interval is too "
+                       "wide): run the study with more --games")
+    return head + (f"about {f['replays_needed']:,} replayed games per check would settle it "
+                   f"(raise --remedy-games in proportion)")
+
+
+def _edge(x, sign: str) -> str:
+    """A band edge; None is the open end (Bronze has no bottom, GOAT Series no top)."""
+    return f"{sign}inf" if x is None else f"{x:+.3f}"

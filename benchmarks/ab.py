@@ -37,7 +37,10 @@ def child(games: int, core: int) -> None:
     import numpy as np
     from games import _teams, _world
 
-    from sim.engine.state import fields as L
+    try:
+        from sim.engine.state import fields as L
+    except ImportError:  # a baseline from before the engine's topic folders (#24 item 5)
+        from sim.engine import layout as L
     try:
         from sim.ai.play import play_many
     except ImportError:  # a baseline from before the game loop moved to the AI layer (#24)

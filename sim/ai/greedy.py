@@ -265,27 +265,49 @@ def _greedy_action(st, S, mask):
     # the threats (enemies' and CPUs' places) only where positions are scored: not when an
     # attack, an ability, an item or a tile action wins
     if ent[c, L.SPACE] < 0:  # placement: the spawn space with the best position
-        enemy_r, enemy_c, cpu = _threats(st, S, c)
-        spawn = np.empty(S.spawn_space.shape[1], np.int64)
-        k = 0
-        for i in range(spawn.shape[0]):
-            s = _spawn_now(st, S, ent[c, L.TEAM], i)
-            if s >= 0:
-                spawn[k] = s
-                k += 1
-        if k == 0:  # no Spawn coordinate left standing: it waits
-            return L.END
-        return _best_space(st, S, c, mask, spawn[:k], -1e300, 0, enemy_r, enemy_c, cpu,
-                           _pos_base(st, S, c))
+        return _placement(st, S, c, mask)
     pick = _item_pickup(st, S, c, mask)  # free: no action, no speed (sim/ai/item_values.py)
     if pick >= 0:
         return pick
-    best, best_a = 0.0, -1
-    n = st.kind.shape[0]
-    m = ent.shape[0]
     if ent[c, L.SUBMERGED] != 0:  # escaping is all a submerged character may do
         enemy_r, enemy_c, cpu = _threats(st, S, c)
         return _escape(st, S, c, mask, enemy_r, enemy_c, cpu)
+    best_a = _best_act(st, S, c, mask)
+    if best_a >= 0:
+        return best_a
+    first = _first_striker(st, S, c, mask)  # nothing to strike: a teammate who can goes first
+    if first >= 0:
+        return first
+    return _best_position(st, S, c, mask)
+
+
+@njit
+def _placement(st, S, c, mask):
+    """Placement: the spawn space with the best position (END when no Spawn coordinate is left
+    standing: the character waits)."""
+    ent = st.ent
+    enemy_r, enemy_c, cpu = _threats(st, S, c)
+    spawn = np.empty(S.spawn_space.shape[1], np.int64)
+    k = 0
+    for i in range(spawn.shape[0]):
+        s = _spawn_now(st, S, ent[c, L.TEAM], i)
+        if s >= 0:
+            spawn[k] = s
+            k += 1
+    if k == 0:  # no Spawn coordinate left standing: it waits
+        return L.END
+    return _best_space(st, S, c, mask, spawn[:k], -1e300, 0, enemy_r, enemy_c, cpu,
+                       _pos_base(st, S, c))
+
+
+@njit
+def _best_act(st, S, c, mask):
+    """The attack, ability use, item use, summon or tile action worth most to ``c`` when any
+    is worth something (-1: none)."""
+    ent = st.ent
+    best, best_a = 0.0, -1
+    n = st.kind.shape[0]
+    m = ent.shape[0]
     if ent[c, L.ACTED] == 0:
         attack = _attack_base(n, m)
         for e in range(m):
@@ -313,11 +335,16 @@ def _greedy_action(st, S, mask):
     sc, a = _best_tile_action(st, S, c, mask)  # interactables, tile_control (tile_values)
     if sc > best:
         best, best_a = sc, a
-    if best_a >= 0:
-        return best_a
-    first = _first_striker(st, S, c, mask)  # nothing to strike: a teammate who can goes first
-    if first >= 0:
-        return first
+    return best_a
+
+
+@njit
+def _best_position(st, S, c, mask):
+    """The move, teleport, launch or water-roll to the best-placed space, or END where staying
+    scores best; scored by :func:`_position_scores` once per decision."""
+    ent = st.ent
+    n = st.kind.shape[0]
+    m = ent.shape[0]
     ref = ent[c, L.SPACE]
     enemy_r, enemy_c, cpu = _threats(st, S, c)
     bonus = _pos_base(st, S, c)  # once per decision: here, a teleport's spaces, the walk

@@ -89,6 +89,7 @@ def _sight(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_
         out[s] = best[s] if best[s] <= max_range else -1
 
 
+# a hot loop kept in one function (docs/performance.md, "Long kernels kept whole")
 @njit
 def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_cost, diag_cost,
           tile_pen, per_boundary, water_pen, per_water, portal_boundary, door_range, stack_cap):

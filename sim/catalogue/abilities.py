@@ -117,39 +117,46 @@ def load_abilities(path: Path, problems: Problems) -> AbilityIndex | None:
                                       f"{' or '.join(sorted(EFFECT_TARGETS[effect]))}, not {target!r}")
         costs = doc.get((name, "costs_action"), int, lo=0, hi=1, default=1, fallback=1)
         params = doc.get((name, "params"), dict, fallback={})
-        pnames, defaults, lows, highs = [], [], [], []
-        for pname, spec in (params or {}).items():
-            if doc.reported((name, "params", pname)):
-                continue
-            ok = (isinstance(spec, list) and len(spec) == 3
-                  and all(isinstance(v, int) and not isinstance(v, bool) for v in spec)
-                  and spec[1] <= spec[0] <= spec[2])
-            if not ok:
-                doc.add((name, "params", pname), "expected [default, min, max] whole numbers "
-                                                 "with min <= default <= max")
-                continue
-            if pname not in PARAM_SLOT:
-                doc.add((name, "params", pname), f"unknown parameter{suggest(pname, list(PARAM_SLOT))}"
-                                                 f" (the interpreter reads: {', '.join(PARAM_SLOT)})")
-                continue
-            lo, hi = PARAM_LIMITS[pname]
-            if spec[1] < lo or spec[2] > hi:
-                doc.add((name, "params", pname), f"[min, max] = [{spec[1]}, {spec[2]}] is beyond "
-                                                 f"what the engine holds: [{lo}, {hi}]")
-                continue
-            if pname == "stat" and effect == "debuff" and spec[2] > MAX_DEBUFF_STAT:
-                doc.add((name, "params", pname), f"a de-buff's stat is 0..{MAX_DEBUFF_STAT} "
-                                                 "(5, invincibility, is a buff)")
-                continue
-            pnames.append(pname)
-            defaults.append(spec[0])
-            lows.append(spec[1])
-            highs.append(spec[2])
-        types.append(AbilityType(name, desc, tuple(pnames), tuple(defaults), tuple(lows),
-                                 tuple(highs), effect or "", target or "none", costs or 0))
+        pnames, defaults, lows, highs = _param_specs(doc, name, effect, params)
+        types.append(AbilityType(name, desc, pnames, defaults, lows, highs, effect or "",
+                                 target or "none", costs or 0))
     if len(types) != ABILITY_TYPE_COUNT:
         problems.add(path, 1, "types", f"expected {ABILITY_TYPE_COUNT} ability types "
                                        f"(the book's Ability Index), got {len(types)}")
     if len(problems) > before:
         return None
     return AbilityIndex(tuple(types))
+
+
+def _param_specs(doc: TomlDoc, name: str, effect, params: dict):
+    """A type's ``params``: each ``[default, min, max]`` within what the engine holds; the
+    names, defaults, lows and highs as tuples (a bad one recorded and left out)."""
+    pnames, defaults, lows, highs = [], [], [], []
+    for pname, spec in (params or {}).items():
+        if doc.reported((name, "params", pname)):
+            continue
+        ok = (isinstance(spec, list) and len(spec) == 3
+              and all(isinstance(v, int) and not isinstance(v, bool) for v in spec)
+              and spec[1] <= spec[0] <= spec[2])
+        if not ok:
+            doc.add((name, "params", pname), "expected [default, min, max] whole numbers "
+                                             "with min <= default <= max")
+            continue
+        if pname not in PARAM_SLOT:
+            doc.add((name, "params", pname), f"unknown parameter{suggest(pname, list(PARAM_SLOT))}"
+                                             f" (the interpreter reads: {', '.join(PARAM_SLOT)})")
+            continue
+        lo, hi = PARAM_LIMITS[pname]
+        if spec[1] < lo or spec[2] > hi:
+            doc.add((name, "params", pname), f"[min, max] = [{spec[1]}, {spec[2]}] is beyond "
+                                             f"what the engine holds: [{lo}, {hi}]")
+            continue
+        if pname == "stat" and effect == "debuff" and spec[2] > MAX_DEBUFF_STAT:
+            doc.add((name, "params", pname), f"a de-buff's stat is 0..{MAX_DEBUFF_STAT} "
+                                             "(5, invincibility, is a buff)")
+            continue
+        pnames.append(pname)
+        defaults.append(spec[0])
+        lows.append(spec[1])
+        highs.append(spec[2])
+    return tuple(pnames), tuple(defaults), tuple(lows), tuple(highs)

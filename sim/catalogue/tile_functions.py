@@ -114,22 +114,8 @@ def parse_function(doc: TomlDoc, path: tuple, kind: int) -> Function | None:
     row = [0] * len(SLOTS)
     ok = effect is not None and target is not None and price is not None
     if effect is not None:
-        spec = EFFECT_PARAMS[effect]
-        values = {name: d for name, (_, _, _, d) in spec.items()}
-        for name, value in (params or {}).items():
-            where = path + ("params", name)
-            if name not in spec:
-                known = list(spec) or ["none"]
-                doc.add(where, f"unknown parameter{suggest(name, list(spec))} for effect "
-                               f"{effect!r} (it reads: {', '.join(known)})")
-                ok = False
-                continue
-            _, lo, hi, _ = spec[name]
-            v = doc.get(where, int, lo=lo, hi=hi, fallback=None)
-            if v is None:
-                ok = False
-                continue
-            values[name] = v
+        values = _function_params(doc, path, effect, params)
+        ok = ok and values is not None
         if ok:
             row[0] = effect_code(effect)
             row[1] = TARGETS.index(target)
@@ -137,13 +123,36 @@ def parse_function(doc: TomlDoc, path: tuple, kind: int) -> Function | None:
             # action"; a reward costs nothing but the turn ended in the tile
             row[2] = 1 if kind == INTERACTABLE else 0
             row[3] = 1
-            for name, (slot, _, _, _) in spec.items():
+            for name, (slot, _, _, _) in EFFECT_PARAMS[effect].items():
                 row[SLOTS.index(slot)] = int(values[name])
             if effect == "item":
                 row[SLOTS.index("stat")] = -1  # a random item until resolved by name
     if not ok:
         return None
     return Function(row, int(price), item.strip())
+
+
+def _function_params(doc: TomlDoc, path: tuple, effect: str, params: dict) -> dict | None:
+    """The effect's parameters: its defaults, then the table's ``params`` (each within its
+    bounds); None after recording every problem."""
+    spec = EFFECT_PARAMS[effect]
+    values = {name: d for name, (_, _, _, d) in spec.items()}
+    ok = True
+    for name, value in (params or {}).items():
+        where = path + ("params", name)
+        if name not in spec:
+            known = list(spec) or ["none"]
+            doc.add(where, f"unknown parameter{suggest(name, list(spec))} for effect "
+                           f"{effect!r} (it reads: {', '.join(known)})")
+            ok = False
+            continue
+        _, lo, hi, _ = spec[name]
+        v = doc.get(where, int, lo=lo, hi=hi, fallback=None)
+        if v is None:
+            ok = False
+            continue
+        values[name] = v
+    return values if ok else None
 
 
 def parse_greedy(doc: TomlDoc) -> dict[str, float]:

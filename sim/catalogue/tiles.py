@@ -161,18 +161,7 @@ def _tile(doc: TomlDoc, i: int, entry, rules: Rules | None) -> dict | None:
             doc.problems.add(doc.path, line + 1 + r if line else None, "tiles.layout", msg)
         if not errs:
             _check_layout(doc, base, layout, doorways, entry)
-    reward, ticks = "", -1
-    functions = [None, None]
-    if "reward" in entry:
-        functions[REWARD] = parse_function(doc, base + ("reward",), REWARD)
-        reward = doc.lookup(base + ("reward", "name"))
-        reward = reward if isinstance(reward, str) else ""
-        ticks = functions[REWARD].price if functions[REWARD] is not None else -1
-    interactable = ""
-    if "interactable" in entry:
-        functions[INTERACTABLE] = parse_function(doc, base + ("interactable",), INTERACTABLE)
-        interactable = doc.lookup(base + ("interactable", "name"))
-        interactable = interactable if isinstance(interactable, str) else ""
+    functions, reward, ticks, interactable = _functions(doc, base, entry)
     cpu_name, cpu = "", [-1] * len(CPU_FIELDS)
     if "cpu" in entry:
         cpu_name, cpu = _cpu(doc, base + ("cpu",), rules)
@@ -186,6 +175,24 @@ def _tile(doc: TomlDoc, i: int, entry, rules: Rules | None) -> dict | None:
                 reward=reward, ticks=ticks, interactable=interactable, cpu_name=cpu_name, cpu=cpu,
                 line=doc.line(base) or 0, functions=functions, piece=piece,
                 fx_lines=[doc.line(base + (k,)) or 0 for k in ("reward", "interactable")])
+
+
+def _functions(doc: TomlDoc, base: tuple, entry: dict):
+    """A tile's reward and interactable: their rows (None where absent or wrong), the reward's
+    name and price in ticks (-1: none), the interactable's name."""
+    reward, ticks = "", -1
+    functions = [None, None]
+    if "reward" in entry:
+        functions[REWARD] = parse_function(doc, base + ("reward",), REWARD)
+        reward = doc.lookup(base + ("reward", "name"))
+        reward = reward if isinstance(reward, str) else ""
+        ticks = functions[REWARD].price if functions[REWARD] is not None else -1
+    interactable = ""
+    if "interactable" in entry:
+        functions[INTERACTABLE] = parse_function(doc, base + ("interactable",), INTERACTABLE)
+        interactable = doc.lookup(base + ("interactable", "name"))
+        interactable = interactable if isinstance(interactable, str) else ""
+    return functions, reward, ticks, interactable
 
 
 def _list(doc: TomlDoc, path: tuple, choices: tuple, what: str) -> list:

@@ -103,6 +103,7 @@ def exact(stats: dict, rules) -> PeerDistribution:
                             {"p_cancelled": (1 - p_none) * cancel})
 
 
+# a hot loop kept in one function (docs/performance.md, "Long kernels kept whole")
 @njit(parallel=True)
 def _attack_batch(n, hand, t_left, t_right, values, rotate, colours, q, defender_hand, blocking,
                   hit, reduction, penalty, states, chunk, out_damage):

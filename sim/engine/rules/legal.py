@@ -59,6 +59,7 @@ def _ally_near(st, S, c, space, team, steps):
     return False
 
 
+# one function on purpose: split, it ran slower (docs/performance.md, "Long kernels kept whole")
 @njit
 def _legal(st, S, mask):
     mask[:] = False

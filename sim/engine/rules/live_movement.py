@@ -20,6 +20,7 @@ from sim.engine.state import fields as L
 from sim.engine.tiles.live_board import BLOCK, _cell_space
 
 
+# a hot loop kept in one function (docs/performance.md, "Long kernels kept whole")
 @njit(inline="always")
 def _reach_from(st, S, start, speed):
     """``st.cost[s]``: speed to reach s from ``start`` (-1 out of reach); the reached spaces are

@@ -1,6 +1,6 @@
 """The effects interpreter: one kernel runs every ability from its row of integers.
 
-Why one interpreter over data: a card's ability is a row of its entity (``layout.AB_*``: the
+Why one interpreter over data: a card's ability is a row of its entity (``fields.AB_*``: the
 effect's opcode, target kind, whether it costs the action, charges, range, duration, amount,
 stat, flag — built from ``cards/abilities.toml`` and ``cards/characters.csv`` by
 ``sim.catalogue.abilities``), so a designer adds a card, or a type that reuses an effect, without

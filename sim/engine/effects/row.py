@@ -11,7 +11,7 @@ from sim.engine.state import fields as L
 
 @njit(inline="always")
 def _fx(st, S, c, src, k, slot):
-    """Slot ``slot`` (``layout.FX_*``) of an effect row: the user's own ability (``FX_ABILITY``:
+    """Slot ``slot`` (``fields.FX_*``) of an effect row: the user's own ability (``FX_ABILITY``:
     its entity columns), item type ``k`` (``FX_ITEM``: ``S.item_fx``) or tile function ``k``
     (``FX_TILE``: ``S.tile_fx``). One reader, so an item's heal and an ability's heal run the
     same code."""

@@ -3,7 +3,7 @@ vehicles (issue #5 item 4; design: docs/entities.md).
 
 Book: "Entity is the broadest term in these rules. It covers characters, assist characters,
 minions and CPUs alike". Every entity is a row of ``st.ent``; column ``KIND`` says which
-(``layout.K_*``). Rows that enter play later (summoned cards, assists, minions) are made when the
+(``fields.K_*``). Rows that enter play later (summoned cards, assists, minions) are made when the
 game starts (``special_setup``) and wait with ``DORMANT = 1``; the functions here switch them on
 and off and keep the links between rows (``OWNER``: a minion's or clone's creator; ``RIDING`` /
 ``PILOT``: a character and the vehicle it rides). Links are stored + 1 so a zero row means "none".

@@ -179,7 +179,7 @@ def _may_reach(st, S, space, team, steps):
     """Whether an opponent of ``team`` (a team, or -1 for a CPU: only characters) stands within
     ``steps`` tile boundaries of ``space`` — a cheap lower bound checked before a sight search."""
     tile_pos = st.tile_pos
-    pos_dist = st.tiles  # columns 0..48: the live tile distance (layout.TL_*)
+    pos_dist = st.tiles  # columns 0..48: the live tile distance (fields.TL_*)
     p = tile_pos[space]
     if p < 0:
         return False

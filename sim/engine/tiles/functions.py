@@ -38,7 +38,7 @@ CROSS = 1        # a sight step across a tile boundary (range penalty)
 
 @njit
 def _init_tiles(S):
-    """The tiles' state when a game starts (``State.tiles``, columns ``layout.TL_*``): the start
+    """The tiles' state when a game starts (``State.tiles``, columns ``fields.TL_*``): the start
     board's tile distance, the tile and suit at every position, no tile deactivated or frozen."""
     out = np.zeros((49, L.NTL), np.int64)
     out[:, :49] = S.pos_dist

@@ -7,7 +7,7 @@ board arrays from its precomputed local graph (``sim/engine/tiles/live_board.py`
 object mode, during a game. Both rows of a tile carry the tile's own columns (size, suit,
 doorways, local graph), so either row answers a question about the tile.
 
-Columns after the effect row (``layout.FX_*`` slots 0..13):
+Columns after the effect row (``fields.FX_*`` slots 0..13):
 
 | columns | meaning |
 |---|---|

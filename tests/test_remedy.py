@@ -298,7 +298,13 @@ def test_report_lists_the_planted_cards_remedy(capsys, planted, tmp_path):
     assert ratings.loc["Mario", "outlier"] == "strong"
 
 
-def test_unknown_remedy_card_is_a_one_line_error(capsys, tmp_path):
+def test_unknown_remedy_card_is_a_one_line_error(capsys, tmp_path, monkeypatch):
+    import sim.runner.rarity
+
+    def no_games(*args, **kwargs):  # the name is checked before the study is played
+        raise AssertionError("a game was played before --remedy-card was checked")
+
+    monkeypatch.setattr(sim.runner.rarity, "play_pool", no_games)
     assert main(["rarity", "--remedy", "--remedy-card", "Marioo", "--games", "8", "--out",
                  str(tmp_path)]) == 2
     (err,) = capsys.readouterr().err.strip().splitlines()

@@ -72,9 +72,11 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
         players = policy_list(policies, budget, "--policies", at_least=2)
         policy = players[0]
     catalogue, exp, curve = _inputs(experiment, games, policy, budget, cards, remedy)
+    # --remedy-card names are checked now, before any game is played
+    only = {catalogue.cards.find(n) for n in remedy_cards} if remedy_cards else None
     run = _play(catalogue, exp, ablation, players, replicates, correction)
     if remedy:
-        run.fixes = _remedies(catalogue, exp, run, curve, remedy_games, remedy_cards)
+        run.fixes = _remedies(catalogue, exp, run, curve, remedy_games, only)
     frame = card_frame(catalogue, run)
     with atomic_path(out / "rarity_cards.csv") as tmp:
         frame.to_csv(tmp, index=False)
@@ -90,7 +92,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
                               ensure_ascii=False))
         return
     echo_table(frame, run, per, exp, catalogue, correction, out,
-               (remedy_games, remedy_cards) if remedy else None)
+               (remedy_games, sorted(only or ())) if remedy else None)
 
 
 @dataclass
@@ -173,12 +175,11 @@ def _play(catalogue, exp, ablation, players, replicates, correction) -> RarityRu
     return run
 
 
-def _remedies(catalogue, exp, run, curve, remedy_games, remedy_cards) -> list:
-    """--remedy: each outlier's smallest stat change, checked by replaying its games, in the
-    outliers' order (rarity, then rating)."""
+def _remedies(catalogue, exp, run, curve, remedy_games, only) -> list:
+    """--remedy: each outlier's smallest stat change (``only``: these cards' rows, None: every
+    outlier), checked by replaying its games, in the outliers' order (rarity, then rating)."""
     from sim.runner.remedy import remedies, remedy_records
 
-    only = {catalogue.cards.find(n) for n in remedy_cards} if remedy_cards else None
     found = remedies(catalogue, exp, run.seat_cards, run.winner, run.s, curve.remedy,
                      remedy_games, only=only)
     rank = {r: i for i, r in enumerate(catalogue.rules.rarities)}

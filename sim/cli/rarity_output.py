@@ -70,7 +70,8 @@ def json_doc(frame, run, per, correction, remedy, catalogue) -> dict:
 
 
 def echo_table(frame, run, per, exp, catalogue, correction, out, remedy) -> None:
-    """The table for reading; ``remedy`` = (games, cards asked) with --remedy, else None."""
+    """The table for reading; ``remedy`` = (games, the rows of the cards asked) with --remedy,
+    else None."""
     from sim.analysis.balance import balance_lines
 
     s, rules, names = run.s, catalogue.rules, catalogue.cards.names
@@ -87,8 +88,7 @@ def echo_table(frame, run, per, exp, catalogue, correction, out, remedy) -> None
     for line in balance_lines(run.balance, [f"seat {k + 1}" for k in range(4)]):
         click.echo(line)
     if remedy is not None:
-        remedy_games, remedy_cards = remedy
-        asked = sorted({catalogue.cards.find(n) for n in remedy_cards})
+        remedy_games, asked = remedy
         echo_remedies(run.fixes, remedy_games, [names[c] for c in asked])
     if run.compared is not None:
         from sim.runner.rarity_policies import verdict_lines

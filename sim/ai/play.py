@@ -251,10 +251,14 @@ def step(game, policy: int, budget: int = 0, weights=None) -> None:
     ``GREEDY_KEYS`` order, None: the rules'), through the loop's own ``_choose``."""
     mask = np.zeros(game.n_actions, np.bool_)  # _legal writes every entry
     count = _legal(game.st, game.S, mask)
-    seen = game.S if weights is None else with_fp(game.S, player_fps(game.S.fp,
-                                                                     [weights] * 4)[0])
-    _apply(game.st, game.S, _choose(game.st, seen, mask, count, np.int64(policy),
-                                    np.int64(budget)))
+    _apply(game.st, game.S, _choose(game.st, seen_by(game.S, weights), mask, count,
+                                    np.int64(policy), np.int64(budget)))
+
+
+def seen_by(S, weights=None):
+    """The tables a player with greedy ``weights`` of its own reads (``GREEDY_KEYS`` order, NaN:
+    the rules'): ``S`` with its weights in the float-parameter row; ``S`` itself for None."""
+    return S if weights is None else with_fp(S, player_fps(S.fp, [weights] * 4)[0])
 
 
 def play_game(game, policies, budgets=None, weights=None):

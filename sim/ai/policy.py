@@ -15,9 +15,8 @@ import numpy as np
 
 from sim.engine.state import fields as L
 from sim.engine.rules.legal import _legal
-from sim.engine.state.game_state import with_fp
 
-from .play import _choose, player_fps
+from .play import _choose, seen_by
 from .spec import parse_policy
 
 
@@ -42,11 +41,8 @@ class KernelPolicy:
     def choose(self, game) -> int:
         mask = np.zeros(game.n_actions, np.bool_)
         count = _legal(game.st, game.S, mask)
-        seen = game.S
-        if self.weights is not None:  # the same tables, this player's weights
-            seen = with_fp(game.S, player_fps(game.S.fp, [self.weights] * 4)[0])
-        return int(_choose(game.st, seen, mask, count, np.int64(self.policy_id),
-                           np.int64(self.budget)))
+        return int(_choose(game.st, seen_by(game.S, self.weights), mask, count,
+                           np.int64(self.policy_id), np.int64(self.budget)))
 
 
 def by_name(name: str, budget: int | None = None) -> Policy:

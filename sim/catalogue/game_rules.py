@@ -22,6 +22,7 @@ CLOCKS = ("owner_turns", "rotations")
 GREEDY_KEYS = ("greedy_damage", "greedy_kill", "greedy_cpu_value", "greedy_retaliation",
                "greedy_homefield", "greedy_doomed", "greedy_cpu_danger", "greedy_approach",
                "greedy_effect", "greedy_submerged", "greedy_apocalypse_hold")
+MAX_WEIGHT = 1e9  # the largest greedy weight a rules or weights file may give
 _KEYS = {"reveal_deaths", "reveal_rotation", "turns_after_reveal", "cpu_leash",
          "cpu_default_range", "cpus_act_during_apocalypse", "stalemate_rotations", "rotation_cap",
          "simultaneous_tiebreak", "effect_clock", *GREEDY_KEYS}
@@ -79,7 +80,7 @@ def load_game_rules(root: Path, problems: Problems | None = None) -> GameRules:
         simultaneous_tiebreak=tiebreak,
         effect_clock=clock,
     )
-    weights = [get(k, (int, float), lo=0.0, hi=1e9, fallback=0.0,
+    weights = [get(k, (int, float), lo=0.0, hi=MAX_WEIGHT, fallback=0.0,
                    **({"default": 0.0} if k in ("greedy_effect", "greedy_submerged",
                                                  "greedy_apocalypse_hold") else {})) for k in GREEDY_KEYS]
     if len(own) > before:

@@ -17,10 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from .diagnostics import Problems
-from .game_rules import GREEDY_KEYS
+from .game_rules import GREEDY_KEYS, MAX_WEIGHT
 from .tomldoc import TomlDoc
-
-MAX_WEIGHT = 1e9  # the rules' own bound on a greedy weight (game_rules.load_game_rules)
 
 
 def load_greedy_weights(path: Path | str, problems: Problems | None = None) -> np.ndarray:

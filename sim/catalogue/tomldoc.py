@@ -15,7 +15,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Problems, has_control, read_text, suggest  # noqa: F401 (re-exported)
+from .diagnostics import Problems, has_control, read_text, suggest
 
 _HEADER_AOT = re.compile(r"^\[\[\s*([^\]]+?)\s*\]\]")
 _HEADER = re.compile(r"^\[\s*([^\]]+?)\s*\]")

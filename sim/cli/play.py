@@ -52,6 +52,7 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
 
     Same seed, same game, same log."""
     from sim.ai.play import play_game
+    from sim.engine.log.record import new_game
     from sim.runner.progress import stage
 
     if seed < 0:
@@ -63,8 +64,6 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
     if png_every is not None and png_every[0] < 1:
         raise click.BadParameter("N must be >= 1", param_hint="--png-every")
     watch = png_every is not None or gif is not None or html_out is not None
-    from sim.engine.log.record import new_game
-
     game = new_game(catalogue, team_cards, seed, apocalypse=apoc, log=log is not None or watch)
     ids = [s.id for s in specs]
     budgets = [s.budget for s in specs]

@@ -129,8 +129,8 @@ def reveal_condition(game: Game) -> bool:
                      for t in range(4))
     # deaths so far: the dead now plus those revived (a revive takes no death back: docs/rulings.md);
     # "The count of 7, counts characters only"
-    deaths = int(np.sum(chars & (ent[:, L.ALIVE] == 0))) + int(st.g[L.REVIVES])
-    return (deaths >= ip[L.P_REVEAL_DEATHS] or st.g[L.ROTATION] >= ip[L.P_REVEAL_ROTATION]
+    deaths = int(np.sum(chars & (ent[:, L.ALIVE] == 0))) + int(st.game.revives)
+    return (deaths >= ip[L.P_REVEAL_DEATHS] or st.game.rotation >= ip[L.P_REVEAL_ROTATION]
             or teams_dead)
 
 
@@ -161,8 +161,8 @@ def check_invariants(game: Game) -> None:
     if not game.terminal:
         assert ent[game.current, L.ALIVE] != 0
     # the Apocalypse is revealed exactly when a condition is met
-    assert bool(st.g[L.REVEALED]) == reveal_condition(game)
-    assert int(st.g[L.DEATHS]) - int(st.g[L.REVIVES]) == int(np.sum(characters(ent) & ~alive))
+    assert bool(st.game.revealed) == reveal_condition(game)
+    assert int(st.game.deaths) - int(st.game.revives) == int(np.sum(characters(ent) & ~alive))
     check_items(game)
     check_entity_invariants(game)
 
@@ -188,10 +188,10 @@ def check_items(game: Game) -> None:
     assert np.all((slots != 0).sum(axis=1) <= 2), "at most 2 items"
     assert np.all(ent[:, L.ITEM_ON:L.ITEM_ON + 2][slots == 0] == 0)
     floor = st.floor
-    assert int(st.g[L.FLOOR_N]) == int(np.sum(floor[:, 0] >= 0))
+    assert int(st.game.floor_n) == int(np.sum(floor[:, 0] >= 0))
     held = int(np.sum(slots != 0))
-    g = st.g
-    assert held + int(g[L.FLOOR_N]) == int(g[L.ITEMS_GAINED] - g[L.ITEMS_USED] - g[L.ITEMS_LOST])
+    g = st.game
+    assert held + int(g.floor_n) == int(g.items_gained - g.items_used - g.items_lost)
     for k in range(2):  # a slot's stat change sits only where its pool's item is held and active
         active = ent[pool, L.ITEM_ON + k] != 0
         assert np.all(ent[~active, L.ITEM_DELTA + k] == 0)
@@ -222,9 +222,9 @@ def check_entity_invariants(game: Game) -> None:
     for v in piloted:
         assert ent[ent[v, L.PILOT] - 1, L.RIDING] == v + 1
     assert np.all(ent[alive & (ent[:, L.KIND] == L.K_VEHICLE), L.SPEED_LEFT] >= 0)
-    g = game.st.g
-    if g[L.OVER] and g[L.REASON] == L.LAST_STANDING:
-        w = int(g[L.WINNER])
+    g = game.st.game
+    if g.over and g.reason == L.LAST_STANDING:
+        w = int(g.winner)
         assert np.any(characters(ent) & alive & (ent[:, L.TEAM] == w))
 
 
@@ -241,7 +241,7 @@ def step_checked(game, policy) -> None:
     ends its turn holds ticks only in the tile it ends it in); an action is used through a
     vehicle only by its pilot, with neither's action spent ("Using that action spends both the
     pilot's action and the vehicle's action for the turn"); the interactable ``_legal`` leaves for
-    the policies (``g[INTERACT_ROW]``) is the one ``c`` can use ("by spending an action")."""
+    the policies (``g.interact_row``) is the one ``c`` can use ("by spending an action")."""
     from sim.engine.tiles.functions import _interactable
     ent = game.st.ent
     c = game.current
@@ -250,7 +250,7 @@ def step_checked(game, policy) -> None:
     can_act = ent[c, L.SPACE] >= 0 and ent[c, L.ACTED] == 0 and ent[c, L.FROZEN] == 0 \
         and ent[c, L.SUBMERGED] == 0
     expected = int(_interactable(game.st, game.S, c)) if can_act else -1
-    assert int(game.st.g[L.INTERACT_ROW]) == expected, "the interactable _legal left is stale"
+    assert int(game.st.game.interact_row) == expected, "the interactable _legal left is stale"
     done = int(ent[c, L.DONE])
     where = tile_of(game, c)  # read before: time runs on after the turn ends (GM turn, ...)
     spent, left = int(ent[c, L.SPENT]), int(ent[c, L.SPEED_LEFT])
@@ -264,8 +264,8 @@ def step_checked(game, policy) -> None:
     invincible = np.flatnonzero((ent[:, L.BUFF] != 0) & (ent[:, L.BUFF_STAT] == L.STAT_INVINCIBLE)
                                 & (ent[:, L.ALIVE] != 0))
     health = ent[invincible, L.HEALTH].copy()
-    steps = int(game.st.g[L.APOC_STEP])
-    changes = int(game.st.g[L.TILE_CHANGES])
+    steps = int(game.st.game.apoc_step)
+    changes = int(game.st.game.tile_changes)
     step(game, policy)
     ent = game.st.ent
     assert ent[c, L.SPENT] - spent <= left, "a move cost more than the speed left"
@@ -278,13 +278,13 @@ def step_checked(game, policy) -> None:
         assert acted_all[c] == 0 and ent[c, L.ACTED] != 0, "the pilot's action not spent"
     still = ent[frozen, L.FROZEN] != 0  # frozen before and after: frozen throughout the step
     after = ent[frozen][:, cols]
-    if int(game.st.g[L.TILE_CHANGES]) != changes:  # a swapped tile carries whoever stands in it
+    if int(game.st.game.tile_changes) != changes:  # a swapped tile carries whoever stands in it
         after[:, 0] = before[:, 0]
     hit = ent[frozen, L.HEALTH] < frozen_health  # damaged: it may have fallen (terrain)
     after[hit, 0] = before[hit, 0]
     assert np.array_equal(before[still], after[still]), "a frozen entity acted"
     assert np.all(ent[frozen[still], L.ACTED] <= acted[still]), "a frozen entity spent its action"
-    if int(game.st.g[L.APOC_STEP]) == steps:
+    if int(game.st.game.apoc_step) == steps:
         still = (ent[invincible, L.BUFF] != 0) & (ent[invincible, L.BUFF_STAT] == L.STAT_INVINCIBLE)
         assert np.all(ent[invincible[still], L.HEALTH] >= health[still]), "invincible lost health"
     if (done == 0 and ent[c, L.DONE] != 0 and ent[c, L.FROZEN] == 0 and ent[c, L.ALIVE] != 0

@@ -54,7 +54,7 @@ def test_legal_actions_decode_to_what_the_engine_does_with_them():
     for board in (3, 5):
         game = new_game(board, 4, EXAMPLE_TEAMS.cards)
         st = game.st
-        while not game.terminal and game.st.g[L.ROTATION] <= 3:
+        while not game.terminal and game.st.game.rotation <= 3:
             c = game.current
             legal = [game.decode(a) for a in game.legal_actions()]
             texts = [game.action_to_string(game.action(*a)) for a in legal]
@@ -70,9 +70,9 @@ def test_legal_actions_decode_to_what_the_engine_does_with_them():
                     assert st.ent[a.target, L.TEAM] == st.ent[c, L.TEAM] and a.target != c, a
             a = greedy.choose(game)
             kind = game.decode(a)
-            before = int(st.g[L.NEV])
+            before = int(st.game.nev)
             game.apply(a)
-            rows = st.ev[before:int(st.g[L.NEV])]
+            rows = st.ev[before:int(st.game.nev)]
             if kind.kind == "attack":
                 assert (rows[:, 0] == L.EV_ATTACK).any()
             elif kind.kind == "move" and st.ent[c, L.BEGUN]:

@@ -19,7 +19,7 @@ from tests._engine_kit import EXAMPLE_TEAMS, new_game
 
 def _until_active(game):
     """Random play until the Apocalypse has begun (None if the game ended first)."""
-    while not game.terminal and game.st.g[L.APOC_ACTIVE] == 0:
+    while not game.terminal and game.st.game.apoc_active == 0:
         step(game, L.RANDOM)
     return None if game.terminal else game
 
@@ -64,16 +64,16 @@ def test_holding_the_tile_for_hold_gm_turns_resolves_it_and_the_gm_turn_resumes(
     _stand(game, e, _apocalypse_space(game))
     before = len(game.event_rows())
     for k in range(1, need + 1):
-        assert st.g[L.APOC_RESOLVED] == 0
+        assert st.game.apoc_resolved == 0
         _heal_everyone(game)  # the hold is counted here, not the holder's survival
         _gm_turn(st, S)
-        assert st.g[L.APOC_HELD] == k
+        assert st.game.apoc_held == k
     rows = game.event_rows()[before:]
     kinds = rows[:, 0]
     assert np.sum(kinds == L.EV_APOC_HOLD) == need
-    (done,) = np.flatnonzero(kinds == L.EV_APOC_RESOLVED)
-    assert rows[done, 3] == st.ent[e, L.TEAM] and rows[done, 4] == e
-    assert st.g[L.APOC_RESOLVED] == 1 + st.ent[e, L.TEAM] and st.g[L.APOC_ACTIVE] == 0
+    (done,) = game.named_events("apocalypse resolved", since=before)
+    assert done["team"] == st.ent[e, L.TEAM] and done["entity"] == e
+    assert st.game.apoc_resolved == 1 + st.ent[e, L.TEAM] and st.game.apoc_active == 0
     # the step did not run on the resolving GM Turn, nothing is left announced, and from now on
     # the GM Turn operates as normal: no announcement, destruction or Apocalypse damage
     assert not np.any(st.pos_state == L.ANNOUNCED)
@@ -83,7 +83,7 @@ def test_holding_the_tile_for_hold_gm_turns_resolves_it_and_the_gm_turn_resumes(
     later = game.event_rows()[after:, 0]
     assert not np.isin(later, [L.EV_ANNOUNCE, L.EV_DESTROY, L.EV_TILE_DAMAGE, L.EV_APOC_START,
                                L.EV_APOC_HOLD]).any()
-    assert st.g[L.APOC_ACTIVE] == 0
+    assert st.game.apoc_active == 0
 
 
 def test_the_hold_must_be_unbroken():
@@ -96,13 +96,13 @@ def test_the_hold_must_be_unbroken():
     away = int(st.ent[e, L.SPACE])
     _stand(game, e, _apocalypse_space(game))
     _gm_turn(st, S)
-    assert st.g[L.APOC_HELD] == 1
+    assert st.game.apoc_held == 1
     _stand(game, e, away)
     _gm_turn(st, S)
-    assert st.g[L.APOC_HELD] == 0 and st.g[L.APOC_RESOLVED] == 0
+    assert st.game.apoc_held == 0 and st.game.apoc_resolved == 0
     _stand(game, e, _apocalypse_space(game))
     _gm_turn(st, S)
-    assert st.g[L.APOC_HELD] == 1 and st.g[L.APOC_RESOLVED] == 0
+    assert st.game.apoc_held == 1 and st.game.apoc_resolved == 0
 
 
 def test_a_cpu_on_the_tile_does_not_hold_it():
@@ -115,7 +115,7 @@ def test_a_cpu_on_the_tile_does_not_hold_it():
     _stand(game, int(cpus[0]), _apocalypse_space(game))
     for _ in range(3):
         _gm_turn(st, S)
-    assert st.g[L.APOC_RESOLVED] == 0
+    assert st.game.apoc_resolved == 0
 
 
 def test_resolution_conditions_are_validated_one_line_each(tmp_path):
@@ -154,7 +154,7 @@ def greedy_games():
         for seed in range(GAMES_PER_APOCALYPSE):
             game = new_game(seed % 16 + 1, 1000 + seed, EXAMPLE_TEAMS.cards, apocalypse=a,
                             log=False)
-            games.append((play_game(game, [L.GREEDY] * 4), int(game.st.g[L.APOC_RESOLVED])))
+            games.append((play_game(game, [L.GREEDY] * 4), int(game.st.game.apoc_resolved)))
         out[a] = games
     return out
 

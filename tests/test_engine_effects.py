@@ -76,8 +76,8 @@ def test_strike_throws_extra_attacks_as_an_action():
     n = int(game.st.ent[c, L.ATK + colour])
     assert game.legal_mask()[on_entity(game, d)]
     game.apply(on_entity(game, d))
-    attack = events(game, L.EV_ATTACK)[-1]
-    assert attack[2] == c and attack[3] == d and attack[5] == n + 3
+    attack = game.named_events("attack")[-1]
+    assert attack["attacker"] == c and attack["defender"] == d and attack["attacks"] == n + 3
     assert game.st.ent[c, L.ACTED] == 1 and game.st.ent[c, L.CHARGES_LEFT] == 1
 
 
@@ -91,7 +91,7 @@ def test_a_hit_needs_more_than_defense_plus_two_and_defense_counts_at_most_nine(
     d = enemy_of(game, c)
     game.st.ent[d, L.DEFENSE] = defense
     game.apply(on_entity(game, d))
-    assert events(game, L.EV_ATTACK)[-1][7] == threshold
+    assert game.named_events("attack")[-1]["threshold"] == threshold
 
 
 def test_area_is_flat_tile_wide_damage_on_everything_in_the_tile_the_users_team_included():
@@ -114,8 +114,8 @@ def test_area_is_flat_tile_wide_damage_on_everything_in_the_tile_the_users_team_
     assert np.array_equal(ent[foes, L.HEALTH], before - 7)
     assert np.array_equal(ent[mates, L.HEALTH], mates_before - 7)
     assert ent[c, L.DEALT] - dealt == 7 * len(foes)
-    hits = events(game, L.EV_TILE_DAMAGE)
-    assert sorted(hits[:, 2].tolist()) == sorted(foes.tolist() + mates.tolist())
+    hits = [ev["entity"] for ev in game.named_events("tile-wide damage")]
+    assert sorted(hits) == sorted(foes.tolist() + mates.tolist())
 
 
 @pytest.mark.parametrize("shield, wound, amount, health_gain, shield_gain", [
@@ -189,7 +189,7 @@ def test_freeze_stops_a_thing_dead_until_unfrozen():
     assert ent[d, L.FROZEN] != 0
     _begin_turn(game.st, 1)  # the frozen character's team begins its turn: it passes
     assert ent[d, L.DONE] == 1
-    game.st.g[L.CUR] = d
+    game.st.game.cur = d
     assert game.legal_actions().tolist() == [L.END]
     run_owner_turns(game, 0, 1)  # one turn of the freezer's team: unfrozen
     assert ent[d, L.FROZEN] == 0
@@ -216,7 +216,7 @@ def test_invisible_cannot_be_targeted_by_a_direct_attack():
     ent = game.st.ent
     assert ent[c, L.INVISIBLE] != 0
     d = enemy_of(game, c)
-    game.st.g[L.CUR] = d
+    game.st.game.cur = d
     ent[d, L.ACTED] = 0
     mask = game.legal_mask()
     assert not mask[game.action("attack", c)] and not mask[on_entity(game, c)]
@@ -259,7 +259,7 @@ def test_revive_returns_at_full_health_with_charges_and_debuffs_as_they_were():
     game.apply(on_entity(game, a))
     assert ent[a, L.ALIVE] == 1 and ent[a, L.HEALTH] == ent[a, L.MAX_HEALTH]
     assert ent[a, L.SPACE] == spot and ent[a, L.CHARGES_LEFT] == 0 and ent[a, L.DEBUFF] != 0
-    assert st.g[L.DEATHS] - st.g[L.REVIVES] == 0
+    assert st.game.deaths - st.game.revives == 0
 
 
 # --------------------------------------------------------------------- charges, turns, death
@@ -269,7 +269,7 @@ def test_charges_are_per_game_and_an_ability_once_per_turn():
     game, c = scenario("buff", charges=1, range=0, stat=0)
     ent = game.st.ent
     game.apply(on_entity(game, c))
-    game.st.g[L.CUR] = c
+    game.st.game.cur = c
     ent[c, L.ACTED] = 0
     assert not game.legal_mask()[on_entity(game, c)]  # spent
     ent[c, L.AB_USED] = 0  # as on a later turn: the one charge is gone for the game
@@ -278,7 +278,7 @@ def test_charges_are_per_game_and_an_ability_once_per_turn():
     ent[c, L.AB_USED] = 1
     assert not game.legal_mask()[on_entity(game, c)]  # used this turn
     _begin_turn(game.st, 0)
-    game.st.g[L.CUR] = c
+    game.st.game.cur = c
     assert game.legal_mask()[on_entity(game, c)]
 
 
@@ -303,7 +303,7 @@ def test_rotation_clock_alternative():
     try:
         d = enemy_of(game, c)
         game.apply(on_entity(game, d))
-        rot = int(game.st.g[L.ROTATION])
+        rot = int(game.st.game.rotation)
         _tick(game.st, L.ROT_CLOCK, rot + 1)
         assert game.st.ent[d, L.FROZEN] != 0
         _tick(game.st, L.ROT_CLOCK, rot + 2)
@@ -339,7 +339,7 @@ def test_advantage_rolls_twice_and_keeps_the_better():
     def mean_damage(col: int, stat: int) -> float:
         game, c = scenario("buff")
         st, ent = game.st, game.st.ent
-        st.g[L.LOG] = 0
+        st.game.log = 0
         d = enemy_of(game, c)
         ent[c, col], ent[c, col + 2] = 99 * L.CLOCKS, stat
         total = 0
@@ -369,11 +369,11 @@ def test_a_move_spends_its_cost_and_an_attack_the_action():
     d = enemy_of(game, c)
     ent[d, L.SPACE] = ent[c, L.SPACE]  # range 0: any attacker reaches it
     ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 10**9
-    st.g[L.CUR] = c
+    st.game.cur = c
     attack = game.action("attack", d)
     assert game.legal_mask()[attack]
     game.apply(attack)
-    st.g[L.CUR] = c
+    st.game.cur = c
     assert ent[c, L.ACTED] == 1 and not game.legal_mask()[attack]
 
 

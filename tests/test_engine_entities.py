@@ -86,7 +86,7 @@ def card_rows(game, team, name):
 def decide(game, c):
     """Make ``c`` the character deciding now, fresh for its turn."""
     ent = game.st.ent
-    game.st.g[L.CUR] = c
+    game.st.game.cur = c
     ent[c, L.ACTED] = 0
     ent[c, L.AB_USED] = 0
     ent[c, L.SPEED_LEFT] = ent[c, L.SPEED]
@@ -227,7 +227,7 @@ def test_minions_are_controlled_by_their_team_after_its_characters():
     ent[(ent[:, L.TEAM] == 0) & (ent[:, L.KIND] == L.K_CHARACTER), L.DONE] = 1
     nxt = _next_actor(st, 0)
     assert ent[nxt, L.KIND] == L.K_MINION and ent[nxt, L.OWNER] == q + 1
-    game.st.g[L.CUR] = nxt
+    game.st.game.cur = nxt
     assert game.legal_mask()[L.END]
 
 
@@ -237,10 +237,10 @@ def test_minions_disappear_when_their_creator_is_killed():
     game = start()
     st, ent = game.st, game.st.ent
     q, _ = summon_minions(game)
-    deaths = int(st.g[L.DEATHS])
+    deaths = int(st.game.deaths)
     _kill(st, game.S, q, -1, L.BY_ATTACK)
     assert not np.any((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))
-    assert len(events(game, L.EV_VANISH)) == 3 and st.g[L.DEATHS] == deaths + 1
+    assert len(events(game, L.EV_VANISH)) == 3 and st.game.deaths == deaths + 1
 
 
 def test_a_revive_brings_back_characters_only():
@@ -293,7 +293,7 @@ def test_the_count_of_7_counts_characters_only(kind):
         e = int(rows(game, L.K_VEHICLE)[0])
     killer = enemy_character(game)
     _kill(st, game.S, e, killer, L.BY_ATTACK)
-    assert ent[e, L.ALIVE] == 0 and st.g[L.DEATHS] == 0 and ent[killer, L.KILLS] == 0
+    assert ent[e, L.ALIVE] == 0 and st.game.deaths == 0 and ent[killer, L.KILLS] == 0
 
 
 def test_cpus_attack_characters_only():
@@ -367,12 +367,12 @@ def test_a_summon_brings_a_6th_card_once_per_team_per_game():
     assert np.all(ent[sixth, L.ALIVE] == 1) and np.all(ent[sixth, L.SPACE] == -1)
     assert not _summon_card(st, game.S, c)  # "1 summon per game"
     assert _next_actor(st, 0) == sixth[0]  # placed before anything else
-    game.st.g[L.CUR] = int(sixth[0])
+    game.st.game.cur = int(sixth[0])
     assert set(np.flatnonzero(game.legal_mask()) - 1) <= set(game.S.spawn_space[0].tolist())
     assert _summon_card(st, game.S, int(card_rows(game, 1, "Ink Samurai")[0]))  # its own
-    deaths = int(st.g[L.DEATHS])
+    deaths = int(st.game.deaths)
     _kill(st, game.S, int(sixth[0]), -1, L.BY_ATTACK)
-    assert st.g[L.DEATHS] == deaths + 1  # a character of the team: it counts
+    assert st.game.deaths == deaths + 1  # a character of the team: it counts
 
 
 def test_no_summon_rows_unless_something_can_summon():
@@ -460,7 +460,7 @@ def test_an_assist_is_controlled_by_its_team_but_is_not_a_teammate():
     _begin_turn(st, 0)
     ent[(ent[:, L.TEAM] == 0) & (ent[:, L.KIND] == L.K_CHARACTER), L.DONE] = 1
     assert _next_actor(st, 0) == a
-    st.g[L.CUR] = a
+    st.game.cur = a
     mask = game.legal_mask()
     targets = [e for e in range(ent.shape[0]) if mask[game.action("ability", e)]]
     assert targets and all(ent[e, L.KIND] == L.K_CHARACTER or e == a for e in targets)
@@ -686,11 +686,12 @@ def test_a_pilot_attacks_through_its_vehicle_spending_both_actions():
     h0, dealt0 = int(ent[d, L.HEALTH]), int(ent[c, L.DEALT])
     n_ev = len(game.event_rows())
     game.apply(weapon(game, d))
-    new = game.event_rows()[n_ev:]
-    assert new[0, 0] == L.EV_WEAPON and list(new[0, 2:5]) == [c, v, d]
-    hit = new[new[:, 0] == L.EV_ATTACK][0]  # kind, rotation, attacker, defender, colour, n, tier
-    assert hit[2] == c and hit[3] == d
-    assert hit[5] == ENT.vehicles[k, V_ATTACKS] and hit[6] == ENT.vehicles[k, V_TIER]
+    new = game.named_events(since=n_ev)
+    assert new[0]["event"] == "vehicle action"
+    assert (new[0]["pilot"], new[0]["vehicle"], new[0]["target"]) == (c, v, d)
+    hit = next(ev for ev in new if ev["event"] == "attack")
+    assert hit["attacker"] == c and hit["defender"] == d
+    assert hit["attacks"] == ENT.vehicles[k, V_ATTACKS] and hit["tier"] == ENT.vehicles[k, V_TIER]
     dealt = h0 - int(ent[d, L.HEALTH])
     assert int(ent[c, L.DEALT]) - dealt0 == dealt and ent[v, L.DEALT] == 0
     assert ent[c, L.ACTED] == 1 and ent[v, L.ACTED] == 1
@@ -760,9 +761,8 @@ def test_a_cpu_attacked_through_a_vehicle_retaliates_at_the_pilot():
     ent[c, L.HEALTH] = ent[c, L.MAX_HEALTH] = 10**6
     n_ev = len(game.event_rows())
     _vehicle_attack(st, game.S, c, cpu)
-    back = game.event_rows()[n_ev:]
-    back = back[back[:, 0] == L.EV_RETALIATE]
-    assert len(back) == 1 and back[0, 2] == cpu and back[0, 3] == c
+    back = game.named_events("retaliation", since=n_ev)
+    assert len(back) == 1 and back[0]["attacker"] == cpu and back[0]["defender"] == c
 
 
 def test_a_vehicles_weapon_deals_the_exact_damage_distribution():
@@ -777,7 +777,7 @@ def test_a_vehicles_weapon_deals_the_exact_damage_distribution():
     game = start()
     st, ent = game.st, game.st.ent
     v, c, d = armed_pilot(game)
-    st.g[L.LOG] = 0
+    st.game.log = 0
     out = np.empty(4000, np.int64)
     for i in range(out.size):
         ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 10**9

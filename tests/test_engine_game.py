@@ -27,6 +27,24 @@ def test_every_game_ends_and_same_seed_same_log():
     assert ra.reason != "running"
 
 
+def test_events_read_by_name_agree_with_the_words_and_the_game_scalars():
+    """One schema for the log: ``named_events`` gives each event the fields ``decode`` writes its
+    sentence from, filters by kind, starts where asked, and refuses a kind that does not exist;
+    the game record's named scalars are the log's own counts (``st.game.nev`` events kept)."""
+    game = new_game(1, 7, EXAMPLE_TEAMS.cards)
+    play_game(game, [L.GREEDY] * 4)
+    labels = game.labels(CATALOGUE.cards.names, game.setup.cpu_names)
+    words = game.events(CATALOGUE.cards.names, game.setup.cpu_names)
+    named = game.named_events()
+    assert len(named) == len(words) == int(game.st.game.nev) > 100
+    assert [{k: v for k, v in ev.items() if k not in ("text", "rule")} for ev in words] == named
+    attacks = game.named_events("attack", since=10)
+    assert attacks == [ev for ev in named[10:] if ev["event"] == "attack"] and attacks
+    assert all(labels[ev["attacker"]] and labels[ev["defender"]] for ev in attacks)
+    with pytest.raises(ValueError, match="no event kind"):
+        game.named_events("atack")
+
+
 def test_python_stepping_equals_jitted_loop():
     """One engine interface: stepping from Python replays the jitted loop exactly."""
     a = new_game(2, 3)
@@ -46,20 +64,23 @@ def test_rotation_order_and_placement():
     play_game(game, [L.RANDOM] * 4)
     rows = game.event_rows()
     kinds = rows[:, 0]
-    first = rows[(kinds == L.EV_TURN) | (kinds == L.EV_GM_TURN) | (kinds == L.EV_ROTATION)][:6]
-    assert first[:4, 0].tolist() == [L.EV_TURN] * 4 and first[:4, 2].tolist() == [0, 1, 2, 3]
-    assert first[4, 0] == L.EV_GM_TURN and first[5, 0] == L.EV_ROTATION and first[5, 2] == 2
+    first = game.named_events("turn", "GM turn", "rotation")[:6]
+    assert [ev["event"] for ev in first[:4]] == ["turn"] * 4
+    assert [ev["team"] for ev in first[:4]] == [0, 1, 2, 3]
+    assert first[4]["event"] == "GM turn" and first[5]["event"] == "rotation"
+    assert first[5]["rotation"] == 2
     S = game.S
-    placed = rows[kinds == L.EV_PLACE]
+    placed = game.named_events("placement")
     chars = game.st.ent[:, L.KIND] == L.K_CHARACTER  # not CPUs, vehicles, minions (docs/entities.md)
     n_chars = int(np.sum(chars))  # multi-character cards add some
     assert len(placed) == n_chars >= 20
-    for row in placed:
-        team = game.st.ent[row[2], L.TEAM]
-        assert row[3] in S.spawn_space[team]
+    for ev in placed:
+        team = game.st.ent[ev["entity"], L.TEAM]
+        assert ev["space"] in S.spawn_space[team]
     # every team's placements come right after its first turn begins, before anything else
+    log = game.named_events()
     for t in range(4):
-        i = np.flatnonzero((kinds == L.EV_TURN) & (rows[:, 2] == t))[0]
+        i = next(k for k, ev in enumerate(log) if ev["event"] == "turn" and ev["team"] == t)
         k = int(np.sum(chars & (game.st.ent[:, L.TEAM] == t)))
         after = kinds[i + 1:]
         after = after[after != L.EV_STATE]  # (placed on a frozen tile: frozen at once)
@@ -118,8 +139,8 @@ def test_an_eliminated_team_takes_no_more_turns():
         if game.current < 0:
             break
         step(game, L.RANDOM)
-    turns = _kinds(game, L.EV_TURN)
-    assert set(turns[:, 2].tolist()) == {0, 2, 3} and (turns[:, 2] == 3).sum() >= 2
+    turns = [ev["team"] for ev in game.named_events("turn")]
+    assert set(turns) == {0, 2, 3} and turns.count(3) >= 2
 
 
 def test_a_cpu_is_every_teams_opponent():
@@ -134,7 +155,7 @@ def test_a_cpu_is_every_teams_opponent():
         c = int(np.flatnonzero((ent[:, L.TEAM] == t) & (ent[:, L.KIND] == L.K_CHARACTER))[0])
         ent[c, L.SPACE] = ent[cpus[0], L.SPACE]
         ent[c, L.ACTED] = ent[c, L.FROZEN] = ent[c, L.SUBMERGED] = 0
-        st.g[L.CUR] = c
+        st.game.cur = c
         assert game.legal_mask()[game.action("attack", cpus[0])], t
         ent[c, L.SPACE] = -1
 
@@ -148,7 +169,7 @@ def _flood_game():
     a = int(np.flatnonzero(probe.S.apoc_code == FLOOD)[0])
     game = new_game(2, 3, EXAMPLE_TEAMS.cards, apocalypse=a)
     st, ent = game.st, game.st.ent
-    st.g[L.REVEALED] = st.g[L.APOC_ACTIVE] = 1
+    st.game.revealed = st.game.apoc_active = 1
     for e in np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER):
         ent[e, L.SPACE] = game.S.spawn_space[ent[e, L.TEAM], 0]
         ent[e, L.HEALTH] = ent[e, L.MAX_HEALTH] = 10**6
@@ -170,7 +191,7 @@ def test_the_flood_takes_the_gm_turns_place_and_rises_every_step():
         _gm_turn(st, game.S)
         assert (ent[chars, L.HEALTH] == 10**6 - damage * (k + 1) - rise * k * (k + 1) // 2
                 ).all(), k
-    assert st.g[L.APOC_STEP] == 2 and rise > 0
+    assert st.game.apoc_step == 2 and rise > 0
 
 
 def test_a_destroyed_coordinate_removes_everyone_standing_in_it():
@@ -181,9 +202,9 @@ def test_a_destroyed_coordinate_removes_everyone_standing_in_it():
     game, _ = _flood_game()
     st, ent = game.st, game.st.ent
     c = int(np.flatnonzero((ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.TEAM] == 0))[0])
-    deaths = int(st.g[L.DEATHS])
+    deaths = int(st.game.deaths)
     _destroy(st, game.S, int(st.tile_pos[ent[c, L.SPACE]]))
-    assert ent[c, L.ALIVE] == 0 and st.g[L.DEATHS] > deaths
+    assert ent[c, L.ALIVE] == 0 and st.game.deaths > deaths
     assert st.tile_pos[game.S.spawn_space[0, 0]] < 0  # the coordinate is a void now
 
 
@@ -228,9 +249,8 @@ def test_destroyed_coordinates_are_announced_one_gm_turn_ahead(apocalypse):
     following GM Turn"; "Anything in a tile that is destroyed is removed from the game"."""
     game = new_game(5, 11, apocalypse=apocalypse)
     play_game(game, [L.RANDOM] * 4)
-    rows = game.event_rows()
-    ann = {int(r[2]): int(r[1]) for r in rows[rows[:, 0] == L.EV_ANNOUNCE]}
-    dest = {int(r[2]): int(r[1]) for r in rows[rows[:, 0] == L.EV_DESTROY]}
+    ann = {ev["position"]: ev["rotation"] for ev in game.named_events("announcement")}
+    dest = {ev["position"]: ev["rotation"] for ev in game.named_events("destruction")}
     assert dest, "a storm or collapse destroys coordinates"
     for p, rot in dest.items():
         assert ann[p] == rot - 1
@@ -255,9 +275,9 @@ def test_cpu_retaliates_only_when_it_survives_and_has_an_attack():
         st.ent[0, L.SPACE] = setup.static.spawn_space[0, 0]  # far away: positioning is ignored
         st.ent[0, L.ATK:L.ATK + 4] = attacks
         st.ent[cpu, L.HEALTH] = cpu_health
-        before = int(st.g[L.NEV])
+        before = int(st.game.nev)
         _strike(st, game.S, 0, cpu, 0, 0)
-        rows = st.ev[before:int(st.g[L.NEV])]
+        rows = st.ev[before:int(st.game.nev)]
         assert (L.EV_RETALIATE in rows[:, 0]) == expect, cpu_name
         if not expect and cpu_health == 1:
             assert st.ent[cpu, L.ALIVE] == 0
@@ -273,7 +293,7 @@ def test_elimination_reveals_and_last_team_wins():
     for team in (1, 2):
         for e in np.flatnonzero(st.ent[:, L.TEAM] == team):
             _kill(st, game.S, int(e), -1, L.BY_ATTACK)
-    assert st.g[L.REVEALED] == 1 and st.g[L.REVEAL_WHY] == L.BY_ELIMINATION
+    assert st.game.revealed == 1 and st.game.reveal_why == L.BY_ELIMINATION
     for e in np.flatnonzero(st.ent[:, L.TEAM] == 3):
         _kill(st, game.S, int(e), -1, L.BY_ATTACK)
     assert game.terminal and game.result().winner == 0
@@ -311,8 +331,8 @@ def test_the_reveal_thresholds_are_seven_deaths_or_rotation_seven(deaths, rotati
     from sim.engine.rules.reveal import _reveal_reason
 
     game = new_game(2, 3, EXAMPLE_TEAMS.cards)
-    game.st.g[L.DEATHS] = deaths
-    game.st.g[L.ROTATION] = rotation
+    game.st.game.deaths = deaths
+    game.st.game.rotation = rotation
     assert _reveal_reason(game.st, game.S) == why
 
 
@@ -329,9 +349,9 @@ def test_the_revealed_apocalypse_is_a_1x1_tile_entered_through_its_doorways():
     p = int(S.ip[L.P_APOC_POS])
     s = int(_middle(p))
     assert st.kind[s] != FLOOR and (st.move_nbr[s] < 0).all()
-    st.g[L.ROTATION] = 7
+    st.game.rotation = 7
     _check_reveal(st, S)
-    assert st.g[L.REVEALED] == 1
+    assert st.game.revealed == 1
     assert st.kind[s] == FLOOR and st.tile_pos[s] == p
     assert (st.move_nbr[s] >= 0).any()
 
@@ -340,7 +360,7 @@ def _rotation_ends(game, k, harm=False):
     from sim.engine.rules.turn import _end_rotation
 
     for _ in range(k):
-        game.st.g[L.HARM] = int(harm)
+        game.st.game.harm = int(harm)
         _end_rotation(game.st, game.S)
 
 
@@ -351,13 +371,13 @@ def test_stalemate_after_ten_quiet_rotations_and_harm_resets_the_count():
     game = new_game(2, 3, EXAMPLE_TEAMS.cards)
     quiet = int(game.S.ip[L.P_STALEMATE])
     _rotation_ends(game, quiet - 1)
-    assert game.st.g[L.OVER] == 0 and game.st.g[L.QUIET] == quiet - 1
+    assert game.st.game.over == 0 and game.st.game.quiet == quiet - 1
     _rotation_ends(game, 1, harm=True)
-    assert game.st.g[L.QUIET] == 0
+    assert game.st.game.quiet == 0
     _rotation_ends(game, quiet - 1)
-    assert game.st.g[L.OVER] == 0
+    assert game.st.game.over == 0
     _rotation_ends(game, 1)
-    assert game.st.g[L.OVER] != 0 and game.st.g[L.REASON] == L.STALEMATE
+    assert game.st.game.over != 0 and game.st.game.reason == L.STALEMATE
 
 
 def test_the_rotation_cap_ends_the_game_after_its_last_rotation():
@@ -365,11 +385,11 @@ def test_the_rotation_cap_ends_the_game_after_its_last_rotation():
     decided by health, when the counter passes the cap."""
     game = new_game(2, 3, EXAMPLE_TEAMS.cards)
     cap = int(game.S.ip[L.P_CAP])
-    game.st.g[L.ROTATION] = cap - 1
+    game.st.game.rotation = cap - 1
     _rotation_ends(game, 1, harm=True)
-    assert game.st.g[L.ROTATION] == cap and game.st.g[L.OVER] == 0
+    assert game.st.game.rotation == cap and game.st.game.over == 0
     _rotation_ends(game, 1, harm=True)
-    assert game.st.g[L.OVER] != 0 and game.st.g[L.REASON] == L.CAP
+    assert game.st.game.over != 0 and game.st.game.reason == L.CAP
 
 
 def test_same_step_elimination_goes_to_the_most_health_and_a_tie_to_no_one():
@@ -393,11 +413,11 @@ def test_damage_counts_as_harm_for_the_stalemate():
 
     game = new_game(2, 3, EXAMPLE_TEAMS.cards)
     _rotation_ends(game, 3)
-    assert game.st.g[L.QUIET] == 3
+    assert game.st.game.quiet == 3
     e = int(np.flatnonzero(game.st.ent[:, L.KIND] == L.K_CHARACTER)[0])
-    game.st.g[L.HARM] = 0
+    game.st.game.harm = 0
     _harm(game.st, game.S, e, 5, -1, L.BY_ATTACK)
-    assert game.st.g[L.HARM] == 1
+    assert game.st.game.harm == 1
     _end_rotation(game.st, game.S)
-    assert game.st.g[L.QUIET] == 0
+    assert game.st.game.quiet == 0
 

@@ -73,11 +73,11 @@ def test_every_declared_attacker_throws_in_order_while_the_target_stands():
     ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 100_000
     mates = [int(e) for e in team_rows(game, 0)]
     game.apply(group_action(game, d))
-    group = events(game, L.EV_GROUP)
-    assert len(group) == 1 and group[0, 2] == c and group[0, 3] == d and group[0, 4] == len(mates)
-    throws = events(game, L.EV_ATTACK)
-    assert throws[:, 2].tolist() == [c] + [e for e in mates if e != c]
-    assert (throws[:, 3] == d).all() and (ent[mates, L.ACTED] == 1).all()
+    (group,) = game.named_events("group attack")
+    assert (group["attacker"], group["target"], group["attackers"]) == (c, d, len(mates))
+    throws = game.named_events("attack")
+    assert [ev["attacker"] for ev in throws] == [c] + [e for e in mates if e != c]
+    assert all(ev["defender"] == d for ev in throws) and (ent[mates, L.ACTED] == 1).all()
 
 
 def test_the_group_attack_order_ruling_is_read_from_rules_toml():

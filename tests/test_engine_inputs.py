@@ -118,4 +118,4 @@ def test_shipped_apocalypses_each_end_a_game():
             game.apply(0 if mask[0] else int(mask.nonzero()[0][0]))
         r = game.result()
         assert r.reason in ("last team standing", "simultaneous elimination"), apocs.names[a]
-        assert game.st.g[L.APOC_ACTIVE] == 1
+        assert game.st.game.apoc_active == 1

@@ -52,10 +52,10 @@ def end_turn_of(game, e: int) -> None:
     st, ent = game.st, game.st.ent
     c = game.current
     acted, done = int(ent[c, L.ACTED]), ent[:, L.DONE].copy()
-    st.g[L.CUR] = e
+    st.game.cur = e
     game.apply(L.END)
     ent[:, L.DONE] = done
-    st.g[L.CUR] = c
+    st.game.cur = c
     ent[c, L.ACTED] = acted
 
 
@@ -247,10 +247,10 @@ def test_items_drop_where_the_holder_dies_and_a_revive_does_not_restore_them():
     _kill(st, game.S, a, -1, L.BY_ATTACK)
     assert slots(game, a) == [None, None] and ent[a, L.ATK] == atk - 2
     lying = sorted(ITEMS.names[i] for i, s in st.floor if i >= 0 and s == spot)
-    assert lying == ["Health Potion", "War Hammer"] and st.g[L.FLOOR_N] == 2
+    assert lying == ["Health Potion", "War Hammer"] and st.game.floor_n == 2
     from sim.engine.effects.interpreter import _revive, _revive_space
     _revive(st, game.S, c, a, _revive_space(st, game.S, a))
-    assert slots(game, a) == [None, None] and st.g[L.FLOOR_N] == 2
+    assert slots(game, a) == [None, None] and st.game.floor_n == 2
 
 
 def test_drop_onto_the_current_space_and_pick_up_within_1_range(patch):
@@ -268,16 +268,16 @@ def test_drop_onto_the_current_space_and_pick_up_within_1_range(patch):
     legal = [a - pick(game, 0) for a in item_actions(game)]
     # rows: 0 the dropped spyglass (own space), 1-3 neighbours, 4 two steps away
     assert legal == [0, 1, 2, 3]
-    saved, n_floor = st.floor.copy(), int(st.g[L.FLOOR_N])
+    saved, n_floor = st.floor.copy(), int(st.game.floor_n)
     st.floor[:] = -1
-    st.g[L.FLOOR_N] = 0
+    st.game.floor_n = 0
     _put_on_floor(st, item("Antidote"), ring[0])  # nothing underfoot, one item a step away
     assert [a - pick(game, 0) for a in item_actions(game)] == [0]
     st.floor[:] = saved
-    st.g[L.FLOOR_N] = n_floor
+    st.game.floor_n = n_floor
     game.st.ent[c, L.SPACE] = door
     st.floor[1:5] = -1
-    st.g[L.FLOOR_N] = 1
+    st.game.floor_n = 1
     _put_on_floor(st, item("Antidote"), beyond)  # row 1: next tile, range 2
     assert [a - pick(game, 0) for a in item_actions(game)] == []
     game.st.ent[c, L.SPACE] = beyond
@@ -314,21 +314,21 @@ def test_a_multi_character_card_shares_one_item_pool():
     give(game, a, "Health Potion")
     assert slots(game, a) == slots(game, b) == ["Iron Sword", "Health Potion"]
     assert np.array_equal(ent[twins, L.ATK], atk + 1), "held: applies to all of them"
-    st.g[L.CUR] = b
+    st.game.cur = b
     ent[twins, L.HEALTH] -= 50
     game.apply(use_on(game, 1, b))
     assert ent[b, L.HEALTH] == ent[a, L.HEALTH] + 40, "used up: only the user"
-    st.g[L.CUR] = b
+    st.game.cur = b
     game.apply(drop(game, 0))  # "Any one of them may drop"
     assert np.array_equal(ent[twins, L.ATK], atk)
-    st.g[L.CUR] = a
+    st.game.cur = a
     ent[a, L.SPACE] = ent[b, L.SPACE]
     game.apply(pick(game, 0))  # ... "or pick up"
     give(game, a, "Spyglass")
     _kill(st, game.S, a, -1, L.BY_ATTACK)
-    assert slots(game, b) == ["Iron Sword", "Spyglass"] and st.g[L.FLOOR_N] == 0
+    assert slots(game, b) == ["Iron Sword", "Spyglass"] and st.game.floor_n == 0
     _kill(st, game.S, b, -1, L.BY_ATTACK)
-    assert st.g[L.FLOOR_N] == 2 and set(st.floor[:2, 1]) == {int(ent[b, L.SPACE])}
+    assert st.game.floor_n == 2 and set(st.floor[:2, 1]) == {int(ent[b, L.SPACE])}
 
 
 # --------------------------------------------------------------------------- the effects
@@ -419,8 +419,8 @@ def test_a_scroll_strike_is_an_attack_with_extra_dice_and_a_teleport_costs_no_ac
     assert ent[c, L.SPACE] == spaces[0] and ent[c, L.ACTED] == 0
     ent[c, L.SPACE] = ent[d, L.SPACE]
     game.apply(use_on(game, 0, d))
-    attack = events(game, L.EV_ATTACK)[-1]
-    assert attack[3] == d and attack[5] == n + 3 and ent[c, L.ACTED] == 1
+    attack = game.named_events("attack")[-1]
+    assert attack["defender"] == d and attack["attacks"] == n + 3 and ent[c, L.ACTED] == 1
 
 
 def test_boots_may_let_the_holder_freely_cross_water():
@@ -450,13 +450,13 @@ def test_a_destroyed_coordinate_removes_its_items_and_a_full_floor_loses_them():
     game.apply(drop(game, 0))
     assert drop(game, 1) not in item_actions(game), "the floor is full"
     _kill(st, game.S, c, -1, L.BY_ATTACK)
-    assert st.g[L.ITEMS_LOST] == 1
+    assert st.game.items_lost == 1
     check_items(game)
     _void_position(st, int(st.tile_pos[here]))
     assert not _put_on_floor(st, item("Antidote"), here)
     other = int(np.flatnonzero((st.kind == FLOOR) & (st.tile_pos >= 0))[0])
     assert _put_on_floor(st, item("Antidote"), other)  # a row on the void is free again
-    assert st.g[L.ITEMS_LOST] == 3
+    assert st.game.items_lost == 3
     check_items(game)
 
 
@@ -472,16 +472,16 @@ def test_greedy_picks_up_heals_when_hurt_and_throws_at_the_best_target():
     assert slots(game, c) == ["Health Potion", None]
     end_turn_of(game, c)
     ent[c, L.ACTED] = 1
-    st.g[L.CUR] = c
+    st.game.cur = c
     ent[c, L.HEALTH] = ent[c, L.MAX_HEALTH] - 5
     ent[c, L.SPEED_LEFT] = 0
     step(game, L.GREEDY)
     assert slots(game, c)[0] == "Health Potion", "kept: a scratch"
-    st.g[L.CUR], ent[c, L.DONE] = c, 0
+    st.game.cur, ent[c, L.DONE] = c, 0
     ent[c, L.HEALTH] = ent[c, L.MAX_HEALTH] - 45
     step(game, L.GREEDY)
     assert slots(game, c)[0] is None and ent[c, L.HEALTH] == ent[c, L.MAX_HEALTH] - 5
-    st.g[L.CUR], ent[c, L.DONE], ent[c, L.ACTED] = c, 0, 0
+    st.game.cur, ent[c, L.DONE], ent[c, L.ACTED] = c, 0, 0
     give(game, c, "Throwing Knife")
     foes = np.flatnonzero((ent[:, L.TEAM] == 1) & (ent[:, L.KIND] == L.K_CHARACTER))
     ent[foes, L.DEFENSE] = 9

@@ -95,7 +95,7 @@ def test_hand_overs_per_turn_are_bounded_so_every_turn_ends():
         hands = np.flatnonzero(ev[:, 0] == L.EV_HAND)
         assert hands.size > 0
         turn_of = np.searchsorted(turns, hands) - 1
-        left = ev[hands, 4]
+        left = np.array([e["left"] for e in game.named_events("hand over")])
         assert left.min() >= 0
         same = turn_of[1:] == turn_of[:-1]
         assert np.all(left[1:][same] == left[:-1][same] - 1)
@@ -114,7 +114,7 @@ def test_greedy_lets_a_teammate_that_can_strike_go_first():
     for e in rows:  # nobody else has an opponent within range 0 on the team's own spawn
         ent[e, L.RANGE] = 0
     ent[c, L.AB_USED] = 1  # nothing but moving for c
-    assert st.g[L.HANDS_LEFT] == 4
+    assert st.game.hands_left == 4
     assert by_name("greedy").choose(game) == _hand(game, striker)
     ent[striker, L.SPACE] = ent[c, L.SPACE]  # no one can strike: c goes on itself
     assert by_name("greedy").choose(game) != _hand(game, striker)

@@ -85,11 +85,11 @@ def end_turn_of(game, e: int) -> None:
     st, ent = game.st, game.st.ent
     c = game.current
     acted, done = int(ent[c, L.ACTED]), ent[:, L.DONE].copy()
-    st.g[L.CUR] = e
+    st.game.cur = e
     ent[e, L.DONE] = 0
     game.apply(L.END)
     ent[:, L.DONE] = done
-    st.g[L.CUR] = c
+    st.game.cur = c
     ent[c, L.ACTED] = acted
 
 
@@ -162,7 +162,7 @@ def _speed(g, c):
     ("Central Perk", 2, "heal 30", lambda g, c, b: g.st.ent[c, L.HEALTH] == b[L.HEALTH] + 30),
     ("Warp Zone", 2, "green star",
      lambda g, c, b: _attack_star(g.st, g.S, c, enemy_of(g, c)) == GREEN),
-    ("Server Farm", 1, "a coin for the team", lambda g, c, b: g.st.g[L.COINS] == 1),
+    ("Server Farm", 1, "a coin for the team", lambda g, c, b: g.st.game.coins[0] == 1),
     ("Concert Stage", 2, "an extra action", lambda g, c, b: g.st.ent[c, L.EXTRA_LEFT] == 1),
     ("Sky Island", 2, "an item", lambda g, c, b: g.st.ent[c, L.ITEM_SLOT] != 0),
 ])
@@ -356,18 +356,18 @@ def test_a_frozen_tile_freezes_everyone_in_it_for_as_long_as_it_is():
     ent[d, L.SPACE] = floor_of(game, farm)
     ent[c, L.SPACE] = floor_of(game, where("River Styx"))
     assert interact_actions(game) == []  # no coin yet
-    st.g[L.COINS] = 1
+    st.game.coins[0] = 1
     game.apply(interact(game, middle(farm)))
-    assert st.g[L.COINS] == 0 and ent[d, L.FROZEN] != 0
+    assert st.game.coins[0] == 0 and ent[d, L.FROZEN] != 0
     assert ent[d, L.FROZEN] == st.tiles[farm, L.TL_FROZEN]
     a = ally_of(game, c)
     ent[f, L.SPACE] = floor_of(game, farm)      # walk in ...
     ent[a, L.SPACE] = space("Server Farm", 0, 0)
     _after_action_tiles(st, S)                  # ... and are frozen after the action
     assert ent[f, L.FROZEN] == ent[a, L.FROZEN] == ent[d, L.FROZEN]
-    st.g[L.CUR] = a
+    st.game.cur = a
     assert game.legal_actions().tolist() == [L.END]  # frozen: nothing at all, no interactable
-    st.g[L.CUR] = c
+    st.game.cur = c
     _begin_turn(st, 0)  # the freezer's team's next turn: the tile and its entities thaw together
     _after_action_tiles(st, S)
     assert ent[d, L.FROZEN] == 0 and ent[f, L.FROZEN] == 0 and not _paused(st, farm)
@@ -402,7 +402,7 @@ def test_an_interactable_is_used_from_within_1_range(tile, at, offered):
     from within 1 range of the interactable piece ... or the tile itself"."""
     game, c = game_on()
     st, ent = game.st, game.st.ent
-    st.g[L.COINS] = 5
+    st.game.coins[0] = 5
     ent[c, L.SPACE] = space(tile, *at)
     assert bool(interact_actions(game)) == offered
     ent[c, L.ACTED] = 1  # "by spending an action": none left, none offered
@@ -428,7 +428,7 @@ def test_the_pieces_cell_in_the_next_tile_is_not_within_1_range():
     4; there are some, so the case is reached)."""
     game, c = game_on()
     st, ent, S = game.st, game.st.ent, game.S
-    st.g[L.COINS] = 5
+    st.game.coins[0] = 5
     fx, nbr, tile_pos = S.tile_fx, st.sight_nbr, st.tile_pos
     cases = []
     for s in np.flatnonzero((tile_pos >= 0) & (st.kind == FLOOR)):
@@ -471,15 +471,15 @@ def test_a_team_economy_is_spent_by_any_teammate():
     ent[a, L.SPACE] = floor_of(game, where("Server Farm"))
     ent[c, L.SPACE] = space("Acme Warehouse", 1, 0)  # beside the catalogue piece
     end_turn_of(game, a)
-    assert st.g[L.COINS] == 1 and interact_actions(game) == []  # the price is 2
+    assert st.game.coins[0] == 1 and interact_actions(game) == []  # the price is 2
     end_turn_of(game, a)
-    assert st.g[L.COINS] == 2 and interact_actions(game) == [int(ent[c, L.SPACE])]
+    assert st.game.coins[0] == 2 and interact_actions(game) == [int(ent[c, L.SPACE])]
     game.apply(interact(game, int(ent[c, L.SPACE])))
-    assert st.g[L.COINS] == 0 and ent[c, L.ITEM_SLOT] != 0
+    assert st.game.coins[0] == 0 and ent[c, L.ITEM_SLOT] != 0
     d = enemy_of(game, c)
-    st.g[L.COINS + 1] = 0
+    st.game.coins[1] = 0
     ent[d, L.SPACE] = ent[c, L.SPACE]
-    st.g[L.CUR], st.g[L.COINS] = d, 5  # Team 1's coins are not Team 2's
+    st.game.cur, st.game.coins[0] = d, 5  # Team 1's coins are not Team 2's
     assert interact_actions(game) == []
 
 
@@ -496,7 +496,7 @@ def test_an_extra_action_next_turn():
     game.apply(L.END)  # this turn: not yet
     assert ent[c, L.DONE] == 1
     _begin_turn(st, 0)
-    st.g[L.CUR] = c
+    st.game.cur = c
     ent[c, L.ACTED] = 1  # it has attacked
     game.apply(L.END)
     assert ent[c, L.ACTED] == 0 and ent[c, L.DONE] == 0 and ent[c, L.EXTRA_LEFT] == 0
@@ -622,7 +622,7 @@ def test_swaps_and_transforms_in_play_match_the_python_board(board):
             ref, _ = transform_tile(ref, TILES, divmod(q, 7), n)
             _transform(st, S, q, n, -1)
             assert board_now(game, ref) == []
-    st.g[L.REVEALED] = 1
+    st.game.revealed = 1
     assert _reveal_in_place(st, S)
     ref.tiles[ref.tiles == APOCALYPSE] = TILES.uncovered
     assert [b for b in board_now(game, ref) if b != "tile distance"] == []
@@ -669,7 +669,7 @@ def test_the_apocalypse_cannot_be_swapped_or_transformed():
     give_ability(game, c, "tile_control", mode=0, range=6)
     ent[c, L.SPACE] = floor_of(game, where("Fortress of Solitude"))  # beside the Apocalypse
     for revealed in (0, 1):
-        st.g[L.REVEALED] = revealed
+        st.game.revealed = revealed
         mask = game.legal_mask()
         assert mask[on_space(game, middle(where("Concert Stage")))]
         assert not mask[on_space(game, middle(apoc))]
@@ -677,8 +677,8 @@ def test_the_apocalypse_cannot_be_swapped_or_transformed():
     # Players"): its own tile_control swaps nothing
     from sim.engine.rules.reveal import _check_reveal
 
-    st.g[L.REVEALED] = 0
-    st.g[L.ROTATION] = 7
+    st.game.revealed = 0
+    st.game.rotation = 7
     _check_reveal(st, game.S)
     ent[c, L.SPACE] = middle(apoc)
     mask = game.legal_mask()
@@ -733,7 +733,7 @@ def test_a_spawn_destroyed_or_walled_off_offers_no_place_and_the_character_waits
     st.kind[block] = kinds
     for k in (1, 2):
         _destroy(st, S, int(st.tile_pos[S.spawn_space[0, k]]))
-    assert st.g[L.OVER] == 0 and ent[c, L.ALIVE] != 0
+    assert st.game.over == 0 and ent[c, L.ALIVE] != 0
     mask = game.legal_mask()
     assert np.flatnonzero(mask).tolist() == [L.END]
     assert _greedy_action(st, S, mask) == L.END
@@ -821,7 +821,7 @@ def test_greedy_buys_from_the_team_economy():
     game, c = game_on()
     st, ent = game.st, game.st.ent
     ent[c, L.SPACE] = space("Acme Warehouse", 1, 0)
-    st.g[L.COINS] = 2
+    st.game.coins[0] = 2
     mask = game.legal_mask()
     assert _greedy_action(st, game.S, mask) == interact(game, int(ent[c, L.SPACE]))
 

@@ -106,12 +106,12 @@ def test_a_successful_water_roll_crosses_the_body_for_no_speed():
     mask = put(game, c, s)
     offered = {x for x in range(game.st.kind.shape[0]) if mask[water_action(game, x)]}
     assert offered == shore | walls and t in offered
-    assert cross(game, c, s, t)[6] == 1
+    assert cross(game, c, s, t)["success"] == 1
 
 
 def cross(game, c, here, to):
     """``c`` on ``here`` rolls across the water to ``to`` with every face a success: it lands
-    there, for no speed, not submerged. Returns the roll's event row."""
+    there, for no speed, not submerged. Returns the roll's event (by field name)."""
     mask = put(game, c, here)
     assert mask[water_action(game, to)]
     speed = int(game.st.ent[c, L.SPEED_LEFT])
@@ -119,7 +119,7 @@ def cross(game, c, here, to):
         game.apply(water_action(game, to))
     ent = game.st.ent
     assert ent[c, L.SPACE] == to and ent[c, L.SPEED_LEFT] == speed and ent[c, L.SUBMERGED] == 0
-    return events(game, L.EV_WATER_ROLL)[-1]
+    return game.named_events("water-roll")[-1]
 
 
 def test_a_failed_water_roll_submerges_and_only_escape_is_left():
@@ -159,7 +159,7 @@ def test_no_roll_is_left_once_the_streak_failed_and_the_action_is_spent():
     assert put(game, c, s)[water_action(game, t)]
     with rules_ip(game.S, P_WATER_MIN=7):  # every face fails
         game.apply(water_action(game, t))
-    game.st.g[L.CUR] = c
+    game.st.game.cur = c
     assert game.st.ent[c, L.STREAK_OVER] == 1
     assert not game.legal_mask()[game.block("water_roll").start:game.block("hand_over").start].any()
 
@@ -206,7 +206,7 @@ def test_a_tile_swapped_in_play_brings_its_water():
     here = local_space(divmod(q, 7), 1, 0, 5)  # above the water edge
     far = local_space(divmod(q, 7), 2, 4, 5)   # below it, at the other end of the body
     roll = cross(game, c, here, far)
-    assert roll[3] == here and roll[4] == far and roll[6] == 1
+    assert roll["from"] == here and roll["to"] == far and roll["success"] == 1
     ent = game.st.ent
     p = int(np.flatnonzero(setup_for(BOARD).board.tiles.ravel()
                            == CATALOGUE.tiles.find("River Styx"))[0])
@@ -274,7 +274,7 @@ def test_free_water_always_succeeds_without_rolling():
     with rules_ip(game.S, P_WATER_MIN=99):
         game.apply(water_action(game, t))
     assert game.st.ent[c, L.SPACE] == t
-    assert events(game, L.EV_WATER_ROLL)[-1, 5] == 0
+    assert game.named_events("water-roll")[-1]["face"] == 0
 
 
 def test_a_streak_of_automatic_successes_ends_at_the_house_cap():
@@ -312,7 +312,7 @@ def test_a_submerged_character_remains_a_target():
     put(game, c, s)
     game.st.ent[c, L.SUBMERGED] = 1
     foe = int(np.flatnonzero((game.st.ent[:, L.TEAM] == 1) & (game.st.ent[:, L.KIND] == L.K_CHARACTER))[0])
-    game.st.g[L.CUR] = foe
+    game.st.game.cur = foe
     game.st.ent[foe, L.SPACE] = s
     game.st.ent[foe, L.ACTED] = 0
     assert game.legal_mask()[game.action("attack", c)]
@@ -335,12 +335,12 @@ def test_water_rolls_succeed_at_the_rules_rate():
         game.st.ent[c, L.SUBMERGED] = 0
         game.st.ent[c, L.STREAK_OVER] = 0
         game.st.ent[c, L.ACTED] = 0
-        game.st.g[L.CUR] = c
+        game.st.game.cur = c
         game.legal_mask()
         game.apply(water_action(game, t))
         wins += int(game.st.ent[c, L.SPACE] == t)
-        game.st.g[L.OVER] = 0
-        game.st.g[L.CUR] = c
+        game.st.game.over = 0
+        game.st.game.cur = c
     assert stats.binomtest(wins, n, p).pvalue > 1e-3
 
 
@@ -552,4 +552,4 @@ def test_boots_with_free_water_cross_without_rolling():
     with rules_ip(game.S, P_WATER_MIN=99):
         game.apply(water_action(game, t))
     assert game.st.ent[c, L.SPACE] == t
-    assert events(game, L.EV_WATER_ROLL)[-1, 5] == 0
+    assert game.named_events("water-roll")[-1]["face"] == 0

@@ -172,7 +172,8 @@ def test_no_policy_sees_the_face_down_apocalypse(spec):
         rows = game.event_rows()
         reveal = np.flatnonzero(rows[:, 0] == L.EV_REVEAL)
         assert reveal.size == 1
-        learn = np.flatnonzero((rows[:, 0] == L.EV_INTERACT) & (rows[:, 4] == L.OP_LEARN))
+        learn = np.array([k for k, ev in enumerate(game.named_events()) if ev["event"] ==
+                          "interactable" and ev["effect"] == L.OP_LEARN], np.int64)
         logs.append(rows[: min(reveal[0], learn[0] if learn.size else reveal[0])])
     assert len(logs[0]) > 100 and np.array_equal(logs[0], logs[1])
 
@@ -195,15 +196,15 @@ def test_the_lookahead_searches_alike_whichever_apocalypse_lies_face_down():
     for board in range(15, 40):
         game = new_game(board, 4, log=False)
         S = game.S
-        while not game.terminal and game.st.g[L.REVEALED] == 0 and compared < 8:
+        while not game.terminal and game.st.game.revealed == 0 and compared < 8:
             st0 = game.st
-            near = (st0.g[L.ROTATION] >= S.ip[L.P_REVEAL_ROTATION] - 1
-                    or st0.g[L.DEATHS] >= S.ip[L.P_REVEAL_DEATHS] - 1)
+            near = (st0.game.rotation >= S.ip[L.P_REVEAL_ROTATION] - 1
+                    or st0.game.deaths >= S.ip[L.P_REVEAL_DEATHS] - 1)
             if near and not _knows_apocalypse(st0, st0.ent[game.current, L.TEAM]):
                 searches = set()
                 for apocalypse in range(S.apoc_code.shape[0]):
                     st = _clone(st0)
-                    st.g[L.APOC] = apocalypse
+                    st.game.apoc = apocalypse
                     mask = np.zeros(game.n_actions, np.bool_)
                     _legal(st, S, mask)
                     stats = np.zeros(2, np.int64)

@@ -43,17 +43,17 @@ from .water_values import _water_choice, _water_targets
 @njit(inline="always")
 def _storm(st, S):
     """Whether the revealed, unresolved Apocalypse is the Storm (positions score by layer then)."""
-    return (st.g[L.REVEALED] != 0 and st.g[L.APOC_RESOLVED] == 0
-            and S.apoc_code[st.g[L.APOC]] == STORM)
+    return (st.game.revealed != 0 and st.game.apoc_resolved == 0
+            and S.apoc_code[st.game.apoc] == STORM)
 
 
 @njit(inline="always")
 def _hold_target(st, S):
     """The position to hold to resolve the revealed Apocalypse (-1: none to hold now)."""
-    g = st.g
+    g = st.game
     p = S.ip[L.P_APOC_POS]
-    if (g[L.REVEALED] == 0 or g[L.APOC_RESOLVED] != 0 or st.pos_state[p] != L.NORMAL
-            or S.apoc_params[g[L.APOC], P_RESOLVE] != RESOLVE_HOLD):
+    if (g.revealed == 0 or g.apoc_resolved != 0 or st.pos_state[p] != L.NORMAL
+            or S.apoc_params[g.apoc, P_RESOLVE] != RESOLVE_HOLD):
         return -1
     return p
 
@@ -259,9 +259,9 @@ def _escape(st, S, c, mask, enemy_r, enemy_c, cpu):
 @njit
 def _greedy_action(st, S, mask):
     """Needs ``_legal`` just run (its reach and sight buffers: the reached spaces are
-    ``st.queue[:g[NREACH]]``, so moves are scored without scanning all 1,225 spaces)."""
+    ``st.queue[:g.nreach]``, so moves are scored without scanning all 1,225 spaces)."""
     ent = st.ent
-    c = st.g[L.CUR]
+    c = st.game.cur
     # the threats (enemies' and CPUs' places) only where positions are scored: not when an
     # attack, an ability, an item or a tile action wins
     if ent[c, L.SPACE] < 0:  # placement: the spawn space with the best position
@@ -349,15 +349,15 @@ def _best_position(st, S, c, mask):
     enemy_r, enemy_c, cpu = _threats(st, S, c)
     bonus = _pos_base(st, S, c)  # once per decision: here, a teleport's spaces, the walk
     # fields read once (each read of a state field is a reference-count round trip)
-    g = st.g
+    g = st.game
     fp = S.fp
     tile_pos = st.tile_pos
     # one call scores staying and every walk: the reached spaces begin with the search's start
-    nreach = g[L.NREACH]
+    nreach = g.nreach
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(n)
     walk = _position_scores(ent, fp, tile_pos, bonus, c, spaces,
                             mask, False, enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
-    for v in range(g[L.G_VEH_FIRST], g[L.G_VEH_FIRST] + g[L.G_VEH_N]):
+    for v in range(g.veh_first, g.veh_first + g.veh_n):
         # an armed vehicle in reach
         if _may_board(ent, c, v) and mask[_move_base(n, m) + ent[v, L.SPACE]]:
             _boarding_bonus(st, S, c, v, spaces, walk)
@@ -377,7 +377,7 @@ def _best_position(st, S, c, mask):
             best, best_a = _best_landing(tele, scores, _ability_space_base(n, m), 0.0, best, best_a)
     # a launch (the Slingshot) is a move that spends the action; the interactable within reach
     # is the one legal._legal found for this decision
-    k = g[L.INTERACT_ROW]
+    k = g.interact_row
     if k >= 0 and _is_launch(S.tile_fx, k):
         launch, price = _launch(st, S, c, mask, k)
         scores = _position_scores(ent, fp, tile_pos, bonus, c, launch, mask, False, enemy_r,

@@ -108,7 +108,7 @@ def _item_use_score(st, S, c, item, t):
 @njit
 def _item_pickup(st, S, c, mask):
     """The pick-up of the most valuable item within reach (``-1``: none legal)."""
-    if st.g[L.FLOOR_N] == 0:
+    if st.game.floor_n == 0:
         return -1
     n = st.kind.shape[0]
     m = st.ent.shape[0]

@@ -92,7 +92,7 @@ def _mix(x):
 def _seed_simulation(st, j, out):
     """``out`` = xoshiro state of simulation ``j`` of this decision, hashed from the game's stream
     state and decision number (read, never advanced)."""
-    h = _mix(np.uint64(st.g[L.DECISIONS]))
+    h = _mix(np.uint64(st.game.decisions))
     for k in range(4):
         h = _mix(h ^ st.rng[k])
     h = _mix(h ^ (np.uint64(j) * _GOLDEN))
@@ -106,9 +106,9 @@ def _seed_simulation(st, j, out):
 @njit
 def _value(sim, team, health):
     """A finished game: 1 for a win, else 0; otherwise the team's share of the health left."""
-    g = sim.g
-    if g[L.OVER] != 0:
-        return 1.0 if g[L.WINNER] == team else 0.0
+    g = sim.game
+    if g.over != 0:
+        return 1.0 if g.winner == team else 0.0
     _team_health(sim, health)
     total = health.sum()
     return health[team] / total if total > 0 else 0.0
@@ -129,10 +129,10 @@ def _depth(budget):
 def _playout(sim, S, mask, team, r0, depth):
     """Greedy for everyone until ``team``'s turn of rotation ``r0 + depth`` (or the end); the
     number of decisions played."""
-    g = sim.g
+    g = sim.game
     n = 0
-    while g[L.OVER] == 0 and n < PLAYOUT_CAP:
-        if g[L.ROTATION] > r0 + depth or (g[L.ROTATION] >= r0 + depth and g[L.TURN] >= team):
+    while g.over == 0 and n < PLAYOUT_CAP:
+        if g.rotation > r0 + depth or (g.rotation >= r0 + depth and g.turn >= team):
             break
         count = _legal(sim, S, mask)
         a = L.END
@@ -168,7 +168,7 @@ def _top_spaces(st, S, c, mask, approach, best, k_best):
     fp = S.fp.copy()
     fp[L.W_APPROACH] *= approach
     enemy_r, enemy_c, cpu = _threats(st, S, c)
-    nreach = st.g[L.NREACH]
+    nreach = st.game.nreach
     spaces = st.queue[:nreach] if nreach >= 0 else np.arange(st.kind.shape[0])
     scores = _position_scores(ent, fp, st.tile_pos, _pos_base(st, S, c), c, spaces, mask, True,
                               enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
@@ -216,7 +216,7 @@ def _water_candidate(st, S, c, mask, cands, k):
 def _candidates(st, S, mask, cands, budget):
     """Greedy's choice first, then attacks by greedy's score, ending the turn, the best moves."""
     ent = st.ent
-    c = st.g[L.CUR]
+    c = st.game.cur
     n = st.kind.shape[0]
     m = ent.shape[0]
     k = _add(cands, 0, _greedy_action(st, S, mask))
@@ -239,7 +239,7 @@ def _candidates(st, S, mask, cands, budget):
             else np.empty(0, np.int64))
     if tele.shape[0] > 0:
         k = _add(cands, k, _ability_space_base(n, m) + _best_placed(st, S, c, mask, tele))
-    row = st.g[L.INTERACT_ROW]  # the slingshot's best-placed landing
+    row = st.game.interact_row  # the slingshot's best-placed landing
     launch = (_launch(st, S, c, mask, row)[0] if row >= 0 and _is_launch(S.tile_fx, row)
               else np.empty(0, np.int64))
     if launch.shape[0] > 0:
@@ -314,13 +314,13 @@ def _simulate(st, S, sim, a, j, team, mask, health, stats, depth):
     """One play-out of action ``a`` with simulation ``j``'s dice; its value for ``team``."""
     _copy_into(sim, st)
     _seed_simulation(st, j, sim.rng)
-    g = sim.g
-    if g[L.REVEALED] == 0 and not _knows_apocalypse(st, team):  # face-down: draw our own
+    g = sim.game
+    if g.revealed == 0 and not _knows_apocalypse(st, team):  # face-down: draw our own
         s0, s1, s2, s3 = sim.rng[0], sim.rng[1], sim.rng[2], sim.rng[3]
         r, s0, s1, s2, s3 = roll(S.apoc_code.shape[0], s0, s1, s2, s3)
         sim.rng[0], sim.rng[1], sim.rng[2], sim.rng[3] = s0, s1, s2, s3
-        g[L.APOC] = r - 1
-    r0 = g[L.ROTATION]
+        g.apoc = r - 1
+    r0 = g.rotation
     _legal(sim, S, mask)  # the move's cost comes from this decision's reach search
     _apply(sim, S, a)
     stats[1] += 1 + _playout(sim, S, mask, team, r0, depth)
@@ -337,7 +337,7 @@ def _search(st, S, mask, budget, stats):
     if budget < 2 or k == 1:
         return cands[0]
     k = min(k, max(2, budget // 2))  # every candidate's first round: two simulations if it can
-    team = st.ent[st.g[L.CUR], L.TEAM]
+    team = st.ent[st.game.cur, L.TEAM]
     depth = _depth(budget)
     sim = _clone(st)
     smask = np.zeros(mask.shape[0], np.bool_)

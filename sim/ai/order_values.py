@@ -21,7 +21,7 @@ def _first_striker(st, S, c, mask):
     """The hand-over to the first teammate (card order) that may have an opponent within its
     range, when ``c`` has none within its own; -1 when there is none or ``c`` may not hand over."""
     ent = st.ent
-    if st.g[L.HANDS_LEFT] <= 0 or ent[c, L.BEGUN] != 0:
+    if st.game.hands_left <= 0 or ent[c, L.BEGUN] != 0:
         return -1
     team = ent[c, L.TEAM]
     if _may_reach(st, S, ent[c, L.SPACE], team, ent[c, L.RANGE]):

@@ -53,7 +53,7 @@ def _choose(st, S, mask, count, policy, budget=0):
             if mask[a]:
                 return a
     # the policy sees invisible opponents where they were last seen (observe.py)
-    hidden = _conceal(st, st.ent[st.g[L.CUR], L.TEAM])
+    hidden = _conceal(st, st.ent[st.game.cur, L.TEAM])
     if policy == L.GREEDY:
         a = _greedy_action(st, S, mask)
     elif policy == L.LOOKAHEAD:
@@ -61,7 +61,7 @@ def _choose(st, S, mask, count, policy, budget=0):
     else:
         a = _random_action(st, mask, count)
     if hidden > 0:
-        _conceal(st, st.ent[st.g[L.CUR], L.TEAM])  # the true positions back
+        _conceal(st, st.ent[st.game.cur, L.TEAM])  # the true positions back
     return a
 
 
@@ -82,21 +82,21 @@ def _play(st, S, policies, budgets, eliminated, fps):
     finishing order the ladder rates. Checked only when a character died (one comparison per
     decision otherwise)."""
     seen = (with_fp(S, fps[0]), with_fp(S, fps[1]), with_fp(S, fps[2]), with_fp(S, fps[3]))
-    g = st.g
+    g = st.game
     mask = np.zeros(_n_actions(st.kind.shape[0], st.ent.shape[0]), np.bool_)
     _advance(st, S)
-    deaths = g[L.DEATHS]
-    while g[L.OVER] == 0:
+    deaths = g.deaths
+    while g.over == 0:
         count = _legal(st, S, mask)
-        t = st.ent[g[L.CUR], L.TEAM]
+        t = st.ent[g.cur, L.TEAM]
         a = _choose(st, seen[t], mask, count, policies[t], budgets[t])
         _apply(st, S, a)
-        if g[L.DEATHS] != deaths:
-            deaths = g[L.DEATHS]
-            _eliminations(st, g[L.DECISIONS], eliminated)
-        if g[L.DECISIONS] > MAX_DECISIONS:
+        if g.deaths != deaths:
+            deaths = g.deaths
+            _eliminations(st, g.decisions, eliminated)
+        if g.decisions > MAX_DECISIONS:
             _finish_by_health(st, L.CAP)
-    return g[L.WINNER]
+    return g.winner
 
 
 @njit
@@ -147,18 +147,18 @@ def _play_range(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, p
             team_fp[t] = fps[(t - seats[i]) % 4]
         eliminated = np.full(4, -1, np.int64)
         _play(st, S, pol, bud, eliminated, team_fp)
-        out[i, 0] = st.g[L.WINNER]
-        out[i, 1] = st.g[L.REASON]
-        out[i, 2] = st.g[L.ROTATION]
-        out[i, 3] = st.g[L.DEATHS]
-        out[i, 4] = st.g[L.APOC]
-        out[i, 5] = st.g[L.DECISIONS]
+        out[i, 0] = st.game.winner
+        out[i, 1] = st.game.reason
+        out[i, 2] = st.game.rotation
+        out[i, 3] = st.game.deaths
+        out[i, 4] = st.game.apoc
+        out[i, 5] = st.game.decisions
         health = _team_health(st, np.zeros(4, np.int64))
         for t in range(4):
             out[i, 6 + t] = health[t]
             out[i, 10 + t] = eliminated[t]
-        out[i, 14] = st.g[L.APOC_RESOLVED]
-        out[i, 15] = st.g[L.LEAD_CHANGES]
+        out[i, 14] = st.game.apoc_resolved
+        out[i, 15] = st.game.lead_changes
         _card_record(st, team_cards[i], card_out[i])
 
 

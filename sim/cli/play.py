@@ -130,8 +130,8 @@ def _write_log(game, catalogue, team_names, team_cards, names, seed, log) -> Non
     from sim.engine.log.record import game_jsonl
     from sim.engine.state import fields as L
 
-    if game.st.g[L.EV_LOST]:
-        click.echo(f"warning: {int(game.st.g[L.EV_LOST])} events did not fit the log", err=True)
+    if game.st.game.ev_lost:
+        click.echo(f"warning: {int(game.st.game.ev_lost)} events did not fit the log", err=True)
     text = game_jsonl(game, catalogue, team_names, team_cards, names, seed)
     write_text(log, text)
     events = text.count("\n") - 1
@@ -164,7 +164,7 @@ def _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures,
 
     drawn = -1
     while not game.terminal:
-        rot = int(game.st.g[L.ROTATION])
+        rot = int(game.st.game.rotation)
         if png_every is not None and rot != drawn and (rot - 1) % png_every[0] == 0:
             path = png_every[1] / f"rotation_{rot:03d}.png"
             save_png(draw_view(rec.view(f"seed {seed} · rotation {rot}"), catalogue.tiles, suits),

@@ -17,7 +17,7 @@ from sim.rng import seed_states
 from sim.engine.state import fields as L
 from sim.engine.rules.actions import Action, action_to_string, block, decode as decode_action, encode, n_actions
 from sim.engine.log.labels import entity_label
-from sim.engine.log.events import decode
+from sim.engine.log.events import EVENT_NAMES, decode, named
 from sim.engine.rules.legal import _legal
 from sim.engine.state.new_game import Cards, init_game
 from sim.engine.rules.turn import _advance, _apply
@@ -51,11 +51,11 @@ class Game:
     @property
     def current(self) -> int:
         """The entity whose decision it is (-1 when the game is over)."""
-        return int(self.st.g[L.CUR])
+        return int(self.st.game.cur)
 
     @property
     def terminal(self) -> bool:
-        return bool(self.st.g[L.OVER])
+        return bool(self.st.game.over)
 
     def legal_mask(self) -> np.ndarray:
         _legal(self.st, self.S, self._mask)
@@ -72,9 +72,9 @@ class Game:
         _apply(self.st, self.S, np.int64(action))
 
     def result(self) -> Result:
-        g = self.st.g
-        return Result(int(g[L.WINNER]), L.REASON_NAMES[int(g[L.REASON])], int(g[L.ROTATION]),
-                      int(g[L.DEATHS]), int(g[L.APOC]), int(g[L.DECISIONS]))
+        g = self.st.game
+        return Result(int(g.winner), L.REASON_NAMES[int(g.reason)], int(g.rotation),
+                      int(g.deaths), int(g.apoc), int(g.decisions))
 
     # -- reading ----------------------------------------------------------------------------
     @property
@@ -100,7 +100,16 @@ class Game:
         return action_to_string(int(action), *self._sizes(), labels)
 
     def event_rows(self) -> np.ndarray:
-        return self.st.ev[: int(self.st.g[L.NEV])].copy()
+        return self.st.ev[: int(self.st.game.nev)].copy()
+
+    def named_events(self, *kinds: str, since: int = 0) -> list[dict]:
+        """The log from event ``since`` on, each event by its fields' names
+        (``events.named``: ``ev["defender"]``), only those of the ``kinds`` given ("attack")."""
+        unknown = set(kinds) - EVENT_NAMES
+        if unknown:
+            raise ValueError(f"no event kind {sorted(unknown)}; the kinds: {sorted(EVENT_NAMES)}")
+        out = named(self.event_rows()[since:])
+        return [ev for ev in out if ev["event"] in kinds] if kinds else out
 
     def labels(self, card_names, cpu_names, entities=None) -> list[str]:
         """A readable name per entity: "Luffy (T1)", "Coyote (CPU)", and for the special

@@ -75,5 +75,5 @@ def view_from_game(game, labels: list[str], teams: list[str], deaths: dict[int, 
                             int(ent[e, L.MAX_HEALTH]), alive, character, colour))
     return View(tiles=tiles, spawns=game.setup.board.spawns, portals=portals, announced=announced,
                 pieces=pieces, teams=teams, title=title, headline=headline, events=list(events),
-                revealed=bool(st.g[L.REVEALED]))
+                revealed=bool(st.game.revealed))
 

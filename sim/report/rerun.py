@@ -129,7 +129,7 @@ def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc):
 
     with stage("replaying the game", len(body), unit="events"):
         while True:
-            n = int(game.st.g[L.NEV])
+            n = int(game.st.game.nev)
             for row in game.st.ev[checked:n]:
                 if checked >= len(body) or not _same(row, body[checked][1]):
                     line = body[checked][0] if checked < len(body) else events[-1][0] + 1

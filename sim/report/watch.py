@@ -51,7 +51,7 @@ class Recorder:
 
     def after_step(self) -> None:
         st = self.game.st
-        n = int(st.g[L.NEV])
+        n = int(st.game.nev)
         boundary = False
         for row in st.ev[self._seen:n]:
             kind = int(row[0])
@@ -66,7 +66,7 @@ class Recorder:
                 self._turn = int(row[2])
         self._seen = n
         if boundary:
-            rot = int(st.g[L.ROTATION])
+            rot = int(st.game.rotation)
             done = " and ".join(f"Team {t + 1}" for t in self._ended)
             self._take(f"{self.title} · rotation {rot} · after {done}'s turn")
             self._ended = []

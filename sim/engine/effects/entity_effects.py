@@ -53,12 +53,12 @@ def _make_minion(st, f, health, attacks, tier):
     its star); speed, range and defense are house rulings (rules.toml [entities], kept in the
     game scalars ``G_MINION_*``); no ability, no suit."""
     ent = st.ent
-    g = st.g
+    g = st.game
     ent[f, L.KIND] = L.K_MINION
     ent[f, L.MAX_HEALTH] = health
-    ent[f, L.SPEED] = g[L.G_MINION_SPEED]
-    ent[f, L.RANGE] = g[L.G_MINION_RANGE]
-    ent[f, L.DEFENSE] = g[L.G_MINION_DEFENSE]
+    ent[f, L.SPEED] = g.minion_speed
+    ent[f, L.RANGE] = g.minion_range
+    ent[f, L.DEFENSE] = g.minion_defense
     ent[f, L.SUIT] = -1
     for j in range(4):
         ent[f, L.ATK + j] = attacks
@@ -76,7 +76,7 @@ def _summon(st, S, c, s, count, health, attacks, tier, clone):
     copies"), as many as it has minion rows free. Returns how many entered play."""
     ent = st.ent
     made = 0
-    for f in range(st.g[L.G_SPARE], ent.shape[0]):
+    for f in range(st.game.spare, ent.shape[0]):
         if made == count:
             break
         if ent[f, L.OWNER] != c + 1 or ent[f, L.ALIVE] != 0:

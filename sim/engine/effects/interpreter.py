@@ -118,7 +118,7 @@ def _revive(st, S, c, e, s):
     ent[e, L.SHIELD] = 0
     ent[e, L.SPACE] = s
     ent[e, L.DONE] = 1  # it acts from its team's next turn (house ruling)
-    st.g[L.REVIVES] += 1
+    st.game.revives += 1
     _log(st, L.EV_REVIVE, c, e, s, 0, 0, 0)
 
 

@@ -50,7 +50,7 @@ def _blast(st, S, c, s, dmg, cause):
     q = _linked_tile(st, p)  # "an effect landing on one tile lands on the whole of the other"
     team = ent[c, L.TEAM]
     for e in range(ent.shape[0]):
-        if ent[e, L.ALIVE] != 0 and _in_tiles(st, ent[e, L.SPACE], p, q) and st.g[L.OVER] == 0:
+        if ent[e, L.ALIVE] != 0 and _in_tiles(st, ent[e, L.SPACE], p, q) and st.game.over == 0:
             _log(st, L.EV_TILE_DAMAGE, e, dmg, ent[e, L.HEALTH] - dmg, c, 0, 0)
             _harm(st, S, e, dmg, c if ent[e, L.TEAM] != team else -1, cause)
 

@@ -13,7 +13,7 @@ by ``interpreter._run_effect`` (which this module must not import: it calls this
 | learn | the team learns the face-down Apocalypse (the look-ahead stops guessing it) |
 | tile_control | swap the user's tile with the tile around ``t`` (``flag`` 0) or transform that tile (1) |
 
-``g[FX_OK]`` is cleared when the effect could not give what it promised (no room on the floor
+``g.fx_ok`` is cleared when the effect could not give what it promised (no room on the floor
 for an item, no Summon left, an assist already held, no tile out of play): a reward's ticks are spent only "in exchange for the
 reward itself".
 """
@@ -79,7 +79,7 @@ def _run_tile_effect(st, S, c, t, src, k, op):
     """Run opcode ``op`` of row (``src``, ``k``) for user ``c`` on target ``t`` (an entity, or
     ``M + s`` for space ``s``)."""
     ent = st.ent
-    g = st.g
+    g = st.game
     m = ent.shape[0]
     team = ent[c, L.TEAM]
     amount = _fx(st, S, c, src, k, L.FX_AMOUNT)
@@ -92,7 +92,7 @@ def _run_tile_effect(st, S, c, t, src, k, op):
             if n >= 0:
                 _transform(st, S, q, n, c)
             else:
-                g[L.FX_OK] = 0
+                g.fx_ok = 0
     elif op == L.OP_GAIN:
         _gain(st, t, _fx(st, S, c, src, k, L.FX_STAT), amount)
     elif op == L.OP_ITEM_REWARD:
@@ -106,22 +106,22 @@ def _run_tile_effect(st, S, c, t, src, k, op):
         # both hands full: the item lands at the character's feet (house ruling)
         if item < 0 or not (_grant_item(st, S, t, item)
                             or _put_on_floor(st, item, ent[t, L.SPACE])):
-            g[L.FX_OK] = 0
+            g.fx_ok = 0
     elif op == L.OP_TILE_SUMMON:
         if not _summon_card(st, S, t):
-            g[L.FX_OK] = 0
+            g.fx_ok = 0
     elif op == L.OP_TILE_ASSIST:
         if not _spawn_assist(st, S, t, amount):
-            g[L.FX_OK] = 0
+            g.fx_ok = 0
     elif op == L.OP_EXTRA_ACTION:
         ent[t, L.EXTRA_LEFT] += amount
-        ent[t, L.EXTRA_TURN] = g[L.TURNS + ent[t, L.TEAM]] + 1  # "next turn"
+        ent[t, L.EXTRA_TURN] = g.turns[ent[t, L.TEAM]] + 1  # "next turn"
         _log(st, L.EV_EXTRA_ACTION, t, ent[t, L.EXTRA_LEFT], 0, ent[t, L.EXTRA_TURN], 0, 0)
     elif op == L.OP_TILE_STATE:
         _set_tile_state(st, S, _position_of(t - m), _fx(st, S, c, src, k, L.FX_FLAG),
                         _fx(st, S, c, src, k, L.FX_DURATION), c)
     elif op == L.OP_EARN:
-        g[L.COINS + team] += amount
-        _log(st, L.EV_COINS, team, amount, g[L.COINS + team], c, 0, 0)
+        g.coins[team] += amount
+        _log(st, L.EV_COINS, team, amount, g.coins[team], c, 0, 0)
     elif op == L.OP_LEARN:
-        g[L.KNOWS] |= 1 << team
+        g.knows |= 1 << team

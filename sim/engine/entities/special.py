@@ -92,9 +92,9 @@ def _on_death_entities(st, S, e):
     last character of a team dies its assist leaves ("An assist character does not keep you in
     the game")."""
     ent = st.ent
-    g = st.g
+    g = st.game
     m = ent.shape[0]
-    if g[L.G_SPARE] >= m:  # no vehicle, summon, assist or minion in this game
+    if g.spare >= m:  # no vehicle, summon, assist or minion in this game
         return
     if ent[e, L.RIDING] > 0:
         _alight(st, e)
@@ -105,7 +105,7 @@ def _on_death_entities(st, S, e):
     changed = True
     while changed:  # creators of creators (an assist's minions) in as many passes as needed
         changed = False
-        for f in range(g[L.G_SPARE], m):
+        for f in range(g.spare, m):
             if ent[f, L.ALIVE] == 0:
                 continue
             o = ent[f, L.OWNER] - 1
@@ -127,19 +127,19 @@ def _summon_card(st, S, c):
     be placed into your Spawn": the team places them at once), or, when no spawn space stands,
     onto ``c``'s space. Returns whether it happened (a tile reward calls this)."""
     ent = st.ent
-    g = st.g
+    g = st.game
     team = ent[c, L.TEAM]
-    if team < 0 or (g[L.G_SUMMONS] >> team) & 1:
+    if team < 0 or (g.summons >> team) & 1:
         return False
     spawn = _first_spawn(st, S, team)
     done = False
-    for f in range(g[L.G_SPARE], ent.shape[0]):
+    for f in range(g.spare, ent.shape[0]):
         if ent[f, L.KIND] == L.K_SUMMONED and ent[f, L.TEAM] == team and ent[f, L.DORMANT] != 0:
             _enter(st, f, -1 if spawn >= 0 else ent[c, L.SPACE])
             _log(st, L.EV_SPAWN, f, c, ent[f, L.SPACE], L.K_SUMMONED, 0, 0)
             done = True
     if done:
-        g[L.G_SUMMONS] |= 1 << team
+        g.summons |= 1 << team
     return done
 
 
@@ -153,7 +153,7 @@ def _spawn_assist(st, S, c, k):
     if team < 0:
         return False
     row = -1
-    for f in range(st.g[L.G_SPARE], ent.shape[0]):
+    for f in range(st.game.spare, ent.shape[0]):
         if ent[f, L.KIND] != L.K_ASSIST or ent[f, L.TEAM] != team:
             continue
         if ent[f, L.ALIVE] != 0:
@@ -244,8 +244,8 @@ def _arrive(st, c):
     unoccupied vehicle standing there ("If a character is on the same space as an unoccupied
     vehicle, they can board that vehicle. Boarding costs nothing": house ruling, a character
     arriving on its space always boards)."""
-    g = st.g
-    if g[L.G_VEH_N] == 0:
+    g = st.game
+    if g.veh_n == 0:
         return
     ent = st.ent
     here = ent[c, L.SPACE]
@@ -260,7 +260,7 @@ def _arrive(st, c):
             return
     if ent[c, L.KIND] > L.K_SUMMONED:  # "If a character is on the same space" (house: a team's)
         return
-    for v in range(g[L.G_VEH_FIRST], g[L.G_VEH_FIRST] + g[L.G_VEH_N]):
+    for v in range(g.veh_first, g.veh_first + g.veh_n):
         if ent[v, L.ALIVE] != 0 and ent[v, L.PILOT] == 0 and ent[v, L.SPACE] == here:
             ent[v, L.PILOT] = c + 1
             ent[c, L.RIDING] = v + 1
@@ -273,11 +273,11 @@ def _begin_turn_entities(st, team):
     """``team``'s turn begins: each vehicle it rides, and each unoccupied one, has its speed and
     its action again ("A vehicle can use all of its speed, and can have 1 action used through it,
     each turn")."""
-    g = st.g
-    if g[L.G_VEH_N] == 0:
+    g = st.game
+    if g.veh_n == 0:
         return
     ent = st.ent
-    for v in range(g[L.G_VEH_FIRST], g[L.G_VEH_FIRST] + g[L.G_VEH_N]):
+    for v in range(g.veh_first, g.veh_first + g.veh_n):
         p = ent[v, L.PILOT] - 1
         if ent[v, L.ALIVE] != 0 and (p < 0 or ent[p, L.TEAM] == team):
             ent[v, L.SPEED_LEFT] = ent[v, L.SPEED]

@@ -176,13 +176,13 @@ def _fill_spare(S, C, team_cards, ent, n_cpu, veh, summon, assists, g):
     for _ in range(n_cpu):
         ent[e, L.KIND] = L.K_CPU
         e += 1
-    g[L.G_SPARE] = e
-    g[L.G_MINION_SPEED] = C.ent_rules[R_MINION_SPEED]
-    g[L.G_MINION_RANGE] = C.ent_rules[R_MINION_RANGE]
-    g[L.G_MINION_DEFENSE] = C.ent_rules[R_MINION_DEFENSE]
-    g[L.G_VEH_FIRST] = e
+    g.spare = e
+    g.minion_speed = C.ent_rules[R_MINION_SPEED]
+    g.minion_range = C.ent_rules[R_MINION_RANGE]
+    g.minion_defense = C.ent_rules[R_MINION_DEFENSE]
+    g.veh_first = e
     e = _vehicle_rows(ent, e, C, veh)
-    g[L.G_VEH_N] = e - g[L.G_VEH_FIRST]
+    g.veh_n = e - g.veh_first
     e = _summoned_rows(ent, e, C, summon)
     if assists:
         e = _assist_rows(ent, e, C, team_cards.shape[0])

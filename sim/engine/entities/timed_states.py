@@ -7,7 +7,7 @@ entity that created it); a buff or de-buff also keeps its stat and the change it
 is reverted exactly when it ends, so hot loops read the stats as they are.
 
 Book: "An effect that lasts any amount of turns or rotations is counted from the moment that
-created it": ``until`` counts the creator team's turns (``g[TURNS + t]``) or the rotations
+created it": ``until`` counts the creator team's turns (``g.turns[t]``) or the rotations
 (``rules.toml`` ``effect_clock``), and :func:`_tick` ends it when that clock reaches it. "When a
 character dies ... unless specified otherwise all effects of that character's abilities cease"
 (:func:`_cease`). "A buff is an increase to a stat ... A de-buff is a negative effect placed on a
@@ -26,11 +26,11 @@ from sim.engine.log.events import _log
 def _expiry(st, S, by, duration):
     """The expiry of an effect ``by`` creates now, lasting ``duration`` turns of its team (or
     rotations): ``count * CLOCKS + clock``."""
-    g = st.g
+    g = st.game
     if S.ip[L.P_CLOCK] != 0:
-        return (g[L.ROTATION] + duration) * L.CLOCKS + L.ROT_CLOCK
+        return (g.rotation + duration) * L.CLOCKS + L.ROT_CLOCK
     team = st.ent[by, L.TEAM]
-    return (g[L.TURNS + team] + duration) * L.CLOCKS + team
+    return (g.turns[team] + duration) * L.CLOCKS + team
 
 
 @njit

@@ -145,16 +145,16 @@ def _free_row(st):
 def _place(st, e, item, s, why):
     """``item`` (from ``e``) comes to lie on space ``s``; lost when the floor is full or ``s`` is
     gone (house ruling: docs/rulings.md). Returns whether it lies on the board."""
-    g = st.g
+    g = st.game
     f = _free_row(st) if s >= 0 and st.tile_pos[s] >= 0 else -1
     if f < 0:
-        g[L.ITEMS_LOST] += 1
+        g.items_lost += 1
         _log(st, L.EV_ITEM_DROP, e, item, s, LOST, 0, 0)
         return False
     if st.floor[f, 0] >= 0:  # an item on a destroyed coordinate: it left the game then
-        g[L.ITEMS_LOST] += 1
+        g.items_lost += 1
     else:
-        g[L.FLOOR_N] += 1
+        g.floor_n += 1
     st.floor[f, 0] = item
     st.floor[f, 1] = s
     _log(st, L.EV_ITEM_DROP, e, item, s, why, f, 0)
@@ -207,7 +207,7 @@ def _grant_item(st, S, e, item):
     k = _give(st, pool, item)
     if k < 0:
         return False
-    st.g[L.ITEMS_GAINED] += 1
+    st.game.items_gained += 1
     _log(st, L.EV_ITEM_GAIN, e, item, GRANTED, ent[e, L.SPACE], k, 0)
     return True
 
@@ -216,7 +216,7 @@ def _grant_item(st, S, e, item):
 def _put_on_floor(st, item, s):
     """An item enters the game lying on space ``s`` (a tile's reward with no free slot, a test's
     scenario); False when it cannot (the floor full, ``s`` gone)."""
-    st.g[L.ITEMS_GAINED] += 1
+    st.game.items_gained += 1
     return _place(st, -1, item, s, DROPPED)
 
 
@@ -229,7 +229,7 @@ def _pick_up(st, S, c, f):
     s = st.floor[f, 1]
     st.floor[f, 0] = -1
     st.floor[f, 1] = -1
-    st.g[L.FLOOR_N] -= 1
+    st.game.floor_n -= 1
     _log(st, L.EV_ITEM_GAIN, c, item, PICKED_UP, s, k, 0)
 
 

@@ -69,7 +69,7 @@ def _legal_items(st, S, c, mask, base):
     ``c``'s pool holds nothing and no item lies on the board."""
     ent = st.ent
     pool = _pool(ent, c)
-    if ent[pool, L.ITEM_SLOT] == 0 and ent[pool, L.ITEM_SLOT + 1] == 0 and st.g[L.FLOOR_N] == 0:
+    if ent[pool, L.ITEM_SLOT] == 0 and ent[pool, L.ITEM_SLOT + 1] == 0 and st.game.floor_n == 0:
         return 0
     return _legal_items_now(st, S, c, mask, base, pool)
 
@@ -92,7 +92,7 @@ def _legal_items_now(st, S, c, mask, base, pool):
                 count += 1
     need = -1  # the longest range a line-of-sight search must cover
     pickup = _rule(S, R_PICKUP)
-    near = _held(ent, pool) < 2 and st.g[L.FLOOR_N] > 0 and _near_floor(st, here, pickup)
+    near = _held(ent, pool) < 2 and st.game.floor_n > 0 and _near_floor(st, here, pickup)
     if near:
         need = pickup
     for k in range(2):
@@ -166,7 +166,7 @@ def _use_item(st, S, c, k, t):
     item = _take(st, S, pool, k)
     if S.item_fx[item, L.FX_COSTS] != 0:
         ent[c, L.ACTED] = 1  # "Some items also cost that character's action ... to use"
-    st.g[L.ITEMS_USED] += 1
+    st.game.items_used += 1
     _log(st, L.EV_ITEM_USE, c, item, t, k, 0, 0)
     _run_effect(st, S, c, t, L.FX_ITEM, item)
 

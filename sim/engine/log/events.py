@@ -2,7 +2,7 @@
 each one applies.
 
 Why integer rows: kernels cannot build strings; a row ``kind, rotation, a..f`` costs nothing when
-logging is off (``g[LOG] == 0``) and the same seed always writes the same rows, so a log is a
+logging is off (``g.log == 0``) and the same seed always writes the same rows, so a log is a
 reproducible record (golden traces diff it).
 """
 
@@ -22,23 +22,23 @@ from sim.engine.log.tile_events import TILE_EVENT_NAMES, TILE_EVENTS, tile_text
 
 @njit(inline="always")
 def _log(st, kind, a, b, c, d, e, f):
-    g = st.g
-    if g[L.LOG] == 0:
+    g = st.game
+    if g.log == 0:
         return
-    i = g[L.NEV]
+    i = g.nev
     if i >= st.ev.shape[0]:
-        g[L.EV_LOST] += 1
+        g.ev_lost += 1
         return
     row = st.ev[i]
     row[0] = kind
-    row[1] = g[L.ROTATION]
+    row[1] = g.rotation
     row[2] = a
     row[3] = b
     row[4] = c
     row[5] = d
     row[6] = e
     row[7] = f
-    g[L.NEV] = i + 1
+    g.nev = i + 1
 
 
 # kind -> (name, argument names, rule applied)
@@ -151,6 +151,7 @@ EVENTS.update({  # items (sim/engine/items/holding.py, use.py, item_effects.py)
 })
 ITEM_DROPS = ("drops", "dies and drops", "loses")  # holding.DROPPED, ON_DEATH, LOST
 EVENTS.update(TILE_EVENTS)  # the tile functions' events (sim/engine/log/tile_events.py)
+EVENT_NAMES = frozenset(name for name, _, _ in EVENTS.values())  # Game.named_events
 STATES = {L.FROZEN: "frozen", L.INVISIBLE: "invisible", L.BUFF: "buffed", L.DEBUFF: "de-buffed"}
 STATS = ("speed", "range", "defense", "attacks", "advantage", "invincibility")
 CAUSES = {L.BY_ATTACK: "attack", L.BY_RETALIATION: "retaliation",
@@ -165,15 +166,22 @@ def decode(rows: np.ndarray, labels: list[str], apocalypse_names: tuple[str, ...
            item_names: tuple[str, ...] = ()) -> list[dict]:
     """Integer rows → JSON-ready dicts with names, a sentence and the rule quoted
     (``item_names``: ``catalogue.items.names``, else items read "item K")."""
+    out = named(rows)
+    for ev, row in zip(out, rows):
+        ev["text"] = _text(ev["event"], ev, labels, apocalypse_names, item_names)
+        ev["rule"] = EVENTS[int(row[0])][2]
+    return out
+
+
+def named(rows: np.ndarray) -> list[dict]:
+    """Integer rows → one dict per event by its fields' names (``EVENTS``), without words:
+    ``{"event": "attack", "rotation": 3, "attacker": 4, "defender": 9, ...}``. Tests and tools
+    read events this way (``ev["defender"]``), never by column number."""
     out = []
     for row in rows:
-        kind, rotation = int(row[0]), int(row[1])
-        name, args, rule = EVENTS[kind]
-        ev = {"event": name, "rotation": rotation}
-        for k, v in zip(args, (int(x) for x in row[2:])):
-            ev[k] = v
-        ev["text"] = _text(name, ev, labels, apocalypse_names, item_names)
-        ev["rule"] = rule
+        name, args, _ = EVENTS[int(row[0])]
+        ev = {"event": name, "rotation": int(row[1])}
+        ev.update(zip(args, (int(x) for x in row[2:])))
         out.append(ev)
     return out
 

@@ -31,7 +31,7 @@ def game_jsonl(game: Game, catalogue, team_names, team_cards, policies, seed: in
     apocs = game.setup.apocalypses.names
     header = {"event": "game", "seed": seed, "teams": list(map(str, team_names)),
               "cards": [[catalogue.cards.names[c] for c in row] for row in np.asarray(team_cards)],
-              "policies": list(policies), "apocalypse": apocs[int(game.st.g[L.APOC])],
+              "policies": list(policies), "apocalypse": apocs[int(game.st.game.apoc)],
               "labels": labels, "text": "a game of Board Wars",
               "rule": "Each game of Board Wars is played with 4 teams, each composed of 5 "
                       "Character Cards"}

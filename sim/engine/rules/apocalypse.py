@@ -42,7 +42,7 @@ def _destroy(st, S, p):
             _kill(st, S, e, -1, L.BY_DESTRUCTION)
     _void_position(st, p)
     st.pos_state[p] = L.VOIDED
-    st.g[L.HARM] = 1
+    st.game.harm = 1
 
 
 @njit
@@ -73,14 +73,14 @@ def _announce(st, S, k, outermost):
 
 @njit
 def _apocalypse_step(st, S):
-    g = st.g
-    a = g[L.APOC]
+    g = st.game
+    a = g.apoc
     code = S.apoc_code[a]
     count, damage, rise = (S.apoc_params[a, P_COUNT], S.apoc_params[a, P_DAMAGE],
                            S.apoc_params[a, P_RISE])
-    j = g[L.APOC_STEP]
+    j = g.apoc_step
     before = _team_health(st, np.zeros(4, np.int64))
-    g[L.DEFER] = 1  # the step is one event: the winner is decided after it
+    g.defer = 1  # the step is one event: the winner is decided after it
     for p in range(49):
         if st.pos_state[p] == L.ANNOUNCED:  # announced one GM Turn ahead
             _destroy(st, S, p)
@@ -93,8 +93,8 @@ def _apocalypse_step(st, S):
                 _harm(st, S, e, dmg, -1, L.BY_APOCALYPSE)  # reaches the invincible too
     else:
         _announce(st, S, count + rise * j, code == STORM)
-    g[L.APOC_STEP] = j + 1
-    g[L.DEFER] = 0
+    g.apoc_step = j + 1
+    g.defer = 0
     _check_victory(st, S, before)
 
 
@@ -116,21 +116,21 @@ def _holder(st, S):
 def _resolve_check(st, S) -> bool:
     """Count this GM Turn towards the Apocalypse's condition; True once it is met (then resolved:
     logged, announced coordinates spared)."""
-    g = st.g
-    a = g[L.APOC]
+    g = st.game
+    a = g.apoc
     if S.apoc_params[a, P_RESOLVE] != RESOLVE_HOLD or st.pos_state[S.ip[L.P_APOC_POS]] == L.VOIDED:
         return False
     e = _holder(st, S)
     if e < 0:
-        g[L.APOC_HELD] = 0
+        g.apoc_held = 0
         return False
-    g[L.APOC_HELD] += 1
+    g.apoc_held += 1
     need = S.apoc_params[a, P_HOLD]
-    _log(st, L.EV_APOC_HOLD, e, g[L.APOC_HELD], need, 0, 0, 0)
-    if g[L.APOC_HELD] < need:
+    _log(st, L.EV_APOC_HOLD, e, g.apoc_held, need, 0, 0, 0)
+    if g.apoc_held < need:
         return False
-    g[L.APOC_RESOLVED] = 1 + st.ent[e, L.TEAM]
-    g[L.APOC_ACTIVE] = 0
+    g.apoc_resolved = 1 + st.ent[e, L.TEAM]
+    g.apoc_active = 0
     for p in range(49):
         if st.pos_state[p] == L.ANNOUNCED:
             st.pos_state[p] = L.NORMAL

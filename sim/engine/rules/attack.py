@@ -84,7 +84,7 @@ def _strike(st, S, a, d, extra, w):
     direct attack")."""
     _throw(st, S, a, d, L.EV_ATTACK, L.BY_ATTACK, extra, w)
     ent = st.ent
-    if (st.g[L.OVER] == 0 and ent[d, L.IS_CPU] != 0 and ent[d, L.ALIVE] != 0
+    if (st.game.over == 0 and ent[d, L.IS_CPU] != 0 and ent[d, L.ALIVE] != 0
             and ent[d, L.ATK] > 0 and ent[a, L.ALIVE] != 0 and ent[a, L.IS_CPU] == 0
             and ent[d, L.FROZEN] == 0 and ent[a, L.INVISIBLE] == 0):
         _throw(st, S, d, a, L.EV_RETALIATE, L.BY_RETALIATION, 0, d)
@@ -149,7 +149,7 @@ def _group_attack(st, S, c, d):
     _log(st, L.EV_GROUP, c, d, k, 1 if declared else 0, 0, 0)
     for i in range(k):
         a = members[i]
-        if st.g[L.OVER] != 0:
+        if st.game.over != 0:
             return
         if ent[a, L.ALIVE] == 0:  # a CPU's retaliation killed it before its throw
             continue

@@ -74,7 +74,7 @@ def _cpu_act(st, S, c):
 def _cpu_turn(st, S):
     ent = st.ent
     for c in range(ent.shape[0]):
-        if st.g[L.OVER] != 0:
+        if st.game.over != 0:
             return
         # "A frozen entity cannot use any of its speed, cannot spend its action"
         if (ent[c, L.IS_CPU] != 0 and ent[c, L.ALIVE] != 0 and ent[c, L.ATK] > 0

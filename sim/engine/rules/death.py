@@ -26,13 +26,13 @@ from sim.engine.rules.victory import _check_victory, _team_alive
 @njit
 def _kill(st, S, e, by, cause):
     ent = st.ent
-    g = st.g
+    g = st.game
     if ent[e, L.ALIVE] == 0:
         return
     ent[e, L.ALIVE] = 0
     ent[e, L.HEALTH] = 0
     ent[e, L.DONE] = 1  # "dead entities never act"
-    g[L.HARM] = 1
+    g.harm = 1
     _log(st, L.EV_DEATH, e, by, cause, ent[e, L.SPACE], 0, 0)
     ent[e, L.SHIELD] = 0
     _cease(st, e)  # "all effects of that character's abilities cease"
@@ -40,11 +40,11 @@ def _kill(st, S, e, by, cause):
     _on_death_entities(st, S, e)  # minions disappear, clones die with their original
     team = ent[e, L.TEAM]
     if team >= 0 and ent[e, L.KIND] <= L.K_SUMMONED:  # a character (not a minion, assist, ...)
-        g[L.DEATHS] += 1  # "counts characters only"
+        g.deaths += 1  # "counts characters only"
         if by >= 0:
             ent[by, L.KILLS] += 1  # "'Kill' Specifically refers to the Death of a Character"
         if not _team_alive(st, team):
-            g[L.OWED + team] = 0
+            g.owed[team] = 0
             _log(st, L.EV_ELIMINATED, team, 0, 0, 0, 0, 0)
     _check_reveal(st, S)
     _check_victory(st, S, np.zeros(4, np.int64))
@@ -75,7 +75,7 @@ def _harm(st, S, e, amount, by, cause):
         if by >= 0:
             ent[by, L.DEALT] += lost
         ent[e, L.HEALTH] -= amount
-        st.g[L.HARM] = 1
+        st.game.harm = 1
         if ent[e, L.HEALTH] <= 0:
             _kill(st, S, e, by, cause)
             return

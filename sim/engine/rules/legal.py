@@ -15,7 +15,7 @@ declares a Group Attack on an entity the character may attack, offered while a t
 join it (``attack._group_ready``; who joins is found when it is declared). ``_hand_base + e``
 hands the team's turn to teammate ``e`` while the character has done nothing yet (``order.py``).
 After ``_legal`` the state's ``cost`` and ``queue`` buffers hold the mover's reach and
-``g[INTERACT_ROW]`` the interactable it can use, which the policies read; the attack entries of
+``g.interact_row`` the interactable it can use, which the policies read; the attack entries of
 the mask are its sight.
 """
 
@@ -65,10 +65,10 @@ def _legal(st, S, mask):
     mask[:] = False
     mask[L.END] = True
     count = 1
-    g = st.g
-    g[L.INTERACT_ROW] = -1  # (functions._legal_interact finds it when an action is left)
-    c = g[L.CUR]
-    if c < 0 or g[L.OVER] != 0:
+    g = st.game
+    g.interact_row = -1  # (functions._legal_interact finds it when an action is left)
+    c = g.cur
+    if c < 0 or g.over != 0:
         return count
     ent = st.ent
     n = st.kind.shape[0]
@@ -92,7 +92,7 @@ def _legal(st, S, mask):
         return count
     count += _legal_handover(st, c, mask, _hand_base(n, m))  # the team's order (order.py)
     if ent[c, L.SUBMERGED] != 0:  # "cannot move, and cannot spend their action on anything
-        g[L.NREACH] = -1          # except attempting to escape" (no reach searched)
+        g.nreach = -1          # except attempting to escape" (no reach searched)
         return count + _legal_water(st, S, c, mask, _water_base(n, m))
     speed = _move_speed(ent, c)  # a pilot's vehicle's speed (docs/entities.md)
     if speed > 0:

@@ -24,7 +24,7 @@ from sim.engine.tiles.live_board import BLOCK, _cell_space
 @njit(inline="always")
 def _reach_from(st, S, start, speed):
     """``st.cost[s]``: speed to reach s from ``start`` (-1 out of reach); the reached spaces are
-    ``st.queue[:g[NREACH]]``. Dry moves only: water-rolls are actions of their own (water.py).
+    ``st.queue[:g.nreach]``. Dry moves only: water-rolls are actions of their own (water.py).
 
     The same answer as :func:`sim.board.movement._reach` with ``max_rolls=0`` (a test checks it),
     but it touches only the spaces it reaches: a breadth-first search whose queue doubles as the
@@ -36,14 +36,14 @@ def _reach_from(st, S, start, speed):
     # reference-count round trip each time
     cost = st.cost
     q = st.queue
-    g = st.g
+    g = st.game
     twin = st.twin
     move_nbr = st.move_nbr
     move_roll = st.move_roll
-    if g[L.NREACH] < 0:
+    if g.nreach < 0:
         cost[:] = -1
     else:
-        for i in range(g[L.NREACH]):
+        for i in range(g.nreach):
             cost[q[i]] = -1
     mc = S.ip[L.P_MOVE_COST]
     max_cost = (speed // mc) * mc
@@ -78,14 +78,14 @@ def _reach_from(st, S, start, speed):
             _reach(st.move_nbr, st.move_roll, st.twin, np.empty((0, MAX_BODIES), np.int32),
                    np.zeros(1, np.int32), np.empty(0, np.int32), start, speed, 0, mc, cost,
                    st.sight)
-            g[L.NREACH] = -1  # reset everything next time
+            g.nreach = -1  # reset everything next time
             n = 0
             for s2 in range(cost.shape[0]):
                 if cost[s2] >= 0:
                     q[n] = s2
                     n += 1
             return n
-    g[L.NREACH] = tail
+    g.nreach = tail
     return tail
 
 

@@ -35,8 +35,8 @@ def _begin_order(st, team):
             ent[e, L.BEGUN] = 0
             if _may_act(ent, e, team):
                 able += 1
-    st.g[L.NEXT_UP] = 0
-    st.g[L.HANDS_LEFT] = max(able - 1, 0)
+    st.game.next_up = 0
+    st.game.hands_left = max(able - 1, 0)
 
 
 @njit(inline="always")
@@ -46,7 +46,7 @@ def _next_actor(st, team):
     for e in range(ent.shape[0]):
         if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0 and ent[e, L.SPACE] < 0:
             return e
-    up = st.g[L.NEXT_UP] - 1
+    up = st.game.next_up - 1
     if up >= 0 and _may_act(ent, up, team):
         return up
     for e in range(ent.shape[0]):
@@ -59,7 +59,7 @@ def _next_actor(st, team):
 def _legal_handover(st, c, mask, base):
     """Mark ``base + e`` for each teammate ``c`` may hand the turn to; how many were marked."""
     ent = st.ent
-    if st.g[L.HANDS_LEFT] <= 0 or ent[c, L.BEGUN] != 0 or ent[c, L.SPACE] < 0:
+    if st.game.hands_left <= 0 or ent[c, L.BEGUN] != 0 or ent[c, L.SPACE] < 0:
         return 0
     team = ent[c, L.TEAM]
     count = 0
@@ -73,6 +73,6 @@ def _legal_handover(st, c, mask, base):
 @njit
 def _hand_over(st, c, e):
     """``c`` gives the turn to ``e``; ``c`` keeps its own turn for later."""
-    st.g[L.NEXT_UP] = e + 1
-    st.g[L.HANDS_LEFT] -= 1
-    _log(st, L.EV_HAND, c, e, st.g[L.HANDS_LEFT], 0, 0, 0)
+    st.game.next_up = e + 1
+    st.game.hands_left -= 1
+    _log(st, L.EV_HAND, c, e, st.game.hands_left, 0, 0, 0)

@@ -21,10 +21,10 @@ from sim.engine.rules.victory import _team_alive
 @njit
 def _reveal_reason(st, S):
     """Which reveal condition holds now (0: none), in the book's order."""
-    g = st.g
-    if g[L.DEATHS] >= S.ip[L.P_REVEAL_DEATHS]:
+    g = st.game
+    if g.deaths >= S.ip[L.P_REVEAL_DEATHS]:
         return L.BY_DEATHS
-    if g[L.ROTATION] >= S.ip[L.P_REVEAL_ROTATION]:
+    if g.rotation >= S.ip[L.P_REVEAL_ROTATION]:
         return L.BY_ROTATION
     for t in range(4):
         if not _team_alive(st, t):
@@ -34,16 +34,16 @@ def _reveal_reason(st, S):
 
 @njit
 def _check_reveal(st, S):
-    g = st.g
-    if g[L.REVEALED] != 0:
+    g = st.game
+    if g.revealed != 0:
         return
     why = _reveal_reason(st, S)
     if why == 0:
         return
-    g[L.REVEALED] = 1
-    g[L.REVEAL_WHY] = why
+    g.revealed = 1
+    g.reveal_why = why
     for t in range(4):
-        g[L.OWED + t] = S.ip[L.P_TURNS_AFTER] if _team_alive(st, t) else 0
+        g.owed[t] = S.ip[L.P_TURNS_AFTER] if _team_alive(st, t) else 0
     # "When revealed it is treated as a 1x1 Tile": switch to the revealed board's tables (or,
     # once tiles have been swapped or transformed, stamp the 1x1 tile into the live board)
     if not _reveal_in_place(st, S):
@@ -56,4 +56,4 @@ def _check_reveal(st, S):
         for p in range(st.pos_state.shape[0]):
             if st.pos_state[p] == L.VOIDED:
                 _void_position(st, p)
-    _log(st, L.EV_REVEAL, why, g[L.APOC], 0, 0, 0, 0)
+    _log(st, L.EV_REVEAL, why, g.apoc, 0, 0, 0, 0)

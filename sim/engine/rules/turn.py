@@ -41,13 +41,13 @@ from sim.engine.rules.water_rolls import _apply_water, _begin_water
 
 @njit
 def _begin_turn(st, team):
-    g = st.g
+    g = st.game
     ent = st.ent
     _log(st, L.EV_TURN, team, 0, 0, 0, 0, 0)
-    if g[L.REVEALED] != 0 and g[L.OWED + team] > 0:
-        g[L.OWED + team] -= 1  # "at least one more regular turn" after the reveal
-    g[L.TURNS + team] += 1
-    _tick(st, team, g[L.TURNS + team])  # effects this team created that have run their turns
+    if g.revealed != 0 and g.owed[team] > 0:
+        g.owed[team] -= 1  # "at least one more regular turn" after the reveal
+    g.turns[team] += 1
+    _tick(st, team, g.turns[team])  # effects this team created that have run their turns
     _begin_water(st, team)  # a fresh water-roll streak
     for e in range(ent.shape[0]):
         if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0:
@@ -63,18 +63,18 @@ def _begin_turn(st, team):
 
 @njit
 def _gm_turn(st, S):
-    g = st.g
+    g = st.game
     _log(st, L.EV_GM_TURN, 0, 0, 0, 0, 0, 0)
-    if g[L.REVEALED] != 0 and g[L.APOC_ACTIVE] == 0 and g[L.APOC_RESOLVED] == 0:
+    if g.revealed != 0 and g.apoc_active == 0 and g.apoc_resolved == 0:
         owed = 0
         for t in range(4):
-            owed += g[L.OWED + t]
+            owed += g.owed[t]
         if owed == 0:  # "Once the GM starts their turn and every player has had that chance"
-            g[L.APOC_ACTIVE] = 1
-            _log(st, L.EV_APOC_START, g[L.APOC], 0, 0, 0, 0, 0)
-    if g[L.APOC_ACTIVE] != 0 and _resolve_check(st, S):
+            g.apoc_active = 1
+            _log(st, L.EV_APOC_START, g.apoc, 0, 0, 0, 0, 0)
+    if g.apoc_active != 0 and _resolve_check(st, S):
         _cpu_turn(st, S)  # "resolved by the players meeting its condition": the GM Turn resumes
-    elif g[L.APOC_ACTIVE] != 0:
+    elif g.apoc_active != 0:
         _apocalypse_step(st, S)
         if S.ip[L.P_CPUS_APOC] != 0:
             _cpu_turn(st, S)
@@ -88,73 +88,73 @@ def _track_leader(st):
     rotation's end differs from the last one that led; a tie leads no one."""
     health = _team_health(st, np.zeros(4, np.int64))
     best = _best_health(health, health > 0)
-    g = st.g
+    g = st.game
     if best >= 0:
-        if g[L.LEADER] > 0 and g[L.LEADER] != best + 1:
-            g[L.LEAD_CHANGES] += 1
-        g[L.LEADER] = best + 1
+        if g.leader > 0 and g.leader != best + 1:
+            g.lead_changes += 1
+        g.leader = best + 1
 
 
 @njit
 def _end_rotation(st, S):
-    g = st.g
-    g[L.ROTATION] += 1
-    _log(st, L.EV_ROTATION, g[L.ROTATION], 0, 0, 0, 0, 0)
-    _tick(st, L.ROT_CLOCK, g[L.ROTATION])  # effects counted in rotations (effect_clock)
+    g = st.game
+    g.rotation += 1
+    _log(st, L.EV_ROTATION, g.rotation, 0, 0, 0, 0, 0)
+    _tick(st, L.ROT_CLOCK, g.rotation)  # effects counted in rotations (effect_clock)
     _check_reveal(st, S)  # "the Rotation Counter reaches rotation 7"
     _track_leader(st)
-    if g[L.HARM] == 0:
-        g[L.QUIET] += 1
+    if g.harm == 0:
+        g.quiet += 1
     else:
-        g[L.QUIET] = 0
-    g[L.HARM] = 0
-    if g[L.QUIET] >= S.ip[L.P_STALEMATE]:
+        g.quiet = 0
+    g.harm = 0
+    if g.quiet >= S.ip[L.P_STALEMATE]:
         _finish_by_health(st, L.STALEMATE)
-    elif g[L.ROTATION] > S.ip[L.P_CAP]:
+    elif g.rotation > S.ip[L.P_CAP]:
         _finish_by_health(st, L.CAP)
 
 
 @njit
 def _advance(st, S):
-    """Run everything automatic until a character must decide (``g[CUR]``) or the game ends."""
-    g = st.g
-    while g[L.OVER] == 0:
-        team = g[L.TURN]
+    """Run everything automatic until a character must decide (``g.cur``) or the game ends."""
+    g = st.game
+    while g.over == 0:
+        team = g.turn
         if team < L.GM:
-            if g[L.PHASE] == 0:
+            if g.phase == 0:
                 if not _team_alive(st, team):
-                    g[L.TURN] += 1
+                    g.turn += 1
                     continue
                 _begin_turn(st, team)
-                g[L.PHASE] = 1
+                g.phase = 1
             c = _next_actor(st, team)
             if c >= 0:
-                g[L.CUR] = c
+                g.cur = c
                 return
-            g[L.PHASE] = 0
-            g[L.CUR] = -1
-            g[L.TURN] += 1
+            g.phase = 0
+            g.cur = -1
+            g.turn += 1
         else:
             _gm_turn(st, S)
-            if g[L.OVER] != 0:
+            if g.over != 0:
                 return
             _end_rotation(st, S)
-            g[L.TURN] = 0
+            g.turn = 0
 
 
 @njit
 def _apply(st, S, action):
     """Play ``action`` for the current character, then advance. The action must be legal and
     ``_legal`` must have run for this decision (its reach is reused for the move's cost)."""
-    g = st.g
+    g = st.game
     ent = st.ent
-    c = g[L.CUR]
+    c = g.cur
     n = st.kind.shape[0]
-    g[L.DECISIONS] += 1
+    g.decisions += 1
     m = ent.shape[0]
     if action >= _hand_base(n, m):  # the turn goes to a teammate; ``c`` acts later (order.py)
         _hand_over(st, c, action - _hand_base(n, m))
-        g[L.CUR] = -1
+        g.cur = -1
         _advance(st, S)
         return
     if ent[c, L.SPACE] >= 0:  # (placing comes before the turn: "before anything else")
@@ -196,5 +196,5 @@ def _apply(st, S, action):
     else:  # (the hand-over block, after this one, returned above)
         _group_attack(st, S, c, action - _group_base(n, m))
     _after_action_tiles(st, S)  # "Every entity standing in a frozen tile is frozen too"
-    g[L.CUR] = -1
+    g.cur = -1
     _advance(st, S)

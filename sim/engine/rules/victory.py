@@ -42,13 +42,13 @@ def _team_health(st, out):
 
 @njit
 def _finish(st, winner, reason):
-    g = st.g
-    if g[L.OVER] != 0:
+    g = st.game
+    if g.over != 0:
         return
-    g[L.OVER] = 1
-    g[L.WINNER] = winner
-    g[L.REASON] = reason
-    g[L.CUR] = -1
+    g.over = 1
+    g.winner = winner
+    g.reason = reason
+    g.cur = -1
     _log(st, L.EV_END, winner, reason, 0, 0, 0, 0)
 
 
@@ -82,8 +82,8 @@ def _finish_by_health(st, reason):
 def _check_victory(st, S, before):
     """End the game when at most one team stands. ``before`` is each team's health just before
     the current event (used only if every standing team fell in it at once)."""
-    g = st.g
-    if g[L.OVER] != 0 or g[L.DEFER] != 0:
+    g = st.game
+    if g.over != 0 or g.defer != 0:
         return
     alive = 0
     last = -1

@@ -1,11 +1,15 @@
 """Field numbers of the state arrays, event kinds and the action encoding.
 
 Why integer fields in one ``int64[entity, field]`` array: Numba kernels then pass one array per
-concept (entities, game scalars, positions), the Python ``Game`` and the jitted loop share every
-kernel, and a game's whole state is a handful of arrays that copy and compare cheaply.
+concept (entities, positions), the Python ``Game`` and the jitted loop share every kernel, and a
+game's whole state is a handful of arrays that copy and compare cheaply. The game scalars are
+read by name instead (``st.game.rotation``: one record of ``GAME_DTYPE``, laid out on the slots
+below, so it copies and compares as the old ``int64[NG]`` row did).
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 # The effect row's schema (FX_* slots, OP_* opcodes, T_* targets, STAT_* codes) is the catalogue's:
 # it writes the rows the interpreter runs. Re-exported here so the kernels read L.OP_HEAL.
@@ -68,7 +72,7 @@ BEGUN, SEEN = 88, 89
 NF = 90
 TIMED = (FROZEN, INVISIBLE, BUFF, DEBUFF)  # each followed by its "_BY" column
 # an expiry: (clock count at which it ends) * CLOCKS + clock; clocks 0-3 count a team's turns
-# (g[TURNS + t]), clock ROT_CLOCK counts rotations (rules.toml [game] effect_clock)
+# (g.turns[t]), clock ROT_CLOCK counts rotations (rules.toml [game] effect_clock)
 CLOCKS, ROT_CLOCK = 8, 4
 NO_TEAM = -1  # "A CPU is an opponent with no affiliation to any team"
 
@@ -111,6 +115,34 @@ NEXT_UP, HANDS_LEFT = 62, 63
 LEADER, LEAD_CHANGES = 64, 65
 NG = 66
 GM = 4  # TURN value of the GM Turn
+
+# The game scalars as one named record: kernels read ``st.game.rotation`` and ``g.owed[team]``
+# (``game_state``: ``st.game`` is the one record of ``st.g``). Each field sits at its slot above
+# (8 bytes a slot), so the record is byte for byte the old int64[NG] row; the blocks of four
+# (one per team) are arrays. The slot numbers stay the one place a field's position is set.
+GAME_BLOCKS = {"OWED": 4, "TURNS": 4, "COINS": 4}
+GAME_SCALARS = ("ROTATION", "TURN", "PHASE", "CUR", "DEATHS", "REVEALED", "APOC_ACTIVE", "APOC",
+                "APOC_STEP", "OVER", "WINNER", "REASON", "QUIET", "HARM", "NEV", "LOG", "EV_LOST",
+                "DEFER", "DECISIONS", "REVEAL_WHY", "OWED", "NREACH", "TURNS", "REVIVES",
+                "G_SUMMONS", "G_VEH_FIRST", "G_VEH_N", "G_SPARE", "G_MINION_SPEED",
+                "G_MINION_RANGE", "G_MINION_DEFENSE", "FLOOR_N", "ITEMS_GAINED", "ITEMS_USED",
+                "ITEMS_LOST", "COINS", "KNOWS", "FROZEN_TILES", "TILE_CHANGES", "FX_OK",
+                "INTERACT_ROW", "APOC_HELD", "APOC_RESOLVED", "NEXT_UP", "HANDS_LEFT", "LEADER",
+                "LEAD_CHANGES")
+
+
+def _game_dtype():
+    """The record type of the game scalars: field ``rotation`` at slot ROTATION, and so on."""
+    names, formats, offsets = [], [], []
+    for const in GAME_SCALARS:
+        n = GAME_BLOCKS.get(const, 1)
+        names.append(const.lower().removeprefix("g_"))
+        formats.append(np.int64 if n == 1 else (np.int64, (n,)))
+        offsets.append(8 * globals()[const])
+    return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": 8 * NG})
+
+
+GAME_DTYPE = _game_dtype()
 
 # game end reasons
 LAST_STANDING, STALEMATE, CAP, SIMULTANEOUS = 1, 2, 3, 4

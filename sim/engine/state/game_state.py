@@ -21,6 +21,7 @@ from collections import namedtuple
 import numba
 import numpy as np
 from numba.core import types
+from numba.core.extending import overload_attribute
 from numba.experimental import structref
 
 from sim._jit import njit
@@ -61,6 +62,11 @@ class State(structref.StructRefProxy):
         """A deep copy (snapshots for tests and tools)."""
         return new_state(*(a.copy() for a in state_fields(self)))
 
+    @property
+    def game(self):
+        """The game scalars by name (``st.game.rotation``): a view, so writes reach the game."""
+        return self.g.view(np.recarray)[0]
+
 
 class Static(structref.StructRefProxy):
     """One board's tables that no game changes (graph before destruction, rule numbers, the
@@ -87,11 +93,35 @@ if numba.config.DISABLE_JIT:
         def copy(self):
             return type(self)(*(getattr(self, f).copy() for f in self.__slots__))
 
+        @property
+        def game(self):
+            return self.g.view(np.recarray)[0]
+
     State = _plain_class("State", STATE_FIELDS, State.__doc__, _Copyable)  # noqa: F811
     Static = _plain_class("Static", STATIC_FIELDS, Static.__doc__)  # noqa: F811
 else:
     structref.define_proxy(State, StateType, list(STATE_FIELDS))
     structref.define_proxy(Static, StaticType, list(STATIC_FIELDS))
+
+
+@overload_attribute(StateType, "game")
+def _game(st):
+    """``st.game``: the one record of ``st.g`` (fields.GAME_DTYPE), read and written by name in
+    kernels (``st.game.rotation += 1``, ``g.owed[team]``). A record taken from an array is a
+    reference into it, so it costs what ``st.g[k]`` cost."""
+    return lambda st: st.g[0]
+
+
+if numba.config.DISABLE_JIT:
+    def new_game_scalars():
+        """A game's scalars, zeroed. Interpreted kernels get a NumPy record array, whose records
+        take attributes as compiled records do."""
+        return np.zeros(1, L.GAME_DTYPE).view(np.recarray)
+else:
+    @njit
+    def new_game_scalars():
+        """A game's scalars, zeroed: one record of fields.GAME_DTYPE."""
+        return np.zeros(1, L.GAME_DTYPE)
 
 
 @njit
@@ -141,17 +171,18 @@ def _clone(st):
     """A private copy of a game for look-ahead (``sim.ai.lookahead``): the same entities, scalars,
     positions, random stream and live board, but no event log (logging off) and scratch buffers
     of its own, so nothing done to the copy can reach the real game or its log."""
-    g = st.g.copy()
-    g[L.LOG] = 0
-    g[L.NEV] = 0
-    g[L.NREACH] = -1  # the copy's reach buffer starts clean
     n = st.kind.shape[0]
-    return State(st.ent.copy(), g, st.pos_state.copy(), st.rng.copy(),
+    copy = State(st.ent.copy(), st.g.copy(), st.pos_state.copy(), st.rng.copy(),
                  np.zeros((1, st.ev.shape[1]), np.int64), st.move_nbr.copy(),
                  st.sight_nbr.copy(), st.sight_flag.copy(), st.kind.copy(), st.tile_pos.copy(),
                  st.twin.copy(), np.full(n, -1, np.int32), np.empty_like(st.queue),
                  np.empty(n, np.int32), st.floor.copy(), st.tiles.copy(),
                  st.feature.copy(), st.move_roll.copy())
+    g = copy.game
+    g.log = 0
+    g.nev = 0
+    g.nreach = -1  # the copy's reach buffer starts clean
+    return copy
 
 
 @njit
@@ -159,11 +190,11 @@ def _copy_into(dst, src):
     """Reset ``dst`` (a :func:`_clone` of ``src``'s game) to ``src`` without allocating: each
     simulation of the look-ahead starts again from the real position."""
     dst.ent[:] = src.ent
-    g = dst.g
-    g[:] = src.g
-    g[L.LOG] = 0
-    g[L.NEV] = 0
-    g[L.NREACH] = -1
+    dst.g[:] = src.g
+    g = dst.game
+    g.log = 0
+    g.nev = 0
+    g.nreach = -1
     dst.pos_state[:] = src.pos_state
     dst.rng[:] = src.rng
     dst.move_nbr[:] = src.move_nbr

@@ -22,7 +22,7 @@ from sim.rng import roll
 from sim.engine.state import fields as L
 from sim.engine.entities.special_setup import _card_row, _fill_spare, _plan
 from sim.engine.items.holding import _init_pools
-from sim.engine.state.game_state import State
+from sim.engine.state.game_state import State, new_game_scalars
 from sim.engine.tiles.functions import _init_tiles
 
 Cards = namedtuple("Cards", ["speed", "range", "max_health", "defense", "attacks", "tier",
@@ -110,15 +110,16 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
             ent[e, L.TIER + j] = cpu_rows[k, 5]
         e += 1
     _init_pools(ent, C.characters)  # "They share one stat pool and one item pool"
-    g = np.zeros(L.NG, np.int64)
-    g[L.ROTATION] = 1
-    g[L.CUR] = -1
-    g[L.WINNER] = -1
-    g[L.LOG] = log
-    g[L.APOC] = apocalypse
+    game = new_game_scalars()
+    g = game[0]  # the game scalars, by name (fields.GAME_DTYPE)
+    g.rotation = 1
+    g.cur = -1
+    g.winner = -1
+    g.log = log
+    g.apoc = apocalypse
     _fill_spare(S, C, team_cards, ent, cpu_rows.shape[0], veh, summon, assists, g)
     n = S.kind2.shape[1]
-    return State(ent, g, np.zeros(49, np.int64), rng, np.zeros((ev_cap, L.EVF), np.int64),
+    return State(ent, game, np.zeros(49, np.int64), rng, np.zeros((ev_cap, L.EVF), np.int64),
                    S.move_nbr2[0].copy(), S.sight_nbr2[0].copy(), S.sight_flag2[0].copy(),
                    S.kind2[0].copy(), S.tile_pos2[0].copy(), S.twin2[0].copy(),
                    np.full(n, -1, np.int32), np.empty(4 * n + 16, np.int64),

@@ -13,7 +13,7 @@ within 1 range of the interactable piece ... or the tile itself".
 
 State: a character's ticks and the catalogue tile they are banked in (``TICKS``, ``TICK_TILE``:
 the tile, not the position, so a swap that carries the character along keeps its string), the
-teams' coins (``g[COINS + team]``), the tiles' states (``State.tiles``); the functions are effect
+teams' coins (``g.coins[team]``), the tiles' states (``State.tiles``); the functions are effect
 rows of ``S.tile_fx`` (``fx_table.py``) run by ``interpreter._run_effect``.
 """
 
@@ -72,7 +72,7 @@ def _use_extra_action(st, c):
     ent = st.ent
     if ent[c, L.EXTRA_LEFT] == 0:
         return False
-    turn = st.g[L.TURNS + ent[c, L.TEAM]]
+    turn = st.game.turns[ent[c, L.TEAM]]
     if ent[c, L.EXTRA_TURN] < turn:
         ent[c, L.EXTRA_LEFT] = 0
         ent[c, L.EXTRA_TURN] = 0
@@ -117,9 +117,9 @@ def _end_turn_tile(st, S, c):
     price = S.tile_fx[2 * t, TF_PRICE]
     _log(st, L.EV_TICKS, c, t, ent[c, L.TICKS], price, 0, 0)
     if ent[c, L.TICKS] >= price:  # "Ticks are spent at the end of your turn in the relevant tile"
-        st.g[L.FX_OK] = 1
+        st.game.fx_ok = 1
         op = _run_effect(st, S, c, c, L.FX_TILE, 2 * t)
-        if st.g[L.FX_OK] != 0:  # the reward given: "The reward's price in ticks disappears"
+        if st.game.fx_ok != 0:  # the reward given: "The reward's price in ticks disappears"
             ent[c, L.TICKS] -= price
             _log(st, L.EV_REWARD, c, t, op, ent[c, L.TICKS], 0, 0)
 
@@ -166,13 +166,13 @@ def _legal_interact(st, S, c, mask, base):
     (the space the effect targets; its own space for an effect on itself); return how many.
     Needs the action ("by spending an action") and the team's coins for its price."""
     ent = st.ent
-    g = st.g
-    g[L.INTERACT_ROW] = -1
+    g = st.game
+    g.interact_row = -1
     if ent[c, L.ACTED] != 0 or ent[c, L.FROZEN] != 0:
         return 0
     k = _interactable(st, S, c)
-    g[L.INTERACT_ROW] = k  # for the policies: no second search this decision
-    if k < 0 or g[L.COINS + ent[c, L.TEAM]] < S.tile_fx[k, TF_PRICE]:
+    g.interact_row = k  # for the policies: no second search this decision
+    if k < 0 or g.coins[ent[c, L.TEAM]] < S.tile_fx[k, TF_PRICE]:
         return 0
     fx = S.tile_fx
     op = fx[k, L.FX_OP]
@@ -201,11 +201,11 @@ def _apply_interact(st, S, c, s):
     ent[c, L.ACTED] = 1
     price = S.tile_fx[k, TF_PRICE]
     if price > 0:
-        st.g[L.COINS + team] -= price
-        _log(st, L.EV_COINS, team, -price, st.g[L.COINS + team], c, 0, 0)
+        st.game.coins[team] -= price
+        _log(st, L.EV_COINS, team, -price, st.game.coins[team], c, 0, 0)
     _log(st, L.EV_INTERACT, c, k // 2, S.tile_fx[k, L.FX_OP], s, 0, 0)
     t = c if S.tile_fx[k, L.FX_TARGET] != L.T_SPACE else ent.shape[0] + s
-    st.g[L.FX_OK] = 1
+    st.game.fx_ok = 1
     _run_effect(st, S, c, t, L.FX_TILE, k)
 
 
@@ -270,10 +270,10 @@ def _ability_control_targets(st, S, c, base, mask):
 @njit
 def _knows_apocalypse(st, team):
     """Whether ``team`` has learned the face-down Apocalypse (a tile's ``learn``)."""
-    return team >= 0 and (st.g[L.KNOWS] >> team) & 1 != 0
+    return team >= 0 and (st.game.knows >> team) & 1 != 0
 
 
 @njit
 def _nothing_to_learn(st, team):
     """A ``learn`` effect would teach ``team`` nothing: it knows the Apocalypse, or all do."""
-    return st.g[L.REVEALED] != 0 or _knows_apocalypse(st, team)
+    return st.game.revealed != 0 or _knows_apocalypse(st, team)

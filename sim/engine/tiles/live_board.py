@@ -134,7 +134,7 @@ def _tile_at(st, S, p):
     if st.pos_state[p] == L.VOIDED:
         return VOID
     t = st.tiles[p, L.TL_TILE]
-    if t == APOCALYPSE and st.g[L.REVEALED] != 0:
+    if t == APOCALYPSE and st.game.revealed != 0:
         return _uncovered(S)
     return t
 
@@ -304,7 +304,7 @@ def _reveal_in_place(st, S):
     the Uncovered Tile is stamped at the Apocalypse's position into the live board (copying the
     start board's revealed arrays, as ``reveal._check_reveal`` does otherwise, would undo the
     swaps). False (nothing done) when no tile has moved."""
-    if st.g[L.TILE_CHANGES] == 0:
+    if st.game.tile_changes == 0:
         return False
     p = S.ip[L.P_APOC_POS]
     if st.pos_state[p] == L.VOIDED:

@@ -28,7 +28,7 @@ from sim.engine.entities.timed_states import _expiry
 def _over(st, until):
     """Whether the expiry ``until`` has been reached (``timed_states._tick``'s test, read lazily)."""
     clock = until % L.CLOCKS
-    now = st.g[L.ROTATION] if clock == L.ROT_CLOCK else st.g[L.TURNS + clock]
+    now = st.game.rotation if clock == L.ROT_CLOCK else st.game.turns[clock]
     return now >= until // L.CLOCKS
 
 
@@ -54,7 +54,7 @@ def _set_tile_state(st, S, p, freeze, duration, by):
     st.tiles[p, col + 1] = by
     _log(st, L.EV_TILE_STATE, p, freeze, until, by, 0, 0)
     if freeze != 0:
-        st.g[L.FROZEN_TILES] += 1
+        st.game.frozen_tiles += 1
         _freeze_standing(st, p, until, by)
 
 
@@ -79,8 +79,8 @@ def _freeze_standing(st, p, until, by):
 def _after_action_tiles(st, S):
     """After every action: whoever now stands in a frozen tile (walked, teleported, launched,
     carried by a swap, revived there) is frozen with it. Costs one read while no tile is frozen."""
-    g = st.g
-    if g[L.FROZEN_TILES] == 0:
+    g = st.game
+    if g.frozen_tiles == 0:
         return
     n = 0
     for p in range(st.tiles.shape[0]):
@@ -94,4 +94,4 @@ def _after_action_tiles(st, S):
             continue
         n += 1
         _freeze_standing(st, p, u, st.tiles[p, L.TL_FROZEN_BY])
-    g[L.FROZEN_TILES] = n
+    g.frozen_tiles = n

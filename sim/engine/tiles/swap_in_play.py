@@ -113,7 +113,7 @@ def _swap(st, S, p, q, by):
                 ent[e, L.HOME] = p
     _carry_floor(st, S, p, q, a, b, covers)
     _tile_distance(st)
-    st.g[L.TILE_CHANGES] += 1
+    st.game.tile_changes += 1
     _log(st, L.EV_SWAP, p, q, a, b, by, 1 if covers else 0)
 
 
@@ -173,7 +173,7 @@ def _transform(st, S, p, n, by):
             i, j = consolidate(cell // BLOCK - oo, cell % BLOCK - oo, so, sn)
             fl[f, 1] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
     _tile_distance(st)
-    st.g[L.TILE_CHANGES] += 1
+    st.game.tile_changes += 1
     _log(st, L.EV_TRANSFORM, p, old, n, by, 0, 0)
 
 

@@ -241,7 +241,7 @@ def step_checked(game, policy) -> None:
     ends its turn holds ticks only in the tile it ends it in); an action is used through a
     vehicle only by its pilot, with neither's action spent ("Using that action spends both the
     pilot's action and the vehicle's action for the turn"); the interactable ``_legal`` leaves for
-    the policies (``g.interact_row``) is the one ``c`` can use ("by spending an action")."""
+    the policies (``st.decision.interactable``) is the one ``c`` can use ("by spending an action")."""
     from sim.engine.tiles.functions import _interactable
     ent = game.st.ent
     c = game.current
@@ -250,7 +250,7 @@ def step_checked(game, policy) -> None:
     can_act = ent[c, L.SPACE] >= 0 and ent[c, L.ACTED] == 0 and ent[c, L.FROZEN] == 0 \
         and ent[c, L.SUBMERGED] == 0
     expected = int(_interactable(game.st, game.S, c)) if can_act else -1
-    assert int(game.st.game.interact_row) == expected, "the interactable _legal left is stale"
+    assert int(game.st.decision.interactable) == expected, "the interactable _legal left is stale"
     done = int(ent[c, L.DONE])
     where = tile_of(game, c)  # read before: time runs on after the turn ends (GM turn, ...)
     spent, left = int(ent[c, L.SPENT]), int(ent[c, L.SPEED_LEFT])

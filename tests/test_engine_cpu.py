@@ -36,7 +36,8 @@ def _spot_by_a_door(game, c):
     st, ent = game.st, game.st.ent
     for here in np.flatnonzero(st.tile_pos == ent[c, L.HOME]):
         _reach_from(st, game.S, int(here), int(ent[c, L.SPEED]))
-        reach = np.flatnonzero((st.cost > 0) & (st.cost <= ent[c, L.SPEED]))
+        cost = st.decision.reach_cost
+        reach = np.flatnonzero((cost > 0) & (cost <= ent[c, L.SPEED]))
         home = [int(s) for s in reach if st.tile_pos[s] == ent[c, L.HOME]]
         away = [int(s) for s in reach if st.tile_pos[s] >= 0 and st.tile_pos[s] != ent[c, L.HOME]]
         if home and away:

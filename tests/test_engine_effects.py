@@ -361,9 +361,10 @@ def test_a_move_spends_its_cost_and_an_attack_the_action():
     st, ent = game.st, game.st.ent
     n = st.kind.shape[0]
     mask = game.legal_mask()
-    move = max((a for a in range(1, n + 1) if mask[a] and st.cost[a - 1] > 0),
-               key=lambda a: st.cost[a - 1])
-    cost, left = int(st.cost[move - 1]), int(ent[c, L.SPEED_LEFT])
+    reach = st.decision.reach_cost
+    move = max((a for a in range(1, n + 1) if mask[a] and reach[a - 1] > 0),
+               key=lambda a: reach[a - 1])
+    cost, left = int(reach[move - 1]), int(ent[c, L.SPEED_LEFT])
     game.apply(move)
     assert cost > 0 and ent[c, L.SPEED_LEFT] == left - cost and ent[c, L.SPENT] == cost
     d = enemy_of(game, c)

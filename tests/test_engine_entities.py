@@ -533,9 +533,10 @@ def test_driving_spends_the_vehicles_speed_only():
     ent[c, L.SPEED_LEFT] = 1  # the pilot's own speed is no limit while it drives
     mask = game.legal_mask().copy()
     n_reach = _reach_from(st, game.S, vs, int(ent[v, L.SPEED]))
-    far = [int(s) for s in st.queue[:n_reach] if st.cost[s] == ent[v, L.SPEED]]
+    reach = st.decision.reach_cost
+    far = [int(s) for s in st.decision.reached[:n_reach] if reach[s] == ent[v, L.SPEED]]
     assert far and all(mask[game.action("move", s)] for s in far)
-    assert not any(mask[game.action("move", s)] for s in range(st.kind.shape[0]) if st.cost[s] < 0)
+    assert not any(mask[game.action("move", s)] for s in range(st.kind.shape[0]) if reach[s] < 0)
     game.legal_mask()
     game.apply(game.action("move", far[0]))
     assert ent[c, L.SPEED_LEFT] == 1 and ent[v, L.SPEED_LEFT] == 0

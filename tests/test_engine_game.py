@@ -319,7 +319,7 @@ def test_game_reach_equals_board_kernel(board):
         for speed in (0, 1, 3, 6, 12):
             want, _ = reachable(graph, int(start), speed, 0)
             _reach_from(game.st, game.S, np.int64(start), np.int64(speed))
-            assert np.array_equal(game.st.cost, want), (start, speed)
+            assert np.array_equal(game.st.decision.reach_cost, want), (start, speed)
 
 
 @pytest.mark.parametrize("deaths, rotation, why", [(6, 1, 0), (7, 1, L.BY_DEATHS),

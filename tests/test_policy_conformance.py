@@ -26,6 +26,7 @@ from sim.ai.policy import by_name
 from sim.ai.spec import parse_policy
 from sim.engine.state import fields as L
 from sim.engine.state.game_state import STATE_FIELDS
+from sim.engine.state.decision import DECISION_FIELDS
 from tests._engine_kit import CARDS, CATALOGUE, new_game, setup_for
 
 # every policy the engine knows, the look-ahead at a small budget (the suite's cost), and greedy
@@ -41,7 +42,10 @@ def test_every_engine_policy_is_in_the_suite():
 
 
 def _snapshot(st) -> dict:
-    return {f: getattr(st, f).copy() for f in STATE_FIELDS}
+    """Every state array, the decision's fields each on their own ("decision.reach_cost")."""
+    out = {f: getattr(st, f).copy() for f in STATE_FIELDS if f != "decision"}
+    out.update({f"decision.{f}": np.copy(getattr(st.decision, f)) for f in DECISION_FIELDS})
+    return out
 
 
 def _stepped_game(spec: str, board: int, seed: int, *, check=None):
@@ -70,7 +74,7 @@ def test_only_legal_actions_and_no_mutation_outside_apply(spec):
         a = player.choose(game)
         assert 0 <= a < mask.size and mask[a], f"{spec} chose illegal action {a}"
         after = _snapshot(game.st)
-        for f in STATE_FIELDS:
+        for f in before:
             if f == "rng" and player.name in DRAWS_FROM_STREAM:
                 continue
             assert np.array_equal(before[f], after[f]), f"{player.name} changed st.{f}"

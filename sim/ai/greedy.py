@@ -259,7 +259,7 @@ def _escape(st, S, c, mask, enemy_r, enemy_c, cpu):
 @njit
 def _greedy_action(st, S, mask):
     """Needs ``_legal`` just run (its reach and sight buffers: the reached spaces are
-    ``st.queue[:g.nreach]``, so moves are scored without scanning all 1,225 spaces)."""
+    ``st.decision.reached[:n_reached]``, so moves are scored without scanning all 1,225 spaces)."""
     ent = st.ent
     c = st.game.cur
     # the threats (enemies' and CPUs' places) only where positions are scored: not when an
@@ -350,11 +350,12 @@ def _best_position(st, S, c, mask):
     bonus = _pos_base(st, S, c)  # once per decision: here, a teleport's spaces, the walk
     # fields read once (each read of a state field is a reference-count round trip)
     g = st.game
+    decision = st.decision
     fp = S.fp
     tile_pos = st.tile_pos
     # one call scores staying and every walk: the reached spaces begin with the search's start
-    nreach = g.nreach
-    spaces = st.queue[:nreach] if nreach >= 0 else np.arange(n)
+    nreach = decision.n_reached
+    spaces = decision.reached[:nreach] if nreach >= 0 else np.arange(n)
     walk = _position_scores(ent, fp, tile_pos, bonus, c, spaces,
                             mask, False, enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
     for v in range(g.veh_first, g.veh_first + g.veh_n):
@@ -377,7 +378,7 @@ def _best_position(st, S, c, mask):
             best, best_a = _best_landing(tele, scores, _ability_space_base(n, m), 0.0, best, best_a)
     # a launch (the Slingshot) is a move that spends the action; the interactable within reach
     # is the one legal._legal found for this decision
-    k = g.interact_row
+    k = decision.interactable
     if k >= 0 and _is_launch(S.tile_fx, k):
         launch, price = _launch(st, S, c, mask, k)
         scores = _position_scores(ent, fp, tile_pos, bonus, c, launch, mask, False, enemy_r,

@@ -168,8 +168,9 @@ def _top_spaces(st, S, c, mask, approach, best, k_best):
     fp = S.fp.copy()
     fp[L.W_APPROACH] *= approach
     enemy_r, enemy_c, cpu = _threats(st, S, c)
-    nreach = st.game.nreach
-    spaces = st.queue[:nreach] if nreach >= 0 else np.arange(st.kind.shape[0])
+    decision = st.decision
+    nreach = decision.n_reached
+    spaces = decision.reached[:nreach] if nreach >= 0 else np.arange(st.kind.shape[0])
     scores = _position_scores(ent, fp, st.tile_pos, _pos_base(st, S, c), c, spaces, mask, True,
                               enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
     score = np.full(k_best, -1e300)
@@ -239,7 +240,7 @@ def _candidates(st, S, mask, cands, budget):
             else np.empty(0, np.int64))
     if tele.shape[0] > 0:
         k = _add(cands, k, _ability_space_base(n, m) + _best_placed(st, S, c, mask, tele))
-    row = st.game.interact_row  # the slingshot's best-placed landing
+    row = st.decision.interactable  # the slingshot's best-placed landing
     launch = (_launch(st, S, c, mask, row)[0] if row >= 0 and _is_launch(S.tile_fx, row)
               else np.empty(0, np.int64))
     if launch.shape[0] > 0:

@@ -221,7 +221,7 @@ def _best_tile_action(st, S, c, mask):
     m = ent.shape[0]
     best = 0.0
     best_a = -1
-    k = st.game.interact_row  # the interactable within reach this decision (legal._legal)
+    k = st.decision.interactable  # the interactable within reach this decision (legal._legal)
     if k >= 0:
         fx = S.tile_fx
         base = _interact_base(n, m)

@@ -50,7 +50,7 @@ def _cpu_act(st, S, c):
     # a leashed CPU never leaves its tile: it can reach no further boundary than its range
     if target < 0 and speed > 0 and _may_reach(st, S, here, -1, rng + (0 if leash else speed)):
         _reach_from(st, S, here, speed)
-        cost = st.cost.copy()
+        cost = st.decision.reach_cost.copy()
         best_s = -1
         for level in range(1, speed + 1):
             for s in range(cost.shape[0]):

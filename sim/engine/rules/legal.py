@@ -14,9 +14,9 @@ used through it"), within the vehicle's range, from the space both stand on. ``_
 declares a Group Attack on an entity the character may attack, offered while a teammate could
 join it (``attack._group_ready``; who joins is found when it is declared). ``_hand_base + e``
 hands the team's turn to teammate ``e`` while the character has done nothing yet (``order.py``).
-After ``_legal`` the state's ``cost`` and ``queue`` buffers hold the mover's reach and
-``g.interact_row`` the interactable it can use, which the policies read; the attack entries of
-the mask are its sight.
+``_legal`` fills ``st.decision`` (``sim/engine/state/decision.py``): the mover's reach
+(``reach_cost``, ``reached``) and the interactable it can use (``interactable``), which the
+policies and ``turn._apply`` read; the attack entries of the mask are its sight.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def _legal(st, S, mask):
     mask[L.END] = True
     count = 1
     g = st.game
-    g.interact_row = -1  # (functions._legal_interact finds it when an action is left)
+    st.decision.interactable = -1  # (functions._legal_interact finds it when an action is left)
     c = g.cur
     if c < 0 or g.over != 0:
         return count
@@ -92,13 +92,13 @@ def _legal(st, S, mask):
         return count
     count += _legal_handover(st, c, mask, _hand_base(n, m))  # the team's order (order.py)
     if ent[c, L.SUBMERGED] != 0:  # "cannot move, and cannot spend their action on anything
-        g.nreach = -1          # except attempting to escape" (no reach searched)
+        st.decision.n_reached = -1  # except attempting to escape" (no reach searched)
         return count + _legal_water(st, S, c, mask, _water_base(n, m))
     speed = _move_speed(ent, c)  # a pilot's vehicle's speed (docs/entities.md)
     if speed > 0:
         touched = _reach_from(st, S, here, speed)
-        queue = st.queue
-        cost = st.cost
+        queue = st.decision.reached
+        cost = st.decision.reach_cost
         for i in range(touched):
             s = queue[i]
             if cost[s] > 0 and not mask[move + s]:  # a portal twin costs 0: not a move

@@ -23,8 +23,8 @@ from sim.engine.tiles.live_board import BLOCK, _cell_space
 # a hot loop kept in one function (docs/performance.md, "Long kernels kept whole")
 @njit(inline="always")
 def _reach_from(st, S, start, speed):
-    """``st.cost[s]``: speed to reach s from ``start`` (-1 out of reach); the reached spaces are
-    ``st.queue[:g.nreach]``. Dry moves only: water-rolls are actions of their own (water.py).
+    """``st.decision.reach_cost[s]``: speed to reach s from ``start`` (-1 out of reach); the
+    reached spaces are ``reached[:n_reached]`` (``sim/engine/state/decision.py``). Dry moves only: water-rolls are actions of their own (water.py).
 
     The same answer as :func:`sim.board.movement._reach` with ``max_rolls=0`` (a test checks it),
     but it touches only the spaces it reaches: a breadth-first search whose queue doubles as the
@@ -34,16 +34,16 @@ def _reach_from(st, S, start, speed):
     """
     # arrays hoisted into locals: reading one from a named tuple inside the loop costs a
     # reference-count round trip each time
-    cost = st.cost
-    q = st.queue
-    g = st.game
+    decision = st.decision
+    cost = decision.reach_cost
+    q = decision.reached
     twin = st.twin
     move_nbr = st.move_nbr
     move_roll = st.move_roll
-    if g.nreach < 0:
+    if decision.n_reached < 0:
         cost[:] = -1
     else:
-        for i in range(g.nreach):
+        for i in range(decision.n_reached):
             cost[q[i]] = -1
     mc = S.ip[L.P_MOVE_COST]
     max_cost = (speed // mc) * mc
@@ -77,15 +77,15 @@ def _reach_from(st, S, start, speed):
             # dry), so it is handed none
             _reach(st.move_nbr, st.move_roll, st.twin, np.empty((0, MAX_BODIES), np.int32),
                    np.zeros(1, np.int32), np.empty(0, np.int32), start, speed, 0, mc, cost,
-                   st.sight)
-            g.nreach = -1  # reset everything next time
+                   decision.sight)
+            decision.n_reached = -1  # reset everything next time
             n = 0
             for s2 in range(cost.shape[0]):
                 if cost[s2] >= 0:
                     q[n] = s2
                     n += 1
             return n
-    g.nreach = tail
+    decision.n_reached = tail
     return tail
 
 

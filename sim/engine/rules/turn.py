@@ -170,7 +170,7 @@ def _apply(st, S, action):
             ent[c, L.SPACE] = s  # placing "costs no speed and no actions"
             _log(st, L.EV_PLACE, c, s, 0, 0, 0, 0)
         else:
-            cost = st.cost[s]  # fresh: _legal searched this character's reach for this decision
+            cost = st.decision.reach_cost[s]  # _legal searched this character's reach for it
             if _drive(st, c, s, cost):  # a pilot spends its vehicle's speed (entities.py)
                 cost = 0
             ent[c, L.SPEED_LEFT] -= cost

@@ -80,7 +80,7 @@ NO_TEAM = -1  # "A CPU is an opponent with no affiliation to any team"
 (ROTATION, TURN, PHASE, CUR, DEATHS, REVEALED, APOC_ACTIVE, APOC, APOC_STEP, OVER, WINNER,
  REASON, QUIET, HARM, NEV, LOG, EV_LOST, DEFER, DECISIONS, REVEAL_WHY) = range(20)
 OWED = 20  # 20..23 regular turns each team is still owed before the Apocalypse begins
-NREACH = 24  # spaces the last reach search touched (their ids are queue[:NREACH])
+# 24: free (was the reach search's count, now st.decision.n_reached: sim/engine/state/decision.py)
 TURNS = 25  # 25..28 turns each team has begun (the clocks effect durations count)
 REVIVES = 29  # characters revived (DEATHS counts deaths, so dead now = DEATHS - REVIVES)
 # entities: teams that have had their summon (bit t), the first vehicle row and how many, the
@@ -100,9 +100,7 @@ FLOOR_N, ITEMS_GAINED, ITEMS_USED, ITEMS_LOST = 38, 39, 40, 41
 # ticks is paid only then)
 COINS = 46
 KNOWS, FROZEN_TILES, TILE_CHANGES, FX_OK = 50, 51, 52, 53
-# the function row of the interactable the deciding character can use this decision (its action
-# unspent; -1: none), written by legal._legal for the policies (functions._legal_interact)
-INTERACT_ROW = 54
+# 54: free (was the interactable of this decision, now st.decision.interactable)
 # the Apocalypse's resolution (cards/apocalypses.toml resolve/hold): GM Turns in a row at which a
 # character stood on the revealed Apocalypse tile; 1 + the team that resolved it (0: not resolved)
 APOC_HELD, APOC_RESOLVED = 55, 56
@@ -123,11 +121,11 @@ GM = 4  # TURN value of the GM Turn
 GAME_BLOCKS = {"OWED": 4, "TURNS": 4, "COINS": 4}
 GAME_SCALARS = ("ROTATION", "TURN", "PHASE", "CUR", "DEATHS", "REVEALED", "APOC_ACTIVE", "APOC",
                 "APOC_STEP", "OVER", "WINNER", "REASON", "QUIET", "HARM", "NEV", "LOG", "EV_LOST",
-                "DEFER", "DECISIONS", "REVEAL_WHY", "OWED", "NREACH", "TURNS", "REVIVES",
+                "DEFER", "DECISIONS", "REVEAL_WHY", "OWED", "TURNS", "REVIVES",
                 "G_SUMMONS", "G_VEH_FIRST", "G_VEH_N", "G_SPARE", "G_MINION_SPEED",
                 "G_MINION_RANGE", "G_MINION_DEFENSE", "FLOOR_N", "ITEMS_GAINED", "ITEMS_USED",
                 "ITEMS_LOST", "COINS", "KNOWS", "FROZEN_TILES", "TILE_CHANGES", "FX_OK",
-                "INTERACT_ROW", "APOC_HELD", "APOC_RESOLVED", "NEXT_UP", "HANDS_LEFT", "LEADER",
+                "APOC_HELD", "APOC_RESOLVED", "NEXT_UP", "HANDS_LEFT", "LEADER",
                 "LEAD_CHANGES")
 
 

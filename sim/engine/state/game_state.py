@@ -27,9 +27,10 @@ from numba.experimental import structref
 from sim._jit import njit
 
 from sim.engine.state import fields as L
+from sim.engine.state.decision import new_decision
 
 STATE_FIELDS = ("ent", "g", "pos_state", "rng", "ev", "move_nbr", "sight_nbr", "sight_flag",
-                "kind", "tile_pos", "twin", "cost", "queue", "sight", "floor", "tiles",
+                "kind", "tile_pos", "twin", "decision", "floor", "tiles",
                 "feature", "move_roll")
 STATIC_FIELDS = ("move_nbr2", "sight_nbr2", "sight_flag2", "kind2", "tile_pos2", "twin2",
                  "move_roll", "pos_suit", "pos_layer", "spawn_space", "ip", "fp", "tier_faces",
@@ -91,7 +92,8 @@ if numba.config.DISABLE_JIT:
         __slots__ = ()
 
         def copy(self):
-            return type(self)(*(getattr(self, f).copy() for f in self.__slots__))
+            return type(self)(*(getattr(self, f).copy() for f in self.__slots__))  # arrays and
+            #                                                     the Decision (its own copy)
 
         @property
         def game(self):
@@ -126,9 +128,9 @@ else:
 
 @njit
 def new_state(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos, twin,
-              cost, queue, sight, floor, tiles, feature, move_roll):
+              decision, floor, tiles, feature, move_roll):
     return State(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos,
-                 twin, cost, queue, sight, floor, tiles, feature, move_roll)
+                 twin, decision, floor, tiles, feature, move_roll)
 
 
 @njit
@@ -154,7 +156,7 @@ def with_fp(S, fp):
 @njit
 def state_fields(st):
     return (st.ent, st.g, st.pos_state, st.rng, st.ev, st.move_nbr, st.sight_nbr, st.sight_flag,
-            st.kind, st.tile_pos, st.twin, st.cost, st.queue, st.sight, st.floor, st.tiles,
+            st.kind, st.tile_pos, st.twin, st.decision, st.floor, st.tiles,
             st.feature, st.move_roll)
 
 
@@ -171,17 +173,15 @@ def _clone(st):
     """A private copy of a game for look-ahead (``sim.ai.lookahead``): the same entities, scalars,
     positions, random stream and live board, but no event log (logging off) and scratch buffers
     of its own, so nothing done to the copy can reach the real game or its log."""
-    n = st.kind.shape[0]
     copy = State(st.ent.copy(), st.g.copy(), st.pos_state.copy(), st.rng.copy(),
                  np.zeros((1, st.ev.shape[1]), np.int64), st.move_nbr.copy(),
                  st.sight_nbr.copy(), st.sight_flag.copy(), st.kind.copy(), st.tile_pos.copy(),
-                 st.twin.copy(), np.full(n, -1, np.int32), np.empty_like(st.queue),
-                 np.empty(n, np.int32), st.floor.copy(), st.tiles.copy(),
-                 st.feature.copy(), st.move_roll.copy())
+                 st.twin.copy(),
+                 new_decision(st.kind.shape[0], -1, st.decision.interactable),  # a clean reach
+                 st.floor.copy(), st.tiles.copy(), st.feature.copy(), st.move_roll.copy())
     g = copy.game
     g.log = 0
     g.nev = 0
-    g.nreach = -1  # the copy's reach buffer starts clean
     return copy
 
 
@@ -194,7 +194,8 @@ def _copy_into(dst, src):
     g = dst.game
     g.log = 0
     g.nev = 0
-    g.nreach = -1
+    dst.decision.n_reached = -1
+    dst.decision.interactable = src.decision.interactable
     dst.pos_state[:] = src.pos_state
     dst.rng[:] = src.rng
     dst.move_nbr[:] = src.move_nbr

@@ -167,11 +167,11 @@ def _legal_interact(st, S, c, mask, base):
     Needs the action ("by spending an action") and the team's coins for its price."""
     ent = st.ent
     g = st.game
-    g.interact_row = -1
+    st.decision.interactable = -1
     if ent[c, L.ACTED] != 0 or ent[c, L.FROZEN] != 0:
         return 0
     k = _interactable(st, S, c)
-    g.interact_row = k  # for the policies: no second search this decision
+    st.decision.interactable = k  # for the policies: no second search this decision
     if k < 0 or g.coins[ent[c, L.TEAM]] < S.tile_fx[k, TF_PRICE]:
         return 0
     fx = S.tile_fx

@@ -1,0 +1,80 @@
+"""What ``_legal`` works out for one decision, kept apart from the game's facts.
+
+Why a separate object: the search behind a legal mask (the mover's reach, the spaces it touched,
+a sight scratch row, the interactable it could use) is scratch for one decision, not part of
+the game. It used to sit among the facts (``State.cost``, ``queue``, ``sight`` and two game
+scalars), so a reader could not tell a fact from a leftover, and the policies read it through
+the game's scalars. Now ``legal._legal`` fills ``st.decision`` and the policies and ``_apply``
+read it there, by name:
+
+- ``reach_cost[s]``: speed the deciding character needs to reach space ``s`` (-1: out of reach);
+- ``reached[:n_reached]``: the spaces that search touched (``n_reached`` -1: nothing to reset,
+  search every space);
+- ``sight``: scratch for the line-of-sight rays;
+- ``interactable``: the function row of the interactable it can use this decision (-1: none).
+
+A look-ahead copy of a game gets scratch of its own (``game_state._clone``), so nothing a
+simulation searches can reach the real decision.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba.core import types
+from numba.experimental import structref
+
+from sim._jit import njit
+
+DECISION_FIELDS = ("reach_cost", "reached", "n_reached", "sight", "interactable")
+
+
+@structref.register
+class DecisionType(types.StructRef):
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+class Decision(structref.StructRefProxy):
+    """One decision's search results (module doc); from Python each read is a jitted call."""
+
+    def copy(self) -> "Decision":
+        return Decision(self.reach_cost.copy(), self.reached.copy(), self.n_reached,
+                        self.sight.copy(), self.interactable)
+
+
+if numba.config.DISABLE_JIT:
+    class Decision:  # noqa: F811 (interpreted kernels: a plain object with the same fields)
+        __slots__ = DECISION_FIELDS
+        __doc__ = Decision.__doc__
+
+        def __init__(self, reach_cost, reached, n_reached, sight, interactable):
+            self.reach_cost, self.reached, self.n_reached = reach_cost, reached, n_reached
+            self.sight, self.interactable = sight, interactable
+
+        def copy(self):
+            return Decision(self.reach_cost.copy(), self.reached.copy(), self.n_reached,
+                            self.sight.copy(), self.interactable)
+else:
+    structref.define_proxy(Decision, DecisionType, list(DECISION_FIELDS))
+
+
+@njit
+def _decision_fields(decision):
+    return (decision.reach_cost, decision.reached, decision.n_reached, decision.sight,
+            decision.interactable)
+
+
+if not numba.config.DISABLE_JIT:
+    # Python reads (tests, tools): one jitted call per read, never cached, since a decision's
+    # scalars change with every search
+    for _i, _name in enumerate(DECISION_FIELDS):
+        setattr(Decision, _name, property(lambda self, i=_i: _decision_fields(self)[i]))
+
+
+@njit
+def new_decision(spaces, n_reached, interactable):
+    """Scratch for a board of ``spaces`` spaces; ``n_reached`` and ``interactable`` as a fresh
+    game (0, 0) or a look-ahead copy (-1, the real decision's) starts them."""
+    return Decision(np.full(spaces, -1, np.int32), np.empty(4 * spaces + 16, np.int64),
+                    n_reached, np.empty(spaces, np.int32), interactable)

@@ -248,7 +248,7 @@ def test_items_drop_where_the_holder_dies_and_a_revive_does_not_restore_them():
     assert slots(game, a) == [None, None] and ent[a, L.ATK] == atk - 2
     lying = sorted(ITEMS.names[i] for i, s in st.floor if i >= 0 and s == spot)
     assert lying == ["Health Potion", "War Hammer"] and st.g[L.FLOOR_N] == 2
-    from sim.engine.effects.interpreter import _revive, _revive_space
+    from sim.engine.effects.ability_effects import _revive, _revive_space
     _revive(st, game.S, c, a, _revive_space(st, game.S, a))
     assert slots(game, a) == [None, None] and st.g[L.FLOOR_N] == 2
 

@@ -89,46 +89,117 @@ def _ability_score(st, S, c, e):
 def _effect_score(st, S, c, t, op, amount, duration, flag):
     """The value of ``c`` running effect ``op`` (its row's amount, duration and flag) on entity
     ``t``: one scorer for an ability and for an item with the same effect, so the two cannot
-    value it differently (issue #24 item 3). 0 for an effect whose worth is not health now."""
+    value it differently (issue #24 item 3). One branch per effect whose row in
+    ``sim/catalogue/effect_table.py`` names a scorer of this module (``tests/test_effect_table.py``
+    checks it); 0 for the others, valued where their worth is (a position, a tile)."""
+    if op == L.OP_STRIKE:
+        return _strike_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_AREA:
+        return _area_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_ITEM_DAMAGE:
+        return _damage_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_HEAL:
+        return _heal_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_REVIVE:
+        return _revive_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_FREEZE:
+        return _freeze_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_BUFF:
+        return _buff_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_DEBUFF:
+        return _debuff_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_INVISIBILITY:
+        return _invisibility_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_ITEM_CLEANSE:
+        return _cleanse_value(st, S, c, t, amount, duration, flag)
+    return 0.0
+
+
+# ---- one scorer per effect, all of one signature (inlined: greedy calls _effect_score per
+#      target in its hottest loop)
+
+@njit(inline="always")
+def _strike_value(st, S, c, t, amount, duration, flag):
+    """The attack it is, with ``amount`` extra dice."""
+    return _attack_score(st, S, c, t, amount, c)
+
+
+@njit(inline="always")
+def _area_value(st, S, c, t, amount, duration, flag):
+    """Tile-wide damage on the user's own tile (its team's losses count against it)."""
+    return _tile_score(st, S, c, st.tile_pos[st.ent[c, L.SPACE]], amount)
+
+
+@njit(inline="always")
+def _damage_value(st, S, c, t, amount, duration, flag):
+    """Flat damage: the health it removes and the kill it makes (exact)."""
+    return _flat_score(st, S, t, amount, _value_of(st.ent, S.fp, t))
+
+
+@njit(inline="always")
+def _heal_value(st, S, c, t, amount, duration, flag):
+    """The health restored (and with ``flag`` the excess kept as shield)."""
+    ent = st.ent
+    healed = min(amount, ent[t, L.MAX_HEALTH] - ent[t, L.HEALTH])
+    extra = amount - healed if flag != 0 else 0  # the excess as shield
+    return S.fp[L.W_DAMAGE] * (healed + extra)
+
+
+@njit(inline="always")
+def _revive_value(st, S, c, t, amount, duration, flag):
+    """A kill undone plus the health returned."""
+    return S.fp[L.W_KILL] + S.fp[L.W_DAMAGE] * st.ent[t, L.MAX_HEALTH]
+
+
+@njit(inline="always")
+def _freeze_value(st, S, c, t, amount, duration, flag):
+    """The expected attack the frozen opponent loses per turn, for ``duration`` turns."""
+    ent = st.ent
+    if ent[t, L.FROZEN] != 0 or ent[t, L.ATK] <= 0:
+        return 0.0
+    p = _p_hit(S, _threshold(S, ent[c, L.DEFENSE]))
+    _, em = _kill_table(S, ent[t, L.ATK], p, ent[t, L.TIER], ent[c, L.HEALTH])
+    return S.fp[L.W_DAMAGE] * em * duration
+
+
+@njit(inline="always")
+def _buff_value(st, S, c, t, amount, duration, flag):
+    """``greedy_effect`` per stat point per turn; nothing on a target already buffed."""
+    if st.ent[t, L.BUFF] != 0:
+        return 0.0
+    return S.fp[L.W_EFFECT] * max(amount, 1) * duration
+
+
+@njit(inline="always")
+def _debuff_value(st, S, c, t, amount, duration, flag):
+    """As a buff, times what harming the target is worth (a vehicle, a CPU)."""
+    ent = st.ent
+    if ent[t, L.DEBUFF] != 0:
+        return 0.0
+    return _value_of(ent, S.fp, t) * S.fp[L.W_EFFECT] * max(amount, 1) * duration
+
+
+@njit(inline="always")
+def _invisibility_value(st, S, c, t, amount, duration, flag):
+    """``greedy_effect`` per turn, a quarter of it unless the target is in the red."""
     ent = st.ent
     fp = S.fp
-    if op == L.OP_STRIKE:
-        return _attack_score(st, S, c, t, amount, c)
-    if op == L.OP_AREA:
-        return _tile_score(st, S, c, st.tile_pos[ent[c, L.SPACE]], amount)
-    if op == L.OP_ITEM_DAMAGE:
-        return _flat_score(st, S, t, amount, _value_of(ent, fp, t))
-    if op == L.OP_HEAL:
-        healed = min(amount, ent[t, L.MAX_HEALTH] - ent[t, L.HEALTH])
-        extra = amount - healed if flag != 0 else 0  # the excess as shield
-        return fp[L.W_DAMAGE] * (healed + extra)
-    if op == L.OP_REVIVE:
-        return fp[L.W_KILL] + fp[L.W_DAMAGE] * ent[t, L.MAX_HEALTH]
-    if op == L.OP_FREEZE:
-        if ent[t, L.FROZEN] != 0 or ent[t, L.ATK] <= 0:
-            return 0.0
-        p = _p_hit(S, _threshold(S, ent[c, L.DEFENSE]))
-        _, em = _kill_table(S, ent[t, L.ATK], p, ent[t, L.TIER], ent[c, L.HEALTH])
-        return fp[L.W_DAMAGE] * em * duration
-    if op == L.OP_BUFF:
-        return 0.0 if ent[t, L.BUFF] != 0 else fp[L.W_EFFECT] * max(amount, 1) * duration
-    if op == L.OP_DEBUFF:
-        if ent[t, L.DEBUFF] != 0:
-            return 0.0
-        return _value_of(ent, fp, t) * fp[L.W_EFFECT] * max(amount, 1) * duration
-    if op == L.OP_INVISIBILITY:
-        if ent[t, L.INVISIBLE] != 0:
-            return 0.0
-        wounded = ent[t, L.HEALTH] <= fp[L.F_RED] * ent[t, L.MAX_HEALTH]
-        return fp[L.W_EFFECT] * duration * (1.0 if wounded else 0.25)
-    if op == L.OP_ITEM_CLEANSE:
-        score = 0.0
-        if ent[t, L.DEBUFF] != 0:
-            score += fp[L.W_EFFECT] * max(abs(ent[t, L.DEBUFF_DELTA]), 1)
-        if ent[t, L.FROZEN] != 0:
-            score += fp[L.W_EFFECT]
-        return score
-    return 0.0
+    if ent[t, L.INVISIBLE] != 0:
+        return 0.0
+    wounded = ent[t, L.HEALTH] <= fp[L.F_RED] * ent[t, L.MAX_HEALTH]
+    return fp[L.W_EFFECT] * duration * (1.0 if wounded else 0.25)
+
+
+@njit(inline="always")
+def _cleanse_value(st, S, c, t, amount, duration, flag):
+    """The de-buff's points and the freeze it ends, at ``greedy_effect`` each."""
+    ent = st.ent
+    score = 0.0
+    if ent[t, L.DEBUFF] != 0:
+        score += S.fp[L.W_EFFECT] * max(abs(ent[t, L.DEBUFF_DELTA]), 1)
+    if ent[t, L.FROZEN] != 0:
+        score += S.fp[L.W_EFFECT]
+    return score
 
 
 @njit(inline="always")

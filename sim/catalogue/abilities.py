@@ -13,21 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .diagnostics import Problems, suggest
+from .effect_table import TARGETS, effects_of, lookup, names_of
 from .tomldoc import TomlDoc
 
 ABILITY_TYPE_COUNT = 11  # "one of the 11 ability types set out in the Ability Index" (book)
 
-# The interpreter's effects (opcode = index + 1; 0 = no ability) and target kinds.
-EFFECTS = ("strike", "area", "heal", "buff", "debuff", "freeze", "invisibility", "mobility",
-           "summon", "tile_control", "revive")
+# The effects an ability type may name (opcode = index + 1; 0 = no ability), the target kinds
+# (TARGETS) each works on and its default: queries of the one effect table (effect_table.py).
+EFFECTS = names_of(source="ability")
 PENDING_EFFECTS: tuple[str, ...] = ()  # every effect plays
-TARGETS = ("none", "self", "ally", "enemy", "dead_ally", "space")
-# which target kinds each effect can work on
-EFFECT_TARGETS = {"strike": {"enemy"}, "area": {"none"}, "heal": {"self", "ally"},
-                  "buff": {"self", "ally"}, "debuff": {"enemy"}, "freeze": {"enemy"},
-                  "invisibility": {"self", "ally"}, "mobility": {"space"}, "summon": {"space"},
-                  "tile_control": {"space"}, "revive": {"dead_ally"}}
-DEFAULT_TARGET = {e: min(t) if len(t) == 1 else "ally" for e, t in EFFECT_TARGETS.items()}
+EFFECT_TARGETS = {r.name: set(r.targets) for r in effects_of(source="ability")}
+DEFAULT_TARGET = {r.name: r.targets[0] for r in effects_of(source="ability")}
 # One effect row: these slots, in this order (sim/engine/state/fields.py AB_* columns mirror them).
 SLOTS = ("op", "target", "costs_action", "own_turn_only", "charges", "range", "duration",
          "amount", "stat", "flag", "count", "health", "attacks", "tier")
@@ -82,7 +78,7 @@ class AbilityIndex:
         (in the type's parameter order)."""
         t = self.types[code]
         out = [0] * len(SLOTS)
-        out[0] = EFFECTS.index(t.effect) + 1
+        out[0] = lookup(t.effect, source="ability").op
         out[1] = TARGETS.index(t.target)
         out[2] = t.costs_action
         for pname, v in zip(t.param_names, values):

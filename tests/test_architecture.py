@@ -92,7 +92,7 @@ def test_the_engine_folder_shows_its_topics_and_no_module_looks_alike():
 # heals the user by as much), each step one edit; the effect table's test then checks it
 NEW_EFFECT_STEPS = (
     # 1. its row in the effect table, in the item block
-    ("sim/catalogue/effect_table.py", '    # ---- tile functions\' own effects', '''    _e("drain", "item", "OP_ITEM_DRAIN", "enemy", "damage range", "item",
+    ("sim/catalogue/effect_table.py", "    # ---- tile functions' own effects", '''    _e("drain", "item", "OP_ITEM_DRAIN", "enemy", "damage range", "item",
        _I + "_run_item_drain", _V + "_drain_value", "flat damage",
        "`amount` flat damage to the target; the user heals as much"),
     # ---- tile functions' own effects'''),

@@ -77,7 +77,7 @@ def test_every_effect_has_an_opcode_targets_parameters_kernel_value_and_log(key)
     assert _kernel(_resolve("sim.ai", row.value))
     assert row.log in EVENT_NAMES
     doc = (ROOT / "docs" / "effects.md").read_text(encoding="utf-8")
-    assert doc_line(row) in doc, f"docs/effects.md's effect table lacks (or differs from):\n{doc_line(row)}"
+    assert doc_line(row) in doc, f"docs/effects.md's table lacks this line:\n{doc_line(row)}"
 
 
 def _branches(func) -> dict[str, str]:

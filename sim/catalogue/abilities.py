@@ -42,6 +42,9 @@ PARAM_LIMITS = {"charges": (0, 1000), "own_turn_only": (0, 1), "range": (0, 35),
                 "damage": (0, 100_000), "amount": (0, 100_000), "distance": (0, 35),
                 "shield": (0, 1), "free_water": (0, 1), "clone": (0, 1), "mode": (0, 1),
                 "count": (0, 10), "health": (1, 100_000), "attacks": (0, MAX_DICE), "tier": (1, 16)}
+# parameters of the use, read whatever the effect: charges per game, own turn only; the effect's
+# own are its row's in the effect table
+USE_PARAMS = ("charges", "own_turn_only")
 MAX_DEBUFF_STAT = 4  # stat codes 0..4 (4: disadvantage); 5 (invincibility) is a buff only
 
 
@@ -125,8 +128,10 @@ def load_abilities(path: Path, problems: Problems) -> AbilityIndex | None:
 
 
 def _param_specs(doc: TomlDoc, name: str, effect, params: dict):
-    """A type's ``params``: each ``[default, min, max]`` within what the engine holds; the
-    names, defaults, lows and highs as tuples (a bad one recorded and left out)."""
+    """A type's ``params``: each ``[default, min, max]`` within what the engine holds and read
+    by its effect (the effect table's parameters, or the use's ``USE_PARAMS``: a parameter that
+    does nothing is a typo, never silently ignored); the names, defaults, lows and highs as
+    tuples (a bad one recorded and left out)."""
     pnames, defaults, lows, highs = [], [], [], []
     for pname, spec in (params or {}).items():
         if doc.reported((name, "params", pname)):
@@ -141,6 +146,11 @@ def _param_specs(doc: TomlDoc, name: str, effect, params: dict):
         if pname not in PARAM_SLOT:
             doc.add((name, "params", pname), f"unknown parameter{suggest(pname, list(PARAM_SLOT))}"
                                              f" (the interpreter reads: {', '.join(PARAM_SLOT)})")
+            continue
+        reads = USE_PARAMS + (lookup(effect, source="ability").params if effect else ())
+        if effect and pname not in reads:
+            doc.add((name, "params", pname), f"parameter {pname!r} does nothing for effect "
+                                             f"{effect!r} (it reads: {', '.join(reads)})")
             continue
         lo, hi = PARAM_LIMITS[pname]
         if spec[1] < lo or spec[2] > hi:

@@ -8,9 +8,9 @@ re-exports every name here (``L.OP_HEAL``, ``L.FX_AMOUNT``), so the kernels read
 below.
 
 The opcodes are generated: ``OP_<NAME>`` for every row of ``effect_table.EFFECT_TABLE`` (its
-``const``), plus ``OP_NONE`` = 0 (no effect). They are module-level ints, so Numba reads them as compile-time constants
-(``L.OP_HEAL`` through ``sim.engine.state.fields``, which re-exports them); a reader finds each
-name, its number and its effect with ``bwlab``-free Python: ``effect_table.OPCODES``.
+``const``), plus ``OP_NONE`` = 0 (no effect). They are module-level ints, so Numba reads them as
+compile-time constants (``L.OP_HEAL`` through ``sim.engine.state.fields``, which re-exports
+them); ``effect_table.OPCODES`` lists every name with its number.
 """
 
 from __future__ import annotations

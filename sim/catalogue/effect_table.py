@@ -1,4 +1,5 @@
-"""Every effect of the game, defined once: one row per effect (as TAG's ``CardType`` defines a card).
+"""Every effect of the game, defined once: one row per effect, as TAG's ``CardType`` defines a
+card.
 
 Why one table: an effect used to be spread over six files (its name and targets in
 ``abilities.py``, a hand-numbered opcode in ``effect_row.py``, an interpreter branch, two AI

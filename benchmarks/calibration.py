@@ -141,16 +141,18 @@ def _print_rarity(rar: dict) -> None:
 
 def _print(fair: list[dict], drift: list[dict]) -> None:
     print(f"{'fairness':<10}{'reps':>6}{'games':>7}{'boards':>7}{'planted':>9}{'cover':>8}"
-          f"{'z-SD':>7}{'seat cov':>9}{'seat z':>8}{'unfair':>8}{'found':>7}{'games*':>8}")
+          f"{'z-SD':>7}{'seat cov':>9}{'lo/hi':>10}{'unfair':>8}{'found':>7}{'games*':>8}")
     for r in fair:
         g = f"{r['games_to_verdict']:.0f}" if r["games_to_verdict"] else "-"
         print(f"{r['level']:<10}{r['replications']:6d}{r['games']:7d}{r['boards']:7d}"
               f"{100 * r['truth_planted']:8.1f}%{100 * r['coverage']:7.1f}%{r['z_spread']:7.2f}"
-              f"{100 * r['seat_coverage']:8.1f}%{r['seat_z_spread']:8.2f}"
+              f"{100 * r['seat_coverage']:8.1f}%"
+              f"{100 * r['seat_missed_low']:5.1f}/{100 * r['seat_missed_high']:3.1f}"
               f"{100 * r['unfair_share']:7.1f}%{100 * r['detected']:6.1f}%{g:>8}")
     print("cover/z-SD: each team's 95 % interval against the truth (null: 1/4; planted: pooled);"
           " unfair: share called unfair (null: false verdicts, target <= 5 %); found: unfair"
-          " with the planted team favoured; games*: median games to that verdict.")
+          " with the planted team favoured; games*: median games to that verdict; seat cov, lo/hi:"
+          " the seat rates' intervals, and the % that lie wholly below / above the truth.")
     print(f"\n{'drift':<8}{'shift':>8}{'reps':>7}{'alarm':>8}{'power':>8}{'no drift':>10}{'games':>8}")
     for r in drift:
         power = f"{100 * r['power']:.1f}%" if r["power"] is not None else "-"

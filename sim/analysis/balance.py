@@ -20,8 +20,9 @@ and Fishtest's W/L/D counts (each team's wins, losses and games with no winner),
 which teams are eliminated.
 
 Every share is a proportion of games; games that share a board are correlated (the runners reuse
-boards, ``docs/intervals.md``), so given each game's board the intervals are Wilson intervals on
-the effective number of games (:func:`cluster.effective_trials`, Korn & Graubard 1998). Pure
+boards, ``docs/intervals.md``), so given each game's board the intervals are Korn & Graubard's
+(1998): Clopper-Pearson on the effective number of games, on the boards' degrees of freedom
+(:func:`cluster.clustered_share_interval`); Wilson for independent games. Pure
 NumPy; the kinds of ending are the engine's outcome labels (``sim.engine.state.fields.REASON_NAMES``),
 repeated here so that the statistics layer imports nothing above it.
 """
@@ -32,8 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cluster import effective_trials
-from .intervals import wilson_interval
+from .cluster import clustered_share_interval
 from .variance import duplicate_difference
 
 # the engine's outcome labels (sim.engine.state.fields.REASON_NAMES), in the order they are reported
@@ -51,7 +51,7 @@ LEAD_CHANGES_NEEDS = ("per game, the number of times the leading team (most tota
 
 @dataclass(frozen=True)
 class Share:
-    """A share of games with its interval (Wilson on the effective games when clustered)."""
+    """A share of games with its interval (Korn & Graubard's when clustered, else Wilson)."""
 
     k: int
     n: int
@@ -68,14 +68,13 @@ class Share:
 
 
 def share(indicator, clusters=None, confidence: float = 0.95) -> Share:
-    """The share of games where ``indicator`` holds, with a Wilson interval on the effective
-    number of games (n / design effect by ``clusters``, each game's board)."""
+    """The share of games where ``indicator`` holds, with an interval that accounts for the
+    games' boards (``cluster.clustered_share_interval``: Korn & Graubard)."""
     y = np.asarray(indicator, dtype=float).ravel()
     n = y.size
     if n == 0:
         return Share(0, 0, float("nan"), float("nan"), float("nan"))
-    k_eff, n_eff = effective_trials(y, clusters)
-    lo, hi = wilson_interval(k_eff, n_eff, confidence)
+    lo, hi = clustered_share_interval(y, clusters, confidence)
     return Share(int(y.sum()), n, float(y.mean()), float(lo), float(hi))
 
 

@@ -24,8 +24,11 @@ import numpy as np
 
 from scipy.stats import t as student_t
 
+from .intervals import clopper_pearson_interval, wilson_interval
+
 __all__ = ["ClusteredMean", "cluster_ids", "cluster_sums", "clustered_mean", "cr1_factor",
-           "effective_trials", "t_quantile"]
+           "clustered_share_interval", "effective_trials", "korn_graubard_interval",
+           "t_quantile"]
 
 MIN_CLUSTERS = 2  # a between-cluster variance needs two clusters
 
@@ -116,3 +119,45 @@ def effective_trials(successes, clusters=None) -> tuple[float, float]:
         var = cr1_factor(g) * np.sum(cluster_sums(y - p, ids, g) ** 2) / n ** 2
         deff = max(1.0, float(var / (p * (1.0 - p) / n)))
     return p * n / deff, n / deff
+
+
+def korn_graubard_interval(rate, se, trials, df, confidence: float = 0.95):
+    """Interval for a clustered proportion: Clopper-Pearson on its effective number of trials.
+
+    Why not rate +- t * se: when the boards' own rates are skewed (a seat that a few boards
+    favour strongly), a low estimate comes with a small standard error, so the symmetric
+    interval misses on the low side. Measured on the calibration's null runs (960 seat rates,
+    design effect about 5): 92.0 % coverage, every miss low (docs/intervals.md). Korn & Graubard
+    (Survey Methodology 24, 1998; R survey's ``svyciprop(method = "beta")``) take the effective
+    number of trials n* = rate (1 - rate) / se^2, shrink it by (t_{n-1} / t_df)^2 for the
+    clusters' degrees of freedom, and invert the binomial there; 95.0 % on the same runs.
+
+    ``trials`` is the number of observations behind the rate (it stands in for n* where the
+    standard error says nothing: a rate of 0 or 1, or se 0); ``df`` the clusters' (G - 1).
+    Returns (lower, upper) with the shape of ``rate``."""
+    estimate = np.asarray(rate, dtype=float)
+    rate, se = np.clip(estimate, 0.0, 1.0), np.asarray(se, dtype=float)
+    informative = (se > 0) & (rate > 0) & (rate < 1)
+    n_star = np.where(informative, rate * (1 - rate) / np.where(informative, se, 1.0) ** 2,
+                      float(trials))
+    n_star = n_star * (t_quantile(confidence, trials - 1) / t_quantile(confidence, df)) ** 2
+    lower, upper = clopper_pearson_interval(rate * n_star, n_star, confidence)
+    # a least-squares rate can round a hair outside [0, 1] (-1e-17 for a seat that never won):
+    # the interval still holds its own estimate
+    return np.minimum(lower, estimate), np.maximum(upper, estimate)
+
+
+def clustered_share_interval(indicator, clusters=None, confidence: float = 0.95):
+    """Interval for the share of games where ``indicator`` (0/1) holds, games clustered by board.
+
+    Independent games (no ``clusters``): Wilson. Clustered: Korn & Graubard on the effective
+    number of games (``effective_trials``: design effect at least 1) and the boards' G - 1
+    degrees of freedom; Wilson on the effective number alone covered the seat shares at 90.7 %
+    on the calibration's null runs, this at 95.0 % (docs/intervals.md)."""
+    y = np.asarray(indicator, dtype=float).ravel()
+    k_eff, n_eff = effective_trials(y, clusters)
+    _, g = cluster_ids(clusters, y.size)
+    if clusters is None or g < MIN_CLUSTERS:
+        return wilson_interval(k_eff, n_eff, confidence)
+    p = float(y.mean())
+    return korn_graubard_interval(p, np.sqrt(p * (1 - p) / n_eff), y.size, g - 1, confidence)

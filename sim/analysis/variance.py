@@ -39,7 +39,8 @@ import numpy as np
 
 from scipy.stats import chi2
 
-from .cluster import cluster_ids, cluster_sums, clustered_mean, cr1_factor, t_quantile
+from .cluster import (cluster_ids, cluster_sums, clustered_mean, cr1_factor,
+                      korn_graubard_interval, t_quantile)
 
 __all__ = ["DuplicateEstimate", "SeatTeamEffects", "duplicate_difference", "duplicate_win_rates",
            "rotation_seats", "seat_team_effects"]
@@ -133,14 +134,19 @@ class SeatTeamEffects:
     seat_pvalue: float
     df: int                     # degrees of freedom for t intervals: #clusters - 1
     confidence: float
+    games: int                  # games behind each rate (each team, and each seat, plays all)
 
     def team_interval(self) -> tuple[np.ndarray, np.ndarray]:
+        """rate +- t se: under duplicate play a team's rate has a design effect below 1 and
+        covers at 95.0 % on the calibration's null runs (docs/intervals.md)."""
         t = t_quantile(self.confidence, self.df)
         return self.team_rate - t * self.team_se, self.team_rate + t * self.team_se
 
     def seat_interval(self) -> tuple[np.ndarray, np.ndarray]:
-        t = t_quantile(self.confidence, self.df)
-        return self.seat_rate - t * self.seat_se, self.seat_rate + t * self.seat_se
+        """Korn & Graubard's interval, not rate +- t se: boards favour seats unevenly (design
+        effect about 5), so the symmetric interval misses low (``korn_graubard_interval``)."""
+        return korn_graubard_interval(self.seat_rate, self.seat_se, self.games, self.df,
+                                      self.confidence)
 
 
 def _effect_coding(k: int) -> np.ndarray:
@@ -208,4 +214,4 @@ def seat_team_effects(outcomes, seats=None, confidence: float = 0.95,
     wald = float(g @ np.linalg.pinv(vg, hermitian=True) @ g) if rank > 0 else 0.0
     p_seat = float(chi2.sf(wald, rank)) if rank > 0 else 1.0
     return SeatTeamEffects(float(mu), alpha, gamma, mu + alpha, team_se, mu + gamma, seat_se, cov,
-                           wald, p_seat, n_clusters - 1, confidence)
+                           wald, p_seat, n_clusters - 1, confidence, n_seeds * n_rot)

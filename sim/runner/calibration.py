@@ -49,6 +49,8 @@ class Replications:
     favoured: np.ndarray    # [reps] team with the highest rate at the stop
     seat: np.ndarray        # [reps, 4]
     seat_se: np.ndarray     # [reps, 4]
+    seat_lower: np.ndarray  # [reps, 4] the seat rates' intervals (Korn & Graubard's)
+    seat_upper: np.ndarray  # [reps, 4]
     outcomes: np.ndarray    # [reps, blocks, 4, 4] each duplicate block's game values (re-judged
     board: np.ndarray       # [reps, blocks]        by the tests under other settings)
 
@@ -107,9 +109,11 @@ def replicate(catalogue, teams, *, reps: int, games: int, boards: int, round_gam
         status, stopped, favoured = _sequential(outcomes, board, round_games // 4, alpha,
                                                 tolerance)
         seats = seat_team_effects(outcomes, clusters=board)
+        seat_lower, seat_upper = seats.seat_interval()
         for key, value in (("rate", est.rate), ("se", est.se), ("df", est.df),
                            ("verdict", status), ("stopped", stopped), ("favoured", favoured),
                            ("seat", seats.seat_rate), ("seat_se", seats.seat_se),
+                           ("seat_lower", seat_lower), ("seat_upper", seat_upper),
                            ("outcomes", outcomes), ("board", board)):
             out[key].append(value)
         if progress is not None:
@@ -133,6 +137,15 @@ def coverage(estimate, se, truth, df, confidence: float = 0.95) -> tuple[float, 
     return float(np.mean(np.abs(z[ok]) <= t[ok])), float(np.std(z[ok], ddof=1))
 
 
+def interval_coverage(lower, upper, truth) -> tuple[float, float, float]:
+    """(share of intervals covering the truth, share missing above it, share missing below it):
+    an interval that is not rate +- t se is judged by its ends, and by which side it misses on
+    (a calibrated 95 % interval misses about 2.5 % on each side)."""
+    lower, upper, truth = np.asarray(lower), np.asarray(upper), np.asarray(truth)
+    above, below = np.mean(truth < lower), np.mean(truth > upper)
+    return float(1 - above - below), float(above), float(below)
+
+
 def with_planted(root: Path, factor: float, run):
     """``run(catalogue, teams)`` on a temporary card folder holding the planted card."""
     from sim.catalogue.loader import load_catalogue
@@ -146,16 +159,18 @@ def summary(reps: Replications, level: str, alpha: float) -> dict:
     """The calibration figures of one planted level (module doc)."""
     truth = (np.full_like(reps.rate, 0.25) if level == "null" else leave_one_out(reps.rate))
     cov, spread = coverage(reps.rate, reps.se, truth, reps.df)
-    seat_cov, seat_spread = coverage(reps.seat, reps.seat_se, leave_one_out(reps.seat), reps.df)
+    seat_cov, seat_high, seat_low = interval_coverage(reps.seat_lower, reps.seat_upper,
+                                                      leave_one_out(reps.seat))
     unfair = reps.verdict == UNFAIR
     caught = unfair & (reps.favoured == 0)
     return {"level": level, "replications": int(reps.rate.shape[0]),
             "truth_planted": float(np.mean(reps.rate[:, 0])), "coverage": cov,
-            "z_spread": spread, "seat_coverage": seat_cov, "seat_z_spread": seat_spread,
+            "z_spread": spread, "seat_coverage": seat_cov, "seat_missed_high": seat_high,
+            "seat_missed_low": seat_low,
             "unfair_share": float(np.mean(unfair)), "detected": float(np.mean(caught)),
             "games_to_verdict": float(np.median(reps.stopped[unfair])) if unfair.any() else None,
             "alpha": alpha}
 
 
-__all__ = ["BASE_TEAM", "LEVELS", "PLANTED", "Replications", "coverage", "leave_one_out",
-           "planted_cards", "planted_teams", "replicate", "summary", "with_planted"]
+__all__ = ["BASE_TEAM", "LEVELS", "PLANTED", "Replications", "coverage", "interval_coverage",
+           "leave_one_out", "planted_cards", "planted_teams", "replicate", "summary", "with_planted"]

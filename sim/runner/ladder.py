@@ -52,7 +52,6 @@ CHUNK_DEALS = 40  # deals per call of the parallel loop (which counts games as t
 DRAW_STREAM, BOARD_STREAM = 1, 2
 MIN_BOARDS = 2  # a board-clustered standard error needs two boards
 CONFIDENCE = 0.95  # of the Elo and win-rate intervals
-EMPTY = 1e-9    # effective games of a match with none (its interval is then [0, 1])
 L2 = 0.01  # ridge prior on the ratings (log-strength units): N(0, 10^2), nearly flat
 
 
@@ -246,12 +245,12 @@ def rate(labels, pairs, match_of: np.ndarray, single: np.ndarray, places: np.nda
 
 
 def _match_results(pairs, match_of, single, places, deal_of, board) -> dict:
-    """Per match: wins and games of the single seat with a Wilson interval on the effective
-    games (by board), comparisons ahead and behind, deals won/even/lost and the sign test."""
+    """Per match: wins and games of the single seat with its interval clustered by board
+    (``cluster.clustered_share_interval``), comparisons ahead and behind, deals won/even/lost and
+    the sign test."""
     from scipy.stats import binomtest
 
-    from sim.analysis.cluster import effective_trials
-    from sim.analysis.intervals import wilson_interval
+    from sim.analysis.cluster import clustered_share_interval
 
     n_m, n = len(pairs), single.shape[0]
     rows = np.arange(n)
@@ -263,11 +262,13 @@ def _match_results(pairs, match_of, single, places, deal_of, board) -> dict:
     behind_g = np.sum(others & (mine[:, None] > places), axis=1)
     out = {key: np.zeros(n_m, np.int64) for key in ("wins", "played", "ahead", "behind")}
     out["deals"], out["p"] = np.zeros((n_m, 3), np.int64), np.ones(n_m)
-    k_eff, n_eff = np.zeros(n_m), np.zeros(n_m)
+    out["low"], out["high"] = np.zeros(n_m), np.ones(n_m)
     for k in range(n_m):
         sel = match_of == k
         out["wins"][k], out["played"][k] = won[sel].sum(), sel.sum()
-        k_eff[k], n_eff[k] = effective_trials(won[sel], board[sel])
+        if sel.any():
+            out["low"][k], out["high"][k] = clustered_share_interval(won[sel], board[sel],
+                                                                     CONFIDENCE)
         out["ahead"][k], out["behind"][k] = ahead_g[sel].sum(), behind_g[sel].sum()
         score = {}
         for d, s in zip(deal_of[sel], ahead_g[sel] - behind_g[sel]):
@@ -277,9 +278,6 @@ def _match_results(pairs, match_of, single, places, deal_of, board) -> dict:
         out["deals"][k] = up, even, down
         if up + down:
             out["p"][k] = binomtest(up, up + down, 0.5, alternative="greater").pvalue
-    low, high = wilson_interval(k_eff, np.maximum(n_eff, EMPTY), CONFIDENCE)
-    out["low"] = np.where(out["played"] > 0, low, 0.0)
-    out["high"] = np.where(out["played"] > 0, high, 1.0)
     return out
 
 

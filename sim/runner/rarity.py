@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.analysis.cluster import MIN_CLUSTERS, effective_trials
+from sim.analysis.cluster import MIN_CLUSTERS, clustered_share_interval
 from sim.analysis.intervals import wilson_interval
 from sim.analysis.multiple import adjust
 from sim.analysis.ratings import composition_strengths
@@ -292,20 +292,18 @@ def plays_like(rating, median, rarity, outlier) -> np.ndarray:
 
 
 def _win_intervals(seat_cards, won, boards, n_cards: int, confidence: float):
-    """Wilson interval of each card's win rate when held; with ``boards``, on its effective
-    number of games (n / design effect by board), since its games on one board are correlated."""
+    """Interval of each card's win rate when held: Wilson; with ``boards``, clustered by board
+    (``cluster.clustered_share_interval``), since its games on one board are correlated."""
     held_by = seat_cards.reshape(-1, 5)
     game = np.repeat(np.arange(seat_cards.shape[0]), 4)
     wins_row = won.reshape(-1).astype(float)
-    k = np.zeros(n_cards)
-    n = np.zeros(n_cards)
+    low, high = wilson_interval(np.zeros(n_cards), np.ones(n_cards), confidence)  # out of play: 0 of 1
     for c in range(n_cards):
         rows = np.flatnonzero(np.any(held_by == c, axis=1))
-        if boards is None:
-            k[c], n[c] = wins_row[rows].sum(), rows.size
-        else:
-            k[c], n[c] = effective_trials(wins_row[rows], np.asarray(boards)[game[rows]])
-    return wilson_interval(k, np.maximum(n, 1), confidence)  # a card out of play: 0 of 1
+        if rows.size:
+            cluster = None if boards is None else np.asarray(boards)[game[rows]]
+            low[c], high[c] = clustered_share_interval(wins_row[rows], cluster, confidence)
+    return low, high
 
 
 def band_edges(median: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

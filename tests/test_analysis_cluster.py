@@ -1,0 +1,76 @@
+"""Clustered proportions (sim/analysis/cluster.py): Korn & Graubard's interval against
+Clopper-Pearson where it must equal it, and against a planted truth where the symmetric
+interval fails (docs/intervals.md, "The seat rates")."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.analysis.cluster import (clustered_mean, clustered_share_interval,
+                                  korn_graubard_interval, t_quantile)
+from sim.analysis.intervals import clopper_pearson_interval, wilson_interval
+
+BOARDS, GAMES_PER_BOARD = 16, 16
+
+
+def test_korn_graubard_is_clopper_pearson_for_independent_trials():
+    """Independent trials: the effective number is n itself (se^2 = p (1 - p) / n) and the df
+    factor (t_{n-1} / t_{n-1})^2 is 1, so the interval is Clopper-Pearson's exactly."""
+    n = 120
+    k = np.array([0, 1, 17, 60, 119, 120], dtype=float)
+    p = k / n
+    lo, hi = korn_graubard_interval(p, np.sqrt(p * (1 - p) / n), n, n - 1)
+    cp_lo, cp_hi = clopper_pearson_interval(k, n)
+    np.testing.assert_allclose(lo, cp_lo, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(hi, cp_hi, rtol=1e-9, atol=1e-12)
+
+
+def test_fewer_degrees_of_freedom_widen_the_interval():
+    """The df factor shrinks the effective number: 15 df is wider than 255 at the same se."""
+    narrow = korn_graubard_interval(0.2, 0.03, 256, 255)
+    wide = korn_graubard_interval(0.2, 0.03, 256, 15)
+    assert wide[0] < narrow[0] < 0.2 < narrow[1] < wide[1]
+
+
+def test_clustered_share_is_wilson_for_independent_games():
+    """No boards: Wilson's interval on 30 of 100 (up to the CR1 factor 100/99 in the design
+    effect, which moves the ends by about 0.001)."""
+    y = np.r_[np.ones(30), np.zeros(70)]
+    np.testing.assert_allclose(clustered_share_interval(y), wilson_interval(30, 100), atol=2e-3)
+
+
+def _skewed_boards(rng, reps: int, a: float, b: float):
+    """Per replicate: 16 boards whose own rates are Beta(a, b) (a few boards favour the side
+    strongly, most hardly), 16 games on each; (estimate, clustered se, games, board ids)."""
+    board = np.repeat(np.arange(BOARDS), GAMES_PER_BOARD)
+    for _ in range(reps):
+        rate = rng.beta(a, b, BOARDS)
+        y = (rng.random((BOARDS, GAMES_PER_BOARD)) < rate[:, None]).astype(float).ravel()
+        m = clustered_mean(y[:, None], board)
+        yield float(m.rate[0]), float(m.se[0]), y, board
+
+
+def test_korn_graubard_covers_skewed_boards_where_the_symmetric_interval_misses_low():
+    """Planted truth a / (a + b) = 0.15 with board rates Beta(0.6, 3.4): the real games' seat
+    pathology (design effect about 5, a low estimate with a small se). Over 2,000 replicates
+    (seed 7) Korn & Graubard's interval, from the se and from the games
+    (``clustered_share_interval``), covers within [94 %, 97.5 %] and leaves the truth above it
+    at most 4.5 % of the time. Measured at 4,000 replicates: 95.8 % (3.1 % above); the symmetric
+    rate +- t se interval 92.0 % (7.4 % above), as on the real games (92.0 %, 6.7 %).
+
+    Power against the symmetric interval: coverage 0.920 with sd 0.006 lies below 0.94 with
+    probability > 0.9999, and 7.4 % above with sd 0.0059 exceeds 4.5 % with probability
+    > 0.9999 (the test checks it on the same replicates). A calibrated interval at 95.8 %
+    leaves the window with probability about 0.0005."""
+    truth, t = 0.6 / 4.0, t_quantile(0.95, BOARDS - 1)
+    kg, games, symmetric = [], [], []
+    for p, se, y, board in _skewed_boards(np.random.default_rng(7), 2000, 0.6, 3.4):
+        kg.append(korn_graubard_interval(p, se, y.size, BOARDS - 1))
+        games.append(clustered_share_interval(y, board))
+        symmetric.append((p - t * se, p + t * se))
+    for intervals in (kg, games):
+        lo, hi = np.array(intervals).T
+        assert 0.94 <= np.mean((lo <= truth) & (truth <= hi)) <= 0.975
+        assert np.mean(truth > hi) <= 0.045
+    lo, hi = np.array(symmetric).T
+    assert np.mean((lo <= truth) & (truth <= hi)) < 0.94 and np.mean(truth > hi) > 0.045

@@ -96,3 +96,47 @@ def test_python_policy_protocol_plays_a_whole_game():
     play(a, [by_name("random")] * 4)
     play_game(b, [L.RANDOM] * 4)
     assert np.array_equal(a.event_rows(), b.event_rows())
+
+
+def test_an_item_and_an_ability_with_the_same_effect_are_valued_alike():
+    """Issue #24 item 3: one scorer for abilities and items. A character given, as its ability,
+    the effect row of each item type in the catalogue values that ability on every entity in
+    play exactly as it values using the item (the heal, which an item keeps for later, aside).
+    The states include an unoccupied vehicle and CPUs, where the two scorers used to differ (an
+    item's de-buff or bomb counted a vehicle as a character)."""
+    from sim.ai.item_values import _item_use_score
+    from sim.ai.values import _ability_score
+    from tests._engine_kit import new_game
+
+    compared = kinds = 0
+    seen_kinds = set()
+    for seed in range(64):
+        game = new_game(seed, seed, log=False)
+        if game.st.game.veh_n == 0:
+            continue
+        for _ in range(120):  # into the game: wounds, placed pieces
+            if game.terminal:
+                break
+            step(game, L.GREEDY)
+        st, S = game.st, game.S
+        c = st.game.cur
+        if game.terminal or c < 0 or st.ent[c, L.SPACE] < 0:
+            continue
+        saved = st.ent[c].copy()
+        for item in range(S.item_fx.shape[0]):
+            if S.item_fx[item, L.FX_OP] in (0, L.OP_HEAL):
+                continue
+            st.ent[c, L.AB:L.AB + L.FX_SLOTS] = S.item_fx[item, :L.FX_SLOTS]
+            for t in range(st.ent.shape[0]):
+                if st.ent[t, L.ALIVE] == 0 or st.ent[t, L.SPACE] < 0:
+                    continue
+                assert _ability_score(st, S, c, t) == _item_use_score(st, S, c, item, t), \
+                    (seed, item, t)
+                compared += 1
+                seen_kinds.add(int(st.ent[t, L.KIND]))
+        st.ent[c] = saved
+        kinds += 1
+        if kinds >= 4:
+            break
+    assert kinds >= 4 and compared > 100
+    assert L.K_VEHICLE in seen_kinds and L.K_CPU in seen_kinds

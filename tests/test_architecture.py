@@ -1,5 +1,6 @@
 """docs/architecture.md's "How to add …", followed step by step (issue #24, item 6): a card's
-new ability and a new Apocalypse need data only, validate, and are played by the engine."""
+new ability and a new Apocalypse need data only, validate, and are played by the engine; a new
+effect is one row of the effect table and the code it names (issue #24, item 3)."""
 
 from __future__ import annotations
 
@@ -85,3 +86,75 @@ def test_the_engine_folder_shows_its_topics_and_no_module_looks_alike():
     names = [p.stem for p in engine.rglob("*.py") if p.stem != "__init__"]
     assert len(names) == len(set(names)), "two engine modules share a name"
     assert not set(names) & below, sorted(set(names) & below)
+
+
+# "A new effect (code)", followed in a copy of the tree: an item effect "drain" (flat damage that
+# heals the user by as much), each step one edit; the effect table's test then checks it
+NEW_EFFECT_STEPS = (
+    # 1. its row in the effect table, in the item block
+    ("sim/catalogue/effect_table.py", "    # ---- tile functions' own effects", '''    _e("drain", "item", "OP_ITEM_DRAIN", "enemy", "damage range", "item",
+       _I + "_run_item_drain", _V + "_drain_value", "flat damage",
+       "`amount` flat damage to the target; the user heals as much"),
+    # ---- tile functions' own effects'''),
+    # 2. its kernel, and its branch in the dispatch (in table order)
+    ("sim/engine/effects/item_effects.py", None, '''
+
+@njit
+def _run_item_drain(st, S, c, t, src, k):
+    """Flat damage ``amount`` on ``t``; ``c`` heals as much (up to its maximum)."""
+    amount = _fx(st, S, c, src, k, L.FX_AMOUNT)
+    _flat(st, S, c, t, amount, L.BY_ABILITY)
+    st.ent[c, L.HEALTH] = min(st.ent[c, L.HEALTH] + amount, st.ent[c, L.MAX_HEALTH])
+'''),
+    ("sim/engine/effects/interpreter.py", "_run_item_blast, _run_item_cleanse, _run_item_damage",
+     "_run_item_blast, _run_item_cleanse, _run_item_damage, _run_item_drain"),
+    ("sim/engine/effects/interpreter.py", "        _run_item_cleanse(st, S, c, t, src, k)\n",
+     "        _run_item_cleanse(st, S, c, t, src, k)\n    elif op == L.OP_ITEM_DRAIN:\n"
+     "        _run_item_drain(st, S, c, t, src, k)\n"),
+    # 3. its AI value
+    ("sim/ai/values.py", "    return 0.0\n\n\n# ---- one scorer per effect",
+     "    if op == L.OP_ITEM_DRAIN:\n        return _drain_value(st, S, c, t, amount, duration, flag)"
+     "\n    return 0.0\n\n\n# ---- one scorer per effect"),
+    ("sim/ai/values.py", None, '''
+
+@njit(inline="always")
+def _drain_value(st, S, c, t, amount, duration, flag):
+    return _damage_value(st, S, c, t, amount, duration, flag)
+'''),
+)
+
+
+def test_a_new_effect_follows_the_documented_steps(tmp_path):
+    """docs/architecture.md "A new effect (code)": the steps, made in a copy of the tree, give
+    an effect that tests/test_effect_table.py accepts in every check (run interpreted); step 4
+    (docs/effects.md's line) is made from the line the test asks for."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert "**A new effect (code).**" in doc and "_run_NAME(st, S, c, t, src, k)" in doc
+    for d in ("sim", "tests", "cards", "docs", "experiments"):
+        shutil.copytree(root / d, tmp_path / d, ignore=shutil.ignore_patterns("__pycache__"))
+    for name, old, new in NEW_EFFECT_STEPS:
+        path = tmp_path / name
+        text = path.read_text(encoding="utf-8")
+        assert old is None or text.count(old) == 1, (name, old)
+        path.write_text(text + new if old is None else text.replace(old, new), encoding="utf-8")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(tmp_path)}
+    line = subprocess.run(
+        [sys.executable, "-c", "from tests.test_effect_table import doc_line, ROWS; "
+         "print(doc_line(ROWS['item:drain']))"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=True).stdout.strip()
+    effects_md = tmp_path / "docs" / "effects.md"
+    text = effects_md.read_text(encoding="utf-8")
+    cleanse = next(x for x in text.splitlines() if "`OP_ITEM_CLEANSE`" in x)
+    effects_md.write_text(text.replace(cleanse, cleanse + "\n" + line), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "tests/test_effect_table.py", "-k", "drain or one_branch or one_scorer"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    # the new row's three checks, the dispatch's order and the one scorer's branches
+    assert "5 passed" in run.stdout, run.stdout[-3000:]

@@ -248,7 +248,7 @@ def test_items_drop_where_the_holder_dies_and_a_revive_does_not_restore_them():
     assert slots(game, a) == [None, None] and ent[a, L.ATK] == atk - 2
     lying = sorted(ITEMS.names[i] for i, s in st.floor if i >= 0 and s == spot)
     assert lying == ["Health Potion", "War Hammer"] and st.game.floor_n == 2
-    from sim.engine.effects.interpreter import _revive, _revive_space
+    from sim.engine.effects.ability_effects import _revive, _revive_space
     _revive(st, game.S, c, a, _revive_space(st, game.S, a))
     assert slots(game, a) == [None, None] and st.game.floor_n == 2
 
@@ -419,8 +419,8 @@ def test_a_scroll_strike_is_an_attack_with_extra_dice_and_a_teleport_costs_no_ac
     assert ent[c, L.SPACE] == spaces[0] and ent[c, L.ACTED] == 0
     ent[c, L.SPACE] = ent[d, L.SPACE]
     game.apply(use_on(game, 0, d))
-    attack = game.named_events("attack")[-1]
-    assert attack["defender"] == d and attack["attacks"] == n + 3 and ent[c, L.ACTED] == 1
+    attack = events(game, L.EV_ATTACK)[-1]
+    assert attack[3] == d and attack[5] == n + 3 and ent[c, L.ACTED] == 1
 
 
 def test_boots_may_let_the_holder_freely_cross_water():

@@ -170,6 +170,9 @@ def test_buff_stat_codes_are_documented():
     ('effect = "strik"', "strike.effect", "unknown effect 'strik'"),
     ('target = "ally"', "strike.target", "effect 'strike' works on enemy, not 'ally'"),
     ('costs_action = 2', "strike.costs_action", "out of range"),
+    ('effect = "area"\ntarget = "none"', "strike.params.bonus_attacks",
+     "parameter 'bonus_attacks' does nothing for effect 'area' (it reads: charges, "
+     "own_turn_only, damage)"),
 ])
 def test_ability_effect_keys_are_validated(tmp_path, body, field, message):
     """Effects as data: a type's ``effect``, ``target`` and ``costs_action`` are checked, one line

@@ -19,90 +19,28 @@ from sim._jit import njit
 from sim.catalogue.items import VALUE
 from sim.engine.state import fields as L
 from sim.engine.rules.actions import _item_base, _item_space_offset, _pickup_offset
-from sim.engine.rules.attack import _threshold
 from sim.engine.items.use import _usable
 from sim.engine.items.holding import R_KEEP, _pool, _rule
-from sim.engine.rules.live_movement import _in_tiles, _linked_tile
 
-from .values import _attack_score, _kill_table, _p_hit
-
-
-@njit(inline="always")
-def _flat_score(st, S, d, dmg):
-    """Flat damage ``dmg`` on ``d``: the health it removes and the kill it makes (exact)."""
-    ent = st.ent
-    fp = S.fp
-    if ent[d, L.BUFF] != 0 and ent[d, L.BUFF_STAT] == L.STAT_INVINCIBLE:
-        return 0.0
-    left = ent[d, L.HEALTH] + ent[d, L.SHIELD]
-    value = 1.0 if ent[d, L.IS_CPU] == 0 else fp[L.W_CPU_VALUE]
-    return value * (fp[L.W_DAMAGE] * min(dmg, left) + (fp[L.W_KILL] if dmg >= left else 0.0))
-
-
-@njit
-def _tile_score(st, S, c, p, dmg):
-    """Tile-wide damage ``dmg`` on grid position ``p``: it "applies immediately to everything in
-    the affected tiles", so what it does to ``c``'s own team counts against it."""
-    ent = st.ent
-    score = 0.0
-    q = _linked_tile(st, p)  # a portal's far tile is hit whole as well
-    for d in range(ent.shape[0]):
-        if ent[d, L.ALIVE] != 0 and _in_tiles(st, ent[d, L.SPACE], p, q):
-            if ent[d, L.TEAM] == ent[c, L.TEAM]:
-                score -= _flat_score(st, S, d, dmg)  # a team's own are never CPUs
-            else:
-                score += _flat_score(st, S, d, dmg)
-    return score
+from .values import _effect_score, _tile_score
 
 
 @njit
 def _item_use_score(st, S, c, item, t):
-    """The value of ``c`` using item type ``item`` on entity ``t`` (legal: ``_legal`` said so)."""
+    """The value of ``c`` using item type ``item`` on entity ``t`` (legal: ``_legal`` said so):
+    its effect scored as an ability's (``values._effect_score``), except that a heal is kept
+    until it restores ``keep_percent`` of its amount or the holder is in the red."""
     ent = st.ent
-    fp = S.fp
     fx = S.item_fx
     op = fx[item, L.FX_OP]
     amount = fx[item, L.FX_AMOUNT]
-    duration = fx[item, L.FX_DURATION]
-    if op == L.OP_STRIKE:
-        return _attack_score(st, S, c, t, amount, c)
-    if op == L.OP_ITEM_DAMAGE:
-        return _flat_score(st, S, t, amount)
-    if op == L.OP_AREA:
-        return _tile_score(st, S, c, st.tile_pos[ent[c, L.SPACE]], amount)
     if op == L.OP_HEAL:
         healed = min(amount, ent[t, L.MAX_HEALTH] - ent[t, L.HEALTH])
         extra = amount - healed if fx[item, L.FX_FLAG] != 0 else 0
-        red = ent[t, L.HEALTH] <= fp[L.F_RED] * ent[t, L.MAX_HEALTH]
+        red = ent[t, L.HEALTH] <= S.fp[L.F_RED] * ent[t, L.MAX_HEALTH]
         if not red and 100 * (healed + extra) < _rule(S, R_KEEP) * amount:
             return 0.0  # kept for when it is worth it
-        return fp[L.W_DAMAGE] * (healed + extra)
-    if op == L.OP_FREEZE:
-        if ent[t, L.FROZEN] != 0 or ent[t, L.ATK] <= 0:
-            return 0.0
-        p = _p_hit(S, _threshold(S, ent[c, L.DEFENSE]))
-        _, em = _kill_table(S, ent[t, L.ATK], p, ent[t, L.TIER], ent[c, L.HEALTH])
-        return fp[L.W_DAMAGE] * em * duration
-    if op == L.OP_BUFF:
-        return 0.0 if ent[t, L.BUFF] != 0 else fp[L.W_EFFECT] * max(amount, 1) * duration
-    if op == L.OP_DEBUFF:
-        if ent[t, L.DEBUFF] != 0:
-            return 0.0
-        value = 1.0 if ent[t, L.IS_CPU] == 0 else fp[L.W_CPU_VALUE]
-        return value * fp[L.W_EFFECT] * max(amount, 1) * duration
-    if op == L.OP_INVISIBILITY:
-        if ent[t, L.INVISIBLE] != 0:
-            return 0.0
-        wounded = ent[t, L.HEALTH] <= fp[L.F_RED] * ent[t, L.MAX_HEALTH]
-        return fp[L.W_EFFECT] * duration * (1.0 if wounded else 0.25)
-    if op == L.OP_ITEM_CLEANSE:
-        score = 0.0
-        if ent[t, L.DEBUFF] != 0:
-            score += fp[L.W_EFFECT] * max(abs(ent[t, L.DEBUFF_DELTA]), 1)
-        if ent[t, L.FROZEN] != 0:
-            score += fp[L.W_EFFECT]
-        return score
-    return 0.0
+    return _effect_score(st, S, c, t, op, amount, fx[item, L.FX_DURATION], fx[item, L.FX_FLAG])
 
 
 @njit

@@ -1,4 +1,5 @@
-"""Greedy's values of an attack and of an ability use, in one unit (health).
+"""Greedy's values of an attack and of an effect (an ability's or an item's: one scorer,
+:func:`_effect_score`), in one unit (health).
 
 Attacks are scored by expected damage actually dealt (E[min(damage, health)], shield included)
 and the chance to kill, from the exact combat tables, minus the expected retaliation of a CPU
@@ -77,57 +78,162 @@ def _attack_score(st, S, c, e, extra, w):
 
 @njit
 def _ability_score(st, S, c, e):
-    """The value of ``c`` using its ability on entity ``e`` (legal: ``_legal`` said so)."""
+    """The value of ``c`` using its ability on entity ``e`` (legal: ``_legal`` said so): its
+    effect scored by :func:`_effect_score`, the one scorer of abilities and items."""
+    ent = st.ent
+    return _effect_score(st, S, c, e, ent[c, L.AB_OP], ent[c, L.AB_AMOUNT],
+                         ent[c, L.AB_DURATION], ent[c, L.AB_FLAG])
+
+
+@njit
+def _effect_score(st, S, c, t, op, amount, duration, flag):
+    """The value of ``c`` running effect ``op`` (its row's amount, duration and flag) on entity
+    ``t``: one scorer for an ability and for an item with the same effect, so the two cannot
+    value it differently (issue #24 item 3). One branch per effect whose row in
+    ``sim/catalogue/effect_table.py`` names a scorer of this module (``tests/test_effect_table.py``
+    checks it); 0 for the others, valued where their worth is (a position, a tile)."""
+    if op == L.OP_STRIKE:
+        return _strike_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_AREA:
+        return _area_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_ITEM_DAMAGE:
+        return _damage_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_HEAL:
+        return _heal_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_REVIVE:
+        return _revive_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_FREEZE:
+        return _freeze_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_BUFF:
+        return _buff_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_DEBUFF:
+        return _debuff_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_INVISIBILITY:
+        return _invisibility_value(st, S, c, t, amount, duration, flag)
+    if op == L.OP_ITEM_CLEANSE:
+        return _cleanse_value(st, S, c, t, amount, duration, flag)
+    return 0.0
+
+
+# ---- one scorer per effect, all of one signature (inlined: greedy calls _effect_score per
+#      target in its hottest loop)
+
+@njit(inline="always")
+def _strike_value(st, S, c, t, amount, duration, flag):
+    """The attack it is, with ``amount`` extra dice."""
+    return _attack_score(st, S, c, t, amount, c)
+
+
+@njit(inline="always")
+def _area_value(st, S, c, t, amount, duration, flag):
+    """Tile-wide damage on the user's own tile (its team's losses count against it)."""
+    return _tile_score(st, S, c, st.tile_pos[st.ent[c, L.SPACE]], amount)
+
+
+@njit(inline="always")
+def _damage_value(st, S, c, t, amount, duration, flag):
+    """Flat damage: the health it removes and the kill it makes (exact)."""
+    return _flat_score(st, S, t, amount, _value_of(st.ent, S.fp, t))
+
+
+@njit(inline="always")
+def _heal_value(st, S, c, t, amount, duration, flag):
+    """The health restored (and with ``flag`` the excess kept as shield)."""
+    ent = st.ent
+    healed = min(amount, ent[t, L.MAX_HEALTH] - ent[t, L.HEALTH])
+    extra = amount - healed if flag != 0 else 0  # the excess as shield
+    return S.fp[L.W_DAMAGE] * (healed + extra)
+
+
+@njit(inline="always")
+def _revive_value(st, S, c, t, amount, duration, flag):
+    """A kill undone plus the health returned."""
+    return S.fp[L.W_KILL] + S.fp[L.W_DAMAGE] * st.ent[t, L.MAX_HEALTH]
+
+
+@njit(inline="always")
+def _freeze_value(st, S, c, t, amount, duration, flag):
+    """The expected attack the frozen opponent loses per turn, for ``duration`` turns."""
+    ent = st.ent
+    if ent[t, L.FROZEN] != 0 or ent[t, L.ATK] <= 0:
+        return 0.0
+    p = _p_hit(S, _threshold(S, ent[c, L.DEFENSE]))
+    _, em = _kill_table(S, ent[t, L.ATK], p, ent[t, L.TIER], ent[c, L.HEALTH])
+    return S.fp[L.W_DAMAGE] * em * duration
+
+
+@njit(inline="always")
+def _buff_value(st, S, c, t, amount, duration, flag):
+    """``greedy_effect`` per stat point per turn; nothing on a target already buffed."""
+    if st.ent[t, L.BUFF] != 0:
+        return 0.0
+    return S.fp[L.W_EFFECT] * max(amount, 1) * duration
+
+
+@njit(inline="always")
+def _debuff_value(st, S, c, t, amount, duration, flag):
+    """As a buff, times what harming the target is worth (a vehicle, a CPU)."""
+    ent = st.ent
+    if ent[t, L.DEBUFF] != 0:
+        return 0.0
+    return _value_of(ent, S.fp, t) * S.fp[L.W_EFFECT] * max(amount, 1) * duration
+
+
+@njit(inline="always")
+def _invisibility_value(st, S, c, t, amount, duration, flag):
+    """``greedy_effect`` per turn, a quarter of it unless the target is in the red."""
     ent = st.ent
     fp = S.fp
-    op = ent[c, L.AB_OP]
-    amount = ent[c, L.AB_AMOUNT]
-    duration = ent[c, L.AB_DURATION]
-    if op == L.OP_STRIKE:
-        return _attack_score(st, S, c, e, amount, c)
-    if op == L.OP_AREA:
-        score = 0.0
-        p = st.tile_pos[ent[c, L.SPACE]]
-        q = _linked_tile(st, p)  # a portal's far tile is hit whole as well
-        for d in range(ent.shape[0]):  # "everything in the affected tiles": own team too
-            if ent[d, L.ALIVE] == 0 or not _in_tiles(st, ent[d, L.SPACE], p, q):
-                continue
-            if ent[d, L.BUFF] != 0 and ent[d, L.BUFF_STAT] == L.STAT_INVINCIBLE:
-                continue
-            left = ent[d, L.HEALTH] + ent[d, L.SHIELD]
-            value = _target_value(ent[d, L.KIND], ent[d, L.PILOT], fp[L.W_CPU_VALUE])
-            if ent[d, L.TEAM] == ent[c, L.TEAM]:
-                value = -1.0  # the team's own loss, counted like a character's
-            score += value * (fp[L.W_DAMAGE] * min(amount, left)
-                              + (fp[L.W_KILL] if amount >= left else 0.0))
-        return score
-    if op == L.OP_HEAL:
-        healed = min(amount, ent[e, L.MAX_HEALTH] - ent[e, L.HEALTH])
-        extra = amount - healed if ent[c, L.AB_FLAG] != 0 else 0
-        return fp[L.W_DAMAGE] * (healed + extra)
-    if op == L.OP_REVIVE:
-        return fp[L.W_KILL] + fp[L.W_DAMAGE] * ent[e, L.MAX_HEALTH]
-    if op == L.OP_FREEZE:
-        if ent[e, L.FROZEN] != 0 or ent[e, L.ATK] <= 0:
-            return 0.0
-        p = _p_hit(S, _threshold(S, ent[c, L.DEFENSE]))
-        _, em = _kill_table(S, ent[e, L.ATK], p, ent[e, L.TIER], ent[c, L.HEALTH])
-        return fp[L.W_DAMAGE] * em * duration
-    if op == L.OP_BUFF:
-        if ent[e, L.BUFF] != 0:
-            return 0.0
-        return fp[L.W_EFFECT] * max(amount, 1) * duration
-    if op == L.OP_DEBUFF:
-        if ent[e, L.DEBUFF] != 0:
-            return 0.0
-        value = _target_value(ent[e, L.KIND], ent[e, L.PILOT], fp[L.W_CPU_VALUE])
-        return value * fp[L.W_EFFECT] * max(amount, 1) * duration
-    if op == L.OP_INVISIBILITY:
-        if ent[e, L.INVISIBLE] != 0:
-            return 0.0
-        wounded = ent[e, L.HEALTH] <= fp[L.F_RED] * ent[e, L.MAX_HEALTH]
-        return fp[L.W_EFFECT] * duration * (1.0 if wounded else 0.25)
-    return 0.0
+    if ent[t, L.INVISIBLE] != 0:
+        return 0.0
+    wounded = ent[t, L.HEALTH] <= fp[L.F_RED] * ent[t, L.MAX_HEALTH]
+    return fp[L.W_EFFECT] * duration * (1.0 if wounded else 0.25)
+
+
+@njit(inline="always")
+def _cleanse_value(st, S, c, t, amount, duration, flag):
+    """The de-buff's points and the freeze it ends, at ``greedy_effect`` each."""
+    ent = st.ent
+    score = 0.0
+    if ent[t, L.DEBUFF] != 0:
+        score += S.fp[L.W_EFFECT] * max(abs(ent[t, L.DEBUFF_DELTA]), 1)
+    if ent[t, L.FROZEN] != 0:
+        score += S.fp[L.W_EFFECT]
+    return score
+
+
+@njit(inline="always")
+def _value_of(ent, fp, t):
+    """What harming entity ``t`` is worth per health point (``entity_values._target_value``)."""
+    return _target_value(ent[t, L.KIND], ent[t, L.PILOT], fp[L.W_CPU_VALUE])
+
+
+@njit(inline="always")
+def _flat_score(st, S, d, dmg, value):
+    """Flat damage ``dmg`` on ``d``, worth ``value`` per health point (negative: the team's
+    own): the health it removes and the kill it makes (exact: flat damage is not rolled)."""
+    ent = st.ent
+    fp = S.fp
+    if ent[d, L.BUFF] != 0 and ent[d, L.BUFF_STAT] == L.STAT_INVINCIBLE:
+        return 0.0
+    left = ent[d, L.HEALTH] + ent[d, L.SHIELD]
+    return value * (fp[L.W_DAMAGE] * min(dmg, left) + (fp[L.W_KILL] if dmg >= left else 0.0))
+
+
+@njit
+def _tile_score(st, S, c, p, dmg):
+    """Tile-wide damage ``dmg`` on grid position ``p`` (and on a portal's linked tile): it
+    "applies immediately to everything in the affected tiles", so what it does to ``c``'s own
+    team counts against it, a character's loss for each of its own."""
+    ent = st.ent
+    score = 0.0
+    q = _linked_tile(st, p)  # a portal's far tile is hit whole as well
+    for d in range(ent.shape[0]):
+        if ent[d, L.ALIVE] == 0 or not _in_tiles(st, ent[d, L.SPACE], p, q):
+            continue
+        value = -1.0 if ent[d, L.TEAM] == ent[c, L.TEAM] else _value_of(ent, S.fp, d)
+        score += _flat_score(st, S, d, dmg, value)
+    return score
 
 
 @njit

@@ -13,21 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .diagnostics import Problems, suggest
+from .effect_table import TARGETS, effects_of, lookup, names_of
 from .tomldoc import TomlDoc
 
 ABILITY_TYPE_COUNT = 11  # "one of the 11 ability types set out in the Ability Index" (book)
 
-# The interpreter's effects (opcode = index + 1; 0 = no ability) and target kinds.
-EFFECTS = ("strike", "area", "heal", "buff", "debuff", "freeze", "invisibility", "mobility",
-           "summon", "tile_control", "revive")
+# The effects an ability type may name (opcode = index + 1; 0 = no ability), the target kinds
+# (TARGETS) each works on and its default: queries of the one effect table (effect_table.py).
+EFFECTS = names_of(source="ability")
 PENDING_EFFECTS: tuple[str, ...] = ()  # every effect plays
-TARGETS = ("none", "self", "ally", "enemy", "dead_ally", "space")
-# which target kinds each effect can work on
-EFFECT_TARGETS = {"strike": {"enemy"}, "area": {"none"}, "heal": {"self", "ally"},
-                  "buff": {"self", "ally"}, "debuff": {"enemy"}, "freeze": {"enemy"},
-                  "invisibility": {"self", "ally"}, "mobility": {"space"}, "summon": {"space"},
-                  "tile_control": {"space"}, "revive": {"dead_ally"}}
-DEFAULT_TARGET = {e: min(t) if len(t) == 1 else "ally" for e, t in EFFECT_TARGETS.items()}
+EFFECT_TARGETS = {r.name: set(r.targets) for r in effects_of(source="ability")}
+DEFAULT_TARGET = {r.name: r.targets[0] for r in effects_of(source="ability")}
 # One effect row: these slots, in this order (sim/engine/state/fields.py AB_* columns mirror them).
 SLOTS = ("op", "target", "costs_action", "own_turn_only", "charges", "range", "duration",
          "amount", "stat", "flag", "count", "health", "attacks", "tier")
@@ -46,6 +42,9 @@ PARAM_LIMITS = {"charges": (0, 1000), "own_turn_only": (0, 1), "range": (0, 35),
                 "damage": (0, 100_000), "amount": (0, 100_000), "distance": (0, 35),
                 "shield": (0, 1), "free_water": (0, 1), "clone": (0, 1), "mode": (0, 1),
                 "count": (0, 10), "health": (1, 100_000), "attacks": (0, MAX_DICE), "tier": (1, 16)}
+# parameters of the use, read whatever the effect: charges per game, own turn only; the effect's
+# own are its row's in the effect table
+USE_PARAMS = ("charges", "own_turn_only")
 MAX_DEBUFF_STAT = 4  # stat codes 0..4 (4: disadvantage); 5 (invincibility) is a buff only
 
 
@@ -82,7 +81,7 @@ class AbilityIndex:
         (in the type's parameter order)."""
         t = self.types[code]
         out = [0] * len(SLOTS)
-        out[0] = EFFECTS.index(t.effect) + 1
+        out[0] = lookup(t.effect, source="ability").op
         out[1] = TARGETS.index(t.target)
         out[2] = t.costs_action
         for pname, v in zip(t.param_names, values):
@@ -129,8 +128,10 @@ def load_abilities(path: Path, problems: Problems) -> AbilityIndex | None:
 
 
 def _param_specs(doc: TomlDoc, name: str, effect, params: dict):
-    """A type's ``params``: each ``[default, min, max]`` within what the engine holds; the
-    names, defaults, lows and highs as tuples (a bad one recorded and left out)."""
+    """A type's ``params``: each ``[default, min, max]`` within what the engine holds and read
+    by its effect (the effect table's parameters, or the use's ``USE_PARAMS``: a parameter that
+    does nothing is a typo, never silently ignored); the names, defaults, lows and highs as
+    tuples (a bad one recorded and left out)."""
     pnames, defaults, lows, highs = [], [], [], []
     for pname, spec in (params or {}).items():
         if doc.reported((name, "params", pname)):
@@ -145,6 +146,11 @@ def _param_specs(doc: TomlDoc, name: str, effect, params: dict):
         if pname not in PARAM_SLOT:
             doc.add((name, "params", pname), f"unknown parameter{suggest(pname, list(PARAM_SLOT))}"
                                              f" (the interpreter reads: {', '.join(PARAM_SLOT)})")
+            continue
+        reads = USE_PARAMS + (lookup(effect, source="ability").params if effect else ())
+        if effect and pname not in reads:
+            doc.add((name, "params", pname), f"parameter {pname!r} does nothing for effect "
+                                             f"{effect!r} (it reads: {', '.join(reads)})")
             continue
         lo, hi = PARAM_LIMITS[pname]
         if spec[1] < lo or spec[2] > hi:

@@ -18,7 +18,7 @@ import numpy as np
 
 from .abilities import SLOTS, AbilityIndex
 from .diagnostics import Problems, suggest
-from .effect_row import OP_ASSIST, OP_ENT_FIRST, OP_SUMMON_CARD
+from .effect_table import lookup, names_of
 from .rules import Rules
 from .tiles import TileCatalogue
 from .tomldoc import TomlDoc
@@ -27,12 +27,10 @@ VEHICLES_FILE = "vehicles.toml"
 ASSISTS_FILE = "assists.toml"
 RULES_FILE = "rules.toml"
 
-# Effects of this slice that effect rows (items, tile functions) may name: opcode
-# OP_ENT_FIRST + index (effect_row.OP_SUMMON_CARD, OP_ASSIST). "summon_card": "a random
-# 6th character card joins your team"; "assist": the team gains assist character `amount`.
-ENTITY_EFFECTS = ("summon_card", "assist")
-assert OP_ENT_FIRST + ENTITY_EFFECTS.index("summon_card") == OP_SUMMON_CARD
-assert OP_ENT_FIRST + ENTITY_EFFECTS.index("assist") == OP_ASSIST
+# Effects of this slice (effect_table.py, family "entity": OP_SUMMON_CARD, OP_ASSIST).
+# "summon_card": "a random 6th character card joins your team"; "assist": the team gains assist
+# character `amount`.
+ENTITY_EFFECTS = names_of(family="entity")
 
 # [entities] of rules.toml, in this order in the rules vector the kernels read (R_*)
 RULE_KEYS = ("minion_speed", "minion_range", "minion_defense", "max_minions", "summon_pool")
@@ -72,7 +70,7 @@ class EntityCatalogue:
 
 def entity_opcode(name: str) -> int:
     """The opcode of an entity effect named in a data file (``ENTITY_EFFECTS``)."""
-    return OP_ENT_FIRST + ENTITY_EFFECTS.index(name)
+    return lookup(name, family="entity").op
 
 
 def load_entities(root: Path, rules: Rules, abilities: AbilityIndex | None,

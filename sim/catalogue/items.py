@@ -23,35 +23,27 @@ from pathlib import Path
 
 import numpy as np
 
-from .abilities import (DEFAULT_TARGET, EFFECT_TARGETS, EFFECTS, MAX_DEBUFF_STAT, PARAM_SLOT,
-                        SLOTS, TARGETS)
+from .abilities import MAX_DEBUFF_STAT, PARAM_SLOT, SLOTS, TARGETS
 from .diagnostics import Named, Problems, check_row_name, read_header, read_text, suggest
-from .effect_row import FX_SLOTS, OP_ITEM_FIRST, STAT_ATTACKS, STAT_DEFENSE, STAT_RANGE, STAT_SPEED
+from .effect_row import FX_SLOTS, STAT_ATTACKS, STAT_DEFENSE, STAT_RANGE, STAT_SPEED
+from .effect_table import effects_of, lookup, names_of
 from .tomldoc import TomlDoc
 
 TYPES_FILE = "item_types.toml"
 ITEMS_FILE = "items.csv"
 ITEM_TYPE_COUNT = 7  # "every item belongs to one of seven types" (book)
 
-# The items' own effects (opcode = effect_row.OP_ITEM_FIRST + index) and the abilities' effects an
-# item may run. Never revive: "A revive is caused by an ability or a tile that specifies one.
-# Nothing else brings a character back"; summon and tile_control are pending (later slices).
-ITEM_EFFECTS = ("damage", "blast", "cleanse")
-ABILITY_EFFECTS = ("strike", "area", "heal", "buff", "debuff", "freeze", "invisibility",
-                   "mobility")
-USABLE = ABILITY_EFFECTS + ITEM_EFFECTS
-TARGETS_OF = {**{e: EFFECT_TARGETS[e] for e in ABILITY_EFFECTS},
-              "damage": {"enemy"}, "blast": {"space"}, "cleanse": {"self", "ally"}}
-DEFAULT_TARGET_OF = {**{e: DEFAULT_TARGET[e] for e in ABILITY_EFFECTS},
-                     "damage": "enemy", "blast": "space", "cleanse": "self"}
+# The effects an item may run (effect_table.py: the rows whose ``sources`` name "item"): the
+# items' own (damage, blast, cleanse) and the abilities' it shares. Never revive: "A revive is
+# caused by an ability or a tile that specifies one. Nothing else brings a character back";
+# summon and tile_control are pending (later slices).
+ITEM_EFFECTS = names_of(family="item")
+ABILITY_EFFECTS = tuple(r.name for r in effects_of("ability", "item"))
+USABLE = names_of(source="item")
+TARGETS_OF = {r.name: set(r.targets) for r in effects_of(source="item")}
+DEFAULT_TARGET_OF = {r.name: r.targets[0] for r in effects_of(source="item")}
 # the parameters each effect reads (a parameter it does not read is a validation error)
-EFFECT_PARAMS = {"strike": {"bonus_attacks"}, "area": {"damage"},
-                 "heal": {"amount", "shield", "range"},
-                 "buff": {"stat", "amount", "duration", "range"},
-                 "debuff": {"stat", "amount", "duration", "range"},
-                 "freeze": {"duration", "range"}, "invisibility": {"duration", "range"},
-                 "mobility": {"distance", "free_water"}, "damage": {"damage", "range"},
-                 "blast": {"damage", "range"}, "cleanse": {"range"}}
+EFFECT_PARAMS = {r.name: set(r.params) for r in effects_of(source="item")}
 HELD_PARAMS = {"stat", "amount", "free_water"}  # a held item: a lasting buff of one stat
 HELD_STATS = (STAT_SPEED, STAT_RANGE, STAT_DEFENSE, STAT_ATTACKS)
 
@@ -66,9 +58,7 @@ REQUIRED = ("name", "type", "value")
 
 def opcode(effect: str) -> int:
     """The interpreter's opcode of an item effect."""
-    if effect in ITEM_EFFECTS:
-        return OP_ITEM_FIRST + ITEM_EFFECTS.index(effect)
-    return EFFECTS.index(effect) + 1
+    return lookup(effect, source="item").op
 
 
 @dataclass(frozen=True)

@@ -17,23 +17,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .abilities import EFFECTS, SLOTS, TARGETS
+from .abilities import SLOTS, TARGETS
 from .diagnostics import Problems, suggest
-from .effect_row import OP_GAIN, OP_TILE_ASSIST, OP_TILE_FIRST
+from .effect_table import effects_of, lookup, names_of
 from .tomldoc import TomlDoc
 
-# The tile functions' own effects: opcode = OP_TILE_FIRST + index (effect_row.OP_GAIN..)
-TILE_EFFECTS = ("gain", "item", "summon_card", "extra_action", "tile_state", "earn", "learn",
-                "assist")
-assert (OP_GAIN, OP_TILE_ASSIST) == (OP_TILE_FIRST, OP_TILE_FIRST + TILE_EFFECTS.index("assist"))
-# abilities' effects a tile function may reuse
-SHARED_EFFECTS = ("heal", "buff", "mobility", "tile_control")
+# The effects a tile function may run (effect_table.py: the rows whose ``sources`` name "tile"):
+# the tile functions' own and the abilities' effects they reuse
+TILE_EFFECTS = names_of(family="tile")
+SHARED_EFFECTS = tuple(r.name for r in effects_of(source="tile") if r.family != "tile")
 FUNCTION_EFFECTS = TILE_EFFECTS + SHARED_EFFECTS
 # whom each effect works on: the character itself, or a space (a destination, a tile's middle)
-EFFECT_TARGET = {"gain": "self", "item": "self", "summon_card": "self", "assist": "self",
-                 "extra_action": "self",
-                 "earn": "self", "learn": "self", "heal": "self", "buff": "self",
-                 "tile_state": "space", "mobility": "space", "tile_control": "space"}
+EFFECT_TARGET = {r.name: "self" if "self" in r.targets else r.targets[0]
+                 for r in effects_of(source="tile")}
 # "A Tile Reward is a reward a character gets by ending their turn in a tile": it acts on the
 # character, never on a chosen space
 REWARD_EFFECTS = tuple(e for e in FUNCTION_EFFECTS if EFFECT_TARGET[e] == "self")
@@ -56,6 +52,9 @@ EFFECT_PARAMS = {
     "tile_control": {"mode": ("flag", 0, 1, 0), "range": ("range", 0, 6, 6),
                      "same_size": ("stat", 0, 1, 0)},
 }
+# a tile function's bounds, for the parameters its effect reads (the effect table's)
+assert set(EFFECT_PARAMS) == set(FUNCTION_EFFECTS) and all(
+    set(p) <= set(lookup(e, source="tile").params) for e, p in EFFECT_PARAMS.items())
 REWARD, INTERACTABLE = 0, 1  # a tile's two function rows: 2 * tile + kind
 KINDS = ("reward", "interactable")
 MAX_PRICE = 50
@@ -77,9 +76,7 @@ class Function:
 
 def effect_code(effect: str) -> int:
     """The interpreter's opcode of a function effect."""
-    if effect in TILE_EFFECTS:
-        return OP_TILE_FIRST + TILE_EFFECTS.index(effect)
-    return EFFECTS.index(effect) + 1
+    return lookup(effect, source="tile").op
 
 
 def parse_function(doc: TomlDoc, path: tuple, kind: int) -> Function | None:

@@ -1,9 +1,8 @@
-"""The entities slice's effects, run by ``interpreter._run_effect``: the summon ability (minions and
-clones) and the opcodes ``OP_SUMMON_CARD`` / ``OP_ASSIST`` that items and tile functions may
-name (``sim.catalogue.entities.ENTITY_EFFECTS``).
+"""The entities slice's effects, one kernel each, run by ``interpreter._run_effect``: the summon
+ability (minions and clones) and the opcodes ``OP_SUMMON_CARD`` / ``OP_ASSIST`` (their rows in
+``sim/catalogue/effect_table.py``, family "entity").
 
-Must not import ``effects`` (it calls this module): the effect row's values are passed in, or read
-here as ``row._fx`` reads them.
+Must not import ``interpreter`` (it calls this module): the effect row is read with ``row._fx``.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from sim._jit import njit
 from sim.engine.state import fields as L
 from sim.engine.entities.special import _enter, _spawn_assist, _summon_card
 from sim.engine.log.events import _log
+from sim.engine.effects.row import _fx
 
 
 @njit(inline="always")
@@ -92,16 +92,20 @@ def _summon(st, S, c, s, count, health, attacks, tier, clone):
 
 
 @njit
-def _run_entity_effect(st, S, c, t, src, k, op):
-    """Run opcode ``op`` of row (``src``, ``k``) for user ``c`` on target ``t``: a summoned 6th
-    card (``OP_SUMMON_CARD``) or assist character number ``amount`` (``OP_ASSIST``)."""
-    if op == L.OP_SUMMON_CARD:
-        _summon_card(st, S, c)
-    elif op == L.OP_ASSIST:
-        if src == L.FX_ABILITY:
-            k_assist = st.ent[c, L.AB_AMOUNT]
-        elif src == L.FX_ITEM:
-            k_assist = S.item_fx[k, L.FX_AMOUNT]
-        else:
-            k_assist = S.tile_fx[k, L.FX_AMOUNT]
-        _spawn_assist(st, S, c, k_assist)
+def _run_summon(st, S, c, t, src, k):
+    """The summon: ``count`` minions (or with ``flag`` clones) on space ``t - M``."""
+    _summon(st, S, c, t - st.ent.shape[0], _fx(st, S, c, src, k, L.FX_COUNT),
+            _fx(st, S, c, src, k, L.FX_HEALTH), _fx(st, S, c, src, k, L.FX_ATTACKS),
+            _fx(st, S, c, src, k, L.FX_TIER), _fx(st, S, c, src, k, L.FX_FLAG))
+
+
+@njit
+def _run_summon_card(st, S, c, t, src, k):
+    """A random 6th character card joins ``c``'s team."""
+    _summon_card(st, S, c)
+
+
+@njit
+def _run_assist(st, S, c, t, src, k):
+    """Assist character number ``amount`` joins ``c``'s team."""
+    _spawn_assist(st, S, c, _fx(st, S, c, src, k, L.FX_AMOUNT))

@@ -1,4 +1,5 @@
-"""The effects interpreter: one kernel runs every ability from its row of integers.
+"""The effects interpreter: one kernel runs every effect row of integers (an ability's, an
+item's, a tile function's), dispatching on its opcode to the effect's own kernel.
 
 Why one interpreter over data: a card's ability is a row of its entity (``fields.AB_*``: the
 effect's opcode, target kind, whether it costs the action, charges, range, duration, amount,
@@ -19,16 +20,17 @@ from sim.board.geometry import SPAN
 from sim.catalogue.tile_layout import FLOOR
 
 from sim.engine.state import fields as L
-from sim.engine.rules.attack import _strike
-from sim.engine.rules.death import _harm
 from sim.engine.log.events import _log
 from sim.engine.effects.row import _fx
-from sim.engine.entities.special import _arrive, _summon_room
-from sim.engine.effects.entity_effects import _run_entity_effect, _summon
-from sim.engine.effects.item_effects import _blast, _run_item_effect
-from sim.engine.effects.tile_effects import _run_tile_effect
-from sim.engine.entities.timed_states import _set_state
-from sim.engine.tiles.live_board import _first_spawn
+from sim.engine.entities.special import _summon_room
+from sim.engine.effects.ability_effects import (
+    _revive, _run_area, _run_buff, _run_debuff, _run_freeze, _run_heal, _run_invisibility,
+    _run_mobility, _run_revive, _run_strike, _spawn_revive_space)
+from sim.engine.effects.entity_effects import _run_assist, _run_summon, _run_summon_card
+from sim.engine.effects.item_effects import _run_item_blast, _run_item_cleanse, _run_item_damage
+from sim.engine.effects.tile_effects import (
+    _run_earn, _run_extra_action, _run_gain, _run_item_reward, _run_learn, _run_tile_assist,
+    _run_tile_control, _run_tile_state, _run_tile_summon)
 
 
 @njit(inline="always")
@@ -57,24 +59,6 @@ def _ability_range(ent, c):
 
 
 @njit
-def _revive_space(st, S, e):
-    """Where a dead character comes back by the ability's first form: where it fell if that
-    space still stands, else the first spawn space that does (-1: none). Book: "The player may
-    choose whether the revive occurs at the point of occurrence, or back in the team's Spawn"
-    (the second form, :func:`_spawn_revive_space`, is the Spawn)."""
-    s = st.ent[e, L.SPACE]
-    if s >= 0 and st.tile_pos[s] >= 0 and st.kind[s] == FLOOR:
-        return s
-    return _spawn_revive_space(st, S, e)
-
-
-@njit
-def _spawn_revive_space(st, S, e):
-    """The first spawn space of ``e``'s team that still stands (-1: none)."""
-    return _first_spawn(st, S, st.ent[e, L.TEAM])
-
-
-@njit
 def _teleport_targets(st, c, dist, base, mask):
     """Mask ``base + s`` for every floor space within ``dist`` king steps of ``c`` (walls,
     water and tile boundaries do not matter to a teleport; voids hold no space)."""
@@ -94,79 +78,71 @@ def _teleport_targets(st, c, dist, base, mask):
 
 
 @njit
-def _heal(st, c, e, amount, shield):
-    """"Healing increases current health towards, and up to, its maximum value. Shield is healing
-    that is allowed to go beyond maximum health" (the excess is kept as shield)."""
-    ent = st.ent
-    room = ent[e, L.MAX_HEALTH] - ent[e, L.HEALTH]
-    healed = min(amount, room)
-    ent[e, L.HEALTH] += healed
-    extra = amount - healed if shield != 0 else 0
-    ent[e, L.SHIELD] += extra
-    _log(st, L.EV_HEAL, c, e, healed, extra, ent[e, L.HEALTH], 0)
-
-
-@njit
-def _revive(st, S, c, e, s):
-    """"A revived character returns at full health, with their ability and their stats in
-    exactly the state they were in at the moment of death" (charges stay spent) on space ``s``.
-    Not submerged: it returns to a floor space, not into the water."""
-    ent = st.ent
-    ent[e, L.SUBMERGED] = 0
-    ent[e, L.ALIVE] = 1
-    ent[e, L.HEALTH] = ent[e, L.MAX_HEALTH]
-    ent[e, L.SHIELD] = 0
-    ent[e, L.SPACE] = s
-    ent[e, L.DONE] = 1  # it acts from its team's next turn (house ruling)
-    st.game.revives += 1
-    _log(st, L.EV_REVIVE, c, e, s, 0, 0, 0)
-
-
-@njit
 def _run_effect(st, S, c, t, src, k):
     """Run the effect of row (``src``, ``k``) for user ``c`` on target ``t`` (an entity, or
-    ``M + s`` for space ``s``). Pays nothing: the caller (an ability, item or tile) pays its own
-    cost. Returns the opcode run."""
-    ent = st.ent
-    m = ent.shape[0]
+    ``M + s`` for space ``s``): one branch per row of the effect table
+    (``sim/catalogue/effect_table.py``), in its order, each calling the kernel the row names
+    (``tests/test_effect_table.py`` checks both). An if/elif on compile-time constants: Numba
+    cannot call through a table of functions cheaply. Pays nothing: the caller (an ability,
+    item or tile) pays its own cost. Returns the opcode run."""
     op = _fx(st, S, c, src, k, L.FX_OP)
-    amount = _fx(st, S, c, src, k, L.FX_AMOUNT)
-    duration = _fx(st, S, c, src, k, L.FX_DURATION)
     if op == L.OP_STRIKE:
-        _strike(st, S, c, t, amount, c)
+        _run_strike(st, S, c, t, src, k)
     elif op == L.OP_AREA:
-        # Tile-Wide Damage: everything in the user's tile, the user's team included
-        _blast(st, S, c, st.ent[c, L.SPACE], amount, L.BY_ABILITY)
+        _run_area(st, S, c, t, src, k)
     elif op == L.OP_HEAL:
-        _heal(st, c, t, amount, _fx(st, S, c, src, k, L.FX_FLAG))
+        _run_heal(st, S, c, t, src, k)
     elif op == L.OP_BUFF:
-        _set_state(st, S, t, L.BUFF, c, duration, _fx(st, S, c, src, k, L.FX_STAT), amount)
+        _run_buff(st, S, c, t, src, k)
     elif op == L.OP_DEBUFF:
-        _set_state(st, S, t, L.DEBUFF, c, duration, _fx(st, S, c, src, k, L.FX_STAT), amount)
+        _run_debuff(st, S, c, t, src, k)
     elif op == L.OP_FREEZE:
-        _set_state(st, S, t, L.FROZEN, c, duration, 0, 0)
+        _run_freeze(st, S, c, t, src, k)
     elif op == L.OP_INVISIBILITY:
-        _set_state(st, S, t, L.INVISIBLE, c, duration, 0, 0)
+        _run_invisibility(st, S, c, t, src, k)
     elif op == L.OP_MOBILITY:
-        here = ent[c, L.SPACE]
-        ent[c, L.SPACE] = t - m
-        _log(st, L.EV_TELEPORT, c, here, t - m, 0, 0, 0)
-        _arrive(st, c)  # a pilot's vehicle comes along; a vehicle there is boarded
+        _run_mobility(st, S, c, t, src, k)
+    elif op == L.OP_SUMMON:
+        _run_summon(st, S, c, t, src, k)
+    elif op == L.OP_TILE_CONTROL:
+        _run_tile_control(st, S, c, t, src, k)
     elif op == L.OP_REVIVE:
-        _revive(st, S, c, t, _revive_space(st, S, t))
-    elif op == L.OP_SUMMON:  # minions or clones (sim/engine/effects/entity_effects.py)
-        _summon(st, S, c, t - m, _fx(st, S, c, src, k, L.FX_COUNT),
-                _fx(st, S, c, src, k, L.FX_HEALTH), _fx(st, S, c, src, k, L.FX_ATTACKS),
-                _fx(st, S, c, src, k, L.FX_TIER), _fx(st, S, c, src, k, L.FX_FLAG))
-    elif op == L.OP_TILE_CONTROL:  # swaps and transforms: sim/engine/effects/tile_effects.py
-        _run_tile_effect(st, S, c, t, src, k, op)
-    elif op >= L.OP_ENT_FIRST:
-        _run_entity_effect(st, S, c, t, src, k, op)
-    elif op >= L.OP_TILE_FIRST:
-        _run_tile_effect(st, S, c, t, src, k, op)
-    elif op >= L.OP_ITEM_FIRST:
-        _run_item_effect(st, S, c, t, src, k, op)
+        _run_revive(st, S, c, t, src, k)
+    elif op == L.OP_ITEM_DAMAGE:
+        _run_item_damage(st, S, c, t, src, k)
+    elif op == L.OP_ITEM_BLAST:
+        _run_item_blast(st, S, c, t, src, k)
+    elif op == L.OP_ITEM_CLEANSE:
+        _run_item_cleanse(st, S, c, t, src, k)
+    else:
+        _run_later_effect(st, S, c, t, src, k, op)
     return op
+
+
+@njit
+def _run_later_effect(st, S, c, t, src, k, op):
+    """The rest of :func:`_run_effect`'s dispatch: the tile functions' and the special
+    entities' effects (split only to keep each function short)."""
+    if op == L.OP_GAIN:
+        _run_gain(st, S, c, t, src, k)
+    elif op == L.OP_ITEM_REWARD:
+        _run_item_reward(st, S, c, t, src, k)
+    elif op == L.OP_TILE_SUMMON:
+        _run_tile_summon(st, S, c, t, src, k)
+    elif op == L.OP_EXTRA_ACTION:
+        _run_extra_action(st, S, c, t, src, k)
+    elif op == L.OP_TILE_STATE:
+        _run_tile_state(st, S, c, t, src, k)
+    elif op == L.OP_EARN:
+        _run_earn(st, S, c, t, src, k)
+    elif op == L.OP_LEARN:
+        _run_learn(st, S, c, t, src, k)
+    elif op == L.OP_TILE_ASSIST:
+        _run_tile_assist(st, S, c, t, src, k)
+    elif op == L.OP_SUMMON_CARD:
+        _run_summon_card(st, S, c, t, src, k)
+    elif op == L.OP_ASSIST:
+        _run_assist(st, S, c, t, src, k)
 
 
 @njit

@@ -1,12 +1,11 @@
-"""The items' own effects (opcodes ``fields.OP_ITEM_DAMAGE`` .. ``OP_ITEM_CLEANSE``; names in
-``sim.catalogue.items.ITEM_EFFECTS``), run by ``interpreter._run_effect``.
+"""The items' own effects (opcodes ``fields.OP_ITEM_DAMAGE`` .. ``OP_ITEM_CLEANSE``; their rows in
+``sim/catalogue/effect_table.py``), one kernel each, run by ``interpreter._run_effect``.
 
 Book: "Flat damage applies straight to a health pool and is not affected by defense";
 "Tile-Wide Damage is flat damage dealt to a single tile or a collection of tiles, and it applies
 immediately to everything in the affected tiles"; a de-buff "is a negative effect placed on a
-character" that a cleanse ends. Must not import ``effects`` (it calls this module): the row is
-read here directly (``S.item_fx`` for an item, ``S.tile_fx`` for a tile function that reuses an
-item effect).
+character" that a cleanse ends. Must not import ``interpreter`` (it calls this module): the row
+is read with ``row._fx``.
 """
 
 from __future__ import annotations
@@ -16,15 +15,9 @@ from sim._jit import njit
 from sim.engine.state import fields as L
 from sim.engine.rules.death import _harm
 from sim.engine.log.events import _log
+from sim.engine.effects.row import _fx
 from sim.engine.entities.timed_states import _end_state
 from sim.engine.rules.live_movement import _in_tiles, _linked_tile
-
-
-@njit(inline="always")
-def _amount(S, src, k):
-    if src == L.FX_TILE:
-        return S.tile_fx[k, L.FX_AMOUNT]
-    return S.item_fx[k, L.FX_AMOUNT]
 
 
 @njit
@@ -56,14 +49,19 @@ def _blast(st, S, c, s, dmg, cause):
 
 
 @njit
-def _run_item_effect(st, S, c, t, src, k, op):
-    """Run opcode ``op`` of row (``src``, ``k``) for user ``c`` on target ``t`` (an entity, or
-    ``M + s`` for space ``s``)."""
-    m = st.ent.shape[0]
-    if op == L.OP_ITEM_DAMAGE:
-        _flat(st, S, c, t, _amount(S, src, k), L.BY_ABILITY)
-    elif op == L.OP_ITEM_BLAST:
-        _blast(st, S, c, t - m, _amount(S, src, k), L.BY_TILE_DAMAGE)
-    elif op == L.OP_ITEM_CLEANSE:
-        _end_state(st, t, L.DEBUFF)
-        _end_state(st, t, L.FROZEN)
+def _run_item_damage(st, S, c, t, src, k):
+    """Flat damage ``amount`` on entity ``t``."""
+    _flat(st, S, c, t, _fx(st, S, c, src, k, L.FX_AMOUNT), L.BY_ABILITY)
+
+
+@njit
+def _run_item_blast(st, S, c, t, src, k):
+    """Tile-wide damage ``amount`` on the tile of space ``t - M``."""
+    _blast(st, S, c, t - st.ent.shape[0], _fx(st, S, c, src, k, L.FX_AMOUNT), L.BY_TILE_DAMAGE)
+
+
+@njit
+def _run_item_cleanse(st, S, c, t, src, k):
+    """The end of ``t``'s de-buff and freeze."""
+    _end_state(st, t, L.DEBUFF)
+    _end_state(st, t, L.FROZEN)

@@ -1,5 +1,6 @@
-"""The tile functions' own effects (opcodes from ``fields.OP_TILE_FIRST``) and tile_control, run
-by ``interpreter._run_effect`` (which this module must not import: it calls this one).
+"""The tile functions' own effects (``OP_GAIN`` .. ``OP_TILE_ASSIST``) and tile_control, one kernel
+each (their rows in ``sim/catalogue/effect_table.py``), run by ``interpreter._run_effect`` (which
+this module must not import: it calls this one).
 
 | effect | what it does (book sentence) |
 |---|---|
@@ -75,53 +76,78 @@ def _gain(st, e, stat, amount):
 
 
 @njit
-def _run_tile_effect(st, S, c, t, src, k, op):
-    """Run opcode ``op`` of row (``src``, ``k``) for user ``c`` on target ``t`` (an entity, or
-    ``M + s`` for space ``s``)."""
+def _run_tile_control(st, S, c, t, src, k):
+    """Swap the user's tile with the tile around space ``t - M`` (``flag`` 0) or transform that
+    tile (1)."""
     ent = st.ent
-    g = st.game
-    m = ent.shape[0]
-    team = ent[c, L.TEAM]
-    amount = _fx(st, S, c, src, k, L.FX_AMOUNT)
-    if op == L.OP_TILE_CONTROL:
-        q = _position_of(t - m)
-        if _fx(st, S, c, src, k, L.FX_FLAG) == 0:
-            _swap(st, S, st.tile_pos[ent[c, L.SPACE]], q, c)
+    q = _position_of(t - ent.shape[0])
+    if _fx(st, S, c, src, k, L.FX_FLAG) == 0:
+        _swap(st, S, st.tile_pos[ent[c, L.SPACE]], q, c)
+    else:
+        n = _transform_choice(st, S, c, True)
+        if n >= 0:
+            _transform(st, S, q, n, c)
         else:
-            n = _transform_choice(st, S, c, True)
-            if n >= 0:
-                _transform(st, S, q, n, c)
-            else:
-                g.fx_ok = 0
-    elif op == L.OP_GAIN:
-        _gain(st, t, _fx(st, S, c, src, k, L.FX_STAT), amount)
-    elif op == L.OP_ITEM_REWARD:
-        item = _fx(st, S, c, src, k, L.FX_STAT)
-        n_items = S.item_fx.shape[0] - 1  # the item table's last row holds the item rules
-        if item < 0 and n_items > 0:  # "an item": one of the catalogue's, uniformly (house)
-            rng = st.rng
-            r, s0, s1, s2, s3 = roll(n_items, rng[0], rng[1], rng[2], rng[3])
-            rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
-            item = r - 1
-        # both hands full: the item lands at the character's feet (house ruling)
-        if item < 0 or not (_grant_item(st, S, t, item)
-                            or _put_on_floor(st, item, ent[t, L.SPACE])):
-            g.fx_ok = 0
-    elif op == L.OP_TILE_SUMMON:
-        if not _summon_card(st, S, t):
-            g.fx_ok = 0
-    elif op == L.OP_TILE_ASSIST:
-        if not _spawn_assist(st, S, t, amount):
-            g.fx_ok = 0
-    elif op == L.OP_EXTRA_ACTION:
-        ent[t, L.EXTRA_LEFT] += amount
-        ent[t, L.EXTRA_TURN] = g.turns[ent[t, L.TEAM]] + 1  # "next turn"
-        _log(st, L.EV_EXTRA_ACTION, t, ent[t, L.EXTRA_LEFT], 0, ent[t, L.EXTRA_TURN], 0, 0)
-    elif op == L.OP_TILE_STATE:
-        _set_tile_state(st, S, _position_of(t - m), _fx(st, S, c, src, k, L.FX_FLAG),
-                        _fx(st, S, c, src, k, L.FX_DURATION), c)
-    elif op == L.OP_EARN:
-        g.coins[team] += amount
-        _log(st, L.EV_COINS, team, amount, g.coins[team], c, 0, 0)
-    elif op == L.OP_LEARN:
-        g.knows |= 1 << team
+            st.game.fx_ok = 0
+
+
+@njit
+def _run_gain(st, S, c, t, src, k):
+    _gain(st, t, _fx(st, S, c, src, k, L.FX_STAT), _fx(st, S, c, src, k, L.FX_AMOUNT))
+
+
+@njit
+def _run_item_reward(st, S, c, t, src, k):
+    """Item ``stat`` (-1: one of the catalogue's, uniformly: a house ruling) for ``t``; with both
+    hands full it lands at ``t``'s feet (house ruling)."""
+    ent = st.ent
+    item = _fx(st, S, c, src, k, L.FX_STAT)
+    n_items = S.item_fx.shape[0] - 1  # the item table's last row holds the item rules
+    if item < 0 and n_items > 0:
+        rng = st.rng
+        r, s0, s1, s2, s3 = roll(n_items, rng[0], rng[1], rng[2], rng[3])
+        rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
+        item = r - 1
+    if item < 0 or not (_grant_item(st, S, t, item)
+                        or _put_on_floor(st, item, ent[t, L.SPACE])):
+        st.game.fx_ok = 0
+
+
+@njit
+def _run_tile_summon(st, S, c, t, src, k):
+    if not _summon_card(st, S, t):
+        st.game.fx_ok = 0
+
+
+@njit
+def _run_tile_assist(st, S, c, t, src, k):
+    if not _spawn_assist(st, S, t, _fx(st, S, c, src, k, L.FX_AMOUNT)):
+        st.game.fx_ok = 0
+
+
+@njit
+def _run_extra_action(st, S, c, t, src, k):
+    ent = st.ent
+    ent[t, L.EXTRA_LEFT] += _fx(st, S, c, src, k, L.FX_AMOUNT)
+    ent[t, L.EXTRA_TURN] = st.game.turns[ent[t, L.TEAM]] + 1  # "next turn"
+    _log(st, L.EV_EXTRA_ACTION, t, ent[t, L.EXTRA_LEFT], 0, ent[t, L.EXTRA_TURN], 0, 0)
+
+
+@njit
+def _run_tile_state(st, S, c, t, src, k):
+    _set_tile_state(st, S, _position_of(t - st.ent.shape[0]), _fx(st, S, c, src, k, L.FX_FLAG),
+                    _fx(st, S, c, src, k, L.FX_DURATION), c)
+
+
+@njit
+def _run_earn(st, S, c, t, src, k):
+    g = st.game
+    team = st.ent[c, L.TEAM]
+    amount = _fx(st, S, c, src, k, L.FX_AMOUNT)
+    g.coins[team] += amount
+    _log(st, L.EV_COINS, team, amount, g.coins[team], c, 0, 0)
+
+
+@njit
+def _run_learn(st, S, c, t, src, k):
+    st.game.knows |= 1 << st.ent[c, L.TEAM]

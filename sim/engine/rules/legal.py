@@ -27,8 +27,8 @@ from sim.engine.state import fields as L
 from sim.engine.rules.actions import (_ability_base, _ability_space_base, _alt_base, _attack_base, _group_base,
                       _hand_base, _interact_base, _item_base, _move_base, _water_base, _weapon_base)
 from sim.engine.rules.attack import _group_ready
-from sim.engine.effects.interpreter import (_ability_range, _ability_ready, _revive_space, _spawn_revive_space,
-                      _teleport_targets)
+from sim.engine.effects.interpreter import _ability_range, _ability_ready, _teleport_targets
+from sim.engine.effects.ability_effects import _revive_space, _spawn_revive_space
 from sim.engine.entities.special import _move_speed, _summon_targets, _weapon_ready
 from sim.engine.items.use import _legal_items
 from sim.engine.rules.order import _legal_handover

@@ -13,15 +13,16 @@ import numpy as np
 
 # The effect row's schema (FX_* slots, OP_* opcodes, T_* targets, STAT_* codes) is the catalogue's:
 # it writes the rows the interpreter runs. Re-exported here so the kernels read L.OP_HEAL.
+from sim.catalogue import effect_row as _row
 from sim.catalogue.effect_row import (  # noqa: F401
     FX_AMOUNT, FX_ATTACKS, FX_CHARGES, FX_COSTS, FX_COUNT, FX_DURATION, FX_FLAG, FX_HEALTH, FX_OP,
-    FX_OWN_TURN, FX_RANGE, FX_SLOTS, FX_STAT, FX_TARGET, FX_TIER, OP_AREA, OP_ASSIST, OP_BUFF,
-    OP_DEBUFF, OP_EARN, OP_ENT_FIRST, OP_EXTRA_ACTION, OP_FREEZE, OP_GAIN, OP_HEAL, OP_INVISIBILITY,
-    OP_ITEM_BLAST, OP_ITEM_CLEANSE, OP_ITEM_DAMAGE, OP_ITEM_FIRST, OP_ITEM_REWARD, OP_LEARN,
-    OP_MOBILITY, OP_NONE, OP_REVIVE, OP_STRIKE, OP_SUMMON, OP_SUMMON_CARD, OP_TILE_ASSIST,
-    OP_TILE_CONTROL, OP_TILE_FIRST, OP_TILE_STATE, OP_TILE_SUMMON, STAT_ADVANTAGE, STAT_ATTACKS,
+    FX_OWN_TURN, FX_RANGE, FX_SLOTS, FX_STAT, FX_TARGET, FX_TIER, STAT_ADVANTAGE, STAT_ATTACKS,
     STAT_DEFENSE, STAT_INVINCIBLE, STAT_RANGE, STAT_SPEED, T_ALLY, T_DEAD_ALLY, T_ENEMY, T_NONE,
     T_SELF, T_SPACE)
+
+# every opcode (OP_NONE, OP_STRIKE .. OP_ASSIST), generated from the effect
+# table (sim/catalogue/effect_table.py): a new effect needs no line here
+globals().update({name: getattr(_row, name) for name in _row.OP_NAMES})
 
 # ---- entities: int64[entity, NF] (characters of teams 1-4 in card order, then CPUs)
 TEAM, CARD, ALIVE, HEALTH, MAX_HEALTH, SPACE, SPEED, RANGE, DEFENSE, SUIT = range(10)

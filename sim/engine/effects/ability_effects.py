@@ -1,0 +1,129 @@
+"""The abilities' effects (opcodes ``OP_STRIKE`` .. ``OP_REVIVE``; their rows in
+``sim/catalogue/effect_table.py``): one small kernel per effect, called by
+``interpreter._run_effect`` for an ability, an item or a tile function that names it.
+
+Why one kernel per effect with one signature, ``(st, S, user, target, src, k)``: the effect
+table names each effect's kernel, and ``tests/test_effect_table.py`` checks that the dispatch
+calls exactly that kernel for its opcode; each reads its parameters from its row with ``row._fx``
+(``src``, ``k``: an ability's entity columns, an item's or a tile function's row), so an item's
+heal and an ability's heal run the same code. A ``target`` is an entity, or ``M + s`` for space
+``s``. Must not import ``interpreter`` (it calls this module).
+"""
+
+from __future__ import annotations
+
+from sim._jit import njit
+from sim.catalogue.tile_layout import FLOOR
+
+from sim.engine.state import fields as L
+from sim.engine.rules.attack import _strike
+from sim.engine.log.events import _log
+from sim.engine.effects.row import _fx
+from sim.engine.entities.special import _arrive
+from sim.engine.effects.item_effects import _blast
+from sim.engine.entities.timed_states import _set_state
+from sim.engine.tiles.live_board import _first_spawn
+
+
+@njit
+def _run_strike(st, S, c, t, src, k):
+    """An attack on ``t`` with ``amount`` attacks beyond the star point's (range, sight and
+    retaliation as an attack's)."""
+    _strike(st, S, c, t, _fx(st, S, c, src, k, L.FX_AMOUNT), c)
+
+
+@njit
+def _run_area(st, S, c, t, src, k):
+    """Tile-Wide Damage: everything in the user's tile, the user's team included."""
+    _blast(st, S, c, st.ent[c, L.SPACE], _fx(st, S, c, src, k, L.FX_AMOUNT), L.BY_ABILITY)
+
+
+@njit
+def _run_heal(st, S, c, t, src, k):
+    _heal(st, c, t, _fx(st, S, c, src, k, L.FX_AMOUNT), _fx(st, S, c, src, k, L.FX_FLAG))
+
+
+@njit
+def _run_buff(st, S, c, t, src, k):
+    _set_state(st, S, t, L.BUFF, c, _fx(st, S, c, src, k, L.FX_DURATION),
+               _fx(st, S, c, src, k, L.FX_STAT), _fx(st, S, c, src, k, L.FX_AMOUNT))
+
+
+@njit
+def _run_debuff(st, S, c, t, src, k):
+    _set_state(st, S, t, L.DEBUFF, c, _fx(st, S, c, src, k, L.FX_DURATION),
+               _fx(st, S, c, src, k, L.FX_STAT), _fx(st, S, c, src, k, L.FX_AMOUNT))
+
+
+@njit
+def _run_freeze(st, S, c, t, src, k):
+    _set_state(st, S, t, L.FROZEN, c, _fx(st, S, c, src, k, L.FX_DURATION), 0, 0)
+
+
+@njit
+def _run_invisibility(st, S, c, t, src, k):
+    _set_state(st, S, t, L.INVISIBLE, c, _fx(st, S, c, src, k, L.FX_DURATION), 0, 0)
+
+
+@njit
+def _run_mobility(st, S, c, t, src, k):
+    """A teleport to space ``t - M`` (``_legal`` lists the spaces within ``amount``)."""
+    ent = st.ent
+    here = ent[c, L.SPACE]
+    s = t - ent.shape[0]
+    ent[c, L.SPACE] = s
+    _log(st, L.EV_TELEPORT, c, here, s, 0, 0, 0)
+    _arrive(st, c)  # a pilot's vehicle comes along; a vehicle there is boarded
+
+
+@njit
+def _run_revive(st, S, c, t, src, k):
+    """The revive's first form: where ``t`` fell (else its Spawn)."""
+    _revive(st, S, c, t, _revive_space(st, S, t))
+
+
+@njit
+def _heal(st, c, e, amount, shield):
+    """"Healing increases current health towards, and up to, its maximum value. Shield is healing
+    that is allowed to go beyond maximum health" (the excess is kept as shield)."""
+    ent = st.ent
+    room = ent[e, L.MAX_HEALTH] - ent[e, L.HEALTH]
+    healed = min(amount, room)
+    ent[e, L.HEALTH] += healed
+    extra = amount - healed if shield != 0 else 0
+    ent[e, L.SHIELD] += extra
+    _log(st, L.EV_HEAL, c, e, healed, extra, ent[e, L.HEALTH], 0)
+
+
+@njit
+def _revive(st, S, c, e, s):
+    """"A revived character returns at full health, with their ability and their stats in
+    exactly the state they were in at the moment of death" (charges stay spent) on space ``s``.
+    Not submerged: it returns to a floor space, not into the water."""
+    ent = st.ent
+    ent[e, L.SUBMERGED] = 0
+    ent[e, L.ALIVE] = 1
+    ent[e, L.HEALTH] = ent[e, L.MAX_HEALTH]
+    ent[e, L.SHIELD] = 0
+    ent[e, L.SPACE] = s
+    ent[e, L.DONE] = 1  # it acts from its team's next turn (house ruling)
+    st.game.revives += 1
+    _log(st, L.EV_REVIVE, c, e, s, 0, 0, 0)
+
+
+@njit
+def _revive_space(st, S, e):
+    """Where a dead character comes back by the ability's first form: where it fell if that
+    space still stands, else the first spawn space that does (-1: none). Book: "The player may
+    choose whether the revive occurs at the point of occurrence, or back in the team's Spawn"
+    (the second form, :func:`_spawn_revive_space`, is the Spawn)."""
+    s = st.ent[e, L.SPACE]
+    if s >= 0 and st.tile_pos[s] >= 0 and st.kind[s] == FLOOR:
+        return s
+    return _spawn_revive_space(st, S, e)
+
+
+@njit
+def _spawn_revive_space(st, S, e):
+    """The first spawn space of ``e``'s team that still stands (-1: none)."""
+    return _first_spawn(st, S, st.ent[e, L.TEAM])

@@ -28,7 +28,6 @@ from sim.engine.state import fields as L
 from sim.engine.rules.actions import (_ability_base, _ability_space_base, _alt_base, _attack_base,
                                _interact_base, _move_base, _water_base, _weapon_base)
 from sim.engine.entities.special import _move_speed, _weapon_ready
-from sim.engine.rules.live_movement import _homefield
 from sim.engine.tiles.live_board import BLOCK, GRID, _spawn_now
 from sim.engine.rules.water_rolls import _by_water
 
@@ -36,7 +35,7 @@ from .entity_values import _boarding_bonus, _may_board, _summon_action
 from .item_values import _best_item_use, _item_pickup
 from .order_values import _first_striker
 from .tile_values import _best_tile_action, _is_launch, _launch, _pos_bonus
-from .values import _ability_score, _attack_score, _kill_table, _p_hit, _teleport_spaces  # noqa: F401
+from .values import _ability_score, _attack_score, _teleport_spaces
 from .water_values import _water_choice, _water_targets
 
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
-from sim.catalogue.items import VALUE
+from sim.catalogue.items import R_KEEP, VALUE
 from sim.engine.state import fields as L
 from sim.engine.rules.actions import _item_base, _item_space_offset, _pickup_offset
 from sim.engine.items.use import _usable
-from sim.engine.items.holding import R_KEEP, _pool, _rule
+from sim.engine.items.holding import _pool, _rule
 
 from .values import _effect_score, _tile_score
 

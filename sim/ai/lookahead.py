@@ -61,11 +61,10 @@ from sim.engine.rules.victory import _team_health
 from sim.rng import roll
 
 from .entity_values import _summon_action
-from .greedy import (_ability_score, _attack_score, _greedy_action, _pos_base,
-                     _position_scores, _teleport_spaces, _threats, _weapon_action)
+from .greedy import _greedy_action, _pos_base, _position_scores, _threats, _weapon_action
+from .values import _ability_score, _attack_score, _teleport_spaces
 from .item_values import _item_candidates
 from .tile_values import _best_tile_action, _is_launch, _launch
-from .spec import DEFAULT_BUDGET  # noqa: F401  (re-exported for the runner)
 from .water_values import _water_targets
 
 MOVES = 4          # best spaces by greedy's position score

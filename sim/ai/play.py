@@ -35,7 +35,8 @@ from sim.engine.rules.victory import _finish_by_health, _team_alive, _team_healt
 from sim.rng import seed_states
 
 from .greedy import _greedy_action
-from .lookahead import DEFAULT_BUDGET, _lookahead_action
+from .lookahead import _lookahead_action
+from .spec import DEFAULT_BUDGET
 from .observe import _conceal
 from .random_policy import _random_action
 

@@ -23,7 +23,7 @@ from sim.catalogue.board_rules import GRID, BoardRules
 from sim.catalogue.tile_layout import (BLOCK, DOOR, FIRE_WALL, FLOOR, GAP, MAX_SIZE, NONE, OPEN,
                                        WATER, WATER_EDGE, WATER_WALL)
 
-from .geometry import DIRS, E, N, N_SPACES, S, W, Board, local_space, portal_spaces, space_id
+from .geometry import DIRS, E, N_SPACES, S, Board, local_space, portal_spaces, space_id
 
 CROSS, WATER_FLAG, DOOR_FLAG = 1, 2, 4
 ROLL_WATER_WALL, ROLL_FIRE_WALL = 1, 2

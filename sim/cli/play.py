@@ -128,7 +128,6 @@ def _write_log(game, catalogue, team_names, team_cards, names, seed, log) -> Non
     """--log: every event as JSON lines, written atomically (a warning if any did not fit)."""
     from sim.atomic import write_text
     from sim.engine.log.record import game_jsonl
-    from sim.engine.state import fields as L
 
     if game.st.game.ev_lost:
         click.echo(f"warning: {int(game.st.game.ev_lost)} events did not fit the log", err=True)

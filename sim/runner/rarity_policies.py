@@ -90,7 +90,7 @@ def verdict_lines(a: PolicyAgreement, names, rarities) -> list[str]:
                  if holds else f"{order}: holds under no player ({', '.join(fails)})"]
     word = {-1: "weak", 1: "strong", 0: "not flagged"}
     robust = np.flatnonzero(a.robust)
-    lines.append(f"outliers under every player: "
+    lines.append("outliers under every player: "
                  + (", ".join(f"{names[c]} ({word[int(a.outlier[c, 0])]})" for c in robust)
                     or "none"))
     disputed = np.flatnonzero(a.disputed)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
-from sim.catalogue.items import HELD, ITEM_COLS, R_KEEP, R_PICKUP  # noqa: F401
+from sim.catalogue.items import HELD, ITEM_COLS
 
 from sim.engine.state import fields as L
 from sim.engine.log.events import _log

@@ -25,7 +25,8 @@ from sim.engine.state import fields as L
 from sim.engine.rules.actions import _drop_offset, _item_space_offset, _pickup_offset
 from sim.engine.effects.interpreter import _run_effect, _teleport_targets
 from sim.engine.log.events import _log
-from sim.engine.items.holding import HELD, R_PICKUP, _drop, _free_row, _held, _pick_up, _pool, _rule, _take
+from sim.catalogue.items import R_PICKUP
+from sim.engine.items.holding import HELD, _drop, _free_row, _held, _pick_up, _pool, _rule, _take
 from sim.engine.rules.live_movement import _sight_from
 
 

@@ -7,7 +7,6 @@ import numpy as np
 
 from sim.board.generate import generate_board
 
-from sim.engine.state import fields as L
 from sim.engine.log.events import decode, to_jsonl
 from sim.engine.game import Game
 from sim.engine.state.new_game import card_arrays

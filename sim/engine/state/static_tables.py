@@ -28,7 +28,7 @@ from sim.combat.sampler import lane_reject
 from sim.engine.state import fields as L
 from sim.engine.items.holding import item_table
 from sim.engine.state.game_state import Stacked, Static, new_static
-from sim.engine.tiles.functions import tile_table
+from sim.engine.tiles.fx_table import tile_table
 
 MAX_ATTACKS = MAX_DICE  # cards.LIMITS["attacks"]: the most dice one throw can hold
 TAIL_HEALTH = 1500  # health beyond this is treated as this in the greedy kill table

@@ -30,7 +30,7 @@ from sim.engine.log.events import _log
 from sim.engine.tiles.live_board import APOCALYPSE, GRID, _middle, _space_cell, _tile_at
 from sim.engine.tiles.swap_in_play import _transform_choice
 from sim.engine.tiles.paused import _paused
-from sim.engine.tiles.fx_table import TF_FEATURE, TF_PIECE, TF_PRICE, TF_SIZE, TF_SUIT, tile_table  # noqa: F401
+from sim.engine.tiles.fx_table import TF_FEATURE, TF_PIECE, TF_PRICE, TF_SIZE, TF_SUIT
 
 WATER_FLAG = 2   # sim.board.graph: a sight step over water (range penalty)
 CROSS = 1        # a sight step across a tile boundary (range penalty)

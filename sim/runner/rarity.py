@@ -297,12 +297,15 @@ def _win_intervals(seat_cards, won, boards, n_cards: int, confidence: float):
     held_by = seat_cards.reshape(-1, 5)
     game = np.repeat(np.arange(seat_cards.shape[0]), 4)
     wins_row = won.reshape(-1).astype(float)
-    low, high = wilson_interval(np.zeros(n_cards), np.ones(n_cards), confidence)  # out of play: 0 of 1
+    # a card out of play: 0 of 1
+    low, high = wilson_interval(np.zeros(n_cards), np.ones(n_cards), confidence)
     for c in range(n_cards):
         rows = np.flatnonzero(np.any(held_by == c, axis=1))
-        if rows.size:
-            cluster = None if boards is None else np.asarray(boards)[game[rows]]
-            low[c], high[c] = clustered_share_interval(wins_row[rows], cluster, confidence)
+        if rows.size and boards is None:
+            low[c], high[c] = wilson_interval(wins_row[rows].sum(), rows.size, confidence)
+        elif rows.size:
+            low[c], high[c] = clustered_share_interval(wins_row[rows],
+                                                       np.asarray(boards)[game[rows]], confidence)
     return low, high
 
 

@@ -35,28 +35,16 @@ class DecisionType(types.StructRef):
         return tuple((name, types.unliteral(t)) for name, t in fields)
 
 
+def _copy(decision):
+    """A deep copy (``State.copy``): the arrays copied, the scalars as they are."""
+    return type(decision)(decision.reach_cost.copy(), decision.reached.copy(),
+                          decision.n_reached, decision.sight.copy(), decision.interactable)
+
+
 class Decision(structref.StructRefProxy):
     """One decision's search results (module doc); from Python each read is a jitted call."""
 
-    def copy(self) -> "Decision":
-        return Decision(self.reach_cost.copy(), self.reached.copy(), self.n_reached,
-                        self.sight.copy(), self.interactable)
-
-
-if numba.config.DISABLE_JIT:
-    class Decision:  # noqa: F811 (interpreted kernels: a plain object with the same fields)
-        __slots__ = DECISION_FIELDS
-        __doc__ = Decision.__doc__
-
-        def __init__(self, reach_cost, reached, n_reached, sight, interactable):
-            self.reach_cost, self.reached, self.n_reached = reach_cost, reached, n_reached
-            self.sight, self.interactable = sight, interactable
-
-        def copy(self):
-            return Decision(self.reach_cost.copy(), self.reached.copy(), self.n_reached,
-                            self.sight.copy(), self.interactable)
-else:
-    structref.define_proxy(Decision, DecisionType, list(DECISION_FIELDS))
+    copy = _copy
 
 
 @njit
@@ -65,7 +53,17 @@ def _decision_fields(decision):
             decision.interactable)
 
 
-if not numba.config.DISABLE_JIT:
+if numba.config.DISABLE_JIT:
+    class Decision:  # noqa: F811 (interpreted kernels: a plain object with the same fields)
+        __slots__ = DECISION_FIELDS
+        __doc__ = Decision.__doc__
+        copy = _copy
+
+        def __init__(self, reach_cost, reached, n_reached, sight, interactable):
+            self.reach_cost, self.reached, self.n_reached = reach_cost, reached, n_reached
+            self.sight, self.interactable = sight, interactable
+else:
+    structref.define_proxy(Decision, DecisionType, list(DECISION_FIELDS))
     # Python reads (tests, tools): one jitted call per read, never cached, since a decision's
     # scalars change with every search
     for _i, _name in enumerate(DECISION_FIELDS):

@@ -53,6 +53,12 @@ class StaticType(types.StructRef):
         return tuple((name, types.unliteral(t)) for name, t in fields)
 
 
+def _game_record(st):
+    """The game scalars by name (``st.game.rotation``) from Python and interpreted kernels: a
+    record view of ``st.g``, so writes reach the game."""
+    return st.g.view(np.recarray)[0]
+
+
 class State(structref.StructRefProxy):
     """One game's mutable state: entities, game scalars, positions, random stream, event log,
     the live board graph (destroyed coordinates are cut out of it; swapped and transformed tiles
@@ -63,10 +69,7 @@ class State(structref.StructRefProxy):
         """A deep copy (snapshots for tests and tools)."""
         return new_state(*(a.copy() for a in state_fields(self)))
 
-    @property
-    def game(self):
-        """The game scalars by name (``st.game.rotation``): a view, so writes reach the game."""
-        return self.g.view(np.recarray)[0]
+    game = property(_game_record)
 
 
 class Static(structref.StructRefProxy):
@@ -91,13 +94,10 @@ if numba.config.DISABLE_JIT:
     class _Copyable:
         __slots__ = ()
 
-        def copy(self):
-            return type(self)(*(getattr(self, f).copy() for f in self.__slots__))  # arrays and
-            #                                                     the Decision (its own copy)
+        game = property(_game_record)
 
-        @property
-        def game(self):
-            return self.g.view(np.recarray)[0]
+        def copy(self):  # each field its own copy (the Decision's: decision._copy)
+            return type(self)(*(getattr(self, f).copy() for f in self.__slots__))
 
     State = _plain_class("State", STATE_FIELDS, State.__doc__, _Copyable)  # noqa: F811
     Static = _plain_class("Static", STATIC_FIELDS, Static.__doc__)  # noqa: F811

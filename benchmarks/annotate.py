@@ -6,7 +6,7 @@ instruction.
 script disassembles the kernel named by ``--function`` (a substring of its mangled name) with
 ``objdump``, counts the samples of ``perf script`` at each instruction, and prints the
 instructions with their share, the hottest stretches marked, so a hot loop can be matched to
-the source (the loads of ``ent[e, L.X]`` columns, calls to ``NRT_incref``, ...).
+the source (the loads of ``ent.x[e]`` fields, calls to ``NRT_incref``, ...).
 
     python benchmarks/profile_games.py --games 15000 --code /tmp/jit.code &   # note the pid
     perf record -F 2000 -p PID -o /tmp/g.perf -- sleep 25

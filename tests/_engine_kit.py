@@ -77,7 +77,7 @@ def seed_items(game: Game, rng: np.random.Generator) -> None:
     st, S = game.st, game.S
     n_items = S.item_fx.shape[0] - 1
     ent = st.ent
-    for e in np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER):
+    for e in np.flatnonzero(ent.kind == L.K_CHARACTER):
         for _ in range(int(rng.integers(0, 3))):
             _grant_item(st, S, int(e), int(rng.integers(n_items)))
     floor = np.flatnonzero((st.kind == FLOOR) & (st.tile_pos >= 0))
@@ -117,7 +117,7 @@ def board_shores(graph) -> dict[int, set[int]]:
 def characters(ent) -> np.ndarray:
     """The rows that are characters in play or dead (not CPUs, minions, clones, assists,
     vehicles, nor a summoned card not yet summoned)."""
-    return (ent[:, L.KIND] <= L.K_SUMMONED) & (ent[:, L.DORMANT] == 0)
+    return (ent.kind <= L.K_SUMMONED) & (ent.dormant == 0)
 
 
 def reveal_condition(game: Game) -> bool:
@@ -125,11 +125,11 @@ def reveal_condition(game: Game) -> bool:
     st, ip = game.st, game.S.ip
     ent = st.ent
     chars = characters(ent)
-    teams_dead = any(not np.any(chars & (ent[:, L.TEAM] == t) & (ent[:, L.ALIVE] != 0))
+    teams_dead = any(not np.any(chars & (ent.team == t) & (ent.alive != 0))
                      for t in range(4))
     # deaths so far: the dead now plus those revived (a revive takes no death back: docs/rulings.md);
     # "The count of 7, counts characters only"
-    deaths = int(np.sum(chars & (ent[:, L.ALIVE] == 0))) + int(st.game.revives)
+    deaths = int(np.sum(chars & (ent.alive == 0))) + int(st.game.revives)
     return (deaths >= ip[L.P_REVEAL_DEATHS] or st.game.rotation >= ip[L.P_REVEAL_ROTATION]
             or teams_dead)
 
@@ -137,29 +137,29 @@ def reveal_condition(game: Game) -> bool:
 def check_invariants(game: Game) -> None:
     st = game.st
     ent = st.ent
-    alive = ent[:, L.ALIVE] != 0
-    placed = ent[:, L.SPACE] >= 0
+    alive = ent.alive != 0
+    placed = ent.space >= 0
     on = alive & placed
     # no entity ever stands on a wall, water, void or a non-space
-    assert np.all(st.kind[ent[on, L.SPACE]] == FLOOR)
-    assert np.all(st.tile_pos[ent[on, L.SPACE]] >= 0)
-    assert np.all(st.pos_state[st.tile_pos[ent[on, L.SPACE]]] != L.VOIDED)
+    assert np.all(st.kind[ent.space[on]] == FLOOR)
+    assert np.all(st.tile_pos[ent.space[on]] >= 0)
+    assert np.all(st.pos_state[st.tile_pos[ent.space[on]]] != L.VOIDED)
     # health never exceeds max; the dead have none
-    assert np.all(ent[:, L.HEALTH] <= ent[:, L.MAX_HEALTH])
-    assert np.all(ent[~alive, L.HEALTH] == 0)
-    assert np.all(ent[alive, L.HEALTH] > 0)
+    assert np.all(ent.health <= ent.max_health)
+    assert np.all(ent.health[~alive] == 0)
+    assert np.all(ent.health[alive] > 0)
     # the speed left never exceeds the speed (each move's cost against it: step_checked)
-    chars = ent[:, L.IS_CPU] == 0
-    assert np.all(ent[chars, L.SPEED_LEFT] >= 0)
-    assert np.all(ent[chars, L.SPEED_LEFT] <= np.maximum(ent[chars, L.SPEED], 0))
-    assert np.all(ent[:, L.SHIELD] >= 0)
+    chars = ent.is_cpu == 0
+    assert np.all(ent.speed_left[chars] >= 0)
+    assert np.all(ent.speed_left[chars] <= np.maximum(ent.speed[chars], 0))
+    assert np.all(ent.shield >= 0)
     # charges never overspent; a frozen entity is never asked to decide anything but END
-    assert np.all(ent[:, L.CHARGES_LEFT] >= 0)
-    if not game.terminal and ent[game.current, L.FROZEN] != 0:
+    assert np.all(ent.charges_left >= 0)
+    if not game.terminal and ent.frozen[game.current] != 0:
         assert game.legal_actions().tolist() == [L.END]
     # dead entities never act
     if not game.terminal:
-        assert ent[game.current, L.ALIVE] != 0
+        assert ent.alive[game.current] != 0
     # the Apocalypse is revealed exactly when a condition is met
     assert bool(st.game.revealed) == reveal_condition(game)
     assert int(st.game.deaths) - int(st.game.revives) == int(np.sum(characters(ent) & ~alive))
@@ -178,23 +178,23 @@ def check_items(game: Game) -> None:
     rows = np.arange(ent.shape[0])
     # a minion's or clone's pool is its creator's ("minions can make use of any and all items
     # held by their creator"); a card's characters share its first character's
-    owner = ent[:, L.OWNER] - 1
-    minion = ((ent[:, L.KIND] == L.K_MINION) | (ent[:, L.KIND] == L.K_CLONE)) & (owner >= 0)
+    owner = ent.owner - 1
+    minion = ((ent.kind == L.K_MINION) | (ent.kind == L.K_CLONE)) & (owner >= 0)
     base = np.where(minion, owner, rows)
-    pool = np.where(ent[base, L.POOL] == 0, base, ent[base, L.POOL] - 1)
-    slots = ent[:, L.ITEM_SLOT:L.ITEM_SLOT + 2]
+    pool = np.where(ent.pool[base] == 0, base, ent.pool[base] - 1)
+    slots = ent.item_slot
     assert np.all((slots >= 0) & (slots <= n_items))
     assert np.all(slots[pool != rows] == 0), "only a pool's row holds items"
     assert np.all((slots != 0).sum(axis=1) <= 2), "at most 2 items"
-    assert np.all(ent[:, L.ITEM_ON:L.ITEM_ON + 2][slots == 0] == 0)
+    assert np.all(ent.item_on[slots == 0] == 0)
     floor = st.floor
     assert int(st.game.floor_n) == int(np.sum(floor[:, 0] >= 0))
     held = int(np.sum(slots != 0))
     g = st.game
     assert held + int(g.floor_n) == int(g.items_gained - g.items_used - g.items_lost)
     for k in range(2):  # a slot's stat change sits only where its pool's item is held and active
-        active = ent[pool, L.ITEM_ON + k] != 0
-        assert np.all(ent[~active, L.ITEM_DELTA + k] == 0)
+        active = ent.item_on[pool, k] != 0
+        assert np.all(ent.item_delta[~active, k] == 0)
 
 
 def check_entity_invariants(game: Game) -> None:
@@ -205,27 +205,27 @@ def check_entity_invariants(game: Game) -> None:
     other; a team stands only while a character of it lives ("An assist character does not keep
     you in the game")."""
     ent = game.st.ent
-    alive = ent[:, L.ALIVE] != 0
-    assert not np.any(alive & (ent[:, L.DORMANT] != 0)), "a dormant row is alive"
-    owned = alive & (ent[:, L.OWNER] > 0)
-    creators = ent[owned, L.OWNER] - 1
-    assert np.all(ent[creators, L.ALIVE] != 0), "a minion or clone outlived its creator"
+    alive = ent.alive != 0
+    assert not np.any(alive & (ent.dormant != 0)), "a dormant row is alive"
+    owned = alive & (ent.owner > 0)
+    creators = ent.owner[owned] - 1
+    assert np.all(ent.alive[creators] != 0), "a minion or clone outlived its creator"
     for t in range(4):
-        assists = alive & (ent[:, L.KIND] == L.K_ASSIST) & (ent[:, L.TEAM] == t)
+        assists = alive & (ent.kind == L.K_ASSIST) & (ent.team == t)
         assert assists.sum() <= 1, "more than 1 assist character at a time"
-    riders = np.flatnonzero(alive & (ent[:, L.RIDING] > 0))
+    riders = np.flatnonzero(alive & (ent.riding > 0))
     for c in riders:
-        v = ent[c, L.RIDING] - 1
-        assert ent[v, L.KIND] == L.K_VEHICLE and ent[v, L.ALIVE] != 0
-        assert ent[v, L.PILOT] == c + 1 and ent[v, L.SPACE] == ent[c, L.SPACE]
-    piloted = np.flatnonzero((ent[:, L.KIND] == L.K_VEHICLE) & (ent[:, L.PILOT] > 0))
+        v = ent.riding[c] - 1
+        assert ent.kind[v] == L.K_VEHICLE and ent.alive[v] != 0
+        assert ent.pilot[v] == c + 1 and ent.space[v] == ent.space[c]
+    piloted = np.flatnonzero((ent.kind == L.K_VEHICLE) & (ent.pilot > 0))
     for v in piloted:
-        assert ent[ent[v, L.PILOT] - 1, L.RIDING] == v + 1
-    assert np.all(ent[alive & (ent[:, L.KIND] == L.K_VEHICLE), L.SPEED_LEFT] >= 0)
+        assert ent.riding[ent.pilot[v] - 1] == v + 1
+    assert np.all(ent.speed_left[alive & (ent.kind == L.K_VEHICLE)] >= 0)
     g = game.st.game
     if g.over and g.reason == L.LAST_STANDING:
         w = int(g.winner)
-        assert np.any(characters(ent) & alive & (ent[:, L.TEAM] == w))
+        assert np.any(characters(ent) & alive & (ent.team == w))
 
 
 def step_checked(game, policy) -> None:
@@ -245,50 +245,50 @@ def step_checked(game, policy) -> None:
     from sim.engine.tiles.functions import _interactable
     ent = game.st.ent
     c = game.current
-    riding, acted_all = int(ent[c, L.RIDING]), ent[:, L.ACTED].copy()
+    riding, acted_all = int(ent.riding[c]), ent.acted.copy()
     game.legal_mask()
-    can_act = ent[c, L.SPACE] >= 0 and ent[c, L.ACTED] == 0 and ent[c, L.FROZEN] == 0 \
-        and ent[c, L.SUBMERGED] == 0
+    can_act = ent.space[c] >= 0 and ent.acted[c] == 0 and ent.frozen[c] == 0 \
+        and ent.submerged[c] == 0
     expected = int(_interactable(game.st, game.S, c)) if can_act else -1
     assert int(game.st.decision.interactable) == expected, "the interactable _legal left is stale"
-    done = int(ent[c, L.DONE])
+    done = int(ent.done[c])
     where = tile_of(game, c)  # read before: time runs on after the turn ends (GM turn, ...)
-    spent, left = int(ent[c, L.SPENT]), int(ent[c, L.SPEED_LEFT])
+    spent, left = int(ent.spent[c]), int(ent.speed_left[c])
     # frozen and alive: a dead entity keeps its states ("whatever ... sat on them when they died
     # sit on them still"), and a revive that puts it back on the board is not its own act
-    frozen = np.flatnonzero((ent[:, L.FROZEN] != 0) & (ent[:, L.ALIVE] != 0))
+    frozen = np.flatnonzero((ent.frozen != 0) & (ent.alive != 0))
     cols = [L.SPACE, L.CHARGES_LEFT, L.DEALT, L.KILLS]
-    before = ent[frozen][:, cols].copy()
-    frozen_health = ent[frozen, L.HEALTH].copy()
-    acted = ent[frozen, L.ACTED].copy()
-    invincible = np.flatnonzero((ent[:, L.BUFF] != 0) & (ent[:, L.BUFF_STAT] == L.STAT_INVINCIBLE)
-                                & (ent[:, L.ALIVE] != 0))
-    health = ent[invincible, L.HEALTH].copy()
+    before = ent.raw[frozen][:, cols].copy()
+    frozen_health = ent.health[frozen].copy()
+    acted = ent.acted[frozen].copy()
+    invincible = np.flatnonzero((ent.buff != 0) & (ent.buff_stat == L.STAT_INVINCIBLE)
+                                & (ent.alive != 0))
+    health = ent.health[invincible].copy()
     steps = int(game.st.game.apoc_step)
     changes = int(game.st.game.tile_changes)
     step(game, policy)
     ent = game.st.ent
-    assert ent[c, L.SPENT] - spent <= left, "a move cost more than the speed left"
+    assert ent.spent[c] - spent <= left, "a move cost more than the speed left"
     # a vehicle's action spent in this decision (only its weapon spends it): by its pilot, who
     # had its own action and spent it too (logs may be off: read from the state)
-    fired = np.flatnonzero((ent[:, L.KIND] == L.K_VEHICLE) & (acted_all == 0)
-                           & (ent[:, L.ACTED] != 0))
+    fired = np.flatnonzero((ent.kind == L.K_VEHICLE) & (acted_all == 0)
+                           & (ent.acted != 0))
     for v in fired:
         assert riding == v + 1, "an action through a vehicle its user is not inside"
-        assert acted_all[c] == 0 and ent[c, L.ACTED] != 0, "the pilot's action not spent"
-    still = ent[frozen, L.FROZEN] != 0  # frozen before and after: frozen throughout the step
-    after = ent[frozen][:, cols]
+        assert acted_all[c] == 0 and ent.acted[c] != 0, "the pilot's action not spent"
+    still = ent.frozen[frozen] != 0  # frozen before and after: frozen throughout the step
+    after = ent.raw[frozen][:, cols]
     if int(game.st.game.tile_changes) != changes:  # a swapped tile carries whoever stands in it
         after[:, 0] = before[:, 0]
-    hit = ent[frozen, L.HEALTH] < frozen_health  # damaged: it may have fallen (terrain)
+    hit = ent.health[frozen] < frozen_health  # damaged: it may have fallen (terrain)
     after[hit, 0] = before[hit, 0]
     assert np.array_equal(before[still], after[still]), "a frozen entity acted"
-    assert np.all(ent[frozen[still], L.ACTED] <= acted[still]), "a frozen entity spent its action"
+    assert np.all(ent.acted[frozen[still]] <= acted[still]), "a frozen entity spent its action"
     if int(game.st.game.apoc_step) == steps:
-        still = (ent[invincible, L.BUFF] != 0) & (ent[invincible, L.BUFF_STAT] == L.STAT_INVINCIBLE)
-        assert np.all(ent[invincible[still], L.HEALTH] >= health[still]), "invincible lost health"
-    if (done == 0 and ent[c, L.DONE] != 0 and ent[c, L.FROZEN] == 0 and ent[c, L.ALIVE] != 0
-            and ent[c, L.SPACE] == where[0]):
+        still = (ent.buff[invincible] != 0) & (ent.buff_stat[invincible] == L.STAT_INVINCIBLE)
+        assert np.all(ent.health[invincible[still]] >= health[still]), "invincible lost health"
+    if (done == 0 and ent.done[c] != 0 and ent.frozen[c] == 0 and ent.alive[c] != 0
+            and ent.space[c] == where[0]):
         check_ticks_at_end(game, c, where[1], where[2])
 
 
@@ -297,7 +297,7 @@ def tile_of(game, c: int) -> tuple[int, int, bool]:
     from sim.engine.tiles.live_board import _tile_at
     from sim.engine.tiles.paused import _paused
     st = game.st
-    s = int(st.ent[c, L.SPACE])
+    s = int(st.ent.space[c])
     p = int(st.tile_pos[s]) if s >= 0 else -1
     if p < 0:
         return s, -1, False
@@ -310,10 +310,10 @@ def check_ticks_at_end(game, c: int, t: int, paused: bool) -> None:
     string."""
     S = game.S
     ent = game.st.ent
-    if ent[c, L.TICKS] != 0:
-        assert ent[c, L.TICK_TILE] == t + 1, "ticks kept after the string broke"
-    if t >= 0 and S.tile_fx[2 * t, L.FX_OP] != 0 and not paused and ent[c, L.KIND] <= L.K_SUMMONED:
-        assert ent[c, L.TICK_TILE] == t + 1, "a turn ended in a reward tile banked no tick there"
+    if ent.ticks[c] != 0:
+        assert ent.tick_tile[c] == t + 1, "ticks kept after the string broke"
+    if t >= 0 and S.tile_fx[2 * t, L.FX_OP] != 0 and not paused and ent.kind[c] <= L.K_SUMMONED:
+        assert ent.tick_tile[c] == t + 1, "a turn ended in a reward tile banked no tick there"
 
 
 def play_checked(game, policies, max_decisions: int = 20_000) -> None:
@@ -325,6 +325,6 @@ def play_checked(game, policies, max_decisions: int = 20_000) -> None:
     for _ in range(max_decisions):
         if game.terminal:
             break
-        step_checked(game, policies[int(game.st.ent[game.current, L.TEAM])])
+        step_checked(game, policies[int(game.st.ent.team[game.current])])
         check_invariants(game)
     assert game.terminal, "every game ends"

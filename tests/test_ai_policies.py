@@ -64,7 +64,7 @@ def test_random_policy_is_uniform_over_legal_actions():
     from tests._engine_kit import new_game
 
     game = new_game(1, 1, log=False)
-    while game.current >= 0 and game.st.ent[game.current, L.SPACE] < 0:
+    while game.current >= 0 and game.st.ent.space[game.current] < 0:
         step(game, L.RANDOM)
     mask = game.legal_mask().copy()
     legal = np.flatnonzero(mask)
@@ -120,21 +120,21 @@ def test_an_item_and_an_ability_with_the_same_effect_are_valued_alike():
             step(game, L.GREEDY)
         st, S = game.st, game.S
         c = st.game.cur
-        if game.terminal or c < 0 or st.ent[c, L.SPACE] < 0:
+        if game.terminal or c < 0 or st.ent.space[c] < 0:
             continue
-        saved = st.ent[c].copy()
+        saved = st.ent.raw[c].copy()
         for item in range(S.item_fx.shape[0]):
             if S.item_fx[item, L.FX_OP] in (0, L.OP_HEAL):
                 continue
-            st.ent[c, L.AB:L.AB + L.FX_SLOTS] = S.item_fx[item, :L.FX_SLOTS]
+            st.ent.ab[c] = S.item_fx[item, :L.FX_SLOTS]
             for t in range(st.ent.shape[0]):
-                if st.ent[t, L.ALIVE] == 0 or st.ent[t, L.SPACE] < 0:
+                if st.ent.alive[t] == 0 or st.ent.space[t] < 0:
                     continue
                 assert _ability_score(st, S, c, t) == _item_use_score(st, S, c, item, t), \
                     (seed, item, t)
                 compared += 1
-                seen_kinds.add(int(st.ent[t, L.KIND]))
-        st.ent[c] = saved
+                seen_kinds.add(int(st.ent.kind[t]))
+        st.ent.raw[c] = saved
         kinds += 1
         if kinds >= 4:
             break

@@ -47,7 +47,7 @@ def test_a_new_ability_and_apocalypse_need_data_only(capsys):
         rows = game.event_rows()
         ab = rows[rows[:, 0] == L.EV_ABILITY]
         user, effect = ab[:, _col(L.EV_ABILITY, "user")], ab[:, _col(L.EV_ABILITY, "effect")]
-        used += int(np.sum((effect == L.OP_DEBUFF) & (game.st.ent[user, L.CARD] == luffy)))
+        used += int(np.sum((effect == L.OP_DEBUFF) & (game.st.ent.card[user] == luffy)))
     assert used > 0
     tide = load_game_data(cat.root)[1].names.index("The Slow Tide")
     game = new_game_with(EDITS, 1, 5, EXAMPLE_TEAMS.cards, apocalypse=tide)
@@ -104,7 +104,7 @@ def _run_item_drain(st, S, c, t, src, k):
     """Flat damage ``amount`` on ``t``; ``c`` heals as much (up to its maximum)."""
     amount = _fx(st, S, c, src, k, L.FX_AMOUNT)
     _flat(st, S, c, t, amount, L.BY_ABILITY)
-    st.ent[c, L.HEALTH] = min(st.ent[c, L.HEALTH] + amount, st.ent[c, L.MAX_HEALTH])
+    st.ent.health[c] = min(st.ent.health[c] + amount, st.ent.max_health[c])
 '''),
     ("sim/engine/effects/interpreter.py", "_run_item_blast, _run_item_cleanse, _run_item_damage",
      "_run_item_blast, _run_item_cleanse, _run_item_damage, _run_item_drain"),

@@ -111,7 +111,7 @@ def test_the_interpreter_dispatches_each_opcode_to_its_kernel(key, monkeypatch):
     row = ROWS[key]
     game = new_game(1, 2, EXAMPLE_TEAMS.cards, log=False)
     c = game.current
-    game.st.ent[c, L.AB_OP] = row.op
+    game.st.ent.ab_op[c] = row.op
     calls = []
     for r in EFFECT_TABLE:
         name = r.kernel.split(":")[1]
@@ -166,24 +166,24 @@ def _setup(row):
     c = 0 if row.const == "OP_SUMMON" else game.current
     here = int(game.S.spawn_space[0, 0])
     for e in range(ent.shape[0]):
-        if ent[e, L.KIND] == L.K_CHARACTER:
-            ent[e, L.SPACE] = here
+        if ent.kind[e] == L.K_CHARACTER:
+            ent.space[e] = here
     fx = np.zeros(L.FX_SLOTS, np.int64)
     fx[[L.FX_OP, L.FX_AMOUNT, L.FX_DURATION, L.FX_COUNT, L.FX_HEALTH, L.FX_ATTACKS,
         L.FX_TIER]] = (row.op, 5, 2, 1, 10, 1, 1)
     fx[L.FX_STAT] = -1 if row.const == "OP_ITEM_REWARD" else 0
     if row.const in ("OP_TILE_ASSIST", "OP_ASSIST"):
         fx[L.FX_AMOUNT] = 0  # the first assist character of cards/assists.toml
-    ent[c, L.AB:L.AB + L.FX_SLOTS] = fx
+    ent.ab[c] = fx
     m = ent.shape[0]
     kind = row.targets[0]
     if kind == "enemy":
-        t = int(np.flatnonzero(ent[:, L.TEAM] == 1)[0])
+        t = int(np.flatnonzero(ent.team == 1)[0])
     elif kind in ("ally", "dead_ally"):
-        t = next(e for e in range(m) if ent[e, L.TEAM] == ent[c, L.TEAM] and e != c)
+        t = next(e for e in range(m) if ent.team[e] == ent.team[c] and e != c)
         if kind == "dead_ally":
-            ent[t, L.ALIVE] = 0
-            ent[t, L.HEALTH] = 0
+            ent.alive[t] = 0
+            ent.health[t] = 0
     elif kind == "space" and row.const == "OP_TILE_CONTROL":
         t = m + int(_middle((st.tile_pos[here] + 1) % 49))  # the next tile's middle
     elif kind == "space":
@@ -191,8 +191,8 @@ def _setup(row):
     else:
         t = c
     if row.const == "OP_ITEM_CLEANSE":  # something to cleanse
-        ent[t, L.FROZEN] = 99
-        ent[t, L.FROZEN_BY] = 1
+        ent.frozen[t] = 99
+        ent.frozen_by[t] = 1
     return game, c, t
 
 

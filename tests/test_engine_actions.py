@@ -64,10 +64,10 @@ def test_legal_actions_decode_to_what_the_engine_does_with_them():
                 if a.kind in ("move", "water_roll"):
                     assert st.kind[a.target] == FLOOR, a
                 elif a.kind == "attack":
-                    assert st.ent[a.target, L.ALIVE] != 0, a
-                    assert st.ent[a.target, L.TEAM] != st.ent[c, L.TEAM], a
+                    assert st.ent.alive[a.target] != 0, a
+                    assert st.ent.team[a.target] != st.ent.team[c], a
                 elif a.kind == "hand_over":
-                    assert st.ent[a.target, L.TEAM] == st.ent[c, L.TEAM] and a.target != c, a
+                    assert st.ent.team[a.target] == st.ent.team[c] and a.target != c, a
             a = greedy.choose(game)
             kind = game.decode(a)
             before = int(st.game.nev)
@@ -75,7 +75,7 @@ def test_legal_actions_decode_to_what_the_engine_does_with_them():
             rows = st.ev[before:int(st.game.nev)]
             if kind.kind == "attack":
                 assert (rows[:, 0] == L.EV_ATTACK).any()
-            elif kind.kind == "move" and st.ent[c, L.BEGUN]:
+            elif kind.kind == "move" and st.ent.begun[c]:
                 assert (rows[:, 0] == L.EV_MOVE).any() or (rows[:, 0] == L.EV_PLACE).any()
     assert {"end", "move", "attack"} <= seen
 

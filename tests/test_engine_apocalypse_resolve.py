@@ -31,19 +31,19 @@ def _apocalypse_space(game) -> int:
 
 
 def _stand(game, e: int, s: int) -> None:
-    game.st.ent[e, L.SPACE] = s
+    game.st.ent.space[e] = s
 
 
 def _heal_everyone(game) -> None:
     ent = game.st.ent
-    alive = ent[:, L.ALIVE] != 0
-    ent[alive, L.HEALTH] = ent[alive, L.MAX_HEALTH]
+    alive = ent.alive != 0
+    ent.health[alive] = ent.max_health[alive]
 
 
 def _living_character(game) -> int:
     ent = game.st.ent
-    rows = np.flatnonzero((ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.ALIVE] != 0)
-                          & (ent[:, L.SPACE] >= 0))
+    rows = np.flatnonzero((ent.kind == L.K_CHARACTER) & (ent.alive != 0)
+                          & (ent.space >= 0))
     return int(rows[0])
 
 
@@ -72,8 +72,8 @@ def test_holding_the_tile_for_hold_gm_turns_resolves_it_and_the_gm_turn_resumes(
     kinds = rows[:, 0]
     assert np.sum(kinds == L.EV_APOC_HOLD) == need
     (done,) = game.named_events("apocalypse resolved", since=before)
-    assert done["team"] == st.ent[e, L.TEAM] and done["entity"] == e
-    assert st.game.apoc_resolved == 1 + st.ent[e, L.TEAM] and st.game.apoc_active == 0
+    assert done["team"] == st.ent.team[e] and done["entity"] == e
+    assert st.game.apoc_resolved == 1 + st.ent.team[e] and st.game.apoc_active == 0
     # the step did not run on the resolving GM Turn, nothing is left announced, and from now on
     # the GM Turn operates as normal: no announcement, destruction or Apocalypse damage
     assert not np.any(st.pos_state == L.ANNOUNCED)
@@ -93,7 +93,7 @@ def test_the_hold_must_be_unbroken():
     need = int(S.apoc_params[0, P_HOLD])
     assert need >= 2, "the shipped Storm needs a hold of two GM Turns or more"
     e = _living_character(game)
-    away = int(st.ent[e, L.SPACE])
+    away = int(st.ent.space[e])
     _stand(game, e, _apocalypse_space(game))
     _gm_turn(st, S)
     assert st.game.apoc_held == 1
@@ -109,7 +109,7 @@ def test_a_cpu_on_the_tile_does_not_hold_it():
     """A CPU is "an opponent with no affiliation to any team": it resolves nothing."""
     game = _active_game(1)
     st, S = game.st, game.S
-    cpus = np.flatnonzero((st.ent[:, L.KIND] == L.K_CPU) & (st.ent[:, L.ALIVE] != 0))
+    cpus = np.flatnonzero((st.ent.kind == L.K_CPU) & (st.ent.alive != 0))
     if cpus.size == 0:
         pytest.skip("no CPU on this board")
     _stand(game, int(cpus[0]), _apocalypse_space(game))

@@ -19,27 +19,27 @@ from tests._engine_kit import EXAMPLE_TEAMS, new_game
 def _game_and_cpu(mobile: bool):
     game = new_game(2, 3, EXAMPLE_TEAMS.cards)  # characters not placed yet: none in the way
     ent = game.st.ent
-    cpus = np.flatnonzero((ent[:, L.IS_CPU] != 0) & (ent[:, L.ATK] > 0)
-                          & ((ent[:, L.SPEED] > 0) if mobile else True))
+    cpus = np.flatnonzero((ent.is_cpu != 0) & (ent.atk[:, 0] > 0)
+                          & ((ent.speed > 0) if mobile else True))
     assert cpus.size, "the shipped content has an attacking CPU"
     return game, int(cpus[0])
 
 
 def _characters(game, k):
     ent = game.st.ent
-    return [int(e) for e in np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER)[:k]]
+    return [int(e) for e in np.flatnonzero(ent.kind == L.K_CHARACTER)[:k]]
 
 
 def _spot_by_a_door(game, c):
     """A space of ``c``'s home tile from which its speed reaches spaces of its own tile and of
     another; (that space, those of its tile, those of others)."""
     st, ent = game.st, game.st.ent
-    for here in np.flatnonzero(st.tile_pos == ent[c, L.HOME]):
-        _reach_from(st, game.S, int(here), int(ent[c, L.SPEED]))
+    for here in np.flatnonzero(st.tile_pos == ent.home[c]):
+        _reach_from(st, game.S, int(here), int(ent.speed[c]))
         cost = st.decision.reach_cost
-        reach = np.flatnonzero((cost > 0) & (cost <= ent[c, L.SPEED]))
-        home = [int(s) for s in reach if st.tile_pos[s] == ent[c, L.HOME]]
-        away = [int(s) for s in reach if st.tile_pos[s] >= 0 and st.tile_pos[s] != ent[c, L.HOME]]
+        reach = np.flatnonzero((cost > 0) & (cost <= ent.speed[c]))
+        home = [int(s) for s in reach if st.tile_pos[s] == ent.home[c]]
+        away = [int(s) for s in reach if st.tile_pos[s] >= 0 and st.tile_pos[s] != ent.home[c]]
         if home and away:
             return int(here), home, away
     raise AssertionError("no space of the CPU's tile reaches its own tile and another")
@@ -51,25 +51,25 @@ def _leashed_cpu_facing(where: str):
     (game, the CPU, the character, the CPU's space, the character's space)."""
     game, c = _game_and_cpu(True)
     ent = game.st.ent
-    ent[c, L.RANGE] = 0
+    ent.range[c] = 0
     here, home, away = _spot_by_a_door(game, c)
-    ent[c, L.SPACE] = here
+    ent.space[c] = here
     (a,) = _characters(game, 1)
-    ent[a, L.SPACE] = (home if where == "home" else away)[0]
-    return game, c, a, here, int(ent[a, L.SPACE])
+    ent.space[a] = (home if where == "home" else away)[0]
+    return game, c, a, here, int(ent.space[a])
 
 
 def test_a_cpu_targets_the_weakest_visible_character_never_an_invisible_one():
     game, c = _game_and_cpu(False)
     ent = game.st.ent
     a, b = _characters(game, 2)
-    here = int(ent[c, L.SPACE])
-    ent[[a, b], L.SPACE] = here  # both within range 0 of the CPU
-    ent[a, L.HEALTH], ent[b, L.HEALTH] = 10, 50
+    here = int(ent.space[c])
+    ent.space[[a, b]] = here  # both within range 0 of the CPU
+    ent.health[a], ent.health[b] = 10, 50
     assert _cpu_target(game.st, game.S, here, 0) == a  # the least health
-    ent[a, L.INVISIBLE] = 99 * L.CLOCKS + 1
+    ent.invisible[a] = 99 * L.CLOCKS + 1
     assert _cpu_target(game.st, game.S, here, 0) == b  # "cannot be targeted by a direct attack"
-    ent[b, L.INVISIBLE] = 99 * L.CLOCKS + 1
+    ent.invisible[b] = 99 * L.CLOCKS + 1
     assert _cpu_target(game.st, game.S, here, 0) == -1
 
 
@@ -82,10 +82,10 @@ def test_a_leashed_cpu_never_leaves_its_tile_to_attack():
     assert leash == 1  # the shipped ruling
     try:
         _cpu_act(st, game.S, c)
-        assert ent[c, L.SPACE] == here and ent[a, L.HEALTH] == ent[a, L.MAX_HEALTH]
+        assert ent.space[c] == here and ent.health[a] == ent.max_health[a]
         game.S.ip[L.P_LEASH] = 0
         _cpu_act(st, game.S, c)
-        assert ent[c, L.SPACE] == there
+        assert ent.space[c] == there
         rows = game.event_rows()
         assert (rows[:, 0] == L.EV_ATTACK).any()
     finally:
@@ -99,5 +99,5 @@ def test_a_leashed_cpu_walks_within_its_tile_to_attack():
     st, ent = game.st, game.st.ent
     assert game.S.ip[L.P_LEASH] == 1
     _cpu_act(st, game.S, c)
-    assert ent[c, L.SPACE] == there
+    assert ent.space[c] == there
     assert (game.event_rows()[:, 0] == L.EV_ATTACK).any()

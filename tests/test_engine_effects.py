@@ -28,23 +28,23 @@ def scenario(type_name: str, **params):
     c = game.current
     here = int(game.S.spawn_space[0, 0])
     for e in range(ent.shape[0]):
-        if ent[e, L.KIND] == L.K_CHARACTER:  # the teams' characters (not vehicles, spare rows)
-            ent[e, L.SPACE] = here
+        if ent.kind[e] == L.K_CHARACTER:  # the teams' characters (not vehicles, spare rows)
+            ent.space[e] = here
     code = AB.code(type_name)
     kind = AB.types[code]
     row = AB.row(code, [params.get(n, d) for n, d in zip(kind.param_names, kind.defaults)])
-    ent[c, L.AB:L.AB + len(row)] = row
-    ent[c, L.CHARGES_LEFT] = ent[c, L.AB_CHARGES]
+    ent.ab[c, :len(row)] = row
+    ent.charges_left[c] = ent.ab_charges[c]
     return game, c
 
 
 def ally_of(game, c):
     ent = game.st.ent
-    return int(next(e for e in range(ent.shape[0]) if ent[e, L.TEAM] == ent[c, L.TEAM] and e != c))
+    return int(next(e for e in range(ent.shape[0]) if ent.team[e] == ent.team[c] and e != c))
 
 
 def enemy_of(game, c):
-    return int(np.flatnonzero(game.st.ent[:, L.TEAM] == 1)[0])
+    return int(np.flatnonzero(game.st.ent.team == 1)[0])
 
 
 def on_entity(game, e):
@@ -73,12 +73,12 @@ def test_strike_throws_extra_attacks_as_an_action():
     game, c = scenario("strike", bonus_attacks=3, charges=2)
     d = enemy_of(game, c)
     colour = int(_attack_star(game.st, game.S, c, d))
-    n = int(game.st.ent[c, L.ATK + colour])
+    n = int(game.st.ent.atk[c, colour])
     assert game.legal_mask()[on_entity(game, d)]
     game.apply(on_entity(game, d))
     attack = game.named_events("attack")[-1]
     assert attack["attacker"] == c and attack["defender"] == d and attack["attacks"] == n + 3
-    assert game.st.ent[c, L.ACTED] == 1 and game.st.ent[c, L.CHARGES_LEFT] == 1
+    assert game.st.ent.acted[c] == 1 and game.st.ent.charges_left[c] == 1
 
 
 @pytest.mark.parametrize("defense, threshold", [(0, 2), (5, 7), (9, 11), (12, 11), (-3, 2)])
@@ -89,7 +89,7 @@ def test_a_hit_needs_more_than_defense_plus_two_and_defense_counts_at_most_nine(
     as 0). The attack's logged threshold is what the dice must beat."""
     game, c = scenario("strike", bonus_attacks=1, charges=2)
     d = enemy_of(game, c)
-    game.st.ent[d, L.DEFENSE] = defense
+    game.st.ent.defense[d] = defense
     game.apply(on_entity(game, d))
     assert game.named_events("attack")[-1]["threshold"] == threshold
 
@@ -103,17 +103,17 @@ def test_area_is_flat_tile_wide_damage_on_everything_in_the_tile_the_users_team_
     damage is credited to nobody (the user's record counts what it did to opponents)."""
     game, c = scenario("area", damage=7)
     ent = game.st.ent
-    here = ent[c, L.SPACE]
-    foes = np.flatnonzero((ent[:, L.TEAM] >= 1) & (ent[:, L.SPACE] == here))
-    ent[foes[0], L.INVISIBLE] = 99 * L.CLOCKS + 1
-    mates = np.flatnonzero((ent[:, L.TEAM] == 0) & (ent[:, L.SPACE] == here))
+    here = ent.space[c]
+    foes = np.flatnonzero((ent.team >= 1) & (ent.space == here))
+    ent.invisible[foes[0]] = 99 * L.CLOCKS + 1
+    mates = np.flatnonzero((ent.team == 0) & (ent.space == here))
     assert c in mates and len(mates) > 1
-    before, mates_before = ent[foes, L.HEALTH].copy(), ent[mates, L.HEALTH].copy()
-    dealt = int(ent[c, L.DEALT])
+    before, mates_before = ent.health[foes].copy(), ent.health[mates].copy()
+    dealt = int(ent.dealt[c])
     game.apply(on_entity(game, c))
-    assert np.array_equal(ent[foes, L.HEALTH], before - 7)
-    assert np.array_equal(ent[mates, L.HEALTH], mates_before - 7)
-    assert ent[c, L.DEALT] - dealt == 7 * len(foes)
+    assert np.array_equal(ent.health[foes], before - 7)
+    assert np.array_equal(ent.health[mates], mates_before - 7)
+    assert ent.dealt[c] - dealt == 7 * len(foes)
     hits = [ev["entity"] for ev in game.named_events("tile-wide damage")]
     assert sorted(hits) == sorted(foes.tolist() + mates.tolist())
 
@@ -127,20 +127,20 @@ def test_heal_up_to_max_and_shield_beyond(shield, wound, amount, health_gain, sh
     game, c = scenario("heal", amount=amount, shield=shield, range=0)
     ent = game.st.ent
     a = ally_of(game, c)
-    ent[a, L.HEALTH] -= wound
-    h0 = ent[a, L.HEALTH]
+    ent.health[a] -= wound
+    h0 = ent.health[a]
     game.apply(on_entity(game, a))
-    assert ent[a, L.HEALTH] - h0 == health_gain and ent[a, L.SHIELD] == shield_gain
+    assert ent.health[a] - h0 == health_gain and ent.shield[a] == shield_gain
 
 
 def test_shield_is_lost_before_health():
     """House ruling `[shield] absorbs_first`: shield is health beyond the maximum, lost first."""
     game, c = scenario("heal")
     ent = game.st.ent
-    ent[c, L.SHIELD] = 5
-    h0 = ent[c, L.HEALTH]
+    ent.shield[c] = 5
+    h0 = ent.health[c]
     _harm(game.st, game.S, c, 8, -1, L.BY_ATTACK)
-    assert ent[c, L.SHIELD] == 0 and ent[c, L.HEALTH] == h0 - 3
+    assert ent.shield[c] == 0 and ent.health[c] == h0 - 3
 
 
 @pytest.mark.parametrize("stat, column", [(0, L.SPEED), (1, L.RANGE), (2, L.DEFENSE),
@@ -152,14 +152,14 @@ def test_buff_raises_a_stat_turns_green_and_ends_after_its_duration(stat, column
     game, c = scenario("buff", stat=stat, amount=2, duration=2, range=0)
     ent = game.st.ent
     a = ally_of(game, c)
-    v0 = int(ent[a, column])
+    v0 = int(ent.raw[a, column])
     game.apply(on_entity(game, a))
-    assert ent[a, column] == v0 + 2 and ent[a, L.BUFF] != 0
+    assert ent.raw[a, column] == v0 + 2 and ent.buff[a] != 0
     assert _attack_star(game.st, game.S, a, enemy_of(game, c)) == GREEN
     run_owner_turns(game, 0, 1)
-    assert ent[a, L.BUFF] != 0
+    assert ent.buff[a] != 0
     run_owner_turns(game, 0, 1)
-    assert ent[a, L.BUFF] == 0 and ent[a, column] == v0
+    assert ent.buff[a] == 0 and ent.raw[a, column] == v0
 
 
 @pytest.mark.parametrize("stat, column", [(0, L.SPEED), (1, L.RANGE), (2, L.DEFENSE),
@@ -170,12 +170,12 @@ def test_debuff_lowers_a_stat_turns_blue_and_is_reverted(stat, column):
     game, c = scenario("debuff", stat=stat, amount=1, duration=1, range=0)
     ent = game.st.ent
     d = enemy_of(game, c)
-    v0 = int(ent[d, column])
+    v0 = int(ent.raw[d, column])
     game.apply(on_entity(game, d))
-    assert ent[d, column] == max(v0 - 1, 0) and ent[d, L.DEBUFF] != 0
+    assert ent.raw[d, column] == max(v0 - 1, 0) and ent.debuff[d] != 0
     assert _attack_star(game.st, game.S, d, c) == BLUE
     run_owner_turns(game, 0, 1)
-    assert ent[d, L.DEBUFF] == 0 and ent[d, column] == v0
+    assert ent.debuff[d] == 0 and ent.raw[d, column] == v0
 
 
 def test_freeze_stops_a_thing_dead_until_unfrozen():
@@ -186,13 +186,13 @@ def test_freeze_stops_a_thing_dead_until_unfrozen():
     ent = game.st.ent
     d = enemy_of(game, c)
     game.apply(on_entity(game, d))
-    assert ent[d, L.FROZEN] != 0
+    assert ent.frozen[d] != 0
     _begin_turn(game.st, 1)  # the frozen character's team begins its turn: it passes
-    assert ent[d, L.DONE] == 1
+    assert ent.done[d] == 1
     game.st.game.cur = d
     assert game.legal_actions().tolist() == [L.END]
     run_owner_turns(game, 0, 1)  # one turn of the freezer's team: unfrozen
-    assert ent[d, L.FROZEN] == 0
+    assert ent.frozen[d] == 0
 
 
 def test_frozen_cpu_does_not_retaliate():
@@ -200,9 +200,9 @@ def test_frozen_cpu_does_not_retaliate():
     from sim.engine.rules.attack import _strike
     game, c = scenario("freeze")
     ent = game.st.ent
-    cpu = int(np.flatnonzero((ent[:, L.IS_CPU] != 0) & (ent[:, L.ATK] > 0))[0])
-    ent[cpu, L.HEALTH] = ent[cpu, L.MAX_HEALTH] = 10_000
-    ent[cpu, L.FROZEN] = 99 * L.CLOCKS + 1
+    cpu = int(np.flatnonzero((ent.is_cpu != 0) & (ent.atk[:, 0] > 0))[0])
+    ent.health[cpu] = ent.max_health[cpu] = 10_000
+    ent.frozen[cpu] = 99 * L.CLOCKS + 1
     n0 = len(events(game, L.EV_RETALIATE))
     _strike(game.st, game.S, c, cpu, 0, c)
     assert len(events(game, L.EV_RETALIATE)) == n0
@@ -214,15 +214,15 @@ def test_invisible_cannot_be_targeted_by_a_direct_attack():
     game, c = scenario("invisibility", duration=1)
     game.apply(on_entity(game, c))
     ent = game.st.ent
-    assert ent[c, L.INVISIBLE] != 0
+    assert ent.invisible[c] != 0
     d = enemy_of(game, c)
     game.st.game.cur = d
-    ent[d, L.ACTED] = 0
+    ent.acted[d] = 0
     mask = game.legal_mask()
     assert not mask[game.action("attack", c)] and not mask[on_entity(game, c)]
     assert mask[game.action("attack", ally_of(game, c))]  # a visible teammate stands on the same space
     run_owner_turns(game, 0, 1)
-    assert ent[c, L.INVISIBLE] == 0
+    assert ent.invisible[c] == 0
 
 
 def test_mobility_teleports_within_distance_without_spending_speed_or_action():
@@ -230,15 +230,15 @@ def test_mobility_teleports_within_distance_without_spending_speed_or_action():
     an action (`costs_action = 0`), and costs no speed."""
     game, c = scenario("mobility", distance=6, charges=0)
     ent = game.st.ent
-    here = int(ent[c, L.SPACE])
+    here = int(ent.space[c])
     mask = game.legal_mask()
     spaces = [s for s in range(game.st.kind.shape[0]) if mask[on_space(game, s)]]
     assert spaces and all(max(abs(s // 35 - here // 35), abs(s % 35 - here % 35)) <= 6
                           for s in spaces)
-    speed = int(ent[c, L.SPEED_LEFT])
+    speed = int(ent.speed_left[c])
     game.apply(on_space(game, spaces[-1]))
-    assert ent[c, L.SPACE] == spaces[-1] and ent[c, L.SPEED_LEFT] == speed
-    assert ent[c, L.ACTED] == 0
+    assert ent.space[c] == spaces[-1] and ent.speed_left[c] == speed
+    assert ent.acted[c] == 0
     group = game.block("group_attack").start  # group attacks: still legal
     assert not game.legal_mask()[on_space(game, 0):group].any()  # once per turn
 
@@ -250,15 +250,15 @@ def test_revive_returns_at_full_health_with_charges_and_debuffs_as_they_were():
     game, c = scenario("revive")
     st, ent = game.st, game.st.ent
     a = ally_of(game, c)
-    ent[a, L.CHARGES_LEFT] = 0
-    ent[a, L.DEBUFF] = 99 * L.CLOCKS + 1
-    ent[a, L.DEBUFF_BY] = enemy_of(game, c)
-    spot = int(ent[a, L.SPACE])
+    ent.charges_left[a] = 0
+    ent.debuff[a] = 99 * L.CLOCKS + 1
+    ent.debuff_by[a] = enemy_of(game, c)
+    spot = int(ent.space[a])
     _kill(st, game.S, a, -1, L.BY_ATTACK)
     assert game.legal_mask()[on_entity(game, a)]
     game.apply(on_entity(game, a))
-    assert ent[a, L.ALIVE] == 1 and ent[a, L.HEALTH] == ent[a, L.MAX_HEALTH]
-    assert ent[a, L.SPACE] == spot and ent[a, L.CHARGES_LEFT] == 0 and ent[a, L.DEBUFF] != 0
+    assert ent.alive[a] == 1 and ent.health[a] == ent.max_health[a]
+    assert ent.space[a] == spot and ent.charges_left[a] == 0 and ent.debuff[a] != 0
     assert st.game.deaths - st.game.revives == 0
 
 
@@ -270,12 +270,12 @@ def test_charges_are_per_game_and_an_ability_once_per_turn():
     ent = game.st.ent
     game.apply(on_entity(game, c))
     game.st.game.cur = c
-    ent[c, L.ACTED] = 0
+    ent.acted[c] = 0
     assert not game.legal_mask()[on_entity(game, c)]  # spent
-    ent[c, L.AB_USED] = 0  # as on a later turn: the one charge is gone for the game
-    assert ent[c, L.CHARGES_LEFT] == 0 and not game.legal_mask()[on_entity(game, c)]
-    ent[c, L.CHARGES_LEFT] = 5
-    ent[c, L.AB_USED] = 1
+    ent.ab_used[c] = 0  # as on a later turn: the one charge is gone for the game
+    assert ent.charges_left[c] == 0 and not game.legal_mask()[on_entity(game, c)]
+    ent.charges_left[c] = 5
+    ent.ab_used[c] = 1
     assert not game.legal_mask()[on_entity(game, c)]  # used this turn
     _begin_turn(game.st, 0)
     game.st.game.cur = c
@@ -288,11 +288,11 @@ def test_effects_of_a_dead_character_cease():
     game, c = scenario("buff", stat=1, amount=3, duration=5, range=0)
     ent = game.st.ent
     a = ally_of(game, c)
-    r0 = int(ent[a, L.RANGE])
+    r0 = int(ent.range[a])
     game.apply(on_entity(game, a))
-    assert ent[a, L.RANGE] == r0 + 3
+    assert ent.range[a] == r0 + 3
     _kill(game.st, game.S, c, -1, L.BY_ATTACK)
-    assert ent[a, L.BUFF] == 0 and ent[a, L.RANGE] == r0
+    assert ent.buff[a] == 0 and ent.range[a] == r0
 
 
 def test_rotation_clock_alternative():
@@ -305,9 +305,9 @@ def test_rotation_clock_alternative():
         game.apply(on_entity(game, d))
         rot = int(game.st.game.rotation)
         _tick(game.st, L.ROT_CLOCK, rot + 1)
-        assert game.st.ent[d, L.FROZEN] != 0
+        assert game.st.ent.frozen[d] != 0
         _tick(game.st, L.ROT_CLOCK, rot + 2)
-        assert game.st.ent[d, L.FROZEN] == 0
+        assert game.st.ent.frozen[d] == 0
     finally:
         game.S.ip[L.P_CLOCK] = 0
 
@@ -320,12 +320,12 @@ def test_invincible_loses_no_health_except_to_the_apocalypse():
     game, c = scenario("buff", stat=5, range=0)
     game.apply(on_entity(game, c))
     st, ent = game.st, game.st.ent
-    h0 = int(ent[c, L.HEALTH])
+    h0 = int(ent.health[c])
     for cause in (L.BY_ATTACK, L.BY_RETALIATION, L.BY_ABILITY, L.BY_TILE_DAMAGE):
         _harm(st, game.S, c, 10_000, 5, cause)
-    assert ent[c, L.HEALTH] == h0 and ent[c, L.ALIVE] == 1
+    assert ent.health[c] == h0 and ent.alive[c] == 1
     _harm(st, game.S, c, 10, -1, L.BY_APOCALYPSE)  # the flood
-    assert ent[c, L.HEALTH] == h0 - 10
+    assert ent.health[c] == h0 - 10
 
 
 def test_advantage_rolls_twice_and_keeps_the_better():
@@ -341,12 +341,12 @@ def test_advantage_rolls_twice_and_keeps_the_better():
         st, ent = game.st, game.st.ent
         st.game.log = 0
         d = enemy_of(game, c)
-        ent[c, col], ent[c, col + 2] = 99 * L.CLOCKS, stat
+        ent.raw[c, col], ent.raw[c, col + L.TIMED_STAT] = 99 * L.CLOCKS, stat
         total = 0
         for _ in range(3000):
-            ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 10**9
+            ent.health[d] = ent.max_health[d] = 10**9
             _throw(st, game.S, c, d, L.EV_ATTACK, L.BY_ATTACK, 0, c)
-            total += 10**9 - int(ent[d, L.HEALTH])
+            total += 10**9 - int(ent.health[d])
         return total / 3000
 
     assert mean_damage(L.BUFF, L.STAT_ADVANTAGE) > mean_damage(L.BUFF, L.STAT_INVINCIBLE)
@@ -364,18 +364,18 @@ def test_a_move_spends_its_cost_and_an_attack_the_action():
     reach = st.decision.reach_cost
     move = max((a for a in range(1, n + 1) if mask[a] and reach[a - 1] > 0),
                key=lambda a: reach[a - 1])
-    cost, left = int(reach[move - 1]), int(ent[c, L.SPEED_LEFT])
+    cost, left = int(reach[move - 1]), int(ent.speed_left[c])
     game.apply(move)
-    assert cost > 0 and ent[c, L.SPEED_LEFT] == left - cost and ent[c, L.SPENT] == cost
+    assert cost > 0 and ent.speed_left[c] == left - cost and ent.spent[c] == cost
     d = enemy_of(game, c)
-    ent[d, L.SPACE] = ent[c, L.SPACE]  # range 0: any attacker reaches it
-    ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 10**9
+    ent.space[d] = ent.space[c]  # range 0: any attacker reaches it
+    ent.health[d] = ent.max_health[d] = 10**9
     st.game.cur = c
     attack = game.action("attack", d)
     assert game.legal_mask()[attack]
     game.apply(attack)
     st.game.cur = c
-    assert ent[c, L.ACTED] == 1 and not game.legal_mask()[attack]
+    assert ent.acted[c] == 1 and not game.legal_mask()[attack]
 
 
 @pytest.mark.parametrize("reach", [1, 2, 3])
@@ -388,7 +388,7 @@ def test_an_attack_needs_the_defender_within_range(reach):
     game, c = scenario("strike", charges=0)
     st, ent = game.st, game.st.ent
     d = enemy_of(game, c)
-    ent[c, L.RANGE] = reach
+    ent.range[c] = reach
     usable = (st.tile_pos >= 0) & (st.kind == FLOOR)
     for here in np.flatnonzero(usable):  # both distances inside its own tile (no lower bound
         same = usable & (st.tile_pos == st.tile_pos[here])  # on tile distance decides it)
@@ -398,10 +398,10 @@ def test_an_attack_needs_the_defender_within_range(reach):
         if at.size and beyond.size:
             break
     assert at.size and beyond.size
-    ent[c, L.SPACE] = here
+    ent.space[c] = here
     attack = game.action("attack", d)
-    ent[d, L.SPACE] = at[0]
+    ent.space[d] = at[0]
     assert game.legal_mask()[attack]
-    ent[d, L.SPACE] = beyond[0]
+    ent.space[d] = beyond[0]
     assert not game.legal_mask()[attack]
 

@@ -64,33 +64,33 @@ def start(*effects, crowd=True):
     if crowd:
         here = int(game.S.spawn_space[0, 0])
         for e in range(ent.shape[0]):
-            if ent[e, L.KIND] == L.K_CHARACTER:
-                ent[e, L.SPACE] = here
+            if ent.kind[e] == L.K_CHARACTER:
+                ent.space[e] = here
     return game
 
 
 def rows(game, kind, team=None):
     ent = game.st.ent
-    sel = ent[:, L.KIND] == kind
+    sel = ent.kind == kind
     if team is not None:
-        sel &= ent[:, L.TEAM] == team
+        sel &= ent.team == team
     return np.flatnonzero(sel)
 
 
 def card_rows(game, team, name):
     ent = game.st.ent
-    return np.flatnonzero((ent[:, L.TEAM] == team) & (ent[:, L.KIND] == L.K_CHARACTER)
-                          & (ent[:, L.CARD] == CATALOGUE.cards.find(name)))
+    return np.flatnonzero((ent.team == team) & (ent.kind == L.K_CHARACTER)
+                          & (ent.card == CATALOGUE.cards.find(name)))
 
 
 def decide(game, c):
     """Make ``c`` the character deciding now, fresh for its turn."""
     ent = game.st.ent
     game.st.game.cur = c
-    ent[c, L.ACTED] = 0
-    ent[c, L.AB_USED] = 0
-    ent[c, L.SPEED_LEFT] = ent[c, L.SPEED]
-    ent[c, L.SPENT] = 0
+    ent.acted[c] = 0
+    ent.ab_used[c] = 0
+    ent.speed_left[c] = ent.speed[c]
+    ent.spent[c] = 0
 
 
 def on_space(game, s):
@@ -118,15 +118,15 @@ def test_a_multi_character_card_spawns_several_characters_each_with_its_own_turn
     game = start()
     ent = game.st.ent
     duo = card_rows(game, 0, "Silent Film Duo")
-    assert len(duo) == 2 and len(set(ent[duo, L.GROUP])) == 1
+    assert len(duo) == 2 and len(set(ent.group[duo])) == 1
     a, b = (int(x) for x in duo)
     decide(game, a)
     _strike(game.st, game.S, a, enemy_character(game), 0, a)
-    ent[a, L.ACTED] = 1
-    ent[a, L.SPEED_LEFT] = 0
-    ent[a, L.HEALTH] -= 10
-    assert ent[b, L.ACTED] == 0 and ent[b, L.SPEED_LEFT] == ent[b, L.SPEED]
-    assert ent[b, L.HEALTH] == ent[b, L.MAX_HEALTH]
+    ent.acted[a] = 1
+    ent.speed_left[a] = 0
+    ent.health[a] -= 10
+    assert ent.acted[b] == 0 and ent.speed_left[b] == ent.speed[b]
+    assert ent.health[b] == ent.max_health[b]
 
 
 def test_a_multi_character_card_is_dead_only_when_all_its_characters_are():
@@ -135,7 +135,7 @@ def test_a_multi_character_card_is_dead_only_when_all_its_characters_are():
     game = start()
     st, ent = game.st, game.st.ent
     duo = card_rows(game, 0, "Silent Film Duo")
-    for e in np.flatnonzero((ent[:, L.TEAM] == 0) & (ent[:, L.KIND] == L.K_CHARACTER)):
+    for e in np.flatnonzero((ent.team == 0) & (ent.kind == L.K_CHARACTER)):
         if e != duo[1]:
             _kill(st, game.S, int(e), -1, L.BY_ATTACK)
     assert _team_alive(st, 0) and len(events(game, L.EV_ELIMINATED)) == 0
@@ -153,13 +153,13 @@ def test_a_multi_character_cards_stat_changes_are_shared(col, stat, column):
     st, ent = game.st, game.st.ent
     a, b = (int(x) for x in card_rows(game, 0, "Silent Film Duo"))
     other = int(card_rows(game, 0, "Luffy")[0])
-    before = ent[[a, b, other], column].copy()
+    before = ent.raw[[a, b, other], column].copy()
     _set_state(st, game.S, a, col, other, 1, stat, 1)
     sign = 1 if col == L.BUFF else -1
-    assert np.array_equal(ent[[a, b], column], before[:2] + sign)
-    assert ent[other, column] == before[2] and ent[b, col] != 0
+    assert np.array_equal(ent.raw[[a, b], column], before[:2] + sign)
+    assert ent.raw[other, column] == before[2] and ent.raw[b, col] != 0
     _begin_turn(st, 0)  # the creator's team's next turn: the one-turn effect ends for both
-    assert np.array_equal(ent[[a, b, other], column], before)
+    assert np.array_equal(ent.raw[[a, b, other], column], before)
 
 
 # --------------------------------------------------------------------- minions
@@ -187,8 +187,8 @@ def test_minions_are_spawned_within_the_range_and_line_of_sight_of_their_creator
     legal = {s for s in range(st.kind.shape[0]) if mask[on_space(game, s)]}
     setup = game.setup
     graph = compile_board(setup.board, CATALOGUE.tiles, CATALOGUE.board_rules)
-    reach = int(ent[q, L.RANGE])
-    costs = ref_attack_costs(graph, int(ent[q, L.SPACE]), reach)
+    reach = int(ent.range[q])
+    costs = ref_attack_costs(graph, int(ent.space[q]), reach)
     expected = {s for s in range(st.kind.shape[0])
                 if 0 <= costs[s] <= reach and st.kind[s] == FLOOR and st.tile_pos[s] >= 0}
     assert legal == expected and len(legal) > 1
@@ -201,16 +201,16 @@ def test_a_summon_makes_its_minions_as_data_says_and_spends_a_charge():
     game = start()
     ent = game.st.ent
     q, spaces = summon_minions(game)
-    made = np.flatnonzero((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))
+    made = np.flatnonzero((ent.owner == q + 1) & (ent.alive != 0))
     assert len(made) == 3 and len(events(game, L.EV_SPAWN)) == 3
-    assert np.all(ent[made, L.KIND] == L.K_MINION) and np.all(ent[made, L.SPACE] == spaces[-1])
-    assert np.all(ent[made, L.HEALTH] == 30) and np.all(ent[made, L.ATK:L.ATK + 4] == 1)
-    assert np.all(ent[made, L.TIER:L.TIER + 4] == 1)
-    assert np.all(ent[made, L.SPEED] == ENT.rules[R_MINION_SPEED])
-    assert np.all(ent[made, L.RANGE] == ENT.rules[R_MINION_RANGE])
-    assert np.all(ent[made, L.DEFENSE] == ENT.rules[R_MINION_DEFENSE])
-    assert np.all(ent[made, L.TEAM] == 0) and np.all(ent[made, L.DONE] == 1)
-    assert ent[q, L.ACTED] == 1 and ent[q, L.CHARGES_LEFT] == 0
+    assert np.all(ent.kind[made] == L.K_MINION) and np.all(ent.space[made] == spaces[-1])
+    assert np.all(ent.health[made] == 30) and np.all(ent.atk[made] == 1)
+    assert np.all(ent.tier[made] == 1)
+    assert np.all(ent.speed[made] == ENT.rules[R_MINION_SPEED])
+    assert np.all(ent.range[made] == ENT.rules[R_MINION_RANGE])
+    assert np.all(ent.defense[made] == ENT.rules[R_MINION_DEFENSE])
+    assert np.all(ent.team[made] == 0) and np.all(ent.done[made] == 1)
+    assert ent.acted[q] == 1 and ent.charges_left[q] == 0
     decide(game, q)
     assert not game.legal_mask()[game.block("ability_on_space")].any()
 
@@ -223,10 +223,10 @@ def test_minions_are_controlled_by_their_team_after_its_characters():
     q, _ = summon_minions(game)
     _begin_turn(st, 0)
     first = _next_actor(st, 0)
-    assert ent[first, L.KIND] == L.K_CHARACTER
-    ent[(ent[:, L.TEAM] == 0) & (ent[:, L.KIND] == L.K_CHARACTER), L.DONE] = 1
+    assert ent.kind[first] == L.K_CHARACTER
+    ent.done[(ent.team == 0) & (ent.kind == L.K_CHARACTER)] = 1
     nxt = _next_actor(st, 0)
-    assert ent[nxt, L.KIND] == L.K_MINION and ent[nxt, L.OWNER] == q + 1
+    assert ent.kind[nxt] == L.K_MINION and ent.owner[nxt] == q + 1
     game.st.game.cur = nxt
     assert game.legal_mask()[L.END]
 
@@ -239,7 +239,7 @@ def test_minions_disappear_when_their_creator_is_killed():
     q, _ = summon_minions(game)
     deaths = int(st.game.deaths)
     _kill(st, game.S, q, -1, L.BY_ATTACK)
-    assert not np.any((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))
+    assert not np.any((ent.owner == q + 1) & (ent.alive != 0))
     assert len(events(game, L.EV_VANISH)) == 3 and st.game.deaths == deaths + 1
 
 
@@ -249,14 +249,14 @@ def test_a_revive_brings_back_characters_only():
     game = start()
     st, ent = game.st, game.st.ent
     q, _ = summon_minions(game)
-    minion = int(np.flatnonzero((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))[0])
+    minion = int(np.flatnonzero((ent.owner == q + 1) & (ent.alive != 0))[0])
     _kill(st, game.S, minion, -1, L.BY_ATTACK)
     mate = int(card_rows(game, 0, "Mario")[0])
     _kill(st, game.S, mate, -1, L.BY_ATTACK)
     c = int(card_rows(game, 0, "Luffy")[0])
     code = CATALOGUE.abilities.code("revive")
-    ent[c, L.AB:L.AB + L.FX_SLOTS] = CATALOGUE.abilities.row(code, [1, 1])
-    ent[c, L.CHARGES_LEFT] = 1
+    ent.ab[c] = CATALOGUE.abilities.row(code, [1, 1])
+    ent.charges_left[c] = 1
     decide(game, c)
     targets = [e for e in range(ent.shape[0]) if game.legal_mask()[game.action("ability", e)]]
     assert targets == [mate]
@@ -269,12 +269,12 @@ def test_a_cards_record_counts_its_minions_damage_but_not_their_losses():
     game = start()
     st, ent = game.st, game.st.ent
     q, _ = summon_minions(game)
-    minion = int(np.flatnonzero((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))[0])
-    ent[minion, L.DEALT], ent[minion, L.TAKEN], ent[minion, L.KILLS] = 50, 20, 1
+    minion = int(np.flatnonzero((ent.owner == q + 1) & (ent.alive != 0))[0])
+    ent.dealt[minion], ent.taken[minion], ent.kills[minion] = 50, 20, 1
     rec = np.zeros((4, 5, 4), np.int64)
     _card_record(st, TEAMS, rec)
     slot = TEAM0.index("Quill Duelist")
-    assert rec[0, slot].tolist() == [ent[q, L.DEALT] + 50, ent[q, L.TAKEN], ent[q, L.KILLS] + 1, 1]
+    assert rec[0, slot].tolist() == [ent.dealt[q] + 50, ent.taken[q], ent.kills[q] + 1, 1]
 
 
 @pytest.mark.parametrize("kind", [L.K_MINION, L.K_ASSIST, L.K_VEHICLE])
@@ -285,7 +285,7 @@ def test_the_count_of_7_counts_characters_only(kind):
     st, ent = game.st, game.st.ent
     if kind == L.K_MINION:
         summon_minions(game)
-        e = int(np.flatnonzero((ent[:, L.KIND] == L.K_MINION) & (ent[:, L.ALIVE] != 0))[0])
+        e = int(np.flatnonzero((ent.kind == L.K_MINION) & (ent.alive != 0))[0])
     elif kind == L.K_ASSIST:
         assert _spawn_assist(st, game.S, int(card_rows(game, 0, "Luffy")[0]), 0)
         e = int(rows(game, L.K_ASSIST, 0)[0])
@@ -293,7 +293,7 @@ def test_the_count_of_7_counts_characters_only(kind):
         e = int(rows(game, L.K_VEHICLE)[0])
     killer = enemy_character(game)
     _kill(st, game.S, e, killer, L.BY_ATTACK)
-    assert ent[e, L.ALIVE] == 0 and st.game.deaths == 0 and ent[killer, L.KILLS] == 0
+    assert ent.alive[e] == 0 and st.game.deaths == 0 and ent.kills[killer] == 0
 
 
 def test_cpus_attack_characters_only():
@@ -302,12 +302,12 @@ def test_cpus_attack_characters_only():
     game = start()
     st, ent = game.st, game.st.ent
     q, _ = summon_minions(game)
-    minion = int(np.flatnonzero((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))[0])
-    here = int(ent[q, L.SPACE])
-    ent[minion, L.SPACE] = here
-    ent[minion, L.HEALTH] = 1
+    minion = int(np.flatnonzero((ent.owner == q + 1) & (ent.alive != 0))[0])
+    here = int(ent.space[q])
+    ent.space[minion] = here
+    ent.health[minion] = 1
     assert _cpu_target(st, game.S, here, 0) == int(np.argmin(np.where(
-        (ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.SPACE] == here), ent[:, L.HEALTH], 10**9)))
+        (ent.kind == L.K_CHARACTER) & (ent.space == here), ent.health, 10**9)))
 
 
 # --------------------------------------------------------------------- clones
@@ -319,26 +319,26 @@ def test_a_clone_is_a_one_hp_copy_on_the_same_space_holding_nothing():
     game = start()
     st, ent = game.st, game.st.ent
     d = int(card_rows(game, 0, "Silent Film Duo")[0])
-    ent[d, L.SPACE] = int(game.S.spawn_space[0, 1])
+    ent.space[d] = int(game.S.spawn_space[0, 1])
     _set_state(st, game.S, d, L.BUFF, d, 3, L.STAT_SPEED, 2)
-    ent[d, L.ITEM_BLOCK:L.ITEM_BLOCK + 8] = 7  # whatever the original holds
+    ent.raw[d, L.ITEM_BLOCK:L.ITEM_BLOCK + 8] = 7  # whatever the original holds
     decide(game, d)
     mask = game.legal_mask()
     legal = [s for s in range(st.kind.shape[0]) if mask[on_space(game, s)]]
-    assert legal == [int(ent[d, L.SPACE])]
-    clone_row = int(np.flatnonzero(ent[:, L.OWNER] == d + 1)[0])
-    items_before = ent[clone_row, L.ITEM_BLOCK:L.ITEM_BLOCK + 8].copy()
+    assert legal == [int(ent.space[d])]
+    clone_row = int(np.flatnonzero(ent.owner == d + 1)[0])
+    items_before = ent.raw[clone_row, L.ITEM_BLOCK:L.ITEM_BLOCK + 8].copy()
     game.apply(on_space(game, legal[0]))
     k = clone_row
-    assert ent[k, L.ALIVE] == 1 and ent[k, L.KIND] == L.K_CLONE
-    assert ent[k, L.HEALTH] == 1 and ent[k, L.MAX_HEALTH] == 1 and ent[k, L.SPACE] == legal[0]
-    assert ent[k, L.SPEED] == ent[d, L.SPEED] - 2  # unbuffed
+    assert ent.alive[k] == 1 and ent.kind[k] == L.K_CLONE
+    assert ent.health[k] == 1 and ent.max_health[k] == 1 and ent.space[k] == legal[0]
+    assert ent.speed[k] == ent.speed[d] - 2  # unbuffed
     for col in (L.RANGE, L.DEFENSE, L.SUIT, L.CARD):
-        assert ent[k, col] == ent[d, col]
-    assert np.array_equal(ent[k, L.ATK:L.ATK + 8], ent[d, L.ATK:L.ATK + 8])
-    assert np.array_equal(ent[k, L.AB:L.AB + L.FX_SLOTS], ent[d, L.AB:L.AB + L.FX_SLOTS])
-    assert np.array_equal(ent[k, L.ITEM_BLOCK:L.ITEM_BLOCK + 8], items_before)
-    assert ent[k, L.BUFF] == 0
+        assert ent.raw[k, col] == ent.raw[d, col]
+    assert np.array_equal(ent.raw[k, L.ATK:L.ATK + 8], ent.raw[d, L.ATK:L.ATK + 8])
+    assert np.array_equal(ent.ab[k], ent.ab[d])
+    assert np.array_equal(ent.raw[k, L.ITEM_BLOCK:L.ITEM_BLOCK + 8], items_before)
+    assert ent.buff[k] == 0
 
 
 def test_a_clone_dies_when_its_original_dies():
@@ -347,10 +347,10 @@ def test_a_clone_dies_when_its_original_dies():
     st, ent = game.st, game.st.ent
     d = int(card_rows(game, 0, "Silent Film Duo")[0])
     decide(game, d)
-    game.apply(on_space(game, int(ent[d, L.SPACE])))
-    k = int(np.flatnonzero((ent[:, L.OWNER] == d + 1) & (ent[:, L.ALIVE] != 0))[0])
+    game.apply(on_space(game, int(ent.space[d])))
+    k = int(np.flatnonzero((ent.owner == d + 1) & (ent.alive != 0))[0])
     _kill(st, game.S, d, -1, L.BY_ATTACK)
-    assert ent[k, L.ALIVE] == 0 and events(game, L.EV_VANISH)[-1][2] == k
+    assert ent.alive[k] == 0 and events(game, L.EV_VANISH)[-1][2] == k
 
 
 # --------------------------------------------------------------------- summons (a 6th card)
@@ -362,9 +362,9 @@ def test_a_summon_brings_a_6th_card_once_per_team_per_game():
     st, ent = game.st, game.st.ent
     c = int(card_rows(game, 0, "Luffy")[0])
     sixth = rows(game, L.K_SUMMONED, 0)
-    assert len(sixth) >= 1 and np.all(ent[sixth, L.ALIVE] == 0)
+    assert len(sixth) >= 1 and np.all(ent.alive[sixth] == 0)
     assert _summon_card(st, game.S, c)
-    assert np.all(ent[sixth, L.ALIVE] == 1) and np.all(ent[sixth, L.SPACE] == -1)
+    assert np.all(ent.alive[sixth] == 1) and np.all(ent.space[sixth] == -1)
     assert not _summon_card(st, game.S, c)  # "1 summon per game"
     assert _next_actor(st, 0) == sixth[0]  # placed before anything else
     game.st.game.cur = int(sixth[0])
@@ -406,8 +406,8 @@ def test_the_6th_card_is_drawn_uniformly_from_the_cards_not_in_play():
     for state in seed_states(20260, 150):
         st = init_game(setup, CARDS, TEAMS, state, log=False, ev_cap=1)
         ent = st.ent
-        first = (ent[:, L.KIND] == L.K_SUMMONED) & (ent[:, L.GROUP] == np.arange(len(ent)) + 1)
-        for c in ent[first, L.CARD]:
+        first = (ent.kind == L.K_SUMMONED) & (ent.group == np.arange(len(ent)) + 1)
+        for c in ent.card[first]:
             counts[c] += 1
     assert counts.sum() == 600 and counts[list(held)].sum() == 0
     assert stats.chisquare(counts[pool]).pvalue > 0.001
@@ -427,11 +427,11 @@ def test_only_one_assist_character_at_a_time():
     c = int(card_rows(game, 0, "Luffy")[0])
     assert _spawn_assist(st, game.S, c, 0)
     a = int(rows(game, L.K_ASSIST, 0)[0])
-    assert ent[a, L.ALIVE] == 1 and ent[a, L.SPACE] == ent[c, L.SPACE]
-    assert ent[a, L.MAX_HEALTH] == ENT.assists[0, 0] and ent[a, L.AB_OP] == L.OP_HEAL
+    assert ent.alive[a] == 1 and ent.space[a] == ent.space[c]
+    assert ent.max_health[a] == ENT.assists[0, 0] and ent.ab_op[a] == L.OP_HEAL
     assert not _spawn_assist(st, game.S, c, 0)
     _kill(st, game.S, a, -1, L.BY_ATTACK)
-    assert _spawn_assist(st, game.S, c, 0) and ent[a, L.HEALTH] == ent[a, L.MAX_HEALTH]
+    assert _spawn_assist(st, game.S, c, 0) and ent.health[a] == ent.max_health[a]
 
 
 def test_an_assist_does_not_keep_its_team_in_the_game():
@@ -441,11 +441,11 @@ def test_an_assist_does_not_keep_its_team_in_the_game():
     st, ent = game.st, game.st.ent
     assert _spawn_assist(st, game.S, int(card_rows(game, 0, "Luffy")[0]), 0)
     a = int(rows(game, L.K_ASSIST, 0)[0])
-    for e in np.flatnonzero((ent[:, L.TEAM] == 0) & (ent[:, L.KIND] == L.K_CHARACTER)):
+    for e in np.flatnonzero((ent.team == 0) & (ent.kind == L.K_CHARACTER)):
         _kill(st, game.S, int(e), -1, L.BY_ATTACK)
     assert not _team_alive(st, 0) and events(game, L.EV_ELIMINATED)[-1][2] == 0
-    assert ent[a, L.ALIVE] == 0
-    ent[a, L.ALIVE] = 1  # and even were it still in play, it is not a character of the team
+    assert ent.alive[a] == 0
+    ent.alive[a] = 1  # and even were it still in play, it is not a character of the team
     assert not _team_alive(st, 0)
 
 
@@ -458,14 +458,14 @@ def test_an_assist_is_controlled_by_its_team_but_is_not_a_teammate():
     assert _spawn_assist(st, game.S, int(card_rows(game, 0, "Luffy")[0]), 0)
     a = int(rows(game, L.K_ASSIST, 0)[0])
     _begin_turn(st, 0)
-    ent[(ent[:, L.TEAM] == 0) & (ent[:, L.KIND] == L.K_CHARACTER), L.DONE] = 1
+    ent.done[(ent.team == 0) & (ent.kind == L.K_CHARACTER)] = 1
     assert _next_actor(st, 0) == a
     st.game.cur = a
     mask = game.legal_mask()
     targets = [e for e in range(ent.shape[0]) if mask[game.action("ability", e)]]
-    assert targets and all(ent[e, L.KIND] == L.K_CHARACTER or e == a for e in targets)
+    assert targets and all(ent.kind[e] == L.K_CHARACTER or e == a for e in targets)
     m = next(e for e in targets if e != a)  # a character in reach: were it a minion of the
-    ent[m, L.KIND] = L.K_MINION             # team, it would be no teammate to target
+    ent.kind[m] = L.K_MINION             # team, it would be no teammate to target
     assert not game.legal_mask()[game.action("ability", m)]
 
 
@@ -474,18 +474,18 @@ def test_an_assist_is_controlled_by_its_team_but_is_not_a_teammate():
 def vehicle_row(game, name):
     """The row of vehicle ``name`` (cards/vehicles.toml) in this game."""
     k = ENT.vehicle_names.index(name)
-    return int(next(r for r in rows(game, L.K_VEHICLE) if game.st.ent[r, L.SLOT] == k))
+    return int(next(r for r in rows(game, L.K_VEHICLE) if game.st.ent.slot[r] == k))
 
 
 def vehicle_scene(game, name="Mystery Machine"):
     """Vehicle ``name`` and a Team 1 character (Luffy) on a space next to it, deciding."""
     st, ent = game.st, game.st.ent
     v = vehicle_row(game, name)
-    vs = int(ent[v, L.SPACE])
+    vs = int(ent.space[v])
     nbr = next(int(t) for d, t in enumerate(st.move_nbr[vs])
                if t >= 0 and st.kind[t] == FLOOR and game.S.move_roll[vs, d] == 0)
     c = int(card_rows(game, 0, "Luffy")[0])
-    ent[c, L.SPACE] = nbr
+    ent.space[c] = nbr
     decide(game, c)
     return v, vs, c
 
@@ -498,11 +498,11 @@ def test_a_vehicle_is_spawned_once_on_its_tile():
     vs = rows(game, L.K_VEHICLE)
     assert len(vs) == len(ENT.vehicle_names) == 2  # both tiles are on this board
     for v in vs:
-        k = int(ent[v, L.SLOT])
+        k = int(ent.slot[v])
         tile = int(ENT.vehicles[k, V_TILE])
-        assert game.S.pos_tile[game.st.tile_pos[ent[v, L.SPACE]]] == tile
-        assert ent[v, L.HEALTH] == ENT.vehicles[k, V_HEALTH] and ent[v, L.TEAM] == L.NO_TEAM
-        assert (ent[v, L.ATK:L.ATK + 4] == ENT.vehicles[k, V_ATTACKS]).all()
+        assert game.S.pos_tile[game.st.tile_pos[ent.space[v]]] == tile
+        assert ent.health[v] == ENT.vehicles[k, V_HEALTH] and ent.team[v] == L.NO_TEAM
+        assert (ent.atk[v] == ENT.vehicles[k, V_ATTACKS]).all()
 
 
 def test_boarding_costs_nothing():
@@ -512,11 +512,11 @@ def test_boarding_costs_nothing():
     ent = game.st.ent
     v, vs, c = vehicle_scene(game)
     assert game.legal_mask()[game.action("move", vs)]
-    speed = int(ent[c, L.SPEED_LEFT])
+    speed = int(ent.speed_left[c])
     game.apply(game.action("move", vs))
-    step = speed - int(ent[c, L.SPEED_LEFT])
+    step = speed - int(ent.speed_left[c])
     assert step == game.S.ip[L.P_MOVE_COST]  # the step onto the space, nothing more
-    assert ent[c, L.RIDING] == v + 1 and ent[v, L.PILOT] == c + 1 and ent[c, L.ACTED] == 0
+    assert ent.riding[c] == v + 1 and ent.pilot[v] == c + 1 and ent.acted[c] == 0
     assert len(events(game, L.EV_BOARD)) == 1
 
 
@@ -530,17 +530,17 @@ def test_driving_spends_the_vehicles_speed_only():
     v, vs, c = vehicle_scene(game)
     game.apply(game.action("move", vs))
     decide(game, c)
-    ent[c, L.SPEED_LEFT] = 1  # the pilot's own speed is no limit while it drives
+    ent.speed_left[c] = 1  # the pilot's own speed is no limit while it drives
     mask = game.legal_mask().copy()
-    n_reach = _reach_from(st, game.S, vs, int(ent[v, L.SPEED]))
+    n_reach = _reach_from(st, game.S, vs, int(ent.speed[v]))
     reach = st.decision.reach_cost
-    far = [int(s) for s in st.decision.reached[:n_reach] if reach[s] == ent[v, L.SPEED]]
+    far = [int(s) for s in st.decision.reached[:n_reach] if reach[s] == ent.speed[v]]
     assert far and all(mask[game.action("move", s)] for s in far)
     assert not any(mask[game.action("move", s)] for s in range(st.kind.shape[0]) if reach[s] < 0)
     game.legal_mask()
     game.apply(game.action("move", far[0]))
-    assert ent[c, L.SPEED_LEFT] == 1 and ent[v, L.SPEED_LEFT] == 0
-    assert ent[v, L.SPACE] == ent[c, L.SPACE] == far[0] and len(events(game, L.EV_DRIVE)) == 1
+    assert ent.speed_left[c] == 1 and ent.speed_left[v] == 0
+    assert ent.space[v] == ent.space[c] == far[0] and len(events(game, L.EV_DRIVE)) == 1
 
 
 def test_a_pilot_walks_off_when_its_vehicle_has_no_speed_left():
@@ -551,12 +551,12 @@ def test_a_pilot_walks_off_when_its_vehicle_has_no_speed_left():
     v, vs, c = vehicle_scene(game)
     game.apply(game.action("move", vs))
     decide(game, c)
-    ent[v, L.SPEED_LEFT] = 0
+    ent.speed_left[v] = 0
     mask = game.legal_mask()
     dest = next(int(t) for t in st.move_nbr[vs] if t >= 0 and mask[game.action("move", t)])
     game.apply(game.action("move", dest))
-    assert ent[c, L.RIDING] == 0 and ent[v, L.PILOT] == 0 and ent[v, L.SPACE] == vs
-    assert ent[c, L.SPEED_LEFT] == ent[c, L.SPEED] - game.S.ip[L.P_MOVE_COST]
+    assert ent.riding[c] == 0 and ent.pilot[v] == 0 and ent.space[v] == vs
+    assert ent.speed_left[c] == ent.speed[c] - game.S.ip[L.P_MOVE_COST]
 
 
 @pytest.mark.parametrize("frozen", [False, True])
@@ -570,19 +570,19 @@ def test_a_vehicle_mirrors_its_pilots_teleport_unless_frozen(frozen):
     v, vs, c = vehicle_scene(game)
     game.apply(game.action("move", vs))
     code = CATALOGUE.abilities.code("mobility")
-    ent[c, L.AB:L.AB + L.FX_SLOTS] = CATALOGUE.abilities.row(code, [4, 0, 0, 1])
+    ent.ab[c] = CATALOGUE.abilities.row(code, [4, 0, 0, 1])
     if frozen:
         _set_state(st, game.S, v, L.FROZEN, -1, 2, 0, 0)
     decide(game, c)
     mask = game.legal_mask()
     dest = max(s for s in range(st.kind.shape[0]) if mask[on_space(game, s)])
     game.apply(on_space(game, dest))
-    assert ent[c, L.SPACE] == dest
+    assert ent.space[c] == dest
     if frozen:
-        assert ent[v, L.SPACE] == vs and ent[c, L.RIDING] == 0 and ent[v, L.PILOT] == 0
+        assert ent.space[v] == vs and ent.riding[c] == 0 and ent.pilot[v] == 0
         assert len(events(game, L.EV_ALIGHT)) == 1
     else:
-        assert ent[v, L.SPACE] == dest and ent[c, L.RIDING] == v + 1
+        assert ent.space[v] == dest and ent.riding[c] == v + 1
 
 
 def test_the_attacker_chooses_the_vehicle_or_the_character_inside():
@@ -595,17 +595,17 @@ def test_the_attacker_chooses_the_vehicle_or_the_character_inside():
     game.apply(game.action("move", vs))
     d = enemy_character(game)
     mate = int(card_rows(game, 0, "Mario")[0])
-    ent[d, L.SPACE] = ent[mate, L.SPACE] = vs
+    ent.space[d] = ent.space[mate] = vs
     decide(game, d)
     mask = game.legal_mask()
     assert mask[attack(game, v)] and mask[attack(game, c)]
-    hv, hc = int(ent[v, L.HEALTH]), int(ent[c, L.HEALTH])
-    ent[d, L.ATK:L.ATK + 4] = 10
+    hv, hc = int(ent.health[v]), int(ent.health[c])
+    ent.atk[d] = 10
     _strike(st, game.S, d, v, 0, d)
-    assert ent[v, L.HEALTH] < hv and ent[c, L.HEALTH] == hc
-    hv = int(ent[v, L.HEALTH])
+    assert ent.health[v] < hv and ent.health[c] == hc
+    hv = int(ent.health[v])
     _strike(st, game.S, d, c, 0, d)
-    assert ent[c, L.HEALTH] < hc and ent[v, L.HEALTH] == hv
+    assert ent.health[c] < hc and ent.health[v] == hv
     decide(game, mate)
     assert not game.legal_mask()[attack(game, v)]
 
@@ -616,11 +616,11 @@ def test_a_vehicle_has_its_speed_again_each_turn_of_its_pilots_team():
     st, ent = game.st, game.st.ent
     v, vs, c = vehicle_scene(game)
     game.apply(game.action("move", vs))
-    ent[v, L.SPEED_LEFT] = 0
+    ent.speed_left[v] = 0
     _begin_turn(st, 1)
-    assert ent[v, L.SPEED_LEFT] == 0  # another team's turn
+    assert ent.speed_left[v] == 0  # another team's turn
     _begin_turn(st, 0)
-    assert ent[v, L.SPEED_LEFT] == ent[v, L.SPEED]
+    assert ent.speed_left[v] == ent.speed[v]
 
 
 def test_a_destroyed_vehicle_is_never_respawned_and_its_pilot_is_on_foot():
@@ -631,12 +631,12 @@ def test_a_destroyed_vehicle_is_never_respawned_and_its_pilot_is_on_foot():
     v, vs, c = vehicle_scene(game)
     game.apply(game.action("move", vs))
     _kill(st, game.S, v, -1, L.BY_ATTACK)
-    assert ent[c, L.ALIVE] == 1 and ent[c, L.RIDING] == 0 and ent[c, L.SPACE] == vs
+    assert ent.alive[c] == 1 and ent.riding[c] == 0 and ent.space[c] == vs
     game2 = start()
     v2, vs2, c2 = vehicle_scene(game2)
     game2.apply(game2.action("move", vs2))
     _kill(game2.st, game2.S, c2, -1, L.BY_ATTACK)
-    assert game2.st.ent[v2, L.PILOT] == 0 and game2.st.ent[v2, L.ALIVE] == 1
+    assert game2.st.ent.pilot[v2] == 0 and game2.st.ent.alive[v2] == 1
 
 
 def test_only_characters_board():
@@ -645,11 +645,11 @@ def test_only_characters_board():
     game = start()
     st, ent = game.st, game.st.ent
     q, _ = summon_minions(game)
-    minion = int(np.flatnonzero((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))[0])
+    minion = int(np.flatnonzero((ent.owner == q + 1) & (ent.alive != 0))[0])
     v = int(rows(game, L.K_VEHICLE)[0])
-    ent[minion, L.SPACE] = ent[v, L.SPACE]
+    ent.space[minion] = ent.space[v]
     _arrive(st, minion)
-    assert ent[v, L.PILOT] == 0 and ent[minion, L.RIDING] == 0
+    assert ent.pilot[v] == 0 and ent.riding[minion] == 0
 
 
 # --------------------------------------------------------------------- a vehicle's action
@@ -664,13 +664,13 @@ def armed_pilot(game):
     st, ent = game.st, game.st.ent
     v = vehicle_row(game, "Batmobile")
     c = int(card_rows(game, 0, "Luffy")[0])
-    ent[c, L.SPACE] = ent[v, L.SPACE]
+    ent.space[c] = ent.space[v]
     from sim.engine.entities.special import _arrive
     _arrive(st, c)
-    assert ent[c, L.RIDING] == v + 1
+    assert ent.riding[c] == v + 1
     decide(game, c)
     d = enemy_character(game)
-    ent[d, L.SPACE] = ent[v, L.SPACE]
+    ent.space[d] = ent.space[v]
     return v, c, d
 
 
@@ -682,9 +682,9 @@ def test_a_pilot_attacks_through_its_vehicle_spending_both_actions():
     game = start()
     st, ent = game.st, game.st.ent
     v, c, d = armed_pilot(game)
-    k = int(ent[v, L.SLOT])
+    k = int(ent.slot[v])
     assert game.legal_mask()[weapon(game, d)]
-    h0, dealt0 = int(ent[d, L.HEALTH]), int(ent[c, L.DEALT])
+    h0, dealt0 = int(ent.health[d]), int(ent.dealt[c])
     n_ev = len(game.event_rows())
     game.apply(weapon(game, d))
     new = game.named_events(since=n_ev)
@@ -693,9 +693,9 @@ def test_a_pilot_attacks_through_its_vehicle_spending_both_actions():
     hit = next(ev for ev in new if ev["event"] == "attack")
     assert hit["attacker"] == c and hit["defender"] == d
     assert hit["attacks"] == ENT.vehicles[k, V_ATTACKS] and hit["tier"] == ENT.vehicles[k, V_TIER]
-    dealt = h0 - int(ent[d, L.HEALTH])
-    assert int(ent[c, L.DEALT]) - dealt0 == dealt and ent[v, L.DEALT] == 0
-    assert ent[c, L.ACTED] == 1 and ent[v, L.ACTED] == 1
+    dealt = h0 - int(ent.health[d])
+    assert int(ent.dealt[c]) - dealt0 == dealt and ent.dealt[v] == 0
+    assert ent.acted[c] == 1 and ent.acted[v] == 1
 
 
 @pytest.mark.parametrize("spent", ["pilot", "vehicle", "frozen", "unarmed", "walked"])
@@ -707,13 +707,13 @@ def test_no_action_through_a_vehicle_that_cannot_act(spent):
     st, ent = game.st, game.st.ent
     v, c, d = armed_pilot(game)
     if spent == "pilot":
-        ent[c, L.ACTED] = 1
+        ent.acted[c] = 1
     elif spent == "vehicle":
-        ent[v, L.ACTED] = 1
+        ent.acted[v] = 1
     elif spent == "frozen":
         _set_state(st, game.S, v, L.FROZEN, -1, 2, 0, 0)
     elif spent == "unarmed":
-        ent[v, L.ATK:L.ATK + 4] = 0
+        ent.atk[v] = 0
     else:
         from sim.engine.entities.special import _alight
         _alight(st, c)
@@ -730,22 +730,22 @@ def test_a_vehicles_weapon_reaches_what_its_range_and_sight_allow():
     st, ent = game.st, game.st.ent
     v, c, d = armed_pilot(game)
     graph = compile_board(game.setup.board, CATALOGUE.tiles, CATALOGUE.board_rules)
-    vs = int(ent[v, L.SPACE])
-    reach = int(ent[v, L.RANGE])
+    vs = int(ent.space[v])
+    reach = int(ent.range[v])
     costs = ref_attack_costs(graph, vs, reach + 6)
     inside = [s for s in range(st.kind.shape[0]) if st.kind[s] == FLOOR and 0 <= costs[s] <= reach]
     beyond = [s for s in range(st.kind.shape[0]) if st.kind[s] == FLOOR and costs[s] > reach]
     foes = [int(e) for e in range(ent.shape[0])
-            if ent[e, L.KIND] == L.K_CHARACTER and ent[e, L.TEAM] == 1]
+            if ent.kind[e] == L.K_CHARACTER and ent.team[e] == 1]
     for i, e in enumerate(foes):  # in range and beyond it, by turns
         spaces = inside if i % 2 == 0 else beyond
-        ent[e, L.SPACE] = spaces[(7 * i) % len(spaces)]
+        ent.space[e] = spaces[(7 * i) % len(spaces)]
     mask = game.legal_mask()
     legal = {e for e in range(ent.shape[0]) if mask[weapon(game, e)]}
     opponents = [e for e in range(ent.shape[0])  # not its own team, nor a vehicle it rides
-                 if ent[e, L.ALIVE] and ent[e, L.SPACE] >= 0 and ent[e, L.TEAM] != 0
-                 and not (ent[e, L.PILOT] > 0 and ent[ent[e, L.PILOT] - 1, L.TEAM] == 0)]
-    expected = {e for e in opponents if 0 <= costs[ent[e, L.SPACE]] <= reach}
+                 if ent.alive[e] and ent.space[e] >= 0 and ent.team[e] != 0
+                 and not (ent.pilot[e] > 0 and ent.team[ent.pilot[e] - 1] == 0)]
+    expected = {e for e in opponents if 0 <= costs[ent.space[e]] <= reach}
     assert legal == expected and set(foes) & expected and set(foes) - expected
     assert reach == ENT.vehicles[ENT.vehicle_names.index("Batmobile"), V_RANGE]
 
@@ -756,10 +756,10 @@ def test_a_cpu_attacked_through_a_vehicle_retaliates_at_the_pilot():
     game = start()
     st, ent = game.st, game.st.ent
     v, c, d = armed_pilot(game)
-    cpu = int(np.flatnonzero((ent[:, L.IS_CPU] != 0) & (ent[:, L.ATK] > 0))[0])
-    ent[cpu, L.SPACE] = ent[v, L.SPACE]
-    ent[cpu, L.HEALTH] = ent[cpu, L.MAX_HEALTH] = 10**6  # it survives
-    ent[c, L.HEALTH] = ent[c, L.MAX_HEALTH] = 10**6
+    cpu = int(np.flatnonzero((ent.is_cpu != 0) & (ent.atk[:, 0] > 0))[0])
+    ent.space[cpu] = ent.space[v]
+    ent.health[cpu] = ent.max_health[cpu] = 10**6  # it survives
+    ent.health[c] = ent.max_health[c] = 10**6
     n_ev = len(game.event_rows())
     _vehicle_attack(st, game.S, c, cpu)
     back = game.named_events("retaliation", since=n_ev)
@@ -781,12 +781,12 @@ def test_a_vehicles_weapon_deals_the_exact_damage_distribution():
     st.game.log = 0
     out = np.empty(4000, np.int64)
     for i in range(out.size):
-        ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 10**9
-        ent[c, L.ACTED] = ent[v, L.ACTED] = 0
+        ent.health[d] = ent.max_health[d] = 10**9
+        ent.acted[c] = ent.acted[v] = 0
         _vehicle_attack(st, game.S, c, d)
-        out[i] = 10**9 - int(ent[d, L.HEALTH])
-    k = int(ent[v, L.SLOT])
-    exact = damage_distribution(int(ENT.vehicles[k, V_ATTACKS]), int(ent[d, L.DEFENSE]),
+        out[i] = 10**9 - int(ent.health[d])
+    k = int(ent.slot[v])
+    exact = damage_distribution(int(ENT.vehicles[k, V_ATTACKS]), int(ent.defense[d]),
                                 int(ENT.vehicles[k, V_TIER]), CATALOGUE.rules)
     assert chi_square_pvalue(out, exact.pmf) > 1e-3
 
@@ -797,8 +797,8 @@ def test_greedy_fires_the_vehicles_weapon_when_it_is_worth_most():
     game = start()
     st, ent = game.st, game.st.ent
     v, c, d = armed_pilot(game)
-    ent[c, L.ATK:L.ATK + 4] = 0  # the pilot's own attack is worth nothing, its ability spent
-    ent[c, L.AB_USED] = 1
+    ent.atk[c] = 0  # the pilot's own attack is worth nothing, its ability spent
+    ent.ab_used[c] = 1
     mask = game.legal_mask()
     assert int(_greedy_action(st, game.S, mask)) == weapon(game, d)
 
@@ -812,9 +812,9 @@ def test_greedy_walks_onto_a_vehicle_with_a_weapon(armed):
     game = start(crowd=False)
     st, ent = game.st, game.st.ent
     v, vs, c = vehicle_scene(game, "Batmobile")
-    ent[c, L.ACTED] = 1  # nothing to attack with: the move decides
+    ent.acted[c] = 1  # nothing to attack with: the move decides
     if not armed:
-        ent[v, L.ATK:L.ATK + 4] = 0
+        ent.atk[v] = 0
     mask = game.legal_mask()
     assert mask[game.action("move", vs)]
     assert (int(_greedy_action(st, game.S, mask)) == game.action("move", vs)) == armed
@@ -828,24 +828,23 @@ def test_greedy_summons_toward_the_nearest_enemy_when_no_attack_is_worth_more():
     game = start(crowd=False)
     st, ent = game.st, game.st.ent
     for t in range(4):
-        for e in np.flatnonzero((ent[:, L.TEAM] == t) & (ent[:, L.KIND] == L.K_CHARACTER)):
-            ent[e, L.SPACE] = game.S.spawn_space[t, 1]
+        for e in np.flatnonzero((ent.team == t) & (ent.kind == L.K_CHARACTER)):
+            ent.space[e] = game.S.spawn_space[t, 1]
     q = int(card_rows(game, 0, "Quill Duelist")[0])
     decide(game, q)
     # one enemy a few steps beyond the summoner's range, so the legal spaces are not all
     # equally far from the nearest enemy (else any of them would pass)
-    here, reach = int(ent[q, L.SPACE]), int(ent[q, L.RANGE])
+    here, reach = int(ent.space[q]), int(ent.range[q])
     near = next(x for x in range(st.kind.shape[0]) if st.kind[x] == FLOOR and st.tile_pos[x] >= 0
                 and max(abs(x // 35 - here // 35), abs(x % 35 - here % 35)) == reach + 3)
-    ent[int(np.flatnonzero((ent[:, L.TEAM] == 1) & (ent[:, L.KIND] == L.K_CHARACTER))[0]),
-        L.SPACE] = near
+    ent.space[int(np.flatnonzero((ent.team == 1) & (ent.kind == L.K_CHARACTER))[0])] = near
     mask = game.legal_mask()
     a = int(_greedy_action(st, game.S, mask))
     s = a - on_space(game, 0)
     legal = [x for x in range(st.kind.shape[0]) if mask[on_space(game, x)]]
     assert s in legal
-    foes = [int(ent[e, L.SPACE]) for e in range(ent.shape[0])
-            if ent[e, L.KIND] == L.K_CHARACTER and ent[e, L.TEAM] != 0]
+    foes = [int(ent.space[e]) for e in range(ent.shape[0])
+            if ent.kind[e] == L.K_CHARACTER and ent.team[e] != 0]
 
     def dist(x):
         return min(max(abs(x // 35 - f // 35), abs(x % 35 - f % 35)) for f in foes)
@@ -872,21 +871,21 @@ def test_minions_use_their_creators_items_pick_up_into_its_pool_and_never_drop()
     game = start()
     st, ent, S = game.st, game.st.ent, game.S
     q, _ = summon_minions(game)
-    minion = int(np.flatnonzero((ent[:, L.OWNER] == q + 1) & (ent[:, L.ALIVE] != 0))[0])
+    minion = int(np.flatnonzero((ent.owner == q + 1) & (ent.alive != 0))[0])
     pool = _pool(ent, q)
     assert _pool(ent, minion) == pool
     names = CATALOGUE.items.names
     assert _grant_item(st, S, q, names.index("Health Potion"))
     _end_turn_items(st, S, q)  # "A character must End their Turn with an Item in order to use it"
-    _put_on_floor(st, names.index("Antidote"), int(ent[minion, L.SPACE]))
+    _put_on_floor(st, names.index("Antidote"), int(ent.space[minion]))
     decide(game, minion)
-    ent[minion, L.HEALTH] = 1
+    ent.health[minion] = 1
     legal = {game.decode(a) for a in np.flatnonzero(game.legal_mask())}
     assert Action("item_on_entity", minion, 0) in legal  # uses its creator's potion on itself
     assert Action("pick_up", 0) in legal                  # may pick up the antidote
     assert not any(a.kind == "drop" for a in legal)       # never drops
     game.apply(game.action("pick_up", 0))
-    held = sorted(names[i - 1] for i in ent[pool, L.ITEM_SLOT:L.ITEM_SLOT + 2] if i > 0)
+    held = sorted(names[i - 1] for i in ent.item_slot[pool] if i > 0)
     assert held == ["Antidote", "Health Potion"]
     _kill(st, S, minion, -1, L.BY_ATTACK)
-    assert sorted(names[i - 1] for i in ent[pool, L.ITEM_SLOT:L.ITEM_SLOT + 2] if i > 0) == held
+    assert sorted(names[i - 1] for i in ent.item_slot[pool] if i > 0) == held

@@ -71,17 +71,17 @@ def test_rotation_order_and_placement():
     assert first[5]["rotation"] == 2
     S = game.S
     placed = game.named_events("placement")
-    chars = game.st.ent[:, L.KIND] == L.K_CHARACTER  # not CPUs, vehicles, minions (docs/entities.md)
+    chars = game.st.ent.kind == L.K_CHARACTER  # not CPUs, vehicles, minions (docs/entities.md)
     n_chars = int(np.sum(chars))  # multi-character cards add some
     assert len(placed) == n_chars >= 20
     for ev in placed:
-        team = game.st.ent[ev["entity"], L.TEAM]
+        team = game.st.ent.team[ev["entity"]]
         assert ev["space"] in S.spawn_space[team]
     # every team's placements come right after its first turn begins, before anything else
     log = game.named_events()
     for t in range(4):
         i = next(k for k, ev in enumerate(log) if ev["event"] == "turn" and ev["team"] == t)
-        k = int(np.sum(chars & (game.st.ent[:, L.TEAM] == t)))
+        k = int(np.sum(chars & (game.st.ent.team == t)))
         after = kinds[i + 1:]
         after = after[after != L.EV_STATE]  # (placed on a frozen tile: frozen at once)
         assert np.all(after[:k] == L.EV_PLACE)
@@ -102,8 +102,8 @@ def test_placing_offers_every_spawn_position_and_ending_the_turn_comes_after():
         if c < 0:
             break
         mask = game.legal_mask()
-        if game.st.ent[c, L.SPACE] < 0:
-            team = int(game.st.ent[c, L.TEAM])
+        if game.st.ent.space[c] < 0:
+            team = int(game.st.ent.team[c])
             spots = {int(_spawn_now(game.st, game.S, team, k)) for k in range(3)}
             assert {int(a) - 1 for a in np.flatnonzero(mask)} == spots and not mask[L.END]
             assert len(spots) == 3
@@ -120,10 +120,10 @@ def test_every_character_starts_at_its_max_health():
     character at its card's max health, no more, no less."""
     game = new_game(2, 3, EXAMPLE_TEAMS.cards)
     ent = game.st.ent
-    chars = ent[:, L.KIND] == L.K_CHARACTER
+    chars = ent.kind == L.K_CHARACTER
     assert chars.sum() >= 20
-    assert (ent[chars, L.HEALTH] == ent[chars, L.MAX_HEALTH]).all()
-    assert (ent[chars, L.MAX_HEALTH] == CATALOGUE.cards.max_health[ent[chars, L.CARD]]).all()
+    assert (ent.health[chars] == ent.max_health[chars]).all()
+    assert (ent.max_health[chars] == CATALOGUE.cards.max_health[ent.card[chars]]).all()
 
 
 def test_an_eliminated_team_takes_no_more_turns():
@@ -133,7 +133,7 @@ def test_an_eliminated_team_takes_no_more_turns():
 
     game = new_game(2, 3, EXAMPLE_TEAMS.cards)
     st, ent = game.st, game.st.ent
-    for e in np.flatnonzero((ent[:, L.TEAM] == 1) & (ent[:, L.KIND] == L.K_CHARACTER)):
+    for e in np.flatnonzero((ent.team == 1) & (ent.kind == L.K_CHARACTER)):
         _kill(st, game.S, int(e), -1, L.BY_ATTACK)
     for _ in range(150):
         if game.current < 0:
@@ -149,15 +149,15 @@ def test_a_cpu_is_every_teams_opponent():
     four teams standing on a CPU's space (range 0) may attack it."""
     game = new_game(2, 3, EXAMPLE_TEAMS.cards)
     st, ent = game.st, game.st.ent
-    cpus = np.flatnonzero(ent[:, L.IS_CPU] != 0)
-    assert cpus.size and (ent[cpus, L.TEAM] == L.NO_TEAM).all()
+    cpus = np.flatnonzero(ent.is_cpu != 0)
+    assert cpus.size and (ent.team[cpus] == L.NO_TEAM).all()
     for t in range(4):
-        c = int(np.flatnonzero((ent[:, L.TEAM] == t) & (ent[:, L.KIND] == L.K_CHARACTER))[0])
-        ent[c, L.SPACE] = ent[cpus[0], L.SPACE]
-        ent[c, L.ACTED] = ent[c, L.FROZEN] = ent[c, L.SUBMERGED] = 0
+        c = int(np.flatnonzero((ent.team == t) & (ent.kind == L.K_CHARACTER))[0])
+        ent.space[c] = ent.space[cpus[0]]
+        ent.acted[c] = ent.frozen[c] = ent.submerged[c] = 0
         st.game.cur = c
         assert game.legal_mask()[game.action("attack", cpus[0])], t
-        ent[c, L.SPACE] = -1
+        ent.space[c] = -1
 
 
 def _flood_game():
@@ -170,9 +170,9 @@ def _flood_game():
     game = new_game(2, 3, EXAMPLE_TEAMS.cards, apocalypse=a)
     st, ent = game.st, game.st.ent
     st.game.revealed = st.game.apoc_active = 1
-    for e in np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER):
-        ent[e, L.SPACE] = game.S.spawn_space[ent[e, L.TEAM], 0]
-        ent[e, L.HEALTH] = ent[e, L.MAX_HEALTH] = 10**6
+    for e in np.flatnonzero(ent.kind == L.K_CHARACTER):
+        ent.space[e] = game.S.spawn_space[ent.team[e], 0]
+        ent.health[e] = ent.max_health[e] = 10**6
     return game, a
 
 
@@ -186,10 +186,10 @@ def test_the_flood_takes_the_gm_turns_place_and_rises_every_step():
     game, a = _flood_game()
     st, ent = game.st, game.st.ent
     damage, rise = int(game.S.apoc_params[a, P_DAMAGE]), int(game.S.apoc_params[a, P_RISE])
-    chars = np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER)
+    chars = np.flatnonzero(ent.kind == L.K_CHARACTER)
     for k in range(2):
         _gm_turn(st, game.S)
-        assert (ent[chars, L.HEALTH] == 10**6 - damage * (k + 1) - rise * k * (k + 1) // 2
+        assert (ent.health[chars] == 10**6 - damage * (k + 1) - rise * k * (k + 1) // 2
                 ).all(), k
     assert st.game.apoc_step == 2 and rise > 0
 
@@ -201,10 +201,10 @@ def test_a_destroyed_coordinate_removes_everyone_standing_in_it():
 
     game, _ = _flood_game()
     st, ent = game.st, game.st.ent
-    c = int(np.flatnonzero((ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.TEAM] == 0))[0])
+    c = int(np.flatnonzero((ent.kind == L.K_CHARACTER) & (ent.team == 0))[0])
     deaths = int(st.game.deaths)
-    _destroy(st, game.S, int(st.tile_pos[ent[c, L.SPACE]]))
-    assert ent[c, L.ALIVE] == 0 and st.game.deaths > deaths
+    _destroy(st, game.S, int(st.tile_pos[ent.space[c]]))
+    assert ent.alive[c] == 0 and st.game.deaths > deaths
     assert st.tile_pos[game.S.spawn_space[0, 0]] < 0  # the coordinate is a void now
 
 
@@ -271,16 +271,16 @@ def test_cpu_retaliates_only_when_it_survives_and_has_an_attack():
                                                   ("Charon", 1, 150, False)):
         game = new_game(1, 2)
         st = game.st
-        cpu = int(np.flatnonzero(st.ent[:, L.IS_CPU])[setup.cpu_names.index(cpu_name)])
-        st.ent[0, L.SPACE] = setup.static.spawn_space[0, 0]  # far away: positioning is ignored
-        st.ent[0, L.ATK:L.ATK + 4] = attacks
-        st.ent[cpu, L.HEALTH] = cpu_health
+        cpu = int(np.flatnonzero(st.ent.is_cpu)[setup.cpu_names.index(cpu_name)])
+        st.ent.space[0] = setup.static.spawn_space[0, 0]  # far away: positioning is ignored
+        st.ent.atk[0] = attacks
+        st.ent.health[cpu] = cpu_health
         before = int(st.game.nev)
         _strike(st, game.S, 0, cpu, 0, 0)
         rows = st.ev[before:int(st.game.nev)]
         assert (L.EV_RETALIATE in rows[:, 0]) == expect, cpu_name
         if not expect and cpu_health == 1:
-            assert st.ent[cpu, L.ALIVE] == 0
+            assert st.ent.alive[cpu] == 0
 
 
 def test_elimination_reveals_and_last_team_wins():
@@ -291,10 +291,10 @@ def test_elimination_reveals_and_last_team_wins():
     game = new_game(1, 5)
     st = game.st
     for team in (1, 2):
-        for e in np.flatnonzero(st.ent[:, L.TEAM] == team):
+        for e in np.flatnonzero(st.ent.team == team):
             _kill(st, game.S, int(e), -1, L.BY_ATTACK)
     assert st.game.revealed == 1 and st.game.reveal_why == L.BY_ELIMINATION
-    for e in np.flatnonzero(st.ent[:, L.TEAM] == 3):
+    for e in np.flatnonzero(st.ent.team == 3):
         _kill(st, game.S, int(e), -1, L.BY_ATTACK)
     assert game.terminal and game.result().winner == 0
     assert game.result().reason == "last team standing"
@@ -414,7 +414,7 @@ def test_damage_counts_as_harm_for_the_stalemate():
     game = new_game(2, 3, EXAMPLE_TEAMS.cards)
     _rotation_ends(game, 3)
     assert game.st.game.quiet == 3
-    e = int(np.flatnonzero(game.st.ent[:, L.KIND] == L.K_CHARACTER)[0])
+    e = int(np.flatnonzero(game.st.ent.kind == L.K_CHARACTER)[0])
     game.st.game.harm = 0
     _harm(game.st, game.S, e, 5, -1, L.BY_ATTACK)
     assert game.st.game.harm == 1

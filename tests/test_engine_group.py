@@ -24,10 +24,10 @@ def crowded(edits=()):
     ent = game.st.ent
     here = int(game.S.spawn_space[0, 0])
     for e in range(ent.shape[0]):
-        if ent[e, L.KIND] == L.K_CHARACTER:
-            ent[e, L.SPACE] = here
+        if ent.kind[e] == L.K_CHARACTER:
+            ent.space[e] = here
     c = game.current
-    ent[c, L.ATK:L.ATK + 4] = 20
+    ent.atk[c] = 20
     return game, c
 
 
@@ -37,7 +37,7 @@ def group_action(game, d):
 
 def team_rows(game, team):
     ent = game.st.ent
-    return np.flatnonzero((ent[:, L.TEAM] == team) & (ent[:, L.KIND] == L.K_CHARACTER))
+    return np.flatnonzero((ent.team == team) & (ent.kind == L.K_CHARACTER))
 
 
 def events(game, kind):
@@ -57,8 +57,8 @@ def test_a_group_attack_is_offered_with_every_attack_while_a_teammate_can_join()
     mask = game.legal_mask()
     attacks, groups = mask[game.block("attack")], mask[game.block("group_attack")]
     assert attacks.any() and np.array_equal(attacks, groups)
-    game.st.ent[team_rows(game, 0), L.ACTED] = 1
-    game.st.ent[c, L.ACTED] = 0
+    game.st.ent.acted[team_rows(game, 0)] = 1
+    game.st.ent.acted[c] = 0
     mask = game.legal_mask()
     assert mask[game.block("attack")].any() and not mask[game.block("group_attack")].any()
 
@@ -70,14 +70,14 @@ def test_every_declared_attacker_throws_in_order_while_the_target_stands():
     game, c = crowded()
     d = enemy(game)
     ent = game.st.ent
-    ent[d, L.HEALTH] = ent[d, L.MAX_HEALTH] = 100_000
+    ent.health[d] = ent.max_health[d] = 100_000
     mates = [int(e) for e in team_rows(game, 0)]
     game.apply(group_action(game, d))
     (group,) = game.named_events("group attack")
     assert (group["attacker"], group["target"], group["attackers"]) == (c, d, len(mates))
     throws = game.named_events("attack")
     assert [ev["attacker"] for ev in throws] == [c] + [e for e in mates if e != c]
-    assert all(ev["defender"] == d for ev in throws) and (ent[mates, L.ACTED] == 1).all()
+    assert all(ev["defender"] == d for ev in throws) and (ent.acted[mates] == 1).all()
 
 
 def test_the_group_attack_order_ruling_is_read_from_rules_toml():
@@ -90,14 +90,14 @@ def test_the_group_attack_order_ruling_is_read_from_rules_toml():
         game, c = crowded(edits)
         d = enemy(game)
         ent = game.st.ent
-        ent[d, L.HEALTH] = 1
-        ent[d, L.DEFENSE] = 0
+        ent.health[d] = 1
+        ent.defense[d] = 0
         others = [int(e) for e in team_rows(game, 0) if e != c]
         game.apply(group_action(game, d))
-        assert ent[d, L.ALIVE] == 0 and len(events(game, L.EV_ATTACK)) == 1
+        assert ent.alive[d] == 0 and len(events(game, L.EV_ATTACK)) == 1
         late = events(game, L.EV_GROUP_LATE)
         assert late[:, 2].tolist() == others
-        outcomes[name] = (ent[others, L.ACTED].tolist(), late[:, 4].tolist())
+        outcomes[name] = (ent.acted[others].tolist(), late[:, 4].tolist())
     assert CATALOGUE.rules.group_order == "sequential"
     assert outcomes["sequential"] == ([0] * 4, [0] * 4)
     assert outcomes["declared"] == ([1] * 4, [1] * 4)

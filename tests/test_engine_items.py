@@ -34,8 +34,8 @@ def scenario(space: int | None = None):
     ent = game.st.ent
     here = int(game.S.spawn_space[0, 0]) if space is None else space
     for e in range(ent.shape[0]):
-        if ent[e, L.KIND] == L.K_CHARACTER:  # the teams' characters (not spare rows)
-            ent[e, L.SPACE] = here
+        if ent.kind[e] == L.K_CHARACTER:  # the teams' characters (not spare rows)
+            ent.space[e] = here
     return game, game.current
 
 
@@ -51,12 +51,12 @@ def end_turn_of(game, e: int) -> None:
     scenario's decider with its turn as it was."""
     st, ent = game.st, game.st.ent
     c = game.current
-    acted, done = int(ent[c, L.ACTED]), ent[:, L.DONE].copy()
+    acted, done = int(ent.acted[c]), ent.done.copy()
     st.game.cur = e
     game.apply(L.END)
-    ent[:, L.DONE] = done
+    ent.done[:] = done
     st.game.cur = c
-    ent[c, L.ACTED] = acted
+    ent.acted[c] = acted
 
 
 def use_on(game, k: int, e: int) -> int:
@@ -85,17 +85,17 @@ def item_actions(game) -> list[int]:
 def slots(game, e: int) -> list[int]:
     """The item names in ``e``'s pool (None: empty slot)."""
     ent = game.st.ent
-    p = e if ent[e, L.POOL] == 0 else int(ent[e, L.POOL]) - 1
-    return [ITEMS.names[v - 1] if v else None for v in ent[p, L.ITEM_SLOT:L.ITEM_SLOT + 2]]
+    p = e if ent.pool[e] == 0 else int(ent.pool[e]) - 1
+    return [ITEMS.names[v - 1] if v else None for v in ent.item_slot[p]]
 
 
 def ally_of(game, c):
     ent = game.st.ent
-    return int(next(e for e in range(ent.shape[0]) if ent[e, L.TEAM] == ent[c, L.TEAM] and e != c))
+    return int(next(e for e in range(ent.shape[0]) if ent.team[e] == ent.team[c] and e != c))
 
 
 def enemy_of(game, c):
-    return int(np.flatnonzero((game.st.ent[:, L.TEAM] == 1) & (game.st.ent[:, L.KIND] == L.K_CHARACTER))[0])
+    return int(np.flatnonzero((game.st.ent.team == 1) & (game.st.ent.kind == L.K_CHARACTER))[0])
 
 
 def events(game, kind):
@@ -160,19 +160,19 @@ def test_an_item_gained_is_usable_only_after_ending_a_turn_holding_it(how):
     their Turn with an Item in order to use it"."""
     game, c = scenario()
     ent = game.st.ent
-    ent[c, L.HEALTH] -= 60
+    ent.health[c] -= 60
     if how == "granted":
         give(game, c, "Health Potion", active=False)
     else:
-        assert _put_on_floor(game.st, item("Health Potion"), int(ent[c, L.SPACE]))
+        assert _put_on_floor(game.st, item("Health Potion"), int(ent.space[c]))
         game.apply(pick(game, 0))
     assert slots(game, c) == ["Health Potion", None]
     assert use_on(game, 0, c) not in item_actions(game)
     end_turn_of(game, c)
     assert use_on(game, 0, c) in item_actions(game)
-    h = int(ent[c, L.HEALTH])
+    h = int(ent.health[c])
     game.apply(use_on(game, 0, c))
-    assert ent[c, L.HEALTH] == h + 40 and slots(game, c) == [None, None]  # used up
+    assert ent.health[c] == h + 40 and slots(game, c) == [None, None]  # used up
 
 
 def test_at_most_two_items():
@@ -183,7 +183,7 @@ def test_at_most_two_items():
     give(game, c, "Iron Sword")
     give(game, c, "Spyglass")
     assert not _grant_item(game.st, game.S, c, item("Antidote"))
-    _put_on_floor(game.st, item("Antidote"), int(ent[c, L.SPACE]))
+    _put_on_floor(game.st, item("Antidote"), int(ent.space[c]))
     assert pick(game, 0) not in item_actions(game)
     game.apply(drop(game, 1))
     assert slots(game, c) == ["Iron Sword", None]
@@ -200,16 +200,16 @@ def test_some_items_cost_the_action(name, costs):
     use tiles, use items, or to interact with abilities" (cards/items.csv `costs_action`)."""
     game, c = scenario()
     ent = game.st.ent
-    ent[c, L.HEALTH] -= 60
+    ent.health[c] -= 60
     give(game, c, name)
-    ent[c, L.ACTED] = 1
+    ent.acted[c] = 1
     usable = [a for a in item_actions(game) if a < drop(game, 0)]
     assert bool(usable) != costs
-    ent[c, L.ACTED] = 0
+    ent.acted[c] = 0
     usable = [a for a in item_actions(game) if a < drop(game, 0)]
     assert usable
     game.apply(usable[0])
-    assert ent[c, L.ACTED] == int(costs)
+    assert ent.acted[c] == int(costs)
 
 
 @pytest.mark.parametrize("name, column, delta", [
@@ -222,15 +222,15 @@ def test_a_held_item_s_stat_lasts_as_long_as_it_is_held_and_active(name, column,
     game, c = scenario()
     ent = game.st.ent
     cols = slice(L.ATK, L.ATK + 4) if column == L.ATK else slice(column, column + 1)
-    v0 = ent[c, cols].copy()
+    v0 = ent.raw[c, cols].copy()
     give(game, c, name, active=False)
-    assert np.array_equal(ent[c, cols], v0), "not active yet: no stat"
+    assert np.array_equal(ent.raw[c, cols], v0), "not active yet: no stat"
     end_turn_of(game, c)
-    assert np.array_equal(ent[c, cols], v0 + delta)
+    assert np.array_equal(ent.raw[c, cols], v0 + delta)
     assert item_actions(game) == [drop(game, 0)], "held: only dropped, never used"
     assert _attack_star(game.st, game.S, c, enemy_of(game, c)) != GREEN
     game.apply(drop(game, 0))
-    assert np.array_equal(ent[c, cols], v0)
+    assert np.array_equal(ent.raw[c, cols], v0)
 
 
 def test_items_drop_where_the_holder_dies_and_a_revive_does_not_restore_them():
@@ -242,10 +242,10 @@ def test_items_drop_where_the_holder_dies_and_a_revive_does_not_restore_them():
     a = ally_of(game, c)
     give(game, a, "War Hammer")
     give(game, a, "Health Potion")
-    atk = ent[a, L.ATK]
-    spot = int(ent[a, L.SPACE])
+    atk = ent.atk[a, 0]
+    spot = int(ent.space[a])
     _kill(st, game.S, a, -1, L.BY_ATTACK)
-    assert slots(game, a) == [None, None] and ent[a, L.ATK] == atk - 2
+    assert slots(game, a) == [None, None] and ent.atk[a, 0] == atk - 2
     lying = sorted(ITEMS.names[i] for i, s in st.floor if i >= 0 and s == spot)
     assert lying == ["Health Potion", "War Hammer"] and st.game.floor_n == 2
     from sim.engine.effects.ability_effects import _revive, _revive_space
@@ -275,12 +275,12 @@ def test_drop_onto_the_current_space_and_pick_up_within_1_range(patch):
     assert [a - pick(game, 0) for a in item_actions(game)] == [0]
     st.floor[:] = saved
     st.game.floor_n = n_floor
-    game.st.ent[c, L.SPACE] = door
+    game.st.ent.space[c] = door
     st.floor[1:5] = -1
     st.game.floor_n = 1
     _put_on_floor(st, item("Antidote"), beyond)  # row 1: next tile, range 2
     assert [a - pick(game, 0) for a in item_actions(game)] == []
-    game.st.ent[c, L.SPACE] = beyond
+    game.st.ent.space[c] = beyond
     assert [a - pick(game, 0) for a in item_actions(game)] == [1]
 
 
@@ -290,11 +290,11 @@ def test_both_only_on_your_own_turn_and_never_frozen():
     nor pick up or drop: "anything frozen can do nothing at all")."""
     game, c = scenario()
     ent = game.st.ent
-    ent[c, L.HEALTH] -= 60
+    ent.health[c] -= 60
     give(game, c, "Health Potion")
-    _put_on_floor(game.st, item("Antidote"), int(ent[c, L.SPACE]))
+    _put_on_floor(game.st, item("Antidote"), int(ent.space[c]))
     assert item_actions(game) == [use_on(game, 0, c), pick(game, 0), drop(game, 0)]
-    ent[c, L.FROZEN] = 99 * L.CLOCKS + 1
+    ent.frozen[c] = 99 * L.CLOCKS + 1
     assert game.legal_actions().tolist() == [L.END]
 
 
@@ -306,29 +306,29 @@ def test_a_multi_character_card_shares_one_item_pool():
     card is considered dead")."""
     game, _ = scenario()
     st, ent = game.st, game.st.ent
-    twins = np.flatnonzero(ent[:, L.CARD] == CATALOGUE.cards.find("Toon Twins"))
+    twins = np.flatnonzero(ent.card == CATALOGUE.cards.find("Toon Twins"))
     a, b = (int(x) for x in twins)
-    assert ent[b, L.POOL] == a + 1
-    atk = ent[twins, L.ATK].copy()
+    assert ent.pool[b] == a + 1
+    atk = ent.atk[twins, 0].copy()
     give(game, b, "Iron Sword")  # gained by one: the pool's
     give(game, a, "Health Potion")
     assert slots(game, a) == slots(game, b) == ["Iron Sword", "Health Potion"]
-    assert np.array_equal(ent[twins, L.ATK], atk + 1), "held: applies to all of them"
+    assert np.array_equal(ent.atk[twins, 0], atk + 1), "held: applies to all of them"
     st.game.cur = b
-    ent[twins, L.HEALTH] -= 50
+    ent.health[twins] -= 50
     game.apply(use_on(game, 1, b))
-    assert ent[b, L.HEALTH] == ent[a, L.HEALTH] + 40, "used up: only the user"
+    assert ent.health[b] == ent.health[a] + 40, "used up: only the user"
     st.game.cur = b
     game.apply(drop(game, 0))  # "Any one of them may drop"
-    assert np.array_equal(ent[twins, L.ATK], atk)
+    assert np.array_equal(ent.atk[twins, 0], atk)
     st.game.cur = a
-    ent[a, L.SPACE] = ent[b, L.SPACE]
+    ent.space[a] = ent.space[b]
     game.apply(pick(game, 0))  # ... "or pick up"
     give(game, a, "Spyglass")
     _kill(st, game.S, a, -1, L.BY_ATTACK)
     assert slots(game, b) == ["Iron Sword", "Spyglass"] and st.game.floor_n == 0
     _kill(st, game.S, b, -1, L.BY_ATTACK)
-    assert st.game.floor_n == 2 and set(st.floor[:2, 1]) == {int(ent[b, L.SPACE])}
+    assert st.game.floor_n == 2 and set(st.floor[:2, 1]) == {int(ent.space[b])}
 
 
 # --------------------------------------------------------------------------- the effects
@@ -339,17 +339,17 @@ def test_thrown_flat_damage_ignores_defense_and_draws_no_retaliation():
     it ..."); an invisible opponent is not a target ("cannot be targeted by a direct attack")."""
     game, c = scenario()
     ent = game.st.ent
-    cpu = int(np.flatnonzero((ent[:, L.IS_CPU] != 0) & (ent[:, L.ATK] > 0))[0])
-    ent[cpu, L.SPACE] = ent[c, L.SPACE]
-    ent[cpu, L.DEFENSE] = 9
-    ent[cpu, L.HEALTH] = ent[cpu, L.MAX_HEALTH] = 1000
+    cpu = int(np.flatnonzero((ent.is_cpu != 0) & (ent.atk[:, 0] > 0))[0])
+    ent.space[cpu] = ent.space[c]
+    ent.defense[cpu] = 9
+    ent.health[cpu] = ent.max_health[cpu] = 1000
     give(game, c, "Throwing Knife")
     d = enemy_of(game, c)
-    ent[d, L.INVISIBLE] = 99 * L.CLOCKS + 1
+    ent.invisible[d] = 99 * L.CLOCKS + 1
     assert use_on(game, 0, d) not in item_actions(game)
-    h = int(ent[cpu, L.HEALTH])
+    h = int(ent.health[cpu])
     game.apply(use_on(game, 0, cpu))
-    assert ent[cpu, L.HEALTH] == h - 20 and len(events(game, L.EV_RETALIATE)) == 0
+    assert ent.health[cpu] == h - 20 and len(events(game, L.EV_RETALIATE)) == 0
     assert len(events(game, L.EV_ITEM_DAMAGE)) == 1
 
 
@@ -360,31 +360,31 @@ def test_a_blast_is_tile_wide_damage_on_the_tile_of_the_space_hit(patch):
     s, ring, far, door, other = patch
     game, c = scenario(door)
     ent = game.st.ent
-    foes = np.flatnonzero((ent[:, L.TEAM] >= 1) & (ent[:, L.KIND] == L.K_CHARACTER))
-    ent[foes, L.SPACE] = other
-    ent[foes[0], L.INVISIBLE] = 99 * L.CLOCKS + 1
-    mates = np.flatnonzero((ent[:, L.TEAM] == 0) & (ent[:, L.KIND] == L.K_CHARACTER))
-    ent[mates[1:], L.SPACE] = other
+    foes = np.flatnonzero((ent.team >= 1) & (ent.kind == L.K_CHARACTER))
+    ent.space[foes] = other
+    ent.invisible[foes[0]] = 99 * L.CLOCKS + 1
+    mates = np.flatnonzero((ent.team == 0) & (ent.kind == L.K_CHARACTER))
+    ent.space[mates[1:]] = other
     give(game, c, "Fire Bomb")
     spaces = [a - use_at(game, 0, 0) for a in item_actions(game) if a < drop(game, 0)]
     assert other in spaces and door in spaces
-    before, mates_before = ent[foes, L.HEALTH].copy(), ent[mates, L.HEALTH].copy()
+    before, mates_before = ent.health[foes].copy(), ent.health[mates].copy()
     game.apply(use_at(game, 0, other))
-    assert np.array_equal(ent[foes, L.HEALTH], before - 25)
-    there = ent[mates, L.SPACE] == other  # the thrower stands on another tile
+    assert np.array_equal(ent.health[foes], before - 25)
+    there = ent.space[mates] == other  # the thrower stands on another tile
     assert there.sum() == len(mates) - 1 and not there[mates == c].any()
-    assert np.array_equal(ent[mates, L.HEALTH], mates_before - 25 * there)
+    assert np.array_equal(ent.health[mates], mates_before - 25 * there)
 
 
 @pytest.mark.parametrize("name, check", [
-    ("Shield Tonic", lambda ent, c, d, a: ent[c, L.SHIELD] == 30),
-    ("Healing Salve", lambda ent, c, d, a: ent[a, L.HEALTH] == ent[a, L.MAX_HEALTH]),
-    ("Antidote", lambda ent, c, d, a: ent[c, L.DEBUFF] == 0),
-    ("Grenade", lambda ent, c, d, a: ent[d, L.HEALTH] == ent[d, L.MAX_HEALTH] - 30),
-    ("Scroll of Frost", lambda ent, c, d, a: ent[d, L.FROZEN] != 0),
-    ("Scroll of Shadows", lambda ent, c, d, a: ent[c, L.INVISIBLE] != 0),
-    ("Scroll of Might", lambda ent, c, d, a: ent[a, L.BUFF] != 0 and ent[a, L.BUFF_DELTA] == 2),
-    ("Scroll of Weakness", lambda ent, c, d, a: ent[d, L.DEBUFF] != 0),
+    ("Shield Tonic", lambda ent, c, d, a: ent.shield[c] == 30),
+    ("Healing Salve", lambda ent, c, d, a: ent.health[a] == ent.max_health[a]),
+    ("Antidote", lambda ent, c, d, a: ent.debuff[c] == 0),
+    ("Grenade", lambda ent, c, d, a: ent.health[d] == ent.max_health[d] - 30),
+    ("Scroll of Frost", lambda ent, c, d, a: ent.frozen[d] != 0),
+    ("Scroll of Shadows", lambda ent, c, d, a: ent.invisible[c] != 0),
+    ("Scroll of Might", lambda ent, c, d, a: ent.buff[a] != 0 and ent.buff_delta[a] == 2),
+    ("Scroll of Weakness", lambda ent, c, d, a: ent.debuff[d] != 0),
 ])
 def test_used_up_items_run_their_effect_row(name, check):
     """Effects as data: a used-up item's row (cards/items.csv) runs through the abilities'
@@ -393,8 +393,8 @@ def test_used_up_items_run_their_effect_row(name, check):
     game, c = scenario()
     ent = game.st.ent
     a, d = ally_of(game, c), enemy_of(game, c)
-    ent[a, L.HEALTH] -= 40
-    ent[c, L.DEBUFF], ent[c, L.DEBUFF_BY] = 99 * L.CLOCKS + 1, d
+    ent.health[a] -= 40
+    ent.debuff[c], ent.debuff_by[c] = 99 * L.CLOCKS + 1, d
     give(game, c, name)
     tk = int(ITEMS.rows[item(name), L.FX_TARGET])
     t = {L.T_NONE: c, L.T_SELF: c, L.T_ALLY: a, L.T_ENEMY: d}[tk]
@@ -411,16 +411,16 @@ def test_a_scroll_strike_is_an_attack_with_extra_dice_and_a_teleport_costs_no_ac
     give(game, c, "Scroll of Fury")
     give(game, c, "Scroll of Blinking")
     d = enemy_of(game, c)
-    n = int(ent[c, L.ATK + _attack_star(game.st, game.S, c, d)])
+    n = int(ent.atk[c, _attack_star(game.st, game.S, c, d)])
     spaces = [a - use_at(game, 1, 0) for a in item_actions(game) if use_at(game, 1, 0) <= a
               < pick(game, 0)]
     assert spaces
     game.apply(use_at(game, 1, spaces[0]))
-    assert ent[c, L.SPACE] == spaces[0] and ent[c, L.ACTED] == 0
-    ent[c, L.SPACE] = ent[d, L.SPACE]
+    assert ent.space[c] == spaces[0] and ent.acted[c] == 0
+    ent.space[c] = ent.space[d]
     game.apply(use_on(game, 0, d))
     attack = events(game, L.EV_ATTACK)[-1]
-    assert attack[3] == d and attack[5] == n + 3 and ent[c, L.ACTED] == 1
+    assert attack[3] == d and attack[5] == n + 3 and ent.acted[c] == 1
 
 
 def test_boots_may_let_the_holder_freely_cross_water():
@@ -441,7 +441,7 @@ def test_a_destroyed_coordinate_removes_its_items_and_a_full_floor_loses_them():
     leaves the game (docs/rulings.md)."""
     game, c = scenario()
     st, ent = game.st, game.st.ent
-    here = int(ent[c, L.SPACE])
+    here = int(ent.space[c])
     for _ in range(L.F_CAP - 1):
         assert _put_on_floor(st, item("Antidote"), here)
     give(game, c, "Spyglass")
@@ -467,29 +467,29 @@ def test_greedy_picks_up_heals_when_hurt_and_throws_at_the_best_target():
     would restore less than `keep_percent` of it; throws a knife at the target it kills."""
     game, c = scenario()
     st, ent = game.st, game.st.ent
-    _put_on_floor(st, item("Health Potion"), int(ent[c, L.SPACE]))
+    _put_on_floor(st, item("Health Potion"), int(ent.space[c]))
     step(game, L.GREEDY)
     assert slots(game, c) == ["Health Potion", None]
     end_turn_of(game, c)
-    ent[c, L.ACTED] = 1
+    ent.acted[c] = 1
     st.game.cur = c
-    ent[c, L.HEALTH] = ent[c, L.MAX_HEALTH] - 5
-    ent[c, L.SPEED_LEFT] = 0
+    ent.health[c] = ent.max_health[c] - 5
+    ent.speed_left[c] = 0
     step(game, L.GREEDY)
     assert slots(game, c)[0] == "Health Potion", "kept: a scratch"
-    st.game.cur, ent[c, L.DONE] = c, 0
-    ent[c, L.HEALTH] = ent[c, L.MAX_HEALTH] - 45
+    st.game.cur, ent.done[c] = c, 0
+    ent.health[c] = ent.max_health[c] - 45
     step(game, L.GREEDY)
-    assert slots(game, c)[0] is None and ent[c, L.HEALTH] == ent[c, L.MAX_HEALTH] - 5
-    st.game.cur, ent[c, L.DONE], ent[c, L.ACTED] = c, 0, 0
+    assert slots(game, c)[0] is None and ent.health[c] == ent.max_health[c] - 5
+    st.game.cur, ent.done[c], ent.acted[c] = c, 0, 0
     give(game, c, "Throwing Knife")
-    foes = np.flatnonzero((ent[:, L.TEAM] == 1) & (ent[:, L.KIND] == L.K_CHARACTER))
-    ent[foes, L.DEFENSE] = 9
+    foes = np.flatnonzero((ent.team == 1) & (ent.kind == L.K_CHARACTER))
+    ent.defense[foes] = 9
     weak = int(foes[2])
-    ent[weak, L.HEALTH] = 15
-    ent[c, L.ATK:L.ATK + 4] = 0
+    ent.health[weak] = 15
+    ent.atk[c] = 0
     step(game, L.GREEDY)
-    assert ent[weak, L.ALIVE] == 0
+    assert ent.alive[weak] == 0
 
 
 def test_the_lookahead_considers_item_uses():
@@ -499,10 +499,9 @@ def test_the_lookahead_considers_item_uses():
     ent = game.st.ent
     d = enemy_of(game, c)
     away = int(game.S.spawn_space[2, 0])
-    ent[(ent[:, L.KIND] == L.K_CHARACTER) & (np.arange(ent.shape[0]) != c) & (np.arange(ent.shape[0]) != d),
-        L.SPACE] = away
+    ent.space[(ent.kind == L.K_CHARACTER) & (np.arange(ent.shape[0]) != c) & (np.arange(ent.shape[0]) != d)] = away
     give(game, c, "Throwing Knife")
-    _put_on_floor(game.st, item("Antidote"), int(ent[c, L.SPACE]))
+    _put_on_floor(game.st, item("Antidote"), int(ent.space[c]))
     mask = game.legal_mask()
     cands = np.empty(40, np.int64)
     k = _candidates(game.st, game.S, mask, cands, 64)
@@ -520,7 +519,7 @@ def test_item_events_read_well():
     rows = decode(game.event_rows(), labels, game.setup.apocalypses.names, ITEMS.names)
     texts = [e["text"] for e in rows if e["event"].startswith("item")]
     assert texts[0].endswith("gains Iron Sword (space %d; usable after ending a turn)"
-                             % game.st.ent[c, L.SPACE])
+                             % game.st.ent.space[c])
     assert "drops Iron Sword on space" in texts[-1]
     assert all(e["rule"] for e in rows)
 

@@ -23,8 +23,8 @@ def _after_placement(seed: int = 2):
     """Team 1's first turn with its five characters placed: nobody has acted yet."""
     game = new_game(1, seed, EXAMPLE_TEAMS.cards)
     greedy = by_name("greedy")
-    while game.st.ent[game.current, L.SPACE] < 0:
-        assert game.st.ent[game.current, L.TEAM] == 0
+    while game.st.ent.space[game.current] < 0:
+        assert game.st.ent.team[game.current] == 0
         mask = game.legal_mask()
         # no hand-over while placing ("before anything else")
         assert not mask[game.block("hand_over")].any()
@@ -38,8 +38,8 @@ def _hand(game, e):
 
 def _team_rows(game, team=0):
     ent = game.st.ent
-    return [e for e in range(ent.shape[0]) if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0
-            and ent[e, L.KIND] == L.K_CHARACTER]
+    return [e for e in range(ent.shape[0]) if ent.team[e] == team and ent.alive[e] != 0
+            and ent.kind[e] == L.K_CHARACTER]
 
 
 def test_any_order_of_the_five_characters_can_be_played():
@@ -60,7 +60,7 @@ def test_any_order_of_the_five_characters_can_be_played():
         assert played == list(order)
         hands = game.event_rows()
         assert (hands[:, 0] == L.EV_HAND).sum() <= 4
-        assert game.st.ent[game.current, L.TEAM] == 1  # the turn passed on
+        assert game.st.ent.team[game.current] == 1  # the turn passed on
 
 
 def test_hand_over_only_before_acting_and_only_to_teammates_still_to_act():
@@ -108,13 +108,13 @@ def test_greedy_lets_a_teammate_that_can_strike_go_first():
     st, ent = game.st, game.st.ent
     rows = _team_rows(game)
     c, striker = rows[0], rows[3]
-    foe = int(np.flatnonzero((ent[:, L.TEAM] == 1) & (ent[:, L.KIND] == L.K_CHARACTER))[0])
-    ent[foe, L.SPACE] = int(game.S.spawn_space[1, 0])
-    ent[striker, L.SPACE] = ent[foe, L.SPACE]  # range 0: the foe on its own space
+    foe = int(np.flatnonzero((ent.team == 1) & (ent.kind == L.K_CHARACTER))[0])
+    ent.space[foe] = int(game.S.spawn_space[1, 0])
+    ent.space[striker] = ent.space[foe]  # range 0: the foe on its own space
     for e in rows:  # nobody else has an opponent within range 0 on the team's own spawn
-        ent[e, L.RANGE] = 0
-    ent[c, L.AB_USED] = 1  # nothing but moving for c
+        ent.range[e] = 0
+    ent.ab_used[c] = 1  # nothing but moving for c
     assert st.game.hands_left == 4
     assert by_name("greedy").choose(game) == _hand(game, striker)
-    ent[striker, L.SPACE] = ent[c, L.SPACE]  # no one can strike: c goes on itself
+    ent.space[striker] = ent.space[c]  # no one can strike: c goes on itself
     assert by_name("greedy").choose(game) != _hand(game, striker)

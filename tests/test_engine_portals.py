@@ -18,7 +18,7 @@ from tests._engine_kit import EXAMPLE_TEAMS, new_game
 
 def _off_portal(st, p) -> list[int]:
     """The free floor spaces of tile ``p`` that are not a portal component."""
-    taken = set(st.ent[:, L.SPACE].tolist())
+    taken = set(st.ent.space.tolist())
     return [int(s) for s in np.flatnonzero(st.tile_pos == p)
             if st.kind[s] == FLOOR and st.twin[s] < 0 and s not in taken]
 
@@ -44,9 +44,9 @@ def _portal_game():
 
 def _two_opponents(st):
     ent = st.ent
-    chars = np.flatnonzero((ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.ALIVE] != 0))
+    chars = np.flatnonzero((ent.kind == L.K_CHARACTER) & (ent.alive != 0))
     a = int(chars[0])
-    b = int(next(e for e in chars if ent[e, L.TEAM] != ent[a, L.TEAM]))
+    b = int(next(e for e in chars if ent.team[e] != ent.team[a]))
     return a, b
 
 
@@ -56,12 +56,12 @@ def test_tile_wide_damage_lands_on_the_whole_linked_tile():
     p, q = int(st.tile_pos[s]), int(st.tile_pos[far])
     assert _linked_tile(st, p) == q
     user, foe = _two_opponents(st)
-    st.ent[user, L.SPACE] = s  # in tile p (on its component: the far one stands in both)
-    st.ent[foe, L.SPACE] = _floor_off_portal(st, q)  # in the far tile, not on the portal
-    st.ent[foe, L.SHIELD] = 0
-    before = int(st.ent[foe, L.HEALTH])
+    st.ent.space[user] = s  # in tile p (on its component: the far one stands in both)
+    st.ent.space[foe] = _floor_off_portal(st, q)  # in the far tile, not on the portal
+    st.ent.shield[foe] = 0
+    before = int(st.ent.health[foe])
     _blast(st, S, user, s, 7, L.BY_TILE_DAMAGE)
-    assert st.ent[foe, L.HEALTH] == before - 7
+    assert st.ent.health[foe] == before - 7
 
 
 def test_a_tile_without_a_portal_links_nothing():
@@ -82,8 +82,8 @@ def test_homefield_on_a_portal_component_from_the_far_tile():
     if far_suit < 0 or far_suit == own_suit:
         pytest.skip("the linked tiles share a suit (or the far one has none)")
     c, _ = _two_opponents(st)
-    st.ent[c, L.SUIT] = own_suit
-    st.ent[c, L.SPACE] = far  # on the far component: its own tile q, plus p through the portal
+    st.ent.suit[c] = own_suit
+    st.ent.space[c] = far  # on the far component: its own tile q, plus p through the portal
     assert _homefield(st, S, c)
-    st.ent[c, L.SPACE] = _floor_off_portal(st, q)  # in q off the portal: q's suit only
+    st.ent.space[c] = _floor_off_portal(st, q)  # in q off the portal: q's suit only
     assert not _homefield(st, S, c)

@@ -49,8 +49,8 @@ def game_on(board: int = BOARD):
     game = new_game(board, 2, EXAMPLE_TEAMS.cards)
     ent = game.st.ent
     for e in range(ent.shape[0]):
-        if ent[e, L.KIND] == L.K_CHARACTER:  # the teams' characters (not spare rows)
-            ent[e, L.SPACE] = int(game.S.spawn_space[ent[e, L.TEAM], 0])
+        if ent.kind[e] == L.K_CHARACTER:  # the teams' characters (not spare rows)
+            ent.space[e] = int(game.S.spawn_space[ent.team[e], 0])
     return game, game.current
 
 
@@ -73,7 +73,7 @@ def middle(p: int) -> int:
 def floor_of(game, p: int) -> int:
     """A floor space of position p with no CPU on it."""
     st = game.st
-    taken = set(st.ent[st.ent[:, L.IS_CPU] != 0, L.SPACE].tolist())
+    taken = set(st.ent.space[st.ent.is_cpu != 0].tolist())
     return int(next(s for s in np.flatnonzero(st.tile_pos == p)
                     if st.kind[s] == FLOOR and s not in taken))
 
@@ -84,22 +84,22 @@ def end_turn_of(game, e: int) -> None:
     scenario's decider with everyone's turn as it was."""
     st, ent = game.st, game.st.ent
     c = game.current
-    acted, done = int(ent[c, L.ACTED]), ent[:, L.DONE].copy()
+    acted, done = int(ent.acted[c]), ent.done.copy()
     st.game.cur = e
-    ent[e, L.DONE] = 0
+    ent.done[e] = 0
     game.apply(L.END)
-    ent[:, L.DONE] = done
+    ent.done[:] = done
     st.game.cur = c
-    ent[c, L.ACTED] = acted
+    ent.acted[c] = acted
 
 
 def ally_of(game, c, k=1):
     ent = game.st.ent
-    return int([e for e in range(ent.shape[0]) if ent[e, L.TEAM] == ent[c, L.TEAM] and e != c][k - 1])
+    return int([e for e in range(ent.shape[0]) if ent.team[e] == ent.team[c] and e != c][k - 1])
 
 
 def enemy_of(game, c):
-    return int(np.flatnonzero(game.st.ent[:, L.TEAM] == 1)[0])
+    return int(np.flatnonzero(game.st.ent.team == 1)[0])
 
 
 def events(game, kind):
@@ -126,8 +126,8 @@ def give_ability(game, c, type_name: str, **params):
     kind = AB.types[code]
     row = AB.row(code, [params.get(n, d) for n, d in zip(kind.param_names, kind.defaults)])
     ent = game.st.ent
-    ent[c, L.AB:L.AB + len(row)] = row
-    ent[c, L.CHARGES_LEFT] = ent[c, L.AB_CHARGES]
+    ent.ab[c, :len(row)] = row
+    ent.charges_left[c] = ent.ab_charges[c]
 
 
 def board_now(game, board):
@@ -148,23 +148,23 @@ def board_now(game, board):
 # ------------------------------------------------------------------------------ tile rewards
 
 def _speed(g, c):
-    return int(g.st.ent[c, L.SPEED])
+    return int(g.st.ent.speed[c])
 
 
 @pytest.mark.parametrize("tile, price, what, check", [
-    ("Hyperbolic Time Chamber", 3, "+1 speed", lambda g, c, b: g.st.ent[c, L.SPEED] == b[L.SPEED] + 1),
-    ("Hidden Leaf Gate", 2, "+1 range", lambda g, c, b: g.st.ent[c, L.RANGE] == b[L.RANGE] + 1),
+    ("Hyperbolic Time Chamber", 3, "+1 speed", lambda g, c, b: g.st.ent.speed[c] == b[L.SPEED] + 1),
+    ("Hidden Leaf Gate", 2, "+1 range", lambda g, c, b: g.st.ent.range[c] == b[L.RANGE] + 1),
     ("Fortress of Solitude", 4, "+1 defense",
-     lambda g, c, b: g.st.ent[c, L.DEFENSE] == b[L.DEFENSE] + 1),
+     lambda g, c, b: g.st.ent.defense[c] == b[L.DEFENSE] + 1),
     ("Colosseum", 3, "+1 attack on every point",
-     lambda g, c, b: np.array_equal(g.st.ent[c, L.ATK:L.ATK + 4], b[L.ATK:L.ATK + 4] + 1)),
-    ("Manga Cafe", 1, "heal 20", lambda g, c, b: g.st.ent[c, L.HEALTH] == b[L.HEALTH] + 20),
-    ("Central Perk", 2, "heal 30", lambda g, c, b: g.st.ent[c, L.HEALTH] == b[L.HEALTH] + 30),
+     lambda g, c, b: np.array_equal(g.st.ent.atk[c], b[L.ATK:L.ATK + 4] + 1)),
+    ("Manga Cafe", 1, "heal 20", lambda g, c, b: g.st.ent.health[c] == b[L.HEALTH] + 20),
+    ("Central Perk", 2, "heal 30", lambda g, c, b: g.st.ent.health[c] == b[L.HEALTH] + 30),
     ("Warp Zone", 2, "green star",
      lambda g, c, b: _attack_star(g.st, g.S, c, enemy_of(g, c)) == GREEN),
     ("Server Farm", 1, "a coin for the team", lambda g, c, b: g.st.game.coins[0] == 1),
-    ("Concert Stage", 2, "an extra action", lambda g, c, b: g.st.ent[c, L.EXTRA_LEFT] == 1),
-    ("Sky Island", 2, "an item", lambda g, c, b: g.st.ent[c, L.ITEM_SLOT] != 0),
+    ("Concert Stage", 2, "an extra action", lambda g, c, b: g.st.ent.extra_left[c] == 1),
+    ("Sky Island", 2, "an item", lambda g, c, b: g.st.ent.item_slot[c, 0] != 0),
 ])
 def test_a_reward_is_bought_with_ticks_of_turns_ended_in_a_row(tile, price, what, check):
     """"A Tile Reward is a reward a character gets by ending their turn in a tile. Some rewards
@@ -172,16 +172,16 @@ def test_a_reward_is_bought_with_ticks_of_turns_ended_in_a_row(tile, price, what
     relevant tile. The reward's price in ticks disappears in exchange for the reward itself"."""
     game, c = game_on()
     ent = game.st.ent
-    ent[c, L.SPACE] = floor_of(game, where(tile))
-    ent[c, L.HEALTH] -= 50
+    ent.space[c] = floor_of(game, where(tile))
+    ent.health[c] -= 50
     for k in range(1, price):
-        before = ent[c].copy()
+        before = ent.raw[c].copy()
         end_turn_of(game, c)
-        assert ent[c, L.TICKS] == k and not check(game, c, before), what
-    before = ent[c].copy()
+        assert ent.ticks[c] == k and not check(game, c, before), what
+    before = ent.raw[c].copy()
     end_turn_of(game, c)
     assert check(game, c, before), what
-    assert ent[c, L.TICKS] == 0 and ent[c, L.TICK_TILE] == TILES.find(tile) + 1
+    assert ent.ticks[c] == 0 and ent.tick_tile[c] == TILES.find(tile) + 1
     assert len(events(game, L.EV_REWARD)) == 1
 
 
@@ -191,13 +191,13 @@ def test_an_item_reward_with_both_slots_taken_lands_on_the_floor():
     ruling, docs/items.md) and the ticks are spent for it."""
     game, c = game_on()
     st, ent = game.st, game.st.ent
-    ent[c, L.ITEM_SLOT] = ent[c, L.ITEM_SLOT + 1] = 1  # two items held (the first item type)
+    ent.item_slot[c, 0] = ent.item_slot[c, 1] = 1  # two items held (the first item type)
     spot = floor_of(game, where("Sky Island"))
-    ent[c, L.SPACE] = spot
+    ent.space[c] = spot
     for _ in range(2):
         end_turn_of(game, c)
     lying = [int(s) for i, s in st.floor if i >= 0]
-    assert lying == [spot] and ent[c, L.TICKS] == 0 and len(events(game, L.EV_REWARD)) == 1
+    assert lying == [spot] and ent.ticks[c] == 0 and len(events(game, L.EV_REWARD)) == 1
 
 
 def test_ticks_are_counted_separately_for_each_character():
@@ -206,11 +206,11 @@ def test_ticks_are_counted_separately_for_each_character():
     game, c = game_on()
     ent = game.st.ent
     a = ally_of(game, c)
-    ent[[c, a], L.SPACE] = floor_of(game, where("Fortress of Solitude"))
+    ent.space[[c, a]] = floor_of(game, where("Fortress of Solitude"))
     end_turn_of(game, c)
     end_turn_of(game, c)
     end_turn_of(game, a)
-    assert ent[c, L.TICKS] == 2 and ent[a, L.TICKS] == 1
+    assert ent.ticks[c] == 2 and ent.ticks[a] == 1
 
 
 @pytest.mark.parametrize("kind", ["K_MINION", "K_CLONE", "K_ASSIST", "K_VEHICLE"])
@@ -220,12 +220,12 @@ def test_minions_and_other_non_characters_earn_no_ticks(kind):
     earns a tick as a character and none as any other kind (sim/engine/tiles/functions.py:_end_turn_tile)."""
     game, c = game_on()
     ent = game.st.ent
-    ent[c, L.SPACE] = floor_of(game, where("Fortress of Solitude"))
+    ent.space[c] = floor_of(game, where("Fortress of Solitude"))
     end_turn_of(game, c)
-    assert ent[c, L.TICKS] == 1
-    ent[c, L.KIND] = getattr(L, kind)
+    assert ent.ticks[c] == 1
+    ent.kind[c] = getattr(L, kind)
     end_turn_of(game, c)
-    assert ent[c, L.TICKS] == 1
+    assert ent.ticks[c] == 1
 
 
 @pytest.mark.parametrize("second, ticks_after", [
@@ -239,19 +239,19 @@ def test_interrupting_the_string_loses_every_tick(second, ticks_after):
     game, c = game_on()
     ent = game.st.ent
     htc = floor_of(game, where("Hyperbolic Time Chamber"))
-    ent[c, L.SPACE] = htc
+    ent.space[c] = htc
     end_turn_of(game, c)
-    ent[c, L.SPACE] = floor_of(game, where("Rabbit Hole"))  # a walk out and back in
-    ent[c, L.SPACE] = htc
+    ent.space[c] = floor_of(game, where("Rabbit Hole"))  # a walk out and back in
+    ent.space[c] = htc
     end_turn_of(game, c)
-    assert ent[c, L.TICKS] == 2
+    assert ent.ticks[c] == 2
     p = where(second) if second != "Uncovered Tile" else 23
-    ent[c, L.SPACE] = floor_of(game, p)
+    ent.space[c] = floor_of(game, p)
     end_turn_of(game, c)
-    assert ent[c, L.TICKS] == ticks_after
-    ent[c, L.SPACE] = htc
+    assert ent.ticks[c] == ticks_after
+    ent.space[c] = htc
     end_turn_of(game, c)
-    assert ent[c, L.TICKS] == 1 and ent[c, L.SPEED] == _speed(game_on()[0], c)
+    assert ent.ticks[c] == 1 and ent.speed[c] == _speed(game_on()[0], c)
 
 
 def test_redeeming_removes_only_the_price():
@@ -260,10 +260,10 @@ def test_redeeming_removes_only_the_price():
     the reward could not be given, e.g. a Summon already used)."""
     game, c = game_on()
     ent = game.st.ent
-    ent[c, L.SPACE] = floor_of(game, where("Hyperbolic Time Chamber"))
-    ent[c, L.TICKS], ent[c, L.TICK_TILE] = 4, TILES.find("Hyperbolic Time Chamber") + 1
+    ent.space[c] = floor_of(game, where("Hyperbolic Time Chamber"))
+    ent.ticks[c], ent.tick_tile[c] = 4, TILES.find("Hyperbolic Time Chamber") + 1
     end_turn_of(game, c)
-    assert ent[c, L.TICKS] == 2 and len(events(game, L.EV_REWARD)) == 1
+    assert ent.ticks[c] == 2 and len(events(game, L.EV_REWARD)) == 1
 
 
 @pytest.mark.parametrize("tile, price", [("Gotham Alley", 4), ("Jurassic Paddock", 3)])
@@ -273,14 +273,14 @@ def test_no_reward_no_exchange(tile, price):
     an assist already held) keeps the ticks banked."""
     game, c = game_on()
     st, ent = game.st, game.st.ent
-    ent[c, L.SPACE] = floor_of(game, where(tile))
+    ent.space[c] = floor_of(game, where(tile))
     for _ in range(price):  # the first reward: given, and its price paid
         end_turn_of(game, c)
-    assert len(events(game, L.EV_REWARD)) == 1 and ent[c, L.TICKS] == 0
+    assert len(events(game, L.EV_REWARD)) == 1 and ent.ticks[c] == 0
     for _ in range(price + 1):  # now none can join (the Summon used, the assist alive)
         end_turn_of(game, c)
     assert len(events(game, L.EV_REWARD)) == 1  # no reward ...
-    assert ent[c, L.TICKS] == price + 1  # ... no exchange: every tick stays banked
+    assert ent.ticks[c] == price + 1  # ... no exchange: every tick stays banked
 
 
 def test_a_permanent_gain_survives_deactivation_swap_and_removal():
@@ -290,15 +290,15 @@ def test_a_permanent_gain_survives_deactivation_swap_and_removal():
     game, c = game_on()
     st, ent = game.st, game.st.ent
     p = where("Hidden Leaf Gate")
-    ent[c, L.SPACE] = floor_of(game, p)
-    r0 = int(ent[c, L.RANGE])
+    ent.space[c] = floor_of(game, p)
+    r0 = int(ent.range[c])
     end_turn_of(game, c)
     end_turn_of(game, c)
-    assert ent[c, L.RANGE] == r0 + 1
+    assert ent.range[c] == r0 + 1
     _set_tile_state(st, game.S, p, 0, 3, c)
     _swap(st, game.S, p, where("Firewall"), c)
     _transform(st, game.S, where("Firewall"), TILES.uncovered, c)
-    assert ent[c, L.RANGE] == r0 + 1
+    assert ent.range[c] == r0 + 1
 
 
 def test_a_tile_gain_of_one_toon_twin_is_gained_by_both():
@@ -307,17 +307,17 @@ def test_a_tile_gain_of_one_toon_twin_is_gained_by_both():
     permanent +1 range and both rows gain it (one gain event each); other cards do not."""
     game, c = game_on()
     ent = game.st.ent
-    twins = np.flatnonzero((ent[:, L.KIND] == L.K_CHARACTER)
-                           & (ent[:, L.CARD] == CATALOGUE.cards.find("Toon Twins")))
-    assert len(twins) == 2 and len(set(ent[twins, L.GROUP])) == 1
+    twins = np.flatnonzero((ent.kind == L.K_CHARACTER)
+                           & (ent.card == CATALOGUE.cards.find("Toon Twins")))
+    assert len(twins) == 2 and len(set(ent.group[twins])) == 1
     a, b = (int(x) for x in twins)
-    others = np.flatnonzero((ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.GROUP] != ent[a, L.GROUP]))
-    ent[a, L.SPACE] = floor_of(game, where("Hidden Leaf Gate"))
-    before, others_before = ent[[a, b], L.RANGE].copy(), ent[others, L.RANGE].copy()
+    others = np.flatnonzero((ent.kind == L.K_CHARACTER) & (ent.group != ent.group[a]))
+    ent.space[a] = floor_of(game, where("Hidden Leaf Gate"))
+    before, others_before = ent.range[[a, b]].copy(), ent.range[others].copy()
     end_turn_of(game, a)
     end_turn_of(game, a)
-    assert np.array_equal(ent[[a, b], L.RANGE], before + 1)
-    assert np.array_equal(ent[others, L.RANGE], others_before)
+    assert np.array_equal(ent.range[[a, b]], before + 1)
+    assert np.array_equal(ent.range[others], others_before)
     assert sorted(events(game, L.EV_GAIN)[:, 2].tolist()) == [a, b]
 
 
@@ -331,18 +331,18 @@ def test_a_deactivated_tile_is_paused_until_the_deactivation_is_removed():
     st, ent = game.st, game.st.ent
     a = ally_of(game, c)
     stage = where("Concert Stage")
-    ent[a, L.SPACE] = floor_of(game, stage)
+    ent.space[a] = floor_of(game, stage)
     end_turn_of(game, a)
-    ent[c, L.SPACE] = space("Server Farm", 0, 0)  # beside an interactable piece
+    ent.space[c] = space("Server Farm", 0, 0)  # beside an interactable piece
     assert middle(stage) in interact_actions(game)
     game.apply(interact(game, middle(stage)))
-    assert _paused(st, stage) and ent[c, L.ACTED] == 1
+    assert _paused(st, stage) and ent.acted[c] == 1
     end_turn_of(game, a)
-    assert ent[a, L.TICKS] == 1 and ent[a, L.EXTRA_LEFT] == 0  # no tick, none lost
+    assert ent.ticks[a] == 1 and ent.extra_left[a] == 0  # no tick, none lost
     _begin_turn(st, 0)  # the deactivator's team's next turn: "for one rotation" is over
     assert not _paused(st, stage)
     end_turn_of(game, a)
-    assert ent[a, L.EXTRA_LEFT] == 1  # the reward, two ticks in a row counting the pause
+    assert ent.extra_left[a] == 1  # the reward, two ticks in a row counting the pause
 
 
 def test_a_frozen_tile_freezes_everyone_in_it_for_as_long_as_it_is():
@@ -353,24 +353,24 @@ def test_a_frozen_tile_freezes_everyone_in_it_for_as_long_as_it_is():
     st, S, ent = game.st, game.S, game.st.ent
     farm = where("Server Farm")
     d, f = enemy_of(game, c), enemy_of(game, c) + 1
-    ent[d, L.SPACE] = floor_of(game, farm)
-    ent[c, L.SPACE] = floor_of(game, where("River Styx"))
+    ent.space[d] = floor_of(game, farm)
+    ent.space[c] = floor_of(game, where("River Styx"))
     assert interact_actions(game) == []  # no coin yet
     st.game.coins[0] = 1
     game.apply(interact(game, middle(farm)))
-    assert st.game.coins[0] == 0 and ent[d, L.FROZEN] != 0
-    assert ent[d, L.FROZEN] == st.tiles[farm, L.TL_FROZEN]
+    assert st.game.coins[0] == 0 and ent.frozen[d] != 0
+    assert ent.frozen[d] == st.tiles[farm, L.TL_FROZEN]
     a = ally_of(game, c)
-    ent[f, L.SPACE] = floor_of(game, farm)      # walk in ...
-    ent[a, L.SPACE] = space("Server Farm", 0, 0)
+    ent.space[f] = floor_of(game, farm)      # walk in ...
+    ent.space[a] = space("Server Farm", 0, 0)
     _after_action_tiles(st, S)                  # ... and are frozen after the action
-    assert ent[f, L.FROZEN] == ent[a, L.FROZEN] == ent[d, L.FROZEN]
+    assert ent.frozen[f] == ent.frozen[a] == ent.frozen[d]
     st.game.cur = a
     assert game.legal_actions().tolist() == [L.END]  # frozen: nothing at all, no interactable
     st.game.cur = c
     _begin_turn(st, 0)  # the freezer's team's next turn: the tile and its entities thaw together
     _after_action_tiles(st, S)
-    assert ent[d, L.FROZEN] == 0 and ent[f, L.FROZEN] == 0 and not _paused(st, farm)
+    assert ent.frozen[d] == 0 and ent.frozen[f] == 0 and not _paused(st, farm)
 
 
 def test_a_transformed_frozen_tile_thaws_its_entities():
@@ -380,12 +380,12 @@ def test_a_transformed_frozen_tile_thaws_its_entities():
     st, S, ent = game.st, game.S, game.st.ent
     farm = where("Server Farm")
     d = enemy_of(game, c)
-    ent[d, L.SPACE] = floor_of(game, farm)
+    ent.space[d] = floor_of(game, farm)
     _set_tile_state(st, S, farm, 1, 3, c)
     _set_tile_state(st, S, farm, 0, 3, c)
-    assert ent[d, L.FROZEN] != 0 and _paused(st, farm)
+    assert ent.frozen[d] != 0 and _paused(st, farm)
     _transform(st, S, farm, TILES.uncovered, c)
-    assert ent[d, L.FROZEN] == 0 and not _paused(st, farm)
+    assert ent.frozen[d] == 0 and not _paused(st, farm)
 
 
 # ---------------------------------------------------------------------------- interactables
@@ -403,9 +403,9 @@ def test_an_interactable_is_used_from_within_1_range(tile, at, offered):
     game, c = game_on()
     st, ent = game.st, game.st.ent
     st.game.coins[0] = 5
-    ent[c, L.SPACE] = space(tile, *at)
+    ent.space[c] = space(tile, *at)
     assert bool(interact_actions(game)) == offered
-    ent[c, L.ACTED] = 1  # "by spending an action": none left, none offered
+    ent.acted[c] = 1  # "by spending an action": none left, none offered
     assert interact_actions(game) == []
 
 
@@ -417,7 +417,7 @@ def test_an_interactable_from_the_next_tile_is_out_of_range():
     elevator = space("Mystic Elevator", 0, 0)
     beside = [int(s) for s in st.sight_nbr[elevator] if s >= 0 and st.kind[s] == FLOOR]
     assert beside and all(st.tile_pos[s] != st.tile_pos[elevator] for s in beside)
-    ent[c, L.SPACE] = beside[0]
+    ent.space[c] = beside[0]
     assert interact_actions(game) == []
 
 
@@ -444,7 +444,7 @@ def test_the_pieces_cell_in_the_next_tile_is_not_within_1_range():
             cases.append(int(s))
     assert cases
     for s in cases:
-        ent[c, L.SPACE] = s
+        ent.space[c] = s
         assert interact_actions(game) == [], s
 
 
@@ -453,11 +453,11 @@ def test_learning_the_apocalypse_once():
     lies face-down (the look-ahead stops guessing it); nothing is left to learn afterwards."""
     game, c = game_on()
     st, ent = game.st, game.st.ent
-    ent[c, L.SPACE] = space("Fortress of Solitude", 1, 2)
+    ent.space[c] = space("Fortress of Solitude", 1, 2)
     assert not _knows_apocalypse(st, 0)
-    game.apply(interact(game, int(ent[c, L.SPACE])))
-    assert _knows_apocalypse(st, 0) and not _knows_apocalypse(st, 1) and ent[c, L.ACTED] == 1
-    ent[c, L.ACTED] = 0
+    game.apply(interact(game, int(ent.space[c])))
+    assert _knows_apocalypse(st, 0) and not _knows_apocalypse(st, 1) and ent.acted[c] == 1
+    ent.acted[c] = 0
     assert interact_actions(game) == []
 
 
@@ -468,17 +468,17 @@ def test_a_team_economy_is_spent_by_any_teammate():
     game, c = game_on()
     st, ent = game.st, game.st.ent
     a = ally_of(game, c)
-    ent[a, L.SPACE] = floor_of(game, where("Server Farm"))
-    ent[c, L.SPACE] = space("Acme Warehouse", 1, 0)  # beside the catalogue piece
+    ent.space[a] = floor_of(game, where("Server Farm"))
+    ent.space[c] = space("Acme Warehouse", 1, 0)  # beside the catalogue piece
     end_turn_of(game, a)
     assert st.game.coins[0] == 1 and interact_actions(game) == []  # the price is 2
     end_turn_of(game, a)
-    assert st.game.coins[0] == 2 and interact_actions(game) == [int(ent[c, L.SPACE])]
-    game.apply(interact(game, int(ent[c, L.SPACE])))
-    assert st.game.coins[0] == 0 and ent[c, L.ITEM_SLOT] != 0
+    assert st.game.coins[0] == 2 and interact_actions(game) == [int(ent.space[c])]
+    game.apply(interact(game, int(ent.space[c])))
+    assert st.game.coins[0] == 0 and ent.item_slot[c, 0] != 0
     d = enemy_of(game, c)
     st.game.coins[1] = 0
-    ent[d, L.SPACE] = ent[c, L.SPACE]
+    ent.space[d] = ent.space[c]
     st.game.cur, st.game.coins[0] = d, 5  # Team 1's coins are not Team 2's
     assert interact_actions(game) == []
 
@@ -488,21 +488,21 @@ def test_an_extra_action_next_turn():
     gets its action back once; unused, it is gone when that turn is over (house ruling)."""
     game, c = game_on()
     st, ent = game.st, game.st.ent
-    ent[c, L.SPACE] = floor_of(game, where("Concert Stage"))
-    ent[c, L.TICKS], ent[c, L.TICK_TILE] = 1, TILES.find("Concert Stage") + 1
+    ent.space[c] = floor_of(game, where("Concert Stage"))
+    ent.ticks[c], ent.tick_tile[c] = 1, TILES.find("Concert Stage") + 1
     end_turn_of(game, c)
-    assert ent[c, L.EXTRA_LEFT] == 1
-    ent[c, L.ACTED] = 1
+    assert ent.extra_left[c] == 1
+    ent.acted[c] = 1
     game.apply(L.END)  # this turn: not yet
-    assert ent[c, L.DONE] == 1
+    assert ent.done[c] == 1
     _begin_turn(st, 0)
     st.game.cur = c
-    ent[c, L.ACTED] = 1  # it has attacked
+    ent.acted[c] = 1  # it has attacked
     game.apply(L.END)
-    assert ent[c, L.ACTED] == 0 and ent[c, L.DONE] == 0 and ent[c, L.EXTRA_LEFT] == 0
+    assert ent.acted[c] == 0 and ent.done[c] == 0 and ent.extra_left[c] == 0
     assert game.current == c
     game.apply(L.END)
-    assert ent[c, L.DONE] == 1
+    assert ent.done[c] == 1
 
 
 # ------------------------------------------------------------------- swaps and transforms
@@ -515,20 +515,20 @@ def test_tile_control_swaps_the_users_tile_keeping_everything_in_it():
     st, ent = game.st, game.st.ent
     give_ability(game, c, "tile_control", mode=0, range=2)
     p, q = where("Rabbit Hole"), where("Comment Section")
-    ent[c, L.SPACE] = floor_of(game, p)
+    ent.space[c] = floor_of(game, p)
     e = enemy_of(game, c)
-    ent[e, L.SPACE] = space("Comment Section", 0, 4)
+    ent.space[e] = space("Comment Section", 0, 4)
     mask = game.legal_mask()
     targets = {(s // SPAN // 5) * 7 + (s % SPAN) // 5
                for s in range(SPAN ** 2) if mask[on_space(game, s)]}
     assert q in targets and p not in targets
     assert all(max(abs(t // 7 - p // 7), abs(t % 7 - p % 7)) <= 2 for t in targets)
-    before_e = int(ent[e, L.SPACE])
+    before_e = int(ent.space[e])
     game.apply(on_space(game, middle(q)))
     ref, moved = swap_tiles(setup_for(BOARD).board, TILES, divmod(p, 7), divmod(q, 7),
                             [middle(p), before_e])
     assert board_now(game, ref) == []
-    assert ent[c, L.SPACE] == moved[0] and ent[e, L.SPACE] == moved[1]
+    assert ent.space[c] == moved[0] and ent.space[e] == moved[1]
     assert st.tiles[q, L.TL_TILE] == TILES.find("Rabbit Hole")
 
 
@@ -541,17 +541,17 @@ def test_a_tile_landing_on_an_uncovered_tile_covers_it_and_carries_its_contents(
     st, ent = game.st, game.st.ent
     give_ability(game, c, "tile_control", mode=0, range=6)
     p, q = where("Hidden Leaf Gate"), 5  # an Uncovered Tile at (0, 5)
-    ent[c, L.SPACE] = space("Hidden Leaf Gate", 0, 0)
+    ent.space[c] = space("Hidden Leaf Gate", 0, 0)
     e = enemy_of(game, c)
-    ent[e, L.SPACE] = middle(q)
+    ent.space[e] = middle(q)
     game.apply(on_space(game, middle(q)))
     ref, moved = swap_tiles(setup_for(BOARD).board, TILES, divmod(p, 7), divmod(q, 7),
                             [space("Hidden Leaf Gate", 0, 0), middle(q)])
     assert board_now(game, ref) == []
-    assert ent[c, L.SPACE] == moved[0] and ent[e, L.SPACE] == moved[1] == middle(q)
+    assert ent.space[c] == moved[0] and ent.space[e] == moved[1] == middle(q)
     assert st.tiles[p, L.TL_TILE] == TILES.uncovered  # the position left shows one
     game2, c2 = game_on()
-    game2.st.ent[c2, L.SPACE] = space("Mystic Elevator", 0, 0)
+    game2.st.ent.space[c2] = space("Mystic Elevator", 0, 0)
     sizes = {int(TILES.size[_tile_at(game2.st, game2.S, (s // SPAN // 5) * 7 + (s % SPAN) // 5)])
              for s in interact_actions(game2)}
     assert sizes == {1}
@@ -563,18 +563,18 @@ def test_a_transform_brings_a_tile_not_in_play_and_consolidates():
     suit first); consolidation "when a tile is transformed into a bigger or smaller one"."""
     game, c = game_on()
     give_ability(game, c, "tile_control", mode=1, range=6)
-    game.st.ent[c, L.SPACE] = floor_of(game, where("Rabbit Hole"))
+    game.st.ent.space[c] = floor_of(game, where("Rabbit Hole"))
     # board 4: every tile is in play (nothing from the ability on spaces to the hand-overs)
     assert not game.legal_mask()[on_space(game, 0):game.block("hand_over").start].any()
     game, c = game_on(board=1)  # board 1: the Hyperbolic Time Chamber (Anime) is out of play
     st, ent = game.st, game.st.ent
     give_ability(game, c, "tile_control", mode=1, range=6)
-    ent[c, L.SUIT] = CATALOGUE.rules.suits.index("Anime")
+    ent.suit[c] = CATALOGUE.rules.suits.index("Anime")
     p = where("Tokyo Rooftops", board=1)
-    ent[c, L.SPACE] = space("Tokyo Rooftops", 0, 0, board=1)
+    ent.space[c] = space("Tokyo Rooftops", 0, 0, board=1)
     game.apply(on_space(game, middle(p)))
     assert st.tiles[p, L.TL_TILE] == TILES.find("Hyperbolic Time Chamber")
-    assert ent[c, L.SPACE] == middle(p)  # 5×5 → 1×1: "the concentric center"
+    assert ent.space[c] == middle(p)  # 5×5 → 1×1: "the concentric center"
     ref, _ = transform_tile(setup_for(1).board, TILES, divmod(p, 7),
                             TILES.find("Hyperbolic Time Chamber"))
     assert board_now(game, ref) == []
@@ -591,13 +591,13 @@ def test_a_5x5_folds_into_a_3x3():
     st, ent = game.st, game.st.ent
     p, n = where("Tokyo Rooftops"), TILES.find("Firewall")
     _transform(st, game.S, where("Firewall"), TILES.uncovered, c)  # Firewall leaves play
-    chars = np.flatnonzero(ent[:, L.KIND] == L.K_CHARACTER)
+    chars = np.flatnonzero(ent.kind == L.K_CHARACTER)
     cells = [(i, j) for i in range(5) for j in range(5)][: len(chars)]
     for e, (i, j) in zip(chars, cells):
-        ent[e, L.SPACE] = space("Tokyo Rooftops", i, j)
+        ent.space[e] = space("Tokyo Rooftops", i, j)
     _transform(st, game.S, p, n, c)
     for e, (i, j) in zip(chars, cells):
-        assert ent[e, L.SPACE] == local_space(divmod(p, 7), region[i], region[j], 3)
+        assert ent.space[e] == local_space(divmod(p, 7), region[i], region[j], 3)
 
 
 @pytest.mark.parametrize("board", [0, 1, 4, 9])
@@ -667,7 +667,7 @@ def test_the_apocalypse_cannot_be_swapped_or_transformed():
     st, ent = game.st, game.st.ent
     apoc = int(game.S.ip[L.P_APOC_POS])
     give_ability(game, c, "tile_control", mode=0, range=6)
-    ent[c, L.SPACE] = floor_of(game, where("Fortress of Solitude"))  # beside the Apocalypse
+    ent.space[c] = floor_of(game, where("Fortress of Solitude"))  # beside the Apocalypse
     for revealed in (0, 1):
         st.game.revealed = revealed
         mask = game.legal_mask()
@@ -680,7 +680,7 @@ def test_the_apocalypse_cannot_be_swapped_or_transformed():
     st.game.revealed = 0
     st.game.rotation = 7
     _check_reveal(st, game.S)
-    ent[c, L.SPACE] = middle(apoc)
+    ent.space[c] = middle(apoc)
     mask = game.legal_mask()
     assert not any(mask[on_space(game, middle(q))] for q in range(49))
 
@@ -698,7 +698,7 @@ def test_a_spawn_is_a_set_of_coordinates():
     assert st.tiles[p, L.TL_TILE] == TILES.find("Central Perk") and st.tile_pos[spawn] == p
     assert st.kind[spawn] != FLOOR
     ent = st.ent
-    ent[c, L.SPACE] = -1
+    ent.space[c] = -1
     floor = [int(s) for s in np.flatnonzero((st.tile_pos == p) & (st.kind == FLOOR))]
     nearest = min(floor, key=lambda s: (max(abs(s // SPAN - spawn // SPAN),
                                             abs(s % SPAN - spawn % SPAN)), s))
@@ -706,7 +706,7 @@ def test_a_spawn_is_a_set_of_coordinates():
     assert nearest in offered and spawn not in offered
     assert offered - {nearest} <= {int(s) for s in S.spawn_space[0, 1:]}
     game.apply(game.action("move", nearest))
-    assert ent[c, L.SPACE] == nearest
+    assert ent.space[c] == nearest
 
 
 def test_a_spawn_destroyed_or_walled_off_offers_no_place_and_the_character_waits():
@@ -718,8 +718,8 @@ def test_a_spawn_destroyed_or_walled_off_offers_no_place_and_the_character_waits
     st, S = game.st, game.S
     ent = st.ent
     away = floor_of(game, where("Colosseum"))
-    ent[(ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.TEAM] == 0), L.SPACE] = away
-    ent[c, L.SPACE] = -1
+    ent.space[(ent.kind == L.K_CHARACTER) & (ent.team == 0)] = away
+    ent.space[c] = -1
     _destroy(st, S, int(st.tile_pos[S.spawn_space[0, 0]]))
     offered = np.flatnonzero(game.legal_mask()[game.block("move")])
     assert set(offered.tolist()) == {int(s) for s in S.spawn_space[0, 1:]}
@@ -733,7 +733,7 @@ def test_a_spawn_destroyed_or_walled_off_offers_no_place_and_the_character_waits
     st.kind[block] = kinds
     for k in (1, 2):
         _destroy(st, S, int(st.tile_pos[S.spawn_space[0, k]]))
-    assert st.game.over == 0 and ent[c, L.ALIVE] != 0
+    assert st.game.over == 0 and ent.alive[c] != 0
     mask = game.legal_mask()
     assert np.flatnonzero(mask).tolist() == [L.END]
     assert _greedy_action(st, S, mask) == L.END
@@ -746,14 +746,14 @@ def test_homefield_follows_the_tile():
     game, c = game_on()
     st, S, ent = game.st, game.S, game.st.ent
     p, q = where("Manga Cafe"), 12  # an Uncovered Tile at (1, 5)
-    ent[c, L.SUIT] = CATALOGUE.rules.suits.index("Manga")
+    ent.suit[c] = CATALOGUE.rules.suits.index("Manga")
     e = ally_of(game, c)
-    ent[e, L.SUIT] = ent[c, L.SUIT]
-    ent[c, L.SPACE], ent[e, L.SPACE] = middle(p), middle(q)
+    ent.suit[e] = ent.suit[c]
+    ent.space[c], ent.space[e] = middle(p), middle(q)
     assert _homefield(st, S, c) and not _homefield(st, S, e)
     _swap(st, S, p, q, -1)
     assert _homefield(st, S, c) and _homefield(st, S, e)  # both now in the Manga Cafe at q
-    assert ent[c, L.SPACE] == ent[e, L.SPACE] == middle(q)
+    assert ent.space[c] == ent.space[e] == middle(q)
 
 
 # ---------------------------------------------------------------------------------- greedy
@@ -766,10 +766,10 @@ def test_greedy_values_staying_where_its_ticks_are_banked():
     st, S, ent = game.st, game.S, game.st.ent
     worth = TILES.greedy["stat_point"]
     htc, rabbit = where("Hyperbolic Time Chamber"), where("Rabbit Hole")
-    ent[c, L.TICKS], ent[c, L.TICK_TILE] = 2, TILES.find("Hyperbolic Time Chamber") + 1
+    ent.ticks[c], ent.tick_tile[c] = 2, TILES.find("Hyperbolic Time Chamber") + 1
     bonus = _pos_bonus(st, S, c)
     home = S.fp[L.W_HOMEFIELD]
-    suit = ent[c, L.SUIT]
+    suit = ent.suit[c]
     assert bonus[htc] == pytest.approx(worth * 3 / 3 + (home if TILES.suit[TILES.find("Hyperbolic Time Chamber")] == suit else 0))
     assert bonus[rabbit] == pytest.approx(worth / 2 + (home if TILES.suit[TILES.find("Rabbit Hole")] == suit else 0))
     _set_tile_state(st, S, htc, 0, 2, c)
@@ -780,8 +780,8 @@ def test_greedy_ends_its_turn_on_the_tick_that_pays():
     """Greedy stays to redeem (its last tick is worth the whole reward) instead of walking off."""
     game, c = game_on()
     st, ent = game.st, game.st.ent
-    ent[c, L.SPACE] = floor_of(game, where("Hyperbolic Time Chamber"))
-    ent[c, L.TICKS], ent[c, L.TICK_TILE] = 2, TILES.find("Hyperbolic Time Chamber") + 1
+    ent.space[c] = floor_of(game, where("Hyperbolic Time Chamber"))
+    ent.ticks[c], ent.tick_tile[c] = 2, TILES.find("Hyperbolic Time Chamber") + 1
     mask = game.legal_mask()
     assert _greedy_action(st, game.S, mask) == L.END
 
@@ -794,24 +794,24 @@ def test_greedy_launches_from_the_slingshot_towards_the_nearest_enemy():
     game, c = game_on()
     st, ent = game.st, game.st.ent
     here = space("Bird Island", 2, 2)  # on the Slingshot piece
-    ent[c, L.SPACE] = here
-    ent[c, L.SPEED_LEFT] = 0
-    ent[c, L.AB_USED] = 1
-    ent[c, L.STREAK_OVER] = 1  # no free water-roll either
-    foes = [e for e in range(ent.shape[0]) if ent[e, L.KIND] == L.K_CHARACTER
-            and ent[e, L.TEAM] != ent[c, L.TEAM]]
+    ent.space[c] = here
+    ent.speed_left[c] = 0
+    ent.ab_used[c] = 1
+    ent.streak_over[c] = 1  # no free water-roll either
+    foes = [e for e in range(ent.shape[0]) if ent.kind[e] == L.K_CHARACTER
+            and ent.team[e] != ent.team[c]]
 
     def dist(a, b):
         return max(abs(a // SPAN - b // SPAN), abs(a % SPAN - b % SPAN))
 
     for e in foes:  # every enemy beyond the slingshot's reach, out of range
-        ent[e, L.SPACE] = max((s for s in range(SPAN * SPAN) if st.kind[s] == FLOOR
+        ent.space[e] = max((s for s in range(SPAN * SPAN) if st.kind[s] == FLOOR
                                and st.tile_pos[s] >= 0), key=lambda s: dist(s, here))
     mask = game.legal_mask()
     a = int(_greedy_action(st, game.S, mask))
     landings = interact_actions(game)
     assert a - interact(game, 0) in landings and len(landings) > 1
-    far = int(ent[foes[0], L.SPACE])
+    far = int(ent.space[foes[0]])
     assert dist(a - interact(game, 0), far) < dist(here, far)
 
 
@@ -820,10 +820,10 @@ def test_greedy_buys_from_the_team_economy():
     coin)."""
     game, c = game_on()
     st, ent = game.st, game.st.ent
-    ent[c, L.SPACE] = space("Acme Warehouse", 1, 0)
+    ent.space[c] = space("Acme Warehouse", 1, 0)
     st.game.coins[0] = 2
     mask = game.legal_mask()
-    assert _greedy_action(st, game.S, mask) == interact(game, int(ent[c, L.SPACE]))
+    assert _greedy_action(st, game.S, mask) == interact(game, int(ent.space[c]))
 
 
 # ------------------------------------------------------------------------------ validation

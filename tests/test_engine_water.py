@@ -48,9 +48,9 @@ def water_game(seed=2, edits=()):
     c = game.current
     ent = game.st.ent
     for e in range(ent.shape[0]):
-        if ent[e, L.KIND] == L.K_CHARACTER:  # the teams' characters (not spare rows)
-            ent[e, L.SPACE] = int(game.S.spawn_space[ent[e, L.TEAM], 0])
-    ent[c, L.FREE_WATER] = 0
+        if ent.kind[e] == L.K_CHARACTER:  # the teams' characters (not spare rows)
+            ent.space[e] = int(game.S.spawn_space[ent.team[e], 0])
+    ent.free_water[c] = 0
     return game, c
 
 
@@ -82,7 +82,7 @@ def water_action(game, s):
 
 
 def put(game, c, s):
-    game.st.ent[c, L.SPACE] = s
+    game.st.ent.space[c] = s
     return game.legal_mask()
 
 
@@ -114,11 +114,11 @@ def cross(game, c, here, to):
     there, for no speed, not submerged. Returns the roll's event (by field name)."""
     mask = put(game, c, here)
     assert mask[water_action(game, to)]
-    speed = int(game.st.ent[c, L.SPEED_LEFT])
+    speed = int(game.st.ent.speed_left[c])
     with rules_ip(game.S, P_WATER_MIN=1):  # every face succeeds
         game.apply(water_action(game, to))
     ent = game.st.ent
-    assert ent[c, L.SPACE] == to and ent[c, L.SPEED_LEFT] == speed and ent[c, L.SUBMERGED] == 0
+    assert ent.space[c] == to and ent.speed_left[c] == speed and ent.submerged[c] == 0
     return game.named_events("water-roll")[-1]
 
 
@@ -133,15 +133,15 @@ def test_a_failed_water_roll_submerges_and_only_escape_is_left():
     with rules_ip(game.S, P_WATER_MIN=99):  # every face fails
         game.apply(water_action(game, t))
     ent = game.st.ent
-    assert ent[c, L.SUBMERGED] == 1 and ent[c, L.SPACE] == s and ent[c, L.STREAK_OVER] == 1
+    assert ent.submerged[c] == 1 and ent.space[c] == s and ent.streak_over[c] == 1
     assert len(events(game, L.EV_SUBMERGED)) == 1
     legal = game.legal_actions()
     wb = water_action(game, 0)
     assert legal[0] == L.END and np.all(legal[1:] >= wb)  # no move, attack, ability or item
-    assert ent[c, L.ACTED] == 0
+    assert ent.acted[c] == 0
     with rules_ip(game.S, P_WATER_MIN=1):
         game.apply(int(legal[1]))  # a fresh streak: it costs the action
-    assert ent[c, L.ACTED] == 1 and ent[c, L.SUBMERGED] == 0 and ent[c, L.STREAK_OVER] == 0
+    assert ent.acted[c] == 1 and ent.submerged[c] == 0 and ent.streak_over[c] == 0
     assert not game.legal_mask()[game.block("attack").start:wb].any()
 
 
@@ -151,16 +151,16 @@ def test_no_roll_is_left_once_the_streak_failed_and_the_action_is_spent():
     game, c = water_game()
     s, t = beside_water(game)
     put(game, c, s)
-    game.st.ent[c, L.ACTED] = 1
-    game.st.ent[c, L.STREAK_OVER] = 1
+    game.st.ent.acted[c] = 1
+    game.st.ent.streak_over[c] = 1
     assert not game.legal_mask()[game.block("water_roll").start:game.block("hand_over").start].any()
     # the same through a failed roll: the action spent, the roll fails, no roll is left
-    game.st.ent[c, L.STREAK_OVER] = 0
+    game.st.ent.streak_over[c] = 0
     assert put(game, c, s)[water_action(game, t)]
     with rules_ip(game.S, P_WATER_MIN=7):  # every face fails
         game.apply(water_action(game, t))
     game.st.game.cur = c
-    assert game.st.ent[c, L.STREAK_OVER] == 1
+    assert game.st.ent.streak_over[c] == 1
     assert not game.legal_mask()[game.block("water_roll").start:game.block("hand_over").start].any()
 
 
@@ -210,7 +210,7 @@ def test_a_tile_swapped_in_play_brings_its_water():
     ent = game.st.ent
     p = int(np.flatnonzero(setup_for(BOARD).board.tiles.ravel()
                            == CATALOGUE.tiles.find("River Styx"))[0])
-    ent[c, L.STREAK_OVER] = 0
+    ent.streak_over[c] = 0
     mask = put(game, c, local_space(divmod(p, 7), 1, 0, 5))  # Tokyo Rooftops' space there
     assert not mask[water_action(game, 0):].any()
 
@@ -227,11 +227,11 @@ def test_a_submerged_character_escapes_across_moved_water_and_a_transform_frees_
     with rules_ip(game.S, P_WATER_MIN=99):  # every face fails
         game.apply(water_action(game, local_space(divmod(q, 7), 2, 0, 5)))
     ent = game.st.ent
-    assert ent[c, L.SUBMERGED] == 1 and ent[c, L.SPACE] == here
+    assert ent.submerged[c] == 1 and ent.space[c] == here
     escapes = set(np.flatnonzero(game.legal_mask()[game.block("water_roll")]).tolist())
     assert escapes == {local_space(divmod(q, 7), i, j, 5) for i in (1, 2) for j in range(5)}
     _transform(game.st, game.S, q, CATALOGUE.tiles.find("Hyperbolic Time Chamber"), -1)
-    assert ent[c, L.SUBMERGED] == 0 and ent[c, L.SPACE] == local_space(divmod(q, 7), 0, 0, 1)
+    assert ent.submerged[c] == 0 and ent.space[c] == local_space(divmod(q, 7), 0, 0, 1)
     assert not game.legal_mask()[game.block("water_roll")].any()  # the 1×1 tile has no water
 
 
@@ -243,13 +243,13 @@ def test_a_failed_wall_roll(code, damage, submerged):
     game, c = water_game()
     s, t = beside_wall(game, code)
     put(game, c, s)
-    health = int(game.st.ent[c, L.HEALTH])
+    health = int(game.st.ent.health[c])
     with rules_ip(game.S, P_WATER_MIN=99):
         game.apply(water_action(game, t))
     ent = game.st.ent
     lost = RULES.fire_wall_damage if damage is None else damage
-    assert ent[c, L.SPACE] == s and ent[c, L.SUBMERGED] == submerged
-    assert health - ent[c, L.HEALTH] == min(lost, health)
+    assert ent.space[c] == s and ent.submerged[c] == submerged
+    assert health - ent.health[c] == min(lost, health)
 
 
 def test_a_wall_crossed_costs_a_step():
@@ -257,11 +257,11 @@ def test_a_wall_crossed_costs_a_step():
     game, c = water_game()
     s, t = beside_wall(game, ROLL_WATER_WALL)
     put(game, c, s)
-    speed = int(game.st.ent[c, L.SPEED_LEFT])
+    speed = int(game.st.ent.speed_left[c])
     with rules_ip(game.S, P_WATER_MIN=1):
         game.apply(water_action(game, t))
-    assert game.st.ent[c, L.SPACE] == t
-    assert game.st.ent[c, L.SPEED_LEFT] == speed - RULES.move_cost
+    assert game.st.ent.space[c] == t
+    assert game.st.ent.speed_left[c] == speed - RULES.move_cost
 
 
 def test_free_water_always_succeeds_without_rolling():
@@ -270,10 +270,10 @@ def test_free_water_always_succeeds_without_rolling():
     game, c = water_game()
     s, t = beside_water(game)
     put(game, c, s)
-    game.st.ent[c, L.FREE_WATER] = 1
+    game.st.ent.free_water[c] = 1
     with rules_ip(game.S, P_WATER_MIN=99):
         game.apply(water_action(game, t))
-    assert game.st.ent[c, L.SPACE] == t
+    assert game.st.ent.space[c] == t
     assert game.named_events("water-roll")[-1]["face"] == 0
 
 
@@ -286,22 +286,22 @@ def test_a_streak_of_automatic_successes_ends_at_the_house_cap():
     s, t = beside_water(game)
     put(game, c, s)
     ent = game.st.ent
-    ent[c, L.FREE_WATER] = 1
+    ent.free_water[c] = 1
     cap = RULES.water_streak_max
     assert game.S.ip[L.P_WATER_STREAK] == cap
     here, there = s, t
     for k in range(cap):
-        assert ent[c, L.STREAK_OVER] == 0 and ent[c, L.ACTED] == 0
+        assert ent.streak_over[c] == 0 and ent.acted[c] == 0
         assert game.legal_mask()[water_action(game, there)]
         game.apply(water_action(game, there))
         here, there = there, here
-    assert ent[c, L.STREAK_OVER] == 1 and ent[c, L.ACTED] == 0 and ent[c, L.SPACE] == here
+    assert ent.streak_over[c] == 1 and ent.acted[c] == 0 and ent.space[c] == here
     game.apply(water_action(game, there))  # the fresh streak costs the action
-    assert ent[c, L.ACTED] == 1 and ent[c, L.STREAK_ROLLS] == 1
+    assert ent.acted[c] == 1 and ent.streak_rolls[c] == 1
     for k in range(cap - 1):
         here, there = there, here
         game.apply(water_action(game, there))
-    assert ent[c, L.STREAK_OVER] == 1
+    assert ent.streak_over[c] == 1
     assert not game.legal_mask()[game.block("water_roll").start:game.block("hand_over").start].any()
 
 
@@ -310,11 +310,11 @@ def test_a_submerged_character_remains_a_target():
     game, c = water_game()
     s, t = beside_water(game)
     put(game, c, s)
-    game.st.ent[c, L.SUBMERGED] = 1
-    foe = int(np.flatnonzero((game.st.ent[:, L.TEAM] == 1) & (game.st.ent[:, L.KIND] == L.K_CHARACTER))[0])
+    game.st.ent.submerged[c] = 1
+    foe = int(np.flatnonzero((game.st.ent.team == 1) & (game.st.ent.kind == L.K_CHARACTER))[0])
     game.st.game.cur = foe
-    game.st.ent[foe, L.SPACE] = s
-    game.st.ent[foe, L.ACTED] = 0
+    game.st.ent.space[foe] = s
+    game.st.ent.acted[foe] = 0
     assert game.legal_mask()[game.action("attack", c)]
 
 
@@ -331,14 +331,14 @@ def test_water_rolls_succeed_at_the_rules_rate():
     game, c = water_game()
     s, t = beside_water(game)
     for k in range(n):
-        game.st.ent[c, L.SPACE] = s
-        game.st.ent[c, L.SUBMERGED] = 0
-        game.st.ent[c, L.STREAK_OVER] = 0
-        game.st.ent[c, L.ACTED] = 0
+        game.st.ent.space[c] = s
+        game.st.ent.submerged[c] = 0
+        game.st.ent.streak_over[c] = 0
+        game.st.ent.acted[c] = 0
         game.st.game.cur = c
         game.legal_mask()
         game.apply(water_action(game, t))
-        wins += int(game.st.ent[c, L.SPACE] == t)
+        wins += int(game.st.ent.space[c] == t)
         game.st.game.over = 0
         game.st.game.cur = c
     assert stats.binomtest(wins, n, p).pvalue > 1e-3
@@ -364,14 +364,14 @@ def test_water_rolls_honour_advantage_and_disadvantage(col, exact):
     game, c = water_game(seed=20)
     s, t = beside_water(game)
     st, S, ent = game.st, game.S, game.st.ent
-    ent[c, col] = 99 * L.CLOCKS + 1  # a buff / de-buff of advantage (stat code 4) that lasts
-    ent[c, col + 2] = L.STAT_ADVANTAGE
+    ent.raw[c, col] = 99 * L.CLOCKS + 1  # a buff / de-buff of advantage (stat code 4) that lasts
+    ent.raw[c, col + L.TIMED_STAT] = L.STAT_ADVANTAGE
     n, wins = 20_000, 0
     for _ in range(n):
-        ent[c, L.SPACE] = s
-        ent[c, L.SUBMERGED] = ent[c, L.STREAK_OVER] = ent[c, L.ACTED] = 0
+        ent.space[c] = s
+        ent.submerged[c] = ent.streak_over[c] = ent.acted[c] = 0
         _apply_water(st, S, c, t)
-        wins += int(ent[c, L.SPACE] == t)
+        wins += int(ent.space[c] == t)
     assert stats.binomtest(wins, n, p).pvalue > 1e-3
     assert abs(wins / n - p) < 0.02
 
@@ -392,9 +392,9 @@ def test_a_streak_of_rolled_successes_goes_on_until_it_fails():
         for _ in range(cap + 3):
             assert game.legal_mask()[water_action(game, there)]
             game.apply(water_action(game, there))
-            assert ent[c, L.SPACE] == there and ent[c, L.ACTED] == 0
+            assert ent.space[c] == there and ent.acted[c] == 0
             here, there = there, here
-        assert ent[c, L.STREAK_OVER] == 0
+        assert ent.streak_over[c] == 0
     game, c = water_game()
     put(game, c, s)
     ent = game.st.ent
@@ -403,7 +403,7 @@ def test_a_streak_of_rolled_successes_goes_on_until_it_fails():
         for _ in range(cap):
             game.apply(water_action(game, there))
             here, there = there, here
-        assert ent[c, L.STREAK_OVER] == 1 and ent[c, L.ACTED] == 0
+        assert ent.streak_over[c] == 1 and ent.acted[c] == 0
 
 
 @pytest.mark.parametrize("feature", [PLATFORM, LADDER])
@@ -430,14 +430,14 @@ def test_damage_on_a_platform_edge_or_ladder_may_make_a_fall_in_the_terrain_draf
     falls = 0
     n = 600
     for _ in range(n):
-        st.ent[c, L.SPACE] = s
-        st.ent[c, L.HEALTH] = st.ent[c, L.MAX_HEALTH] = 10_000
+        st.ent.space[c] = s
+        st.ent.health[c] = st.ent.max_health[c] = 10_000
         _harm(st, game.S, c, 1, -1, L.BY_ATTACK)
-        if st.ent[c, L.SPACE] == land:
+        if st.ent.space[c] == land:
             falls += 1
-            assert st.ent[c, L.HEALTH] == 10_000 - 1 - draft.falling_damage
+            assert st.ent.health[c] == 10_000 - 1 - draft.falling_damage
         else:
-            assert st.ent[c, L.SPACE] == s and st.ent[c, L.HEALTH] == 10_000 - 1
+            assert st.ent.space[c] == s and st.ent.health[c] == 10_000 - 1
     p = draft.falling_max_face / draft.falling_die
     assert stats.binomtest(falls, n, p).pvalue > 1e-3
     assert len(events(game, L.EV_FALL)) == falls
@@ -460,10 +460,10 @@ def test_no_fall_on_any_default_tile():
     st = game.st
     for s in risky:
         for _ in range(30):
-            st.ent[c, L.SPACE] = s
-            st.ent[c, L.HEALTH] = st.ent[c, L.MAX_HEALTH] = 10_000
+            st.ent.space[c] = s
+            st.ent.health[c] = st.ent.max_health[c] = 10_000
             _harm(st, game.S, c, 1, -1, L.BY_ATTACK)
-            assert st.ent[c, L.SPACE] == s
+            assert st.ent.space[c] == s
     assert len(events(game, L.EV_FALL)) == 0
 
 
@@ -511,7 +511,7 @@ def test_ground_is_safe():
     assert st.feature[s] not in (PLATFORM, LADDER)
     for _ in range(50):
         _harm(st, game.S, c, 1, -1, L.BY_ATTACK)
-    assert st.ent[c, L.SPACE] == s and len(events(game, L.EV_FALL)) == 0
+    assert st.ent.space[c] == s and len(events(game, L.EV_FALL)) == 0
 
 
 def test_revive_offers_the_spot_or_the_spawn():
@@ -523,17 +523,17 @@ def test_revive_offers_the_spot_or_the_spawn():
     code = CATALOGUE.abilities.code("revive")
     kind = CATALOGUE.abilities.types[code]
     row = CATALOGUE.abilities.row(code, list(kind.defaults))
-    ent[c, L.AB:L.AB + len(row)] = row
-    ent[c, L.CHARGES_LEFT] = ent[c, L.AB_CHARGES]
-    ally = int(next(e for e in range(ent.shape[0]) if ent[e, L.TEAM] == 0 and e != c))
+    ent.ab[c, :len(row)] = row
+    ent.charges_left[c] = ent.ab_charges[c]
+    ally = int(next(e for e in range(ent.shape[0]) if ent.team[e] == 0 and e != c))
     s, _ = beside_water(game)
-    ent[ally, L.SPACE] = s
+    ent.space[ally] = s
     _kill(st, game.S, ally, -1, L.BY_ATTACK)
     mask = game.legal_mask()
     first, second = game.action("ability", ally), game.action("revive_in_spawn", ally)
     assert mask[first] and mask[second]
     game.apply(second)
-    assert ent[ally, L.ALIVE] == 1 and ent[ally, L.SPACE] == game.S.spawn_space[0, 0]
+    assert ent.alive[ally] == 1 and ent.space[ally] == game.S.spawn_space[0, 0]
 
 
 def test_boots_with_free_water_cross_without_rolling():
@@ -551,5 +551,5 @@ def test_boots_with_free_water_cross_without_rolling():
     put(game, c, s)
     with rules_ip(game.S, P_WATER_MIN=99):
         game.apply(water_action(game, t))
-    assert game.st.ent[c, L.SPACE] == t
+    assert game.st.ent.space[c] == t
     assert game.named_events("water-roll")[-1]["face"] == 0

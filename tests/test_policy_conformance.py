@@ -55,7 +55,7 @@ def _stepped_game(spec: str, board: int, seed: int, *, check=None):
     game = new_game(board, seed)
     players = [policy, greedy, policy, greedy]
     while not game.terminal:
-        team = int(game.st.ent[game.current, L.TEAM])
+        team = int(game.st.ent.team[game.current])
         if check is not None:
             check(game, players[team])
         else:
@@ -141,7 +141,7 @@ def test_lookahead_stays_within_its_budget(budget):
     while not game.terminal and searched < 30:
         mask = np.zeros(game.n_actions, np.bool_)
         count = _legal(game.st, game.S, mask)
-        if count > 1 and game.st.ent[game.current, L.TEAM] == 0:
+        if count > 1 and game.st.ent.team[game.current] == 0:
             stats = np.zeros(2, np.int64)
             a = _search(game.st, game.S, mask, np.int64(budget), stats)
             assert mask[a]
@@ -204,7 +204,7 @@ def test_the_lookahead_searches_alike_whichever_apocalypse_lies_face_down():
             st0 = game.st
             near = (st0.game.rotation >= S.ip[L.P_REVEAL_ROTATION] - 1
                     or st0.game.deaths >= S.ip[L.P_REVEAL_DEATHS] - 1)
-            if near and not _knows_apocalypse(st0, st0.ent[game.current, L.TEAM]):
+            if near and not _knows_apocalypse(st0, st0.ent.team[game.current]):
                 searches = set()
                 for apocalypse in range(S.apoc_code.shape[0]):
                     st = _clone(st0)
@@ -235,11 +235,11 @@ def _probe_games():
     while not game.terminal and len(probes) < 24:
         st = game.st
         ent = st.ent
-        if ent[game.current, L.TEAM] == 0 and ent[game.current, L.SPACE] >= 0:
-            foes = np.flatnonzero((ent[:, L.TEAM] == 2) & (ent[:, L.ALIVE] != 0)
-                                  & (ent[:, L.KIND] == L.K_CHARACTER) & (ent[:, L.RIDING] == 0))
-            here = ent[game.current, L.SPACE]
-            if foes.size and k % 3 == 0 and ent[foes[0], L.SPACE] != here:
+        if ent.team[game.current] == 0 and ent.space[game.current] >= 0:
+            foes = np.flatnonzero((ent.team == 2) & (ent.alive != 0)
+                                  & (ent.kind == L.K_CHARACTER) & (ent.riding == 0))
+            here = ent.space[game.current]
+            if foes.size and k % 3 == 0 and ent.space[foes[0]] != here:
                 probes.append((_clone(st), int(foes[0]), int(here)))
             k += 1
         game.apply(greedy.choose(game))
@@ -252,10 +252,10 @@ def _hidden_and_moved(st, foe, elsewhere):
     from sim.engine.state.game_state import _clone
 
     hidden = _clone(st)
-    hidden.ent[foe, L.INVISIBLE] = 99 * L.CLOCKS + 1
-    hidden.ent[foe, L.SEEN] = hidden.ent[foe, L.SPACE]
+    hidden.ent.invisible[foe] = 99 * L.CLOCKS + 1
+    hidden.ent.seen[foe] = hidden.ent.space[foe]
     moved = _clone(hidden)
-    moved.ent[foe, L.SPACE] = elsewhere
+    moved.ent.space[foe] = elsewhere
     return hidden, moved
 
 
@@ -280,7 +280,7 @@ def test_no_policy_reads_an_invisible_opponents_position(spec):
         hidden, moved = _hidden_and_moved(st, foe, elsewhere)
         assert choose(hidden) == choose(moved), f"{spec} read a hidden position"
         shown = _clone(st)
-        shown.ent[foe, L.SPACE] = elsewhere
+        shown.ent.space[foe] = elsewhere
         seen_moved += choose(st) != choose(shown)
     if spec != "random":  # random reads no position at all
         assert seen_moved > 0

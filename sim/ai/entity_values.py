@@ -39,14 +39,14 @@ def _summon_value(st, S, c):
     ent = st.ent
     free = 0
     for e in range(ent.shape[0]):
-        if ent[e, L.OWNER] == c + 1 and ent[e, L.ALIVE] == 0:
+        if ent.owner[e] == c + 1 and ent.alive[e] == 0:
             free += 1
-    made = min(free, ent[c, L.AB_COUNT])
-    if ent[c, L.AB_FLAG] != 0:
-        health, attacks, tier = 1, ent[c, L.ATK], ent[c, L.TIER]
+    made = min(free, ent.ab_count[c])
+    if ent.ab_flag[c] != 0:
+        health, attacks, tier = 1, ent.atk[c, 0], ent.tier[c, 0]
     else:
-        health, attacks, tier = ent[c, L.AB_HEALTH], ent[c, L.AB_ATTACKS], ent[c, L.AB_TIER]
-    defense = _enemy_defense(ent, ent[c, L.TEAM])
+        health, attacks, tier = ent.ab_health[c], ent.ab_attacks[c], ent.ab_tier[c]
+    defense = _enemy_defense(ent, ent.team[c])
     return made * S.fp[L.W_DAMAGE] * (health + _mean_damage(S, attacks, tier, defense))
 
 
@@ -63,8 +63,8 @@ def _may_board(ent, c, v):
     """Whether greedy values ``c`` boarding vehicle row ``v``: ``c`` is a team's character riding
     nothing ("If a character is on the same space as an unoccupied vehicle, they can board that
     vehicle"), ``v`` is in play, unoccupied and has a weapon."""
-    return (ent[c, L.RIDING] == 0 and ent[c, L.KIND] <= L.K_SUMMONED and ent[v, L.ALIVE] != 0
-            and ent[v, L.PILOT] == 0 and ent[v, L.ATK] > 0)
+    return (ent.riding[c] == 0 and ent.kind[c] <= L.K_SUMMONED and ent.alive[v] != 0
+            and ent.pilot[v] == 0 and ent.atk[v, 0] > 0)
 
 
 @njit
@@ -75,9 +75,9 @@ def _boarding_bonus(st, S, c, v, spaces, scores):
     defense."""
     ent = st.ent
     for i in range(spaces.shape[0]):
-        if spaces[i] == ent[v, L.SPACE]:
+        if spaces[i] == ent.space[v]:
             scores[i] += S.fp[L.W_DAMAGE] * _mean_damage(
-                S, ent[v, L.ATK], ent[v, L.TIER], _enemy_defense(ent, ent[c, L.TEAM]))
+                S, ent.atk[v, 0], ent.tier[v, 0], _enemy_defense(ent, ent.team[c]))
             return
 
 
@@ -87,10 +87,10 @@ def _enemy_defense(ent, team):
     n = 0
     total = 0
     for e in range(ent.shape[0]):
-        if (ent[e, L.ALIVE] != 0 and ent[e, L.TEAM] >= 0 and ent[e, L.TEAM] != team
-                and ent[e, L.KIND] <= L.K_SUMMONED):
+        if (ent.alive[e] != 0 and ent.team[e] >= 0 and ent.team[e] != team
+                and ent.kind[e] <= L.K_SUMMONED):
             n += 1
-            total += ent[e, L.DEFENSE]
+            total += ent.defense[e]
     return (total + n // 2) // n if n > 0 else 0
 
 
@@ -100,8 +100,8 @@ def _summon_action(st, S, c, mask, enemy_r, enemy_c):
     ties: the lowest space), so its minions can strike soonest; (0, -1) when none is legal."""
     ent = st.ent
     base = _ability_space_base(st.kind.shape[0], ent.shape[0])
-    here = ent[c, L.SPACE]
-    reach = max(ent[c, L.RANGE], 0)  # a summon's spaces are within the creator's range
+    here = ent.space[c]
+    reach = max(ent.range[c], 0)  # a summon's spaces are within the creator's range
     r0 = here // SPAN
     c0 = here % SPAN
     best_s = -1

@@ -96,17 +96,17 @@ def _threats(st, S, c):
     ne = 0
     nc = 0
     for e in range(m):
-        t = ent[e, L.SPACE]
-        if ent[e, L.ALIVE] == 0 or t < 0:
+        t = ent.space[e]
+        if ent.alive[e] == 0 or t < 0:
             continue
-        if ent[e, L.IS_CPU] != 0:
-            if ent[e, L.ATK] > 0:
+        if ent.is_cpu[e] != 0:
+            if ent.atk[e, 0] > 0:
                 cpu[nc, 0] = t // SPAN
                 cpu[nc, 1] = t % SPAN
-                cpu[nc, 2] = max(ent[e, L.SPEED], 0) + max(ent[e, L.RANGE], 1)
-                cpu[nc, 3] = ent[e, L.HOME]
+                cpu[nc, 2] = max(ent.speed[e], 0) + max(ent.range[e], 1)
+                cpu[nc, 3] = ent.home[e]
                 nc += 1
-        elif ent[e, L.TEAM] != ent[c, L.TEAM] and ent[e, L.TEAM] >= 0:  # not a vehicle
+        elif ent.team[e] != ent.team[c] and ent.team[e] >= 0:  # not a vehicle
             enemy_r[ne] = t // SPAN
             enemy_c[ne] = t % SPAN
             ne += 1
@@ -152,7 +152,7 @@ def _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, masked, enemy
     once no further enemy could be nearer, over enemies sorted by distance, did fewer
     comparisons but mispredicted its branches: twice the time per space on game data).
     ``pos_base``: per position, what does not depend on the space (:func:`_pos_base`)."""
-    reach = ent[c, L.RANGE]
+    reach = ent.range[c]
     w_cpu = fp[L.W_CPU_DANGER]
     w_approach = fp[L.W_APPROACH]
     n_cpu = _cpus_near(cpu, spaces)
@@ -234,7 +234,7 @@ def _weapon_action(st, S, c, mask, best, best_a):
 def _revive_in_spawn(st, e):
     """The revive's second form ("or back in the team's Spawn") when the point of death lies in
     a coordinate announced for destruction; the spot otherwise."""
-    s = st.ent[e, L.SPACE]
+    s = st.ent.space[e]
     p = st.tile_pos[s] if s >= 0 else -1
     return p < 0 or st.pos_state[p] == L.ANNOUNCED
 
@@ -263,12 +263,12 @@ def _greedy_action(st, S, mask):
     c = st.game.cur
     # the threats (enemies' and CPUs' places) only where positions are scored: not when an
     # attack, an ability, an item or a tile action wins
-    if ent[c, L.SPACE] < 0:  # placement: the spawn space with the best position
+    if ent.space[c] < 0:  # placement: the spawn space with the best position
         return _placement(st, S, c, mask)
     pick = _item_pickup(st, S, c, mask)  # free: no action, no speed (sim/ai/item_values.py)
     if pick >= 0:
         return pick
-    if ent[c, L.SUBMERGED] != 0:  # escaping is all a submerged character may do
+    if ent.submerged[c] != 0:  # escaping is all a submerged character may do
         enemy_r, enemy_c, cpu = _threats(st, S, c)
         return _escape(st, S, c, mask, enemy_r, enemy_c, cpu)
     best_a = _best_act(st, S, c, mask)
@@ -289,7 +289,7 @@ def _placement(st, S, c, mask):
     spawn = np.empty(S.spawn_space.shape[1], np.int64)
     k = 0
     for i in range(spawn.shape[0]):
-        s = _spawn_now(st, S, ent[c, L.TEAM], i)
+        s = _spawn_now(st, S, ent.team[c], i)
         if s >= 0:
             spawn[k] = s
             k += 1
@@ -307,16 +307,16 @@ def _best_act(st, S, c, mask):
     best, best_a = 0.0, -1
     n = st.kind.shape[0]
     m = ent.shape[0]
-    if ent[c, L.ACTED] == 0:
+    if ent.acted[c] == 0:
         attack = _attack_base(n, m)
         for e in range(m):
             if mask[attack + e]:
                 sc = _attack_score(st, S, c, e, 0, c)
                 if sc > best:
                     best, best_a = sc, attack + e
-        if ent[c, L.RIDING] > 0:  # (read here: a call per decision costs reference counts)
+        if ent.riding[c] > 0:  # (read here: a call per decision costs reference counts)
             best, best_a = _weapon_action(st, S, c, mask, best, best_a)
-    if ent[c, L.AB_USED] == 0 and ent[c, L.AB_TARGET] != L.T_SPACE:
+    if ent.ab_used[c] == 0 and ent.ab_target[c] != L.T_SPACE:
         base = _ability_base(n, m)
         for e in range(m):
             if mask[base + e]:
@@ -326,7 +326,7 @@ def _best_act(st, S, c, mask):
                     if mask[_alt_base(n, m) + e] and _revive_in_spawn(st, e):
                         best_a = _alt_base(n, m) + e
     best, best_a = _best_item_use(st, S, c, mask, best, best_a)
-    if ent[c, L.AB_USED] == 0 and ent[c, L.AB_OP] == L.OP_SUMMON:  # minions (entity_values)
+    if ent.ab_used[c] == 0 and ent.ab_op[c] == L.OP_SUMMON:  # minions (entity_values)
         enemy_r, enemy_c, _ = _threats(st, S, c)
         sc, a = _summon_action(st, S, c, mask, enemy_r, enemy_c)
         if a >= 0 and sc > best:
@@ -344,7 +344,7 @@ def _best_position(st, S, c, mask):
     ent = st.ent
     n = st.kind.shape[0]
     m = ent.shape[0]
-    ref = ent[c, L.SPACE]
+    ref = ent.space[c]
     enemy_r, enemy_c, cpu = _threats(st, S, c)
     bonus = _pos_base(st, S, c)  # once per decision: here, a teleport's spaces, the walk
     # fields read once (each read of a state field is a reference-count round trip)
@@ -359,7 +359,7 @@ def _best_position(st, S, c, mask):
                             mask, False, enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
     for v in range(g.veh_first, g.veh_first + g.veh_n):
         # an armed vehicle in reach
-        if _may_board(ent, c, v) and mask[_move_base(n, m) + ent[v, L.SPACE]]:
+        if _may_board(ent, c, v) and mask[_move_base(n, m) + ent.space[v]]:
             _boarding_bonus(st, S, c, v, spaces, walk)
     if spaces[0] == ref:
         here = walk[0]
@@ -368,7 +368,7 @@ def _best_position(st, S, c, mask):
                                 np.full(1, ref), mask, False, enemy_r, enemy_c, cpu,
                                 np.empty(1))[0]
     best, best_a = here + 1e-9, L.END
-    if ent[c, L.AB_USED] == 0 and ent[c, L.AB_OP] == L.OP_MOBILITY:  # a teleport
+    if ent.ab_used[c] == 0 and ent.ab_op[c] == L.OP_MOBILITY:  # a teleport
         tele = _teleport_spaces(st, c, mask)
         if tele.shape[0] > 0:
             scores = _position_scores(ent, fp, tile_pos, bonus, c,
@@ -384,7 +384,7 @@ def _best_position(st, S, c, mask):
                                   enemy_c, cpu, np.empty(launch.shape[0]))
         best, best_a = _best_landing(launch, scores, _interact_base(n, m), price, best, best_a)
     # water-rolls while the streak is free, from a space where one can start
-    if ent[c, L.STREAK_OVER] == 0 and _by_water(tile_pos, st.tiles, S.tile_fx,
+    if ent.streak_over[c] == 0 and _by_water(tile_pos, st.tiles, S.tile_fx,
                                                  st.move_roll, ref):
         wspaces, walls = _water_targets(st, S, c, mask)
         if wspaces.shape[0] > 0:

@@ -35,9 +35,9 @@ def _item_use_score(st, S, c, item, t):
     op = fx[item, L.FX_OP]
     amount = fx[item, L.FX_AMOUNT]
     if op == L.OP_HEAL:
-        healed = min(amount, ent[t, L.MAX_HEALTH] - ent[t, L.HEALTH])
+        healed = min(amount, ent.max_health[t] - ent.health[t])
         extra = amount - healed if fx[item, L.FX_FLAG] != 0 else 0
-        red = ent[t, L.HEALTH] <= S.fp[L.F_RED] * ent[t, L.MAX_HEALTH]
+        red = ent.health[t] <= S.fp[L.F_RED] * ent.max_health[t]
         if not red and 100 * (healed + extra) < _rule(S, R_KEEP) * amount:
             return 0.0  # kept for when it is worth it
     return _effect_score(st, S, c, t, op, amount, fx[item, L.FX_DURATION], fx[item, L.FX_FLAG])
@@ -65,7 +65,7 @@ def _best_item_use(st, S, c, mask, best, best_a):
     """The best item use scoring above ``best`` (and its action), else ``best, best_a``."""
     ent = st.ent
     pool = _pool(ent, c)
-    if ent[pool, L.ITEM_ON] == 0 and ent[pool, L.ITEM_ON + 1] == 0:
+    if ent.item_on[pool, 0] == 0 and ent.item_on[pool, 1] == 0:
         return best, best_a
     n = st.kind.shape[0]
     m = ent.shape[0]
@@ -106,7 +106,7 @@ def _item_candidates(st, S, c, mask):
     if pick >= 0:
         acts[0], scores[0] = pick, np.inf
         j = 1
-    if ent[pool, L.ITEM_ON] == 0 and ent[pool, L.ITEM_ON + 1] == 0:
+    if ent.item_on[pool, 0] == 0 and ent.item_on[pool, 1] == 0:
         return acts[:j]
     for slot in range(2):
         item = _usable(st, S, c, pool, slot)

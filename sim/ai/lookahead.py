@@ -220,7 +220,7 @@ def _candidates(st, S, mask, cands, budget):
     n = st.kind.shape[0]
     m = ent.shape[0]
     k = _add(cands, 0, _greedy_action(st, S, mask))
-    if ent[c, L.SPACE] < 0:
+    if ent.space[c] < 0:
         move = _move_base(n, m)
         for a in range(move, move + n):
             if mask[a]:
@@ -230,12 +230,12 @@ def _candidates(st, S, mask, cands, budget):
     k = _water_candidate(st, S, c, mask, cands, k)
     for a in _item_candidates(st, S, c, mask):  # pick-up, item uses (sim/ai/item_values.py)
         k = _add(cands, k, a)
-    if ent[c, L.AB_OP] == L.OP_SUMMON and ent[c, L.AB_USED] == 0:  # the best-placed summon
+    if ent.ab_op[c] == L.OP_SUMMON and ent.ab_used[c] == 0:  # the best-placed summon
         enemy_r, enemy_c, _ = _threats(st, S, c)
         _, a = _summon_action(st, S, c, mask, enemy_r, enemy_c)
         if a >= 0:
             k = _add(cands, k, a)
-    tele = (_teleport_spaces(st, c, mask) if ent[c, L.AB_OP] == L.OP_MOBILITY
+    tele = (_teleport_spaces(st, c, mask) if ent.ab_op[c] == L.OP_MOBILITY
             else np.empty(0, np.int64))
     if tele.shape[0] > 0:
         k = _add(cands, k, _ability_space_base(n, m) + _best_placed(st, S, c, mask, tele))
@@ -337,7 +337,7 @@ def _search(st, S, mask, budget, stats):
     if budget < 2 or k == 1:
         return cands[0]
     k = min(k, max(2, budget // 2))  # every candidate's first round: two simulations if it can
-    team = st.ent[st.game.cur, L.TEAM]
+    team = st.ent.team[st.game.cur]
     depth = _depth(budget)
     sim = _clone(st)
     smask = np.zeros(mask.shape[0], np.bool_)

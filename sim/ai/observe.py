@@ -15,7 +15,6 @@ depends on a hidden position (tests/test_policy_conformance.py).
 from __future__ import annotations
 
 from sim._jit import njit
-from sim.engine.state import fields as L
 
 
 @njit
@@ -25,9 +24,9 @@ def _conceal(st, team):
     ent = st.ent
     n = 0
     for e in range(ent.shape[0]):
-        if ent[e, L.INVISIBLE] != 0 and ent[e, L.ALIVE] != 0 and ent[e, L.TEAM] != team:
-            s = ent[e, L.SPACE]
-            ent[e, L.SPACE] = ent[e, L.SEEN]
-            ent[e, L.SEEN] = s
+        if ent.invisible[e] != 0 and ent.alive[e] != 0 and ent.team[e] != team:
+            s = ent.space[e]
+            ent.space[e] = ent.seen[e]
+            ent.seen[e] = s
             n += 1
     return n

@@ -11,7 +11,6 @@ first has no attack, ability, item or tile action worth taking.
 from __future__ import annotations
 
 from sim._jit import njit
-from sim.engine.state import fields as L
 from sim.engine.rules.actions import _hand_base
 from sim.engine.rules.live_movement import _may_reach
 
@@ -21,14 +20,14 @@ def _first_striker(st, S, c, mask):
     """The hand-over to the first teammate (card order) that may have an opponent within its
     range, when ``c`` has none within its own; -1 when there is none or ``c`` may not hand over."""
     ent = st.ent
-    if st.game.hands_left <= 0 or ent[c, L.BEGUN] != 0:
+    if st.game.hands_left <= 0 or ent.begun[c] != 0:
         return -1
-    team = ent[c, L.TEAM]
-    if _may_reach(st, S, ent[c, L.SPACE], team, ent[c, L.RANGE]):
+    team = ent.team[c]
+    if _may_reach(st, S, ent.space[c], team, ent.range[c]):
         return -1  # an opponent near but out of sight: ``c`` moves to strike, no one is surer
     base = _hand_base(st.kind.shape[0], ent.shape[0])
     for e in range(ent.shape[0]):
-        if (mask[base + e] and ent[e, L.ACTED] == 0 and ent[e, L.SUBMERGED] == 0
-                and _may_reach(st, S, ent[e, L.SPACE], team, ent[e, L.RANGE])):
+        if (mask[base + e] and ent.acted[e] == 0 and ent.submerged[e] == 0
+                and _may_reach(st, S, ent.space[e], team, ent.range[e])):
             return base + e
     return -1

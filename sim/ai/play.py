@@ -54,7 +54,7 @@ def _choose(st, S, mask, count, policy, budget=0):
             if mask[a]:
                 return a
     # the policy sees invisible opponents where they were last seen (observe.py)
-    hidden = _conceal(st, st.ent[st.game.cur, L.TEAM])
+    hidden = _conceal(st, st.ent.team[st.game.cur])
     if policy == L.GREEDY:
         a = _greedy_action(st, S, mask)
     elif policy == L.LOOKAHEAD:
@@ -62,7 +62,7 @@ def _choose(st, S, mask, count, policy, budget=0):
     else:
         a = _random_action(st, mask, count)
     if hidden > 0:
-        _conceal(st, st.ent[st.game.cur, L.TEAM])  # the true positions back
+        _conceal(st, st.ent.team[st.game.cur])  # the true positions back
     return a
 
 
@@ -89,7 +89,7 @@ def _play(st, S, policies, budgets, eliminated, fps):
     deaths = g.deaths
     while g.over == 0:
         count = _legal(st, S, mask)
-        t = st.ent[g.cur, L.TEAM]
+        t = st.ent.team[g.cur]
         a = _choose(st, seen[t], mask, count, policies[t], budgets[t])
         _apply(st, S, a)
         if g.deaths != deaths:
@@ -108,17 +108,17 @@ def _card_record(st, team_cards, rec):
     losses and lives do not. A summoned 6th card and assists have no slot."""
     ent = st.ent
     for e in range(ent.shape[0]):
-        t = ent[e, L.TEAM]
-        kind = ent[e, L.KIND]
+        t = ent.team[e]
+        kind = ent.kind[e]
         if t < 0 or not (kind == L.K_CHARACTER or kind == L.K_MINION or kind == L.K_CLONE):
             continue
         for k in range(team_cards.shape[1]):
-            if team_cards[t, k] == ent[e, L.CARD]:
-                rec[t, k, 0] += ent[e, L.DEALT]
-                rec[t, k, 2] += ent[e, L.KILLS]
+            if team_cards[t, k] == ent.card[e]:
+                rec[t, k, 0] += ent.dealt[e]
+                rec[t, k, 2] += ent.kills[e]
                 if kind == L.K_CHARACTER:
-                    rec[t, k, 1] += ent[e, L.TAKEN]
-                    rec[t, k, 3] += ent[e, L.ALIVE] != 0
+                    rec[t, k, 1] += ent.taken[e]
+                    rec[t, k, 3] += ent.alive[e] != 0
                 break
 
 

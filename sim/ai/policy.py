@@ -13,7 +13,6 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-from sim.engine.state import fields as L
 from sim.engine.rules.legal import _legal
 
 from .play import _choose, seen_by
@@ -57,6 +56,6 @@ def play(game, policies: Sequence[Policy], max_decisions: int = 1_000_000):
     for _ in range(max_decisions):
         if game.terminal:
             break
-        team = int(game.st.ent[game.current, L.TEAM])
+        team = int(game.st.ent.team[game.current])
         game.apply(policies[team].choose(game))
     return game.result()

@@ -61,8 +61,8 @@ def _reward_worth(st, S, c, k):
     fx = S.tile_fx
     return _worth(fx[k, L.FX_OP], fx[k, L.FX_AMOUNT], fx[k, L.FX_FLAG], fx[k, L.FX_DURATION],
                   fx[k, TF_WORTH], S.fp[L.W_DAMAGE], S.fp[L.W_EFFECT],
-                  ent[c, L.MAX_HEALTH] - ent[c, L.HEALTH], ent[c, L.BUFF] != 0,
-                  _nothing_to_learn(st, ent[c, L.TEAM]), _held(ent, _pool(ent, c)) == 2)
+                  ent.max_health[c] - ent.health[c], ent.buff[c] != 0,
+                  _nothing_to_learn(st, ent.team[c]), _held(ent, _pool(ent, c)) == 2)
 
 
 @njit
@@ -74,15 +74,15 @@ def _pos_bonus(st, S, c):
     fx = S.tile_fx
     tiles = st.tiles
     out = np.zeros(GRID * GRID)
-    suit = ent[c, L.SUIT]
+    suit = ent.suit[c]
     fp = S.fp
     w_home = fp[L.W_HOMEFIELD]
     w_damage, w_effect = fp[L.W_DAMAGE], fp[L.W_EFFECT]
-    banked = ent[c, L.TICK_TILE] - 1
-    ticks_banked = ent[c, L.TICKS]
-    missing = ent[c, L.MAX_HEALTH] - ent[c, L.HEALTH]
-    buffed = ent[c, L.BUFF] != 0
-    knows = _nothing_to_learn(st, ent[c, L.TEAM])
+    banked = ent.tick_tile[c] - 1
+    ticks_banked = ent.ticks[c]
+    missing = ent.max_health[c] - ent.health[c]
+    buffed = ent.buff[c] != 0
+    knows = _nothing_to_learn(st, ent.team[c])
     hands_full = _held(ent, _pool(ent, c)) == 2
     for p in range(GRID * GRID):
         if suit >= 0 and tiles[p, L.TL_SUIT] == suit:
@@ -109,19 +109,19 @@ def _freeze_worth(st, S, c, p, duration):
     ability), each teammate's counted against."""
     ent = st.ent
     fp = S.fp
-    team = ent[c, L.TEAM]
+    team = ent.team[c]
     score = 0.0
     for e in range(ent.shape[0]):
-        s = ent[e, L.SPACE]
-        if ent[e, L.ALIVE] == 0 or s < 0 or st.tile_pos[s] != p or ent[e, L.ATK] <= 0:
+        s = ent.space[e]
+        if ent.alive[e] == 0 or s < 0 or st.tile_pos[s] != p or ent.atk[e, 0] <= 0:
             continue
-        hit = _p_hit(S, _threshold(S, ent[c, L.DEFENSE]))
-        _, em = _kill_table(S, ent[e, L.ATK], hit, ent[e, L.TIER], ent[c, L.HEALTH])
+        hit = _p_hit(S, _threshold(S, ent.defense[c]))
+        _, em = _kill_table(S, ent.atk[e, 0], hit, ent.tier[e, 0], ent.health[c])
         value = fp[L.W_DAMAGE] * em * duration
-        if ent[e, L.TEAM] == team:
+        if ent.team[e] == team:
             score -= value
-        elif ent[e, L.FROZEN] == 0:
-            score += value * (1.0 if ent[e, L.IS_CPU] == 0 else fp[L.W_CPU_VALUE])
+        elif ent.frozen[e] == 0:
+            score += value * (1.0 if ent.is_cpu[e] == 0 else fp[L.W_CPU_VALUE])
     return score
 
 
@@ -135,9 +135,9 @@ def _deactivate_worth(st, S, c, p):
     price = S.tile_fx[2 * t, TF_PRICE]
     score = 0.0
     for e in range(ent.shape[0]):
-        if ent[e, L.ALIVE] != 0 and ent[e, L.TICK_TILE] == t + 1:
+        if ent.alive[e] != 0 and ent.tick_tile[e] == t + 1:
             v = _reward_worth(st, S, e, 2 * t) / price
-            score += -v if ent[e, L.TEAM] == ent[c, L.TEAM] else v
+            score += -v if ent.team[e] == ent.team[c] else v
     return score
 
 
@@ -148,9 +148,9 @@ def _gap(st, c, here, p, q, moved_p, moved_q):
     ent = st.ent
     near = 1 << 30
     for e in range(ent.shape[0]):
-        s = ent[e, L.SPACE]
-        if (ent[e, L.ALIVE] == 0 or s < 0 or ent[e, L.IS_CPU] != 0
-                or ent[e, L.TEAM] == ent[c, L.TEAM]):
+        s = ent.space[e]
+        if (ent.alive[e] == 0 or s < 0 or ent.is_cpu[e] != 0
+                or ent.team[e] == ent.team[c]):
             continue
         pos = _position_of(s)
         if pos == p:
@@ -160,7 +160,7 @@ def _gap(st, c, here, p, q, moved_p, moved_q):
         near = min(near, max(abs(s // SPAN - here // SPAN), abs(s % SPAN - here % SPAN)))
     if near == 1 << 30:
         return 0
-    return max(near - ent[c, L.RANGE], 0)
+    return max(near - ent.range[c], 0)
 
 
 @njit
@@ -168,7 +168,7 @@ def _swap_worth(st, S, c, q):
     """Swapping ``c``'s tile to position q: like a long move of everyone in it."""
     ent = st.ent
     fp = S.fp
-    here = ent[c, L.SPACE]
+    here = ent.space[c]
     p = st.tile_pos[here]
     d = _shift(p, q)
     before = _gap(st, c, here, p, q, 0, 0)
@@ -187,17 +187,17 @@ def _transform_worth(st, S, c, q):
     the tile brought is known: one of the user's suit)."""
     ent = st.ent
     n = _transform_choice(st, S, c, False)
-    if n < 0 or S.tile_fx[2 * n, TF_SUIT] != ent[c, L.SUIT]:
+    if n < 0 or S.tile_fx[2 * n, TF_SUIT] != ent.suit[c]:
         return 0.0
     new_suit = S.tile_fx[2 * n, TF_SUIT]
     old_suit = st.tiles[q, L.TL_SUIT]
     score = 0.0
     for e in range(ent.shape[0]):
-        s = ent[e, L.SPACE]
-        if ent[e, L.ALIVE] == 0 or s < 0 or st.tile_pos[s] != q or ent[e, L.SUIT] < 0:
+        s = ent.space[e]
+        if ent.alive[e] == 0 or s < 0 or st.tile_pos[s] != q or ent.suit[e] < 0:
             continue
-        change = (1 if ent[e, L.SUIT] == new_suit else 0) - (1 if ent[e, L.SUIT] == old_suit else 0)
-        score += change if ent[e, L.TEAM] == ent[c, L.TEAM] else -change
+        change = (1 if ent.suit[e] == new_suit else 0) - (1 if ent.suit[e] == old_suit else 0)
+        score += change if ent.team[e] == ent.team[c] else -change
     return S.fp[L.W_HOMEFIELD] * score
 
 
@@ -227,7 +227,7 @@ def _best_tile_action(st, S, c, mask):
         base = _interact_base(n, m)
         cost = fx[k, TF_PRICE] * fx[k, TF_COIN] / 100.0
         if fx[k, L.FX_TARGET] != L.T_SPACE:
-            a = base + ent[c, L.SPACE]
+            a = base + ent.space[c]
             if mask[a]:
                 sc = _reward_worth(st, S, c, k) - cost
                 if sc > best:
@@ -240,12 +240,12 @@ def _best_tile_action(st, S, c, mask):
                                       fx[k, L.FX_DURATION], s) - cost
                     if sc > best:
                         best, best_a = sc, base + s
-    if ent[c, L.AB_OP] == L.OP_TILE_CONTROL and ent[c, L.AB_USED] == 0:
+    if ent.ab_op[c] == L.OP_TILE_CONTROL and ent.ab_used[c] == 0:
         base = _ability_space_base(n, m)
         for q in range(GRID * GRID):
             s = _middle(q)
             if mask[base + s]:
-                sc = _space_worth(st, S, c, L.OP_TILE_CONTROL, ent[c, L.AB_FLAG], 0, s)
+                sc = _space_worth(st, S, c, L.OP_TILE_CONTROL, ent.ab_flag[c], 0, s)
                 if sc > best:
                     best, best_a = sc, base + s
     return best, best_a
@@ -264,5 +264,5 @@ def _launch(st, S, c, mask, k):
     price in coins' worth: greedy scores the landings as moves (``greedy``)."""
     fx = S.tile_fx
     base = _interact_base(st.kind.shape[0], st.ent.shape[0])
-    return (_spaces_within(st.ent[c, L.SPACE], fx[k, L.FX_AMOUNT], base, mask),
+    return (_spaces_within(st.ent.space[c], fx[k, L.FX_AMOUNT], base, mask),
             fx[k, TF_PRICE] * fx[k, TF_COIN] / 100.0)

@@ -64,14 +64,14 @@ def _attack_score(st, S, c, e, extra, w):
     ent = st.ent
     fp = S.fp
     col = _attack_star(st, S, w, e)
-    p = _p_hit(S, _threshold(S, ent[e, L.DEFENSE]))
-    pk, em = _kill_table(S, ent[w, L.ATK + col] + extra, p, ent[w, L.TIER + col],
-                         ent[e, L.HEALTH] + ent[e, L.SHIELD])
-    value = _target_value(ent[e, L.KIND], ent[e, L.PILOT], fp[L.W_CPU_VALUE])
+    p = _p_hit(S, _threshold(S, ent.defense[e]))
+    pk, em = _kill_table(S, ent.atk[w, col] + extra, p, ent.tier[w, col],
+                         ent.health[e] + ent.shield[e])
+    value = _target_value(ent.kind[e], ent.pilot[e], fp[L.W_CPU_VALUE])
     score = value * (fp[L.W_DAMAGE] * em + fp[L.W_KILL] * pk)
-    if ent[e, L.IS_CPU] != 0 and ent[e, L.ATK] > 0:  # a CPU that survives strikes back
-        rp = _p_hit(S, _threshold(S, ent[c, L.DEFENSE]))
-        rk, rem = _kill_table(S, ent[e, L.ATK], rp, ent[e, L.TIER], ent[c, L.HEALTH])
+    if ent.is_cpu[e] != 0 and ent.atk[e, 0] > 0:  # a CPU that survives strikes back
+        rp = _p_hit(S, _threshold(S, ent.defense[c]))
+        rk, rem = _kill_table(S, ent.atk[e, 0], rp, ent.tier[e, 0], ent.health[c])
         score -= (1.0 - pk) * (fp[L.W_RETALIATION] * rem + fp[L.W_KILL] * rk)
     return score
 
@@ -81,8 +81,8 @@ def _ability_score(st, S, c, e):
     """The value of ``c`` using its ability on entity ``e`` (legal: ``_legal`` said so): its
     effect scored by :func:`_effect_score`, the one scorer of abilities and items."""
     ent = st.ent
-    return _effect_score(st, S, c, e, ent[c, L.AB_OP], ent[c, L.AB_AMOUNT],
-                         ent[c, L.AB_DURATION], ent[c, L.AB_FLAG])
+    return _effect_score(st, S, c, e, ent.ab_op[c], ent.ab_amount[c],
+                         ent.ab_duration[c], ent.ab_flag[c])
 
 
 @njit
@@ -127,7 +127,7 @@ def _strike_value(st, S, c, t, amount, duration, flag):
 @njit(inline="always")
 def _area_value(st, S, c, t, amount, duration, flag):
     """Tile-wide damage on the user's own tile (its team's losses count against it)."""
-    return _tile_score(st, S, c, st.tile_pos[st.ent[c, L.SPACE]], amount)
+    return _tile_score(st, S, c, st.tile_pos[st.ent.space[c]], amount)
 
 
 @njit(inline="always")
@@ -140,7 +140,7 @@ def _damage_value(st, S, c, t, amount, duration, flag):
 def _heal_value(st, S, c, t, amount, duration, flag):
     """The health restored (and with ``flag`` the excess kept as shield)."""
     ent = st.ent
-    healed = min(amount, ent[t, L.MAX_HEALTH] - ent[t, L.HEALTH])
+    healed = min(amount, ent.max_health[t] - ent.health[t])
     extra = amount - healed if flag != 0 else 0  # the excess as shield
     return S.fp[L.W_DAMAGE] * (healed + extra)
 
@@ -148,24 +148,24 @@ def _heal_value(st, S, c, t, amount, duration, flag):
 @njit(inline="always")
 def _revive_value(st, S, c, t, amount, duration, flag):
     """A kill undone plus the health returned."""
-    return S.fp[L.W_KILL] + S.fp[L.W_DAMAGE] * st.ent[t, L.MAX_HEALTH]
+    return S.fp[L.W_KILL] + S.fp[L.W_DAMAGE] * st.ent.max_health[t]
 
 
 @njit(inline="always")
 def _freeze_value(st, S, c, t, amount, duration, flag):
     """The expected attack the frozen opponent loses per turn, for ``duration`` turns."""
     ent = st.ent
-    if ent[t, L.FROZEN] != 0 or ent[t, L.ATK] <= 0:
+    if ent.frozen[t] != 0 or ent.atk[t, 0] <= 0:
         return 0.0
-    p = _p_hit(S, _threshold(S, ent[c, L.DEFENSE]))
-    _, em = _kill_table(S, ent[t, L.ATK], p, ent[t, L.TIER], ent[c, L.HEALTH])
+    p = _p_hit(S, _threshold(S, ent.defense[c]))
+    _, em = _kill_table(S, ent.atk[t, 0], p, ent.tier[t, 0], ent.health[c])
     return S.fp[L.W_DAMAGE] * em * duration
 
 
 @njit(inline="always")
 def _buff_value(st, S, c, t, amount, duration, flag):
     """``greedy_effect`` per stat point per turn; nothing on a target already buffed."""
-    if st.ent[t, L.BUFF] != 0:
+    if st.ent.buff[t] != 0:
         return 0.0
     return S.fp[L.W_EFFECT] * max(amount, 1) * duration
 
@@ -174,7 +174,7 @@ def _buff_value(st, S, c, t, amount, duration, flag):
 def _debuff_value(st, S, c, t, amount, duration, flag):
     """As a buff, times what harming the target is worth (a vehicle, a CPU)."""
     ent = st.ent
-    if ent[t, L.DEBUFF] != 0:
+    if ent.debuff[t] != 0:
         return 0.0
     return _value_of(ent, S.fp, t) * S.fp[L.W_EFFECT] * max(amount, 1) * duration
 
@@ -184,9 +184,9 @@ def _invisibility_value(st, S, c, t, amount, duration, flag):
     """``greedy_effect`` per turn, a quarter of it unless the target is in the red."""
     ent = st.ent
     fp = S.fp
-    if ent[t, L.INVISIBLE] != 0:
+    if ent.invisible[t] != 0:
         return 0.0
-    wounded = ent[t, L.HEALTH] <= fp[L.F_RED] * ent[t, L.MAX_HEALTH]
+    wounded = ent.health[t] <= fp[L.F_RED] * ent.max_health[t]
     return fp[L.W_EFFECT] * duration * (1.0 if wounded else 0.25)
 
 
@@ -195,9 +195,9 @@ def _cleanse_value(st, S, c, t, amount, duration, flag):
     """The de-buff's points and the freeze it ends, at ``greedy_effect`` each."""
     ent = st.ent
     score = 0.0
-    if ent[t, L.DEBUFF] != 0:
-        score += S.fp[L.W_EFFECT] * max(abs(ent[t, L.DEBUFF_DELTA]), 1)
-    if ent[t, L.FROZEN] != 0:
+    if ent.debuff[t] != 0:
+        score += S.fp[L.W_EFFECT] * max(abs(ent.debuff_delta[t]), 1)
+    if ent.frozen[t] != 0:
         score += S.fp[L.W_EFFECT]
     return score
 
@@ -205,7 +205,7 @@ def _cleanse_value(st, S, c, t, amount, duration, flag):
 @njit(inline="always")
 def _value_of(ent, fp, t):
     """What harming entity ``t`` is worth per health point (``entity_values._target_value``)."""
-    return _target_value(ent[t, L.KIND], ent[t, L.PILOT], fp[L.W_CPU_VALUE])
+    return _target_value(ent.kind[t], ent.pilot[t], fp[L.W_CPU_VALUE])
 
 
 @njit(inline="always")
@@ -214,9 +214,9 @@ def _flat_score(st, S, d, dmg, value):
     own): the health it removes and the kill it makes (exact: flat damage is not rolled)."""
     ent = st.ent
     fp = S.fp
-    if ent[d, L.BUFF] != 0 and ent[d, L.BUFF_STAT] == L.STAT_INVINCIBLE:
+    if ent.buff[d] != 0 and ent.buff_stat[d] == L.STAT_INVINCIBLE:
         return 0.0
-    left = ent[d, L.HEALTH] + ent[d, L.SHIELD]
+    left = ent.health[d] + ent.shield[d]
     return value * (fp[L.W_DAMAGE] * min(dmg, left) + (fp[L.W_KILL] if dmg >= left else 0.0))
 
 
@@ -229,9 +229,9 @@ def _tile_score(st, S, c, p, dmg):
     score = 0.0
     q = _linked_tile(st, p)  # a portal's far tile is hit whole as well
     for d in range(ent.shape[0]):
-        if ent[d, L.ALIVE] == 0 or not _in_tiles(st, ent[d, L.SPACE], p, q):
+        if ent.alive[d] == 0 or not _in_tiles(st, ent.space[d], p, q):
             continue
-        value = -1.0 if ent[d, L.TEAM] == ent[c, L.TEAM] else _value_of(ent, S.fp, d)
+        value = -1.0 if ent.team[d] == ent.team[c] else _value_of(ent, S.fp, d)
         score += _flat_score(st, S, d, dmg, value)
     return score
 
@@ -240,7 +240,7 @@ def _tile_score(st, S, c, p, dmg):
 def _teleport_spaces(st, c, mask):
     """The spaces ``c`` may teleport to now (their actions: the ability on space ``s``)."""
     ent = st.ent
-    return _spaces_within(ent[c, L.SPACE], ent[c, L.AB_AMOUNT],
+    return _spaces_within(ent.space[c], ent.ab_amount[c],
                           _ability_space_base(st.kind.shape[0], ent.shape[0]), mask)
 
 

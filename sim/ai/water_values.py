@@ -30,7 +30,7 @@ def _water_targets(st, S, c, mask):
     ent = st.ent
     n = st.kind.shape[0]
     base = _water_base(n, ent.shape[0])
-    here = ent[c, L.SPACE]
+    here = ent.space[c]
     # arrays hoisted into locals: a struct field read inside a loop is a reference-count round
     # trip each time (docs/performance.md)
     tile_pos = st.tile_pos
@@ -47,7 +47,7 @@ def _water_targets(st, S, c, mask):
             if mask[base + s]:
                 out[k] = s
                 k += 1
-    if ent[c, L.SUBMERGED] == 0:
+    if ent.submerged[c] == 0:
         for d in range(8):
             s = nbr[here, d]
             if s >= 0 and rolled[here, d] > 0 and mask[base + s]:
@@ -61,7 +61,7 @@ def _water_targets(st, S, c, mask):
 def _p_cross(st, S, c):
     """The chance of one water-roll of ``c``: the success faces over the die, rolled twice with
     advantage (either succeeds) or disadvantage (both must), as ``water_rolls._water_roll`` does."""
-    if st.ent[c, L.FREE_WATER] != 0 or _free_water(st, S, c):
+    if st.ent.free_water[c] != 0 or _free_water(st, S, c):
         return 1.0
     die = S.ip[L.P_WATER_DIE]
     p = (die - S.ip[L.P_WATER_MIN] + 1) / die
@@ -81,7 +81,7 @@ def _water_choice(st, S, c, spaces, walls, scores, here_score, best, best_a, bas
     fp = S.fp
     for i in range(spaces.shape[0]):
         if walls[i] == 0:
-            fail = here_score - (0.0 if ent[c, L.SUBMERGED] != 0 else fp[L.W_SUBMERGED])
+            fail = here_score - (0.0 if ent.submerged[c] != 0 else fp[L.W_SUBMERGED])
         elif walls[i] == ROLL_FIRE_WALL:
             fail = here_score - fp[L.W_DAMAGE] * S.ip[L.P_FIRE_DAMAGE]
         else:

@@ -157,7 +157,6 @@ def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_ev
 def _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures, suits):
     """Step the game to its end, a frame per step, a picture every N rotations (--png-every)."""
     from sim.ai.play import step
-    from sim.engine.state import fields as L
     from sim.report.board_view import draw_view, save_png
     from sim.runner.progress import advance
 
@@ -170,7 +169,7 @@ def _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures,
                      path)
             pictures.append(path)
             drawn = rot
-        team = int(game.st.ent[game.current, L.TEAM])
+        team = int(game.st.ent.team[game.current])
         step(game, ids[team], *budgets[team])  # (budget, greedy weights)
         rec.after_step()
         advance(1)

@@ -118,7 +118,7 @@ class Game:
         ``EntityCatalogue``; by default numbered)."""
         out, k = [], 0
         for e in range(self.st.ent.shape[0]):
-            if self.st.ent[e, L.IS_CPU]:
+            if self.st.ent.is_cpu[e]:
                 out.append(f"{cpu_names[k]} (CPU)")
                 k += 1
             else:

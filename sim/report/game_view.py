@@ -56,23 +56,23 @@ def view_from_game(game, labels: list[str], teams: list[str], deaths: dict[int, 
     twin = st.twin
     portals = [(int(s), int(twin[s])) for s in np.flatnonzero(twin >= 0) if s < twin[s]]
     ent = st.ent
-    shorts = short_names(labels, ent[:, L.KIND])
+    shorts = short_names(labels, ent.kind)
     pieces = []
     for e in range(ent.shape[0]):
-        kind, alive = int(ent[e, L.KIND]), bool(ent[e, L.ALIVE])
-        character = kind == L.K_CHARACTER or (kind == L.K_SUMMONED and not ent[e, L.DORMANT])
-        if alive and not ent[e, L.DORMANT] and ent[e, L.SPACE] >= 0:
-            space = int(ent[e, L.SPACE])
+        kind, alive = int(ent.kind[e]), bool(ent.alive[e])
+        character = kind == L.K_CHARACTER or (kind == L.K_SUMMONED and not ent.dormant[e])
+        if alive and not ent.dormant[e] and ent.space[e] >= 0:
+            space = int(ent.space[e])
         elif not alive and e in deaths:
             space = deaths[e]
         elif character and not alive:
             space = -1
         else:
             continue
-        team = -1 if ent[e, L.IS_CPU] else int(ent[e, L.TEAM])
+        team = -1 if ent.is_cpu[e] else int(ent.team[e])
         colour = VEHICLE_COLOUR if kind == L.K_VEHICLE and team < 0 else ""
-        pieces.append(Piece(labels[e], shorts[e], team, space, int(ent[e, L.HEALTH]),
-                            int(ent[e, L.MAX_HEALTH]), alive, character, colour))
+        pieces.append(Piece(labels[e], shorts[e], team, space, int(ent.health[e]),
+                            int(ent.max_health[e]), alive, character, colour))
     return View(tiles=tiles, spawns=game.setup.board.spawns, portals=portals, announced=announced,
                 pieces=pieces, teams=teams, title=title, headline=headline, events=list(events),
                 revealed=bool(st.game.revealed))

@@ -113,7 +113,6 @@ def rerun(path: Path, events, catalogue):
 
 def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc):
     from sim.ai.play import step
-    from sim.engine.state import fields as L
     from sim.engine.log.record import new_game
 
     from .watch import Recorder, result_headline, team_title
@@ -141,7 +140,7 @@ def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc):
             counted = min(checked, len(body))
             if game.terminal:
                 break
-            team = int(game.st.ent[game.current, L.TEAM])
+            team = int(game.st.ent.team[game.current])
             step(game, specs[team].id, specs[team].budget, specs[team].weights)
             rec.after_step()
     if checked != len(body):

@@ -35,7 +35,7 @@ def _run_strike(st, S, c, t, src, k):
 @njit
 def _run_area(st, S, c, t, src, k):
     """Tile-Wide Damage: everything in the user's tile, the user's team included."""
-    _blast(st, S, c, st.ent[c, L.SPACE], _fx(st, S, c, src, k, L.FX_AMOUNT), L.BY_ABILITY)
+    _blast(st, S, c, st.ent.space[c], _fx(st, S, c, src, k, L.FX_AMOUNT), L.BY_ABILITY)
 
 
 @njit
@@ -69,9 +69,9 @@ def _run_invisibility(st, S, c, t, src, k):
 def _run_mobility(st, S, c, t, src, k):
     """A teleport to space ``t - M`` (``_legal`` lists the spaces within ``amount``)."""
     ent = st.ent
-    here = ent[c, L.SPACE]
+    here = ent.space[c]
     s = t - ent.shape[0]
-    ent[c, L.SPACE] = s
+    ent.space[c] = s
     _log(st, L.EV_TELEPORT, c, here, s, 0, 0, 0)
     _arrive(st, c)  # a pilot's vehicle comes along; a vehicle there is boarded
 
@@ -87,12 +87,12 @@ def _heal(st, c, e, amount, shield):
     """"Healing increases current health towards, and up to, its maximum value. Shield is healing
     that is allowed to go beyond maximum health" (the excess is kept as shield)."""
     ent = st.ent
-    room = ent[e, L.MAX_HEALTH] - ent[e, L.HEALTH]
+    room = ent.max_health[e] - ent.health[e]
     healed = min(amount, room)
-    ent[e, L.HEALTH] += healed
+    ent.health[e] += healed
     extra = amount - healed if shield != 0 else 0
-    ent[e, L.SHIELD] += extra
-    _log(st, L.EV_HEAL, c, e, healed, extra, ent[e, L.HEALTH], 0)
+    ent.shield[e] += extra
+    _log(st, L.EV_HEAL, c, e, healed, extra, ent.health[e], 0)
 
 
 @njit
@@ -101,12 +101,12 @@ def _revive(st, S, c, e, s):
     exactly the state they were in at the moment of death" (charges stay spent) on space ``s``.
     Not submerged: it returns to a floor space, not into the water."""
     ent = st.ent
-    ent[e, L.SUBMERGED] = 0
-    ent[e, L.ALIVE] = 1
-    ent[e, L.HEALTH] = ent[e, L.MAX_HEALTH]
-    ent[e, L.SHIELD] = 0
-    ent[e, L.SPACE] = s
-    ent[e, L.DONE] = 1  # it acts from its team's next turn (house ruling)
+    ent.submerged[e] = 0
+    ent.alive[e] = 1
+    ent.health[e] = ent.max_health[e]
+    ent.shield[e] = 0
+    ent.space[e] = s
+    ent.done[e] = 1  # it acts from its team's next turn (house ruling)
     st.game.revives += 1
     _log(st, L.EV_REVIVE, c, e, s, 0, 0, 0)
 
@@ -117,7 +117,7 @@ def _revive_space(st, S, e):
     space still stands, else the first spawn space that does (-1: none). Book: "The player may
     choose whether the revive occurs at the point of occurrence, or back in the team's Spawn"
     (the second form, :func:`_spawn_revive_space`, is the Spawn)."""
-    s = st.ent[e, L.SPACE]
+    s = st.ent.space[e]
     if s >= 0 and st.tile_pos[s] >= 0 and st.kind[s] == FLOOR:
         return s
     return _spawn_revive_space(st, S, e)
@@ -126,4 +126,4 @@ def _revive_space(st, S, e):
 @njit
 def _spawn_revive_space(st, S, e):
     """The first spawn space of ``e``'s team that still stands (-1: none)."""
-    return _first_spawn(st, S, st.ent[e, L.TEAM])
+    return _first_spawn(st, S, st.ent.team[e])

@@ -18,11 +18,11 @@ from sim.engine.effects.row import _fx
 @njit(inline="always")
 def _unbuffed(ent, c, col, stat):
     """``c``'s stat without the change a timed buff or de-buff applied to it in place."""
-    v = ent[c, col]
-    if ent[c, L.BUFF] != 0 and ent[c, L.BUFF_STAT] == stat:
-        v -= ent[c, L.BUFF_DELTA]
-    if ent[c, L.DEBUFF] != 0 and ent[c, L.DEBUFF_STAT] == stat:
-        v -= ent[c, L.DEBUFF_DELTA]
+    v = ent.raw[c, col]
+    if ent.buff[c] != 0 and ent.buff_stat[c] == stat:
+        v -= ent.buff_delta[c]
+    if ent.debuff[c] != 0 and ent.debuff_stat[c] == stat:
+        v -= ent.debuff_delta[c]
     return v
 
 
@@ -32,19 +32,19 @@ def _copy_character(ent, f, c):
     abilities" (its stats as printed: timed buffs and de-buffs belong to ``c``, not to the copy;
     its ability with the charges ``c`` has left); "Items are not cloned"; "A clone has only 1 HP".
     """
-    ent[f, L.KIND] = L.K_CLONE
-    ent[f, L.CARD] = ent[c, L.CARD]
-    ent[f, L.SPEED] = _unbuffed(ent, c, L.SPEED, L.STAT_SPEED)
-    ent[f, L.RANGE] = _unbuffed(ent, c, L.RANGE, L.STAT_RANGE)
-    ent[f, L.DEFENSE] = _unbuffed(ent, c, L.DEFENSE, L.STAT_DEFENSE)
-    ent[f, L.SUIT] = ent[c, L.SUIT]
+    ent.kind[f] = L.K_CLONE
+    ent.card[f] = ent.card[c]
+    ent.speed[f] = _unbuffed(ent, c, L.SPEED, L.STAT_SPEED)
+    ent.range[f] = _unbuffed(ent, c, L.RANGE, L.STAT_RANGE)
+    ent.defense[f] = _unbuffed(ent, c, L.DEFENSE, L.STAT_DEFENSE)
+    ent.suit[f] = ent.suit[c]
     for j in range(4):
-        ent[f, L.ATK + j] = _unbuffed(ent, c, L.ATK + j, L.STAT_ATTACKS)
-        ent[f, L.TIER + j] = ent[c, L.TIER + j]
+        ent.atk[f, j] = _unbuffed(ent, c, L.ATK + j, L.STAT_ATTACKS)
+        ent.tier[f, j] = ent.tier[c, j]
     for j in range(L.FX_SLOTS):
-        ent[f, L.AB + j] = ent[c, L.AB + j]
-    ent[f, L.CHARGES_LEFT] = ent[c, L.CHARGES_LEFT]
-    ent[f, L.MAX_HEALTH] = 1
+        ent.ab[f, j] = ent.ab[c, j]
+    ent.charges_left[f] = ent.charges_left[c]
+    ent.max_health[f] = 1
 
 
 @njit
@@ -54,18 +54,18 @@ def _make_minion(st, f, health, attacks, tier):
     game scalars ``G_MINION_*``); no ability, no suit."""
     ent = st.ent
     g = st.game
-    ent[f, L.KIND] = L.K_MINION
-    ent[f, L.MAX_HEALTH] = health
-    ent[f, L.SPEED] = g.minion_speed
-    ent[f, L.RANGE] = g.minion_range
-    ent[f, L.DEFENSE] = g.minion_defense
-    ent[f, L.SUIT] = -1
+    ent.kind[f] = L.K_MINION
+    ent.max_health[f] = health
+    ent.speed[f] = g.minion_speed
+    ent.range[f] = g.minion_range
+    ent.defense[f] = g.minion_defense
+    ent.suit[f] = -1
     for j in range(4):
-        ent[f, L.ATK + j] = attacks
-        ent[f, L.TIER + j] = tier
+        ent.atk[f, j] = attacks
+        ent.tier[f, j] = tier
     for j in range(L.FX_SLOTS):
-        ent[f, L.AB + j] = 0
-    ent[f, L.CHARGES_LEFT] = 0
+        ent.ab[f, j] = 0
+    ent.charges_left[f] = 0
 
 
 @njit
@@ -79,14 +79,14 @@ def _summon(st, S, c, s, count, health, attacks, tier, clone):
     for f in range(st.game.spare, ent.shape[0]):
         if made == count:
             break
-        if ent[f, L.OWNER] != c + 1 or ent[f, L.ALIVE] != 0:
+        if ent.owner[f] != c + 1 or ent.alive[f] != 0:
             continue
         if clone != 0:
             _copy_character(ent, f, c)
         else:
             _make_minion(st, f, health, attacks, tier)
         _enter(st, f, s)
-        _log(st, L.EV_SPAWN, f, c, s, ent[f, L.KIND], 0, 0)
+        _log(st, L.EV_SPAWN, f, c, s, ent.kind[f], 0, 0)
         made += 1
     return made
 

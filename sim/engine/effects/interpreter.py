@@ -38,31 +38,31 @@ def _ability_ready(ent, c):
     """Whether ``c`` may use its ability now (its own turn: the engine asks only the character
     whose decision it is). Book: "A frozen entity ... cannot use any effect stemming from an
     ability"; every ability at most once per turn and within its charges (house ruling)."""
-    op = ent[c, L.AB_OP]
+    op = ent.ab_op[c]
     if op == L.OP_NONE:
         return False
-    if ent[c, L.FROZEN] != 0 or ent[c, L.AB_USED] != 0:
+    if ent.frozen[c] != 0 or ent.ab_used[c] != 0:
         return False
-    if ent[c, L.AB_CHARGES] > 0 and ent[c, L.CHARGES_LEFT] <= 0:
+    if ent.ab_charges[c] > 0 and ent.charges_left[c] <= 0:
         return False
     if op == L.OP_SUMMON and not _summon_room(ent, c):  # its most minions are out already
         return False
-    return ent[c, L.AB_COSTS] == 0 or ent[c, L.ACTED] == 0
+    return ent.ab_costs[c] == 0 or ent.acted[c] == 0
 
 
 @njit(inline="always")
 def _ability_range(ent, c):
     """A strike is an attack: it uses the attack's range; a summon the creator's ("within both
     the range and the line of sight of their creator"); other effects their own ``range``."""
-    op = ent[c, L.AB_OP]
-    return ent[c, L.RANGE] if op == L.OP_STRIKE or op == L.OP_SUMMON else ent[c, L.AB_RANGE]
+    op = ent.ab_op[c]
+    return ent.range[c] if op == L.OP_STRIKE or op == L.OP_SUMMON else ent.ab_range[c]
 
 
 @njit
 def _teleport_targets(st, c, dist, base, mask):
     """Mask ``base + s`` for every floor space within ``dist`` king steps of ``c`` (walls,
     water and tile boundaries do not matter to a teleport; voids hold no space)."""
-    here = st.ent[c, L.SPACE]
+    here = st.ent.space[c]
     kind = st.kind
     tile_pos = st.tile_pos
     r0 = here // SPAN
@@ -150,12 +150,12 @@ def _pay_ability(st, c, t, form):
     """Pay one use of ``c``'s ability (its ``form``, 1 = the second) on ``t``: a charge, the
     once-per-turn use and, if the type costs it, the action."""
     ent = st.ent
-    ent[c, L.AB_USED] = 1
-    if ent[c, L.AB_CHARGES] > 0:
-        ent[c, L.CHARGES_LEFT] -= 1
-    if ent[c, L.AB_COSTS] != 0:
-        ent[c, L.ACTED] = 1
-    _log(st, L.EV_ABILITY, c, ent[c, L.AB_OP], t, ent[c, L.CHARGES_LEFT], form, 0)
+    ent.ab_used[c] = 1
+    if ent.ab_charges[c] > 0:
+        ent.charges_left[c] -= 1
+    if ent.ab_costs[c] != 0:
+        ent.acted[c] = 1
+    _log(st, L.EV_ABILITY, c, ent.ab_op[c], t, ent.charges_left[c], form, 0)
 
 
 @njit

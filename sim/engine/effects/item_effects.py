@@ -24,7 +24,7 @@ from sim.engine.rules.live_movement import _in_tiles, _linked_tile
 def _flat(st, S, c, e, dmg, cause):
     """Flat damage ``dmg`` from ``c`` to ``e`` ("not affected by defense"; not an attack: no
     retaliation)."""
-    _log(st, L.EV_ITEM_DAMAGE, e, dmg, st.ent[e, L.HEALTH] - dmg, c, 0, 0)
+    _log(st, L.EV_ITEM_DAMAGE, e, dmg, st.ent.health[e] - dmg, c, 0, 0)
     _harm(st, S, e, dmg, c, cause)
 
 
@@ -41,11 +41,11 @@ def _blast(st, S, c, s, dmg, cause):
     ent = st.ent
     p = st.tile_pos[s]
     q = _linked_tile(st, p)  # "an effect landing on one tile lands on the whole of the other"
-    team = ent[c, L.TEAM]
+    team = ent.team[c]
     for e in range(ent.shape[0]):
-        if ent[e, L.ALIVE] != 0 and _in_tiles(st, ent[e, L.SPACE], p, q) and st.game.over == 0:
-            _log(st, L.EV_TILE_DAMAGE, e, dmg, ent[e, L.HEALTH] - dmg, c, 0, 0)
-            _harm(st, S, e, dmg, c if ent[e, L.TEAM] != team else -1, cause)
+        if ent.alive[e] != 0 and _in_tiles(st, ent.space[e], p, q) and st.game.over == 0:
+            _log(st, L.EV_TILE_DAMAGE, e, dmg, ent.health[e] - dmg, c, 0, 0)
+            _harm(st, S, e, dmg, c if ent.team[e] != team else -1, cause)
 
 
 @njit

@@ -16,7 +16,7 @@ def _fx(st, S, c, src, k, slot):
     (``FX_TILE``: ``S.tile_fx``). One reader, so an item's heal and an ability's heal run the
     same code."""
     if src == L.FX_ABILITY:
-        return st.ent[c, L.AB + slot]
+        return st.ent.ab[c, slot]
     if src == L.FX_ITEM:
         return S.item_fx[k, slot]
     return S.tile_fx[k, slot]

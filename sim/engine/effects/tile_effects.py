@@ -40,18 +40,18 @@ def _gain_one(st, e, stat, amount):
     attacks)."""
     ent = st.ent
     if stat == L.STAT_SPEED:
-        ent[e, L.SPEED] += amount
-        value = ent[e, L.SPEED]
+        ent.speed[e] += amount
+        value = ent.speed[e]
     elif stat == L.STAT_RANGE:
-        ent[e, L.RANGE] += amount
-        value = ent[e, L.RANGE]
+        ent.range[e] += amount
+        value = ent.range[e]
     elif stat == L.STAT_DEFENSE:  # above 9 is capped when rolling ("The maximum defense ... 9")
-        ent[e, L.DEFENSE] += amount
-        value = ent[e, L.DEFENSE]
+        ent.defense[e] += amount
+        value = ent.defense[e]
     else:
         for j in range(4):
-            ent[e, L.ATK + j] += amount
-        value = ent[e, L.ATK]
+            ent.atk[e, j] += amount
+        value = ent.atk[e, 0]
     _log(st, L.EV_GAIN, e, stat, amount, value, 0, 0)
 
 
@@ -65,11 +65,11 @@ def _gain(st, e, stat, amount):
     "as they were" with the card's stats. An entity of no card (GROUP 0) gains alone."""
     ent = st.ent
     _gain_one(st, e, stat, amount)
-    grp = ent[e, L.GROUP]
+    grp = ent.group[e]
     if grp <= 0:
         return
     f = grp - 1
-    while f < ent.shape[0] and ent[f, L.GROUP] == grp:
+    while f < ent.shape[0] and ent.group[f] == grp:
         if f != e:
             _gain_one(st, f, stat, amount)
         f += 1
@@ -82,7 +82,7 @@ def _run_tile_control(st, S, c, t, src, k):
     ent = st.ent
     q = _position_of(t - ent.shape[0])
     if _fx(st, S, c, src, k, L.FX_FLAG) == 0:
-        _swap(st, S, st.tile_pos[ent[c, L.SPACE]], q, c)
+        _swap(st, S, st.tile_pos[ent.space[c]], q, c)
     else:
         n = _transform_choice(st, S, c, True)
         if n >= 0:
@@ -109,7 +109,7 @@ def _run_item_reward(st, S, c, t, src, k):
         rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
         item = r - 1
     if item < 0 or not (_grant_item(st, S, t, item)
-                        or _put_on_floor(st, item, ent[t, L.SPACE])):
+                        or _put_on_floor(st, item, ent.space[t])):
         st.game.fx_ok = 0
 
 
@@ -128,9 +128,9 @@ def _run_tile_assist(st, S, c, t, src, k):
 @njit
 def _run_extra_action(st, S, c, t, src, k):
     ent = st.ent
-    ent[t, L.EXTRA_LEFT] += _fx(st, S, c, src, k, L.FX_AMOUNT)
-    ent[t, L.EXTRA_TURN] = st.game.turns[ent[t, L.TEAM]] + 1  # "next turn"
-    _log(st, L.EV_EXTRA_ACTION, t, ent[t, L.EXTRA_LEFT], 0, ent[t, L.EXTRA_TURN], 0, 0)
+    ent.extra_left[t] += _fx(st, S, c, src, k, L.FX_AMOUNT)
+    ent.extra_turn[t] = st.game.turns[ent.team[t]] + 1  # "next turn"
+    _log(st, L.EV_EXTRA_ACTION, t, ent.extra_left[t], 0, ent.extra_turn[t], 0, 0)
 
 
 @njit
@@ -142,7 +142,7 @@ def _run_tile_state(st, S, c, t, src, k):
 @njit
 def _run_earn(st, S, c, t, src, k):
     g = st.game
-    team = st.ent[c, L.TEAM]
+    team = st.ent.team[c]
     amount = _fx(st, S, c, src, k, L.FX_AMOUNT)
     g.coins[team] += amount
     _log(st, L.EV_COINS, team, amount, g.coins[team], c, 0, 0)
@@ -150,4 +150,4 @@ def _run_earn(st, S, c, t, src, k):
 
 @njit
 def _run_learn(st, S, c, t, src, k):
-    st.game.knows |= 1 << st.ent[c, L.TEAM]
+    st.game.knows |= 1 << st.ent.team[c]

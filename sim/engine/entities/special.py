@@ -28,7 +28,7 @@ from sim.engine.tiles.live_board import _first_spawn
 @njit
 def _has_character(ent, team):
     for e in range(ent.shape[0]):
-        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0 and ent[e, L.KIND] <= L.K_SUMMONED:
+        if ent.team[e] == team and ent.alive[e] != 0 and ent.kind[e] <= L.K_SUMMONED:
             return True
     return False
 
@@ -40,22 +40,22 @@ def _enter(st, f, s):
     """Row ``f`` enters play on space ``s`` (-1: to be placed in the Spawn) at full health, with
     no state on it; it acts from its team's next turn (house ruling, as a revive)."""
     ent = st.ent
-    ent[f, L.ALIVE] = 1
-    ent[f, L.DORMANT] = 0
-    ent[f, L.HEALTH] = ent[f, L.MAX_HEALTH]
-    ent[f, L.SHIELD] = 0
-    ent[f, L.SPACE] = s
-    ent[f, L.SPEED_LEFT] = ent[f, L.SPEED]
-    ent[f, L.SPENT] = 0
-    ent[f, L.ACTED] = 0
-    ent[f, L.AB_USED] = 0
-    ent[f, L.DONE] = 1
-    ent[f, L.RIDING] = 0
+    ent.alive[f] = 1
+    ent.dormant[f] = 0
+    ent.health[f] = ent.max_health[f]
+    ent.shield[f] = 0
+    ent.space[f] = s
+    ent.speed_left[f] = ent.speed[f]
+    ent.spent[f] = 0
+    ent.acted[f] = 0
+    ent.ab_used[f] = 0
+    ent.done[f] = 1
+    ent.riding[f] = 0
     for col in L.TIMED:
-        ent[f, col] = 0
-        ent[f, col + 1] = -1
-    ent[f, L.BUFF_DELTA] = 0
-    ent[f, L.DEBUFF_DELTA] = 0
+        ent.raw[f, col] = 0
+        ent.raw[f, col + L.TIMED_BY] = -1
+    ent.buff_delta[f] = 0
+    ent.debuff_delta[f] = 0
 
 
 @njit
@@ -64,11 +64,11 @@ def _vanish(st, f, by):
     character is killed"; "The Clone dies when the character it was copied from dies"; an
     eliminated team's assist leaves with it. Not a Kill, not in the count of 7."""
     ent = st.ent
-    ent[f, L.ALIVE] = 0
-    ent[f, L.HEALTH] = 0
-    ent[f, L.SHIELD] = 0
-    ent[f, L.DONE] = 1
-    _log(st, L.EV_VANISH, f, by, ent[f, L.KIND], ent[f, L.SPACE], 0, 0)
+    ent.alive[f] = 0
+    ent.health[f] = 0
+    ent.shield[f] = 0
+    ent.done[f] = 1
+    _log(st, L.EV_VANISH, f, by, ent.kind[f], ent.space[f], 0, 0)
     _cease(st, f)  # its own effects on others end with it
 
 
@@ -76,12 +76,12 @@ def _vanish(st, f, by):
 def _alight(st, c):
     """``c`` leaves the vehicle it rides (it stays where it is; the vehicle is unoccupied)."""
     ent = st.ent
-    v = ent[c, L.RIDING] - 1
+    v = ent.riding[c] - 1
     if v < 0:
         return
-    ent[c, L.RIDING] = 0
-    ent[v, L.PILOT] = 0
-    _log(st, L.EV_ALIGHT, c, v, ent[c, L.SPACE], 0, 0, 0)
+    ent.riding[c] = 0
+    ent.pilot[v] = 0
+    _log(st, L.EV_ALIGHT, c, v, ent.space[c], 0, 0, 0)
 
 
 @njit
@@ -96,23 +96,23 @@ def _on_death_entities(st, S, e):
     m = ent.shape[0]
     if g.spare >= m:  # no vehicle, summon, assist or minion in this game
         return
-    if ent[e, L.RIDING] > 0:
+    if ent.riding[e] > 0:
         _alight(st, e)
-    if ent[e, L.KIND] == L.K_VEHICLE and ent[e, L.PILOT] > 0:
-        _alight(st, ent[e, L.PILOT] - 1)
-    team = ent[e, L.TEAM]
-    last = team >= 0 and ent[e, L.KIND] <= L.K_SUMMONED and not _has_character(ent, team)
+    if ent.kind[e] == L.K_VEHICLE and ent.pilot[e] > 0:
+        _alight(st, ent.pilot[e] - 1)
+    team = ent.team[e]
+    last = team >= 0 and ent.kind[e] <= L.K_SUMMONED and not _has_character(ent, team)
     changed = True
     while changed:  # creators of creators (an assist's minions) in as many passes as needed
         changed = False
         for f in range(g.spare, m):
-            if ent[f, L.ALIVE] == 0:
+            if ent.alive[f] == 0:
                 continue
-            o = ent[f, L.OWNER] - 1
-            if o >= 0 and ent[o, L.ALIVE] == 0:
+            o = ent.owner[f] - 1
+            if o >= 0 and ent.alive[o] == 0:
                 _vanish(st, f, o)
                 changed = True
-            elif last and ent[f, L.KIND] == L.K_ASSIST and ent[f, L.TEAM] == team:
+            elif last and ent.kind[f] == L.K_ASSIST and ent.team[f] == team:
                 _vanish(st, f, e)
                 changed = True
 
@@ -128,15 +128,15 @@ def _summon_card(st, S, c):
     onto ``c``'s space. Returns whether it happened (a tile reward calls this)."""
     ent = st.ent
     g = st.game
-    team = ent[c, L.TEAM]
+    team = ent.team[c]
     if team < 0 or (g.summons >> team) & 1:
         return False
     spawn = _first_spawn(st, S, team)
     done = False
     for f in range(g.spare, ent.shape[0]):
-        if ent[f, L.KIND] == L.K_SUMMONED and ent[f, L.TEAM] == team and ent[f, L.DORMANT] != 0:
-            _enter(st, f, -1 if spawn >= 0 else ent[c, L.SPACE])
-            _log(st, L.EV_SPAWN, f, c, ent[f, L.SPACE], L.K_SUMMONED, 0, 0)
+        if ent.kind[f] == L.K_SUMMONED and ent.team[f] == team and ent.dormant[f] != 0:
+            _enter(st, f, -1 if spawn >= 0 else ent.space[c])
+            _log(st, L.EV_SPAWN, f, c, ent.space[f], L.K_SUMMONED, 0, 0)
             done = True
     if done:
         g.summons |= 1 << team
@@ -149,22 +149,22 @@ def _spawn_assist(st, S, c, k):
     only have 1 assist character at a time" (none while one lives). Returns whether it
     happened."""
     ent = st.ent
-    team = ent[c, L.TEAM]
+    team = ent.team[c]
     if team < 0:
         return False
     row = -1
     for f in range(st.game.spare, ent.shape[0]):
-        if ent[f, L.KIND] != L.K_ASSIST or ent[f, L.TEAM] != team:
+        if ent.kind[f] != L.K_ASSIST or ent.team[f] != team:
             continue
-        if ent[f, L.ALIVE] != 0:
+        if ent.alive[f] != 0:
             return False
-        if ent[f, L.SLOT] == k:
+        if ent.slot[f] == k:
             row = f
     if row < 0:
         return False
-    ent[row, L.CHARGES_LEFT] = ent[row, L.AB_CHARGES]  # a new assist: its ability afresh
-    _enter(st, row, ent[c, L.SPACE])
-    _log(st, L.EV_SPAWN, row, c, ent[c, L.SPACE], L.K_ASSIST, 0, 0)
+    ent.charges_left[row] = ent.ab_charges[row]  # a new assist: its ability afresh
+    _enter(st, row, ent.space[c])
+    _log(st, L.EV_SPAWN, row, c, ent.space[c], L.K_ASSIST, 0, 0)
     return True
 
 
@@ -187,7 +187,7 @@ def _summon_targets(st, sight, reach, base, mask):
 def _summon_room(ent, c):
     """Whether ``c`` has a minion row free (fewer than its most minions alive at once)."""
     for f in range(ent.shape[0]):
-        if ent[f, L.OWNER] == c + 1 and ent[f, L.ALIVE] == 0:
+        if ent.owner[f] == c + 1 and ent.alive[f] == 0:
             return True
     return False
 
@@ -199,10 +199,10 @@ def _move_speed(ent, c):
     """The speed ``c``'s next move spends: its vehicle's while it rides one that has speed left
     and is not frozen ("Vehicle speed is entirely separate and distinct from character speed"),
     else its own (walking off, house ruling: it alights)."""
-    v = ent[c, L.RIDING] - 1
-    if v >= 0 and ent[v, L.SPEED_LEFT] > 0 and ent[v, L.FROZEN] == 0:
-        return ent[v, L.SPEED_LEFT]
-    return ent[c, L.SPEED_LEFT]
+    v = ent.riding[c] - 1
+    if v >= 0 and ent.speed_left[v] > 0 and ent.frozen[v] == 0:
+        return ent.speed_left[v]
+    return ent.speed_left[c]
 
 
 @njit(inline="always")
@@ -211,9 +211,9 @@ def _weapon_ready(ent, c):
     weapon, neither it nor ``c`` has spent its action this turn ("Using that action spends both
     the pilot's action and the vehicle's action"), and it is not frozen ("anything frozen can do
     nothing at all")."""
-    v = ent[c, L.RIDING] - 1
-    if (v >= 0 and ent[v, L.ATK] > 0 and ent[v, L.ACTED] == 0 and ent[c, L.ACTED] == 0
-            and ent[v, L.FROZEN] == 0):
+    v = ent.riding[c] - 1
+    if (v >= 0 and ent.atk[v, 0] > 0 and ent.acted[v] == 0 and ent.acted[c] == 0
+            and ent.frozen[v] == 0):
         return v
     return -1
 
@@ -224,13 +224,13 @@ def _drive(st, c, s, cost):
     ("Spending a vehicle's speed does not touch the pilot's") and True is returned; a pilot whose
     vehicle cannot alights and walks (False: the caller spends ``c``'s own speed)."""
     ent = st.ent
-    v = ent[c, L.RIDING] - 1
+    v = ent.riding[c] - 1
     if v < 0:
         return False
-    if ent[v, L.SPEED_LEFT] > 0 and ent[v, L.FROZEN] == 0:
-        ent[v, L.SPEED_LEFT] -= cost
-        _log(st, L.EV_DRIVE, v, c, ent[v, L.SPACE], s, cost, 0)
-        ent[v, L.SPACE] = s
+    if ent.speed_left[v] > 0 and ent.frozen[v] == 0:
+        ent.speed_left[v] -= cost
+        _log(st, L.EV_DRIVE, v, c, ent.space[v], s, cost, 0)
+        ent.space[v] = s
         return True
     _alight(st, c)
     return False
@@ -248,22 +248,22 @@ def _arrive(st, c):
     if g.veh_n == 0:
         return
     ent = st.ent
-    here = ent[c, L.SPACE]
-    v = ent[c, L.RIDING] - 1
+    here = ent.space[c]
+    v = ent.riding[c] - 1
     if v >= 0:
-        if ent[v, L.FROZEN] != 0:  # "A frozen entity cannot use any of its speed" (house: it
+        if ent.frozen[v] != 0:  # "A frozen entity cannot use any of its speed" (house: it
             _alight(st, c)          # stays where it is frozen; its pilot goes on, on foot)
         else:
-            if ent[v, L.SPACE] != here:
-                _log(st, L.EV_DRIVE, v, c, ent[v, L.SPACE], here, 0, 0)
-                ent[v, L.SPACE] = here
+            if ent.space[v] != here:
+                _log(st, L.EV_DRIVE, v, c, ent.space[v], here, 0, 0)
+                ent.space[v] = here
             return
-    if ent[c, L.KIND] > L.K_SUMMONED:  # "If a character is on the same space" (house: a team's)
+    if ent.kind[c] > L.K_SUMMONED:  # "If a character is on the same space" (house: a team's)
         return
     for v in range(g.veh_first, g.veh_first + g.veh_n):
-        if ent[v, L.ALIVE] != 0 and ent[v, L.PILOT] == 0 and ent[v, L.SPACE] == here:
-            ent[v, L.PILOT] = c + 1
-            ent[c, L.RIDING] = v + 1
+        if ent.alive[v] != 0 and ent.pilot[v] == 0 and ent.space[v] == here:
+            ent.pilot[v] = c + 1
+            ent.riding[c] = v + 1
             _log(st, L.EV_BOARD, c, v, here, 0, 0, 0)
             return
 
@@ -278,7 +278,7 @@ def _begin_turn_entities(st, team):
         return
     ent = st.ent
     for v in range(g.veh_first, g.veh_first + g.veh_n):
-        p = ent[v, L.PILOT] - 1
-        if ent[v, L.ALIVE] != 0 and (p < 0 or ent[p, L.TEAM] == team):
-            ent[v, L.SPEED_LEFT] = ent[v, L.SPEED]
-            ent[v, L.ACTED] = 0
+        p = ent.pilot[v] - 1
+        if ent.alive[v] != 0 and (p < 0 or ent.team[p] == team):
+            ent.speed_left[v] = ent.speed[v]
+            ent.acted[v] = 0

@@ -141,24 +141,24 @@ def _plan(S, C, team_cards, rng):
 def _card_row(ent, e, C, c, team):
     """Row ``e`` as a character of card ``c``, not yet alive nor placed: the teams' own
     characters (``new_game._init_game``) and a summoned 6th card."""
-    ent[e, L.TEAM] = team
-    ent[e, L.CARD] = c
-    ent[e, L.MAX_HEALTH] = C.max_health[c]
-    ent[e, L.SPACE] = -1
-    ent[e, L.SPEED] = C.speed[c]
-    ent[e, L.RANGE] = C.range[c]
-    ent[e, L.DEFENSE] = C.defense[c]
-    ent[e, L.SUIT] = C.suit[c]
-    ent[e, L.HOME] = -1
+    ent.team[e] = team
+    ent.card[e] = c
+    ent.max_health[e] = C.max_health[c]
+    ent.space[e] = -1
+    ent.speed[e] = C.speed[c]
+    ent.range[e] = C.range[c]
+    ent.defense[e] = C.defense[c]
+    ent.suit[e] = C.suit[c]
+    ent.home[e] = -1
     for j in range(4):
-        ent[e, L.ATK + j] = C.attacks[c, j]
-        ent[e, L.TIER + j] = C.tier[c, j]
+        ent.atk[e, j] = C.attacks[c, j]
+        ent.tier[e, j] = C.tier[c, j]
     for j in range(C.effects.shape[1]):  # the card's effect row (docs/effects.md)
-        ent[e, L.AB + j] = C.effects[c, j]
-    ent[e, L.CHARGES_LEFT] = C.effects[c, L.AB_CHARGES - L.AB]
+        ent.ab[e, j] = C.effects[c, j]
+    ent.charges_left[e] = C.effects[c, L.AB_CHARGES - L.AB]
     # mobility with free_water: "allow you to 'Freely Cross Water'"
     if C.effects[c, L.FX_OP] == L.OP_MOBILITY and C.effects[c, L.FX_FLAG] != 0:
-        ent[e, L.FREE_WATER] = 1
+        ent.free_water[e] = 1
 
 
 @njit
@@ -171,10 +171,10 @@ def _fill_spare(S, C, team_cards, ent, n_cpu, veh, summon, assists, g):
         for k in range(team_cards.shape[1]):
             first = e
             for _ in range(C.characters[team_cards[t, k]]):
-                ent[e, L.GROUP] = first + 1
+                ent.group[e] = first + 1
                 e += 1
     for _ in range(n_cpu):
-        ent[e, L.KIND] = L.K_CPU
+        ent.kind[e] = L.K_CPU
         e += 1
     g.spare = e
     g.minion_speed = C.ent_rules[R_MINION_SPEED]
@@ -196,24 +196,24 @@ def _vehicle_rows(ent, e, C, veh):
     for v in range(veh.shape[0]):
         if veh[v] < 0:
             continue
-        ent[e, L.KIND] = L.K_VEHICLE
-        ent[e, L.SLOT] = v
-        ent[e, L.TEAM] = L.NO_TEAM  # nobody's until boarded; it never takes a turn itself
-        ent[e, L.CARD] = -1
-        ent[e, L.ALIVE] = 1
-        ent[e, L.HEALTH] = C.vehicles[v, V_HEALTH]
-        ent[e, L.MAX_HEALTH] = C.vehicles[v, V_HEALTH]
-        ent[e, L.SPEED] = C.vehicles[v, V_SPEED]
-        ent[e, L.SPEED_LEFT] = C.vehicles[v, V_SPEED]
-        ent[e, L.DEFENSE] = C.vehicles[v, V_DEFENSE]
-        ent[e, L.SPACE] = veh[v]
-        ent[e, L.HOME] = -1
-        ent[e, L.SUIT] = -1
-        ent[e, L.DONE] = 1
-        ent[e, L.RANGE] = C.vehicles[v, V_RANGE]
+        ent.kind[e] = L.K_VEHICLE
+        ent.slot[e] = v
+        ent.team[e] = L.NO_TEAM  # nobody's until boarded; it never takes a turn itself
+        ent.card[e] = -1
+        ent.alive[e] = 1
+        ent.health[e] = C.vehicles[v, V_HEALTH]
+        ent.max_health[e] = C.vehicles[v, V_HEALTH]
+        ent.speed[e] = C.vehicles[v, V_SPEED]
+        ent.speed_left[e] = C.vehicles[v, V_SPEED]
+        ent.defense[e] = C.vehicles[v, V_DEFENSE]
+        ent.space[e] = veh[v]
+        ent.home[e] = -1
+        ent.suit[e] = -1
+        ent.done[e] = 1
+        ent.range[e] = C.vehicles[v, V_RANGE]
         for j in range(4):  # its weapon, one attack on every point of its star (0: none)
-            ent[e, L.ATK + j] = C.vehicles[v, V_ATTACKS]
-            ent[e, L.TIER + j] = C.vehicles[v, V_TIER]
+            ent.atk[e, j] = C.vehicles[v, V_ATTACKS]
+            ent.tier[e, j] = C.vehicles[v, V_TIER]
         e += 1
     return e
 
@@ -229,10 +229,10 @@ def _summoned_rows(ent, e, C, summon):
         first = e
         for _ in range(C.characters[c]):
             _card_row(ent, e, C, c, t)
-            ent[e, L.KIND] = L.K_SUMMONED
-            ent[e, L.DORMANT] = 1
-            ent[e, L.GROUP] = first + 1
-            ent[e, L.DONE] = 1
+            ent.kind[e] = L.K_SUMMONED
+            ent.dormant[e] = 1
+            ent.group[e] = first + 1
+            ent.done[e] = 1
             e += 1
     return e
 
@@ -243,25 +243,25 @@ def _assist_rows(ent, e, C, n_teams):
     free row."""
     for t in range(n_teams):
         for a in range(C.assists.shape[0]):
-            ent[e, L.KIND] = L.K_ASSIST
-            ent[e, L.SLOT] = a
-            ent[e, L.TEAM] = t
-            ent[e, L.CARD] = -1
-            ent[e, L.DORMANT] = 1
-            ent[e, L.DONE] = 1
-            ent[e, L.SPACE] = -1
-            ent[e, L.HOME] = -1
-            ent[e, L.SUIT] = -1
-            ent[e, L.MAX_HEALTH] = C.assists[a, A_HEALTH]
-            ent[e, L.SPEED] = C.assists[a, A_SPEED]
-            ent[e, L.RANGE] = C.assists[a, A_RANGE]
-            ent[e, L.DEFENSE] = C.assists[a, A_DEFENSE]
+            ent.kind[e] = L.K_ASSIST
+            ent.slot[e] = a
+            ent.team[e] = t
+            ent.card[e] = -1
+            ent.dormant[e] = 1
+            ent.done[e] = 1
+            ent.space[e] = -1
+            ent.home[e] = -1
+            ent.suit[e] = -1
+            ent.max_health[e] = C.assists[a, A_HEALTH]
+            ent.speed[e] = C.assists[a, A_SPEED]
+            ent.range[e] = C.assists[a, A_RANGE]
+            ent.defense[e] = C.assists[a, A_DEFENSE]
             for j in range(4):  # one attack: every point of its star (like a CPU's)
-                ent[e, L.ATK + j] = C.assists[a, A_ATTACKS]
-                ent[e, L.TIER + j] = C.assists[a, A_TIER]
+                ent.atk[e, j] = C.assists[a, A_ATTACKS]
+                ent.tier[e, j] = C.assists[a, A_TIER]
             for j in range(L.FX_SLOTS):
-                ent[e, L.AB + j] = C.assists[a, A_FX + j]
-            ent[e, L.CHARGES_LEFT] = ent[e, L.AB_CHARGES]
+                ent.ab[e, j] = C.assists[a, A_FX + j]
+            ent.charges_left[e] = ent.ab_charges[e]
             e += 1
     return e
 
@@ -272,16 +272,16 @@ def _minion_rows_of_all(ent, e, cap):
     at most ``cap`` each; the number of rows used."""
     n = e
     for o in range(n):
-        k = _minion_rows(ent[o, L.AB_OP], ent[o, L.AB_COUNT], ent[o, L.AB_CHARGES], cap)
+        k = _minion_rows(ent.ab_op[o], ent.ab_count[o], ent.ab_charges[o], cap)
         for _ in range(k):
-            ent[e, L.KIND] = L.K_MINION
-            ent[e, L.OWNER] = o + 1
-            ent[e, L.TEAM] = ent[o, L.TEAM]
-            ent[e, L.CARD] = ent[o, L.CARD]
-            ent[e, L.DORMANT] = 1
-            ent[e, L.DONE] = 1
-            ent[e, L.SPACE] = -1
-            ent[e, L.HOME] = -1
-            ent[e, L.SUIT] = -1
+            ent.kind[e] = L.K_MINION
+            ent.owner[e] = o + 1
+            ent.team[e] = ent.team[o]
+            ent.card[e] = ent.card[o]
+            ent.dormant[e] = 1
+            ent.done[e] = 1
+            ent.space[e] = -1
+            ent.home[e] = -1
+            ent.suit[e] = -1
             e += 1
     return e

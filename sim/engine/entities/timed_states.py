@@ -29,7 +29,7 @@ def _expiry(st, S, by, duration):
     g = st.game
     if S.ip[L.P_CLOCK] != 0:
         return (g.rotation + duration) * L.CLOCKS + L.ROT_CLOCK
-    team = st.ent[by, L.TEAM]
+    team = st.ent.team[by]
     return (g.turns[team] + duration) * L.CLOCKS + team
 
 
@@ -39,20 +39,20 @@ def _shift_stat(ent, e, stat, delta):
     and reverted exactly when the state ends)."""
     # a CPU with no listed speed or range holds -1 there: a de-buff leaves it as it is
     if stat == L.STAT_SPEED:
-        delta = max(delta, -max(ent[e, L.SPEED], 0))
-        ent[e, L.SPEED] += delta
-        ent[e, L.SPEED_LEFT] = min(max(ent[e, L.SPEED_LEFT] + delta, 0), ent[e, L.SPEED])
+        delta = max(delta, -max(ent.speed[e], 0))
+        ent.speed[e] += delta
+        ent.speed_left[e] = min(max(ent.speed_left[e] + delta, 0), ent.speed[e])
     elif stat == L.STAT_RANGE:
-        delta = max(delta, -max(ent[e, L.RANGE], 0))
-        ent[e, L.RANGE] += delta
+        delta = max(delta, -max(ent.range[e], 0))
+        ent.range[e] += delta
     elif stat == L.STAT_DEFENSE:
-        delta = max(delta, -ent[e, L.DEFENSE])  # above 9 is capped when rolling (_threshold)
-        ent[e, L.DEFENSE] += delta
+        delta = max(delta, -ent.defense[e])  # above 9 is capped when rolling (_threshold)
+        ent.defense[e] += delta
     elif stat == L.STAT_ATTACKS:  # every point of the star
         for j in range(4):
-            delta = max(delta, -max(ent[e, L.ATK + j], 0))
+            delta = max(delta, -max(ent.atk[e, j], 0))
         for j in range(4):
-            ent[e, L.ATK + j] += delta
+            ent.atk[e, j] += delta
     else:
         delta = 0  # advantage, invincibility: a state, no number
     return delta
@@ -61,13 +61,13 @@ def _shift_stat(ent, e, stat, delta):
 @njit
 def _end_state(st, e, col):
     ent = st.ent
-    if ent[e, col] == 0:
+    if ent.raw[e, col] == 0:
         return
     if col == L.BUFF or col == L.DEBUFF:
-        _shift_stat(ent, e, ent[e, col + 2], -ent[e, col + 3])
-        ent[e, col + 3] = 0
-    ent[e, col] = 0
-    ent[e, col + 1] = -1
+        _shift_stat(ent, e, ent.raw[e, col + L.TIMED_STAT], -ent.raw[e, col + L.TIMED_DELTA])
+        ent.raw[e, col + L.TIMED_DELTA] = 0
+    ent.raw[e, col] = 0
+    ent.raw[e, col + L.TIMED_BY] = -1
     _log(st, L.EV_STATE, e, col, 0, 0, 0, 0)
 
 
@@ -78,14 +78,14 @@ def _set_state(st, S, e, col, by, duration, stat, amount):
     characters "share one stat pool ... A stat buff gained by one of them is gained by all of
     them" (its rows follow one another from ``GROUP - 1``)."""
     ent = st.ent
-    if col == L.INVISIBLE and ent[e, L.INVISIBLE] == 0:  # where opponents last saw it
-        ent[e, L.SEEN] = ent[e, L.SPACE]                  # (sim/ai/observe.py)
+    if col == L.INVISIBLE and ent.invisible[e] == 0:  # where opponents last saw it
+        ent.seen[e] = ent.space[e]                  # (sim/ai/observe.py)
     _set_one(st, S, e, col, by, duration, stat, amount)
-    grp = ent[e, L.GROUP]
+    grp = ent.group[e]
     if grp > 0 and (col == L.BUFF or col == L.DEBUFF):
         f = grp - 1
-        while f < ent.shape[0] and ent[f, L.GROUP] == grp:
-            if f != e and ent[f, L.ALIVE] != 0:
+        while f < ent.shape[0] and ent.group[f] == grp:
+            if f != e and ent.alive[f] != 0:
                 _set_one(st, S, f, col, by, duration, stat, amount)
             f += 1
 
@@ -95,12 +95,14 @@ def _set_one(st, S, e, col, by, duration, stat, amount):
     ent = st.ent
     _end_state(st, e, col)
     until = _expiry(st, S, by, duration)
-    ent[e, col] = until
-    ent[e, col + 1] = by
+    ent.raw[e, col] = until
+    ent.raw[e, col + L.TIMED_BY] = by
     if col == L.BUFF or col == L.DEBUFF:
-        ent[e, col + 2] = stat
-        ent[e, col + 3] = _shift_stat(ent, e, stat, amount if col == L.BUFF else -amount)
-    _log(st, L.EV_STATE, e, col, until, by, stat, ent[e, col + 3] if col >= L.BUFF else 0)
+        ent.raw[e, col + L.TIMED_STAT] = stat
+        change = _shift_stat(ent, e, stat, amount if col == L.BUFF else -amount)
+        ent.raw[e, col + L.TIMED_DELTA] = change
+    delta = ent.raw[e, col + L.TIMED_DELTA] if col >= L.BUFF else 0
+    _log(st, L.EV_STATE, e, col, until, by, stat, delta)
 
 
 @njit
@@ -110,7 +112,7 @@ def _tick(st, clock, count):
     ent = st.ent
     for e in range(ent.shape[0]):
         for col in L.TIMED:
-            until = ent[e, col]
+            until = ent.raw[e, col]
             if until != 0 and until % L.CLOCKS == clock and until // L.CLOCKS <= count:
                 _end_state(st, e, col)
 
@@ -125,5 +127,5 @@ def _cease(st, by):
         if e == by:
             continue
         for col in L.TIMED:
-            if ent[e, col] != 0 and ent[e, col + 1] == by:
+            if ent.raw[e, col] != 0 and ent.raw[e, col + L.TIMED_BY] == by:
                 _end_state(st, e, col)

@@ -52,18 +52,18 @@ def _pool(ent, e):
     """The row holding ``e``'s items: itself, or (``POOL``) its card's first character — one
     function, so minions can map to their creator's pool ("when a minion picks up an item, that
     item is added to the creator's item pool")."""
-    o = ent[e, L.OWNER] - 1
-    if o >= 0 and (ent[e, L.KIND] == L.K_MINION or ent[e, L.KIND] == L.K_CLONE):
+    o = ent.owner[e] - 1
+    if o >= 0 and (ent.kind[e] == L.K_MINION or ent.kind[e] == L.K_CLONE):
         e = o  # "minions can make use of any and all items held by their creator" (a clone "is
         #        treated as a minion")
-    p = ent[e, L.POOL]
+    p = ent.pool[e]
     return e if p == 0 else p - 1
 
 
 @njit(inline="always")
 def _held(ent, pool):
     """Items in the pool (0, 1 or 2)."""
-    return int(ent[pool, L.ITEM_SLOT] != 0) + int(ent[pool, L.ITEM_SLOT + 1] != 0)
+    return int(ent.item_slot[pool, 0] != 0) + int(ent.item_slot[pool, 1] != 0)
 
 
 @njit
@@ -72,10 +72,10 @@ def _init_pools(ent, characters):
     points at the card's first character (a card's characters are consecutive rows, teams in
     order: new_game._init_game; ``characters`` = characters per card)."""
     e = 0
-    while e < ent.shape[0] and ent[e, L.IS_CPU] == 0:
-        n = characters[ent[e, L.CARD]]
+    while e < ent.shape[0] and ent.is_cpu[e] == 0:
+        n = characters[ent.card[e]]
         for j in range(1, n):
-            ent[e + j, L.POOL] = e + 1
+            ent.pool[e + j] = e + 1
         e += n
 
 
@@ -84,7 +84,7 @@ def _held_effect(st, S, pool, k, on):
     """Put on (``on``) or take off the stat of the held item in slot ``k`` of ``pool``, on every
     entity sharing the pool; what was applied is recorded per row and reverted exactly."""
     ent = st.ent
-    item = ent[pool, L.ITEM_SLOT + k] - 1
+    item = ent.item_slot[pool, k] - 1
     if item < 0 or S.item_fx[item, HELD] == 0:
         return
     stat = S.item_fx[item, L.FX_STAT]
@@ -93,21 +93,21 @@ def _held_effect(st, S, pool, k, on):
         if _pool(ent, e) != pool:
             continue
         if on:
-            ent[e, L.ITEM_DELTA + k] = _shift_stat(ent, e, stat, amount)
-        elif ent[e, L.ITEM_DELTA + k] != 0:
-            _shift_stat(ent, e, stat, -ent[e, L.ITEM_DELTA + k])
-            ent[e, L.ITEM_DELTA + k] = 0
+            ent.item_delta[e, k] = _shift_stat(ent, e, stat, amount)
+        elif ent.item_delta[e, k] != 0:
+            _shift_stat(ent, e, stat, -ent.item_delta[e, k])
+            ent.item_delta[e, k] = 0
 
 
 @njit
 def _take(st, S, pool, k):
     """Empty slot ``k`` of ``pool`` (its held stat taken off); the item type it held."""
     ent = st.ent
-    item = ent[pool, L.ITEM_SLOT + k] - 1
-    if ent[pool, L.ITEM_ON + k] != 0:
+    item = ent.item_slot[pool, k] - 1
+    if ent.item_on[pool, k] != 0:
         _held_effect(st, S, pool, k, False)
-    ent[pool, L.ITEM_SLOT + k] = 0
-    ent[pool, L.ITEM_ON + k] = 0
+    ent.item_slot[pool, k] = 0
+    ent.item_on[pool, k] = 0
     return item
 
 
@@ -117,9 +117,9 @@ def _give(st, pool, item):
     picked up, it cannot be used immediately"); the slot, or -1 when both are taken."""
     ent = st.ent
     for k in range(2):
-        if ent[pool, L.ITEM_SLOT + k] == 0:
-            ent[pool, L.ITEM_SLOT + k] = item + 1
-            ent[pool, L.ITEM_ON + k] = 0
+        if ent.item_slot[pool, k] == 0:
+            ent.item_slot[pool, k] = item + 1
+            ent.item_on[pool, k] = 0
             return k
     return -1
 
@@ -168,19 +168,19 @@ def _drop_items(st, S, e):
     lives: "Every character attached to the card must be Killed before the card is considered
     dead")."""
     ent = st.ent
-    if ent[e, L.KIND] == L.K_MINION or ent[e, L.KIND] == L.K_CLONE:
+    if ent.kind[e] == L.K_MINION or ent.kind[e] == L.K_CLONE:
         return  # it holds nothing of its own: the pool is its creator's
     pool = _pool(ent, e)
     if _held(ent, pool) == 0:
         return
     for d in range(ent.shape[0]):  # a living character of the same card keeps the pool
-        if (d != e and ent[d, L.ALIVE] != 0 and _pool(ent, d) == pool
-                and ent[d, L.CARD] == ent[e, L.CARD] and ent[d, L.TEAM] == ent[e, L.TEAM]):
+        if (d != e and ent.alive[d] != 0 and _pool(ent, d) == pool
+                and ent.card[d] == ent.card[e] and ent.team[d] == ent.team[e]):
             return
     for k in range(2):
-        if ent[pool, L.ITEM_SLOT + k] != 0:
+        if ent.item_slot[pool, k] != 0:
             item = _take(st, S, pool, k)
-            _place(st, e, item, ent[e, L.SPACE], ON_DEATH)
+            _place(st, e, item, ent.space[e], ON_DEATH)
 
 
 @njit
@@ -191,10 +191,10 @@ def _end_turn_items(st, S, c):
     ent = st.ent
     pool = _pool(ent, c)
     for k in range(2):
-        if ent[pool, L.ITEM_SLOT + k] != 0 and ent[pool, L.ITEM_ON + k] == 0:
-            ent[pool, L.ITEM_ON + k] = 1
+        if ent.item_slot[pool, k] != 0 and ent.item_on[pool, k] == 0:
+            ent.item_on[pool, k] = 1
             _held_effect(st, S, pool, k, True)
-            _log(st, L.EV_ITEM_ACTIVE, c, ent[pool, L.ITEM_SLOT + k] - 1, k, 0, 0, 0)
+            _log(st, L.EV_ITEM_ACTIVE, c, ent.item_slot[pool, k] - 1, k, 0, 0, 0)
 
 
 @njit
@@ -208,7 +208,7 @@ def _grant_item(st, S, e, item):
     if k < 0:
         return False
     st.game.items_gained += 1
-    _log(st, L.EV_ITEM_GAIN, e, item, GRANTED, ent[e, L.SPACE], k, 0)
+    _log(st, L.EV_ITEM_GAIN, e, item, GRANTED, ent.space[e], k, 0)
     return True
 
 
@@ -237,7 +237,7 @@ def _pick_up(st, S, c, f):
 def _drop(st, S, c, k):
     """``c`` drops slot ``k`` of its pool "onto their current space" (legal: a free floor row)."""
     item = _take(st, S, _pool(st.ent, c), k)
-    _place(st, c, item, st.ent[c, L.SPACE], DROPPED)
+    _place(st, c, item, st.ent.space[c], DROPPED)
 
 
 @njit
@@ -247,8 +247,8 @@ def _free_water(st, S, e):
     ent = st.ent
     pool = _pool(ent, e)
     for k in range(2):
-        item = ent[pool, L.ITEM_SLOT + k] - 1
-        if (item >= 0 and ent[pool, L.ITEM_ON + k] != 0 and S.item_fx[item, HELD] != 0
+        item = ent.item_slot[pool, k] - 1
+        if (item >= 0 and ent.item_on[pool, k] != 0 and S.item_fx[item, HELD] != 0
                 and S.item_fx[item, L.FX_FLAG] != 0):
             return True
     return False

@@ -35,10 +35,10 @@ def _usable(st, S, c, pool, k):
     """The item type in slot ``k`` if ``c`` may use it now, else -1: active, used up (not held),
     and its action free if it costs one."""
     ent = st.ent
-    item = ent[pool, L.ITEM_SLOT + k] - 1
-    if item < 0 or ent[pool, L.ITEM_ON + k] == 0 or S.item_fx[item, HELD] != 0:
+    item = ent.item_slot[pool, k] - 1
+    if item < 0 or ent.item_on[pool, k] == 0 or S.item_fx[item, HELD] != 0:
         return -1
-    if S.item_fx[item, L.FX_COSTS] != 0 and ent[c, L.ACTED] != 0:
+    if S.item_fx[item, L.FX_COSTS] != 0 and ent.acted[c] != 0:
         return -1
     return item
 
@@ -47,7 +47,7 @@ def _usable(st, S, c, pool, k):
 def _item_range(st, S, c, item):
     """A strike is an attack (the attack's range); other effects their own ``range``."""
     if S.item_fx[item, L.FX_OP] == L.OP_STRIKE:
-        return st.ent[c, L.RANGE]
+        return st.ent.range[c]
     return S.item_fx[item, L.FX_RANGE]
 
 
@@ -70,7 +70,7 @@ def _legal_items(st, S, c, mask, base):
     ``c``'s pool holds nothing and no item lies on the board."""
     ent = st.ent
     pool = _pool(ent, c)
-    if ent[pool, L.ITEM_SLOT] == 0 and ent[pool, L.ITEM_SLOT + 1] == 0 and st.game.floor_n == 0:
+    if ent.item_slot[pool, 0] == 0 and ent.item_slot[pool, 1] == 0 and st.game.floor_n == 0:
         return 0
     return _legal_items_now(st, S, c, mask, base, pool)
 
@@ -78,17 +78,17 @@ def _legal_items(st, S, c, mask, base):
 @njit
 def _legal_items_now(st, S, c, mask, base, pool):
     ent = st.ent
-    here = ent[c, L.SPACE]
-    if here < 0 or ent[c, L.FROZEN] != 0:  # "anything frozen can do nothing at all"
+    here = ent.space[c]
+    if here < 0 or ent.frozen[c] != 0:  # "anything frozen can do nothing at all"
         return 0
     n = st.kind.shape[0]
     m = ent.shape[0]
     count = 0
-    minion = ent[c, L.KIND] == L.K_MINION or ent[c, L.KIND] == L.K_CLONE
+    minion = ent.kind[c] == L.K_MINION or ent.kind[c] == L.K_CLONE
     if _free_row(st) >= 0 and not minion:  # "can drop any held item onto their current space";
         #                                     "minions cannot drop or trade items"
         for k in range(2):
-            if ent[pool, L.ITEM_SLOT + k] != 0:
+            if ent.item_slot[pool, k] != 0:
                 mask[base + _drop_offset(n, m) + k] = True
                 count += 1
     need = -1  # the longest range a line-of-sight search must cover
@@ -129,7 +129,7 @@ def _sighted_item_uses(st, S, c, pool, mask, base, sight):
     ent = st.ent
     n = st.kind.shape[0]
     m = ent.shape[0]
-    team = ent[c, L.TEAM]
+    team = ent.team[c]
     count = 0
     for k in range(2):
         item = _usable(st, S, c, pool, k)
@@ -139,14 +139,14 @@ def _sighted_item_uses(st, S, c, pool, mask, base, sight):
         r = _item_range(st, S, c, item)
         if tk == L.T_ALLY or tk == L.T_ENEMY:
             for e in range(m):
-                s = ent[e, L.SPACE]
-                if ent[e, L.ALIVE] == 0 or s < 0 or sight[s] > r:
+                s = ent.space[e]
+                if ent.alive[e] == 0 or s < 0 or sight[s] > r:
                     continue
-                if tk == L.T_ALLY and ent[e, L.TEAM] == team:
+                if tk == L.T_ALLY and ent.team[e] == team:
                     mask[base + k * m + e] = True
                     count += 1
-                elif (tk == L.T_ENEMY and ent[e, L.TEAM] != team
-                      and ent[e, L.INVISIBLE] == 0):  # "cannot be targeted by a direct attack"
+                elif (tk == L.T_ENEMY and ent.team[e] != team
+                      and ent.invisible[e] == 0):  # "cannot be targeted by a direct attack"
                     mask[base + k * m + e] = True
                     count += 1
         elif tk == L.T_SPACE and S.item_fx[item, L.FX_OP] != L.OP_MOBILITY:
@@ -166,7 +166,7 @@ def _use_item(st, S, c, k, t):
     pool = _pool(ent, c)
     item = _take(st, S, pool, k)
     if S.item_fx[item, L.FX_COSTS] != 0:
-        ent[c, L.ACTED] = 1  # "Some items also cost that character's action ... to use"
+        ent.acted[c] = 1  # "Some items also cost that character's action ... to use"
     st.game.items_used += 1
     _log(st, L.EV_ITEM_USE, c, item, t, k, 0, 0)
     _run_effect(st, S, c, t, L.FX_ITEM, item)

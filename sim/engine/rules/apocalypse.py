@@ -37,8 +37,8 @@ def _destroy(st, S, p):
     _log(st, L.EV_DESTROY, p, 0, 0, 0, 0, 0)
     ent = st.ent
     for e in range(ent.shape[0]):
-        s = ent[e, L.SPACE]
-        if ent[e, L.ALIVE] != 0 and s >= 0 and st.tile_pos[s] == p:
+        s = ent.space[e]
+        if ent.alive[e] != 0 and s >= 0 and st.tile_pos[s] == p:
             _kill(st, S, e, -1, L.BY_DESTRUCTION)
     _void_position(st, p)
     st.pos_state[p] = L.VOIDED
@@ -88,8 +88,8 @@ def _apocalypse_step(st, S):
         dmg = damage + rise * j
         ent = st.ent
         for e in range(ent.shape[0]):
-            if ent[e, L.ALIVE] != 0 and ent[e, L.SPACE] >= 0:
-                _log(st, L.EV_TILE_DAMAGE, e, dmg, ent[e, L.HEALTH] - dmg, -1, 0, 0)
+            if ent.alive[e] != 0 and ent.space[e] >= 0:
+                _log(st, L.EV_TILE_DAMAGE, e, dmg, ent.health[e] - dmg, -1, 0, 0)
                 _harm(st, S, e, dmg, -1, L.BY_APOCALYPSE)  # reaches the invincible too
     else:
         _announce(st, S, count + rise * j, code == STORM)
@@ -104,9 +104,9 @@ def _holder(st, S):
     ent = st.ent
     apoc = S.ip[L.P_APOC_POS]
     for e in range(ent.shape[0]):
-        s = ent[e, L.SPACE]
-        kind = ent[e, L.KIND]
-        if (ent[e, L.ALIVE] != 0 and ent[e, L.TEAM] >= 0 and s >= 0 and st.tile_pos[s] == apoc
+        s = ent.space[e]
+        kind = ent.kind[e]
+        if (ent.alive[e] != 0 and ent.team[e] >= 0 and s >= 0 and st.tile_pos[s] == apoc
                 and (kind == L.K_CHARACTER or kind == L.K_SUMMONED)):
             return e
     return -1
@@ -129,10 +129,10 @@ def _resolve_check(st, S) -> bool:
     _log(st, L.EV_APOC_HOLD, e, g.apoc_held, need, 0, 0, 0)
     if g.apoc_held < need:
         return False
-    g.apoc_resolved = 1 + st.ent[e, L.TEAM]
+    g.apoc_resolved = 1 + st.ent.team[e]
     g.apoc_active = 0
     for p in range(49):
         if st.pos_state[p] == L.ANNOUNCED:
             st.pos_state[p] = L.NORMAL
-    _log(st, L.EV_APOC_RESOLVED, a, st.ent[e, L.TEAM], e, 0, 0, 0)
+    _log(st, L.EV_APOC_RESOLVED, a, st.ent.team[e], e, 0, 0, 0)
     return True

@@ -26,11 +26,11 @@ from sim.engine.rules.live_movement import _homefield, _sight_from
 def _attack_star(st, S, a, d):
     """The colour ``a`` attacks ``d`` with (CPUs have a single attack: base)."""
     ent = st.ent
-    if ent[a, L.IS_CPU] != 0:
+    if ent.is_cpu[a] != 0:
         return BASE
     # "Blue is used while de-buffed. Green is used while under a positive effect"
-    return _star_colour(ent[a, L.HEALTH], ent[a, L.SHIELD], ent[a, L.MAX_HEALTH],
-                        ent[a, L.DEBUFF] != 0, ent[a, L.BUFF] != 0,
+    return _star_colour(ent.health[a], ent.shield[a], ent.max_health[a],
+                        ent.debuff[a] != 0, ent.buff[a] != 0,
                         _homefield(st, S, a), _homefield(st, S, d), S.fp[L.F_RED],
                         S.ip[L.P_RED_SHIELD] != 0, S.ip[L.P_CANCEL_BASE] != 0)
 
@@ -45,8 +45,8 @@ def _threshold(S, defense):
 def _advantage(ent, e):
     """+1 advantage, -1 disadvantage, 0 neither (both cancel): "Advantage allows an entity to
     perform any random act twice, and choose the preferable outcome" (buff / de-buff stat 4)."""
-    up = ent[e, L.BUFF] != 0 and ent[e, L.BUFF_STAT] == L.STAT_ADVANTAGE
-    down = ent[e, L.DEBUFF] != 0 and ent[e, L.DEBUFF_STAT] == L.STAT_ADVANTAGE
+    up = ent.buff[e] != 0 and ent.buff_stat[e] == L.STAT_ADVANTAGE
+    down = ent.debuff[e] != 0 and ent.debuff_stat[e] == L.STAT_ADVANTAGE
     return int(up) - int(down)
 
 
@@ -58,9 +58,9 @@ def _throw(st, S, a, d, kind, cause, extra, w):
     have 1 action used through it")."""
     ent = st.ent
     colour = _attack_star(st, S, w, d)
-    n = ent[w, L.ATK + colour] + extra
-    tier = ent[w, L.TIER + colour]
-    thr = _threshold(S, ent[d, L.DEFENSE])
+    n = ent.atk[w, colour] + extra
+    tier = ent.tier[w, colour]
+    thr = _threshold(S, ent.defense[d])
     _log(st, kind, a, d, colour, n, tier, thr)
     faces = S.tier_faces[tier - 1]
     s0, s1, s2, s3 = st.rng[0], st.rng[1], st.rng[2], st.rng[3]
@@ -70,7 +70,7 @@ def _throw(st, S, a, d, kind, cause, extra, w):
         S.ip[L.P_DEFENSE_DIE], np.uint64(S.ip[L.P_DEFENSE_REJECT]), s0, s1, s2, s3)
     st.rng[0], st.rng[1], st.rng[2], st.rng[3] = s0, s1, s2, s3
     _log(st, L.EV_ROLL, a, d, n, thr, hits, 0)
-    _log(st, L.EV_DAMAGE, a, d, hits, faces, dmg, ent[d, L.HEALTH] - dmg)
+    _log(st, L.EV_DAMAGE, a, d, hits, faces, dmg, ent.health[d] - dmg)
     _harm(st, S, d, dmg, a, cause)
 
 
@@ -84,9 +84,9 @@ def _strike(st, S, a, d, extra, w):
     direct attack")."""
     _throw(st, S, a, d, L.EV_ATTACK, L.BY_ATTACK, extra, w)
     ent = st.ent
-    if (st.game.over == 0 and ent[d, L.IS_CPU] != 0 and ent[d, L.ALIVE] != 0
-            and ent[d, L.ATK] > 0 and ent[a, L.ALIVE] != 0 and ent[a, L.IS_CPU] == 0
-            and ent[d, L.FROZEN] == 0 and ent[a, L.INVISIBLE] == 0):
+    if (st.game.over == 0 and ent.is_cpu[d] != 0 and ent.alive[d] != 0
+            and ent.atk[d, 0] > 0 and ent.alive[a] != 0 and ent.is_cpu[a] == 0
+            and ent.frozen[d] == 0 and ent.invisible[a] == 0):
         _throw(st, S, d, a, L.EV_RETALIATE, L.BY_RETALIATION, 0, d)
 
 
@@ -97,9 +97,9 @@ def _vehicle_attack(st, S, c, d):
     action for the turn" (house ruling: the action is the vehicle's weapon, its own attack star;
     ``c`` is the attacker, credited and retaliated against: docs/rulings.md)."""
     ent = st.ent
-    v = ent[c, L.RIDING] - 1
-    ent[c, L.ACTED] = 1
-    ent[v, L.ACTED] = 1
+    v = ent.riding[c] - 1
+    ent.acted[c] = 1
+    ent.acted[v] = 1
     _log(st, L.EV_WEAPON, c, v, d, 0, 0, 0)
     _strike(st, S, c, d, 0, v)
 
@@ -109,16 +109,16 @@ def _may_join(ent, j, team):
     """Whether ``j`` may join a group attack its team declares now: a character of ``team``
     ("Multiple of your characters") on the board whose turn is still to come or under way, with
     its action unspent, neither frozen nor submerged (they "cannot spend their action")."""
-    return (ent[j, L.TEAM] == team and ent[j, L.KIND] <= L.K_SUMMONED and ent[j, L.ALIVE] != 0
-            and ent[j, L.SPACE] >= 0 and ent[j, L.DONE] == 0 and ent[j, L.ACTED] == 0
-            and ent[j, L.FROZEN] == 0 and ent[j, L.SUBMERGED] == 0)
+    return (ent.team[j] == team and ent.kind[j] <= L.K_SUMMONED and ent.alive[j] != 0
+            and ent.space[j] >= 0 and ent.done[j] == 0 and ent.acted[j] == 0
+            and ent.frozen[j] == 0 and ent.submerged[j] == 0)
 
 
 @njit
 def _group_ready(ent, c):
     """Whether a teammate of ``c`` could join a group attack now (the action is offered only
     then; who can reach the target is searched when it is declared: ``_group_attack``)."""
-    team = ent[c, L.TEAM]
+    team = ent.team[c]
     for j in range(ent.shape[0]):
         if j != c and _may_join(ent, j, team):
             return True
@@ -135,14 +135,14 @@ def _group_attack(st, S, c, d):
     keeps its action under ``[group_attack] order = "sequential"`` and spends it under
     ``"declared"`` (rules.toml, ``ip[P_GROUP_DECLARED]``; docs/rulings.md)."""
     ent = st.ent
-    team = ent[c, L.TEAM]
-    at = ent[d, L.SPACE]
+    team = ent.team[c]
+    at = ent.space[d]
     members = np.empty(ent.shape[0], np.int64)
     members[0] = c
     k = 1
     for j in range(ent.shape[0]):
-        if j != c and _may_join(ent, j, team) and ent[j, L.RANGE] >= 0:
-            if _sight_from(st, S, ent[j, L.SPACE], ent[j, L.RANGE])[at] <= ent[j, L.RANGE]:
+        if j != c and _may_join(ent, j, team) and ent.range[j] >= 0:
+            if _sight_from(st, S, ent.space[j], ent.range[j])[at] <= ent.range[j]:
                 members[k] = j
                 k += 1
     declared = S.ip[L.P_GROUP_DECLARED] != 0
@@ -151,12 +151,12 @@ def _group_attack(st, S, c, d):
         a = members[i]
         if st.game.over != 0:
             return
-        if ent[a, L.ALIVE] == 0:  # a CPU's retaliation killed it before its throw
+        if ent.alive[a] == 0:  # a CPU's retaliation killed it before its throw
             continue
-        if ent[d, L.ALIVE] == 0:
+        if ent.alive[d] == 0:
             if declared:
-                ent[a, L.ACTED] = 1
+                ent.acted[a] = 1
             _log(st, L.EV_GROUP_LATE, a, d, 1 if declared else 0, 0, 0, 0)
             continue
-        ent[a, L.ACTED] = 1  # "You attack an entity by spending the attacking character's action"
+        ent.acted[a] = 1  # "You attack an entity by spending the attacking character's action"
         _strike(st, S, a, d, 0, a)

@@ -27,14 +27,14 @@ def _cpu_target(st, S, space, rng):
     ent = st.ent
     best = -1
     for e in range(ent.shape[0]):
-        s = ent[e, L.SPACE]
-        if ent[e, L.TEAM] < 0 or ent[e, L.ALIVE] == 0 or s < 0 or sight[s] > rng:
+        s = ent.space[e]
+        if ent.team[e] < 0 or ent.alive[e] == 0 or s < 0 or sight[s] > rng:
             continue
-        if ent[e, L.KIND] > L.K_SUMMONED:  # a character: not a minion, assist or vehicle
+        if ent.kind[e] > L.K_SUMMONED:  # a character: not a minion, assist or vehicle
             continue
-        if ent[e, L.INVISIBLE] != 0:  # "cannot be targeted by a direct attack"
+        if ent.invisible[e] != 0:  # "cannot be targeted by a direct attack"
             continue
-        if best < 0 or ent[e, L.HEALTH] < ent[best, L.HEALTH]:
+        if best < 0 or ent.health[e] < ent.health[best]:
             best = e
     return best
 
@@ -42,9 +42,9 @@ def _cpu_target(st, S, space, rng):
 @njit
 def _cpu_act(st, S, c):
     ent = st.ent
-    rng = ent[c, L.RANGE] if ent[c, L.RANGE] >= 0 else S.ip[L.P_CPU_RANGE]
-    speed = max(ent[c, L.SPEED], 0)
-    here = ent[c, L.SPACE]
+    rng = ent.range[c] if ent.range[c] >= 0 else S.ip[L.P_CPU_RANGE]
+    speed = max(ent.speed[c], 0)
+    here = ent.space[c]
     target = _cpu_target(st, S, here, rng)
     leash = S.ip[L.P_LEASH] != 0
     # a leashed CPU never leaves its tile: it can reach no further boundary than its range
@@ -54,7 +54,7 @@ def _cpu_act(st, S, c):
         best_s = -1
         for level in range(1, speed + 1):
             for s in range(cost.shape[0]):
-                if cost[s] != level or (leash and st.tile_pos[s] != ent[c, L.HOME]):
+                if cost[s] != level or (leash and st.tile_pos[s] != ent.home[c]):
                     continue
                 t = _cpu_target(st, S, s, rng)
                 if t >= 0:
@@ -65,7 +65,7 @@ def _cpu_act(st, S, c):
                 break
         if best_s >= 0:
             _log(st, L.EV_MOVE, c, here, best_s, cost[best_s], 0, 0)
-            ent[c, L.SPACE] = best_s
+            ent.space[c] = best_s
     if target >= 0:
         _strike(st, S, c, target, 0, c)
 
@@ -77,6 +77,6 @@ def _cpu_turn(st, S):
         if st.game.over != 0:
             return
         # "A frozen entity cannot use any of its speed, cannot spend its action"
-        if (ent[c, L.IS_CPU] != 0 and ent[c, L.ALIVE] != 0 and ent[c, L.ATK] > 0
-                and ent[c, L.FROZEN] == 0):
+        if (ent.is_cpu[c] != 0 and ent.alive[c] != 0 and ent.atk[c, 0] > 0
+                and ent.frozen[c] == 0):
             _cpu_act(st, S, c)

@@ -27,22 +27,22 @@ from sim.engine.rules.victory import _check_victory, _team_alive
 def _kill(st, S, e, by, cause):
     ent = st.ent
     g = st.game
-    if ent[e, L.ALIVE] == 0:
+    if ent.alive[e] == 0:
         return
-    ent[e, L.ALIVE] = 0
-    ent[e, L.HEALTH] = 0
-    ent[e, L.DONE] = 1  # "dead entities never act"
+    ent.alive[e] = 0
+    ent.health[e] = 0
+    ent.done[e] = 1  # "dead entities never act"
     g.harm = 1
-    _log(st, L.EV_DEATH, e, by, cause, ent[e, L.SPACE], 0, 0)
-    ent[e, L.SHIELD] = 0
+    _log(st, L.EV_DEATH, e, by, cause, ent.space[e], 0, 0)
+    ent.shield[e] = 0
     _cease(st, e)  # "all effects of that character's abilities cease"
     _drop_items(st, S, e)  # "their items drop exactly where they were standing"
     _on_death_entities(st, S, e)  # minions disappear, clones die with their original
-    team = ent[e, L.TEAM]
-    if team >= 0 and ent[e, L.KIND] <= L.K_SUMMONED:  # a character (not a minion, assist, ...)
+    team = ent.team[e]
+    if team >= 0 and ent.kind[e] <= L.K_SUMMONED:  # a character (not a minion, assist, ...)
         g.deaths += 1  # "counts characters only"
         if by >= 0:
-            ent[by, L.KILLS] += 1  # "'Kill' Specifically refers to the Death of a Character"
+            ent.kills[by] += 1  # "'Kill' Specifically refers to the Death of a Character"
         if not _team_alive(st, team):
             g.owed[team] = 0
             _log(st, L.EV_ELIMINATED, team, 0, 0, 0, 0, 0)
@@ -60,23 +60,23 @@ def _harm(st, S, e, amount, by, cause):
     climbing a ladder ... On a 1: The fighter falls" (``terrain._fall``); the fall's own damage
     is dealt by a second pass of the loop (it lands on ground, so it never falls again)."""
     ent = st.ent
-    while amount > 0 and ent[e, L.ALIVE] != 0:
-        if (ent[e, L.BUFF] != 0 and ent[e, L.BUFF_STAT] == L.STAT_INVINCIBLE
+    while amount > 0 and ent.alive[e] != 0:
+        if (ent.buff[e] != 0 and ent.buff_stat[e] == L.STAT_INVINCIBLE
                 and cause != L.BY_APOCALYPSE):
             return
-        if ent[e, L.SHIELD] > 0:
-            absorbed = min(amount, ent[e, L.SHIELD])
-            ent[e, L.SHIELD] -= absorbed
+        if ent.shield[e] > 0:
+            absorbed = min(amount, ent.shield[e])
+            ent.shield[e] -= absorbed
             amount -= absorbed
             if amount == 0:
                 return
-        lost = min(amount, ent[e, L.HEALTH])  # the record counts health actually removed
-        ent[e, L.TAKEN] += lost
+        lost = min(amount, ent.health[e])  # the record counts health actually removed
+        ent.taken[e] += lost
         if by >= 0:
-            ent[by, L.DEALT] += lost
-        ent[e, L.HEALTH] -= amount
+            ent.dealt[by] += lost
+        ent.health[e] -= amount
         st.game.harm = 1
-        if ent[e, L.HEALTH] <= 0:
+        if ent.health[e] <= 0:
             _kill(st, S, e, by, cause)
             return
         if cause == L.BY_FALL:

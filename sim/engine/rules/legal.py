@@ -50,8 +50,8 @@ def _ally_near(st, S, c, space, team, steps):
         return False
     ent = st.ent
     for e in range(ent.shape[0]):
-        s = ent[e, L.SPACE]
-        if ent[e, L.ALIVE] == 0 or s < 0 or ent[e, L.TEAM] != team or e == c:
+        s = ent.space[e]
+        if ent.alive[e] == 0 or s < 0 or ent.team[e] != team or e == c:
             continue
         q = tile_pos[s]
         if q >= 0 and pos_dist[p, q] <= steps:
@@ -74,8 +74,8 @@ def _legal(st, S, mask):
     n = st.kind.shape[0]
     m = ent.shape[0]
     move = _move_base(n, m)
-    team = ent[c, L.TEAM]
-    here = ent[c, L.SPACE]
+    team = ent.team[c]
+    here = ent.space[c]
     if here < 0:
         # "You may distribute your characters across the three Uncovered Tiles of your Spawn
         # however you like": placing is not optional, so END is not offered.
@@ -88,10 +88,10 @@ def _legal(st, S, mask):
         if count > 0:  # no Spawn coordinate left standing: it waits (house ruling, rulings.md)
             mask[L.END] = False
         return count if count > 0 else 1
-    if ent[c, L.FROZEN] != 0:  # "cannot use any of its speed, cannot spend its action"
+    if ent.frozen[c] != 0:  # "cannot use any of its speed, cannot spend its action"
         return count
     count += _legal_handover(st, c, mask, _hand_base(n, m))  # the team's order (order.py)
-    if ent[c, L.SUBMERGED] != 0:  # "cannot move, and cannot spend their action on anything
+    if ent.submerged[c] != 0:  # "cannot move, and cannot spend their action on anything
         st.decision.n_reached = -1  # except attempting to escape" (no reach searched)
         return count + _legal_water(st, S, c, mask, _water_base(n, m))
     speed = _move_speed(ent, c)  # a pilot's vehicle's speed (docs/entities.md)
@@ -112,22 +112,22 @@ def _legal(st, S, mask):
     ar = -1
     summon = False  # minions: spaces in range and sight (special._summon_targets)
     if _ability_ready(ent, c):
-        tk = ent[c, L.AB_TARGET]
+        tk = ent.ab_target[c]
         if tk == L.T_NONE or tk == L.T_SELF:
             mask[base + c] = True
             count += 1
-        elif tk == L.T_SPACE and ent[c, L.AB_OP] == L.OP_SUMMON:
+        elif tk == L.T_SPACE and ent.ab_op[c] == L.OP_SUMMON:
             summon = True
             ar = _ability_range(ent, c)
-        elif tk == L.T_SPACE and ent[c, L.AB_OP] == L.OP_TILE_CONTROL:  # a tile's middle space
+        elif tk == L.T_SPACE and ent.ab_op[c] == L.OP_TILE_CONTROL:  # a tile's middle space
             count += _ability_control_targets(st, S, c, on_space, mask)
         elif tk == L.T_SPACE:
-            count += _teleport_targets(st, c, ent[c, L.AB_AMOUNT], on_space, mask)
+            count += _teleport_targets(st, c, ent.ab_amount[c], on_space, mask)
         elif tk == L.T_DEAD_ALLY:
             alt = _alt_base(n, m)
             for e in range(m):  # a character that died (not a minion, nor a row not yet in play)
-                if (ent[e, L.TEAM] == team and ent[e, L.ALIVE] == 0
-                        and ent[e, L.KIND] <= L.K_SUMMONED and ent[e, L.DORMANT] == 0):
+                if (ent.team[e] == team and ent.alive[e] == 0
+                        and ent.kind[e] <= L.K_SUMMONED and ent.dormant[e] == 0):
                     spot = _revive_space(st, S, e)
                     if spot >= 0:
                         mask[base + e] = True
@@ -139,15 +139,15 @@ def _legal(st, S, mask):
                             count += 1
         else:
             ar = _ability_range(ent, c)
-    reach = ent[c, L.RANGE] if ent[c, L.ACTED] == 0 else -1
+    reach = ent.range[c] if ent.acted[c] == 0 else -1
     v = _weapon_ready(ent, c)  # a pilot's vehicle with a weapon: its range, from this space
-    wreach = ent[v, L.RANGE] if v >= 0 else -1
+    wreach = ent.range[v] if v >= 0 else -1
     allies = tk == L.T_ALLY and _ally_near(st, S, c, here, team, ar)
     if tk == L.T_ALLY and not allies:  # only the user itself can be in range (range 0 or more)
         mask[base + c] = True
         count += 1
         tk = -1
-    if summon and ent[c, L.AB_FLAG] != 0:  # a clone: "on the same space as the character"
+    if summon and ent.ab_flag[c] != 0:  # a clone: "on the same space as the character"
         mask[on_space + here] = True
         count += 1
         summon = False
@@ -158,14 +158,14 @@ def _legal(st, S, mask):
         if summon:
             count += _summon_targets(st, sight, ar, on_space, mask)
         for e in range(m):
-            s = ent[e, L.SPACE]
-            if ent[e, L.ALIVE] == 0 or s < 0:
+            s = ent.space[e]
+            if ent.alive[e] == 0 or s < 0:
                 continue
-            if ent[e, L.TEAM] != team:
-                if ent[e, L.INVISIBLE] != 0:
+            if ent.team[e] != team:
+                if ent.invisible[e] != 0:
                     continue
-                p = ent[e, L.PILOT]  # a vehicle this team rides is not its opponent
-                if p > 0 and ent[p - 1, L.TEAM] == team:
+                p = ent.pilot[e]  # a vehicle this team rides is not its opponent
+                if p > 0 and ent.team[p - 1] == team:
                     continue
                 if sight[s] <= reach:
                     mask[_attack_base(n, m) + e] = True
@@ -179,7 +179,7 @@ def _legal(st, S, mask):
                 if sight[s] <= wreach:  # "1 action used through it": the vehicle's weapon
                     mask[_weapon_base(n, m) + e] = True
                     count += 1
-            elif tk == L.T_ALLY and sight[s] <= ar and (ent[e, L.KIND] <= L.K_SUMMONED or e == c):
+            elif tk == L.T_ALLY and sight[s] <= ar and (ent.kind[e] <= L.K_SUMMONED or e == c):
                 mask[base + e] = True  # "A Teammate refers to a Character that is on your Team"
                 count += 1
     count += _legal_items(st, S, c, mask, _item_base(n, m))

@@ -141,8 +141,8 @@ def _homefield(st, S, e):
     component, the far component's tile too (R4:S5 "An entity standing on one component receives
     every effect that standing on the other component would grant it ... Both spaces apply in
     full"). The tile there now in both cases."""
-    s = st.ent[e, L.SPACE]
-    suit = st.ent[e, L.SUIT]
+    s = st.ent.space[e]
+    suit = st.ent.suit[e]
     if s < 0 or suit < 0:
         return False
     p = st.tile_pos[s]
@@ -185,10 +185,10 @@ def _may_reach(st, S, space, team, steps):
         return False
     ent = st.ent
     for e in range(ent.shape[0]):
-        s = ent[e, L.SPACE]
-        if ent[e, L.ALIVE] == 0 or s < 0 or ent[e, L.TEAM] == team:
+        s = ent.space[e]
+        if ent.alive[e] == 0 or s < 0 or ent.team[e] == team:
             continue
-        if team < 0 and ent[e, L.TEAM] < 0:
+        if team < 0 and ent.team[e] < 0:
             continue  # CPUs attack characters only
         q = tile_pos[s]
         if q >= 0 and pos_dist[p, q] <= steps:

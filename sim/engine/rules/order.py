@@ -22,7 +22,7 @@ from sim.engine.log.events import _log
 @njit(inline="always")
 def _may_act(ent, e, team):
     """Whether ``e`` is a member of ``team`` that still has a turn to take this team turn."""
-    return ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0 and ent[e, L.DONE] == 0
+    return ent.team[e] == team and ent.alive[e] != 0 and ent.done[e] == 0
 
 
 @njit
@@ -31,8 +31,8 @@ def _begin_order(st, team):
     ent = st.ent
     able = 0
     for e in range(ent.shape[0]):
-        if ent[e, L.TEAM] == team:
-            ent[e, L.BEGUN] = 0
+        if ent.team[e] == team:
+            ent.begun[e] = 0
             if _may_act(ent, e, team):
                 able += 1
     st.game.next_up = 0
@@ -44,7 +44,7 @@ def _next_actor(st, team):
     """Unplaced characters first, then the teammate handed the turn, then card order."""
     ent = st.ent
     for e in range(ent.shape[0]):
-        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0 and ent[e, L.SPACE] < 0:
+        if ent.team[e] == team and ent.alive[e] != 0 and ent.space[e] < 0:
             return e
     up = st.game.next_up - 1
     if up >= 0 and _may_act(ent, up, team):
@@ -59,12 +59,12 @@ def _next_actor(st, team):
 def _legal_handover(st, c, mask, base):
     """Mark ``base + e`` for each teammate ``c`` may hand the turn to; how many were marked."""
     ent = st.ent
-    if st.game.hands_left <= 0 or ent[c, L.BEGUN] != 0 or ent[c, L.SPACE] < 0:
+    if st.game.hands_left <= 0 or ent.begun[c] != 0 or ent.space[c] < 0:
         return 0
-    team = ent[c, L.TEAM]
+    team = ent.team[c]
     count = 0
     for e in range(ent.shape[0]):
-        if e != c and ent[e, L.SPACE] >= 0 and _may_act(ent, e, team):
+        if e != c and ent.space[e] >= 0 and _may_act(ent, e, team):
             mask[base + e] = True
             count += 1
     return count

@@ -54,8 +54,8 @@ def _fall(st, S, e):
     deal (0: no fall); ``e`` has already moved to where it landed."""
     if S.ip[L.P_FALL_MAX] <= 0:
         return 0
-    s = st.ent[e, L.SPACE]
-    if s < 0 or st.ent[e, L.RIDING] != 0:  # a pilot sits in its vehicle: the vehicle may fall
+    s = st.ent.space[e]
+    if s < 0 or st.ent.riding[e] != 0:  # a pilot sits in its vehicle: the vehicle may fall
         return 0
     land = _landing(st, s)
     if land < 0:
@@ -65,9 +65,9 @@ def _fall(st, S, e):
                                                rng[3])
     if face > S.ip[L.P_FALL_MAX]:
         return 0
-    st.ent[e, L.SPACE] = land  # "On a 1: The fighter falls"
-    pilot = st.ent[e, L.PILOT] - 1
+    st.ent.space[e] = land  # "On a 1: The fighter falls"
+    pilot = st.ent.pilot[e] - 1
     if pilot >= 0:  # a vehicle falls with the character inside it
-        st.ent[pilot, L.SPACE] = land
+        st.ent.space[pilot] = land
     _log(st, L.EV_FALL, e, s, land, face, S.ip[L.P_FALL_DAMAGE], 0)
     return S.ip[L.P_FALL_DAMAGE]

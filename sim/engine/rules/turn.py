@@ -50,13 +50,13 @@ def _begin_turn(st, team):
     _tick(st, team, g.turns[team])  # effects this team created that have run their turns
     _begin_water(st, team)  # a fresh water-roll streak
     for e in range(ent.shape[0]):
-        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0:
-            ent[e, L.SPEED_LEFT] = ent[e, L.SPEED]
-            ent[e, L.SPENT] = 0
-            ent[e, L.ACTED] = 0
-            ent[e, L.AB_USED] = 0
+        if ent.team[e] == team and ent.alive[e] != 0:
+            ent.speed_left[e] = ent.speed[e]
+            ent.spent[e] = 0
+            ent.acted[e] = 0
+            ent.ab_used[e] = 0
             # "anything frozen can do nothing at all until it is unfrozen"
-            ent[e, L.DONE] = 1 if ent[e, L.FROZEN] != 0 else 0
+            ent.done[e] = 1 if ent.frozen[e] != 0 else 0
     _begin_turn_entities(st, team)  # vehicles: their speed again
     _begin_order(st, team)  # the team chooses who acts first (order.py)
 
@@ -157,29 +157,29 @@ def _apply(st, S, action):
         g.cur = -1
         _advance(st, S)
         return
-    if ent[c, L.SPACE] >= 0:  # (placing comes before the turn: "before anything else")
-        ent[c, L.BEGUN] = 1
+    if ent.space[c] >= 0:  # (placing comes before the turn: "before anything else")
+        ent.begun[c] = 1
     if action == L.END:
-        ent[c, L.DONE] = 1
+        ent.done[c] = 1
         _end_turn_items(st, S, c)
         _end_turn_tile(st, S, c)
     elif action < _attack_base(n, m):
         s = action - _move_base(n, m)
-        here = ent[c, L.SPACE]
+        here = ent.space[c]
         if here < 0:
-            ent[c, L.SPACE] = s  # placing "costs no speed and no actions"
+            ent.space[c] = s  # placing "costs no speed and no actions"
             _log(st, L.EV_PLACE, c, s, 0, 0, 0, 0)
         else:
             cost = st.decision.reach_cost[s]  # _legal searched this character's reach for it
             if _drive(st, c, s, cost):  # a pilot spends its vehicle's speed (entities.py)
                 cost = 0
-            ent[c, L.SPEED_LEFT] -= cost
-            ent[c, L.SPENT] += cost
-            ent[c, L.SPACE] = s
+            ent.speed_left[c] -= cost
+            ent.spent[c] += cost
+            ent.space[c] = s
             _log(st, L.EV_MOVE, c, here, s, cost, 0, 0)
             _arrive(st, c)
     elif action < _ability_base(n, m):
-        ent[c, L.ACTED] = 1  # "You attack an entity by spending the attacking character's action"
+        ent.acted[c] = 1  # "You attack an entity by spending the attacking character's action"
         _strike(st, S, c, action - _attack_base(n, m), 0, c)
     elif action < _alt_base(n, m):
         _use_ability(st, S, c, action - _ability_base(n, m))

@@ -23,7 +23,7 @@ def _team_alive(st, team):
     minions are not characters either (``fields.K_SUMMONED``: the characters' kinds)."""
     ent = st.ent
     for e in range(ent.shape[0]):
-        if ent[e, L.TEAM] == team and ent[e, L.ALIVE] != 0 and ent[e, L.KIND] <= L.K_SUMMONED:
+        if ent.team[e] == team and ent.alive[e] != 0 and ent.kind[e] <= L.K_SUMMONED:
             return True
     return False
 
@@ -34,9 +34,9 @@ def _team_health(st, out):
     out[:] = 0
     ent = st.ent
     for e in range(ent.shape[0]):
-        t = ent[e, L.TEAM]
-        if t >= 0 and ent[e, L.ALIVE] != 0 and ent[e, L.KIND] <= L.K_SUMMONED:  # characters
-            out[t] += ent[e, L.HEALTH]
+        t = ent.team[e]
+        if t >= 0 and ent.alive[e] != 0 and ent.kind[e] <= L.K_SUMMONED:  # characters
+            out[t] += ent.health[e]
     return out
 
 

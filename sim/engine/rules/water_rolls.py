@@ -54,7 +54,7 @@ from sim.engine.tiles.fx_table import TF_SHORE
 @njit(inline="always")
 def _may_roll(ent, c):
     """A roll is free while this turn's streak has not failed; after that it costs the action."""
-    return ent[c, L.STREAK_OVER] == 0 or ent[c, L.ACTED] == 0
+    return ent.streak_over[c] == 0 or ent.acted[c] == 0
 
 
 @njit(inline="always")
@@ -96,14 +96,14 @@ def _legal_water(st, S, c, mask, base):
     ent = st.ent
     if not _may_roll(ent, c):
         return 0
-    here = ent[c, L.SPACE]
+    here = ent.space[c]
     tile_pos = st.tile_pos
     rolled = st.move_roll
     shore = _shore(tile_pos, st.tiles, S.tile_fx, here)
     if shore == 0 and not _walled(rolled, here):
         return 0
     kind = st.kind
-    submerged = ent[c, L.SUBMERGED] != 0
+    submerged = ent.submerged[c] != 0
     count = 0
     p = tile_pos[here]
     for cell in range(BLOCK * BLOCK if shore != 0 else 0):  # the water of here's tile now
@@ -148,7 +148,7 @@ def _water_roll(st, S, c):
     entity to perform any random act twice, and choose the preferable outcome" (the higher face)
     and "Disadvantage forces an entity to perform any random act twice, and the GM chooses the
     less preferable outcome" (the lower): with 4-6 a success, 3/4 and 1/4 instead of 1/2."""
-    if st.ent[c, L.FREE_WATER] != 0 or _free_water(st, S, c):  # an ability's or a held item's
+    if st.ent.free_water[c] != 0 or _free_water(st, S, c):  # an ability's or a held item's
         return 0, True
     die = S.ip[L.P_WATER_DIE]
     face = _roll_die(st, die)
@@ -170,9 +170,9 @@ def _cross(st, S, c, s, wall):
     ent = st.ent
     mc = S.ip[L.P_MOVE_COST]
     if wall > 0 and not _drive(st, c, s, mc):
-        ent[c, L.SPEED_LEFT] -= mc
-        ent[c, L.SPENT] += mc
-    ent[c, L.SPACE] = s
+        ent.speed_left[c] -= mc
+        ent.spent[c] += mc
+    ent.space[c] = s
     _arrive(st, c)
 
 
@@ -180,32 +180,32 @@ def _cross(st, S, c, s, wall):
 def _apply_water(st, S, c, s):
     """``c`` rolls for water towards space ``s`` (a legal water action)."""
     ent = st.ent
-    here = ent[c, L.SPACE]
-    if ent[c, L.STREAK_OVER] != 0:  # "Spending that character's action buys them a fresh streak"
-        ent[c, L.ACTED] = 1
-        ent[c, L.STREAK_OVER] = 0
-        ent[c, L.STREAK_ROLLS] = 0
-    wall = 0 if ent[c, L.SUBMERGED] != 0 else _wall_kind(st, S, here, s)
+    here = ent.space[c]
+    if ent.streak_over[c] != 0:  # "Spending that character's action buys them a fresh streak"
+        ent.acted[c] = 1
+        ent.streak_over[c] = 0
+        ent.streak_rolls[c] = 0
+    wall = 0 if ent.submerged[c] != 0 else _wall_kind(st, S, here, s)
     face, ok = _water_roll(st, S, c)
     _log(st, L.EV_WATER_ROLL, c, here, s, face, 1 if ok else 0, wall)
     if ok:
-        ent[c, L.SUBMERGED] = 0
+        ent.submerged[c] = 0
         # house: a streak's length cap (rules.toml water_streak_max), counting the rolls
         # water_streak_counts names: automatic successes only (face 0), or every success
         if face == 0 or S.ip[L.P_STREAK_ALL] != 0:
-            ent[c, L.STREAK_ROLLS] += 1
-            if ent[c, L.STREAK_ROLLS] >= S.ip[L.P_WATER_STREAK]:
-                ent[c, L.STREAK_OVER] = 1
+            ent.streak_rolls[c] += 1
+            if ent.streak_rolls[c] >= S.ip[L.P_WATER_STREAK]:
+                ent.streak_over[c] = 1
         _cross(st, S, c, s, wall)
         return
-    ent[c, L.STREAK_OVER] = 1  # "The first failed roll ends that streak for the turn"
+    ent.streak_over[c] = 1  # "The first failed roll ends that streak for the turn"
     if wall == 0:
-        if ent[c, L.SUBMERGED] == 0:
-            ent[c, L.SUBMERGED] = 1  # "the Entity who attempted the roll is Submerged"
+        if ent.submerged[c] == 0:
+            ent.submerged[c] = 1  # "the Entity who attempted the roll is Submerged"
             _log(st, L.EV_SUBMERGED, c, here, 0, 0, 0, 0)
     elif wall == ROLL_FIRE_WALL:
         _harm(st, S, c, S.ip[L.P_FIRE_DAMAGE], -1, L.BY_FIRE_WALL)
-        if S.ip[L.P_FIRE_CROSSES] != 0 and ent[c, L.ALIVE] != 0:
+        if S.ip[L.P_FIRE_CROSSES] != 0 and ent.alive[c] != 0:
             _cross(st, S, c, s, wall)
 
 
@@ -214,6 +214,6 @@ def _begin_water(st, team):
     """A team's turn begins: each of its entities has a fresh streak."""
     ent = st.ent
     for e in range(ent.shape[0]):
-        if ent[e, L.TEAM] == team:
-            ent[e, L.STREAK_OVER] = 0
-            ent[e, L.STREAK_ROLLS] = 0
+        if ent.team[e] == team:
+            ent.streak_over[e] = 0
+            ent.streak_rolls[e] = 0

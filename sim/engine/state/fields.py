@@ -72,10 +72,32 @@ SUBMERGED, STREAK_OVER, FREE_WATER, STREAK_ROLLS = 80, 81, 82, 83
 BEGUN, SEEN = 88, 89
 NF = 90
 TIMED = (FROZEN, INVISIBLE, BUFF, DEBUFF)  # each followed by its "_BY" column
+# a timed state's columns after its first ("until"), for kernels that pick the state at run time
+# (``ent.raw[e, col + TIMED_BY]``): who set it, then a buff's or de-buff's stat and change
+TIMED_BY, TIMED_STAT, TIMED_DELTA = 1, 2, 3
 # an expiry: (clock count at which it ends) * CLOCKS + clock; clocks 0-3 count a team's turns
 # (g.turns[t]), clock ROT_CLOCK counts rotations (rules.toml [game] effect_clock)
 CLOCKS, ROT_CLOCK = 8, 4
 NO_TEAM = -1  # "A CPU is an opponent with no affiliation to any team"
+
+# The entity rows as one named record each: kernels read ``ent.health[e]`` and ``ent.atk[e, j]``
+# (NumPy structured dtype; a field read is a strided view, which Numba folds into one load). Each
+# field sits at its column above, so a row is byte for byte the old ``int64[NF]`` row; the blocks
+# are arrays (a card's star points, the copied effect row, the two item slots). ``raw`` is the
+# whole row as ``int64[NF]``, for the few kernels that pick a column at run time (a timed state
+# and its "_BY" column: timed_states.py) and for tests that compare blocks whole.
+ENT_BLOCKS = {"ATK": 4, "TIER": 4, "AB": FX_SLOTS, "ITEM_SLOT": 2, "ITEM_ON": 2, "ITEM_DELTA": 2}
+ENT_FIELDS = ("TEAM", "CARD", "ALIVE", "HEALTH", "MAX_HEALTH", "SPACE", "SPEED", "RANGE",
+              "DEFENSE", "SUIT", "SPEED_LEFT", "ACTED", "DONE", "IS_CPU", "HOME", "SPENT", "ATK",
+              "TIER", "DEALT", "TAKEN", "KILLS", "AB", "AB_OP", "AB_TARGET", "AB_COSTS",
+              "AB_OWN_TURN", "AB_CHARGES", "AB_RANGE", "AB_DURATION", "AB_AMOUNT", "AB_STAT",
+              "AB_FLAG", "AB_COUNT", "AB_HEALTH", "AB_ATTACKS", "AB_TIER", "CHARGES_LEFT",
+              "AB_USED", "SHIELD", "FROZEN", "FROZEN_BY", "INVISIBLE", "INVISIBLE_BY", "BUFF",
+              "BUFF_BY", "BUFF_STAT", "BUFF_DELTA", "DEBUFF", "DEBUFF_BY", "DEBUFF_STAT",
+              "DEBUFF_DELTA", "KIND", "OWNER", "DORMANT", "RIDING", "PILOT", "SLOT", "GROUP",
+              "ITEM_SLOT", "ITEM_ON", "ITEM_DELTA", "POOL", "TICKS", "TICK_TILE", "EXTRA_LEFT",
+              "EXTRA_TURN", "SUBMERGED", "STREAK_OVER", "FREE_WATER", "STREAK_ROLLS", "BEGUN",
+              "SEEN")
 
 # ---- game scalars: int64[NG]
 (ROTATION, TURN, PHASE, CUR, DEATHS, REVEALED, APOC_ACTIVE, APOC, APOC_STEP, OVER, WINNER,
@@ -142,6 +164,46 @@ def _game_dtype():
 
 
 GAME_DTYPE = _game_dtype()
+
+
+
+def _record_dtype(consts, blocks, width, prefix=""):
+    """A record laid out on int64 slots: field ``health`` at slot HEALTH (a block of n slots is
+    an array field), plus ``raw``, the whole row; so the record is byte for byte the old row."""
+    names, formats, offsets = [], [], []
+    for const in consts:
+        n = blocks.get(const, 1)
+        names.append(const.lower().removeprefix(prefix))
+        formats.append(np.int64 if n == 1 else (np.int64, (n,)))
+        offsets.append(8 * globals()[const])
+    names.append("raw")
+    formats.append((np.int64, (width,)))
+    offsets.append(0)
+    return np.dtype({"names": names, "formats": formats, "offsets": offsets,
+                     "itemsize": 8 * width})
+
+
+ENT_DTYPE = _record_dtype(ENT_FIELDS, ENT_BLOCKS, NF)
+
+
+class Named(np.ndarray):
+    """A structured array whose fields read as attributes from Python and interpreted kernels
+    (``ent.health[e]``), as compiled kernels read them. NumPy's recarray does the same but
+    builds a view on every read (about 6 µs); this one keeps each field's view after its first
+    read, so an interpreted game runs at about the speed of the old column indexing."""
+
+    def __getattr__(self, name):
+        fields = np.ndarray.__getattribute__(self, "dtype").fields
+        if fields is None or name not in fields:
+            raise AttributeError(name)
+        view = self.view(np.ndarray)[name]
+        self.__dict__[name] = view
+        return view
+
+
+def named(array) -> Named:
+    """``array`` (structured) with its fields as attributes, sharing its memory."""
+    return array.view(Named)
 
 # game end reasons
 LAST_STANDING, STALEMATE, CAP, SIMULTANEOUS = 1, 2, 3, 4

@@ -115,11 +115,21 @@ def _game(st):
 
 
 if numba.config.DISABLE_JIT:
+    def new_entities(n):
+        """``n`` entity rows, zeroed (fields.ENT_DTYPE). Interpreted kernels get a
+        ``fields.Named`` array, whose fields read as attributes as compiled ones do."""
+        return L.named(np.zeros(n, L.ENT_DTYPE))
+
     def new_game_scalars():
         """A game's scalars, zeroed. Interpreted kernels get a NumPy record array, whose records
         take attributes as compiled records do."""
         return np.zeros(1, L.GAME_DTYPE).view(np.recarray)
 else:
+    @njit
+    def new_entities(n):
+        """``n`` entity rows, zeroed: records of fields.ENT_DTYPE (``ent.health[e]``)."""
+        return np.zeros(n, L.ENT_DTYPE)
+
     @njit
     def new_game_scalars():
         """A game's scalars, zeroed: one record of fields.GAME_DTYPE."""
@@ -224,6 +234,14 @@ def _python_attributes(cls, fields, getter) -> None:
         setattr(cls, name, property(lambda self, i=i: _all(self)[i]))
 
 
+def _state_arrays(st):
+    """The State's fields from Python, the entity rows with their fields as attributes
+    (``st.ent.health[e]``: fields.Named, a view of the kernel's own array)."""
+    arrays = list(state_fields(st))
+    arrays[STATE_FIELDS.index("ent")] = L.named(arrays[STATE_FIELDS.index("ent")])
+    return tuple(arrays)
+
+
 if not numba.config.DISABLE_JIT:
-    _python_attributes(State, STATE_FIELDS, state_fields)
+    _python_attributes(State, STATE_FIELDS, _state_arrays)
     _python_attributes(Static, STATIC_FIELDS, static_fields)

@@ -23,7 +23,7 @@ from sim.engine.state import fields as L
 from sim.engine.entities.special_setup import _card_row, _fill_spare, _plan
 from sim.engine.items.holding import _init_pools
 from sim.engine.state.decision import new_decision
-from sim.engine.state.game_state import State, new_game_scalars
+from sim.engine.state.game_state import State, new_entities, new_game_scalars
 from sim.engine.tiles.functions import _init_tiles
 
 Cards = namedtuple("Cards", ["speed", "range", "max_health", "defense", "attacks", "tier",
@@ -83,32 +83,32 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
     # vehicles, summoned cards, assists, minions: spare rows (sim/engine/entities/special_setup.py)
     veh, summon, assists, n_spare = _plan(S, C, team_cards, rng)
     n_ent = n_chars + cpu_rows.shape[0] + n_spare
-    ent = np.zeros((n_ent, L.NF), np.int64)
+    ent = new_entities(n_ent)
     e = 0
     for t in range(team_cards.shape[0]):
         for k in range(team_cards.shape[1]):
             c = team_cards[t, k]
             for _ in range(C.characters[c]):  # "spawns multiple characters instead of one"
                 _card_row(ent, e, C, c, t)  # placed "At the beginning of your first turn"
-                ent[e, L.ALIVE] = 1
-                ent[e, L.HEALTH] = C.max_health[c]
+                ent.alive[e] = 1
+                ent.health[e] = C.max_health[c]
                 e += 1
     for k in range(cpu_rows.shape[0]):  # "CPUs sometimes populate the board"
-        ent[e, L.TEAM] = L.NO_TEAM
-        ent[e, L.CARD] = -1
-        ent[e, L.ALIVE] = 1
-        ent[e, L.SPACE] = cpu_rows[k, 0]
-        ent[e, L.HOME] = cpu_rows[k, 1]
-        ent[e, L.HEALTH] = cpu_rows[k, 2]
-        ent[e, L.MAX_HEALTH] = cpu_rows[k, 2]
-        ent[e, L.DEFENSE] = cpu_rows[k, 3]
-        ent[e, L.SPEED] = cpu_rows[k, 6]
-        ent[e, L.RANGE] = cpu_rows[k, 7]
-        ent[e, L.SUIT] = -1
-        ent[e, L.IS_CPU] = 1
+        ent.team[e] = L.NO_TEAM
+        ent.card[e] = -1
+        ent.alive[e] = 1
+        ent.space[e] = cpu_rows[k, 0]
+        ent.home[e] = cpu_rows[k, 1]
+        ent.health[e] = cpu_rows[k, 2]
+        ent.max_health[e] = cpu_rows[k, 2]
+        ent.defense[e] = cpu_rows[k, 3]
+        ent.speed[e] = cpu_rows[k, 6]
+        ent.range[e] = cpu_rows[k, 7]
+        ent.suit[e] = -1
+        ent.is_cpu[e] = 1
         for j in range(4):  # a CPU has one attack: every point of its star is the same
-            ent[e, L.ATK + j] = cpu_rows[k, 4]
-            ent[e, L.TIER + j] = cpu_rows[k, 5]
+            ent.atk[e, j] = cpu_rows[k, 4]
+            ent.tier[e, j] = cpu_rows[k, 5]
         e += 1
     _init_pools(ent, C.characters)  # "They share one stat pool and one item pool"
     game = new_game_scalars()

@@ -57,11 +57,11 @@ def _init_tiles(S):
 def _break_string(st, c):
     """"All of a character's ticks in a tile disappear at once if they interrupt the string"."""
     ent = st.ent
-    if ent[c, L.TICK_TILE] != 0:
-        if ent[c, L.TICKS] != 0:
-            _log(st, L.EV_TICKS, c, ent[c, L.TICK_TILE] - 1, 0, -1, 0, 0)
-        ent[c, L.TICKS] = 0
-        ent[c, L.TICK_TILE] = 0
+    if ent.tick_tile[c] != 0:
+        if ent.ticks[c] != 0:
+            _log(st, L.EV_TICKS, c, ent.tick_tile[c] - 1, 0, -1, 0, 0)
+        ent.ticks[c] = 0
+        ent.tick_tile[c] = 0
 
 
 @njit
@@ -70,20 +70,20 @@ def _use_extra_action(st, c):
     that turn having acted: its action comes back instead (house ruling); unused, it is lost
     when that turn ends."""
     ent = st.ent
-    if ent[c, L.EXTRA_LEFT] == 0:
+    if ent.extra_left[c] == 0:
         return False
-    turn = st.game.turns[ent[c, L.TEAM]]
-    if ent[c, L.EXTRA_TURN] < turn:
-        ent[c, L.EXTRA_LEFT] = 0
-        ent[c, L.EXTRA_TURN] = 0
+    turn = st.game.turns[ent.team[c]]
+    if ent.extra_turn[c] < turn:
+        ent.extra_left[c] = 0
+        ent.extra_turn[c] = 0
         return False
-    if ent[c, L.EXTRA_TURN] == turn and ent[c, L.ACTED] != 0:
-        ent[c, L.EXTRA_LEFT] -= 1
-        ent[c, L.ACTED] = 0
-        ent[c, L.DONE] = 0
-        _log(st, L.EV_EXTRA_ACTION, c, ent[c, L.EXTRA_LEFT], 1, 0, 0, 0)
-        if ent[c, L.EXTRA_LEFT] == 0:
-            ent[c, L.EXTRA_TURN] = 0
+    if ent.extra_turn[c] == turn and ent.acted[c] != 0:
+        ent.extra_left[c] -= 1
+        ent.acted[c] = 0
+        ent.done[c] = 0
+        _log(st, L.EV_EXTRA_ACTION, c, ent.extra_left[c], 1, 0, 0, 0)
+        if ent.extra_left[c] == 0:
+            ent.extra_turn[c] = 0
         return True
     return False
 
@@ -97,9 +97,9 @@ def _end_turn_tile(st, S, c):
     ent = st.ent
     if _use_extra_action(st, c):
         return
-    s = ent[c, L.SPACE]
+    s = ent.space[c]
     # characters only: "Minions cannot receive tile rewards" (nor clones, assists, vehicles)
-    if s < 0 or ent[c, L.IS_CPU] != 0 or ent[c, L.KIND] > L.K_SUMMONED:
+    if s < 0 or ent.is_cpu[c] != 0 or ent.kind[c] > L.K_SUMMONED:
         return
     p = st.tile_pos[s]
     t = _tile_at(st, S, p) if p >= 0 else -1
@@ -107,21 +107,21 @@ def _end_turn_tile(st, S, c):
         _break_string(st, c)
         return
     if _paused(st, p):
-        if ent[c, L.TICK_TILE] != t + 1:
+        if ent.tick_tile[c] != t + 1:
             _break_string(st, c)
         return
-    if ent[c, L.TICK_TILE] != t + 1:
+    if ent.tick_tile[c] != t + 1:
         _break_string(st, c)
-        ent[c, L.TICK_TILE] = t + 1
-    ent[c, L.TICKS] += 1
+        ent.tick_tile[c] = t + 1
+    ent.ticks[c] += 1
     price = S.tile_fx[2 * t, TF_PRICE]
-    _log(st, L.EV_TICKS, c, t, ent[c, L.TICKS], price, 0, 0)
-    if ent[c, L.TICKS] >= price:  # "Ticks are spent at the end of your turn in the relevant tile"
+    _log(st, L.EV_TICKS, c, t, ent.ticks[c], price, 0, 0)
+    if ent.ticks[c] >= price:  # "Ticks are spent at the end of your turn in the relevant tile"
         st.game.fx_ok = 1
         op = _run_effect(st, S, c, c, L.FX_TILE, 2 * t)
         if st.game.fx_ok != 0:  # the reward given: "The reward's price in ticks disappears"
-            ent[c, L.TICKS] -= price
-            _log(st, L.EV_REWARD, c, t, op, ent[c, L.TICKS], 0, 0)
+            ent.ticks[c] -= price
+            _log(st, L.EV_REWARD, c, t, op, ent.ticks[c], 0, 0)
 
 
 # ------------------------------------------------------------------------------ interactables
@@ -132,7 +132,7 @@ def _interactable(st, S, c):
     the tile is not paused and ``c`` stands within 1 range of an interactable piece (on it, or
     one step of line of sight with no range penalty: a boundary or water costs more than 1), or
     anywhere in the tile when the interactable is the tile itself."""
-    s = st.ent[c, L.SPACE]
+    s = st.ent.space[c]
     if s < 0:
         return -1
     p = st.tile_pos[s]
@@ -168,22 +168,22 @@ def _legal_interact(st, S, c, mask, base):
     ent = st.ent
     g = st.game
     st.decision.interactable = -1
-    if ent[c, L.ACTED] != 0 or ent[c, L.FROZEN] != 0:
+    if ent.acted[c] != 0 or ent.frozen[c] != 0:
         return 0
     k = _interactable(st, S, c)
     st.decision.interactable = k  # for the policies: no second search this decision
-    if k < 0 or g.coins[ent[c, L.TEAM]] < S.tile_fx[k, TF_PRICE]:
+    if k < 0 or g.coins[ent.team[c]] < S.tile_fx[k, TF_PRICE]:
         return 0
     fx = S.tile_fx
     op = fx[k, L.FX_OP]
     if fx[k, L.FX_TARGET] != L.T_SPACE:
-        if op == L.OP_LEARN and _nothing_to_learn(st, ent[c, L.TEAM]):
+        if op == L.OP_LEARN and _nothing_to_learn(st, ent.team[c]):
             return 0
-        mask[base + ent[c, L.SPACE]] = True
+        mask[base + ent.space[c]] = True
         return 1
     if op == L.OP_MOBILITY:
         return _teleport_targets(st, c, fx[k, L.FX_AMOUNT], base, mask)
-    p = st.tile_pos[ent[c, L.SPACE]]
+    p = st.tile_pos[ent.space[c]]
     if op == L.OP_TILE_STATE:
         return _state_targets(st, S, p, fx[k, L.FX_RANGE], base, mask)
     return _control_targets(st, S, c, p, fx[k, L.FX_RANGE], fx[k, L.FX_FLAG], fx[k, L.FX_STAT],
@@ -197,8 +197,8 @@ def _apply_interact(st, S, c, s):
     any member of your team"), then the effect runs."""
     ent = st.ent
     k = _interactable(st, S, c)
-    team = ent[c, L.TEAM]
-    ent[c, L.ACTED] = 1
+    team = ent.team[c]
+    ent.acted[c] = 1
     price = S.tile_fx[k, TF_PRICE]
     if price > 0:
         st.game.coins[team] -= price
@@ -262,8 +262,8 @@ def _ability_control_targets(st, S, c, base, mask):
     """The tile_control ability's targets: its own tile swaps (``mode`` 0) or a tile is
     transformed (``mode`` 1) within ``range`` tiles."""
     ent = st.ent
-    p = st.tile_pos[ent[c, L.SPACE]]
-    return _control_targets(st, S, c, p, ent[c, L.AB_RANGE], ent[c, L.AB_FLAG], ent[c, L.AB_STAT],
+    p = st.tile_pos[ent.space[c]]
+    return _control_targets(st, S, c, p, ent.ab_range[c], ent.ab_flag[c], ent.ab_stat[c],
                             base, mask)
 
 

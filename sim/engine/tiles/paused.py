@@ -64,14 +64,14 @@ def _freeze_standing(st, p, until, by):
     tile's freeze replaces an entity's own while it stands there (house ruling)."""
     ent = st.ent
     for e in range(ent.shape[0]):
-        s = ent[e, L.SPACE]
-        if ent[e, L.ALIVE] == 0 or s < 0 or st.tile_pos[s] != p:
+        s = ent.space[e]
+        if ent.alive[e] == 0 or s < 0 or st.tile_pos[s] != p:
             continue
-        if ent[e, L.FROZEN] == until and ent[e, L.FROZEN_BY] == -1:
+        if ent.frozen[e] == until and ent.frozen_by[e] == -1:
             continue
-        ent[e, L.FROZEN] = until
-        ent[e, L.FROZEN_BY] = -1
-        ent[e, L.DONE] = 1 if ent[e, L.TEAM] >= 0 else ent[e, L.DONE]
+        ent.frozen[e] = until
+        ent.frozen_by[e] = -1
+        ent.done[e] = 1 if ent.team[e] >= 0 else ent.done[e]
         _log(st, L.EV_STATE, e, L.FROZEN, until, by, 0, 0)
 
 

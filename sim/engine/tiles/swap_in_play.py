@@ -99,18 +99,18 @@ def _swap(st, S, p, q, by):
         st.twin[t] = s
     ent = st.ent
     for e in range(ent.shape[0]):
-        s = ent[e, L.SPACE]
-        if ent[e, L.ALIVE] == 0 or s < 0:
+        s = ent.space[e]
+        if ent.alive[e] == 0 or s < 0:
             continue
         pos = _position_of(s)
         if pos == p or pos == q:
             x = _moved(st, S, s, p, q, a, b, covers)
-            ent[e, L.SPACE] = _settle(st, _position_of(x), x)
-            home = ent[e, L.HOME]  # a CPU is leashed to its tile, wherever the tile goes
+            ent.space[e] = _settle(st, _position_of(x), x)
+            home = ent.home[e]  # a CPU is leashed to its tile, wherever the tile goes
             if home == p and pos == p:
-                ent[e, L.HOME] = q
+                ent.home[e] = q
             elif home == q and pos == q and not covers:
-                ent[e, L.HOME] = p
+                ent.home[e] = p
     _carry_floor(st, S, p, q, a, b, covers)
     _tile_distance(st)
     st.game.tile_changes += 1
@@ -156,15 +156,15 @@ def _transform(st, S, p, n, by):
     on = (BLOCK - sn) // 2
     ent = st.ent
     for e in range(ent.shape[0]):
-        s = ent[e, L.SPACE]
-        if ent[e, L.ALIVE] == 0 or s < 0 or _position_of(s) != p:
+        s = ent.space[e]
+        if ent.alive[e] == 0 or s < 0 or _position_of(s) != p:
             continue
         cell = _space_cell(s)
         i, j = consolidate(cell // BLOCK - oo, cell % BLOCK - oo, so, sn)
-        ent[e, L.SPACE] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
+        ent.space[e] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
         # the water it was stuck in leaves play with the old tile (house ruling, docs/rulings.md
         # "Water on a moved tile"), as the old tile's freeze does
-        ent[e, L.SUBMERGED] = 0
+        ent.submerged[e] = 0
     fl = st.floor
     for f in range(fl.shape[0]):
         s = fl[f, 1]
@@ -193,7 +193,7 @@ def _transform_choice(st, S, c, draw):
         if 0 <= t < n_tiles:
             out[t] = False
     uncovered = _uncovered(S)
-    suit = st.ent[c, L.SUIT]
+    suit = st.ent.suit[c]
     count = 0
     first = -1
     for n in range(n_tiles):
@@ -224,9 +224,9 @@ def _leave_states(st, p):
     frozen = st.tiles[p, L.TL_FROZEN]
     if frozen != 0:
         for e in range(st.ent.shape[0]):
-            s = st.ent[e, L.SPACE]
-            if (s >= 0 and _position_of(s) == p and st.ent[e, L.FROZEN] == frozen
-                    and st.ent[e, L.FROZEN_BY] == -1):
+            s = st.ent.space[e]
+            if (s >= 0 and _position_of(s) == p and st.ent.frozen[e] == frozen
+                    and st.ent.frozen_by[e] == -1):
                 _end_state(st, e, L.FROZEN)
     st.tiles[p, L.TL_OFF] = 0
     st.tiles[p, L.TL_FROZEN] = 0

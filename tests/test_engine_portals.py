@@ -78,7 +78,7 @@ def test_homefield_on_a_portal_component_from_the_far_tile():
     game, s, far = _portal_game()
     st, S = game.st, game.S
     p, q = int(st.tile_pos[s]), int(st.tile_pos[far])
-    far_suit, own_suit = int(st.tiles[q, L.TL_SUIT]), int(st.tiles[p, L.TL_SUIT])
+    far_suit, own_suit = int(st.tiles.suit[q]), int(st.tiles.suit[p])
     if far_suit < 0 or far_suit == own_suit:
         pytest.skip("the linked tiles share a suit (or the far one has none)")
     c, _ = _two_opponents(st)

@@ -138,7 +138,7 @@ def board_now(game, board):
     st = game.st
     bad = [f for f in ("kind", "tile_pos", "move_nbr", "move_roll", "sight_nbr", "sight_flag",
                        "twin") if not np.array_equal(getattr(st, f), getattr(ref, f))]
-    if not np.array_equal(st.tiles[:, :49], _pos_dist(board)):
+    if not np.array_equal(st.tiles.dist, _pos_dist(board)):
         bad.append("tile distance")
     if live_shores(st, game.S) != board_shores(ref):  # the bodies of water, where they are now
         bad.append("water")
@@ -359,7 +359,7 @@ def test_a_frozen_tile_freezes_everyone_in_it_for_as_long_as_it_is():
     st.game.coins[0] = 1
     game.apply(interact(game, middle(farm)))
     assert st.game.coins[0] == 0 and ent.frozen[d] != 0
-    assert ent.frozen[d] == st.tiles[farm, L.TL_FROZEN]
+    assert ent.frozen[d] == st.tiles.frozen[farm]
     a = ally_of(game, c)
     ent.space[f] = floor_of(game, farm)      # walk in ...
     ent.space[a] = space("Server Farm", 0, 0)
@@ -529,7 +529,7 @@ def test_tile_control_swaps_the_users_tile_keeping_everything_in_it():
                             [middle(p), before_e])
     assert board_now(game, ref) == []
     assert ent.space[c] == moved[0] and ent.space[e] == moved[1]
-    assert st.tiles[q, L.TL_TILE] == TILES.find("Rabbit Hole")
+    assert st.tiles.tile[q] == TILES.find("Rabbit Hole")
 
 
 def test_a_tile_landing_on_an_uncovered_tile_covers_it_and_carries_its_contents():
@@ -549,7 +549,7 @@ def test_a_tile_landing_on_an_uncovered_tile_covers_it_and_carries_its_contents(
                             [space("Hidden Leaf Gate", 0, 0), middle(q)])
     assert board_now(game, ref) == []
     assert ent.space[c] == moved[0] and ent.space[e] == moved[1] == middle(q)
-    assert st.tiles[p, L.TL_TILE] == TILES.uncovered  # the position left shows one
+    assert st.tiles.tile[p] == TILES.uncovered  # the position left shows one
     game2, c2 = game_on()
     game2.st.ent.space[c2] = space("Mystic Elevator", 0, 0)
     sizes = {int(TILES.size[_tile_at(game2.st, game2.S, (s // SPAN // 5) * 7 + (s % SPAN) // 5)])
@@ -573,7 +573,7 @@ def test_a_transform_brings_a_tile_not_in_play_and_consolidates():
     p = where("Tokyo Rooftops", board=1)
     ent.space[c] = space("Tokyo Rooftops", 0, 0, board=1)
     game.apply(on_space(game, middle(p)))
-    assert st.tiles[p, L.TL_TILE] == TILES.find("Hyperbolic Time Chamber")
+    assert st.tiles.tile[p] == TILES.find("Hyperbolic Time Chamber")
     assert ent.space[c] == middle(p)  # 5×5 → 1×1: "the concentric center"
     ref, _ = transform_tile(setup_for(1).board, TILES, divmod(p, 7),
                             TILES.find("Hyperbolic Time Chamber"))
@@ -695,7 +695,7 @@ def test_a_spawn_is_a_set_of_coordinates():
     spawn = int(S.spawn_space[0, 0])
     p = int(st.tile_pos[spawn])
     _swap(st, S, where("Central Perk"), p, -1)
-    assert st.tiles[p, L.TL_TILE] == TILES.find("Central Perk") and st.tile_pos[spawn] == p
+    assert st.tiles.tile[p] == TILES.find("Central Perk") and st.tile_pos[spawn] == p
     assert st.kind[spawn] != FLOOR
     ent = st.ent
     ent.space[c] = -1

@@ -192,7 +192,7 @@ def swapped_styx(dry="Tokyo Rooftops"):
     p = int(np.flatnonzero(tiles == CATALOGUE.tiles.find("River Styx"))[0])
     q = int(np.flatnonzero(tiles == CATALOGUE.tiles.find(dry))[0])
     _swap(game.st, game.S, p, q, -1)
-    assert game.st.tiles[q, L.TL_TILE] == CATALOGUE.tiles.find("River Styx")
+    assert game.st.tiles.tile[q] == CATALOGUE.tiles.find("River Styx")
     return game, c, q
 
 

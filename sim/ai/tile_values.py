@@ -85,13 +85,13 @@ def _pos_bonus(st, S, c):
     knows = _nothing_to_learn(st, ent.team[c])
     hands_full = _held(ent, _pool(ent, c)) == 2
     for p in range(GRID * GRID):
-        if suit >= 0 and tiles[p, L.TL_SUIT] == suit:
+        if suit >= 0 and tiles.suit[p] == suit:
             out[p] = w_home
-        t = tiles[p, L.TL_TILE]
+        t = tiles.tile[p]
         if t < 0 or fx[2 * t, L.FX_OP] == 0:
             continue
         # deactivated or frozen: a call only for a tile that ever was (both columns 0 otherwise)
-        if (tiles[p, L.TL_OFF] != 0 or tiles[p, L.TL_FROZEN] != 0) and _paused(st, p):
+        if (tiles.off[p] != 0 or tiles.frozen[p] != 0) and _paused(st, p):
             continue
         k = 2 * t
         price = fx[k, TF_PRICE]
@@ -190,7 +190,7 @@ def _transform_worth(st, S, c, q):
     if n < 0 or S.tile_fx[2 * n, TF_SUIT] != ent.suit[c]:
         return 0.0
     new_suit = S.tile_fx[2 * n, TF_SUIT]
-    old_suit = st.tiles[q, L.TL_SUIT]
+    old_suit = st.tiles.suit[q]
     score = 0.0
     for e in range(ent.shape[0]):
         s = ent.space[e]

@@ -1,7 +1,7 @@
 """Views (:class:`sim.report.board_view.View`) of a laid-out board and of a game in play.
 
 Why from the state arrays: a picture of a game must show what the engine holds — the tile at
-each position after swaps (``tiles[:, TL_TILE]``), the linked portal spaces (``twin``), the
+each position after swaps (``tiles.tile``), the linked portal spaces (``twin``), the
 coordinates announced or void (``pos_state``), each entity's space and health (``ent``) — not a
 second reading of the rules. Where a character died is not kept in ``ent`` (its space is cleared),
 so it is read from the log's death events when the game logs.
@@ -51,7 +51,7 @@ def view_from_game(game, labels: list[str], teams: list[str], deaths: dict[int, 
     """The game as it stands: ``labels`` from ``Game.labels``; ``deaths`` maps each dead entity
     to the space it died on (a cross is drawn there)."""
     st = game.st
-    tiles = st.tiles[:, L.TL_TILE].reshape(GRID, GRID).copy()
+    tiles = st.tiles.tile.reshape(GRID, GRID).copy()
     announced = (st.pos_state == L.ANNOUNCED).reshape(GRID, GRID)
     twin = st.twin
     portals = [(int(s), int(twin[s])) for s in np.flatnonzero(twin >= 0) if s < twin[s]]

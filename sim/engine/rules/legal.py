@@ -44,7 +44,7 @@ def _ally_near(st, S, c, space, team, steps):
     bound ``_may_reach`` uses for opponents): no sight search for an ally-target ability
     when none can be in range."""
     tile_pos = st.tile_pos
-    pos_dist = st.tiles  # columns 0..48: the live tile distance (fields.TL_*)
+    pos_dist = st.tiles.dist  # the live tile distance
     p = tile_pos[space]
     if p < 0:
         return False

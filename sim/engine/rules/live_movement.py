@@ -146,10 +146,10 @@ def _homefield(st, S, e):
     if s < 0 or suit < 0:
         return False
     p = st.tile_pos[s]
-    if p >= 0 and st.tiles[p, L.TL_SUIT] == suit:
+    if p >= 0 and st.tiles.suit[p] == suit:
         return True
     far = st.twin[s]
-    return far >= 0 and st.tile_pos[far] >= 0 and st.tiles[st.tile_pos[far], L.TL_SUIT] == suit
+    return far >= 0 and st.tile_pos[far] >= 0 and st.tiles.suit[st.tile_pos[far]] == suit
 
 
 @njit(inline="always")
@@ -179,7 +179,7 @@ def _may_reach(st, S, space, team, steps):
     """Whether an opponent of ``team`` (a team, or -1 for a CPU: only characters) stands within
     ``steps`` tile boundaries of ``space`` — a cheap lower bound checked before a sight search."""
     tile_pos = st.tile_pos
-    pos_dist = st.tiles  # columns 0..48: the live tile distance (fields.TL_*)
+    pos_dist = st.tiles.dist  # the live tile distance
     p = tile_pos[space]
     if p < 0:
         return False

@@ -67,7 +67,7 @@ def _shore(tile_pos, tiles, fx, here):
     p = tile_pos[here]
     if p < 0:  # a destroyed coordinate: no space
         return 0
-    t = tiles[p, L.TL_TILE]
+    t = tiles.tile[p]
     if t < 0:  # the revealed Apocalypse, "treated as a 1x1 Tile": the Uncovered Tile
         t = _uncovered_in(fx)
     return fx[2 * t, TF_SHORE + _space_cell(here)]

@@ -241,8 +241,12 @@ F_CAP = 32  # items lying on the board at once (State.floor rows)
 # distance (Static.pos_dist as the game's swaps leave it: portals travel with their tiles), then
 # the tile there now (catalogue index; geometry.APOCALYPSE face-down, VOID), its suit (-1 none),
 # deactivated until / by, frozen until / by (expiries as the entity states': count*CLOCKS+clock)
+TL_DIST = 0  # 0..48
 TL_TILE, TL_SUIT, TL_OFF, TL_OFF_BY, TL_FROZEN, TL_FROZEN_BY = range(49, 55)
 NTL = 55
+# read by name (``st.tiles.suit[p]``, ``st.tiles.dist[p, q]``): records of TILE_DTYPE below
+TILE_FIELDS = ("TL_DIST", "TL_TILE", "TL_SUIT", "TL_OFF", "TL_OFF_BY", "TL_FROZEN", "TL_FROZEN_BY")
+TILE_DTYPE = _record_dtype(TILE_FIELDS, {"TL_DIST": 49}, NTL, prefix="tl_")
 
 # ---- integer parameters ip[NIP]
 (P_DEFENSE_DIE, P_DEFENSE_REJECT, P_MARGIN, P_MAX_DEFENSE, P_PER_ATTACK, P_CANCEL_BASE,

@@ -120,6 +120,10 @@ if numba.config.DISABLE_JIT:
         ``fields.Named`` array, whose fields read as attributes as compiled ones do."""
         return L.named(np.zeros(n, L.ENT_DTYPE))
 
+    def new_tiles():
+        """The 49 positions' tile records, zeroed (fields.TILE_DTYPE), as ``fields.Named``."""
+        return L.named(np.zeros(49, L.TILE_DTYPE))
+
     def new_game_scalars():
         """A game's scalars, zeroed. Interpreted kernels get a NumPy record array, whose records
         take attributes as compiled records do."""
@@ -129,6 +133,11 @@ else:
     def new_entities(n):
         """``n`` entity rows, zeroed: records of fields.ENT_DTYPE (``ent.health[e]``)."""
         return np.zeros(n, L.ENT_DTYPE)
+
+    @njit
+    def new_tiles():
+        """The 49 positions' tile records, zeroed: ``tiles.suit[p]``, ``tiles.dist[p, q]``."""
+        return np.zeros(49, L.TILE_DTYPE)
 
     @njit
     def new_game_scalars():
@@ -235,10 +244,11 @@ def _python_attributes(cls, fields, getter) -> None:
 
 
 def _state_arrays(st):
-    """The State's fields from Python, the entity rows with their fields as attributes
-    (``st.ent.health[e]``: fields.Named, a view of the kernel's own array)."""
+    """The State's fields from Python, the entity rows and tiles with their fields as
+    attributes (``st.ent.health[e]``: fields.Named, a view of the kernel's own array)."""
     arrays = list(state_fields(st))
-    arrays[STATE_FIELDS.index("ent")] = L.named(arrays[STATE_FIELDS.index("ent")])
+    for name in ("ent", "tiles"):
+        arrays[STATE_FIELDS.index(name)] = L.named(arrays[STATE_FIELDS.index(name)])
     return tuple(arrays)
 
 

@@ -19,12 +19,12 @@ rows of ``S.tile_fx`` (``fx_table.py``) run by ``interpreter._run_effect``.
 
 from __future__ import annotations
 
-import numpy as np
 
 from sim._jit import njit
 from sim.catalogue.tile_layout import INTERACT
 
 from sim.engine.state import fields as L
+from sim.engine.state.game_state import new_tiles
 from sim.engine.effects.interpreter import _run_effect, _teleport_targets
 from sim.engine.log.events import _log
 from sim.engine.tiles.live_board import APOCALYPSE, GRID, _middle, _space_cell, _tile_at
@@ -38,16 +38,17 @@ CROSS = 1        # a sight step across a tile boundary (range penalty)
 
 @njit
 def _init_tiles(S):
-    """The tiles' state when a game starts (``State.tiles``, columns ``fields.TL_*``): the start
-    board's tile distance, the tile and suit at every position, no tile deactivated or frozen."""
-    out = np.zeros((49, L.NTL), np.int64)
-    out[:, :49] = S.pos_dist
+    """The tiles' state when a game starts (``State.tiles``, records of ``fields.TILE_DTYPE``):
+    the start board's tile distance, the tile and suit at every position, no tile deactivated or
+    frozen."""
+    out = new_tiles()
+    out.dist[:] = S.pos_dist
     for p in range(49):
         t = S.pos_tile[p]
-        out[p, L.TL_TILE] = t
-        out[p, L.TL_SUIT] = S.tile_fx[2 * t, TF_SUIT] if t >= 0 else -1
-        out[p, L.TL_OFF_BY] = -1
-        out[p, L.TL_FROZEN_BY] = -1
+        out.tile[p] = t
+        out.suit[p] = S.tile_fx[2 * t, TF_SUIT] if t >= 0 else -1
+        out.off_by[p] = -1
+        out.frozen_by[p] = -1
     return out
 
 
@@ -245,7 +246,7 @@ def _control_targets(st, S, c, p, rng, mode, same_size, base, mask):
     fx = S.tile_fx
     count = 0
     for q in range(GRID * GRID):
-        if q == apoc or _tiles_apart(p, q) > rng or st.tiles[q, L.TL_TILE] == APOCALYPSE:
+        if q == apoc or _tiles_apart(p, q) > rng or st.tiles.tile[q] == APOCALYPSE:
             continue
         b = _tile_at(st, S, q)
         if b < 0:

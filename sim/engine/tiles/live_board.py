@@ -133,7 +133,7 @@ def _tile_at(st, S, p):
     face-down ("When revealed it is treated as a 1x1 Tile": the Uncovered Tile)."""
     if st.pos_state[p] == L.VOIDED:
         return VOID
-    t = st.tiles[p, L.TL_TILE]
+    t = st.tiles.tile[p]
     if t == APOCALYPSE and st.game.revealed != 0:
         return _uncovered(S)
     return t
@@ -191,8 +191,8 @@ def _stamp(st, S, p, t):
             if sg > 0:
                 st.sight_nbr[s, d] = s + _doff(d)
                 st.sight_flag[s, d] = sg - 1
-    st.tiles[p, L.TL_TILE] = t
-    st.tiles[p, L.TL_SUIT] = fx[row, TF_SUIT]
+    st.tiles.tile[p] = t
+    st.tiles.suit[p] = fx[row, TF_SUIT]
 
 
 @njit(inline="always")
@@ -249,12 +249,12 @@ def _link_doorways(st, S, p):
 
 @njit
 def _tile_distance(st):
-    """Columns 0..48 of ``st.tiles``: fewest tile boundaries between two positions, portals
+    """``st.tiles.dist``: fewest tile boundaries between two positions, portals
     linking theirs at no cost (the lower bound Static.pos_dist holds for the start board),
     recomputed after portals moved. A 0-1 breadth-first search from each position (a portal
     link costs 0, a step to a side neighbour 1): the same answer as Floyd-Warshall
     (static_tables._pos_dist, a test checks it) in a tenth of the work."""
-    d = st.tiles
+    d = st.tiles.dist
     twin = st.twin
     tile_pos = st.tile_pos
     n = GRID * GRID
@@ -311,6 +311,6 @@ def _reveal_in_place(st, S):
         return True
     _clear(st, p)
     _stamp(st, S, p, _uncovered(S))
-    st.tiles[p, L.TL_TILE] = APOCALYPSE  # the position still holds the (revealed) Apocalypse
+    st.tiles.tile[p] = APOCALYPSE  # the position still holds the (revealed) Apocalypse
     _link_doorways(st, S, p)
     return True

@@ -5,8 +5,8 @@ deactivation is removed. Rewards and stats it has already granted are untouched"
 has its functionality paused, exactly as a deactivated tile does. Every entity standing in a
 frozen tile is frozen too, for as long as the tile is."
 
-Why lazy expiries: a tile state is one ``until`` per position in ``State.tiles`` (``TL_OFF``,
-``TL_FROZEN``), an expiry on the same clocks as the entity states (``timed_states._expiry``:
+Why lazy expiries: a tile state is one ``until`` per position in ``State.tiles`` (``off``,
+``frozen``), an expiry on the same clocks as the entity states (``timed_states._expiry``:
 ``count * CLOCKS + clock``, the creator team's turns or the rotations). Whether it still holds is
 read where it matters (:func:`_over`: the test ``timed_states._tick`` applies), so no tick of the 49
 positions runs at every turn. An entity in a frozen tile carries the tile's freeze as its own
@@ -37,10 +37,10 @@ def _paused(st, p):
     """Position p's tile is deactivated or frozen now: "all functionality of that tile is
     paused"."""
     tl = st.tiles
-    u = tl[p, L.TL_OFF]
+    u = tl.off[p]
     if u != 0 and not _over(st, u):
         return True
-    u = tl[p, L.TL_FROZEN]
+    u = tl.frozen[p]
     return u != 0 and not _over(st, u)
 
 
@@ -49,9 +49,12 @@ def _set_tile_state(st, S, p, freeze, duration, by):
     """Deactivate (``freeze`` 0) or freeze (1) the tile at p for ``duration`` turns of ``by``'s
     team (or rotations): "Freezing begins and ends as the ability or item causing it specifies"."""
     until = _expiry(st, S, by, duration)
-    col = L.TL_FROZEN if freeze != 0 else L.TL_OFF
-    st.tiles[p, col] = until
-    st.tiles[p, col + 1] = by
+    if freeze != 0:
+        st.tiles.frozen[p] = until
+        st.tiles.frozen_by[p] = by
+    else:
+        st.tiles.off[p] = until
+        st.tiles.off_by[p] = by
     _log(st, L.EV_TILE_STATE, p, freeze, until, by, 0, 0)
     if freeze != 0:
         st.game.frozen_tiles += 1
@@ -84,14 +87,14 @@ def _after_action_tiles(st, S):
         return
     n = 0
     for p in range(st.tiles.shape[0]):
-        u = st.tiles[p, L.TL_FROZEN]
+        u = st.tiles.frozen[p]
         if u == 0:
             continue
         if _over(st, u):
-            st.tiles[p, L.TL_FROZEN] = 0
-            st.tiles[p, L.TL_FROZEN_BY] = -1
+            st.tiles.frozen[p] = 0
+            st.tiles.frozen_by[p] = -1
             _log(st, L.EV_TILE_STATE, p, 1, 0, -1, 0, 0)
             continue
         n += 1
-        _freeze_standing(st, p, u, st.tiles[p, L.TL_FROZEN_BY])
+        _freeze_standing(st, p, u, st.tiles.frozen_by[p])
     g.frozen_tiles = n

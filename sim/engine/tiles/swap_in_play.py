@@ -58,6 +58,16 @@ def _moved(st, S, s, p, q, a, b, covers):
     return s
 
 
+
+@njit
+def _swap_tile_states(tiles, p, q):
+    """Positions p and q trade their tiles' deactivated and frozen states (until and by)."""
+    tiles.off[p], tiles.off[q] = tiles.off[q], tiles.off[p]
+    tiles.off_by[p], tiles.off_by[q] = tiles.off_by[q], tiles.off_by[p]
+    tiles.frozen[p], tiles.frozen[q] = tiles.frozen[q], tiles.frozen[p]
+    tiles.frozen_by[p], tiles.frozen_by[q] = tiles.frozen_by[q], tiles.frozen_by[p]
+
+
 @njit
 def _swap(st, S, p, q, by):
     """The tile at p moves to q: the two trade places, or it covers the Uncovered Tile at q.
@@ -83,9 +93,7 @@ def _swap(st, S, p, q, by):
                 n_pairs += 1
                 st.twin[s] = -1
                 st.twin[t] = -1
-    state = st.tiles[p, L.TL_OFF:L.TL_FROZEN_BY + 1].copy()
-    st.tiles[p, L.TL_OFF:L.TL_FROZEN_BY + 1] = st.tiles[q, L.TL_OFF:L.TL_FROZEN_BY + 1]
-    st.tiles[q, L.TL_OFF:L.TL_FROZEN_BY + 1] = state
+    _swap_tile_states(st.tiles, p, q)
     _clear(st, p)
     _clear(st, q)
     _stamp(st, S, q, a)
@@ -189,7 +197,7 @@ def _transform_choice(st, S, c, draw):
     out = np.ones(n_tiles, np.bool_)
     tiles = st.tiles
     for q in range(GRID * GRID):  # one pass over the positions, not one per tile
-        t = tiles[q, L.TL_TILE]
+        t = tiles.tile[q]
         if 0 <= t < n_tiles:
             out[t] = False
     uncovered = _uncovered(S)
@@ -221,17 +229,17 @@ def _transform_choice(st, S, c, draw):
 def _leave_states(st, p):
     """The old tile's states leave with it: whoever its freeze held thaws ("for as long as the
     tile is" frozen), and the new tile arrives neither deactivated nor frozen."""
-    frozen = st.tiles[p, L.TL_FROZEN]
+    frozen = st.tiles.frozen[p]
     if frozen != 0:
         for e in range(st.ent.shape[0]):
             s = st.ent.space[e]
             if (s >= 0 and _position_of(s) == p and st.ent.frozen[e] == frozen
                     and st.ent.frozen_by[e] == -1):
                 _end_state(st, e, L.FROZEN)
-    st.tiles[p, L.TL_OFF] = 0
-    st.tiles[p, L.TL_FROZEN] = 0
-    st.tiles[p, L.TL_OFF_BY] = -1
-    st.tiles[p, L.TL_FROZEN_BY] = -1
+    st.tiles.off[p] = 0
+    st.tiles.frozen[p] = 0
+    st.tiles.off_by[p] = -1
+    st.tiles.frozen_by[p] = -1
 
 
 @njit

@@ -100,17 +100,19 @@ NEW_EFFECT_STEPS = (
     ("sim/engine/effects/item_effects.py", None, '''
 
 @njit
-def _run_item_drain(st, S, c, t, src, k):
-    """Flat damage ``amount`` on ``t``; ``c`` heals as much (up to its maximum)."""
-    amount = _fx(st, S, c, src, k, L.FX_AMOUNT)
-    _flat(st, S, c, t, amount, L.BY_ABILITY)
-    st.ent.health[c] = min(st.ent.health[c] + amount, st.ent.max_health[c])
+def _run_item_drain(st, S, user, target, source, row):
+    """Flat damage ``amount`` on ``target``; ``user`` heals as much (up to its maximum)."""
+    amount = _fx(st, S, user, source, row, L.FX_AMOUNT)
+    _flat(st, S, user, target, amount, L.BY_ABILITY)
+    st.ent.health[user] = min(st.ent.health[user] + amount, st.ent.max_health[user])
 '''),
     ("sim/engine/effects/interpreter.py", "_run_item_blast, _run_item_cleanse, _run_item_damage",
      "_run_item_blast, _run_item_cleanse, _run_item_damage, _run_item_drain"),
-    ("sim/engine/effects/interpreter.py", "        _run_item_cleanse(st, S, c, t, src, k)\n",
-     "        _run_item_cleanse(st, S, c, t, src, k)\n    elif op == L.OP_ITEM_DRAIN:\n"
-     "        _run_item_drain(st, S, c, t, src, k)\n"),
+    ("sim/engine/effects/interpreter.py",
+     "        _run_item_cleanse(st, S, user, target, source, row)\n",
+     "        _run_item_cleanse(st, S, user, target, source, row)\n"
+     "    elif op == L.OP_ITEM_DRAIN:\n"
+     "        _run_item_drain(st, S, user, target, source, row)\n"),
     # 3. its AI value
     ("sim/ai/values.py", "    return 0.0\n\n\n# ---- one scorer per effect",
      "    if op == L.OP_ITEM_DRAIN:\n        return _drain_value(st, S, c, t, amount, duration, flag)"
@@ -135,7 +137,7 @@ def test_a_new_effect_follows_the_documented_steps(tmp_path):
     from pathlib import Path
     root = Path(__file__).resolve().parents[1]
     doc = (root / "docs" / "architecture.md").read_text(encoding="utf-8")
-    assert "**A new effect (code).**" in doc and "_run_NAME(st, S, c, t, src, k)" in doc
+    assert "**A new effect (code).**" in doc and "_run_NAME(st, S, user, target, source, row)" in doc
     for d in ("sim", "tests", "cards", "docs", "experiments"):
         shutil.copytree(root / d, tmp_path / d, ignore=shutil.ignore_patterns("__pycache__"))
     for name, old, new in NEW_EFFECT_STEPS:

@@ -13,12 +13,30 @@ only through facing doorways (``graph.py``), so a line between tiles is always o
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from sim._jit import njit
 from sim.catalogue.tile_layout import NONE, WATER
 
 from .graph import CROSS, DOOR_FLAG, WATER_FLAG, BoardGraph
+
+
+# The line-of-sight rules a search reads (rules.toml [board], and the search's own bounds), by
+# name. A named tuple of integers is passed by value: no reference counting in the hot path.
+SightRules = namedtuple("SightRules", (
+    "max_range",        # the attacker's range: nothing costing more is attackable
+    "range_cost",       # an orthogonal step
+    "diag_cost",        # a diagonal step (within a tile)
+    "tile_pen",         # crossing into another tile
+    "per_boundary",     # 1: the tile penalty is paid per boundary, 0: once
+    "water_pen",        # crossing a body of water
+    "per_water",        # 1: the water penalty is paid per body of water, 0: once
+    "portal_boundary",  # 1: emerging from a portal in another tile is a boundary crossed
+    "door_range",       # how far across a door one sees (from the space touching it)
+    "stack_cap",        # the portal origins a search may stack
+))
 
 
 def attack_costs(graph: BoardGraph, start: int, max_range: int) -> np.ndarray:
@@ -31,7 +49,7 @@ def attack_costs(graph: BoardGraph, start: int, max_range: int) -> np.ndarray:
         raise ValueError(f"range must be >= 0, got {max_range}")
     out = np.empty(n, np.int32)
     _sight(graph.sight_nbr, graph.sight_flag, graph.kind, graph.twin, graph.tile_pos, int(start),
-           *_params(graph, max_range), out)
+           sight_rules(graph, max_range), out)
     return out
 
 
@@ -52,100 +70,110 @@ def attack_costs_many(graph: BoardGraph, starts, max_range: int) -> np.ndarray:
         raise ValueError(f"range must be >= 0, got {max_range}")
     out = np.empty((starts.size, n), np.int32)
     _sight_many(graph.sight_nbr, graph.sight_flag, graph.kind, graph.twin, graph.tile_pos, starts,
-                *_params(graph, max_range), out)
+                sight_rules(graph, max_range), out)
     return out
 
 
-def _params(graph: BoardGraph, max_range: int) -> tuple:
-    """The kernel's scalar arguments, from rules.toml [board]."""
+def sight_rules(graph: BoardGraph, max_range: int) -> SightRules:
+    """The search's rules for ``graph``'s board (rules.toml [board]) and range ``max_range``."""
     r = graph.rules
-    # each portal piece can restart the eight rays once per (range value, penalty flags)
-    stack_cap = 4 * (max_range + 2) * max(graph.n_pieces, 1) + 8
-    return (int(max_range), int(r.range_cost), int(r.diagonal_range_cost),
-            int(r.cross_tile_penalty), r.cross_tile_count == "per_boundary",
-            int(r.water_penalty), r.water_count == "per_water", bool(r.portal_is_boundary),
-            int(r.door_sight_range), stack_cap)
+    return SightRules(int(max_range), int(r.range_cost), int(r.diagonal_range_cost),
+                      int(r.cross_tile_penalty), int(r.cross_tile_count == "per_boundary"),
+                      int(r.water_penalty), int(r.water_count == "per_water"),
+                      int(r.portal_is_boundary), int(r.door_sight_range),
+                      stack_cap(max_range, graph.n_pieces))
+
+
+@njit(inline="always")
+def stack_cap(max_range, n_pieces):
+    """Each portal piece can restart the eight rays once per (range value, penalty flags)."""
+    return 4 * (max_range + 2) * max(n_pieces, 1) + 8
 
 
 @njit
-def _sight_many(sight_nbr, sight_flag, kind, twin, tile_pos, starts, max_range, range_cost,
-                diag_cost, tile_pen, per_boundary, water_pen, per_water, portal_boundary,
-                door_range, stack_cap, out):
+def _sight_many(sight_nbr, sight_flag, kind, twin, tile_pos, starts, rules, out):
     for k in range(starts.shape[0]):
-        _sight(sight_nbr, sight_flag, kind, twin, tile_pos, starts[k], max_range, range_cost,
-               diag_cost, tile_pen, per_boundary, water_pen, per_water, portal_boundary,
-               door_range, stack_cap, out[k])
+        _sight(sight_nbr, sight_flag, kind, twin, tile_pos, starts[k], rules, out[k])
 
 
 @njit
-def _sight(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_cost, diag_cost,
-           tile_pen, per_boundary, water_pen, per_water, portal_boundary, door_range, stack_cap,
-           out):
+def _sight(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, out):
     """``out[s]``: the least range needed to attack ``s`` from ``start`` (-1: not attackable)."""
-    best = _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_cost,
-                 diag_cost, tile_pen, per_boundary, water_pen, per_water, portal_boundary,
-                 door_range, stack_cap)
+    best = _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules)
     for s in range(best.shape[0]):
-        out[s] = best[s] if best[s] <= max_range else -1
+        out[s] = best[s] if best[s] <= rules.max_range else -1
+
+
+@njit(inline="always")
+def _first_origins(start, twin, best_out, o_space, o_cost, o_flags, seen):
+    """The search starts from ``start`` and its portal twin ("An entity standing on either
+    component is treated as standing on both"), each at cost 0 with no penalty paid. Returns
+    how many origins are stacked (and seen)."""
+    top = _first_origin(start, 0, best_out, o_space, o_cost, o_flags, seen)
+    tw = twin[start]
+    if tw >= 0:
+        top = _first_origin(tw, top, best_out, o_space, o_cost, o_flags, seen)
+    return top
+
+
+@njit(inline="always")
+def _first_origin(origin, top, best_out, o_space, o_cost, o_flags, seen):
+    o_space[top] = origin
+    o_cost[top] = 0
+    o_flags[top] = 0
+    seen[top, 0] = origin
+    seen[top, 1] = 0
+    seen[top, 2] = 0
+    best_out[origin] = 0
+    return top + 1
+
+
+@njit(inline="always")
+def _step_cost(rules, d, flags, from_water, tile_paid, water_paid):
+    """The range one step of a ray costs (direction ``d``, the step's sight ``flags``), with the
+    tile and water penalties ("an extra range as a penalty when attacking across tiles, and an
+    extra range when attacking over a body of water"; paid once or per crossing), and whether
+    each penalty has now been paid."""
+    cost = rules.diag_cost if d % 2 == 1 else rules.range_cost
+    if flags & CROSS:  # R3:S2:A3 cross-tile penalty
+        if rules.per_boundary or tile_paid == 0:
+            cost += rules.tile_pen
+        tile_paid = 1
+    if (flags & WATER_FLAG) != 0 or from_water:
+        if rules.per_water or water_paid == 0:
+            cost += rules.water_pen
+        water_paid = 1
+    return cost, tile_paid, water_paid
 
 
 # a hot loop kept in one function (docs/performance.md, "Long kernels kept whole")
 @njit
-def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_cost, diag_cost,
-          tile_pen, per_boundary, water_pen, per_water, portal_boundary, door_range, stack_cap):
+def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules):
     """Cast the eight rays from the start (and from its portal twin); each portal piece a ray
     reaches within range starts eight new rays from the other piece with the range left.
     Origins carry (cost, tile penalty paid, water penalty paid) for the "once" counting modes.
-    Returns a fresh ``int32[n]``: the least range needed per space, above ``max_range`` where a
-    space cannot be attacked (the game reads only the spaces entities stand on, so it skips the
-    board-wide copy that :func:`_sight` makes)."""
+    Returns a fresh ``int32[n]``: the least range needed per space, above ``rules.max_range``
+    where a space cannot be attacked (the game reads only the spaces entities stand on, so it
+    skips the board-wide copy that :func:`_sight` makes)."""
     # The best cost per portal origin and penalty flags lives in a short list (``seen``), not a
     # [spaces, 4] table cleared per call: only the start, its twin and portal pieces are ever
     # origins. ``best_out`` is a fresh local (not ``out``) so the compiler knows no other array
     # aliases it in the ray loop.
-    n = sight_nbr.shape[0]
-    inf = np.int32(1 << 30)
-    best_out = np.full(n, inf, np.int32)
+    max_range, door_range, cap = rules.max_range, rules.door_range, rules.stack_cap
+    best_out = np.full(sight_nbr.shape[0], np.int32(1 << 30), np.int32)
     # one allocation for the origin stack and the seen list (space, flags, best cost each)
-    work = np.empty((2 * stack_cap + 2, 3), np.int64)
-    o_space = work[:stack_cap, 0]
-    o_cost = work[:stack_cap, 1]
-    o_flags = work[:stack_cap, 2]
-    seen = work[stack_cap:]
-    n_seen = 0
-    o_space[0] = start
-    o_cost[0] = 0
-    o_flags[0] = 0
-    top = 1
-    seen[0, 0] = start
-    seen[0, 1] = 0
-    seen[0, 2] = 0
-    n_seen = 1
-    best_out[start] = 0
-    tw = twin[start]  # "An entity standing on either component is treated as standing on both"
-    if tw >= 0:
-        o_space[1] = tw
-        o_cost[1] = 0
-        o_flags[1] = 0
-        top = 2
-        seen[1, 0] = tw
-        seen[1, 1] = 0
-        seen[1, 2] = 0
-        n_seen = 2
-        best_out[tw] = 0
+    work = np.empty((2 * cap + 2, 3), np.int64)
+    o_space, o_cost, o_flags, seen = work[:cap, 0], work[:cap, 1], work[:cap, 2], work[cap:]
+    top = _first_origins(start, twin, best_out, o_space, o_cost, o_flags, seen)
+    n_seen = top
     while top > 0:
         top -= 1
-        origin = o_space[top]
-        c0 = o_cost[top]
-        f0 = o_flags[top]
+        origin, c0, f0 = o_space[top], o_cost[top], o_flags[top]
         if _seen_cost(seen, n_seen, origin, f0) < c0:
             continue
         for d in range(8):
-            cur = origin
-            c = c0
-            tile_paid = f0 & 1
-            water_paid = (f0 >> 1) & 1
-            steps = 0
+            cur, c, steps = origin, c0, 0
+            tile_paid, water_paid = f0 & 1, (f0 >> 1) & 1
             while True:
                 nx = sight_nbr[cur, d]
                 if nx < 0:
@@ -154,15 +182,9 @@ def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_c
                 door = (fl & DOOR_FLAG) != 0
                 if door and (steps > 0 or door_range < 1):
                     break  # a door is seen across only from the space touching it
-                c += diag_cost if d % 2 == 1 else range_cost
-                if fl & CROSS:  # R3:S2:A3 cross-tile penalty
-                    if per_boundary or tile_paid == 0:
-                        c += tile_pen
-                    tile_paid = 1
-                if (fl & WATER_FLAG) != 0 or (steps > 0 and kind[cur] == WATER):
-                    if per_water or water_paid == 0:
-                        c += water_pen
-                    water_paid = 1
+                wet = steps > 0 and kind[cur] == WATER  # leaving a water space
+                step, tile_paid, water_paid = _step_cost(rules, d, fl, wet, tile_paid, water_paid)
+                c += step
                 if c > max_range or (door and c > door_range):
                     break
                 steps += 1
@@ -170,21 +192,18 @@ def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, max_range, range_c
                     best_out[nx] = c
                 t = twin[nx]
                 if t >= 0:  # range "emerges from the other component"
-                    ct = c
-                    tp = tile_paid
-                    if portal_boundary and tile_pos[t] != tile_pos[nx]:
-                        if per_boundary or tp == 0:
-                            ct += tile_pen
+                    ct, tp = c, tile_paid
+                    if rules.portal_boundary and tile_pos[t] != tile_pos[nx]:
+                        if rules.per_boundary or tp == 0:
+                            ct += rules.tile_pen
                         tp = 1
                     if ct <= max_range:
                         if ct < best_out[t]:
                             best_out[t] = ct
                         key = tp | (water_paid << 1)
-                        if ct < _seen_cost(seen, n_seen, t, key) and top < stack_cap:
+                        if ct < _seen_cost(seen, n_seen, t, key) and top < cap:
                             n_seen = _set_seen(seen, n_seen, t, key, ct)
-                            o_space[top] = t
-                            o_cost[top] = ct
-                            o_flags[top] = key
+                            o_space[top], o_cost[top], o_flags[top] = t, ct, key
                             top += 1
                 if door:
                     break

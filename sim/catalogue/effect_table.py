@@ -42,7 +42,7 @@ CALLER_EVENTS = ("ability", "item used", "tile reward", "interactable")
 @dataclass(frozen=True)
 class Effect:
     """One effect. ``kernel`` is ``module:function`` under ``sim.engine.effects`` (called by
-    ``interpreter._run_effect`` as ``kernel(st, S, user, target, src, k)``); ``value`` is
+    ``interpreter._run_effect`` as ``kernel(st, S, user, target, source, row)``); ``value`` is
     ``module:function`` under ``sim.ai`` (greedy's value of it); ``log`` the name of the event
     that tells it (``sim.engine.log``); ``targets[0]`` the default target kind."""
 

@@ -2,7 +2,7 @@
 ``sim/catalogue/effect_table.py``): one small kernel per effect, called by
 ``interpreter._run_effect`` for an ability, an item or a tile function that names it.
 
-Why one kernel per effect with one signature, ``(st, S, user, target, src, k)``: the effect
+Why one kernel per effect with one signature, ``(st, S, user, target, source, row)``: the effect
 table names each effect's kernel, and ``tests/test_effect_table.py`` checks that the dispatch
 calls exactly that kernel for its opcode; each reads its parameters from its row with ``row._fx``
 (``src``, ``k``: an ability's entity columns, an item's or a tile function's row), so an item's
@@ -26,60 +26,62 @@ from sim.engine.tiles.live_board import _first_spawn
 
 
 @njit
-def _run_strike(st, S, c, t, src, k):
-    """An attack on ``t`` with ``amount`` attacks beyond the star point's (range, sight and
+def _run_strike(st, S, user, target, source, row):
+    """An attack on ``target`` with ``amount`` attacks beyond the star point's (range, sight and
     retaliation as an attack's)."""
-    _strike(st, S, c, t, _fx(st, S, c, src, k, L.FX_AMOUNT), c)
+    _strike(st, S, user, target, _fx(st, S, user, source, row, L.FX_AMOUNT), user)
 
 
 @njit
-def _run_area(st, S, c, t, src, k):
+def _run_area(st, S, user, target, source, row):
     """Tile-Wide Damage: everything in the user's tile, the user's team included."""
-    _blast(st, S, c, st.ent.space[c], _fx(st, S, c, src, k, L.FX_AMOUNT), L.BY_ABILITY)
+    amount = _fx(st, S, user, source, row, L.FX_AMOUNT)
+    _blast(st, S, user, st.ent.space[user], amount, L.BY_ABILITY)
 
 
 @njit
-def _run_heal(st, S, c, t, src, k):
-    _heal(st, c, t, _fx(st, S, c, src, k, L.FX_AMOUNT), _fx(st, S, c, src, k, L.FX_FLAG))
+def _run_heal(st, S, user, target, source, row):
+    _heal(st, user, target, _fx(st, S, user, source, row, L.FX_AMOUNT),
+          _fx(st, S, user, source, row, L.FX_FLAG))
 
 
 @njit
-def _run_buff(st, S, c, t, src, k):
-    _set_state(st, S, t, L.BUFF, c, _fx(st, S, c, src, k, L.FX_DURATION),
-               _fx(st, S, c, src, k, L.FX_STAT), _fx(st, S, c, src, k, L.FX_AMOUNT))
+def _run_buff(st, S, user, target, source, row):
+    _set_state(st, S, target, L.BUFF, user, _fx(st, S, user, source, row, L.FX_DURATION),
+               _fx(st, S, user, source, row, L.FX_STAT), _fx(st, S, user, source, row, L.FX_AMOUNT))
 
 
 @njit
-def _run_debuff(st, S, c, t, src, k):
-    _set_state(st, S, t, L.DEBUFF, c, _fx(st, S, c, src, k, L.FX_DURATION),
-               _fx(st, S, c, src, k, L.FX_STAT), _fx(st, S, c, src, k, L.FX_AMOUNT))
+def _run_debuff(st, S, user, target, source, row):
+    _set_state(st, S, target, L.DEBUFF, user, _fx(st, S, user, source, row, L.FX_DURATION),
+               _fx(st, S, user, source, row, L.FX_STAT), _fx(st, S, user, source, row, L.FX_AMOUNT))
 
 
 @njit
-def _run_freeze(st, S, c, t, src, k):
-    _set_state(st, S, t, L.FROZEN, c, _fx(st, S, c, src, k, L.FX_DURATION), 0, 0)
+def _run_freeze(st, S, user, target, source, row):
+    _set_state(st, S, target, L.FROZEN, user, _fx(st, S, user, source, row, L.FX_DURATION), 0, 0)
 
 
 @njit
-def _run_invisibility(st, S, c, t, src, k):
-    _set_state(st, S, t, L.INVISIBLE, c, _fx(st, S, c, src, k, L.FX_DURATION), 0, 0)
+def _run_invisibility(st, S, user, target, source, row):
+    _set_state(st, S, target, L.INVISIBLE, user, _fx(st, S, user, source, row, L.FX_DURATION), 0, 0)
 
 
 @njit
-def _run_mobility(st, S, c, t, src, k):
-    """A teleport to space ``t - M`` (``_legal`` lists the spaces within ``amount``)."""
+def _run_mobility(st, S, user, target, source, row):
+    """A teleport to space ``target - M`` (``_legal`` lists the spaces within ``amount``)."""
     ent = st.ent
-    here = ent.space[c]
-    s = t - ent.shape[0]
-    ent.space[c] = s
-    _log(st, L.EV_TELEPORT, c, here, s, 0, 0, 0)
-    _arrive(st, c)  # a pilot's vehicle comes along; a vehicle there is boarded
+    here = ent.space[user]
+    s = target - ent.shape[0]
+    ent.space[user] = s
+    _log(st, L.EV_TELEPORT, user, here, s, 0, 0, 0)
+    _arrive(st, user)  # a pilot's vehicle comes along; a vehicle there is boarded
 
 
 @njit
-def _run_revive(st, S, c, t, src, k):
-    """The revive's first form: where ``t`` fell (else its Spawn)."""
-    _revive(st, S, c, t, _revive_space(st, S, t))
+def _run_revive(st, S, user, target, source, row):
+    """The revive's first form: where ``target`` fell (else its Spawn)."""
+    _revive(st, S, user, target, _revive_space(st, S, target))
 
 
 @njit

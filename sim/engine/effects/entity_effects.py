@@ -92,20 +92,20 @@ def _summon(st, S, c, s, count, health, attacks, tier, clone):
 
 
 @njit
-def _run_summon(st, S, c, t, src, k):
-    """The summon: ``count`` minions (or with ``flag`` clones) on space ``t - M``."""
-    _summon(st, S, c, t - st.ent.shape[0], _fx(st, S, c, src, k, L.FX_COUNT),
-            _fx(st, S, c, src, k, L.FX_HEALTH), _fx(st, S, c, src, k, L.FX_ATTACKS),
-            _fx(st, S, c, src, k, L.FX_TIER), _fx(st, S, c, src, k, L.FX_FLAG))
+def _run_summon(st, S, user, target, source, row):
+    """The summon: ``count`` minions (or with ``flag`` clones) on space ``target - M``."""
+    _summon(st, S, user, target - st.ent.shape[0], _fx(st, S, user, source, row, L.FX_COUNT),
+            _fx(st, S, user, source, row, L.FX_HEALTH), _fx(st, S, user, source, row, L.FX_ATTACKS),
+            _fx(st, S, user, source, row, L.FX_TIER), _fx(st, S, user, source, row, L.FX_FLAG))
 
 
 @njit
-def _run_summon_card(st, S, c, t, src, k):
-    """A random 6th character card joins ``c``'s team."""
-    _summon_card(st, S, c)
+def _run_summon_card(st, S, user, target, source, row):
+    """A random 6th character card joins ``user``'s team."""
+    _summon_card(st, S, user)
 
 
 @njit
-def _run_assist(st, S, c, t, src, k):
-    """Assist character number ``amount`` joins ``c``'s team."""
-    _spawn_assist(st, S, c, _fx(st, S, c, src, k, L.FX_AMOUNT))
+def _run_assist(st, S, user, target, source, row):
+    """Assist character number ``amount`` joins ``user``'s team."""
+    _spawn_assist(st, S, user, _fx(st, S, user, source, row, L.FX_AMOUNT))

@@ -78,71 +78,71 @@ def _teleport_targets(st, c, dist, base, mask):
 
 
 @njit
-def _run_effect(st, S, c, t, src, k):
-    """Run the effect of row (``src``, ``k``) for user ``c`` on target ``t`` (an entity, or
+def _run_effect(st, S, user, target, source, row):
+    """Run the effect of row (``source``, ``row``) for ``user`` on ``target`` (an entity, or
     ``M + s`` for space ``s``): one branch per row of the effect table
     (``sim/catalogue/effect_table.py``), in its order, each calling the kernel the row names
     (``tests/test_effect_table.py`` checks both). An if/elif on compile-time constants: Numba
     cannot call through a table of functions cheaply. Pays nothing: the caller (an ability,
     item or tile) pays its own cost. Returns the opcode run."""
-    op = _fx(st, S, c, src, k, L.FX_OP)
+    op = _fx(st, S, user, source, row, L.FX_OP)
     if op == L.OP_STRIKE:
-        _run_strike(st, S, c, t, src, k)
+        _run_strike(st, S, user, target, source, row)
     elif op == L.OP_AREA:
-        _run_area(st, S, c, t, src, k)
+        _run_area(st, S, user, target, source, row)
     elif op == L.OP_HEAL:
-        _run_heal(st, S, c, t, src, k)
+        _run_heal(st, S, user, target, source, row)
     elif op == L.OP_BUFF:
-        _run_buff(st, S, c, t, src, k)
+        _run_buff(st, S, user, target, source, row)
     elif op == L.OP_DEBUFF:
-        _run_debuff(st, S, c, t, src, k)
+        _run_debuff(st, S, user, target, source, row)
     elif op == L.OP_FREEZE:
-        _run_freeze(st, S, c, t, src, k)
+        _run_freeze(st, S, user, target, source, row)
     elif op == L.OP_INVISIBILITY:
-        _run_invisibility(st, S, c, t, src, k)
+        _run_invisibility(st, S, user, target, source, row)
     elif op == L.OP_MOBILITY:
-        _run_mobility(st, S, c, t, src, k)
+        _run_mobility(st, S, user, target, source, row)
     elif op == L.OP_SUMMON:
-        _run_summon(st, S, c, t, src, k)
+        _run_summon(st, S, user, target, source, row)
     elif op == L.OP_TILE_CONTROL:
-        _run_tile_control(st, S, c, t, src, k)
+        _run_tile_control(st, S, user, target, source, row)
     elif op == L.OP_REVIVE:
-        _run_revive(st, S, c, t, src, k)
+        _run_revive(st, S, user, target, source, row)
     elif op == L.OP_ITEM_DAMAGE:
-        _run_item_damage(st, S, c, t, src, k)
+        _run_item_damage(st, S, user, target, source, row)
     elif op == L.OP_ITEM_BLAST:
-        _run_item_blast(st, S, c, t, src, k)
+        _run_item_blast(st, S, user, target, source, row)
     elif op == L.OP_ITEM_CLEANSE:
-        _run_item_cleanse(st, S, c, t, src, k)
+        _run_item_cleanse(st, S, user, target, source, row)
     else:
-        _run_later_effect(st, S, c, t, src, k, op)
+        _run_later_effect(st, S, user, target, source, row, op)
     return op
 
 
 @njit
-def _run_later_effect(st, S, c, t, src, k, op):
+def _run_later_effect(st, S, user, target, source, row, op):
     """The rest of :func:`_run_effect`'s dispatch: the tile functions' and the special
     entities' effects (split only to keep each function short)."""
     if op == L.OP_GAIN:
-        _run_gain(st, S, c, t, src, k)
+        _run_gain(st, S, user, target, source, row)
     elif op == L.OP_ITEM_REWARD:
-        _run_item_reward(st, S, c, t, src, k)
+        _run_item_reward(st, S, user, target, source, row)
     elif op == L.OP_TILE_SUMMON:
-        _run_tile_summon(st, S, c, t, src, k)
+        _run_tile_summon(st, S, user, target, source, row)
     elif op == L.OP_EXTRA_ACTION:
-        _run_extra_action(st, S, c, t, src, k)
+        _run_extra_action(st, S, user, target, source, row)
     elif op == L.OP_TILE_STATE:
-        _run_tile_state(st, S, c, t, src, k)
+        _run_tile_state(st, S, user, target, source, row)
     elif op == L.OP_EARN:
-        _run_earn(st, S, c, t, src, k)
+        _run_earn(st, S, user, target, source, row)
     elif op == L.OP_LEARN:
-        _run_learn(st, S, c, t, src, k)
+        _run_learn(st, S, user, target, source, row)
     elif op == L.OP_TILE_ASSIST:
-        _run_tile_assist(st, S, c, t, src, k)
+        _run_tile_assist(st, S, user, target, source, row)
     elif op == L.OP_SUMMON_CARD:
-        _run_summon_card(st, S, c, t, src, k)
+        _run_summon_card(st, S, user, target, source, row)
     elif op == L.OP_ASSIST:
-        _run_assist(st, S, c, t, src, k)
+        _run_assist(st, S, user, target, source, row)
 
 
 @njit

@@ -49,19 +49,20 @@ def _blast(st, S, c, s, dmg, cause):
 
 
 @njit
-def _run_item_damage(st, S, c, t, src, k):
-    """Flat damage ``amount`` on entity ``t``."""
-    _flat(st, S, c, t, _fx(st, S, c, src, k, L.FX_AMOUNT), L.BY_ABILITY)
+def _run_item_damage(st, S, user, target, source, row):
+    """Flat damage ``amount`` on entity ``target``."""
+    _flat(st, S, user, target, _fx(st, S, user, source, row, L.FX_AMOUNT), L.BY_ABILITY)
 
 
 @njit
-def _run_item_blast(st, S, c, t, src, k):
-    """Tile-wide damage ``amount`` on the tile of space ``t - M``."""
-    _blast(st, S, c, t - st.ent.shape[0], _fx(st, S, c, src, k, L.FX_AMOUNT), L.BY_TILE_DAMAGE)
+def _run_item_blast(st, S, user, target, source, row):
+    """Tile-wide damage ``amount`` on the tile of space ``target - M``."""
+    amount = _fx(st, S, user, source, row, L.FX_AMOUNT)
+    _blast(st, S, user, target - st.ent.shape[0], amount, L.BY_TILE_DAMAGE)
 
 
 @njit
-def _run_item_cleanse(st, S, c, t, src, k):
-    """The end of ``t``'s de-buff and freeze."""
-    _end_state(st, t, L.DEBUFF)
-    _end_state(st, t, L.FROZEN)
+def _run_item_cleanse(st, S, user, target, source, row):
+    """The end of ``target``'s de-buff and freeze."""
+    _end_state(st, target, L.DEBUFF)
+    _end_state(st, target, L.FROZEN)

@@ -10,13 +10,13 @@ from sim.engine.state import fields as L
 
 
 @njit(inline="always")
-def _fx(st, S, c, src, k, slot):
-    """Slot ``slot`` (``fields.FX_*``) of an effect row: the user's own ability (``FX_ABILITY``:
-    its entity columns), item type ``k`` (``FX_ITEM``: ``S.item_fx``) or tile function ``k``
-    (``FX_TILE``: ``S.tile_fx``). One reader, so an item's heal and an ability's heal run the
-    same code."""
-    if src == L.FX_ABILITY:
-        return st.ent.ab[c, slot]
-    if src == L.FX_ITEM:
-        return S.item_fx[k, slot]
-    return S.tile_fx[k, slot]
+def _fx(st, S, user, source, row, slot):
+    """Slot ``slot`` (``fields.FX_*``) of an effect row: the user's own ability (``source``
+    ``FX_ABILITY``: its entity's ``ab`` field), item type ``row`` (``FX_ITEM``: ``S.item_fx``) or
+    tile function ``row`` (``FX_TILE``: ``S.tile_fx``). One reader, so an item's heal and an
+    ability's heal run the same code."""
+    if source == L.FX_ABILITY:
+        return st.ent.ab[user, slot]
+    if source == L.FX_ITEM:
+        return S.item_fx[row, slot]
+    return S.tile_fx[row, slot]

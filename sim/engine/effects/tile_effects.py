@@ -76,78 +76,80 @@ def _gain(st, e, stat, amount):
 
 
 @njit
-def _run_tile_control(st, S, c, t, src, k):
-    """Swap the user's tile with the tile around space ``t - M`` (``flag`` 0) or transform that
+def _run_tile_control(st, S, user, target, source, row):
+    """Swap the user's tile with the tile around space ``target - M`` (``flag`` 0) or transform that
     tile (1)."""
     ent = st.ent
-    q = _position_of(t - ent.shape[0])
-    if _fx(st, S, c, src, k, L.FX_FLAG) == 0:
-        _swap(st, S, st.tile_pos[ent.space[c]], q, c)
+    q = _position_of(target - ent.shape[0])
+    if _fx(st, S, user, source, row, L.FX_FLAG) == 0:
+        _swap(st, S, st.tile_pos[ent.space[user]], q, user)
     else:
-        n = _transform_choice(st, S, c, True)
+        n = _transform_choice(st, S, user, True)
         if n >= 0:
-            _transform(st, S, q, n, c)
+            _transform(st, S, q, n, user)
         else:
             st.game.fx_ok = 0
 
 
 @njit
-def _run_gain(st, S, c, t, src, k):
-    _gain(st, t, _fx(st, S, c, src, k, L.FX_STAT), _fx(st, S, c, src, k, L.FX_AMOUNT))
+def _run_gain(st, S, user, target, source, row):
+    _gain(st, target, _fx(st, S, user, source, row, L.FX_STAT),
+          _fx(st, S, user, source, row, L.FX_AMOUNT))
 
 
 @njit
-def _run_item_reward(st, S, c, t, src, k):
-    """Item ``stat`` (-1: one of the catalogue's, uniformly: a house ruling) for ``t``; with both
-    hands full it lands at ``t``'s feet (house ruling)."""
+def _run_item_reward(st, S, user, target, source, row):
+    """Item ``stat`` (-1: one of the catalogue's, uniformly: a house ruling) for ``target``; with
+    both hands full it lands at ``target``'s feet (house ruling)."""
     ent = st.ent
-    item = _fx(st, S, c, src, k, L.FX_STAT)
+    item = _fx(st, S, user, source, row, L.FX_STAT)
     n_items = S.item_fx.shape[0] - 1  # the item table's last row holds the item rules
     if item < 0 and n_items > 0:
         rng = st.rng
         r, s0, s1, s2, s3 = roll(n_items, rng[0], rng[1], rng[2], rng[3])
         rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
         item = r - 1
-    if item < 0 or not (_grant_item(st, S, t, item)
-                        or _put_on_floor(st, item, ent.space[t])):
+    if item < 0 or not (_grant_item(st, S, target, item)
+                        or _put_on_floor(st, item, ent.space[target])):
         st.game.fx_ok = 0
 
 
 @njit
-def _run_tile_summon(st, S, c, t, src, k):
-    if not _summon_card(st, S, t):
+def _run_tile_summon(st, S, user, target, source, row):
+    if not _summon_card(st, S, target):
         st.game.fx_ok = 0
 
 
 @njit
-def _run_tile_assist(st, S, c, t, src, k):
-    if not _spawn_assist(st, S, t, _fx(st, S, c, src, k, L.FX_AMOUNT)):
+def _run_tile_assist(st, S, user, target, source, row):
+    if not _spawn_assist(st, S, target, _fx(st, S, user, source, row, L.FX_AMOUNT)):
         st.game.fx_ok = 0
 
 
 @njit
-def _run_extra_action(st, S, c, t, src, k):
+def _run_extra_action(st, S, user, target, source, row):
     ent = st.ent
-    ent.extra_left[t] += _fx(st, S, c, src, k, L.FX_AMOUNT)
-    ent.extra_turn[t] = st.game.turns[ent.team[t]] + 1  # "next turn"
-    _log(st, L.EV_EXTRA_ACTION, t, ent.extra_left[t], 0, ent.extra_turn[t], 0, 0)
+    ent.extra_left[target] += _fx(st, S, user, source, row, L.FX_AMOUNT)
+    ent.extra_turn[target] = st.game.turns[ent.team[target]] + 1  # "next turn"
+    _log(st, L.EV_EXTRA_ACTION, target, ent.extra_left[target], 0, ent.extra_turn[target], 0, 0)
 
 
 @njit
-def _run_tile_state(st, S, c, t, src, k):
-    _set_tile_state(st, S, _position_of(t - st.ent.shape[0]), _fx(st, S, c, src, k, L.FX_FLAG),
-                    _fx(st, S, c, src, k, L.FX_DURATION), c)
+def _run_tile_state(st, S, user, target, source, row):
+    where = _position_of(target - st.ent.shape[0])
+    _set_tile_state(st, S, where, _fx(st, S, user, source, row, L.FX_FLAG),
+                    _fx(st, S, user, source, row, L.FX_DURATION), user)
 
 
 @njit
-def _run_earn(st, S, c, t, src, k):
+def _run_earn(st, S, user, target, source, row):
     g = st.game
-    team = st.ent.team[c]
-    amount = _fx(st, S, c, src, k, L.FX_AMOUNT)
+    team = st.ent.team[user]
+    amount = _fx(st, S, user, source, row, L.FX_AMOUNT)
     g.coins[team] += amount
-    _log(st, L.EV_COINS, team, amount, g.coins[team], c, 0, 0)
+    _log(st, L.EV_COINS, team, amount, g.coins[team], user, 0, 0)
 
 
 @njit
-def _run_learn(st, S, c, t, src, k):
-    st.game.knows |= 1 << st.ent.team[c]
+def _run_learn(st, S, user, target, source, row):
+    st.game.knows |= 1 << st.ent.team[user]

@@ -14,7 +14,7 @@ import numpy as np
 from sim._jit import njit
 from sim.board.graph import MAX_BODIES
 from sim.board.movement import _reach
-from sim.board.sight import _rays
+from sim.board.sight import SightRules, _rays, stack_cap
 
 from sim.engine.state import fields as L
 from sim.engine.tiles.live_board import BLOCK, _cell_space
@@ -94,11 +94,11 @@ def _sight_from(st, S, start, max_range):
     """Per space, the least range needed to attack it from ``start``: attackable where it is at
     most ``max_range`` (a fresh array; the game reads only the spaces entities stand on)."""
     ip = S.ip
-    stack_cap = 4 * (max_range + 2) * max(ip[L.P_N_PIECES], 1) + 8
-    return _rays(st.sight_nbr, st.sight_flag, st.kind, st.twin, st.tile_pos, start, max_range,
-                 ip[L.P_RANGE_COST], ip[L.P_DIAG_COST], ip[L.P_TILE_PEN],
-                 ip[L.P_PER_BOUNDARY] != 0, ip[L.P_WATER_PEN], ip[L.P_PER_WATER] != 0,
-                 ip[L.P_PORTAL_BOUNDARY] != 0, ip[L.P_DOOR_RANGE], stack_cap)
+    rules = SightRules(max_range, ip[L.P_RANGE_COST], ip[L.P_DIAG_COST], ip[L.P_TILE_PEN],
+                       ip[L.P_PER_BOUNDARY], ip[L.P_WATER_PEN], ip[L.P_PER_WATER],
+                       ip[L.P_PORTAL_BOUNDARY], ip[L.P_DOOR_RANGE],
+                       stack_cap(max_range, ip[L.P_N_PIECES]))
+    return _rays(st.sight_nbr, st.sight_flag, st.kind, st.twin, st.tile_pos, start, rules)
 
 
 @njit

@@ -3,9 +3,11 @@
     python benchmarks/startup.py
 
 Numba compiles a kernel on first use and caches it (``cache=True`` in ``sim/_jit.py``), so only
-the first call of a fresh install pays for compilation. Prints the wall time of: ``bwlab --help``
-(must not import Numba), a cold ``bwlab combat`` (cache cleared), and the warm second call, with
-the ratio. Target (issue #2): the second ``bwlab combat`` call starts and answers in under 2 s.
+the first call of a fresh install pays for compilation. Prints the wall time of: a bare
+``python -c pass`` (the baseline: the interpreter's own start), ``bwlab --help`` (must not import
+Numba) and its ratio to the baseline, a cold ``bwlab combat`` (cache cleared), and the warm
+second call, with the ratio. Targets: ``bwlab --help`` under 0.5 s (issue #25); the second
+``bwlab combat`` call starts and answers in under 2 s (issue #2).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BWLAB = [sys.executable, "-m", "sim.cli.main"]
+HELP_TARGET = 0.5  # seconds (issue #25)
 COMBAT = ["combat", "--attacks", "8", "--tier", "2", "--defense", "4", "--samples", "100000"]
 
 
@@ -28,15 +31,37 @@ def timed(args: list[str], env: dict) -> float:
     return time.perf_counter() - t0
 
 
+def _timed_script(script: Path, env: dict) -> float:
+    t0 = time.perf_counter()
+    subprocess.run([str(script), "--help"], cwd=ROOT, env=env, check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def _bare(env: dict) -> float:
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], cwd=ROOT, env=env, check=True)
+    return time.perf_counter() - t0
+
+
 def main() -> None:
     cache = Path(os.environ.get("TMPDIR", "/tmp")) / "bwlab-startup-numba-cache"
     shutil.rmtree(cache, ignore_errors=True)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    help_s = timed(["--help"], env)
+    bare = min(_bare(env) for _ in range(3))
+    help_s = min(timed(["--help"], env) for _ in range(3))
+    script = Path(sys.executable).parent / "bwlab"  # the installed console script, if any
+    script_s = min(_timed_script(script, env) for _ in range(3)) if script.exists() else None
     cold = timed(COMBAT, env)
     warm = min(timed(COMBAT, env) for _ in range(3))
     shutil.rmtree(cache, ignore_errors=True)
-    print(f"bwlab --help                         {help_s:6.2f} s")
+    print(f"python -c pass (baseline)            {bare:6.2f} s")
+    verdict = "met" if help_s < HELP_TARGET else "NOT met"
+    print(f"bwlab --help                         {help_s:6.2f} s   ({help_s / bare:.1f}x the bare "
+          f"interpreter; target < {HELP_TARGET} s, issue #25: {verdict})")
+    if script_s is not None:
+        verdict = "met" if script_s < HELP_TARGET else "NOT met"
+        print(f"bwlab --help (console script)        {script_s:6.2f} s   ({script_s / bare:.1f}x; "
+              f"target < {HELP_TARGET} s, issue #25: {verdict})")
     print(f"bwlab combat --samples 1e5 (cold)    {cold:6.2f} s   (compiles the kernels)")
     print(f"bwlab combat --samples 1e5 (cached)  {warm:6.2f} s   (target < 2 s)")
     print(f"cold / cached = {cold / warm:.1f}x")

@@ -67,7 +67,10 @@ def ladder_doc(r, seed: int, alpha: float) -> dict:
                      "low": float(r.win_low[k]), "high": float(r.win_high[k]),
                      "ahead": int(r.ahead[k]), "behind": int(r.behind[k]),
                      "deals_won": int(r.match_deals[k, 0]), "deals_even": int(r.match_deals[k, 1]),
-                     "deals_lost": int(r.match_deals[k, 2]), "p": float(r.match_p[k])}
+                     "deals_lost": int(r.match_deals[k, 2]),
+                     "boards_won": int(r.match_boards[k, 0]),
+                     "boards_even": int(r.match_boards[k, 1]),
+                     "boards_lost": int(r.match_boards[k, 2]), "p": float(r.match_p[k])}
                     for k, (lo, hi) in enumerate(r.matches)],
         "rungs": [{"player": r.players[k + 1], "below": r.players[k],
                    "p": float(r.match_p[r.match(k, k + 1)]), "p_holm": float(r.rung_p_holm[k]),
@@ -90,15 +93,15 @@ def _echo_table(r, data: dict, seed: int) -> None:
                "rotated through all four (even: wins 25 %, ahead of each other team 50 %)")
     width = max(len(p) for p in r.players) + 2
     click.echo(f"  {'player':<{width}}{'against 3 ×':<{width}}{'games':>6}{'win %':>7}"
-               f"{'95 % interval':>15}{'ahead %':>9}   deals +/=/-   one-sided p")
+               f"{'95 % interval':>15}{'ahead %':>9}   deals +/=/-   boards +/=/-   one-sided p")
     for m in data["matches"]:
         ahead = 100 * m["ahead"] / max(m["ahead"] + m["behind"], 1)
         click.echo(f"  {m['player']:<{width}}{m['against']:<{width}}{m['games']:6d}"
                    f"{100 * m['win_rate']:7.1f}{100 * m['low']:8.1f} –{100 * m['high']:5.1f}"
                    f"{ahead:9.1f}   {m['deals_won']:>4}/{m['deals_even']}/{m['deals_lost']:<6}"
-                   f"{m['p']:.2g}")
+                   f"{m['boards_won']:>5}/{m['boards_even']}/{m['boards_lost']:<8}{m['p']:.2g}")
     _echo_balance(r.balance or {})
-    click.echo("rungs (sign test over the deals of their match, Holm-adjusted):")
+    click.echo("rungs (sign test over the boards of their match, Holm-adjusted):")
     for g in data["rungs"]:
         verdict = "beats" if g["beats"] else "does NOT significantly beat"
         click.echo(f"  {g['player']} {verdict} {g['below']} (p = {g['p_holm']:.2g})")

@@ -27,10 +27,14 @@ Reported: each match's win rate of the single seat (Wilson interval), its head-t
 (the share of comparisons with the other three teams, not tied, in which it finished ahead;
 50 % is even), a Plackett–Luce rating of all finishing orders in Elo points relative to
 ``greedy`` (a ridge prior ``L2`` keeps a player that never wins finite), and for each rung the
-one-sided exact sign test over the deals of its match with the rung below (Holm-adjusted over
-the rungs): a deal counts for the higher rung when, over its four games, the single seat
-finished ahead of the other teams more often than behind them. By the seat and card rotation
-the two are equally likely under "no stronger", whatever the game's luck.
+one-sided exact sign test over the boards of its match with the rung below (Holm-adjusted over
+the rungs): a board counts for the higher rung when, over the games of its deals, the single
+seat finished ahead of the other teams more often than behind them. By the seat and card
+rotation the two are equally likely under "no stronger", whatever the game's luck. The test
+counts boards, not deals: deals on one board share what the board favours, so a player that
+one board suits wins most of its deals together, and a sign test over deals rejected a true
+"no stronger on average" about twice as often as it claimed (tests/test_ladder.py). The
+deals won, even and lost are still reported.
 """
 
 from __future__ import annotations
@@ -69,7 +73,8 @@ class Ladder:
     ahead: np.ndarray            # [M] comparisons of the single seat with another team: ahead
     behind: np.ndarray           # [M] ... and behind
     match_deals: np.ndarray      # [M, 3] deals won / even / lost by the single seat
-    match_p: np.ndarray          # [M] one-sided sign-test p-value: the single seat is stronger
+    match_p: np.ndarray          # [M] one-sided sign-test p-value over boards: the single seat
+    #                              is stronger
     elo: np.ndarray              # [P] rating, Elo points relative to the anchor
     elo_low: np.ndarray
     elo_high: np.ndarray
@@ -78,6 +83,7 @@ class Ladder:
     seconds: float
     alpha: float
     balance: dict | None = None  # per match "A vs 3 × B": how its games went (GameBalance)
+    match_boards: np.ndarray | None = None  # [M, 3] boards won / even / lost (the rung test's)
 
     @property
     def design(self) -> str:
@@ -241,13 +247,14 @@ def rate(labels, pairs, match_of: np.ndarray, single: np.ndarray, places: np.nda
     return Ladder(tuple(labels), n, len(np.unique(deal_of)), int(np.unique(board).size),
                   tuple(pairs), m["wins"], m["played"], m["low"], m["high"], m["ahead"],
                   m["behind"], m["deals"], m["p"], theta_to_elo(theta), theta_to_elo(lo),
-                  theta_to_elo(hi), anchor, rung_holm, seconds, alpha)
+                  theta_to_elo(hi), anchor, rung_holm, seconds, alpha,
+                  match_boards=m["boards"])
 
 
 def _match_results(pairs, match_of, single, places, deal_of, board) -> dict:
     """Per match: wins and games of the single seat with its interval clustered by board
-    (``cluster.clustered_share_interval``), comparisons ahead and behind, deals won/even/lost and
-    the sign test."""
+    (``cluster.clustered_share_interval``), comparisons ahead and behind, deals and boards
+    won/even/lost, and the sign test over boards (module doc)."""
     from scipy.stats import binomtest
 
     from sim.analysis.cluster import clustered_share_interval
@@ -262,6 +269,7 @@ def _match_results(pairs, match_of, single, places, deal_of, board) -> dict:
     behind_g = np.sum(others & (mine[:, None] > places), axis=1)
     out = {key: np.zeros(n_m, np.int64) for key in ("wins", "played", "ahead", "behind")}
     out["deals"], out["p"] = np.zeros((n_m, 3), np.int64), np.ones(n_m)
+    out["boards"] = np.zeros((n_m, 3), np.int64)
     out["low"], out["high"] = np.zeros(n_m), np.ones(n_m)
     for k in range(n_m):
         sel = match_of == k
@@ -270,15 +278,19 @@ def _match_results(pairs, match_of, single, places, deal_of, board) -> dict:
             out["low"][k], out["high"][k] = clustered_share_interval(won[sel], board[sel],
                                                                      CONFIDENCE)
         out["ahead"][k], out["behind"][k] = ahead_g[sel].sum(), behind_g[sel].sum()
-        score = {}
-        for d, s in zip(deal_of[sel], ahead_g[sel] - behind_g[sel]):
-            score[d] = score.get(d, 0) + int(s)
-        vals = np.array(list(score.values()), np.int64)
-        up, even, down = int(np.sum(vals > 0)), int(np.sum(vals == 0)), int(np.sum(vals < 0))
-        out["deals"][k] = up, even, down
+        score = ahead_g[sel] - behind_g[sel]
+        out["deals"][k] = _signs(deal_of[sel], score)
+        up, even, down = out["boards"][k] = _signs(board[sel], score)
         if up + down:
             out["p"][k] = binomtest(up, up + down, 0.5, alternative="greater").pvalue
     return out
+
+
+def _signs(unit, score) -> tuple[int, int, int]:
+    """How many units (deals, boards) the single seat's summed score puts ahead, even, behind."""
+    _, inverse = np.unique(unit, return_inverse=True)
+    total = np.bincount(inverse, weights=score)
+    return int(np.sum(total > 0)), int(np.sum(total == 0)), int(np.sum(total < 0))
 
 
 def _ratings(n_p, pairs, match_of, single, places, board, anchor):

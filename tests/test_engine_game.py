@@ -45,6 +45,38 @@ def test_events_read_by_name_agree_with_the_words_and_the_game_scalars():
         game.named_events("atack")
 
 
+def test_state_records_sit_on_the_old_slots_and_read_alike_from_python_and_kernels():
+    """Named state (docs/architecture.md, "The life of one decision"): every field of the entity,
+    tile and game records sits at its slot constant, so a record is byte for byte the old integer
+    row; from Python a field view is the kernel's own memory (a write reaches the game), kept
+    after its first read, and a copy's fields are the copy's; an unknown name is refused."""
+    game = new_game(1, 7, EXAMPLE_TEAMS.cards)
+    for _ in range(40):
+        step(game, L.GREEDY)
+    st = game.st
+    for dtype, names in ((L.ENT_DTYPE, L.ENT_FIELDS), (L.TILE_DTYPE, L.TILE_FIELDS)):
+        for const in names:
+            name = const.lower().removeprefix("tl_")
+            assert dtype.fields[name][1] == 8 * getattr(L, const), name
+    for const in L.GAME_SCALARS:
+        assert L.GAME_DTYPE.fields[const.lower().removeprefix("g_")][1] == 8 * getattr(L, const)
+    ent, tiles = st.ent, st.tiles
+    assert np.array_equal(ent.raw[:, L.HEALTH], ent.health)
+    assert np.array_equal(ent.raw[:, L.ATK:L.ATK + 4], ent.atk)
+    assert np.array_equal(tiles.raw[:, :49], tiles.dist)
+    assert np.array_equal(tiles.raw[:, L.TL_SUIT], tiles.suit)
+    assert ent.health is ent.health  # the view is kept
+    c = int(np.flatnonzero(ent.alive != 0)[0])
+    before = int(ent.health[c])
+    snapshot = st.copy()
+    ent.health[c] -= 1
+    assert int(game.st.ent.health[c]) == before - 1  # the kernel's own memory
+    assert int(snapshot.ent.health[c]) == before  # a copy's fields are its own
+    ent.health[c] += 1
+    with pytest.raises(AttributeError):
+        ent.healht
+
+
 def test_python_stepping_equals_jitted_loop():
     """One engine interface: stepping from Python replays the jitted loop exactly."""
     a = new_game(2, 3)

@@ -59,86 +59,135 @@ def _ally_near(st, S, c, space, team, steps):
     return False
 
 
-# one function on purpose: split, it ran slower (docs/performance.md, "Long kernels kept whole")
 @njit
 def _legal(st, S, mask):
+    """Fill ``mask`` with the legal actions of the character whose decision it is (module doc)
+    and return how many there are; ``st.decision`` gets the reach and the interactable."""
     mask[:] = False
     mask[L.END] = True
-    count = 1
     g = st.game
     st.decision.interactable = -1  # (functions._legal_interact finds it when an action is left)
     c = g.cur
     if c < 0 or g.over != 0:
-        return count
+        return 1
     ent = st.ent
-    n = st.kind.shape[0]
-    m = ent.shape[0]
-    move = _move_base(n, m)
-    team = ent.team[c]
-    here = ent.space[c]
-    if here < 0:
-        # "You may distribute your characters across the three Uncovered Tiles of your Spawn
-        # however you like": placing is not optional, so END is not offered.
-        count = 0
-        for k in range(S.spawn_space.shape[1]):
-            s = _spawn_now(st, S, team, k)
-            if s >= 0 and not mask[move + s]:
-                mask[move + s] = True
-                count += 1
-        if count > 0:  # no Spawn coordinate left standing: it waits (house ruling, rulings.md)
-            mask[L.END] = False
-        return count if count > 0 else 1
+    n, m = st.kind.shape[0], ent.shape[0]
+    if ent.space[c] < 0:
+        return _legal_placement(st, S, c, mask, _move_base(n, m))
     if ent.frozen[c] != 0:  # "cannot use any of its speed, cannot spend its action"
-        return count
-    count += _legal_handover(st, c, mask, _hand_base(n, m))  # the team's order (order.py)
+        return 1
+    count = 1 + _legal_handover(st, c, mask, _hand_base(n, m))  # the team's order (order.py)
     if ent.submerged[c] != 0:  # "cannot move, and cannot spend their action on anything
         st.decision.n_reached = -1  # except attempting to escape" (no reach searched)
         return count + _legal_water(st, S, c, mask, _water_base(n, m))
+    count += _legal_moves(st, S, c, mask, _move_base(n, m))
+    found, tk, ar, summon = _legal_ability(st, S, c, mask)
+    count += found + _legal_sighted(st, S, c, mask, tk, ar, summon)
+    count += _legal_items(st, S, c, mask, _item_base(n, m))
+    count += _legal_interact(st, S, c, mask, _interact_base(n, m))
+    count += _legal_water(st, S, c, mask, _water_base(n, m))
+    return count
+
+
+@njit
+def _legal_placement(st, S, c, mask, move):
+    """"You may distribute your characters across the three Uncovered Tiles of your Spawn
+    however you like": placing is not optional, so END is not offered."""
+    count = 0
+    team = st.ent.team[c]
+    for k in range(S.spawn_space.shape[1]):
+        s = _spawn_now(st, S, team, k)
+        if s >= 0 and not mask[move + s]:
+            mask[move + s] = True
+            count += 1
+    if count > 0:  # no Spawn coordinate left standing: it waits (house ruling, rulings.md)
+        mask[L.END] = False
+    return count if count > 0 else 1
+
+
+@njit(inline="always")
+def _legal_moves(st, S, c, mask, move):
+    """Every space within the speed ``c`` has left ("A character is not required to use all of
+    their speed"); the reach search also fills ``st.decision`` for the policies."""
+    ent = st.ent
     speed = _move_speed(ent, c)  # a pilot's vehicle's speed (docs/entities.md)
-    if speed > 0:
-        touched = _reach_from(st, S, here, speed)
-        queue = st.decision.reached
-        cost = st.decision.reach_cost
-        for i in range(touched):
-            s = queue[i]
-            if cost[s] > 0 and not mask[move + s]:  # a portal twin costs 0: not a move
-                mask[move + s] = True
-                count += 1
-    else:
-        _reach_from(st, S, here, 0)
+    if speed <= 0:
+        _reach_from(st, S, ent.space[c], 0)
+        return 0
+    count = 0
+    touched = _reach_from(st, S, ent.space[c], speed)
+    queue = st.decision.reached
+    cost = st.decision.reach_cost
+    for i in range(touched):
+        s = queue[i]
+        if cost[s] > 0 and not mask[move + s]:  # a portal twin costs 0: not a move
+            mask[move + s] = True
+            count += 1
+    return count
+
+
+@njit
+def _legal_ability(st, S, c, mask):
+    """The ability's uses that need no line of sight (on itself, a tile, a teleport, a revive);
+    returns them, the target kind left for the sighted search (-1: none), the ability's range and
+    whether a summon still looks for spaces in sight."""
+    ent = st.ent
+    n, m = st.kind.shape[0], ent.shape[0]
     base = _ability_base(n, m)  # ability actions on entities
     on_space = _ability_space_base(n, m)  # and on spaces
-    tk = -1
-    ar = -1
-    summon = False  # minions: spaces in range and sight (special._summon_targets)
-    if _ability_ready(ent, c):
-        tk = ent.ab_target[c]
-        if tk == L.T_NONE or tk == L.T_SELF:
-            mask[base + c] = True
-            count += 1
-        elif tk == L.T_SPACE and ent.ab_op[c] == L.OP_SUMMON:
-            summon = True
-            ar = _ability_range(ent, c)
-        elif tk == L.T_SPACE and ent.ab_op[c] == L.OP_TILE_CONTROL:  # a tile's middle space
-            count += _ability_control_targets(st, S, c, on_space, mask)
-        elif tk == L.T_SPACE:
-            count += _teleport_targets(st, c, ent.ab_amount[c], on_space, mask)
-        elif tk == L.T_DEAD_ALLY:
-            alt = _alt_base(n, m)
-            for e in range(m):  # a character that died (not a minion, nor a row not yet in play)
-                if (ent.team[e] == team and ent.alive[e] == 0
-                        and ent.kind[e] <= L.K_SUMMONED and ent.dormant[e] == 0):
-                    spot = _revive_space(st, S, e)
-                    if spot >= 0:
-                        mask[base + e] = True
-                        count += 1
-                        # "or back in the team's Spawn": the second form, when it differs
-                        spawn = _spawn_revive_space(st, S, e)
-                        if spawn >= 0 and spawn != spot:
-                            mask[alt + e] = True
-                            count += 1
-        else:
-            ar = _ability_range(ent, c)
+    count, tk, ar, summon = 0, -1, -1, False
+    if not _ability_ready(ent, c):
+        return count, tk, ar, summon
+    tk = ent.ab_target[c]
+    if tk == L.T_NONE or tk == L.T_SELF:
+        mask[base + c] = True
+        count += 1
+    elif tk == L.T_SPACE and ent.ab_op[c] == L.OP_SUMMON:  # minions: spaces in range and sight
+        summon = True  # (special._summon_targets)
+        ar = _ability_range(ent, c)
+    elif tk == L.T_SPACE and ent.ab_op[c] == L.OP_TILE_CONTROL:  # a tile's middle space
+        count += _ability_control_targets(st, S, c, on_space, mask)
+    elif tk == L.T_SPACE:
+        count += _teleport_targets(st, c, ent.ab_amount[c], on_space, mask)
+    elif tk == L.T_DEAD_ALLY:
+        count += _revive_targets(st, S, c, mask, base, _alt_base(n, m))
+    else:
+        ar = _ability_range(ent, c)
+    return count, tk, ar, summon
+
+
+@njit
+def _revive_targets(st, S, c, mask, base, alt):
+    """A teammate that died (not a minion, nor a row not yet in play), where it fell and, by the
+    revive's second form, "or back in the team's Spawn" when that differs."""
+    ent = st.ent
+    team = ent.team[c]
+    count = 0
+    for e in range(ent.shape[0]):
+        if (ent.team[e] == team and ent.alive[e] == 0
+                and ent.kind[e] <= L.K_SUMMONED and ent.dormant[e] == 0):
+            spot = _revive_space(st, S, e)
+            if spot >= 0:
+                mask[base + e] = True
+                count += 1
+                spawn = _spawn_revive_space(st, S, e)
+                if spawn >= 0 and spawn != spot:
+                    mask[alt + e] = True
+                    count += 1
+    return count
+
+
+@njit
+def _legal_sighted(st, S, c, mask, tk, ar, summon):
+    """Everything aimed along a line of sight: attacks (and a Group Attack), the vehicle's
+    weapon, the ability on an enemy or an ally within its range, a summon's spaces. One sight
+    search from the character's space, only when something may be in reach."""
+    ent = st.ent
+    n, m = st.kind.shape[0], ent.shape[0]
+    here, team = ent.space[c], ent.team[c]
+    base = _ability_base(n, m)
+    on_space = _ability_space_base(n, m)
+    count = 0
     reach = ent.range[c] if ent.acted[c] == 0 else -1
     v = _weapon_ready(ent, c)  # a pilot's vehicle with a weapon: its range, from this space
     wreach = ent.range[v] if v >= 0 else -1
@@ -152,37 +201,36 @@ def _legal(st, S, mask):
         count += 1
         summon = False
     steps = max(reach, ar, wreach)  # -1: it has attacked and has no ability or weapon to use
+    if not (allies or summon or (steps >= 0 and _may_reach(st, S, here, team, steps))):
+        return count
     group = _group_base(n, m) if reach >= 0 and _group_ready(ent, c) else -1
-    if allies or summon or (steps >= 0 and _may_reach(st, S, here, team, steps)):
-        sight = _sight_from(st, S, here, steps)
-        if summon:
-            count += _summon_targets(st, sight, ar, on_space, mask)
-        for e in range(m):
-            s = ent.space[e]
-            if ent.alive[e] == 0 or s < 0:
+    sight = _sight_from(st, S, here, steps)
+    if summon:
+        count += _summon_targets(st, sight, ar, on_space, mask)
+    attack, weapon = _attack_base(n, m), _weapon_base(n, m)
+    for e in range(m):
+        s = ent.space[e]
+        if ent.alive[e] == 0 or s < 0:
+            continue
+        if ent.team[e] != team:
+            if ent.invisible[e] != 0:
                 continue
-            if ent.team[e] != team:
-                if ent.invisible[e] != 0:
-                    continue
-                p = ent.pilot[e]  # a vehicle this team rides is not its opponent
-                if p > 0 and ent.team[p - 1] == team:
-                    continue
-                if sight[s] <= reach:
-                    mask[_attack_base(n, m) + e] = True
-                    count += 1
-                    if group >= 0:  # "Multiple of your characters ... attack the same target"
-                        mask[group + e] = True
-                        count += 1
-                if tk == L.T_ENEMY and sight[s] <= ar:
-                    mask[base + e] = True
-                    count += 1
-                if sight[s] <= wreach:  # "1 action used through it": the vehicle's weapon
-                    mask[_weapon_base(n, m) + e] = True
-                    count += 1
-            elif tk == L.T_ALLY and sight[s] <= ar and (ent.kind[e] <= L.K_SUMMONED or e == c):
-                mask[base + e] = True  # "A Teammate refers to a Character that is on your Team"
+            p = ent.pilot[e]  # a vehicle this team rides is not its opponent
+            if p > 0 and ent.team[p - 1] == team:
+                continue
+            if sight[s] <= reach:
+                mask[attack + e] = True
                 count += 1
-    count += _legal_items(st, S, c, mask, _item_base(n, m))
-    count += _legal_interact(st, S, c, mask, _interact_base(n, m))
-    count += _legal_water(st, S, c, mask, _water_base(n, m))
+                if group >= 0:  # "Multiple of your characters ... attack the same target"
+                    mask[group + e] = True
+                    count += 1
+            if tk == L.T_ENEMY and sight[s] <= ar:
+                mask[base + e] = True
+                count += 1
+            if sight[s] <= wreach:  # "1 action used through it": the vehicle's weapon
+                mask[weapon + e] = True
+                count += 1
+        elif tk == L.T_ALLY and sight[s] <= ar and (ent.kind[e] <= L.K_SUMMONED or e == c):
+            mask[base + e] = True  # "A Teammate refers to a Character that is on your Team"
+            count += 1
     return count

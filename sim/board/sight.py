@@ -146,7 +146,6 @@ def _step_cost(rules, d, flags, from_water, tile_paid, water_paid):
     return cost, tile_paid, water_paid
 
 
-# a hot loop kept in one function (docs/performance.md, "Long kernels kept whole")
 @njit
 def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules):
     """Cast the eight rays from the start (and from its portal twin); each portal piece a ray

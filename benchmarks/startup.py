@@ -25,43 +25,39 @@ HELP_TARGET = 0.5  # seconds (issue #25)
 COMBAT = ["combat", "--attacks", "8", "--tier", "2", "--defense", "4", "--samples", "100000"]
 
 
+def _seconds(command: list[str], env: dict) -> float:
+    """Wall time of one run of ``command``, from the repository root."""
+    t0 = time.perf_counter()
+    subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
 def timed(args: list[str], env: dict) -> float:
-    t0 = time.perf_counter()
-    subprocess.run(BWLAB + args, cwd=ROOT, env=env, check=True, capture_output=True)
-    return time.perf_counter() - t0
+    return _seconds(BWLAB + args, env)
 
 
-def _timed_script(script: Path, env: dict) -> float:
-    t0 = time.perf_counter()
-    subprocess.run([str(script), "--help"], cwd=ROOT, env=env, check=True, capture_output=True)
-    return time.perf_counter() - t0
-
-
-def _bare(env: dict) -> float:
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "pass"], cwd=ROOT, env=env, check=True)
-    return time.perf_counter() - t0
+def _help_line(label: str, seconds: float, bare: float) -> str:
+    verdict = "met" if seconds < HELP_TARGET else "NOT met"
+    return (f"{label:<37}{seconds:6.2f} s   ({seconds / bare:.1f}x the bare interpreter; "
+            f"target < {HELP_TARGET} s, issue #25: {verdict})")
 
 
 def main() -> None:
     cache = Path(os.environ.get("TMPDIR", "/tmp")) / "bwlab-startup-numba-cache"
     shutil.rmtree(cache, ignore_errors=True)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    bare = min(_bare(env) for _ in range(3))
+    bare = min(_seconds([sys.executable, "-c", "pass"], env) for _ in range(3))
     help_s = min(timed(["--help"], env) for _ in range(3))
     script = Path(sys.executable).parent / "bwlab"  # the installed console script, if any
-    script_s = min(_timed_script(script, env) for _ in range(3)) if script.exists() else None
+    script_s = (min(_seconds([str(script), "--help"], env) for _ in range(3))
+                if script.exists() else None)
     cold = timed(COMBAT, env)
     warm = min(timed(COMBAT, env) for _ in range(3))
     shutil.rmtree(cache, ignore_errors=True)
     print(f"python -c pass (baseline)            {bare:6.2f} s")
-    verdict = "met" if help_s < HELP_TARGET else "NOT met"
-    print(f"bwlab --help                         {help_s:6.2f} s   ({help_s / bare:.1f}x the bare "
-          f"interpreter; target < {HELP_TARGET} s, issue #25: {verdict})")
+    print(_help_line("bwlab --help", help_s, bare))
     if script_s is not None:
-        verdict = "met" if script_s < HELP_TARGET else "NOT met"
-        print(f"bwlab --help (console script)        {script_s:6.2f} s   ({script_s / bare:.1f}x; "
-              f"target < {HELP_TARGET} s, issue #25: {verdict})")
+        print(_help_line("bwlab --help (console script)", script_s, bare))
     print(f"bwlab combat --samples 1e5 (cold)    {cold:6.2f} s   (compiles the kernels)")
     print(f"bwlab combat --samples 1e5 (cached)  {warm:6.2f} s   (target < 2 s)")
     print(f"cold / cached = {cold / warm:.1f}x")

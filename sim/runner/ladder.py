@@ -68,11 +68,12 @@ class Ladder:
     matches: tuple[tuple[int, int], ...]  # (lower, higher): higher in one seat vs 3 of lower
     wins: np.ndarray             # [M] games the single seat won
     played: np.ndarray           # [M] games of the match
-    win_low: np.ndarray          # [M] Wilson interval of wins / played (par 1/4)
+    win_low: np.ndarray          # [M] interval of wins / played, clustered by board (par 1/4)
     win_high: np.ndarray
     ahead: np.ndarray            # [M] comparisons of the single seat with another team: ahead
     behind: np.ndarray           # [M] ... and behind
     match_deals: np.ndarray      # [M, 3] deals won / even / lost by the single seat
+    match_boards: np.ndarray     # [M, 3] boards won / even / lost (what the rung test counts)
     match_p: np.ndarray          # [M] one-sided sign-test p-value over boards: the single seat
     #                              is stronger
     elo: np.ndarray              # [P] rating, Elo points relative to the anchor
@@ -83,7 +84,6 @@ class Ladder:
     seconds: float
     alpha: float
     balance: dict | None = None  # per match "A vs 3 × B": how its games went (GameBalance)
-    match_boards: np.ndarray | None = None  # [M, 3] boards won / even / lost (the rung test's)
 
     @property
     def design(self) -> str:
@@ -246,9 +246,8 @@ def rate(labels, pairs, match_of: np.ndarray, single: np.ndarray, places: np.nda
     rung_holm = holm(rung) if rung.size else rung
     return Ladder(tuple(labels), n, len(np.unique(deal_of)), int(np.unique(board).size),
                   tuple(pairs), m["wins"], m["played"], m["low"], m["high"], m["ahead"],
-                  m["behind"], m["deals"], m["p"], theta_to_elo(theta), theta_to_elo(lo),
-                  theta_to_elo(hi), anchor, rung_holm, seconds, alpha,
-                  match_boards=m["boards"])
+                  m["behind"], m["deals"], m["boards"], m["p"], theta_to_elo(theta),
+                  theta_to_elo(lo), theta_to_elo(hi), anchor, rung_holm, seconds, alpha)
 
 
 def _match_results(pairs, match_of, single, places, deal_of, board) -> dict:

@@ -97,11 +97,11 @@ def _set_one(st, S, e, col, by, duration, stat, amount):
     until = _expiry(st, S, by, duration)
     ent.raw[e, col] = until
     ent.raw[e, col + L.TIMED_BY] = by
+    delta = 0  # the stat change a buff or de-buff made
     if col == L.BUFF or col == L.DEBUFF:
         ent.raw[e, col + L.TIMED_STAT] = stat
-        change = _shift_stat(ent, e, stat, amount if col == L.BUFF else -amount)
-        ent.raw[e, col + L.TIMED_DELTA] = change
-    delta = ent.raw[e, col + L.TIMED_DELTA] if col >= L.BUFF else 0
+        delta = _shift_stat(ent, e, stat, amount if col == L.BUFF else -amount)
+        ent.raw[e, col + L.TIMED_DELTA] = delta
     _log(st, L.EV_STATE, e, col, until, by, stat, delta)
 
 

@@ -24,7 +24,8 @@ from sim.engine.tiles.live_board import BLOCK, _cell_space
 @njit(inline="always")
 def _reach_from(st, S, start, speed):
     """``st.decision.reach_cost[s]``: speed to reach s from ``start`` (-1 out of reach); the
-    reached spaces are ``reached[:n_reached]`` (``sim/engine/state/decision.py``). Dry moves only: water-rolls are actions of their own (water.py).
+    reached spaces are ``reached[:n_reached]`` (``sim/engine/state/decision.py``). Dry moves
+    only: water-rolls are actions of their own (water.py).
 
     The same answer as :func:`sim.board.movement._reach` with ``max_rolls=0`` (a test checks it),
     but it touches only the spaces it reaches: a breadth-first search whose queue doubles as the

@@ -152,37 +152,25 @@ GAME_SCALARS = ("ROTATION", "TURN", "PHASE", "CUR", "DEATHS", "REVEALED", "APOC_
                 "LEAD_CHANGES")
 
 
-def _game_dtype():
-    """The record type of the game scalars: field ``rotation`` at slot ROTATION, and so on."""
-    names, formats, offsets = [], [], []
-    for const in GAME_SCALARS:
-        n = GAME_BLOCKS.get(const, 1)
-        names.append(const.lower().removeprefix("g_"))
-        formats.append(np.int64 if n == 1 else (np.int64, (n,)))
-        offsets.append(8 * globals()[const])
-    return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": 8 * NG})
-
-
-GAME_DTYPE = _game_dtype()
-
-
-
-def _record_dtype(consts, blocks, width, prefix=""):
+def _record_dtype(consts, blocks, width, prefix="", raw=True):
     """A record laid out on int64 slots: field ``health`` at slot HEALTH (a block of n slots is
-    an array field), plus ``raw``, the whole row; so the record is byte for byte the old row."""
+    an array field), and with ``raw`` the whole row as one more field; so the record is byte for
+    byte the old row."""
     names, formats, offsets = [], [], []
     for const in consts:
         n = blocks.get(const, 1)
         names.append(const.lower().removeprefix(prefix))
         formats.append(np.int64 if n == 1 else (np.int64, (n,)))
         offsets.append(8 * globals()[const])
-    names.append("raw")
-    formats.append((np.int64, (width,)))
-    offsets.append(0)
+    if raw:
+        names.append("raw")
+        formats.append((np.int64, (width,)))
+        offsets.append(0)
     return np.dtype({"names": names, "formats": formats, "offsets": offsets,
                      "itemsize": 8 * width})
 
 
+GAME_DTYPE = _record_dtype(GAME_SCALARS, GAME_BLOCKS, NG, prefix="g_", raw=False)
 ENT_DTYPE = _record_dtype(ENT_FIELDS, ENT_BLOCKS, NF)
 
 

@@ -247,8 +247,8 @@ def _state_arrays(st):
     """The State's fields from Python, the entity rows and tiles with their fields as
     attributes (``st.ent.health[e]``: fields.Named, a view of the kernel's own array)."""
     arrays = list(state_fields(st))
-    for name in ("ent", "tiles"):
-        arrays[STATE_FIELDS.index(name)] = L.named(arrays[STATE_FIELDS.index(name)])
+    for i in (STATE_FIELDS.index("ent"), STATE_FIELDS.index("tiles")):
+        arrays[i] = L.named(arrays[i])
     return tuple(arrays)
 
 

@@ -17,6 +17,14 @@ Every candidate of a generation meets the same deals (common random numbers: the
 are not luck of the deal), and each generation meets fresh deals (no overfitting to a few). The
 score is the candidate's win share (25 % is parity).
 
+Game length (issue #25 item 1 asks for the tuned greedy at >= 0.9x greedy's games/s, and a
+decision costs the same whatever the weights, so its self-play games may be at most about 10 %
+longer): with ``--length-weight`` W > 0 each candidate also plays the generation's deals once
+with itself in all four seats, and its score loses ``W × max(0, L / L0 - 1 - --length-slack)``,
+L its mean decisions per game and L0 the rules' greedy's on the same deals (same boards, teams
+and dice). ``--start FILE`` starts the search at a weights file's weights (an earlier tuning)
+instead of the rules'.
+
 Resumable and atomic: after every generation the optimiser's state (and NumPy's global random
 state, which ``cma`` samples from) is written atomically to ``--state``, and the current best
 guess — the search distribution's mean, the estimate that averages the noise — to ``--out`` as
@@ -27,6 +35,7 @@ greedy,greedy:weights=experiments/greedy_tuned.toml --seed 1``.
 
     python benchmarks/tune_greedy.py [--minutes 45] [--deals 64] [--boards 32] [--seed 25]
         [--sigma 0.5] [--bound 3] [--popsize 0] [--out experiments/greedy_tuned.toml]
+        [--length-weight 0] [--length-slack 0.05] [--start FILE]
         [--state reports/tune_greedy.state.pkl] [--resume] [--quiet]
 """
 
@@ -60,6 +69,14 @@ def _parse(argv):
     p.add_argument("--bound", type=float, default=3.0,
                    help="|log(weight / the rules' weight)| at most this (default 3: ×/÷ 20)")
     p.add_argument("--popsize", type=int, default=0, help="candidates per generation (0: cma's)")
+    p.add_argument("--length-weight", type=float, default=0.0,
+                   help="score lost per unit of self-play length ratio beyond the slack "
+                        "(default 0: win share only)")
+    p.add_argument("--length-slack", type=float, default=0.05,
+                   help="self-play games this much longer than greedy's cost nothing "
+                        "(default 0.05)")
+    p.add_argument("--start", type=Path, default=None,
+                   help="a weights file to start the search at (default: the rules' weights)")
     p.add_argument("--out", type=Path, default=Path("experiments/greedy_tuned.toml"))
     p.add_argument("--state", type=Path, default=Path("reports/tune_greedy.state.pkl"))
     p.add_argument("--resume", action="store_true", help="continue the search in --state")
@@ -67,6 +84,10 @@ def _parse(argv):
     args = p.parse_args(argv)
     problems = [f"--{k}: must be positive" for k in ("minutes", "deals", "sigma", "bound")
                 if not getattr(args, k) > 0]
+    if args.length_weight < 0 or args.length_slack < 0:
+        problems.append("--length-weight and --length-slack: not negative")
+    if args.start is not None and not args.start.is_file():
+        problems.append(f"--start: {args.start}: no such file")
     if args.boards < 2:
         problems.append("--boards: at least 2")
     if args.popsize < 0 or args.generations < 0 or args.seed < 0:
@@ -93,6 +114,31 @@ def _judge(world, catalogue, rules_w, x, deals, seed, boards) -> float:
     return float(np.mean(info["winner"] == seat))
 
 
+def _self_play_length(world, catalogue, weights, deals, seed, boards) -> float:
+    """Mean decisions per game of greedy with ``weights`` (None: the rules') in all four seats,
+    each deal played once on its board with its teams and dice (as in :func:`_judge`)."""
+    from sim.ai.play import RESULT_COLUMNS
+    from sim.engine.state.fields import GREEDY
+    from sim.runner.ladder import deal_teams
+    from sim.runner.playing import play_many
+
+    stacked, cards = world
+    teams = np.stack([deal_teams(seed, int(d), len(catalogue.cards)) for d in deals])
+    out = play_many(stacked, cards, deals % boards, teams, seed, [GREEDY] * 4,
+                    game_indices=deals, weights=[weights] * 4)
+    return float(out[:, RESULT_COLUMNS.index("decisions")].mean())
+
+
+def _score(args, world, catalogue, rules_w, x, deals, base_length):
+    """(score, win share, self-play length ratio) of candidate ``x`` (module doc)."""
+    share = _judge(world, catalogue, rules_w, x, deals, args.seed, args.boards)
+    if args.length_weight == 0:
+        return share, share, float("nan")
+    ratio = _self_play_length(world, catalogue, tuple(rules_w * np.exp(x)), deals, args.seed,
+                              args.boards) / base_length
+    return share - args.length_weight * max(0.0, ratio - 1.0 - args.length_slack), share, ratio
+
+
 def _save(args, es, gen, history, rules_w, started) -> None:
     """The optimiser's state and the current weights file, each written atomically."""
     from sim.atomic import atomic_path, write_text
@@ -109,8 +155,12 @@ def _save(args, es, gen, history, rules_w, started) -> None:
     tuning = {"method": "CMA-ES (cma) in log-space, duplicate play vs 3 rules' greedy",
               "seed": args.seed, "generations": gen, "deals_per_generation": args.deals,
               "boards": args.boards, "games": int(sum(h["games"] for h in history)),
+              "length_weight": args.length_weight, "length_slack": args.length_slack,
+              "start": str(args.start) if args.start else "the rules' weights",
               "sigma": round(float(es.sigma), 4),
-              "last_generation_mean_win_share": round(float(last.get("mean", np.nan)), 4),
+              "last_generation_mean_score": round(float(last.get("mean", np.nan)), 4),
+              "last_generation_mean_win_share": round(float(last.get("mean_win_share",
+                                                                     last.get("mean", np.nan))), 4),
               "log_factors": [round(float(v), 4) for v in mean]}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_text(args.out, format_greedy_weights(rules_w * np.exp(mean), tuning))
@@ -122,20 +172,28 @@ def _favourite(es) -> np.ndarray:
     return np.asarray(es.result.xfavorite, float)
 
 
-def _start(args, n):
-    """A fresh CMA-ES at the rules' weights (x = 0), or the one in ``--state``."""
+def _start(args, rules_w):
+    """A fresh CMA-ES at the rules' weights (x = 0) or ``--start``'s, or the one in ``--state``."""
     import cma
 
     if args.resume:
         saved = pickle.loads(args.state.read_bytes())
         np.random.set_state(saved["np_random"])
         return saved["es"], saved["gen"], saved["history"], saved["seconds"]
+    n = rules_w.size
+    x0 = np.zeros(n)
+    if args.start is not None:
+        from sim.catalogue.greedy_weights import load_greedy_weights
+
+        start = load_greedy_weights(args.start)
+        x0 = np.clip(np.log(np.where(np.isnan(start), rules_w, start) / rules_w),
+                     -args.bound, args.bound)
     cma_seed = int(np.random.SeedSequence([args.seed, 99]).generate_state(1)[0] % (2**31 - 2)) + 1
     opts = {"bounds": [[-args.bound] * n, [args.bound] * n], "seed": cma_seed,
             "verbose": -9, "CMA_diagonal": False}
     if args.popsize:
         opts["popsize"] = args.popsize
-    return cma.CMAEvolutionStrategy(np.zeros(n), args.sigma, opts), 0, [], 0.0
+    return cma.CMAEvolutionStrategy(x0, args.sigma, opts), 0, [], 0.0
 
 
 def main(argv=None) -> int:
@@ -153,7 +211,7 @@ def main(argv=None) -> int:
 
     catalogue = load_catalogue()
     rules_w = np.asarray(load_game_data(catalogue.root)[0].greedy, float)
-    es, gen, history, spent = _start(args, len(GREEDY_KEYS))
+    es, gen, history, spent = _start(args, rules_w)
     world = _world(catalogue, args.seed, args.boards)
     t0 = time.perf_counter() - spent
     with line.reporting("tune_greedy", quiet=args.quiet):
@@ -161,21 +219,24 @@ def main(argv=None) -> int:
                 args.generations and gen >= args.generations):
             deals = np.arange(gen * args.deals, (gen + 1) * args.deals)
             xs = es.ask()
-            scores = []
+            base = (_self_play_length(world, catalogue, None, deals, args.seed, args.boards)
+                    if args.length_weight > 0 else float("nan"))
             last = f"; last mean {history[-1]['mean']:.3f}, best {history[-1]['best']:.3f}" \
                 if history else ""
-            with line.stage(f"generation {gen + 1}{last}", 4 * args.deals * len(xs)):
+            per = 4 * args.deals + (args.deals if args.length_weight > 0 else 0)
+            with line.stage(f"generation {gen + 1}{last}", per * len(xs)):
                 g0 = time.perf_counter()
-                for x in xs:
-                    scores.append(_judge(world, catalogue, rules_w, np.asarray(x), deals,
-                                         args.seed, args.boards))
-            es.tell(xs, [-s for s in scores])
+                judged = [_score(args, world, catalogue, rules_w, np.asarray(x), deals, base)
+                          for x in xs]
+            scores = [j[0] for j in judged]
+            es.tell(xs, [-v for v in scores])
             gen += 1
-            games = 4 * args.deals * len(xs)
             history.append({"gen": gen, "mean": float(np.mean(scores)),
                             "best": float(np.max(scores)), "sigma": float(es.sigma),
-                            "games": games,
-                            "games_per_s": games / (time.perf_counter() - g0)})
+                            "mean_win_share": float(np.mean([j[1] for j in judged])),
+                            "mean_length_ratio": float(np.mean([j[2] for j in judged])),
+                            "games": per * len(xs),
+                            "games_per_s": per * len(xs) / (time.perf_counter() - g0)})
             _save(args, es, gen, history, rules_w, time.perf_counter() - t0)
     if history:  # also after --resume with nothing left to do: the output from the state
         _save(args, es, gen, history, rules_w, time.perf_counter() - t0)

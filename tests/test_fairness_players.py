@@ -51,6 +51,23 @@ def test_disagreeing_players_are_flagged_and_inconclusive():
     assert same["agree"] and same["exit_code"] == 0
 
 
+def test_a_long_player_label_keeps_its_columns_apart(capsys):
+    """A weights file's path is longer than the default column: every column still stands
+    apart, and each row's cells end where its header does."""
+    from sim.cli._fairness_players import echo_players, players_doc
+
+    team = {"team": 1, "name": "A", "win_probability": 0.25, "low": 0.2, "high": 0.3}
+    long = "greedy:weights=experiments/greedy_tuned.toml"
+    doc = players_doc({lab: {"verdict": "fair", "conclusion": "Fair.", "games": 256,
+                             "design": "d", "teams": [team] * 4} for lab in ("greedy", long)})
+    echo_players(doc)
+    lines = capsys.readouterr().out.splitlines()
+    header = next(x for x in lines if x.startswith("team"))
+    assert header.split() == ["team", "greedy", long]
+    assert {len(x) for x in lines if x.startswith(("team", "1 A", "verdict", "games"))} == \
+        {len(header)}
+
+
 @pytest.mark.parametrize("spec", ["greedy", "greedy,greedy", "greedy,chess"])
 def test_bad_players_are_exit_2_with_one_line(capsys, spec):
     """Bad input: one player, the same player twice, an unknown one: exit 2, one line, no game."""

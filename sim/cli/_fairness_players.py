@@ -35,19 +35,21 @@ def echo_players(doc: dict) -> None:
     click.echo("")
     click.echo("By player (same seed: same boards, deals and dice streams; each check settles on "
                "its own):")
-    click.echo(f"{'team':<28}" + "".join(f"{lab:>24}" for lab in labels))
+    width = [max(24, len(lab) + 2) for lab in labels]  # a weights file's path can be long
+    click.echo(f"{'team':<28}" + "".join(f"{lab:>{w}}" for lab, w in zip(labels, width)))
     for k, t in enumerate(first["teams"]):
         cells = []
         for lab in labels:
             u = doc["players"][lab]["teams"][k]
             cells.append(f"{100 * u['win_probability']:5.1f} ({100 * u['low']:4.1f}–"
                          f"{100 * u['high']:4.1f})")
-        click.echo(f"{t['team']} {t['name'][:25]:<26}" + "".join(f"{c:>24}" for c in cells))
+        click.echo(f"{t['team']} {t['name'][:25]:<26}" + "".join(f"{c:>{w}}"
+                                                                 for c, w in zip(cells, width)))
     from sim.analysis.fairness import STATUS_WORDS
 
     click.echo(f"{'verdict':<28}" + "".join(
-        f"{STATUS_WORDS[doc['players'][lab]['verdict']]:>24}" for lab in labels))
-    click.echo(f"{'games':<28}" + "".join(f"{doc['players'][lab]['games']:>24,}"
-                                         for lab in labels))
+        f"{STATUS_WORDS[doc['players'][lab]['verdict']]:>{w}}" for lab, w in zip(labels, width)))
+    click.echo(f"{'games':<28}" + "".join(f"{doc['players'][lab]['games']:>{w},}"
+                                         for lab, w in zip(labels, width)))
     if not doc["agree"]:
         click.echo("!! the players disagree: the verdict depends on how well the teams are played")

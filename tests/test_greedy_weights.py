@@ -71,14 +71,42 @@ def test_a_bad_weights_file_gets_one_located_line_per_problem(tmp_path, capsys):
     assert code == 2 and out == "" and f"{path}:1: greedy_kill" in err
 
 
-def test_the_spec_names_its_file_and_only_greedy_takes_one(tmp_path):
+def test_the_spec_names_its_file_and_budget_and_random_takes_none(tmp_path):
+    """``greedy:weights=FILE`` and ``lookahead[:BUDGET]:weights=FILE`` (the look-ahead over that
+    greedy) name the file as given and the budget in full, and read back to the same spec;
+    random takes no file, greedy no budget, and a file must be named."""
     path = _file(tmp_path, "greedy_kill = 90\n")
     spec = parse_policy(f"greedy:weights={path}")
     assert spec.label == f"greedy:weights={path}" and spec.id == L.GREEDY
     assert parse_policy(spec.label) == spec and parse_policy("greedy").weights is None
-    for bad in (f"lookahead:weights={path}", f"random:weights={path}", "greedy:weights="):
+    look = parse_policy(f"lookahead:weights={path}", budget=8)
+    assert (look.label, look.id, look.budget) == (f"lookahead:8:weights={path}", L.LOOKAHEAD, 8)
+    assert parse_policy(look.label) == look
+    assert np.array_equal(look.weights, spec.weights, equal_nan=True)
+    assert parse_policy(f"lookahead:weights={path}").budget == 32  # the default budget
+    for bad in (f"random:weights={path}", "greedy:weights=", "lookahead:4:weights=",
+                f"greedy:4:weights={path}", f"lookahead:4:{path}", f"lookahead:x:weights={path}"):
         with pytest.raises(ValueError):
             parse_policy(bad)
+
+
+def test_the_look_ahead_over_weights_plays_with_them(tmp_path):
+    """``lookahead:B:weights=FILE`` scores its candidates and play-outs with the file's weights:
+    with the rules' weights in the file it plays exactly as plain ``lookahead:B``; with other
+    weights its games differ."""
+    from tests._engine_kit import new_game
+
+    same = parse_policy(f"lookahead:4:weights={_file(tmp_path, format_greedy_weights(RULES))}")
+    other_file = _file(tmp_path, "greedy_kill = 0.5\n", "other.toml")
+    other = parse_policy(f"lookahead:4:weights={other_file}")
+    logs = []
+    for weights in (None, same.weights, other.weights):
+        game = new_game(201, 5)
+        play_game(game, [L.LOOKAHEAD, L.GREEDY, L.GREEDY, L.GREEDY], [4, 0, 0, 0],
+                  [weights, None, None, None])
+        logs.append(game.event_rows())
+    assert np.array_equal(logs[0], logs[1])
+    assert not np.array_equal(logs[0], logs[2])
 
 
 def _rows(weights, games=8):

@@ -33,7 +33,7 @@ from tests._engine_kit import CARDS, CATALOGUE, new_game, setup_for
 # with the tuned weights of experiments/greedy_tuned.toml (issue #25: a player of its own)
 TUNED = Path(__file__).resolve().parents[1] / "experiments" / "greedy_tuned.toml"
 POLICIES = [name if name != "lookahead" else f"{name}:4" for name in L.POLICY_IDS] + [
-    f"greedy:weights={TUNED}"]
+    f"greedy:weights={TUNED}", f"lookahead:4:weights={TUNED}"]
 DRAWS_FROM_STREAM = {"random"}  # policies whose choice advances the game's random stream
 
 

@@ -23,7 +23,8 @@ def test_play_with_a_budgeted_lookahead_is_reproducible(capsys):
     first = run(capsys, "play", "--seed", "4", "--teams", TEAMS, "--policy", "lookahead",
                 "--budget", "2")
     assert first[0] == 0 and first[1].count("(lookahead:2)") == 4
-    assert run(capsys, "play", "--seed", "4", "--teams", TEAMS, "--policy", "lookahead:2") == first
+    again = run(capsys, "play", "--seed", "4", "--teams", TEAMS, "--policy", "lookahead:2")
+    assert again[:2] == first[:2]  # stderr may carry a progress line on a slow or busy machine
     code, _, err = run(capsys, "play", "--seed", "4", "--policy", "greedy", "--budget", "2")
     assert code == 2 and "--budget applies to lookahead only" in err
 

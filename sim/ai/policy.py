@@ -45,8 +45,8 @@ class KernelPolicy:
 
 
 def by_name(name: str, budget: int | None = None) -> Policy:
-    """``random``, ``greedy``, ``greedy:weights=FILE``, ``lookahead`` or ``lookahead:BUDGET``
-    (:mod:`sim.ai.spec`)."""
+    """``random``, ``greedy``, ``greedy:weights=FILE``, ``lookahead``, ``lookahead:BUDGET`` or
+    ``lookahead[:BUDGET]:weights=FILE`` (:mod:`sim.ai.spec`)."""
     spec = parse_policy(name, budget)
     return KernelPolicy(spec.id, spec.label, spec.budget, spec.weights)
 

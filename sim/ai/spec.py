@@ -1,6 +1,6 @@
-"""Policy specs: ``random``, ``greedy``, ``greedy:weights=FILE``, ``lookahead`` or
-``lookahead:BUDGET`` — how a player is named in experiment files, on the command line and in
-results.
+"""Policy specs: ``random``, ``greedy``, ``greedy:weights=FILE``, ``lookahead``,
+``lookahead:BUDGET`` or ``lookahead[:BUDGET]:weights=FILE`` — how a player is named in experiment
+files, on the command line and in results.
 
 Why one spelling: every command that plays games takes ``--policy`` and ``--budget``, experiment
 files list ``policies``, and result rows record who sat where; a spec string carries both the
@@ -10,7 +10,10 @@ Python (no Numba import): the CLI checks a spec before anything is compiled or p
 ``greedy:weights=FILE`` is greedy with the weights of a weights file
 (:mod:`sim.catalogue.greedy_weights`) instead of the rules': a tuned greedy sits beside the
 rules' greedy in one game. The file is read and checked when the spec is parsed (InputError, one
-line per problem); the label keeps the path as given.
+line per problem); the label keeps the path as given. ``lookahead[:BUDGET]:weights=FILE`` is the
+look-ahead over that greedy: its candidates and every team's play-outs are scored with the file's
+weights (the team's parameter row, as for greedy), and its label names the budget in full
+(``lookahead:32:weights=FILE``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from sim.engine.state.fields import GREEDY, LOOKAHEAD, POLICY_IDS
 DEFAULT_BUDGET = 32
 MAX_BUDGET = 1_000_000
 BUDGETED = frozenset({LOOKAHEAD})  # the policies that take a budget
-WEIGHTED = frozenset({GREEDY})  # the policies that take a weights file
+WEIGHTED = frozenset({GREEDY, LOOKAHEAD})  # the policies that take a weights file
 WEIGHTS = "weights="
 
 
@@ -38,9 +41,8 @@ class PolicySpec:
 
     @property
     def label(self) -> str:
-        if self.weights_file:
-            return f"{self.name}:{WEIGHTS}{self.weights_file}"
-        return f"{self.name}:{self.budget}" if self.budget else self.name
+        text = f"{self.name}:{self.budget}" if self.budget else self.name
+        return f"{text}:{WEIGHTS}{self.weights_file}" if self.weights_file else text
 
 
 def names() -> str:
@@ -50,45 +52,54 @@ def names() -> str:
 
 
 def parse_policy(text: str, budget: int | None = None) -> PolicySpec:
-    """``name`` or ``name:budget``; ``budget`` (``--budget``) applies when the text gives none.
+    """``name``, ``name:budget``, ``name:weights=FILE`` or ``name:budget:weights=FILE``;
+    ``budget`` (``--budget``) applies when the text gives none.
 
     ValueError with a one-line message for an unknown name, a malformed or out-of-range budget,
-    or a budget given to a policy that has none."""
+    a budget or weights file given to a policy that takes none; InputError for a bad file."""
     raw = str(text).strip()
-    name, sep, given = raw.partition(":")
+    name, sep, rest = raw.partition(":")
     name = name.strip().lower()
     if name not in POLICY_IDS:
         raise ValueError(f"unknown policy {raw!r}; choose from {names()}")
     pid = POLICY_IDS[name]
-    if sep and given.strip().lower().startswith(WEIGHTS):
-        return _weighted(raw, name, pid, given.strip()[len(WEIGHTS):].strip())
-    if sep:
+    given, path = rest, None
+    if rest.strip().lower().startswith(WEIGHTS):
+        given, path = "", rest.strip()[len(WEIGHTS):].strip()
+    elif ":" in rest:
+        given, _, tail = rest.partition(":")
+        if not tail.strip().lower().startswith(WEIGHTS):
+            raise ValueError(f"{raw!r}: after the budget only ':weights=FILE' may follow")
+        path = tail.strip()[len(WEIGHTS):].strip()
+    if given.strip():
         try:
             value = int(given.strip())
         except ValueError:
             raise ValueError(f"{raw!r}: the budget after ':' must be a whole number") from None
+        if pid not in BUDGETED:
+            raise ValueError(f"{raw!r}: {name} takes no budget")
+    elif sep and path is None:
+        raise ValueError(f"{raw!r}: the budget after ':' must be a whole number")
     else:
         value = budget
-    if pid not in BUDGETED:
-        if sep:
-            raise ValueError(f"{raw!r}: {name} takes no budget")
-        return PolicySpec(name, pid, 0)
-    value = DEFAULT_BUDGET if value is None else value
-    if not 1 <= value <= MAX_BUDGET:
-        raise ValueError(f"{raw!r}: budget {value} out of range [1, {MAX_BUDGET}]")
-    return PolicySpec(name, pid, int(value))
+    if pid in BUDGETED:
+        value = DEFAULT_BUDGET if value is None else value
+        if not 1 <= value <= MAX_BUDGET:
+            raise ValueError(f"{raw!r}: budget {value} out of range [1, {MAX_BUDGET}]")
+    spec = PolicySpec(name, pid, int(value) if pid in BUDGETED else 0)
+    return spec if path is None else _weighted(raw, spec, path)
 
 
-def _weighted(raw: str, name: str, pid: int, path: str) -> PolicySpec:
-    """``name:weights=PATH``: the file's weights (InputError listing its problems)."""
+def _weighted(raw: str, spec: PolicySpec, path: str) -> PolicySpec:
+    """``spec`` with ``weights=PATH``: the file's weights (InputError listing its problems)."""
     from sim.catalogue.greedy_weights import load_greedy_weights
 
-    if pid not in WEIGHTED:
-        raise ValueError(f"{raw!r}: {name} takes no weights file")
+    if spec.id not in WEIGHTED:
+        raise ValueError(f"{raw!r}: {spec.name} takes no weights file")
     if not path:
         raise ValueError(f"{raw!r}: name a weights file after 'weights='")
     weights = load_greedy_weights(path)
-    return PolicySpec(name, pid, 0, path, tuple(float(w) for w in weights))
+    return PolicySpec(spec.name, spec.id, spec.budget, path, tuple(float(w) for w in weights))
 
 
 def parse_policies(texts, budget: int | None = None) -> tuple[PolicySpec, ...]:

@@ -11,7 +11,8 @@ import click
 
 POLICY_HELP = ("Policy: random, greedy, greedy:weights=FILE (greedy with a weights file's "
                "weights), lookahead or lookahead:BUDGET (simulations per "
-               "decision; see docs/ai.md).")
+               "decision), lookahead[:BUDGET]:weights=FILE (the look-ahead over that greedy; "
+               "see docs/ai.md).")
 BUDGET_HELP = "Budget of every lookahead policy that names none (default 32)."
 
 

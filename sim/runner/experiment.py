@@ -13,7 +13,8 @@ Format::
     batch_size = 500                   # games per task (and per Parquet file)
     boards = 100                       # distinct generated boards, reused in turn
     policies = ["greedy"]              # one for every seat, or four (seat 1 .. seat 4):
-                                       # random, greedy, lookahead or lookahead:BUDGET
+                                       # random, greedy, lookahead[:BUDGET]; greedy and
+                                       # lookahead take a :weights=FILE (docs/ai.md)
     seating = "duplicate"              # "fixed" | "rotate" | "duplicate"
     teams = "teams/example.toml"       # fixed teams (relative to this file) ...
     [pool]                             # ... or teams drawn from a pool for every block of games

@@ -170,12 +170,13 @@ def test_the_shipped_tuning_beats_greedy_with_shorter_self_play_games():
     (a decision costs the same whatever the weights, so games/s follows game length; the
     target is >= 0.9x greedy's games/s, benchmarks/games.py times it). Seed 3 and boards 300+,
     which the tuning (seed 25) never met. Stated tests, each one-sided at alpha = 0.01 with the
-    deal as the unit (its four seat rotations share teams, board and dice): a t-test of the
-    per-deal win share against 0.35, and a paired t-test of tuned self-play decisions against
-    1.1x greedy's on the same deals. Measured when the file was written (2026-12-02): a win
-    share of 54.7 % (p = 2e-6) and self-play games 0.80x as long (p = 7e-6); the earlier,
-    win-share-only tuning (experiments/greedy_tuned_win_only.toml) passes the first test and
-    fails the second (1.28x as long, p = 0.995). docs/ai.md, "The shipped tuning"."""
+    deal as the independent unit (its four seat rotations share teams, board and dice; every
+    deal has a board of its own, so no two deals share one): a t-test of the per-deal win share
+    against 0.35, and a paired t-test of tuned self-play decisions against 1.1x greedy's on the
+    same deals. Measured when the file was written (2026-12-02): a win share of 55.2 %
+    (p = 3e-6) and self-play games 0.72x as long (p = 1e-7); the earlier, win-share-only tuning
+    (experiments/greedy_tuned_win_only.toml) passes the first test and fails the second (1.11x
+    as long, p = 0.52). docs/ai.md, "The shipped tuning"."""
     from scipy import stats
 
     from sim.ai.play import RESULT_COLUMNS, play_many
@@ -184,17 +185,17 @@ def test_the_shipped_tuning_beats_greedy_with_shorter_self_play_games():
 
     deals = 48
     tuned = tuple(load_greedy_weights(TUNED))
-    stacked = stack_setups([setup_for(300 + b) for b in range(8)])
+    stacked = stack_setups([setup_for(300 + b) for b in range(deals)])
     rng = np.random.default_rng(3)
     teams = np.stack([random_teams(len(CATALOGUE.cards), rng) for _ in range(deals)])
     seats = np.tile(np.arange(4), deals)
     games = np.repeat(np.arange(deals), 4)
-    out = play_many(stacked, CARDS, games % 8, np.repeat(teams, 4, axis=0), 3, [L.GREEDY] * 4,
+    out = play_many(stacked, CARDS, games, np.repeat(teams, 4, axis=0), 3, [L.GREEDY] * 4,
                     seats=seats, game_indices=games, weights=[tuned, None, None, None])
     share = (out[:, 0] == seats).reshape(deals, 4).mean(axis=1)
     assert stats.ttest_1samp(share, 0.35, alternative="greater").pvalue < 0.01, share.mean()
     length = RESULT_COLUMNS.index("decisions")
-    own, plain = (play_many(stacked, CARDS, np.arange(deals) % 8, teams, 3, [L.GREEDY] * 4,
+    own, plain = (play_many(stacked, CARDS, np.arange(deals), teams, 3, [L.GREEDY] * 4,
                             game_indices=np.arange(deals), weights=[w] * 4)[:, length]
                   for w in (tuned, None))
     assert stats.ttest_1samp(own - 1.1 * plain, 0.0, alternative="less").pvalue < 0.01, \

@@ -29,7 +29,7 @@ from sim.engine.state import fields as L
 from sim.engine.rules.actions import _n_actions
 from sim.engine.rules.legal import _legal
 from sim.engine.state.new_game import _init_game
-from sim.engine.state.game_state import Static, with_fp
+from sim.engine.state.game_state import new_static, with_fp
 from sim.engine.rules.turn import _advance, _apply
 from sim.engine.rules.victory import _finish_by_health, _team_alive, _team_health
 from sim.rng import seed_states
@@ -132,13 +132,13 @@ def _play_range(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, p
     team_fp = np.empty_like(fps)
     for i in range(lo, hi):
         k = board_of[i]
-        S = Static(statics.move_nbr2[k], statics.sight_nbr2[k], statics.sight_flag2[k],
-                     statics.kind2[k], statics.tile_pos2[k], statics.twin2[k],
-                     statics.move_roll[k], statics.pos_suit[k], statics.pos_layer,
-                     statics.spawn_space[k], statics.ip[k], statics.fp, statics.tier_faces,
-                     statics.tier_reject, statics.apoc_code, statics.apoc_params, statics.tail,
-                     statics.ctail, statics.pos_dist[k], statics.item_fx, statics.tile_fx,
-                     statics.pos_tile[k], statics.feature[k])
+        S = new_static(statics.move_nbr2[k], statics.sight_nbr2[k], statics.sight_flag2[k],
+                       statics.kind2[k], statics.tile_pos2[k], statics.twin2[k],
+                       statics.move_roll[k], statics.pos_suit[k], statics.pos_layer,
+                       statics.spawn_space[k], statics.ip[k], statics.fp, statics.tier_faces,
+                       statics.tier_reject, statics.apoc_code, statics.apoc_params, statics.tail,
+                       statics.ctail, statics.pos_dist[k], statics.item_fx, statics.tile_fx,
+                       statics.pos_tile[k], statics.feature[k])
         st = _init_game(S, cards, cpu_rows[k, :n_cpu[k]], team_cards[i], states[i], 1, 0, -1)
         pol = np.empty(4, np.int64)
         bud = np.empty(4, np.int64)

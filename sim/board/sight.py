@@ -105,25 +105,25 @@ def _sight(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, out):
 
 
 @njit(inline="always")
-def _first_origins(start, twin, best_out, o_space, o_cost, o_flags, seen):
+def _first_origins(start, twin, best_out, work, cap):
     """The search starts from ``start`` and its portal twin ("An entity standing on either
     component is treated as standing on both"), each at cost 0 with no penalty paid. Returns
     how many origins are stacked (and seen)."""
-    top = _first_origin(start, 0, best_out, o_space, o_cost, o_flags, seen)
+    top = _first_origin(start, 0, best_out, work, cap)
     tw = twin[start]
     if tw >= 0:
-        top = _first_origin(tw, top, best_out, o_space, o_cost, o_flags, seen)
+        top = _first_origin(tw, top, best_out, work, cap)
     return top
 
 
 @njit(inline="always")
-def _first_origin(origin, top, best_out, o_space, o_cost, o_flags, seen):
-    o_space[top] = origin
-    o_cost[top] = 0
-    o_flags[top] = 0
-    seen[top, 0] = origin
-    seen[top, 1] = 0
-    seen[top, 2] = 0
+def _first_origin(origin, top, best_out, work, cap):
+    work[top, 0] = origin  # stacked: (space, cost, flags)
+    work[top, 1] = 0
+    work[top, 2] = 0
+    work[cap + top, 0] = origin  # seen: (space, flags, best cost)
+    work[cap + top, 1] = 0
+    work[cap + top, 2] = 0
     best_out[origin] = 0
     return top + 1
 
@@ -160,15 +160,16 @@ def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules):
     # aliases it in the ray loop.
     max_range, door_range, cap = rules.max_range, rules.door_range, rules.stack_cap
     best_out = np.full(sight_nbr.shape[0], np.int32(1 << 30), np.int32)
-    # one allocation for the origin stack and the seen list (space, flags, best cost each)
+    # one allocation: rows [0, cap) the origin stack (space, cost, flags), rows from cap the
+    # seen list (space, flags, best cost); indexed in place, since every view of it would be a
+    # reference-count round trip per call (docs/performance.md)
     work = np.empty((2 * cap + 2, 3), np.int64)
-    o_space, o_cost, o_flags, seen = work[:cap, 0], work[:cap, 1], work[:cap, 2], work[cap:]
-    top = _first_origins(start, twin, best_out, o_space, o_cost, o_flags, seen)
+    top = _first_origins(start, twin, best_out, work, cap)
     n_seen = top
     while top > 0:
         top -= 1
-        origin, c0, f0 = o_space[top], o_cost[top], o_flags[top]
-        if _seen_cost(seen, n_seen, origin, f0) < c0:
+        origin, c0, f0 = work[top, 0], work[top, 1], work[top, 2]
+        if _seen_cost(work, cap, n_seen, origin, f0) < c0:
             continue
         for d in range(8):
             cur, c, steps = origin, c0, 0
@@ -200,9 +201,9 @@ def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules):
                         if ct < best_out[t]:
                             best_out[t] = ct
                         key = tp | (water_paid << 1)
-                        if ct < _seen_cost(seen, n_seen, t, key) and top < cap:
-                            n_seen = _set_seen(seen, n_seen, t, key, ct)
-                            o_space[top], o_cost[top], o_flags[top] = t, ct, key
+                        if ct < _seen_cost(work, cap, n_seen, t, key) and top < cap:
+                            n_seen = _set_seen(work, cap, n_seen, t, key, ct)
+                            work[top, 0], work[top, 1], work[top, 2] = t, ct, key
                             top += 1
                 if door:
                     break
@@ -211,21 +212,23 @@ def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules):
 
 
 @njit(inline="always")
-def _seen_cost(seen, n_seen, space, flags):
-    """The best cost an origin (space, penalty flags) was reached with (2**30 if never)."""
-    for i in range(n_seen):
-        if seen[i, 0] == space and seen[i, 1] == flags:
-            return seen[i, 2]
+def _seen_cost(work, cap, n_seen, space, flags):
+    """The best cost an origin (space, penalty flags) was reached with (2**30 if never); the
+    seen list is ``work``'s rows from ``cap``."""
+    for i in range(cap, cap + n_seen):
+        if work[i, 0] == space and work[i, 1] == flags:
+            return work[i, 2]
     return 1 << 30
 
 
 @njit(inline="always")
-def _set_seen(seen, n_seen, space, flags, cost):
-    for i in range(n_seen):
-        if seen[i, 0] == space and seen[i, 1] == flags:
-            seen[i, 2] = cost
+def _set_seen(work, cap, n_seen, space, flags, cost):
+    for i in range(cap, cap + n_seen):
+        if work[i, 0] == space and work[i, 1] == flags:
+            work[i, 2] = cost
             return n_seen
-    seen[n_seen, 0] = space
-    seen[n_seen, 1] = flags
-    seen[n_seen, 2] = cost
+    row = cap + n_seen
+    work[row, 0] = space
+    work[row, 1] = flags
+    work[row, 2] = cost
     return n_seen + 1

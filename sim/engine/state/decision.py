@@ -25,6 +25,7 @@ from numba.core import types
 from numba.experimental import structref
 
 from sim._jit import njit
+from sim.engine.state.borrow import borrowed
 
 DECISION_FIELDS = ("reach_cost", "reached", "n_reached", "sight", "interactable")
 
@@ -37,8 +38,8 @@ class DecisionType(types.StructRef):
 
 def _copy(decision):
     """A deep copy (``State.copy``): the arrays copied, the scalars as they are."""
-    return type(decision)(decision.reach_cost.copy(), decision.reached.copy(),
-                          decision.n_reached, decision.sight.copy(), decision.interactable)
+    return _decision_of(decision.reach_cost.copy(), decision.reached.copy(),
+                        decision.n_reached, decision.sight.copy(), decision.interactable)
 
 
 class Decision(structref.StructRefProxy):
@@ -49,8 +50,9 @@ class Decision(structref.StructRefProxy):
 
 @njit
 def _decision_fields(decision):
-    return (decision.reach_cost, decision.reached, decision.n_reached, decision.sight,
-            decision.interactable)
+    """The fields for Python: the owned arrays (state/borrow.py) and the scalars."""
+    reach_cost, reached, sight = decision.owners
+    return (reach_cost, reached, decision.n_reached, sight, decision.interactable)
 
 
 if numba.config.DISABLE_JIT:
@@ -59,11 +61,12 @@ if numba.config.DISABLE_JIT:
         __doc__ = Decision.__doc__
         copy = _copy
 
-        def __init__(self, reach_cost, reached, n_reached, sight, interactable):
+        def __init__(self, reach_cost, reached, n_reached, sight, interactable, owners=None):
             self.reach_cost, self.reached, self.n_reached = reach_cost, reached, n_reached
             self.sight, self.interactable = sight, interactable
 else:
-    structref.define_proxy(Decision, DecisionType, list(DECISION_FIELDS))
+    # ``owners``: the arrays, owned (the fields are borrowed: state/borrow.py)
+    structref.define_proxy(Decision, DecisionType, list(DECISION_FIELDS) + ["owners"])
     # Python reads (tests, tools): one jitted call per read, never cached, since a decision's
     # scalars change with every search
     for _i, _name in enumerate(DECISION_FIELDS):
@@ -74,5 +77,12 @@ else:
 def new_decision(spaces, n_reached, interactable):
     """Scratch for a board of ``spaces`` spaces; ``n_reached`` and ``interactable`` as a fresh
     game (0, 0) or a look-ahead copy (-1, the real decision's) starts them."""
-    return Decision(np.full(spaces, -1, np.int32), np.empty(4 * spaces + 16, np.int64),
-                    n_reached, np.empty(spaces, np.int32), interactable)
+    return _decision_of(np.full(spaces, -1, np.int32), np.empty(4 * spaces + 16, np.int64),
+                        n_reached, np.empty(spaces, np.int32), interactable)
+
+
+@njit
+def _decision_of(reach_cost, reached, n_reached, sight, interactable):
+    """The Decision of these arrays: borrowed in the fields, owned in ``owners``."""
+    return Decision(borrowed(reach_cost), borrowed(reached), n_reached, borrowed(sight),
+                    interactable, (reach_cost, reached, sight))

@@ -27,6 +27,7 @@ from numba.experimental import structref
 from sim._jit import njit
 
 from sim.engine.state import fields as L
+from sim.engine.state.borrow import borrowed
 from sim.engine.state.decision import new_decision
 
 STATE_FIELDS = ("ent", "g", "pos_state", "rng", "ev", "move_nbr", "sight_nbr", "sight_flag",
@@ -97,13 +98,15 @@ if numba.config.DISABLE_JIT:
         game = property(_game_record)
 
         def copy(self):  # each field its own copy (the Decision's: decision._copy)
-            return type(self)(*(getattr(self, f).copy() for f in self.__slots__))
+            return new_state(*(a.copy() for a in state_fields(self)))
 
-    State = _plain_class("State", STATE_FIELDS, State.__doc__, _Copyable)  # noqa: F811
-    Static = _plain_class("Static", STATIC_FIELDS, Static.__doc__)  # noqa: F811
+    State = _plain_class("State", STATE_FIELDS + ("owners",), State.__doc__,  # noqa: F811
+                         _Copyable)
+    Static = _plain_class("Static", STATIC_FIELDS + ("owners",), Static.__doc__)  # noqa: F811
 else:
-    structref.define_proxy(State, StateType, list(STATE_FIELDS))
-    structref.define_proxy(Static, StaticType, list(STATIC_FIELDS))
+    # ``owners``: the fields' arrays, owned (borrow.py: the fields themselves are borrowed)
+    structref.define_proxy(State, StateType, list(STATE_FIELDS) + ["owners"])
+    structref.define_proxy(Static, StaticType, list(STATIC_FIELDS) + ["owners"])
 
 
 @overload_attribute(StateType, "game")
@@ -148,17 +151,29 @@ else:
 @njit
 def new_state(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos, twin,
               decision, floor, tiles, feature, move_roll):
-    return State(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos,
-                 twin, decision, floor, tiles, feature, move_roll)
+    """The State of these arrays: each field borrowed, the arrays owned in ``owners``."""
+    return State(borrowed(ent), borrowed(g), borrowed(pos_state), borrowed(rng), borrowed(ev),
+                 borrowed(move_nbr), borrowed(sight_nbr), borrowed(sight_flag), borrowed(kind),
+                 borrowed(tile_pos), borrowed(twin), decision, borrowed(floor), borrowed(tiles),
+                 borrowed(feature), borrowed(move_roll),
+                 (ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos,
+                  twin, floor, tiles, feature, move_roll))
 
 
 @njit
 def new_static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move_roll,
                pos_suit, pos_layer, spawn_space, ip, fp, tier_faces, tier_reject, apoc_code,
                apoc_params, tail, ctail, pos_dist, item_fx, tile_fx, pos_tile, feature):
-    return Static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move_roll,
-                  pos_suit, pos_layer, spawn_space, ip, fp, tier_faces, tier_reject, apoc_code,
-                  apoc_params, tail, ctail, pos_dist, item_fx, tile_fx, pos_tile, feature)
+    """The Static of these arrays: each field borrowed, the arrays owned in ``owners``."""
+    return Static(borrowed(move_nbr2), borrowed(sight_nbr2), borrowed(sight_flag2),
+                  borrowed(kind2), borrowed(tile_pos2), borrowed(twin2), borrowed(move_roll),
+                  borrowed(pos_suit), borrowed(pos_layer), borrowed(spawn_space), borrowed(ip),
+                  borrowed(fp), borrowed(tier_faces), borrowed(tier_reject), borrowed(apoc_code),
+                  borrowed(apoc_params), borrowed(tail), borrowed(ctail), borrowed(pos_dist),
+                  borrowed(item_fx), borrowed(tile_fx), borrowed(pos_tile), borrowed(feature),
+                  (move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move_roll,
+                   pos_suit, pos_layer, spawn_space, ip, fp, tier_faces, tier_reject, apoc_code,
+                   apoc_params, tail, ctail, pos_dist, item_fx, tile_fx, pos_tile, feature))
 
 
 @njit
@@ -166,25 +181,24 @@ def with_fp(S, fp):
     """``S`` with another float-parameter row ``fp`` (the same tables otherwise): a player with
     greedy weights of its own (``sim.ai.spec``: ``greedy:weights=FILE``) reads its row, the
     engine reads only ``fp[F_RED]``, which every row keeps."""
-    return Static(S.move_nbr2, S.sight_nbr2, S.sight_flag2, S.kind2, S.tile_pos2, S.twin2,
-                  S.move_roll, S.pos_suit, S.pos_layer, S.spawn_space, S.ip, fp, S.tier_faces,
-                  S.tier_reject, S.apoc_code, S.apoc_params, S.tail, S.ctail, S.pos_dist,
-                  S.item_fx, S.tile_fx, S.pos_tile, S.feature)
+    o = S.owners
+    return new_static(o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], o[10], fp,
+                      o[12], o[13], o[14], o[15], o[16], o[17], o[18], o[19], o[20], o[21],
+                      o[22])
 
 
 @njit
 def state_fields(st):
-    return (st.ent, st.g, st.pos_state, st.rng, st.ev, st.move_nbr, st.sight_nbr, st.sight_flag,
-            st.kind, st.tile_pos, st.twin, st.decision, st.floor, st.tiles,
-            st.feature, st.move_roll)
+    """The fields' arrays, owned (for Python and copies), in STATE_FIELDS order."""
+    o = st.owners
+    return (o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], o[10], st.decision,
+            o[11], o[12], o[13], o[14])
 
 
 @njit
 def static_fields(S):
-    return (S.move_nbr2, S.sight_nbr2, S.sight_flag2, S.kind2, S.tile_pos2, S.twin2, S.move_roll,
-            S.pos_suit, S.pos_layer, S.spawn_space, S.ip, S.fp, S.tier_faces, S.tier_reject,
-            S.apoc_code, S.apoc_params, S.tail, S.ctail, S.pos_dist, S.item_fx, S.tile_fx,
-            S.pos_tile, S.feature)
+    """The fields' arrays, owned, in STATIC_FIELDS order."""
+    return S.owners
 
 
 @njit
@@ -192,7 +206,7 @@ def _clone(st):
     """A private copy of a game for look-ahead (``sim.ai.lookahead``): the same entities, scalars,
     positions, random stream and live board, but no event log (logging off) and scratch buffers
     of its own, so nothing done to the copy can reach the real game or its log."""
-    copy = State(st.ent.copy(), st.g.copy(), st.pos_state.copy(), st.rng.copy(),
+    copy = new_state(st.ent.copy(), st.g.copy(), st.pos_state.copy(), st.rng.copy(),
                  np.zeros((1, st.ev.shape[1]), np.int64), st.move_nbr.copy(),
                  st.sight_nbr.copy(), st.sight_flag.copy(), st.kind.copy(), st.tile_pos.copy(),
                  st.twin.copy(),

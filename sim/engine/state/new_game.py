@@ -23,7 +23,7 @@ from sim.engine.state import fields as L
 from sim.engine.entities.special_setup import _card_row, _fill_spare, _plan
 from sim.engine.items.holding import _init_pools
 from sim.engine.state.decision import new_decision
-from sim.engine.state.game_state import State, new_entities, new_game_scalars
+from sim.engine.state.game_state import State, new_entities, new_game_scalars, new_state
 from sim.engine.tiles.functions import _init_tiles
 
 Cards = namedtuple("Cards", ["speed", "range", "max_health", "defense", "attacks", "tier",
@@ -120,8 +120,9 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
     g.apoc = apocalypse
     _fill_spare(S, C, team_cards, ent, cpu_rows.shape[0], veh, summon, assists, g)
     n = S.kind2.shape[1]
-    return State(ent, game, np.zeros(49, np.int64), rng, np.zeros((ev_cap, L.EVF), np.int64),
-                   S.move_nbr2[0].copy(), S.sight_nbr2[0].copy(), S.sight_flag2[0].copy(),
-                   S.kind2[0].copy(), S.tile_pos2[0].copy(), S.twin2[0].copy(),
-                   new_decision(n, 0, 0), np.full((L.F_CAP, 2), -1, np.int64),
-                   _init_tiles(S), S.feature.copy(), S.move_roll.copy())
+    return new_state(ent, game, np.zeros(49, np.int64), rng,
+                     np.zeros((ev_cap, L.EVF), np.int64),
+                     S.move_nbr2[0].copy(), S.sight_nbr2[0].copy(), S.sight_flag2[0].copy(),
+                     S.kind2[0].copy(), S.tile_pos2[0].copy(), S.twin2[0].copy(),
+                     new_decision(n, 0, 0), np.full((L.F_CAP, 2), -1, np.int64),
+                     _init_tiles(S), S.feature.copy(), S.move_roll.copy())

@@ -6,7 +6,8 @@ kernel called with one takes and drops a reference on every array in it (36 atom
 per call for ``State`` and ``Static``), whatever it reads. The game loop calls a dozen kernels
 per decision, so with tuples that bookkeeping was about 40 % of a game's time. A StructRef is
 one reference-counted pointer: a call costs one round trip, and a kernel pays only for the
-fields it reads (hot loops hoist them into locals).
+fields it reads (hot loops hoist them into locals). The fields themselves are borrowed arrays
+(``borrow.py``: no owner, so reading one takes no reference count), owned in ``owners``.
 
 Inside kernels the fields read as attributes (``st.ent``, ``S.tail``), as before. From Python,
 build them with :func:`new_state` / :func:`new_static` (cached jitted constructors) and read the

@@ -49,6 +49,7 @@ import numpy as np
 
 from sim._jit import njit
 from sim.engine.state import fields as L
+from sim.engine.state.borrow import borrowed
 from sim.engine.rules.actions import (_ability_base, _ability_space_base, _alt_base,
                                      _attack_base, _hand_base, _interact_base, _move_base,
                                      _water_base)
@@ -340,7 +341,8 @@ def _search(st, S, mask, budget, stats):
     team = st.ent.team[st.game.cur]
     depth = _depth(budget)
     sim = _clone(st)
-    smask = np.zeros(mask.shape[0], np.bool_)
+    owned = np.zeros(mask.shape[0], np.bool_)
+    smask = borrowed(owned)  # no reference count per kernel (state/borrow.py); ``owned`` keeps it
     health = np.zeros(4, np.int64)
     total = np.zeros(k)
     runs = np.zeros(k, np.int64)
@@ -377,6 +379,7 @@ def _search(st, S, mask, budget, stats):
         mean = total[alive] / runs[alive]
         order = np.argsort(-mean, kind="mergesort")  # stable: ties keep greedy's ranking
         alive = np.sort(alive[order[: (na + 1) // 2]])
+    owned[L.END] = False  # the owner's last use: no simulation reads the borrowed mask after it
     best = alive[0]
     best_mean = -1.0
     for i in alive:

@@ -29,6 +29,7 @@ from sim.engine.state import fields as L
 from sim.engine.rules.actions import _n_actions
 from sim.engine.rules.legal import _legal
 from sim.engine.state.new_game import _init_game
+from sim.engine.state.borrow import borrowed
 from sim.engine.state.game_state import new_static, with_fp
 from sim.engine.rules.turn import _advance, _apply
 from sim.engine.rules.victory import _finish_by_health, _team_alive, _team_health
@@ -84,7 +85,11 @@ def _play(st, S, policies, budgets, eliminated, fps):
     decision otherwise)."""
     seen = (with_fp(S, fps[0]), with_fp(S, fps[1]), with_fp(S, fps[2]), with_fp(S, fps[3]))
     g = st.game
-    mask = np.zeros(_n_actions(st.kind.shape[0], st.ent.shape[0]), np.bool_)
+    # every kernel gets the mask borrowed (no reference count to take: state/borrow.py);
+    # ``owned`` keeps its memory until the write after the loop (Numba frees a variable after
+    # its last use)
+    owned = np.zeros(_n_actions(st.kind.shape[0], st.ent.shape[0]), np.bool_)
+    mask = borrowed(owned)
     _advance(st, S)
     deaths = g.deaths
     while g.over == 0:
@@ -97,6 +102,7 @@ def _play(st, S, policies, budgets, eliminated, fps):
             _eliminations(st, g.decisions, eliminated)
         if g.decisions > MAX_DECISIONS:
             _finish_by_health(st, L.CAP)
+    owned[L.END] = False  # the owner's last use: the borrowed mask is not read after this
     return g.winner
 
 

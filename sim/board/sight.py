@@ -160,9 +160,8 @@ def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules):
     # aliases it in the ray loop.
     max_range, door_range, cap = rules.max_range, rules.door_range, rules.stack_cap
     best_out = np.full(sight_nbr.shape[0], np.int32(1 << 30), np.int32)
-    # one allocation: rows [0, cap) the origin stack (space, cost, flags), rows from cap the
-    # seen list (space, flags, best cost); indexed in place, since every view of it would be a
-    # reference-count round trip per call (docs/performance.md)
+    # rows [0, cap): the origin stack (space, cost, flags); from cap: the seen list (space,
+    # flags, best cost). Indexed in place: a view would cost a reference count per call.
     work = np.empty((2 * cap + 2, 3), np.int64)
     top = _first_origins(start, twin, best_out, work, cap)
     n_seen = top

@@ -88,8 +88,9 @@ def _threats(st, S, c):
     reach, home position) — the position score then needs no entity scan per space."""
     ent = st.ent
     m = ent.shape[0]
-    # one allocation, an array per coordinate in it (the distance loop vectorises)
-    buf = np.empty(6 * m, np.int64)
+    # the decision's scratch (borrowed: no allocation, no reference counts; every call of one
+    # decision writes the same values), an array per coordinate in it (the loop vectorises)
+    buf = st.decision.threat
     enemy_r = buf[:m]
     enemy_c = buf[m:2 * m]
     cpu = buf[2 * m:].reshape((m, 4))

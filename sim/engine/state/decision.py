@@ -11,7 +11,9 @@ read it there, by name:
 - ``reached[:n_reached]``: the spaces that search touched (``n_reached`` -1: nothing to reset,
   search every space);
 - ``sight``: scratch for the line-of-sight rays;
-- ``interactable``: the function row of the interactable it can use this decision (-1: none).
+- ``interactable``: the function row of the interactable it can use this decision (-1: none);
+- ``threat``: scratch for greedy's threat arrays (``greedy._threats``: six numbers per entity),
+  rewritten by each call; within one decision every call writes the same values.
 
 A look-ahead copy of a game gets scratch of its own (``game_state._clone``), so nothing a
 simulation searches can reach the real decision.
@@ -27,7 +29,10 @@ from numba.experimental import structref
 from sim._jit import njit
 from sim.engine.state.borrow import borrowed
 
-DECISION_FIELDS = ("reach_cost", "reached", "n_reached", "sight", "interactable")
+DECISION_FIELDS = ("reach_cost", "reached", "n_reached", "sight", "interactable", "threat")
+# the fields a policy may write: its own scratch, read by nothing else (the rest is _legal's
+# output, which _apply and the policies read; tests/test_policy_conformance.py)
+POLICY_SCRATCH = ("threat",)
 
 
 @structref.register
@@ -39,7 +44,8 @@ class DecisionType(types.StructRef):
 def _copy(decision):
     """A deep copy (``State.copy``): the arrays copied, the scalars as they are."""
     return _decision_of(decision.reach_cost.copy(), decision.reached.copy(),
-                        decision.n_reached, decision.sight.copy(), decision.interactable)
+                        decision.n_reached, decision.sight.copy(), decision.interactable,
+                        decision.threat.copy())
 
 
 class Decision(structref.StructRefProxy):
@@ -51,8 +57,8 @@ class Decision(structref.StructRefProxy):
 @njit
 def _decision_fields(decision):
     """The fields for Python: the owned arrays (state/borrow.py) and the scalars."""
-    reach_cost, reached, sight = decision.owners
-    return (reach_cost, reached, decision.n_reached, sight, decision.interactable)
+    reach_cost, reached, sight, threat = decision.owners
+    return (reach_cost, reached, decision.n_reached, sight, decision.interactable, threat)
 
 
 if numba.config.DISABLE_JIT:
@@ -61,9 +67,10 @@ if numba.config.DISABLE_JIT:
         __doc__ = Decision.__doc__
         copy = _copy
 
-        def __init__(self, reach_cost, reached, n_reached, sight, interactable, owners=None):
+        def __init__(self, reach_cost, reached, n_reached, sight, interactable, threat,
+                     owners=None):
             self.reach_cost, self.reached, self.n_reached = reach_cost, reached, n_reached
-            self.sight, self.interactable = sight, interactable
+            self.sight, self.interactable, self.threat = sight, interactable, threat
 else:
     # ``owners``: the arrays, owned (the fields are borrowed: state/borrow.py)
     structref.define_proxy(Decision, DecisionType, list(DECISION_FIELDS) + ["owners"])
@@ -74,15 +81,17 @@ else:
 
 
 @njit
-def new_decision(spaces, n_reached, interactable):
-    """Scratch for a board of ``spaces`` spaces; ``n_reached`` and ``interactable`` as a fresh
-    game (0, 0) or a look-ahead copy (-1, the real decision's) starts them."""
+def new_decision(spaces, entities, n_reached, interactable):
+    """Scratch for a board of ``spaces`` spaces and a game of ``entities`` entity rows;
+    ``n_reached`` and ``interactable`` as a fresh game (0, 0) or a look-ahead copy (-1, the real
+    decision's) starts them."""
     return _decision_of(np.full(spaces, -1, np.int32), np.empty(4 * spaces + 16, np.int64),
-                        n_reached, np.empty(spaces, np.int32), interactable)
+                        n_reached, np.empty(spaces, np.int32), interactable,
+                        np.empty(6 * entities, np.int64))
 
 
 @njit
-def _decision_of(reach_cost, reached, n_reached, sight, interactable):
+def _decision_of(reach_cost, reached, n_reached, sight, interactable, threat):
     """The Decision of these arrays: borrowed in the fields, owned in ``owners``."""
     return Decision(borrowed(reach_cost), borrowed(reached), n_reached, borrowed(sight),
-                    interactable, (reach_cost, reached, sight))
+                    interactable, borrowed(threat), (reach_cost, reached, sight, threat))

@@ -211,7 +211,8 @@ def _clone(st):
                  np.zeros((1, st.ev.shape[1]), np.int64), st.move_nbr.copy(),
                  st.sight_nbr.copy(), st.sight_flag.copy(), st.kind.copy(), st.tile_pos.copy(),
                  st.twin.copy(),
-                 new_decision(st.kind.shape[0], -1, st.decision.interactable),  # a clean reach
+                 new_decision(st.kind.shape[0], st.ent.shape[0], -1,
+                              st.decision.interactable),  # a clean reach
                  st.floor.copy(), st.tiles.copy(), st.feature.copy(), st.move_roll.copy())
     g = copy.game
     g.log = 0

@@ -124,5 +124,5 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
                      np.zeros((ev_cap, L.EVF), np.int64),
                      S.move_nbr2[0].copy(), S.sight_nbr2[0].copy(), S.sight_flag2[0].copy(),
                      S.kind2[0].copy(), S.tile_pos2[0].copy(), S.twin2[0].copy(),
-                     new_decision(n, 0, 0), np.full((L.F_CAP, 2), -1, np.int64),
+                     new_decision(n, ent.shape[0], 0, 0), np.full((L.F_CAP, 2), -1, np.int64),
                      _init_tiles(S), S.feature.copy(), S.move_roll.copy())

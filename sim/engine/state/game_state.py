@@ -41,6 +41,9 @@ STATIC_FIELDS = ("move_nbr2", "sight_nbr2", "sight_flag2", "kind2", "tile_pos2",
 
 # many boards' Static fields stacked on a leading board axis (a Python-side container)
 Stacked = namedtuple("Stacked", STATIC_FIELDS)
+# the arrays a State or Static owns, by field name (its fields hold them borrowed: borrow.py)
+StateArrays = namedtuple("StateArrays", tuple(f for f in STATE_FIELDS if f != "decision"))
+StaticArrays = namedtuple("StaticArrays", STATIC_FIELDS)
 
 
 @structref.register
@@ -157,8 +160,8 @@ def new_state(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind,
                  borrowed(move_nbr), borrowed(sight_nbr), borrowed(sight_flag), borrowed(kind),
                  borrowed(tile_pos), borrowed(twin), decision, borrowed(floor), borrowed(tiles),
                  borrowed(feature), borrowed(move_roll),
-                 (ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind, tile_pos,
-                  twin, floor, tiles, feature, move_roll))
+                 StateArrays(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind,
+                             tile_pos, twin, floor, tiles, feature, move_roll))
 
 
 @njit
@@ -172,9 +175,10 @@ def new_static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move
                   borrowed(fp), borrowed(tier_faces), borrowed(tier_reject), borrowed(apoc_code),
                   borrowed(apoc_params), borrowed(tail), borrowed(ctail), borrowed(pos_dist),
                   borrowed(item_fx), borrowed(tile_fx), borrowed(pos_tile), borrowed(feature),
-                  (move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move_roll,
-                   pos_suit, pos_layer, spawn_space, ip, fp, tier_faces, tier_reject, apoc_code,
-                   apoc_params, tail, ctail, pos_dist, item_fx, tile_fx, pos_tile, feature))
+                  StaticArrays(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2,
+                               move_roll, pos_suit, pos_layer, spawn_space, ip, fp, tier_faces,
+                               tier_reject, apoc_code, apoc_params, tail, ctail, pos_dist,
+                               item_fx, tile_fx, pos_tile, feature))
 
 
 @njit
@@ -182,18 +186,19 @@ def with_fp(S, fp):
     """``S`` with another float-parameter row ``fp`` (the same tables otherwise): a player with
     greedy weights of its own (``sim.ai.spec``: ``greedy:weights=FILE``) reads its row, the
     engine reads only ``fp[F_RED]``, which every row keeps."""
-    o = S.owners
-    return new_static(o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], o[10], fp,
-                      o[12], o[13], o[14], o[15], o[16], o[17], o[18], o[19], o[20], o[21],
-                      o[22])
+    o = S.owners  # the owned arrays: the new Static must own them too
+    return new_static(o.move_nbr2, o.sight_nbr2, o.sight_flag2, o.kind2, o.tile_pos2, o.twin2,
+                      o.move_roll, o.pos_suit, o.pos_layer, o.spawn_space, o.ip, fp,
+                      o.tier_faces, o.tier_reject, o.apoc_code, o.apoc_params, o.tail, o.ctail,
+                      o.pos_dist, o.item_fx, o.tile_fx, o.pos_tile, o.feature)
 
 
 @njit
 def state_fields(st):
     """The fields' arrays, owned (for Python and copies), in STATE_FIELDS order."""
     o = st.owners
-    return (o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], o[10], st.decision,
-            o[11], o[12], o[13], o[14])
+    return (o.ent, o.g, o.pos_state, o.rng, o.ev, o.move_nbr, o.sight_nbr, o.sight_flag, o.kind,
+            o.tile_pos, o.twin, st.decision, o.floor, o.tiles, o.feature, o.move_roll)
 
 
 @njit

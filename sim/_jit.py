@@ -10,7 +10,9 @@ types of the call, so ``_harm(st, S, e, dmg, -1, cause)`` and ``_harm(st, S, e, 
 became two specialisations (``Literal[int](-1)`` and ``int64``). Each specialisation is a library
 that every caller links in and re-optimises whole, so compile time grew with every constant
 argument in the engine. :class:`_PlainArgs` compiles callees for the plain (non-literal) types
-instead: one specialisation per kernel, the same machine code for every call.
+instead: one specialisation per kernel, the same machine code for every call. It also compiles
+every kernel for the game's StructRefs *borrowed* (``sim/engine/state/view.py``: no reference
+count taken per call), whether another kernel calls it or Python does.
 
 Why the cache lives in a folder named by a digest of the package's source
 (:func:`use_source_keyed_cache`): Numba checks a cached kernel against its own file only, so a
@@ -107,13 +109,27 @@ def use_source_keyed_cache() -> Path:
 JIT_CACHE_DIR = use_source_keyed_cache()
 
 
+def _call_type(t):
+    """The type a kernel is compiled for when called with ``t``: no literals, and a game
+    StructRef borrowed (``call_type``: sim/engine/state/view.py, no reference count per call)."""
+    t = types.unliteral(t)
+    call_type = getattr(t, "call_type", None)
+    return call_type() if call_type is not None else t
+
+
 class _PlainArgs(CPUDispatcher):
-    """A CPU dispatcher resolving calls from other kernels on ``types.unliteral`` argument types."""
+    """A CPU dispatcher compiling every kernel for :func:`_call_type` argument types, whether
+    another kernel calls it or Python does."""
 
     def get_call_template(self, args, kws):
-        args = tuple(types.unliteral(a) for a in args)
-        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        args = tuple(_call_type(a) for a in args)
+        kws = {k: _call_type(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
+
+    def compile(self, sig):
+        if isinstance(sig, tuple):
+            sig = tuple(_call_type(a) for a in sig)
+        return super().compile(sig)
 
 
 def njit(*args, **kwargs):

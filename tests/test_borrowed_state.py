@@ -2,7 +2,12 @@
 fields the kernels read (no reference count to take, so no atomic operation per read) and owned
 in ``owners``. These tests check both halves of that contract: kernels see arrays without an
 owner, Python only ever gets owned arrays, so an array Python keeps outlives the game it came
-from with its contents intact, and copies and look-ahead clones are independent."""
+from with its contents intact, and copies and look-ahead clones are independent.
+
+The StructRefs themselves reach kernels borrowed (sim/engine/state/view.py): every kernel is
+compiled for ``Borrowed`` arguments, a borrowed StructRef handed back to Python takes a
+reference of its own, and whole games allocate and free the same memory (Numba's own
+allocation counts), so no reference is lost or dropped twice."""
 
 from __future__ import annotations
 
@@ -11,12 +16,20 @@ import gc
 import numpy as np
 import pytest
 
+from numba.core.runtime import _nrt_python as nrt, rtsys
+
 from sim._jit import njit
+from sim.ai.play import play_many
+from sim.catalogue.teams import random_teams
 from sim.catalogue.loader import load_catalogue
 from sim.engine.log.record import new_game
 from sim.engine.state.borrow import borrowed
 from sim.engine.state.decision import DECISION_FIELDS
-from sim.engine.state.game_state import STATE_FIELDS, STATIC_FIELDS, _clone
+from sim.engine.state import fields as L
+from sim.engine.state.game_state import STATE_FIELDS, STATIC_FIELDS, StateType, _clone
+from sim.engine.state.static_tables import stack_setups
+from sim.engine.state.view import Borrowed
+from tests._engine_kit import CARDS, setup_for
 
 CATALOGUE = load_catalogue()
 TEAMS = np.arange(20).reshape(4, 5)
@@ -26,6 +39,12 @@ TEAMS = np.arange(20).reshape(4, 5)
 def _kernel_view(st):
     """What a kernel reads: the entity rows and the decision's reach, as stored in the fields."""
     return st.ent, st.decision.reached
+
+
+@njit
+def _decision(st):
+    """A borrowed StructRef field handed back to Python."""
+    return st.decision
 
 
 @njit
@@ -90,3 +109,62 @@ def test_copies_and_lookahead_clones_are_independent(make):
     other.decision.reach_cost[:] = 5
     assert np.array_equal(st.ent.health, before)
     assert not np.all(st.decision.reach_cost == 5)
+
+
+def test_kernels_are_compiled_for_borrowed_structrefs_only():
+    game = new_game(CATALOGUE, TEAMS, 7, log=False)
+    _kernel_view(game.st)
+    _kernel_view(game.st)  # the second call finds the first one's machine code
+    (signature,) = _kernel_view.signatures
+    assert isinstance(signature[0], Borrowed) and isinstance(signature[0].base, StateType)
+
+
+def test_a_borrowed_structref_returned_to_python_has_its_own_reference():
+    game = new_game(CATALOGUE, TEAMS, 7, log=False)
+    owner = game.st._meminfo
+    before = owner.refcount
+    _kernel_view(game.st)
+    assert owner.refcount == before  # a call takes no reference and leaves none behind
+    decision = _decision(game.st)
+    count = decision._meminfo.refcount
+    again = _decision(game.st)
+    assert again._meminfo.data == decision._meminfo.data  # the same decision
+    assert decision._meminfo.refcount == count + 1  # each proxy holds one reference
+    del again
+    assert decision._meminfo.refcount == count
+    kept = decision.reach_cost.copy()
+    del game, owner
+    gc.collect()
+    assert decision._meminfo.refcount == 1  # the state is gone, this proxy keeps it
+    junk = [np.full(4096, 123456789, np.int64) for _ in range(64)]  # reuse freed memory, if any
+    assert np.array_equal(decision.reach_cost, kept)
+    del junk
+
+
+@pytest.mark.parametrize("policy", [L.GREEDY, L.LOOKAHEAD])
+def test_games_free_all_they_allocate(policy):
+    """Numba's allocation counts: every buffer and StructRef allocated while playing whole
+    games (the look-ahead's clones included) is freed by the end, no more and no fewer."""
+    stacked = stack_setups([setup_for(500 + b) for b in range(2)])
+    rng = np.random.default_rng(5)
+    teams = np.stack([random_teams(len(CATALOGUE.cards), rng) for _ in range(4)])
+
+    def play():
+        play_many(stacked, CARDS, np.arange(4) % 2, teams, 9, [policy] * 4,
+                  budgets=[4] * 4 if policy == L.LOOKAHEAD else None)
+        gc.collect()
+
+    play()  # compile, and build any cached tables outside the count
+    was_on = nrt.memsys_stats_enabled()
+    nrt.memsys_enable_stats()
+    try:
+        start = rtsys.get_allocation_stats()
+        play()
+        end = rtsys.get_allocation_stats()
+    finally:
+        if not was_on:
+            nrt.memsys_disable_stats()
+    allocated = end.alloc - start.alloc, end.mi_alloc - start.mi_alloc
+    freed = end.free - start.free, end.mi_free - start.mi_free
+    assert allocated[1] > 1000  # the games ran and allocated
+    assert allocated == freed

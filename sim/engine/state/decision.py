@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba.core import types
 from numba.experimental import structref
 
 from sim._jit import njit
 from sim.engine.state.borrow import borrowed
+from sim.engine.state.view import ViewedStructRef
 
 DECISION_FIELDS = ("reach_cost", "reached", "n_reached", "sight", "interactable", "threat")
 # the fields a policy may write: its own scratch, read by nothing else (the rest is _legal's
@@ -36,9 +36,8 @@ POLICY_SCRATCH = ("threat",)
 
 
 @structref.register
-class DecisionType(types.StructRef):
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(t)) for name, t in fields)
+class DecisionType(ViewedStructRef):
+    pass
 
 
 def _copy(decision):

@@ -5,9 +5,10 @@ Why StructRefs and not named tuples: Numba passes a named tuple of arrays *by va
 kernel called with one takes and drops a reference on every array in it (36 atomic round trips
 per call for ``State`` and ``Static``), whatever it reads. The game loop calls a dozen kernels
 per decision, so with tuples that bookkeeping was about 40 % of a game's time. A StructRef is
-one reference-counted pointer: a call costs one round trip, and a kernel pays only for the
-fields it reads (hot loops hoist them into locals). The fields themselves are borrowed arrays
-(``borrow.py``: no owner, so reading one takes no reference count), owned in ``owners``.
+one pointer, and kernels receive it borrowed (``view.py``: no reference count per call); a
+kernel pays only for the fields it reads (hot loops hoist them into locals). The fields
+themselves are borrowed arrays (``borrow.py``: no owner, so reading one takes no reference
+count), owned in ``owners``.
 
 Inside kernels the fields read as attributes (``st.ent``, ``S.tail``), as before. From Python,
 build them with :func:`new_state` / :func:`new_static` (cached jitted constructors) and read the
@@ -21,7 +22,6 @@ from collections import namedtuple
 
 import numba
 import numpy as np
-from numba.core import types
 from numba.core.extending import overload_attribute
 from numba.experimental import structref
 
@@ -30,6 +30,7 @@ from sim._jit import njit
 from sim.engine.state import fields as L
 from sim.engine.state.borrow import borrowed
 from sim.engine.state.decision import new_decision
+from sim.engine.state.view import Borrowed, ViewedStructRef, owned
 
 STATE_FIELDS = ("ent", "g", "pos_state", "rng", "ev", "move_nbr", "sight_nbr", "sight_flag",
                 "kind", "tile_pos", "twin", "decision", "floor", "tiles",
@@ -47,15 +48,13 @@ StaticArrays = namedtuple("StaticArrays", STATIC_FIELDS)
 
 
 @structref.register
-class StateType(types.StructRef):
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(t)) for name, t in fields)
+class StateType(ViewedStructRef):
+    pass
 
 
 @structref.register
-class StaticType(types.StructRef):
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(t)) for name, t in fields)
+class StaticType(ViewedStructRef):
+    pass
 
 
 def _game_record(st):
@@ -114,10 +113,13 @@ else:
 
 
 @overload_attribute(StateType, "game")
+@overload_attribute(Borrowed, "game")
 def _game(st):
     """``st.game``: the one record of ``st.g`` (fields.GAME_DTYPE), read and written by name in
     kernels (``st.game.rotation += 1``, ``g.owed[team]``). A record taken from an array is a
     reference into it, so it costs what ``st.g[k]`` cost."""
+    if isinstance(st, Borrowed) and not isinstance(st.base, StateType):
+        return None
     return lambda st: st.g[0]
 
 
@@ -158,7 +160,7 @@ def new_state(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind,
     """The State of these arrays: each field borrowed, the arrays owned in ``owners``."""
     return State(borrowed(ent), borrowed(g), borrowed(pos_state), borrowed(rng), borrowed(ev),
                  borrowed(move_nbr), borrowed(sight_nbr), borrowed(sight_flag), borrowed(kind),
-                 borrowed(tile_pos), borrowed(twin), decision, borrowed(floor), borrowed(tiles),
+                 borrowed(tile_pos), borrowed(twin), owned(decision), borrowed(floor), borrowed(tiles),
                  borrowed(feature), borrowed(move_roll),
                  StateArrays(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind,
                              tile_pos, twin, floor, tiles, feature, move_roll))

@@ -26,6 +26,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--boards", type=int, default=8)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--policy", default="greedy",
+                    help="the player in all four seats (a spec of sim.ai.spec: lookahead:16)")
     ap.add_argument("--code", help="also write the machine code of the mapped functions to this "
                     "file (for benchmarks/annotate.py)")
     args = ap.parse_args()
@@ -38,12 +40,14 @@ def main() -> None:
     import numpy as np
 
     from games import _teams, _world  # noqa: E402  (this folder's games benchmark)
-    from sim.engine.state import fields as L
     from sim.ai.play import _play_range, play_many
+    from sim.ai.spec import parse_policy
 
+    spec = parse_policy(args.policy)
+    players = dict(policies=[spec.id] * 4, budgets=[spec.budget] * 4)
     cat, stacked, cards = _world(args.boards)
     teams = _teams(cat, args.seed, 0, args.games)
-    play_many(stacked, cards, np.arange(2) % args.boards, teams[:2], args.seed, [L.GREEDY] * 4)
+    play_many(stacked, cards, np.arange(2) % args.boards, teams[:2], args.seed, **players)
     entries = []
     for cres in _play_range.overloads.values():
         lib = cres.library
@@ -69,8 +73,7 @@ def main() -> None:
                 f.write(address.to_bytes(8, "little") + size.to_bytes(8, "little"))
                 f.write(ctypes.string_at(address, size))
     t0 = time.process_time()
-    play_many(stacked, cards, np.arange(args.games) % args.boards, teams, args.seed,
-              [L.GREEDY] * 4)
+    play_many(stacked, cards, np.arange(args.games) % args.boards, teams, args.seed, **players)
     dt = time.process_time() - t0
     print(f"{args.games} games on one thread: {args.games / dt:.0f} games per CPU-second; "
           f"perf map: /tmp/perf-{os.getpid()}.map ({len(entries)} functions)")

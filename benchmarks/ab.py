@@ -9,7 +9,10 @@ cores swapped every round (the two cores of a shared machine need not run at the
 and it checks that both gave the same results, unless ``--allow-diff``
 (a change meant to alter the games). Prints each round's games per CPU-second and the ratio.
 
-    python benchmarks/ab.py BASE_REV [--games 3000] [--reps 6] [--allow-diff]
+    python benchmarks/ab.py BASE_REV [--games 3000] [--reps 6] [--allow-diff] [--policy SPEC]
+
+``--policy lookahead:16`` times look-ahead games instead of greedy ones (a few dozen games:
+each costs about a thousand greedy ones).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def child(games: int, core: int) -> None:
+def child(games: int, core: int, policy: str) -> None:
     """In a child process (its ``sim`` from the working directory): games per CPU-second and a
     digest of the results."""
     os.environ["NUMBA_NUM_THREADS"] = "1"
@@ -46,20 +49,27 @@ def child(games: int, core: int) -> None:
     except ImportError:  # a baseline from before the game loop moved to the AI layer (#24)
         from sim.engine.runner import play_many
 
+    players = {"policies": [L.GREEDY] * 4}
+    if policy != "greedy":
+        from sim.ai.spec import parse_policy
+
+        spec = parse_policy(policy)
+        players = {"policies": [spec.id] * 4, "budgets": [spec.budget] * 4}
     cat, stacked, cards = _world(8)
     teams = _teams(cat, 2026, 0, games)
-    play_many(stacked, cards, np.arange(8) % 8, teams[:8], 2026, [L.GREEDY] * 4)  # load
+    warm = min(games, 8)
+    play_many(stacked, cards, np.arange(warm) % 8, teams[:warm], 2026, **players)  # load
     t0 = time.process_time()
-    out = play_many(stacked, cards, np.arange(games) % 8, teams, 2026, [L.GREEDY] * 4)
+    out = play_many(stacked, cards, np.arange(games) % 8, teams, 2026, **players)
     dt = time.process_time() - t0
     print(json.dumps({"rate": games / dt, "digest": hashlib.sha1(out.tobytes()).hexdigest()}))
 
 
-def _spawn(where: Path, games: int, core: int) -> subprocess.Popen:
+def _spawn(where: Path, games: int, core: int, policy: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(where)}
     return subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "ab.py"), "--child",
-                             str(games), "--core", str(core)], cwd=where, env=env,
-                            stdout=subprocess.PIPE, text=True)
+                             str(games), "--core", str(core), "--policy", policy], cwd=where,
+                            env=env, stdout=subprocess.PIPE, text=True)
 
 
 def main() -> None:
@@ -68,11 +78,13 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--reps", type=int, default=6)
     ap.add_argument("--allow-diff", action="store_true", help="the games may differ")
+    ap.add_argument("--policy", default="greedy",
+                    help="the player in all four seats (a spec of sim.ai.spec: lookahead:16)")
     ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--core", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(args.child, args.core)
+        child(args.child, args.core, args.policy)
         return
     if not args.base:
         ap.error("give the baseline revision")
@@ -89,13 +101,15 @@ def main() -> None:
                        env={**os.environ, "PYTHONPATH": str(where)}, stdout=subprocess.DEVNULL)
     ratios = []
     for rep in range(args.reps):
-        procs = [_spawn(base, args.games, rep), _spawn(ROOT, args.games, rep + 1)]
+        procs = [_spawn(base, args.games, rep, args.policy),
+                 _spawn(ROOT, args.games, rep + 1, args.policy)]
         (b, n) = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
         if b["digest"] != n["digest"] and not args.allow_diff:
             raise SystemExit("the two revisions played different games (--allow-diff if meant)")
         ratios.append(n["rate"] / b["rate"])
-        print(f"round {rep + 1}: base {b['rate']:6.0f}  now {n['rate']:6.0f} games per "
-              f"CPU-second  ratio {ratios[-1]:.2f}", flush=True)
+        digits = 0 if b["rate"] >= 100 else 2  # look-ahead games: a few a second
+        print(f"round {rep + 1}: base {b['rate']:7.{digits}f}  now {n['rate']:7.{digits}f} games "
+              f"per CPU-second  ratio {ratios[-1]:.2f}", flush=True)
     ratios.sort()
     print(f"median ratio now/base: {ratios[len(ratios) // 2]:.2f} "
           f"(range {ratios[0]:.2f}-{ratios[-1]:.2f}, {args.reps} rounds)")

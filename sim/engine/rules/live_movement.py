@@ -17,6 +17,7 @@ from sim.board.movement import _reach
 from sim.board.sight import SightRules, _rays, stack_cap
 
 from sim.engine.state import fields as L
+from sim.engine.state.game_state import _board_changed
 from sim.engine.tiles.live_board import BLOCK, _cell_space
 
 
@@ -117,6 +118,7 @@ def _cut(nbr, s):
 def _void_position(st, p):
     """Turn every space of grid position ``p`` into void: no moves or sight into, out or through.
     A position's spaces all lie in its 5×5 block: only those 25 are visited."""
+    _board_changed(st)
     tile_pos = st.tile_pos
     kind = st.kind
     twin = st.twin

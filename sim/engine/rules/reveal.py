@@ -12,6 +12,7 @@ from __future__ import annotations
 from sim._jit import njit
 
 from sim.engine.state import fields as L
+from sim.engine.state.game_state import _board_changed
 from sim.engine.log.events import _log
 from sim.engine.rules.live_movement import _void_position
 from sim.engine.tiles.live_board import _reveal_in_place
@@ -47,6 +48,7 @@ def _check_reveal(st, S):
     # "When revealed it is treated as a 1x1 Tile": switch to the revealed board's tables (or,
     # once tiles have been swapped or transformed, stamp the 1x1 tile into the live board)
     if not _reveal_in_place(st, S):
+        _board_changed(st)
         st.move_nbr[:] = S.move_nbr2[1]
         st.sight_nbr[:] = S.sight_nbr2[1]
         st.sight_flag[:] = S.sight_flag2[1]

@@ -103,7 +103,10 @@ ENT_FIELDS = ("TEAM", "CARD", "ALIVE", "HEALTH", "MAX_HEALTH", "SPACE", "SPEED",
 (ROTATION, TURN, PHASE, CUR, DEATHS, REVEALED, APOC_ACTIVE, APOC, APOC_STEP, OVER, WINNER,
  REASON, QUIET, HARM, NEV, LOG, EV_LOST, DEFER, DECISIONS, REVEAL_WHY) = range(20)
 OWED = 20  # 20..23 regular turns each team is still owed before the Apocalypse begins
-# 24: free (was the reach search's count, now st.decision.n_reached: sim/engine/state/decision.py)
+# the live board's revision: every change to its graph (move_nbr, sight_nbr, sight_flag, kind,
+# tile_pos, twin, move_roll, feature) adds one (game_state._board_changed), so the look-ahead's
+# reset (game_state._copy_into) copies those arrays only after a play-out changed them
+BOARD_REV = 24
 TURNS = 25  # 25..28 turns each team has begun (the clocks effect durations count)
 REVIVES = 29  # characters revived (DEATHS counts deaths, so dead now = DEATHS - REVIVES)
 # entities: teams that have had their summon (bit t), the first vehicle row and how many, the
@@ -144,7 +147,7 @@ GM = 4  # TURN value of the GM Turn
 GAME_BLOCKS = {"OWED": 4, "TURNS": 4, "COINS": 4}
 GAME_SCALARS = ("ROTATION", "TURN", "PHASE", "CUR", "DEATHS", "REVEALED", "APOC_ACTIVE", "APOC",
                 "APOC_STEP", "OVER", "WINNER", "REASON", "QUIET", "HARM", "NEV", "LOG", "EV_LOST",
-                "DEFER", "DECISIONS", "REVEAL_WHY", "OWED", "TURNS", "REVIVES",
+                "DEFER", "DECISIONS", "REVEAL_WHY", "OWED", "BOARD_REV", "TURNS", "REVIVES",
                 "G_SUMMONS", "G_VEH_FIRST", "G_VEH_N", "G_SPARE", "G_MINION_SPEED",
                 "G_MINION_RANGE", "G_MINION_DEFENSE", "FLOOR_N", "ITEMS_GAINED", "ITEMS_USED",
                 "ITEMS_LOST", "COINS", "KNOWS", "FROZEN_TILES", "TILE_CHANGES", "FX_OK",

@@ -30,6 +30,7 @@ from sim.catalogue.board_rules import GRID
 from sim.catalogue.tile_layout import FLOOR, MAX_SIZE
 
 from sim.engine.state import fields as L
+from sim.engine.state.game_state import _board_changed
 from sim.engine.tiles.fx_table import (TF_DOORS, TF_FEATURE, TF_KIND, TF_MOVE, TF_SIGHT, TF_SIZE, TF_SUIT,
                          TF_UNCOVERED)
 
@@ -158,6 +159,7 @@ def _cut_links(nbr, aux, s):
 @njit
 def _clear(st, p):
     """Position p's block holds no space."""
+    _board_changed(st)
     for cell in range(BLOCK * BLOCK):
         s = _cell_space(p, cell)
         if st.tile_pos[s] < 0 and st.kind[s] == 0:
@@ -172,6 +174,7 @@ def _clear(st, p):
 @njit
 def _stamp(st, S, p, t):
     """Tile t's spaces and inner links into position p's (cleared) block."""
+    _board_changed(st)
     fx = S.tile_fx
     row = 2 * t
     for cell in range(BLOCK * BLOCK):
@@ -215,6 +218,7 @@ def _link_doorways(st, S, p):
     t = _tile_at(st, S, p)
     if t < 0:
         return
+    _board_changed(st)
     fx = S.tile_fx
     r0 = p // GRID
     c0 = p % GRID

@@ -21,6 +21,7 @@ from sim.catalogue.tile_layout import PORTAL
 from sim.rng import roll
 
 from sim.engine.state import fields as L
+from sim.engine.state.game_state import _board_changed
 from sim.engine.log.events import _log
 from sim.engine.entities.timed_states import _end_state
 from sim.engine.tiles.live_board import (BLOCK, GRID, SPAN, _cell_space, _clear, _link_doorways, _position_of,
@@ -73,6 +74,7 @@ def _swap(st, S, p, q, by):
     """The tile at p moves to q: the two trade places, or it covers the Uncovered Tile at q.
     Everything in both tiles travels with its tile (entities, items on the floor, portal pieces,
     the tiles' deactivated / frozen states): "the tile and everything in it remain unchanged"."""
+    _board_changed(st)
     p = np.int64(p)
     q = np.int64(q)
     a = _tile_at(st, S, p)
@@ -145,6 +147,7 @@ def _transform(st, S, p, n, by):
     """The tile at p becomes tile n ("a chosen tile that is not already in play"), its contents
     consolidated into n's size; the old tile's portal pieces leave with it ("The link is
     severed") and n's own pair links up."""
+    _board_changed(st)
     fx = S.tile_fx
     old = _tile_at(st, S, p)
     so = fx[2 * old, TF_SIZE]
@@ -245,6 +248,7 @@ def _leave_states(st, p):
 @njit
 def _link_portals(st, fx, p, n):
     """Tile ``n``, now at position p: its two portal pieces (if it has them) link up."""
+    _board_changed(st)
     first = -1
     for cell in range(BLOCK * BLOCK):
         if fx[2 * n, TF_KIND + cell] != 0 and fx[2 * n, TF_FEATURE + cell] == PORTAL:

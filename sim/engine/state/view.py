@@ -16,9 +16,12 @@ calls it. Who owns the memory is unchanged: the caller's State (a Python object,
 local variable, which Numba keeps alive through every call it is passed to). A borrowed value
 returned to Python, or stored in a StructRef, takes a reference of its own there.
 
-Rules for kernels (tests/test_borrowed_state.py checks them): never keep a borrowed value longer
-than its owner (no kernel stores one anywhere but in a StructRef field, which counts it); build
-StructRefs from owned values (``owned(d)`` where a constructor receives a borrowed one).
+Rules for kernels: never keep a borrowed value longer than its owner (no kernel stores one
+anywhere but in a StructRef field, which counts it, and none returns one taken from a State it
+made); build StructRefs from owned values (``owned(d)`` where a constructor receives a borrowed
+one). tests/test_borrowed_state.py checks the bookkeeping: kernels are compiled for
+``Borrowed`` only, a borrowed StructRef returned to Python holds one reference of its own, and
+whole games free exactly what they allocate.
 """
 
 from __future__ import annotations

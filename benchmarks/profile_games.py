@@ -3,7 +3,8 @@
 ``perf`` cannot name JIT-compiled code by itself; it reads ``/tmp/perf-<pid>.map`` for that. This
 script compiles the game loop afresh (a private Numba cache directory, so the compiled module is
 in memory), writes that map from the addresses LLVM gave every function, then plays ``--games``
-greedy games on one thread. Run it under perf:
+games on one thread, greedy in every seat (``--policy lookahead:16``: that player instead; a
+few hundred of its games are minutes). Run it under perf:
 
     perf record -F 2000 -o /tmp/games.perf python benchmarks/profile_games.py --games 3000
     perf report -i /tmp/games.perf --no-children --sort sym | grep -E '_ZN3sim|NRT'

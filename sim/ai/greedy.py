@@ -315,7 +315,7 @@ def _best_act(st, S, c, mask):
                 sc = _attack_score(st, S, c, e, 0, c)
                 if sc > best:
                     best, best_a = sc, attack + e
-        if ent.riding[c] > 0:  # (read here: a call per decision costs reference counts)
+        if ent.riding[c] > 0:  # (tested here: the call is made only for a rider)
             best, best_a = _weapon_action(st, S, c, mask, best, best_a)
     if ent.ab_used[c] == 0 and ent.ab_target[c] != L.T_SPACE:
         base = _ability_base(n, m)
@@ -348,7 +348,7 @@ def _best_position(st, S, c, mask):
     ref = ent.space[c]
     enemy_r, enemy_c, cpu = _threats(st, S, c)
     bonus = _pos_base(st, S, c)  # once per decision: here, a teleport's spaces, the walk
-    # fields read once (each read of a state field is a reference-count round trip)
+    # fields read once (each read of a state field is a load through its pointer)
     g = st.game
     decision = st.decision
     fp = S.fp

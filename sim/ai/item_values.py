@@ -52,7 +52,7 @@ def _item_pickup(st, S, c, mask):
     m = st.ent.shape[0]
     at = _item_base(n, m) + _pickup_offset(n, m)
     best, best_v = -1, -1
-    fx = S.item_fx  # hoisted: a field read in the loop is a reference-count round trip
+    fx = S.item_fx  # hoisted: a field read in the loop would be a load through the pointer
     floor = st.floor
     for f in range(L.F_CAP):
         if mask[at + f] and fx[floor[f, 0], VALUE] > best_v:

@@ -31,8 +31,8 @@ def _water_targets(st, S, c, mask):
     n = st.kind.shape[0]
     base = _water_base(n, ent.shape[0])
     here = ent.space[c]
-    # arrays hoisted into locals: a struct field read inside a loop is a reference-count round
-    # trip each time (docs/performance.md)
+    # arrays hoisted into locals: a struct field read inside a loop would be a load through the
+    # state's pointer each time
     tile_pos = st.tile_pos
     nbr = st.move_nbr
     rolled = st.move_roll

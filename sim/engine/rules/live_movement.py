@@ -34,8 +34,8 @@ def _reach_from(st, S, start, speed):
     Portal twins are reached at no cost ("Crossing between the two costs nothing in itself"), so
     a space may be queued again when a cheaper way is found (label-correcting).
     """
-    # arrays hoisted into locals: reading one from a named tuple inside the loop costs a
-    # reference-count round trip each time
+    # arrays hoisted into locals: reading one from the state inside the loop would be a load
+    # through its pointer each time
     decision = st.decision
     cost = decision.reach_cost
     q = decision.reached

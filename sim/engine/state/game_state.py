@@ -160,8 +160,8 @@ def new_state(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind,
     """The State of these arrays: each field borrowed, the arrays owned in ``owners``."""
     return State(borrowed(ent), borrowed(g), borrowed(pos_state), borrowed(rng), borrowed(ev),
                  borrowed(move_nbr), borrowed(sight_nbr), borrowed(sight_flag), borrowed(kind),
-                 borrowed(tile_pos), borrowed(twin), owned(decision), borrowed(floor), borrowed(tiles),
-                 borrowed(feature), borrowed(move_roll),
+                 borrowed(tile_pos), borrowed(twin), owned(decision), borrowed(floor),
+                 borrowed(tiles), borrowed(feature), borrowed(move_roll),
                  StateArrays(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind,
                              tile_pos, twin, floor, tiles, feature, move_roll))
 
@@ -215,12 +215,12 @@ def _clone(st):
     positions, random stream and live board, but no event log (logging off) and scratch buffers
     of its own, so nothing done to the copy can reach the real game or its log."""
     copy = new_state(st.ent.copy(), st.g.copy(), st.pos_state.copy(), st.rng.copy(),
-                 np.zeros((1, st.ev.shape[1]), np.int64), st.move_nbr.copy(),
-                 st.sight_nbr.copy(), st.sight_flag.copy(), st.kind.copy(), st.tile_pos.copy(),
-                 st.twin.copy(),
-                 new_decision(st.kind.shape[0], st.ent.shape[0], -1,
-                              st.decision.interactable),  # a clean reach
-                 st.floor.copy(), st.tiles.copy(), st.feature.copy(), st.move_roll.copy())
+                     np.zeros((1, st.ev.shape[1]), np.int64), st.move_nbr.copy(),
+                     st.sight_nbr.copy(), st.sight_flag.copy(), st.kind.copy(),
+                     st.tile_pos.copy(), st.twin.copy(),
+                     new_decision(st.kind.shape[0], st.ent.shape[0], -1,
+                                  st.decision.interactable),  # a clean reach
+                     st.floor.copy(), st.tiles.copy(), st.feature.copy(), st.move_roll.copy())
     g = copy.game
     g.log = 0
     g.nev = 0

@@ -150,7 +150,7 @@ def _interactable(st, S, c):
         return k
     if fx[k, TF_FEATURE + _space_cell(s)] == INTERACT:
         return k
-    nbr = st.sight_nbr  # hoisted: a field read in the loop is a reference-count round trip
+    nbr = st.sight_nbr  # hoisted: a field read in the loop would be a load through a pointer
     flag = st.sight_flag
     tile_pos = st.tile_pos
     for d in range(8):

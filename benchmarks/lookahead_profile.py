@@ -22,7 +22,7 @@ def _profile(budget: int, games: int):
     """One row per searched decision: legal actions, candidates, play-outs, simulated
     decisions, whether greedy's action was chosen, greedy's and the chosen action's kind."""
     from sim.ai.greedy import _greedy_action
-    from sim.ai.lookahead import MAX_CANDIDATES, _candidates, _search
+    from sim.ai.lookahead import MAX_CANDIDATES, _candidates, _horizon, _search
     from sim.catalogue.loader import load_catalogue
     from sim.engine.log.record import new_game
     from sim.engine.rules.actions import decode
@@ -44,7 +44,7 @@ def _profile(budget: int, games: int):
                 stats = np.zeros(2, np.int64)
                 k = _candidates(st, S, mask, np.empty(MAX_CANDIDATES, np.int64), budget)
                 greedy = int(_greedy_action(st, S, mask))
-                action = int(_search(st, S, mask, budget, stats))
+                action = int(_search(st, S, mask, budget, _horizon(budget, False), stats))
                 rows.append((int(mask.sum()), k, int(stats[0]), int(stats[1]), action == greedy,
                              decode(greedy, n, m).kind, decode(action, n, m).kind))
             _apply(st, S, np.int64(action))

@@ -52,7 +52,7 @@ def test_a_play_out_that_changes_the_board_moves_its_revision_and_the_reset_undo
             if decision % 4 == 0:
                 acts = np.flatnonzero(game.legal_mask())
                 for a in acts[:: max(1, acts.size // 2)][:2]:
-                    sim = _playout(game.st, game.S, scratch, a, decision, 2)
+                    sim = _playout(game.st, game.S, scratch, a, decision, 8)
                     differs = [f for f in GRAPH
                                if not np.array_equal(getattr(sim, f), getattr(game.st, f))]
                     if differs:

@@ -23,7 +23,7 @@ import pytest
 
 from sim.ai.play import play_game
 from sim.ai.policy import by_name
-from sim.ai.spec import parse_policy
+from sim.ai.spec import BUDGETED, parse_policy
 from sim.engine.state import fields as L
 from sim.engine.state.game_state import STATE_FIELDS
 from sim.engine.state.decision import DECISION_FIELDS, POLICY_SCRATCH
@@ -32,7 +32,7 @@ from tests._engine_kit import CARDS, CATALOGUE, new_game, setup_for
 # every policy the engine knows, the look-ahead at a small budget (the suite's cost), and greedy
 # with the tuned weights of experiments/greedy_tuned.toml (issue #25: a player of its own)
 TUNED = Path(__file__).resolve().parents[1] / "experiments" / "greedy_tuned.toml"
-POLICIES = [name if name != "lookahead" else f"{name}:4" for name in L.POLICY_IDS] + [
+POLICIES = [f"{name}:4" if L.POLICY_IDS[name] in BUDGETED else name for name in L.POLICY_IDS] + [
     f"greedy:weights={TUNED}", f"lookahead:4:weights={TUNED}"]
 DRAWS_FROM_STREAM = {"random"}  # policies whose choice advances the game's random stream
 
@@ -133,7 +133,7 @@ def test_play_many_is_bit_identical_whatever_the_threads(spec):
 @pytest.mark.parametrize("budget", [1, 2, 5, 16, 40])
 def test_lookahead_stays_within_its_budget(budget):
     """At most ``budget`` simulations per decision, each at most ``PLAYOUT_CAP`` decisions."""
-    from sim.ai.lookahead import PLAYOUT_CAP, _search
+    from sim.ai.lookahead import PLAYOUT_CAP, _horizon, _search
     from sim.engine.rules.legal import _legal
 
     game = new_game(13, 2, log=False)
@@ -144,7 +144,7 @@ def test_lookahead_stays_within_its_budget(budget):
         count = _legal(game.st, game.S, mask)
         if count > 1 and game.st.ent.team[game.current] == 0:
             stats = np.zeros(2, np.int64)
-            a = _search(game.st, game.S, mask, np.int64(budget), stats)
+            a = _search(game.st, game.S, mask, np.int64(budget), _horizon(budget, False), stats)
             assert mask[a]
             assert stats[0] <= budget and stats[1] <= stats[0] * PLAYOUT_CAP
             searched += 1
@@ -186,8 +186,8 @@ def test_no_policy_sees_the_face_down_apocalypse(spec):
 def test_the_lookahead_searches_alike_whichever_apocalypse_lies_face_down():
     """"A single Apocalypse Tile must be in play in every game, spawning face-down": the
     look-ahead's play-outs draw their own Apocalypse while it is face-down and the team has not
-    learned it. Decisions one death (or one rotation) before the reveal, where play-outs cross it,
-    are searched with each Apocalypse in turn as the true one: same action, same simulations,
+    learned it. Decisions one death (or one rotation) before the reveal, where play-outs of a
+    whole rotation (``turns`` 4) cross it, are searched with each Apocalypse in turn as the true one: same action, same simulations,
     same simulated decisions. Power: with the draw removed (the play-outs use the true one), the
     searches differ in most such decisions (4 of 5 measured where the team knows it), and a single
     difference in the eight fails the test."""
@@ -213,7 +213,8 @@ def test_the_lookahead_searches_alike_whichever_apocalypse_lies_face_down():
                     mask = np.zeros(game.n_actions, np.bool_)
                     _legal(st, S, mask)
                     stats = np.zeros(2, np.int64)
-                    searches.add((int(_search(st, S, mask, np.int64(8), stats)), *stats.tolist()))
+                    searches.add((int(_search(st, S, mask, np.int64(8), np.int64(4), stats)),
+                                  *stats.tolist()))
                 assert len(searches) == 1, (board, searches)
                 compared += 1
             game.apply(greedy.choose(game))

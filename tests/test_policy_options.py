@@ -26,7 +26,7 @@ def test_play_with_a_budgeted_lookahead_is_reproducible(capsys):
     again = run(capsys, "play", "--seed", "4", "--teams", TEAMS, "--policy", "lookahead:2")
     assert again[:2] == first[:2]  # stderr may carry a progress line on a slow or busy machine
     code, _, err = run(capsys, "play", "--seed", "4", "--policy", "greedy", "--budget", "2")
-    assert code == 2 and "--budget applies to lookahead only" in err
+    assert code == 2 and "--budget applies to lookahead, lookahead-rotation only" in err
 
 
 def test_run_records_the_player_and_refuses_to_resume_with_another(capsys, tmp_path):

@@ -1,17 +1,26 @@
-"""``lookahead``: greedy improved by simulation — each candidate action is played out to the
-same team's next turn in private copies of the game, and the best average outcome is chosen.
+"""``lookahead``: greedy improved by simulation — each candidate action is played out in private
+copies of the game, and the best average outcome is chosen.
 
 Why this algorithm (a one-level Monte Carlo search with greedy rollouts, i.e. one step of policy
 improvement over greedy; Tesauro & Galperin 1996, Bertsekas' "rollout algorithms"): a Board Wars
 decision is worth what follows it — the attack the mover can make from a space, the retaliation
 of a CPU, the enemies' answer on their turns, the Apocalypse's next step — and the engine already
 computes all of it exactly. Greedy scores an action by its value *now*; here each candidate is
-followed by greedy play for every team up to the start of this team's next turn (two turns on
-from a budget of ``DEEPEN``, three from 4 × ``DEEPEN``, ...), and scored by the state reached (a
-finished game counts 1 for a win and 0 otherwise; an unfinished one, the team's share of the
-health still on the board — the stalemate and simultaneous-elimination rulings decide by
-health). The policy is never worse than greedy's choice by its own estimate: greedy's action
-is always a candidate and wins ties.
+followed by greedy play and scored by the state reached (a finished game counts 1 for a win and
+0 otherwise; an unfinished one, the team's share of the health still on the board — the
+stalemate and simultaneous-elimination rulings decide by health). The policy is never worse
+than greedy's choice by its own estimate: greedy's action is always a candidate and wins ties.
+
+Horizon (:func:`_horizon`). Below ``DEEPEN`` simulations per decision a play-out ends with the
+mover's own turn, and the enemies' answer is estimated instead of played: each enemy character
+throws its expected damage, from the exact combat tables, at the character of the team it could
+reach and hurt most (:mod:`.threat_value`). The other teams' turns were five sixths of a
+play-out's decisions, so this look-ahead is about 4.6× faster than one whose play-outs run to
+the team's next turn, and it was not weaker against it (docs/ai.md). From ``DEEPEN`` the play-outs
+run whole rotations: to the start of this team's next turn, two turns on from ``DEEPEN``, three
+from 4 × ``DEEPEN``, ... (docs/ai.md: a larger budget gained strength only by looking further).
+``lookahead-rotation`` plays whole rotations at every budget: the look-ahead as it was before
+the threat estimate, kept so that the two can be compared.
 
 Budget (``budget``) = the most simulations per decision, spent by sequential halving (Karnin,
 Koren & Somekh 2013, "Almost optimal exploration in multi-armed bandits"): the candidates get
@@ -58,11 +67,11 @@ from sim.engine.rules.legal import _legal
 from sim.engine.state.game_state import _clone, _copy_into
 from sim.engine.tiles.functions import _knows_apocalypse
 from sim.engine.rules.turn import _apply
-from sim.engine.rules.victory import _team_health
 from sim.rng import roll
 
 from .entity_values import _summon_action
 from .greedy import _greedy_action, _pos_base, _position_scores, _threats, _weapon_action
+from .threat_value import _threatened_value, _value
 from .values import _ability_score, _attack_score, _teleport_spaces
 from .item_values import _item_candidates
 from .tile_values import _best_tile_action, _is_launch, _launch
@@ -104,35 +113,29 @@ def _seed_simulation(st, j, out):
 
 
 @njit
-def _value(sim, team, health):
-    """A finished game: 1 for a win, else 0; otherwise the team's share of the health left."""
-    g = sim.game
-    if g.over != 0:
-        return 1.0 if g.winner == team else 0.0
-    _team_health(sim, health)
-    total = health.sum()
-    return health[team] / total if total > 0 else 0.0
-
-
-@njit
-def _depth(budget):
-    """Rotations a play-out looks ahead: one, and one more from ``DEEPEN`` simulations per
-    decision and each further factor of 4."""
+def _horizon(budget, whole_rotations):
+    """Team turns a play-out runs: below ``DEEPEN`` simulations per decision the mover's own
+    turn, scored by the enemies' threats (``threat_value``), unless ``whole_rotations``; else
+    one rotation (4 turns), and one more from ``DEEPEN`` and each further factor of 4."""
+    if budget < DEEPEN and not whole_rotations:
+        return 1
     depth = 1
     while budget >= DEEPEN:
         depth += 1
         budget //= 4
-    return depth
+    return 4 * depth
 
 
 @njit(inline="always")  # one call site: no library of its own to link and re-optimise
-def _playout(sim, S, mask, team, r0, depth):
-    """Greedy for everyone until ``team``'s turn of rotation ``r0 + depth`` (or the end); the
-    number of decisions played."""
+def _playout(sim, S, mask, team, r0, turns):
+    """Greedy for everyone until the start of the ``turns``-th team turn after ``team``'s turn
+    of rotation ``r0`` (4: its next turn; or the end); the number of decisions played."""
     g = sim.game
     n = 0
+    r_end = r0 + (team + turns) // 4
+    t_end = (team + turns) % 4
     while g.over == 0 and n < PLAYOUT_CAP:
-        if g.rotation > r0 + depth or (g.rotation >= r0 + depth and g.turn >= team):
+        if g.rotation > r_end or (g.rotation >= r_end and g.turn >= t_end):
             break
         count = _legal(sim, S, mask)
         a = L.END
@@ -311,8 +314,9 @@ def _move_candidates(st, S, c, mask, cands, k, budget):
 
 
 @njit(inline="always")  # one call site (see _playout)
-def _simulate(st, S, sim, a, j, team, mask, health, stats, depth):
-    """One play-out of action ``a`` with simulation ``j``'s dice; its value for ``team``."""
+def _simulate(st, S, sim, a, j, team, mask, health, stats, turns):
+    """One play-out of action ``a`` with simulation ``j``'s dice, ``turns`` team turns long
+    (:func:`_horizon`); its value for ``team``."""
     _copy_into(sim, st)
     _seed_simulation(st, j, sim.rng)
     g = sim.game
@@ -324,22 +328,24 @@ def _simulate(st, S, sim, a, j, team, mask, health, stats, depth):
     r0 = g.rotation
     _legal(sim, S, mask)  # the move's cost comes from this decision's reach search
     _apply(sim, S, a)
-    stats[1] += 1 + _playout(sim, S, mask, team, r0, depth)
+    stats[1] += 1 + _playout(sim, S, mask, team, r0, turns)
     stats[0] += 1
+    if turns == 1:  # cut at the end of the own turn: the enemies' answer estimated
+        return _threatened_value(sim, S, team, health)
     return _value(sim, team, health)
 
 
 @njit(inline="always")  # into play._choose, through _lookahead_action (see _playout)
-def _search(st, S, mask, budget, stats):
-    """The look-ahead's action for the current decision (``_legal`` has just run on ``st``);
-    ``stats`` += simulations run, decisions simulated. ``st`` is only read."""
+def _search(st, S, mask, budget, turns, stats):
+    """The look-ahead's action for the current decision (``_legal`` has just run on ``st``),
+    its play-outs ``turns`` team turns long (:func:`_horizon`); ``stats`` += simulations run,
+    decisions simulated. ``st`` is only read."""
     cands = np.empty(MAX_CANDIDATES, np.int64)
     k = _candidates(st, S, mask, cands, budget)
     if budget < 2 or k == 1:
         return cands[0]
     k = min(k, max(2, budget // 2))  # every candidate's first round: two simulations if it can
     team = st.ent.team[st.game.cur]
-    depth = _depth(budget)
     sim = _clone(st)
     owned = np.zeros(mask.shape[0], np.bool_)
     smask = borrowed(owned)  # no reference count per kernel (state/borrow.py); ``owned`` keeps it
@@ -363,7 +369,7 @@ def _search(st, S, mask, budget, stats):
             break
         for _ in range(per):
             for i in alive:
-                value[i] = _simulate(st, S, sim, cands[i], j, team, smask, health, stats, depth)
+                value[i] = _simulate(st, S, sim, cands[i], j, team, smask, health, stats, turns)
                 total[i] += value[i]
                 runs[i] += 1
                 tied[i] = tied[i] and value[i] == value[0]
@@ -389,6 +395,6 @@ def _search(st, S, mask, budget, stats):
 
 
 @njit(inline="always")  # called from play._choose only
-def _lookahead_action(st, S, mask, budget):
+def _lookahead_action(st, S, mask, budget, whole_rotations):
     stats = np.zeros(2, np.int64)
-    return _search(st, S, mask, budget, stats)
+    return _search(st, S, mask, budget, _horizon(budget, whole_rotations), stats)

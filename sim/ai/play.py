@@ -58,8 +58,9 @@ def _choose(st, S, mask, count, policy, budget=0):
     hidden = _conceal(st, st.ent.team[st.game.cur])
     if policy == L.GREEDY:
         a = _greedy_action(st, S, mask)
-    elif policy == L.LOOKAHEAD:
-        a = _lookahead_action(st, S, mask, budget if budget > 0 else DEFAULT_BUDGET)
+    elif policy == L.LOOKAHEAD or policy == L.LOOKAHEAD_ROTATION:
+        a = _lookahead_action(st, S, mask, budget if budget > 0 else DEFAULT_BUDGET,
+                              policy == L.LOOKAHEAD_ROTATION)
     else:
         a = _random_action(st, mask, count)
     if hidden > 0:

@@ -13,20 +13,21 @@ rules' greedy in one game. The file is read and checked when the spec is parsed 
 line per problem); the label keeps the path as given. ``lookahead[:BUDGET]:weights=FILE`` is the
 look-ahead over that greedy: its candidates and every team's play-outs are scored with the file's
 weights (the team's parameter row, as for greedy), and its label names the budget in full
-(``lookahead:32:weights=FILE``).
+(``lookahead:32:weights=FILE``). ``lookahead-rotation`` takes the same budget and weights: the
+look-ahead whose play-outs run whole rotations at every budget (``sim.ai.lookahead._horizon``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sim.engine.state.fields import GREEDY, LOOKAHEAD, POLICY_IDS
+from sim.engine.state.fields import GREEDY, LOOKAHEAD, LOOKAHEAD_ROTATION, POLICY_IDS
 
 # the look-ahead's simulations per decision when none is given (sim.ai.lookahead)
 DEFAULT_BUDGET = 32
 MAX_BUDGET = 1_000_000
-BUDGETED = frozenset({LOOKAHEAD})  # the policies that take a budget
-WEIGHTED = frozenset({GREEDY, LOOKAHEAD})  # the policies that take a weights file
+BUDGETED = frozenset({LOOKAHEAD, LOOKAHEAD_ROTATION})  # the policies that take a budget
+WEIGHTED = frozenset({GREEDY, LOOKAHEAD, LOOKAHEAD_ROTATION})  # the policies that take a weights file
 WEIGHTS = "weights="
 
 

@@ -12,7 +12,8 @@ import click
 POLICY_HELP = ("Policy: random, greedy, greedy:weights=FILE (greedy with a weights file's "
                "weights), lookahead or lookahead:BUDGET (simulations per "
                "decision), lookahead[:BUDGET]:weights=FILE (the look-ahead over that greedy; "
-               "see docs/ai.md).")
+               "see docs/ai.md), lookahead-rotation[:BUDGET][:weights=FILE] (every play-out a "
+               "whole rotation, as lookahead played until 2026-12-02).")
 BUDGET_HELP = "Budget of every lookahead policy that names none (default 32)."
 
 

@@ -108,7 +108,7 @@ def compile_group(group: str, cards_root: str) -> tuple[str, float]:
     elif group == "search":
         from sim.ai.lookahead import _search
 
-        _search.compile(sig + (mask, types.int64, typeof(np.zeros(2, np.int64))))
+        _search.compile(sig + (mask, types.int64, types.int64, typeof(np.zeros(2, np.int64))))
     elif group == "loop":
         from sim.engine.state import fields as L
         from sim.ai.play import play_many

@@ -263,5 +263,7 @@ F_RED = 0
 NFP = 12
 
 # policies (built-in Numba kernels, dispatched by id in sim.ai.play._choose)
-RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
-POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "lookahead": LOOKAHEAD}
+# lookahead-rotation: the look-ahead whose play-outs all run whole rotations (sim.ai.lookahead)
+RANDOM, GREEDY, LOOKAHEAD, LOOKAHEAD_ROTATION = 0, 1, 2, 3
+POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "lookahead": LOOKAHEAD,
+              "lookahead-rotation": LOOKAHEAD_ROTATION}

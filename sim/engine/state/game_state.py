@@ -239,9 +239,11 @@ def _board_changed(st):
 def _copy_into(dst, src):
     """Reset ``dst`` (a :func:`_clone` of ``src``'s game, ``src`` unchanged since) to ``src``
     without allocating: each simulation of the look-ahead starts again from the real position.
-    The board's graph (about 110 of the 160 kB copied) is copied only when the last simulation
+    The board's graph (about 110 of the 160 kB copied) and the tile distances (20 kB, which
+    change only with it: ``live_board._tile_distance``) are copied only when the last simulation
     changed it (fields.BOARD_REV): most play-outs swap, transform or void nothing."""
     if dst.game.board_rev != src.game.board_rev:
+        dst.tiles[:] = src.tiles
         dst.move_nbr[:] = src.move_nbr
         dst.sight_nbr[:] = src.sight_nbr
         dst.sight_flag[:] = src.sight_flag
@@ -260,7 +262,10 @@ def _copy_into(dst, src):
     dst.pos_state[:] = src.pos_state
     dst.rng[:] = src.rng
     dst.floor[:] = src.floor
-    dst.tiles[:] = src.tiles
+    d_raw, s_raw = dst.tiles.raw, src.tiles.raw  # the tiles' records past their distances
+    for p in range(d_raw.shape[0]):
+        for k in range(L.TL_TILE, d_raw.shape[1]):
+            d_raw[p, k] = s_raw[p, k]
 
 
 def _python_attributes(cls, fields, getter) -> None:

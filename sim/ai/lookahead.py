@@ -326,7 +326,12 @@ def _simulate(st, S, sim, a, j, team, mask, health, stats, turns):
         sim.rng[0], sim.rng[1], sim.rng[2], sim.rng[3] = s0, s1, s2, s3
         g.apoc = r - 1
     r0 = g.rotation
-    _legal(sim, S, mask)  # the move's cost comes from this decision's reach search
+    # ``_apply`` reads a move's cost from this decision's reach search: ``st`` has it (its
+    # ``_legal`` ran), the copy starts from the same position, so no second search is needed
+    # (the copy's next reach search resets every entry: ``_copy_into`` left ``n_reached`` -1)
+    move = _move_base(st.kind.shape[0], st.ent.shape[0])
+    if move <= a < _attack_base(st.kind.shape[0], st.ent.shape[0]):
+        sim.decision.reach_cost[a - move] = st.decision.reach_cost[a - move]
     _apply(sim, S, a)
     stats[1] += 1 + _playout(sim, S, mask, team, r0, turns)
     stats[0] += 1

@@ -12,11 +12,12 @@ stalemate and simultaneous-elimination rulings decide by health). The policy is 
 than greedy's choice by its own estimate: greedy's action is always a candidate and wins ties.
 
 Horizon (:func:`_horizon`). Below ``DEEPEN`` simulations per decision a play-out ends with the
-mover's own turn, and the enemies' answer is estimated instead of played: each enemy character
-throws its expected damage, from the exact combat tables, at the character of the team it could
-reach and hurt most (:mod:`.threat_value`). The other teams' turns were five sixths of a
-play-out's decisions, so this look-ahead is about 4.6× faster than one whose play-outs run to
-the team's next turn, and it was not weaker against it (docs/ai.md). From ``DEEPEN`` the play-outs
+mover's own turn (its remaining actions, played by greedy), and the enemies' answer is
+estimated instead of played: each enemy character throws its expected damage, from the exact
+combat tables, at the character of the team it could reach and hurt most (:mod:`.threat_value`).
+A play-out is then a few decisions instead of about 33, so this look-ahead is about 17× faster
+than one whose play-outs run to the team's next turn, and it was not weaker against it
+(docs/ai.md; ending with the team's turn instead was as strong and 4× slower). From ``DEEPEN`` the play-outs
 run whole rotations: to the start of this team's next turn, two turns on from ``DEEPEN``, three
 from 4 × ``DEEPEN``, ... (docs/ai.md: a larger budget gained strength only by looking further).
 ``lookahead-rotation`` plays whole rotations at every budget: the look-ahead as it was before
@@ -114,11 +115,12 @@ def _seed_simulation(st, j, out):
 
 @njit
 def _horizon(budget, whole_rotations):
-    """Team turns a play-out runs: below ``DEEPEN`` simulations per decision the mover's own
-    turn, scored by the enemies' threats (``threat_value``), unless ``whole_rotations``; else
-    one rotation (4 turns), and one more from ``DEEPEN`` and each further factor of 4."""
+    """Team turns a play-out runs: below ``DEEPEN`` simulations per decision 0, the rest of the
+    mover's own turn only, scored by the enemies' threats (``threat_value``), unless
+    ``whole_rotations``; else one rotation (4 turns), and one more from ``DEEPEN`` and each
+    further factor of 4."""
     if budget < DEEPEN and not whole_rotations:
-        return 1
+        return 0
     depth = 1
     while budget >= DEEPEN:
         depth += 1
@@ -127,15 +129,19 @@ def _horizon(budget, whole_rotations):
 
 
 @njit(inline="always")  # one call site: no library of its own to link and re-optimise
-def _playout(sim, S, mask, team, r0, turns):
-    """Greedy for everyone until the start of the ``turns``-th team turn after ``team``'s turn
-    of rotation ``r0`` (4: its next turn; or the end); the number of decisions played."""
+def _playout(sim, S, mask, team, r0, turns, mover):
+    """Greedy until the horizon (or the end): with ``turns`` 0 while ``mover`` decides (the
+    rest of its own turn), else for everyone until the start of the ``turns``-th team turn after
+    ``team``'s turn of rotation ``r0`` (4: its next turn); the number of decisions played."""
     g = sim.game
     n = 0
     r_end = r0 + (team + turns) // 4
     t_end = (team + turns) % 4
     while g.over == 0 and n < PLAYOUT_CAP:
-        if g.rotation > r_end or (g.rotation >= r_end and g.turn >= t_end):
+        if turns == 0:
+            if g.cur != mover:
+                break
+        elif g.rotation > r_end or (g.rotation >= r_end and g.turn >= t_end):
             break
         count = _legal(sim, S, mask)
         a = L.END
@@ -332,10 +338,11 @@ def _simulate(st, S, sim, a, j, team, mask, health, stats, turns):
     move = _move_base(st.kind.shape[0], st.ent.shape[0])
     if move <= a < _attack_base(st.kind.shape[0], st.ent.shape[0]):
         sim.decision.reach_cost[a - move] = st.decision.reach_cost[a - move]
+    mover = g.cur
     _apply(sim, S, a)
-    stats[1] += 1 + _playout(sim, S, mask, team, r0, turns)
+    stats[1] += 1 + _playout(sim, S, mask, team, r0, turns, mover)
     stats[0] += 1
-    if turns == 1:  # cut at the end of the own turn: the enemies' answer estimated
+    if turns == 0:  # cut at the end of the mover's turn: the enemies' answer estimated
         return _threatened_value(sim, S, team, health)
     return _value(sim, team, health)
 

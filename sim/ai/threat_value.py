@@ -1,13 +1,13 @@
 """The look-ahead's value of the state a play-out reaches: the team's share of the health left —
 at the end of the mover's own turn, once the enemies have answered, the answer estimated from
-exact combat tables instead of played out.
+exact combat tables instead of played out (teammates still to act are not played either).
 
 Why (issue #25 item 2): a play-out that runs to the team's next turn spends about five sixths of
-its simulated decisions on the three other teams' turns (``benchmarks/games.py``: a one-turn
-play-out is 6× cheaper). Cut there and scored by health alone, the search no longer sees what
-its moves expose — the look-ahead's gain over greedy is mostly holding back — and it lost to the
-full play-out (docs/performance.md, "A look-ahead scored by the enemies' threats"). Scored by
-this estimate it held its own: every enemy character throws its expected damage
+its simulated decisions on the three other teams' turns. Cut at the end of the team's turn and
+scored by health alone, the search no longer sees what its moves expose — the look-ahead's
+gain over greedy is mostly holding back — and it lost to the full play-out (docs/performance.md,
+"A look-ahead scored by the enemies' threats"). Scored by this estimate it held its own, and
+so it did cut at the end of the mover's own turn, a few decisions: every enemy character throws its expected damage
 (``values._kill_table``: the exact distribution of its attack dice against the target's defence
 and health) at whichever of the team's characters it could reach and would hurt most.
 

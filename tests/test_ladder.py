@@ -20,10 +20,10 @@ def test_lookahead_beats_greedy_seat_rotated():
     """Look-ahead (budget 16) in one seat against three greedy teams, the seat rotated over all
     four. Stated test: one-sided exact binomial test of its wins against the 1/4 a seat wins by
     chance, alpha = 0.01, fixed seed. Measured (2026-12-02, seed 777, boards 300-307, 256 games):
-    120 wins = 47 % since its play-outs end with its own turn and the enemies' answer is
+    115 wins = 45 % since its play-outs end with the mover's turn and the enemies' answer is
     estimated (sim/ai/threat_value.py); ``lookahead-rotation:16``, which plays their turns
-    against it, 152 = 59 %. With 96 games the test's power is 0.985 at 47 % (exact binomial:
-    reject from 35 wins), so a legitimate change flips it about once in 65 draws of the games;
+    against it, 152 = 59 %. With 96 games the test's power is 0.96 at 45 % (exact binomial:
+    reject from 35 wins), so a legitimate change flips it about once in 25 draws of the games;
     the fixed seed makes the outcome the same on every run."""
     from sim.catalogue.teams import random_teams
     from sim.ai.play import play_many

@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim._jit import njit
+from sim.ai.lookahead import _simulate
 from sim.ai.policy import by_name
 from sim.ai.threat_value import _expected_loss, _threatened_value
 from sim.board.geometry import SPAN
@@ -20,6 +22,7 @@ from sim.combat.exact import damage_distribution
 from sim.engine.entities.special import _move_speed
 from sim.engine.rules.attack import _attack_star
 from sim.engine.rules.victory import _team_health
+from sim.engine.state.game_state import _clone
 from tests._engine_kit import CATALOGUE, new_game
 
 
@@ -111,3 +114,39 @@ def test_reach_invisibility_and_freezing_decide_who_threatens():
     for d in mine:
         ent.invisible[d] = 1
     assert _expected_loss(st, S, 0) == 0.0
+
+
+@njit
+def _play_out(st, S, mask, a, j, turns, stats):
+    """A copy of ``st`` after the look-ahead's play-out ``j`` of action ``a``, ``turns`` long."""
+    sim = _clone(st)
+    team = st.ent.team[st.game.cur]
+    _simulate(st, S, sim, a, j, team, mask, np.zeros(4, np.int64), stats, turns)
+    return sim
+
+
+def test_a_play_out_below_budget_32_ends_with_the_movers_turn():
+    """``_horizon`` 0 (budgets below 32): the play-out plays the mover's remaining actions and
+    stops when another character is to decide (or the game ended); one of a whole rotation on
+    the same dice goes on past that point."""
+    from sim.ai.lookahead import _horizon
+
+    assert _horizon(16, False) == 0 and _horizon(16, True) == 4 and _horizon(32, False) == 8
+    game = new_game(9, 41, log=False)
+    greedy = by_name("greedy")
+    scratch = np.zeros(game.n_actions, np.bool_)
+    played = longer = 0
+    while not game.terminal and played < 60:
+        mover = int(game.current)
+        acts = np.flatnonzero(game.legal_mask())
+        if acts.size > 1:
+            for a in acts[:: max(1, acts.size // 3)][:3]:
+                short, full = np.zeros(2, np.int64), np.zeros(2, np.int64)
+                sim = _play_out(game.st, game.S, scratch, a, played, 0, short)
+                _play_out(game.st, game.S, scratch, a, played, 4, full)
+                assert sim.game.over != 0 or sim.game.cur != mover
+                assert short[1] <= full[1]
+                longer += short[1] < full[1]
+                played += 1
+        game.apply(greedy.choose(game))
+    assert played >= 60 and longer > played // 2

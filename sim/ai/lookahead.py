@@ -13,15 +13,12 @@ than greedy's choice by its own estimate: greedy's action is always a candidate 
 
 Horizon (:func:`_horizon`). Below ``DEEPEN`` simulations per decision a play-out ends with the
 mover's own turn (its remaining actions, played by greedy), and the enemies' answer is
-estimated instead of played: each enemy character throws its expected damage, from the exact
-combat tables, at the character of the team it could reach and hurt most (:mod:`.threat_value`).
-A play-out is then a few decisions instead of about 33, so this look-ahead is about 17× faster
-than one whose play-outs run to the team's next turn, and it was not weaker against it
-(docs/ai.md; ending with the team's turn instead was as strong and 4× slower). From ``DEEPEN`` the play-outs
-run whole rotations: to the start of this team's next turn, two turns on from ``DEEPEN``, three
-from 4 × ``DEEPEN``, ... (docs/ai.md: a larger budget gained strength only by looking further).
-``lookahead-rotation`` plays whole rotations at every budget: the look-ahead as it was before
-the threat estimate, kept so that the two can be compared.
+estimated instead of played (:mod:`.threat_value`): a play-out is a few decisions instead of
+about 33, 20× faster than whole rotations and not weaker against them (docs/performance.md).
+From ``DEEPEN`` the play-outs run two rotations, three from 4 × ``DEEPEN``, ...: against other
+look-aheads a larger budget gained strength only by looking further (docs/ai.md).
+``lookahead-rotation`` plays whole rotations at every budget (one below ``DEEPEN``): the
+look-ahead as it was before the estimate, kept to compare against.
 
 Budget (``budget``) = the most simulations per decision, spent by sequential halving (Karnin,
 Koren & Somekh 2013, "Almost optimal exploration in multi-armed bandits"): the candidates get
@@ -32,10 +29,8 @@ A candidate that scored exactly as greedy's choice in every play-out so far is d
 the horizon the two cannot be told apart, and greedy's choice would win the tie); a decision
 where every candidate ties stops early, under budget. A simulation is one play-out of at most
 ``PLAYOUT_CAP`` decisions, so a decision costs at most ``budget * PLAYOUT_CAP`` simulated
-decisions (in practice ~32 per rotation looked ahead). ``budget < 2`` plays greedy. Why the
-horizon grows with the budget: against greedy teams a one-rotation look already finds most of
-what there is to find, but against other look-aheads (which do not play as the play-outs assume)
-a larger budget was no stronger until it also looked further (docs/ai.md).
+decisions (in practice ~2 a play-out below ``DEEPEN``, ~32 per rotation looked ahead).
+``budget < 2`` plays greedy.
 
 Candidates, in order: greedy's own choice, every attack (by greedy's score), every ability use on
 an entity (by greedy's score), the best pick-up and every item use worth something (by greedy's

@@ -2,7 +2,7 @@
 
 Why a compiled graph: every book rule about *which* step is allowed (walls, doorways, diagonals
 only inside a tile, water, portals) is decided here once, in plain Python, per board; the Numba
-kernels then only follow ``int32`` neighbour tables and never need to know what a tile is.
+kernels then only follow ``int16`` neighbour tables and never need to know what a tile is.
 
 * ``move_nbr[s, d]`` — the space one step from ``s`` in direction ``d`` for movement, or -1;
   ``move_roll[s, d]`` — 1 for a water wall, 2 for a fire wall (the step needs a water-roll).
@@ -35,9 +35,9 @@ class BoardGraph:
     kind: np.ndarray         # int8[n]: NONE, FLOOR, WATER, BLOCK
     feature: np.ndarray      # int8[n]
     tile_pos: np.ndarray     # int32[n]: position index row*7+column, -1 if not a space
-    move_nbr: np.ndarray     # int32[n, 8]
+    move_nbr: np.ndarray     # int16[n, 8] (NBR_DTYPE)
     move_roll: np.ndarray    # int8[n, 8]
-    sight_nbr: np.ndarray    # int32[n, 8]
+    sight_nbr: np.ndarray    # int16[n, 8] (NBR_DTYPE)
     sight_flag: np.ndarray   # int8[n, 8]
     twin: np.ndarray         # int32[n]
     space_bodies: np.ndarray  # int32[n, 4]
@@ -61,14 +61,20 @@ def _corner_edges(edge_e, edge_s, i, j, di, dj) -> list[int]:
             int(edge_s[ci, cj + 1])]
 
 
+# The neighbour tables hold space ids (< 1,225) or -1: int16 halves them to 19.6 kB each, so the
+# reach and sight searches, which load a row per space they visit, miss the cache less.
+NBR_DTYPE = np.int16
+assert N_SPACES < np.iinfo(NBR_DTYPE).max
+
+
 def compile_board(board: Board, catalogue, rules: BoardRules) -> BoardGraph:
     n = N_SPACES
     kind = np.zeros(n, np.int8)
     feature = np.zeros(n, np.int8)
     tile_pos = np.full(n, -1, np.int32)
-    move_nbr = np.full((n, 8), -1, np.int32)
+    move_nbr = np.full((n, 8), -1, NBR_DTYPE)
     move_roll = np.zeros((n, 8), np.int8)
-    sight_nbr = np.full((n, 8), -1, np.int32)
+    sight_nbr = np.full((n, 8), -1, NBR_DTYPE)
     sight_flag = np.zeros((n, 8), np.int8)
     bodies: list[list[int]] = []
     near: dict[int, list[int]] = {}

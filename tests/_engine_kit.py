@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sim._jit import njit
+from sim.ai.lookahead import _simulate
 from sim.ai.play import step
 from sim.board.generate import generate_board
 from sim.catalogue.loader import load_catalogue
@@ -16,6 +18,7 @@ from sim.catalogue.tile_layout import FLOOR
 from sim.engine.state import fields as L
 from sim.engine.game import Game
 from sim.engine.items.holding import _grant_item, _put_on_floor
+from sim.engine.state.game_state import _clone
 from sim.engine.state.new_game import card_arrays
 from sim.engine.state.static_tables import build_setup, load_game_data
 
@@ -24,6 +27,16 @@ CATALOGUE = load_catalogue(ROOT / "cards")
 CARDS = card_arrays(CATALOGUE.cards)
 GAME_RULES, APOCALYPSES = load_game_data(ROOT / "cards")
 EXAMPLE_TEAMS = load_teams(ROOT / "experiments" / "teams" / "example.toml", CATALOGUE.cards)
+
+
+@njit
+def play_out(st, S, mask, a, j, turns, stats):
+    """A copy of ``st`` after the look-ahead's play-out ``j`` of action ``a``, ``turns`` team
+    turns long (``lookahead._horizon``: 0 the mover's own turn); ``stats`` += its counts."""
+    sim = _clone(st)
+    team = st.ent.team[st.game.cur]
+    _simulate(st, S, sim, a, j, team, mask, np.zeros(4, np.int64), stats, turns)
+    return sim
 
 
 @lru_cache(maxsize=64)

@@ -14,27 +14,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim._jit import njit
-from sim.ai.lookahead import _simulate
 from sim.ai.play import step
 from sim.engine.state import fields as L
-from sim.engine.state.game_state import STATE_FIELDS, _clone, _copy_into
-from tests._engine_kit import new_game
+from sim.engine.state.game_state import STATE_FIELDS, _copy_into
+from tests._engine_kit import new_game, play_out
 
 GRAPH = ("move_nbr", "sight_nbr", "sight_flag", "kind", "tile_pos", "twin", "move_roll",
          "feature")
 RESET = tuple(f for f in STATE_FIELDS if f not in ("ev", "decision", "g"))
 # the game scalars a copy sets apart from the real game's: no event log in a simulation
 OWN_SCALARS = ("log", "nev")
-
-
-@njit
-def _playout(st, S, mask, a, j, depth):
-    """A copy of ``st`` after the look-ahead's play-out ``j`` of action ``a``."""
-    sim = _clone(st)
-    team = st.ent.team[st.game.cur]
-    _simulate(st, S, sim, a, j, team, mask, np.zeros(4, np.int64), np.zeros(2, np.int64), depth)
-    return sim
 
 
 def _same_scalars(a, b) -> bool:
@@ -52,7 +41,7 @@ def test_a_play_out_that_changes_the_board_moves_its_revision_and_the_reset_undo
             if decision % 4 == 0:
                 acts = np.flatnonzero(game.legal_mask())
                 for a in acts[:: max(1, acts.size // 2)][:2]:
-                    sim = _playout(game.st, game.S, scratch, a, decision, 8)
+                    sim = play_out(game.st, game.S, scratch, a, decision, 8, np.zeros(2, np.int64))
                     differs = [f for f in GRAPH
                                if not np.array_equal(getattr(sim, f), getattr(game.st, f))]
                     if differs:

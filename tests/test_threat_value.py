@@ -13,17 +13,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim._jit import njit
-from sim.ai.lookahead import _simulate
 from sim.ai.policy import by_name
-from sim.ai.threat_value import _expected_loss, _threatened_value
+from sim.ai.threat_value import _expected_loss, _value
 from sim.board.geometry import SPAN
 from sim.combat.exact import damage_distribution
 from sim.engine.entities.special import _move_speed
 from sim.engine.rules.attack import _attack_star
 from sim.engine.rules.victory import _team_health
-from sim.engine.state.game_state import _clone
-from tests._engine_kit import CATALOGUE, new_game
+from tests._engine_kit import CATALOGUE, new_game, play_out
 
 
 def _reference_loss(st, S, team) -> float:
@@ -31,7 +28,7 @@ def _reference_loss(st, S, team) -> float:
     loss = 0.0
     for e in range(ent.shape[0]):
         s = int(ent.space[e])
-        if (not ent.alive[e] or s < 0 or ent.team[e] in (team, -1) or ent.team[e] < 0
+        if (not ent.alive[e] or s < 0 or ent.team[e] == team or ent.team[e] < 0
                 or ent.is_cpu[e] or ent.frozen[e]):
             continue
         reach = max(int(_move_speed(ent, e)), 0) + max(int(ent.range[e]), 1)
@@ -71,7 +68,7 @@ def test_expected_loss_matches_the_exact_combat_reference(board_seed, seed):
                 assert got == pytest.approx(want, rel=1e-9, abs=1e-12), (decision, team)
                 total, own = float(health.sum()), float(health[team])
                 kept = max(own - want, 0.0)
-                value = _threatened_value(st, S, team, np.zeros(4, np.int64))
+                value = _value(st, S, team, np.zeros(4, np.int64), True)
                 assert value == pytest.approx(kept / (total - (own - kept)), rel=1e-9)
                 checked += 1
                 threatened += want > 0
@@ -102,7 +99,7 @@ def test_reach_invisibility_and_freezing_decide_who_threatens():
         _move_speed(ent, enemy) + max(ent.range[enemy], 1))
     assert _expected_loss(st, S, 0) == 0.0
     health = _team_health(st, np.zeros(4, np.int64))
-    assert _threatened_value(st, S, 0, np.zeros(4, np.int64)) == pytest.approx(
+    assert _value(st, S, 0, np.zeros(4, np.int64), True) == pytest.approx(
         health[0] / health.sum())
     target = int(ent.space[mine[0]])
     ent.space[enemy] = target + 1 if target % SPAN < SPAN - 1 else target - 1
@@ -114,15 +111,6 @@ def test_reach_invisibility_and_freezing_decide_who_threatens():
     for d in mine:
         ent.invisible[d] = 1
     assert _expected_loss(st, S, 0) == 0.0
-
-
-@njit
-def _play_out(st, S, mask, a, j, turns, stats):
-    """A copy of ``st`` after the look-ahead's play-out ``j`` of action ``a``, ``turns`` long."""
-    sim = _clone(st)
-    team = st.ent.team[st.game.cur]
-    _simulate(st, S, sim, a, j, team, mask, np.zeros(4, np.int64), stats, turns)
-    return sim
 
 
 def test_a_play_out_below_budget_32_ends_with_the_movers_turn():
@@ -142,8 +130,8 @@ def test_a_play_out_below_budget_32_ends_with_the_movers_turn():
         if acts.size > 1:
             for a in acts[:: max(1, acts.size // 3)][:3]:
                 short, full = np.zeros(2, np.int64), np.zeros(2, np.int64)
-                sim = _play_out(game.st, game.S, scratch, a, played, 0, short)
-                _play_out(game.st, game.S, scratch, a, played, 4, full)
+                sim = play_out(game.st, game.S, scratch, a, played, 0, short)
+                play_out(game.st, game.S, scratch, a, played, 4, full)
                 assert sim.game.over != 0 or sim.game.cur != mover
                 assert short[1] <= full[1]
                 longer += short[1] < full[1]

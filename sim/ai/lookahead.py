@@ -67,7 +67,7 @@ from sim.rng import roll
 
 from .entity_values import _summon_action
 from .greedy import _greedy_action, _pos_base, _position_scores, _threats, _weapon_action
-from .threat_value import _threatened_value, _value
+from .threat_value import _value
 from .values import _ability_score, _attack_score, _teleport_spaces
 from .item_values import _item_candidates
 from .tile_values import _best_tile_action, _is_launch, _launch
@@ -337,9 +337,8 @@ def _simulate(st, S, sim, a, j, team, mask, health, stats, turns):
     _apply(sim, S, a)
     stats[1] += 1 + _playout(sim, S, mask, team, r0, turns, mover)
     stats[0] += 1
-    if turns == 0:  # cut at the end of the mover's turn: the enemies' answer estimated
-        return _threatened_value(sim, S, team, health)
-    return _value(sim, team, health)
+    # cut at the end of the mover's turn (``turns`` 0): the enemies' answer is estimated
+    return _value(sim, S, team, health, turns == 0)
 
 
 @njit(inline="always")  # into play._choose, through _lookahead_action (see _playout)

@@ -27,7 +27,8 @@ from sim.engine.state.fields import GREEDY, LOOKAHEAD, LOOKAHEAD_ROTATION, POLIC
 DEFAULT_BUDGET = 32
 MAX_BUDGET = 1_000_000
 BUDGETED = frozenset({LOOKAHEAD, LOOKAHEAD_ROTATION})  # the policies that take a budget
-WEIGHTED = frozenset({GREEDY, LOOKAHEAD, LOOKAHEAD_ROTATION})  # the policies that take a weights file
+# the policies that take a weights file
+WEIGHTED = frozenset({GREEDY, LOOKAHEAD, LOOKAHEAD_ROTATION})
 WEIGHTS = "weights="
 
 

@@ -6,10 +6,11 @@ Why (issue #25 item 2): a play-out that runs to the team's next turn spends abou
 its simulated decisions on the three other teams' turns. Cut at the end of the team's turn and
 scored by health alone, the search no longer sees what its moves expose — the look-ahead's
 gain over greedy is mostly holding back — and it lost to the full play-out (docs/performance.md,
-"A look-ahead scored by the enemies' threats"). Scored by this estimate it held its own, and
-so it did cut at the end of the mover's own turn, a few decisions: every enemy character throws its expected damage
-(``values._kill_table``: the exact distribution of its attack dice against the target's defence
-and health) at whichever of the team's characters it could reach and would hurt most.
+"A look-ahead scored by the enemies' threats"). Scored by this estimate it held its own, cut at
+the end of the team's turn and at the end of the mover's own turn alike: every enemy character
+throws its expected damage (``values._kill_table``: the exact distribution of its attack dice
+against the target's defence and health) at whichever of the team's characters it could reach
+and would hurt most.
 
 "Could reach": Chebyshev distance in spaces at most its speed (its vehicle's when it pilots one)
 plus its range, at least 1 — the bound greedy's position score uses for CPUs
@@ -28,18 +29,6 @@ from sim.engine.rules.attack import _attack_star, _threshold
 from sim.engine.rules.victory import _team_health
 
 from .values import _kill_table, _p_hit
-
-
-@njit
-def _value(sim, team, health):
-    """A finished game: 1 for a win, else 0; otherwise the team's share of the health left
-    (a play-out of whole rotations: the enemies' answer was played)."""
-    g = sim.game
-    if g.over != 0:
-        return 1.0 if g.winner == team else 0.0
-    _team_health(sim, health)
-    total = health.sum()
-    return health[team] / total if total > 0 else 0.0
 
 
 @njit
@@ -72,9 +61,10 @@ def _expected_loss(sim, S, team):
 
 
 @njit
-def _threatened_value(sim, S, team, health):
-    """A finished game: 1 for a win, else 0; otherwise ``team``'s share of the health left
-    after :func:`_expected_loss` (what it keeps over what all keep)."""
+def _value(sim, S, team, health, threatened):
+    """A finished game: 1 for a win, else 0; otherwise ``team``'s share of the health left —
+    with ``threatened``, after :func:`_expected_loss` (what it keeps over what all keep; a
+    play-out cut before the enemies' answer), else as it stands (the answer was played)."""
     g = sim.game
     if g.over != 0:
         return 1.0 if g.winner == team else 0.0
@@ -83,5 +73,5 @@ def _threatened_value(sim, S, team, health):
     if total <= 0:
         return 0.0
     own = float(health[team])
-    kept = max(own - _expected_loss(sim, S, team), 0.0)
+    kept = max(own - _expected_loss(sim, S, team), 0.0) if threatened else own
     return kept / (total - (own - kept))

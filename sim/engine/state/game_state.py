@@ -252,6 +252,11 @@ def _copy_into(dst, src):
         dst.twin[:] = src.twin
         dst.feature[:] = src.feature
         dst.move_roll[:] = src.move_roll
+    else:
+        d_raw, s_raw = dst.tiles.raw, src.tiles.raw  # the tiles' records past their distances
+        for p in range(d_raw.shape[0]):
+            for k in range(L.TL_TILE, d_raw.shape[1]):
+                d_raw[p, k] = s_raw[p, k]
     dst.ent[:] = src.ent
     dst.g[:] = src.g
     g = dst.game
@@ -262,10 +267,6 @@ def _copy_into(dst, src):
     dst.pos_state[:] = src.pos_state
     dst.rng[:] = src.rng
     dst.floor[:] = src.floor
-    d_raw, s_raw = dst.tiles.raw, src.tiles.raw  # the tiles' records past their distances
-    for p in range(d_raw.shape[0]):
-        for k in range(L.TL_TILE, d_raw.shape[1]):
-            d_raw[p, k] = s_raw[p, k]
 
 
 def _python_attributes(cls, fields, getter) -> None:

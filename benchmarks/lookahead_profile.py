@@ -22,7 +22,8 @@ def _profile(budget: int, games: int):
     """One row per searched decision: legal actions, candidates, play-outs, simulated
     decisions, whether greedy's action was chosen, greedy's and the chosen action's kind."""
     from sim.ai.greedy import _greedy_action
-    from sim.ai.lookahead import MAX_CANDIDATES, _candidates, _horizon, _search
+    from sim.ai.candidates import MAX_CANDIDATES, _candidates
+    from sim.ai.lookahead import _horizon, _search
     from sim.catalogue.loader import load_catalogue
     from sim.engine.log.record import new_game
     from sim.engine.rules.actions import decode

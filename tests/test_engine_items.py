@@ -494,7 +494,7 @@ def test_greedy_picks_up_heals_when_hurt_and_throws_at_the_best_target():
 
 def test_the_lookahead_considers_item_uses():
     """The look-ahead's candidates include the pick-up and every item use worth something."""
-    from sim.ai.lookahead import _candidates
+    from sim.ai.candidates import _candidates
     game, c = scenario()
     ent = game.st.ent
     d = enemy_of(game, c)

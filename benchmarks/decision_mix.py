@@ -2,7 +2,7 @@
 2,000 games/s would have to come from).
 
 Greedy in every seat, stepped from Python over the real kernels (games ``0..--games-1``: board
-``g % 8``, dice of seed ``1000 + g``, teams from ``default_rng(1000 + g)``). Per decision it
+and dice of seed g, teams from ``default_rng(g)``, as ``lookahead_profile.py`` plays them). Per decision it
 records the kind of action greedy chose (the action codec's block name), whether it was the only
 legal action, and whether the character had already acted this turn. With ``--time`` it also
 times, for every decision, ``_legal`` alone and ``_legal`` + greedy's choice, each repeated
@@ -19,13 +19,9 @@ from __future__ import annotations
 
 import argparse
 import collections
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _timers():
@@ -57,18 +53,19 @@ def _ns(loop, st, S, mask, reps, which):
 def mix(games: int, reps: int, timed: bool):
     """Per (kind, forced, acted): decisions, and with ``timed`` summed ns of legal and of
     legal + choice."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from _engine_kit import new_game  # the tests' shipped catalogue and cached boards
-
     from sim.ai.play import _choose
+    from sim.catalogue.loader import load_catalogue
+    from sim.engine.log.record import new_game
     from sim.engine.rules.legal import _legal
     from sim.engine.rules.turn import _apply
     from sim.engine.state import fields as L
 
     loop = _timers() if timed else None
+    catalogue = load_catalogue()
     rows = collections.defaultdict(lambda: np.zeros(3))
     for g in range(games):
-        game = new_game(g % 8, 1000 + g, log=False)
+        teams = np.random.default_rng(g).permutation(len(catalogue.cards))[:20].reshape(4, 5)
+        game = new_game(catalogue, teams, g, log=False)
         st, S, mask = game.st, game.S, np.zeros(game.n_actions, np.bool_)
         if timed and g == 0:  # compile the loop before anything is timed
             for which in range(3):

@@ -338,6 +338,34 @@ def _best_act(st, S, c, mask):
     return best_a
 
 
+@njit(inline="always")
+def _boardable(st, c, mask):
+    """Whether ``c`` may move onto an armed vehicle (``entity_values._may_board``) this turn."""
+    ent = st.ent
+    g = st.game
+    move = _move_base(st.kind.shape[0], ent.shape[0])
+    for v in range(g.veh_first, g.veh_first + g.veh_n):
+        if _may_board(ent, c, v) and mask[move + ent.space[v]]:
+            return True
+    return False
+
+
+@njit(inline="always")
+def _walk_may_win(pos_base, tile_pos, spaces, mask, move, threshold):
+    """Whether some legal move among ``spaces`` could score above ``threshold``. A position
+    score is its position's ``pos_base`` less the CPU and approach penalties, which are never
+    negative while their weights are not (the caller checks): so when no reachable position's
+    ``pos_base`` is above ``threshold``, no walk is, and the walk need not be scored (the
+    same choice: ``_best_move`` takes only a score strictly above it)."""
+    for i in range(spaces.shape[0]):
+        s = spaces[i]
+        if mask[move + s]:
+            p = tile_pos[s]
+            if (pos_base[p] if p >= 0 else 0.0) > threshold:
+                return True
+    return False
+
+
 @njit
 def _best_position(st, S, c, mask):
     """The move, teleport, launch or water-roll to the best-placed space, or END where staying
@@ -353,21 +381,30 @@ def _best_position(st, S, c, mask):
     decision = st.decision
     fp = S.fp
     tile_pos = st.tile_pos
-    # one call scores staying and every walk: the reached spaces begin with the search's start
+    # one call scores staying and every walk (the reached spaces begin with the search's start),
+    # unless staying is scored alone and no walk can beat it (_walk_may_win)
     nreach = decision.n_reached
     spaces = decision.reached[:nreach] if nreach >= 0 else np.arange(n)
-    walk = _position_scores(ent, fp, tile_pos, bonus, c, spaces,
-                            mask, False, enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
-    for v in range(g.veh_first, g.veh_first + g.veh_n):
-        # an armed vehicle in reach
-        if _may_board(ent, c, v) and mask[_move_base(n, m) + ent.space[v]]:
-            _boarding_bonus(st, S, c, v, spaces, walk)
-    if spaces[0] == ref:
-        here = walk[0]
-    else:  # the board kernel's fallback lists the reached spaces by id
-        here = _position_scores(ent, fp, tile_pos, bonus, c,
-                                np.full(1, ref), mask, False, enemy_r, enemy_c, cpu,
-                                np.empty(1))[0]
+    walk = np.empty(spaces.shape[0])
+    boards = _boardable(st, c, mask)
+    scored = True
+    if spaces[0] == ref and not boards and fp[L.W_CPU_DANGER] >= 0 and fp[L.W_APPROACH] >= 0:
+        here = _position_scores(ent, fp, tile_pos, bonus, c, spaces[:1], mask, False, enemy_r,
+                                enemy_c, cpu, walk[:1])[0]
+        scored = _walk_may_win(bonus, tile_pos, spaces, mask, _move_base(n, m), here + 1e-9)
+    if scored:
+        _position_scores(ent, fp, tile_pos, bonus, c, spaces, mask, False, enemy_r, enemy_c, cpu,
+                         walk)
+        if boards:
+            for v in range(g.veh_first, g.veh_first + g.veh_n):
+                if _may_board(ent, c, v) and mask[_move_base(n, m) + ent.space[v]]:
+                    _boarding_bonus(st, S, c, v, spaces, walk)
+        if spaces[0] == ref:
+            here = walk[0]
+        else:  # the board kernel's fallback lists the reached spaces by id
+            here = _position_scores(ent, fp, tile_pos, bonus, c,
+                                    np.full(1, ref), mask, False, enemy_r, enemy_c, cpu,
+                                    np.empty(1))[0]
     best, best_a = here + 1e-9, L.END
     if ent.ab_used[c] == 0 and ent.ab_op[c] == L.OP_MOBILITY:  # a teleport
         tele = _teleport_spaces(st, c, mask)
@@ -394,8 +431,8 @@ def _best_position(st, S, c, mask):
                                       np.empty(wspaces.shape[0]))
             best, best_a = _water_choice(st, S, c, wspaces, walls, scores, here, best, best_a,
                                          _water_base(n, m))
-    if _move_speed(ent, c) <= 0:  # its own speed, or its vehicle's
-        return best_a
+    if _move_speed(ent, c) <= 0 or not scored:  # its own speed, or its vehicle's; or no walk
+        return best_a  # can score above staying
     # the walk, scored above
     step = _best_move(spaces, walk, mask, _move_base(n, m), best + 1e-9, L.END)
     return step if step != L.END else best_a

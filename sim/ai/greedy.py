@@ -339,13 +339,20 @@ def _best_act(st, S, c, mask):
 
 
 @njit(inline="always")
-def _boardable(st, c, mask):
-    """Whether ``c`` may move onto an armed vehicle (``entity_values._may_board``) this turn."""
+def _boards_onto(st, c, v, mask):
+    """Whether ``c`` may move onto vehicle ``v`` this turn and board it
+    (``entity_values._may_board``: an armed vehicle in reach)."""
     ent = st.ent
+    return _may_board(ent, c, v) and mask[_move_base(st.kind.shape[0], ent.shape[0])
+                                          + ent.space[v]]
+
+
+@njit(inline="always")
+def _boardable(st, c, mask):
+    """Whether ``c`` may board some vehicle this turn (:func:`_boards_onto`)."""
     g = st.game
-    move = _move_base(st.kind.shape[0], ent.shape[0])
     for v in range(g.veh_first, g.veh_first + g.veh_n):
-        if _may_board(ent, c, v) and mask[move + ent.space[v]]:
+        if _boards_onto(st, c, v, mask):
             return True
     return False
 
@@ -397,7 +404,7 @@ def _best_position(st, S, c, mask):
                          walk)
         if boards:
             for v in range(g.veh_first, g.veh_first + g.veh_n):
-                if _may_board(ent, c, v) and mask[_move_base(n, m) + ent.space[v]]:
+                if _boards_onto(st, c, v, mask):
                     _boarding_bonus(st, S, c, v, spaces, walk)
         if spaces[0] == ref:
             here = walk[0]

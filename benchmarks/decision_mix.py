@@ -55,6 +55,7 @@ def mix(games: int, reps: int, timed: bool):
     legal + choice."""
     from sim.ai.play import _choose
     from sim.catalogue.loader import load_catalogue
+    from sim.catalogue.teams import random_teams
     from sim.engine.log.record import new_game
     from sim.engine.rules.legal import _legal
     from sim.engine.rules.turn import _apply
@@ -64,7 +65,7 @@ def mix(games: int, reps: int, timed: bool):
     catalogue = load_catalogue()
     rows = collections.defaultdict(lambda: np.zeros(3))
     for g in range(games):
-        teams = np.random.default_rng(g).permutation(len(catalogue.cards))[:20].reshape(4, 5)
+        teams = random_teams(len(catalogue.cards), np.random.default_rng(g))
         game = new_game(catalogue, teams, g, log=False)
         st, S, mask = game.st, game.S, np.zeros(game.n_actions, np.bool_)
         if timed and g == 0:  # compile the loop before anything is timed
@@ -81,7 +82,6 @@ def mix(games: int, reps: int, timed: bool):
                 empty = _ns(loop, st, S, mask, reps, 0)
                 row[1] += (_ns(loop, st, S, mask, reps, 1) - empty) / reps
                 row[2] += (_ns(loop, st, S, mask, reps, 2) - empty) / reps
-                _legal(st, S, mask)  # the decision's own reach again, for _apply
             _apply(st, S, np.int64(a))
     return rows
 

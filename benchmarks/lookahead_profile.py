@@ -25,6 +25,7 @@ def _profile(budget: int, games: int):
     from sim.ai.candidates import MAX_CANDIDATES, _candidates
     from sim.ai.lookahead import _horizon, _search
     from sim.catalogue.loader import load_catalogue
+    from sim.catalogue.teams import random_teams
     from sim.engine.log.record import new_game
     from sim.engine.rules.actions import decode
     from sim.engine.rules.legal import _legal
@@ -33,7 +34,7 @@ def _profile(budget: int, games: int):
     catalogue = load_catalogue()
     rows = []
     for seed in range(games):
-        teams = np.random.default_rng(seed).permutation(len(catalogue.cards))[:20].reshape(4, 5)
+        teams = random_teams(len(catalogue.cards), np.random.default_rng(seed))
         game = new_game(catalogue, teams, seed, log=False)
         st, S = game.st, game.S
         n, m = st.kind.shape[0], st.ent.shape[0]

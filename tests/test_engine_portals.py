@@ -87,3 +87,34 @@ def test_homefield_on_a_portal_component_from_the_far_tile():
     assert _homefield(st, S, c)
     st.ent.space[c] = _floor_off_portal(st, q)  # in q off the portal: q's suit only
     assert not _homefield(st, S, c)
+
+
+def test_the_games_sight_search_matches_the_reference_through_portals():
+    """"If a portal component falls within your range, this range carries through the portal":
+    the game's search (``live_movement._sight_from``, into the decision's buffers) agrees with
+    the plain-Python Dijkstra of sim/board/reference.py from every portal component, for short
+    ranges and for ranges whose origin stack outgrows the buffer (fresh rows then; decision.py
+    RAYS_RANGE), and one search leaves nothing behind for the next."""
+    from types import SimpleNamespace
+
+    from sim.board.reference import ref_attack_costs
+    from sim.engine.rules.live_movement import _sight_from
+    from sim.engine.state.decision import RAYS_RANGE
+    from tests._engine_kit import CATALOGUE
+
+    game, s, far = _portal_game()
+    st = game.st
+    graph = SimpleNamespace(sight_nbr=np.asarray(st.sight_nbr), sight_flag=np.asarray(st.sight_flag),
+                            kind=np.asarray(st.kind), twin=np.asarray(st.twin),
+                            tile_pos=np.asarray(st.tile_pos), rules=CATALOGUE.board_rules)
+    starts = [int(s), far, _floor_off_portal(st, st.tile_pos[far])]
+    checked = 0
+    for rng in (1, 3, RAYS_RANGE, 6 * RAYS_RANGE):
+        for start in starts:
+            got = np.array(_sight_from(st, game.S, start, rng))
+            want = ref_attack_costs(graph, start, rng)
+            seen = got <= rng
+            assert np.array_equal(np.flatnonzero(seen), np.flatnonzero(want >= 0)), (start, rng)
+            assert np.array_equal(got[seen], want[want >= 0]), (start, rng)
+            checked += int(seen.sum())
+    assert checked > 100

@@ -767,7 +767,7 @@ def test_greedy_values_staying_where_its_ticks_are_banked():
     worth = TILES.greedy["stat_point"]
     htc, rabbit = where("Hyperbolic Time Chamber"), where("Rabbit Hole")
     ent.ticks[c], ent.tick_tile[c] = 2, TILES.find("Hyperbolic Time Chamber") + 1
-    bonus = _pos_bonus(st, S, c)
+    bonus = _pos_bonus(st, S, c).copy()  # the decision's scratch: the next call rewrites it
     home = S.fp[L.W_HOMEFIELD]
     suit = ent.suit[c]
     assert bonus[htc] == pytest.approx(worth * 3 / 3 + (home if TILES.suit[TILES.find("Hyperbolic Time Chamber")] == suit else 0))

@@ -392,7 +392,7 @@ def _best_position(st, S, c, mask):
     # unless staying is scored alone and no walk can beat it (_walk_may_win)
     nreach = decision.n_reached
     spaces = decision.reached[:nreach] if nreach >= 0 else np.arange(n)
-    walk = np.empty(spaces.shape[0])
+    walk = decision.walk[:spaces.shape[0]]  # the decision's scratch: no allocation
     boards = _boardable(st, c, mask)
     scored = True
     if spaces[0] == ref and not boards and fp[L.W_CPU_DANGER] >= 0 and fp[L.W_APPROACH] >= 0:

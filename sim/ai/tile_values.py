@@ -69,11 +69,14 @@ def _reward_worth(st, S, c, k):
 def _pos_bonus(st, S, c):
     """Per grid position, what standing there at the end of the turn is worth to ``c``:
     Homefield (the tile's suit now: swaps move suits) plus the reward's share. The character's
-    side of each reward's worth is read once; the loop reads only local arrays."""
+    side of each reward's worth is read once; the loop reads only local arrays. Written into the
+    decision's ``pos_base`` scratch (state/decision.py), which it returns."""
     ent = st.ent
     fx = S.tile_fx
     tiles = st.tiles
-    out = np.zeros(GRID * GRID)
+    out = st.decision.pos_base
+    for p in range(GRID * GRID):
+        out[p] = 0.0
     suit = ent.suit[c]
     fp = S.fp
     w_home = fp[L.W_HOMEFIELD]

@@ -148,21 +148,31 @@ def _step_cost(rules, d, flags, from_water, tile_paid, water_paid):
 
 @njit
 def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules):
+    """:func:`_rays_into` fresh arrays: a new ``int32[n]``, the least range needed per space."""
+    cap = rules.stack_cap
+    return _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules,
+                      np.empty(sight_nbr.shape[0], np.int32), np.empty((2 * cap + 2, 3), np.int64))
+
+
+@njit
+def _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best_out, work):
     """Cast the eight rays from the start (and from its portal twin); each portal piece a ray
     reaches within range starts eight new rays from the other piece with the range left.
     Origins carry (cost, tile penalty paid, water penalty paid) for the "once" counting modes.
-    Returns a fresh ``int32[n]``: the least range needed per space, above ``rules.max_range``
-    where a space cannot be attacked (the game reads only the spaces entities stand on, so it
-    skips the board-wide copy that :func:`_sight` makes)."""
+    Fills and returns ``best_out`` (``int32[n]``): the least range needed per space, above
+    ``rules.max_range`` where a space cannot be attacked (the game reads only the spaces
+    entities stand on, so it skips the board-wide copy that :func:`_sight` makes). ``work``:
+    scratch of at least ``2 * rules.stack_cap + 2`` rows of 3; the game passes its decision's
+    buffers (``live_movement._sight_from``), since a fresh pair per search was 5 % of a greedy
+    game in malloc and free (docs/performance.md)."""
     # The best cost per portal origin and penalty flags lives in a short list (``seen``), not a
     # [spaces, 4] table cleared per call: only the start, its twin and portal pieces are ever
-    # origins. ``best_out`` is a fresh local (not ``out``) so the compiler knows no other array
-    # aliases it in the ray loop.
+    # origins.
     max_range, door_range, cap = rules.max_range, rules.door_range, rules.stack_cap
-    best_out = np.full(sight_nbr.shape[0], np.int32(1 << 30), np.int32)
+    for s in range(best_out.shape[0]):
+        best_out[s] = 1 << 30
     # rows [0, cap): the origin stack (space, cost, flags); from cap: the seen list (space,
     # flags, best cost). Indexed in place: a view would cost a reference count per call.
-    work = np.empty((2 * cap + 2, 3), np.int64)
     top = _first_origins(start, twin, best_out, work, cap)
     n_seen = top
     while top > 0:

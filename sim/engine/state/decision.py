@@ -10,10 +10,19 @@ read it there, by name:
 - ``reach_cost[s]``: speed the deciding character needs to reach space ``s`` (-1: out of reach);
 - ``reached[:n_reached]``: the spaces that search touched (``n_reached`` -1: nothing to reset,
   search every space);
-- ``sight``: scratch for the line-of-sight rays;
+- ``sight``: the last line-of-sight search (``live_movement._sight_from``: the least range
+  needed per space, read by its caller before the next search) and scratch for the reach;
+- ``rays``: the sight search's origin stack (``sight._rays_into``; a search that needs more
+  rows than it has, an unusually long range through many portals, takes fresh ones);
 - ``interactable``: the function row of the interactable it can use this decision (-1: none);
 - ``threat``: scratch for greedy's threat arrays (``greedy._threats``: six numbers per entity),
-  rewritten by each call; within one decision every call writes the same values.
+  rewritten by each call; within one decision every call writes the same values;
+- ``pos_base``: greedy's per-position base score (``greedy._pos_base``, one per grid position),
+  the same way: every call of one decision writes the same values;
+- ``walk``: greedy's position score per entry of ``reached`` (``greedy._best_position``).
+
+Why scratch and not fresh arrays: a malloc and a free per search and per decision were about
+8 % of a greedy game (docs/performance.md).
 
 A look-ahead copy of a game gets scratch of its own (``game_state._clone``), so nothing a
 simulation searches can reach the real decision.
@@ -26,13 +35,20 @@ import numpy as np
 from numba.experimental import structref
 
 from sim._jit import njit
+from sim.board.sight import stack_cap
+from sim.catalogue.board_rules import GRID
 from sim.engine.state.borrow import borrowed
 from sim.engine.state.view import ViewedStructRef
 
-DECISION_FIELDS = ("reach_cost", "reached", "n_reached", "sight", "interactable", "threat")
+DECISION_FIELDS = ("reach_cost", "reached", "n_reached", "sight", "rays", "interactable",
+                   "threat", "pos_base", "walk")
 # the fields a policy may write: its own scratch, read by nothing else (the rest is _legal's
 # output, which _apply and the policies read; tests/test_policy_conformance.py)
-POLICY_SCRATCH = ("threat",)
+POLICY_SCRATCH = ("threat", "pos_base", "walk")
+# the sight searches the ``rays`` buffer holds without taking fresh rows: a range of up to
+# RAYS_RANGE through up to RAYS_PIECES portal pieces (sight.stack_cap); not a game rule, only
+# the size of a buffer (a longer search is still exact)
+RAYS_RANGE, RAYS_PIECES = 8, 4
 
 
 @structref.register
@@ -43,8 +59,9 @@ class DecisionType(ViewedStructRef):
 def _copy(decision):
     """A deep copy (``State.copy``): the arrays copied, the scalars as they are."""
     return _decision_of(decision.reach_cost.copy(), decision.reached.copy(),
-                        decision.n_reached, decision.sight.copy(), decision.interactable,
-                        decision.threat.copy())
+                        decision.n_reached, decision.sight.copy(), decision.rays.copy(),
+                        decision.interactable, decision.threat.copy(),
+                        decision.pos_base.copy(), decision.walk.copy())
 
 
 class Decision(structref.StructRefProxy):
@@ -56,8 +73,9 @@ class Decision(structref.StructRefProxy):
 @njit
 def _decision_fields(decision):
     """The fields for Python: the owned arrays (state/borrow.py) and the scalars."""
-    reach_cost, reached, sight, threat = decision.owners
-    return (reach_cost, reached, decision.n_reached, sight, decision.interactable, threat)
+    reach_cost, reached, sight, rays, threat, pos_base, walk = decision.owners
+    return (reach_cost, reached, decision.n_reached, sight, rays, decision.interactable, threat,
+            pos_base, walk)
 
 
 if numba.config.DISABLE_JIT:
@@ -66,10 +84,12 @@ if numba.config.DISABLE_JIT:
         __doc__ = Decision.__doc__
         copy = _copy
 
-        def __init__(self, reach_cost, reached, n_reached, sight, interactable, threat,
-                     owners=None):
+        def __init__(self, reach_cost, reached, n_reached, sight, rays, interactable, threat,
+                     pos_base, walk, owners=None):
             self.reach_cost, self.reached, self.n_reached = reach_cost, reached, n_reached
-            self.sight, self.interactable, self.threat = sight, interactable, threat
+            self.sight, self.rays = sight, rays
+            self.interactable, self.threat = interactable, threat
+            self.pos_base, self.walk = pos_base, walk
 else:
     # ``owners``: the arrays, owned (the fields are borrowed: state/borrow.py)
     structref.define_proxy(Decision, DecisionType, list(DECISION_FIELDS) + ["owners"])
@@ -84,13 +104,19 @@ def new_decision(spaces, entities, n_reached, interactable):
     """Scratch for a board of ``spaces`` spaces and a game of ``entities`` entity rows;
     ``n_reached`` and ``interactable`` as a fresh game (0, 0) or a look-ahead copy (-1, the real
     decision's) starts them."""
-    return _decision_of(np.full(spaces, -1, np.int32), np.empty(4 * spaces + 16, np.int64),
-                        n_reached, np.empty(spaces, np.int32), interactable,
-                        np.empty(6 * entities, np.int64))
+    reached = 4 * spaces + 16  # the reach's queue: a space is queued again when a cheaper way
+    # to it is found (live_movement._reach_from); ``walk`` holds a score per entry
+    return _decision_of(np.full(spaces, -1, np.int32), np.empty(reached, np.int64),
+                        n_reached, np.empty(spaces, np.int32),
+                        np.empty((2 * stack_cap(RAYS_RANGE, RAYS_PIECES) + 2, 3), np.int64),
+                        interactable, np.empty(6 * entities, np.int64),
+                        np.empty(GRID * GRID), np.empty(reached))
 
 
 @njit
-def _decision_of(reach_cost, reached, n_reached, sight, interactable, threat):
+def _decision_of(reach_cost, reached, n_reached, sight, rays, interactable, threat, pos_base,
+                 walk):
     """The Decision of these arrays: borrowed in the fields, owned in ``owners``."""
     return Decision(borrowed(reach_cost), borrowed(reached), n_reached, borrowed(sight),
-                    interactable, borrowed(threat), (reach_cost, reached, sight, threat))
+                    borrowed(rays), interactable, borrowed(threat), borrowed(pos_base),
+                    borrowed(walk), (reach_cost, reached, sight, rays, threat, pos_base, walk))

@@ -354,6 +354,34 @@ def test_game_reach_equals_board_kernel(board):
             assert np.array_equal(game.st.decision.reach_cost, want), (start, speed)
 
 
+def test_a_repeated_reach_question_is_answered_again_until_the_board_changes():
+    """The reach search skips a repeat of the question it last answered (start, speed, board
+    revision: state/decision.py) and searches again once the board changes: a voided position
+    ("no moves or sight into, out or through") is out of reach at once, and the answer is the
+    one a fresh search gives."""
+    from sim.catalogue.tile_layout import FLOOR
+    from sim.engine.rules.live_movement import _reach_from, _void_position
+
+    game = new_game(3, 1, log=False)
+    st, S = game.st, game.S
+    floors = np.flatnonzero(np.asarray(st.kind) == FLOOR)
+    start, elsewhere, speed = np.int64(floors[len(floors) // 2]), np.int64(floors[0]), np.int64(6)
+    n = _reach_from(st, S, start, speed)
+    first = st.decision.reach_cost.copy()
+    assert _reach_from(st, S, start, speed) == n  # the repeat
+    assert np.array_equal(st.decision.reach_cost, first)
+    here = st.tile_pos[start]
+    p = next(int(st.tile_pos[s]) for s in np.flatnonzero(first > 0) if st.tile_pos[s] != here)
+    assert (first[st.tile_pos == p] > 0).any()
+    _void_position(st, p)
+    _reach_from(st, S, start, speed)
+    after = st.decision.reach_cost.copy()
+    assert (after[np.asarray(st.tile_pos) == p] < 0).all() and (first[after < 0] >= 0).any()
+    _reach_from(st, S, elsewhere, speed)
+    _reach_from(st, S, start, speed)  # a fresh search of the same question
+    assert np.array_equal(st.decision.reach_cost, after)
+
+
 @pytest.mark.parametrize("deaths, rotation, why", [(6, 1, 0), (7, 1, L.BY_DEATHS),
                                                    (0, 6, 0), (0, 7, L.BY_ROTATION)])
 def test_the_reveal_thresholds_are_seven_deaths_or_rotation_seven(deaths, rotation, why):

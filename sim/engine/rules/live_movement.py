@@ -32,11 +32,18 @@ def _reach_from(st, S, start, speed):
     but it touches only the spaces it reaches: a breadth-first search whose queue doubles as the
     list to reset next time, instead of clearing and scanning all 1,225 spaces per question.
     Portal twins are reached at no cost ("Crossing between the two costs nothing in itself"), so
-    a space may be queued again when a cheaper way is found (label-correcting).
+    a space may be queued again when a cheaper way is found (label-correcting). The question
+    it last answered (start, speed, the board's revision) is answered again from the buffers
+    as they stand (``reach_from`` in state/decision.py).
     """
     # arrays hoisted into locals: reading one from the state inside the loop would be a load
     # through its pointer each time
     decision = st.decision
+    rev = st.game.board_rev
+    if (decision.n_reached >= 0 and decision.reach_from == start
+            and decision.reach_speed == speed and decision.reach_rev == rev):
+        return decision.n_reached  # the question just answered (state/decision.py)
+    decision.reach_from, decision.reach_speed, decision.reach_rev = start, speed, rev
     cost = decision.reach_cost
     q = decision.reached
     twin = st.twin

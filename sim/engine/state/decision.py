@@ -10,6 +10,11 @@ read it there, by name:
 - ``reach_cost[s]``: speed the deciding character needs to reach space ``s`` (-1: out of reach);
 - ``reached[:n_reached]``: the spaces that search touched (``n_reached`` -1: nothing to reset,
   search every space);
+- ``reach_from``, ``reach_speed``, ``reach_rev``: the question that search answered (its start,
+  its speed, the live board's revision, fields.BOARD_REV; ``reach_from`` -1: none). The reach
+  depends on nothing else, so the next search of the same question is skipped: 40 % of a
+  greedy game's searches repeat the one before (after an attack, the same character on the
+  same space with the same speed left);
 - ``sight``: the last line-of-sight search (``live_movement._sight_from``: the least range
   needed per space, read by its caller before the next search) and scratch for the reach;
 - ``rays``: the sight search's origin stack (``sight._rays_into``; a search that needs more
@@ -40,8 +45,8 @@ from sim.catalogue.board_rules import GRID
 from sim.engine.state.borrow import borrowed
 from sim.engine.state.view import ViewedStructRef
 
-DECISION_FIELDS = ("reach_cost", "reached", "n_reached", "sight", "rays", "interactable",
-                   "threat", "pos_base", "walk")
+DECISION_FIELDS = ("reach_cost", "reached", "n_reached", "reach_from", "reach_speed", "reach_rev",
+                   "sight", "rays", "interactable", "threat", "pos_base", "walk")
 # the fields a policy may write: its own scratch, read by nothing else (the rest is _legal's
 # output, which _apply and the policies read; tests/test_policy_conformance.py)
 POLICY_SCRATCH = ("threat", "pos_base", "walk")
@@ -59,7 +64,8 @@ class DecisionType(ViewedStructRef):
 def _copy(decision):
     """A deep copy (``State.copy``): the arrays copied, the scalars as they are."""
     return _decision_of(decision.reach_cost.copy(), decision.reached.copy(),
-                        decision.n_reached, decision.sight.copy(), decision.rays.copy(),
+                        decision.n_reached, decision.reach_from, decision.reach_speed,
+                        decision.reach_rev, decision.sight.copy(), decision.rays.copy(),
                         decision.interactable, decision.threat.copy(),
                         decision.pos_base.copy(), decision.walk.copy())
 
@@ -74,8 +80,8 @@ class Decision(structref.StructRefProxy):
 def _decision_fields(decision):
     """The fields for Python: the owned arrays (state/borrow.py) and the scalars."""
     reach_cost, reached, sight, rays, threat, pos_base, walk = decision.owners
-    return (reach_cost, reached, decision.n_reached, sight, rays, decision.interactable, threat,
-            pos_base, walk)
+    return (reach_cost, reached, decision.n_reached, decision.reach_from, decision.reach_speed,
+            decision.reach_rev, sight, rays, decision.interactable, threat, pos_base, walk)
 
 
 if numba.config.DISABLE_JIT:
@@ -84,9 +90,10 @@ if numba.config.DISABLE_JIT:
         __doc__ = Decision.__doc__
         copy = _copy
 
-        def __init__(self, reach_cost, reached, n_reached, sight, rays, interactable, threat,
-                     pos_base, walk, owners=None):
+        def __init__(self, reach_cost, reached, n_reached, reach_from, reach_speed, reach_rev,
+                     sight, rays, interactable, threat, pos_base, walk, owners=None):
             self.reach_cost, self.reached, self.n_reached = reach_cost, reached, n_reached
+            self.reach_from, self.reach_speed, self.reach_rev = reach_from, reach_speed, reach_rev
             self.sight, self.rays = sight, rays
             self.interactable, self.threat = interactable, threat
             self.pos_base, self.walk = pos_base, walk
@@ -107,16 +114,17 @@ def new_decision(spaces, entities, n_reached, interactable):
     reached = 4 * spaces + 16  # the reach's queue: a space is queued again when a cheaper way
     # to it is found (live_movement._reach_from); ``walk`` holds a score per entry
     return _decision_of(np.full(spaces, -1, np.int32), np.empty(reached, np.int64),
-                        n_reached, np.empty(spaces, np.int32),
+                        n_reached, -1, 0, 0, np.empty(spaces, np.int32),
                         np.empty((2 * stack_cap(RAYS_RANGE, RAYS_PIECES) + 2, 3), np.int64),
                         interactable, np.empty(6 * entities, np.int64),
                         np.empty(GRID * GRID), np.empty(reached))
 
 
 @njit
-def _decision_of(reach_cost, reached, n_reached, sight, rays, interactable, threat, pos_base,
-                 walk):
+def _decision_of(reach_cost, reached, n_reached, reach_from, reach_speed, reach_rev, sight, rays,
+                 interactable, threat, pos_base, walk):
     """The Decision of these arrays: borrowed in the fields, owned in ``owners``."""
-    return Decision(borrowed(reach_cost), borrowed(reached), n_reached, borrowed(sight),
+    return Decision(borrowed(reach_cost), borrowed(reached), n_reached, reach_from, reach_speed,
+                    reach_rev, borrowed(sight),
                     borrowed(rays), interactable, borrowed(threat), borrowed(pos_base),
                     borrowed(walk), (reach_cost, reached, sight, rays, threat, pos_base, walk))

@@ -122,7 +122,8 @@ def _swap(st, S, p, q, by):
             elif home == q and pos == q and not covers:
                 ent.home[e] = p
     _carry_floor(st, S, p, q, a, b, covers)
-    _tile_distance(st)
+    if n_pairs > 0:  # the tile distances change only with the portal links (none moved else)
+        _tile_distance(st)
     st.game.tile_changes += 1
     _log(st, L.EV_SWAP, p, q, a, b, by, 1 if covers else 0)
 
@@ -153,10 +154,12 @@ def _transform(st, S, p, n, by):
     so = fx[2 * old, TF_SIZE]
     sn = fx[2 * n, TF_SIZE]
     _leave_states(st, p)
-    for cell in range(BLOCK * BLOCK):
+    severed = False  # a portal link from p to another position (the only links between tiles:
+    for cell in range(BLOCK * BLOCK):  # the new tile's own pair lies in p)
         s = _cell_space(p, cell)
         t = st.twin[s]
         if t >= 0:
+            severed = severed or st.tile_pos[t] != st.tile_pos[s]
             st.twin[t] = -1
             st.twin[s] = -1
     _clear(st, p)
@@ -183,7 +186,8 @@ def _transform(st, S, p, n, by):
             cell = _space_cell(s)
             i, j = consolidate(cell // BLOCK - oo, cell % BLOCK - oo, so, sn)
             fl[f, 1] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
-    _tile_distance(st)
+    if severed:  # the tile distances change only with the links between tiles
+        _tile_distance(st)
     st.game.tile_changes += 1
     _log(st, L.EV_TRANSFORM, p, old, n, by, 0, 0)
 

@@ -146,12 +146,19 @@ def _step_cost(rules, d, flags, from_water, tile_paid, water_paid):
     return cost, tile_paid, water_paid
 
 
+@njit(inline="always")
+def rays_rows(cap):
+    """The rows of :func:`_rays_into`'s ``work`` for an origin stack of ``cap``
+    (``rules.stack_cap``): the stack, then the seen list (the start and its twin besides)."""
+    return 2 * cap + 2
+
+
 @njit
 def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules):
     """:func:`_rays_into` fresh arrays: a new ``int32[n]``, the least range needed per space."""
-    cap = rules.stack_cap
     return _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules,
-                      np.empty(sight_nbr.shape[0], np.int32), np.empty((2 * cap + 2, 3), np.int64))
+                      np.empty(sight_nbr.shape[0], np.int32),
+                      np.empty((rays_rows(rules.stack_cap), 3), np.int64))
 
 
 @njit
@@ -162,7 +169,7 @@ def _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best_o
     Fills and returns ``best_out`` (``int32[n]``): the least range needed per space, above
     ``rules.max_range`` where a space cannot be attacked (the game reads only the spaces
     entities stand on, so it skips the board-wide copy that :func:`_sight` makes). ``work``:
-    scratch of at least ``2 * rules.stack_cap + 2`` rows of 3; the game passes its decision's
+    scratch of at least :func:`rays_rows` rows of 3; the game passes its decision's
     buffers (``live_movement._sight_from``), since a fresh pair per search was 5 % of a greedy
     game in malloc and free (docs/performance.md)."""
     # The best cost per portal origin and penalty flags lives in a short list (``seen``), not a

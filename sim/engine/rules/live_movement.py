@@ -14,7 +14,7 @@ import numpy as np
 from sim._jit import njit
 from sim.board.graph import MAX_BODIES
 from sim.board.movement import _reach
-from sim.board.sight import SightRules, _rays_into, stack_cap
+from sim.board.sight import SightRules, _rays_into, rays_rows, stack_cap
 
 from sim.engine.state import fields as L
 from sim.engine.state.game_state import _board_changed
@@ -101,7 +101,7 @@ def _reach_from(st, S, start, speed):
 @njit(inline="always")
 def _sight_from(st, S, start, max_range):
     """Per space, the least range needed to attack it from ``start``: attackable where it is at
-    most ``max_range``; the game reads only the spaces entities stand on). The result is the
+    most ``max_range`` (the game reads only the spaces entities stand on). The result is the
     decision's ``sight`` buffer, valid until the next search: each caller reads it at once."""
     ip = S.ip
     cap = stack_cap(max_range, ip[L.P_N_PIECES])
@@ -110,8 +110,8 @@ def _sight_from(st, S, start, max_range):
                        ip[L.P_PORTAL_BOUNDARY], ip[L.P_DOOR_RANGE], cap)
     decision = st.decision
     work = decision.rays
-    if work.shape[0] < 2 * cap + 2:  # a longer search than the buffer holds (decision.py)
-        work = np.empty((2 * cap + 2, 3), np.int64)
+    if work.shape[0] < rays_rows(cap):  # a longer search than the buffer holds (decision.py)
+        work = np.empty((rays_rows(cap), 3), np.int64)
     return _rays_into(st.sight_nbr, st.sight_flag, st.kind, st.twin, st.tile_pos, start, rules,
                       decision.sight, work)
 

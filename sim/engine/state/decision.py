@@ -40,7 +40,7 @@ import numpy as np
 from numba.experimental import structref
 
 from sim._jit import njit
-from sim.board.sight import stack_cap
+from sim.board.sight import rays_rows, stack_cap
 from sim.catalogue.board_rules import GRID
 from sim.engine.state.borrow import borrowed
 from sim.engine.state.view import ViewedStructRef
@@ -115,7 +115,7 @@ def new_decision(spaces, entities, n_reached, interactable):
     # to it is found (live_movement._reach_from); ``walk`` holds a score per entry
     return _decision_of(np.full(spaces, -1, np.int32), np.empty(reached, np.int64),
                         n_reached, -1, 0, 0, np.empty(spaces, np.int32),
-                        np.empty((2 * stack_cap(RAYS_RANGE, RAYS_PIECES) + 2, 3), np.int64),
+                        np.empty((rays_rows(stack_cap(RAYS_RANGE, RAYS_PIECES)), 3), np.int64),
                         interactable, np.empty(6 * entities, np.int64),
                         np.empty(GRID * GRID), np.empty(reached))
 

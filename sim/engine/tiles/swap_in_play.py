@@ -154,8 +154,10 @@ def _transform(st, S, p, n, by):
     so = fx[2 * old, TF_SIZE]
     sn = fx[2 * n, TF_SIZE]
     _leave_states(st, p)
-    severed = False  # a portal link from p to another position (the only links between tiles:
-    for cell in range(BLOCK * BLOCK):  # the new tile's own pair lies in p)
+    # whether a portal link from p to another position is cut (the only links between tiles:
+    # the new tile's own pair lies in p)
+    severed = False
+    for cell in range(BLOCK * BLOCK):
         s = _cell_space(p, cell)
         t = st.twin[s]
         if t >= 0:

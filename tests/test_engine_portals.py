@@ -118,3 +118,58 @@ def test_the_games_sight_search_matches_the_reference_through_portals():
             assert np.array_equal(got[seen], want[want >= 0]), (start, rng)
             checked += int(seen.sum())
     assert checked > 100
+
+
+def test_kept_sight_searches_answer_as_a_fresh_search_would():
+    """Sight depends only on the start and the live board ("if you cannot draw a straight line
+    from yourself to them, you cannot attack them"; no entity blocks a line), so the game keeps
+    each search per start (``live_movement._sight_from``, state/decision.py ``sight_keys``) and
+    answers a later question from that start with a range no wider from the kept list. Over
+    every floor space as a start (enough to fill the lists and start new generations), then a
+    random order of starts and ranges (repeats, narrower after wider), then again after a
+    voided position (a new board revision), every answer agrees with the plain-Python reference
+    of the board as it stands (least ranges up to ``6 * RAYS_RANGE``, read up to the range
+    asked);
+    the kept lists must be hit, and a kept list that outlived the void would fail."""
+    from types import SimpleNamespace
+
+    from sim.board.reference import ref_attack_costs
+    from sim.engine.rules.live_movement import _sight_from, _void_position
+    from sim.engine.state.decision import RAYS_RANGE
+    from tests._engine_kit import CATALOGUE
+
+    game, s, far = _portal_game()
+    st, decision = game.st, game.st.decision
+    rng = np.random.default_rng(7)
+    WIDE = 6 * RAYS_RANGE  # wide searches: long lists
+
+    def board():
+        g = SimpleNamespace(sight_nbr=np.asarray(st.sight_nbr), sight_flag=np.asarray(st.sight_flag),
+                            kind=np.asarray(st.kind), twin=np.asarray(st.twin),
+                            tile_pos=np.asarray(st.tile_pos), rules=CATALOGUE.board_rules)
+        floor = np.flatnonzero((g.kind == FLOOR) & (g.tile_pos >= 0))
+        return {int(x): ref_attack_costs(g, int(x), WIDE) for x in floor}
+
+    def ask(want, start, r):
+        keys = np.asarray(decision.sight_keys)[start]
+        kept = (keys[0] == decision.sight_gen and keys[1] >= r
+                and decision.sight_rev == st.game.board_rev)
+        got = np.array(_sight_from(st, game.S, start, r))
+        seen, ok = got <= r, (want[start] >= 0) & (want[start] <= r)
+        assert np.array_equal(np.flatnonzero(seen), np.flatnonzero(ok)), (start, r)
+        assert np.array_equal(got[seen], want[start][ok]), (start, r)
+        return int(kept)
+
+    kept, gens = 0, set()
+    for rounds in range(2):  # before and after the far portal's position becomes void
+        want = board()
+        starts = list(want)
+        for start in rng.permutation(starts):
+            kept += ask(want, int(start), WIDE)
+            gens.add(int(decision.sight_gen))
+        for _ in range(600):
+            start = int(starts[rng.integers(len(starts))])
+            kept += ask(want, start, int(rng.choice([1, 2, 3, RAYS_RANGE])))
+        _void_position(st, int(st.tile_pos[far]))
+    assert kept > 400  # most questions of the random rounds were answered from a kept list
+    assert len(gens) >= 4  # the lists filled up (or the board changed) at least three times

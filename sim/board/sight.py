@@ -153,33 +153,45 @@ def rays_rows(cap):
     return 2 * cap + 2
 
 
+UNSEEN = 1 << 30  # the least range of a space no ray reached
+
+
 @njit
 def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules):
     """:func:`_rays_into` fresh arrays: a new ``int32[n]``, the least range needed per space."""
-    return _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules,
-                      np.empty(sight_nbr.shape[0], np.int32),
-                      np.empty((rays_rows(rules.stack_cap), 3), np.int64))
+    n = sight_nbr.shape[0]
+    best = np.full(n, UNSEEN, np.int32)
+    _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best,
+               np.empty((rays_rows(rules.stack_cap), 3), np.int64), np.empty((n, 2), np.int32), 0)
+    return best
 
 
 @njit
-def _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best_out, work):
+def _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best_out, work, listed,
+               at):
     """Cast the eight rays from the start (and from its portal twin); each portal piece a ray
     reaches within range starts eight new rays from the other piece with the range left.
     Origins carry (cost, tile penalty paid, water penalty paid) for the "once" counting modes.
-    Fills and returns ``best_out`` (``int32[n]``): the least range needed per space, above
-    ``rules.max_range`` where a space cannot be attacked (the game reads only the spaces
-    entities stand on, so it skips the board-wide copy that :func:`_sight` makes). ``work``:
-    scratch of at least :func:`rays_rows` rows of 3; the game passes its decision's
-    buffers (``live_movement._sight_from``), since a fresh pair per search was 5 % of a greedy
-    game in malloc and free (docs/performance.md)."""
+    ``best_out`` (``int32[n]``, :data:`UNSEEN` everywhere on entry) gets the least range needed
+    per space where it is at most ``rules.max_range``; the spaces reached are listed with their
+    range in ``listed[at:]`` (``int32[, 2]``, room for every space), and the end of the list is
+    returned. Why a list and no board-wide fill: the game keeps the list to reset the table and
+    to answer the same question again without casting a ray (``live_movement._sight_from``).
+    ``work``: scratch of at least :func:`rays_rows` rows of 3; the game passes its decision's
+    buffers, since a fresh pair per search was 5 % of a greedy game in malloc and free
+    (docs/performance.md)."""
     # The best cost per portal origin and penalty flags lives in a short list (``seen``), not a
     # [spaces, 4] table cleared per call: only the start, its twin and portal pieces are ever
     # origins.
     max_range, door_range, cap = rules.max_range, rules.door_range, rules.stack_cap
-    for s in range(best_out.shape[0]):
-        best_out[s] = 1 << 30
     # rows [0, cap): the origin stack (space, cost, flags); from cap: the seen list (space,
     # flags, best cost). Indexed in place: a view would cost a reference count per call.
+    at0 = at
+    if best_out[start] == UNSEEN:  # the first origins are seen at range 0
+        at = _lower(best_out, listed, at, start, 0)
+    tw = twin[start]
+    if tw >= 0 and best_out[tw] == UNSEEN:
+        at = _lower(best_out, listed, at, tw, 0)
     top = _first_origins(start, twin, best_out, work, cap)
     n_seen = top
     while top > 0:
@@ -205,7 +217,7 @@ def _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best_o
                     break
                 steps += 1
                 if c < best_out[nx]:
-                    best_out[nx] = c
+                    at = _lower(best_out, listed, at, nx, c)
                 t = twin[nx]
                 if t >= 0:  # range "emerges from the other component"
                     ct, tp = c, tile_paid
@@ -215,7 +227,7 @@ def _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best_o
                         tp = 1
                     if ct <= max_range:
                         if ct < best_out[t]:
-                            best_out[t] = ct
+                            at = _lower(best_out, listed, at, t, ct)
                         key = tp | (water_paid << 1)
                         if ct < _seen_cost(work, cap, n_seen, t, key) and top < cap:
                             n_seen = _set_seen(work, cap, n_seen, t, key, ct)
@@ -224,7 +236,19 @@ def _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best_o
                 if door:
                     break
                 cur = nx
-    return best_out
+    for i in range(at0, at):  # the list holds each space's final range
+        listed[i, 1] = best_out[listed[i, 0]]
+    return at
+
+
+@njit(inline="always")
+def _lower(best_out, listed, at, space, cost):
+    """``best_out[space] = cost`` (a lower range than it had), listing a space seen first."""
+    if best_out[space] == UNSEEN:
+        listed[at, 0] = space
+        at += 1
+    best_out[space] = cost
+    return at
 
 
 @njit(inline="always")

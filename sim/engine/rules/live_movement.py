@@ -14,7 +14,7 @@ import numpy as np
 from sim._jit import njit
 from sim.board.graph import MAX_BODIES
 from sim.board.movement import _reach
-from sim.board.sight import SightRules, _rays_into, rays_rows, stack_cap
+from sim.board.sight import UNSEEN, SightRules, _rays_into, rays_rows, stack_cap
 
 from sim.engine.state import fields as L
 from sim.engine.state.game_state import _board_changed
@@ -88,6 +88,8 @@ def _reach_from(st, S, start, speed):
                    np.zeros(1, np.int32), np.empty(0, np.int32), start, speed, 0, mc, cost,
                    decision.sight)
             decision.n_reached = -1  # reset everything next time
+            decision.sight_len = -1  # (the sight table was its scratch)
+            decision.sight_at = -1
             n = 0
             for s2 in range(cost.shape[0]):
                 if cost[s2] >= 0:
@@ -101,19 +103,73 @@ def _reach_from(st, S, start, speed):
 @njit(inline="always")
 def _sight_from(st, S, start, max_range):
     """Per space, the least range needed to attack it from ``start``: attackable where it is at
-    most ``max_range`` (the game reads only the spaces entities stand on). The result is the
-    decision's ``sight`` buffer, valid until the next search: each caller reads it at once."""
+    most ``max_range`` (the game reads only the spaces entities stand on; a space may show a
+    range above ``max_range`` when the answer is a wider search's, and each caller compares with
+    its own range, which never exceeds the one it asked for). The result is the decision's
+    ``sight`` buffer, valid until the next search: each caller reads it at once.
+
+    Why searches are kept: sight depends only on the start and the live board (no entity blocks
+    a line), and half of a greedy game's searches ask again from a space searched before on the
+    same board (the same character after moving back, a teammate on the same space, a CPU).
+    Each search lists the spaces it reached in ``sight_list``; ``sight_keys[start]`` names its
+    list while the board is unchanged (``sight_rev``) and answers every question from that start
+    with a range no wider (state/decision.py)."""
+    decision = st.decision
+    sight = decision.sight
+    keys = decision.sight_keys
+    listed = decision.sight_list
+    rev = st.game.board_rev
+    if decision.sight_rev != rev:  # the board changed: every kept list is stale
+        decision.sight_rev = rev
+        decision.sight_gen += 1
+        decision.sight_top = 0
+    gen = decision.sight_gen
+    kept = keys[start, 0] == gen and keys[start, 1] >= max_range
+    if kept and decision.sight_at == start and decision.sight_len >= 0:
+        return sight  # the table holds this answer already
+    _sight_clear(sight, listed, decision.sight_off, decision.sight_len)
+    if kept:
+        off, end = keys[start, 2], keys[start, 2] + keys[start, 3]
+        for i in range(off, end):
+            sight[listed[i, 0]] = listed[i, 1]
+    else:
+        if decision.sight_top + sight.shape[0] > listed.shape[0]:  # the lists are full: a new
+            decision.sight_gen += 1  # generation (a board's worth of room is left for one)
+            decision.sight_top = 0
+            gen = decision.sight_gen
+        off = decision.sight_top
+        end = _sight_search(st, S, start, max_range, sight, listed, off)
+        decision.sight_top = end
+        keys[start, 0], keys[start, 1], keys[start, 2], keys[start, 3] = gen, max_range, off, end - off
+    decision.sight_at, decision.sight_off, decision.sight_len = start, off, end - off
+    return sight
+
+
+@njit(inline="always")
+def _sight_clear(sight, listed, off, length):
+    """Reset the sight table to unseen: only the listed spaces (-1: all of them, after a search
+    that used the table as scratch or a fresh decision)."""
+    if length < 0:
+        sight[:] = UNSEEN
+    else:
+        for i in range(off, off + length):
+            sight[listed[i, 0]] = UNSEEN
+
+
+@njit(inline="always")
+def _sight_search(st, S, start, max_range, sight, listed, at):
+    """Cast the rays (``sight._rays_into``) with the rules' costs; the reached spaces are listed
+    from ``listed[at]``; returns the end of the list."""
     ip = S.ip
     cap = stack_cap(max_range, ip[L.P_N_PIECES])
     rules = SightRules(max_range, ip[L.P_RANGE_COST], ip[L.P_DIAG_COST], ip[L.P_TILE_PEN],
                        ip[L.P_PER_BOUNDARY], ip[L.P_WATER_PEN], ip[L.P_PER_WATER],
                        ip[L.P_PORTAL_BOUNDARY], ip[L.P_DOOR_RANGE], cap)
-    decision = st.decision
-    work = decision.rays
+    work = st.decision.rays
     if work.shape[0] < rays_rows(cap):  # a longer search than the buffer holds (decision.py)
         work = np.empty((rays_rows(cap), 3), np.int64)
     return _rays_into(st.sight_nbr, st.sight_flag, st.kind, st.twin, st.tile_pos, start, rules,
-                      decision.sight, work)
+                      sight, work, listed, at)
 
 
 @njit

@@ -16,7 +16,17 @@ read it there, by name:
   greedy game's searches repeat the one before (after an attack, the same character on the
   same space with the same speed left);
 - ``sight``: the last line-of-sight search (``live_movement._sight_from``: the least range
-  needed per space, read by its caller before the next search) and scratch for the reach;
+  needed per space, read by its caller before the next search) and scratch for the reach's
+  fallback;
+- ``sight_list``: the spaces each kept sight search reached, with their range (rows of
+  (space, range), searches one after another from row 0 up to ``sight_top``);
+  ``sight_keys[s]``: (generation, range, first row, rows) of the search kept for start ``s``,
+  valid while its generation is ``sight_gen``; ``sight_rev``: the board revision the kept
+  searches belong to (a new one, or a full list, starts a new generation); ``sight_at``,
+  ``sight_off``, ``sight_len``: the start and the rows the ``sight`` table holds now, so only
+  those are reset (``sight_len`` -1: reset the whole table). Sight depends only on the start
+  and the board, and about half of a greedy game's sight searches ask again from a start
+  searched before on the same board (docs/performance.md);
 - ``rays``: the sight search's origin stack (``sight._rays_into``; a search that needs more
   rows than it has, an unusually long range through many portals, takes fresh ones);
 - ``interactable``: the function row of the interactable it can use this decision (-1: none);
@@ -46,7 +56,9 @@ from sim.engine.state.borrow import borrowed
 from sim.engine.state.view import ViewedStructRef
 
 DECISION_FIELDS = ("reach_cost", "reached", "n_reached", "reach_from", "reach_speed", "reach_rev",
-                   "sight", "rays", "interactable", "threat", "pos_base", "walk")
+                   "sight", "rays", "interactable", "threat", "pos_base", "walk",
+                   "sight_keys", "sight_list", "sight_rev", "sight_gen", "sight_top", "sight_at",
+                   "sight_off", "sight_len")
 # the fields a policy may write: its own scratch, read by nothing else (the rest is _legal's
 # output, which _apply and the policies read; tests/test_policy_conformance.py)
 POLICY_SCRATCH = ("threat", "pos_base", "walk")
@@ -54,6 +66,9 @@ POLICY_SCRATCH = ("threat", "pos_base", "walk")
 # RAYS_RANGE through up to RAYS_PIECES portal pieces (sight.stack_cap); not a game rule, only
 # the size of a buffer (a longer search is still exact)
 RAYS_RANGE, RAYS_PIECES = 8, 4
+# the kept sight searches' list holds this many boards' worth of spaces before it starts again
+# (a buffer's size, not a game rule: a fuller list only means more searches cast again)
+SIGHT_LISTS = 4
 
 
 @structref.register
@@ -67,7 +82,10 @@ def _copy(decision):
                         decision.n_reached, decision.reach_from, decision.reach_speed,
                         decision.reach_rev, decision.sight.copy(), decision.rays.copy(),
                         decision.interactable, decision.threat.copy(),
-                        decision.pos_base.copy(), decision.walk.copy())
+                        decision.pos_base.copy(), decision.walk.copy(),
+                        decision.sight_keys.copy(), decision.sight_list.copy(),
+                        decision.sight_rev, decision.sight_gen, decision.sight_top,
+                        decision.sight_at, decision.sight_off, decision.sight_len)
 
 
 class Decision(structref.StructRefProxy):
@@ -79,9 +97,11 @@ class Decision(structref.StructRefProxy):
 @njit
 def _decision_fields(decision):
     """The fields for Python: the owned arrays (state/borrow.py) and the scalars."""
-    reach_cost, reached, sight, rays, threat, pos_base, walk = decision.owners
+    reach_cost, reached, sight, rays, threat, pos_base, walk, keys, listed = decision.owners
     return (reach_cost, reached, decision.n_reached, decision.reach_from, decision.reach_speed,
-            decision.reach_rev, sight, rays, decision.interactable, threat, pos_base, walk)
+            decision.reach_rev, sight, rays, decision.interactable, threat, pos_base, walk,
+            keys, listed, decision.sight_rev, decision.sight_gen, decision.sight_top,
+            decision.sight_at, decision.sight_off, decision.sight_len)
 
 
 if numba.config.DISABLE_JIT:
@@ -91,12 +111,17 @@ if numba.config.DISABLE_JIT:
         copy = _copy
 
         def __init__(self, reach_cost, reached, n_reached, reach_from, reach_speed, reach_rev,
-                     sight, rays, interactable, threat, pos_base, walk, owners=None):
+                     sight, rays, interactable, threat, pos_base, walk, sight_keys, sight_list,
+                     sight_rev, sight_gen, sight_top, sight_at, sight_off, sight_len,
+                     owners=None):
             self.reach_cost, self.reached, self.n_reached = reach_cost, reached, n_reached
             self.reach_from, self.reach_speed, self.reach_rev = reach_from, reach_speed, reach_rev
             self.sight, self.rays = sight, rays
             self.interactable, self.threat = interactable, threat
             self.pos_base, self.walk = pos_base, walk
+            self.sight_keys, self.sight_list = sight_keys, sight_list
+            self.sight_rev, self.sight_gen, self.sight_top = sight_rev, sight_gen, sight_top
+            self.sight_at, self.sight_off, self.sight_len = sight_at, sight_off, sight_len
 else:
     # ``owners``: the arrays, owned (the fields are borrowed: state/borrow.py)
     structref.define_proxy(Decision, DecisionType, list(DECISION_FIELDS) + ["owners"])
@@ -117,14 +142,20 @@ def new_decision(spaces, entities, n_reached, interactable):
                         n_reached, -1, 0, 0, np.empty(spaces, np.int32),
                         np.empty((rays_rows(stack_cap(RAYS_RANGE, RAYS_PIECES)), 3), np.int64),
                         interactable, np.empty(6 * entities, np.int64),
-                        np.empty(GRID * GRID), np.empty(reached))
+                        np.empty(GRID * GRID), np.empty(reached),
+                        np.full((spaces, 4), -1, np.int64),
+                        np.empty((SIGHT_LISTS * spaces, 2), np.int32), -1, 0, 0, -1, 0, -1)
 
 
 @njit
 def _decision_of(reach_cost, reached, n_reached, reach_from, reach_speed, reach_rev, sight, rays,
-                 interactable, threat, pos_base, walk):
+                 interactable, threat, pos_base, walk, sight_keys, sight_list, sight_rev,
+                 sight_gen, sight_top, sight_at, sight_off, sight_len):
     """The Decision of these arrays: borrowed in the fields, owned in ``owners``."""
     return Decision(borrowed(reach_cost), borrowed(reached), n_reached, reach_from, reach_speed,
                     reach_rev, borrowed(sight),
                     borrowed(rays), interactable, borrowed(threat), borrowed(pos_base),
-                    borrowed(walk), (reach_cost, reached, sight, rays, threat, pos_base, walk))
+                    borrowed(walk), borrowed(sight_keys), borrowed(sight_list), sight_rev,
+                    sight_gen, sight_top, sight_at, sight_off, sight_len,
+                    (reach_cost, reached, sight, rays, threat, pos_base, walk, sight_keys,
+                     sight_list))

@@ -252,6 +252,9 @@ def _copy_into(dst, src):
         dst.twin[:] = src.twin
         dst.feature[:] = src.feature
         dst.move_roll[:] = src.move_roll
+        # the kept sight searches were of the simulation's board; the next simulation may reach
+        # the same revision with another board
+        dst.decision.sight_rev = -1
     else:
         d_raw, s_raw = dst.tiles.raw, src.tiles.raw  # the tiles' records past their distances
         for p in range(d_raw.shape[0]):

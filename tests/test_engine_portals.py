@@ -144,7 +144,8 @@ def test_kept_sight_searches_answer_as_a_fresh_search_would():
     WIDE = 6 * RAYS_RANGE  # wide searches: long lists
 
     def board():
-        g = SimpleNamespace(sight_nbr=np.asarray(st.sight_nbr), sight_flag=np.asarray(st.sight_flag),
+        g = SimpleNamespace(sight_nbr=np.asarray(st.sight_nbr),
+                            sight_flag=np.asarray(st.sight_flag),
                             kind=np.asarray(st.kind), twin=np.asarray(st.twin),
                             tile_pos=np.asarray(st.tile_pos), rules=CATALOGUE.board_rules)
         floor = np.flatnonzero((g.kind == FLOOR) & (g.tile_pos >= 0))

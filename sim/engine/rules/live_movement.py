@@ -140,7 +140,8 @@ def _sight_from(st, S, start, max_range):
         off = decision.sight_top
         end = _sight_search(st, S, start, max_range, sight, listed, off)
         decision.sight_top = end
-        keys[start, 0], keys[start, 1], keys[start, 2], keys[start, 3] = gen, max_range, off, end - off
+        keys[start, 0], keys[start, 1] = gen, max_range
+        keys[start, 2], keys[start, 3] = off, end - off
     decision.sight_at, decision.sight_off, decision.sight_len = start, off, end - off
     return sight
 

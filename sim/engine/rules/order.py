@@ -41,18 +41,21 @@ def _begin_order(st, team):
 
 @njit(inline="always")
 def _next_actor(st, team):
-    """Unplaced characters first, then the teammate handed the turn, then card order."""
+    """Unplaced characters first, then the teammate handed the turn, then card order. One
+    pass over the rows finds both the first unplaced member and the first that may act (an
+    unplaced member would have been returned before any other could be)."""
     ent = st.ent
+    first = -1
     for e in range(ent.shape[0]):
-        if ent.team[e] == team and ent.alive[e] != 0 and ent.space[e] < 0:
-            return e
+        if ent.team[e] == team and ent.alive[e] != 0:
+            if ent.space[e] < 0:
+                return e
+            if first < 0 and ent.done[e] == 0:  # _may_act
+                first = e
     up = st.game.next_up - 1
     if up >= 0 and _may_act(ent, up, team):
         return up
-    for e in range(ent.shape[0]):
-        if _may_act(ent, e, team):
-            return e
-    return -1
+    return first
 
 
 @njit

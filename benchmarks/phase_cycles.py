@@ -83,10 +83,6 @@ STEPS = {
 }
 
 
-def _timed(old: str, before: str, after: str) -> tuple[str, str]:
-    return old, before + old + after
-
-
 # (file, old text, new text): each old text must occur exactly once
 TIMERS = [
     ("sim/ai/play.py",

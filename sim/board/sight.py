@@ -187,11 +187,9 @@ def _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best_o
     # rows [0, cap): the origin stack (space, cost, flags); from cap: the seen list (space,
     # flags, best cost). Indexed in place: a view would cost a reference count per call.
     at0 = at
-    if best_out[start] == UNSEEN:  # the first origins are seen at range 0
-        at = _lower(best_out, listed, at, start, 0)
-    tw = twin[start]
-    if tw >= 0 and best_out[tw] == UNSEEN:
-        at = _lower(best_out, listed, at, tw, 0)
+    at = _lower(best_out, listed, at, start, 0)  # the first origins are seen at range 0
+    if twin[start] >= 0:
+        at = _lower(best_out, listed, at, twin[start], 0)
     top = _first_origins(start, twin, best_out, work, cap)
     n_seen = top
     while top > 0:

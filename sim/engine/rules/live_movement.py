@@ -89,7 +89,6 @@ def _reach_from(st, S, start, speed):
                    decision.sight)
             decision.n_reached = -1  # reset everything next time
             decision.sight_len = -1  # (the sight table was its scratch)
-            decision.sight_at = -1
             n = 0
             for s2 in range(cost.shape[0]):
                 if cost[s2] >= 0:

@@ -8,8 +8,11 @@ named line of source, and the script stops if a line has moved), and plays ``--g
 games on one thread. A timer reads the CPU's cycle counter (``llvm.readcyclecounter`` through a
 Numba ``@intrinsic``, about 25 cycles a read, so the smallest rows are upper bounds) and adds
 the cycles since the previous read to a per-step total in a buffer outside the kernels. It
-prints, per step, cycles a call, calls a decision and the share of the loop's time. The timed
-build compiles afresh (a private cache): about three minutes.
+prints, per step, cycles a call, calls a decision and the share of the loop's time; then each
+step's cycles per decision split by what the decision chose (END after the character acted, END
+without acting, an attack, a move, anything else), since a decision that ends the turn runs
+other steps than one that attacks. The timed build compiles afresh (a private cache): about
+three minutes.
 
     python benchmarks/phase_cycles.py [--games 2000] [--rev HEAD]
 
@@ -35,8 +38,14 @@ from numba import carray, njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from sim.engine.rules.actions import _attack_base, _move_base
+
 SLOTS = 64
-BUF = np.zeros(2 * SLOTS, np.int64)  # cycles per step, then calls per step
+OUTCOMES = 5  # what a decision chose: _outcome
+OUTCOME_NAMES = ("end, acted", "end, not acted", "attack", "move", "other")
+# bank 0: cycles per step, then calls per step, over all decisions; banks 1..OUTCOMES: the same
+# over the decisions of one outcome; the last bank: the decision under way (settle)
+BUF = np.zeros((OUTCOMES + 2) * 2 * SLOTS, np.int64)
 ADDR = BUF.ctypes.data  # baked into the machine code: the build's cache is private
 
 
@@ -59,13 +68,39 @@ def _pointer(typingctx, address):
 @njit(inline="always")
 def tadd(k, t0):
     t = rdtsc()
-    b = carray(_pointer(ADDR), 2 * SLOTS)
+    b = carray(_pointer(ADDR), (OUTCOMES + 2) * 2 * SLOTS)
+    now = (OUTCOMES + 1) * 2 * SLOTS
     b[k] += t - t0
     b[SLOTS + k] += 1
+    b[now + k] += t - t0
+    b[now + SLOTS + k] += 1
     return t
+
+
+@njit(inline="always")
+def settle(bank):
+    """Add the decision under way to ``bank`` (1..OUTCOMES) and start the next one at zero."""
+    b = carray(_pointer(ADDR), (OUTCOMES + 2) * 2 * SLOTS)
+    now = (OUTCOMES + 1) * 2 * SLOTS
+    for k in range(2 * SLOTS):
+        b[bank * 2 * SLOTS + k] += b[now + k]
+        b[now + k] = 0
+
+
+@njit(inline="always")
+def _outcome(a, had_acted, n, m):
+    """What a decision chose, 0..OUTCOMES-1 (``OUTCOME_NAMES``; END split by whether the
+    character had acted)."""
+    if a == 0:
+        return 0 if had_acted else 1
+    if _move_base(n, m) <= a < _move_base(n, m) + n:
+        return 3
+    if _attack_base(n, m) <= a < _attack_base(n, m) + m:
+        return 2
+    return 4
 '''
 
-IMPORT = "from sim._cycles import rdtsc, tadd\n"
+IMPORT = "from sim._cycles import _outcome, rdtsc, settle, tadd\n"
 
 # step id -> name, in the order printed
 STEPS = {
@@ -80,6 +115,7 @@ STEPS = {
     22: "apply (all)", 23: "  the action: end", 24: "  the action: other",
     25: "  after-action tiles", 26: "  advance", 27: "    turn starts", 28: "    next actor",
     29: "    GM turn", 30: "    rotation ends",
+    40: "whole decision", 41: "", 42: "", 43: "", 44: "",
 }
 
 
@@ -87,13 +123,16 @@ STEPS = {
 TIMERS = [
     ("sim/ai/play.py",
      "    while g.over == 0:\n        count = _legal(st, S, mask)\n",
-     "    while g.over == 0:\n        t0 = rdtsc()\n        count = _legal(st, S, mask)\n"
+     "    while g.over == 0:\n        t0 = rdtsc()\n        began = t0\n"
+     "        had_acted = st.ent.acted[g.cur] != 0\n        count = _legal(st, S, mask)\n"
      "        t0 = tadd(20, t0)\n"),
     ("sim/ai/play.py",
      "        a = _choose(st, seen[t], mask, count, policies[t], budgets[t])\n"
      "        _apply(st, S, a)\n",
      "        a = _choose(st, seen[t], mask, count, policies[t], budgets[t])\n"
-     "        t0 = tadd(21, t0)\n        _apply(st, S, a)\n        t0 = tadd(22, t0)\n"),
+     "        t0 = tadd(21, t0)\n        _apply(st, S, a)\n        t0 = tadd(22, t0)\n"
+     "        outcome = _outcome(a, had_acted, st.kind.shape[0], st.ent.shape[0])\n"
+     "        tadd(40 + outcome, began)\n        settle(1 + outcome)\n"),
     ("sim/ai/play.py",
      "    hidden = _conceal(st, st.ent.team[st.game.cur])\n    if policy == L.GREEDY:",
      "    t = rdtsc()\n    hidden = _conceal(st, st.ent.team[st.game.cur])\n"
@@ -226,7 +265,7 @@ def child(games: int) -> None:
     import numpy as np
     from games import _teams, _world
 
-    from sim._cycles import BUF, SLOTS
+    from sim._cycles import BUF, OUTCOME_NAMES, OUTCOMES, SLOTS
     from sim.ai.play import play_many
     from sim.engine.state import fields as L
 
@@ -235,15 +274,31 @@ def child(games: int) -> None:
     play_many(stacked, cards, np.arange(8) % 8, teams[:8], 2026, policies=[L.GREEDY] * 4)
     BUF[:] = 0  # the warm-up's steps (and its compile) are not counted
     play_many(stacked, cards, np.arange(games) % 8, teams, 2026, policies=[L.GREEDY] * 4)
-    decisions = BUF[SLOTS + 20]
-    loop = BUF[20] + BUF[21] + BUF[22]
+    banks = BUF.reshape(OUTCOMES + 2, 2 * SLOTS)
+    total = banks[0]
+    decisions = total[SLOTS + 20]
+    loop = total[20] + total[21] + total[22]
     print(f"{games} greedy games on one thread, {decisions / games:.0f} decisions a game, "
           f"{loop / decisions:,.0f} cycles a decision")
     print(f"{'step':32s} {'cycles a call':>14s} {'calls a decision':>17s} {'share':>7s}")
     for k, name in STEPS.items():
-        calls = BUF[SLOTS + k]
-        per_call = BUF[k] / calls if calls else 0.0
-        print(f"{name:32s} {per_call:14,.0f} {calls / decisions:17.3f} {BUF[k] / loop:7.1%}")
+        if not 40 <= k < 40 + OUTCOMES:
+            calls = total[SLOTS + k]
+            per_call = total[k] / calls if calls else 0.0
+            print(f"{name:32s} {per_call:14,.0f} {calls / decisions:17.3f} "
+                  f"{total[k] / loop:7.1%}")
+    print("\nby what the decision chose: cycles a decision of that outcome in each step")
+    counts = [banks[1 + o][SLOTS + 40 + o] for o in range(OUTCOMES)]
+    print(f"{'step':32s}" + "".join(f"{name:>15s}" for name in OUTCOME_NAMES))
+    print(f"{'  share of decisions':32s}" + "".join(f"{n / decisions:15.1%}" for n in counts))
+    print(f"{'  share of cycles':32s}"
+          + "".join(f"{banks[1 + o][40 + o] / loop:15.1%}" for o in range(OUTCOMES)))
+    for k, name in STEPS.items():
+        if not 40 <= k < 40 + OUTCOMES:
+            print(f"{name:32s}" + "".join(f"{banks[1 + o][k] / max(counts[o], 1):15,.0f}"
+                                          for o in range(OUTCOMES)))
+    print(f"{'whole decision':32s}" + "".join(
+        f"{banks[1 + o][40 + o] / max(counts[o], 1):15,.0f}" for o in range(OUTCOMES)))
 
 
 def main() -> None:

@@ -11,10 +11,11 @@ the cycles since the previous read to a per-step total in a buffer outside the k
 prints, per step, cycles a call, calls a decision and the share of the loop's time; then each
 step's cycles per decision split by what the decision chose (END after the character acted, END
 without acting, an attack, a move, anything else), since a decision that ends the turn runs
-other steps than one that attacks. The timed build compiles afresh (a private cache): about
-three minutes.
+other steps than one that attacks; with ``--split ability``, by the deciding character's ability
+instead (a costly scorer of one effect shows up there). The timed build compiles afresh (a
+private cache): about three minutes.
 
-    python benchmarks/phase_cycles.py [--games 2000] [--rev HEAD]
+    python benchmarks/phase_cycles.py [--games 2000] [--rev HEAD] [--split outcome|ability]
 
 docs/performance.md (stop 42) has the first table it printed.
 """
@@ -38,11 +39,23 @@ from numba import carray, njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from sim.catalogue import effect_row
 from sim.engine.rules.actions import _attack_base, _move_base
 
-SLOTS = 64
-OUTCOMES = 5  # what a decision chose: _outcome
-OUTCOME_NAMES = ("end, acted", "end, not acted", "attack", "move", "other")
+# the abilities' effect codes (0 none .. the last an ability may carry: OP_REVIVE) and a short
+# label of each
+ABILITY_OPS = effect_row.OP_REVIVE + 1
+OP_LABELS = tuple(next((name.removeprefix("OP_").lower() for name in effect_row.OP_NAMES
+                        if getattr(effect_row, name) == o), str(o)) for o in range(ABILITY_OPS))
+
+SLOTS = 96  # step timers below 64; from SPLIT_SLOT, one per group of decisions
+SPLIT_SLOT = 64
+BY_ABILITY = False  # (instrument writes True here for --split ability)
+# the groups decisions are split into: what a decision chose (_outcome), or with BY_ABILITY the
+# deciding character's ability (2 * effect code + whether its flag is set: _ability_group)
+OUTCOMES = 2 * ABILITY_OPS if BY_ABILITY else 5
+OUTCOME_NAMES = (tuple(f"{OP_LABELS[o // 2]}{'+' if o % 2 else ''}" for o in range(OUTCOMES))
+                 if BY_ABILITY else ("end, acted", "end, not acted", "attack", "move", "other"))
 # bank 0: cycles per step, then calls per step, over all decisions; banks 1..OUTCOMES: the same
 # over the decisions of one outcome; the last bank: the decision under way (settle)
 BUF = np.zeros((OUTCOMES + 2) * 2 * SLOTS, np.int64)
@@ -88,9 +101,17 @@ def settle(bank):
 
 
 @njit(inline="always")
+def _group(a, had_acted, ability, n, m):
+    """The group of a decision, 0..OUTCOMES-1 (``OUTCOME_NAMES``): its outcome or, with
+    BY_ABILITY, the character's ability."""
+    if BY_ABILITY:
+        return min(ability, OUTCOMES - 1)
+    return _outcome(a, had_acted, n, m)
+
+
+@njit(inline="always")
 def _outcome(a, had_acted, n, m):
-    """What a decision chose, 0..OUTCOMES-1 (``OUTCOME_NAMES``; END split by whether the
-    character had acted)."""
+    """What a decision chose, 0..4 (END split by whether the character had acted)."""
     if a == 0:
         return 0 if had_acted else 1
     if _move_base(n, m) <= a < _move_base(n, m) + n:
@@ -100,7 +121,7 @@ def _outcome(a, had_acted, n, m):
     return 4
 '''
 
-IMPORT = "from sim._cycles import _outcome, rdtsc, settle, tadd\n"
+IMPORT = "from sim._cycles import SPLIT_SLOT, _group, rdtsc, settle, tadd\n"
 
 # step id -> name, in the order printed
 STEPS = {
@@ -115,7 +136,6 @@ STEPS = {
     22: "apply (all)", 23: "  the action: end", 24: "  the action: other",
     25: "  after-action tiles", 26: "  advance", 27: "    turn starts", 28: "    next actor",
     29: "    GM turn", 30: "    rotation ends",
-    40: "whole decision", 41: "", 42: "", 43: "", 44: "",
 }
 
 
@@ -124,15 +144,17 @@ TIMERS = [
     ("sim/ai/play.py",
      "    while g.over == 0:\n        count = _legal(st, S, mask)\n",
      "    while g.over == 0:\n        t0 = rdtsc()\n        began = t0\n"
-     "        had_acted = st.ent.acted[g.cur] != 0\n        count = _legal(st, S, mask)\n"
+     "        had_acted = st.ent.acted[g.cur] != 0\n"
+     "        ability = 2 * st.ent.ab_op[g.cur] + (st.ent.ab_flag[g.cur] != 0)\n"
+     "        count = _legal(st, S, mask)\n"
      "        t0 = tadd(20, t0)\n"),
     ("sim/ai/play.py",
      "        a = _choose(st, seen[t], mask, count, policies[t], budgets[t])\n"
      "        _apply(st, S, a)\n",
      "        a = _choose(st, seen[t], mask, count, policies[t], budgets[t])\n"
      "        t0 = tadd(21, t0)\n        _apply(st, S, a)\n        t0 = tadd(22, t0)\n"
-     "        outcome = _outcome(a, had_acted, st.kind.shape[0], st.ent.shape[0])\n"
-     "        tadd(40 + outcome, began)\n        settle(1 + outcome)\n"),
+     "        group = _group(a, had_acted, ability, st.kind.shape[0], st.ent.shape[0])\n"
+     "        tadd(SPLIT_SLOT + group, began)\n        settle(1 + group)\n"),
     ("sim/ai/play.py",
      "    hidden = _conceal(st, st.ent.team[st.game.cur])\n    if policy == L.GREEDY:",
      "    t = rdtsc()\n    hidden = _conceal(st, st.ent.team[st.game.cur])\n"
@@ -244,9 +266,10 @@ TIMERS = [
 ]
 
 
-def instrument(tree: Path) -> None:
+def instrument(tree: Path, split: str) -> None:
     """Write the timers into the source tree ``tree``; stop if a line they go to has moved."""
-    (tree / "sim" / "_cycles.py").write_text(CYCLES, encoding="utf-8")
+    cycles = CYCLES.replace("BY_ABILITY = False", f"BY_ABILITY = {split == 'ability'}", 1)
+    (tree / "sim" / "_cycles.py").write_text(cycles, encoding="utf-8")
     texts: dict[str, str] = {}
     for name, old, new in TIMERS:
         text = texts.setdefault(name, (tree / name).read_text(encoding="utf-8"))
@@ -265,7 +288,7 @@ def child(games: int) -> None:
     import numpy as np
     from games import _teams, _world
 
-    from sim._cycles import BUF, OUTCOME_NAMES, OUTCOMES, SLOTS
+    from sim._cycles import BUF, BY_ABILITY, OUTCOME_NAMES, OUTCOMES, SLOTS, SPLIT_SLOT
     from sim.ai.play import play_many
     from sim.engine.state import fields as L
 
@@ -282,29 +305,31 @@ def child(games: int) -> None:
           f"{loop / decisions:,.0f} cycles a decision")
     print(f"{'step':32s} {'cycles a call':>14s} {'calls a decision':>17s} {'share':>7s}")
     for k, name in STEPS.items():
-        if not 40 <= k < 40 + OUTCOMES:
-            calls = total[SLOTS + k]
-            per_call = total[k] / calls if calls else 0.0
-            print(f"{name:32s} {per_call:14,.0f} {calls / decisions:17.3f} "
-                  f"{total[k] / loop:7.1%}")
-    print("\nby what the decision chose: cycles a decision of that outcome in each step")
-    counts = [banks[1 + o][SLOTS + 40 + o] for o in range(OUTCOMES)]
-    print(f"{'step':32s}" + "".join(f"{name:>15s}" for name in OUTCOME_NAMES))
-    print(f"{'  share of decisions':32s}" + "".join(f"{n / decisions:15.1%}" for n in counts))
+        calls = total[SLOTS + k]
+        per_call = total[k] / calls if calls else 0.0
+        print(f"{name:32s} {per_call:14,.0f} {calls / decisions:17.3f} {total[k] / loop:7.1%}")
+    counts = [banks[1 + o][SLOTS + SPLIT_SLOT + o] for o in range(OUTCOMES)]
+    shown = [o for o in range(OUTCOMES) if counts[o] > 0]
+    print("\ncycles a decision in each step, by "
+          + ("the deciding character's ability (+: its flag set)" if BY_ABILITY
+             else "what the decision chose"))
+    print(f"{'step':32s}" + "".join(f"{OUTCOME_NAMES[o]:>15s}" for o in shown))
+    print(f"{'  share of decisions':32s}" + "".join(f"{counts[o] / decisions:15.1%}"
+                                                  for o in shown))
     print(f"{'  share of cycles':32s}"
-          + "".join(f"{banks[1 + o][40 + o] / loop:15.1%}" for o in range(OUTCOMES)))
+          + "".join(f"{banks[1 + o][SPLIT_SLOT + o] / loop:15.1%}" for o in shown))
     for k, name in STEPS.items():
-        if not 40 <= k < 40 + OUTCOMES:
-            print(f"{name:32s}" + "".join(f"{banks[1 + o][k] / max(counts[o], 1):15,.0f}"
-                                          for o in range(OUTCOMES)))
+        print(f"{name:32s}" + "".join(f"{banks[1 + o][k] / counts[o]:15,.0f}" for o in shown))
     print(f"{'whole decision':32s}" + "".join(
-        f"{banks[1 + o][40 + o] / max(counts[o], 1):15,.0f}" for o in range(OUTCOMES)))
-
+        f"{banks[1 + o][SPLIT_SLOT + o] / counts[o]:15,.0f}" for o in shown))
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--rev", default="HEAD")
+    ap.add_argument("--split", choices=("outcome", "ability"), default="outcome",
+                    help="split the decisions by what they chose (default) or by the deciding "
+                         "character's ability")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -315,7 +340,7 @@ def main() -> None:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree),
                         args.rev], check=True)
         try:
-            instrument(tree)
+            instrument(tree, args.split)
             env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1",
                        BWLAB_JIT_CACHE=str(Path(tmp) / "cache"),
                        NUMBA_CACHE_DIR=str(Path(tmp) / "cache"))

@@ -50,7 +50,7 @@ def _next_actor(st, team):
         if ent.team[e] == team and ent.alive[e] != 0:
             if ent.space[e] < 0:
                 return e
-            if first < 0 and ent.done[e] == 0:  # _may_act
+            if first < 0 and _may_act(ent, e, team):
                 first = e
     up = st.game.next_up - 1
     if up >= 0 and _may_act(ent, up, team):

@@ -41,6 +41,7 @@ from numba.extending import intrinsic
 
 from sim.catalogue import effect_row
 from sim.engine.rules.actions import _attack_base, _move_base
+from sim.engine.state import fields as L
 
 # the abilities' effect codes (0 none .. the last an ability may carry: OP_REVIVE) and a short
 # label of each
@@ -52,7 +53,7 @@ SLOTS = 96  # step timers below 64; from SPLIT_SLOT, one per group of decisions
 SPLIT_SLOT = 64
 BY_ABILITY = False  # (instrument writes True here for --split ability)
 # the groups decisions are split into: what a decision chose (_outcome), or with BY_ABILITY the
-# deciding character's ability (2 * effect code + whether its flag is set: _ability_group)
+# deciding character's ability (2 * effect code + whether its flag is set: _group)
 OUTCOMES = 2 * ABILITY_OPS if BY_ABILITY else 5
 OUTCOME_NAMES = (tuple(f"{OP_LABELS[o // 2]}{'+' if o % 2 else ''}" for o in range(OUTCOMES))
                  if BY_ABILITY else ("end, acted", "end, not acted", "attack", "move", "other"))
@@ -112,7 +113,7 @@ def _group(a, had_acted, ability, n, m):
 @njit(inline="always")
 def _outcome(a, had_acted, n, m):
     """What a decision chose, 0..4 (END split by whether the character had acted)."""
-    if a == 0:
+    if a == L.END:
         return 0 if had_acted else 1
     if _move_base(n, m) <= a < _move_base(n, m) + n:
         return 3

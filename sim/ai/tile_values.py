@@ -206,13 +206,6 @@ def _transform_worth(st, S, c, q, n):
 
 
 @njit
-def _space_worth(st, S, c, op, flag, duration, s):
-    """An effect aimed at space s (the middle of a tile for tile effects)."""
-    before, brought = _space_context(st, S, c, op, flag)
-    return _space_worth_in(st, S, c, op, flag, duration, s, before, brought)
-
-
-@njit
 def _space_context(st, S, c, op, flag):
     """What :func:`_space_worth_in` reads that does not depend on the space: a swap's gap
     before it (``_gap`` with nothing moved) and the tile a transform brings. Computed once per
@@ -230,7 +223,8 @@ def _space_context(st, S, c, op, flag):
 
 @njit
 def _space_worth_in(st, S, c, op, flag, duration, s, before, brought):
-    """:func:`_space_worth` with its context (:func:`_space_context`) given."""
+    """The worth of an effect aimed at space s (the middle of a tile for tile effects), given
+    its context (:func:`_space_context`)."""
     q = _position_of(s)
     if op == L.OP_TILE_STATE:
         return _freeze_worth(st, S, c, q, duration) if flag != 0 else _deactivate_worth(st, S, c, q)

@@ -58,6 +58,17 @@ def test_a_team_that_never_wins_has_zero_not_undefined_error():
     assert np.all(fit.team_se[1:] > 0)
 
 
+def test_two_teams_that_never_win_differ_by_zero_with_no_variance_ratio():
+    """A short study in which neither of two teams won (bwlab rulings --games 8 once raised
+    ZeroDivisionError here): their difference is 0 with standard error 0, and the variance
+    ratio against unpaired play, 0/0, is NaN rather than an error."""
+    rng = np.random.default_rng(3)
+    winner = rng.integers(2, T, size=(3, T))  # teams 0 and 1 never win
+    diff, se, lower, upper, ratio = duplicate_difference(_winners_to_outcomes(winner), 0, 1)
+    assert (diff, se, lower, upper) == (0.0, 0.0, 0.0, 0.0)
+    assert np.isnan(ratio)
+
+
 def test_seat_and_team_effects_recovered_with_calibrated_cluster_errors():
     """Planted seat and team effects are recovered, their standard errors match the spread over
     400 replicates and their 95 % intervals cover 92-98 % of the time.

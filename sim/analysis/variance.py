@@ -113,8 +113,11 @@ def duplicate_difference(outcomes, team_a: int, team_b: int, confidence: float =
     diff, se = float(est.rate), float(est.se)
     n_games = n_seeds * n_rot
     flat = y.reshape(n_games, -1)
-    se_unpaired = float(np.sqrt((flat[:, team_a].var(ddof=1) + flat[:, team_b].var(ddof=1)) / n_games))
-    return diff, se, float(est.lower), float(est.upper), (se / se_unpaired) ** 2
+    se_unpaired = np.sqrt((flat[:, team_a].var(ddof=1) + flat[:, team_b].var(ddof=1)) / n_games)
+    # NaN when neither team's outcome varied (a few games, no win between them): no ratio to give
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = float(np.float64(se) ** 2 / se_unpaired ** 2)
+    return diff, se, float(est.lower), float(est.upper), ratio
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ before any game, so the table costs well under a second of CPU per row.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
@@ -28,6 +29,12 @@ def workdir(tmp_path, monkeypatch) -> Path:
     (tmp_path / "afile").write_text("x", encoding="utf-8")
     (tmp_path / "adir").mkdir()
     (tmp_path / "deep.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    header = {"event": "game", "text": "a game", "seed": 1, "teams": ["A", "B", "C", "D"],
+              "cards": [["Luffy"] * 5] * 4, "policies": ["greedy"] * 4, "apocalypse": "x"}
+    for name, field, value in (("noteams", "teams", []), ("seedx", "seed", "x"),
+                               ("cards3", "cards", [["Luffy"] * 5] * 3)):
+        (tmp_path / f"{name}.jsonl").write_text(json.dumps({**header, field: value}) + "\n",
+                                                encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("BWLAB_CARDS", str(ROOT / "cards"))  # named: no "using ..." notice
     return tmp_path
@@ -62,6 +69,14 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
      "is a folder", "item 3: every output path checked first"),
     ("replay-deep-json", ["replay", "deep.jsonl"], None, None, "deep.jsonl:1: line:",
      "nested too deeply", "item 3: replay on deeply nested JSON"),
+    ("replay-header-teams", ["replay", "noteams.jsonl", "--html", "g.html"], None, None,
+     "noteams.jsonl:1: teams:", "expected a list of 4 team names",
+     "item 3: a game header's fields checked one by one, before any line is narrated"),
+    ("replay-header-seed", ["replay", "seedx.jsonl", "--gif", "g.gif"], None, None,
+     "seedx.jsonl:1: seed:", "expected a whole number", "item 3: the field named, not Python's "
+     "exception text"),
+    ("replay-header-cards", ["replay", "cards3.jsonl", "--html", "g.html"], None, None,
+     "cards3.jsonl:1: cards:", "4 lists of 5 card names", "item 3: three teams in a header"),
     ("samples-1e12", ["combat", "--attacks", "8", "--tier", "2", "--defense", "4",
                       "--samples", str(10**12)], None, None, "--samples: samples:",
      "above the maximum", "item 3: combat --samples 10**12 refused, a maximum stated"),

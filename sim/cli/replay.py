@@ -36,15 +36,16 @@ def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, card
     if not Path(root).is_dir():
         raise InputError([Problem(str(root), None, "cards", "not a folder")])
     _, board_rules, tiles = load_board_only(root)
-    _narrate(log, events, tiles, board_rules, rules)
     if gif is None and html_out is None:
+        _narrate(log, events, tiles, board_rules, rules)
         return
     from sim.catalogue.loader import load_catalogue
     from sim.report.rerun import rerun
     from sim.report.watch import write_gif, write_html
 
     catalogue = load_catalogue(root)
-    rec, _ = rerun(log, events, catalogue)
+    rec, _ = rerun(log, events, catalogue)  # first: a log it refuses is refused before any line
+    _narrate(log, events, tiles, board_rules, rules)
     from sim.report.places import named_sentences
 
     texts = named_sentences([ev for _, ev in events[1:]], rec.game.setup.board.tiles,

@@ -41,6 +41,23 @@ def read_log(path: Path) -> list[tuple[int, dict]]:
     return out
 
 
+def _names(count: int):
+    """A check: a list of ``count`` strings."""
+    return lambda v: isinstance(v, list) and len(v) == count and all(isinstance(x, str) for x in v)
+
+
+# the game header's fields (sim.engine.log.record.new_game writes them): name, what it should
+# be, its check
+_HEADER_FIELDS = (
+    ("seed", "a whole number >= 0", lambda v: type(v) is int and v >= 0),
+    ("cards", "4 lists of 5 card names", lambda v: isinstance(v, list) and len(v) == 4
+     and all(_names(5)(row) for row in v)),
+    ("policies", "a list of 4 player specs", _names(4)),
+    ("apocalypse", "an Apocalypse's name", lambda v: isinstance(v, str)),
+    ("teams", "a list of 4 team names", _names(4)),
+)
+
+
 def _header(path: Path, events, catalogue):
     """Seed, team cards, player specs and Apocalypse index from the header line."""
     from sim.ai.spec import parse_policies
@@ -54,16 +71,22 @@ def _header(path: Path, events, catalogue):
     if not events or events[0][1].get("event") != "game":
         raise bad("event", "the first line is not a game header (written by `bwlab play --log`)")
     head = events[0][1]
-    try:
-        seed = int(head["seed"])
-        cards = [[str(c) for c in row] for row in head["cards"]]
-        policies, apoc_name = list(head["policies"]), str(head["apocalypse"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise bad("header", f"missing or malformed field {exc}") from None
-    if seed < 0:
-        raise bad("seed", f"must be >= 0, got {seed}")
-    if len(cards) != 4 or any(len(row) != 5 for row in cards) or len(policies) != 4:
-        raise bad("cards", "a game header names 4 teams of 5 cards and 4 policies")
+    # each field read on its own, so a problem names the field and what it should be
+    got = {}
+    for name, expected, ok in _HEADER_FIELDS:
+        if name not in head and name == "teams":  # optional: older logs have no team names
+            got[name] = ["?"] * 4
+        elif name not in head:
+            raise bad(name, f"missing from the game header (expected {expected})")
+        elif not ok(head[name]):
+            got_text = repr(head[name])
+            got_text = got_text if len(got_text) <= 60 else got_text[:57] + "..."
+            raise bad(name, f"expected {expected}, got {got_text}")
+        else:
+            got[name] = head[name]
+    seed, policies, apoc_name = got["seed"], got["policies"], got["apocalypse"]
+    cards = [list(row) for row in got["cards"]]
+    head = {**head, "teams": got["teams"]}
     lowered = {n.lower(): i for i, n in enumerate(catalogue.cards.names)}
     unknown = [c for row in cards for c in row if c.lower() not in lowered]
     if unknown:

@@ -112,3 +112,23 @@ def check_output_folder(path: Path, option: str) -> Path:
     if problem:
         raise InputError([Problem(str(path), None, option, problem)])
     return Path(path)
+
+
+def distinct_paths(outputs: dict, inputs: dict | None = None) -> None:
+    """No two outputs, and no output and input, name the same file (option -> path; None
+    skipped): ``play --log g --html g`` would leave only the page, ``replay g.jsonl --html
+    g.jsonl`` would overwrite the log it reads. One line per clash, before any work."""
+    seen: dict = {}
+    problems = []
+    for kind, paths in (("input", inputs or {}), ("output", outputs)):
+        for option, path in paths.items():
+            if path is None:
+                continue
+            key = os.path.realpath(path)
+            if key in seen and (kind == "output"):
+                other, other_kind = seen[key]
+                problems.append(Problem(str(path), None, option,
+                                        f"is also the {other_kind} of {other}: name another file"))
+            seen.setdefault(key, (option, kind))
+    if problems:
+        raise InputError(problems)

@@ -170,11 +170,14 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     from sim.engine.state.fields import POLICY_IDS
     from sim.runner.drift import junit_xml, load_suite, run_gate
 
-    from ._paths import check_output_file
+    from ._paths import check_output_file, distinct_paths
 
     for path, flag in ((junit, "--junit"), (baseline if update else None, "--baseline")):
         if path is not None:
             check_output_file(path, flag)  # before the games, not after them
+    # the baseline is read (and with --update written); the report must not overwrite it
+    distinct_paths({"--baseline": baseline if update else None, "--junit": junit},
+                   {"--baseline": None if update else baseline, "--suite": suite})
     catalogue = load_catalogue(cards)
     spec = load_suite(suite, catalogue.cards, tuple(POLICY_IDS))
     if games is not None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FILE, OUT_FOLDER
+from ._paths import OUT_FILE, OUT_FOLDER, distinct_paths
 from ._policy import budget_option
 
 
@@ -57,6 +57,7 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
 
     if seed < 0:
         raise click.BadParameter("must be >= 0", param_hint="--seed")
+    distinct_paths({"--log": log, "--gif": gif, "--html": html_out}, {"--teams": teams_file})
     specs = _policies(policy, budget)
     names = [s.label for s in specs]
     catalogue, apocalypses, team_names, team_cards, apoc = _setup(cards, teams_file, seed,

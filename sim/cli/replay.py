@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FILE
+from ._paths import OUT_FILE, distinct_paths
 
 
 @click.command()
@@ -31,6 +31,7 @@ def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, card
     from sim.catalogue.loader import default_cards_dir, load_board_only
     from sim.report.rerun import read_log
 
+    distinct_paths({"--gif": gif, "--html": html_out}, {"LOG": log})
     events = read_log(log)
     root = cards or default_cards_dir()
     if not Path(root).is_dir():

@@ -213,3 +213,21 @@ def test_the_rung_test_counts_boards_and_holds_its_level_when_boards_suit_a_play
     assert binomtest(by_board, reps, alpha, alternative="greater").pvalue > 0.01, by_board
     assert binomtest(by_deal, reps, alpha, alternative="greater").pvalue < 0.01, by_deal
     assert found > 0.7 * reps, found
+
+
+def test_the_ladder_builds_only_the_boards_its_deals_play_on(capsys, monkeypatch):
+    """Deal d plays on board d % boards, so a ladder of 6 deals on 100 000 boards plays on the
+    first six, builds no other (it once built all of them first, minutes without a progress
+    line) and rates exactly as on 6 boards."""
+    import sim.board.generate as generate
+
+    built = []
+    real = generate.generate_board
+    monkeypatch.setattr(generate, "generate_board", lambda *a: built.append(a[-1]) or real(*a))
+    args = ["ladder", "--games", "24", "--players", "random,greedy", "--seed", "3",
+            "--format", "json", "--boards"]
+    assert main(args + ["100000"]) == 0
+    many = json.loads(capsys.readouterr().out)
+    assert len(built) == many["deals"] == 6
+    assert main(args + ["6"]) == 0
+    assert json.loads(capsys.readouterr().out)["matches"] == many["matches"]

@@ -150,7 +150,8 @@ def play_ladder(catalogue, players=DEFAULT_PLAYERS, *, games: int = DEFAULT_GAME
     pairs = matches(len(specs))
     n_deals = max(1, -(-games // (4 * len(pairs)))) * len(pairs)
     t0 = time.perf_counter()
-    world = _world(catalogue, seed, boards)
+    # deal d plays on board d % boards: the first min(boards, n_deals) are all that are used
+    world = _world(catalogue, seed, min(boards, n_deals))
     single, places, deal_of, match_of = [], [], [], []
     went: dict[int, list[dict]] = {k: [] for k in range(len(pairs))}
     with line.stage("round robin", 4 * n_deals):
@@ -190,10 +191,12 @@ def _world(catalogue, seed: int, boards: int):
 
     game_rules, apocalypses = load_game_data(catalogue.root)
     setups = []
-    for k in range(boards):
-        board_seed = int(np.random.SeedSequence([seed, BOARD_STREAM, k]).generate_state(1)[0])
-        board = generate_board(catalogue.tiles, catalogue.board_rules, board_seed)
-        setups.append(build_setup(catalogue, board, game_rules, apocalypses))
+    with line.stage("building boards", boards, unit="boards"):  # ~20-50 ms each
+        for k in range(boards):
+            board_seed = int(np.random.SeedSequence([seed, BOARD_STREAM, k]).generate_state(1)[0])
+            board = generate_board(catalogue.tiles, catalogue.board_rules, board_seed)
+            setups.append(build_setup(catalogue, board, game_rules, apocalypses))
+            line.advance(1)
     return stack_setups(setups), card_arrays(catalogue.cards)
 
 

@@ -275,3 +275,60 @@ def test_fairness_only_when_rating_games_is_0(capsys, tmp_path):
     (only,) = doc["alternatives"]
     assert only["ratings"] is None and only["largest_card"] is None and only["card_z"] == 0
     assert "no card ratings" in "\n".join(text_lines(doc))
+
+
+def _shape_paths(doc, shape, path=()):
+    """Every field the report's section reads: paths into ``doc`` (the first item of a list,
+    the first key of a free table)."""
+    if isinstance(shape, dict):
+        keys = list(doc)[:1] if "*" in shape else list(shape)
+        for key in keys:
+            yield path + (key,)
+            if isinstance(doc, dict) and key in doc:
+                yield from _shape_paths(doc[key], shape.get(key, shape.get("*")), path + (key,))
+    elif isinstance(shape, list) and doc:
+        yield from _shape_paths(doc[0], shape[0], path + (0,))
+    elif isinstance(shape, tuple):
+        for sub in shape:
+            if isinstance(sub, dict) and isinstance(doc, dict):
+                yield from _shape_paths(doc, sub, path)
+
+
+def test_every_field_of_a_results_file_broken_is_one_named_problem_not_a_traceback(result,
+                                                                                 tmp_path):
+    """`bwlab report --rulings FILE` on a hand-edited results file (hostile input): each field
+    the section reads, removed or set to text, a list or null, is refused by ``load_results``
+    with a problem naming that field; a change the section can show is shown. The fields come
+    from the file the tiny study wrote, walked by the section's own RESULTS_SHAPE."""
+    import copy
+
+    from sim.catalogue.diagnostics import InputError
+    from sim.report.rulings_section import (BALANCE_SHAPE, RESULTS_SHAPE, endings_table,
+                                            load_results, ranking_table)
+
+    doc = result[3]
+    paths = sorted(set(_shape_paths(doc, RESULTS_SHAPE)) | set(_shape_paths(doc, BALANCE_SHAPE)))
+    assert len(paths) > 40
+    refused = 0
+    for where in paths:
+        for value in ("delete", "x", [1], None):
+            broken = copy.deepcopy(doc)
+            parent = broken
+            for key in where[:-1]:
+                parent = parent[key]
+            if value == "delete":
+                del parent[where[-1]]
+            else:
+                parent[where[-1]] = value
+            path = tmp_path / "broken.json"
+            path.write_text(json.dumps(broken), encoding="utf-8")
+            try:
+                checked = load_results(path)
+            except InputError as exc:
+                field = ".".join(str(k) for k in where).replace(".0", "[0]")
+                assert any(field in p.field or p.field == "rulings" for p in exc.problems), (
+                    where, value, [str(p) for p in exc.problems])
+                refused += 1
+            else:
+                ranking_table(checked), endings_table(checked)  # no exception
+    assert refused >= len(paths)

@@ -16,9 +16,82 @@ from sim.catalogue.diagnostics import InputError, Problem
 
 NEEDED = ("conclusion", "study", "alternatives")
 
+# What the section reads of a results file, field by field (written by sim.runner.rulings): a
+# type, a dict of required fields (others are ignored), [item] for a list, {"*": value} for a
+# dict of any keys, or a tuple of choices. Checked before any table is built, so a hand-edited
+# or truncated file is one line naming the field, never a traceback.
+NUM = "number"
+_ENDING = {"change": NUM, "low": NUM, "high": NUM}
+_BALANCE = {"games": {"games": int, "outcomes": {"*": {"share": NUM}},
+                      "drawishness": {"share": NUM}, "duration_rotations": {"median": NUM},
+                      "lead_changes": ({"mean": NUM}, None)},
+            "balance": {"balance": NUM}}
+_ALTERNATIVE = {"rank": int, "ruling": str, "label": str, "default": object, "matters": bool,
+                "score": NUM, "team_z": NUM, "team_critical_z": NUM, "card_z": (NUM, None),
+                "card_critical_z": (NUM, None),
+                "largest_team": {"name": str, "delta": NUM, "low": NUM, "high": NUM},
+                "verdicts_changed": [str], "identical_games": (bool, int)}
+RESULTS_SHAPE = {"conclusion": str, "alternatives": [_ALTERNATIVE],
+                 "study": {"teams": str, "fairness_design": str, "rating_experiment": str,
+                           "rating_design": str, "policy": str}}
+# with the balance metrics (results written since they were added)
+BALANCE_SHAPE = {"book_balance": _BALANCE,
+                 "alternatives": [{"games_balance": _BALANCE,
+                                   "ending_change": {"endings": {
+                                       k: _ENDING for k in ("last team standing",
+                                                            "simultaneous elimination",
+                                                            "stalemate", "rotation cap",
+                                                            "no winner")}},
+                                   "endings_changed": [str]}]}
+_NAMES = {str: "text", int: "a whole number", bool: "true or false", NUM: "a number",
+          None: "null", object: "a value"}
+
+
+def shape_problems(value, shape, where: str = "") -> list[tuple[str, str]]:
+    """(field, problem) for each place ``value`` does not fit ``shape`` (see RESULTS_SHAPE)."""
+    if isinstance(shape, tuple):
+        if any(not shape_problems(value, s, where) for s in shape):
+            return []
+        for s in shape:  # a table or a list that fits none: what is wrong inside it
+            if isinstance(s, (dict, list)) and isinstance(value, type(s)):
+                return shape_problems(value, s, where)
+        kinds = " or ".join("a table" if isinstance(s, dict) else
+                            "a list" if isinstance(s, list) else _NAMES[s] for s in shape)
+        return [(where or "document", f"expected {kinds}, got {_short(value)}")]
+    if isinstance(shape, dict):
+        if not isinstance(value, dict):
+            return [(where or "document", f"expected a table, got {_short(value)}")]
+        if "*" in shape:
+            return [p for k, v in value.items() for p in shape_problems(v, shape["*"],
+                                                                        f"{where}.{k}")]
+        out = []
+        for key, sub in shape.items():
+            field = f"{where}.{key}" if where else key
+            if key not in value:
+                out.append((field, "missing"))
+            else:
+                out += shape_problems(value[key], sub, field)
+        return out
+    if isinstance(shape, list):
+        if not isinstance(value, list):
+            return [(where, f"expected a list, got {_short(value)}")]
+        return [p for i, v in enumerate(value) for p in shape_problems(v, shape[0],
+                                                                       f"{where}[{i}]")]
+    ok = {None: value is None, object: True, bool: isinstance(value, bool),
+          NUM: isinstance(value, (int, float)) and not isinstance(value, bool),
+          int: isinstance(value, int) and not isinstance(value, bool),
+          str: isinstance(value, str)}[shape]
+    return [] if ok else [(where, f"expected {_NAMES[shape]}, got {_short(value)}")]
+
+
+def _short(value) -> str:
+    text = json.dumps(value) if not isinstance(value, float) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
 
 def load_results(path: Path) -> dict:
-    """The results document; InputError (one line) when it is not one."""
+    """The results document; InputError (one line per problem, naming the field) when it is not
+    one."""
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -27,6 +100,13 @@ def load_results(path: Path) -> dict:
     if missing:
         raise InputError([Problem(str(path), None, "rulings", f"not a `bwlab rulings` results "
                                                              f"file (no {', '.join(missing)})")])
+    problems = shape_problems(doc, RESULTS_SHAPE)
+    if not problems and "book_balance" in doc:
+        problems = shape_problems(doc, BALANCE_SHAPE)
+    if problems:
+        raise InputError([Problem(str(path), None, field, f"{message} (not as `bwlab rulings "
+                                                          f"--out` writes it)")
+                          for field, message in problems])
     return doc
 
 

@@ -113,3 +113,32 @@ def test_the_check_reports_a_planted_upward_import():
     assert upward_imports("from sim.analysis import ratings\n", "sim.rng")
     assert upward_imports("from sim.catalogue.cards import load_cards\n", "sim.analysis.paired")
     assert not upward_imports("from sim.rng import roll\n", "sim.analysis.paired")
+
+
+IMPORT_EACH_FIRST = """
+import importlib, sys
+failed = []
+for name in sys.argv[1:]:
+    for loaded in [m for m in sys.modules if m == "sim" or m.startswith("sim.")]:
+        del sys.modules[loaded]
+    try:
+        importlib.import_module(name)
+    except Exception as exc:
+        failed.append(f"{name}: {type(exc).__name__}: {exc}")
+print("\\n".join(failed))
+"""
+
+
+def test_every_module_imports_when_it_is_the_first_one_imported():
+    """Import order must not matter: each module of ``sim`` imported first into a fresh module
+    table (one interpreter, the table emptied of ``sim`` between them). ``sim.analysis.ratings``
+    once re-exported ``composition`` with an import at its end, so importing ``composition``
+    first was a circular import and a test that did so failed when it ran alone."""
+    import subprocess
+    import sys
+
+    names = sorted(module_name(p) for p in SIM.rglob("*.py"))
+    run = subprocess.run([sys.executable, "-c", IMPORT_EACH_FIRST, *names], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "", run.stdout

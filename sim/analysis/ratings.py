@@ -302,5 +302,11 @@ def simulate_plackett_luce(utilities, rng: np.random.Generator, valid=None) -> n
     return places if valid is None else np.where(valid, places, 0)
 
 
-# The card-additive model lives in its own module; re-exported here, where callers find it.
-from .composition import CompositionFit, composition_strengths  # noqa: E402
+def __getattr__(name):
+    """The card-additive model lives in its own module (which imports this one); re-exported
+    here on first use, where callers find it. A plain import at the end of this module broke
+    ``import sim.analysis.composition`` when that came first (a circular import)."""
+    if name in ("CompositionFit", "composition_strengths"):
+        from . import composition
+        return getattr(composition, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -71,6 +71,18 @@ def test_a_bad_weights_file_gets_one_located_line_per_problem(tmp_path, capsys):
     assert code == 2 and out == "" and f"{path}:1: greedy_kill" in err
 
 
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_a_weight_that_is_not_a_finite_number_is_refused(tmp_path, capsys, value):
+    """NaN and infinities are reported by the file's scan as it loads; the loader once counted
+    its problems only after that, so such a weight validated and greedy played with NaN."""
+    path = _file(tmp_path, f"greedy_damage = 2\ngreedy_kill = {value}\n")
+    code, out, err = run(capsys, "validate", "--weights", path)
+    assert code == 2 and out == ""
+    assert err.strip() == f"error: {path}:2: greedy_kill: {value} is not a finite number"
+    with pytest.raises(InputError):
+        parse_policy(f"greedy:weights={path}")
+
+
 def test_the_spec_names_its_file_and_budget_and_random_takes_none(tmp_path):
     """``greedy:weights=FILE`` and ``lookahead[:BUDGET]:weights=FILE`` (the look-ahead over that
     greedy) name the file as given and the budget in full, and read back to the same spec;

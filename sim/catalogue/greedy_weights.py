@@ -24,9 +24,10 @@ from .tomldoc import TomlDoc
 def load_greedy_weights(path: Path | str, problems: Problems | None = None) -> np.ndarray:
     """``float64[len(GREEDY_KEYS)]`` in ``GREEDY_KEYS`` order, NaN where the file gives no value
     (the rules' weight applies); raises InputError listing every problem."""
+    # counted before the file is read: its scan reports NaN, infinity or a NUL as it loads
+    before = len(problems) if problems is not None else 0
     doc = TomlDoc.load_or_raise(Path(path), problems)
     own = doc.problems
-    before = len(own)
     doc.unknown_keys((), {*GREEDY_KEYS, "tuning"})
     if "tuning" in doc.data and not isinstance(doc.data["tuning"], dict):
         doc.add(("tuning",), "expected a table [tuning]")

@@ -391,6 +391,17 @@ def test_rules_unknown_optional_key(capsys, cards):
     assert "did you mean typical_defender" in err[0]
 
 
+@pytest.mark.parametrize("value", ["-1", "12", "1.5", "99999999999"])
+def test_rules_typical_defender_is_a_defense_a_card_may_have(capsys, cards, value):
+    """rules.toml: a number pins the demo's typical defender's defense, so it is a whole number
+    from 0 to max_defense ("The maximum defense a character can achieve is 9"); -1, 12 and 1.5
+    once validated and the demo reported a defender of defense -1 (or truncated 1.5 to 1)."""
+    line = edit_toml(cards, "rules.toml", 'typical_defender = "median"',
+                     f"typical_defender = {value}")
+    expect(capsys, cards, ("rules.toml", line, "report.typical_defender",
+                           "a whole defense from 0 to max_defense 9"))
+
+
 def test_rules_missing_key(capsys, cards):
     """rules.toml: a required key deleted outright is reported as missing (table's line)."""
     edit_toml(cards, "rules.toml", "defense_margin = 2\n", "")

@@ -91,6 +91,11 @@ def load_rules(path: Path, problems: Problems) -> Rules | None:
     if isinstance(typical, str) and typical != "median":
         doc.add(("report", "typical_defender"), f"expected \"median\" or a number, got {typical!r}")
         typical = "median"
+    elif not isinstance(typical, str) and (typical != int(typical) or not 0 <= typical <= max_def):
+        # a number pins the typical defender's defense: a defense a card may have
+        doc.add(("report", "typical_defender"), f"expected \"median\" or a whole defense from 0 "
+                                                f"to max_defense {max_def}, got {typical!r}")
+        typical = "median"
     if len(problems) > before:
         return None
     return Rules(

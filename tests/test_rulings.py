@@ -134,6 +134,10 @@ def test_a_bad_alternative_is_exit_2_with_file_line_field(capsys, tmp_path, old,
     value_line = 1 + (STUDY + ENTRIES).splitlines().index('value = "draw"')
     assert code == 2 and len(lines) == 1 and out == ""
     assert lines[0].startswith(f"error: {spec}:{value_line}: {field}: ")
+    # `validate` checks what `rulings` checks (developers' guide: "validate checks all of it";
+    # these once validated clean)
+    code, out, err = run(capsys, "validate", "--experiment", spec)
+    assert code == 2 and out == "" and err.strip() == lines[0]
 
 
 def test_a_bad_entry_or_study_is_named_by_line(capsys, tmp_path):

@@ -109,7 +109,28 @@ def _load_experiment(path: Path, catalogue):
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         keys = set()  # the experiment loader reports what is wrong with the file
     if "alternatives" in keys or "study" in keys:
-        return load_rulings(path)
+        rulings = load_rulings(path)
+        _check_alternatives(rulings, catalogue.root)
+        return rulings
     if "delta_elo" in keys or "experiments" in keys:
         return load_suite(path, catalogue.cards, tuple(POLICY_IDS))
     return load_experiment(path, catalogue.cards, tuple(POLICY_IDS))
+
+
+def _check_alternatives(rulings, cards: Path) -> None:
+    """Each alternative applied to a copy of the cards and loaded, as ``bwlab rulings`` does
+    before its first game (a value out of range, a key or file that is not there); every
+    alternative's problem is listed, and the copies go with the temporary folder."""
+    import tempfile
+
+    from sim.catalogue.diagnostics import InputError, Problems
+    from sim.runner.rulings_data import prepare
+
+    problems = Problems()
+    with tempfile.TemporaryDirectory(prefix="bwlab-validate-") as tmp:
+        for alt in rulings.alternatives:
+            try:
+                prepare(alt, cards, Path(tmp) / f"alternative-{alt.index}", rulings.path)
+            except InputError as exc:
+                problems.items.extend(exc.problems)
+    problems.raise_if_any()

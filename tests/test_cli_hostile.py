@@ -86,6 +86,12 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
     ("drift-junit-is-baseline", ["drift", "--baseline", "afile", "--junit", "afile"], None, None,
      "afile: --junit:", "is also the input of --baseline",
      "item 3: the JUnit report over the baseline it reads (nothing lost)"),
+    ("teams-file-missing", ["run", "{exp}"], ('"teams/example.toml"', '"teams/nope.toml"'),
+     None, "{exp}:8: teams:", "no team file", "item 4: a missing referenced file is named where "
+     "it is referenced (the experiment's line and field)"),
+    ("games-negative-one-line", ["run", "{exp}"], ("games = 16", "games = -1"), None,
+     "{exp}:2: games:", "out of range", "item 4: one line per problem (no second line about "
+     "duplicate blocks of a fallback)"),
     ("samples-1e12", ["combat", "--attacks", "8", "--tier", "2", "--defense", "4",
                       "--samples", str(10**12)], None, None, "--samples: samples:",
      "above the maximum", "item 3: combat --samples 10**12 refused, a maximum stated"),

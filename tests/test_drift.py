@@ -282,3 +282,24 @@ def test_baseline_cards_this_engine_cannot_read_fall_back_to_the_recorded_games(
     assert code == 0, out
     assert "cannot read the baseline's cards (apocalypses.toml:" in out
     assert "paired with the baseline's recorded game" in out
+
+
+@pytest.mark.parametrize("old,new,field,words", [
+    ("alpha = 0.05", "alpha = 0", "alpha", "0 out of range"),
+    ("max_games = 4096", "max_games = 4097", "max_games", "not a multiple of 4"),
+    ('experiments = ["matchups/example.toml"]', 'experiments = ["matchups/nope.toml"]',
+     "experiments", "no such experiment file"),
+])
+def test_a_bad_suite_value_is_one_line_naming_the_suite(capsys, tmp_path, old, new, field, words):
+    """Hostile input to the suite: one line, on the suite's own line and field (alpha = 0 once
+    read "expected a number, got 0"; max_games = 4097 added a second line blaming the matchup
+    file; a missing matchup file was named without the suite that names it)."""
+    exps = Path(shutil.copytree(ROOT / "experiments", tmp_path / "experiments"))
+    suite = exps / "drift.toml"
+    text = suite.read_text(encoding="utf-8")
+    line = text[:text.index(old)].count("\n") + 1
+    suite.write_text(text.replace(old, new, 1), encoding="utf-8")
+    code = main(["validate", "--experiment", str(suite)])
+    err = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
+    assert code == 2 and len(err) == 1, err
+    assert err[0].startswith(f"error: {suite}:{line}: {field}: ") and words in err[0], err

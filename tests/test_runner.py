@@ -54,7 +54,7 @@ def tables(folder: Path):
     (('seating = "duplicate"', 'seating = "shuffle"'), "seating", "unknown value"),
     (("games = 16", "games = 18"), "games", "duplicate blocks"),
     (("boards = 2", "boards = 2\nbord = 3"), "bord", "unknown key"),
-    (('teams = "teams/example.toml"', 'teams = "teams/none.toml"'), "file", "not found"),
+    (('teams = "teams/example.toml"', 'teams = "teams/none.toml"'), "teams", "no team file"),
     (('teams = "teams/example.toml"', '[pool]\ncards = ["Luffy", "Mario"]'), "pool.cards",
      "at least 20"),
     (('teams = "teams/example.toml"', '[pool]\ncards = ["Lufy"]'), "pool.cards", "did you mean"),

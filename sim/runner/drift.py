@@ -55,15 +55,16 @@ class Suite:
 
 def _suite_numbers(doc: TomlDoc) -> dict:
     numbers = {"delta_elo": doc.get(("delta_elo",), (int, float), lo=5.0, hi=800.0, fallback=70.0),
-               "alpha": doc.get(("alpha",), float, lo=1e-6, hi=0.5, fallback=0.05),
-               "beta": doc.get(("beta",), float, lo=1e-6, hi=0.5, fallback=0.05),
+               "alpha": doc.get(("alpha",), (int, float), lo=1e-6, hi=0.5, fallback=0.05),
+               "beta": doc.get(("beta",), (int, float), lo=1e-6, hi=0.5, fallback=0.05),
                "max_games": doc.get(("max_games",), int, lo=8, hi=1_000_000, fallback=4096),
                "min_games": doc.get(("min_games",), int, lo=8, hi=1_000_000, fallback=1024),
                "round_games": doc.get(("round",), int, lo=4, hi=1_000_000, fallback=128)}
-    for key, field in (("max_games", "max_games"), ("min_games", "min_games"),
-                       ("round_games", "round")):
+    for key, field, fallback in (("max_games", "max_games", 4096),
+                                 ("min_games", "min_games", 1024), ("round_games", "round", 128)):
         if numbers[key] % 4:
             doc.add((field,), f"{numbers[key]} is not a multiple of 4 (duplicate blocks)")
+            numbers[key] = fallback  # reported once, here: not again by each matchup's games
     if numbers["min_games"] > numbers["max_games"]:
         doc.add(("min_games",), f"{numbers['min_games']} is above max_games {numbers['max_games']}")
     return numbers
@@ -83,6 +84,10 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
         doc.add(("experiments",), "list at least one experiment file")
     experiments = []
     for rel in files:
+        if not isinstance(rel, str) or not (path.parent / rel).is_file():
+            doc.add(("experiments",), f"{rel!r}: no such experiment file (a path relative to "
+                                      f"this file)")
+            continue
         try:
             exp = load_experiment(path.parent / rel, cards, policy_names,
                                   games=numbers["max_games"])

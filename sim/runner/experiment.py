@@ -86,7 +86,7 @@ def load_experiment(path: Path, cards, policy_names, *, games: int | None = None
     doc.unknown_keys((), _KEYS)
     name = _file_name(doc, doc.get(("name",), str, default=path.stem, fallback=path.stem))
     description = doc.get(("description",), str, default="", fallback="")
-    n_games = doc.get(("games",), int, lo=1, fallback=1)
+    n_games = doc.get(("games",), int, lo=1, fallback=TEAMS)  # TEAMS: no second problem
     if n_games > MAX_GAMES:
         doc.add(("games",), f"{n_games} is above the maximum {MAX_GAMES} ({GAMES_WHY})")
         n_games = TEAMS  # checked no further: one line for one mistake
@@ -175,6 +175,10 @@ def _teams_or_pool(doc: TomlDoc, path: Path, cards, problems: Problems):
     if has_teams:
         rel = doc.get(("teams",), str, fallback=None)
         if rel is None:
+            return None, (), None, "random"
+        if not (path.parent / rel).is_file():  # named here, where the fix belongs
+            doc.add(("teams",), f"no team file {path.parent / rel} (a path relative to this "
+                                f"file)")
             return None, (), None, "random"
         try:
             teams = load_teams(path.parent / rel, cards)

@@ -48,7 +48,9 @@ def policy_list(text: str, budget: int | None, hint: str, at_least: int = 1) -> 
     """Comma-separated specs (``random,greedy,lookahead:4``) as distinct labels (BadParameter)."""
     from sim.ai.spec import parse_policies
 
-    names = [p.strip() for p in text.split(",") if p.strip()]
+    names = [p.strip() for p in text.split(",")]
+    if "" in names:  # "greedy,,random": a player left out by mistake, not one fewer player
+        raise click.BadParameter(f"{text!r}: an empty player between commas", param_hint=hint)
     try:
         labels = [s.label for s in parse_policies(names, budget)]
     except ValueError as exc:

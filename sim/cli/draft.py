@@ -33,7 +33,7 @@ from sim.runner.limits import MAX_GAMES
 @click.option("--proposals", type=click.IntRange(1, 50), default=8, show_default=True,
               help="Surrogate splits judged by play at most (--games each).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="table: for reading; json (or csv): for scripts, on stdout only.")
+              show_default=True, help="table: for reading; json: for scripts, on stdout only.")
 @click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Card folder (default: ./cards or $BWLAB_CARDS).")
 def draft(pool_file, random_n, seed, games, policy, alternating, level_games, team_budget,

@@ -32,7 +32,7 @@ from ._policy import POLICY_HELP, budget_option, policy_label
                    "them). The intervals count boards, not games, as the independent draws: "
                    "past about 4 blocks per board, more boards narrow them more than more games.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="table: for reading; json (or csv): for scripts, on stdout only.")
+              show_default=True, help="table: for reading; json: for scripts, on stdout only.")
 @click.option("--suggest", "suggest_k", type=click.IntRange(0, 10), default=0,
               help="Propose up to K card swaps that make the game fairest, confirmed by simulation.")
 @click.option("--proposals", type=click.IntRange(1, 50), default=8, show_default=True,
@@ -75,6 +75,8 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     if players is not None:
         from ._policy import policy_list
 
+        if click.get_current_context().get_parameter_source("policy").name == "COMMANDLINE":
+            raise click.UsageError("give --policy or --policies, not both")
         labels = policy_list(players, budget, "--policies", at_least=2)
         policy = labels[0]
     catalogue = load_catalogue(cards)

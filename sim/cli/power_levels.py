@@ -31,7 +31,7 @@ COLUMNS = ("card", "rarity", "level", "level_low", "level_high", "rating", "rati
 @click.option("--policy", default="greedy", show_default=True, help=POLICY_HELP)
 @budget_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="table: for reading; json (or csv): for scripts, on stdout only.")
+              show_default=True, help="table: for reading; json: for scripts, on stdout only (the CSV goes to --out).")
 @click.option("--out", type=OUT_FILE_IN_NEW_FOLDER,
               default=Path("reports/power_levels.csv"), show_default=True,
               help="CSV of every card's level (written atomically).")
@@ -53,6 +53,9 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
 
     if sets == 1:
         raise click.BadParameter("at least 2 game sets", param_hint="--validate-budget")
+    if team_budget is not None and sets is None:
+        raise click.UsageError("--team-budget is the budget --validate-budget scores: give "
+                               "--validate-budget too")
     policy = policy_label(policy, budget)
     catalogue = load_catalogue(cards)
     spec = load_arena_budget(catalogue.root)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # numpy is imported when a command runs, not for --help
 @click.option("--games", type=click.IntRange(8, MAX_GAMES), default=None,
               help="Override the games.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="table: for reading; json (or csv): for scripts, on stdout only.")
+              show_default=True, help="table: for reading; json: for scripts, on stdout only (the CSV goes to --out).")
 @click.option("--out", type=OUT_FOLDER, default=Path("reports"),
               show_default=True, help="Folder for rarity_cards.csv.")
 @click.option("--ablation", type=click.IntRange(0, None), default=100, show_default=True,
@@ -71,9 +71,11 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
 
         players = policy_list(policies, budget, "--policies", at_least=2)
         policy = players[0]
+    if remedy_cards and not remedy:
+        raise click.UsageError("--remedy-card names outliers to remedy: give --remedy too")
     catalogue, exp, curve = _inputs(experiment, games, policy, budget, cards, remedy)
     # --remedy-card names are checked now, before any game is played
-    only = {catalogue.cards.find(n) for n in remedy_cards} if remedy_cards else None
+    only = {_card(catalogue, n) for n in remedy_cards} if remedy_cards else None
     run = _play(catalogue, exp, ablation, players, replicates, correction)
     if remedy:
         run.fixes = _remedies(catalogue, exp, run, curve, remedy_games, only)
@@ -185,3 +187,15 @@ def _remedies(catalogue, exp, run, curve, remedy_games, only) -> list:
     rank = {r: i for i, r in enumerate(catalogue.rules.rarities)}
     return sorted(remedy_records(found, catalogue, curve.bands),
                   key=lambda f: (rank[f["rarity"]], f["rating_before"]))
+
+
+def _card(catalogue, name: str) -> int:
+    """The card ``--remedy-card`` names; an unknown name is the flag's problem, not the card
+    file's (the message keeps the suggestion)."""
+    from sim.catalogue.diagnostics import InputError, Problem
+
+    try:
+        return catalogue.cards.find(name)
+    except InputError as exc:
+        raise InputError([Problem("--remedy-card", None, "name", exc.problems[0].message)]
+                         ) from None

@@ -68,6 +68,9 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
 
         load_results(rulings)
     teams = load_teams(teams_file, catalogue.cards) if str(teams_file) not in ("", ".") else None
+    if suggest_k and teams is None:
+        raise click.UsageError("--suggest searches swaps for the teams of --teams: give a team "
+                               "file (--teams \"\" leaves the fairness section out)")
     suggest = None
     if suggest_k and teams is not None:
         suggest = _suggester(catalogue, teams, suggest_k, rating_experiment, seed, fairness_games,

@@ -289,11 +289,15 @@ def test_baseline_cards_this_engine_cannot_read_fall_back_to_the_recorded_games(
     ("max_games = 4096", "max_games = 4097", "max_games", "not a multiple of 4"),
     ('experiments = ["matchups/example.toml"]', 'experiments = ["matchups/nope.toml"]',
      "experiments", "no such experiment file"),
+    ('experiments = ["matchups/example.toml"]',
+     'experiments = ["matchups/example.toml", "matchups/../matchups/example.toml"]',
+     "experiments", "is listed twice"),
 ])
 def test_a_bad_suite_value_is_one_line_naming_the_suite(capsys, tmp_path, old, new, field, words):
     """Hostile input to the suite: one line, on the suite's own line and field (alpha = 0 once
     read "expected a number, got 0"; max_games = 4097 added a second line blaming the matchup
-    file; a missing matchup file was named without the suite that names it)."""
+    file; a missing matchup file was named without the suite that names it; a matchup listed
+    twice had every metric tested and reported twice)."""
     exps = Path(shutil.copytree(ROOT / "experiments", tmp_path / "experiments"))
     suite = exps / "drift.toml"
     text = suite.read_text(encoding="utf-8")

@@ -82,12 +82,16 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
     files = doc.get(("experiments",), list, fallback=[])
     if not files:
         doc.add(("experiments",), "list at least one experiment file")
-    experiments = []
+    experiments, seen = [], set()
     for rel in files:
         if not isinstance(rel, str) or not (path.parent / rel).is_file():
             doc.add(("experiments",), f"{rel!r}: no such experiment file (a path relative to "
                                       f"this file)")
             continue
+        if (path.parent / rel).resolve() in seen:  # its metrics would be tested twice
+            doc.add(("experiments",), f"{rel!r} is listed twice")
+            continue
+        seen.add((path.parent / rel).resolve())
         try:
             exp = load_experiment(path.parent / rel, cards, policy_names,
                                   games=numbers["max_games"])

@@ -100,13 +100,13 @@ def _play(exp, experiment, games, cards_root, out, resume, jobs, client, no_prog
     store = RunStore.open(out, exp, cards_root, resume)
     try:
         _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_progress,
-                   policies)
+                   policies, resume)
     finally:
         store.close()
 
 
 def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_progress,
-               policies):
+               policies, resume=False):
     """Play the missing batches into ``store`` and summarise the run."""
     import signal
 
@@ -118,6 +118,8 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
         click.echo(f"note: {out / name} was damaged (truncated or failing its checksum); "
                    "playing it again", err=True)
     already = len(store.done())
+    if resume and not already:  # a mistyped --out would otherwise restart a run silently
+        click.echo(f"note: --resume: no batch of this run in {out}; starting it", err=True)
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         played = run_experiment(exp, experiment, games, cards_root, store, jobs=jobs,

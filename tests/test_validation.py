@@ -316,6 +316,16 @@ def test_malformed_numbers(capsys, cards, column, text):
     expect(capsys, cards, ("characters.csv", 8, column, "not a whole number" if text else "empty"))
 
 
+def test_an_unclosed_quote_is_reported_on_the_line_it_opens(capsys, cards):
+    """A quote opened in row 3 and never closed swallows the rest of the file into one record:
+    the problem is on line 3, where the fix belongs, not on the file's last line."""
+    path = cards / "characters.csv"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[2] = '"' + lines[2]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    expect(capsys, cards, ("characters.csv", 3, "row", "cells, the header has"))
+
+
 def test_row_with_wrong_cell_count(capsys, cards):
     """Schema: a row with a missing comma is reported once, on its own line."""
     with open(cards / "characters.csv", "a", encoding="utf-8") as f:

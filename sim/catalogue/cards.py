@@ -82,8 +82,10 @@ def load_cards(path: Path, rules: Rules, abilities: AbilityIndex, problems: Prob
                                              "characters", "speed", "range", "max_health",
                                              "defense", "attacks", "tier", "lines")}
     seen: dict[str, int] = {}
+    last = reader.line_num
     for values in reader:
-        line = reader.line_num
+        # the record's first line: a quoted cell may span lines (an unclosed quote runs on)
+        line, last = last + 1, reader.line_num
         if not any(v.strip() for v in values):
             continue
         if len(values) != len(header):

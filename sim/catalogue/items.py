@@ -221,8 +221,10 @@ def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, proble
     type_ix = {t.name.lower(): i for i, t in enumerate(types)}
     names, kinds, values, effects, rows, lines = [], [], [], [], [], []
     seen: dict[str, int] = {}
+    last = reader.line_num
     for cells in reader:
-        line = reader.line_num
+        # the record's first line: a quoted cell may span lines (an unclosed quote runs on)
+        line, last = last + 1, reader.line_num
         if not any(c.strip() for c in cells):
             continue
         if len(cells) != len(header):

@@ -29,6 +29,7 @@ def workdir(tmp_path, monkeypatch) -> Path:
     (tmp_path / "afile").write_text("x", encoding="utf-8")
     (tmp_path / "adir").mkdir()
     (tmp_path / "deep.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    (tmp_path / "runout" / "batch-000001.parquet").mkdir(parents=True)
     header = {"event": "game", "text": "a game", "seed": 1, "teams": ["A", "B", "C", "D"],
               "cards": [["Luffy"] * 5] * 4, "policies": ["greedy"] * 4, "apocalypse": "x"}
     for name, field, value in (("noteams", "teams", []), ("seedx", "seed", "x"),
@@ -107,6 +108,9 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
      "--remedy-card: name:", "did you mean Luffy", "item 4: the flag named, not the card file"),
     ("report-suggest-no-teams", ["report", "--teams", "", "--suggest", "2", "--out", "rep"],
      None, None, "bwlab report:", "give a team file", "item 4: an ignored flag refused"),
+    ("batch-is-a-folder", ["run", "{exp}", "--resume", "--out", "runout"], None, None,
+     "runout: --out:", "batch-000001.parquet is a folder where a batch file belongs",
+     "item 3: a folder where a batch belongs is named, never deleted"),
     ("samples-1e12", ["combat", "--attacks", "8", "--tier", "2", "--defense", "4",
                       "--samples", str(10**12)], None, None, "--samples: samples:",
      "above the maximum", "item 3: combat --samples 10**12 refused, a maximum stated"),

@@ -114,6 +114,11 @@ class RunStore:
                                       f"a run is already here ({len(scan.ours)} of "
                                       f"{exp.n_batches} batches stored); add --resume to finish "
                                       "it, or choose another --out")])
+        folders = [p for p in scan.damaged if p.is_dir()]
+        if folders:  # never deleted: not a file this lab wrote
+            raise InputError([Problem(str(self.out), None, "--out",
+                                      f"{p.name} is a folder where a batch file belongs; move it "
+                                      "away, or choose another --out") for p in folders])
         for path in scan.damaged:
             path.unlink(missing_ok=True)
             self.removed.append(path.name)

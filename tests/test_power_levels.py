@@ -251,3 +251,19 @@ def test_validate_budget_report_is_consistent(capsys, tmp_path):
 def test_power_levels_bad_flags_exit_2(capsys, args, words):
     code, _, err = run(capsys, "power-levels", *args)
     assert code == 2 and words in err
+
+
+def test_a_missing_ratings_experiment_is_named_where_arena_budget_sets_it(capsys, tmp_path):
+    """cards/arena_budget.toml [levels] experiment names a file that is not there: one line on
+    that file and field (it once named only the lost path), exit 2, nothing written."""
+    cards = Path(shutil.copytree(ROOT / "cards", tmp_path / "cards"))
+    path = cards / "arena_budget.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('experiment = "experiments/rarity.toml"',
+                                 'experiment = "experiments/nope.toml"', 1), encoding="utf-8")
+    code, out, err = run(capsys, "power-levels", "--cards", cards, "--games", "64", "--out",
+                         tmp_path / "levels.csv")
+    assert code == 2 and out == "" and not (tmp_path / "levels.csv").exists()
+    assert err.strip() == (f"error: {path}: levels.experiment: no experiment file "
+                           f"{tmp_path / 'experiments' / 'nope.toml'} (a path relative to the "
+                           f"card folder's parent)")

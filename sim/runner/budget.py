@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from sim.analysis import power_level as pl
 from sim.analysis.fairness import fairness_verdict, game_values
 from sim.analysis.intervals import newcombe_difference_interval
+from sim.catalogue.diagnostics import InputError, Problem
 from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, Teams, random_teams
 
 from .progress import stage
@@ -57,6 +59,10 @@ def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = No
     from .rarity import play_pool, pool_balance, pool_boards, study
 
     games = spec.games if games is None else games
+    if not Path(spec.experiment).is_file():  # named where it is set, not only as a lost path
+        raise InputError([Problem(spec.path or "arena_budget.toml", None, "levels.experiment",
+                                  f"no experiment file {spec.experiment} (a path relative to "
+                                  f"the card folder's parent)")])
     exp = load_experiment(spec.experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
     exp = with_policy(exp, policy)
     per_game: dict = {}

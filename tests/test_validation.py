@@ -528,3 +528,32 @@ def test_broken_power_curve_file_is_an_error(capsys, cards):
     code, _, err = run(capsys, cards)
     assert code == 2
     assert any("power_curve.toml:" in line and "bogus_section" in line for line in err), err
+
+
+def test_validate_checks_pools_baselines_and_rulings_results_as_their_commands_read_them(
+        capsys, tmp_path):
+    """"`validate` checks all of it": a draft pool (bwlab draft --pool), a drift baseline (bwlab
+    drift --baseline) and a rulings results file (bwlab report --rulings), each through its
+    command's own loader. The shipped baseline passes; a pool with a misspelt card, a baseline
+    with only its format and a results file with no alternatives each fail with their lines."""
+    names = [n for n in load_catalogue(SHIPPED).cards.names][:20]
+    pool = tmp_path / "pool.toml"
+    pool.write_text("cards = [" + ", ".join(f'"{n}"' for n in names) + "]\n", encoding="utf-8")
+    code = main(["validate", str(SHIPPED), "--pool", str(pool), "--baseline",
+                 str(ROOT / "reports" / "baseline.json")])
+    out, err = capsys.readouterr()
+    assert code == 0 and f"also ok: {pool}" in out, err
+    pool.write_text(pool.read_text(encoding="utf-8").replace(names[0], names[0] + "x"),
+                    encoding="utf-8")
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text('{"format": 1}', encoding="utf-8")
+    results = tmp_path / "rulings.json"
+    results.write_text('{"conclusion": "", "study": {}}', encoding="utf-8")
+    code = main(["validate", str(SHIPPED), "--pool", str(pool), "--baseline", str(baseline),
+                 "--rulings-results", str(results)])
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert f"error: {pool}:1: cards: unknown card '{names[0]}x'" in err
+    assert sum(x.startswith(f"error: {baseline}: ") and "missing section" in x for x in lines) == 8
+    assert f"error: {results}: rulings: not a `bwlab rulings` results file (no alternatives)" in err

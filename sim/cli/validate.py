@@ -1,5 +1,5 @@
-"""``bwlab validate [PATH] [--teams F] [--experiment F] [--weights F]``: check everything a
-command loads, report every problem at once.
+"""``bwlab validate [PATH] [--teams F] [--experiment F] [--weights F] [--pool F] [--baseline F]
+[--rulings-results F]``: check everything a command loads, report every problem at once.
 
 Why through the commands' own loaders: a check of its own would drift from what ``play``,
 ``run`` and ``report`` read, and a file could pass here and fail there (issue #22: ``validate``
@@ -35,8 +35,17 @@ def _gather(problems, loader, *args):
 @click.option("--weights", "weights_files", multiple=True, type=click.Path(path_type=Path),
               help="A greedy weights file to check too (greedy:weights=FILE, docs/ai.md; "
                    "repeatable).")
+@click.option("--pool", "pool_files", multiple=True, type=click.Path(path_type=Path),
+              help="A draft pool file to check too (bwlab draft --pool; repeatable).")
+@click.option("--baseline", "baselines", multiple=True, type=click.Path(path_type=Path),
+              help="A drift baseline to check too (bwlab drift --baseline; repeatable).")
+@click.option("--rulings-results", "rulings_results", multiple=True,
+              type=click.Path(path_type=Path),
+              help="A results file of bwlab rulings --out to check too (bwlab report --rulings; "
+                   "repeatable).")
 def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tuple[Path, ...],
-             weights_files: tuple[Path, ...] = ()):
+             weights_files: tuple[Path, ...] = (), pool_files: tuple[Path, ...] = (),
+             baselines: tuple[Path, ...] = (), rulings_results: tuple[Path, ...] = ()):
     """Check the card folder PATH (default: ./cards): every file any command loads (cards,
     abilities, tiles, items, entities, rules with its [game] section, apocalypses, power curve,
     peers, arena budget), and the given team, experiment and greedy weights files. Exit 2 with
@@ -76,7 +85,8 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
             _gather(problems, _load_experiment, f, catalogue)
     for f in weights_files:  # they need no cards
         _gather(problems, load_greedy_weights, f)
-    if catalogue is None and (teams_files or experiments):
+    _other_files(problems, catalogue, pool_files, baselines, rulings_results)
+    if catalogue is None and (teams_files or experiments or pool_files):
         click.echo("team and experiment files not checked: the cards above must load first",
                    err=True)
     problems.raise_if_any()
@@ -84,12 +94,30 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
     check_bands(catalogue.cards, catalogue.rules, curve, warnings)
     for warning in warnings.items:
         click.echo(f"warning: {warning}", err=True)
-    checked = [str(f) for f in (*teams_files, *experiments, *weights_files)]
+    checked = [str(f) for f in (*teams_files, *experiments, *weights_files, *pool_files,
+                                *baselines, *rulings_results)]
     click.echo(f"{root}: ok — {len(catalogue.cards)} cards, {len(catalogue.abilities.types)} "
                f"ability types, {len(catalogue.rules.suits)} suits, {len(catalogue.tiles)} tiles, "
                f"{len(catalogue.items)} items, {len(apocalypses.names)} Apocalypses"
                + (f"; {len(warnings)} card(s) outside their rarity band" if warnings else "")
                + (f"; also ok: {', '.join(checked)}" if checked else ""))
+
+
+def _other_files(problems, catalogue, pool_files, baselines, rulings_results) -> None:
+    """The files other commands read, through those commands' own loaders: draft pools (with
+    the cards), drift baselines and rulings results (without)."""
+    from sim.report.rulings_section import load_results
+    from sim.runner.draft import load_pool
+
+    from .drift import _load_baseline
+
+    if catalogue is not None:
+        for f in pool_files:
+            _gather(problems, load_pool, f, catalogue.cards)
+    for f in baselines:
+        _gather(problems, _load_baseline, Path(f))
+    for f in rulings_results:
+        _gather(problems, load_results, Path(f))
 
 
 def _load_experiment(path: Path, catalogue):

@@ -48,8 +48,9 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
              baselines: tuple[Path, ...] = (), rulings_results: tuple[Path, ...] = ()):
     """Check the card folder PATH (default: ./cards): every file any command loads (cards,
     abilities, tiles, items, entities, rules with its [game] section, apocalypses, power curve,
-    peers, arena budget), and the given team, experiment and greedy weights files. Exit 2 with
-    one line per problem (file:line: field: message).
+    peers, arena budget), and the given team, experiment, greedy weights, draft pool, drift
+    baseline and rulings results files. Exit 2 with one line per problem (file:line: field:
+    message).
 
     Cards whose power falls outside their rarity's band (cards/power_curve.toml) are listed as
     warnings: a balance question for the designer, not broken data.

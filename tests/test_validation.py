@@ -401,15 +401,20 @@ def test_rules_unknown_optional_key(capsys, cards):
     assert "did you mean typical_defender" in err[0]
 
 
-@pytest.mark.parametrize("value", ["-1", "12", "1.5", "99999999999"])
-def test_rules_typical_defender_is_a_defense_a_card_may_have(capsys, cards, value):
+@pytest.mark.parametrize("value,words", [
+    ("-1", "a whole defense from 0 to max_defense 9"), ("12", "max_defense 9"),
+    ("1.5", "max_defense 9"), ("99999999999", "max_defense 9"),
+    ("true", "expected text or an integer or a number"), ("[]", "expected text"),
+    ("nan", "not a finite number"), ("1e400", "not a finite number"),
+    ("99999999999999999999", "too large")])
+def test_rules_typical_defender_is_a_defense_a_card_may_have(capsys, cards, value, words):
     """rules.toml: a number pins the demo's typical defender's defense, so it is a whole number
     from 0 to max_defense ("The maximum defense a character can achieve is 9"); -1, 12 and 1.5
-    once validated and the demo reported a defender of defense -1 (or truncated 1.5 to 1)."""
+    once validated and the demo reported a defender of defense -1 (or truncated 1.5 to 1); a
+    value of the wrong type is one line too (the first fix of it raised TypeError on them)."""
     line = edit_toml(cards, "rules.toml", 'typical_defender = "median"',
                      f"typical_defender = {value}")
-    expect(capsys, cards, ("rules.toml", line, "report.typical_defender",
-                           "a whole defense from 0 to max_defense 9"))
+    expect(capsys, cards, ("rules.toml", line, "report.typical_defender", words))
 
 
 def test_rules_missing_key(capsys, cards):

@@ -87,11 +87,12 @@ def load_rules(path: Path, problems: Problems) -> Rules | None:
     scope = doc.get(("advantage", "scope"), str, choices=ADVANTAGE_SCOPES, fallback="per_die")
     order = doc.get(("group_attack", "order"), str, choices=GROUP_ORDERS, fallback="sequential")
     absorbs = doc.get(("shield", "absorbs_first"), bool, fallback=True)
-    typical = doc.get(("report", "typical_defender"), (str, int, float), default="median")
+    typical = doc.get(("report", "typical_defender"), (str, int, float), default="median",
+                      fallback="median")  # (reported: a list, NaN, a number too big for a float)
     if isinstance(typical, str) and typical != "median":
         doc.add(("report", "typical_defender"), f"expected \"median\" or a number, got {typical!r}")
         typical = "median"
-    elif not isinstance(typical, str) and (typical != int(typical) or not 0 <= typical <= max_def):
+    elif not isinstance(typical, str) and not (0 <= typical <= max_def and typical == int(typical)):
         # a number pins the typical defender's defense: a defense a card may have
         doc.add(("report", "typical_defender"), f"expected \"median\" or a whole defense from 0 "
                                                 f"to max_defense {max_def}, got {typical!r}")

@@ -222,3 +222,26 @@ def test_a_full_disk_is_one_line_and_leaves_no_partial_file(capsys, workdir, mon
     assert code == 2 and "Traceback" not in err
     assert len(lines) == 1 and "No space left on device" in lines[0], err
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_an_output_is_never_renamed_over_a_pipe_and_goes_through_a_link(capsys, workdir):
+    """Item 3: results are written atomically (a temporary file renamed over the target), so a
+    pipe, a device or a link named as the output would be replaced by a plain file (as root,
+    `--log /dev/null` replaced the system's /dev/null). A pipe is refused when the command
+    line is read and by the writer itself; a link is written through, the link kept."""
+    from sim.atomic import write_text
+
+    fifo = workdir / "fifo"
+    os.mkfifo(fifo)
+    code, _, err = run(capsys, "play", "--seed", "1", "--log", fifo)
+    assert code == 2 and err.strip() == (f"error: {fifo}: --log: is not a regular file (a "
+                                         f"device, a pipe or a socket): name a file")
+    with pytest.raises(OSError, match="not a regular file"):
+        write_text(fifo, "x")
+    assert fifo.is_fifo()
+    target, link = workdir / "target.txt", workdir / "link.txt"
+    target.write_text("old", encoding="utf-8")
+    link.symlink_to(target)
+    write_text(link, "new")
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == "new"
+    assert sorted(p.name for p in workdir.iterdir() if p.name.startswith(".")) == []

@@ -45,6 +45,8 @@ def file_problem(path: Path) -> str | None:
     parent = path.parent
     if path.is_dir():
         return "is a folder, not a file"
+    if path.exists() and not path.is_file():  # is_file follows a link to its target
+        return "is not a regular file (a device, a pipe or a socket): name a file"
     if not parent.exists():
         ancestor = _existing_ancestor(parent)
         if ancestor.exists() and not ancestor.is_dir():

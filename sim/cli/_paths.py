@@ -84,6 +84,10 @@ class OutputPath(click.ParamType):
 
     def convert(self, value, param, ctx):
         path = Path(value)
+        if not str(value).strip():  # Path("") is ".": an empty --out would write here
+            option = param.opts[0] if param is not None and param.opts else "path"
+            raise InputError([Problem(repr(str(value)), None, option, "an empty path: name a "
+                                                                      "file or a folder")])
         if self.folder:
             problem = folder_problem(path)
         elif self.new_folder and not path.parent.exists():

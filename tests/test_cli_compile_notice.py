@@ -56,3 +56,24 @@ def test_the_warm_mark_belongs_to_this_checkout():
     assert mark.parent == Path(JIT_CACHE_DIR)
     assert mark.name == f"warm-{hashlib.sha1(str(here).encode()).hexdigest()[:12]}.done"
     assert mark.name != f"warm-{hashlib.sha1(b'/elsewhere/board-wars').hexdigest()[:12]}.done"
+
+
+def test_an_unwritable_compile_cache_is_named_and_no_fast_start_is_promised(capsys, monkeypatch,
+                                                                             tmp_path):
+    """$BWLAB_JIT_CACHE at a file (or a read-only folder): Numba cannot keep the machine code,
+    so every run compiles for minutes. The command says so, naming the cache and the variable,
+    and no longer ends with "later runs start at once"."""
+    import sim._jit as jit
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x", encoding="utf-8")
+    monkeypatch.setattr(jit, "JIT_CACHE_DIR", str(blocker / "digest"))
+    monkeypatch.setattr(warm_module, "is_warm", lambda: False)
+    monkeypatch.setattr(warm_module, "warm", lambda stream=None, on_part=None, **kw: 1.0)
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    assert cli_main.main(["play", "--seed", "1"]) == 0
+    err = capsys.readouterr().err
+    assert (f"bwlab: warning: the compiled-kernel cache {blocker / 'digest'} {blocker} is a "
+            f"file, not a folder: the engine is compiled afresh on every run; point "
+            f"$BWLAB_JIT_CACHE at a writable folder") in err
+    assert "bwlab: engine compiled in 1 s\n" in err and "later runs start at once" not in err

@@ -81,15 +81,28 @@ def _compile_if_cold(quiet: bool = False) -> None:
 
     if is_warm():
         return
+    from pathlib import Path
+
+    from sim._jit import JIT_CACHE_DIR
+
+    from ._paths import folder_problem
+
+    unwritable = folder_problem(Path(JIT_CACHE_DIR))
+    if unwritable:  # said even with --quiet: every later run would wait as long again
+        click.echo(f"bwlab: warning: the compiled-kernel cache {JIT_CACHE_DIR} {unwritable}: "
+                   f"the engine is compiled afresh on every run; point $BWLAB_JIT_CACHE at a "
+                   f"writable folder", err=True)
     if not quiet:
         click.echo("bwlab: compiling the game engine for this machine and source version (once; "
-                   "3-8 minutes on 2 cores)", err=True)
+                   "3-8 minutes on 2 cores)" if not unwritable else
+                   "bwlab: compiling the game engine (3-8 minutes on 2 cores)", err=True)
     parts = sum(len(s) for s in STAGES)
     with progress.stage("compiling the engine (once per machine)", parts, unit="parts"):
         seconds = warm(stream=sys.stderr, verbose=False,  # the parts: the shared line's count
                        on_part=lambda group, seconds: progress.advance(1))
     if not quiet:
-        click.echo(f"bwlab: engine compiled in {seconds:.0f} s; later runs start at once", err=True)
+        click.echo(f"bwlab: engine compiled in {seconds:.0f} s"
+                   + ("; later runs start at once" if not unwritable else ""), err=True)
 
 
 def _with_progress(cmd, name: str):

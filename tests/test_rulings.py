@@ -126,14 +126,17 @@ def test_the_json_holds_what_the_text_shows(result):
     ('value = "draw"', 'value = "coin_flip"', "alternatives[0].value"),
     ('key = "game.simultaneous_tiebreak"', 'key = "game.tiebreak"', "alternatives[0].key"),
     ('file = "rules.toml"', 'file = "rulez.toml"', "alternatives[0].file"),
+    ('key = "game.simultaneous_tiebreak"', 'key = ""', "alternatives.key"),  # read: no index
+    ('key = "game.simultaneous_tiebreak"', 'key = "game."', "alternatives.key"),
 ])
 def test_a_bad_alternative_is_exit_2_with_file_line_field(capsys, tmp_path, old, new, field):
     spec = _write(tmp_path, STUDY + ENTRIES.replace(old, new, 1))
     code, out, err = run(capsys, "rulings", "--alternatives", spec, *TINY)
     lines = err.strip().splitlines()
-    value_line = 1 + (STUDY + ENTRIES).splitlines().index('value = "draw"')
+    # the line of the field at fault (key and file problems once cited the value's line)
+    line = 1 + (STUDY + ENTRIES).splitlines().index(old)
     assert code == 2 and len(lines) == 1 and out == ""
-    assert lines[0].startswith(f"error: {spec}:{value_line}: {field}: ")
+    assert lines[0].startswith(f"error: {spec}:{line}: {field}: ")
     # `validate` checks what `rulings` checks (developers' guide: "validate checks all of it";
     # these once validated clean)
     code, out, err = run(capsys, "validate", "--experiment", spec)

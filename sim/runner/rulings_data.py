@@ -44,9 +44,11 @@ class Alternative:
     key: str
     value: object
     completes: str
-    line: int          # its line in the alternatives file (for file:line: field messages)
+    line: int          # its value's line in the alternatives file (file:line: field messages)
     index: int = 0     # its place in the file (alternatives[index])
     default: object = None   # the book default read from cards/ (filled by :func:`prepare`)
+    key_line: int = 0  # the lines of its key and file (0: the value's line)
+    file_line: int = 0
 
     @property
     def label(self) -> str:
@@ -79,10 +81,13 @@ def load_rulings(path: Path) -> RulingsFile:
         value = doc.lookup(where + ("value",))
         if value is MISSING or isinstance(value, dict):
             doc.add(where + ("value",), "missing (the alternative's value)")
-        elif texts["key"] and texts["key"].count(".") != 1:
+        elif doc.lookup(where + ("key",)) is not MISSING and (
+                texts["key"].count(".") != 1 or "" in texts["key"].split(".")):
             doc.add(where + ("key",), f"expected \"table.key\", got {texts['key']!r}")
         alternatives.append(Alternative(texts["ruling"], texts["file"], texts["key"], value,
-                                        completes, doc.line(where + ("value",)) or 0, i))
+                                        completes, doc.line(where + ("value",)) or 0, i,
+                                        key_line=doc.line(where + ("key",)) or 0,
+                                        file_line=doc.line(where + ("file",)) or 0))
     study = _study(doc)
     doc.problems.raise_if_any()
     return RulingsFile(Path(path), study, tuple(alternatives))
@@ -157,13 +162,14 @@ def prepare(alt: Alternative, cards: Path, into: Path, source: Path):
     problems = Problems()
     target = Path(cards) / alt.file
     if not alt.file or Path(alt.file).is_absolute() or not target.is_file():
-        problems.add(source, alt.line, f"alternatives[{alt.index}].file", f"no file {alt.file!r} in {cards}")
+        problems.add(source, alt.file_line or alt.line, f"alternatives[{alt.index}].file",
+                     f"no file {alt.file!r} in {cards}")
         problems.raise_if_any()
     shutil.copytree(cards, into)
     try:
         text, default = replaced_text(target.read_text(encoding="utf-8"), alt)
     except ValueError as exc:
-        problems.add(source, alt.line, f"alternatives[{alt.index}].key", str(exc))
+        problems.add(source, alt.key_line or alt.line, f"alternatives[{alt.index}].key", str(exc))
         problems.raise_if_any()
     (into / alt.file).write_text(text, encoding="utf-8")
     try:

@@ -143,6 +143,24 @@ def test_a_bad_alternative_is_exit_2_with_file_line_field(capsys, tmp_path, old,
     assert code == 2 and out == "" and err.strip() == lines[0]
 
 
+@pytest.mark.parametrize("edit,line,field,words", [
+    (("teams = ", 'teams = "nope.toml"\n# '), 2, "study.teams", "no team file nope.toml"),
+    (("rating_experiment = ", 'rating_experiment = "nope.toml"\n# '), 3,
+     "study.rating_experiment", "no experiment file nope.toml"),
+    (("seed = 5", 'seed = 5\npolicy = "bogus"'), 5, "study.policy", "unknown policy 'bogus'"),
+])
+def test_a_bad_study_file_or_player_is_named_on_its_line(capsys, tmp_path, edit, line, field,
+                                                         words):
+    """[study]'s team file, rating experiment and player are checked when the file is read, by
+    `rulings` and by `validate` alike (they once validated clean, and `rulings` then blamed a
+    --policy flag nobody gave, or named only the lost path)."""
+    spec = _write(tmp_path, STUDY.replace(*edit) + ENTRIES)
+    for command in (["rulings", "--alternatives", spec], ["validate", "--experiment", spec]):
+        code, out, err = run(capsys, *command)
+        assert code == 2 and out == "" and err.strip().startswith(
+            f"error: {spec}:{line}: {field}: {words}"), err
+
+
 def test_a_bad_entry_or_study_is_named_by_line(capsys, tmp_path):
     spec = _write(tmp_path, STUDY.replace("seed = 5", "seed = -5") + ENTRIES)
     code, _, err = run(capsys, "rulings", "--alternatives", spec)

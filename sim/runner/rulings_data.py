@@ -101,6 +101,19 @@ def _study(doc: TomlDoc) -> dict:
                            fallback=DEFAULT_STUDY[key])
     if out["fairness_games"] % 4:
         doc.add(("study", "fairness_games"), "must be a multiple of 4 (duplicate blocks)")
+    for key, what in (("teams", "team file"), ("rating_experiment", "experiment file")):
+        given = doc.lookup(("study", key))  # the defaults are checked where they are used
+        if isinstance(given, str) and not Path(given).is_file():
+            doc.add(("study", key), f"no {what} {given} (a path relative to the working folder)")
+    if isinstance(doc.lookup(("study", "policy")), str):
+        from sim.ai.spec import parse_policy
+
+        try:
+            parse_policy(out["policy"])
+        except ValueError as exc:  # named here, not as a --policy flag nobody gave
+            doc.add(("study", "policy"), str(exc))
+        except InputError as exc:  # greedy:weights=FILE with a bad file
+            doc.problems.extend(Problems(list(exc.problems)))
     return out
 
 

@@ -562,3 +562,16 @@ def test_validate_checks_pools_baselines_and_rulings_results_as_their_commands_r
     assert f"error: {pool}:1: cards: unknown card '{names[0]}x'" in err
     assert sum(x.startswith(f"error: {baseline}: ") and "missing section" in x for x in lines) == 8
     assert f"error: {results}: rulings: not a `bwlab rulings` results file (no alternatives)" in err
+
+
+def test_an_absent_optional_file_is_a_warning_naming_who_needs_it(capsys, cards):
+    """peers.toml and arena_budget.toml are read only by some commands: a folder without them
+    validates (exit 0), but says which commands will refuse it (they passed without a word, and
+    compare-systems or power-levels then failed with "file: not found")."""
+    (cards / "peers.toml").unlink()
+    (cards / "arena_budget.toml").unlink()
+    code = main(["validate", str(cards)])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 0
+    assert f"warning: {cards}: no peers.toml: compare-systems and combat --system need it" in err
+    assert f"warning: {cards}: no arena_budget.toml: power-levels and draft need it" in err

@@ -48,7 +48,7 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
              baselines: tuple[Path, ...] = (), rulings_results: tuple[Path, ...] = ()):
     """Check the card folder PATH (default: ./cards): every file any command loads (cards,
     abilities, tiles, items, entities, rules with its [game] section, apocalypses, power curve,
-    peers, arena budget), and the given team, experiment, greedy weights, draft pool, drift
+    peers and arena budget (a warning when either is absent)), and the given team, experiment, greedy weights, draft pool, drift
     baseline and rulings results files. Exit 2 with one line per problem (file:line: field:
     message).
 
@@ -75,10 +75,15 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
     curve = None
     if catalogue is not None:
         curve = load_power_curve(root / POWER_CURVE_FILE, catalogue.rules, problems)
+    absent = []  # optional files: only the commands named need them
     if (root / PEERS_FILE).exists():  # the peer games' house values (bwlab compare-systems)
         _gather(problems, load_peers, root)
+    else:
+        absent.append(f"no {PEERS_FILE}: compare-systems and combat --system need it")
     if (root / ARENA_BUDGET_FILE).exists():  # Arena's Power Levels and budget (power-levels)
         _gather(problems, load_arena_budget, root)
+    else:
+        absent.append(f"no {ARENA_BUDGET_FILE}: power-levels and draft need it")
     if catalogue is not None:
         for f in teams_files:
             _gather(problems, load_teams, f, catalogue.cards)
@@ -95,6 +100,8 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
     check_bands(catalogue.cards, catalogue.rules, curve, warnings)
     for warning in warnings.items:
         click.echo(f"warning: {warning}", err=True)
+    for missing in absent:
+        click.echo(f"warning: {root}: {missing}", err=True)
     checked = [str(f) for f in (*teams_files, *experiments, *weights_files, *pool_files,
                                 *baselines, *rulings_results)]
     click.echo(f"{root}: ok — {len(catalogue.cards)} cards, {len(catalogue.abilities.types)} "

@@ -112,3 +112,23 @@ def test_clustered_verdict_intervals_are_the_clustered_win_rates():
     np.testing.assert_allclose(v.lower, np.clip(est.lower, 0, 1))
     np.testing.assert_allclose(v.upper, np.clip(est.upper, 0, 1))
     assert "384 games on 16 boards" in v.text
+
+
+def test_a_few_fair_games_are_not_called_unfair_when_a_team_never_won():
+    """Planted: four equal teams (25 % each), studies of 2 to 8 duplicate blocks on as many
+    boards, as `bwlab fairness --games 8` plays. A team whose blocks all came out the same (it
+    never won, or won one game in each) has standard error 0, and its interval once had no width
+    ("0.0 % (0.0-0.0 %)"): 48 of these 400 studies were called unfair (12 %), 3 now. Stated
+    test: one-sided binomial of the false "unfair" verdicts against alpha = 5 % (p > 0.01);
+    P(Binom(400, 0.05) >= 48) is about 1e-7, so the old interval fails it."""
+    rng = np.random.default_rng(53)
+    runs, alarms, flat = 400, 0, 0
+    for i in range(runs):
+        blocks = 2 + i % 7
+        y = duplicate_blocks([0.25] * 4, blocks, rng)
+        v = fairness_verdict(y, clusters=np.arange(blocks))
+        alarms += v.status == UNFAIR
+        flat += bool((np.ptp(y.mean(axis=1), axis=0) == 0).any())
+        assert np.all(v.upper > v.lower)  # no interval without width
+    assert flat > 50   # the case the test is about does occur (84 of the 400)
+    assert stats.binomtest(alarms, runs, 0.05, alternative="greater").pvalue > 0.01

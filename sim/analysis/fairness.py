@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cluster import cluster_ids, cluster_sums, t_quantile
+from .cluster import cluster_ids, cluster_sums, korn_graubard_interval, t_quantile
 from .variance import duplicate_win_rates
 
 FAIR, UNFAIR, OPEN = "fair", "unfair", "open"
@@ -100,6 +100,14 @@ def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
     est = duplicate_win_rates(y, confidence=level, clusters=clusters)
     target = 1.0 / n_teams
     lo, hi = np.clip(est.lower, 0, 1), np.clip(est.upper, 0, 1)
+    # A team whose blocks all came out the same (it never won, or always did: common in a few
+    # games) has standard error 0, and rate +- t * se no width at all ("0.0 % (0.0-0.0 %)",
+    # unfair after 8 games). There the games' count is all the interval can rest on:
+    # Clopper-Pearson on them, the clusters' degrees of freedom (Korn & Graubard).
+    flat = ~(est.se > 0)
+    if flat.any():
+        klo, khi = korn_graubard_interval(est.rate, est.se, est.n_games, max(est.df, 1), level)
+        lo, hi = np.where(flat, klo, lo), np.where(flat, khi, hi)
     inside = (lo >= target - tolerance) & (hi <= target + tolerance)
     above, below = lo > target + tolerance, hi < target - tolerance
     names = list(names) if names is not None else [f"Team {k + 1}" for k in range(n_teams)]

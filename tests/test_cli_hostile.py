@@ -115,6 +115,10 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
      "an empty path", "item 3: an empty --out is not the working folder"),
     ("empty-run-out", ["run", "{exp}", "--out", ""], None, None, "'': --out:", "an empty path",
      "item 3: an empty --out is not the working folder"),
+    ("sweep-twice", ["combat", "--attacks", "8", "--tier", "2", "--defense", "4", "--sweep",
+                     "defense=0..9", "--sweep", "tier=1..4"], None, None, "bwlab combat:",
+     "--sweep is given more than once", "item 4: a repeated one-value option is refused (click "
+     "kept the last one silently)"),
     ("samples-1e12", ["combat", "--attacks", "8", "--tier", "2", "--defense", "4",
                       "--samples", str(10**12)], None, None, "--samples: samples:",
      "above the maximum", "item 3: combat --samples 10**12 refused, a maximum stated"),

@@ -42,7 +42,7 @@ class LazyGroup(click.Group):
         if name not in COMMANDS:
             return None
         module, attr, _ = COMMANDS[name]
-        cmd = getattr(importlib.import_module(module), attr)
+        cmd = _once_each(getattr(importlib.import_module(module), attr))
         return _with_progress(cmd, name) if name in PROGRESS_COMMANDS else cmd
 
     def format_commands(self, ctx, formatter):
@@ -103,6 +103,31 @@ def _compile_if_cold(quiet: bool = False) -> None:
     if not quiet:
         click.echo(f"bwlab: engine compiled in {seconds:.0f} s"
                    + ("; later runs start at once" if not unwritable else ""), err=True)
+
+
+def _once_each(cmd):
+    """``cmd`` refusing an option given twice that takes one value (click keeps the last one
+    silently: ``combat --sweep defense=0..9 --sweep tier=1..4`` swept only the tier). Flags and
+    options that collect several values may repeat."""
+    if getattr(cmd, "_once_wired", False):
+        return cmd
+    body = cmd.parse_args
+
+    def parse_args(ctx, args, _body=body):
+        _, _, order = cmd.make_parser(ctx).parse_args(args=list(args))
+        seen = set()
+        for param in order:
+            single = (isinstance(param, click.Option) and not param.multiple
+                      and not param.is_flag and not param.count)
+            if single and param.name in seen:
+                raise click.UsageError(f"{param.opts[0]} is given more than once; give it once",
+                                       ctx=ctx)
+            seen.add(param.name)
+        return _body(ctx, args)
+
+    cmd.parse_args = parse_args
+    cmd._once_wired = True
+    return cmd
 
 
 def _with_progress(cmd, name: str):

@@ -31,7 +31,8 @@ COLUMNS = ("card", "rarity", "level", "level_low", "level_high", "rating", "rati
 @click.option("--policy", default="greedy", show_default=True, help=POLICY_HELP)
 @budget_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="table: for reading; json: for scripts, on stdout only (the CSV goes to --out).")
+              show_default=True,
+              help="table: for reading; json: for scripts, on stdout only (the CSV goes to --out).")
 @click.option("--out", type=OUT_FILE_IN_NEW_FOLDER,
               default=Path("reports/power_levels.csv"), show_default=True,
               help="CSV of every card's level (written atomically).")

@@ -27,7 +27,8 @@ if TYPE_CHECKING:  # numpy is imported when a command runs, not for --help
 @click.option("--games", type=click.IntRange(8, MAX_GAMES), default=None,
               help="Override the games.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="table: for reading; json: for scripts, on stdout only (the CSV goes to --out).")
+              show_default=True,
+              help="table: for reading; json: for scripts, on stdout only (the CSV goes to --out).")
 @click.option("--out", type=OUT_FOLDER, default=Path("reports"),
               show_default=True, help="Folder for rarity_cards.csv.")
 @click.option("--ablation", type=click.IntRange(0, None), default=100, show_default=True,

@@ -48,9 +48,9 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
              baselines: tuple[Path, ...] = (), rulings_results: tuple[Path, ...] = ()):
     """Check the card folder PATH (default: ./cards): every file any command loads (cards,
     abilities, tiles, items, entities, rules with its [game] section, apocalypses, power curve,
-    peers and arena budget (a warning when either is absent)), and the given team, experiment, greedy weights, draft pool, drift
-    baseline and rulings results files. Exit 2 with one line per problem (file:line: field:
-    message).
+    peers and arena budget (a warning when either is absent)), and the given team, experiment,
+    greedy weights, draft pool, drift baseline and rulings results files. Exit 2 with one line
+    per problem (file:line: field: message).
 
     Cards whose power falls outside their rarity's band (cards/power_curve.toml) are listed as
     warnings: a balance question for the designer, not broken data.
@@ -159,14 +159,12 @@ def _check_alternatives(rulings, cards: Path) -> None:
     alternative's problem is listed, and the copies go with the temporary folder."""
     import tempfile
 
-    from sim.catalogue.diagnostics import InputError, Problems
+    from sim.catalogue.diagnostics import Problems
     from sim.runner.rulings_data import prepare
 
     problems = Problems()
     with tempfile.TemporaryDirectory(prefix="bwlab-validate-") as tmp:
         for alt in rulings.alternatives:
-            try:
-                prepare(alt, cards, Path(tmp) / f"alternative-{alt.index}", rulings.path)
-            except InputError as exc:
-                problems.items.extend(exc.problems)
+            _gather(problems, prepare, alt, cards, Path(tmp) / f"alternative-{alt.index}",
+                    rulings.path)
     problems.raise_if_any()

@@ -53,18 +53,21 @@ class Suite:
     experiments: tuple[Experiment, ...]
 
 
+# the suite's game counts, each whole duplicate blocks: (name, the file's key, lowest, fallback)
+_GAME_COUNTS = (("max_games", "max_games", 8, 4096), ("min_games", "min_games", 8, 1024),
+                ("round_games", "round", 4, 128))
+
+
 def _suite_numbers(doc: TomlDoc) -> dict:
     numbers = {"delta_elo": doc.get(("delta_elo",), (int, float), lo=5.0, hi=800.0, fallback=70.0),
                "alpha": doc.get(("alpha",), (int, float), lo=1e-6, hi=0.5, fallback=0.05),
-               "beta": doc.get(("beta",), (int, float), lo=1e-6, hi=0.5, fallback=0.05),
-               "max_games": doc.get(("max_games",), int, lo=8, hi=1_000_000, fallback=4096),
-               "min_games": doc.get(("min_games",), int, lo=8, hi=1_000_000, fallback=1024),
-               "round_games": doc.get(("round",), int, lo=4, hi=1_000_000, fallback=128)}
-    for key, field, fallback in (("max_games", "max_games", 4096),
-                                 ("min_games", "min_games", 1024), ("round_games", "round", 128)):
-        if numbers[key] % 4:
-            doc.add((field,), f"{numbers[key]} is not a multiple of 4 (duplicate blocks)")
-            numbers[key] = fallback  # reported once, here: not again by each matchup's games
+               "beta": doc.get(("beta",), (int, float), lo=1e-6, hi=0.5, fallback=0.05)}
+    for name, key, lo, fallback in _GAME_COUNTS:
+        n = doc.get((key,), int, lo=lo, hi=1_000_000, fallback=fallback)
+        if n % 4:
+            doc.add((key,), f"{n} is not a multiple of 4 (duplicate blocks)")
+            n = fallback  # reported once, here: not again by each matchup's games
+        numbers[name] = n
     if numbers["min_games"] > numbers["max_games"]:
         doc.add(("min_games",), f"{numbers['min_games']} is above max_games {numbers['max_games']}")
     return numbers
@@ -84,17 +87,17 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
         doc.add(("experiments",), "list at least one experiment file")
     experiments, seen = [], set()
     for rel in files:
-        if not isinstance(rel, str) or not (path.parent / rel).is_file():
+        target = path.parent / rel if isinstance(rel, str) else None
+        if target is None or not target.is_file():
             doc.add(("experiments",), f"{rel!r}: no such experiment file (a path relative to "
                                       f"this file)")
             continue
-        if (path.parent / rel).resolve() in seen:  # its metrics would be tested twice
+        if target.resolve() in seen:  # its metrics would be tested twice
             doc.add(("experiments",), f"{rel!r} is listed twice")
             continue
-        seen.add((path.parent / rel).resolve())
+        seen.add(target.resolve())
         try:
-            exp = load_experiment(path.parent / rel, cards, policy_names,
-                                  games=numbers["max_games"])
+            exp = load_experiment(target, cards, policy_names, games=numbers["max_games"])
         except InputError as exc:  # keep collecting every problem of every file
             problems.extend(Problems(list(exc.problems)))
             continue

@@ -202,3 +202,73 @@ def test_two_runs_cannot_write_into_one_folder_at_once(exp_dir, catalogue):
     finally:
         first.close()
     RunStore.open(out, other, ROOT / "cards", resume=False).close()  # free once released
+
+
+def _loky_workers(parent: int) -> list[int]:
+    """The pids of ``parent``'s loky workers (children started as popen_loky_posix)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmd = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+        if ppid == parent and b"popen_loky_posix" in cmd:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _sigint_blocked() -> bool:
+    """Whether SIGINT (signal 2, bit 1 of the mask) is blocked in the calling process."""
+    line = next(x for x in Path("/proc/self/status").read_text().splitlines()
+                if x.startswith("SigBlk:"))
+    return bool(int(line.split()[1], 16) & (1 << (2 - 1)))
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_workers_of_the_deaf_backend_start_with_ctrl_c_blocked_and_the_run_keeps_it():
+    """A ``DeafLoky`` worker never receives SIGINT (the run alone answers Ctrl-C), while the
+    process that submitted still does, after submitting as before."""
+    import os
+
+    from joblib import Parallel, delayed
+
+    from sim.runner.lifeline import DeafLoky
+
+    seen = set(Parallel(n_jobs=2, backend=DeafLoky())(
+        delayed(lambda: (os.getpid(), _sigint_blocked()))() for _ in range(4)))
+    assert {blocked for _, blocked in seen} == {True}
+    assert not _sigint_blocked()
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_ctrl_c_while_the_workers_start_prints_one_line_and_no_traceback(exp_dir):
+    """The terminal's Ctrl-C reaches the run's whole process group. Sent the moment the run's
+    workers have started Python (they are still importing joblib), it used to print one KeyboardInterrupt traceback
+    per worker above the run's line; now the run alone answers: exit 130, one line."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    (exp_dir / "tiny.toml").write_text(SMALL.replace("games = 16", "games = 64"),
+                                       encoding="utf-8")
+    argv = [sys.executable, "-m", "sim.cli.main", "run", str(exp_dir / "tiny.toml"),
+            "--out", str(exp_dir / "out"), "--jobs", "2", "-q"]
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if len(_loky_workers(proc.pid)) == 2:
+            break
+        time.sleep(0.005)
+    time.sleep(0.1)  # past Python's own start (where SIGINT ends a process silently)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert [x for x in err.splitlines() if x.strip()] == [
+        f"interrupted: 0 of 16 batches stored in {exp_dir / 'out'}; "
+        "run again with --resume to finish"]

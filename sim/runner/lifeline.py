@@ -14,8 +14,13 @@ a killed parent that its own parent has not reaped yet still answers to its pid.
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
+from multiprocessing import resource_tracker as stdlib_tracker
+
+from joblib.parallel import LokyBackend
+from joblib.externals.loky.backend import resource_tracker as loky_tracker
 
 _watching: int | None = None
 
@@ -40,3 +45,32 @@ def watch_parent(run_pid: int | None, every: float = 0.5) -> None:
         os._exit(1)  # the run is gone: nobody will read this worker's results
 
     threading.Thread(target=watch, name="bwlab-lifeline", daemon=True).start()
+
+
+
+class DeafLoky(LokyBackend):
+    """joblib's loky backend whose workers start with SIGINT blocked: Ctrl-C interrupts the run
+    only (``Parallel(backend=DeafLoky())``).
+
+    Why: Ctrl-C signals the terminal's whole process group. A worker still importing its
+    modules when it arrived died printing a KeyboardInterrupt traceback, one per worker, above
+    the run's one-line "interrupted". Workers need no Ctrl-C of their own: an interrupted run
+    terminates them (joblib), and the lifeline above ends them if the run dies.
+
+    loky starts its workers inside ``submit`` (the first one, and any replacement), in the
+    submitting thread, and a blocked signal stays blocked across fork and exec. So each submit
+    runs with SIGINT blocked in its thread, for the milliseconds it takes; a Ctrl-C pressed then
+    stays pending and interrupts the run as the mask is restored. Python's resource trackers
+    are started first, because starting one unblocks SIGINT in the thread that starts it.
+    """
+
+    def submit(self, func, callback=None):
+        if not hasattr(signal, "pthread_sigmask"):
+            return super().submit(func, callback)
+        stdlib_tracker.ensure_running()
+        loky_tracker.ensure_running()
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return super().submit(func, callback)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -25,6 +25,7 @@ from sim.catalogue.diagnostics import InputError, Problem
 
 from . import progress as line
 from .experiment import Experiment
+from .lifeline import DeafLoky
 from .limits import cores
 from .results import check_result
 from .store import RunStore
@@ -148,7 +149,7 @@ def _local_results(args: tuple, todo: list[int], policies, jobs: int | None):
         # an interrupt drops the batches in flight (played again by --resume), which the
         # CLI reports in one line; joblib's paragraph about cancelled tasks is noise there
         warnings.filterwarnings("ignore", _CANCELLED, UserWarning)
-        for result in Parallel(n_jobs=n_jobs, backend="loky",
+        for result in Parallel(n_jobs=n_jobs, backend=DeafLoky(),
                                return_as="generator_unordered")(tasks):
             yield result, None
 

@@ -28,6 +28,8 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
+from sim.runner.lifeline import DeafLoky
+
 ROOT = Path(__file__).resolve().parents[2]
 # stage by stage, each stage's groups in parallel: a later stage links what an earlier one cached
 # ("loop" first: it is the longest; "combat" takes the slot "search" leaves)
@@ -151,7 +153,7 @@ def warm(jobs: int = 2, cards_root: Path = ROOT / "cards", verbose: bool = True,
     total = sum(len(stage) for stage in STAGES)
     done = 0
     t0 = time.perf_counter()
-    with warnings.catch_warnings(), Parallel(n_jobs=jobs, backend="loky") as parallel:
+    with warnings.catch_warnings(), Parallel(n_jobs=jobs, backend=DeafLoky()) as parallel:
         # loky replaces a worker whose memory grew by more than 300 MB since it started (its
         # guard against leaks) and warns of "a memory leak" when work is waiting; compiling a
         # group grows a worker by far more than that, so the replacement between stages is

@@ -132,6 +132,22 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
      "{teams}:8: teams.name:", "names two teams", "item 4: duplicate team names refused"),
     ("empty-team", ["run", "{exp}"], None, ('"Pixel Party"', '""'),
      "{teams}:12: teams.name:", "empty", "item 4: empty team names refused"),
+    ("log-name-too-long", ["play", "--seed", "1", "--log", "g" * 300 + ".jsonl"], None, None,
+     "g" * 300 + ".jsonl: --log:", "cannot be used: File name too long",
+     "item 3: a name the file system refuses names the flag"),
+    ("out-name-too-long", ["run", "{exp}", "--out", "r" * 300], None, None,
+     "r" * 300 + ": --out:", "cannot be used: File name too long",
+     "item 3: a name the file system refuses names the flag"),
+    ("cards-missing", ["play", "--seed", "1", "--cards", "nocards"], None, None,
+     "nocards: --cards:", "no such folder",
+     "item 4: a mistyped card folder is one line naming the flag, not one per data file"),
+    ("cards-is-file", ["fairness", "{teams}", "--cards", "afile"], None, None,
+     "afile: --cards:", "is a file, not a folder", "item 4: --cards names a folder"),
+    ("cards-name-too-long", ["combat", "--cards-dir", "c" * 300], None, None,
+     "c" * 300 + ": --cards:", "cannot be used: File name too long",
+     "item 4: the old spelling is checked the same way"),
+    ("cards-empty", ["run", "{exp}", "--cards", ""], None, None, "'': --cards:",
+     "an empty path", "item 4: an empty --cards is not the working folder"),
 ]
 
 
@@ -253,3 +269,16 @@ def test_an_output_is_never_renamed_over_a_pipe_and_goes_through_a_link(capsys, 
     write_text(link, "new")
     assert link.is_symlink() and target.read_text(encoding="utf-8") == "new"
     assert sorted(p.name for p in workdir.iterdir() if p.name.startswith(".")) == []
+
+
+@pytest.mark.parametrize("value,words", [("nocards", "no such folder"),
+                                         ("afile", "is a file, not a folder"),
+                                         ("c" * 300, "cannot be used: File name too long")])
+def test_a_bad_card_folder_variable_is_one_line_naming_it(capsys, workdir, monkeypatch, value,
+                                                          words):
+    """Item 4: ``$BWLAB_CARDS`` naming no folder was one "not found" line per data file, none
+    naming the variable; now one line naming it, exit 2."""
+    monkeypatch.setenv("BWLAB_CARDS", value)
+    code, _, err = run(capsys, "play", "--seed", "1")
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and lines == [f"error: {value}: $BWLAB_CARDS: {words}"], err

@@ -44,6 +44,9 @@ def default_cards_dir() -> Path:
     wrong answer (issue #22); with none of them, InputError naming ``--cards`` and the variable."""
     env = os.environ.get("BWLAB_CARDS")
     if env:
+        problem = card_folder_problem(Path(env))
+        if problem:  # else one "not found" line per data file, none naming the variable
+            raise InputError([Problem(env, None, "$BWLAB_CARDS", problem)])
         return Path(env)
     here = Path.cwd() / "cards"
     if (here / RULES_FILE).exists():
@@ -60,6 +63,21 @@ def default_cards_dir() -> Path:
 
 
 _ANNOUNCED: list[Path] = []
+
+
+def card_folder_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a card folder, or None (its files are checked by their
+    loaders, each on its own line). A path the system refuses outright (a name too long) is a
+    problem here, not an OSError."""
+    try:
+        if not path.exists():
+            return "no such folder"
+        if not path.is_dir():
+            return "is a file, not a folder"
+        os.listdir(path)
+    except OSError as exc:
+        return f"cannot be used: {exc.strerror or exc}"
+    return None
 
 
 def load_rules_only(root: Path | None = None) -> Rules:

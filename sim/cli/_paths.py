@@ -1,4 +1,5 @@
-"""Output paths checked when the command line is read, before any work (issue #22 item 3).
+"""Output paths, and the card folder, checked when the command line is read, before any work
+(issue #22 item 3).
 
 Why at parse time: a run that plays for an hour and then fails to write its result has lost the
 hour; a path under a file, in a missing or read-only folder, or in ``/proc`` is known to fail
@@ -9,6 +10,7 @@ and removes a temporary file: nothing is left behind.
 A file option (``--log``, ``--png``, ``--junit``, ``--out FILE``) needs its folder to exist:
 a typo in a folder name is a mistake to report, not a folder to create. A folder option
 (``--out DIR``) may be created, with its parents, under the nearest folder that exists.
+A path the file system refuses outright (a name too long) is one such line too, naming the flag.
 """
 
 from __future__ import annotations
@@ -73,6 +75,26 @@ def folder_problem(path: Path) -> str | None:
     return _probe(ancestor)
 
 
+def _problem_of(check, path: Path) -> str | None:
+    """``check(path)``, with a path the system refuses to look at (ENAMETOOLONG, a loop of
+    links) reported as its problem, not raised."""
+    try:
+        return check(path)
+    except OSError as exc:
+        return f"cannot be used: {exc.strerror or exc}"
+
+
+def _option_name(param) -> str:
+    return param.opts[0] if param is not None and param.opts else "path"
+
+
+def _new_file_problem(path: Path) -> str | None:
+    """A file whose folder may be created (a default under reports/)."""
+    if path.parent.exists():
+        return file_problem(path)
+    return "is a folder, not a file" if path.is_dir() else folder_problem(path.parent)
+
+
 class OutputPath(click.ParamType):
     """A path the command will write: a file (``folder=False``) or a folder, checked at once."""
 
@@ -85,19 +107,39 @@ class OutputPath(click.ParamType):
     def convert(self, value, param, ctx):
         path = Path(value)
         if not str(value).strip():  # Path("") is ".": an empty --out would write here
-            option = param.opts[0] if param is not None and param.opts else "path"
-            raise InputError([Problem(repr(str(value)), None, option, "an empty path: name a "
-                                                                      "file or a folder")])
-        if self.folder:
-            problem = folder_problem(path)
-        elif self.new_folder and not path.parent.exists():
-            problem = "is a folder, not a file" if path.is_dir() else folder_problem(path.parent)
-        else:
-            problem = file_problem(path)
+            raise InputError([Problem(repr(str(value)), None, _option_name(param),
+                                      "an empty path: name a file or a folder")])
+        check = (folder_problem if self.folder else
+                 _new_file_problem if self.new_folder else file_problem)
+        problem = _problem_of(check, path)
         if problem:
-            option = param.opts[0] if param is not None and param.opts else "path"
-            raise InputError([Problem(str(path), None, option, problem)])
+            raise InputError([Problem(str(path), None, _option_name(param), problem)])
         return path
+
+
+class CardFolder(click.ParamType):
+    """``--cards DIR``: a folder that exists, checked at once. Why: a mistyped folder was one
+    "not found" line per data file in it, none naming the flag."""
+
+    name = "directory"
+
+    def convert(self, value, param, ctx):
+        from sim.catalogue.loader import card_folder_problem  # numpy: not for --help
+
+        problem = ("an empty path: name a folder" if not str(value).strip() else
+                   card_folder_problem(Path(value)))
+        if problem:
+            raise InputError([Problem(str(value) or repr(str(value)), None,
+                                      _option_name(param), problem)])
+        return Path(value)
+
+
+def cards_option(help: str = "Card folder (default: ./cards or $BWLAB_CARDS).",
+                 dest: str = "cards", old_spelling: bool = False):
+    """The ``--cards`` option of every command that loads the cards (``--cards-dir``: the old
+    spelling some commands still accept)."""
+    names = ("--cards", "--cards-dir") if old_spelling else ("--cards",)
+    return click.option(*names, dest, type=CardFolder(), default=None, help=help)
 
 
 OUT_FILE = OutputPath(folder=False)
@@ -107,14 +149,14 @@ OUT_FILE_IN_NEW_FOLDER = OutputPath(new_folder=True)
 
 def check_output_file(path: Path, option: str) -> None:
     """The same check for a path known only after parsing (``drift --update``'s baseline)."""
-    problem = file_problem(Path(path))
+    problem = _problem_of(file_problem, Path(path))
     if problem:
         raise InputError([Problem(str(path), None, option, problem)])
 
 
 def check_output_folder(path: Path, option: str) -> Path:
     """The folder check for a path known only after parsing (``run``'s reports/runs/NAME)."""
-    problem = folder_problem(Path(path))
+    problem = _problem_of(folder_problem, Path(path))
     if problem:
         raise InputError([Problem(str(path), None, option, problem)])
     return Path(path)

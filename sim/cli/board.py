@@ -6,15 +6,14 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FILE
+from ._paths import OUT_FILE, cards_option
 
 
 @click.command()
 @click.option("--seed", type=int, required=True, help="Seed of the layout; same seed, same board.")
 @click.option("--png", "png", type=OUT_FILE, default=None,
               help="Also draw the board to this PNG file.")
-@click.option("--cards", "cards", type=click.Path(path_type=Path), default=None,
-              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+@cards_option()
 def board(seed: int, png: Path | None, cards: Path | None):
     """Lay out a legal board from SEED and print it as text (tiles in their layers, the Apocalypse
     face-down in layer 2, the four spawns, the portals, a legend)."""

@@ -21,7 +21,7 @@ from pathlib import Path
 import click
 
 from sim.catalogue.peers import SYSTEMS as PEER_SYSTEMS
-from sim.cli._paths import OUT_FILE
+from sim.cli._paths import OUT_FILE, cards_option
 
 # Bounded by time: 3e7-1e8 resolutions/s on two cores (measured), so 1e11 is 20-60 minutes.
 MAX_SAMPLES = 10**11
@@ -72,8 +72,7 @@ def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
 @click.option("--format", "fmt", type=click.Choice(["text", "table", "json", "csv"]),
               default="text", show_default=True,
               help="text (table is the same): for reading; json or csv: for scripts, on stdout only.")
-@click.option("--cards", "--cards-dir", "cards_dir", type=click.Path(path_type=Path),
-              help="Card folder (default ./cards).")
+@cards_option(dest="cards_dir", old_spelling=True)
 @click.option("--system", type=click.Choice(PEER_SYSTEMS), default="boardwars", show_default=True,
               help="Combat system: Board Wars or a peer game (cards/peers.toml).")
 @click.option("--stat", "peer_stats", multiple=True, metavar="KEY=VALUE",

@@ -23,7 +23,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from ._paths import OUT_FOLDER
+from ._paths import OUT_FOLDER, cards_option
 
 KILL_MARKS = (0.25, 0.5)  # health left, as a fraction of the target's health, for the table
 CURVE = np.linspace(0.01, 1.0, 100)  # health-left grid of the kill-chance curves
@@ -124,8 +124,8 @@ def plot(rows, curves, levels, titles):
                    "samplers hold every draw in memory).")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
               help="Root seed of the Monte Carlo check (level i uses seed + i).")
-@click.option("--cards", "--cards-dir", "cards_dir", type=click.Path(path_type=Path),
-              help="Card folder (default ./cards; --cards-dir is the old spelling).")
+@cards_option("Card folder (default: ./cards or $BWLAB_CARDS; --cards-dir is the old "
+              "spelling).", dest="cards_dir", old_spelling=True)
 def compare_systems(out_dir, only, samples, seed, cards_dir):
     """Damage spread, kill-chance curves and luck share of Board Wars beside the peer games."""
     import pandas as pd

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FOLDER
+from ._paths import OUT_FOLDER, cards_option
 
 
 @click.command()
-@click.option("--cards", "--cards-dir", "cards_dir", type=click.Path(path_type=Path),
-              help="Card folder (default ./cards; --cards-dir is the old spelling).")
+@cards_option("Card folder (default: ./cards or $BWLAB_CARDS; --cards-dir is the old "
+              "spelling).", dest="cards_dir", old_spelling=True)
 @click.option("--out", type=OUT_FOLDER, default=Path("reports"), show_default=True,
               help="Folder the report is written to.")
 def demo(cards_dir, out):

@@ -10,6 +10,8 @@ import click
 
 from sim.runner.limits import MAX_GAMES
 
+from ._paths import cards_option
+
 
 @click.command()
 @click.option("--pool", "pool_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -34,8 +36,7 @@ from sim.runner.limits import MAX_GAMES
               help="Surrogate splits judged by play at most (--games each).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="table: for reading; json: for scripts, on stdout only.")
-@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+@cards_option()
 def draft(pool_file, random_n, seed, games, policy, alternating, level_games, team_budget,
           proposals, fmt, cards):
     """Split 20 cards into the four fairest teams, confirmed by simulation; compare with a snake

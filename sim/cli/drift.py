@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FILE
+from ._paths import OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option
 
 
@@ -144,8 +144,7 @@ def _conclusion(result) -> str:
 @click.option("--policy", default=None, help=POLICY_HELP + " Replaces every matchup's policies "
                                                            "(the baseline must be made with it).")
 @budget_option
-@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="The card folder (default: ./cards).")
+@cards_option("The card folder (default: ./cards or $BWLAB_CARDS).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text: for reading; json: one document on stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line on stderr.")

@@ -10,6 +10,7 @@ import click
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._numbers import FiniteFloatRange
+from ._paths import cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 
@@ -53,8 +54,7 @@ from ._policy import POLICY_HELP, budget_option, policy_label
               help="Play the check once per player (e.g. greedy,lookahead:16; same seed) and "
                    "print the verdicts side by side, flagging disagreement (exit 3 when they "
                    "disagree). The first is the main report's player; replaces --policy.")
-@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+@cards_option()
 def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, boards, fmt,
              suggest_k, proposals, rating_games, rating_experiment, team_budget, level_games,
              players, cards):

@@ -12,6 +12,7 @@ import click
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._numbers import FiniteFloatRange
+from ._paths import cards_option
 
 
 @click.command()
@@ -30,8 +31,7 @@ from ._numbers import FiniteFloatRange
               show_default=True, help="Level of the rung tests (Holm over the rungs).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="table: for reading; json: for scripts (stdout only).")
-@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+@cards_option()
 def ladder(games, players, seed, boards, alpha, fmt, cards):
     """Which AI is stronger? Every pair of players meets: one team of the higher rung against
     three of the lower, each deal (board, teams, dice) played four times with the single seat

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FILE, OUT_FOLDER, distinct_paths
+from ._paths import OUT_FILE, OUT_FOLDER, cards_option, distinct_paths
 from ._policy import budget_option
 
 
@@ -44,8 +44,7 @@ def _policies(text: str, budget: int | None):
 @click.option("--html", "html_out", type=OUT_FILE, default=None,
               help="Write a self-contained HTML page stepping through the game's turns.")
 @click.option("--apocalypse", default=None, help="Name of the Apocalypse in play (default: drawn).")
-@click.option("--cards", "cards", type=click.Path(path_type=Path), default=None,
-              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+@cards_option()
 def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocalypse,
          cards):
     """Play one game of Board Wars between four AI teams and print the result.

@@ -17,7 +17,7 @@ import click
 
 from sim.runner.limits import MAX_GAMES
 
-from ._paths import OUT_FILE_IN_NEW_FOLDER
+from ._paths import OUT_FILE_IN_NEW_FOLDER, cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 COLUMNS = ("card", "rarity", "level", "level_low", "level_high", "rating", "rating_low",
@@ -43,8 +43,7 @@ COLUMNS = ("card", "rarity", "level", "level_low", "level_high", "rating", "rati
 @click.option("--team-budget", type=click.IntRange(5, 20), default=None,
               help="Budget to validate (default: [budget] team of the file). Not --budget, "
                    "which is the look-ahead's simulations per decision.")
-@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+@cards_option()
 def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
     """Each card's Power Level 1-4 (Arena's scale) from its rating in simulated play."""
     from sim.catalogue.arena_budget import load_arena_budget

@@ -12,7 +12,7 @@ import click
 
 from sim.runner.limits import MAX_GAMES
 
-from ._paths import OUT_FOLDER
+from ._paths import OUT_FOLDER, cards_option
 from ._policy import POLICY_HELP, budget_option
 from .rarity_output import card_frame, echo_table, json_doc, policy_frame, rarity_ranges
 
@@ -56,8 +56,7 @@ if TYPE_CHECKING:  # numpy is imported when a command runs, not for --help
               help="Play the study this many times from independent seeds and report how often "
                    "each outlier recurs (the first is the study itself).")
 @budget_option
-@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+@cards_option()
 def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_cards, policy,
            policies, correction, replicates, budget, cards):
     """Win rate when held, composition rating with intervals, rarity order and outliers; with

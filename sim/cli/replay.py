@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FILE, distinct_paths
+from ._paths import OUT_FILE, cards_option, distinct_paths
 
 
 @click.command()
@@ -18,8 +18,7 @@ from ._paths import OUT_FILE, distinct_paths
 @click.option("--html", "html_out", type=OUT_FILE, default=None,
               help="Also write a self-contained HTML page stepping through the game's turns "
                    "(slider, play, arrow keys; each turn's events beside its picture).")
-@click.option("--cards", "cards", type=click.Path(path_type=Path), default=None,
-              help="Card folder the game was played with (default: ./cards or $BWLAB_CARDS).")
+@cards_option("Card folder the game was played with (default: ./cards or $BWLAB_CARDS).")
 def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, cards: Path | None):
     """Narrate LOG (written by ``bwlab play --log``). Places read as tile (row, col) on the 7×7
     board, then [row, col] of the space inside a 3×3 or 5×5 tile.

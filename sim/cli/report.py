@@ -8,7 +8,7 @@ import click
 
 from sim.runner.limits import MAX_GAMES
 
-from ._paths import OUT_FOLDER
+from ._paths import OUT_FOLDER, cards_option
 
 
 @click.command()
@@ -41,8 +41,7 @@ from ._paths import OUT_FOLDER
 @click.option("--policies", "players", default=None, metavar="SPEC,SPEC,...",
               help="Also play the fairness check under these players (e.g. lookahead:16; same "
                    "seed) and show whether the verdict holds for each.")
-@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+@cards_option()
 def report(out, seed, teams_file, fairness_games, rating_games, rating_experiment, remedy_games,
            rulings, suggest_k, baseline, players, cards):
     """Write reports/report.html: a summary of the answers (fairness verdict, confirmed swaps,

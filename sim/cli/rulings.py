@@ -14,7 +14,7 @@ import click
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._balance_text import balance_text, change_lines, shares
-from ._paths import OUT_FILE
+from ._paths import OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 
@@ -39,8 +39,7 @@ from ._policy import POLICY_HELP, budget_option, policy_label
 @click.option("--out", type=OUT_FILE, default=None,
               help="Also write the results (JSON) here, e.g. reports/rulings.json; "
                    "`bwlab report --rulings FILE` shows them.")
-@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Card folder holding the book defaults (default: ./cards or $BWLAB_CARDS).")
+@cards_option("Card folder holding the book defaults (default: ./cards or $BWLAB_CARDS).")
 def rulings(alternatives_file, games, boards, rating_games, seed, policy, budget, only, fmt, out,
             cards):
     """Which house rulings matter: paired replays of a fixed study under each alternative."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FOLDER, check_output_folder
+from ._paths import OUT_FOLDER, cards_option, check_output_folder
 from ._policy import POLICY_HELP, budget_option
 
 
@@ -34,8 +34,7 @@ from ._policy import POLICY_HELP, budget_option
 @click.option("--tls-key", type=Path, default=None,
               help="This client's private key (PEM), unless it is in --tls-cert "
                    "(default: distributed.comm.tls.client.key).")
-@click.option("--cards", "cards", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Card folder (default: ./cards or $BWLAB_CARDS).")
+@cards_option()
 @click.option("--no-progress", is_flag=True, hidden=True, help="The same as --quiet.")
 @click.option("--policy", default=None, help=POLICY_HELP + " Replaces the experiment's policies.")
 @budget_option

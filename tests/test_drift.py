@@ -307,3 +307,39 @@ def test_a_bad_suite_value_is_one_line_naming_the_suite(capsys, tmp_path, old, n
     err = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
     assert code == 2 and len(err) == 1, err
     assert err[0].startswith(f"error: {suite}:{line}: {field}: ") and words in err[0], err
+
+
+def _suite_with_second_matchup(suite: Path, folder: Path) -> Path:
+    """A copy of ``suite`` whose matchups are example and a second one (another name)."""
+    exps = Path(shutil.copytree(suite.parent, folder / "experiments"))
+    second = exps / "matchups" / "example.toml"
+    (exps / "matchups" / "second.toml").write_text(
+        second.read_text().replace('name = "example"', 'name = "second"'))
+    copy = exps / "drift.toml"
+    copy.write_text(copy.read_text().replace(
+        'experiments = ["matchups/example.toml"]',
+        'experiments = ["matchups/example.toml", "matchups/second.toml"]'))
+    return copy
+
+
+def test_a_baseline_that_does_not_cover_the_suite_is_named_per_matchup_before_any_game(
+        capsys, lab, tmp_path):
+    """A matchup missing from the baseline was reported as a difference of the whole players
+    table ("policies: the baseline was played by {...}"); a matchup the suite dropped passed
+    that check only by luck of the same table. Each is now its own line, before any game."""
+    cards, suite, baseline = lab
+    wider = _suite_with_second_matchup(suite, tmp_path)
+    code, out, err = gate(capsys, cards, wider, baseline)
+    assert code == 2 and out == "", out
+    assert err.strip().splitlines() == [
+        f"error: {baseline}: matchups.second: not in the baseline: rewrite it with --update"]
+    _corrupt(baseline, lambda d: (d["matchups"].update(old=d["matchups"]["example"]),
+                                  d["policies"].update(old=d["policies"]["example"])))
+    code, out, err = gate(capsys, cards, suite, baseline, "--policy", "random")
+    assert code == 2 and out == "", out
+    assert err.strip().splitlines() == [
+        f"error: {baseline}: policies.example: the baseline was played by ['greedy', 'greedy', "
+        "'greedy', 'greedy'], this run by ['random', 'random', 'random', 'random']; use the "
+        "same --policy/--budget or rewrite it with --update",
+        f"error: {baseline}: matchups.old: not in the suite {suite}: the gate would not check "
+        "it; rewrite the baseline with --update"]

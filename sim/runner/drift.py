@@ -36,8 +36,8 @@ from .schedule import schedule
 from .progress import stage
 from .tasks import build_arena, by_team, play_games
 
-__all__ = ["DRIFT_DOWN", "DRIFT_UP", "NO_DRIFT", "OPEN", "GateResult", "Suite", "load_suite",
-           "make_baseline", "run_gate"]
+__all__ = ["DRIFT_DOWN", "DRIFT_UP", "NO_DRIFT", "OPEN", "GateResult", "Suite",
+           "check_baseline_matches", "load_suite", "make_baseline", "run_gate"]
 _SUITE_KEYS = {"delta_elo", "alpha", "beta", "max_games", "min_games", "round", "experiments"}
 
 
@@ -238,6 +238,42 @@ def _cards_by_name(exp: Experiment, names: list[list[str]], cards, baseline_path
         raise _bad(baseline_path, "card_files", f"{', '.join(missing)} not in the baseline's "
                                                 f"cards: rewrite the baseline with --update")
     return replace(exp, teams=np.array([[index[n] for n in team] for team in names], np.int64))
+
+
+def check_baseline_matches(catalogue, suite: Suite, baseline: dict, players: dict,
+                           baseline_path, suite_path) -> None:
+    """Before any game: every matchup of the suite is in the baseline, from the same file and
+    teams, played by the same players (``players``: name -> policies), and the baseline holds
+    no matchup the suite dropped. InputError, one line per problem otherwise.
+
+    Why one check up front: a matchup missing from the baseline was reported as a difference of
+    the whole players table, and a changed matchup only after the matchups before it had played.
+    """
+    problems = []
+
+    def add(path, field, message):
+        problems.append(Problem(str(path), None, field, message))
+
+    recorded, played_by = baseline["matchups"], baseline["policies"]
+    for exp in suite.experiments:
+        record = recorded.get(exp.name)
+        if record is None:
+            add(baseline_path, f"matchups.{exp.name}", "not in the baseline: rewrite it with "
+                                                        "--update")
+        elif (record["experiment"] != exp.digest
+              or record.get("teams") != team_card_names(exp, catalogue.cards)):
+            add(baseline_path, f"matchups.{exp.name}", "the matchup's file or teams changed "
+                                                        "since the baseline: rewrite it with "
+                                                        "--update")
+        elif played_by.get(exp.name) != players[exp.name]:
+            add(baseline_path, f"policies.{exp.name}",
+                f"the baseline was played by {played_by.get(exp.name)}, this run by "
+                f"{players[exp.name]}; use the same --policy/--budget or rewrite it with --update")
+    for name in sorted(set(recorded) - set(players)):
+        add(baseline_path, f"matchups.{name}", f"not in the suite {suite_path}: the gate would "
+                                                "not check it; rewrite the baseline with --update")
+    if problems:
+        raise InputError(problems)
 
 
 def _recorded(baseline: dict, exp: Experiment, names, baseline_path) -> dict:

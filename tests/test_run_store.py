@@ -112,6 +112,32 @@ def test_truncated_batch_is_replayed_and_corrupt_manifest_rebuilt(capsys, stored
     assert manifest["summary"]["games"] == 16
 
 
+@pytest.mark.parametrize("how", ["dangling link", "no read permission"])
+def test_an_unreadable_batch_is_refused_not_deleted_as_damaged(capsys, stored, how):
+    """A batch file this process may not open was "damaged": deleted and played again. Whose it
+    is cannot be told without reading it (it could be another run's), so --resume now refuses,
+    one line naming the file, and leaves the folder as it was."""
+    import os
+
+    exp_dir, out, _ = stored
+    batch = out / "batch-000001.parquet"
+    if how == "dangling link":
+        batch.unlink()
+        batch.symlink_to(out / "gone.parquet")
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root reads through permission bits")
+        batch.chmod(0)
+    before = sorted(p.name for p in out.iterdir())
+    code, _, err = _run(capsys, exp_dir / "tiny.toml", out, "--resume")
+    why = "No such file or directory" if how == "dangling link" else "Permission denied"
+    assert code == 2 and _errors(err) == [
+        f"error: {out}: --out: batch-000001.parquet cannot be read ({why}); make it readable, "
+        "or choose another --out"], err
+    assert sorted(p.name for p in out.iterdir()) == before
+    assert batch.is_symlink() if how == "dangling link" else batch.exists()
+
+
 def test_a_run_already_here_needs_resume(capsys, stored):
     """Item 2: this run's own batches without --resume are refused (nothing replayed twice)."""
     exp_dir, out, _ = stored

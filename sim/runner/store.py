@@ -72,6 +72,7 @@ class Scan:
     ours: dict[int, dict] = field(default_factory=dict)   # batch -> {"games", "seconds"}
     damaged: list[Path] = field(default_factory=list)
     foreign: dict[Path, str | None] = field(default_factory=dict)
+    unreadable: dict[Path, str] = field(default_factory=dict)   # path -> why (never deleted)
 
 
 @dataclass
@@ -107,6 +108,11 @@ class RunStore:
         """Check the folder's batches against this run (see :meth:`open`); keep this run's."""
         scan = self.scan(full=resume)
         manifest = self._read_manifest()
+        if scan.unreadable:  # whose it is cannot be told: neither adopted nor deleted
+            raise InputError([Problem(str(self.out), None, "--out",
+                                      f"{p.name} cannot be read ({why}); make it readable, "
+                                      "or choose another --out")
+                              for p, why in scan.unreadable.items()])
         if scan.foreign:
             raise InputError(self._foreign_problems(scan, manifest))
         if (scan.ours or scan.damaged) and not resume:
@@ -164,7 +170,9 @@ class RunStore:
         scan = Scan()
         for path in sorted(self.out.glob("batch-*.parquet")):
             verdict = self._check(path, full)
-            if verdict == "damaged":
+            if isinstance(verdict, tuple) and verdict[0] == "unreadable":
+                scan.unreadable[path] = verdict[1]
+            elif verdict == "damaged":
                 scan.damaged.append(path)
             elif isinstance(verdict, dict):
                 scan.ours[verdict.pop("batch")] = verdict
@@ -173,7 +181,15 @@ class RunStore:
         return scan
 
     def _check(self, path: Path, full: bool):
-        """``"damaged"``, ``("foreign", digest)`` or ``{"batch", "games", "seconds"}``."""
+        """``"damaged"``, ``("unreadable", why)``, ``("foreign", digest)`` or ``{"batch", "games",
+        "seconds"}``. Why "unreadable" apart: a file this process may not open (its permissions,
+        a dangling link) could be another run's; deleting it as damaged could lose that run."""
+        if not path.is_dir():  # a folder is "damaged", named and never deleted by _adopt
+            try:
+                with open(path, "rb"):
+                    pass
+            except OSError as exc:
+                return ("unreadable", exc.strerror or str(exc))
         try:
             meta = pq.read_metadata(path)
             if full:

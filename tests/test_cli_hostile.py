@@ -138,6 +138,9 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
     ("out-name-too-long", ["run", "{exp}", "--out", "r" * 300], None, None,
      "r" * 300 + ": --out:", "cannot be used: File name too long",
      "item 3: a name the file system refuses names the flag"),
+    ("power-levels-out-missing-folder", ["power-levels", "--out", "nowhere/p.csv"], None, None,
+     "nowhere/p.csv: --out:", "folder nowhere does not exist",
+     "item 3: only the default's folder (reports/) is created; a given one must exist"),
     ("cards-missing", ["play", "--seed", "1", "--cards", "nocards"], None, None,
      "nocards: --cards:", "no such folder",
      "item 4: a mistyped card folder is one line naming the flag, not one per data file"),
@@ -282,3 +285,23 @@ def test_a_bad_card_folder_variable_is_one_line_naming_it(capsys, workdir, monke
     code, _, err = run(capsys, "play", "--seed", "1")
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert code == 2 and lines == [f"error: {value}: $BWLAB_CARDS: {words}"], err
+
+
+def test_only_a_defaulted_file_may_have_its_folder_created(workdir):
+    """Item 3: ``power-levels --out``'s default lives in reports/, which a fresh checkout may not
+    have, so its folder may be created; the same folder given by the user is a typo to report
+    (it was created silently)."""
+    import click
+    from click.testing import CliRunner
+
+    from sim.cli._paths import OUT_FILE_IN_NEW_FOLDER
+
+    @click.command()
+    @click.option("--out", type=OUT_FILE_IN_NEW_FOLDER, default=Path("newdir/p.csv"))
+    def command(out):
+        click.echo(f"ok {out}")
+
+    assert CliRunner().invoke(command, []).output == "ok newdir/p.csv\n"
+    given = CliRunner().invoke(command, ["--out", "newdir/p.csv"])
+    assert given.exit_code != 0 and "folder newdir does not exist" in str(given.exception)
+    assert not (workdir / "newdir").exists()

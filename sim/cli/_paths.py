@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from sim.catalogue.diagnostics import InputError, Problem
 
@@ -102,15 +103,19 @@ class OutputPath(click.ParamType):
 
     def __init__(self, folder: bool = False, new_folder: bool = False):
         self.folder = folder
-        self.new_folder = new_folder  # a file whose folder may be created (a default in reports/)
+        # a file whose default's folder may be created (reports/); a path the user gives is a
+        # file option like any other: a missing folder is a typo to report, not to create
+        self.new_folder = new_folder
 
     def convert(self, value, param, ctx):
         path = Path(value)
         if not str(value).strip():  # Path("") is ".": an empty --out would write here
             raise InputError([Problem(repr(str(value)), None, _option_name(param),
                                       "an empty path: name a file or a folder")])
+        defaulted = (ctx is not None and param is not None
+                     and ctx.get_parameter_source(param.name) is ParameterSource.DEFAULT)
         check = (folder_problem if self.folder else
-                 _new_file_problem if self.new_folder else file_problem)
+                 _new_file_problem if self.new_folder and defaulted else file_problem)
         problem = _problem_of(check, path)
         if problem:
             raise InputError([Problem(str(path), None, _option_name(param), problem)])

@@ -132,3 +132,30 @@ def test_a_few_fair_games_are_not_called_unfair_when_a_team_never_won():
         assert np.all(v.upper > v.lower)  # no interval without width
     assert flat > 50   # the case the test is about does occur (84 of the 400)
     assert stats.binomtest(alarms, runs, 0.05, alternative="greater").pvalue > 0.01
+
+
+def test_pairs_and_seats_of_a_few_fair_games_are_not_told_apart_without_evidence():
+    """Planted: four equal teams and no seat effect, 1,000 studies of 2 to 8 duplicate blocks on
+    as many boards. A pair whose blocks all differed alike had standard error 0 and an interval
+    without width, so +0.25 in every block was "told apart" (118 of the 1,000 studies said some
+    pair was, against a simultaneous alpha of 5 %), and a seat whose boards agreed read
+    "25.0 (25.0-25.0)" (its se rounded to 2e-18). Stated tests: one-sided binomial of the
+    studies with a pair told apart against alpha (p > 0.01; P(Binom(1000, .05) >= 118) is about
+    1e-18); each seat's 95 % interval covers 25 % at least at its rate (p > 0.01); no interval
+    without width; every difference within [-1, 1]."""
+    from sim.analysis.balance import pairwise_differences
+    from sim.analysis.variance import seat_team_effects
+
+    rng = np.random.default_rng(59)
+    runs, apart, misses = 1000, 0, 0
+    for i in range(runs):
+        blocks = 2 + i % 7
+        y = duplicate_blocks([0.25] * 4, blocks, rng)
+        pairs, _ = pairwise_differences(y, clusters=np.arange(blocks))
+        apart += any(p.apart for p in pairs)
+        assert all(-1.0 <= p.low < p.high <= 1.0 for p in pairs)
+        lo, hi = seat_team_effects(y, confidence=0.95, clusters=np.arange(blocks)).seat_interval()
+        assert np.all(hi > lo)
+        misses += int(np.sum((lo > 0.25) | (hi < 0.25)))
+    assert stats.binomtest(apart, runs, 0.05, alternative="greater").pvalue > 0.01
+    assert stats.binomtest(misses, 4 * runs, 0.05, alternative="greater").pvalue > 0.01

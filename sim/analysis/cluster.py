@@ -121,6 +121,13 @@ def effective_trials(successes, clusters=None) -> tuple[float, float]:
     return p * n / deff, n / deff
 
 
+# A standard error at or below this is rounding, not spread: a sandwich variance that is 0 in
+# exact arithmetic comes out near 1e-36 (se 2e-18), which made n* = rate (1 - rate) / se^2
+# astronomical and the interval of a seat whose boards agreed "25.0 (25.0-25.0)". A real one
+# is about 1 / games or more: above 1e-8 for the lab's largest studies (10^8 games).
+SE_ROUNDING = 1e-12
+
+
 def korn_graubard_interval(rate, se, trials, df, confidence: float = 0.95):
     """Interval for a clustered proportion: Clopper-Pearson on its effective number of trials.
 
@@ -137,7 +144,7 @@ def korn_graubard_interval(rate, se, trials, df, confidence: float = 0.95):
     Returns (lower, upper) with the shape of ``rate``."""
     estimate = np.asarray(rate, dtype=float)
     rate, se = np.clip(estimate, 0.0, 1.0), np.asarray(se, dtype=float)
-    informative = (se > 0) & (rate > 0) & (rate < 1)
+    informative = (se > SE_ROUNDING) & (rate > 0) & (rate < 1)
     n_star = np.where(informative, rate * (1 - rate) / np.where(informative, se, 1.0) ** 2,
                       float(trials))
     n_star = n_star * (t_quantile(confidence, trials - 1) / t_quantile(confidence, df)) ** 2

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cluster import cluster_ids, cluster_sums, korn_graubard_interval, t_quantile
+from .cluster import SE_ROUNDING, cluster_ids, cluster_sums, korn_graubard_interval, t_quantile
 from .variance import duplicate_win_rates
 
 FAIR, UNFAIR, OPEN = "fair", "unfair", "open"
@@ -104,7 +104,7 @@ def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
     # games) has standard error 0, and rate +- t * se no width at all ("0.0 % (0.0-0.0 %)",
     # unfair after 8 games). There the games' count is all the interval can rest on:
     # Clopper-Pearson on them, the clusters' degrees of freedom (Korn & Graubard).
-    flat = ~(est.se > 0)
+    flat = ~(est.se > SE_ROUNDING)
     if flat.any():
         klo, khi = korn_graubard_interval(est.rate, est.se, est.n_games, max(est.df, 1), level)
         lo, hi = np.where(flat, klo, lo), np.where(flat, khi, hi)

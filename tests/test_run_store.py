@@ -270,8 +270,9 @@ def test_workers_of_the_deaf_backend_start_with_ctrl_c_blocked_and_the_run_keeps
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
 def test_ctrl_c_while_the_workers_start_prints_one_line_and_no_traceback(exp_dir):
     """The terminal's Ctrl-C reaches the run's whole process group. Sent the moment the run's
-    workers have started Python (they are still importing joblib), it used to print one KeyboardInterrupt traceback
-    per worker above the run's line; now the run alone answers: exit 130, one line."""
+    workers have started Python (they are still importing joblib), it used to print one
+    KeyboardInterrupt traceback per worker above the run's line; now the run alone answers:
+    exit 130, one line."""
     import os
     import signal
     import subprocess

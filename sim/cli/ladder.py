@@ -5,7 +5,6 @@ head-to-head scores, Elo ratings, and whether each rung beats the one below
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 

@@ -288,7 +288,7 @@ def test_baseline_cards_this_engine_cannot_read_fall_back_to_the_recorded_games(
     ("alpha = 0.05", "alpha = 0", "alpha", "0 out of range"),
     ("max_games = 4096", "max_games = 4097", "max_games", "not a multiple of 4"),
     ('experiments = ["matchups/example.toml"]', 'experiments = ["matchups/nope.toml"]',
-     "experiments", "no such experiment file"),
+     "experiments", "no experiment file"),
     ('experiments = ["matchups/example.toml"]',
      'experiments = ["matchups/example.toml", "matchups/../matchups/example.toml"]',
      "experiments", "is listed twice"),

@@ -142,6 +142,23 @@ class TomlDoc:
         name = ".".join(str(p) for p in path if not isinstance(p, int)) or "file"
         self.problems.add(self.path, self.line(path) or 1, name, message)
 
+    def referenced_file(self, path: tuple, value, base: Path, what: str, relative_to: str
+                        ) -> Path | None:
+        """The file ``value`` names (relative to ``base``), or None after one problem on
+        ``path``'s line: "no {what} {file} (a path relative to {relative_to})". Why one home:
+        an experiment's teams, a suite's matchups and a rulings study each name files, and a
+        missing one is fixed where it is named, so each says so there, in the same words."""
+        target = Path(base) / value if isinstance(value, str) and value.strip() else None
+        try:
+            found = target is not None and target.is_file()
+        except OSError:  # a name too long, a loop of links: not a file either
+            found = False
+        if not found:
+            self.add(path, f"no {what} {value if target is None else target} (a path relative "
+                           f"to {relative_to})")
+            return None
+        return target
+
     def lookup(self, path: tuple) -> Any:
         node: Any = self.data
         for part in path:

@@ -87,10 +87,9 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
         doc.add(("experiments",), "list at least one experiment file")
     experiments, seen = [], set()
     for rel in files:
-        target = path.parent / rel if isinstance(rel, str) else None
-        if target is None or not target.is_file():
-            doc.add(("experiments",), f"{rel!r}: no such experiment file (a path relative to "
-                                      f"this file)")
+        target = doc.referenced_file(("experiments",), rel, path.parent, "experiment file",
+                                     "this file")
+        if target is None:
             continue
         if target.resolve() in seen:  # its metrics would be tested twice
             doc.add(("experiments",), f"{rel!r} is listed twice")

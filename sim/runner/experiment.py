@@ -176,12 +176,11 @@ def _teams_or_pool(doc: TomlDoc, path: Path, cards, problems: Problems):
         rel = doc.get(("teams",), str, fallback=None)
         if rel is None:
             return None, (), None, "random"
-        if not (path.parent / rel).is_file():  # named here, where the fix belongs
-            doc.add(("teams",), f"no team file {path.parent / rel} (a path relative to this "
-                                f"file)")
+        team_file = doc.referenced_file(("teams",), rel, path.parent, "team file", "this file")
+        if team_file is None:
             return None, (), None, "random"
         try:
-            teams = load_teams(path.parent / rel, cards)
+            teams = load_teams(team_file, cards)
         except InputError as exc:
             problems.extend(Problems(list(exc.problems)))
             return None, (), None, "random"

@@ -103,8 +103,8 @@ def _study(doc: TomlDoc) -> dict:
         doc.add(("study", "fairness_games"), "must be a multiple of 4 (duplicate blocks)")
     for key, what in (("teams", "team file"), ("rating_experiment", "experiment file")):
         given = doc.lookup(("study", key))  # the defaults are checked where they are used
-        if isinstance(given, str) and not Path(given).is_file():
-            doc.add(("study", key), f"no {what} {given} (a path relative to the working folder)")
+        if isinstance(given, str):
+            doc.referenced_file(("study", key), given, Path(), what, "the working folder")
     if isinstance(doc.lookup(("study", "policy")), str):
         from sim.ai.spec import parse_policy
 

@@ -36,6 +36,9 @@ def workdir(tmp_path, monkeypatch) -> Path:
                                ("cards3", "cards", [["Luffy"] * 5] * 3)):
         (tmp_path / f"{name}.jsonl").write_text(json.dumps({**header, field: value}) + "\n",
                                                 encoding="utf-8")
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")  # a loop of links
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    (tmp_path / "gonelink").symlink_to(tmp_path / "gone")  # a link to nothing
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("BWLAB_CARDS", str(ROOT / "cards"))  # named: no "using ..." notice
     return tmp_path
@@ -141,6 +144,19 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
     ("power-levels-out-missing-folder", ["power-levels", "--out", "nowhere/p.csv"], None, None,
      "nowhere/p.csv: --out:", "folder nowhere does not exist",
      "item 3: only the default's folder (reports/) is created; a given one must exist"),
+    ("log-link-loop", ["play", "--seed", "1", "--log", "loop1"], None, None, "loop1: --log:",
+     "cannot be used: Too many levels of symbolic links",
+     "item 3: a loop of links is refused, not replaced by the log (it was)"),
+    ("junit-link-loop", ["drift", "--junit", "loop1"], None, None, "loop1: --junit:",
+     "Too many levels of symbolic links", "item 3: refused before the games, not after"),
+    ("out-link-loop", ["run", "{exp}", "--out", "loop1"], None, None, "loop1: --out:",
+     "Too many levels of symbolic links", "item 3: a folder flag names itself ('File exists')"),
+    ("out-dangling-link", ["compare-systems", "--out", "gonelink"], None, None,
+     "gonelink: --out:", "gonelink is a link to nothing",
+     "item 3: a link to nothing is named, not 'File exists' after the work"),
+    ("cards-link-loop", ["play", "--seed", "1", "--cards", "loop1"], None, None,
+     "loop1: --cards:", "Too many levels of symbolic links",
+     "item 4: a loop is not 'no such folder'"),
     ("cards-missing", ["play", "--seed", "1", "--cards", "nocards"], None, None,
      "nocards: --cards:", "no such folder",
      "item 4: a mistyped card folder is one line naming the flag, not one per data file"),

@@ -69,9 +69,15 @@ def card_folder_problem(path: Path) -> str | None:
     """Why ``path`` cannot be read as a card folder, or None (its files are checked by their
     loaders, each on its own line). A path the system refuses outright (a name too long) is a
     problem here, not an OSError."""
+    if not str(path).strip():
+        return "an empty path: name a folder"
     try:
-        if not path.exists():
-            return "no such folder"
+        os.stat(path)  # not Path.exists(), which reads a loop of links as "absent"
+    except FileNotFoundError:
+        return "no such folder"
+    except OSError as exc:
+        return f"cannot be used: {exc.strerror or exc}"
+    try:
         if not path.is_dir():
             return "is a file, not a folder"
         os.listdir(path)

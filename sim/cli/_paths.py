@@ -15,6 +15,7 @@ A path the file system refuses outright (a name too long) is one such line too, 
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -43,8 +44,23 @@ def _existing_ancestor(path: Path) -> Path:
     return Path(".")
 
 
+def _resolvable(path: Path) -> None:
+    """Raise the OSError of a path the system refuses to resolve (a loop of links, a name too
+    long). Why: ``Path.exists()`` reads a loop as "absent" (Python 3.11), so ``--log LOOP`` was
+    accepted and the link replaced by the log."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENAMETOOLONG):
+            raise
+
+
 def file_problem(path: Path) -> str | None:
-    """Why ``path`` cannot be written as a file, or None."""
+    """Why ``path`` cannot be written as a file, or None. A link is judged by the file it
+    names (the writer writes through it, ``sim.atomic``)."""
+    _resolvable(path)
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     parent = path.parent
     if path.is_dir():
         return "is a folder, not a file"
@@ -68,6 +84,9 @@ def file_problem(path: Path) -> str | None:
 
 def folder_problem(path: Path) -> str | None:
     """Why ``path`` cannot be (created and) written as a folder, or None."""
+    _resolvable(path)
+    if path.is_symlink() and not path.exists():
+        return f"{path} is a link to nothing: remove it, or name another folder"
     if path.exists():
         return _probe(path) if path.is_dir() else "is a file, not a folder"
     ancestor = _existing_ancestor(path)

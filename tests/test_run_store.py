@@ -112,6 +112,24 @@ def test_truncated_batch_is_replayed_and_corrupt_manifest_rebuilt(capsys, stored
     assert manifest["summary"]["games"] == 16
 
 
+@pytest.mark.parametrize("name", ["batch-000003.parquet", "batch-000099.parquet",
+                                  "manifest.json"])
+def test_a_pipe_in_the_run_folder_is_refused_without_waiting_for_a_writer(capsys, stored, name):
+    """Opening a FIFO waits for a writer: a pipe where a batch or the manifest belongs hung
+    `bwlab run --resume` for ever. It is refused at once, one line naming it, left in place."""
+    import os
+
+    exp_dir, out, _ = stored
+    (out / name).unlink(missing_ok=True)
+    os.mkfifo(out / name)
+    before = sorted(p.name for p in out.iterdir())
+    code, _, err = _run(capsys, exp_dir / "tiny.toml", out, "--resume")
+    lines = _errors(err)
+    assert code == 2 and len(lines) == 1 and lines[0].startswith(f"error: {out}: --out: {name}")
+    assert "not a regular file" in lines[0], err
+    assert sorted(p.name for p in out.iterdir()) == before
+
+
 @pytest.mark.parametrize("how", ["dangling link", "no read permission"])
 def test_an_unreadable_batch_is_refused_not_deleted_as_damaged(capsys, stored, how):
     """A batch file this process may not open was "damaged": deleted and played again. Whose it

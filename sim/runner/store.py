@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -186,6 +187,8 @@ class RunStore:
         a dangling link) could be another run's; deleting it as damaged could lose that run."""
         if not path.is_dir():  # a folder is "damaged", named and never deleted by _adopt
             try:
+                if not stat.S_ISREG(os.stat(path).st_mode):  # opening a pipe waits for ever
+                    return ("unreadable", "not a regular file: a pipe, a device or a socket")
                 with open(path, "rb"):
                     pass
             except OSError as exc:
@@ -229,8 +232,17 @@ class RunStore:
                         "--out")]
 
     def _read_manifest(self) -> dict | None:
+        path = self.out / MANIFEST
         try:
-            data = json.loads((self.out / MANIFEST).read_text(encoding="utf-8"))
+            regular = stat.S_ISREG(os.stat(path).st_mode)
+        except OSError:
+            regular = True  # missing (or a dangling link): read_text below says so
+        if not regular:  # reading a pipe waits for ever; it is not this lab's manifest
+            raise InputError([Problem(str(self.out), None, "--out", f"{MANIFEST} is not a "
+                                      "regular file (a pipe, a device or a socket); move it "
+                                      "away, or choose another --out")])
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None  # missing or corrupt: derived data, rebuilt from the batches
         return data if isinstance(data, dict) else None

@@ -343,3 +343,23 @@ def test_a_baseline_that_does_not_cover_the_suite_is_named_per_matchup_before_an
         "same --policy/--budget or rewrite it with --update",
         f"error: {baseline}: matchups.old: not in the suite {suite}: the gate would not check "
         "it; rewrite the baseline with --update"]
+
+
+def test_two_matchups_of_one_name_are_refused(capsys, tmp_path):
+    """Two matchup files with the same ``name``: every metric was printed and tested twice,
+    and the baseline, which keys games by name, kept one of them, so the gate then always
+    said "changed: rewrite it with --update", which never fixed it. Refused, on the suite's
+    line."""
+    exps = Path(shutil.copytree(ROOT / "experiments", tmp_path / "experiments"))
+    (exps / "matchups" / "copy.toml").write_text(
+        (exps / "matchups" / "example.toml").read_text().replace("root_seed = 7001",
+                                                                 "root_seed = 7002"))
+    suite = exps / "drift.toml"
+    suite.write_text(suite.read_text().replace(
+        'experiments = ["matchups/example.toml"]',
+        'experiments = ["matchups/example.toml", "matchups/copy.toml"]'))
+    code = main(["validate", "--experiment", str(suite)])
+    err = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
+    assert code == 2 and len(err) == 1, err
+    assert err[0].startswith(f"error: {suite}:") and ": experiments: matchups/copy.toml: a " \
+        "second matchup named 'example'" in err[0], err

@@ -105,6 +105,10 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
         if exp.boards < 2:
             doc.add(("experiments",), f"{rel}: boards = {exp.boards}; the gate needs at least 2 "
                                       f"(its variance is between boards)")
+        if any(e.name == exp.name for e in experiments):  # the baseline keys games by name
+            doc.add(("experiments",), f"{rel}: a second matchup named {exp.name!r}; the "
+                                      "baseline keeps one matchup per name: rename one")
+            continue
         experiments.append(exp)
     problems.raise_if_any()
     return Suite(str(path), experiments=tuple(experiments), **numbers)

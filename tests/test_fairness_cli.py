@@ -184,3 +184,29 @@ def test_boards_built_lazily_play_the_same_games():
         got.append(play_games(lazy, start, start + 16)["winner_team"])
     assert len(lazy.setups) == 12
     np.testing.assert_array_equal(np.concatenate(got), play_games(eager, 0, 48)["winner_team"])
+
+
+def _strict(text: str):
+    """json.loads refusing NaN and Infinity, as jq, JavaScript and Go do."""
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_is_strict_json_when_a_ratio_has_no_value(capsys):
+    """A team whose outcome never varied has no variance ratio (the table's "nan"); the JSON
+    said ``NaN``, which strict parsers refuse. It is ``null`` now (sim/cli/_json.py), and the
+    same 8 games still hold such a team."""
+    teams = ROOT / "experiments" / "teams" / "example.toml"
+    code, out, _ = run(capsys, "fairness", teams, "--games", "8", "--format", "json", "-q")
+    doc = _strict(out)
+    assert code in (0, 1, 3)
+    assert None in [t["variance_ratio_vs_unpaired"] for t in doc["teams"]], doc["teams"]
+
+
+def test_finite_or_null_reaches_every_number():
+    from sim.cli._json import finite_or_null, json_text
+
+    doc = {"a": float("nan"), "b": [1.0, float("inf"), {"c": -float("inf")}], "d": (2, "x")}
+    assert finite_or_null(doc) == {"a": None, "b": [1.0, None, {"c": None}], "d": [2, "x"]}
+    assert _strict(json_text(doc)) == {"a": None, "b": [1.0, None, {"c": None}], "d": [2, "x"]}

@@ -15,12 +15,12 @@ Pandas is not imported here: this command must start fast.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from sim.catalogue.peers import SYSTEMS as PEER_SYSTEMS
+from sim.cli._json import json_text
 from sim.cli._paths import OUT_FILE, cards_option
 
 # Bounded by time: 3e7-1e8 resolutions/s on two cores (measured), so 1e11 is 20-60 minutes.
@@ -183,7 +183,7 @@ def _emit(result: dict, fmt: str, png) -> None:
 
     single = len(result["profiles"]) == 1 and "sweep" not in result
     if fmt == "json":
-        click.echo(json.dumps(result["profiles"][0] if single else result, indent=2,
+        click.echo(json_text(result["profiles"][0] if single else result, indent=2,
                               ensure_ascii=False))
     elif fmt == "csv":
         click.echo(render_csv(result), nl=False)
@@ -232,4 +232,4 @@ def _peer_form(system, items, samples, seed, fmt, cards_dir):
         for d in range(len(probs)):
             click.echo(f"{d},{t['exactly'][d]:.12g},{t['at_least'][d]:.12g},{t['at_most'][d]:.12g}")
         return
-    click.echo(json.dumps(result, indent=2) if fmt == "json" else format_table(result))
+    click.echo(json_text(result, indent=2) if fmt == "json" else format_table(result))

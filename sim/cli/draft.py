@@ -3,13 +3,13 @@ a snake draft and Arena: The Contest's alternating pick order under its team bud
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from sim.runner.limits import MAX_GAMES
 
+from ._json import json_text
 from ._paths import cards_option
 
 
@@ -74,7 +74,7 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
                        arena=spec, budget=team_budget, proposals=proposals)
     data = draft_data(result, catalogue.cards.names, levels, spec)
     if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json_text(data, indent=2))
         return
     echo_draft(data)
 

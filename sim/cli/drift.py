@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from ._json import json_text
 from ._paths import OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option
 
@@ -200,7 +201,7 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     if junit is not None:
         write_text(junit, junit_xml(result))
     if fmt == "json":
-        click.echo(json.dumps(gate_document(result, spec, _conclusion(result)), indent=2,
+        click.echo(json_text(gate_document(result, spec, _conclusion(result)), indent=2,
                               ensure_ascii=False))
         return result.exit_code
     _report(result, spec)
@@ -222,7 +223,7 @@ def _update(catalogue, spec, players, baseline, fmt) -> int:
             f"files; format {data['format']}: each game's winner, ending, length and lead "
             f"changes)")
     if fmt == "json":
-        click.echo(json.dumps({"conclusion": said, "exit_code": 0, "baseline": str(baseline),
+        click.echo(json_text({"conclusion": said, "exit_code": 0, "baseline": str(baseline),
                                "format": data["format"], "metrics": data["metrics"],
                                "balance": balance}, indent=2, ensure_ascii=False))
         return 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -10,6 +9,7 @@ import click
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._numbers import FiniteFloatRange
+from ._json import json_text
 from ._paths import cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
@@ -98,7 +98,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     if labels is not None:
         _by_player(data, labels, catalogue, teams, seed, games, round_games, boards, tolerance)
     if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json_text(data, indent=2))
         return data["exit_code"]
     echo_report(data, report)
     if team_budget is not None:

@@ -4,13 +4,13 @@ head-to-head scores, Elo ratings, and whether each rung beats the one below
 
 from __future__ import annotations
 
-import json
 
 import click
 
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._numbers import FiniteFloatRange
+from ._json import json_text
 from ._paths import cards_option
 
 
@@ -47,7 +47,7 @@ def ladder(games, players, seed, boards, alpha, fmt, cards):
                     alpha=alpha)
     data = ladder_doc(r, seed, alpha)
     if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json_text(data, indent=2))
         return
     _echo_table(r, data, seed)
 

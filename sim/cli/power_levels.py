@@ -10,13 +10,13 @@ from __future__ import annotations
 import csv
 import io
 import math
-import json
 from pathlib import Path
 
 import click
 
 from sim.runner.limits import MAX_GAMES
 
+from ._json import json_text
 from ._paths import OUT_FILE_IN_NEW_FOLDER, cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
@@ -83,7 +83,7 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
         data["validation"] = validation_dict(check, names)
         data["validation"]["conclusion"] = budget_conclusion(check)
     if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json_text(data, indent=2))
         return
     if check is not None:  # the answer first, the statistics after
         click.echo(data["validation"]["conclusion"])

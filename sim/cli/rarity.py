@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,6 +11,7 @@ import click
 
 from sim.runner.limits import MAX_GAMES
 
+from ._json import json_text
 from ._paths import OUT_FOLDER, cards_option
 from ._policy import POLICY_HELP, budget_option
 from .rarity_output import card_frame, echo_table, json_doc, policy_frame, rarity_ranges
@@ -90,7 +90,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
             by_policy.to_csv(tmp, index=False)
     per = rarity_ranges(run.s, run.rar, catalogue.rules.rarities)
     if fmt == "json":
-        click.echo(json.dumps(json_doc(frame, run, per, correction, remedy, catalogue), indent=2,
+        click.echo(json_text(json_doc(frame, run, per, correction, remedy, catalogue), indent=2,
                               ensure_ascii=False))
         return
     echo_table(frame, run, per, exp, catalogue, correction, out,

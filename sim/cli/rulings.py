@@ -14,7 +14,6 @@ import click
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._balance_text import balance_text, change_lines, shares
-from ._json import json_text
 from ._paths import OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
@@ -66,9 +65,11 @@ def rulings(alternatives_file, games, boards, rating_games, seed, policy, budget
                                 rating_games=rating_games, seed=seed, policy=label)
     doc = run_rulings(spec, cfg, Path(cards) if cards else default_cards_dir())
     if out is not None:
-        write_text(out, json_text(doc, indent=2, ensure_ascii=False) + "\n")
+        # NaN kept (not strict JSON): `report --rulings` reads this file back, and its shape
+        # check and text read a number in every score field (sim/report/rulings_section.py)
+        write_text(out, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     if fmt == "json":
-        click.echo(json_text(doc, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
         return
     for line in text_lines(doc):
         click.echo(line)

@@ -248,20 +248,6 @@ def test_two_runs_cannot_write_into_one_folder_at_once(exp_dir, catalogue):
     RunStore.open(out, other, ROOT / "cards", resume=False).close()  # free once released
 
 
-def _loky_workers(parent: int) -> list[int]:
-    """The pids of ``parent``'s loky workers (children started as popen_loky_posix)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            cmd = (stat.parent / "cmdline").read_bytes()
-        except (OSError, ValueError, IndexError):
-            continue  # gone meanwhile
-        if ppid == parent and b"popen_loky_posix" in cmd:
-            found.append(int(stat.parent.name))
-    return found
-
-
 def _sigint_blocked() -> bool:
     """Whether SIGINT (signal 2, bit 1 of the mask) is blocked in the calling process."""
     line = next(x for x in Path("/proc/self/status").read_text().splitlines()
@@ -297,6 +283,8 @@ def test_ctrl_c_while_the_workers_start_prints_one_line_and_no_traceback(exp_dir
     import sys
     import time
 
+    from tests.test_runner import _workers
+
     (exp_dir / "tiny.toml").write_text(SMALL.replace("games = 16", "games = 64"),
                                        encoding="utf-8")
     argv = [sys.executable, "-m", "sim.cli.main", "run", str(exp_dir / "tiny.toml"),
@@ -306,7 +294,7 @@ def test_ctrl_c_while_the_workers_start_prints_one_line_and_no_traceback(exp_dir
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
-        if len(_loky_workers(proc.pid)) == 2:
+        if len(_workers(proc.pid)) == 2:
             break
         time.sleep(0.005)
     time.sleep(0.1)  # past Python's own start (where SIGINT ends a process silently)

@@ -243,10 +243,9 @@ def _cards_by_name(exp: Experiment, names: list[list[str]], cards, baseline_path
     return replace(exp, teams=np.array([[index[n] for n in team] for team in names], np.int64))
 
 
-def check_baseline_matches(catalogue, suite: Suite, baseline: dict, players: dict,
-                           baseline_path, suite_path) -> None:
-    """Before any game: every matchup of the suite is in the baseline, from the same file and
-    teams, played by the same players (``players``: name -> policies), and the baseline holds
+def check_baseline_matches(catalogue, suite: Suite, baseline: dict, baseline_path) -> None:
+    """Before any game (:func:`run_gate` calls it first): every matchup of the suite is in the
+    baseline, from the same file and teams, played by the same players, and the baseline holds
     no matchup the suite dropped. InputError, one line per problem otherwise.
 
     Why one check up front: a matchup missing from the baseline was reported as a difference of
@@ -257,6 +256,7 @@ def check_baseline_matches(catalogue, suite: Suite, baseline: dict, players: dic
     def add(path, field, message):
         problems.append(Problem(str(path), None, field, message))
 
+    players = {e.name: list(e.policies) for e in suite.experiments}
     recorded, played_by = baseline["matchups"], baseline["policies"]
     for exp in suite.experiments:
         record = recorded.get(exp.name)
@@ -273,23 +273,17 @@ def check_baseline_matches(catalogue, suite: Suite, baseline: dict, players: dic
                 f"the baseline was played by {played_by.get(exp.name)}, this run by "
                 f"{players[exp.name]}; use the same --policy/--budget or rewrite it with --update")
     for name in sorted(set(recorded) - set(players)):
-        add(baseline_path, f"matchups.{name}", f"not in the suite {suite_path}: the gate would "
+        add(baseline_path, f"matchups.{name}", f"not in the suite {suite.path}: the gate would "
                                                 "not check it; rewrite the baseline with --update")
     if problems:
         raise InputError(problems)
 
 
-def _recorded(baseline: dict, exp: Experiment, names, baseline_path) -> dict:
-    """The baseline's games of ``exp``: ``winner_team`` and, when the baseline records them
-    (format 3), the balance metrics' columns (``games``: None otherwise)."""
-    record = baseline["matchups"].get(exp.name)
-    if record is None:
-        raise _bad(baseline_path, f"matchups.{exp.name}", "not in the baseline: rewrite it with "
-                                                          "--update")
-    if record["experiment"] != exp.digest or record.get("teams") != names:
-        raise _bad(baseline_path, f"matchups.{exp.name}", "the matchup's file or teams changed "
-                                                          "since the baseline: rewrite it with "
-                                                          "--update")
+def _recorded(baseline: dict, exp: Experiment) -> dict:
+    """The baseline's games of ``exp`` (:func:`check_baseline_matches` found it there, from the
+    same file and teams): ``winner_team`` and, when the baseline records them (format 3), the
+    balance metrics' columns (``games``: None otherwise)."""
+    record = baseline["matchups"][exp.name]
     return {"winner_team": _decode(record["winners"]), "games": decode_games(record)}
 
 
@@ -302,7 +296,7 @@ def _decide_all(before, after, board, suite: Suite, alpha: float) -> list[Paired
 def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alpha):
     """Play one matchup round by round, paired with its "before", until every team is decided."""
     names = team_card_names(exp, catalogue.cards)
-    recorded = _recorded(baseline, exp, names, baseline_path)
+    recorded = _recorded(baseline, exp)
     cap = min(suite.max_games, recorded["winner_team"].size)
     arena = build_arena(catalogue, exp)
     before_arena = None
@@ -354,6 +348,7 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
 
     from .drift_baseline import engine_digest
 
+    check_baseline_matches(catalogue, suite, baseline, baseline_path)
     changed = changed_card_files(baseline, card_files(catalogue.root))
     alpha = suite.alpha / (4 * len(suite.experiments))
     results: list[MetricResult] = []

@@ -187,6 +187,43 @@ def test_the_key_line_must_match_exactly_once():
         replaced_text("[board]\ndoorway = [\n 1]\n", alt)
 
 
+def test_a_change_seen_alike_on_a_few_boards_is_not_certain():
+    """Planted: four equal teams, and an alternative that redraws a share (1/4, 1/2 or all) of
+    the games' winners from the same uniform law, so no team's chance changes; 1,000 studies
+    of one block on each of 2 to 8 boards. A team whose change came out alike on every board
+    had se 0, an interval without width and an infinite z, so its effect "mattered" (the
+    zero-width rule below says so in more than 40 of the studies). Stated tests: one-sided
+    binomial of the studies where the teams' family matters against its alpha (ALPHA / FAMILIES,
+    p > 0.01); each 95 % interval covers the true change 0 at least at its rate (p > 0.01);
+    every interval has width where the change is not exactly 0, within [-1, 1]."""
+    from types import SimpleNamespace
+
+    from scipy import stats
+
+    from sim.runner.rulings_compare import ALPHA, FAMILIES, _family, fairness_effect
+
+    rng = np.random.default_rng(np.random.SeedSequence(2512))
+    runs, matters, zero_width_matters, misses = 1000, 0, 0, 0
+    for i in range(runs):
+        boards = 2 + i % 7
+        before = rng.integers(0, 4, size=4 * boards)          # 4 games (rotations) a board
+        redraw = rng.random(before.size) < (0.25, 0.5, 1.0)[i % 3]
+        after = np.where(redraw, rng.integers(0, 4, size=before.size), before)
+        base, run_ = (SimpleNamespace(fair_winner=w, fair_board=np.arange(boards),
+                                      fair_trace=w[:, None]) for w in (before, after))
+        fair = fairness_effect(base, run_, list("abcd"), 0.05)
+        team_z, crit = _family(fair["teams"], fair["df"])
+        matters += team_z > crit
+        zero_width_matters += any(t["se"] <= 1e-12 and t["delta"] != 0 for t in fair["teams"])
+        for t in fair["teams"]:
+            assert -1.0 <= t["low"] <= t["delta"] <= t["high"] <= 1.0
+            assert t["high"] > t["low"] or t["delta"] == 0
+            misses += not t["low"] <= 0.0 <= t["high"]
+    assert zero_width_matters > 40      # the hole the fallback closes is in this design
+    assert stats.binomtest(matters, runs, ALPHA / FAMILIES, alternative="greater").pvalue > 0.01
+    assert stats.binomtest(misses, 4 * runs, 0.05, alternative="greater").pvalue > 0.01
+
+
 def test_paired_rating_change_is_zero_for_the_same_games_and_tighter_than_unpaired():
     """The joint sandwich: identical outcomes give exactly 0 ± 0; outcomes that mostly agree give
     a smaller SE than the two fits' SEs combined as if independent."""
@@ -245,6 +282,39 @@ def test_the_report_shows_the_results_file(capsys, tmp_path, result):
 
 def _alt(doc, key):
     return next(r for r in doc["alternatives"] if r["key"] == key)
+
+def test_the_results_file_is_strict_json_and_a_missing_score_reads_back_as_nan(result, tmp_path,
+                                                                              capsys):
+    """A score with no value (NaN) is written as null, which strict parsers (jq, JavaScript)
+    accept; `report --rulings` reads it back as NaN where a number is expected, and keeps a
+    null that means "none" (card_critical_z without card ratings) as None."""
+    import math
+
+    from sim.cli._json import json_text
+    from sim.report.rulings_section import load_results, ranking_table
+
+    def strict(text):
+        return json.loads(text, parse_constant=lambda c: pytest.fail(f"not JSON: {c}"))
+
+    doc = json.loads(json.dumps(result[3]))
+    doc["alternatives"][0]["score"] = math.nan
+    doc["alternatives"][0]["team_z"] = math.inf
+    doc["alternatives"][1]["card_critical_z"] = None
+    path = tmp_path / "rulings.json"
+    path.write_text(json_text(doc), encoding="utf-8")
+    stored = strict(path.read_text(encoding="utf-8"))
+    assert stored["alternatives"][0]["score"] is None
+    back = load_results(path)
+    assert math.isnan(back["alternatives"][0]["score"])
+    assert math.isnan(back["alternatives"][0]["team_z"])
+    assert back["alternatives"][1]["card_critical_z"] is None
+    assert back["alternatives"][1]["score"] == doc["alternatives"][1]["score"]
+    assert math.isnan(ranking_table(back)["score"].iloc[0])
+    code, _, err = run(capsys, "report", "--out", tmp_path, "--teams", "", "--rating-games",
+                       "0", "--rulings", path)
+    assert code == 0, err
+    assert "Which house rulings matter" in (tmp_path / "report.html").read_text("utf-8")
+
 
 
 def test_a_draw_tie_break_moves_the_winners_of_same_step_endings_not_their_share(result):

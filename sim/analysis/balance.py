@@ -124,9 +124,31 @@ def _difference_of_team_intervals(y, a: int, b: int, level: float, clusters):
     interval is the two teams' own Korn-Graubard intervals at 1 - (1 - level) / 2 each, combined
     (lower a - upper b, upper a - lower b): it holds with ``level`` by Bonferroni."""
     half = 1.0 - (1.0 - level) / 2
-    est = duplicate_win_rates(y, confidence=half, clusters=clusters)
-    lo, hi = korn_graubard_interval(est.rate, est.se, est.n_games, max(est.df, 1), half)
+    lo, hi = team_rate_intervals(y, half, clusters)
     return float(lo[a] - hi[b]), float(hi[a] - lo[b])
+
+
+def team_rate_intervals(outcomes, level: float, clusters=None):
+    """Each team's Korn-Graubard interval on its duplicate games (lower, upper arrays): the
+    interval that still has width when every block came out the same (se 0)."""
+    est = duplicate_win_rates(outcomes, confidence=level, clusters=clusters)
+    return korn_graubard_interval(est.rate, est.se, est.n_games, max(est.df, 1), level)
+
+
+def change_of_rates_interval(before, after, level: float, clusters=None):
+    """Each team's change of win rate between two sets of duplicate games (``after`` -
+    ``before``), as an interval that holds with ``level`` without using their pairing: the
+    teams' own Korn-Graubard intervals at 1 - (1 - level) / 2 each, combined (lower after -
+    upper before, upper after - lower before; Bonferroni), clipped to [-1, 1].
+
+    Why: the paired, board-clustered change is the sharp estimate, but when every board's
+    change came out alike (a few boards) its standard error is 0 and its t interval has no
+    width, so a change seen on 4 boards read as certain. This is the fallback for such a team.
+    """
+    half = 1.0 - (1.0 - level) / 2
+    lo0, hi0 = team_rate_intervals(before, half, clusters)
+    lo1, hi1 = team_rate_intervals(after, half, clusters)
+    return np.maximum(lo1 - hi0, -1.0), np.minimum(hi1 - lo0, 1.0)
 
 
 def ranking_text(rates, pairs: list[PairDifference], names) -> str:
@@ -299,5 +321,5 @@ def balance_lines(gb: GameBalance, names=None, seat_rates=None) -> list[str]:
 
 __all__ = ["CAP", "GameBalance", "KINDS", "LAST_STANDING", "LEAD_CHANGES_NEEDS", "PairDifference",
            "SIMULTANEOUS", "STALEMATE", "Share", "balance_from_pairs", "balance_lines",
-           "elimination_places", "game_balance", "length_summary", "pairwise_differences",
-           "ranking_text", "share"]
+           "change_of_rates_interval", "elimination_places", "game_balance", "length_summary", "pairwise_differences",
+           "ranking_text", "share", "team_rate_intervals"]

@@ -47,6 +47,7 @@ def rulings(alternatives_file, games, boards, rating_games, seed, policy, budget
 
     from sim.atomic import write_text
     from sim.catalogue.loader import default_cards_dir
+    from sim.cli._json import json_text
     from sim.runner.rulings import StudyConfig, run_rulings
     from sim.runner.rulings_data import load_rulings
 
@@ -65,11 +66,11 @@ def rulings(alternatives_file, games, boards, rating_games, seed, policy, budget
                                 rating_games=rating_games, seed=seed, policy=label)
     doc = run_rulings(spec, cfg, Path(cards) if cards else default_cards_dir())
     if out is not None:
-        # NaN kept (not strict JSON): `report --rulings` reads this file back, and its shape
-        # check and text read a number in every score field (sim/report/rulings_section.py)
-        write_text(out, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        # strict JSON: a score with no value is null, which `report --rulings` reads back as
+        # NaN (sim/report/rulings_section.nan_for_null)
+        write_text(out, json_text(doc, indent=2, ensure_ascii=False) + "\n")
     if fmt == "json":
-        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        click.echo(json_text(doc, indent=2, ensure_ascii=False))
         return
     for line in text_lines(doc):
         click.echo(line)

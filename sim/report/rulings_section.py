@@ -8,6 +8,7 @@ Why from a file and not replayed here: the comparison replays the study once per
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pandas as pd
@@ -43,7 +44,7 @@ BALANCE_SHAPE = {"book_balance": _BALANCE,
                                                             "stalemate", "rotation cap",
                                                             "no winner")}},
                                    "endings_changed": [str]}]}
-_NAMES = {str: "text", int: "a whole number", bool: "true or false", NUM: "a number",
+_NAMES = {str: "text", int: "a whole number", bool: "true or false", NUM: "a number or null",
           None: "null", object: "a value"}
 
 
@@ -78,7 +79,7 @@ def shape_problems(value, shape, where: str = "") -> list[tuple[str, str]]:
         return [p for i, v in enumerate(value) for p in shape_problems(v, shape[0],
                                                                        f"{where}[{i}]")]
     ok = {None: value is None, object: True, bool: isinstance(value, bool),
-          NUM: isinstance(value, (int, float)) and not isinstance(value, bool),
+          NUM: value is None or isinstance(value, (int, float)) and not isinstance(value, bool),
           int: isinstance(value, int) and not isinstance(value, bool),
           str: isinstance(value, str)}[shape]
     return [] if ok else [(where, f"expected {_NAMES[shape]}, got {_short(value)}")]
@@ -107,7 +108,45 @@ def load_results(path: Path) -> dict:
         raise InputError([Problem(str(path), None, field, f"{message} (not as `bwlab rulings "
                                                           f"--out` writes it)")
                           for field, message in problems])
-    return doc
+    return nan_for_null(doc, RESULTS_SHAPE if "book_balance" not in doc
+                        else _merged(RESULTS_SHAPE, BALANCE_SHAPE))
+
+
+def nan_for_null(value, shape):
+    """``value`` with each null where ``shape`` asks for a number made NaN again.
+
+    Why: ``bwlab rulings --out`` writes strict JSON (sim/cli/_json.py), so a score that has no
+    value (a z of games identical to the book's) is stored as null; the tables and the text
+    format a number there, and NaN prints as "nan", the value the run itself showed.
+    """
+    if shape is NUM:
+        return math.nan if value is None else value
+    if isinstance(shape, tuple):
+        if value is None:  # null stays "none" where the shape allows it, else "no value"
+            return None if None in shape else nan_for_null(value, NUM)
+        return (
+            next((nan_for_null(value, s) for s in shape
+                  if isinstance(s, (dict, list)) and isinstance(value, type(s))), value))
+    if isinstance(shape, dict) and isinstance(value, dict):
+        if "*" in shape:
+            return {k: nan_for_null(v, shape["*"]) for k, v in value.items()}
+        return {k: nan_for_null(v, shape[k]) if k in shape else v for k, v in value.items()}
+    if isinstance(shape, list) and isinstance(value, list):
+        return [nan_for_null(v, shape[0]) for v in value]
+    return value
+
+
+def _merged(base: dict, extra: dict) -> dict:
+    """One shape holding both shapes' fields (lists merged item shape by item shape)."""
+    out = dict(base)
+    for key, sub in extra.items():
+        if key in out and isinstance(sub, dict) and isinstance(out[key], dict):
+            out[key] = _merged(out[key], sub)
+        elif key in out and isinstance(sub, list) and isinstance(out[key], list):
+            out[key] = [_merged(out[key][0], sub[0])]
+        else:
+            out[key] = sub
+    return out
 
 
 def ranking_table(doc: dict) -> pd.DataFrame:

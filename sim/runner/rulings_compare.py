@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.analysis.cluster import clustered_mean, t_quantile
+from sim.analysis.balance import change_of_rates_interval
+from sim.analysis.cluster import SE_ROUNDING, clustered_mean, t_quantile
 from sim.analysis.fairness import OPEN, fairness_verdict, game_values
 from sim.catalogue.teams import TEAMS
 
@@ -52,17 +53,42 @@ def fairness_effect(base, run, names, tolerance: float) -> dict:
     y0 = game_values(base.fair_winner).reshape(-1, TEAMS, TEAMS)
     y1 = game_values(run.fair_winner).reshape(-1, TEAMS, TEAMS)
     d = clustered_mean(y1.mean(axis=1) - y0.mean(axis=1), base.fair_board, CONFIDENCE)
+    low, high, z = _without_width_fallback(y0, y1, d, base.fair_board)
     v0 = fairness_verdict(y0, tolerance=tolerance, names=names, clusters=base.fair_board)
     v1 = fairness_verdict(y1, tolerance=tolerance, names=names, clusters=run.fair_board)
     c0, c1 = team_classes(v0, tolerance), team_classes(v1, tolerance)
     teams = [{"team": k + 1, "name": names[k], "default": float(v0.rate[k]),
               "alternative": float(v1.rate[k]), "delta": float(d.rate[k]),
-              "se": float(d.se[k]), "low": float(d.lower[k]), "high": float(d.upper[k]),
-              "z": _z(d.rate[k], d.se[k]), "verdict_default": c0[k], "verdict_alternative": c1[k]}
+              "se": float(d.se[k]), "low": float(low[k]), "high": float(high[k]),
+              "z": z[k], "verdict_default": c0[k], "verdict_alternative": c1[k]}
              for k in range(TEAMS)]
     return {"teams": teams, "verdict_default": v0.status, "verdict_alternative": v1.status,
             "text_default": v0.text, "text_alternative": v1.text, "df": int(d.df),
             "games_changed": _changed(base.fair_trace, run.fair_trace)}
+
+
+def _without_width_fallback(y0, y1, d, boards):
+    """Each team's interval and |z|: the paired, board-clustered ones, except for a team whose
+    change came out alike on every board (se 0, a non-zero change: a few boards). Its t interval
+    had no width and its z was infinite, so such a change "mattered" on 4 boards. There the
+    interval is the two rule sets' own rate intervals combined
+    (:func:`sim.analysis.balance.change_of_rates_interval`), and |z| the value that puts the
+    family's critical value exactly where that interval, at the family's level, reaches 0: the
+    team's effect matters exactly when that interval excludes no change. Every interval is
+    clipped to [-1, 1], where a change of a win rate lies (t on a few boards' df reaches past)."""
+    low, high = np.maximum(d.lower, -1.0), np.minimum(d.upper, 1.0)
+    z = [_z(d.rate[k], d.se[k]) for k in range(TEAMS)]
+    flat = [k for k in range(TEAMS) if not d.se[k] > SE_ROUNDING and d.rate[k] != 0]
+    if flat:
+        level = 1 - ALPHA / FAMILIES / TEAMS
+        crit = t_quantile(level, max(d.df, 1))
+        wide_lo, wide_hi = change_of_rates_interval(y0, y1, CONFIDENCE, boards)
+        test_lo, test_hi = change_of_rates_interval(y0, y1, level, boards)
+        for k in flat:
+            low[k], high[k] = wide_lo[k], wide_hi[k]
+            reach = d.rate[k] - test_lo[k] if d.rate[k] > 0 else test_hi[k] - d.rate[k]
+            z[k] = float(crit * abs(d.rate[k]) / max(reach, SE_ROUNDING))
+    return low, high, z
 
 
 def rating_effect(catalogue, base, run) -> dict | None:

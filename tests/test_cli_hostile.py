@@ -163,8 +163,8 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
     ("cards-is-file", ["fairness", "{teams}", "--cards", "afile"], None, None,
      "afile: --cards:", "is a file, not a folder", "item 4: --cards names a folder"),
     ("cards-name-too-long", ["combat", "--cards-dir", "c" * 300], None, None,
-     "c" * 300 + ": --cards:", "cannot be used: File name too long",
-     "item 4: the old spelling is checked the same way"),
+     "c" * 300 + ": --cards/--cards-dir:", "cannot be used: File name too long",
+     "item 4: the old spelling is checked the same way, and the message names it"),
     ("cards-empty", ["run", "{exp}", "--cards", ""], None, None, "'': --cards:",
      "an empty path", "item 4: an empty --cards is not the working folder"),
 ]

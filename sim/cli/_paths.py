@@ -105,7 +105,9 @@ def _problem_of(check, path: Path) -> str | None:
 
 
 def _option_name(param) -> str:
-    return param.opts[0] if param is not None and param.opts else "path"
+    """The option as its message names it: every spelling it has ("--cards/--cards-dir"), since
+    click does not record which one was typed."""
+    return "/".join(param.opts) if param is not None and param.opts else "path"
 
 
 def _new_file_problem(path: Path) -> str | None:

@@ -80,7 +80,9 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
      "seedx.jsonl:1: seed:", "expected a whole number", "item 3: the field named, not Python's "
      "exception text"),
     ("replay-header-cards", ["replay", "cards3.jsonl", "--html", "g.html"], None, None,
-     "cards3.jsonl:1: cards:", "4 lists of 5 card names", "item 3: three teams in a header"),
+     "cards3.jsonl:1: cards:", '4 lists of 5 card names, got [["Luffy", "Luffy", "Luffy", '
+     '"Luffy", "Luffy"], ["Luffy",...', "item 3: three teams in a header, quoted as the JSON "
+     "it is and cut to one line"),
     ("play-log-is-html", ["play", "--seed", "1", "--log", "afile", "--html", "afile"], None,
      None, "afile: --html:", "is also the output of --log",
      "item 3: two outputs on one file would keep only the last (nothing lost)"),

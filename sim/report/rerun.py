@@ -63,6 +63,8 @@ def _header(path: Path, events, catalogue):
     from sim.ai.spec import parse_policies
     from sim.engine.state.static_tables import load_game_data
 
+    from .excerpt import excerpt
+
     line = events[0][0] if events else 1
 
     def bad(field, msg):
@@ -79,9 +81,7 @@ def _header(path: Path, events, catalogue):
         elif name not in head:
             raise bad(name, f"missing from the game header (expected {expected})")
         elif not ok(head[name]):
-            got_text = repr(head[name])
-            got_text = got_text if len(got_text) <= 60 else got_text[:57] + "..."
-            raise bad(name, f"expected {expected}, got {got_text}")
+            raise bad(name, f"expected {expected}, got {excerpt(head[name], 60)}")
         else:
             got[name] = head[name]
     seed, policies, apoc_name = got["seed"], got["policies"], got["apocalypse"]

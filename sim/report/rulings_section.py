@@ -15,6 +15,8 @@ import pandas as pd
 
 from sim.catalogue.diagnostics import InputError, Problem
 
+from .excerpt import excerpt
+
 NEEDED = ("conclusion", "study", "alternatives")
 
 # What the section reads of a results file, field by field (written by sim.runner.rulings): a
@@ -58,10 +60,10 @@ def shape_problems(value, shape, where: str = "") -> list[tuple[str, str]]:
                 return shape_problems(value, s, where)
         kinds = " or ".join("a table" if isinstance(s, dict) else
                             "a list" if isinstance(s, list) else _NAMES[s] for s in shape)
-        return [(where or "document", f"expected {kinds}, got {_short(value)}")]
+        return [(where or "document", f"expected {kinds}, got {excerpt(value)}")]
     if isinstance(shape, dict):
         if not isinstance(value, dict):
-            return [(where or "document", f"expected a table, got {_short(value)}")]
+            return [(where or "document", f"expected a table, got {excerpt(value)}")]
         if "*" in shape:
             return [p for k, v in value.items() for p in shape_problems(v, shape["*"],
                                                                         f"{where}.{k}")]
@@ -75,19 +77,14 @@ def shape_problems(value, shape, where: str = "") -> list[tuple[str, str]]:
         return out
     if isinstance(shape, list):
         if not isinstance(value, list):
-            return [(where, f"expected a list, got {_short(value)}")]
+            return [(where, f"expected a list, got {excerpt(value)}")]
         return [p for i, v in enumerate(value) for p in shape_problems(v, shape[0],
                                                                        f"{where}[{i}]")]
     ok = {None: value is None, object: True, bool: isinstance(value, bool),
           NUM: value is None or isinstance(value, (int, float)) and not isinstance(value, bool),
           int: isinstance(value, int) and not isinstance(value, bool),
           str: isinstance(value, str)}[shape]
-    return [] if ok else [(where, f"expected {_NAMES[shape]}, got {_short(value)}")]
-
-
-def _short(value) -> str:
-    text = json.dumps(value) if not isinstance(value, float) else repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return [] if ok else [(where, f"expected {_NAMES[shape]}, got {excerpt(value)}")]
 
 
 def load_results(path: Path) -> dict:

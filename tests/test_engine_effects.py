@@ -118,6 +118,32 @@ def test_area_is_flat_tile_wide_damage_on_everything_in_the_tile_the_users_team_
     assert sorted(hits) == sorted(foes.tolist() + mates.tolist())
 
 
+@pytest.mark.parametrize("user_health, foe_health, winner, reason", [
+    (20, 10, 0, L.SIMULTANEOUS),   # both fall: the user's team had more health just before
+    (10, 20, 1, L.SIMULTANEOUS),   # both fall: the foe's team had more
+    (60, 10, 0, L.LAST_STANDING),  # only the foe falls
+])
+def test_a_blast_hits_everything_before_the_winner_is_decided(user_health, foe_health, winner,
+                                                              reason):
+    """Book: Tile-Wide Damage "applies immediately to everything in the affected tiles": one
+    event, so the last two teams' characters in the tile both take it, and when both fall the
+    house ruling of simultaneous elimination (docs/rulings.md: the most health just before the
+    event wins) decides. The game was ended at the first death in entity order, the other
+    character spared and its team the winner whatever the health."""
+    game, c = scenario("area", damage=50)
+    st, ent = game.st, game.st.ent
+    foe = int(next(e for e in range(ent.shape[0])
+                   if ent.team[e] == 1 and ent.kind[e] == L.K_CHARACTER))
+    for e in range(ent.shape[0]):
+        if ent.kind[e] == L.K_CHARACTER and e not in (c, foe):
+            ent.alive[e], ent.space[e] = 0, -1
+    ent.health[c], ent.health[foe] = user_health, foe_health
+    game.apply(on_entity(game, c))
+    assert [ev["entity"] for ev in game.named_events("tile-wide damage")] == sorted([c, foe])
+    assert ent.health[c] == max(0, user_health - 50) and ent.health[foe] == 0
+    assert st.game.over == 1 and st.game.winner == winner and st.game.reason == reason
+
+
 @pytest.mark.parametrize("shield, wound, amount, health_gain, shield_gain", [
     (0, 50, 30, 30, 0),   # "Healing increases current health towards ... its maximum value"
     (0, 10, 30, 10, 0),   # "... and up to, its maximum value"

@@ -147,6 +147,29 @@ def test_placing_offers_every_spawn_position_and_ending_the_turn_comes_after():
     assert placing >= 20 and placed >= 50
 
 
+def test_team_1_is_seated_at_the_bottom_and_the_others_counter_clockwise():
+    """Book (Seating): "The player who views the board from an upright position — meaning the
+    Rotation Counter is in the bottom left from their perspective — becomes labelled as Team 1.
+    Teams 2, 3, and 4 are subsequently labelled in a counter-clockwise formation"; "The three
+    Uncovered Tiles in front of a team's Playspace mark that team's Spawn". Seen from above,
+    counter-clockwise from the bottom is right, top, left: each team's three spawn positions are
+    the middle three of that side (cards/rules.toml team_spawns), and the game places each
+    team's characters there."""
+    from sim.engine.tiles.live_board import _spawn_now
+
+    game = new_game(3, 1)
+    sides = [lambda r, c: r == 6, lambda r, c: c == 6, lambda r, c: r == 0, lambda r, c: c == 0]
+    for team, on_side in enumerate(sides):
+        cells = set()
+        for k in range(3):
+            space = int(_spawn_now(game.st, game.S, team, k))
+            row, col = divmod(int(game.st.tile_pos[space]), 7)
+            assert on_side(row, col), (team, row, col)
+            cells.add((row, col))
+        middle = {(r if team in (1, 3) else c) for r, c in cells}
+        assert middle == {2, 3, 4}, (team, cells)
+
+
 def test_every_character_starts_at_its_max_health():
     """"Max Health is the maximum amount of health a character can have": a game starts every
     character at its card's max health, no more, no less."""

@@ -165,6 +165,12 @@ def _speed(g, c):
     ("Server Farm", 1, "a coin for the team", lambda g, c, b: g.st.game.coins[0] == 1),
     ("Concert Stage", 2, "an extra action", lambda g, c, b: g.st.ent.extra_left[c] == 1),
     ("Sky Island", 2, "an item", lambda g, c, b: g.st.ent.item_slot[c, 0] != 0),
+    # "A Summon is when a random 6th character card joins your team ... usually achieved as a
+    # tile reward"; an assist character (house: a tile reward grants one)
+    ("Gotham Alley", 4, "a 6th card (Bat-Signal)", lambda g, c, b: np.any(
+        (g.st.ent.kind == L.K_SUMMONED) & (g.st.ent.team == 0) & (g.st.ent.alive == 1))),
+    ("Jurassic Paddock", 3, "an assist (Park Ranger)", lambda g, c, b: np.any(
+        (g.st.ent.kind == L.K_ASSIST) & (g.st.ent.team == 0) & (g.st.ent.alive == 1))),
 ])
 def test_a_reward_is_bought_with_ticks_of_turns_ended_in_a_row(tile, price, what, check):
     """"A Tile Reward is a reward a character gets by ending their turn in a tile. Some rewards

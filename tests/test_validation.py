@@ -263,6 +263,32 @@ def test_ability_parameter_out_of_range(capsys, cards):
                            "99 out of range [1, 12]"))
 
 
+def test_an_ability_outside_its_owners_turn_is_refused_not_ignored(capsys, cards, tmp_path):
+    """Book: an ability's functions "can be performed only during their turn unless specified
+    otherwise"; the engine offers abilities only in their owner's decisions, so a card or a type
+    asking for another turn (own_turn_only = 0) is refused, file, line and field (it was accepted
+    and did nothing; docs/rulings.md, "Abilities on the owner's turn only")."""
+    import shutil
+
+    from sim.catalogue.diagnostics import InputError
+
+    set_cell(cards, 2, "ability_params", "bonus_attacks=2; own_turn_only=0")
+    expect(capsys, cards, ("characters.csv", 2, "ability_params.own_turn_only",
+                           "0 out of range [1, 1]"))
+    root = tmp_path / "typed"
+    shutil.copytree(SHIPPED, root)
+    path = root / "abilities.toml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("own_turn_only = [1, 1, 1]") == 11
+    path.write_text(text.replace("own_turn_only = [1, 1, 1]", "own_turn_only = [1, 0, 1]", 1),
+                    encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_catalogue(root)
+    assert any("abilities.toml:" in ln and ": strike.params.own_turn_only: " in ln
+               and "outside its owner's turn is not simulated" in ln
+               for ln in str(err.value).splitlines()), str(err.value)
+
+
 def test_defense_above_nine(capsys, cards):
     """Book: "The maximum defense a character can achieve is 9 — at that ceiling only a rolled 12
     will land a hit." — defense 10 is reported."""

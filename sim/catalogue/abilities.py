@@ -37,7 +37,9 @@ PARAM_SLOT = {"charges": "charges", "own_turn_only": "own_turn_only", "range": "
 # dice (cards.LIMITS["attacks"], static_tables.MAX_ATTACKS), a board is 35 spaces wide, a stat code is
 # 0..5, a flag 0 or 1 (issue #22: a declared range must not let a card throw 1,009 attacks)
 MAX_DICE = 50  # one throw's dice (cards.LIMITS["attacks"], static_tables.MAX_ATTACKS)
-PARAM_LIMITS = {"charges": (0, 1000), "own_turn_only": (0, 1), "range": (0, 35),
+# own_turn_only: 1 only. The engine offers a character's ability in its own turn's decisions and
+# has no moment outside them to offer it in; a 0 was accepted and did nothing (docs/rulings.md).
+PARAM_LIMITS = {"charges": (0, 1000), "own_turn_only": (1, 1), "range": (0, 35),
                 "duration": (0, 1000), "stat": (0, 5), "bonus_attacks": (0, MAX_DICE),
                 "damage": (0, 100_000), "amount": (0, 100_000), "distance": (0, 35),
                 "shield": (0, 1), "free_water": (0, 1), "clone": (0, 1), "mode": (0, 1),
@@ -153,6 +155,10 @@ def _param_specs(doc: TomlDoc, name: str, effect, params: dict):
                                              f"{effect!r} (it reads: {', '.join(reads)})")
             continue
         lo, hi = PARAM_LIMITS[pname]
+        if pname == "own_turn_only" and spec[1] < lo:
+            doc.add((name, "params", pname), "must be [1, 1, 1]: an ability used outside its "
+                                             "owner's turn is not simulated (docs/rulings.md)")
+            continue
         if spec[1] < lo or spec[2] > hi:
             doc.add((name, "params", pname), f"[min, max] = [{spec[1]}, {spec[2]}] is beyond "
                                              f"what the engine holds: [{lo}, {hi}]")

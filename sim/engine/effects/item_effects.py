@@ -10,10 +10,13 @@ is read with ``row._fx``.
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim._jit import njit
 
 from sim.engine.state import fields as L
 from sim.engine.rules.death import _harm
+from sim.engine.rules.victory import _check_victory, _team_health
 from sim.engine.log.events import _log
 from sim.engine.effects.row import _fx
 from sim.engine.entities.timed_states import _end_state
@@ -37,15 +40,26 @@ def _blast(st, S, c, s, dmg, cause):
     Invisible entities too: "none of those require an attacker to pick a target". A portal in
     the tile links the far component's tile: it is hit whole as well (R4:S5). The log names
     ``c`` on every hit; damage and kills on ``c``'s own team are credited to nobody, so a card's
-    record (dealt, kills) counts only what it did to opponents."""
+    record (dealt, kills) counts only what it did to opponents.
+
+    "applies immediately to everything": the blast is one event, so every entity in the tiles
+    is hit and the winner is decided after it, as after an Apocalypse step; when the last teams
+    standing all fall in it, the simultaneous-elimination ruling (health just before the blast)
+    decides. Deciding at the first death ended the game mid-blast and spared the others."""
     ent = st.ent
+    g = st.game
     p = st.tile_pos[s]
     q = _linked_tile(st, p)  # "an effect landing on one tile lands on the whole of the other"
     team = ent.team[c]
+    before = _team_health(st, np.zeros(4, np.int64))
+    outer = g.defer  # a blast inside a deferred event leaves the decision to that event
+    g.defer = 1
     for e in range(ent.shape[0]):
-        if ent.alive[e] != 0 and _in_tiles(st, ent.space[e], p, q) and st.game.over == 0:
+        if ent.alive[e] != 0 and _in_tiles(st, ent.space[e], p, q):
             _log(st, L.EV_TILE_DAMAGE, e, dmg, ent.health[e] - dmg, c, 0, 0)
             _harm(st, S, e, dmg, c if ent.team[e] != team else -1, cause)
+    g.defer = outer
+    _check_victory(st, S, before)
 
 
 @njit

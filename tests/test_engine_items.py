@@ -233,6 +233,32 @@ def test_a_held_item_s_stat_lasts_as_long_as_it_is_held_and_active(name, column,
     assert np.array_equal(ent.raw[c, cols], v0)
 
 
+def test_the_hand_limit_is_data():
+    """The book's "up to 2 items" is cards/item_types.toml [rules] hand_limit: a designer's folder
+    with 1 holds one item (a second is neither granted nor picked up until it leaves), and one
+    asking for more than the engine's two slots is refused, file, line and field."""
+    from sim.catalogue.diagnostics import InputError
+    from sim.catalogue.loader import load_catalogue
+    from tests._engine_kit import cards_with, new_game_with
+
+    game = new_game_with((("item_types.toml", "hand_limit = 2", "hand_limit = 1"),), 1, 2,
+                         EXAMPLE_TEAMS.cards)
+    ent = game.st.ent
+    here = int(game.S.spawn_space[0, 0])
+    ent.space[ent.kind == L.K_CHARACTER] = here
+    c = game.current
+    give(game, c, "Iron Sword")
+    assert not _grant_item(game.st, game.S, c, item("Spyglass"))
+    _put_on_floor(game.st, item("Antidote"), here)
+    assert pick(game, 0) not in item_actions(game)
+    game.apply(drop(game, 0))
+    assert slots(game, c) == [None, None] and pick(game, 0) in item_actions(game)
+    with pytest.raises(InputError) as err:
+        load_catalogue(cards_with((("item_types.toml", "hand_limit = 2", "hand_limit = 3"),)))
+    assert any("item_types.toml:" in str(p) and "rules.hand_limit" in str(p)
+               for p in err.value.problems), str(err.value)
+
+
 def test_items_drop_where_the_holder_dies_and_a_revive_does_not_restore_them():
     """"When a character dies, their items drop exactly where they were standing when they
     died"; "Items are not restored either. Whatever the character dropped on death stays where

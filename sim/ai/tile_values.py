@@ -27,7 +27,7 @@ import numpy as np
 from sim._jit import njit
 from sim.engine.state import fields as L
 from sim.engine.rules.attack import _threshold
-from sim.engine.items.holding import _held, _pool
+from sim.engine.items.holding import _hands_full, _pool
 from sim.engine.rules.actions import _ability_space_base, _interact_base
 from sim.engine.tiles.live_board import GRID, SPAN, _middle, _position_of, _tile_at
 from sim.engine.tiles.swap_in_play import _shift, _transform_choice
@@ -62,7 +62,7 @@ def _reward_worth(st, S, c, k):
     return _worth(fx[k, L.FX_OP], fx[k, L.FX_AMOUNT], fx[k, L.FX_FLAG], fx[k, L.FX_DURATION],
                   fx[k, TF_WORTH], S.fp[L.W_DAMAGE], S.fp[L.W_EFFECT],
                   ent.max_health[c] - ent.health[c], ent.buff[c] != 0,
-                  _nothing_to_learn(st, ent.team[c]), _held(ent, _pool(ent, c)) == 2)
+                  _nothing_to_learn(st, ent.team[c]), _hands_full(S, ent, _pool(ent, c)))
 
 
 @njit
@@ -86,7 +86,7 @@ def _pos_bonus(st, S, c):
     missing = ent.max_health[c] - ent.health[c]
     buffed = ent.buff[c] != 0
     knows = _nothing_to_learn(st, ent.team[c])
-    hands_full = _held(ent, _pool(ent, c)) == 2
+    hands_full = _hands_full(S, ent, _pool(ent, c))
     for p in range(GRID * GRID):
         if suit >= 0 and tiles.suit[p] == suit:
             out[p] = w_home

@@ -11,7 +11,7 @@ held ... An item that is used up ...".
 
 The engine's table (``S.item_fx``, built by ``sim.engine.items.holding.item_table``) is
 :meth:`ItemCatalogue.table`: ``int64[item, ITEM_COLS]`` = the effect row, then ``HELD``,
-``TYPE``, ``VALUE``; one last row holds the rules (``R_PICKUP``, ``R_KEEP``).
+``TYPE``, ``VALUE``; one last row holds the rules (``R_PICKUP``, ``R_KEEP``, ``R_HAND``).
 """
 
 from __future__ import annotations
@@ -50,7 +50,10 @@ HELD_STATS = (STAT_SPEED, STAT_RANGE, STAT_DEFENSE, STAT_ATTACKS)
 # the table's columns after the effect row, and its last (rules) row
 HELD, TYPE, VALUE = FX_SLOTS, FX_SLOTS + 1, FX_SLOTS + 2
 ITEM_COLS = FX_SLOTS + 3
-R_PICKUP, R_KEEP = 0, 1
+R_PICKUP, R_KEEP, R_HAND = 0, 1, 2
+# The slots of a character's item pool in the engine's state (``fields.ENT_BLOCKS``): the
+# largest ``hand_limit`` the data may ask for.
+HAND_SLOTS = 2
 
 COLUMNS = ("name", "type", "value", "effect", "target", "costs_action", "params", "notes")
 REQUIRED = ("name", "type", "value")
@@ -77,6 +80,7 @@ class ItemRules:
     value_lo: int
     value_hi: int
     keep_percent: int
+    hand_limit: int
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,7 @@ class ItemCatalogue(Named):
         out[:n, VALUE] = self.value
         out[n, R_PICKUP] = self.rules.pickup_range
         out[n, R_KEEP] = self.rules.keep_percent
+        out[n, R_HAND] = self.rules.hand_limit
         return out
 
 
@@ -152,9 +157,10 @@ def _load_types(path: Path, problems: Problems) -> tuple[tuple[ItemType, ...], I
         return None
     before = len(problems)
     doc.unknown_keys((), {"rules", "greedy", "types"})
-    doc.unknown_keys(("rules",), {"pickup_range", "value"})
+    doc.unknown_keys(("rules",), {"pickup_range", "value", "hand_limit"})
     doc.unknown_keys(("greedy",), {"keep_percent"})
     pickup = doc.get(("rules", "pickup_range"), int, lo=0, hi=10, fallback=1)
+    hand = doc.get(("rules", "hand_limit"), int, lo=1, hi=HAND_SLOTS, fallback=HAND_SLOTS)
     value = doc.get(("rules", "value"), list, fallback=[1, 10])
     if not (len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
             and 0 <= value[0] <= value[1]):
@@ -205,7 +211,7 @@ def _load_types(path: Path, problems: Problems) -> tuple[tuple[ItemType, ...], I
                      f"types\"), got {len(types)}")
     if len(problems) > before:
         return None
-    return tuple(types), ItemRules(pickup, value[0], value[1], keep)
+    return tuple(types), ItemRules(pickup, value[0], value[1], keep, hand)
 
 
 def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, problems: Problems

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
-from sim.catalogue.items import HELD, ITEM_COLS
+from sim.catalogue.items import HAND_SLOTS, HELD, ITEM_COLS, R_HAND
 
 from sim.engine.state import fields as L
 from sim.engine.log.events import _log
@@ -43,7 +43,8 @@ def item_table(catalogue) -> np.ndarray:
 
 @njit(inline="always")
 def _rule(S, r):
-    """Rule ``r`` (``R_PICKUP``, ``R_KEEP``) of cards/item_types.toml: the table's last row."""
+    """Rule ``r`` (``R_PICKUP``, ``R_KEEP``, ``R_HAND``) of cards/item_types.toml: the table's
+    last row."""
     return S.item_fx[S.item_fx.shape[0] - 1, r]
 
 
@@ -62,8 +63,18 @@ def _pool(ent, e):
 
 @njit(inline="always")
 def _held(ent, pool):
-    """Items in the pool (0, 1 or 2)."""
-    return int(ent.item_slot[pool, 0] != 0) + int(ent.item_slot[pool, 1] != 0)
+    """Items in the pool (0 up to its slots, ``HAND_SLOTS``)."""
+    held = 0
+    for k in range(HAND_SLOTS):
+        held += int(ent.item_slot[pool, k] != 0)
+    return held
+
+
+@njit(inline="always")
+def _hands_full(S, ent, pool):
+    """The pool holds as many items as a character may: "A character can only hold up to 2 items
+    at a time" (cards/item_types.toml [rules] hand_limit)."""
+    return _held(ent, pool) >= _rule(S, R_HAND)
 
 
 @njit
@@ -112,11 +123,11 @@ def _take(st, S, pool, k):
 
 
 @njit
-def _give(st, pool, item):
+def _give(st, S, pool, item):
     """Put ``item`` in the first free slot of ``pool``, not yet usable ("When an item is gained or
-    picked up, it cannot be used immediately"); the slot, or -1 when both are taken."""
+    picked up, it cannot be used immediately"); the slot, or -1 when the hand is full."""
     ent = st.ent
-    for k in range(2):
+    for k in range(_rule(S, R_HAND)):
         if ent.item_slot[pool, k] == 0:
             ent.item_slot[pool, k] = item + 1
             ent.item_on[pool, k] = 0
@@ -177,7 +188,7 @@ def _drop_items(st, S, e):
         if (d != e and ent.alive[d] != 0 and _pool(ent, d) == pool
                 and ent.card[d] == ent.card[e] and ent.team[d] == ent.team[e]):
             return
-    for k in range(2):
+    for k in range(HAND_SLOTS):
         if ent.item_slot[pool, k] != 0:
             item = _take(st, S, pool, k)
             _place(st, e, item, ent.space[e], ON_DEATH)
@@ -190,7 +201,7 @@ def _end_turn_items(st, S, c):
     lasts as long as that item is held and active")."""
     ent = st.ent
     pool = _pool(ent, c)
-    for k in range(2):
+    for k in range(HAND_SLOTS):
         if ent.item_slot[pool, k] != 0 and ent.item_on[pool, k] == 0:
             ent.item_on[pool, k] = 1
             _held_effect(st, S, pool, k, True)
@@ -201,10 +212,10 @@ def _end_turn_items(st, S, c):
 def _grant_item(st, S, e, item):
     """Give item type ``item`` to ``e``'s pool (a tile reward: "Items are gained primarily through
     tiles"); not usable until ``e`` (or a character sharing its pool) ends a turn holding it.
-    False, and nothing happens, when the pool holds 2 items already."""
+    False, and nothing happens, when the hand is full already."""
     ent = st.ent
     pool = _pool(ent, e)
-    k = _give(st, pool, item)
+    k = _give(st, S, pool, item)
     if k < 0:
         return False
     st.game.items_gained += 1
@@ -225,7 +236,7 @@ def _pick_up(st, S, c, f):
     """``c`` picks up floor item ``f`` (legal: within range, a free slot)."""
     pool = _pool(st.ent, c)
     item = st.floor[f, 0]
-    k = _give(st, pool, item)
+    k = _give(st, S, pool, item)
     s = st.floor[f, 1]
     st.floor[f, 0] = -1
     st.floor[f, 1] = -1
@@ -246,7 +257,7 @@ def _free_water(st, S, e):
     slice: "All attempted Water Rolls are an Automatic Success")."""
     ent = st.ent
     pool = _pool(ent, e)
-    for k in range(2):
+    for k in range(HAND_SLOTS):
         item = ent.item_slot[pool, k] - 1
         if (item >= 0 and ent.item_on[pool, k] != 0 and S.item_fx[item, HELD] != 0
                 and S.item_fx[item, L.FX_FLAG] != 0):

@@ -25,8 +25,9 @@ from sim.engine.state import fields as L
 from sim.engine.rules.actions import _drop_offset, _item_space_offset, _pickup_offset
 from sim.engine.effects.interpreter import _run_effect, _teleport_targets
 from sim.engine.log.events import _log
-from sim.catalogue.items import R_PICKUP
-from sim.engine.items.holding import HELD, _drop, _free_row, _held, _pick_up, _pool, _rule, _take
+from sim.catalogue.items import HAND_SLOTS, R_PICKUP
+from sim.engine.items.holding import (HELD, _drop, _free_row, _hands_full, _held, _pick_up, _pool,
+                                      _rule, _take)
 from sim.engine.rules.live_movement import _sight_from
 
 
@@ -70,7 +71,7 @@ def _legal_items(st, S, c, mask, base):
     ``c``'s pool holds nothing and no item lies on the board."""
     ent = st.ent
     pool = _pool(ent, c)
-    if ent.item_slot[pool, 0] == 0 and ent.item_slot[pool, 1] == 0 and st.game.floor_n == 0:
+    if _held(ent, pool) == 0 and st.game.floor_n == 0:
         return 0
     return _legal_items_now(st, S, c, mask, base, pool)
 
@@ -87,16 +88,16 @@ def _legal_items_now(st, S, c, mask, base, pool):
     minion = ent.kind[c] == L.K_MINION or ent.kind[c] == L.K_CLONE
     if _free_row(st) >= 0 and not minion:  # "can drop any held item onto their current space";
         #                                     "minions cannot drop or trade items"
-        for k in range(2):
+        for k in range(HAND_SLOTS):
             if ent.item_slot[pool, k] != 0:
                 mask[base + _drop_offset(n, m) + k] = True
                 count += 1
     need = -1  # the longest range a line-of-sight search must cover
     pickup = _rule(S, R_PICKUP)
-    near = _held(ent, pool) < 2 and st.game.floor_n > 0 and _near_floor(st, here, pickup)
+    near = not _hands_full(S, ent, pool) and st.game.floor_n > 0 and _near_floor(st, here, pickup)
     if near:
         need = pickup
-    for k in range(2):
+    for k in range(HAND_SLOTS):
         item = _usable(st, S, c, pool, k)
         if item < 0:
             continue
@@ -131,7 +132,7 @@ def _sighted_item_uses(st, S, c, pool, mask, base, sight):
     m = ent.shape[0]
     team = ent.team[c]
     count = 0
-    for k in range(2):
+    for k in range(HAND_SLOTS):
         item = _usable(st, S, c, pool, k)
         if item < 0:
             continue

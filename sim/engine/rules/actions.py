@@ -139,7 +139,7 @@ class Action(NamedTuple):
 KINDS = ("end", "move", "attack", "ability", "ability_on_space", "revive_in_spawn",
          "item_on_entity", "item_on_space", "pick_up", "drop", "interact", "water_roll",
          "vehicle_weapon", "group_attack", "hand_over")
-SLOTS = L.ITEM_ON - L.ITEM_SLOT  # held items: "A character can only hold up to 2 items at a time"
+SLOTS = L.ITEM_ON - L.ITEM_SLOT  # a pool's item slots (the hand's limit is data: item_types.toml hand_limit)
 
 
 def _blocks(n: int, m: int) -> list[tuple[str, int, int, int]]:

@@ -14,6 +14,7 @@ import numpy as np
 # The effect row's schema (FX_* slots, OP_* opcodes, T_* targets, STAT_* codes) is the catalogue's:
 # it writes the rows the interpreter runs. Re-exported here so the kernels read L.OP_HEAL.
 from sim.catalogue import effect_row as _row
+from sim.catalogue.items import HAND_SLOTS
 from sim.catalogue.effect_row import (  # noqa: F401
     FX_AMOUNT, FX_ATTACKS, FX_CHARGES, FX_COSTS, FX_COUNT, FX_DURATION, FX_FLAG, FX_HEALTH, FX_OP,
     FX_OWN_TURN, FX_RANGE, FX_SLOTS, FX_STAT, FX_TARGET, FX_TIER, STAT_ADVANTAGE, STAT_ATTACKS,
@@ -86,7 +87,8 @@ NO_TEAM = -1  # "A CPU is an opponent with no affiliation to any team"
 # are arrays (a card's star points, the copied effect row, the two item slots). ``raw`` is the
 # whole row as ``int64[NF]``, for the few kernels that pick a column at run time (a timed state
 # and its "_BY" column: timed_states.py) and for tests that compare blocks whole.
-ENT_BLOCKS = {"ATK": 4, "TIER": 4, "AB": FX_SLOTS, "ITEM_SLOT": 2, "ITEM_ON": 2, "ITEM_DELTA": 2}
+ENT_BLOCKS = {"ATK": 4, "TIER": 4, "AB": FX_SLOTS, "ITEM_SLOT": HAND_SLOTS, "ITEM_ON": HAND_SLOTS,
+              "ITEM_DELTA": HAND_SLOTS}
 ENT_FIELDS = ("TEAM", "CARD", "ALIVE", "HEALTH", "MAX_HEALTH", "SPACE", "SPEED", "RANGE",
               "DEFENSE", "SUIT", "SPEED_LEFT", "ACTED", "DONE", "IS_CPU", "HOME", "SPENT", "ATK",
               "TIER", "DEALT", "TAKEN", "KILLS", "AB", "AB_OP", "AB_TARGET", "AB_COSTS",

@@ -118,3 +118,21 @@ def test_greedy_lets_a_teammate_that_can_strike_go_first():
     assert by_name("greedy").choose(game) == _hand(game, striker)
     ent.space[striker] = ent.space[c]  # no one can strike: c goes on itself
     assert by_name("greedy").choose(game) != _hand(game, striker)
+
+
+def test_the_card_order_alternative_offers_no_hand_over():
+    """docs/rulings.md, "Order inside a team's turn": the alternative `turn_order = "card"` (the
+    ruling before issue #20) is data, not code: with it no hand-over is ever legal and every team
+    turn runs in card order, while the book default's random games hand over (the test above)."""
+    from tests._engine_kit import new_game_with
+
+    edits = (("rules.toml", 'turn_order = "hand_over"', 'turn_order = "card"'),)
+    for seed in range(3):
+        game = new_game_with(edits, 3, seed, EXAMPLE_TEAMS.cards)
+        seen = 0
+        while game.current >= 0 and seen < 3000:
+            assert not game.legal_mask()[game.block("hand_over")].any()
+            game.apply(by_name("random").choose(game))
+            seen += 1
+        assert game.st.game.over == 1
+        assert not (game.event_rows()[:, 0] == L.EV_HAND).any()

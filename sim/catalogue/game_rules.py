@@ -19,13 +19,14 @@ from .tomldoc import TomlDoc
 LEASHES = ("tile", "none")
 TIEBREAKS = ("health_before", "draw")
 CLOCKS = ("owner_turns", "rotations")
+TURN_ORDERS = ("hand_over", "card")
 GREEDY_KEYS = ("greedy_damage", "greedy_kill", "greedy_cpu_value", "greedy_retaliation",
                "greedy_homefield", "greedy_doomed", "greedy_cpu_danger", "greedy_approach",
                "greedy_effect", "greedy_submerged", "greedy_apocalypse_hold")
 MAX_WEIGHT = 1e9  # the largest greedy weight a rules or weights file may give
 _KEYS = {"reveal_deaths", "reveal_rotation", "turns_after_reveal", "cpu_leash",
          "cpu_default_range", "cpus_act_during_apocalypse", "stalemate_rotations", "rotation_cap",
-         "simultaneous_tiebreak", "effect_clock", *GREEDY_KEYS}
+         "simultaneous_tiebreak", "effect_clock", "turn_order", *GREEDY_KEYS}
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class GameRules:
     rotation_cap: int
     simultaneous_tiebreak: str
     effect_clock: str
+    turn_order: str
     greedy: np.ndarray  # float64[len(GREEDY_KEYS)], in GREEDY_KEYS order
     path: str = ""
 
@@ -68,6 +70,10 @@ def load_game_rules(root: Path, problems: Problems | None = None) -> GameRules:
     clock = get("effect_clock", str, default="owner_turns", fallback="owner_turns")
     if clock is not None and clock not in CLOCKS:
         doc.add(("game", "effect_clock"), f"unknown value {clock!r}; choose from {', '.join(CLOCKS)}")
+    order = get("turn_order", str, fallback="hand_over")
+    if order is not None and order not in TURN_ORDERS:
+        doc.add(("game", "turn_order"),
+                f"unknown value {order!r}; choose from {', '.join(TURN_ORDERS)}")
     values = dict(
         reveal_deaths=get("reveal_deaths", lo=1, hi=1000, fallback=7),
         reveal_rotation=get("reveal_rotation", lo=1, hi=1000, fallback=7),
@@ -79,6 +85,7 @@ def load_game_rules(root: Path, problems: Problems | None = None) -> GameRules:
         rotation_cap=get("rotation_cap", lo=1, hi=10_000, fallback=60),
         simultaneous_tiebreak=tiebreak,
         effect_clock=clock,
+        turn_order=order,
     )
     weights = [get(k, (int, float), lo=0.0, hi=MAX_WEIGHT, fallback=0.0,
                    **({"default": 0.0} if k in ("greedy_effect", "greedy_submerged",

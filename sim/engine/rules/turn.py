@@ -126,6 +126,8 @@ def _advance(st, S):
                     g.turn += 1
                     continue
                 _begin_turn(st, team)
+                if S.ip[L.P_HANDOVERS] == 0:  # rules.toml turn_order = "card": no hand-over
+                    g.hands_left = 0
                 g.phase = 1
             c = _next_actor(st, team)
             if c >= 0:

@@ -257,7 +257,10 @@ P_STREAK_ALL = 36
 # group attacks (rules.toml [group_attack] order): 1 = "declared" (every declared attacker spends
 # its action), 0 = "sequential" (one whose target is already dead keeps it)
 P_GROUP_DECLARED = 37
-NIP = 40  # 38..39: later slices
+# the order inside a team's turn (rules.toml [game] turn_order): 1 = "hand_over" (a character
+# that has done nothing may hand the turn to a teammate), 0 = "card" (card order only)
+P_HANDOVERS = 38
+NIP = 40  # 39: later slices
 # ---- float parameters fp[NFP]
 F_RED = 0
 (W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH,

@@ -10,19 +10,79 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
 
+# The files read as input by the command running now, by (device, inode): one dict per active
+# :func:`inputs_guarded` block (the CLI's ``main`` opens one per command).
+_GUARDED: list[dict] = []
+
+
+@contextmanager
+def inputs_guarded():
+    """Within this block every file read as input (:func:`note_input`) is remembered, and no
+    result is written over one of them (:func:`atomic_path` refuses it).
+
+    Why: a result path that names an input (``play --log cards/characters.csv``, ``rulings --out``
+    its own alternatives file, a weights file named in ``--policy``) replaced it silently: the
+    data was lost. Inputs are known by device and inode, so a link or a hard link to one is one
+    too. Only inside the block, so a test's or a library's own writes are never judged by the
+    inputs of some earlier command."""
+    _GUARDED.append({})
+    try:
+        yield
+    finally:
+        _GUARDED.pop()
+
+
+def _identity(path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+
+
+def note_input(path: str | Path) -> None:
+    """Remember ``path`` as an input of the running command (a no-op outside a guarded block)."""
+    if _GUARDED:
+        key = _identity(path)
+        if key is not None:
+            _GUARDED[-1].setdefault(key, str(path))
+
+
+def input_at(path: str | Path) -> str | None:
+    """The input file of the running command that ``path`` names (as it was read), or None."""
+    if not _GUARDED:
+        return None
+    key = _identity(path)
+    return None if key is None else _GUARDED[-1].get(key)
+
+
+def check_replaceable(path: str | Path) -> Path:
+    """The file a result will replace (a link's target), or OSError when it must not be: an
+    input of this command, or not a regular file (a folder; a device or a pipe, which renaming
+    over as root would replace). A command writing several files checks them all first, so a
+    bad one leaves none written."""
+    path = Path(path)
+    read = input_at(path)
+    if read is not None:  # never replace a file this command read (inputs_guarded)
+        raise OSError(errno.EEXIST, f"is also an input of this command ({read}); refusing to "
+                                    "replace it", str(path))
+    if path.is_symlink():  # write through a link to its file; never replace the link itself
+        path = Path(os.path.realpath(path))
+    if path.exists() and not path.is_file():
+        raise OSError(errno.EINVAL, "not a regular file; refusing to replace it", str(path))
+    return path
+
+
 @contextmanager
 def atomic_path(path: str | Path):
     """Yield a temporary path beside ``path``; on success it replaces ``path`` in one step."""
-    path = Path(path)
-    if path.is_symlink():  # write through a link to its file; never replace the link itself
-        path = Path(os.path.realpath(path))
-    if path.exists() and not path.is_file():  # a device, a pipe: renaming over it (as root)
-        raise OSError(errno.EINVAL, "not a regular file; refusing to replace it", str(path))
+    path = check_replaceable(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)

@@ -192,6 +192,93 @@ def test_broken_input_is_one_line_exit_2_and_writes_nothing(capsys, workdir, cas
     assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
 
 
+@pytest.mark.parametrize("argv, victim", [
+    (["play", "--seed", "1", "--cards", "mycards", "--log", "mycards/characters.csv"],
+     "mycards/characters.csv"),
+    (["play", "--seed", "1", "--cards", "mycards", "--html", "mycards/rules.toml"],
+     "mycards/rules.toml"),
+    (["board", "--seed", "1", "--cards", "mycards", "--png", "mycards/tiles.toml"],
+     "mycards/tiles.toml"),
+    (["play", "--seed", "1", "--policy", "greedy:weights=w.toml", "--log", "w.toml"], "w.toml"),
+    (["play", "--seed", "1", "--teams", "teams/example.toml", "--log", "hard.toml"],
+     "teams/example.toml"),
+    (["rulings", "--alternatives", "alts.toml", "--games", "8", "--boards", "2",
+      "--rating-games", "0", "--only", "game.simultaneous_tiebreak", "--out", "alts.toml"],
+     "alts.toml"),
+])
+def test_no_result_replaces_a_file_the_command_read(capsys, workdir, argv, victim):
+    """Standards: "nothing written or lost". A result path naming one of the command's inputs
+    (a card file, a weights file named in --policy, a hard link to the team file, the rulings
+    command's own alternatives file) replaced it, exit 0: the data was gone. Now exit 2, one
+    line naming it, and the input keeps its bytes (sim/atomic.py, inputs_guarded)."""
+    shutil.copytree(ROOT / "cards", workdir / "mycards")
+    shutil.copy(ROOT / "experiments" / "greedy_tuned.toml", workdir / "w.toml")
+    os.link(workdir / "teams" / "example.toml", workdir / "hard.toml")
+    alts = (ROOT / "experiments" / "rulings.toml").read_text(encoding="utf-8")
+    (workdir / "alts.toml").write_text(alts.replace('"experiments/', f'"{ROOT}/experiments/'),
+                                       encoding="utf-8")
+    before = (workdir / victim).read_bytes()
+    code, _, err = run(capsys, *argv)
+    lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith(("rulings:",
+                                                                               "bwlab:"))]
+    assert code == 2 and len(lines) == 1, err
+    assert "is also an input of this command" in lines[0], err
+    assert (workdir / victim).read_bytes() == before
+
+
+@pytest.mark.parametrize("argv, blocker", [
+    (["report", "--out", "rep", "--teams", "", "--rating-games", "0"], "rep/report.html"),
+    (["compare-systems", "--out", "rep"], "rep/compare_systems.png"),
+])
+def test_a_command_writing_several_files_writes_all_or_none(capsys, workdir, argv, blocker):
+    """Standards: bad input gets "exit 2, no traceback, nothing written". A folder where one
+    of report's (compare-systems') files goes was refused only when that file's turn came:
+    the CSV tables before it were written. Now every target is checked first."""
+    (workdir / blocker).mkdir(parents=True)
+    before = sorted(p.relative_to(workdir) for p in workdir.rglob("*"))
+    code, _, err = run(capsys, *argv)
+    lines = [ln for ln in err.splitlines() if ln.startswith("error:")]
+    assert code == 2 and len(lines) == 1 and "not a regular file" in lines[0], err
+    assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
+
+
+def _deep_teams(folder: Path) -> list[str]:
+    (folder / "deep.toml").write_text("x = " + "[" * 5000 + "]" * 5000 + "\n"
+                                      + (folder / "teams" / "example.toml").read_text("utf-8"),
+                                      encoding="utf-8")
+    return ["validate", str(ROOT / "cards"), "--teams", "deep.toml"]
+
+
+def _long_cell(folder: Path) -> list[str]:
+    shutil.copytree(ROOT / "cards", folder / "mycards")
+    path = folder / "mycards" / "characters.csv"
+    rows = path.read_text(encoding="utf-8").split("\n")
+    rows[2] += "x" * 200_000
+    path.write_text("\n".join(rows), encoding="utf-8")
+    return ["validate", "mycards"]
+
+
+def _device_weights(folder: Path) -> list[str]:
+    return ["play", "--seed", "1", "--policy", "greedy:weights=/dev/zero"]
+
+
+@pytest.mark.parametrize("make, start, words", [
+    (_deep_teams, "deep.toml: syntax:", "nested too deeply"),
+    (_long_cell, "mycards/characters.csv:3: row:", "cannot be read as CSV: field larger than"),
+    (_device_weights, "/dev/zero: file:", "is a device, not a file"),
+])
+def test_files_the_parsers_choke_on_are_one_line(capsys, workdir, make, start, words):
+    """Standards: bad input is "one line per problem naming file, line and field, exit 2, no
+    traceback". TOML nested 5,000 deep was a RecursionError traceback (tomllib recurses); a CSV
+    cell past the csv module's 131,072-character limit a csv.Error traceback; a weights file
+    naming /dev/zero never ended (read until memory ran out)."""
+    argv = make(workdir)
+    code, _, err = run(capsys, *argv)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1, err
+    assert lines[0].startswith("error: " + start) and words in lines[0], err
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes through permission bits")
 def test_read_only_folder_is_refused_before_work(capsys, workdir):
     """Item 3: `--out` in a read-only folder: exit 2, one line, nothing written."""

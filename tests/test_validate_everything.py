@@ -127,3 +127,47 @@ def test_validate_reads_each_experiment_as_its_command_does(capsys, tmp_path):
     _, err = capsys.readouterr()
     (problem,) = parse([line for line in err.splitlines() if line.strip()])
     assert code == 2 and problem[2] == "delta_elo" and "finite" in problem[3]
+
+
+def test_validate_reads_the_files_a_rulings_study_names(capsys, tmp_path):
+    """A rulings study names a team file and a rating experiment; `bwlab rulings` refused a study
+    whose team file held an unknown card while validate said "ok". Now validate reads them as
+    the command does: one located line each."""
+    root = SHIPPED.parent
+    teams = tmp_path / "teams.toml"
+    teams.write_text((root / "experiments" / "teams" / "example.toml").read_text("utf-8")
+                     .replace('"Luffy"', '"Lufy"', 1), encoding="utf-8")
+    study = (root / "experiments" / "rulings.toml").read_text("utf-8")
+    assert study.count('teams = "experiments/teams/example.toml"') == 1
+    path = tmp_path / "rulings.toml"
+    path.write_text(study.replace('teams = "experiments/teams/example.toml"', f'teams = "{teams}"')
+                    .replace('"experiments/', f'"{root}/experiments/'), encoding="utf-8")
+    code = main(["validate", str(SHIPPED), "--experiment", str(path)])
+    _, err = capsys.readouterr()
+    (problem,) = parse([line for line in err.splitlines() if line.strip()])
+    assert code == 2 and problem[0] == "teams.toml" and "unknown card 'Lufy'" in problem[3], err
+
+
+@pytest.mark.parametrize("section, key, value, field", [
+    ("policies", "example", -1, "policies.example"),
+    ("policies", "example", ["greedy"] * 3, "policies.example"),
+    ("matchups", "example", "x", "matchups.example.experiment"),
+])
+def test_validate_refuses_a_baseline_the_drift_gate_would_refuse(capsys, tmp_path, section, key,
+                                                                 value, field):
+    """`validate --baseline` said "ok" of a baseline whose players were -1 or whose experiment
+    digest was "x"; `drift` then refused it. Now both read it through one check, one line naming
+    the field."""
+    import json
+
+    data = json.loads((SHIPPED.parent / "reports" / "baseline.json").read_text("utf-8"))
+    if section == "matchups":
+        data["matchups"][key]["experiment"] = value
+    else:
+        data[section][key] = value
+    path = tmp_path / "baseline.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code = main(["validate", str(SHIPPED), "--baseline", str(path)])
+    _, err = capsys.readouterr()
+    lines = [line for line in err.splitlines() if line.startswith("error:")]
+    assert code == 2 and len(lines) == 1 and f": {field}: must be" in lines[0], err

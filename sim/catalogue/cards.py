@@ -7,16 +7,14 @@ its dice tier ("A value printed with no exponent is Tier 1": a blank tier cell i
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from .abilities import MAX_DICE, SLOTS, AbilityIndex
-from .diagnostics import (InputError, Problem, Problems, check_row_name, read_header, read_text,
-                          suggest)
+from .diagnostics import (CsvRows, InputError, Problem, Problems, check_row_name, read_header,
+                          read_text, suggest)
 from .rules import STAR_COLOURS, Rules
 
 STAR_COLUMNS = tuple(c for colour in STAR_COLOURS for c in (colour, f"{colour}_tier"))
@@ -71,7 +69,7 @@ def load_cards(path: Path, rules: Rules, abilities: AbilityIndex, problems: Prob
     if text is None:
         return None
     before = len(problems)
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = CsvRows(path, text, problems)
     header = read_header(path, reader, COLUMNS, REQUIRED, problems)
     if header is None:
         return None

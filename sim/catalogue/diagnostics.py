@@ -7,9 +7,15 @@ every mistake listed at once. Loaders append to a :class:`Problems` and call
 
 from __future__ import annotations
 
+import csv
 import difflib
+import io
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from sim.atomic import note_input
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,17 @@ def suggest(name: str, known: list[str] | tuple[str, ...], n: int = 3) -> str:
 
 
 def read_text(path: Path, problems: Problems) -> str | None:
-    """The file's text, or None after recording why it cannot be read (missing, empty, not UTF-8)."""
+    """The file's text, or None after recording why it cannot be read (missing, a device, empty,
+    not UTF-8). A device (``/dev/zero``) is refused before it is read: it never ends. The file is
+    noted as an input of the running command, so no result replaces it (sim.atomic)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        mode = 0  # read_bytes below names the problem
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        problems.add(path, None, "file", "is a device, not a file")
+        return None
+    note_input(path)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -114,6 +130,31 @@ def check_row_name(add, name: str, seen: dict, line: int) -> None:
         add("name", f"duplicate of line {seen[name.lower()]}")
     else:
         seen[name.lower()] = line
+
+
+class CsvRows:
+    """``csv.reader`` over a file's text that records a record it cannot read (a cell past the
+    csv module's field limit, 131,072 characters) as a problem on its line and stops, instead of
+    raising mid-loop. ``line_num`` as the reader's."""
+
+    def __init__(self, path: Path, text: str, problems: Problems):
+        self._reader = csv.reader(io.StringIO(text, newline=""))
+        self._path, self._problems = path, problems
+
+    @property
+    def line_num(self) -> int:
+        return self._reader.line_num
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> list[str]:
+        try:
+            return next(self._reader)
+        except csv.Error as exc:
+            self._problems.add(self._path, self._reader.line_num, "row",
+                               f"cannot be read as CSV: {exc}")
+            raise StopIteration from None
 
 
 def read_header(path: Path, reader, columns, required, problems: Problems) -> list[str] | None:

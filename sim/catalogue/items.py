@@ -16,15 +16,14 @@ The engine's table (``S.item_fx``, built by ``sim.engine.items.holding.item_tabl
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from .abilities import MAX_DEBUFF_STAT, PARAM_SLOT, SLOTS, TARGETS
-from .diagnostics import Named, Problems, check_row_name, read_header, read_text, suggest
+from .diagnostics import (CsvRows, Named, Problems, check_row_name, read_header, read_text,
+                          suggest)
 from .effect_row import FX_SLOTS, STAT_ATTACKS, STAT_DEFENSE, STAT_RANGE, STAT_SPEED
 from .effect_table import effects_of, lookup, names_of
 from .tomldoc import TomlDoc
@@ -220,7 +219,7 @@ def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, proble
     if text is None:
         return None
     before = len(problems)
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = CsvRows(path, text, problems)
     header = read_header(path, reader, COLUMNS, REQUIRED, problems)
     if header is None:
         return None

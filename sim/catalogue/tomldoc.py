@@ -90,13 +90,16 @@ class TomlDoc:
             return None
         try:
             data = tomllib.loads(text)
+            doc = cls(path, data, key_lines(text), problems)
+            doc._scan(data, ())
         except tomllib.TOMLDecodeError as exc:
             m = _TOML_POS.search(str(exc))  # "(at end of document)": the last line
             line = int(m.group(1)) if m else max(text.count("\n") + (not text.endswith("\n")), 1)
             problems.add(path, line, "syntax", str(exc).split(" (at")[0])
             return None
-        doc = cls(path, data, key_lines(text), problems)
-        doc._scan(data, ())
+        except RecursionError:  # arrays or tables nested thousands deep: tomllib recurses
+            problems.add(path, None, "syntax", "values nested too deeply to be a lab file")
+            return None
         return doc
 
     def _scan(self, node, path: tuple) -> None:

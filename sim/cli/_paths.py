@@ -160,7 +160,7 @@ class CardFolder(click.ParamType):
         return Path(value)
 
 
-def cards_option(help: str = "Card folder (default: ./cards or $BWLAB_CARDS).",
+def cards_option(help: str = "Card folder (default: $BWLAB_CARDS, else ./cards).",
                  dest: str = "cards", old_spelling: bool = False):
     """The ``--cards`` option of every command that loads the cards (``--cards-dir``: the old
     spelling some commands still accept)."""
@@ -186,6 +186,25 @@ def check_output_folder(path: Path, option: str) -> Path:
     if problem:
         raise InputError([Problem(str(path), None, option, problem)])
     return Path(path)
+
+
+def outputs_clear(outputs: dict) -> None:
+    """Every result file a command will write (option -> path; None skipped) may be replaced:
+    not a file the command has read so far (its cards, teams, weights, alternatives), not a
+    folder or a device. Called once the inputs are loaded and before the work, so a clash costs
+    no games; ``sim.atomic`` checks again as each file is written."""
+    from sim.atomic import check_replaceable
+
+    problems = []
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        try:
+            check_replaceable(path)
+        except OSError as exc:
+            problems.append(Problem(str(path), None, option, exc.strerror or str(exc)))
+    if problems:
+        raise InputError(problems)
 
 
 def distinct_paths(outputs: dict, inputs: dict | None = None) -> None:

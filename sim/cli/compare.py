@@ -124,7 +124,7 @@ def plot(rows, curves, levels, titles):
                    "samplers hold every draw in memory).")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
               help="Root seed of the Monte Carlo check (level i uses seed + i).")
-@cards_option("Card folder (default: ./cards or $BWLAB_CARDS; --cards-dir is the old "
+@cards_option("Card folder (default: $BWLAB_CARDS, else ./cards; --cards-dir is the old "
               "spelling).", dest="cards_dir", old_spelling=True)
 def compare_systems(out_dir, only, samples, seed, cards_dir):
     """Damage spread, kill-chance curves and luck share of Board Wars beside the peer games."""
@@ -133,7 +133,7 @@ def compare_systems(out_dir, only, samples, seed, cards_dir):
     from sim.catalogue.loader import default_cards_dir, load_rules_only
     from sim.catalogue.peers import load_peers
     from sim.combat.peers.registry import SYSTEMS, check_compare_levels
-    from sim.atomic import atomic_path
+    from sim.atomic import atomic_path, check_replaceable
     from sim.report.plots import plt
     from sim.runner.progress import stage
 
@@ -147,10 +147,12 @@ def compare_systems(out_dir, only, samples, seed, cards_dir):
         raise click.BadParameter(f"{unknown[0]!r} has no [compare.{unknown[0]}] in peers.toml; "
                                  f"choose from {', '.join(peers.compare)}", param_hint="--system")
     systems = [s for s in peers.compare if not only or s in only]
+    csv_path, png_path = out_dir / "compare_systems.csv", out_dir / "compare_systems.png"
+    for target in (csv_path, png_path):  # both replaceable, before the work: all or none
+        check_replaceable(target)
     with stage("systems × stat levels", len(systems) * len(peers.levels), unit="levels"):
         rows, curves = compare_rows(peers, bw_rules, systems, samples, seed)
     table = pd.DataFrame(rows)
-    csv_path, png_path = out_dir / "compare_systems.csv", out_dir / "compare_systems.png"
     with atomic_path(csv_path) as tmp:
         table.to_csv(tmp, index=False, float_format="%.6g")
     with stage("drawing the figure"):

@@ -10,7 +10,7 @@ from ._paths import OUT_FOLDER, cards_option
 
 
 @click.command()
-@cards_option("Card folder (default: ./cards or $BWLAB_CARDS; --cards-dir is the old "
+@cards_option("Card folder (default: $BWLAB_CARDS, else ./cards; --cards-dir is the old "
               "spelling).", dest="cards_dir", old_spelling=True)
 @click.option("--out", type=OUT_FOLDER, default=Path("reports"), show_default=True,
               help="Folder the report is written to.")

@@ -145,7 +145,7 @@ def _conclusion(result) -> str:
 @click.option("--policy", default=None, help=POLICY_HELP + " Replaces every matchup's policies "
                                                            "(the baseline must be made with it).")
 @budget_option
-@cards_option("The card folder (default: ./cards or $BWLAB_CARDS).")
+@cards_option("The card folder (default: $BWLAB_CARDS, else ./cards).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text: for reading; json: one document on stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line on stderr.")

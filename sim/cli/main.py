@@ -159,11 +159,14 @@ def _with_progress(cmd, name: str):
 def main(argv=None) -> int:
     """Run the CLI; bad input (InputError) becomes one line per problem on stderr and exit 2, and
     so does a file that cannot be written (OSError: full disk, vanished folder)."""
+    from sim.atomic import inputs_guarded
     from sim.catalogue.diagnostics import InputError
 
     try:
-        # Without standalone mode click returns a command's exit code (click.exceptions.Exit)
-        rv = cli.main(args=argv, prog_name="bwlab", standalone_mode=False)
+        # Without standalone mode click returns a command's exit code (click.exceptions.Exit);
+        # no result may replace a file the command read (sim.atomic.inputs_guarded)
+        with inputs_guarded():
+            rv = cli.main(args=argv, prog_name="bwlab", standalone_mode=False)
     except InputError as exc:
         for problem in exc.problems:
             click.echo(f"error: {problem}", err=True)

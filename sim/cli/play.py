@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FILE, OUT_FOLDER, cards_option, distinct_paths
+from ._paths import OUT_FILE, OUT_FOLDER, cards_option, distinct_paths, outputs_clear
 from ._policy import budget_option
 
 
@@ -63,6 +63,7 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
                                                                   apocalypse)
     if png_every is not None and png_every[0] < 1:
         raise click.BadParameter("N must be >= 1", param_hint="--png-every")
+    outputs_clear({"--log": log, "--gif": gif, "--html": html_out})  # none is an input
     watch = png_every is not None or gif is not None or html_out is not None
     game = new_game(catalogue, team_cards, seed, apocalypse=apoc, log=log is not None or watch)
     ids = [s.id for s in specs]

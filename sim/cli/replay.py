@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FILE, cards_option, distinct_paths
+from ._paths import OUT_FILE, cards_option, distinct_paths, outputs_clear
 
 
 @click.command()
@@ -18,7 +18,7 @@ from ._paths import OUT_FILE, cards_option, distinct_paths
 @click.option("--html", "html_out", type=OUT_FILE, default=None,
               help="Also write a self-contained HTML page stepping through the game's turns "
                    "(slider, play, arrow keys; each turn's events beside its picture).")
-@cards_option("Card folder the game was played with (default: ./cards or $BWLAB_CARDS).")
+@cards_option("Card folder the game was played with (default: $BWLAB_CARDS, else ./cards).")
 def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, cards: Path | None):
     """Narrate LOG (written by ``bwlab play --log``). Places read as tile (row, col) on the 7×7
     board, then [row, col] of the space inside a 3×3 or 5×5 tile.
@@ -44,6 +44,7 @@ def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, card
     from sim.report.watch import write_gif, write_html
 
     catalogue = load_catalogue(root)
+    outputs_clear({"--gif": gif, "--html": html_out})  # not a card file it just read
     rec, _ = rerun(log, events, catalogue)  # first: a log it refuses is refused before any line
     _narrate(log, events, tiles, board_rules, rules)
     from sim.report.places import named_sentences

@@ -14,7 +14,7 @@ import click
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._balance_text import balance_text, change_lines, shares
-from ._paths import OUT_FILE, cards_option
+from ._paths import OUT_FILE, cards_option, outputs_clear
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 
@@ -39,7 +39,7 @@ from ._policy import POLICY_HELP, budget_option, policy_label
 @click.option("--out", type=OUT_FILE, default=None,
               help="Also write the results (JSON) here, e.g. reports/rulings.json; "
                    "`bwlab report --rulings FILE` shows them.")
-@cards_option("Card folder holding the book defaults (default: ./cards or $BWLAB_CARDS).")
+@cards_option("Card folder holding the book defaults (default: $BWLAB_CARDS, else ./cards).")
 def rulings(alternatives_file, games, boards, rating_games, seed, policy, budget, only, fmt, out,
             cards):
     """Which house rulings matter: paired replays of a fixed study under each alternative."""
@@ -62,6 +62,7 @@ def rulings(alternatives_file, games, boards, rating_games, seed, policy, budget
             raise click.BadParameter(f"no alternative of {', '.join(unknown)} in "
                                      f"{alternatives_file}", param_hint="--only")
         spec = replace(spec, alternatives=tuple(a for a in spec.alternatives if a.key in only))
+    outputs_clear({"--out": out})  # not the alternatives file itself (nor a folder)
     cfg = StudyConfig.from_file(spec, fairness_games=games, fairness_boards=boards,
                                 rating_games=rating_games, seed=seed, policy=label)
     doc = run_rulings(spec, cfg, Path(cards) if cards else default_cards_dir())

@@ -147,10 +147,30 @@ def _load_experiment(path: Path, catalogue):
     if "alternatives" in keys or "study" in keys:
         rulings = load_rulings(path)
         _check_alternatives(rulings, catalogue.root)
+        _check_study(rulings, catalogue)
         return rulings
     if "delta_elo" in keys or "experiments" in keys:
         return load_suite(path, catalogue.cards, tuple(POLICY_IDS))
     return load_experiment(path, catalogue.cards, tuple(POLICY_IDS))
+
+
+def _check_study(rulings, catalogue) -> None:
+    """The files a rulings study names, read as ``bwlab rulings`` reads them: its team file, and
+    its rating experiment when the study plays rating games. Why: validate said "ok" of a study
+    whose team file named an unknown card, and the command then refused it."""
+    from sim.catalogue.diagnostics import Problems
+    from sim.catalogue.teams import load_teams
+    from sim.engine.state.fields import POLICY_IDS
+    from sim.runner.experiment import load_experiment
+    from sim.runner.rulings import StudyConfig
+
+    cfg = StudyConfig.from_file(rulings)
+    problems = Problems()
+    _gather(problems, load_teams, cfg.teams, catalogue.cards)
+    if cfg.rating_games > 0:
+        _gather(problems, lambda: load_experiment(cfg.rating_experiment, catalogue.cards,
+                                                  tuple(POLICY_IDS), games=cfg.rating_games))
+    problems.raise_if_any()
 
 
 def _check_alternatives(rulings, cards: Path) -> None:

@@ -22,7 +22,7 @@ from sim.catalogue.diagnostics import Problems
 from sim.combat.matchup import card_matchup
 from sim.combat.sampler import sample_damage
 
-from sim.atomic import atomic_path
+from sim.atomic import atomic_path, check_replaceable
 from .combat_report import combat_report
 from .html import Page
 from .plots import DPI, damage_overlay, interval_forest, png_bytes, rarity_power_curve
@@ -277,15 +277,20 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000,
     if ratings is not None:
         flagged |= set(ratings.loc[ratings["outlier"] != "", "card"])
     frame = combat_sections(page, catalogue, seed, samples, flagged)
-    tables += [("combat_report.csv", frame), ("power_curve.csv", power),
-               ("rarity_summary.csv", summary)]
+    tables += [(name, table) for name, table in zip(ALWAYS_WRITTEN[1:], (frame, power, summary))]
     out.mkdir(parents=True, exist_ok=True)
+    path = out / "report.html"
+    for target in [path] + [out / name for name, _ in tables]:  # all or none written
+        check_replaceable(target)
     for name, table in tables:
         with atomic_path(out / name) as tmp:
             table.to_csv(tmp, index=False)
-    path = out / "report.html"
     page.write(path)
     return path
+
+
+# the files every report writes (report.html first), checked before any game is played
+ALWAYS_WRITTEN = ("report.html", "combat_report.csv", "power_curve.csv", "rarity_summary.csv")
 
 
 def _fairness_sections(page, catalogue, teams, games, seed, policy, players, suggest) -> list:

@@ -170,10 +170,25 @@ def _check_matchups(data: dict, add) -> None:
             add(f"matchups.{name}.winners", f"must be a string of the characters {WINNER_CODES!r}")
         elif not _count(games, 1) or len(winners) != games:
             add(f"matchups.{name}.games", "must be a positive count equal to the winners' length")
-        if not isinstance(entry.get("experiment"), str):
-            add(f"matchups.{name}.experiment", "missing (the experiment file's sha256)")
+        digest = entry.get("experiment")
+        if not (isinstance(digest, str) and len(digest) == 64
+                and set(digest) <= set("0123456789abcdef")):
+            add(f"matchups.{name}.experiment", "must be the experiment file's sha256 (64 hex "
+                                               "digits)")
+        teams = entry.get("teams")
+        if teams is not None and not (isinstance(teams, list) and len(teams) == 4 and all(
+                isinstance(t, list) and t and all(isinstance(c, str) for c in t) for t in teams)):
+            add(f"matchups.{name}.teams", "must be 4 lists of card names")
         if data["format"] >= 3:
             _check_games(name, entry, games, add)
+
+
+def _check_policies(data: dict, add) -> None:
+    """Each matchup's players: 4 player specs (text), as --update writes them."""
+    for name, players in data["policies"].items():
+        if not (isinstance(players, list) and len(players) == 4
+                and all(isinstance(p, str) and p for p in players)):
+            add(f"policies.{name}", "must be a list of 4 player specs (e.g. \"greedy\")")
 
 
 def _check_games(name: str, entry: dict, games, add) -> None:
@@ -257,7 +272,8 @@ def validate_baseline(data, path: Path) -> None:
                       f"{', '.join(map(str, READABLE_FORMATS))} and writes {FORMAT}: rewrite it "
                       f"with --update")
     if not problems:
-        for check in (_check_matchups, _check_metrics, _check_combat, _check_cards):
+        for check in (_check_matchups, _check_policies, _check_metrics, _check_combat,
+                      _check_cards):
             check(data, add)
     if problems:
         raise InputError(problems)

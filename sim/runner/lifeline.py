@@ -17,10 +17,12 @@ import os
 import signal
 import threading
 import time
+from concurrent.futures import Future
 from multiprocessing import resource_tracker as stdlib_tracker
 
 from joblib.parallel import LokyBackend
 from joblib.externals.loky.backend import resource_tracker as loky_tracker
+from joblib.externals.loky.process_executor import ShutdownExecutorError
 
 _watching: int | None = None
 
@@ -72,5 +74,14 @@ class DeafLoky(LokyBackend):
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             return super().submit(func, callback)
+        except ShutdownExecutorError:
+            # A batch that finishes while an interrupted run shuts the pool down asks joblib
+            # for the next batch from loky's callback thread, and the pool refuses it; the
+            # exception went to concurrent.futures' logger as a traceback under the run's
+            # "interrupted" (1 Ctrl-C in 3). There is no next batch: hand back a future that
+            # never runs (nobody waits for it: the run is ending).
+            future = Future()
+            future.cancel()
+            return future
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, previous)

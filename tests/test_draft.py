@@ -110,6 +110,15 @@ def test_pool_file_problems(capsys, tmp_path, text, words):
     assert code == 2 and "pool.toml:1: cards:" in err and words in err
 
 
+def test_a_pool_that_is_not_a_list_is_one_line(capsys, tmp_path):
+    """`cards = "all"` was two lines for one problem: "expected a list" and "got 0" cards."""
+    pool = tmp_path / "pool.toml"
+    pool.write_text('cards = "all"\n', encoding="utf-8")
+    code = main(["draft", "--pool", str(pool)])
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("error:")]
+    assert code == 2 and len(lines) == 1 and "expected a list" in lines[0], lines
+
+
 def test_draft_without_alternating_keeps_two_splits(capsys):
     code = main(["draft", "--random", "20", "--seed", "2", "--games", "32", "--format", "json",
                  "--no-alternating", "--proposals", "1"])

@@ -91,6 +91,20 @@ def test_team_names_are_distinct_and_not_empty(capsys, tmp_path, old, new, messa
     assert problem[2] == "teams.name" and message in problem[3]
 
 
+def test_a_team_without_a_list_of_cards_is_one_line(capsys, tmp_path):
+    """A team whose `cards` is missing was two lines ("missing" and "expected 5 cards, got 0");
+    one problem is one line."""
+    teams = tmp_path / "teams.toml"
+    text = (SHIPPED.parent / "experiments" / "teams" / "example.toml").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    first = next(i for i, ln in enumerate(lines) if ln.startswith("cards = "))
+    teams.write_text("\n".join(lines[:first] + lines[first + 1:]) + "\n", encoding="utf-8")
+    code = main(["validate", str(SHIPPED), "--teams", str(teams)])
+    _, err = capsys.readouterr()
+    (problem,) = parse([line for line in err.splitlines() if line.strip()])
+    assert code == 2 and problem[2] == "teams.cards" and problem[3] == "missing", err
+
+
 def test_validate_checks_team_and_experiment_files_with_the_cards(capsys):
     root = SHIPPED.parent
     code = main(["validate", str(SHIPPED), "--teams", str(root / "experiments/teams/example.toml"),
@@ -171,3 +185,20 @@ def test_validate_refuses_a_baseline_the_drift_gate_would_refuse(capsys, tmp_pat
     _, err = capsys.readouterr()
     lines = [line for line in err.splitlines() if line.startswith("error:")]
     assert code == 2 and len(lines) == 1 and f": {field}: must be" in lines[0], err
+
+
+@pytest.mark.parametrize("name", ["vehicles.toml", "assists.toml"])
+def test_an_entity_note_is_text(capsys, tmp_path, name):
+    """A vehicle's or an assist's `notes = [1, 2]` was accepted silently; a note is text, as on
+    every other data file."""
+    root = tmp_path / "cards"
+    shutil.copytree(SHIPPED, root)
+    path = root / name
+    text = path.read_text(encoding="utf-8")
+    start = text.index("\nnotes = ") + 1
+    end = text.index("\n", start)
+    path.write_text(text[:start] + "notes = [1, 2]" + text[end:], encoding="utf-8")
+    code = main(["validate", str(root)])
+    _, err = capsys.readouterr()
+    lines = [line for line in err.splitlines() if line.startswith("error:")]
+    assert code == 2 and len(lines) == 1 and ".notes:" in lines[0] and name in lines[0], err

@@ -121,6 +121,7 @@ def _named_entries(doc: TomlDoc, table: str, keys: set[str]) -> list[tuple[int, 
             doc.add(base, f"expected a [[{table}]] table")
             continue
         doc.unknown_keys(base, keys)
+        doc.get(base + ("notes",), str, default="", fallback="")  # a designer's note is text
         name = doc.get(base + ("name",), str, fallback="")
         if name is not None and not name.strip():
             doc.add(base + ("name",), "empty name")

@@ -52,7 +52,9 @@ def load_teams(path: Path, cards) -> Teams:
         elif name.strip().lower() in (n.strip().lower() for n in names):
             doc.add(base + ("name",), f"{name!r} names two teams (a report could not tell them apart)")
         names.append(name)
-        listed = doc.get(base + ("cards",), list, fallback=[])
+        listed = doc.get(base + ("cards",), list, fallback=None)
+        if listed is None:  # missing or not a list: said once, not again as "got 0"
+            continue
         if len(listed) != CARDS_PER_TEAM:
             doc.add(base + ("cards",), f"expected {CARDS_PER_TEAM} cards, got {len(listed)} "
                                        f"(\"each composed of 5 Character Cards\")")

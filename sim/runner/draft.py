@@ -39,7 +39,9 @@ def load_pool(path: Path, cards) -> np.ndarray:
     if doc is None:
         problems.raise_if_any()
     doc.unknown_keys((), {"cards"})
-    listed = doc.get(("cards",), list, fallback=[])
+    listed = doc.get(("cards",), list, fallback=None)
+    if listed is None:  # missing or not a list: said once, not again as "got 0"
+        problems.raise_if_any()
     lowered = {n.lower(): i for i, n in enumerate(cards.names)}
     idx = []
     for name in listed:

@@ -324,3 +324,44 @@ def test_every_card_has_an_ability_whatever_its_rarity(capsys, cards):
         assert len(set(cat.cards.ability[cat.cards.rarity == r].tolist())) >= 2, r
     set_cell(cards, 2, "ability", "")
     expect(capsys, cards, ("characters.csv", 2, "ability", "empty"))
+
+
+def test_there_are_six_card_rarities_from_least_to_most_powerful():
+    """R2: "There are 6 Card Rarities"; "Schedule D lists them from left to right in order from
+    least to most powerful: Bronze, Silver, Gold, Diamond, Legendary, and GOAT Series." The
+    shipped rules name exactly those six, in that order (the index order is the power order the
+    bands of sim/catalogue/power.py rise along)."""
+    rules = load_catalogue(SHIPPED).rules
+    assert list(rules.rarities) == ["Bronze", "Silver", "Gold", "Diamond", "Legendary",
+                                    "GOAT Series"]
+
+
+@pytest.mark.parametrize("column,value", [("range", "-1"), ("max_health", "0"),
+                                          ("speed", "31")])
+def test_a_cards_range_max_health_and_speed_are_checked(capsys, cards, column, value):
+    """R3:S1 card stats: "Each character has a unique Speed stat", a Range and a "Max Health is
+    the maximum amount of health a character can have". A negative range, a max health of 0 (a
+    character that could never stand) and a speed beyond the house limit of 30 are refused on
+    their own line and field."""
+    set_cell(cards, 4, column, value)
+    expect(capsys, cards, ("characters.csv", 4, column, f"{value} out of range"))
+
+
+def test_health_reaching_exactly_zero_kills_and_removes_from_the_game():
+    """R3: "Both Defeat and Kill refer to the Instance when one causes Entities Health Points to
+    Reach 0. This Act causes them to Die and Removes them from the Game." Damage one short of an
+    enemy's health leaves it standing; the last point kills it: no health, not alive, one death
+    counted, and it is no longer offered as an attack target."""
+    game = ents.start()
+    st, S, ent = game.st, game.S, game.st.ent
+    c = int(np.flatnonzero((ent.team == 0) & (ent.kind == L.K_CHARACTER))[0])
+    d = ents.enemy_character(game)
+    ents.decide(game, c)
+    assert game.legal_mask()[ents.attack(game, d)]
+    deaths = int(st.game.deaths)
+    _harm(st, S, d, int(ent.health[d]) - 1, -1, L.BY_ATTACK)
+    assert ent.alive[d] != 0 and ent.health[d] == 1 and int(st.game.deaths) == deaths
+    _harm(st, S, d, 1, -1, L.BY_ATTACK)
+    assert ent.alive[d] == 0 and ent.health[d] == 0 and int(st.game.deaths) == deaths + 1
+    ents.decide(game, c)
+    assert not game.legal_mask()[ents.attack(game, d)]

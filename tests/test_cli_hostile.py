@@ -229,6 +229,9 @@ def test_no_result_replaces_a_file_the_command_read(capsys, workdir, argv, victi
 @pytest.mark.parametrize("argv, blocker", [
     (["report", "--out", "rep", "--teams", "", "--rating-games", "0"], "rep/report.html"),
     (["compare-systems", "--out", "rep"], "rep/compare_systems.png"),
+    (["rarity", "--experiment", str(ROOT / "experiments" / "rarity.toml"), "--games", "16",
+      "--out", "rep"], "rep/rarity_cards.csv"),
+    (["demo", "--out", "rep"], "rep/combat_report.csv"),
 ])
 def test_a_command_writing_several_files_writes_all_or_none(capsys, workdir, argv, blocker):
     """Standards: bad input gets "exit 2, no traceback, nothing written". A folder where one

@@ -19,12 +19,13 @@ def demo(cards_dir, out):
     import pandas as pd
 
     from sim.catalogue.loader import load_catalogue
-    from sim.atomic import atomic_path
+    from sim.atomic import atomic_path, check_replaceable
     from sim.report.combat_report import combat_report
 
     catalogue = load_catalogue(cards_dir)
-    frame, typical = combat_report(catalogue)
     path = out / "combat_report.csv"
+    check_replaceable(path)  # before the work: not a card file it just read, not a folder
+    frame, typical = combat_report(catalogue)
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, index=False)
     shown = frame[["card", "rarity", "suit", "base_star", "base_mean", "red_star", "red_mean",

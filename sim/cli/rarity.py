@@ -12,7 +12,7 @@ import click
 from sim.runner.limits import MAX_GAMES
 
 from ._json import json_text
-from ._paths import OUT_FOLDER, cards_option
+from ._paths import OUT_FOLDER, cards_option, outputs_clear
 from ._policy import POLICY_HELP, budget_option
 from .rarity_output import card_frame, echo_table, json_doc, policy_frame, rarity_ranges
 
@@ -76,6 +76,9 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     catalogue, exp, curve = _inputs(experiment, games, policy, budget, cards, remedy)
     # --remedy-card names are checked now, before any game is played
     only = {_card(catalogue, n) for n in remedy_cards} if remedy_cards else None
+    written = ["rarity_cards.csv"] + (["rarity_policies.csv"] if len(players or ()) > 1 else [])
+    for name in written:  # before the games, so a folder in the way leaves none written
+        outputs_clear({"--out": out / name})
     run = _play(catalogue, exp, ablation, players, replicates, correction)
     if remedy:
         run.fixes = _remedies(catalogue, exp, run, curve, remedy_games, only)

@@ -321,5 +321,5 @@ def balance_lines(gb: GameBalance, names=None, seat_rates=None) -> list[str]:
 
 __all__ = ["CAP", "GameBalance", "KINDS", "LAST_STANDING", "LEAD_CHANGES_NEEDS", "PairDifference",
            "SIMULTANEOUS", "STALEMATE", "Share", "balance_from_pairs", "balance_lines",
-           "change_of_rates_interval", "elimination_places", "game_balance", "length_summary", "pairwise_differences",
-           "ranking_text", "share", "team_rate_intervals"]
+           "change_of_rates_interval", "elimination_places", "game_balance", "length_summary",
+           "pairwise_differences", "ranking_text", "share", "team_rate_intervals"]

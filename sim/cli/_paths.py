@@ -188,15 +188,16 @@ def check_output_folder(path: Path, option: str) -> Path:
     return Path(path)
 
 
-def outputs_clear(outputs: dict) -> None:
-    """Every result file a command will write (option -> path; None skipped) may be replaced:
+def outputs_clear(outputs) -> None:
+    """Every result file a command will write (option -> path, as a dict or as (option, path)
+    pairs when one option writes several files; None skipped) may be replaced:
     not a file the command has read so far (its cards, teams, weights, alternatives), not a
     folder or a device. Called once the inputs are loaded and before the work, so a clash costs
     no games; ``sim.atomic`` checks again as each file is written."""
     from sim.atomic import check_replaceable
 
     problems = []
-    for option, path in outputs.items():
+    for option, path in (outputs.items() if isinstance(outputs, dict) else outputs):
         if path is None:
             continue
         try:

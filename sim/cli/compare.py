@@ -23,7 +23,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from ._paths import OUT_FOLDER, cards_option
+from ._paths import OUT_FOLDER, cards_option, outputs_clear
 
 KILL_MARKS = (0.25, 0.5)  # health left, as a fraction of the target's health, for the table
 CURVE = np.linspace(0.01, 1.0, 100)  # health-left grid of the kill-chance curves
@@ -133,7 +133,7 @@ def compare_systems(out_dir, only, samples, seed, cards_dir):
     from sim.catalogue.loader import default_cards_dir, load_rules_only
     from sim.catalogue.peers import load_peers
     from sim.combat.peers.registry import SYSTEMS, check_compare_levels
-    from sim.atomic import atomic_path, check_replaceable
+    from sim.atomic import atomic_path
     from sim.report.plots import plt
     from sim.runner.progress import stage
 
@@ -148,8 +148,7 @@ def compare_systems(out_dir, only, samples, seed, cards_dir):
                                  f"choose from {', '.join(peers.compare)}", param_hint="--system")
     systems = [s for s in peers.compare if not only or s in only]
     csv_path, png_path = out_dir / "compare_systems.csv", out_dir / "compare_systems.png"
-    for target in (csv_path, png_path):  # both replaceable, before the work: all or none
-        check_replaceable(target)
+    outputs_clear([("--out", csv_path), ("--out", png_path)])  # before the work: all or none
     with stage("systems × stat levels", len(systems) * len(peers.levels), unit="levels"):
         rows, curves = compare_rows(peers, bw_rules, systems, samples, seed)
     table = pd.DataFrame(rows)

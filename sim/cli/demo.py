@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FOLDER, cards_option
+from ._paths import OUT_FOLDER, cards_option, outputs_clear
 
 
 @click.command()
@@ -19,12 +19,12 @@ def demo(cards_dir, out):
     import pandas as pd
 
     from sim.catalogue.loader import load_catalogue
-    from sim.atomic import atomic_path, check_replaceable
+    from sim.atomic import atomic_path
     from sim.report.combat_report import combat_report
 
     catalogue = load_catalogue(cards_dir)
     path = out / "combat_report.csv"
-    check_replaceable(path)  # before the work: not a card file it just read, not a folder
+    outputs_clear({"--out": path})  # before the work: not a card file it just read, not a folder
     frame, typical = combat_report(catalogue)
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, index=False)

@@ -77,8 +77,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     # --remedy-card names are checked now, before any game is played
     only = {_card(catalogue, n) for n in remedy_cards} if remedy_cards else None
     written = ["rarity_cards.csv"] + (["rarity_policies.csv"] if len(players or ()) > 1 else [])
-    for name in written:  # before the games, so a folder in the way leaves none written
-        outputs_clear({"--out": out / name})
+    outputs_clear([("--out", out / name) for name in written])  # before the games: all or none
     run = _play(catalogue, exp, ablation, players, replicates, correction)
     if remedy:
         run.fixes = _remedies(catalogue, exp, run, curve, remedy_games, only)

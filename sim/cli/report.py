@@ -8,7 +8,7 @@ import click
 
 from sim.runner.limits import MAX_GAMES
 
-from ._paths import OUT_FOLDER, cards_option
+from ._paths import OUT_FOLDER, cards_option, outputs_clear
 
 
 @click.command()
@@ -61,11 +61,10 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
         from ._policy import policy_list
 
         labels = policy_list(players, None, "--policies")
-    from sim.atomic import check_replaceable
     from sim.report.lab_report import ALWAYS_WRITTEN
 
-    for name in ALWAYS_WRITTEN:  # a folder or an input in the way fails before the games
-        check_replaceable(Path(out) / name)
+    # a folder or a device in the way fails before the games
+    outputs_clear([("--out", Path(out) / name) for name in ALWAYS_WRITTEN])
     catalogue = load_catalogue(cards)
     if rulings is not None:  # a bad file fails before the report's games are played
         from sim.report.rulings_section import load_results

@@ -80,8 +80,8 @@ def _without_width_fallback(y0, y1, d, boards):
     z = [_z(d.rate[k], d.se[k]) for k in range(TEAMS)]
     flat = [k for k in range(TEAMS) if not d.se[k] > SE_ROUNDING and d.rate[k] != 0]
     if flat:
-        level = 1 - ALPHA / FAMILIES / TEAMS
-        crit = t_quantile(level, max(d.df, 1))
+        level = _family_level(TEAMS)
+        crit = t_quantile(level, d.df)  # the teams' family's critical |z| (_family)
         wide_lo, wide_hi = change_of_rates_interval(y0, y1, CONFIDENCE, boards)
         test_lo, test_hi = change_of_rates_interval(y0, y1, level, boards)
         for k in flat:
@@ -194,7 +194,13 @@ def compare(catalogue, cfg, base, run, alt) -> dict:
 def _family(effects: list[dict], df: int) -> tuple[float, float]:
     """Largest |z| of a family of effects and its Bonferroni critical value (half of ALPHA)."""
     return (max(e["z"] for e in effects),
-            t_quantile(1 - ALPHA / FAMILIES / len(effects), df))
+            t_quantile(_family_level(len(effects)), df))
+
+
+def _family_level(effects: int) -> float:
+    """Each effect's two-sided level in its family: ALPHA / FAMILIES over ``effects``
+    (Bonferroni)."""
+    return 1 - ALPHA / FAMILIES / effects
 
 
 def rank(results: list[dict]) -> list[dict]:

@@ -62,7 +62,7 @@ def events(game, kind):
 
 def run_owner_turns(game, team, k):
     for _ in range(k):
-        _begin_turn(game.st, team)
+        _begin_turn(game.st, game.S, team)
 
 
 # --------------------------------------------------------------------- the 11 ability types
@@ -213,7 +213,7 @@ def test_freeze_stops_a_thing_dead_until_unfrozen():
     d = enemy_of(game, c)
     game.apply(on_entity(game, d))
     assert ent.frozen[d] != 0
-    _begin_turn(game.st, 1)  # the frozen character's team begins its turn: it passes
+    _begin_turn(game.st, game.S, 1)  # the frozen character's team begins its turn: it passes
     assert ent.done[d] == 1
     game.st.game.cur = d
     assert game.legal_actions().tolist() == [L.END]
@@ -303,7 +303,7 @@ def test_charges_are_per_game_and_an_ability_once_per_turn():
     ent.charges_left[c] = 5
     ent.ab_used[c] = 1
     assert not game.legal_mask()[on_entity(game, c)]  # used this turn
-    _begin_turn(game.st, 0)
+    _begin_turn(game.st, game.S, 0)
     game.st.game.cur = c
     assert game.legal_mask()[on_entity(game, c)]
 

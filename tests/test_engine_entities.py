@@ -158,7 +158,7 @@ def test_a_multi_character_cards_stat_changes_are_shared(col, stat, column):
     sign = 1 if col == L.BUFF else -1
     assert np.array_equal(ent.raw[[a, b], column], before[:2] + sign)
     assert ent.raw[other, column] == before[2] and ent.raw[b, col] != 0
-    _begin_turn(st, 0)  # the creator's team's next turn: the one-turn effect ends for both
+    _begin_turn(st, game.S, 0)  # the creator's team's next turn: the one-turn effect ends for both
     assert np.array_equal(ent.raw[[a, b, other], column], before)
 
 
@@ -221,7 +221,7 @@ def test_minions_are_controlled_by_their_team_after_its_characters():
     game = start()
     st, ent = game.st, game.st.ent
     q, _ = summon_minions(game)
-    _begin_turn(st, 0)
+    _begin_turn(st, game.S, 0)
     first = _next_actor(st, 0)
     assert ent.kind[first] == L.K_CHARACTER
     ent.done[(ent.team == 0) & (ent.kind == L.K_CHARACTER)] = 1
@@ -457,7 +457,7 @@ def test_an_assist_is_controlled_by_its_team_but_is_not_a_teammate():
     st, ent = game.st, game.st.ent
     assert _spawn_assist(st, game.S, int(card_rows(game, 0, "Luffy")[0]), 0)
     a = int(rows(game, L.K_ASSIST, 0)[0])
-    _begin_turn(st, 0)
+    _begin_turn(st, game.S, 0)
     ent.done[(ent.team == 0) & (ent.kind == L.K_CHARACTER)] = 1
     assert _next_actor(st, 0) == a
     st.game.cur = a
@@ -617,9 +617,9 @@ def test_a_vehicle_has_its_speed_again_each_turn_of_its_pilots_team():
     v, vs, c = vehicle_scene(game)
     game.apply(game.action("move", vs))
     ent.speed_left[v] = 0
-    _begin_turn(st, 1)
+    _begin_turn(st, game.S, 1)
     assert ent.speed_left[v] == 0  # another team's turn
-    _begin_turn(st, 0)
+    _begin_turn(st, game.S, 0)
     assert ent.speed_left[v] == ent.speed[v]
 
 

@@ -554,7 +554,7 @@ def test_begin_turn_keeps_items():
     """Items stay held across turns (nothing in the book takes them away)."""
     game, c = scenario()
     give(game, c, "Iron Sword")
-    _begin_turn(game.st, 0)
+    _begin_turn(game.st, game.S, 0)
     assert slots(game, c) == ["Iron Sword", None]
 
 

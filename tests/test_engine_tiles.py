@@ -345,7 +345,7 @@ def test_a_deactivated_tile_is_paused_until_the_deactivation_is_removed():
     assert _paused(st, stage) and ent.acted[c] == 1
     end_turn_of(game, a)
     assert ent.ticks[a] == 1 and ent.extra_left[a] == 0  # no tick, none lost
-    _begin_turn(st, 0)  # the deactivator's team's next turn: "for one rotation" is over
+    _begin_turn(st, game.S, 0)  # the deactivator's team's next turn: "for one rotation" is over
     assert not _paused(st, stage)
     end_turn_of(game, a)
     assert ent.extra_left[a] == 1  # the reward, two ticks in a row counting the pause
@@ -374,7 +374,7 @@ def test_a_frozen_tile_freezes_everyone_in_it_for_as_long_as_it_is():
     st.game.cur = a
     assert game.legal_actions().tolist() == [L.END]  # frozen: nothing at all, no interactable
     st.game.cur = c
-    _begin_turn(st, 0)  # the freezer's team's next turn: the tile and its entities thaw together
+    _begin_turn(st, game.S, 0)  # the freezer's team's next turn: the tile and its entities thaw together
     _after_action_tiles(st, S)
     assert ent.frozen[d] == 0 and ent.frozen[f] == 0 and not _paused(st, farm)
 
@@ -501,7 +501,7 @@ def test_an_extra_action_next_turn():
     ent.acted[c] = 1
     game.apply(L.END)  # this turn: not yet
     assert ent.done[c] == 1
-    _begin_turn(st, 0)
+    _begin_turn(st, game.S, 0)
     st.game.cur = c
     ent.acted[c] = 1  # it has attacked
     game.apply(L.END)

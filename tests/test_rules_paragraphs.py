@@ -295,13 +295,13 @@ def test_stats_are_changed_by_items_abilities_and_tiles():
     game.apply(game.action("ability", c))
     assert ent.speed[c] == speed + 2
     from sim.engine.rules.turn import _begin_turn
-    _begin_turn(st, 0)
+    _begin_turn(st, game.S, 0)
     assert ent.speed[c] == speed  # the ability's change was temporary
     ent.space[c] = tiles.floor_of(game, tiles.where("Hyperbolic Time Chamber"))
     for _ in range(3):
         tiles.end_turn_of(game, c)
     for _ in range(3):
-        _begin_turn(st, 0)
+        _begin_turn(st, game.S, 0)
     assert ent.speed[c] == speed + 1  # the tile's is permanent
 
 

@@ -26,8 +26,9 @@ def _may_act(ent, e, team):
 
 
 @njit
-def _begin_order(st, team):
-    """A fresh team turn: nobody has begun, no hand-over made, one fewer than those able to act."""
+def _begin_order(st, S, team):
+    """A fresh team turn: nobody has begun, no hand-over made, one fewer than those able to act
+    (none with rules.toml turn_order = "card": the team acts in card order)."""
     ent = st.ent
     able = 0
     for e in range(ent.shape[0]):
@@ -36,7 +37,7 @@ def _begin_order(st, team):
             if _may_act(ent, e, team):
                 able += 1
     st.game.next_up = 0
-    st.game.hands_left = max(able - 1, 0)
+    st.game.hands_left = max(able - 1, 0) if S.ip[L.P_HANDOVERS] != 0 else 0
 
 
 @njit(inline="always")

@@ -40,7 +40,7 @@ from sim.engine.rules.water_rolls import _apply_water, _begin_water
 
 
 @njit
-def _begin_turn(st, team):
+def _begin_turn(st, S, team):
     g = st.game
     ent = st.ent
     _log(st, L.EV_TURN, team, 0, 0, 0, 0, 0)
@@ -58,7 +58,7 @@ def _begin_turn(st, team):
             # "anything frozen can do nothing at all until it is unfrozen"
             ent.done[e] = 1 if ent.frozen[e] != 0 else 0
     _begin_turn_entities(st, team)  # vehicles: their speed again
-    _begin_order(st, team)  # the team chooses who acts first (order.py)
+    _begin_order(st, S, team)  # the team chooses who acts first (order.py)
 
 
 @njit
@@ -125,9 +125,7 @@ def _advance(st, S):
                 if not _team_alive(st, team):
                     g.turn += 1
                     continue
-                _begin_turn(st, team)
-                if S.ip[L.P_HANDOVERS] == 0:  # rules.toml turn_order = "card": no hand-over
-                    g.hands_left = 0
+                _begin_turn(st, S, team)
                 g.phase = 1
             c = _next_actor(st, team)
             if c >= 0:

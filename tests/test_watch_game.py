@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sim.report.rerun import read_log, rerun
@@ -97,3 +98,21 @@ def test_replay_gif_and_html_end_to_end(capsys, tmp_path, monkeypatch):
     assert page.read_text(encoding="utf-8").count('"img": "data:image/png;base64,') == turns
     assert f"gif: {gif} ({turns} frames" in err and f"html: {page} ({turns} steps" in err
     assert "space" not in out.replace("the space inside", "")  # places named, stdout narrated
+
+
+def test_every_frame_draws_the_coordinates_destroyed_so_far_as_void(replayed):
+    """"Anything in a tile that is destroyed is removed from the game": a destroyed coordinate is a
+    void (drawn hatched grey, docs/watching.md), from the frame of its destruction to the last;
+    until stop 48 the pictures kept drawing the tile that had stood there."""
+    from sim.board.geometry import VOID
+    events, rec, _ = replayed
+    body = events[1:]
+    destroyed: set[int] = set()
+    checked = 0
+    for frame in rec.frames:
+        destroyed |= {ev["position"] for ev in body[frame.first:frame.last]
+                      if ev["event"] == "destruction"}
+        drawn = {int(p) for p in np.flatnonzero(frame.view.tiles.ravel() == VOID)}
+        assert drawn == destroyed
+        checked += bool(destroyed)
+    assert checked >= 2 and len(destroyed) > 10  # the golden game's Apocalypse destroys many

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.board.geometry import Board, portal_spaces
+from sim.board.geometry import VOID, Board, portal_spaces
 from sim.catalogue.board_rules import GRID
 from sim.engine.state import fields as L
 
@@ -52,6 +52,9 @@ def view_from_game(game, labels: list[str], teams: list[str], deaths: dict[int, 
     to the space it died on (a cross is drawn there)."""
     st = game.st
     tiles = st.tiles.tile.reshape(GRID, GRID).copy()
+    # a destroyed coordinate keeps its tile in ``tiles.tile`` (the catalogue row it was); the
+    # picture shows what the board holds there now: "a void"
+    tiles[(st.pos_state == L.VOIDED).reshape(GRID, GRID)] = VOID
     announced = (st.pos_state == L.ANNOUNCED).reshape(GRID, GRID)
     twin = st.twin
     portals = [(int(s), int(twin[s])) for s in np.flatnonzero(twin >= 0) if s < twin[s]]

@@ -70,6 +70,18 @@ def test_bad_experiment_files_give_one_line_per_problem(capsys, exp_dir, edit, f
     assert not (exp_dir / "out" / "manifest.json").exists()
 
 
+def test_a_games_flag_outside_duplicate_blocks_names_the_flag_not_the_file(capsys, exp_dir):
+    """``--games 7`` on a duplicate-seated experiment: the flag the user typed is the mistake,
+    so the line names ``--games``, not the file's ``games =`` line (which holds 16)."""
+    path = exp_dir / "tiny.toml"
+    code, _, err = run(capsys, "run", path, "--games", "7", "--out", exp_dir / "out")
+    lines = [ln for ln in err.splitlines() if ln.startswith("error:")]
+    assert code == 2 and len(lines) == 1, err
+    assert lines[0].startswith("error: --games: games: 7 games") and "duplicate blocks" in lines[0]
+    assert f"{path}:" not in lines[0]
+    assert not (exp_dir / "out").exists()
+
+
 def test_three_teams_is_refused(capsys, exp_dir):
     """"Each game of Board Wars is played with 4 teams": a team file with 3 is an error."""
     teams = exp_dir / "teams" / "example.toml"

@@ -106,8 +106,12 @@ def load_experiment(path: Path, cards, policy_names, *, games: int | None = None
                                  f"{-(-n_games // batch_size)} files; at most {MAX_BATCHES} "
                                  f"(one folder, each checked on --resume): raise batch_size")
     if seating == "duplicate" and n_games % TEAMS:
-        doc.add(("games",), f"{n_games} games cannot be played in duplicate blocks of {TEAMS}; "
-                            f"use a multiple of {TEAMS}")
+        blocks = (f"{n_games} games cannot be played in duplicate blocks of {TEAMS}; "
+                  f"use a multiple of {TEAMS}")
+        if games is not None:  # the count the user typed, not the file's line, is the mistake
+            problems.add("--games", None, "games", f"{blocks} ({path} seats in duplicate)")
+        else:
+            doc.add(("games",), blocks)
     problems.raise_if_any()
     return Experiment(name, description, n_games, root_seed, batch_size, boards, policies, seating,
                       teams, team_names, pool, draw, str(path),

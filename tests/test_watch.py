@@ -22,7 +22,7 @@ from sim.report.board_text import board_text
 from sim.report.board_view import FONT, Piece, View, draw_view, save_png
 from sim.report.game_view import short_names, view_from_board
 from sim.report.places import BoardTracker, place_name
-from sim.report.watch import Frame, write_gif, write_html
+from sim.report.watch import Frame, draw_frames, write_gif, write_html
 from tests._cli_kit import run
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "example_seed1_greedy.jsonl"
@@ -153,7 +153,8 @@ def test_gif_has_one_frame_per_step_and_is_written_atomically(board, tmp_path, m
 
     frames, texts = _frames(board, 3)
     gif = tmp_path / "game.gif"
-    assert write_gif(gif, frames, texts, TILES, RULES.suits) == 3
+    images = draw_frames(frames, texts, TILES, RULES.suits)
+    assert write_gif(gif, images) == 3
     with Image.open(gif) as im:
         assert im.format == "GIF" and im.n_frames == 3
     before = gif.read_bytes()
@@ -164,7 +165,7 @@ def test_gif_has_one_frame_per_step_and_is_written_atomically(board, tmp_path, m
 
     monkeypatch.setattr(Image.Image, "save", broken)
     with pytest.raises(OSError):
-        write_gif(gif, frames, texts, TILES, RULES.suits)
+        write_gif(gif, images)
     assert gif.read_bytes() == before  # the old file, whole
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.gif"]  # no temporary left
 
@@ -172,7 +173,8 @@ def test_gif_has_one_frame_per_step_and_is_written_atomically(board, tmp_path, m
 def test_html_replay_is_self_contained_with_one_step_per_frame(board, tmp_path):
     frames, texts = _frames(board, 2)
     page = tmp_path / "game.html"
-    assert write_html(page, frames, texts, TILES, RULES.suits, "a test") == 2
+    images = draw_frames(frames, texts, TILES, RULES.suits)
+    assert write_html(page, frames, texts, images, "a test") == 2
     text = page.read_text(encoding="utf-8")
     assert "http://" not in text and "https://" not in text and "<script src" not in text
     data = json.loads(re.search(r"const STEPS = (.*);\n", text).group(1).replace("<\\/", "</"))

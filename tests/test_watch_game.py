@@ -80,12 +80,15 @@ def test_replay_gif_and_html_end_to_end(capsys, tmp_path, monkeypatch):
 
     import sim.report.watch as watch
 
+    drawn = []
+
     class Stub:
         def __init__(self, *a):
             self.n = 0
 
         def image(self, view):
             self.n += 1
+            drawn.append(view.title)
             return Image.new("RGB", (40, 30), (self.n % 256, self.n // 256, 7))
 
     monkeypatch.setattr(watch, "Painter", Stub)
@@ -97,6 +100,7 @@ def test_replay_gif_and_html_end_to_end(capsys, tmp_path, monkeypatch):
         assert im.n_frames == turns
     assert page.read_text(encoding="utf-8").count('"img": "data:image/png;base64,') == turns
     assert f"gif: {gif} ({turns} frames" in err and f"html: {page} ({turns} steps" in err
+    assert len(drawn) == turns  # each frame drawn once for both outputs (it was drawn twice)
     assert "space" not in out.replace("the space inside", "")  # places named, stdout narrated
 
 

@@ -181,7 +181,7 @@ def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, see
     from sim.engine.log.events import decode
     from sim.report.places import named_sentences
     from sim.report.board_view import draw_view, save_png
-    from sim.report.watch import write_gif, write_html
+    from sim.report.watch import draw_frames, write_gif, write_html
 
     suits = catalogue.rules.suits
     if png_every is not None:
@@ -195,10 +195,10 @@ def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, see
     items = catalogue.items.names if catalogue.items is not None else ()
     texts = named_sentences(decode(game.event_rows(), rec.labels, game.setup.apocalypses.names,
                                    items), game.setup.board.tiles, catalogue.tiles)
+    images = draw_frames(rec.frames, texts, catalogue.tiles, suits)
     if gif is not None:
-        n = write_gif(gif, rec.frames, texts, catalogue.tiles, suits)
+        n = write_gif(gif, images)
         click.echo(f"gif: {gif} ({n} frames, one per turn and the result)")
     if html_out is not None:
-        n = write_html(html_out, rec.frames, texts, catalogue.tiles, suits,
-                       f"Board Wars, seed {seed}")
+        n = write_html(html_out, rec.frames, texts, images, f"Board Wars, seed {seed}")
         click.echo(f"html: {html_out} ({n} steps, one per turn and the result)")

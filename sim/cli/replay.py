@@ -41,7 +41,7 @@ def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, card
         return
     from sim.catalogue.loader import load_catalogue
     from sim.report.rerun import rerun
-    from sim.report.watch import write_gif, write_html
+    from sim.report.watch import draw_frames, write_gif, write_html
 
     catalogue = load_catalogue(root)
     outputs_clear({"--gif": gif, "--html": html_out})  # not a card file it just read
@@ -52,12 +52,12 @@ def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, card
     texts = named_sentences([ev for _, ev in events[1:]], rec.game.setup.board.tiles,
                             catalogue.tiles)
     suits = catalogue.rules.suits
+    images = draw_frames(rec.frames, texts, catalogue.tiles, suits)
     if gif is not None:
-        n = write_gif(gif, rec.frames, texts, catalogue.tiles, suits)
+        n = write_gif(gif, images)
         click.echo(f"gif: {gif} ({n} frames, one per turn and the result)", err=True)
     if html_out is not None:
-        n = write_html(html_out, rec.frames, texts, catalogue.tiles, suits,
-                       f"Board Wars replay of {log.name}")
+        n = write_html(html_out, rec.frames, texts, images, f"Board Wars replay of {log.name}")
         click.echo(f"html: {html_out} ({n} steps, one per turn and the result)", err=True)
 
 

@@ -25,7 +25,7 @@ from sim.engine.state import fields as L
 from .board_view import Painter, View
 from .game_view import view_from_game
 
-GIF_DPI, HTML_DPI = 80, 80  # 8 pt text is 9 px tall
+FRAME_DPI = 80  # 8 pt text is 9 px tall; the GIF and the page show the same pictures
 FRAME_MS, LAST_FRAME_MS = 800, 4000
 EVENTS_SHOWN = 8  # the last sentences of a step, printed in the frame's panel
 
@@ -97,28 +97,31 @@ def result_headline(result, team_names) -> str:
     return f"{who} — {result.reason}, rotation {result.rotation}"
 
 
-def _drawn(frames, texts, catalogue, suits, dpi: int):
+def draw_frames(frames, texts, catalogue, suits) -> list:
     """Each frame as a Pillow image, the step's last sentences in its panel; counted on the
-    command's progress line (silent under --quiet or outside a command)."""
+    command's progress line (silent under --quiet or outside a command). Drawn once for both
+    the GIF and the page (drawing is most of their cost), in 128 colours: a third of a frame's
+    bytes, no visible loss on flat colours, so a long game's frames fit in memory."""
+    from PIL import Image
+
     from sim.runner.progress import advance, stage
 
-    painter = Painter(catalogue, suits, dpi)
+    painter = Painter(catalogue, suits, FRAME_DPI)
+    images = []
     with stage("drawing frames", len(frames), unit="frames"):
         for fr in frames:
             fr.view.events = texts[fr.first:fr.last][-EVENTS_SHOWN:]
-            yield painter.image(fr.view)
+            images.append(painter.image(fr.view).convert("P", palette=Image.Palette.ADAPTIVE,
+                                                         colors=128))
             advance(1)
+    return images
 
 
-def write_gif(path, frames, texts, catalogue, suits) -> int:
-    """An animated GIF, one frame per step (the last held longer); written atomically.
-    Returns the number of frames."""
-    from PIL import Image
-
+def write_gif(path, images) -> int:
+    """An animated GIF of ``images`` (:func:`draw_frames`), one per step, the last held longer;
+    written atomically. Returns the number of frames."""
     from sim.atomic import atomic_path
 
-    images = [im.convert("P", palette=Image.Palette.ADAPTIVE, colors=128)
-              for im in _drawn(frames, texts, catalogue, suits, GIF_DPI)]
     durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]
     with atomic_path(path) as tmp:
         images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:],
@@ -126,18 +129,16 @@ def write_gif(path, frames, texts, catalogue, suits) -> int:
     return len(images)
 
 
-def write_html(path, frames, texts, catalogue, suits, title: str) -> int:
-    """A self-contained page (no network): the frames as inline PNGs, a slider, play / pause,
-    the arrow keys, and each step's events beside its picture. Written atomically."""
+def write_html(path, frames, texts, images, title: str) -> int:
+    """A self-contained page (no network): the frames' ``images`` (:func:`draw_frames`) as
+    inline PNGs, a slider, play / pause, the arrow keys, and each step's events beside its
+    picture. Written atomically."""
     from sim.atomic import write_text
 
     steps = []
-    from PIL import Image
-
-    for k, im in enumerate(_drawn(frames, texts, catalogue, suits, HTML_DPI)):
-        fr = frames[k]
-        buf = io.BytesIO()  # 128 colours: a third of the size, no visible loss on flat colours
-        im.convert("P", palette=Image.Palette.ADAPTIVE, colors=128).save(buf, format="PNG")
+    for fr, im in zip(frames, images, strict=True):
+        buf = io.BytesIO()
+        im.save(buf, format="PNG")
         steps.append({"img": "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode(),
                       "title": fr.view.title, "events": texts[fr.first:fr.last]})
     data = json.dumps(steps, ensure_ascii=False).replace("</", "<\\/")

@@ -19,20 +19,21 @@ statistics layer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.stats import t as student_t
 
 from .balance import KIND_WORDS, KINDS, SIMULTANEOUS
-from .cluster import clustered_mean
+from .cluster import SE_ROUNDING, clustered_mean, clustered_share_interval
 
 NO_WINNER = "no winner"
 ENDINGS = KINDS + (NO_WINNER,)
 ENDING_WORDS = {**KIND_WORDS, NO_WINNER: "no winner (drawishness)"}
 
 __all__ = ["ENDINGS", "ENDING_WORDS", "NO_WINNER", "BalanceChange", "PairedChange",
-           "balance_change", "ending_indicators", "paired_change", "significant_endings"]
+           "balance_change", "ending_indicators", "paired_change", "share_change",
+           "significant_endings"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,48 @@ def paired_change(before, after, clusters=None, confidence: float = 0.95) -> Pai
                         int(est.df), int(x.size), moved)
 
 
+def share_change(before, after, clusters=None, confidence: float = 0.95) -> PairedChange:
+    """The paired change of a share (0/1 per game, :func:`paired_change`), except where it came
+    out alike on every board: a non-zero change with se 0 (a few boards, a few games each) had
+    a zero-width interval and p = 0, so a ruling "changed how games end" on 2 boards in 625 of
+    1,000 studies where nothing changed. There the interval is the two shares' own
+    board-clustered intervals (:func:`cluster.clustered_share_interval`, Korn-Graubard) at
+    1 - (1 - confidence) / 2 each, combined as :func:`balance.change_of_rates_interval` combines
+    the teams' (Bonferroni; it does not lean on the pairing), and the p-value is the smallest
+    alpha at which that interval, at 1 - alpha, excludes no change."""
+    pc = paired_change(before, after, clusters, confidence)
+    if pc.games_changed == 0 or pc.se > SE_ROUNDING:
+        return pc
+    x = np.asarray(before, dtype=float).ravel()
+    y = np.asarray(after, dtype=float).ravel()
+    low, high = _unpaired_change_interval(x, y, clusters, confidence)
+    return replace(pc, low=low, high=high, pvalue=_unpaired_change_pvalue(x, y, clusters))
+
+
+def _unpaired_change_interval(x, y, clusters, level: float) -> tuple[float, float]:
+    half = 1.0 - (1.0 - level) / 2
+    lo0, hi0 = clustered_share_interval(x, clusters, half)
+    lo1, hi1 = clustered_share_interval(y, clusters, half)
+    return max(float(lo1 - hi0), -1.0), min(float(hi1 - lo0), 1.0)
+
+
+def _unpaired_change_pvalue(x, y, clusters, steps: int = 40) -> float:
+    """Bisection on alpha (the interval narrows as alpha grows, so "excludes 0" is monotone)."""
+    def excludes(alpha: float) -> bool:
+        low, high = _unpaired_change_interval(x, y, clusters, 1.0 - alpha)
+        return low > 0.0 or high < 0.0
+
+    small, large = 1e-12, 1.0 - 1e-9
+    if excludes(small):
+        return small
+    if not excludes(large):
+        return 1.0
+    for _ in range(steps):
+        mid = 0.5 * (small + large)
+        small, large = (small, mid) if excludes(mid) else (mid, large)
+    return large
+
+
 def ending_indicators(outcome, winner) -> dict[str, np.ndarray]:
     """Per game, whether it ended each way (:data:`ENDINGS`): the engine's ending labels and
     "no winner" (``winner < 0``)."""
@@ -115,7 +158,7 @@ def balance_change(before: dict, after: dict, clusters=None,
     ``lead_changes`` (``None`` on either side: not compared)."""
     i0 = ending_indicators(before["outcome"], before["winner"])
     i1 = ending_indicators(after["outcome"], after["winner"])
-    endings = {k: paired_change(i0[k], i1[k], clusters, confidence) for k in ENDINGS}
+    endings = {k: share_change(i0[k], i1[k], clusters, confidence) for k in ENDINGS}
     length = paired_change(before["rotations"], after["rotations"], clusters, confidence)
     lead = None
     if before.get("lead_changes") is not None and after.get("lead_changes") is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from tests._cli_kit import run
@@ -23,9 +24,10 @@ def test_each_player_plays_the_same_check_and_the_exit_code_is_their_shared_verd
     by = doc["by_player"]
     assert list(by["players"]) == ["greedy", "random"]
     statuses = [p["verdict"] for p in by["players"].values()]
-    assert by["agree"] == (len(set(statuses)) == 1)
     from sim.analysis.fairness import EXIT_CODES
 
+    contradict = {"fair", "unfair"} <= set(statuses)
+    assert by["agree"] == (True if len(set(statuses)) == 1 else None if not contradict else False)
     assert code == (EXIT_CODES[statuses[0]] if by["agree"] else 3) == doc["exit_code"]
     _, plain, _ = run(capsys, *args, "--policy", "greedy")
     assert [t["win_probability"] for t in json.loads(plain)["teams"]] == \
@@ -49,6 +51,50 @@ def test_disagreeing_players_are_flagged_and_inconclusive():
     assert "depends on the players" in doc["conclusion"]
     same = players_doc({k: dict(v, verdict="fair") for k, v in per.items()})
     assert same["agree"] and same["exit_code"] == 0
+    unsettled = players_doc({**per, "lookahead:16": dict(per["lookahead:16"], verdict="open")})
+    assert unsettled["agree"] is None and unsettled["exit_code"] == 3
+    assert "depends" not in unsettled["conclusion"] and "say fair" in unsettled["conclusion"]
+
+
+def _sequential_check(rng, truth, games=2048, round_games=256, boards=256, tolerance=0.05):
+    """The GM's sequential check on synthetic duplicate games drawn from ``truth`` (each team's
+    chance to win), looking every ``round_games`` games as ``check_fairness`` does."""
+    from sim.analysis.fairness import OPEN, fairness_verdict
+
+    n = games // 4
+    y = np.eye(4)[rng.choice(4, size=(n, 4), p=truth)]
+    board = np.arange(n) % boards
+    looks = -(-games // round_games)
+    for stop in range(round_games // 4, n + 1, round_games // 4):
+        v = fairness_verdict(y[:stop], tolerance=tolerance, max_looks=looks,
+                             clusters=board[:stop])
+        if v.status != OPEN:
+            break
+    return v.status
+
+
+def test_players_of_equal_truths_rarely_contradict_and_unequal_ones_often_do():
+    """Planted: both players see the same teams, one at 33 % against a 20–30 % band (an edge
+    case: each check says unfair or inconclusive). "Depends on the players" was said whenever
+    the two verdicts differed: 101 of 300 such pairs. Now only a fair and an unfair verdict
+    contradict: at most alpha = 5 % of 200 pairs (one-sided binomial test, p > 0.01). With
+    truly different teams (equal under one player, one team at 40 % under the other) the
+    contradiction is found in most pairs (at least 60 %)."""
+    from scipy.stats import binomtest
+
+    from sim.analysis.fairness import players_verdict
+
+    rng = np.random.default_rng(4802)
+    edge = np.array([0.33, 0.23, 0.22, 0.22])
+    said = [players_verdict({"a": _sequential_check(rng, edge),
+                             "b": _sequential_check(rng, edge)}) for _ in range(200)]
+    assert sum(agree is None for agree, _, _ in said) >= 20  # the unsettled case is exercised
+    false = sum(agree is False for agree, _, _ in said)
+    assert binomtest(false, 200, 0.05, alternative="greater").pvalue > 0.01, false
+    apart = [players_verdict({"a": _sequential_check(rng, np.full(4, 0.25)),
+                              "b": _sequential_check(rng, np.array([0.40, 0.2, 0.2, 0.2]))})
+             for _ in range(50)]
+    assert sum(agree is False for agree, _, _ in apart) >= 30
 
 
 def test_a_long_player_label_keeps_its_columns_apart(capsys):

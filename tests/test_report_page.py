@@ -323,6 +323,9 @@ def test_report_players_say_whether_the_verdict_holds(capsys, tmp_path):
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     table = pd.read_csv(tmp_path / "players.csv")
     assert sorted(set(table["player"])) == ["greedy", "random"] and len(table) == 8
-    agree = table.groupby("player")["player_verdict"].first().nunique() == 1
+    said = set(table.groupby("player")["player_verdict"].first())
+    agree = len(said) == 1
+    contradict = {"fair", "unfair"} <= said
     assert ("Every player reaches the same verdict" in page) == agree
-    assert ("The verdict depends on the players" in page) == (not agree)
+    assert ("The verdict depends on the players" in page) == contradict
+    assert ("No player contradicts another" in page) == (not agree and not contradict)

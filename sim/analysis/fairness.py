@@ -186,13 +186,27 @@ EXIT_CODES = {FAIR: 0, UNFAIR: 1, OPEN: 3}   # for scripts; 2 stays bad input (e
 STATUS_WORDS = {FAIR: "fair", UNFAIR: "unfair", OPEN: "inconclusive"}  # as a GM reads them
 
 
-def players_verdict(statuses: dict[str, str]) -> tuple[bool, int, str]:
+def players_verdict(statuses: dict[str, str]) -> tuple[bool | None, int, str]:
     """The same check under several players (``{player: status}``): whether they agree, the
-    exit code for scripts (the shared verdict's, or inconclusive when they disagree: the
-    verdict depends on how well the teams are played) and the answer in one sentence."""
+    exit code for scripts and the answer in one sentence.
+
+    ``True``: every player reached the same verdict (its exit code). ``False``: one player's
+    check said fair and another's unfair: each verdict is wrong at most at its own rate, so
+    together they say the verdict depends on how well the teams are played (exit 3). ``None``:
+    no two conclusive verdicts contradict, but some player's check has not settled (exit 3).
+    Why three ways: "unfair" under one player and "inconclusive" under another is not a
+    disagreement: with both players' teams equally (un)fair, about one such pair in three came
+    out that way (300 planted checks of a team at 33 % against a 20–30 % band), and each was
+    reported as "depends on the players"."""
     said = "; ".join(f"{label}: {STATUS_WORDS[s]}" for label, s in statuses.items())
-    if len(set(statuses.values())) == 1:
-        return True, EXIT_CODES[next(iter(statuses.values()))], \
+    found = set(statuses.values())
+    if len(found) == 1:
+        return True, EXIT_CODES[next(iter(found))], \
             f"Every player reaches the same verdict ({said})."
-    return False, EXIT_CODES[OPEN], (f"The verdict depends on the players ({said}): act on the "
-                                     f"stronger player's.")
+    if {FAIR, UNFAIR} <= found:
+        return False, EXIT_CODES[OPEN], (f"The verdict depends on the players ({said}): act on "
+                                         f"the stronger player's.")
+    (settled,) = found - {OPEN}
+    return None, EXIT_CODES[OPEN], (f"No player contradicts another ({said}): those that "
+                                    f"settled say {STATUS_WORDS[settled]}; play more games for "
+                                    f"the others.")

@@ -14,7 +14,8 @@ import click
 def players_doc(per_player: dict[str, dict]) -> dict:
     """The side-by-side verdicts as plain data: per player its status, conclusion and each
     team's chance with its interval; whether all players agree, the exit code for scripts (the
-    shared verdict's, or 3 inconclusive when they disagree) and the answer in one sentence."""
+    shared verdict's, or 3 inconclusive when they contradict or some has not settled: ``agree``
+    is then False or None) and the answer in one sentence."""
     from sim.analysis.fairness import players_verdict
 
     agree, code, sentence = players_verdict({label: d["verdict"]
@@ -51,5 +52,7 @@ def echo_players(doc: dict) -> None:
         f"{STATUS_WORDS[doc['players'][lab]['verdict']]:>{w}}" for lab, w in zip(labels, width)))
     click.echo(f"{'games':<28}" + "".join(f"{doc['players'][lab]['games']:>{w},}"
                                          for lab, w in zip(labels, width)))
-    if not doc["agree"]:
+    if doc["agree"] is False:
         click.echo("!! the players disagree: the verdict depends on how well the teams are played")
+    elif doc["agree"] is None:
+        click.echo("not every player's check has settled; no two verdicts contradict")

@@ -21,7 +21,8 @@ def players_section(page, catalogue, teams, games: int, seed: int, main_policy: 
                              seed=seed, max_games=games, round_games=games)
     verdicts = {main_policy: main_verdict, **{k: r.verdict for k, r in others.items()}}
     agree, _, sentence = players_verdict({k: v.status for k, v in verdicts.items()})
-    tone = ("ok" if main_verdict.status == FAIR else "warn") if agree else "bad"
+    tone = {True: "ok" if main_verdict.status == FAIR else "warn", None: "warn",
+            False: "bad"}[agree]
     page.answer("Players", sentence, "players", tone)
     page.heading("Does the verdict hold for stronger players?", "players")
     page.text(f"The fairness check under each player, same seed ({seed}): same boards, deals "

@@ -118,7 +118,9 @@ def test_a_pool_study_measures_bands_on_the_cards_in_play():
 def test_agreement_separates_robust_from_player_dependent_outliers():
     """Issue #8: "--policies random,greedy,lookahead shows whether a verdict holds for weak and
     strong play alike". A card planted strong under both simulated players is a robust outlier;
-    a card strong under one player only is reported as depending on the player."""
+    a card planted weak under one player and strong under the other depends on the player (two
+    settled verdicts contradict); a card strong under one player and planted in band under the
+    other, where 6,000 games cannot show it inside its band, is not settled, not disputed."""
     from sim.runner.rarity_policies import agreement, verdict_lines
 
     rarity = np.repeat(np.arange(6), 8)
@@ -128,17 +130,24 @@ def test_agreement_separates_robust_from_player_dependent_outliers():
         strength = 0.3 * rarity + rng.normal(0, 0.05, rarity.size)
         for c in extra:  # Bronze card 5 under both players, Silver card 13 under the second
             strength[c] = strength[rarity == 4].mean()
+        # Gold card 21: below Bronze under the first player, GOAT-like under the second
+        strength[21] = strength[rarity == (0 if k == 0 else 5)].mean() - (0.3 if k == 0 else 0)
         strength -= strength.mean()
         seat_cards, winner = simulated_games(strength, 6000, rng)
         studies.append(study(seat_cards, winner, rarity, 6))
     a = agreement(("weak", "strong"), studies)
-    assert a.robust[5] and not a.disputed[5]
-    assert a.disputed[13] and a.outlier[13].tolist() == [0, 1]
+    assert a.robust[5] and not a.disputed[5] and not a.unsettled[5]
+    assert a.disputed[21] and a.verdicts[21].tolist() == ["weak", "strong"]
+    assert a.unsettled[13] and not a.disputed[13]
+    assert a.verdicts[13].tolist() == ["undecided", "strong"]
     assert a.order_holds_everywhere and a.spearman[0, 1] > 0.8
     names = [f"c{i}" for i in range(48)]
     lines = verdict_lines(a, names, [f"r{i}" for i in range(6)])
     assert any("c5 (strong)" in line for line in lines)
-    assert any(line.strip().startswith("c13: weak: not flagged, strong: strong") for line in lines)
+    depends = lines.index(next(ln for ln in lines if ln.startswith("outliers that depend")))
+    unsettled = lines.index(next(ln for ln in lines if ln.startswith("outliers under some")))
+    assert lines[depends + 1].strip() == "c21: weak: weak, strong: strong"
+    assert lines[unsettled + 1].strip() == "c13: weak: undecided, strong: strong"
 
 
 def test_rarity_cli_policies(capsys, tmp_path):

@@ -15,7 +15,7 @@ def card_frame(catalogue, run):
     import pandas as pd
 
     rules, names, s, rar = catalogue.rules, catalogue.cards.names, run.s, run.rar
-    effect, effect_se, replayed = run.ablation
+    effect, _, replayed = run.ablation  # its interval: ablation_bounds
     per_card = run.per_card
     frame = pd.DataFrame({
         "card": names, "rarity": [rules.rarities[r] for r in rar],
@@ -30,14 +30,30 @@ def card_frame(catalogue, run):
         "damage_dealt": per_card[:, 0], "damage_taken": per_card[:, 1], "kills": per_card[:, 2],
         "survival": per_card[:, 3],
         "reference_card": [names[r] for r in run.reference], "ablation_games": replayed,
-        "ablation_effect": effect, "ablation_low": effect - 1.96 * effect_se,
-        "ablation_high": effect + 1.96 * effect_se,
+        "ablation_effect": effect, **ablation_bounds(run.ablation),
         **remedy_columns(run.fixes, names),
         **({} if run.recur is None else {"recurrence": run.recur.count()}),
     })
     rank = {r: i for i, r in enumerate(rules.rarities)}
     return frame.sort_values(["rarity", "rating"],
                              key=lambda c: c.map(rank) if c.name == "rarity" else c)
+
+
+def ablation_bounds(ablation) -> dict:
+    """``ablation_low`` / ``ablation_high`` of rarity_cards.csv: the 95 % interval of
+    ``ablation_effect`` (the mean paired change in the card's team's chance to win, original
+    minus replay with the card swapped for ``reference_card``), clustered by the board each
+    replayed game was played on: t on the card's boards - 1 degrees of freedom (sd / sqrt(n), t
+    on n - 1, when its games lie on one board). It was effect +- 1.96 independent-games
+    standard errors, too narrow for games that share boards
+    (``sim.runner.rarity.ablation_interval``, docs/intervals.md). Blank without an interval
+    (``--ablation 0``, or a single replayed game)."""
+    import numpy as np
+
+    effect = np.asarray(ablation[0], dtype=float)
+    none = np.full(effect.shape, np.nan)
+    return {"ablation_low": getattr(ablation, "low", none),
+            "ablation_high": getattr(ablation, "high", none)}
 
 
 def rarity_ranges(s, rar, rarities) -> list[dict]:
@@ -176,8 +192,9 @@ def policy_frame(a, names, card_rarity):
         cols[f"rating_low[{label}]"] = st.rating_low
         cols[f"rating_high[{label}]"] = st.rating_high
         cols[f"outlier[{label}]"] = [OUTLIER_WORD[int(x)] for x in a.outlier[:, j]]
-    cols["verdict"] = ["same under every player" if r else "depends on the player" if d else ""
-                       for r, d in zip(a.robust, a.disputed)]
+    cols["verdict"] = ["same under every player" if r else "depends on the player" if d else
+                       "not settled under every player" if u else ""
+                       for r, d, u in zip(a.robust, a.disputed, a.unsettled)]
     return pd.DataFrame(cols)
 
 
@@ -189,9 +206,12 @@ def policy_doc(a, names, rarities) -> dict:
         "ordered": {lab: bool(ok) for lab, ok in zip(a.labels, a.ordered)},
         "order_holds_everywhere": a.order_holds_everywhere,
         "robust_outliers": [names[c] for c in np.flatnonzero(a.robust)],
-        "disputed_outliers": {names[c]: {lab: OUTLIER_WORD[int(a.outlier[c, j])] or "not flagged"
+        "disputed_outliers": {names[c]: {lab: str(a.verdicts[c, j])
                                          for j, lab in enumerate(a.labels)}
                               for c in np.flatnonzero(a.disputed)},
+        "unsettled_outliers": {names[c]: {lab: str(a.verdicts[c, j])
+                                          for j, lab in enumerate(a.labels)}
+                               for c in np.flatnonzero(a.unsettled)},
         "rarity_medians": {lab: [None if np.isnan(m) else float(m)
                                  for m in a.studies[j].rarity_median]
                            for j, lab in enumerate(a.labels)},

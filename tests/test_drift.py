@@ -363,3 +363,15 @@ def test_two_matchups_of_one_name_are_refused(capsys, tmp_path):
     assert code == 2 and len(err) == 1, err
     assert err[0].startswith(f"error: {suite}:") and ": experiments: matchups/copy.toml: a " \
         "second matchup named 'example'" in err[0], err
+
+
+def test_a_games_cap_below_the_suites_floor_is_said_not_applied_silently(capsys, lab):
+    """The suite's ``min_games`` is its guard against deciding on a few games; ``--games``
+    below it lowers the floor with it (a floor cannot stand above the cap), and the gate now
+    says so on stderr, naming both numbers."""
+    cards, suite, baseline = lab
+    code, out, err = gate(capsys, cards, suite, baseline, "--games", "64")
+    assert code == 0, out
+    assert "--games 64 is below the suite's min_games 1024" in err
+    code, out, err = gate(capsys, cards, suite, baseline)
+    assert "min_games" not in err

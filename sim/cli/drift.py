@@ -116,7 +116,7 @@ def gate_document(result, spec, conclusion: str) -> dict:
             "balance": list(result.balance)}
 
 
-def _conclusion(result) -> str:
+def _conclusion(result, capped_by_flag: bool = False) -> str:
     moved = [m.name for m in result.metrics if m.decision in ("drift_up", "drift_down")]
     open_ = [m.name for m in result.metrics if m.decision == "inconclusive"]
     if result.exit_code == 0:
@@ -126,8 +126,9 @@ def _conclusion(result) -> str:
         what += [f"{len(result.combat)} combat table(s) changed"] if result.combat else []
         return ("Drift: " + "; ".join(what) + ". If intended, run `bwlab drift --update` and "
                 "say what moved in the commit (exit 1).")
-    return (f"Inconclusive at the game cap: {', '.join(open_)} (exit 3). Raise max_games in the "
-            f"suite or run `bwlab drift --update` if the change is intended.")
+    raise_cap = "Raise --games" if capped_by_flag else "Raise max_games in the suite"
+    return (f"Inconclusive at the game cap: {', '.join(open_)} (exit 3). {raise_cap} or run "
+            f"`bwlab drift --update` if the change is intended.")
 
 
 @click.command()
@@ -184,6 +185,10 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
         if games % 4:
             raise click.BadParameter("must be a multiple of 4 (duplicate blocks)",
                                      param_hint="--games")
+        if games < spec.min_games:  # the suite's floor cannot stand above the cap: say so
+            click.echo(f"note: --games {games} is below the suite's min_games {spec.min_games} "
+                       f"({suite}): a decision may come after {games} games, fewer than the "
+                       f"suite allows", err=True)
         spec = replace(spec, max_games=games, min_games=min(spec.min_games, games),
                        experiments=tuple(replace(e, games=games) for e in spec.experiments))
     if policy is not None or budget is not None:
@@ -200,13 +205,14 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     if junit is not None:
         write_text(junit, junit_xml(result))
     if fmt == "json":
-        click.echo(json_text(gate_document(result, spec, _conclusion(result)), indent=2,
-                              ensure_ascii=False))
+        conclusion = _conclusion(result, games is not None)
+        click.echo(json_text(gate_document(result, spec, conclusion), indent=2,
+                             ensure_ascii=False))
         return result.exit_code
     _report(result, spec)
     for line in _balance_lines(result.balance):
         click.echo(line)
-    click.echo(_conclusion(result))
+    click.echo(_conclusion(result, games is not None))
     return result.exit_code
 
 

@@ -37,7 +37,8 @@ def balance_text(b: dict, balance_words: str, side: str = "team") -> list[str]:
     if g.get("elimination"):
         out.append("first out (order of elimination): " + ", ".join(
             f"{side} {k + 1} {_share(e['first_out'])} (mean place {e['mean_place']:.2f})"
-            for k, e in enumerate(g["elimination"])))
+            for k, e in enumerate(g["elimination"]))
+            + " (teams out in the same step are each first out: the shares can sum past 100 %)")
     seat = (f"; seat 1 wins {_share(g['seats'][0])} (AdvantageP1; seats' spread "
             f"{100 * g['seat_spread']:.1f} points)" if "seats" in g else "")
     out.append(f"{balance_words} (1 - largest gap between two teams' win rates, "

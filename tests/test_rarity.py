@@ -83,14 +83,14 @@ def test_ablation_against_itself_is_exactly_zero_and_a_boosted_card_matters(tmp_
     exp = replace(exp, batch_size=400)
     seat_cards, winner = play_pool(catalogue, exp)
     n = len(catalogue.cards)
-    same, _, count = ablation(catalogue, exp, seat_cards, winner, np.arange(n), 10)
-    assert count.sum() > 0 and np.all(same == 0)
+    same = ablation(catalogue, exp, seat_cards, winner, np.arange(n), 10)
+    assert same.count.sum() > 0 and np.all(same.effect == 0)
     mario = catalogue.cards.find("Mario")
     reference = np.arange(n)
     reference[mario] = catalogue.cards.find("Glitch Hopper")
-    effect, se, count = ablation(catalogue, exp, seat_cards, winner, reference, 60)
-    assert count[mario] >= 30
-    assert effect[mario] > 3 * se[mario]
+    out = ablation(catalogue, exp, seat_cards, winner, reference, 60)
+    assert out.count[mario] >= 30
+    assert out.effect[mario] > 3 * out.se[mario]
 
 
 def test_a_pool_study_measures_bands_on_the_cards_in_play():

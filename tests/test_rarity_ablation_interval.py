@@ -34,7 +34,7 @@ def planted_differences(rng) -> np.ndarray:
     """One card's paired differences (won the original minus won the replay), one per game: on
     board b, +1 with probability (MOVED + TRUE_EFFECT + u_b) / 2, -1 with (MOVED - TRUE_EFFECT -
     u_b) / 2, else 0; u_b ~ U(-BOARD_SPREAD, +BOARD_SPREAD), the board's own effect shared by
-    every game on it. The mean over boards is TRUE_EFFECT."""
+    every game on it. u_b is centred, so the expected difference is TRUE_EFFECT."""
     u = rng.uniform(-BOARD_SPREAD, BOARD_SPREAD, BOARDS)
     board = np.repeat(np.arange(BOARDS), GAMES_ON_BOARD)
     up = (MOVED + TRUE_EFFECT + u[board]) / 2
@@ -153,8 +153,7 @@ def test_ablation_clusters_each_card_by_the_boards_its_games_were_played_on(monk
     n = len(catalogue.cards)
     reference = rarity.reference_cards(np.arange(n, dtype=float), np.zeros(n, np.int64))
     out = rarity.ablation(None, exp, seat_cards, winner, reference, 40)
-    effect, se, count = out
-    assert isinstance(out, rarity.Ablation) and len(out) == 3
+    effect, se, count = out.effect, out.se, out.count
     assert count.max() == 40 and np.all(out.boards[count > 1] >= 2)
     for c in np.flatnonzero(count > 1)[:5]:
         # the card's games, as the ablation takes them (its reference free in the game)
@@ -172,7 +171,7 @@ def test_ablation_clusters_each_card_by_the_boards_its_games_were_played_on(monk
 
 def test_rarity_cards_csv_takes_the_ablation_s_own_interval():
     """``ablation_low`` / ``ablation_high`` are the ablation's own (clustered) bounds; without an
-    ablation (``--ablation 0``: a plain tuple of zeros and NaN) they are blank."""
+    ablation (``--ablation 0``: ``Ablation.skipped``) they are blank."""
     from sim.cli.rarity_output import ablation_bounds
     from sim.runner.rarity import Ablation
 
@@ -181,5 +180,5 @@ def test_rarity_cards_csv_takes_the_ablation_s_own_interval():
     got = ablation_bounds(Ablation(effect, se, count, low, high, np.array([9, 0])))
     assert np.array_equal(got["ablation_low"], low, equal_nan=True)
     assert np.array_equal(got["ablation_high"], high, equal_nan=True)
-    none = ablation_bounds((np.zeros(2), np.full(2, np.nan), np.zeros(2, np.int64)))
+    none = ablation_bounds(Ablation.skipped(2))
     assert np.isnan(none["ablation_low"]).all() and np.isnan(none["ablation_high"]).all()

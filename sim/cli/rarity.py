@@ -19,6 +19,8 @@ from .rarity_output import card_frame, echo_table, json_doc, policy_frame, rarit
 if TYPE_CHECKING:  # numpy is imported when a command runs, not for --help
     import numpy as np
 
+    from sim.runner.rarity import Ablation
+
 
 @click.command()
 @click.option("--experiment", type=click.Path(dir_okay=False, path_type=Path),
@@ -107,7 +109,7 @@ class RarityRun:
     balance: object  # sim.analysis.balance: how the study's games went
     per_card: np.ndarray  # damage dealt, taken, kills, survival per card
     reference: np.ndarray  # each card's rarity reference card (the ablation's swap)
-    ablation: tuple  # (effect, standard error, games replayed) per card
+    ablation: Ablation  # per card: effect, standard error, interval, games replayed
     compared: object = None  # the study under the other players (--policies)
     recur: object = None  # the replicates' recurrence (--replicates)
     seat_cards: np.ndarray = None
@@ -149,7 +151,7 @@ def _play(catalogue, exp, ablation, players, replicates, correction) -> RarityRu
     import numpy as np
 
     from sim.catalogue.power import power_score
-    from sim.runner.rarity import ablation as run_ablation
+    from sim.runner.rarity import Ablation, ablation as run_ablation
     from sim.runner.rarity import (card_records, play_pool, pool_balance, pool_boards,
                                    reference_cards, study)
 
@@ -164,8 +166,7 @@ def _play(catalogue, exp, ablation, players, replicates, correction) -> RarityRu
     run = RarityRun(s=s, rar=rar, balance=pool_balance(per_game, winner),
                     per_card=card_records(seat_cards, records, n), reference=reference,
                     ablation=(run_ablation(catalogue, exp, seat_cards, winner, reference, ablation)
-                              if ablation else (np.zeros(n), np.full(n, np.nan),
-                                                np.zeros(n, np.int64))),
+                              if ablation else Ablation.skipped(n)),
                     seat_cards=seat_cards, winner=winner)
     if players is not None:  # the same study under the other players, same seeds
         from sim.runner.rarity_policies import agreement, play_studies

@@ -15,7 +15,6 @@ def card_frame(catalogue, run):
     import pandas as pd
 
     rules, names, s, rar = catalogue.rules, catalogue.cards.names, run.s, run.rar
-    effect, _, replayed = run.ablation  # its interval: ablation_bounds
     per_card = run.per_card
     frame = pd.DataFrame({
         "card": names, "rarity": [rules.rarities[r] for r in rar],
@@ -29,8 +28,9 @@ def card_frame(catalogue, run):
         "band_low": s.band_low, "band_high": s.band_high,
         "damage_dealt": per_card[:, 0], "damage_taken": per_card[:, 1], "kills": per_card[:, 2],
         "survival": per_card[:, 3],
-        "reference_card": [names[r] for r in run.reference], "ablation_games": replayed,
-        "ablation_effect": effect, **ablation_bounds(run.ablation),
+        "reference_card": [names[r] for r in run.reference],
+        "ablation_games": run.ablation.count, "ablation_effect": run.ablation.effect,
+        **ablation_bounds(run.ablation),
         **remedy_columns(run.fixes, names),
         **({} if run.recur is None else {"recurrence": run.recur.count()}),
     })
@@ -48,12 +48,7 @@ def ablation_bounds(ablation) -> dict:
     standard errors, too narrow for games that share boards
     (``sim.runner.rarity.ablation_interval``, docs/intervals.md). Blank without an interval
     (``--ablation 0``, or a single replayed game)."""
-    import numpy as np
-
-    effect = np.asarray(ablation[0], dtype=float)
-    none = np.full(effect.shape, np.nan)
-    return {"ablation_low": getattr(ablation, "low", none),
-            "ablation_high": getattr(ablation, "high", none)}
+    return {"ablation_low": ablation.low, "ablation_high": ablation.high}
 
 
 def rarity_ranges(s, rar, rarities) -> list[dict]:

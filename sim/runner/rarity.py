@@ -338,19 +338,27 @@ def reference_cards(power: np.ndarray, rarity: np.ndarray) -> np.ndarray:
     return ref
 
 
-class Ablation(tuple):
-    """What :func:`ablation` measured: unpacks as before to (effect, standard error, games
-    replayed) per card, and carries each card's interval (``low``, ``high``, at ``confidence``)
-    and the number of boards behind it (``boards``: 0 where the games were taken as independent).
-    """
+@dataclass(frozen=True)
+class Ablation:
+    """What :func:`ablation` measured, per card: the effect (the mean paired change in its
+    team's chance to win, original minus replay), its standard error and interval (at
+    ``confidence``, clustered by board: :func:`ablation_interval`), the games replayed and the
+    boards behind the interval (0: the games taken as independent)."""
 
-    def __new__(cls, effect, se, count, low, high, boards, confidence: float = 0.95):
-        self = super().__new__(cls, (effect, se, count))
-        self.low, self.high, self.boards, self.confidence = low, high, boards, confidence
-        return self
+    effect: np.ndarray
+    se: np.ndarray
+    count: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    boards: np.ndarray
+    confidence: float = 0.95
 
-    def __getnewargs__(self):  # copy and pickle keep the interval
-        return tuple(self) + (self.low, self.high, self.boards, self.confidence)
+    @classmethod
+    def skipped(cls, n_cards: int) -> "Ablation":
+        """No ablation (``--ablation 0``): no games replayed, no effect, no interval."""
+        nan = np.full(n_cards, np.nan)
+        zero = np.zeros(n_cards, np.int64)
+        return cls(np.zeros(n_cards), nan, zero, nan, nan.copy(), zero.copy())
 
 
 @dataclass(frozen=True)
@@ -392,9 +400,8 @@ def ablation(catalogue, exp: Experiment, seat_cards: np.ndarray, winner: np.ndar
     """Counterfactual ablation: replay up to ``per_card`` of each card's games with the card
     swapped for its reference card, same seeds; the effect is the paired change in its team's
     chance to win (original minus replay), which is free of the selection bias of "win rate
-    when held". Returns (effect, standard error, games replayed) per card, with each card's
-    interval clustered by the board its games were played on (:func:`ablation_interval`;
-    ``.low``, ``.high``, ``.boards``)."""
+    when held". Per card: the effect, its standard error and interval clustered by the board its
+    games were played on (:func:`ablation_interval`), and the games replayed (:class:`Ablation`)."""
     arena = build_arena(catalogue, exp)
     n_cards = reference.size
     games_all, teams_all, seat_all, card_all, orig_all = [], [], [], [], []

@@ -297,10 +297,10 @@ def test_seat_test_holds_its_level_on_few_boards_that_favour_seats():
     of 400). A test at exactly 5 % fails it with probability 0.0067 per board count.
 
     Power against the old chi-square reference on the clustered Wald statistic (measured over
-    2,000 runs: 27 % on 8 boards, 14 % on 16, 9 % on 32, 7 % on 64): P(>= 32 of 400) = 1.0 on 8
+    2,000 runs: 27 % on 8 boards, 15 % on 16, 9 % on 32, 7 % on 64): P(>= 32 of 400) = 1.0 on 8
     boards, 0.9999 on 16, 0.78 on 32, 0.24 on 64, so the check fails without the small-sample F
-    reference (it does: 8 and 16 boards). The F reference measured 4.6-5.8 % at every board
-    count (2,000 runs each; 5.3 % over 5,000 at 32 and 64)."""
+    reference (it does, here: 107, 60, 34 and 23 of 400; with F 17, 24, 23 and 18). The F
+    reference measured 5.1-5.9 % over 2,000 runs per board count (5.6 % over 10,000 on 8)."""
     from scipy.stats import binomtest
 
     rng = np.random.default_rng(41)
@@ -320,9 +320,9 @@ def test_seat_test_holds_its_level_on_few_boards_that_favour_seats():
 def test_seat_test_still_finds_a_planted_seat_effect_on_64_boards():
     """Power: seat 1 planted at +5 points and seat 4 at -5 over boards that favour seats by
     their own U(±0.10) effects, 64 boards x 4 blocks (1,024 games), 200 runs. The F reference
-    rejects "no seat effect" at 5 % in 94 % of 400 runs (the chi-square one in 95 %); stated
+    rejects "no seat effect" at 5 % in 96 % of 400 runs (the chi-square one in 97 %); stated
     test: more than 160 of 200 (80 %). A test that lost its power to 90 % fails with probability
-    1.7e-5 (P(Binom(200, 0.9) <= 160)); one of 94 % with 1.8e-11."""
+    1.7e-5 (P(Binom(200, 0.9) <= 160)); one of 94 % with 1.8e-11. Here: 185 of 200."""
     rng = np.random.default_rng(43)
     data, labels = _board_games(rng, 200, 64, 4, 0.0, 0.10,
                                 seat_lpm=np.array([0.05, 0.0, 0.0, -0.05]))

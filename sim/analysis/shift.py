@@ -15,6 +15,13 @@ numbers). Its standard error comes from the paired influence of each game
 (``psi_g = (y_g - p_g) / I`` per fit; ``Var(delta) = sum_g (psi_new - psi_old)^2``, the sandwich
 estimator of a difference of M-estimators on paired data). Games without a winner rank nobody
 and contribute nothing, as in the study's Plackett-Luce fit.
+
+Games that share a board are correlated (a card's team plays all four games of a duplicate block
+on one board, and a change can matter more on some boards than on others), so with
+``clusters`` (each game's board) the influences are summed per board first: the CR1 sandwich,
+``Var(delta) = G/(G-1) sum_b (sum_{g in b} psi_g)^2``, as every interval of the lab
+(docs/intervals.md). Summed game by game it was too small wherever the change's effect varies
+from board to board.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from .cluster import MIN_CLUSTERS, cluster_ids, cluster_sums, cr1_factor
 
 
 @dataclass(frozen=True)
@@ -59,11 +68,12 @@ def _fit(o: np.ndarray, y: np.ndarray, ranked: np.ndarray, prior: float, l2: flo
 
 def paired_shift(o: np.ndarray, won_before: np.ndarray, ranked_before: np.ndarray,
                  won_after: np.ndarray, ranked_after: np.ndarray, *, prior: float = 0.0,
-                 l2: float = 1.0) -> Shift:
+                 l2: float = 1.0, clusters=None) -> Shift:
     """Rating shift of a card between two plays of the same games (see the module doc).
 
     ``o``: offsets of its team in each game; ``won_*``: its team won; ``ranked_*``: the game had a
-    winner. Identical results give exactly ``delta == 0`` and ``se == 0``.
+    winner; ``clusters``: each game's board (None, or fewer than two boards: games independent).
+    Identical results give exactly ``delta == 0`` and ``se == 0``.
     """
     o = np.asarray(o, float)
     y0, y1 = np.asarray(won_before, float), np.asarray(won_after, float)
@@ -73,8 +83,12 @@ def paired_shift(o: np.ndarray, won_before: np.ndarray, ranked_before: np.ndarra
     b0, p0, i0 = _fit(o, y0, r0, prior, l2)
     b1, p1, i1 = _fit(o, y1, r1, prior, l2)
     psi = np.where(r1, (y1 - p1) / i1, 0.0) - np.where(r0, (y0 - p0) / i0, 0.0)
-    return Shift(float(b1 - b0), float(np.sqrt(np.sum(psi ** 2))), float(np.mean(y1 - y0)),
-                 int(o.size))
+    ids, g = cluster_ids(clusters, o.size)
+    if clusters is not None and g >= MIN_CLUSTERS:
+        var = cr1_factor(g) * float(np.sum(cluster_sums(psi, ids, g) ** 2))
+    else:
+        var = float(np.sum(psi ** 2))
+    return Shift(float(b1 - b0), float(np.sqrt(var)), float(np.mean(y1 - y0)), int(o.size))
 
 
 __all__ = ["Shift", "offsets", "paired_shift"]

@@ -13,7 +13,9 @@ rarity's band. A designer then asks "what do I change?". Three steps answer it:
    seats, teams and dice seeds (child ``game`` of the experiment's root seed) — and measure its
    new rating as the study's rating plus the paired shift (:mod:`sim.analysis.shift`). Common
    random numbers remove the luck of which games were drawn; the dice that diverge after the
-   change remain, and the reported interval carries them.
+   change remain, and the reported interval carries them: the shift's standard error is
+   clustered by the board each replayed game was played on, with t on the boards' G - 1 degrees
+   of freedom (summed game by game, it covered a planted shift in 92 % of 800 studies at 95 %).
 3. **Search** (:func:`search`): a bigger change of one stat moves the card further (its
    strength is monotone in each stat, like its power score), so per stat one check of its
    largest change rules the stat out or a bisection finds its smallest change that reaches the
@@ -43,11 +45,13 @@ from typing import Callable
 
 import numpy as np
 
+from sim.analysis.cluster import MIN_CLUSTERS, t_quantile
 from sim.analysis.shift import offsets, paired_shift
 from sim.catalogue.power import DEFAULT_WEIGHTS, power_score
 from sim.catalogue.remedy import RemedySteps, stat_bounds, stat_value, with_stat
 
 from . import progress
+from .schedule import schedule
 from .tasks import build_arena, replay_winners
 
 LANDS, OVERSHOOTS, SHORT, NONE = "lands", "overshoots", "short", "no candidate"
@@ -211,12 +215,21 @@ def remedies(catalogue, exp, seat_cards: np.ndarray, winner: np.ndarray, study, 
     todo = [int(c) for c in np.flatnonzero(study.outlier != 0) if only is None or int(c) in only]
     if not todo:
         return []
+    boards = schedule(exp, 0, len(winner)).board  # the board of every study game (its replay's)
     with progress.stage("remedies", budget * len(todo), at_most=True):
-        return [_remedy(catalogue, arena, seat_cards, winner, study, steps, budget, c, beta, z, l2)
-                for c in todo]
+        return [_remedy(catalogue, arena, seat_cards, winner, boards, study, steps, budget, c,
+                        beta, z, l2, confidence) for c in todo]
 
 
-def _remedy(catalogue, arena, seat_cards, winner, study, steps, budget, c, beta, z, l2):
+def _shift_scale(boards: np.ndarray, z: float, confidence: float) -> float:
+    """t on the replayed games' G - 1 board degrees of freedom over the normal z: the factor that
+    makes the shift's part of the half-width z * sqrt(se0^2 + (scale * se)^2) a t interval."""
+    g = int(np.unique(boards).size)
+    return t_quantile(confidence, g - 1) / z if g >= MIN_CLUSTERS else 1.0
+
+
+def _remedy(catalogue, arena, seat_cards, winner, boards, study, steps, budget, c, beta, z, l2,
+            confidence):
     """One outlier's remedy (a stage of the progress line of its own)."""
     from sim.engine.state.new_game import card_arrays
 
@@ -227,6 +240,8 @@ def _remedy(catalogue, arena, seat_cards, winner, study, steps, budget, c, beta,
         per_check = max(1, budget // max(1, max_checks(cands)))
         holds = np.argwhere(seat_cards == c)[:per_check]            # (game, seat, slot), in order
         games, seat = holds[:, 0].astype(np.int64), holds[:, 1].astype(np.int64)
+        board = boards[games]
+        scale = _shift_scale(board, z, confidence)
         teams = seat_cards[games]
         rest = beta[teams].sum(axis=2)
         rest[np.arange(games.size), seat] -= beta[c]
@@ -236,13 +251,14 @@ def _remedy(catalogue, arena, seat_cards, winner, study, steps, budget, c, beta,
                else (study.rating_high[c] - study.rating_low[c]) / (2.0 * z))
 
         def measure(i: int, c=c, cands=cands, games=games, seat=seat, teams=teams, o=o,
-                    won0=won0, ranked0=ranked0, se0=se0) -> Check:
+                    won0=won0, ranked0=ranked0, se0=se0, board=board, scale=scale) -> Check:
             cand = cands[i]
             changed = replace(arena, cards=card_arrays(with_stat(cards, c, cand.stat, cand.new)))
             w1 = replay_winners(changed, games, teams)
-            sh = paired_shift(o, won0, ranked0, w1 == seat, w1 >= 0, prior=float(beta[c]), l2=l2)
+            sh = paired_shift(o, won0, ranked0, w1 == seat, w1 >= 0, prior=float(beta[c]), l2=l2,
+                              clusters=board)
             rating = float(beta[c]) + sh.delta
-            half = z * math.sqrt(se0 ** 2 + (sh.se if sh.games else 0.0) ** 2)
+            half = z * math.sqrt(se0 ** 2 + (scale * sh.se if sh.games else 0.0) ** 2)
             return Check(i, cand, rating, rating - half, rating + half, sh.win_change, sh.games)
 
         lo_band, hi_band = float(study.band_low[c]), float(study.band_high[c])

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tests._cli_kit import run
+from tests._sequential_kit import sequential_check
 
 TEAMS = "experiments/teams/example.toml"
 
@@ -56,23 +57,6 @@ def test_disagreeing_players_are_flagged_and_inconclusive():
     assert "depends" not in unsettled["conclusion"] and "say fair" in unsettled["conclusion"]
 
 
-def _sequential_check(rng, truth, games=2048, round_games=256, boards=256, tolerance=0.05):
-    """The GM's sequential check on synthetic duplicate games drawn from ``truth`` (each team's
-    chance to win), looking every ``round_games`` games as ``check_fairness`` does."""
-    from sim.analysis.fairness import OPEN, fairness_verdict
-
-    n = games // 4
-    y = np.eye(4)[rng.choice(4, size=(n, 4), p=truth)]
-    board = np.arange(n) % boards
-    looks = -(-games // round_games)
-    for stop in range(round_games // 4, n + 1, round_games // 4):
-        v = fairness_verdict(y[:stop], tolerance=tolerance, max_looks=looks,
-                             clusters=board[:stop])
-        if v.status != OPEN:
-            break
-    return v.status
-
-
 def test_players_of_equal_truths_rarely_contradict_and_unequal_ones_often_do():
     """Planted: both players see the same teams, one at 33 % against a 20–30 % band (an edge
     case: each check says unfair or inconclusive). "Depends on the players" was said whenever
@@ -86,13 +70,13 @@ def test_players_of_equal_truths_rarely_contradict_and_unequal_ones_often_do():
 
     rng = np.random.default_rng(4802)
     edge = np.array([0.33, 0.23, 0.22, 0.22])
-    said = [players_verdict({"a": _sequential_check(rng, edge),
-                             "b": _sequential_check(rng, edge)}) for _ in range(200)]
+    said = [players_verdict({"a": sequential_check(rng, edge),
+                             "b": sequential_check(rng, edge)}) for _ in range(200)]
     assert sum(agree is None for agree, _, _ in said) >= 20  # the unsettled case is exercised
     false = sum(agree is False for agree, _, _ in said)
     assert binomtest(false, 200, 0.05, alternative="greater").pvalue > 0.01, false
-    apart = [players_verdict({"a": _sequential_check(rng, np.full(4, 0.25)),
-                              "b": _sequential_check(rng, np.array([0.40, 0.2, 0.2, 0.2]))})
+    apart = [players_verdict({"a": sequential_check(rng, np.full(4, 0.25)),
+                              "b": sequential_check(rng, np.array([0.40, 0.2, 0.2, 0.2]))})
              for _ in range(50)]
     assert sum(agree is False for agree, _, _ in apart) >= 30
 

@@ -9,7 +9,8 @@ and kill probability per value), ``--samples N`` (Monte Carlo with standard erro
 ``sim/report/calculator_*.py``; this module only reads flags.
 Peer form: ``bwlab combat --system arena|dungeon_twister|eight_masters [--stat KEY=VALUE ...]``
 — a peer game's attack (issue #9), its stats defaulting to ``[SYSTEM.example]`` of
-``cards/peers.toml``.
+``cards/peers.toml``; with ``--samples`` each estimate carries its standard error and the exact
+value beside it, as Board Wars' do (``calculator_eval.peer_standard_errors``).
 Pandas is not imported here: this command must start fast.
 """
 
@@ -221,15 +222,28 @@ def _peer_form(system, items, samples, seed, fmt, cards_dir):
                           peers, None)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--stat") from None
-    result = describe(system, stats, getattr(peers, system), samples, seed)
+    rules = getattr(peers, system)
+    result = describe(system, stats, rules, samples, seed)
+    mc = result["method"] == "monte_carlo"
+    if mc:
+        from sim.combat.peers.registry import SYSTEMS
+
+        from sim.runner.calculator_eval import peer_standard_errors
+
+        result = peer_standard_errors(result, SYSTEMS[system].exact(stats, rules))
     if fmt == "csv":
         from sim.runner.calculator_eval import tables
 
-        probs = (result["pmf"] if "pmf" in result else
-                 [c / result["samples"] for c in result["histogram"]])
-        t = tables(probs)
-        click.echo("damage,exactly,at_least,at_most")
-        for d in range(len(probs)):
-            click.echo(f"{d},{t['exactly'][d]:.12g},{t['at_least'][d]:.12g},{t['at_most'][d]:.12g}")
+        t = result["table"] if mc else tables(result["pmf"])
+        keys = ("exactly", "at_least", "at_most") + (
+            ("exactly_se", "at_least_se", "at_most_se") if mc else ())
+        click.echo(",".join(("damage",) + keys))
+        for d in range(len(t["exactly"])):
+            click.echo(",".join([str(d)] + [f"{t[k][d]:.12g}" for k in keys]))
         return
-    click.echo(json_text(result, indent=2) if fmt == "json" else format_table(result))
+    if fmt == "json":
+        click.echo(json_text(result, indent=2))
+    else:
+        from sim.report.calculator_text import peer_monte_carlo_text
+
+        click.echo(peer_monte_carlo_text(result) if mc else format_table(result))

@@ -41,6 +41,8 @@ def compare_rows(peers, bw_rules, systems, samples: int | None = None, seed: int
     from sim.combat.peers.registry import SYSTEMS, rules_for
     from sim.runner.progress import advance
 
+    from sim.runner.calculator_eval import moment_standard_errors
+
     rows, curves = [], {}
     for system in systems:
         rules = rules_for(system, peers, bw_rules)
@@ -59,8 +61,11 @@ def compare_rows(peers, bw_rules, systems, samples: int | None = None, seed: int
             if samples:
                 drawn = SYSTEMS[system].sample(stats, rules, samples, seed + i)
                 frac = drawn.damage / dist.health
+                m = moment_standard_errors(np.bincount(drawn.damage))  # damage units
                 row["mc_mean_fraction"] = float(frac.mean())
+                row["mc_mean_fraction_se"] = m["mean_se"] / dist.health
                 row["mc_variance_fraction"] = float(frac.var())
+                row["mc_variance_fraction_se"] = m["variance_se"] / dist.health**2
             sys_rows.append(row)
             sys_curves.append(np.array([dist.pmf[y >= x - 1e-12].sum() for x in CURVE]))
             advance(1)
@@ -120,8 +125,8 @@ def plot(rows, curves, levels, titles):
 @click.option("--system", "only", multiple=True, metavar="NAME",
               help="Only these systems (repeatable; default: every [compare.NAME]).")
 @click.option("--samples", type=click.IntRange(1, 10**8),
-              help="Also a Monte Carlo check per level (mc_* columns); at most 1e8 (the peer "
-                   "samplers hold every draw in memory).")
+              help="Also a Monte Carlo check per level (mc_* columns, each with its standard "
+                   "error, mc_*_se); at most 1e8 (the peer samplers hold every draw in memory).")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
               help="Root seed of the Monte Carlo check (level i uses seed + i).")
 @cards_option("Card folder (default: $BWLAB_CARDS, else ./cards; --cards-dir is the old "

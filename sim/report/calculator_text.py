@@ -171,3 +171,26 @@ def _labels(labels: list[str]) -> list[str]:
 
 def _num(v):
     return f"{v:.12g}" if isinstance(v, float) else v
+
+
+def peer_monte_carlo_text(r: dict) -> str:
+    """The text form of :func:`peer_standard_errors`' result: each estimate ``value ± se``, the
+    exact value beside it; then P(damage >= h) at a few h, one row each."""
+    e, t = r["exact"], r["table"]
+    stats = ", ".join(f"{k} {','.join(map(str, v)) if isinstance(v, list) else v}"
+                      for k, v in r["stats"].items())
+    lines = [f"{r['title']}: {stats} — Monte Carlo, {r['samples']:,} samples, seed {r['seed']}",
+             f"  p_success {r['p_success']:.4f} (exact, not sampled)",
+             f"  mean      {r['mean']:.4f} ± {r['mean_se']:.4f}   exact {e['mean']:.4f}",
+             f"  variance  {r['variance']:.4f} ± {r['variance_se']:.4f}   exact "
+             f"{e['variance']:.4f}",
+             f"  std dev   {r['sd']:.4f} ± {r['sd_se']:.4f}   exact {e['sd']:.4f}",
+             f"  kill      {r['kill_probability']:.4f} ± {r['kill_probability_se']:.4f}   exact "
+             f"{e['kill_probability']:.4f}   against {r['health']} health",
+             "  damage >=  P (Monte Carlo)    exact"]
+    seen = np.flatnonzero((np.asarray(t["exactly"]) > 0) | (np.asarray(e["pmf"]) > 0))
+    for h in sorted({int(h) for h in seen} | {0})[:11]:
+        lines.append(f"  {h:>9d}  {t['at_least'][h]:.4f} ± {t['at_least_se'][h]:.4f}    "
+                     f"{e['at_least'][h]:.4f}")
+    lines.append("  (± is one standard error)")
+    return "\n".join(lines)

@@ -190,3 +190,58 @@ def calculate(profiles, catalogue, sweep_spec=None, samples=None, seed=0, progre
 def resolutions(n_profiles: int, n_sweep: int, samples: int | None) -> int:
     """How many attacks a call samples (for the progress bar and the --samples limit)."""
     return (samples or 0) * n_profiles * (1 + n_sweep)
+
+
+def moment_standard_errors(hist) -> dict:
+    """Mean and variance (divisor n) of a sampled histogram of whole-number damages, with their
+    standard errors: ``sqrt(var / n)`` for the mean; for the variance the exact variance of the
+    divisor-n sample variance, ``(n-1)**2 / n**3 * (mu4 - (n-3)/(n-1) * sigma**4)``, with the
+    sample central moments ``m4`` and ``var`` put in — ``(m4 - var**2) / n`` plus the order-1/n²
+    term, which keeps the standard error honest where the first-order one vanishes (a two-point
+    damage at p = 1/2). The delta method gives the sd's, ``se_var / (2 sd)``. Sums over the
+    histogram, never the draws."""
+    hist = np.asarray(hist, dtype=np.int64)
+    n = int(hist.sum())
+    mean, var = moments(hist)
+    dev = np.arange(hist.size) - mean
+    m4 = float((hist * dev**4).sum() / n)
+    shrink = (n - 3) / (n - 1) if n > 1 else 1.0
+    var_se = ((n - 1) ** 2 / n**3 * max(m4 - shrink * var * var, 0.0)) ** 0.5
+    sd = max(var, 0.0) ** 0.5
+    return {"mean": mean, "mean_se": (max(var, 0.0) / n) ** 0.5, "variance": var,
+            "variance_se": var_se, "sd": sd, "sd_se": var_se / (2 * sd) if sd > 0 else 0.0}
+
+
+def peer_standard_errors(result: dict, dist) -> dict:
+    """``describe``'s Monte Carlo result with a standard error beside every estimate and the
+    exact value beside that (the same keys as Board Wars' ``combat --samples``): ``mean_se``,
+    ``variance_se``, ``sd``/``sd_se``, ``kill_probability_se`` (``sqrt(p(1-p)/n)``), an
+    ``exact`` object (p_success, mean, variance, sd, kill_probability, pmf, at_least) and a
+    ``table`` of exactly / at least / at most with their ``_se`` lists. Keys already there keep
+    their values; ``dist`` is the system's exact distribution for the same stats."""
+    n = result["samples"]
+    hist = np.asarray(result["histogram"], dtype=np.int64)
+    m = moment_standard_errors(hist)
+    t = tables(hist, total=n)
+    size = max(hist.size, dist.pmf.size)
+    pmf = np.pad(np.asarray(dist.pmf, dtype=np.float64), (0, size - dist.pmf.size))
+    exact_at_least = tables(pmf)["at_least"]
+    kill = result["kill_probability"]
+    added = {"mean_se": m["mean_se"], "variance_se": m["variance_se"], "sd": m["sd"],
+             "sd_se": m["sd_se"], "kill_probability_se": float(binomial_se(kill, n))}
+    out = {}
+    for key, value in result.items():
+        if key == "histogram":
+            out["exact"] = {"p_success": dist.p_success, "mean": dist.mean,
+                            "variance": dist.variance, "sd": max(dist.variance, 0.0) ** 0.5,
+                            "kill_probability": dist.kill_probability, "pmf": pmf.tolist(),
+                            "at_least": exact_at_least.tolist()}
+        out[key] = value
+        for se_key in {"mean": ("mean_se",), "variance": ("variance_se", "sd", "sd_se"),
+                       "kill_probability": ("kill_probability_se",)}.get(key, ()):
+            out[se_key] = added[se_key]
+    out["table"] = {"damage": list(range(t["exactly"].size))}
+    for key in ("exactly", "at_least", "at_most"):
+        out["table"][key] = t[key].tolist()
+        out["table"][f"{key}_se"] = binomial_se(t[key], n).tolist()
+    return out

@@ -37,7 +37,7 @@ def test_study_recovers_rarity_order_and_flags_a_planted_outlier():
     strength[5] = strength[rarity == 4].mean()  # a Bronze card as strong as a Legendary
     seat_cards, winner = simulated_games(strength, 6000, rng)
     s = study(seat_cards, winner, rarity, 6)
-    assert s.ordered
+    assert s.ordered and s.order_verdict == "holds"
     assert s.outlier[5] == 1 and s.implied_rarity[5] in (3, 4, 5)
     assert np.corrcoef(s.rating, strength)[0, 1] > 0.95
     assert np.all(s.held == (seat_cards[..., None] == np.arange(48)).sum(axis=(0, 1, 2)))
@@ -53,6 +53,8 @@ def test_rarity_cli_json(capsys, tmp_path):
     assert (tmp_path / "rarity_cards.csv").exists()
     assert sum(c["games"] for c in data["cards"]) == 64 * 20
     assert data["boards"] == 16 and data["design"] == "64 games on 16 boards"  # 16 blocks
+    assert data["order_verdict"] == data["order_test"]["verdict"] in ("holds", "does not hold",
+                                                                       "not settled")
     assert all(0 <= c["survival"] <= 1 and c["damage_dealt"] >= 0 and c["kills"] >= 0
                for c in data["cards"])
     assert sum(c["kills"] * c["games"] for c in data["cards"]) <= 64 * 20  # each death once
@@ -73,7 +75,8 @@ def test_ablation_against_itself_is_exactly_zero_and_a_boosted_card_matters(tmp_
     from sim.catalogue.loader import load_catalogue
     from sim.engine.state.fields import POLICY_IDS
     from sim.runner.experiment import load_experiment
-    from sim.runner.rarity import ablation, play_pool
+    from sim.runner.rarity import play_pool
+    from sim.runner.rarity_ablation import ablation
     from tests._planted_kit import ROOT, planted_cards
 
     huge = [("max_health", "3000")] + [(c, "30") for c in ("base", "red", "blue", "green")]
@@ -110,7 +113,8 @@ def test_a_pool_study_measures_bands_on_the_cards_in_play():
     assert np.array_equal(played, np.isin(np.arange(48), pool))
     for r in range(5):
         assert s.rarity_median[r] == np.median(s.rating[played & (rarity == r)])
-    assert np.isnan(s.rarity_median[5]) and s.ordered
+    assert np.isnan(s.rarity_median[5]) and s.ordered and s.order_verdict == "holds"
+    assert s.order.upper.tolist() == [1, 2, 3, 4]              # GOAT Series, not in play, skipped
     assert np.all(s.band_high[rarity == 4] == np.inf) and np.all(s.band_low[rarity == 0] == -np.inf)
     assert np.all(s.outlier[~played] == 0)
 
@@ -157,6 +161,7 @@ def test_rarity_cli_policies(capsys, tmp_path):
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert data["policies"]["players"] == ["random", "greedy"]
+    assert set(data["policies"]["order_verdict"]) == {"random", "greedy"}
     table = (tmp_path / "rarity_policies.csv").read_text().splitlines()
     assert table[0].startswith("card,rarity,games[random],rating[random]")
     assert len(table) == 1 + len(data["cards"])

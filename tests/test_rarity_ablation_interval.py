@@ -6,7 +6,7 @@ boards, seats and dice) and measures the paired change in its team's chance to w
 share boards (block ``b`` on board ``b % boards``; under duplicate seating the card's team plays
 all four games of its block on one board), and a board that suits the card does so in every game
 on it. The interval was effect +- 1.96 standard errors of independent games; it is now
-``sim.runner.rarity.ablation_interval``: clustered by board (CR1, t on boards - 1 degrees of
+``sim.runner.rarity_ablation.ablation_interval``: clustered by board (CR1, t on boards - 1 degrees of
 freedom), independent games (t on n - 1) below ``MIN_CLUSTERS`` boards. docs/intervals.md."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def old_interval(diff, boards=None, confidence: float = 0.95):
 
 
 def new_interval(diff, boards=None, confidence: float = 0.95):
-    from sim.runner.rarity import ablation_interval
+    from sim.runner.rarity_ablation import ablation_interval
 
     iv = ablation_interval(diff, boards, confidence)
     return iv.low, iv.high
@@ -89,7 +89,7 @@ def test_below_min_clusters_the_games_count_as_independent_with_a_t_quantile():
     from scipy.stats import t as student_t
 
     from sim.analysis.cluster import MIN_CLUSTERS
-    from sim.runner.rarity import ablation_interval
+    from sim.runner.rarity_ablation import ablation_interval
 
     assert MIN_CLUSTERS == 2
     d = np.array([1.0, 0.0, 0.0, 1.0, -1.0, 1.0, 0.0, 1.0])
@@ -113,7 +113,7 @@ def test_below_min_clusters_the_games_count_as_independent_with_a_t_quantile():
 def test_one_game_per_board_is_the_independent_games_interval():
     """With every game on its own board the clustered standard error is the independent one
     (CR1: G / (G - 1) times the deviations' sum of squares over n^2), t on n - 1 df."""
-    from sim.runner.rarity import ablation_interval
+    from sim.runner.rarity_ablation import ablation_interval
 
     d = np.random.default_rng(3).choice([-1.0, 0.0, 1.0], size=40, p=[0.2, 0.5, 0.3])
     own = ablation_interval(d, np.arange(40) * 3)
@@ -129,7 +129,7 @@ def test_ablation_clusters_each_card_by_the_boards_its_games_were_played_on(monk
     it still unpacks as (effect, standard error, games replayed). No game is played: the replay
     is a stand-in that returns planted winners."""
     from sim.engine.state.fields import POLICY_IDS
-    from sim.runner import rarity
+    from sim.runner import rarity, rarity_ablation
     from sim.runner.experiment import load_experiment
     from sim.runner.schedule import schedule
     from tests._planted_kit import ROOT
@@ -148,11 +148,11 @@ def test_ablation_clusters_each_card_by_the_boards_its_games_were_played_on(monk
         seen["games"] = np.asarray(games)
         return replayed_winner(games)
 
-    monkeypatch.setattr(rarity, "build_arena", lambda catalogue, exp: None)
-    monkeypatch.setattr(rarity, "replay_winners", replay)
+    monkeypatch.setattr(rarity_ablation, "build_arena", lambda catalogue, exp: None)
+    monkeypatch.setattr(rarity_ablation, "replay_winners", replay)
     n = len(catalogue.cards)
     reference = rarity.reference_cards(np.arange(n, dtype=float), np.zeros(n, np.int64))
-    out = rarity.ablation(None, exp, seat_cards, winner, reference, 40)
+    out = rarity_ablation.ablation(None, exp, seat_cards, winner, reference, 40)
     effect, se, count = out.effect, out.se, out.count
     assert count.max() == 40 and np.all(out.boards[count > 1] >= 2)
     for c in np.flatnonzero(count > 1)[:5]:
@@ -162,7 +162,7 @@ def test_ablation_clusters_each_card_by_the_boards_its_games_were_played_on(monk
         g, seat = holds[:, 0], holds[:, 1]
         assert g.size == count[c] and np.isin(g, seen["games"]).all()
         diff = (winner[g] == seat).astype(float) - (replayed_winner(g) == seat)
-        want = rarity.ablation_interval(diff, sch.board[g])
+        want = rarity_ablation.ablation_interval(diff, sch.board[g])
         assert np.unique(sch.board[g]).size == want.boards == out.boards[c] < count[c]
         assert (effect[c], se[c], out.low[c], out.high[c]) == pytest.approx(
             (want.effect, want.se, want.low, want.high), rel=1e-12)
@@ -173,7 +173,7 @@ def test_rarity_cards_csv_takes_the_ablation_s_own_interval():
     """``ablation_low`` / ``ablation_high`` are the ablation's own (clustered) bounds; without an
     ablation (``--ablation 0``: ``Ablation.skipped``) they are blank."""
     from sim.cli.rarity_output import ablation_bounds
-    from sim.runner.rarity import Ablation
+    from sim.runner.rarity_ablation import Ablation
 
     effect, se, count = np.array([0.1, 0.0]), np.array([0.05, np.nan]), np.array([40, 0])
     low, high = np.array([-0.02, np.nan]), np.array([0.22, np.nan])

@@ -19,7 +19,7 @@ from .rarity_output import card_frame, echo_table, json_doc, policy_frame, rarit
 if TYPE_CHECKING:  # numpy is imported when a command runs, not for --help
     import numpy as np
 
-    from sim.runner.rarity import Ablation
+    from sim.runner.rarity_ablation import Ablation
 
 
 @click.command()
@@ -151,7 +151,7 @@ def _play(catalogue, exp, ablation, players, replicates, correction) -> RarityRu
     import numpy as np
 
     from sim.catalogue.power import power_score
-    from sim.runner.rarity import Ablation, ablation as run_ablation
+    from sim.runner.rarity_ablation import Ablation, ablation as run_ablation
     from sim.runner.rarity import (card_records, play_pool, pool_balance, pool_boards,
                                    reference_cards, study)
 

@@ -46,7 +46,7 @@ def ablation_bounds(ablation) -> dict:
     replayed game was played on: t on the card's boards - 1 degrees of freedom (sd / sqrt(n), t
     on n - 1, when its games lie on one board). It was effect +- 1.96 independent-games
     standard errors, too narrow for games that share boards
-    (``sim.runner.rarity.ablation_interval``, docs/intervals.md). Blank without an interval
+    (``sim.runner.rarity_ablation.ablation_interval``, docs/intervals.md). Blank without an interval
     (``--ablation 0``, or a single replayed game)."""
     return {"ablation_low": ablation.low, "ablation_high": ablation.high}
 
@@ -65,9 +65,18 @@ def rarity_ranges(s, rar, rarities) -> list[dict]:
 
 
 def json_doc(frame, run, per, correction, remedy, catalogue) -> dict:
-    """``--format json``: the study, its rarities and cards, and what was asked beside it."""
+    """``--format json``: the study, its rarities and cards, and what was asked beside it.
+
+    The rarity order: ``order_verdict`` is "holds" (every adjacent pair of rarities in play
+    shown in order), "does not hold" (some pair shown reversed) or "not settled" (neither),
+    at family-wise 5 % (``sim.analysis.rarity_order.order_test``); ``order_test`` holds its level,
+    method and per pair (``pairs``: lower, upper, difference of medians, its SE, p_value,
+    p_adjusted, status "in order" / "reversed" / "not settled"). ``ordered`` is only whether
+    the medians' point estimates rise (no uncertainty), kept for older scripts."""
     s = run.s
-    doc = {"games": s.games, "boards": s.boards, "design": s.design, "ordered": s.ordered,
+    doc = {"games": s.games, "boards": s.boards, "design": s.design,
+           "order_verdict": s.order_verdict, "order_test": order_doc(s, catalogue.rules.rarities),
+           "ordered": s.ordered,
            "correction": correction, "conclusion": conclusion_line(frame, s, correction),
            "games_balance": run.balance.as_dict(), "rarities": per,
            "cards": json.loads(frame.to_json(orient="records"))}
@@ -78,6 +87,25 @@ def json_doc(frame, run, per, correction, remedy, catalogue) -> dict:
     if run.compared is not None:
         doc["policies"] = policy_doc(run.compared, catalogue.cards.names, catalogue.rules.rarities)
     return doc
+
+
+def order_doc(s, rarities) -> dict | None:
+    """JSON of the study's order test (None for a study without one)."""
+    return None if s.order is None else s.order.as_dict(list(rarities))
+
+
+def order_sentence(s, rarities) -> str:
+    """The rarity order's verdict with its level and, unless it holds, the pairs behind it:
+    "Bronze < ... < GOAT Series: not settled (median ratings; one-sided tests of the 5 adjacent
+    pairs in play, Bonferroni, family-wise 5 %): Diamond < Legendary not settled (...)"."""
+    order = " < ".join(rarities)
+    word = {"holds": "holds", "does not hold": "DOES NOT HOLD"}.get(s.order_verdict,
+                                                                    s.order_verdict)
+    if s.order is None:
+        return f"{order}: {word} (no standard errors: the order cannot be tested)"
+    head = f"{order}: {word} (median ratings; {s.order.level_words()})"
+    detail = s.order.detail(list(rarities))
+    return head + (f": {detail}" if detail and s.order_verdict != "holds" else "")
 
 
 def echo_table(frame, run, per, exp, catalogue, correction, out, remedy) -> None:
@@ -93,8 +121,7 @@ def echo_table(frame, run, per, exp, catalogue, correction, out, remedy) -> None
         click.echo(f"  {p['rarity']:<12} " + ("no card in play" if p["median_rating"] is None else
                                               f"median rating {p['median_rating']:+.3f} "
                                               f"(range {p['min']:+.3f} .. {p['max']:+.3f})"))
-    order = " < ".join(rules.rarities)
-    click.echo(f"{order}: {'holds' if s.ordered else 'DOES NOT HOLD'} (median ratings)")
+    click.echo(order_sentence(s, rules.rarities))
     echo_outliers(frame, s, correction, run.recur)
     for line in balance_lines(run.balance, [f"seat {k + 1}" for k in range(4)]):
         click.echo(line)
@@ -157,19 +184,23 @@ def echo_outliers(frame, s, correction: str, recur) -> None:
 
 def conclusion_line(frame, s, correction: str) -> str:
     """The study's answer in one sentence: does rarity order strength, and which cards stray."""
-    order = "holds" if s.ordered else "does NOT hold"
+    order = ORDER_WORDS.get(s.order_verdict, s.order_verdict)
     flagged = frame[frame["outlier"] != ""]
     n_open = int((frame["verdict"] == "undecided").sum())
     still = f" {n_open} card(s) are still undecided at this many games." if n_open else ""
+    level = (f"median ratings, family-wise {100 * s.order.alpha:g} %" if s.order is not None
+             else "median ratings, no standard errors")
     if not len(flagged):
-        return (f"The rarity order {order} (median ratings), and no card is shown to play "
+        return (f"The rarity order {order} ({level}), and no card is shown to play "
                 f"outside its rarity's band ({s.design}).{still}")
     cards = "; ".join(f"{r.card} ({r.rarity}, {r.outlier}, plays like {r.plays_like})"
                       for r in flagged.itertuples())
-    return (f"The rarity order {order} (median ratings); {len(flagged)} card(s) play outside "
+    return (f"The rarity order {order} ({level}); {len(flagged)} card(s) play outside "
             f"their rarity's band ({CORRECTION_WORDS[correction]}, {s.design}): {cards}.{still}")
 
 
+ORDER_WORDS = {"holds": "holds", "does not hold": "does NOT hold",
+               "not settled": "is not settled at this many games"}
 OUTLIER_WORD = {-1: "weak", 0: "", 1: "strong"}
 CORRECTION_WORDS = {"holm": "Holm-corrected", "bh": "Benjamini-Hochberg-corrected",
                     "none": "uncorrected"}
@@ -194,11 +225,15 @@ def policy_frame(a, names, card_rarity):
 
 
 def policy_doc(a, names, rarities) -> dict:
+    """JSON ``policies``: per player ``order_verdict`` ("holds" / "does not hold" / "not
+    settled", family-wise 5 %) and ``ordered`` (the medians' point estimates only);
+    ``order_holds_everywhere``: the verdict is "holds" under every player."""
     import numpy as np
 
     return {
         "players": list(a.labels),
-        "ordered": {lab: bool(ok) for lab, ok in zip(a.labels, a.ordered)},
+        "order_verdict": dict(zip(a.labels, a.order_verdicts)),
+        "ordered": {lab: bool(ok) for lab, ok in zip(a.labels, a.ordered)},  # point estimates
         "order_holds_everywhere": a.order_holds_everywhere,
         "robust_outliers": [names[c] for c in np.flatnonzero(a.robust)],
         "disputed_outliers": {names[c]: {lab: str(a.verdicts[c, j])

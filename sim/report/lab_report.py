@@ -138,8 +138,7 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
     page.heading("Card ratings in play", "ratings")
     page.text(f"{st.design}, teams drawn from every card. Rating = the card's share of its "
               f"team's strength in a Plackett-Luce model of who wins; 95 % intervals, clustered "
-              f"by board. By median rating, the rarity order "
-              f"{'holds' if st.ordered else 'DOES NOT HOLD'}; "
+              f"by board. By median rating, the rarity order {_order_words(st, rarities)}; "
               f"{int(np.count_nonzero(st.outlier))} outlier(s) (shown outside their rarity's "
               f"band by one-sided tests, Holm-corrected over the cards in play), marked red "
               f"here and ⚠ in the table. The table leads with the designers' number: the win "
@@ -158,6 +157,17 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
     if not remedy_games or curve is None or curve.remedy is None:
         return ratings, None
     return ratings, _remedies(page, catalogue, exp, seat_cards, winner, st, curve, remedy_games)
+
+
+def _order_words(st, rarities) -> str:
+    """The rarity order's three-way verdict (:func:`sim.analysis.rarity_order.order_test`) in words,
+    with its level and, unless it holds, the pairs behind it."""
+    if st.order is None:
+        return "is not settled (no standard errors)"
+    word = {"holds": "holds", "does not hold": "DOES NOT HOLD",
+            "not settled": "is not settled"}[st.order_verdict]
+    detail = "" if st.order_verdict == "holds" else f": {st.order.detail(list(rarities))}"
+    return f"{word} ({st.order.level_words()}{detail})"
 
 
 def _remedies(page, catalogue, exp, seat_cards, winner, st, curve, remedy_games) -> pd.DataFrame:

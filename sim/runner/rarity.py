@@ -5,7 +5,10 @@ each card two ways: the win rate of teams holding it (with a Wilson interval —
 was drafted with), and a rating fitted to the games' results with the team-composition
 Plackett–Luce model (team strength = sum of its cards' ratings; winner-only partial rankings),
 with intervals from the penalised Hessian. Per rarity: the spread of ratings and whether the
-medians rise Bronze < ... < GOAT Series. Each rarity's band reaches halfway to the neighbouring
+medians rise Bronze < ... < GOAT Series: a three-way verdict at family-wise 5 %
+(:func:`order_test`: "holds", "does not hold" or "not settled"; the point estimates' order,
+``ordered``, is kept for scripts but never printed as a verdict).
+Each rarity's band reaches halfway to the neighbouring
 rarities' medians and always holds its own median (when medians come out of order a band could
 otherwise exclude it). Outliers are the cards whose rating is shown to lie outside their band by
 a one-sided test against the nearer edge, corrected for testing every card in play at once
@@ -34,15 +37,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.analysis.cluster import MIN_CLUSTERS, clustered_mean, clustered_share_interval
+from sim.analysis.cluster import MIN_CLUSTERS, clustered_share_interval
 from sim.analysis.intervals import wilson_interval
 from sim.analysis.multiple import adjust
 from sim.analysis.ratings import composition_strengths
+from sim.analysis.rarity_order import (  # noqa: F401 (the verdict's words, for callers)
+    DOES_NOT_HOLD, HOLDS, NOT_SETTLED, ORDER_ALPHA, OrderTest, order_test)
 
 from . import progress
 from .experiment import Experiment
 from .schedule import schedule
-from .tasks import build_arena, play_games, replay_winners
+from .tasks import build_arena, play_games
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,13 @@ class RarityStudy:
     p_adjusted: np.ndarray | None = None  # corrected for every card in play (``correction``)
     correction: str = "holm"
     inside: np.ndarray | None = None     # shown inside its band (two one-sided tests, corrected)
+    order: OrderTest | None = None       # the rarity order's three-way verdict (order_test)
+
+    @property
+    def order_verdict(self) -> str:
+        """"holds", "does not hold" or "not settled" (:func:`order_test`); "not settled" for a
+        study built without the test (no standard errors: nothing can be claimed)."""
+        return self.order.verdict if self.order is not None else NOT_SETTLED
 
     @property
     def undecided(self) -> np.ndarray:
@@ -218,10 +230,12 @@ def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n
     inside = inside_tests(fit.beta, fit.se, band_low, band_high, played, fit.df,
                           1.0 - confidence, correction)
     implied = plays_like(fit.beta, med, rarity, outlier)
+    # the point estimates' order (no uncertainty): kept for scripts, never printed as a verdict
     ordered = bool(np.all(np.diff(med[~np.isnan(med)]) > 0))
+    order = order_test(fit.beta, fit.se, rarity, played, n_rarities, df=fit.df)
     return RarityStudy(n_games, held, wins, low, high, fit.beta, r_low, r_high, med, band_low,
                        band_high, ordered, outlier, implied, n_boards if clustered else 0,
-                       fit.se, p, p_adj, correction, inside)
+                       fit.se, p, p_adj, correction, inside, order)
 
 
 def inside_tests(rating, se, band_low, band_high, played, df, alpha: float, correction: str
@@ -336,111 +350,3 @@ def reference_cards(power: np.ndarray, rarity: np.ndarray) -> np.ndarray:
         if len(ordered) > 1:
             ref[mid] = ordered[len(ordered) // 2 - 1]
     return ref
-
-
-@dataclass(frozen=True)
-class Ablation:
-    """What :func:`ablation` measured, per card: the effect (the mean paired change in its
-    team's chance to win, original minus replay), its standard error and interval (at
-    ``confidence``, clustered by board: :func:`ablation_interval`), the games replayed and the
-    boards behind the interval (0: the games taken as independent)."""
-
-    effect: np.ndarray
-    se: np.ndarray
-    count: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-    boards: np.ndarray
-    confidence: float = 0.95
-
-    @classmethod
-    def skipped(cls, n_cards: int) -> "Ablation":
-        """No ablation (``--ablation 0``): no games replayed, no effect, no interval."""
-        nan = np.full(n_cards, np.nan)
-        zero = np.zeros(n_cards, np.int64)
-        return cls(np.zeros(n_cards), nan, zero, nan, nan.copy(), zero.copy())
-
-
-@dataclass(frozen=True)
-class AblationInterval:
-    effect: float   # mean paired difference (original minus replay)
-    se: float       # its standard error: CR1 clustered by board, or sd / sqrt(n) in the fallback
-    low: float
-    high: float
-    boards: int     # boards behind the interval (t on boards - 1 df); 0: games independent
-    df: int         # degrees of freedom of its t quantile (0: no interval, fewer than 2 games)
-
-
-def ablation_interval(diff, boards=None, confidence: float = 0.95) -> AblationInterval:
-    """One card's ablation effect and its interval from its paired differences ``diff`` (one per
-    replayed game: its team won the original minus won the replay, each -1, 0 or 1) and each
-    game's ``boards``.
-
-    The replayed games share boards (a study plays block ``b`` on board ``b % boards``, and under
-    duplicate seating the card's team sits in all four games of a block), so they are correlated:
-    the standard error is clustered by board (``cluster.clustered_mean``: CR1, t on G - 1
-    degrees of freedom). With fewer than ``MIN_CLUSTERS`` boards (or none given) the games are
-    taken as independent, sd / sqrt(n) with t on n - 1 degrees of freedom. Planted truth on
-    boards like the study's (tests/test_rarity_ablation_interval.py): the 95 % interval covers
-    94.75 %; the old one, effect +- 1.96 sd / sqrt(n), covered 87.25 %. Fewer than two games:
-    no interval (NaN)."""
-    d = np.asarray(diff, dtype=float).ravel()
-    if d.size < 2:
-        effect = float(d.mean()) if d.size else 0.0
-        return AblationInterval(effect, np.nan, np.nan, np.nan, 0, 0)
-    g = 0 if boards is None else int(np.unique(np.asarray(boards)).size)
-    clustered = g >= MIN_CLUSTERS
-    m = clustered_mean(d, np.asarray(boards) if clustered else None, confidence)
-    return AblationInterval(float(m.rate), float(m.se), float(m.lower), float(m.upper),
-                            g if clustered else 0, int(m.df))
-
-
-def ablation(catalogue, exp: Experiment, seat_cards: np.ndarray, winner: np.ndarray,
-             reference: np.ndarray, per_card: int, confidence: float = 0.95) -> Ablation:
-    """Counterfactual ablation: replay up to ``per_card`` of each card's games with the card
-    swapped for its reference card, same seeds; the effect is the paired change in its team's
-    chance to win (original minus replay), which is free of the selection bias of "win rate
-    when held". Per card: the effect, its standard error and interval clustered by the board its
-    games were played on (:func:`ablation_interval`), and the games replayed (:class:`Ablation`)."""
-    arena = build_arena(catalogue, exp)
-    n_cards = reference.size
-    games_all, teams_all, seat_all, card_all, orig_all = [], [], [], [], []
-    for c in range(n_cards):
-        r = reference[c]
-        holds = np.argwhere(seat_cards == c)           # (game, seat, slot)
-        # the reference must be free in that game (a card is one physical card), unless it is c
-        keep = (r == c) | ~np.any(seat_cards[holds[:, 0]] == r, axis=(1, 2))
-        holds = holds[keep][:per_card]
-        for g, s_, k in holds:
-            teams = seat_cards[g].copy()
-            teams[s_, k] = r
-            games_all.append(g)
-            teams_all.append(teams)
-            seat_all.append(s_)
-            card_all.append(c)
-            orig_all.append(float(winner[g] == s_))
-    effect = np.zeros(n_cards)
-    se = np.full(n_cards, np.nan)
-    low = np.full(n_cards, np.nan)
-    high = np.full(n_cards, np.nan)
-    n_boards = np.zeros(n_cards, np.int64)
-    count = np.zeros(n_cards, np.int64)
-    if not games_all:
-        return Ablation(effect, se, count, low, high, n_boards, confidence)
-    games_all = np.asarray(games_all)
-    order = np.argsort(games_all, kind="stable")
-    replayed = np.empty(games_all.size, np.int64)
-    with progress.stage("ablation: each card swapped for its reference", games_all.size):
-        replayed[order] = replay_winners(arena, games_all[order], np.asarray(teams_all)[order])
-    diff = np.asarray(orig_all) - (replayed == np.asarray(seat_all)).astype(float)
-    # the board each replayed game was played on (the original and its replay alike)
-    board = pool_boards(exp, int(games_all.max()) + 1)[games_all]
-    card_all = np.asarray(card_all)
-    for c in range(n_cards):
-        mine = card_all == c
-        count[c] = int(mine.sum())
-        if count[c]:
-            iv = ablation_interval(diff[mine], board[mine], confidence)
-            effect[c], se[c], low[c], high[c] = iv.effect, iv.se, iv.low, iv.high
-            n_boards[c] = iv.boards
-    return Ablation(effect, se, count, low, high, n_boards, confidence)

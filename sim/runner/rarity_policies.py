@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rarity import RarityStudy
+from .rarity import DOES_NOT_HOLD, HOLDS, NOT_SETTLED, ORDER_ALPHA, RarityStudy
 
 SETTLED = ("weak", "strong", "in band")  # RarityStudy.verdict words that a test has shown
 
@@ -29,7 +29,7 @@ SETTLED = ("weak", "strong", "in band")  # RarityStudy.verdict words that a test
 class PolicyAgreement:
     labels: tuple[str, ...]        # the players, as given
     studies: tuple[RarityStudy, ...]
-    ordered: np.ndarray            # [P] does Bronze < ... < GOAT Series hold under each player
+    ordered: np.ndarray            # [P] the medians' point estimates in order (no uncertainty)
     outlier: np.ndarray            # [C, P] -1 weak, +1 strong, 0 in band, per player
     robust: np.ndarray             # [C] flagged alike (and flagged) under every player
     disputed: np.ndarray           # [C] flagged, and settled verdicts that contradict
@@ -39,8 +39,16 @@ class PolicyAgreement:
     spearman_p: np.ndarray         # [P, P] its two-sided p-value
 
     @property
+    def order_verdicts(self) -> tuple[str, ...]:
+        """[P] Bronze < ... < GOAT Series under each player: "holds", "does not hold" or "not
+        settled" (``RarityStudy.order_verdict``, family-wise 5 %)."""
+        return tuple(s.order_verdict for s in self.studies)
+
+    @property
     def order_holds_everywhere(self) -> bool:
-        return bool(np.all(self.ordered))
+        """The order is shown to hold under every player (the three-way verdict, not the
+        medians' point estimates)."""
+        return all(v == HOLDS for v in self.order_verdicts)
 
 
 def agreement(labels, studies) -> PolicyAgreement:
@@ -93,14 +101,7 @@ def play_studies(catalogue, exp, labels, rarity: np.ndarray,
 
 def verdict_lines(a: PolicyAgreement, names, rarities) -> list[str]:
     """Plain words: what holds for every player, and what depends on the player."""
-    order = " < ".join(rarities)
-    if a.order_holds_everywhere:
-        lines = [f"{order}: holds under every player ({', '.join(a.labels)})"]
-    else:
-        holds = [lab for lab, ok in zip(a.labels, a.ordered) if ok]
-        fails = [lab for lab, ok in zip(a.labels, a.ordered) if not ok]
-        lines = [f"{order}: holds under {', '.join(holds)}; NOT under {', '.join(fails)}"
-                 if holds else f"{order}: holds under no player ({', '.join(fails)})"]
+    lines = [order_line(a, rarities)]
     word = {-1: "weak", 1: "strong", 0: "not flagged"}
     robust = np.flatnonzero(a.robust)
     lines.append("outliers under every player: "
@@ -123,6 +124,22 @@ def verdict_lines(a: PolicyAgreement, names, rarities) -> list[str]:
             lines.append(f"rating rank agreement {a.labels[i]} vs {a.labels[j]}: Spearman "
                          f"{a.spearman[i, j]:+.2f} (p = {a.spearman_p[i, j]:.2g})")
     return lines
+
+
+def order_line(a: PolicyAgreement, rarities) -> str:
+    """The rarity order under each player, by three-way verdict: "holds under lookahead:4; not
+    settled under random; does not hold under greedy" (each at family-wise 5 %, the medians'
+    adjacent pairs tested; a player whose verdict is "not settled" needs more games)."""
+    order = " < ".join(rarities)
+    by = {v: [lab for lab, w in zip(a.labels, a.order_verdicts) if w == v]
+          for v in (HOLDS, NOT_SETTLED, DOES_NOT_HOLD)}
+    alpha = next((s.order.alpha for s in a.studies if s.order is not None), ORDER_ALPHA)
+    level = f"adjacent pairs of medians tested, family-wise {100 * alpha:g} %"
+    for v, labs in by.items():
+        if len(labs) == len(a.labels):
+            return f"{order}: {v} under every player ({', '.join(labs)}; {level})"
+    return (f"{order}: " + "; ".join(f"{v} under {', '.join(labs)}" for v, labs in by.items()
+                                     if labs) + f" ({level})")
 
 
 def _per_player(a: PolicyAgreement, c: int) -> str:

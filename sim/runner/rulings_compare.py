@@ -92,7 +92,9 @@ def _without_width_fallback(y0, y1, d, boards):
 
 
 def rating_effect(catalogue, base, run) -> dict | None:
-    """Paired change of each card's rating, its outlier flag and the rarity order under both."""
+    """Paired change of each card's rating, its outlier flag and the rarity order under both
+    (``order_default`` / ``order_alternative``: "holds", "does not hold" or "not settled",
+    :func:`sim.analysis.rarity_order.order_test`; ``ordered_*``: the medians' point estimates only)."""
     from sim.analysis.paired_ratings import paired_rating_change
 
     from .rarity import study
@@ -115,7 +117,9 @@ def rating_effect(catalogue, base, run) -> dict | None:
               "outlier_default": FLAG[int(s0.outlier[c])],
               "outlier_alternative": FLAG[int(s1.outlier[c])]}
              for c in np.flatnonzero(s0.held > 0)]
-    return {"cards": cards, "ordered_default": s0.ordered, "ordered_alternative": s1.ordered,
+    return {"cards": cards, "order_default": s0.order_verdict,
+            "order_alternative": s1.order_verdict,
+            "ordered_default": s0.ordered, "ordered_alternative": s1.ordered,  # point estimates
             "df": int(paired.df), "games_changed": _changed(base.rating_trace, run.rating_trace)}
 
 
@@ -155,10 +159,10 @@ def verdict_changes(fair: dict, ratings: dict | None) -> list[str]:
     out += [f"{t['name']}: {t['verdict_default']} → {t['verdict_alternative']}"
             for t in fair["teams"] if t["verdict_default"] != t["verdict_alternative"]]
     if ratings is not None:
-        if ratings["ordered_default"] != ratings["ordered_alternative"]:
-            word = {True: "holds", False: "does not hold"}
-            out.append(f"rarity order {word[ratings['ordered_default']]} → "
-                       f"{word[ratings['ordered_alternative']]}")
+        # the three-way verdicts (sim.analysis.rarity_order.order_test), never the medians' point order
+        if ratings["order_default"] != ratings["order_alternative"]:
+            out.append(f"rarity order {ratings['order_default']} → "
+                       f"{ratings['order_alternative']}")
         out += [f"{c['card']}: {c['outlier_default']} → {c['outlier_alternative']}"
                 for c in ratings["cards"] if c["outlier_default"] != c["outlier_alternative"]]
     return out

@@ -146,7 +146,7 @@ def _validation(k_w, n_w, k_o, n_o, diff):
 @pytest.mark.parametrize("args,start", [
     ((0, 4, 1, 4, (-0.25, -0.6, 0.2)), "The team budget does not predict fairness here: 4 of 4"),
     ((18, 20, 2, 20, (0.8, 0.5, 0.9)), "The team budget predicts fairness here: 18 of 20"),
-    ((6, 20, 0, 20, (0.3, 0.1, 0.5)), "The team budget helps but does not make games fair"),
+    ((4, 20, 0, 20, (0.2, 0.02, 0.4)), "The team budget helps but does not make games fair"),
     ((0, 0, 3, 8, (np.nan, np.nan, np.nan)), "The team budget could not be tested"),
 ])
 def test_power_levels_budget_conclusion_is_one_plain_sentence(args, start):

@@ -241,6 +241,9 @@ def test_validate_budget_report_is_consistent(capsys, tmp_path):
     n_within = sum(s["within_budget"] for s in v["game_sets"])
     assert v["fair_within_budget"]["n"] == n_within
     assert v["fair_over_budget"]["n"] == 4 - n_within
+    # each set on boards of its own; 4 sets settle nothing either way (tests/test_budget_validation)
+    assert v["boards_per_set"] == 64 and v["sets_share_boards"] is False
+    assert v["verdict"] == "open" and v["conclusion"].startswith("Not settled with 4 sets")
 
 
 @pytest.mark.parametrize("args,words", [

@@ -109,32 +109,56 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
             click.echo(line)
 
 
+def _points(d) -> str:
+    return (f"difference {100 * d[0]:+.0f} points ({100 * d[1]:+.0f} to {100 * d[2]:+.0f})"
+            if not math.isnan(d[0]) else "")
+
+
 def budget_conclusion(v) -> str:
     """Does the team budget predict fairness? One sentence (issue #21: "The team budget does not
-    predict fairness here: 4 of 4 budget-built sets were unfair"). It predicts fairness when the
-    sets within the budget are fair more often than those over it (the Newcombe interval of the
-    difference above 0) and most of them are fair; it helps without ensuring fairness when only
-    the first holds; otherwise it does not predict it here."""
-    w, o = v.fair_within, v.fair_over
+    predict fairness here: 4 of 4 budget-built sets were unfair"), whose answer is what the
+    intervals show (:func:`sim.analysis.power_level.budget_verdict`): it predicts fairness when
+    the sets within the budget are fair more often than those over it (the interval of the
+    difference above 0) and most of them are fair (their share's interval above 50 %); it helps
+    without making games fair when only the first is shown; it does not predict fairness when
+    most sets within it are shown unfair or those over it are shown fairer; otherwise the answer
+    is not settled with the sets played ("-66 to +66 points" once read "does not predict")."""
+    from sim.analysis.power_level import budget_verdict
+
+    w, o, d = v.fair_within, v.fair_over, v.fair_difference
+    k = v.built.size
     tol = f"25 % ± {100 * v.tolerance:.0f}"
-    if not w.n:
-        return (f"The team budget could not be tested: none of the {v.built.size} sets was "
+    kind = budget_verdict(w, o, d)
+    if kind == "untested":
+        return (f"The team budget could not be tested: none of the {k} sets was "
                 f"within a budget of {v.budget}.")
-    within = f"{w.k} of {w.n} sets within budget {v.budget} were fair (every team {tol})"
+    share = f"{100 * w.low:.0f}–{100 * w.high:.0f} %"
+    within = (f"{w.k} of {w.n} sets within budget {v.budget} were fair (every team {tol}; "
+              f"{share})")
     over = f"{o.k} of {o.n} over it" if o.n else "no set was over it"
-    d = v.fair_difference
-    diff = "" if math.isnan(d[0]) else \
-        f"; difference {100 * d[0]:+.0f} points ({100 * d[1]:+.0f} to {100 * d[2]:+.0f})"
-    if o.n and d[1] > 0 and w.rate >= 0.5:
+    diff = f"; {_points(d)}" if _points(d) else ""
+    if kind == "predicts":
         return f"The team budget predicts fairness here: {within}, against {over}{diff}."
-    if o.n and d[1] > 0:
+    if kind == "helps":
         return (f"The team budget helps but does not make games fair here: only {within}, "
                 f"against {over}{diff}.")
-    settled = getattr(v, "unfair_within", None)
-    settled = f", {settled.k} of them settled unfair" if settled is not None and settled.n else ""
-    return (f"The team budget does not predict fairness here: {w.n - w.k} of {w.n} sets within "
-            f"budget {v.budget} were not fair (a team's simulated chance outside {tol}"
-            f"{settled}), {over} were fair{diff}.")
+    if kind == "helps_open":
+        return (f"The team budget helps here (its sets are fair more often), but whether most "
+                f"of its sets are fair is not settled with {k} sets: {within}, against "
+                f"{over}{diff}; run more sets.")
+    if kind == "does_not" and w.high < 0.5:
+        settled = getattr(v, "unfair_within", None)
+        settled = (f", {settled.k} of them settled unfair" if settled is not None and settled.n
+                   else "")
+        return (f"The team budget does not predict fairness here: {w.n - w.k} of {w.n} sets "
+                f"within budget {v.budget} were not fair (a team's simulated chance outside "
+                f"{tol}{settled}; fair {share}), {over} were fair{diff}.")
+    if kind == "does_not":
+        return (f"The team budget does not predict fairness here: the sets over it were fair "
+                f"more often: {within}, against {over}{diff}.")
+    return (f"Not settled with {k} sets whether the team budget predicts fairness: {within}, "
+            f"{over if o.n else 'and no set was over it to compare'}"
+            f"{' were fair' if o.n else ''}{diff}; run more sets.")
 
 
 def _share(s) -> dict:
@@ -142,6 +166,8 @@ def _share(s) -> dict:
 
 
 def validation_dict(v, names) -> dict:
+    from sim.analysis.power_level import budget_verdict
+
     return {
         "sets": int(v.built.size), "budget_built": int(v.built.sum()), "games_per_set": v.set_games,
         "budget": v.budget, "tolerance": v.tolerance, "policy": v.policy,
@@ -154,6 +180,11 @@ def validation_dict(v, names) -> dict:
         "fair_within_budget": _share(v.fair_within), "fair_over_budget": _share(v.fair_over),
         "fair_difference": dict(zip(("difference", "low", "high"), v.fair_difference)),
         "settled_unfair_within_budget": _share(v.unfair_within),
+        "verdict": budget_verdict(v.fair_within, v.fair_over, v.fair_difference),
+        "confidence": v.confidence,
+        "boards_per_set": v.boards_per_set, "sets_share_boards": False,
+        "levels_taken_as_given": True, "cards_in_play": v.cards_in_play,
+        "levels_uncertain": v.levels_uncertain,
         "game_sets": [{"built_under_budget": bool(v.built[g]), "within_budget": bool(v.within[g]),
                        "totals": v.totals[g].tolist(), "win_probability": v.rate[g].tolist(),
                        "simulation_verdict": str(v.status[g]), "fair_estimate": bool(v.fair[g]),
@@ -168,28 +199,51 @@ def _pct(s) -> str:
     return f"{100 * s.rate:5.1f} % ({100 * s.low:.1f}–{100 * s.high:.1f}), {s.k} of {s.n}"
 
 
+def _rho(mean: float, low: float, high: float, why: str) -> str:
+    """A correlation with its interval, or with the reason it has none."""
+    if math.isnan(mean):
+        return "none (no set ranks the teams)"
+    if math.isnan(low):
+        return f"{mean:+.2f} (no interval: {why})"
+    return f"{mean:+.2f} ({low:+.2f} – {high:+.2f})"
+
+
 def validation_lines(v) -> list[str]:
-    """The agreement report in plain words, each number with its 95 % interval."""
+    """The agreement report in plain words, each number with its interval."""
+    from sim.analysis.power_level import SPEARMAN_MIN_PAIRS
+
     rl, rr, sg = v.rho_levels, v.rho_ratings, v.spread_gap
     d = v.fair_difference
+    def alike(r) -> str:
+        return "every set alike" if r.n >= 2 else "fewer than 2 sets"
+
+    few = f"fewer than {SPEARMAN_MIN_PAIRS} sets"
+    diff = ("no difference: a group has no sets" if math.isnan(d[0]) else
+            f"difference {100 * d[0]:+.1f} points ({100 * d[1]:+.1f} – {100 * d[2]:+.1f})")
+    conf = f"{100 * getattr(v, 'confidence', 0.95):.0f} %"
     return [
         f"Budget vs full simulation: {v.built.size} game sets ({int(v.built.sum())} drafted under "
         f"budget {v.budget} by random players, the rest random teams), {v.set_games} games each "
-        f"in duplicate play, policy {v.policy}, {v.seconds:.0f} s",
+        f"in duplicate play on {v.boards_per_set} boards of its own, policy {v.policy}, "
+        f"{v.seconds:.0f} s",
         f"  rank correlation within a game, level totals vs simulated win rates: "
-        f"{rl.mean:+.2f} ({rl.low:+.2f} – {rl.high:+.2f}; {rl.n} sets, "
-        f"{rl.undefined} with equal totals)",
+        f"{_rho(rl.mean, rl.low, rl.high, alike(rl))}; {rl.n} sets, "
+        f"{rl.undefined} with equal totals",
         f"  the same for the ratings the levels quantise (reference): "
-        f"{rr.mean:+.2f} ({rr.low:+.2f} – {rr.high:+.2f})",
+        f"{_rho(rr.mean, rr.low, rr.high, alike(rr))}",
         f"  budget's favourite (single highest total) is the simulation's: {_pct(v.fav_levels)}"
         f"; ratings' favourite: {_pct(v.fav_ratings)}; chance 25 %",
         f"  spread of totals vs largest simulated gap from 25 % (Spearman over sets): "
-        f"{sg[0]:+.2f} ({sg[1]:+.2f} – {sg[2]:+.2f})",
+        f"{_rho(sg[0], sg[1], sg[2], few)}",
         f"  within budget and fair by simulation (every team 25 % ± {100 * v.tolerance:.0f}): "
         f"{_pct(v.fair_within)}",
-        f"  over budget and fair by simulation: {_pct(v.fair_over)}; difference "
-        f"{100 * d[0]:+.1f} points ({100 * d[1]:+.1f} – {100 * d[2]:+.1f})",
+        f"  over budget and fair by simulation: {_pct(v.fair_over)}; {diff}",
         f"  within budget but settled unfair by the simulation's verdict: {_pct(v.unfair_within)}",
-        "  (fair = point estimate of each set; intervals 95 %: Wilson, Newcombe, t over sets, "
-        "Fisher z)",
+        f"  (fair = point estimate of each set; intervals {conf} over sets, which are independent "
+        f"given the levels (each on its own boards and dice): Clopper–Pearson for shares of sets "
+        f"and, squared and added, their difference; Wilson for favourites; t over sets; Fisher z "
+        f"from {SPEARMAN_MIN_PAIRS} sets)",
+        f"  levels taken as given: the answer is about this level table, fitted on other games; "
+        f"{v.levels_uncertain} of {v.cards_in_play} cards in play could sit at another level "
+        f"within their rating's interval, which these intervals do not count",
     ]

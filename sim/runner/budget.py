@@ -12,6 +12,16 @@ build teams, the rest drawn at random — are played in duplicate in one batched
 cheap path of the rating fits, not K sequential fairness checks); the budget's predictions are
 then scored against the simulated win rates. The games use the file's own seed, never the
 ratings' experiment's, so the levels are not scored on the games they were fitted to.
+
+Every set is played on boards of its own (set ``g``'s block ``j`` on board ``g * b + j % b``,
+``b = min(SET_BOARDS, blocks per set)``, each board from ``SeedSequence([seed, 2, board])`` as
+every runner's: :func:`set_boards`) and on dice of its own (game ``i``'s, as every runner's), so
+given the levels the sets are independent draws and the intervals over sets (shares of sets,
+their difference, means and correlations over sets) count every source of luck: none is shared.
+They once all replayed the same 64 boards, which those intervals did not count. The price: a
+board takes ~15 ms to build, 3,072 of them (~50 s) for the default 48 sets. The levels are taken
+as given: the answer is about this level table (fitted on other games), not about levels a refit
+might give.
 """
 
 from __future__ import annotations
@@ -24,15 +34,14 @@ import numpy as np
 
 from sim.analysis import power_level as pl
 from sim.analysis.fairness import fairness_verdict, game_values
-from sim.analysis.intervals import newcombe_difference_interval
 from sim.catalogue.diagnostics import InputError, Problem
 from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, Teams, random_teams
 
 from .progress import stage
 
 VALIDATE_STREAM = 9  # SeedSequence([seed, 9]): the validation's team draws
-PLAY_CHUNK = 4096    # games per engine call (memory of the per-game result rows)
-SET_BOARDS = 64  # boards of the validation's sets (block b on board b % 64, as fairness plays)
+SETS_PER_CALL = 4    # game sets per engine call, their boards built for it (memory)
+SET_BOARDS = 64  # boards of each set, its own (block j of a set on its board j % 64, as fairness)
 
 
 @dataclass(frozen=True)
@@ -96,13 +105,17 @@ class BudgetValidation:
     spread_gap: tuple          # Spearman over sets: spread of totals vs largest simulated gap
     fair_within: pl.Share      # fair (by simulation) among the within-budget sets
     fair_over: pl.Share        # ... and among the over-budget sets
-    fair_difference: tuple     # (difference, low, high): Newcombe
+    fair_difference: tuple     # (difference, low, high): pl.difference_interval
     unfair_within: pl.Share    # settled unfair by the simulation among the within-budget sets
     budget: int
     set_games: int
     tolerance: float
     policy: str
     seconds: float
+    confidence: float = 0.95
+    boards_per_set: int = SET_BOARDS  # each set's own boards
+    cards_in_play: int = 0            # cards with a level (held in the fit's games)
+    levels_uncertain: int = 0         # ... whose rating interval spans more than one level
 
 
 def draw_sets(n_cards: int, level: np.ndarray, spec, sets: int, budget: int) -> tuple:
@@ -117,40 +130,74 @@ def draw_sets(n_cards: int, level: np.ndarray, spec, sets: int, budget: int) -> 
     return teams, np.arange(sets) < n_built
 
 
+def set_boards(games, set_games: int, boards: int = SET_BOARDS) -> np.ndarray:
+    """Board of each game (global index) of the sets: set ``g`` (games ``g*G .. (g+1)*G - 1``)
+    has boards ``g*b .. g*b + b - 1`` of its own, its duplicate block ``j`` on board
+    ``g*b + j % b``, with ``b = min(boards, G / 4)``. No two sets share a board."""
+    games = np.asarray(games, np.int64)
+    per_set = min(boards, set_games // TEAMS)
+    return games // set_games * per_set + (games % set_games) // TEAMS % per_set
+
+
+def set_experiment(teams: np.ndarray, set_games: int, policy: str, seed: int,
+                   boards: int = SET_BOARDS):
+    """The sets' experiment: duplicate seating as :func:`sim.runner.fairness.check_fairness`
+    would give each set, with ``sets * min(boards, G / 4)`` boards (:func:`set_boards`)."""
+    from .fairness import fairness_experiment
+
+    sets = teams.shape[0]
+    first = Teams(tuple(f"Team {k + 1}" for k in range(TEAMS)), teams[0])
+    per_set = min(boards, set_games // TEAMS)
+    return fairness_experiment(first, policy, seed, sets * set_games, set_games, sets * per_set)
+
+
 def play_sets(catalogue, teams: np.ndarray, set_games: int, policy: str, seed: int,
               boards: int = SET_BOARDS) -> np.ndarray:
     """Winning team of every game: set ``g`` is games ``g*G .. (g+1)*G - 1`` in duplicate blocks
     (one board and dice family per block, the teams rotated through the seats), exactly as
-    :func:`sim.runner.fairness.check_fairness` would seat them."""
-    from .fairness import fairness_experiment
-    from .tasks import build_arena
+    :func:`sim.runner.fairness.check_fairness` would seat them, on boards of its own.
 
+    A few sets at a time (:data:`SETS_PER_CALL`), each call with only its sets' boards built:
+    the 3,072 boards of the default 48 sets held at once took 1.9 GB."""
+    from dataclasses import replace
+
+    from sim.engine.state.static_tables import stack_setups
+
+    from .tasks import board_setups, build_arena
+
+    exp = set_experiment(teams, set_games, policy, seed, boards)
     sets = teams.shape[0]
-    first = Teams(tuple(f"Team {k + 1}" for k in range(TEAMS)), teams[0])
-    exp = fairness_experiment(first, policy, seed, sets * set_games, set_games, boards)
-    arena = build_arena(catalogue, exp)
-    with stage("budget validation: game sets", exp.games):
-        return _play_set_games(arena, exp, teams, set_games)
+    per_set = exp.boards // sets
+    arena = build_arena(catalogue, exp, n_boards=1)  # players and cards; boards per call below
+    winners = []
+    with stage("budget validation: game sets (each on boards of its own)", exp.games):
+        for first in range(0, sets, SETS_PER_CALL):
+            last = min(sets, first + SETS_PER_CALL)
+            setups = board_setups(catalogue, exp, first * per_set, last * per_set)  # ~15 ms each
+            local = replace(arena, stacked=stack_setups(setups), setups=tuple(setups))
+            winners.append(_play_set_games(local, exp, teams, set_games, boards, first, last,
+                                           first * per_set))
+    return np.concatenate(winners)
 
 
-def _play_set_games(arena, exp, teams: np.ndarray, set_games: int) -> np.ndarray:
-    """The sets' games, :data:`PLAY_CHUNK` at a time (each chunk's seats from the schedule)."""
+def _play_set_games(arena, exp, teams: np.ndarray, set_games: int, boards: int,
+                    first_set: int, last_set: int, first_board: int) -> np.ndarray:
+    """Sets ``first_set .. last_set - 1`` in one engine call; ``arena`` holds their boards only,
+    from global board ``first_board`` on (:func:`set_boards`)."""
     from .playing import play_many
     from .schedule import schedule
 
-    winners = []
-    for start in range(0, exp.games, PLAY_CHUNK):
-        stop = min(exp.games, start + PLAY_CHUNK)
-        sch = schedule(exp, start, stop)
-        of_set = sch.games // set_games
-        seat_cards = teams[of_set[:, None], sch.team_of_seat]          # [n, 4 seats, 5]
-        out = play_many(arena.stacked, arena.cards, sch.board, seat_cards, exp.root_seed,
-                        arena.policies, seats=sch.offset, first_game=start,
-                        budgets=arena.budgets, weights=arena.weights)
-        seat = out[:, 0]
-        rows = np.arange(seat.size)
-        winners.append(np.where(seat >= 0, sch.team_of_seat[rows, np.maximum(seat, 0)], -1))
-    return np.concatenate(winners)
+    start, stop = first_set * set_games, last_set * set_games
+    sch = schedule(exp, start, stop)
+    of_set = sch.games // set_games
+    seat_cards = teams[of_set[:, None], sch.team_of_seat]          # [n, 4 seats, 5]
+    out = play_many(arena.stacked, arena.cards,
+                    set_boards(sch.games, set_games, boards) - first_board, seat_cards,
+                    exp.root_seed, arena.policies, seats=sch.offset, first_game=start,
+                    budgets=arena.budgets, weights=arena.weights)
+    seat = out[:, 0]
+    rows = np.arange(seat.size)
+    return np.where(seat >= 0, sch.team_of_seat[rows, np.maximum(seat, 0)], -1)
 
 
 def validate_budget(catalogue, spec, table: LevelTable, *, sets: int, policy: str = "greedy",
@@ -163,7 +210,7 @@ def validate_budget(catalogue, spec, table: LevelTable, *, sets: int, policy: st
     teams, built = draw_sets(len(catalogue.cards), table.level, spec, sets, budget)
     winner = play_sets(catalogue, teams, set_games, policy, spec.seed)
     values = game_values(winner).reshape(sets, set_games // TEAMS, TEAMS, TEAMS)
-    board = (np.arange(values.shape[0] * values.shape[1]) % SET_BOARDS).reshape(sets, -1)
+    board = set_boards(np.arange(0, sets * set_games, TEAMS), set_games).reshape(sets, -1)
     verdicts = [fairness_verdict(values[g], tolerance=spec.tolerance, alpha=1 - confidence,
                                  clusters=board[g]) for g in range(sets)]
     rate = np.stack([v.rate for v in verdicts])
@@ -174,10 +221,8 @@ def validate_budget(catalogue, spec, table: LevelTable, *, sets: int, policy: st
     gap = pl.largest_gap(rate)
     fair = gap <= spec.tolerance
     spread = totals.max(axis=1) - totals.min(axis=1)
-    k_w, n_w = int((fair & within).sum()), int(within.sum())
-    k_o, n_o = int((fair & ~within).sum()), int((~within).sum())
-    diff = (newcombe_difference_interval(k_w, n_w, k_o, n_o, confidence) if n_w and n_o
-            else (np.nan, np.nan, np.nan))
+    shares = pl.fair_shares(fair, within, confidence)
+    in_play = table.held > 0
     return BudgetValidation(
         teams, built, totals, sums, rate, status, within, fair,
         pl.mean_rho(pl.per_game_spearman(totals, rate), confidence),
@@ -185,10 +230,12 @@ def validate_budget(catalogue, spec, table: LevelTable, *, sets: int, policy: st
         pl.favourite_agreement(totals, rate, confidence),
         pl.favourite_agreement(sums, rate, confidence),
         pl.spearman_interval(spread, gap, confidence),
-        pl.share(k_w, n_w, confidence), pl.share(k_o, n_o, confidence),
-        tuple(float(x) for x in diff),
-        pl.share(int(((status == "unfair") & within).sum()), n_w, confidence),
-        budget, set_games, spec.tolerance, policy, time.perf_counter() - t0)
+        shares.within, shares.over, shares.difference,
+        pl.exact_share(int(((status == "unfair") & within).sum()), int(within.sum()), confidence),
+        budget, set_games, spec.tolerance, policy, time.perf_counter() - t0, confidence,
+        min(SET_BOARDS, set_games // TEAMS), int(in_play.sum()),
+        int((in_play & (table.level_low != table.level_high)).sum()))
 
 
-__all__ = ["BudgetValidation", "LevelTable", "power_levels", "validate_budget"]
+__all__ = ["BudgetValidation", "LevelTable", "power_levels", "set_boards", "set_experiment",
+           "validate_budget"]

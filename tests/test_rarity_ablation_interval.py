@@ -6,8 +6,8 @@ boards, seats and dice) and measures the paired change in its team's chance to w
 share boards (block ``b`` on board ``b % boards``; under duplicate seating the card's team plays
 all four games of its block on one board), and a board that suits the card does so in every game
 on it. The interval was effect +- 1.96 standard errors of independent games; it is now
-``sim.runner.rarity_ablation.ablation_interval``: clustered by board (CR1, t on boards - 1 degrees of
-freedom), independent games (t on n - 1) below ``MIN_CLUSTERS`` boards. docs/intervals.md."""
+``sim.runner.rarity_ablation.ablation_interval``: clustered by board (CR1, t on boards - 1
+degrees of freedom), independent games (t on n - 1) below ``MIN_CLUSTERS`` boards. docs/intervals.md."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The rarity order's three-way verdict (``sim.analysis.rarity_order.order_test``), calibrated on planted
-truths: "holds", "does not hold" or "not settled", at family-wise 5 %.
+"""The rarity order's three-way verdict (``sim.analysis.rarity_order.order_test``), calibrated on
+planted truths: "holds", "does not hold" or "not settled", at family-wise 5 %.
 
 Before, the order was "holds" exactly when the six medians of the ratings came out rising, and
 "DOES NOT HOLD" otherwise: a point estimate with no uncertainty. Diamond's and Legendary's

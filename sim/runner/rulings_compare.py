@@ -94,7 +94,8 @@ def _without_width_fallback(y0, y1, d, boards):
 def rating_effect(catalogue, base, run) -> dict | None:
     """Paired change of each card's rating, its outlier flag and the rarity order under both
     (``order_default`` / ``order_alternative``: "holds", "does not hold" or "not settled",
-    :func:`sim.analysis.rarity_order.order_test`; ``ordered_*``: the medians' point estimates only)."""
+    :func:`sim.analysis.rarity_order.order_test`; ``ordered_*``: the medians' point estimates
+    only)."""
     from sim.analysis.paired_ratings import paired_rating_change
 
     from .rarity import study
@@ -159,7 +160,8 @@ def verdict_changes(fair: dict, ratings: dict | None) -> list[str]:
     out += [f"{t['name']}: {t['verdict_default']} → {t['verdict_alternative']}"
             for t in fair["teams"] if t["verdict_default"] != t["verdict_alternative"]]
     if ratings is not None:
-        # the three-way verdicts (sim.analysis.rarity_order.order_test), never the medians' point order
+        # the three-way verdicts (sim.analysis.rarity_order.order_test), never the medians'
+        # point order
         if ratings["order_default"] != ratings["order_alternative"]:
             out.append(f"rarity order {ratings['order_default']} → "
                        f"{ratings['order_alternative']}")

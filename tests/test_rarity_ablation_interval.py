@@ -7,7 +7,8 @@ share boards (block ``b`` on board ``b % boards``; under duplicate seating the c
 all four games of its block on one board), and a board that suits the card does so in every game
 on it. The interval was effect +- 1.96 standard errors of independent games; it is now
 ``sim.runner.rarity_ablation.ablation_interval``: clustered by board (CR1, t on boards - 1
-degrees of freedom), independent games (t on n - 1) below ``MIN_CLUSTERS`` boards. docs/intervals.md."""
+degrees of freedom), independent games (t on n - 1) below ``MIN_CLUSTERS`` boards.
+docs/intervals.md."""
 
 from __future__ import annotations
 

@@ -78,3 +78,28 @@ def test_the_interval_of_the_change_covers_the_planted_shift():
                               beta=BETA).elo_interval
         covered += lo <= 40.0 <= hi
     assert stats.binomtest(covered, 300, 0.95).pvalue > 0.01, covered
+
+
+def test_the_interval_covers_the_marginal_shift_on_boards_that_differ():
+    """The same interval where boards move the team's log-odds by N(0, 0.6) (the games of a
+    board correlated, as in the lab's suites). With board effects a planted +40 Elo per board
+    is a smaller shift of the marginal win rate (logistic non-collapsibility); the interval
+    estimates that marginal change, computed here from 4,000,000 board draws. 300 runs of 2,048
+    games on 128 boards: coverage at 95 % (two-sided binomial test, p > 0.01; the audit of stop
+    48 measured 95.3 % in 400)."""
+    from sim.analysis.ratings import ELO_PER_NAT
+
+    shift, sd = 40.0, 0.6
+    z = np.random.default_rng(0).normal(0.0, sd, 4_000_000)
+    base = np.log(0.25 / 0.75)
+    pb = np.mean(1 / (1 + np.exp(-(base + z))))
+    pa = np.mean(1 / (1 + np.exp(-(base + z + shift / ELO_PER_NAT))))
+    truth = (np.log(pa / (1 - pa)) - np.log(pb / (1 - pb))) * ELO_PER_NAT
+    rng = np.random.default_rng(48)
+    covered = 0
+    for _ in range(300):
+        before, after, board = paired_games(rng, 0.25, shift, games=2048, boards=128, board_sd=sd)
+        lo, hi = paired_drift(before, after, board, delta_elo=DELTA, alpha=ALPHA,
+                              beta=BETA).elo_interval
+        covered += lo <= truth <= hi
+    assert stats.binomtest(covered, 300, 0.95).pvalue > 0.01, covered

@@ -353,3 +353,16 @@ def test_cluster_labels_are_checked():
         duplicate_win_rates(y, clusters=np.zeros(3))
     with pytest.raises(ValueError, match="at least 2 clusters"):
         duplicate_win_rates(y, clusters=np.zeros(8))
+
+
+def test_a_seat_covariance_that_is_zero_gives_no_evidence():
+    """Two boards of 4 games whose winners came out alike: the seats' clustered covariance is
+    zero but for rounding (about 1e-34). Its rounding directions once counted as rank 1-2 and
+    gave W near 1e30, p 2e-16 ("the seat matters", certainly); now p = 1. A covariance with
+    real directions keeps them (the planted seat effect above is still found)."""
+    from sim.analysis.fairness import game_values
+    from sim.analysis.variance import seat_team_effects
+
+    outcomes = game_values(np.array([3, 3, 1, 0, 3, 3, 1, 0])).reshape(2, 4, 4)
+    result = seat_team_effects(outcomes, clusters=np.arange(2))
+    assert result.seat_pvalue == 1.0 and result.seat_chi2 == 0.0

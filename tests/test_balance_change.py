@@ -160,3 +160,16 @@ def test_a_few_boards_that_came_out_alike_do_not_make_a_change_certain():
             used += 1
             covered += c.low <= 0.15 <= c.high
     assert used >= 100 and covered / used >= 0.95, (covered, used)
+
+
+def test_a_count_whose_boards_came_out_alike_keeps_an_interval_with_width():
+    """Game length and lead changes (means, not shares): two boards whose mean change is the
+    same had se 0, p 0 and an interval without width even where the changes cancel
+    ([5,6,5,5] -> [6,5,5,5]: change 0, "certain"). The games' own spread now stands in; only
+    a change every game made alike stays certain."""
+    c = paired_change([5, 6, 5, 5], [6, 5, 5, 5], [0, 0, 1, 1])
+    assert c.change == 0 and c.pvalue == 1.0 and c.low < 0 < c.high
+    moved = paired_change([5, 6, 5, 7], [6, 8, 6, 8], [0, 0, 1, 1])  # +1.5 on both boards
+    assert moved.se > 0 and moved.low < moved.change < moved.high and moved.pvalue > 0
+    alike = paired_change([5, 5, 5, 5], [6, 6, 6, 6], [0, 0, 1, 1])
+    assert (alike.change, alike.pvalue, alike.low, alike.high) == (1.0, 0.0, 1.0, 1.0)

@@ -60,8 +60,11 @@ class PairedChange:
 def paired_change(before, after, clusters=None, confidence: float = 0.95) -> PairedChange:
     """Mean of ``after - before`` over games paired on the same seeds, clustered by
     ``clusters`` (each game's board; ``None``: independent games). Every difference 0 gives
-    change 0 with p = 1; a non-zero change with no spread at all (every game moved alike, on
-    two or more boards) gives p = 0."""
+    change 0 with p = 1. Where the boards' means came out alike (se 0 on a few boards) the
+    clustered interval has no width, and a length or lead-change count read as certain
+    (``paired_change([5,6,5,5], [6,5,5,5], [0,0,1,1])``: p 0): there the games' own spread
+    stands in (t on n - 1, as if independent); only a change every game made alike (no spread
+    at all) keeps p = 0. Shares have a sounder fallback (:func:`share_change`)."""
     x = np.asarray(before, dtype=float).ravel()
     y = np.asarray(after, dtype=float).ravel()
     if x.shape != y.shape:
@@ -70,9 +73,12 @@ def paired_change(before, after, clusters=None, confidence: float = 0.95) -> Pai
     est = clustered_mean(d, clusters, confidence)
     change, se = float(est.rate), float(est.se)
     moved = int(np.count_nonzero(d))
+    if moved and not se > SE_ROUNDING:
+        est = clustered_mean(d, None, confidence)  # the games' own spread (module doc)
+        se = float(est.se)
     if moved == 0:
         p, low, high = 1.0, 0.0, 0.0
-    elif se == 0.0:
+    elif not se > SE_ROUNDING:
         p, low, high = 0.0, change, change
     else:
         p = float(2.0 * student_t.sf(abs(change) / se, est.df))
@@ -91,12 +97,14 @@ def share_change(before, after, clusters=None, confidence: float = 0.95) -> Pair
     the teams' (Bonferroni; it does not lean on the pairing), and the p-value is the smallest
     alpha at which that interval, at 1 - alpha, excludes no change."""
     pc = paired_change(before, after, clusters, confidence)
-    if pc.games_changed == 0 or pc.se > SE_ROUNDING:
-        return pc
     x = np.asarray(before, dtype=float).ravel()
     y = np.asarray(after, dtype=float).ravel()
+    clustered = clustered_mean(y - x, clusters, confidence)
+    if pc.games_changed == 0 or clustered.se > SE_ROUNDING:
+        return pc
     low, high = _unpaired_change_interval(x, y, clusters, confidence)
-    return replace(pc, low=low, high=high, pvalue=_unpaired_change_pvalue(x, y, clusters))
+    return replace(pc, se=float(clustered.se), df=int(clustered.df), low=low, high=high,
+                   pvalue=_unpaired_change_pvalue(x, y, clusters))
 
 
 def _unpaired_change_interval(x, y, clusters, level: float) -> tuple[float, float]:

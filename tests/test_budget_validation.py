@@ -258,3 +258,36 @@ def test_intervals_over_a_few_sets_stay_in_range_or_are_not_given():
     x = np.arange(10.0)
     rho, lo, hi, n = pl.spearman_interval(x, x ** 2)
     assert n == 10 and lo < hi <= 1.0
+
+
+def test_every_set_within_the_budget_still_reads_as_one_sentence():
+    """No set over the budget to compare with: "… and no set was over it to compare", not
+    "no set was over it were fair" (the review of stop 48)."""
+    from sim.cli.power_levels import budget_conclusion
+
+    s = pl.fair_shares([False] * 12, [True] * 12, LEVEL)
+    assert pl.budget_verdict(s.within, s.over, s.difference) == "does_not"
+    text = budget_conclusion(_validation(s.within, s.over, s.difference, 12))
+    assert text.startswith("The team budget does not predict fairness here: 12 of 12 sets")
+    assert "and no set was over it to compare." in text and "were fair" not in text
+
+
+def test_sets_played_a_few_to_an_engine_call_are_the_games_of_one_call(monkeypatch):
+    """play_sets builds only the boards of the sets in each engine call (memory), with board
+    indices shifted to the call's first board: 5 sets of 16 games give the same winners one
+    set, two sets or all five to a call (the review of stop 48 found this path untested)."""
+    from pathlib import Path
+
+    from sim.catalogue.loader import load_catalogue
+    from sim.runner import budget
+
+    catalogue = load_catalogue(Path(__file__).resolve().parents[1] / "cards")
+    rng = np.random.default_rng(4806)
+    teams = np.stack([rng.permutation(len(catalogue.cards))[:20].reshape(4, 5)
+                      for _ in range(5)])
+    winners = []
+    for per_call in (1, 2, 5):
+        monkeypatch.setattr(budget, "SETS_PER_CALL", per_call)
+        winners.append(budget.play_sets(catalogue, teams, 16, "greedy", seed=7))
+    assert winners[0].shape == (80,)
+    assert np.array_equal(winners[0], winners[1]) and np.array_equal(winners[0], winners[2])

@@ -127,8 +127,8 @@ def test_one_game_per_board_is_the_independent_games_interval():
 def test_ablation_clusters_each_card_by_the_boards_its_games_were_played_on(monkeypatch, catalogue):
     """``ablation`` takes each replayed game's board from the schedule (the board it and its
     original were played on) and gives every card :func:`ablation_interval` of its own games;
-    it still unpacks as (effect, standard error, games replayed). No game is played: the replay
-    is a stand-in that returns planted winners."""
+    its named fields (effect, se, count, low, high, boards) agree with it. No game is played: the
+    replay is a stand-in that returns planted winners."""
     from sim.engine.state.fields import POLICY_IDS
     from sim.runner import rarity, rarity_ablation
     from sim.runner.experiment import load_experiment

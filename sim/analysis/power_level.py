@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import norm, rankdata
 
+from .cluster import SE_ROUNDING
 from .intervals import clopper_pearson_interval, paired_mean_difference, wilson_interval
 
 LEVELS = 4
@@ -260,7 +261,7 @@ def mean_rho(rho, confidence: float = 0.95) -> MeanRho:
         return MeanRho(float(np.mean(ok)) if ok.size else np.nan, np.nan, np.nan, int(ok.size),
                        int(rho.size - ok.size))
     m = paired_mean_difference(ok, confidence=confidence)
-    if not m.se > 1e-12:
+    if not m.se > SE_ROUNDING:
         return MeanRho(float(m.mean), np.nan, np.nan, int(ok.size), int(rho.size - ok.size))
     return MeanRho(float(m.mean), max(-1.0, float(m.lower)), min(1.0, float(m.upper)),
                    int(ok.size), int(rho.size - ok.size))

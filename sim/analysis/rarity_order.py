@@ -126,17 +126,8 @@ def order_test(rating, rating_se, rarity, played, n_rarities: int, *, alpha: flo
         return OrderTest(NOT_SETTLED if k else HOLDS, alpha, lower, upper, diff, nan,
                          np.ones(k), np.ones(k), np.full(k, NOT_SETTLED, dtype=object), 0, df,
                          "no standard errors: the order cannot be tested")
-    se_card = np.asarray(rating_se, float)
-    cards = np.flatnonzero(played)
-    cards = cards[np.argsort(rarity[cards], kind="stable")]       # each rarity's cards together
-    noise = _order_noise(seed, draws, cards.size)
-    drawn = noise * se_card[cards]                                # [draws, cards in play]
-    drawn += rating[cards]
-    edges = np.searchsorted(rarity[cards], np.arange(n_rarities + 1))
-    boot = np.full((draws, n_rarities), np.nan)
-    for r in have:
-        if np.all(np.isfinite(drawn[:, edges[r]:edges[r + 1]])):  # else NaN: not settled
-            boot[:, r] = _row_medians(drawn[:, edges[r]:edges[r + 1]])
+    boot = _bootstrap_medians(rating, np.asarray(rating_se, float), rarity, played, have,
+                              n_rarities, draws, seed)
     with np.errstate(invalid="ignore"):
         se = np.std(boot[:, upper] - boot[:, lower], axis=0, ddof=1)
     p = _one_sided_p(diff, se, df)
@@ -147,6 +138,22 @@ def order_test(rating, rating_se, rarity, played, n_rarities: int, *, alpha: flo
     verdict = (DOES_NOT_HOLD if np.any(status == "reversed") else
                HOLDS if np.all(status == "in order") else NOT_SETTLED)
     return OrderTest(verdict, alpha, lower, upper, diff, se, p, p_adj, status, draws, df)
+
+
+def _bootstrap_medians(rating, se_card, rarity, played, have, n_rarities: int, draws: int,
+                       seed: int) -> np.ndarray:
+    """[draws, rarities]: each rarity's median of its cards in play, every card's rating drawn
+    from N(rating, se) (NaN for a rarity with no card in play or a card without a finite SE)."""
+    cards = np.flatnonzero(played)
+    cards = cards[np.argsort(rarity[cards], kind="stable")]       # each rarity's cards together
+    drawn = _order_noise(seed, draws, cards.size) * se_card[cards]  # [draws, cards in play]
+    drawn += rating[cards]
+    edges = np.searchsorted(rarity[cards], np.arange(n_rarities + 1))
+    boot = np.full((draws, n_rarities), np.nan)
+    for r in have:
+        if np.all(np.isfinite(drawn[:, edges[r]:edges[r + 1]])):  # else NaN: not settled
+            boot[:, r] = _row_medians(drawn[:, edges[r]:edges[r + 1]])
+    return boot
 
 
 def _row_medians(x: np.ndarray) -> np.ndarray:

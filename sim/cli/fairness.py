@@ -52,8 +52,9 @@ from ._policy import POLICY_HELP, budget_option, policy_label
               help="Games behind the Power Levels (default: cards/arena_budget.toml).")
 @click.option("--policies", "players", default=None, metavar="SPEC,SPEC,...",
               help="Play the check once per player (e.g. greedy,lookahead:16; same seed) and "
-                   "print the verdicts side by side, flagging disagreement (exit 3 when they "
-                   "disagree). The first is the main report's player; replaces --policy.")
+                   "print the verdicts side by side, flagging a disagreement (fair under one, "
+                   "unfair under another); exit 3 then, and when some player has not settled. "
+                   "The first is the main report's player; replaces --policy.")
 @cards_option()
 def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, boards, fmt,
              suggest_k, proposals, rating_games, rating_experiment, team_budget, level_games,
@@ -120,7 +121,8 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
 
 def _by_player(data, labels, catalogue, teams, seed, games, round_games, boards, tolerance):
     """The same check under every other player (same seed); ``data`` gains ``by_player`` and
-    the exit code becomes the players' shared one (3 when they disagree)."""
+    the exit code becomes the players' shared one (3 when they contradict or one has not
+    settled)."""
     from sim.analysis.fairness import conclusion
     from sim.runner.fairness import check_by_player
 

@@ -150,9 +150,10 @@ def budget_conclusion(v) -> str:
         settled = getattr(v, "unfair_within", None)
         settled = (f", {settled.k} of them settled unfair" if settled is not None and settled.n
                    else "")
+        compared = f"{over} were fair" if o.n else "and no set was over it to compare"
         return (f"The team budget does not predict fairness here: {w.n - w.k} of {w.n} sets "
                 f"within budget {v.budget} were not fair (a team's simulated chance outside "
-                f"{tol}{settled}; fair {share}), {over} were fair{diff}.")
+                f"{tol}{settled}; fair {share}), {compared}{diff}.")
     if kind == "does_not":
         return (f"The team budget does not predict fairness here: the sets over it were fair "
                 f"more often: {within}, against {over}{diff}.")

@@ -8,8 +8,8 @@ ratings are cut into levels 1-4 (:mod:`sim.analysis.power_level`). Every command
 card has the same level everywhere for the same file, player and games.
 
 Validation: K game sets of four teams — some drafted under the budget the way Arena's players
-build teams, the rest drawn at random — are played in duplicate in one batched engine call (the
-cheap path of the rating fits, not K sequential fairness checks); the budget's predictions are
+build teams, the rest drawn at random — are played in duplicate, a few sets to an engine call
+(:data:`SETS_PER_CALL`; not K sequential fairness checks); the budget's predictions are
 then scored against the simulated win rates. The games use the file's own seed, never the
 ratings' experiment's, so the levels are not scored on the games they were fitted to.
 

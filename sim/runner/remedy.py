@@ -15,7 +15,7 @@ rarity's band. A designer then asks "what do I change?". Three steps answer it:
    random numbers remove the luck of which games were drawn; the dice that diverge after the
    change remain, and the reported interval carries them: the shift's standard error is
    clustered by the board each replayed game was played on, with t on the boards' G - 1 degrees
-   of freedom (summed game by game, it covered a planted shift in 92 % of 800 studies at 95 %).
+   of freedom (summed game by game, it covered a planted shift in 92 % of 600 studies at 95 %).
 3. **Search** (:func:`search`): a bigger change of one stat moves the card further (its
    strength is monotone in each stat, like its power score), so per stat one check of its
    largest change rules the stat out or a bisection finds its smallest change that reaches the

@@ -200,10 +200,12 @@ def _pct(s) -> str:
     return f"{100 * s.rate:5.1f} % ({100 * s.low:.1f}–{100 * s.high:.1f}), {s.k} of {s.n}"
 
 
-def _rho(mean: float, low: float, high: float, why: str) -> str:
-    """A correlation with its interval, or with the reason it has none."""
+def _rho(mean: float, low: float, high: float, why: str,
+         none: str = "no set ranks the teams") -> str:
+    """A correlation with its interval, or with the reason it has none (``none``: why there is
+    no correlation at all)."""
     if math.isnan(mean):
-        return "none (no set ranks the teams)"
+        return f"none ({none})"
     if math.isnan(low):
         return f"{mean:+.2f} (no interval: {why})"
     return f"{mean:+.2f} ({low:+.2f} – {high:+.2f})"
@@ -235,7 +237,7 @@ def validation_lines(v) -> list[str]:
         f"  budget's favourite (single highest total) is the simulation's: {_pct(v.fav_levels)}"
         f"; ratings' favourite: {_pct(v.fav_ratings)}; chance 25 %",
         f"  spread of totals vs largest simulated gap from 25 % (Spearman over sets): "
-        f"{_rho(sg[0], sg[1], sg[2], few)}",
+        f"{_rho(sg[0], sg[1], sg[2], few, 'fewer than two sets, or no spread to rank')}",
         f"  within budget and fair by simulation (every team 25 % ± {100 * v.tolerance:.0f}): "
         f"{_pct(v.fair_within)}",
         f"  over budget and fair by simulation: {_pct(v.fair_over)}; {diff}",

@@ -183,3 +183,15 @@ def test_rarity_cards_csv_takes_the_ablation_s_own_interval():
     assert np.array_equal(got["ablation_high"], high, equal_nan=True)
     none = ablation_bounds(Ablation.skipped(2))
     assert np.isnan(none["ablation_low"]).all() and np.isnan(none["ablation_high"]).all()
+
+
+def test_the_outlier_line_states_the_swap_with_its_interval_in_the_swap_s_sign():
+    """The printed swap is minus the ablation effect (original minus replay), so its interval is
+    the effect's bounds negated and swapped; a card replayed without an interval prints none."""
+    from types import SimpleNamespace
+
+    from sim.cli.rarity_output import _swap_interval
+
+    row = SimpleNamespace(ablation_low=-0.054, ablation_high=0.098)
+    assert _swap_interval(row) == " (-9.8 to +5.4, 95 %, clustered by board)"
+    assert _swap_interval(SimpleNamespace(ablation_low=np.nan, ablation_high=np.nan)) == ""

@@ -157,8 +157,8 @@ def echo_outliers(frame, s, correction: str, recur) -> None:
                    f"{row.rating:+.3f} [{row.rating_low:+.3f}, {row.rating_high:+.3f}] vs band "
                    f"[{row.band_low:+.3f}, {row.band_high:+.3f}], adjusted p {row.p_adjusted:.2g}"
                    + (f"; swapping it for {row.reference_card} changes its team's chance to win "
-                      f"by {-100 * row.ablation_effect:+.1f} points over {row.ablation_games} "
-                      f"replayed games" if row.ablation_games else "")
+                      f"by {-100 * row.ablation_effect:+.1f} points{_swap_interval(row)} over "
+                      f"{row.ablation_games} replayed games" if row.ablation_games else "")
                    + (f"; flagged so in {row.recurrence} of {replicates} independent runs"
                       if recur is not None else ""))
     undecided = frame[frame["verdict"] == "undecided"]
@@ -180,6 +180,17 @@ def echo_outliers(frame, s, correction: str, recur) -> None:
                       f"other way or shown inside the band)" if "contradicted" in r else ""))
 
 
+
+
+def _swap_interval(row) -> str:
+    """The swap's 95 % interval in the sentence's sign (the swap's change is minus the
+    ablation effect, so the bounds trade places); empty when the replay has none."""
+    import math
+
+    if not (math.isfinite(row.ablation_low) and math.isfinite(row.ablation_high)):
+        return ""
+    return (f" ({-100 * row.ablation_high:+.1f} to {-100 * row.ablation_low:+.1f}, 95 %, "
+            f"clustered by board)")
 
 
 def conclusion_line(frame, s, correction: str) -> str:

@@ -52,3 +52,12 @@ def with_rules(rules, **changes):
     if "tier_faces" in changes:
         changes["tier_faces"] = np.asarray(changes["tier_faces"], dtype=np.int64)
     return dataclasses.replace(rules, **changes)
+
+
+@pytest.fixture(autouse=True)
+def own_games_journal(monkeypatch, tmp_path_factory):
+    """Each test's commands keep their games journal (sim/runner/journal.py) in a folder of its
+    own: two tests that run the same command at once, in two workers, never see each other's
+    games (a resume notice on stderr, a folder deleted under the other)."""
+    if "BWLAB_JOURNAL" not in os.environ or os.environ["BWLAB_JOURNAL"].lower() != "off":
+        monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path_factory.mktemp("journal")))

@@ -62,6 +62,9 @@ def cli():
 # bwlab play on a new machine compiles for minutes without a word")
 ENGINE_COMMANDS = {"play", "run", "fairness", "rarity", "draft", "power-levels", "ladder",
                    "drift", "rulings", "report"}
+# commands that resume from files of their own (run's batches); every other engine command
+# continues an interrupted run from the games journal (sim.runner.journal)
+OWN_RESUME = {"run"}
 # commands that can run longer than ~2 s: one progress line on stderr (sim.runner.progress),
 # silenced by --quiet, which each of them takes (issue #23 item 1)
 PROGRESS_COMMANDS = ENGINE_COMMANDS | {"combat", "compare-systems", "demo", "replay"}
@@ -142,14 +145,19 @@ def _with_progress(cmd, name: str):
     body = cmd.invoke
 
     def invoke(ctx, _body=body):
+        from sim.runner.journal import session
         from sim.runner.progress import reporting
 
         quiet = bool(ctx.params.pop("quiet", False) if added else ctx.params.get("quiet"))
         quiet = quiet or bool(ctx.params.get("no_progress"))
-        with reporting(name, quiet=quiet):
-            if name in ENGINE_COMMANDS:
-                _compile_if_cold(quiet)
-            return _body(ctx)
+        with reporting(name, quiet=quiet) as p:
+            if name not in ENGINE_COMMANDS:
+                return _body(ctx)
+            _compile_if_cold(quiet)
+            if name in OWN_RESUME:
+                return _body(ctx)
+            with session(say=p.say, ends=(click.exceptions.Exit,)):
+                return _body(ctx)
 
     cmd.invoke = invoke
     cmd._progress_wired = True

@@ -37,18 +37,20 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
               first_game: int = 0, per_card: bool = False, game_indices=None, budgets=None,
               weights=None):
     """Exactly :func:`sim.ai.play.play_many`'s rows, played in chunks that advance the
-    progress line (module doc)."""
+    progress line (module doc); inside a command's games journal (:mod:`.journal`) the games
+    an interrupted run of the same command finished are taken from it, not played again."""
     import numba
 
     from sim.ai import play as loop
 
-    watching = progress.current()
-    if watching is None or watching.quiet:  # nobody watches: the loop's own single call
+    from . import journal
+
+    watching, book = progress.current(), journal.current()
+    if (watching is None or watching.quiet) and book is None:  # the loop's own single call
         return loop.play_many(stacked, cards, board_of, team_cards, root_seed, policies,
                               seats, first_game, per_card, game_indices, budgets, weights)
     board_of = np.ascontiguousarray(board_of, np.int64)
     n = board_of.shape[0]
-    threads = min(numba.get_num_threads(), max(1, -(-n // loop.GAMES_PER_CHUNK)))
     team_cards = np.ascontiguousarray(team_cards, np.int64)
     seats = np.zeros(n, np.int64) if seats is None else np.ascontiguousarray(seats, np.int64)
     indices = (np.arange(first_game, first_game + n, dtype=np.int64) if game_indices is None
@@ -57,26 +59,50 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
         # the loop's own messages for malformed input
         return loop.play_many(stacked, cards, board_of, team_cards, root_seed, policies,
                               seats, first_game, per_card, game_indices, budgets, weights)
-    out = np.zeros((n, len(loop.RESULT_COLUMNS)), np.int64)
-    card_out = np.zeros((n, 4, 5, len(loop.CARD_COLUMNS)), np.int64)
+    card_shape = (4, 5, len(loop.CARD_COLUMNS)) if per_card else None
+    call = None if book is None else book.open(
+        {"stacked": stacked, "cards": cards, "board_of": board_of, "team_cards": team_cards,
+         "root_seed": int(root_seed), "policies": policies, "seats": seats, "games": indices,
+         "budgets": budgets, "weights": weights}, n, len(loop.RESULT_COLUMNS), card_shape)
+    if call is not None:
+        out, todo = call.out, np.flatnonzero(~call.done)
+        card_out = call.card_out if per_card else np.zeros((n, 4, 5, len(loop.CARD_COLUMNS)),
+                                                           np.int64)
+        progress.skip(n - todo.size)
+    else:
+        out, todo = np.zeros((n, len(loop.RESULT_COLUMNS)), np.int64), np.arange(n)
+        card_out = np.zeros((n, 4, 5, len(loop.CARD_COLUMNS)), np.int64)
 
     def play(lo: int, hi: int):
         t0 = time.perf_counter()
-        rows = slice(lo, hi)
-        # consecutive games by their first one: one seed derivation for the chunk, not each
-        where = ({"first_game": first_game + lo} if game_indices is None
-                 else {"game_indices": indices[rows]})
+        rows = todo[lo:hi]
         got = loop.play_many(stacked, cards, board_of[rows], team_cards[rows], root_seed,
                              policies, seats=seats[rows], per_card=per_card, budgets=budgets,
-                             weights=weights, **where)
+                             weights=weights, **_where(rows, indices))
         if per_card:
             out[rows], card_out[rows] = got
         else:
             out[rows] = got
+        if call is not None:
+            call.record(rows)
         return hi - lo, time.perf_counter() - t0
 
-    _run_chunks(play, n, max(1, threads), loop.GAMES_PER_CHUNK)
+    threads = min(numba.get_num_threads(), max(1, -(-todo.size // loop.GAMES_PER_CHUNK)))
+    try:
+        _run_chunks(play, todo.size, max(1, threads), loop.GAMES_PER_CHUNK)
+    finally:
+        if call is not None:
+            call.flush()
     return (out, card_out) if per_card else out
+
+
+def _where(rows: np.ndarray, indices: np.ndarray) -> dict:
+    """The games of ``rows`` as the loop takes them: consecutive games by their first one (one
+    seed derivation for the chunk, not each), else each by its index."""
+    first = int(indices[rows[0]]) if rows.size else 0
+    if rows.size and np.array_equal(indices[rows], np.arange(first, first + rows.size)):
+        return {"first_game": first}
+    return {"game_indices": indices[rows]}
 
 
 def _run_chunks(play, n: int, threads: int, most: int) -> None:

@@ -69,6 +69,7 @@ class Stage:
     at_most: bool       # the total is a cap (an early stop may end the stage before it)
     started: float
     done: int = 0
+    skipped: int = 0    # units found done (a resumed run's games): counted, never timed
     shown: bool = field(default=False, repr=False)
     # (time, done) at each advance, the oldest at or just before the window's start
     history: deque = field(default_factory=deque, repr=False)
@@ -88,7 +89,8 @@ class Stage:
             then, done = self.history[0]
             return (self.done - done) / (now - then)
         spent = now - self.started
-        return self.done / spent if spent > 0 and self.done else float("nan")
+        played = self.done - self.skipped
+        return played / spent if spent > 0 and played else float("nan")
 
 
 class Progress:
@@ -148,6 +150,30 @@ class Progress:
                     st.note(now)
             self.maybe_draw()
 
+    def skip(self, n: int) -> None:
+        """``n`` more units done without their time (found, not played: a resumed command's
+        games), so the rate and the time left stay those of the play."""
+        with self.lock:
+            if not self.stages or not n:
+                return
+            unit = self.stages[-1].unit
+            for st in self.stages:
+                if st.unit == unit:
+                    st.done += int(n)
+                    st.skipped += int(n)
+                    st.history = deque((t, d + int(n)) for t, d in st.history)
+
+    def say(self, text: str) -> None:
+        """One line of its own on stderr (``rarity: <text>``), between two progress lines; also
+        under ``--quiet``, which silences progress, not what a user must know (what an
+        interrupted command kept, and that a run resumed)."""
+        with self.lock:
+            quiet, self.quiet = self.quiet, False
+            try:
+                self._write(f"{self.command}: {text}", end=True)
+            finally:
+                self.quiet = quiet
+
     def counting(self) -> Stage | None:
         """The stage whose counts the line shows: the outermost with a total (else the
         innermost)."""
@@ -181,9 +207,11 @@ class Progress:
         spent = self.clock() - st.started
         if st.total is None:
             return f"{self.command}: {names}: done in {duration(spent)}"
-        rate = st.done / spent if spent > 0 and st.done else float("nan")
+        played = st.done - st.skipped
+        rate = played / spent if spent > 0 and played else float("nan")
         return (f"{self.command}: {names}: {st.done:,} {st.unit} in {duration(spent)}"
-                + (f", {rate_text(rate, st.unit)}" if st.done else ""))
+                + (f", {rate_text(rate, st.unit)}" if played else "")
+                + (f" ({st.skipped:,} of them resumed from the journal)" if st.skipped else ""))
 
     # -- drawing ----------------------------------------------------------------------------
     def interval(self, elapsed: float) -> float:
@@ -290,5 +318,11 @@ def advance(n: int = 1) -> None:
         _current.advance(n)
 
 
+def skip(n: int) -> None:
+    """``n`` units found done, not played (:meth:`Progress.skip`); nothing outside a session."""
+    if _current is not None and n:
+        _current.skip(n)
+
+
 __all__ = ["NoStage", "Progress", "advance", "current", "duration", "rate_text", "reporting",
-           "stage"]
+           "skip", "stage"]

@@ -1,0 +1,266 @@
+"""The games journal: an interrupted command continues from the games it had played.
+
+Why: ``bwlab run`` resumes from its batch files, but ``rarity``, ``fairness``, ``ladder``,
+``drift``, ``rulings`` and the other game-playing commands held their games in memory, so a
+Ctrl-C, a closed laptop or a killed job after twenty minutes of ``rarity --games 200000`` lost
+all of it. Every game those commands play goes through :func:`sim.runner.playing.play_many`,
+and a game's result depends only on that call's inputs (boards, cards, teams, seats, game
+numbers, root seed, players) and on the engine's code. So each call is named by a digest of all
+of them (:func:`call_key`: the kernel source digest of :mod:`sim._jit`, the package, NumPy and
+Numba versions, and every input array's bytes), and the games it finishes are written, every
+couple of seconds, to ``<root>/<key>/`` (atomically: a temporary name, then a rename). The
+same command run again makes the same calls, finds their games there and plays only the rest:
+the rows are bit-identical to an uninterrupted run, since they are the same games' results.
+
+A command that ends normally (any exit code its verdict gives) deletes what it wrote; an
+interrupted or failed one keeps it and says so on stderr. Nothing here is ever trusted beyond
+its name: a part file that cannot be read, or whose shapes do not fit its call, is ignored (and
+deleted), and any error writing or deleting is ignored too — the journal can only save work,
+never fail a command. Leftovers of commands never run again are pruned after
+:data:`KEEP_DAYS` days. ``$BWLAB_JOURNAL`` moves the root; ``BWLAB_JOURNAL=off`` turns it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import threading
+import time
+import uuid
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+FLUSH_SECONDS = 2.0   # finished games reach the disk at least this often
+KEEP_DAYS = 14        # a leftover of a command never run again is pruned after this long
+_VERSION = b"bwlab-games-journal-1"
+
+
+class Unjournaled(TypeError):
+    """An input the digest cannot name (the call then plays without a journal)."""
+
+
+def journal_root() -> Path | None:
+    """``$BWLAB_JOURNAL`` (``off``: none), else ``.bwlab-journal`` beside the package when
+    writable (a clone keeps its own, as its compile cache), else ``~/.cache/bwlab/journal``."""
+    chosen = os.environ.get("BWLAB_JOURNAL", "")
+    if chosen.lower() == "off":
+        return None
+    if chosen:
+        return Path(chosen)
+    beside = Path(__file__).resolve().parents[2]
+    if os.access(beside, os.W_OK):
+        return beside / ".bwlab-journal"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bwlab" / "journal"
+
+
+@lru_cache(maxsize=1)
+def _code_identity() -> bytes:
+    import numba
+
+    from sim import __version__
+    from sim._jit import source_digest
+
+    return f"{__version__}|{np.__version__}|{numba.__version__}|{source_digest()}".encode()
+
+
+def _feed(h, value) -> None:
+    """Every byte of ``value`` that a game could depend on, with its type and shape."""
+    if value is None or isinstance(value, (bool, int, float, str, np.generic)):
+        h.update(f"{type(value).__name__}:{value!r};".encode())
+    elif isinstance(value, np.ndarray):
+        if value.dtype.hasobject:
+            raise Unjournaled("an object array")
+        h.update(f"nd:{value.dtype.str}:{value.shape};".encode())
+        h.update(np.ascontiguousarray(value).data)
+    elif isinstance(value, (tuple, list)):
+        h.update(f"{type(value).__name__}:{len(value)}(".encode())
+        for item in value:
+            _feed(h, item)
+        h.update(b")")
+    elif isinstance(value, dict):
+        h.update(f"dict:{len(value)}(".encode())
+        for name in sorted(value, key=str):
+            _feed(h, str(name))
+            _feed(h, value[name])
+        h.update(b")")
+    else:
+        raise Unjournaled(type(value).__name__)
+
+
+def call_key(inputs: dict) -> str:
+    """The digest that names one call's games (module doc)."""
+    h = hashlib.sha256(_VERSION)
+    h.update(_code_identity())
+    _feed(h, inputs)
+    return h.hexdigest()[:32]
+
+
+class Call:
+    """One call's journal: the games found at its start, and the games it finishes."""
+
+    def __init__(self, folder: Path, n: int, width: int, card_shape: tuple | None):
+        self.folder, self.n, self.width, self.card_shape = folder, n, width, card_shape
+        self.done = np.zeros(n, bool)
+        self.out = np.zeros((n, width), np.int64)
+        self.card_out = None if card_shape is None else np.zeros((n, *card_shape), np.int64)
+        self._pending: list[np.ndarray] = []
+        self._lock = threading.Lock()
+        self._last = time.monotonic()
+        self._load()
+        self.found = int(self.done.sum())
+
+    def _load(self) -> None:
+        for part in sorted(self.folder.glob("part-*.npz")):
+            try:
+                with np.load(part) as z:
+                    rows, out = z["rows"].astype(np.int64), z["out"].astype(np.int64)
+                    cards = z["card_out"].astype(np.int64) if self.card_out is not None else None
+            except Exception:  # damaged or vanished: never trusted, never fatal
+                part.unlink(missing_ok=True)
+                continue
+            fits = (rows.ndim == 1 and out.shape == (rows.size, self.width)
+                    and (rows.size == 0 or (rows.min() >= 0 and rows.max() < self.n))
+                    and (cards is None or cards.shape == (rows.size, *self.card_shape)))
+            if not fits:
+                part.unlink(missing_ok=True)
+                continue
+            self.out[rows] = out
+            if cards is not None:
+                self.card_out[rows] = cards
+            self.done[rows] = True
+
+    def record(self, rows: np.ndarray) -> None:
+        """Rows whose results are now in ``self.out`` (and ``self.card_out``); written within
+        :data:`FLUSH_SECONDS`. Safe from any thread."""
+        with self._lock:
+            self._pending.append(np.asarray(rows, np.int64))
+            if time.monotonic() - self._last >= FLUSH_SECONDS:
+                self._flush_locked()
+
+    def flush(self) -> None:
+        with self._lock:
+            self._flush_locked()
+
+    def _flush_locked(self) -> None:
+        self._last = time.monotonic()
+        if not self._pending:
+            return
+        rows = np.concatenate(self._pending)
+        self._pending = []
+        arrays = {"rows": rows, "out": _compact(self.out[rows])}
+        if self.card_out is not None:
+            arrays["card_out"] = _compact(self.card_out[rows])
+        name = f"part-{int(rows.min()):09d}-{uuid.uuid4().hex[:8]}"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tmp = self.folder / f".{name}.tmp.npz"
+            np.savez(tmp, **arrays)
+            os.replace(tmp, self.folder / f"{name}.npz")
+            self.done[rows] = True
+        except OSError:
+            pass  # a full disk or a removed folder costs the resume, never the command
+
+
+def _compact(a: np.ndarray) -> np.ndarray:
+    """The smallest integer type that holds ``a`` exactly (result columns are small counts)."""
+    if a.size == 0:
+        return a
+    lo, hi = int(a.min()), int(a.max())
+    for t in (np.int8, np.int16, np.int32):
+        if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
+            return a.astype(t)
+    return a
+
+
+class Journal:
+    """The calls one command made (its :func:`session`): their folders, not their games (a
+    call's buffers are the results its caller keeps, so the journal holds no second copy)."""
+
+    def __init__(self, root: Path, say=None):
+        self.root, self.say = root, say
+        self.folders: set[Path] = set()
+        self._told = False
+
+    def open(self, inputs: dict, n: int, width: int, card_shape: tuple | None) -> Call | None:
+        try:
+            key = call_key({**inputs, "n": n, "width": width, "card_shape": card_shape})
+        except Unjournaled:
+            return None
+        call = Call(self.root / key, n, width, card_shape)
+        self.folders.add(call.folder)
+        if call.found and not self._told and self.say is not None:
+            self._told = True
+            self.say(f"resuming an interrupted run: its finished games are taken from the "
+                     f"journal ({self.root}), not played again")
+        return call
+
+    def kept(self) -> int:
+        """Games on disk for this command's calls."""
+        total = 0
+        for folder in self.folders:
+            for part in folder.glob("part-*.npz"):
+                try:
+                    with np.load(part) as z:
+                        total += int(z["rows"].size)
+                except Exception:
+                    continue
+        return total
+
+    def discard(self) -> None:
+        for folder in self.folders:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _prune(root: Path) -> None:
+    """Drop leftovers untouched for :data:`KEEP_DAYS` days (best effort)."""
+    cutoff = time.time() - KEEP_DAYS * 86400
+    try:
+        stale = [p for p in root.iterdir() if p.is_dir() and p.stat().st_mtime < cutoff]
+    except OSError:
+        return
+    for p in stale:
+        shutil.rmtree(p, ignore_errors=True)
+
+
+_current: Journal | None = None
+
+
+def current() -> Journal | None:
+    return _current
+
+
+@contextmanager
+def session(say=None, ends: tuple = ()):
+    """The journal of one command: kept if it is interrupted or fails, deleted if it ends
+    (returns, or raises one of ``ends``: the CLI's exit-code exceptions). ``say(text)`` tells
+    the user (stderr) what was resumed and what is kept."""
+    global _current
+    root = journal_root()
+    if root is None:
+        yield None
+        return
+    _prune(root)
+    outer, j = _current, Journal(root, say)
+    _current = j
+    try:
+        yield j
+    except ends:
+        j.discard()
+        raise
+    except BaseException:
+        kept = j.kept()
+        if kept and say is not None:
+            say(f"{kept:,} finished games kept in {root}: the same command, run again, "
+                f"continues from them")
+        raise
+    else:
+        j.discard()
+    finally:
+        _current = outer
+
+
+__all__ = ["Call", "Journal", "KEEP_DAYS", "call_key", "current", "journal_root", "session"]

@@ -1,0 +1,179 @@
+"""The games journal (sim/runner/journal.py): an interrupted command continues from the games it
+had finished, and gives the very rows of an uninterrupted run.
+
+The engine is deterministic in a call's inputs (each game's dice are child ``game`` of the root
+seed), so a journal is safe exactly when its name covers every input: these tests interrupt a
+call part-way, resume it and compare every result column with a run that never stopped, plant
+damaged and foreign files, and check that any changed input (or engine source) names another
+journal. Standard: "Results are written atomically and runs can resume."
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.runner import journal
+from tests._cli_kit import run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def arena():
+    from sim.catalogue.loader import load_catalogue
+    from sim.engine.state.fields import POLICY_IDS
+    from sim.runner.experiment import load_experiment
+    from sim.runner.tasks import build_arena
+
+    catalogue = load_catalogue(ROOT / "cards")
+    exp = load_experiment(ROOT / "experiments/rarity.toml", catalogue.cards, tuple(POLICY_IDS),
+                          games=60)
+    return build_arena(catalogue, exp)
+
+
+def _timeless(text: str) -> str:
+    """A command's stdout without its wall time ("in 0.1 s")."""
+    return re.sub(r" in [0-9.]+ s\b", " in - s", text)
+
+
+class Interrupt(RuntimeError):
+    """A failure part-way (the journal keeps the games of any command that does not end)."""
+
+
+class CtrlC(KeyboardInterrupt):
+    """Ctrl-C as the CLI gets it (click turns it into exit 130)."""
+
+
+def _interrupting_loop(monkeypatch, after_games: int, error=Interrupt):
+    """The engine loop, raising Ctrl-C once ``after_games`` games were played; returns the list
+    of games each engine call played."""
+    from sim.ai import play as loop
+
+    real, played = getattr(loop.play_many, "real", loop.play_many), []
+
+    def play_many(*args, **kwargs):
+        if sum(played) >= after_games:
+            raise error
+        out = real(*args, **kwargs)
+        played.append(len(args[2]))
+        return out
+
+    play_many.real = real
+    monkeypatch.setattr(loop, "play_many", play_many)
+    return played
+
+
+def test_an_interrupted_call_resumes_with_the_rows_of_a_run_that_never_stopped(
+        arena, monkeypatch, tmp_path):
+    from sim.runner import progress
+    from sim.runner.tasks import play_games
+
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path))
+    monkeypatch.setattr(journal, "FLUSH_SECONDS", 0.0)  # every finished chunk reaches the disk
+    whole = play_games(arena, 0, 60)  # no session: the loop's own call, no journal
+    played = _interrupting_loop(monkeypatch, after_games=20)
+    said = []
+    with pytest.raises(Interrupt):
+        with progress.reporting("test", quiet=True), journal.session(say=said.append):
+            play_games(arena, 0, 60)
+    first = sum(played)
+    assert 20 <= first < 60 and said and "kept" in said[-1]
+    assert len(list(tmp_path.glob("*/part-*.npz"))) >= 1
+
+    played = _interrupting_loop(monkeypatch, after_games=10**9)
+    monkeypatch.setattr(journal, "FLUSH_SECONDS", 2.0)
+    with progress.reporting("test", quiet=True), journal.session(say=said.append):
+        resumed = play_games(arena, 0, 60)
+    assert sum(played) == 60 - first  # only the games the first run had not finished
+    assert "resuming" in said[-1]
+    for name in whole:
+        np.testing.assert_array_equal(whole[name], resumed[name], err_msg=name)
+    assert list(tmp_path.iterdir()) == []  # a command that ends deletes its journal
+
+
+def test_a_damaged_or_misshapen_part_is_ignored_and_the_games_are_played_again(
+        arena, monkeypatch, tmp_path):
+    from sim.runner import progress
+    from sim.runner.tasks import play_games
+
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path))
+    monkeypatch.setattr(journal, "FLUSH_SECONDS", 0.0)
+    whole = play_games(arena, 0, 24)
+    _interrupting_loop(monkeypatch, after_games=8)
+    with pytest.raises(Interrupt):
+        with progress.reporting("test", quiet=True), journal.session():
+            play_games(arena, 0, 24)
+    (folder,) = tmp_path.iterdir()
+    (folder / "part-000000001-broken00.npz").write_bytes(b"not a zip file")
+    np.savez(folder / "part-000000002-wrongsha.npz", rows=np.arange(3), out=np.zeros((3, 2)))
+    played = _interrupting_loop(monkeypatch, after_games=10**9)
+    with progress.reporting("test", quiet=True), journal.session():
+        again = play_games(arena, 0, 24)
+    assert 0 < sum(played) < 24
+    for name in whole:
+        np.testing.assert_array_equal(whole[name], again[name], err_msg=name)
+
+
+def test_every_input_and_the_engine_source_name_their_own_journal(arena, monkeypatch):
+    """A journal found under a key is only ever the games of the same inputs and engine: any
+    changed input or source gives another key (so a stale journal can never be read)."""
+    inputs = {"stacked": arena.stacked, "cards": arena.cards, "board_of": np.arange(4),
+              "team_cards": np.zeros((4, 4, 5), np.int64), "root_seed": 7,
+              "policies": arena.policies, "seats": np.zeros(4, np.int64),
+              "games": np.arange(4), "budgets": None, "weights": (None,) * 4}
+    base = journal.call_key(inputs)
+    assert journal.call_key(dict(inputs)) == base
+    changed = []
+    static = arena.stacked[0]
+    bumped = static._replace(move_roll=static.move_roll + 1)
+    changed.append({**inputs, "stacked": (bumped, *arena.stacked[1:])})
+    changed.append({**inputs, "root_seed": 8})
+    changed.append({**inputs, "games": np.arange(1, 5)})
+    changed.append({**inputs, "seats": np.ones(4, np.int64)})
+    changed.append({**inputs, "board_of": np.arange(4).astype(np.int32)})  # the type counts
+    changed.append({**inputs, "weights": (np.ones(3),) + (None,) * 3})
+    keys = {journal.call_key(c) for c in changed}
+    assert base not in keys and len(keys) == len(changed)
+    monkeypatch.setattr(journal, "_code_identity", lambda: b"another engine source")
+    assert journal.call_key(inputs) != base
+    with pytest.raises(journal.Unjournaled):
+        journal.call_key({**inputs, "cards": object()})
+
+
+def test_off_writes_nothing_and_an_unwritable_root_never_fails_a_command(
+        capsys, monkeypatch, tmp_path):
+    args = ("fairness", ROOT / "experiments/teams/example.toml", "--games", 16, "--round", 8,
+            "--boards", 4, "--quiet")
+    monkeypatch.setenv("BWLAB_JOURNAL", "off")
+    code, out, _ = run(capsys, *args)
+    assert code in (0, 1, 3)
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where the journal's folder would go")
+    monkeypatch.setenv("BWLAB_JOURNAL", str(blocked))
+    again = run(capsys, *args)
+    assert again[:2] == (code, out)
+    assert os.listdir(tmp_path) == ["file"]
+
+
+def test_the_cli_says_what_it_kept_and_continues_from_it(capsys, monkeypatch, tmp_path):
+    """Ctrl-C in ``bwlab fairness``: exit 130, one line naming the games kept; the same command
+    again says it resumes and prints the verdict of a run that never stopped."""
+    args = ("fairness", ROOT / "experiments/teams/example.toml", "--games", 64, "--round", 32,
+            "--boards", 8)
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "uninterrupted"))
+    code, whole, _ = run(capsys, *args)
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "j"))
+    monkeypatch.setattr(journal, "FLUSH_SECONDS", 0.0)
+    with monkeypatch.context() as m:
+        _interrupting_loop(m, after_games=40, error=CtrlC)
+        stopped, _, err = run(capsys, *args)
+    assert stopped == 130 and "finished games kept in" in err
+    again, out, err = run(capsys, *args)
+    assert (again, _timeless(out)) == (code, _timeless(whole))
+    assert "resuming an interrupted run" in err
+    assert list((tmp_path / "j").iterdir()) == []

@@ -195,3 +195,33 @@ def test_the_outlier_line_states_the_swap_with_its_interval_in_the_swap_s_sign()
     row = SimpleNamespace(ablation_low=-0.054, ablation_high=0.098)
     assert _swap_interval(row) == " (-9.8 to +5.4, 95 %, clustered by board)"
     assert _swap_interval(SimpleNamespace(ablation_low=np.nan, ablation_high=np.nan)) == ""
+
+
+def test_a_replay_in_which_no_game_moved_still_has_an_interval_that_covers():
+    """A swap that rarely changes a game: often every replayed game comes out as the original,
+    and the old interval (effect +- t * se) was then [0, 0], excluding the true effect. Planted:
+    the 128 games on 24 boards above, each board moving (with probability 4 %) every game on it
+    to "the card's team lost the replay"; the true effect is 0.04 * 1 = 0.04 of its chance to win.
+    In 400 replications (about 38 % of them with no game moved) the interval must cover the
+    truth at least 95 % of the time as far as a one-sided binomial test at 1 % can tell; the
+    clustered interval without the bound must not (it covers none of the no-move cards)."""
+    from scipy.stats import binomtest
+
+    from sim.analysis.cluster import clustered_mean
+
+    rng = np.random.default_rng(SEED + 1)
+    board = np.repeat(np.arange(BOARDS), GAMES_ON_BOARD)
+    truth = 0.04
+    bounded = unbounded = still = 0
+    for _ in range(REPLICATIONS):
+        d = (rng.random(BOARDS) < truth)[board].astype(float)
+        low, high = new_interval(d, BOARD_LABELS, 0.95)
+        bounded += bool(low <= truth <= high)
+        m = clustered_mean(d, BOARD_LABELS, 0.95)
+        unbounded += bool(m.lower <= truth <= m.upper)
+        still += not d.any()
+    assert 0.25 * REPLICATIONS < still < 0.5 * REPLICATIONS  # the case under test happens
+    assert binomtest(bounded, REPLICATIONS, 0.95, alternative="less").pvalue > 0.01, bounded
+    assert binomtest(unbounded, REPLICATIONS, 0.95, alternative="less").pvalue < 0.01, unbounded
+    low, high = new_interval(np.zeros(128), BOARD_LABELS, 0.95)
+    assert low == -high and high == pytest.approx(1 - 0.025 ** (1 / BOARDS))

@@ -54,6 +54,18 @@ class AblationInterval:
     df: int         # degrees of freedom of its t quantile (0: no interval, fewer than 2 games)
 
 
+def _no_game_moved(units: int, clustered: bool, confidence: float) -> AblationInterval:
+    """Every replayed game came out as the original: the paired differences have no spread,
+    and effect +- t * se would be [0, 0], a certainty no finite replay gives. The effect's size
+    is at most the share of games the swap changes; no change in ``units`` (boards, or games
+    when they are independent) bounds that share by Clopper-Pearson's upper limit for 0 of
+    ``units``, u = 1 - ((1 - confidence) / 2) ** (1 / units), so the interval is [-u, +u]
+    (tests/test_rarity_ablation_interval.py: planted rare changes). Counting boards, not games,
+    is conservative: all games of a board may move together."""
+    u = 1.0 - ((1.0 - confidence) / 2.0) ** (1.0 / units)
+    return AblationInterval(0.0, 0.0, -u, u, units if clustered else 0, units - 1)
+
+
 def ablation_interval(diff, boards=None, confidence: float = 0.95) -> AblationInterval:
     """One card's ablation effect and its interval from its paired differences ``diff`` (one per
     replayed game: its team won the original minus won the replay, each -1, 0 or 1) and each
@@ -66,13 +78,15 @@ def ablation_interval(diff, boards=None, confidence: float = 0.95) -> AblationIn
     taken as independent, sd / sqrt(n) with t on n - 1 degrees of freedom. Planted truth on
     boards like the study's (tests/test_rarity_ablation_interval.py): the 95 % interval covers
     94.75 %; the old one, effect +- 1.96 sd / sqrt(n), covered 87.25 %. Fewer than two games:
-    no interval (NaN)."""
+    no interval (NaN); no game moved: the bound of :func:`_no_game_moved`."""
     d = np.asarray(diff, dtype=float).ravel()
     if d.size < 2:
         effect = float(d.mean()) if d.size else 0.0
         return AblationInterval(effect, np.nan, np.nan, np.nan, 0, 0)
     g = 0 if boards is None else int(np.unique(np.asarray(boards)).size)
     clustered = g >= MIN_CLUSTERS
+    if not d.any():
+        return _no_game_moved(g if clustered else d.size, clustered, confidence)
     m = clustered_mean(d, np.asarray(boards) if clustered else None, confidence)
     return AblationInterval(float(m.rate), float(m.se), float(m.lower), float(m.upper),
                             g if clustered else 0, int(m.df))

@@ -427,3 +427,43 @@ def test_every_field_of_a_results_file_broken_is_one_named_problem_not_a_traceba
             else:
                 ranking_table(checked), endings_table(checked)  # no exception
     assert refused >= len(paths)
+
+
+def test_a_team_no_game_moved_for_keeps_an_interval_that_covers_the_rule_s_change():
+    """A ruling that rarely changes a winner, on 2 boards of 4 games: often no game moves for a
+    team, and its change read [0, 0]. Planted: each game is replayed with probability 15 %, its
+    winner then drawn with team 1 at 70 % (else the three others alike); the true change of team
+    1's chance to win is 0.15 * (0.70 - 0.25) = +6.75 points. Over 1,000 studies its interval
+    must cover that at least 95 % of the time as far as a one-sided binomial test at 1 % can
+    tell (it is [-u, +u], Clopper-Pearson for no change on 2 boards, where nothing moved); the
+    same intervals with [0, 0] where nothing moved must fail that test. Identical replays give
+    every team exactly that bound."""
+    from types import SimpleNamespace
+
+    from scipy import stats
+
+    from sim.analysis.cluster import no_change_bound
+    from sim.runner.rulings_compare import fairness_effect
+
+    rng = np.random.default_rng(np.random.SeedSequence(4903))
+    runs, covered, old, still, truth = 1000, 0, 0, 0, 0.15 * (0.70 - 0.25)
+    for _ in range(runs):
+        before = rng.integers(0, 4, size=8)
+        replay = rng.random(8) < 0.15
+        drawn = np.where(rng.random(8) < 0.70, 0, rng.integers(1, 4, size=8))
+        after = np.where(replay, drawn, before)
+        base, run_ = (SimpleNamespace(fair_winner=w, fair_board=np.arange(2), fair_trace=w[:, None])
+                      for w in (before, after))
+        team = fairness_effect(base, run_, list("abcd"), 0.05)["teams"][0]
+        hit = team["low"] <= truth <= team["high"]
+        moved = bool(np.any((before == 0) != (after == 0)))
+        covered += hit
+        old += hit and moved
+        still += not moved
+    assert still > 100
+    assert stats.binomtest(covered, runs, 0.95, alternative="less").pvalue > 0.01, covered
+    assert stats.binomtest(old, runs, 0.95, alternative="less").pvalue < 0.01, old
+    same = rng.integers(0, 4, size=8)
+    base = SimpleNamespace(fair_winner=same, fair_board=np.arange(2), fair_trace=same[:, None])
+    for t in fairness_effect(base, base, list("abcd"), 0.05)["teams"]:
+        assert (t["delta"], t["low"], t["high"]) == (0.0, -no_change_bound(2), no_change_bound(2))

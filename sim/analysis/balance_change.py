@@ -25,7 +25,7 @@ import numpy as np
 from scipy.stats import t as student_t
 
 from .balance import KIND_WORDS, KINDS, SIMULTANEOUS
-from .cluster import SE_ROUNDING, clustered_mean, clustered_share_interval
+from .cluster import SE_ROUNDING, clustered_mean, clustered_share_interval, no_change_bound
 
 NO_WINNER = "no winner"
 ENDINGS = KINDS + (NO_WINNER,)
@@ -110,14 +110,12 @@ def share_change(before, after, clusters=None, confidence: float = 0.95) -> Pair
 
 
 def _no_game_moved(pc: PairedChange, n: int, clusters, confidence: float) -> PairedChange:
-    """No game's value moved: the change of these games is exactly 0, but of the rule's it is
-    only at most the share of games it moves, which none moving on G boards bounds by
-    Clopper-Pearson's upper limit for 0 of G, u = 1 - ((1 - confidence) / 2) ** (1 / G): the
-    interval is [-u, +u] and p = 1. Boards, not games (all games of a board may move
-    together), so it is conservative; without boards, games. It was [0, 0], which missed a
-    planted change in 14 % of 2-board studies (docs/intervals.md)."""
+    """No game's value moved: the change of these games is exactly 0, but the rule's is only
+    bounded, [-u, +u] of :func:`cluster.no_change_bound` over the boards (games without boards),
+    and p = 1. It was [0, 0], which missed a planted change in 12 % of 2-board studies
+    (docs/intervals.md)."""
     units = n if clusters is None else int(np.unique(np.asarray(clusters)).size)
-    u = 1.0 - ((1.0 - confidence) / 2.0) ** (1.0 / max(units, 1))
+    u = no_change_bound(units, confidence)
     return replace(pc, low=-u, high=u, pvalue=1.0)
 
 

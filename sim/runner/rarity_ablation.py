@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.analysis.cluster import MIN_CLUSTERS, clustered_mean
+from sim.analysis.cluster import MIN_CLUSTERS, clustered_mean, no_change_bound
 
 from . import progress
 from .experiment import Experiment
@@ -55,14 +55,10 @@ class AblationInterval:
 
 
 def _no_game_moved(units: int, clustered: bool, confidence: float) -> AblationInterval:
-    """Every replayed game came out as the original: the paired differences have no spread,
-    and effect +- t * se would be [0, 0], a certainty no finite replay gives. The effect's size
-    is at most the share of games the swap changes; no change in ``units`` (boards, or games
-    when they are independent) bounds that share by Clopper-Pearson's upper limit for 0 of
-    ``units``, u = 1 - ((1 - confidence) / 2) ** (1 / units), so the interval is [-u, +u]
-    (tests/test_rarity_ablation_interval.py: planted rare changes). Counting boards, not games,
-    is conservative: all games of a board may move together."""
-    u = 1.0 - ((1.0 - confidence) / 2.0) ** (1.0 / units)
+    """Every replayed game came out as the original: [-u, +u] of
+    :func:`sim.analysis.cluster.no_change_bound` over ``units`` (boards, or games when they are
+    independent), not [0, 0] (tests/test_rarity_ablation_interval.py: planted rare changes)."""
+    u = no_change_bound(units, confidence)
     return AblationInterval(0.0, 0.0, -u, u, units if clustered else 0, units - 1)
 
 

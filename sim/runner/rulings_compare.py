@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.analysis.balance import change_of_rates_interval
-from sim.analysis.cluster import SE_ROUNDING, clustered_mean, t_quantile
+from sim.analysis.cluster import SE_ROUNDING, clustered_mean, no_change_bound, t_quantile
 from sim.analysis.fairness import OPEN, fairness_verdict, game_values
 from sim.catalogue.teams import TEAMS
 
@@ -74,10 +74,17 @@ def _without_width_fallback(y0, y1, d, boards):
     interval is the two rule sets' own rate intervals combined
     (:func:`sim.analysis.balance.change_of_rates_interval`), and |z| the value that puts the
     family's critical value exactly where that interval, at the family's level, reaches 0: the
-    team's effect matters exactly when that interval excludes no change. Every interval is
-    clipped to [-1, 1], where a change of a win rate lies (t on a few boards' df reaches past)."""
+    team's effect matters exactly when that interval excludes no change. A team no game moved
+    for gets [-u, +u] of :func:`sim.analysis.cluster.no_change_bound` over the boards, not [0,
+    0]. Every interval is clipped to [-1, 1], where a change of a win rate lies (t on a few
+    boards' df reaches past)."""
     low, high = np.maximum(d.lower, -1.0), np.minimum(d.upper, 1.0)
     z = [_z(d.rate[k], d.se[k]) for k in range(TEAMS)]
+    still = np.all(y0 == y1, axis=(0, 1))  # no game's value of the team moved
+    if still.any():
+        units = y0.shape[0] if boards is None else np.unique(np.asarray(boards)).size
+        u = no_change_bound(units, CONFIDENCE)
+        low[still], high[still] = -u, u
     flat = [k for k in range(TEAMS) if not d.se[k] > SE_ROUNDING and d.rate[k] != 0]
     if flat:
         level = _family_level(TEAMS)

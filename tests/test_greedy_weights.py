@@ -253,3 +253,20 @@ def test_the_tuner_writes_a_valid_weights_file_and_resumes(tmp_path, capsys):
     assert tuner.main(["--generations", "2", "--resume", *common]) == 0
     assert "generations = 2" in out.read_text()
     capsys.readouterr()
+
+
+def test_a_missing_weights_file_is_named_with_the_player_that_asked_for_it(capsys, tmp_path):
+    """``--policy greedy:weights=FILE`` with no such file: one line naming the file and the
+    player spec it came from (exit 2, no traceback); a problem inside an existing file keeps its
+    own line and field."""
+    missing = tmp_path / "nope.toml"
+    code, out, err = run(capsys, "fairness", "experiments/teams/example.toml", "--policy",
+                         f"greedy:weights={missing}")
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        f"error: {missing}: file: not found (the weights file of player "
+        f"'greedy:weights={missing}')"]
+    bad = tmp_path / "bad.toml"
+    bad.write_text("position = -1\n")
+    code, _, err = run(capsys, "rarity", "--policies", f"greedy,greedy:weights={bad}")
+    assert code == 2 and "the weights file of player" not in err and f"{bad}:1: position" in err

@@ -94,13 +94,20 @@ def parse_policy(text: str, budget: int | None = None) -> PolicySpec:
 
 def _weighted(raw: str, spec: PolicySpec, path: str) -> PolicySpec:
     """``spec`` with ``weights=PATH``: the file's weights (InputError listing its problems)."""
+    from dataclasses import replace
+
+    from sim.catalogue.diagnostics import InputError
     from sim.catalogue.greedy_weights import load_greedy_weights
 
     if spec.id not in WEIGHTED:
         raise ValueError(f"{raw!r}: {spec.name} takes no weights file")
     if not path:
         raise ValueError(f"{raw!r}: name a weights file after 'weights='")
-    weights = load_greedy_weights(path)
+    try:
+        weights = load_greedy_weights(path)
+    except InputError as exc:  # a missing or unreadable file: say which player named it
+        raise InputError([replace(q, message=f"{q.message} (the weights file of player {raw!r})")
+                          if q.field == "file" else q for q in exc.problems]) from None
     return PolicySpec(spec.name, spec.id, spec.budget, path, tuple(float(w) for w in weights))
 
 

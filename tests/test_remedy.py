@@ -21,7 +21,7 @@ from sim.catalogue.power import POWER_CURVE_FILE, power_score
 from sim.catalogue.remedy import RemedySteps, StatStep, stat_bounds, stat_value, with_stat
 from sim.cli.main import main
 from sim.runner.remedy import (LANDS, NONE, OVERSHOOTS, SHORT, UNSETTLED, Candidate, Check,
-                               candidates, distance, max_checks, search)
+                               candidates, distance, max_checks, search, verdict)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -67,12 +67,16 @@ def _ranked(spec):
 
     def measure(i):
         calls.append(i)
-        return Check(i, cands[i], float(ratings[i]), ratings[i] - 0.1, ratings[i] + 0.1, 0.0, 10)
+        return Check(i, cands[i], float(ratings[i]), ratings[i] - HALF, ratings[i] + HALF, 0.0, 10)
     return cands, measure, calls
 
 
+HALF = 0.1  # the half-width of every interval _ranked's checks report
+
+
 def _brute(cands, ratings, low, high):
-    inside = [i for i, r in enumerate(ratings) if low <= r <= high]
+    """The smallest-ranked candidate whose whole interval lies inside [low, high]."""
+    inside = [i for i, r in enumerate(ratings) if low <= r - HALF and r + HALF <= high]
     return inside[0] if inside else None
 
 
@@ -347,3 +351,25 @@ def test_unknown_remedy_card_is_a_one_line_error(capsys, tmp_path, monkeypatch):
     (err,) = capsys.readouterr().err.strip().splitlines()
     assert "name: unknown card 'Marioo'" in err and "did you mean Mario" in err
     assert not (tmp_path / "rarity_cards.csv").exists()
+
+
+def test_a_band_narrower_than_the_intervals_shows_the_smallest_change_whose_rating_reaches_it():
+    """A small study: every interval (here +- 3) is wider than the band and none clears its near
+    edge, so no change can land.
+    The search then bisects each stat for the smallest change whose rating enters the band and
+    shows it; the verdict calls it unsettled, never lands (within max_checks checks)."""
+    spec = [("max_health", -1.5 * k, 2.0 - 0.3 * k) for k in range(1, 13)]
+    rows = sorted(spec, key=lambda r: abs(r[1]))
+    cands = [Candidate(stat, 10, 10 - k, 100.0, 100.0 + d) for k, (stat, d, _) in enumerate(rows)]
+    ratings = [r for _, _, r in rows]
+    calls = []
+
+    def measure(i):
+        calls.append(i)
+        return Check(i, cands[i], ratings[i], ratings[i] - 3.0, ratings[i] + 3.0, 0.0, 10)
+
+    status, proposal, checks = search(cands, measure, 0.0, 0.5, -1)
+    first_inside = next(i for i, r in enumerate(ratings) if 0.0 <= r <= 0.5)
+    assert status == SHORT and proposal.index == first_inside
+    assert len(calls) == len(set(calls)) <= max_checks(cands)
+    assert verdict(status, proposal, 0.5, 1.96, 0.0, 0.5)[0] == UNSETTLED

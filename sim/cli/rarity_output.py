@@ -291,7 +291,8 @@ def echo_remedies(fixes: list[dict], budget: int, asked: list[str]) -> None:
         click.echo(head + f"{f['change']}, power {f['power_before']:.1f} → {f['power_after']:.1f} "
                    f"({f['power_delta']:+.1f}; power band {f['power_band_low']:g}-"
                    f"{f['power_band_high']:g}{'' if f['power_in_band'] else ', OUTSIDE it'})")
-        verdict = {"lands": "lands in its band (its whole interval inside)",
+        verdict = {"lands": f"lands in its band (its whole interval inside, in the search and "
+                            f"again on {f['confirmation_games']} games of its own)",
                    "unsettled": _unsettled(f),
                    "overshoots": "overshoots: every change that "
                    "reaches the band jumps past it; nearest shown",
@@ -306,7 +307,15 @@ def echo_remedies(fixes: list[dict], budget: int, asked: list[str]) -> None:
 
 def _unsettled(f: dict) -> str:
     """Why a remedy whose rating is inside the band does not land yet, and what would settle it."""
-    head = "inside the band, but its interval is not yet: "
+    inside = (f["band_low"] is None or f["band_low"] <= f["rating_after"]) and (
+        f["band_high"] is None or f["rating_after"] <= f["band_high"])
+    if f.get("confirmation_games"):
+        head = (f"its interval was inside the band in the search, but not on "
+                f"{f['confirmation_games']} games of its own (the check shown): ")
+    elif inside:
+        head = "inside the band, but its interval is not yet: "
+    else:
+        head = "not confirmed: "
     if f["replays_needed"] is None or f["replays_needed"] < 0:
         return head + ("no number of replays settles it (the study's own rating interval is too "
                        "wide): run the study with more --games")

@@ -18,20 +18,24 @@ rarity's band. A designer then asks "what do I change?". Three steps answer it:
    of freedom (summed game by game, it covered a planted shift in 92 % of 600 studies at 95 %).
 3. **Search** (:func:`search`): a bigger change of one stat moves the card further (its
    strength is monotone in each stat, like its power score), so per stat one check of its
-   largest change rules the stat out or a bisection finds its smallest change that reaches the
-   band; the best landing so far bounds the later stats. The simulation is free to disagree with
-   the power curve *across* stats (an attack point may matter less in play than its power says),
-   so the answer is the smallest landing candidate, not merely the first one along the ranking.
-   A candidate *lands* when its simulated rating's whole interval lies inside the band; when
-   the rating is inside but the interval is not, it is ``unsettled``, with how many replays
-   would settle it (:func:`replays_to_settle`: the replayed part of the interval shrinks as
-   1/sqrt(games), the study's own rating uncertainty does not, so sometimes only a longer study
-   can). When no rating reaches the band, the checked candidate nearest it is reported, with
-   status ``overshoots`` (changes reach the band but jump past it: the steps are too coarse) or
-   ``short`` (none reaches it).
+   largest change rules the stat out or a bisection finds its smallest change whose whole
+   interval clears the band's near edge; the best landing so far bounds the later stats. The
+   simulation is free to disagree with the power curve *across* stats (an attack point may
+   matter less in play than its power says), so the answer is the smallest landing candidate,
+   not merely the first one along the ranking. A candidate *lands* when its simulated rating's
+   whole interval lies inside the band.
+4. **Confirmation** (:func:`settle`, :func:`verdict`): the landing is replayed on the card's next
+   games, disjoint from the search's, and is advice only if it lands there too; otherwise it
+   is ``unsettled``, with how many replays would settle it (:func:`replays_to_settle`: the
+   replayed part of the interval shrinks as 1/sqrt(games), the study's own rating uncertainty
+   does not, so sometimes only a longer study can). When nothing lands, the checked candidate
+   nearest the band is reported: ``unsettled`` if its rating is inside (its interval is not),
+   else ``overshoots`` (changes clear the near edge but jump past the far one: the steps are too
+   coarse) or ``short`` (none reaches it). Calibrated under planted truth
+   (tests/test_remedy_calibration.py).
 
 Budget: ``budget`` replayed games per outlier, split evenly over the most checks the search can
-need (:func:`max_checks`), so it is never exceeded. Every check replays the same first games of
+need (:func:`max_checks`) and the confirmation, so it is never exceeded. Every check replays the same first games of
 the card, in game order, so candidates are compared on identical games. Everything is a pure
 function of the experiment's seed: the same seed gives the same remedy whatever the number of
 threads.
@@ -103,6 +107,7 @@ class Remedy:
     rating_high: float
     replays_needed: int | None = None  # UNSETTLED: replayed games per check that would settle
     #                                    it (-1: no number of replays can; a longer study can)
+    confirmation: Check | None = None  # the search's landing replayed on games of its own
 
 
 def candidates(cards, rules, steps: RemedySteps, card: int, direction: int,
@@ -150,54 +155,88 @@ def distance(rating: float, low: float, high: float) -> float:
 
 def search(cands: list[Candidate], measure: Callable[[int], Check], band_low: float,
            band_high: float, direction: int) -> tuple[str, Check | None, tuple[Check, ...]]:
-    """The smallest-ranked candidate whose measured rating lands in [band_low, band_high].
+    """The smallest-ranked candidate whose measured interval lies wholly inside [band_low,
+    band_high].
 
     Premise: for one stat, a bigger change moves the card further (its strength is monotone in
     each stat, as its power score is). Across stats the simulation may disagree with the power
     curve (a point of attack may matter less in play than its power suggests), so each stat is
-    searched on its own. Per stat: check its largest candidate still ranked below the best landing
-    found so far; if that does not *reach* the band (at or below its top for a nerf, at or above
-    its bottom for a buff), no smaller change of that stat will, and one check rules the stat out;
-    otherwise bisect for the smallest change that reaches it, which lands unless it jumps the
-    band (then no change of that stat lands). The best landing bounds every later stat, so the
-    result is the smallest landing candidate overall.
+    searched on its own. A candidate *clears* the band's near edge when its whole interval is at
+    or past it (at or below the top for a nerf, at or above the bottom for a buff). Per stat:
+    check its largest candidate still ranked below the best landing found so far; if that does
+    not clear the edge, no smaller change of that stat will, and one check rules the stat out;
+    otherwise bisect for the smallest change that clears it, which lands when its interval also
+    stays inside the far edge (else no change of that stat lands: a bigger one moves further
+    past). The best landing bounds every later stat, so the result is the smallest landing. A
+    stat whose largest change does not clear the edge but whose rating reaches the band (its
+    interval too wide to clear it: a small study) is bisected for the smallest change whose
+    rating reaches it, which is then shown, unsettled, if nothing lands.
+
+    Why the whole interval and not the rating: a search that stopped at the smallest change
+    whose *rating* entered the band found a change that lands only in 41.5 % of planted cards
+    that had one (tests/test_remedy_calibration.py); the rest were "unsettled", their interval
+    crossing the near edge. A landing found this way is a selection among noisy checks, so it is
+    confirmed on games of its own before it is advice (:func:`_remedy`, :func:`verdict`).
 
     Returns (status, proposal, every check in ranked order); ``measure(i)`` is called at most
     :func:`max_checks` times and never twice for one candidate. Status: LANDS; OVERSHOOTS (some
-    change reaches the band but every one passes it); SHORT (none reaches it); NONE (no
-    candidates). Without a landing, the proposal is the checked candidate nearest the band.
+    change clears the near edge but none stays inside the far one); SHORT (none clears it); NONE
+    (no candidates). Without a landing, the proposal is the checked candidate nearest the band.
     """
     done: dict[int, Check] = {}
 
-    def reached(i: int) -> bool:
+    def check(i: int) -> Check:
         if i not in done:
             done[i] = measure(i)
-        r = done[i].rating
+        return done[i]
+
+    def clears(i: int) -> bool:
+        c = check(i)
+        return c.high <= band_high if direction < 0 else c.low >= band_low
+
+    def reaches(i: int) -> bool:
+        r = check(i).rating
         return r <= band_high if direction < 0 else r >= band_low
 
     best = None
-    any_reached = False
+    any_cleared = False
     for chain in _chains(cands):
         chain = [i for i in chain if best is None or i < best]
-        if not chain or not reached(chain[-1]):
+        if not chain:
             continue
-        any_reached = True
-        lo, hi = 0, len(chain) - 1           # chain[hi] reaches the band
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if reached(chain[mid]):
-                hi = mid
-            else:
-                lo = mid + 1
-        if distance(done[chain[lo]].rating, band_low, band_high) == 0.0:
-            best = chain[lo]
+        if clears(chain[-1]):
+            any_cleared = True
+            first = chain[_first(chain, clears)]
+            if _inside(done[first], band_low, band_high):
+                best = first
+        elif reaches(chain[-1]):
+            # no change of this stat clears the edge (its interval is too wide), but its rating
+            # reaches the band: find the smallest that does, shown as unsettled if none lands
+            _first(chain, reaches)
     checks = tuple(done[i] for i in sorted(done))
     if not cands:
         return NONE, None, checks
     if best is not None:
         return LANDS, done[best], checks
     nearest = min(checks, key=lambda c: (distance(c.rating, band_low, band_high), c.index))
-    return (OVERSHOOTS if any_reached else SHORT), nearest, checks
+    return (OVERSHOOTS if any_cleared else SHORT), nearest, checks
+
+
+def _first(chain: list[int], holds: Callable[[int], bool]) -> int:
+    """Position of the first candidate of ``chain`` for which ``holds`` (true of its last, and
+    monotone along it), by bisection."""
+    lo, hi = 0, len(chain) - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if holds(chain[mid]):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _inside(c: Check, band_low: float, band_high: float) -> bool:
+    return band_low <= c.low and c.high <= band_high
 
 
 def remedies(catalogue, exp, seat_cards: np.ndarray, winner: np.ndarray, study, steps: RemedySteps,
@@ -230,54 +269,90 @@ def _shift_scale(boards: np.ndarray, z: float, confidence: float) -> float:
 
 def _remedy(catalogue, arena, seat_cards, winner, boards, study, steps, budget, c, beta, z, l2,
             confidence):
-    """One outlier's remedy (a stage of the progress line of its own)."""
-    from sim.engine.state.new_game import card_arrays
-
+    """One outlier's remedy (a stage of the progress line of its own): the search on the card's
+    first ``per_check`` games, its landing confirmed on the next ``per_check`` (:func:`verdict`)."""
     cards, rules = catalogue.cards, catalogue.rules
     with progress.stage(cards.names[c]):
         direction = -int(study.outlier[c])
         cands = candidates(cards, rules, steps, c, direction)
-        per_check = max(1, budget // max(1, max_checks(cands)))
-        holds = np.argwhere(seat_cards == c)[:per_check]            # (game, seat, slot), in order
+        per_check = max(1, budget // (max_checks(cands) + 1))  # + 1: the confirmation
+        holds = np.argwhere(seat_cards == c)                      # (game, seat, slot), in order
+        se0 = (float(study.rating_se[c]) if getattr(study, "rating_se", None) is not None
+               else (study.rating_high[c] - study.rating_low[c]) / (2.0 * z))
+        replay = _replayer(arena, cards, c, cands, seat_cards, winner, boards, beta, se0, z, l2,
+                           confidence)
+        lo_band, hi_band = float(study.band_low[c]), float(study.band_high[c])
+        searched, held_out = holds[:per_check], holds[per_check: 2 * per_check]
+
+        def check(i: int, confirm: bool) -> Check | None:
+            games = held_out if confirm else searched
+            return replay(i, games) if len(games) else None
+
+        status, proposal, checks, confirmation, needed = settle(cands, check, lo_band, hi_band,
+                                                                direction, se0, z)
+        return Remedy(c, direction, status, proposal, checks, len(cands), lo_band, hi_band,
+                      float(beta[c]), float(study.rating_low[c]), float(study.rating_high[c]),
+                      needed, confirmation)
+
+
+def _replayer(arena, cards, c, cands, seat_cards, winner, boards, beta, se0, z, l2, confidence):
+    """``replay(i, holds)``: candidate ``i`` checked on the card's games ``holds`` (rows of
+    (game, seat, slot)): those games replayed with the changed card, same boards, seats and dice,
+    and its rating as the study's plus the paired shift, with its interval (module doc)."""
+    from sim.engine.state.new_game import card_arrays
+
+    def replay(i: int, holds: np.ndarray) -> Check:
         games, seat = holds[:, 0].astype(np.int64), holds[:, 1].astype(np.int64)
         board = boards[games]
-        scale = _shift_scale(board, z, confidence)
         teams = seat_cards[games]
         rest = beta[teams].sum(axis=2)
         rest[np.arange(games.size), seat] -= beta[c]
-        o = offsets(rest, seat)
-        won0, ranked0 = winner[games] == seat, winner[games] >= 0
-        se0 = (float(study.rating_se[c]) if getattr(study, "rating_se", None) is not None
-               else (study.rating_high[c] - study.rating_low[c]) / (2.0 * z))
+        cand = cands[i]
+        changed = replace(arena, cards=card_arrays(with_stat(cards, c, cand.stat, cand.new)))
+        w1 = replay_winners(changed, games, teams)
+        sh = paired_shift(offsets(rest, seat), winner[games] == seat, winner[games] >= 0,
+                          w1 == seat, w1 >= 0, prior=float(beta[c]), l2=l2, clusters=board)
+        rating = float(beta[c]) + sh.delta
+        scale = _shift_scale(board, z, confidence)
+        half = z * math.sqrt(se0 ** 2 + (scale * sh.se if sh.games else 0.0) ** 2)
+        return Check(i, cand, rating, rating - half, rating + half, sh.win_change, sh.games)
 
-        def measure(i: int, c=c, cands=cands, games=games, seat=seat, teams=teams, o=o,
-                    won0=won0, ranked0=ranked0, se0=se0, board=board, scale=scale) -> Check:
-            cand = cands[i]
-            changed = replace(arena, cards=card_arrays(with_stat(cards, c, cand.stat, cand.new)))
-            w1 = replay_winners(changed, games, teams)
-            sh = paired_shift(o, won0, ranked0, w1 == seat, w1 >= 0, prior=float(beta[c]), l2=l2,
-                              clusters=board)
-            rating = float(beta[c]) + sh.delta
-            half = z * math.sqrt(se0 ** 2 + (scale * sh.se if sh.games else 0.0) ** 2)
-            return Check(i, cand, rating, rating - half, rating + half, sh.win_change, sh.games)
+    return replay
 
-        lo_band, hi_band = float(study.band_low[c]), float(study.band_high[c])
-        status, proposal, checks = search(cands, measure, lo_band, hi_band, direction)
-        status, needed = verdict(status, proposal, se0, z, lo_band, hi_band)
-        return Remedy(c, direction, status, proposal, checks, len(cands), lo_band, hi_band,
-                      float(beta[c]), float(study.rating_low[c]), float(study.rating_high[c]),
-                      needed)
+
+def settle(cands: list[Candidate], check: Callable[[int, bool], Check | None], band_low: float,
+           band_high: float, direction: int, se0: float, z: float):
+    """The search, then its landing confirmed: ``check(i, confirm)`` plays candidate ``i`` on
+    the search's games (``confirm`` False) or on games of its own (True; None when the card has
+    none left). Returns (status, proposal, search checks, confirmation, replays needed)."""
+    status, proposal, checks = search(cands, lambda i: check(i, False), band_low, band_high,
+                                      direction)
+    confirmation = check(proposal.index, True) if status == LANDS else None
+    status, needed = verdict(status, proposal, se0, z, band_low, band_high, confirmation)
+    return status, proposal, checks, confirmation, needed
 
 
 def verdict(status: str, proposal: Check | None, se0: float, z: float, band_low: float,
-            band_high: float) -> tuple[str, int | None]:
-    """The remedy's final status: the search's LANDS (its rating inside the band) stands only
-    when the proposal's whole interval lies inside the band, else it is UNSETTLED with the
-    replays per check that would settle it (:func:`replays_to_settle`). Calibrated with the
-    search under planted truth (tests/test_remedy_calibration.py): a change whose true rating
-    lies outside the band lands in 4.6-4.9 % of remedies where every check is a chance to land
-    by noise (alpha 5 %)."""
-    if status == LANDS and not band_low <= proposal.low <= proposal.high <= band_high:
+            band_high: float, confirmation: Check | None = None) -> tuple[str, int | None]:
+    """The remedy's final status and, when UNSETTLED, the replayed games per check that would
+    settle it (:func:`replays_to_settle`; -1: only a longer study can).
+
+    The search's LANDS is a selection among noisy checks (the smallest change whose interval
+    came out inside), so it is advice only once the same change, replayed on the card's next
+    games (disjoint from the search's: its own dice), again has its whole interval inside the
+    band; else, or without such games, it is UNSETTLED. A search without a landing whose nearest
+    check has its rating inside the band (its interval crossing an edge) is UNSETTLED too.
+    Calibrated under planted truth (tests/test_remedy_calibration.py): a change whose true
+    rating lies outside the band is advised in at most about 5 % of remedies, even where every
+    check is a chance to land by noise; where some change truly sits in the middle of the band,
+    it is advised in most."""
+    if status == LANDS:
+        if confirmation is None:
+            return UNSETTLED, -1
+        if _inside(confirmation, band_low, band_high):
+            return LANDS, None
+        return UNSETTLED, replays_to_settle(confirmation, se0, z, band_low, band_high)
+    if proposal is not None and distance(proposal.rating, band_low, band_high) == 0.0:
         return UNSETTLED, replays_to_settle(proposal, se0, z, band_low, band_high)
     return status, None
 
@@ -310,6 +385,7 @@ def remedy_records(found: list[Remedy], catalogue, power_bands: np.ndarray) -> l
     for r in found:
         rarity = int(catalogue.cards.rarity[r.card])
         p = r.proposal
+        shown = r.confirmation or p  # the check behind the verdict: the confirmation if played
         row = {"card": names[r.card], "rarity": rules.rarities[rarity],
                "direction": "nerf" if r.direction < 0 else "buff", "status": r.status,
                "change": p.candidate.change if p else "", "stat": p.candidate.stat if p else "",
@@ -321,13 +397,16 @@ def remedy_records(found: list[Remedy], catalogue, power_bands: np.ndarray) -> l
                "power_band_high": float(power_bands[rarity, 1]),
                "rating_before": r.rating, "rating_before_low": r.rating_low,
                "rating_before_high": r.rating_high,
-               "rating_after": p.rating if p else None, "rating_after_low": p.low if p else None,
-               "rating_after_high": p.high if p else None,
+               "rating_after": shown.rating if p else None,
+               "rating_after_low": shown.low if p else None,
+               "rating_after_high": shown.high if p else None,
                "band_low": _finite(r.band_low), "band_high": _finite(r.band_high),
-               "win_change": p.win_change if p else None,
+               "win_change": shown.win_change if p else None,
                "candidates": r.candidates, "checks_run": len(r.checks),
                "games_per_check": p.games if p else 0,
-               "games_replayed": int(sum(c.games for c in r.checks)),
+               "confirmation_games": r.confirmation.games if r.confirmation else 0,
+               "games_replayed": int(sum(c.games for c in r.checks)
+                                     + (r.confirmation.games if r.confirmation else 0)),
                "replays_needed": r.replays_needed}
         row["power_in_band"] = (p is not None and row["power_band_low"] <= row["power_after"]
                                 <= row["power_band_high"])
@@ -339,6 +418,6 @@ def remedy_records(found: list[Remedy], catalogue, power_bands: np.ndarray) -> l
 
 
 __all__ = ["Candidate", "Check", "Remedy", "candidates", "max_checks", "search", "remedies",
-           "verdict",
+           "settle", "verdict",
            "remedy_records", "distance", "replays_to_settle", "LANDS", "OVERSHOOTS", "SHORT",
            "NONE", "UNSETTLED"]

@@ -35,8 +35,9 @@ rarity's band. A designer then asks "what do I change?". Three steps answer it:
    (tests/test_remedy_calibration.py).
 
 Budget: ``budget`` replayed games per outlier, split evenly over the most checks the search can
-need (:func:`max_checks`) and the confirmation, so it is never exceeded. Every check replays the same first games of
-the card, in game order, so candidates are compared on identical games. Everything is a pure
+need (:func:`max_checks`) and the confirmation, so it is never exceeded. Every check of the
+search replays the same first games of the card, in game order, so candidates are compared on
+identical games; the confirmation replays the next ones. Everything is a pure
 function of the experiment's seed: the same seed gives the same remedy whatever the number of
 threads.
 """

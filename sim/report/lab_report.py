@@ -183,8 +183,10 @@ def _remedies(page, catalogue, exp, seat_cards, winner, st, curve, remedy_games)
     page.heading("Remedies for the outliers", "remedies")
     page.text(f"For each outlier, the smallest single-stat change (ranked by how much it moves the "
               f"power score; steps from [remedy] in {POWER_CURVE_FILE}) whose replayed games — "
-              f"same seeds, at most {remedy_games} per outlier — put its rating inside its "
-              f"rarity's band (status lands); overshoots / short show the nearest change checked.")
+              f"same seeds, at most {remedy_games} per outlier — put its rating's whole 95 % "
+              f"interval inside its rarity's band, and again on the card's next games (status "
+              f"lands; the rating columns are that confirmation's); unsettled: inside but not "
+              f"yet sure; overshoots / short show the nearest change checked.")
     page.cite("remedies", f"at most {remedy_games:,} replayed games per outlier, same seeds")
     page.table(fixes if len(fixes) else pd.DataFrame({"remedy": ["none needed: no outlier"]}))
     return fixes

@@ -24,15 +24,20 @@ ROOT = Path(__file__).resolve().parents[1]
 RATES = np.array([0.33, 0.12, 0.40, 0.15])  # the shipped matchup's teams, roughly
 
 
-def test_the_gate_as_shipped_keeps_its_suite_alpha_with_no_drift(monkeypatch):
+def _shipped_suite():
+    """The shipped suite's first matchup as the gate plays it: (suite, experiment, game cap,
+    each game's board, boards, each metric's alpha)."""
     catalogue = load_catalogue(ROOT / "cards")
     suite = drift.load_suite(ROOT / "experiments" / "drift.toml", catalogue.cards,
                              tuple(POLICY_IDS))
     exp = suite.experiments[0]
     cap = suite.max_games
     board = schedule(exp, 0, cap).board
-    n_boards = int(board.max()) + 1
-    alpha = suite.alpha / (4 * len(suite.experiments))
+    return suite, exp, cap, board, int(board.max()) + 1, suite.alpha / (4 * len(suite.experiments))
+
+
+def test_the_gate_as_shipped_keeps_its_suite_alpha_with_no_drift(monkeypatch):
+    suite, exp, cap, board, n_boards, alpha = _shipped_suite()
     rng = np.random.default_rng(4805)
     state = {}
 
@@ -70,14 +75,7 @@ def test_the_elo_intervals_cover_a_planted_drift_where_the_gate_stops(monkeypatc
 
     from sim.analysis.ratings import ELO_PER_NAT
 
-    catalogue = load_catalogue(ROOT / "cards")
-    suite = drift.load_suite(ROOT / "experiments" / "drift.toml", catalogue.cards,
-                             tuple(POLICY_IDS))
-    exp = suite.experiments[0]
-    cap = suite.max_games
-    board = schedule(exp, 0, cap).board
-    n_boards = int(board.max()) + 1
-    alpha = suite.alpha / (4 * len(suite.experiments))
+    suite, exp, cap, board, n_boards, alpha = _shipped_suite()
     lift = np.array([60.0 / ELO_PER_NAT, 0.0, 0.0, 0.0])
 
     def shares(effect, today):

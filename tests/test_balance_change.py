@@ -203,3 +203,17 @@ def test_a_share_no_game_moved_on_two_boards_still_covers_the_rule_s_change():
     assert still > 50  # the case under test happens
     assert binomtest(covered, studies, 0.95, alternative="less").pvalue > 0.01, covered
     assert binomtest(old, studies, 0.95, alternative="less").pvalue < 0.01, old
+
+
+def test_the_same_code_replaying_the_same_games_changes_nothing_exactly():
+    """The drift gate with the baseline's engine and cards replays every recorded game exactly:
+    a share no game moved then changed by exactly 0, not by the zero-event bound that a changed
+    rule or engine gets (the same games on other boards could move)."""
+    rng = np.random.default_rng(4909)
+    board = np.repeat(np.arange(32), 4)
+    games = {"outcome": _games(rng, board.size, board), "winner": rng.integers(0, 4, board.size),
+             "rotations": np.full(board.size, 30)}
+    same = balance_change(games, games, board, same_code=True).endings[SIMULTANEOUS]
+    other = balance_change(games, games, board).endings[SIMULTANEOUS]
+    assert (same.change, same.low, same.high) == (0.0, 0.0, 0.0)
+    assert other.change == 0.0 and other.low < 0.0 < other.high

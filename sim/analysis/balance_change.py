@@ -171,14 +171,17 @@ class BalanceChange:
                 "same_step_winner_changed": self.same_step_winner_changed}
 
 
-def balance_change(before: dict, after: dict, clusters=None,
-                   confidence: float = 0.95) -> BalanceChange:
+def balance_change(before: dict, after: dict, clusters=None, confidence: float = 0.95,
+                   same_code: bool = False) -> BalanceChange:
     """The paired changes between two replays of the same games. ``before`` and ``after``:
     per-game ``outcome`` (engine labels), ``winner`` (-1: nobody), ``rotations`` and optionally
-    ``lead_changes`` (``None`` on either side: not compared)."""
+    ``lead_changes`` (``None`` on either side: not compared). ``same_code``: both sides were
+    played by the same engine on the same cards, so every game is the same game and a share no
+    game moved changed by exactly 0 (else the zero-event bound of :func:`share_change`)."""
     i0 = ending_indicators(before["outcome"], before["winner"])
     i1 = ending_indicators(after["outcome"], after["winner"])
-    endings = {k: share_change(i0[k], i1[k], clusters, confidence) for k in ENDINGS}
+    endings = {k: (paired_change(i0[k], i1[k], clusters, confidence) if same_code
+                   else share_change(i0[k], i1[k], clusters, confidence)) for k in ENDINGS}
     length = paired_change(before["rotations"], after["rotations"], clusters, confidence)
     lead = None
     if before.get("lead_changes") is not None and after.get("lead_changes") is not None:

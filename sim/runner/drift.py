@@ -293,8 +293,10 @@ def _decide_all(before, after, board, suite: Suite, alpha: float) -> list[Paired
                          beta=suite.beta) for k in range(4)]
 
 
-def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alpha):
-    """Play one matchup round by round, paired with its "before", until every team is decided."""
+def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alpha,
+                  same_code: bool = False):
+    """Play one matchup round by round, paired with its "before", until every team is decided
+    (``same_code``: the baseline's engine and cards, so every game replays the recorded one)."""
     names = team_card_names(exp, catalogue.cards)
     recorded = _recorded(baseline, exp)
     cap = min(suite.max_games, recorded["winner_team"].size)
@@ -310,7 +312,7 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
     source = ("replayed" if before_arena is not None else
               "recorded" if before is not None else "not recorded")
     return ([MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)],
-            matchup_balance(exp, before, after, source))
+            matchup_balance(exp, before, after, source, same_code))
 
 
 def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha) -> tuple:
@@ -364,9 +366,10 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
                 reference = None
                 first = exc.problems[0]
                 unreadable = str(replace(first, file=Path(first.file).name))
+        same_code = not changed and baseline["engine"]["source"] == engine_digest()
         for exp in suite.experiments:
             tests, bal = _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path,
-                                       alpha)
+                                       alpha, same_code)
             results += tests
             balance.append(bal)
     changes = combat_changes(baseline["combat"], combat_snapshot(catalogue.rules))

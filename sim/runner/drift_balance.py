@@ -49,10 +49,12 @@ def game_metrics(exp: Experiment, cols: dict) -> dict:
                         "games": int(winner.size)}}
 
 
-def matchup_balance(exp: Experiment, before: dict | None, after: dict, source: str) -> dict:
+def matchup_balance(exp: Experiment, before: dict | None, after: dict, source: str,
+                    same_code: bool = False) -> dict:
     """One matchup's metrics now and before, and their paired change (None where the baseline
     does not record its games' endings). ``source``: where "before" comes from ("recorded",
-    "replayed", "not recorded", or "new baseline" when ``after`` is a baseline being written)."""
+    "replayed", "not recorded", or "new baseline" when ``after`` is a baseline being written);
+    ``same_code``: the same engine and cards as the baseline (every game the same game)."""
     n = int(np.asarray(after["winner_team"]).size)
     doc = {"matchup": exp.name, "teams": list(exp.team_names), "games": n,
            "now": game_metrics(exp, after), "before_source": source,
@@ -65,7 +67,8 @@ def matchup_balance(exp: Experiment, before: dict | None, after: dict, source: s
                     "rotations": c["rotations"], "lead_changes": c["lead_changes"]}
 
         doc["before"] = game_metrics(exp, before)
-        doc["change"] = balance_change(sides(before), sides(after), board).as_dict()
+        doc["change"] = balance_change(sides(before), sides(after), board,
+                                       same_code=same_code).as_dict()
     elif source == "not recorded":
         doc["before_missing"] = NOT_RECORDED
     return doc

@@ -121,15 +121,18 @@ def effective_trials(successes, clusters=None) -> tuple[float, float]:
     return p * n / deff, n / deff
 
 
-def no_change_bound(units: int, confidence: float = 0.95) -> float:
-    """How large a paired change can be when none of ``units`` units moved: every paired
-    difference 0, so effect +- t * se is [0, 0], a certainty no finite replay gives. A change's
-    size is at most the share of units it moves (each difference lies in [-1, 1]); none moving
-    in ``units`` bounds that share by Clopper-Pearson's upper limit for 0 of ``units``, u = 1 -
-    ((1 - confidence) / 2) ** (1 / units), and the interval is [-u, +u]. Count boards, not games,
-    where games share boards (all games of a board may move together): conservative. Used by
-    the rarity ablation and the rulings' shares and teams (docs/intervals.md)."""
-    return 1.0 - ((1.0 - confidence) / 2.0) ** (1.0 / max(int(units), 1))
+def no_change_bound(n: int, clusters=None, confidence: float = 0.95) -> float:
+    """How large a paired change can be when none of ``n`` paired observations moved: every
+    paired difference 0, so effect +- t * se is [0, 0], a certainty no finite replay gives. A
+    change's size is at most the share of units it moves (each difference lies in [-1, 1]); none
+    moving in G units bounds that share by Clopper-Pearson's upper limit for 0 of G, u = 1 -
+    ((1 - confidence) / 2) ** (1 / G), and the interval is [-u, +u]. The units are the distinct
+    ``clusters`` (each observation's board; None: the observations themselves, as
+    :func:`cluster_ids` counts them): boards, not games, where games share boards (all games of
+    a board may move together), which is conservative. Used by the rarity ablation and the
+    rulings' shares and teams (docs/intervals.md)."""
+    _, units = cluster_ids(clusters, n)
+    return 1.0 - ((1.0 - confidence) / 2.0) ** (1.0 / max(units, 1))
 
 
 # A standard error at or below this is rounding, not spread: a sandwich variance that is 0 in

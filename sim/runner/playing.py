@@ -64,14 +64,13 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
         {"stacked": stacked, "cards": cards, "board_of": board_of, "team_cards": team_cards,
          "root_seed": int(root_seed), "policies": policies, "seats": seats, "games": indices,
          "budgets": budgets, "weights": weights}, n, len(loop.RESULT_COLUMNS), card_shape)
-    if call is not None:
+    if call is not None:  # its buffers hold the games found in the journal
         out, todo = call.out, np.flatnonzero(~call.done)
-        card_out = call.card_out if per_card else np.zeros((n, 4, 5, len(loop.CARD_COLUMNS)),
-                                                           np.int64)
         progress.skip(n - todo.size)
     else:
         out, todo = np.zeros((n, len(loop.RESULT_COLUMNS)), np.int64), np.arange(n)
-        card_out = np.zeros((n, 4, 5, len(loop.CARD_COLUMNS)), np.int64)
+    card_out = (call.card_out if call is not None and per_card
+                else np.zeros((n, 4, 5, len(loop.CARD_COLUMNS)), np.int64))
 
     def play(lo: int, hi: int):
         t0 = time.perf_counter()

@@ -58,7 +58,7 @@ def _no_game_moved(units: int, clustered: bool, confidence: float) -> AblationIn
     """Every replayed game came out as the original: [-u, +u] of
     :func:`sim.analysis.cluster.no_change_bound` over ``units`` (boards, or games when they are
     independent), not [0, 0] (tests/test_rarity_ablation_interval.py: planted rare changes)."""
-    u = no_change_bound(units, confidence)
+    u = no_change_bound(units, confidence=confidence)
     return AblationInterval(0.0, 0.0, -u, u, units if clustered else 0, units - 1)
 
 

@@ -82,8 +82,7 @@ def _without_width_fallback(y0, y1, d, boards):
     z = [_z(d.rate[k], d.se[k]) for k in range(TEAMS)]
     still = np.all(y0 == y1, axis=(0, 1))  # no game's value of the team moved
     if still.any():
-        units = y0.shape[0] if boards is None else np.unique(np.asarray(boards)).size
-        u = no_change_bound(units, CONFIDENCE)
+        u = no_change_bound(y0.shape[0], boards, CONFIDENCE)
         low[still], high[still] = -u, u
     flat = [k for k in range(TEAMS) if not d.se[k] > SE_ROUNDING and d.rate[k] != 0]
     if flat:

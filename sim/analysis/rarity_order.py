@@ -146,17 +146,17 @@ def _bootstrap_medians(rating, se_card, rarity, played, have, n_rarities: int, d
     from N(rating, se) (NaN for a rarity with no card in play or a card without a finite SE)."""
     cards = np.flatnonzero(played)
     cards = cards[np.argsort(rarity[cards], kind="stable")]       # each rarity's cards together
-    drawn = _order_noise(seed, draws, cards.size) * se_card[cards]  # [draws, cards in play]
+    drawn = order_noise(seed, draws, cards.size) * se_card[cards]  # [draws, cards in play]
     drawn += rating[cards]
     edges = np.searchsorted(rarity[cards], np.arange(n_rarities + 1))
     boot = np.full((draws, n_rarities), np.nan)
     for r in have:
         if np.all(np.isfinite(drawn[:, edges[r]:edges[r + 1]])):  # else NaN: not settled
-            boot[:, r] = _row_medians(drawn[:, edges[r]:edges[r + 1]])
+            boot[:, r] = row_medians(drawn[:, edges[r]:edges[r + 1]])
     return boot
 
 
-def _row_medians(x: np.ndarray) -> np.ndarray:
+def row_medians(x: np.ndarray) -> np.ndarray:
     """np.median(x, axis=1) of finite values, by one sort (several times faster here)."""
     n = x.shape[1]
     s = np.sort(x, axis=1)
@@ -178,7 +178,7 @@ def _one_sided_p(diff, se, df) -> np.ndarray:
     return p
 
 
-def _order_noise(seed: int, draws: int, n: int) -> np.ndarray:
+def order_noise(seed: int, draws: int, n: int) -> np.ndarray:
     """Standard normal draws [draws, n] of the order test's bootstrap, from SeedSequence(seed):
     the same for the same (seed, draws, n), whoever computes them."""
     key = (int(seed), int(draws), int(n))

@@ -40,6 +40,7 @@ import numpy as np
 from sim.analysis.cluster import MIN_CLUSTERS, clustered_share_interval
 from sim.analysis.intervals import wilson_interval
 from sim.analysis.multiple import adjust
+from sim.analysis.rarity_bands import band_edges, edge_distance_se  # noqa: F401 (callers)
 from sim.analysis.ratings import composition_strengths
 from sim.analysis.rarity_order import (  # noqa: F401 (the verdict's words, for callers)
     DOES_NOT_HOLD, HOLDS, NOT_SETTLED, ORDER_ALPHA, OrderTest, order_test)
@@ -73,6 +74,17 @@ class RarityStudy:
     correction: str = "holm"
     inside: np.ndarray | None = None     # shown inside its band (two one-sided tests, corrected)
     order: OrderTest | None = None       # the rarity order's three-way verdict (order_test)
+    # standard error of (rating - band_low) and of (rating - band_high): the edges' error too
+    edge_se_low: np.ndarray | None = None
+    edge_se_high: np.ndarray | None = None
+
+    def distance_se(self, c: int) -> float | None:
+        """The larger standard error of card ``c``'s distance to its two band edges (the
+        edges' estimation error and its own rating's; :func:`edge_distance_se`); the rating's
+        own standard error for a study without them; None without standard errors."""
+        if self.edge_se_low is None or self.edge_se_high is None:
+            return None if self.rating_se is None else float(self.rating_se[c])
+        return float(max(self.edge_se_low[c], self.edge_se_high[c]))
 
     @property
     def order_verdict(self) -> str:
@@ -100,9 +112,11 @@ class RarityStudy:
         from scipy.stats import norm
 
         z_bar = norm.isf(alpha / max(int((self.held > 0).sum()), 1))
+        se_low = self.rating_se if self.edge_se_low is None else self.edge_se_low
+        se_high = self.rating_se if self.edge_se_high is None else self.edge_se_high
         with np.errstate(invalid="ignore", divide="ignore"):
-            z = np.minimum(np.abs(self.rating - self.band_low),
-                           np.abs(self.rating - self.band_high)) / self.rating_se
+            z = np.minimum(np.abs(self.rating - self.band_low) / se_low,
+                           np.abs(self.rating - self.band_high) / se_high)
             need = np.where(z > 0.05, np.ceil(self.games * (z_bar / z) ** 2), np.inf)
         return np.where(self.undecided, need, 0.0)
 
@@ -225,45 +239,53 @@ def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n
                     else np.nan for r in range(n_rarities)])
     low_edge, high_edge = band_edges(med)
     band_low, band_high = low_edge[rarity], high_edge[rarity]
+    # the edges are estimates too: each card is judged on its distance's error, not its own
+    edge_se = edge_distance_se(fit.beta, fit.se, rarity, played, n_rarities)
     p, p_adj, outlier = band_tests(fit.beta, fit.se, band_low, band_high, played, fit.df,
-                                   1.0 - confidence, correction)
+                                   1.0 - confidence, correction, edge_se)
     inside = inside_tests(fit.beta, fit.se, band_low, band_high, played, fit.df,
-                          1.0 - confidence, correction)
+                          1.0 - confidence, correction, edge_se)
     implied = plays_like(fit.beta, med, rarity, outlier)
     # the point estimates' order (no uncertainty): kept for scripts, never printed as a verdict
     ordered = bool(np.all(np.diff(med[~np.isnan(med)]) > 0))
     order = order_test(fit.beta, fit.se, rarity, played, n_rarities, df=fit.df)
     return RarityStudy(n_games, held, wins, low, high, fit.beta, r_low, r_high, med, band_low,
                        band_high, ordered, outlier, implied, n_boards if clustered else 0,
-                       fit.se, p, p_adj, correction, inside, order)
+                       fit.se, p, p_adj, correction, inside, order, *edge_se)
 
 
-def inside_tests(rating, se, band_low, band_high, played, df, alpha: float, correction: str
-                 ) -> np.ndarray:
+def inside_tests(rating, se, band_low, band_high, played, df, alpha: float, correction: str,
+                 edge_se=None) -> np.ndarray:
     """Per card: shown inside its band? Two one-sided tests (H0: rating <= the bottom edge, or
     >= the top edge; the larger p-value answers both), adjusted over the cards in play like the
-    outlier flags. An open edge (the lowest or highest rarity) needs no test."""
+    outlier flags. An open edge (the lowest or highest rarity) needs no test. ``edge_se``
+    (se_low, se_high): the standard errors of the distances to the edges (the edges' error
+    counted, :func:`edge_distance_se`); None: the edges taken as known (``se`` for both)."""
     rating, se = np.asarray(rating, float), np.asarray(se, float)
+    se_low, se_high = (se, se) if edge_se is None else edge_se
     dist = _rating_distribution(df)
     with np.errstate(invalid="ignore", divide="ignore"):
-        p_low = np.where(np.isneginf(band_low), 0.0, dist.sf((rating - band_low) / se))
-        p_high = np.where(np.isposinf(band_high), 0.0, dist.sf((band_high - rating) / se))
+        p_low = np.where(np.isneginf(band_low), 0.0, dist.sf((rating - band_low) / se_low))
+        p_high = np.where(np.isposinf(band_high), 0.0, dist.sf((band_high - rating) / se_high))
     _, p_adj = _corrected(np.nan_to_num(np.maximum(p_low, p_high), nan=1.0), se, played,
                           correction)
     return played & (p_adj <= alpha)
 
 
-def band_tests(rating, se, band_low, band_high, played, df, alpha: float, correction: str):
+def band_tests(rating, se, band_low, band_high, played, df, alpha: float, correction: str,
+               edge_se=None):
     """Per card: the one-sided p-value that it lies outside its band on the side its rating
     leans to (H0: rating <= the top edge for a card above its band's middle, >= the bottom edge
     otherwise; t on ``df`` for a clustered fit, else normal), adjusted over the cards in play,
     and the flags (-1 weak, +1 strong) where the adjusted p-value is at most ``alpha``. Why
-    corrected: the study tests every card at once (``sim.analysis.multiple``)."""
+    corrected: the study tests every card at once (``sim.analysis.multiple``). ``edge_se`` as
+    for :func:`inside_tests`."""
     rating, se = np.asarray(rating, float), np.asarray(se, float)
+    se_low, se_high = (se, se) if edge_se is None else edge_se
     dist = _rating_distribution(df)
     with np.errstate(invalid="ignore", divide="ignore"):
-        z_high = (rating - band_high) / se          # > 0: above the top edge
-        z_low = (band_low - rating) / se            # > 0: below the bottom edge
+        z_high = (rating - band_high) / se_high     # > 0: above the top edge
+        z_low = (band_low - rating) / se_low        # > 0: below the bottom edge
     up = np.nan_to_num(z_high, nan=-np.inf) >= np.nan_to_num(z_low, nan=-np.inf)
     z = np.where(up, z_high, z_low)
     p, p_adj = _corrected(np.where(np.isfinite(z), dist.sf(np.nan_to_num(z, nan=0.0)), 1.0),
@@ -320,21 +342,6 @@ def _win_intervals(seat_cards, won, boards, n_cards: int, confidence: float):
         elif rows.size:
             low[c], high[c] = clustered_share_interval(wins_row[rows],
                                                        np.asarray(boards)[game[rows]], confidence)
-    return low, high
-
-
-def band_edges(median: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each rarity's band: halfway to the medians of the nearest rarities below and above that
-    have cards in play (open at the ends), widened when needed to hold its own median — when the
-    medians come out of order, halfway to a neighbour can lie beyond a rarity's own median, and
-    its typical card would be called an outlier; NaN for a rarity with no card in play."""
-    have = np.flatnonzero(~np.isnan(median))
-    low = np.full(median.size, np.nan)
-    high = np.full(median.size, np.nan)
-    for j, r in enumerate(have):
-        low[r] = min((median[have[j - 1]] + median[r]) / 2, median[r]) if j > 0 else -np.inf
-        high[r] = (max((median[r] + median[have[j + 1]]) / 2, median[r]) if j + 1 < have.size
-                   else np.inf)
     return low, high
 
 

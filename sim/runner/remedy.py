@@ -16,6 +16,9 @@ rarity's band. A designer then asks "what do I change?". Three steps answer it:
    change remain, and the reported interval carries them: the shift's standard error is
    clustered by the board each replayed game was played on, with t on the boards' G - 1 degrees
    of freedom (summed game by game, it covered a planted shift in 92 % of 600 studies at 95 %).
+   The study's part is the standard error of the card's distance to its band's edges, not of
+   its rating alone: the edges are medians the study estimated
+   (:func:`sim.analysis.rarity_bands.edge_distance_se`).
 3. **Search** (:func:`search`): a bigger change of one stat moves the card further (its
    strength is monotone in each stat, like its power score), so per stat one check of its
    largest change rules the stat out or a bisection finds its smallest change whose whole
@@ -142,8 +145,9 @@ def _remedy(catalogue, arena, seat_cards, winner, boards, study, steps, budget, 
         cands = candidates(cards, rules, steps, c, direction)
         per_check = max(1, budget // (max_checks(cands) + 1))  # + 1: the confirmation
         holds = np.argwhere(seat_cards == c)                      # (game, seat, slot), in order
-        se0 = (float(study.rating_se[c]) if getattr(study, "rating_se", None) is not None
-               else (study.rating_high[c] - study.rating_low[c]) / (2.0 * z))
+        se0 = study.distance_se(c)  # the band edges' error with the rating's (module doc)
+        if se0 is None:
+            se0 = (study.rating_high[c] - study.rating_low[c]) / (2.0 * z)
         replay = _replayer(arena, cards, c, cands, seat_cards, winner, boards, beta, se0, z, l2,
                            confidence)
         lo_band, hi_band = float(study.band_low[c]), float(study.band_high[c])

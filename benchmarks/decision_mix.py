@@ -36,7 +36,8 @@ def _timers():
     """One compiled loop that runs ``which`` (``TIMED + PARTS``) ``n`` times. The parts run
     after ``_legal`` has filled the decision, as greedy runs them; none changes the game."""
     from sim._jit import njit
-    from sim.ai.greedy import _best_act, _best_position, _pos_base, _threats
+    from sim.ai.greedy import _best_act, _best_position
+    from sim.ai.position_values import _pos_base, _threats
     from sim.ai.play import _choose
     from sim.engine.rules.legal import _legal
     from sim.engine.state import fields as L

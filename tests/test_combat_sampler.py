@@ -20,8 +20,9 @@ import pytest
 from sim.combat.exact import damage_distribution
 from scipy import stats
 
-from sim.combat.sampler import (CHUNK, _nine_at_least, _word_lanes, lane_reject, lane_rolls,
-                                lane_throws, sample_damage, swar_hits)
+from sim.combat.lanes import (_nine_at_least, _word_lanes, lane_reject, lane_rolls, lane_throws,
+                              swar_hits)
+from sim.combat.sampler import CHUNK, sample_damage
 from sim.rng import next_u64, rolls, seed_states
 
 from .conftest import with_rules
@@ -282,7 +283,8 @@ def test_sampler_rejects_bad_arguments(rules, bad):
 
 def test_plain_batch_kernel_equals_the_general_one(rules):
     """The no-advantage fast kernel rolls exactly the dice the general kernel rolls."""
-    from sim.combat.sampler import _resolve_batch, lane_reject
+    from sim.combat.lanes import lane_reject
+    from sim.combat.sampler import _resolve_batch
 
     rng = np.random.default_rng(8)
     n = 2 * CHUNK + 5

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from sim._jit import njit
-from sim.ai.greedy import _pos_base, _position_scores, _threats, _walk_may_win
+from sim.ai.greedy import _walk_may_win
+from sim.ai.position_values import _pos_base, _position_scores, _threats
 from sim.ai.play import _choose
 from sim.engine.rules.actions import _move_base
 from sim.engine.rules.legal import _legal

@@ -26,7 +26,8 @@ from sim.engine.rules.actions import (_ability_base, _ability_space_base, _alt_b
 from sim.engine.entities.special import _move_speed
 
 from .entity_values import _summon_action
-from .greedy import _greedy_action, _pos_base, _position_scores, _threats, _weapon_action
+from .greedy import _greedy_action, _weapon_action
+from .position_values import _pos_base, _position_scores, _threats
 from .item_values import _item_candidates
 from .tile_values import _best_tile_action, _is_launch, _launch
 from .values import _ability_score, _attack_score, _teleport_spaces

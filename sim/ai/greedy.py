@@ -22,196 +22,21 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import njit
-from sim.board.geometry import SPAN
-from sim.catalogue.apocalypses import P_RESOLVE, RESOLVE_HOLD, STORM
 from sim.engine.state import fields as L
 from sim.engine.rules.actions import (_ability_base, _ability_space_base, _alt_base, _attack_base,
                                _interact_base, _move_base, _water_base, _weapon_base)
 from sim.engine.entities.special import _move_speed, _weapon_ready
-from sim.engine.tiles.live_board import BLOCK, GRID, _spawn_now
+from sim.engine.tiles.live_board import _spawn_now
 from sim.engine.rules.water_rolls import _by_water
 
 from .entity_values import _boarding_bonus, _may_board, _summon_action
 from .item_values import _best_item_use, _item_pickup
 from .order_values import _first_striker
-from .tile_values import _best_tile_action, _is_launch, _launch, _pos_bonus
+from .position_values import (_best_landing, _best_move, _best_space, _pos_base,
+                              _position_scores, _threats)
+from .tile_values import _best_tile_action, _is_launch, _launch
 from .values import _ability_score, _attack_score, _teleport_spaces
 from .water_values import _water_choice, _water_targets
-
-
-@njit(inline="always")
-def _storm(st, S):
-    """Whether the revealed, unresolved Apocalypse is the Storm (positions score by layer then)."""
-    return (st.game.revealed != 0 and st.game.apoc_resolved == 0
-            and S.apoc_code[st.game.apoc] == STORM)
-
-
-@njit(inline="always")
-def _hold_target(st, S):
-    """The position to hold to resolve the revealed Apocalypse (-1: none to hold now)."""
-    g = st.game
-    p = S.ip[L.P_APOC_POS]
-    if (g.revealed == 0 or g.apoc_resolved != 0 or st.pos_state[p] != L.NORMAL
-            or S.apoc_params[g.apoc, P_RESOLVE] != RESOLVE_HOLD):
-        return -1
-    return p
-
-
-@njit
-def _pos_base(st, S, c):
-    """Per grid position, the part of a position score that is the same for all its spaces:
-    ``tile_values._pos_bonus`` (Homefield, the tile's reward), minus the doom of a coordinate
-    announced for destruction and, once the Storm is revealed, of the outer layers, plus the
-    pull of the Apocalypse tile while holding it can resolve the Apocalypse. Folded here
-    once per decision (49 positions), so the loop over spaces reads one number per space."""
-    out = _pos_bonus(st, S, c)
-    w_doomed = S.fp[L.W_DOOMED]
-    pos_state = st.pos_state
-    pos_layer = S.pos_layer
-    storm = _storm(st, S)
-    hold = _hold_target(st, S)
-    w_hold = S.fp[L.W_APOC_HOLD]
-    for p in range(out.shape[0]):
-        if pos_state[p] == L.ANNOUNCED:
-            out[p] -= w_doomed
-        if storm:
-            out[p] -= 0.01 * w_doomed * pos_layer[p]
-        if hold >= 0:  # the Apocalypse's condition (greedy_apocalypse_hold), nearer is better
-            far = max(abs(p // 7 - hold // 7), abs(p % 7 - hold % 7))
-            out[p] += w_hold / (1 + far)
-    return out
-
-
-@njit
-def _threats(st, S, c):
-    """Per decision, once: enemy characters' (row, column) and attacking CPUs' (row, column,
-    reach, home position) — the position score then needs no entity scan per space."""
-    ent = st.ent
-    m = ent.shape[0]
-    # the decision's scratch (borrowed: no allocation, no reference counts; every call of one
-    # decision writes the same values), an array per coordinate in it (the loop vectorises)
-    buf = st.decision.threat
-    enemy_r = buf[:m]
-    enemy_c = buf[m:2 * m]
-    cpu = buf[2 * m:].reshape((m, 4))
-    ne = 0
-    nc = 0
-    for e in range(m):
-        t = ent.space[e]
-        if ent.alive[e] == 0 or t < 0:
-            continue
-        if ent.is_cpu[e] != 0:
-            if ent.atk[e, 0] > 0:
-                cpu[nc, 0] = t // SPAN
-                cpu[nc, 1] = t % SPAN
-                cpu[nc, 2] = max(ent.speed[e], 0) + max(ent.range[e], 1)
-                cpu[nc, 3] = ent.home[e]
-                nc += 1
-        elif ent.team[e] != ent.team[c] and ent.team[e] >= 0:  # not a vehicle
-            enemy_r[ne] = t // SPAN
-            enemy_c[ne] = t % SPAN
-            ne += 1
-    return enemy_r[:ne], enemy_c[:ne], cpu[:nc]
-
-
-@njit(inline="always")
-def _cpus_near(cpu, spaces):
-    """Move to the front of ``cpu`` the CPUs whose danger can reach one of ``spaces`` (within
-    its reach of the spaces' bounding box, or its home tile's block overlapping the box) and
-    return how many: the rest would add nothing to any score, and the candidate spaces of one
-    decision lie close together, so most CPUs drop out of the per-space loop. The order of the
-    rows does not matter (each CPU in danger subtracts the same weight)."""
-    r0, r1, c0, c1 = SPAN, -1, SPAN, -1
-    for i in range(spaces.shape[0]):
-        r = spaces[i] // SPAN
-        col = spaces[i] % SPAN
-        r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, col), max(c1, col)
-    near = 0
-    for k in range(cpu.shape[0]):
-        dr = max(r0 - cpu[k, 0], cpu[k, 0] - r1, 0)
-        dc = max(c0 - cpu[k, 1], cpu[k, 1] - c1, 0)
-        home = cpu[k, 3]
-        hr = (home // GRID) * BLOCK
-        hc = (home % GRID) * BLOCK
-        if (max(dr, dc) <= cpu[k, 2] or home < 0
-                or (hr <= r1 and r0 <= hr + BLOCK - 1 and hc <= c1 and c0 <= hc + BLOCK - 1)):
-            for j in range(4):
-                cpu[near, j], cpu[k, j] = cpu[k, j], cpu[near, j]
-            near += 1
-    return near
-
-
-@njit
-def _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, masked, enemy_r, enemy_c, cpu,
-                     out):
-    """``out[i]``: the position score of ``spaces[i]`` for character ``c`` (-inf where ``masked``
-    and ``mask`` forbids moving there).
-
-    Plain arrays, not the state objects, and the loop over spaces inside: an array handed to a
-    function per space (even an inlined one) costs a reference-count round trip per space.
-    The nearest enemy: a scan of all enemies with no early exit, which LLVM vectorises (an exit
-    once no further enemy could be nearer, over enemies sorted by distance, did fewer
-    comparisons but mispredicted its branches: twice the time per space on game data).
-    ``pos_base``: per position, what does not depend on the space (:func:`_pos_base`)."""
-    reach = ent.range[c]
-    w_cpu = fp[L.W_CPU_DANGER]
-    w_approach = fp[L.W_APPROACH]
-    n_cpu = _cpus_near(cpu, spaces)
-    n_enemy = enemy_r.shape[0]
-    move = _move_base(tile_pos.shape[0], ent.shape[0])
-    for i in range(spaces.shape[0]):
-        s = spaces[i]
-        if masked and not mask[move + s]:
-            out[i] = -np.inf
-            continue
-        p = tile_pos[s]
-        score = pos_base[p] if p >= 0 else 0.0
-        r = s // SPAN
-        col = s % SPAN
-        for k in range(n_cpu):
-            if p == cpu[k, 3] or max(abs(r - cpu[k, 0]), abs(col - cpu[k, 1])) <= cpu[k, 2]:
-                score -= w_cpu
-        near = 1 << 30
-        for k in range(n_enemy):
-            near = min(near, max(abs(r - enemy_r[k]), abs(col - enemy_c[k])))
-        if near < (1 << 30):
-            score -= w_approach * max(near - reach, 0)
-        out[i] = score
-    return out
-
-
-@njit
-def _best_move(spaces, scores, mask, base, best, best_a):
-    """The move (``base + s``, ``actions._move_base``) scoring above ``best`` among ``spaces``
-    (``scores[i]`` is the position score of ``spaces[i]``) that ``mask`` allows, else
-    ``best_a``; ties keep the lowest space id (a fixed, documented order; it is not
-    seat-neutral), whatever order ``spaces`` lists them in."""
-    for i in range(spaces.shape[0]):
-        a = base + spaces[i]
-        if mask[a] and (scores[i] > best or (scores[i] == best and best_a != L.END and a < best_a)):
-            best, best_a = scores[i], a
-    return best_a
-
-
-@njit
-def _best_landing(spaces, scores, base, price, best, best_a):
-    """The action ``base + spaces[i]`` (a teleport's or a launch's landing, ``scores[i]`` its
-    position score) worth more than ``best`` once ``price`` is paid, as (score, action); else
-    (best, best_a). Ties keep the earlier."""
-    for i in range(spaces.shape[0]):
-        if scores[i] - price > best:
-            best, best_a = scores[i] - price, base + spaces[i]
-    return best, best_a
-
-
-@njit
-def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, cpu, bonus):
-    """:func:`_best_move` among ``spaces``, scored for ``c``. ``bonus``: :func:`_pos_base` of
-    ``c``, computed once per decision."""
-    scores = _position_scores(st.ent, S.fp, st.tile_pos, bonus, c, spaces, mask, True, enemy_r,
-                              enemy_c, cpu, np.empty(spaces.shape[0]))
-    return _best_move(spaces, scores, mask, _move_base(st.kind.shape[0], st.ent.shape[0]), best,
-                      best_a)
 
 
 @njit

@@ -1,8 +1,8 @@
 """Greedy's values of the tile functions, in health units (the unit of ``sim.ai.values``).
 
 Why per position, once per decision: greedy scores every reachable space in its hottest kernel
-(``greedy._position_scores``); the tiles' worth to the deciding character is folded with the
-Homefield term into one ``float64[49]`` per decision (:func:`_pos_bonus`), so a space costs the
+(``position_values._position_scores``); the tiles' worth to the deciding character is folded
+with the Homefield term into one ``float64[49]`` per decision (:func:`_pos_bonus`), so a space costs the
 one lookup the Homefield test cost before. A reward tile is worth its reward times the share of
 the price the next tick pays (``worth * (ticks + 1) / price`` where the character's string runs,
 ``worth / price`` where one would start): staying on a tile where ticks are banked is worth more

@@ -67,7 +67,8 @@ def _combat(cards_root: Path) -> None:
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.peers import load_peers
     from sim.combat.peers.registry import SYSTEMS, rules_for
-    from sim.combat.sampler import lane_rolls, lane_throws, sample_damage, swar_hits
+    from sim.combat.lanes import lane_rolls, lane_throws, swar_hits
+    from sim.combat.sampler import sample_damage
     from sim.rng import rolls
 
     catalogue = load_catalogue(cards_root)

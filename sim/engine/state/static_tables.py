@@ -23,7 +23,7 @@ from sim.catalogue.board_rules import GRID
 from sim.catalogue.game_rules import GameRules, load_game_rules
 from sim.catalogue.tile_layout import CPU as CPU_FEATURE
 from sim.catalogue.tile_layout import FLOOR, PORTAL
-from sim.combat.sampler import lane_reject
+from sim.combat.lanes import lane_reject
 
 from sim.engine.state import fields as L
 from sim.engine.items.holding import item_table

@@ -480,7 +480,7 @@ def test_the_card_family_keeps_its_alpha_when_the_alternative_changes_nothing():
     Bonferroni over the 24 cards) fails it: 45 of 100 studies. And each card's own 95 %
     interval (the one the rulings print) covers its true change, none: the share of a study's 24
     intervals that hold 0 is not shown below 95 % over the 300 studies (one-sided t-test at 1 %;
-    measured here 95.0 %; stop 48's audit, which docs/intervals.md quoted without a test, 94.8 %)."""
+    measured here 95.0 %; stop 48's audit, quoted in docs/intervals.md without a test, 94.8 %)."""
     from scipy import stats
 
     from sim.analysis.paired_ratings import paired_rating_change

@@ -15,9 +15,9 @@ and would hurt most.
 "Could reach": Chebyshev distance in spaces at most its speed (its vehicle's when it pilots one)
 plus its range, at least 1 — the bound greedy's position score uses for CPUs
 (``position_values._threats``); walls, tile boundaries and sight can only make the real reach
-shorter, so the estimate errs on the side of danger. An invisible character "cannot be targeted by a direct
-attack", a frozen one "can do nothing at all", and CPUs answer only when struck (their
-retaliation is part of the play-out already).
+shorter, so the estimate errs on the side of danger. An invisible character "cannot be targeted
+by a direct attack", a frozen one "can do nothing at all", and CPUs answer only when struck
+(their retaliation is part of the play-out already).
 """
 
 from __future__ import annotations

@@ -2,13 +2,14 @@
 
 Why per position, once per decision: greedy scores every reachable space in its hottest kernel
 (``position_values._position_scores``); the tiles' worth to the deciding character is folded
-with the Homefield term into one ``float64[49]`` per decision (:func:`_pos_bonus`), so a space costs the
-one lookup the Homefield test cost before. A reward tile is worth its reward times the share of
-the price the next tick pays (``worth * (ticks + 1) / price`` where the character's string runs,
-``worth / price`` where one would start): staying on a tile where ticks are banked is worth more
-than walking off, which would lose them ("All of a character's ticks in a tile disappear at once
-if they interrupt the string"). Worths: a heal by the health it restores, a buff like an ability's
-(``greedy_effect``), the other effects by ``cards/tiles.toml [greedy]`` (``TF_WORTH``).
+with the Homefield term into one ``float64[49]`` per decision (:func:`_pos_bonus`), so a space
+costs the one lookup the Homefield test cost before. A reward tile is worth its reward times the
+share of the price the next tick pays (``worth * (ticks + 1) / price`` where the character's
+string runs, ``worth / price`` where one would start): staying on a tile where ticks are banked
+is worth more than walking off, which would lose them ("All of a character's ticks in a tile
+disappear at once if they interrupt the string"). Worths: a heal by the health it restores, a
+buff like an ability's (``greedy_effect``), the other effects by ``cards/tiles.toml [greedy]``
+(``TF_WORTH``).
 
 Interactables and the tile_control ability are actions (:func:`_best_tile_action`): an effect on
 the user by its worth less the coins it costs; deactivating a tile by the ticks it denies to
@@ -21,8 +22,6 @@ scores the destinations by position, as it scores a teleport's.
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from sim._jit import njit
 from sim.engine.state import fields as L

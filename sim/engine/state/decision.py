@@ -30,10 +30,10 @@ read it there, by name:
 - ``rays``: the sight search's origin stack (``sight._rays_into``; a search that needs more
   rows than it has, an unusually long range through many portals, takes fresh ones);
 - ``interactable``: the function row of the interactable it can use this decision (-1: none);
-- ``threat``: scratch for greedy's threat arrays (``position_values._threats``: six numbers per entity),
-  rewritten by each call; within one decision every call writes the same values;
-- ``pos_base``: greedy's per-position base score (``position_values._pos_base``, one per grid position),
-  the same way: every call of one decision writes the same values;
+- ``threat``: scratch for greedy's threat arrays (``position_values._threats``: six numbers per
+  entity), rewritten by each call; within one decision every call writes the same values;
+- ``pos_base``: greedy's per-position base score (``position_values._pos_base``, one per grid
+  position), the same way: every call of one decision writes the same values;
 - ``walk``: greedy's position score per entry of ``reached`` (``greedy._best_position``).
 
 Why scratch and not fresh arrays: a malloc and a free per search and per decision were about

@@ -123,7 +123,7 @@ def test_the_verdict_is_reproducible_and_ignores_cards_out_of_play():
     """A pure function of its arguments (fixed bootstrap seed); cards out of play change
     nothing however they are rated; a rarity with no card in play is skipped (its neighbours
     become adjacent); the bootstrap medians are np.median's."""
-    from sim.analysis.rarity_order import row_medians
+    from sim.analysis.rarity_order import _row_medians
 
     rng = np.random.default_rng(11)
     rating, se = planted(CLEAR, rng)
@@ -143,8 +143,8 @@ def test_the_verdict_is_reproducible_and_ignores_cards_out_of_play():
     e = order_test(rating, se, RARITY, no_gold, 6, df=DF)
     assert e.lower.tolist() == [0, 1, 3, 4] and e.upper.tolist() == [1, 3, 4, 5]
     x = np.random.default_rng(3).normal(size=(50, 12))
-    np.testing.assert_allclose(row_medians(x), np.median(x, axis=1))
-    np.testing.assert_allclose(row_medians(x[:, :11]), np.median(x[:, :11], axis=1))
+    np.testing.assert_allclose(_row_medians(x), np.median(x, axis=1))
+    np.testing.assert_allclose(_row_medians(x[:, :11]), np.median(x[:, :11], axis=1))
 
 
 def test_without_standard_errors_nothing_is_claimed():

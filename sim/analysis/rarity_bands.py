@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rarity_order import ORDER_DRAWS, ORDER_SEED, order_noise, row_medians
+from .rarity_order import ORDER_DRAWS, ORDER_SEED, bootstrap_draws
 
 
 def band_edges(median: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -59,10 +59,8 @@ def edge_distance_se(rating, rating_se, rarity, played, n_rarities: int, *,
     cards = np.flatnonzero(played)
     if cards.size == 0 or not np.all(np.isfinite(se[cards])):
         return se_low, se_high
-    drawn = order_noise(seed, draws, cards.size) * se[cards] + rating[cards]   # [draws, cards]
-    medians = np.full((draws, n_rarities), np.nan)
-    for r in np.unique(rarity[cards]):
-        medians[:, r] = row_medians(drawn[:, rarity[cards] == r])
+    drawn, medians = bootstrap_draws(rating, se, cards, rarity, np.unique(rarity[cards]),
+                                     n_rarities, draws, seed)                 # [draws, cards]
     low, high = band_edges(medians)
     for edges, out in ((low, se_low), (high, se_high)):
         gap = drawn - edges[:, rarity[cards]]                                  # [draws, cards]

@@ -146,17 +146,27 @@ def _bootstrap_medians(rating, se_card, rarity, played, have, n_rarities: int, d
     from N(rating, se) (NaN for a rarity with no card in play or a card without a finite SE)."""
     cards = np.flatnonzero(played)
     cards = cards[np.argsort(rarity[cards], kind="stable")]       # each rarity's cards together
-    drawn = order_noise(seed, draws, cards.size) * se_card[cards]  # [draws, cards in play]
+    return bootstrap_draws(rating, se_card, cards, rarity, have, n_rarities, draws, seed)[1]
+
+
+def bootstrap_draws(rating, se_card, cards, rarity, have, n_rarities: int, draws: int,
+                    seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The cards ``cards``' ratings redrawn from N(rating, se), ``[draws, cards]`` in that order
+    (column j from the j-th column of :func:`order_noise`), and each rarity's median of them,
+    ``[draws, rarities]`` (NaN for a rarity not in ``have`` or with a card without a finite
+    SE). The order test's medians and the band edges' errors (``sim.analysis.rarity_bands``)
+    come from here."""
+    drawn = order_noise(seed, draws, cards.size) * se_card[cards]  # [draws, cards]
     drawn += rating[cards]
-    edges = np.searchsorted(rarity[cards], np.arange(n_rarities + 1))
     boot = np.full((draws, n_rarities), np.nan)
     for r in have:
-        if np.all(np.isfinite(drawn[:, edges[r]:edges[r + 1]])):  # else NaN: not settled
-            boot[:, r] = row_medians(drawn[:, edges[r]:edges[r + 1]])
-    return boot
+        cols = drawn[:, rarity[cards] == r]
+        if np.all(np.isfinite(cols)):  # else NaN: not settled
+            boot[:, r] = _row_medians(cols)
+    return drawn, boot
 
 
-def row_medians(x: np.ndarray) -> np.ndarray:
+def _row_medians(x: np.ndarray) -> np.ndarray:
     """np.median(x, axis=1) of finite values, by one sort (several times faster here)."""
     n = x.shape[1]
     s = np.sort(x, axis=1)

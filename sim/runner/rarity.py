@@ -40,7 +40,7 @@ import numpy as np
 from sim.analysis.cluster import MIN_CLUSTERS, clustered_share_interval
 from sim.analysis.intervals import wilson_interval
 from sim.analysis.multiple import adjust
-from sim.analysis.rarity_bands import band_edges, edge_distance_se  # noqa: F401 (callers)
+from sim.analysis.rarity_bands import band_edges, edge_distance_se
 from sim.analysis.ratings import composition_strengths
 from sim.analysis.rarity_order import (  # noqa: F401 (the verdict's words, for callers)
     DOES_NOT_HOLD, HOLDS, NOT_SETTLED, ORDER_ALPHA, OrderTest, order_test)

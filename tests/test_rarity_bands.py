@@ -15,13 +15,9 @@ from scipy.stats import binomtest
 from sim.analysis.rarity_bands import band_edges, edge_distance_se
 from sim.analysis.rarity_order import order_noise
 from sim.runner.rarity import band_tests
+from tests._planted_kit import planted_band_study
 
 RARITY = np.repeat(np.arange(6), 12)       # the shipped catalogue's shape: 6 rarities of 12
-
-
-def _medians(rating, rarity=RARITY):
-    return np.array([np.median(rating[rarity == r]) if np.any(rarity == r) else np.nan
-                     for r in range(6)])
 
 
 def test_band_edges_of_many_rows_are_the_one_row_rule_applied_to_each():
@@ -89,16 +85,9 @@ def test_without_finite_errors_the_rating_s_own_error_stands():
 
 
 def _flagged_on_its_edge(rng, edges_known: bool, spread: float, se: float = 0.056) -> bool:
-    """One planted study: card strengths 0.3 apart by rarity, spread uniformly within one; the
-    strongest Silver is moved onto its true band's top edge (the edges of the true medians;
-    moving it up keeps it above its rarity's median, so the edge stays where it was); the study
-    sees every rating with error N(0, se). Flagged strong at the raw one-sided 5 %?"""
-    truth = 0.3 * RARITY + rng.uniform(-spread, spread, RARITY.size)
-    silver = np.flatnonzero(RARITY == 2)
-    c = silver[np.argmax(truth[silver])]
-    truth[c] = band_edges(_medians(truth))[1][2]
-    rating = truth + rng.normal(0.0, se, RARITY.size)
-    low, high = band_edges(_medians(rating))
+    """One planted study (:func:`planted_band_study`) whose strongest Silver sits exactly on its
+    true band's top edge: flagged strong at the raw one-sided 5 %?"""
+    _, _, c, rating, _, (low, high) = planted_band_study(rng, 0.0, spread, se)
     ses = np.full(RARITY.size, se)
     played = np.ones(RARITY.size, bool)
     edge_se = None if edges_known else edge_distance_se(rating, ses, RARITY, played, 6)

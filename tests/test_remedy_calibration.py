@@ -80,20 +80,11 @@ def _run_on_estimated_edges(rng, edges_counted: bool, spread=0.3, se=0.056) -> b
     above its *true* band's top edge, its second just below the true bottom edge. Its checks
     share the study's error of its rating (as in the first test, the study's error alone: the
     mix nearest alpha there). Advised falsely?"""
-    from sim.analysis.rarity_bands import band_edges, edge_distance_se
+    from sim.analysis.rarity_bands import edge_distance_se
+    from tests._planted_kit import planted_band_study
 
-    rarity = np.repeat(np.arange(6), 12)
-
-    def medians(r):
-        return np.array([np.median(r[rarity == k]) for k in range(6)])
-
-    truth = 0.3 * rarity + rng.uniform(-spread, spread, rarity.size)
-    silver = np.flatnonzero(rarity == 2)
-    c = silver[np.argmax(truth[silver])]
-    low, high = band_edges(medians(truth))
-    truth[c] = high[2] + 0.2          # above its rarity's median: the true edges stay put
-    rating = truth + rng.normal(0.0, se, rarity.size)
-    est_low, est_high = band_edges(medians(rating))
+    rarity, truth, c, rating, (low, high), (est_low, est_high) = planted_band_study(
+        rng, 0.2, spread, se)
     se0 = se
     if edges_counted:
         d_low, d_high = edge_distance_se(rating, np.full(rarity.size, se), rarity,

@@ -63,7 +63,8 @@ def _report(result, spec) -> None:
     click.echo(f"Paired GSPRT per metric: delta {spec.delta_elo:g} Elo, alpha {spec.alpha:g} "
                f"over the suite (Bonferroni: {result.alpha_per_metric:.4g} per metric, two-sided), "
                f"beta {spec.beta:g}, LLR bounds [{lower:.2f}, {upper:.2f}], "
-               f"{spec.min_games}–{spec.max_games} games per matchup, clustered by board.")
+               f"{spec.min_games}–{spec.max_games} games per matchup, clustered by board; "
+               f"each Elo interval moved for where the gate stopped (median-unbiased).")
 
 
 def _balance_lines(balance) -> list[str]:
@@ -169,7 +170,8 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     from sim.atomic import write_text
     from sim.catalogue.loader import load_catalogue
     from sim.engine.state.fields import POLICY_IDS
-    from sim.runner.drift import junit_xml, load_suite, run_gate
+    from sim.report.drift_junit import junit_xml
+    from sim.runner.drift import load_suite, run_gate
 
     from ._paths import check_output_file, distinct_paths
 

@@ -31,6 +31,7 @@ from .drift_balance import matchup_balance
 from .drift_baseline import (FORMAT, WINNER_CODES, card_files, changed_card_files,
                              combat_changes, combat_snapshot, decode_games, encode_games,
                              engine_record, materialise_cards, text_digest)
+from .drift_interval import with_stopped_intervals
 from .experiment import Experiment, load_experiment
 from .schedule import schedule
 from .progress import stage
@@ -309,6 +310,9 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
     with stage(f"matchup {exp.name}", cap * (1 if before_arena is None else 2), at_most=True):
         tests, before, after = _gate_rounds(exp, suite, recorded, cap, arena, before_arena,
                                             alpha)
+    tests = with_stopped_intervals(tests, exp, suite, cap, alpha, recorded["winner_team"]
+                                   if before_arena is None else before["winner_team"],
+                                   after["winner_team"])
     source = ("replayed" if before_arena is not None else
               "recorded" if before is not None else "not recorded")
     return ([MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)],
@@ -376,28 +380,3 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
     return GateResult(tuple(results), tuple(changes), alpha, tuple(changed),
                       baseline["engine"]["source"] != engine_digest(), unreadable, tuple(balance))
 
-
-def junit_xml(result: GateResult) -> str:
-    """JUnit XML for CI systems: one test case per metric plus one for the combat tables."""
-    from xml.sax.saxutils import escape, quoteattr
-
-    cases = []
-    for m in result.metrics:
-        t, body = m.test, ""
-        if m.decision in (DRIFT_UP, DRIFT_DOWN):
-            body = (f"<failure message={quoteattr(m.decision)}>{escape(m.name)}: "
-                    f"{t.before:.4f} -> {t.after:.4f} ({t.elo_change:+.0f} Elo) after {t.games} "
-                    f"games</failure>")
-        elif m.decision == OPEN:
-            body = f"<skipped message={quoteattr('inconclusive at the game cap')}/>"
-        cases.append(f"<testcase classname='drift' name={quoteattr(m.name)}>{body}</testcase>")
-    combat = ""
-    if result.combat:
-        combat = (f"<failure message='exact combat tables changed'>"
-                  f"{escape(chr(10).join(result.combat))}</failure>")
-    cases.append(f"<testcase classname='drift' name='combat tables'>{combat}</testcase>")
-    failures = sum("<failure" in c for c in cases)
-    skipped = sum("<skipped" in c for c in cases)
-    return (f"<?xml version='1.0' encoding='utf-8'?>\n<testsuite name='bwlab-drift' "
-            f"tests='{len(cases)}' failures='{failures}' skipped='{skipped}'>\n"
-            + "\n".join(cases) + "\n</testsuite>\n")

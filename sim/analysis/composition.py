@@ -15,6 +15,14 @@ its board), the covariance is the sandwich H^-1 (c * sum_c s_c s_c^T) H^-1 with 
 s_c the game scores summed within cluster c and centred so that the clusters' estimating
 equations sum to zero, and the CR1 factor c = G/(G-1) (:mod:`.cluster`); intervals are then t
 on G - 1 degrees of freedom.
+
+Why a jackknife option: on few clusters that differ strongly the sandwich is too small (the
+ladder on 12 boards, each suiting each player by N(0, 0.8): 92-94 % of 95 % intervals cover).
+``jackknife=True`` takes the cluster jackknife instead (CV3: (G-1)/G sum_g (b_-g - mean)(...)^T,
+b_-g the fit without cluster g; MacKinnon, Nielsen & Webb, "Cluster-robust inference: a guide
+to empirical practice", J. Econometrics 232, 2023, which recommend it for few or unequal
+clusters), each b_-g one Newton step from the full fit, b - (H - J_g)^-1 s_g with J_g and s_g
+cluster g's information and score: G small evaluations instead of G refits.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import numpy as np
 
 from scipy.stats import norm
 
-from .cluster import cluster_ids, cluster_sums, cr1_factor, t_quantile
+from .cluster import MIN_CLUSTERS, cluster_ids, cluster_sums, cr1_factor, t_quantile
 from .ratings import (_contrast_matrix, _identified_inverse, _stage_probs, _stages,
                       simulate_plackett_luce)
 
@@ -125,14 +133,15 @@ def _newton(objective, c, tol, max_iter):
 def composition_strengths(team_cards, items, places=None, *, l2: float = 1.0, tol: float = 1e-9,
                           max_iter: int = 100, bootstrap: int = 0,
                           rng: np.random.Generator | None = None,
-                          clusters=None) -> CompositionFit:
+                          clusters=None, jackknife: bool = False) -> CompositionFit:
     """Card ratings of the model theta_team = sum of its cards' ratings, inside Plackett-Luce.
 
     ``team_cards`` (teams x cards) counts each card in each team; ``items``/``places`` describe the
     games over those teams (conventions of :mod:`.ratings`). Newton-Raphson with step halving
     maximises loglik(beta) - l2/2 |beta|^2; ``cov`` = (J + l2 I)^-1 (pseudo-inverse when l2 = 0,
     where a common shift of all cards is not identified if every team has the same number of
-    cards), or with ``clusters`` (one label per game) the cluster-robust sandwich (module doc).
+    cards), or with ``clusters`` (one label per game) the cluster-robust sandwich, or with
+    ``jackknife`` too the clusters' jackknife (module doc).
     With ``bootstrap`` > 0 (and ``rng``), games are re-simulated from the fit and refitted that
     many times; ``bootstrap_se`` is the standard deviation of the refitted ratings (the
     re-simulated games are full finishing orders, whatever ties or partial orders the data had).
@@ -159,9 +168,12 @@ def composition_strengths(team_cards, items, places=None, *, l2: float = 1.0, to
         cov = bread
     else:
         ids, n_clusters = cluster_ids(clusters, idx.shape[0])
-        scores = _cluster_scores(beta, x, idx, risk, chosen, mult, ids, n_clusters)
-        scores -= scores.mean(axis=0)  # the clusters' estimating equations, summing to zero
-        cov = cr1_factor(n_clusters) * bread @ (scores.T @ scores) @ bread
+        if jackknife:
+            cov = _jackknife_cov(beta, x, (idx, risk, chosen, mult), ids, n_clusters, hess)
+        else:
+            scores = _cluster_scores(beta, x, idx, risk, chosen, mult, ids, n_clusters)
+            scores -= scores.mean(axis=0)  # the clusters' estimating equations, summing to zero
+            cov = cr1_factor(n_clusters) * bread @ (scores.T @ scores) @ bread
         df = n_clusters - 1
     if _equal_sizes(x):
         centre = _contrast_matrix(c, None)
@@ -171,6 +183,39 @@ def composition_strengths(team_cards, items, places=None, *, l2: float = 1.0, to
         boot_se = _bootstrap_se(x, idx, valid, beta, bootstrap, rng, l2, tol, max_iter)
     return CompositionFit(beta, np.sqrt(np.clip(np.diag(cov), 0.0, None)), cov, ll, l2, it,
                           converged, boot_se, df, n_clusters)
+
+
+def _jackknife_cov(beta, x, terms, ids, n_clusters: int, hess) -> np.ndarray:
+    """The clusters' jackknife covariance (CV3, module doc): each leave-one-cluster-out fit one
+    Newton step from ``beta``, whose penalised information is ``hess``; ``terms`` the games'
+    (idx, risk, chosen, mult) of :func:`_stages`. One pass over the games gives every cluster's
+    score and information."""
+    if n_clusters < MIN_CLUSTERS:
+        raise ValueError(f"need at least {MIN_CLUSTERS} clusters (boards), got {n_clusters}")
+    idx, risk, chosen, mult = terms
+    scores = _cluster_scores(beta, x, idx, risk, chosen, mult, ids, n_clusters)
+    infos = _cluster_information(beta, x, idx, risk, mult, ids, n_clusters)
+    # without cluster k the score at beta is -scores[k]: one Newton step to its zero
+    steps = np.linalg.pinv(hess[None, :, :] - infos, hermitian=True) @ scores[:, :, None]
+    drops = beta[None, :] - steps[:, :, 0]
+    spread = drops - drops.mean(axis=0)
+    return (n_clusters - 1) / n_clusters * spread.T @ spread
+
+
+def _cluster_information(beta, x, idx, risk, mult, ids, n_clusters, chunk=CHUNK):
+    """Information (card space) of each cluster's games, (G x cards x cards): the per-game terms
+    of :func:`_composition_terms` summed within clusters."""
+    util = (x @ beta)[idx]
+    pi, _ = _stage_probs(util, risk)
+    weight = np.sum(mult[:, :, None] * pi, axis=1)                       # (n, m)
+    out = np.zeros((n_clusters, x.shape[1], x.shape[1]))
+    for lo in range(0, idx.shape[0], chunk):
+        xs = x[idx[lo:lo + chunk]]                                       # (n, m, c)
+        xbar = np.einsum("nsm,nmc->nsc", pi[lo:lo + chunk], xs)
+        games = (np.einsum("nm,nmc,nmd->ncd", weight[lo:lo + chunk], xs, xs)
+                 - np.einsum("ns,nsc,nsd->ncd", mult[lo:lo + chunk], xbar, xbar))
+        out += cluster_sums(games, ids[lo:lo + chunk], n_clusters)
+    return out
 
 
 def _equal_sizes(x) -> bool:

@@ -86,8 +86,8 @@ def _echo_table(r, data: dict, seed: int) -> None:
         click.echo(f"{p['player']:<16}{p['elo']:+7.0f}{p['elo_low']:+10.0f} –"
                    f"{p['elo_high']:+5.0f}")
     click.echo(f"(Plackett–Luce on all finishing orders, {r.players[r.anchor]} = 0; intervals "
-               f"clustered by board, t on {r.boards - 1} df: the {r.boards} boards are the "
-               f"independent draws)")
+               f"clustered by board (the boards' jackknife), t on {r.boards - 1} df: the "
+               f"{r.boards} boards are the independent draws)")
     click.echo("matches: one team of the player against three of the other, the single seat "
                "rotated through all four (even: wins 25 %, ahead of each other team 50 %)")
     width = max(len(p) for p in r.players) + 2

@@ -19,8 +19,9 @@ stronger or weaker one. Format (a duplicate round robin of one-against-three mat
 
 Shared boards. Deal ``d`` is played on board ``d % boards``, so deals share boards as well as a
 deal's games sharing dice, board and cards: the board is the unit of independence (it nests the
-deals). The Elo intervals therefore come from the board-clustered sandwich covariance of the
-ratings (:mod:`sim.analysis.composition`, t on #boards - 1 degrees of freedom), and the win-rate
+deals). The Elo intervals therefore come from the boards' jackknife covariance of the ratings
+(:mod:`sim.analysis.composition`, t on #boards - 1 degrees of freedom; the board-clustered
+sandwich until stop 52, short on few boards that suit players strongly), and the win-rate
 intervals are Wilson intervals on the effective number of games (n / design effect, by board).
 
 Reported: each match's win rate of the single seat (Wilson interval), its head-to-head score
@@ -297,7 +298,8 @@ def _signs(unit, score) -> tuple[int, int, int]:
 
 def _ratings(n_p, pairs, match_of, single, places, board, anchor):
     """Plackett-Luce log-strengths relative to ``anchor`` and their 95 % t interval from the
-    board-clustered sandwich (model-based when fewer than two boards were played)."""
+    boards' jackknife (model-based when fewer than two boards were played): on few boards that
+    suit players strongly the sandwich is too small (docs/intervals.md)."""
     from sim.analysis.cluster import MIN_CLUSTERS
     from sim.analysis.ratings import composition_strengths
 
@@ -307,7 +309,7 @@ def _ratings(n_p, pairs, match_of, single, places, board, anchor):
     items[rows, single] = pair_arr[match_of, 1]
     clustered = np.unique(board).size >= MIN_CLUSTERS
     fit = composition_strengths(np.eye(n_p), items, places, l2=L2,
-                                clusters=board if clustered else None)
+                                clusters=board if clustered else None, jackknife=clustered)
     diff = np.eye(n_p) - np.eye(n_p)[anchor]
     theta = diff @ fit.beta
     se = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", diff, fit.cov, diff), 0, None))

@@ -17,7 +17,7 @@ equations sum to zero, and the CR1 factor c = G/(G-1) (:mod:`.cluster`); interva
 on G - 1 degrees of freedom.
 
 Why a jackknife option: on few clusters that differ strongly the sandwich is too small (the
-ladder on 12 boards, each suiting each player by N(0, 0.8): 92-94 % of 95 % intervals cover).
+ladder on 12 boards, each suiting each player by N(0, 0.8): about 93 % of 95 % intervals cover).
 ``jackknife=True`` takes the cluster jackknife instead (CV3: (G-1)/G sum_g (b_-g - mean)(...)^T,
 b_-g the fit without cluster g; MacKinnon, Nielsen & Webb, "Cluster-robust inference: a guide
 to empirical practice", J. Econometrics 232, 2023, which recommend it for few or unequal

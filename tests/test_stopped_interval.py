@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from sim.analysis import stopped_interval as si
-from sim.analysis.paired import OPEN, RATE_FLOOR, paired_drift, paired_llr
+from sim.analysis.paired import OPEN, paired_drift, paired_llr
 from sim.analysis.ratings import ELO_PER_NAT
 from sim.analysis.sequential import wald_bounds
 from sim.runner import drift
@@ -45,7 +45,7 @@ def test_the_paths_decide_as_the_gate_s_test_does():
     sim.analysis.paired's: over a grid of rates, changes and variances, against paired_llr."""
     delta = 70 / ELO_PER_NAT
     lower, upper = wald_bounds(0.0125 / 2, 0.05)
-    rule = si.GateRule(np.array([1000]), delta, (lower, upper), RATE_FLOOR)
+    rule = si.GateRule(np.array([1000]), delta, (lower, upper))
     px, mu, var = np.meshgrid([0.05, 0.15, 0.33, 0.6], np.linspace(-0.12, 0.12, 49),
                               [1e-5, 1e-4, 4e-4, 2e-3], indexing="ij")
     got = si._decided(px, px + mu, var, rule)
@@ -110,8 +110,7 @@ def test_with_one_look_it_is_the_fixed_size_interval():
     paired_drift's interval (t on G - 1 df against the paths' normal, and 2,000 paths' tail
     quantiles), the median-unbiased change within 2 % of it from the estimate."""
     before, after, board = _planted_games(2048, 64, 0.6, 0.4, 4)
-    rule = si.GateRule(np.array([2048]), 70 / ELO_PER_NAT, wald_bounds(0.00625, 0.05),
-                       RATE_FLOOR)
+    rule = si.GateRule(np.array([2048]), 70 / ELO_PER_NAT, wald_bounds(0.00625, 0.05))
     ordered = si.ordered_elo_changes(before, after, board, rule, (0.025, 0.975))
     unbiased = si.median_unbiased_elo_changes(before, after, board, rule)
     for k, (lo, hi) in enumerate(ordered):
@@ -131,7 +130,7 @@ def test_with_the_gate_s_looks_the_change_moves_against_where_it_stopped():
     with no spread keeps its estimate."""
     before, after, board = _planted_games(1024, 128, 0.3, 0.5, 6)
     rule = si.GateRule(gate_looks(_shipped_suite()[0], 4096), 70 / ELO_PER_NAT,
-                       wald_bounds(0.00625, 0.05), RATE_FLOOR)
+                       wald_bounds(0.00625, 0.05))
     unbiased = si.median_unbiased_elo_changes(before, after, board, rule)
     estimate = [paired_drift(before[:, k], after[:, k], board, delta_elo=70, alpha=0.0125,
                              beta=0.05) for k in range(4)]
@@ -145,7 +144,7 @@ def test_games_replayed_alike_keep_their_change_and_the_result_is_deterministic(
     before, after, board = _planted_games(1024, 32, 0.6, 0.4, 5)
     after[:, 1] = before[:, 1]
     rule = si.GateRule(gate_looks(_shipped_suite()[0], 1024), 70 / ELO_PER_NAT,
-                       wald_bounds(0.00625, 0.05), RATE_FLOOR)
+                       wald_bounds(0.00625, 0.05))
     first = si.median_unbiased_elo_changes(before, after, board, rule)
     assert first[1] == 0.0
     assert first == si.median_unbiased_elo_changes(before, after, board, rule)

@@ -54,13 +54,17 @@ class PairedDrift:
     bounds: tuple[float, float]  # Wald's (lower, upper) of each one-sided test
 
 
-def _logit(p: float) -> float:
-    p = min(max(p, RATE_FLOOR), 1 - RATE_FLOOR)
-    return math.log(p / (1 - p))
+def _logit(p):
+    """Log-odds of a win rate (or an array of them), clipped to [floor, 1 - floor]."""
+    p = np.clip(p, RATE_FLOOR, 1 - RATE_FLOOR)
+    return np.log(p / (1 - p))
 
 
-def _expit(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-z))
+def alternative_means(before, delta: float):
+    """The mean differences the "up" and "down" tests look for from a win rate ``before`` (or
+    an array of them): expit(logit(before) +- delta) - before."""
+    base = _logit(before)
+    return 1 / (1 + np.exp(-(base + delta))) - before, 1 / (1 + np.exp(-(base - delta))) - before
 
 
 def cluster_covariance(columns: np.ndarray, cluster: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
@@ -103,8 +107,8 @@ def paired_drift(before, after, cluster, *, delta_elo: float, alpha: float, beta
     (px, py), cov, clusters = cluster_covariance(np.stack([x, y], axis=1), cluster)
     mu, var = py - px, cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
     delta = delta_elo / ELO_PER_NAT
-    up = paired_llr(mu, var, _expit(_logit(px) + delta) - px)
-    down = paired_llr(mu, var, _expit(_logit(px) - delta) - px)
+    mu1_up, mu1_down = alternative_means(px, delta)
+    up, down = paired_llr(mu, var, mu1_up), paired_llr(mu, var, mu1_down)
     lower, upper = wald_bounds(alpha / 2, beta)
     if up >= upper or down >= upper:
         decision = DRIFT_UP if up >= down else DRIFT_DOWN
@@ -115,7 +119,7 @@ def paired_drift(before, after, cluster, *, delta_elo: float, alpha: float, beta
     a = 1 / max(py * (1 - py), RATE_FLOOR)
     b = 1 / max(px * (1 - px), RATE_FLOOR)
     var_logit = a * a * cov[1, 1] + b * b * cov[0, 0] - 2 * a * b * cov[0, 1]
-    change = _logit(py) - _logit(px)
+    change = float(_logit(py) - _logit(px))
     lo, hi = _interval(change, var_logit, clusters - 1, confidence)
     return PairedDrift(decision, x.size, clusters, px,
                        _interval(px, cov[0, 0], clusters - 1, confidence), py,
@@ -124,5 +128,5 @@ def paired_drift(before, after, cluster, *, delta_elo: float, alpha: float, beta
                        up, down, (lower, upper))
 
 
-__all__ = ["DRIFT_DOWN", "DRIFT_UP", "NO_DRIFT", "OPEN", "PairedDrift", "cluster_covariance",
-           "paired_drift", "paired_llr"]
+__all__ = ["DRIFT_DOWN", "DRIFT_UP", "NO_DRIFT", "OPEN", "PairedDrift", "alternative_means",
+           "cluster_covariance", "paired_drift", "paired_llr"]

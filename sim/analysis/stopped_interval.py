@@ -27,11 +27,12 @@ of the games.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .cluster import cluster_ids, cluster_sums, cr1_factor
+from .paired import RATE_FLOOR, _logit, alternative_means
 
 __all__ = ["GateRule", "PathModel", "STOP_PATHS", "STOP_SEED", "median_unbiased_elo_changes",
            "ordered_elo_changes", "path_model"]
@@ -44,13 +45,11 @@ _BISECTIONS = 24       # halvings of 20 standard errors: 1e-6 of one, below the 
 @dataclass(frozen=True)
 class GateRule:
     """What the gate does at each look: the games played (increasing), the change its tests
-    look for (``delta``, in nats), Wald's bounds (lower, upper) and the win-rate floor of its
-    logits."""
+    look for (``delta``, in nats) and Wald's bounds (lower, upper)."""
 
     looks: np.ndarray
     delta: float
     bounds: tuple[float, float]
-    floor: float
 
 
 @dataclass(frozen=True)
@@ -106,11 +105,6 @@ def _noise(model: PathModel, looks: np.ndarray, paths: int, seed: int) -> np.nda
     return boards[:, None, :] + walk / looks[None, :, None]
 
 
-def _logit(p, floor: float):
-    p = np.clip(p, floor, 1 - floor)
-    return np.log(p / (1 - p))
-
-
 def _llr(mu, var, mu1):
     """:func:`sim.analysis.paired.paired_llr` over arrays (``var`` > 0 wherever it is read)."""
     return mu1 * (2 * mu - mu1) / (2 * var)
@@ -120,10 +114,8 @@ def _decided(before, after, var, rule: GateRule) -> np.ndarray:
     """Whether one team's test is decided at each look of each path (the gate's rule:
     either side's LLR at the upper bound, or both at the lower)."""
     lower, upper = rule.bounds
-    base = _logit(before, rule.floor)
-    mu = after - before
-    up = _llr(mu, var, 1 / (1 + np.exp(-(base + rule.delta))) - before)
-    down = _llr(mu, var, 1 / (1 + np.exp(-(base - rule.delta))) - before)
+    mu1_up, mu1_down = alternative_means(before, rule.delta)
+    up, down = _llr(after - before, var, mu1_up), _llr(after - before, var, mu1_down)
     return (up >= upper) | (down >= upper) | ((up <= lower) & (down <= lower))
 
 
@@ -143,7 +135,7 @@ def _team_tail(k: int, model: PathModel, noise: np.ndarray, others: np.ndarray,
     observed one when its true "after" rate is ``q`` (others decided per ``others``)."""
     t = model.before.size
     before = model.before[k] + noise[:, :, k]
-    observed = _logit(model.after[k], rule.floor) - _logit(model.before[k], rule.floor)
+    observed = _logit(model.after[k]) - _logit(model.before[k])
     rows = np.arange(noise.shape[0])
     last = rule.looks.size - 1
 
@@ -151,16 +143,16 @@ def _team_tail(k: int, model: PathModel, noise: np.ndarray, others: np.ndarray,
         after = q + noise[:, :, t + k]
         done = others & _decided(before, after, var[None, :], rule)
         stop = np.where(done.any(axis=1), done.argmax(axis=1), last)
-        estimate = (_logit(after[rows, stop], rule.floor)
-                    - _logit(before[rows, stop], rule.floor))
+        estimate = _logit(after[rows, stop]) - _logit(before[rows, stop])
         return float(np.mean(estimate >= observed))
 
     return tail
 
 
-def _bisect(tail, target: float, centre: float, spread: float, floor: float) -> float:
+def _bisect(tail, target: float, centre: float, spread: float) -> float:
     """The rate ``q`` where ``tail(q)`` (increasing) crosses ``target``, searched from
-    ``centre`` +- ``spread`` (widened while it does not bracket; clipped to the floor)."""
+    ``centre`` +- ``spread`` (widened while it does not bracket; clipped to the rate floor)."""
+    floor = RATE_FLOOR
     lo, hi = max(centre - spread, floor), min(centre + spread, 1 - floor)
     while tail(lo) > target and lo > floor:
         lo = max(centre - 2 * (centre - lo), floor)
@@ -199,7 +191,7 @@ def _ordered(model: PathModel, n: int, rule: GateRule, tails, alike, paths: int,
     from .ratings import ELO_PER_NAT
 
     looks = np.asarray(rule.looks, dtype=np.int64)
-    rule = GateRule(looks, rule.delta, rule.bounds, rule.floor)
+    rule = replace(rule, looks=looks)
     var = _difference_var(model, looks)
     noise = _noise(model, looks, paths, seed)
     t = model.before.size
@@ -211,15 +203,15 @@ def _ordered(model: PathModel, n: int, rule: GateRule, tails, alike, paths: int,
                                   model.after[i] + noise[:, :, t + i], var[None, :, i], rule)
     out = []
     for k in range(t):
-        base = _logit(model.before[k], rule.floor)
+        base = _logit(model.before[k])
         if alike[k]:
-            change = float(_logit(model.after[k], rule.floor) - base) * ELO_PER_NAT
+            change = float(_logit(model.after[k]) - base) * ELO_PER_NAT
             out.append((change,) * len(tails))
             continue
         others = np.all(np.delete(decided, k, axis=0), axis=0)
         tail = _team_tail(k, model, noise, others, var[:, k], rule)
         spread = 10 * math.sqrt(var[-1, k] + model.board_cov[t + k, t + k]
                                 + model.game_cov[t + k, t + k] / n)
-        ends = [_bisect(tail, p, model.after[k], spread, rule.floor) for p in tails]
-        out.append(tuple(float(_logit(q, rule.floor) - base) * ELO_PER_NAT for q in ends))
+        ends = [_bisect(tail, p, model.after[k], spread) for p in tails]
+        out.append(tuple(float(_logit(q) - base) * ELO_PER_NAT for q in ends))
     return out

@@ -19,7 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 from sim.analysis.fairness import game_values
-from sim.analysis.paired import RATE_FLOOR, PairedDrift
+from sim.analysis.paired import PairedDrift
 from sim.analysis.ratings import ELO_PER_NAT
 from sim.analysis.sequential import wald_bounds
 from sim.analysis.stopped_interval import GateRule, median_unbiased_elo_changes
@@ -40,7 +40,7 @@ def gate_rule(suite, cap: int, alpha: float) -> GateRule:
     """The gate's stopping rule for one metric with false-alarm budget ``alpha``
     (sim.analysis.paired.paired_drift's bounds and change, at the looks of :func:`gate_looks`)."""
     return GateRule(gate_looks(suite, cap), suite.delta_elo / ELO_PER_NAT,
-                    wald_bounds(alpha / 2, suite.beta), RATE_FLOOR)
+                    wald_bounds(alpha / 2, suite.beta))
 
 
 def with_stopped_intervals(tests: list[PairedDrift], exp, suite, cap: int, alpha: float,

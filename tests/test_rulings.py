@@ -225,8 +225,9 @@ def test_a_change_seen_alike_on_a_few_boards_is_not_certain():
 
 
 def test_paired_rating_change_is_zero_for_the_same_games_and_tighter_than_unpaired():
-    """The joint sandwich: identical outcomes give exactly 0 ± 0; outcomes that mostly agree give
-    a smaller SE than the two fits' SEs combined as if independent."""
+    """The paired error, by the boards' jackknife (the default) and by the joint sandwich:
+    identical outcomes give exactly 0 ± 0; outcomes that mostly agree give a smaller SE than
+    the two fits' SEs combined as if independent."""
     from sim.analysis.composition import composition_strengths
     from sim.analysis.paired_ratings import paired_rating_change
     from sim.runner.rulings_compare import _places, _team_rows
@@ -238,13 +239,59 @@ def test_paired_rating_change_is_zero_for_the_same_games_and_tighter_than_unpair
     other = np.where(rng.random(n) < 0.1, rng.integers(0, 4, n), winner)
     boards = np.arange(n) % 30
     rows, items = _team_rows(seat_cards, n_cards)
-    same = paired_rating_change(rows, items, _places(winner), _places(winner), boards)
-    assert np.all(same.delta == 0) and np.all(same.se == 0)
-    moved = paired_rating_change(rows, items, _places(winner), _places(other), boards)
     se0 = composition_strengths(rows, items, _places(winner), clusters=boards).se
     se1 = composition_strengths(rows, items, _places(other), clusters=boards).se
-    assert np.allclose(moved.before, composition_strengths(rows, items, _places(winner)).beta)
-    assert np.all(moved.se < np.sqrt(se0 ** 2 + se1 ** 2))
+    for jackknife in (True, False):
+        same = paired_rating_change(rows, items, _places(winner), _places(winner), boards,
+                                    jackknife=jackknife)
+        assert np.all(same.delta == 0) and np.all(same.se == 0)
+        moved = paired_rating_change(rows, items, _places(winner), _places(other), boards,
+                                     jackknife=jackknife)
+        assert np.allclose(moved.before, composition_strengths(rows, items, _places(winner)).beta)
+        assert np.all(moved.se < np.sqrt(se0 ** 2 + se1 ** 2))
+
+
+def test_the_paired_jackknife_is_the_leave_one_board_out_refits_in_one_step():
+    """The rulings' paired error (sim/analysis/paired_ratings.py): the boards' jackknife of the
+    change, each leave-one-board-out fit of either replay one Newton step from its full fit.
+    Slow reference: 2 x 16 exact refits without each board, the variance of their changes
+    scaled by (G-1)/G, centred as the ratings are. On the planted rulings design at 256 games
+    on 16 boards (:func:`_planted_ruling_games`), each card's variance within 8 % of the
+    refits' (measured 0.94-1.02; the CR1 sandwich's 0.86-0.97 fails it, and is smaller on
+    average: why the rulings take the jackknife), the change itself that of the two full fits,
+    t on G - 1; fewer than two boards are refused as by the sandwich."""
+    from sim.analysis.composition import composition_strengths
+    from sim.analysis.paired_ratings import paired_rating_change
+    from sim.analysis.ratings import _contrast_matrix
+    from sim.runner.rulings_compare import _places, _team_rows
+
+    n_cards, games, boards = 24, 256, 16
+    shift = np.zeros(n_cards)
+    shift[[2, 7, 12, 17, 21]] = [0.4, -0.3, 0.25, -0.4, 0.2]
+    seat_cards, before, after = _planted_ruling_games(np.random.default_rng(53), games, boards,
+                                                      shift)
+    rows, items = _team_rows(seat_cards, n_cards)
+    board = np.arange(games) % boards
+    jack = paired_rating_change(rows, items, _places(before), _places(after), board)
+    centre = _contrast_matrix(n_cards, None)
+
+    def fit(places, keep):
+        return composition_strengths(rows, items[keep], places[keep], l2=1.0).beta
+
+    changes = np.array([centre @ (fit(_places(after), board != b) - fit(_places(before),
+                                                                        board != b))
+                        for b in range(boards)])
+    spread = changes - changes.mean(axis=0)
+    exact = (boards - 1) / boards * np.diag(spread.T @ spread)
+    np.testing.assert_allclose(jack.se ** 2, exact, rtol=0.08)
+    sandwich = paired_rating_change(rows, items, _places(before), _places(after), board,
+                                    jackknife=False)
+    assert np.mean(sandwich.se ** 2) < np.mean(jack.se ** 2)
+    whole = centre @ (fit(_places(after), board >= 0) - fit(_places(before), board >= 0))
+    np.testing.assert_allclose(jack.delta, whole, atol=1e-6)
+    assert jack.df == boards - 1
+    with pytest.raises(ValueError, match="at least 2 clusters"):
+        paired_rating_change(rows, items, _places(before), _places(after), np.zeros(games))
 
 
 def test_rank_puts_what_matters_first():
@@ -497,12 +544,12 @@ def test_the_card_family_keeps_its_alpha_when_the_alternative_changes_nothing():
     alternative changes anything (it redraws half the games' winners from the same law), 24
     cards of planted strength, 512 games on 32 boards, each board shifting each card by
     N(0, 0.5). Over 300 studies the family says "matters" in at most 2.5 % as far as a one-sided
-    binomial test at 1 % can tell (measured: 9 of 300; 5 of 300 on 1,024 games and 64 boards;
-    the audit of stop 48: 5 in 150). A family that tested each card at the family's 2.5 % (no
+    binomial test at 1 % can tell (measured with the boards' jackknife, the paired error since
+    stop 53: 8 of 300, also 8 on 1,024 games and 64 boards; with the sandwich before it 9). A family that tested each card at the family's 2.5 % (no
     Bonferroni over the 24 cards) fails it: 45 of 100 studies. And each card's own 95 %
     interval (the one the rulings print) covers its true change, none: the share of a study's 24
     intervals that hold 0 is not shown below 95 % over the 300 studies (one-sided t-test at 1 %;
-    measured here 95.0 %; stop 48's audit, quoted in docs/intervals.md without a test, 94.8 %)."""
+    measured here 95.4 %, the sandwich 95.0 %)."""
     from scipy import stats
 
     from sim.analysis.paired_ratings import paired_rating_change
@@ -534,9 +581,11 @@ def test_each_card_s_interval_holds_a_planted_change():
     board shifts average out; the strengths' changes come out attenuated, 0.31 for the +0.4,
     and centred). Over 200 studies of 512 games on 32 boards, the share of a study's 24
     intervals that hold the truth, and that of the five changed cards' intervals, are not shown
-    below 95 % (one-sided t-tests over studies at 1 %). Measured: 94.4 % and 94.9 % here; over
-    300 studies with another seed 94.6 % and 95.2 %; on 1,024 games and 64 boards 94.5 % and
-    94.4 %."""
+    below 95 % (one-sided t-tests over studies at 1 %). Measured with the boards' jackknife (the
+    paired error since stop 53): 94.7 % and 95.0 % here, 95.1 % and 94.6 % over 400 studies with
+    another seed, 95.5 % and 95.5 % on 256 games and 16 boards; the CR1 sandwich it replaced held
+    94.4 % and 94.9 % on the same studies, 94.8 % and 94.1 %, 94.9 % and 94.9 %
+    (docs/intervals.md, "The rulings' card family")."""
     from scipy import stats
 
     from sim.analysis.paired_ratings import paired_rating_change

@@ -186,10 +186,17 @@ def composition_strengths(team_cards, items, places=None, *, l2: float = 1.0, to
 
 
 def _jackknife_cov(beta, x, terms, ids, n_clusters: int, hess) -> np.ndarray:
-    """The clusters' jackknife covariance (CV3, module doc): each leave-one-cluster-out fit one
-    Newton step from ``beta``, whose penalised information is ``hess``; ``terms`` the games'
-    (idx, risk, chosen, mult) of :func:`_stages`. One pass over the games gives every cluster's
-    score and information."""
+    """The clusters' jackknife covariance (CV3, module doc) of :func:`_one_step_drops`."""
+    drops = _one_step_drops(beta, x, terms, ids, n_clusters, hess)
+    spread = drops - drops.mean(axis=0)
+    return (n_clusters - 1) / n_clusters * spread.T @ spread
+
+
+def _one_step_drops(beta, x, terms, ids, n_clusters: int, hess) -> np.ndarray:
+    """Each leave-one-cluster-out fit (G x cards), one Newton step from ``beta``, whose
+    penalised information is ``hess``; ``terms`` the games' (idx, risk, chosen, mult) of
+    :func:`_stages`. One pass over the games gives every cluster's score and information.
+    (The ladder's jackknife above and the rulings' paired one, :mod:`.paired_ratings`.)"""
     if n_clusters < MIN_CLUSTERS:
         raise ValueError(f"need at least {MIN_CLUSTERS} clusters (boards), got {n_clusters}")
     idx, risk, chosen, mult = terms
@@ -197,9 +204,7 @@ def _jackknife_cov(beta, x, terms, ids, n_clusters: int, hess) -> np.ndarray:
     infos = _cluster_information(beta, x, idx, risk, mult, ids, n_clusters)
     # without cluster k the score at beta is -scores[k]: one Newton step to its zero
     steps = np.linalg.pinv(hess[None, :, :] - infos, hermitian=True) @ scores[:, :, None]
-    drops = beta[None, :] - steps[:, :, 0]
-    spread = drops - drops.mean(axis=0)
-    return (n_clusters - 1) / n_clusters * spread.T @ spread
+    return beta[None, :] - steps[:, :, 0]
 
 
 def _cluster_information(beta, x, idx, risk, mult, ids, n_clusters, chunk=CHUNK):

@@ -27,8 +27,8 @@ import numpy as np
 
 from .cluster import cluster_ids, cr1_factor, t_quantile
 from .ratings import _contrast_matrix, _stages  # first: ratings imports composition at its end
-from .composition import (_bread_inverse, _cluster_information, _cluster_scores,
-                          _composition_terms, _equal_sizes, _newton)
+from .composition import (_bread_inverse, _cluster_scores, _composition_terms, _equal_sizes,
+                          _newton, _one_step_drops)
 
 __all__ = ["PairedRatings", "paired_rating_change"]
 
@@ -50,7 +50,7 @@ class PairedRatings:
 
 def _fit(team_cards, items, places, l2, ids, n_clusters):
     """One composition fit: beta, bread H^-1, centred cluster scores and each board's one-step
-    leave-one-out fit (the jackknife's drops, :func:`composition._jackknife_cov`)."""
+    leave-one-out fit (the jackknife's drops)."""
     x = np.asarray(team_cards, dtype=float)
     idx, _, risk, chosen, mult = _stages(items, places)
     c = x.shape[1]
@@ -61,10 +61,7 @@ def _fit(team_cards, items, places, l2, ids, n_clusters):
 
     beta, hess, _, _, _ = _newton(objective, c, 1e-9, 100)
     scores = _cluster_scores(beta, x, idx, risk, chosen, mult, ids, n_clusters)
-    infos = _cluster_information(beta, x, idx, risk, mult, ids, n_clusters)
-    # without board k the score at beta is -scores[k]: one Newton step to its zero
-    steps = np.linalg.pinv(hess[None, :, :] - infos, hermitian=True) @ scores[:, :, None]
-    drops = beta[None, :] - steps[:, :, 0]
+    drops = _one_step_drops(beta, x, (idx, risk, chosen, mult), ids, n_clusters, hess)
     return beta, _bread_inverse(hess, x, l2), scores - scores.mean(axis=0), drops
 
 

@@ -545,8 +545,9 @@ def test_the_card_family_keeps_its_alpha_when_the_alternative_changes_nothing():
     cards of planted strength, 512 games on 32 boards, each board shifting each card by
     N(0, 0.5). Over 300 studies the family says "matters" in at most 2.5 % as far as a one-sided
     binomial test at 1 % can tell (measured with the boards' jackknife, the paired error since
-    stop 53: 8 of 300, also 8 on 1,024 games and 64 boards; with the sandwich before it 9). A family that tested each card at the family's 2.5 % (no
-    Bonferroni over the 24 cards) fails it: 45 of 100 studies. And each card's own 95 %
+    stop 53: 8 of 300, also 8 on 1,024 games and 64 boards; with the sandwich before it 9). A
+    family that tested each card at the family's 2.5 % (no Bonferroni over the 24 cards) fails
+    it: 45 of 100 studies. And each card's own 95 %
     interval (the one the rulings print) covers its true change, none: the share of a study's 24
     intervals that hold 0 is not shown below 95 % over the 300 studies (one-sided t-test at 1 %;
     measured here 95.4 %, the sandwich 95.0 %)."""

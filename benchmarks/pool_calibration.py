@@ -4,20 +4,21 @@
                                           [--pool-boards 2048] [--reps 2000]
                                           [--boards 16,32,64] [--seed 7]
 
-Why: ``benchmarks/calibration.py`` plays every replication's games anew (200 replications of 512
-null games, 40 of 1,024 per planted level: seven minutes on 2 cores), too few to tell a coverage
-of 93.6 % or 92.5 % from 95 %. Here each level's design (``sim/runner/calibration.py``: four
-teams of the same cards, team 1's fifth card a copy with its max health times the level's
+Why: ``benchmarks/calibration.py`` plays every replication's games anew (200 replications of
+512 null games, 40 of 1,024 per planted level: about five minutes on 2 cores), too few to tell
+a coverage of 93.6 % or 92.5 % from 95 %. Here each level's design (``sim/runner/calibration.py``:
+four teams of the same cards, team 1's fifth card a copy with its max health times the level's
 factor; duplicate play, 16 games a board) is played once on ``--pool-boards`` boards; each
 replication then draws ``B`` of those boards without replacement and computes the fairness
-check on their games alone, as a run on ``B`` boards would: each team's and each seat's 95 %
-interval, and the sequential verdict (a look every 128 games). The truth is the whole pool's
-estimate, boards being the only thing a replication draws (each board keeps its own games and
-dice). With 32 of 2,048 boards a replication, two replications share a board about 40 % of the
-time, so the replications are not independent: the coverage is an average over them, not a
-binomial count.
+check on their games alone, as a run on ``B`` boards would: each team's 95 % interval (the
+check's own, ``duplicate_win_rates``) and each seat's, and the sequential verdict (a look every
+128 games). The truth is the whole pool's estimate (the null teams': 1/4), boards being the only
+thing a replication draws (each board keeps its own games and dice); the intervals are judged
+with the finite-population correction of drawing B of N boards (``resampled``). With 32 of
+2,048 boards a replication, two replications share a board about 40 % of the time, so the
+replications are not independent: the coverage is an average over them, not a binomial count.
 
-Prints, per level and ``B``: the team rates' coverage (``team_interval``) and the planted
+Prints, per level and ``B``: the team rates' coverage and the planted
 team's rate; the seat rates' coverage (Korn & Graubard's interval, ``seat_interval``), its
 misses with the truth above and below and the z spread ((estimate - truth) / SE); and the share
 called unfair (null: false verdicts, at most alpha = 5 %; planted: with team 1 favoured).
@@ -37,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sim.analysis.fairness import UNFAIR, game_values  # noqa: E402
-from sim.analysis.variance import seat_team_effects  # noqa: E402
+from sim.analysis.variance import duplicate_win_rates, seat_team_effects  # noqa: E402
 from sim.runner import progress  # noqa: E402
 from sim.runner.calibration import LEVELS, _sequential, with_planted  # noqa: E402
 from sim.runner.fairness import fairness_experiment  # noqa: E402
@@ -58,23 +59,32 @@ def pool(level: str, boards: int, seed: int):
     return with_planted(ROOT / "cards", LEVELS[level], run)
 
 
-def resampled(outcomes, board, per_rep: int, reps: int, rng) -> dict:
+def resampled(outcomes, board, per_rep: int, reps: int, rng, null: bool) -> dict:
     """Coverage of the team and seat intervals, and the verdicts, over ``reps`` draws of
-    ``per_rep`` boards."""
+    ``per_rep`` boards.
+
+    A draw of B of the pool's N boards without replacement varies about the pool's estimate by
+    (N - B) / (N - 1) of what B boards drawn afresh would, so each interval's two arms are
+    shortened by the square root of that before they are judged (the finite-population
+    correction; without it the coverage reads 0.1-0.4 points high at 16-64 of 2,048 boards).
+    The null teams' truth is the known 1/4, the rest the pool's estimates."""
     whole = seat_team_effects(outcomes, clusters=board)
+    team_truth = np.full(4, 0.25) if null else whole.team_rate
     rows_of = [np.flatnonzero(board == b) for b in np.unique(board)]
+    shrink = np.sqrt((len(rows_of) - per_rep) / (len(rows_of) - 1))
     above, below, z, team_cover, unfair, found = [], [], [], [], [], []
     for _ in progress_range(f"{per_rep} boards a replication", reps):
         # blocks in the check's order: each board's first block, then each one's second, ...
         rows = np.stack([rows_of[k] for k in rng.choice(len(rows_of), per_rep,
                                                         replace=False)]).T.ravel()
         est = seat_team_effects(outcomes[rows], clusters=board[rows])
-        lower, upper = est.seat_interval()
+        lower, upper = _shrunk(est.seat_rate, *est.seat_interval(), shrink)
         above.append(whole.seat_rate > upper)
         below.append(whole.seat_rate < lower)
-        z.append((est.seat_rate - whole.seat_rate) / est.seat_se)
-        t_lower, t_upper = est.team_interval()
-        team_cover.append((t_lower <= whole.team_rate) & (whole.team_rate <= t_upper))
+        z.append((est.seat_rate - whole.seat_rate) / (shrink * est.seat_se))
+        teams = duplicate_win_rates(outcomes[rows], clusters=board[rows])  # the check's own
+        t_lower, t_upper = _shrunk(teams.rate, teams.lower, teams.upper, shrink)
+        team_cover.append((t_lower <= team_truth) & (team_truth <= t_upper))
         status, _, favoured = _sequential(outcomes[rows], board[rows], ROUND_BLOCKS, 0.05, 0.05)
         unfair.append(status == UNFAIR)
         found.append(status == UNFAIR and favoured == 0)
@@ -83,6 +93,11 @@ def resampled(outcomes, board, per_rep: int, reps: int, rng) -> dict:
             "truth_below": below, "z_spread": float(np.std(z)),
             "team_coverage": float(np.mean(team_cover)), "planted_rate": whole.team_rate[0],
             "unfair": float(np.mean(unfair)), "found": float(np.mean(found))}
+
+
+def _shrunk(estimate, lower, upper, factor: float):
+    """The interval with both arms (estimate to each end) times ``factor``."""
+    return estimate - factor * (estimate - lower), estimate + factor * (upper - estimate)
 
 
 def progress_range(name: str, n: int):
@@ -113,7 +128,7 @@ def report(args, t0: float) -> None:
         outcomes, board = pool(level, args.pool_boards, args.seed)
         rng = np.random.default_rng(args.seed)
         for per_rep in (int(b) for b in args.boards.split(",")):
-            r = resampled(outcomes, board, per_rep, args.reps, rng)
+            r = resampled(outcomes, board, per_rep, args.reps, rng, level == "null")
             print(f"{level:<7} {per_rep:>6} {r['planted_rate']:>7.1%} {r['team_coverage']:>10.1%} "
                   f"{r['seat_coverage']:>10.1%} {r['truth_above']:>6.1%} {r['truth_below']:>6.1%} "
                   f"{r['z_spread']:>6.2f} {r['unfair']:>7.1%} {r['found']:>6.1%}", flush=True)

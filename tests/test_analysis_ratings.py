@@ -329,7 +329,7 @@ def test_clustered_composition_intervals_are_calibrated_for_shared_deals():
 
 
 def test_the_clusters_jackknife_is_the_leave_one_out_refits_in_one_step():
-    """``jackknife=True``: the covariance of the leave-one-cluster-out fits (CV3, scaled by
+    """``jackknife=True``: the covariance of the leave-one-cluster-out fits (CV3J, scaled by
     (G-1)/G), each taken one Newton step from the full fit (sim/analysis/composition.py). Slow
     reference: the same covariance from G exact refits. On 8 cards over 30 deals of 16 games,
     60 % of each deal's games decided by the deal, each card's variance within 6 % of the

@@ -18,10 +18,11 @@ on G - 1 degrees of freedom.
 
 Why a jackknife option: on few clusters that differ strongly the sandwich is too small (the
 ladder on 12 boards, each suiting each player by N(0, 0.8): about 93 % of 95 % intervals cover).
-``jackknife=True`` takes the cluster jackknife instead (CV3: (G-1)/G sum_g (b_-g - mean)(...)^T,
-b_-g the fit without cluster g; MacKinnon, Nielsen & Webb, "Cluster-robust inference: a guide
-to empirical practice", J. Econometrics 232, 2023, which recommend it for few or unequal
-clusters), each b_-g one Newton step from the full fit, b - (H - J_g)^-1 s_g with J_g and s_g
+``jackknife=True`` takes the cluster jackknife instead (CV3J: (G-1)/G sum_g (b_-g - mean)(...)^T,
+b_-g the fit without cluster g, centred at their mean; MacKinnon, Nielsen & Webb,
+"Cluster-robust inference: a guide to empirical practice", J. Econometrics 232, 2023, which
+recommend the jackknife for few or unequal clusters; their CV3, centred at the full fit, is a
+little larger), each b_-g one Newton step from the full fit, b - (H - J_g)^-1 s_g with J_g and s_g
 cluster g's information and score: G small evaluations instead of G refits.
 """
 
@@ -186,7 +187,7 @@ def composition_strengths(team_cards, items, places=None, *, l2: float = 1.0, to
 
 
 def _jackknife_cov(beta, x, terms, ids, n_clusters: int, hess) -> np.ndarray:
-    """The clusters' jackknife covariance (CV3, module doc) of :func:`_one_step_drops`."""
+    """The clusters' jackknife covariance (CV3J, module doc) of :func:`_one_step_drops`."""
     drops = _one_step_drops(beta, x, terms, ids, n_clusters, hess)
     spread = drops - drops.mean(axis=0)
     return (n_clusters - 1) / n_clusters * spread.T @ spread

@@ -13,7 +13,7 @@ Var(b1 - b0) = V0 + V1 - Cov(b0, b1) - Cov(b0, b1)^T, with c = G/(G-1) and t on 
 Why the boards' jackknife by default (since stop 53): that sandwich is the CR1 one, a little
 small on a few dozen boards that suit cards differently; its 95 % intervals held a planted change
 in 94.4-94.85 % (four runs of 200-400 studies, 16-64 boards). The jackknife of the difference
-(CV3 as in :mod:`.composition`: each leave-one-board-out fit of either replay one Newton step
+(CV3J as in :mod:`.composition`: each leave-one-board-out fit of either replay one Newton step
 from its full fit, the variance that of b1_-g - b0_-g over the boards) held it in 94.7-95.5 %
 on the same studies, 1.01-1.03x as wide (docs/intervals.md, "The rulings' card family").
 Identical replays still give exactly zero: every board's two drops are then the same.
@@ -48,9 +48,9 @@ class PairedRatings:
         return self.delta - q * self.se, self.delta + q * self.se
 
 
-def _fit(team_cards, items, places, l2, ids, n_clusters):
-    """One composition fit: beta, bread H^-1, centred cluster scores and each board's one-step
-    leave-one-out fit (the jackknife's drops)."""
+def _fit(team_cards, items, places, l2, ids, n_clusters, jackknife: bool):
+    """One composition fit: beta and, for the jackknife, each board's one-step leave-one-out
+    fit (G x cards); for the sandwich, the bread H^-1 and the centred cluster scores."""
     x = np.asarray(team_cards, dtype=float)
     idx, _, risk, chosen, mult = _stages(items, places)
     c = x.shape[1]
@@ -60,9 +60,10 @@ def _fit(team_cards, items, places, l2, ids, n_clusters):
         return ll - 0.5 * l2 * b @ b, grad - l2 * b, info + l2 * np.eye(c), ll
 
     beta, hess, _, _, _ = _newton(objective, c, 1e-9, 100)
+    if jackknife:
+        return beta, _one_step_drops(beta, x, (idx, risk, chosen, mult), ids, n_clusters, hess)
     scores = _cluster_scores(beta, x, idx, risk, chosen, mult, ids, n_clusters)
-    drops = _one_step_drops(beta, x, (idx, risk, chosen, mult), ids, n_clusters, hess)
-    return beta, _bread_inverse(hess, x, l2), scores - scores.mean(axis=0), drops
+    return beta, (_bread_inverse(hess, x, l2), scores - scores.mean(axis=0))
 
 
 def paired_rating_change(team_cards, items, places_before, places_after, clusters, *,
@@ -70,15 +71,19 @@ def paired_rating_change(team_cards, items, places_before, places_after, cluster
     """Ratings of the same games' teams (``team_cards``, ``items`` as in
     :func:`composition.composition_strengths`) under two outcomes, and the paired SE of their
     difference, clustered by ``clusters`` (one label per game, e.g. its board): the boards'
-    jackknife, or with ``jackknife=False`` the CR1 sandwich (module doc)."""
+    jackknife, or with ``jackknife=False`` the CR1 sandwich (module doc). At ``l2 = 0`` a card
+    whose games all lie on one board gets no leave-that-board-out step (the information without
+    them is singular in its direction) and too small a jackknife variance; the rulings fit at
+    ``l2 = 1``."""
     ids, g = cluster_ids(clusters, np.asarray(items).shape[0])
     factor = cr1_factor(g)  # first: fewer than two boards have no between-board variance either way
-    b0, h0, s0, d0 = _fit(team_cards, items, places_before, l2, ids, g)
-    b1, h1, s1, d1 = _fit(team_cards, items, places_after, l2, ids, g)
-    if jackknife:
-        spread = (d1 - d0) - (d1 - d0).mean(axis=0)
+    b0, part0 = _fit(team_cards, items, places_before, l2, ids, g, jackknife)
+    b1, part1 = _fit(team_cards, items, places_after, l2, ids, g, jackknife)
+    if jackknife:  # the two replays' drops, board by board
+        spread = (part1 - part0) - (part1 - part0).mean(axis=0)
         var = (g - 1) / g * spread.T @ spread
     else:
+        (h0, s0), (h1, s1) = part0, part1
         v0 = h0 @ (s0.T @ s0) @ h0
         v1 = h1 @ (s1.T @ s1) @ h1
         cross = h0 @ (s0.T @ s1) @ h1

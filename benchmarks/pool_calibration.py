@@ -14,7 +14,7 @@ check on their games alone, as a run on ``B`` boards would: each team's 95 % int
 check's own, ``duplicate_win_rates``) and each seat's, and the sequential verdict (a look every
 128 games). The truth is the whole pool's estimate (the null teams': 1/4), boards being the only
 thing a replication draws (each board keeps its own games and dice); the intervals are judged
-with the finite-population correction of drawing B of N boards (``resampled``). With 32 of
+with the finite-population correction of drawing B of N boards (``BoardDraws``). With 32 of
 2,048 boards a replication, two replications share a board about 40 % of the time, so the
 replications are not independent: the coverage is an average over them, not a binomial count.
 
@@ -59,31 +59,48 @@ def pool(level: str, boards: int, seed: int):
     return with_planted(ROOT / "cards", LEVELS[level], run)
 
 
+class BoardDraws:
+    """Replications of ``per_rep`` of a pool's boards, drawn without replacement (module doc).
+
+    A draw of B of the pool's N boards varies about the pool's estimate by (N - B) / (N - 1) of
+    what B boards drawn afresh would, so :meth:`judged` shortens each interval's two arms by the
+    square root of that before it is held against the pool's truth (the finite-population
+    correction; without it the coverage reads 0.1-0.4 points high at 16-64 of 2,048 boards)."""
+
+    def __init__(self, board, per_rep: int):
+        self.rows_of = [np.flatnonzero(board == b) for b in np.unique(board)]
+        self.per_rep = per_rep
+        self.shrink = float(np.sqrt((len(self.rows_of) - per_rep) / (len(self.rows_of) - 1)))
+
+    def draw(self, rng) -> np.ndarray:
+        """One replication's rows, in the check's order: each drawn board's first row, then
+        each one's second, ... (every board holds as many rows)."""
+        return np.stack([self.rows_of[k] for k in rng.choice(len(self.rows_of), self.per_rep,
+                                                             replace=False)]).T.ravel()
+
+    def judged(self, estimate, lower, upper):
+        """The interval with both arms (estimate to each end) times the correction."""
+        return (estimate - self.shrink * (estimate - lower),
+                estimate + self.shrink * (upper - estimate))
+
+
 def resampled(outcomes, board, per_rep: int, reps: int, rng, null: bool) -> dict:
     """Coverage of the team and seat intervals, and the verdicts, over ``reps`` draws of
-    ``per_rep`` boards.
-
-    A draw of B of the pool's N boards without replacement varies about the pool's estimate by
-    (N - B) / (N - 1) of what B boards drawn afresh would, so each interval's two arms are
-    shortened by the square root of that before they are judged (the finite-population
-    correction; without it the coverage reads 0.1-0.4 points high at 16-64 of 2,048 boards).
-    The null teams' truth is the known 1/4, the rest the pool's estimates."""
+    ``per_rep`` boards (:class:`BoardDraws`). The null teams' truth is the known 1/4, the rest
+    the pool's estimates."""
     whole = seat_team_effects(outcomes, clusters=board)
     team_truth = np.full(4, 0.25) if null else whole.team_rate
-    rows_of = [np.flatnonzero(board == b) for b in np.unique(board)]
-    shrink = np.sqrt((len(rows_of) - per_rep) / (len(rows_of) - 1))
+    draws = BoardDraws(board, per_rep)
     above, below, z, team_cover, unfair, found = [], [], [], [], [], []
     for _ in progress_range(f"{per_rep} boards a replication", reps):
-        # blocks in the check's order: each board's first block, then each one's second, ...
-        rows = np.stack([rows_of[k] for k in rng.choice(len(rows_of), per_rep,
-                                                        replace=False)]).T.ravel()
+        rows = draws.draw(rng)
         est = seat_team_effects(outcomes[rows], clusters=board[rows])
-        lower, upper = _shrunk(est.seat_rate, *est.seat_interval(), shrink)
+        lower, upper = draws.judged(est.seat_rate, *est.seat_interval())
         above.append(whole.seat_rate > upper)
         below.append(whole.seat_rate < lower)
-        z.append((est.seat_rate - whole.seat_rate) / (shrink * est.seat_se))
+        z.append((est.seat_rate - whole.seat_rate) / (draws.shrink * est.seat_se))
         teams = duplicate_win_rates(outcomes[rows], clusters=board[rows])  # the check's own
-        t_lower, t_upper = _shrunk(teams.rate, teams.lower, teams.upper, shrink)
+        t_lower, t_upper = draws.judged(teams.rate, teams.lower, teams.upper)
         team_cover.append((t_lower <= team_truth) & (team_truth <= t_upper))
         status, _, favoured = _sequential(outcomes[rows], board[rows], ROUND_BLOCKS, 0.05, 0.05)
         unfair.append(status == UNFAIR)
@@ -93,11 +110,6 @@ def resampled(outcomes, board, per_rep: int, reps: int, rng, null: bool) -> dict
             "truth_below": below, "z_spread": float(np.std(z)),
             "team_coverage": float(np.mean(team_cover)), "planted_rate": whole.team_rate[0],
             "unfair": float(np.mean(unfair)), "found": float(np.mean(found))}
-
-
-def _shrunk(estimate, lower, upper, factor: float):
-    """The interval with both arms (estimate to each end) times ``factor``."""
-    return estimate - factor * (estimate - lower), estimate + factor * (upper - estimate)
 
 
 def progress_range(name: str, n: int):

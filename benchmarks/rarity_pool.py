@@ -9,7 +9,7 @@ replication then draws ``--boards`` of those boards without replacement and fits
 ratings (``composition_strengths``, l2 = 1, clustered by board) on their games alone, by the
 board-clustered sandwich (what ``bwlab rarity`` prints) and by the boards' jackknife
 (``jackknife=True``). The truth is the whole pool's fit; the intervals are judged with the
-finite-population correction of drawing B of N boards (``pool_calibration.py``). Prints each
+finite-population correction of drawing B of N boards (``pool_calibration.BoardDraws``). Prints each
 method's coverage of all cards' 95 % intervals and the jackknife's width against the
 sandwich's. Progress on stderr.
 """
@@ -33,18 +33,17 @@ from sim.engine.state.fields import POLICY_IDS  # noqa: E402
 from sim.runner import progress  # noqa: E402
 from sim.runner.experiment import load_experiment  # noqa: E402
 from sim.runner.rarity import play_pool, pool_boards  # noqa: E402
+from sim.runner.rulings_compare import _places, _team_rows  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from pool_calibration import BoardDraws, progress_range  # noqa: E402
 
 
 def fit(seat_cards, winner, boards, n_cards: int, jackknife: bool):
     """The study's composition fit (``rarity.study``'s) of these games."""
-    won = winner[:, None] == np.arange(4)[None, :]
-    flat = seat_cards.reshape(-1, 5)
-    rows = np.zeros((flat.shape[0], n_cards))
-    np.add.at(rows, (np.repeat(np.arange(flat.shape[0]), 5), flat.ravel()), 1.0)
-    places = np.where(won, 1.0, 2.0)
-    places[winner < 0] = 1.0
-    return composition_strengths(rows, np.arange(flat.shape[0]).reshape(-1, 4), places, l2=1.0,
-                                 clusters=boards, jackknife=jackknife)
+    rows, items = _team_rows(seat_cards, n_cards)
+    return composition_strengths(rows, items, _places(winner), l2=1.0, clusters=boards,
+                                 jackknife=jackknife)
 
 
 def main() -> None:
@@ -65,23 +64,17 @@ def main() -> None:
         seat_cards, winner = play_pool(cat, exp)
         board = pool_boards(exp, len(winner))
         truth = fit(seat_cards, winner, board, n_cards, False).beta
-        rows_of = [np.flatnonzero(board == b) for b in np.unique(board)]
-        shrink = np.sqrt((len(rows_of) - args.boards) / (len(rows_of) - 1))
+        draws = BoardDraws(board, args.boards)
         rng = np.random.default_rng(args.seed)
         held = {False: [], True: []}
         width = {False: [], True: []}
-        with progress.stage(f"{args.boards} boards a replication", args.reps,
-                            unit="replications"):
-            for _ in range(args.reps):
-                rows = np.sort(np.concatenate([rows_of[k] for k in rng.choice(
-                    len(rows_of), args.boards, replace=False)]))
-                for jackknife in (False, True):
-                    f = fit(seat_cards[rows], winner[rows], board[rows], n_cards, jackknife)
-                    low, high = f.interval(0.95)
-                    low, high = f.beta - shrink * (f.beta - low), f.beta + shrink * (high - f.beta)
-                    held[jackknife].append((low <= truth) & (truth <= high))
-                    width[jackknife].append(np.mean(high - low))
-                progress.advance()
+        for _ in progress_range(f"{args.boards} boards a replication", args.reps):
+            rows = draws.draw(rng)
+            for jackknife in (False, True):
+                f = fit(seat_cards[rows], winner[rows], board[rows], n_cards, jackknife)
+                low, high = draws.judged(f.beta, *f.interval(0.95))
+                held[jackknife].append((low <= truth) & (truth <= high))
+                width[jackknife].append(np.mean(high - low))
     print(f"pool: {len(winner):,} greedy games on {args.pool_boards:,} boards; {args.reps} "
           f"replications of {args.boards} boards ({args.boards * args.per_board:,} games), "
           f"{n_cards} cards")

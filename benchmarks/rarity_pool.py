@@ -33,7 +33,7 @@ from sim.engine.state.fields import POLICY_IDS  # noqa: E402
 from sim.runner import progress  # noqa: E402
 from sim.runner.experiment import load_experiment  # noqa: E402
 from sim.runner.rarity import play_pool, pool_boards  # noqa: E402
-from sim.runner.rulings_compare import _places, _team_rows  # noqa: E402
+from sim.runner.rarity import team_card_rows, winner_places  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from pool_calibration import BoardDraws, progress_range  # noqa: E402
@@ -41,8 +41,8 @@ from pool_calibration import BoardDraws, progress_range  # noqa: E402
 
 def fit(seat_cards, winner, boards, n_cards: int, jackknife: bool):
     """The study's composition fit (``rarity.study``'s) of these games."""
-    rows, items = _team_rows(seat_cards, n_cards)
-    return composition_strengths(rows, items, _places(winner), l2=1.0, clusters=boards,
+    rows, items = team_card_rows(seat_cards, n_cards)
+    return composition_strengths(rows, items, winner_places(winner), l2=1.0, clusters=boards,
                                  jackknife=jackknife)
 
 

@@ -230,7 +230,7 @@ def test_paired_rating_change_is_zero_for_the_same_games_and_tighter_than_unpair
     the two fits' SEs combined as if independent."""
     from sim.analysis.composition import composition_strengths
     from sim.analysis.paired_ratings import paired_rating_change
-    from sim.runner.rulings_compare import _places, _team_rows
+    from sim.runner.rarity import team_card_rows, winner_places
 
     rng = np.random.default_rng(2)
     n, n_cards = 600, 24
@@ -238,16 +238,17 @@ def test_paired_rating_change_is_zero_for_the_same_games_and_tighter_than_unpair
     winner = rng.integers(0, 4, n)
     other = np.where(rng.random(n) < 0.1, rng.integers(0, 4, n), winner)
     boards = np.arange(n) % 30
-    rows, items = _team_rows(seat_cards, n_cards)
-    se0 = composition_strengths(rows, items, _places(winner), clusters=boards).se
-    se1 = composition_strengths(rows, items, _places(other), clusters=boards).se
+    rows, items = team_card_rows(seat_cards, n_cards)
+    se0 = composition_strengths(rows, items, winner_places(winner), clusters=boards).se
+    se1 = composition_strengths(rows, items, winner_places(other), clusters=boards).se
     for jackknife in (True, False):
-        same = paired_rating_change(rows, items, _places(winner), _places(winner), boards,
-                                    jackknife=jackknife)
+        same = paired_rating_change(rows, items, winner_places(winner), winner_places(winner),
+                                    boards, jackknife=jackknife)
         assert np.all(same.delta == 0) and np.all(same.se == 0)
-        moved = paired_rating_change(rows, items, _places(winner), _places(other), boards,
-                                     jackknife=jackknife)
-        assert np.allclose(moved.before, composition_strengths(rows, items, _places(winner)).beta)
+        moved = paired_rating_change(rows, items, winner_places(winner), winner_places(other),
+                                     boards, jackknife=jackknife)
+        assert np.allclose(moved.before,
+                           composition_strengths(rows, items, winner_places(winner)).beta)
         assert np.all(moved.se < np.sqrt(se0 ** 2 + se1 ** 2))
 
 
@@ -263,35 +264,38 @@ def test_the_paired_jackknife_is_the_leave_one_board_out_refits_in_one_step():
     from sim.analysis.composition import composition_strengths
     from sim.analysis.paired_ratings import paired_rating_change
     from sim.analysis.ratings import _contrast_matrix
-    from sim.runner.rulings_compare import _places, _team_rows
+    from sim.runner.rarity import team_card_rows, winner_places
 
     n_cards, games, boards = 24, 256, 16
     shift = np.zeros(n_cards)
     shift[[2, 7, 12, 17, 21]] = [0.4, -0.3, 0.25, -0.4, 0.2]
     seat_cards, before, after = _planted_ruling_games(np.random.default_rng(53), games, boards,
                                                       shift)
-    rows, items = _team_rows(seat_cards, n_cards)
+    rows, items = team_card_rows(seat_cards, n_cards)
     board = np.arange(games) % boards
-    jack = paired_rating_change(rows, items, _places(before), _places(after), board)
+    jack = paired_rating_change(rows, items, winner_places(before), winner_places(after), board)
     centre = _contrast_matrix(n_cards, None)
 
     def fit(places, keep):
         return composition_strengths(rows, items[keep], places[keep], l2=1.0).beta
 
-    changes = np.array([centre @ (fit(_places(after), board != b) - fit(_places(before),
+    changes = np.array([centre @ (fit(winner_places(after), board != b) - fit(winner_places(before),
                                                                         board != b))
                         for b in range(boards)])
     spread = changes - changes.mean(axis=0)
     exact = (boards - 1) / boards * np.diag(spread.T @ spread)
     np.testing.assert_allclose(jack.se ** 2, exact, rtol=0.08)
-    sandwich = paired_rating_change(rows, items, _places(before), _places(after), board,
+    sandwich = paired_rating_change(rows, items, winner_places(before), winner_places(after), board,
                                     jackknife=False)
     assert np.mean(sandwich.se ** 2) < np.mean(jack.se ** 2)
-    whole = centre @ (fit(_places(after), board >= 0) - fit(_places(before), board >= 0))
+    everything = board >= 0
+    whole = centre @ (fit(winner_places(after), everything)
+                      - fit(winner_places(before), everything))
     np.testing.assert_allclose(jack.delta, whole, atol=1e-6)
     assert jack.df == boards - 1
     with pytest.raises(ValueError, match="at least 2 clusters"):
-        paired_rating_change(rows, items, _places(before), _places(after), np.zeros(games))
+        paired_rating_change(rows, items, winner_places(before), winner_places(after),
+                             np.zeros(games))
 
 
 def test_rank_puts_what_matters_first():
@@ -554,7 +558,8 @@ def test_the_card_family_keeps_its_alpha_when_the_alternative_changes_nothing():
     from scipy import stats
 
     from sim.analysis.paired_ratings import paired_rating_change
-    from sim.runner.rulings_compare import ALPHA, FAMILIES, _family, _places, _team_rows, _z
+    from sim.runner.rarity import team_card_rows, winner_places
+    from sim.runner.rulings_compare import ALPHA, FAMILIES, _family, _z
 
     n_cards, games, boards = 24, 512, 32
     rng = np.random.default_rng(np.random.SeedSequence(4910))
@@ -562,8 +567,8 @@ def test_the_card_family_keeps_its_alpha_when_the_alternative_changes_nothing():
     covered = []
     for _ in range(300):
         seat_cards, before, after = _planted_ruling_games(rng, games, boards, np.zeros(n_cards))
-        rows, items = _team_rows(seat_cards, n_cards)
-        change = paired_rating_change(rows, items, _places(before), _places(after),
+        rows, items = team_card_rows(seat_cards, n_cards)
+        change = paired_rating_change(rows, items, winner_places(before), winner_places(after),
                                       np.arange(games) % boards)
         z, critical = _family([{"z": _z(change.delta[c], change.se[c])}
                                for c in range(n_cards)], change.df)
@@ -590,7 +595,7 @@ def test_each_card_s_interval_holds_a_planted_change():
     from scipy import stats
 
     from sim.analysis.paired_ratings import paired_rating_change
-    from sim.runner.rulings_compare import _places, _team_rows
+    from sim.runner.rarity import team_card_rows, winner_places
 
     n_cards, games, boards = 24, 512, 32
     shift = np.zeros(n_cards)
@@ -599,8 +604,8 @@ def test_each_card_s_interval_holds_a_planted_change():
 
     def change(rng, games, boards):
         seat_cards, before, after = _planted_ruling_games(rng, games, boards, shift)
-        rows, items = _team_rows(seat_cards, n_cards)
-        return paired_rating_change(rows, items, _places(before), _places(after),
+        rows, items = team_card_rows(seat_cards, n_cards)
+        return paired_rating_change(rows, items, winner_places(before), winner_places(after),
                                     np.arange(games) % boards)
 
     truth = change(np.random.default_rng(np.random.SeedSequence(77)), 60_000, 3_750).delta

@@ -208,6 +208,24 @@ def card_records(seat_cards: np.ndarray, records: np.ndarray, n_cards: int) -> n
     return out
 
 
+def team_card_rows(seat_cards, n_cards: int):
+    """(team x card) counts of every game's four teams and the games' team indices ``[n, 4]``:
+    the teams and items of the composition fit (:func:`study`, the rulings' paired change)."""
+    flat = seat_cards.reshape(-1, 5)
+    rows = np.zeros((flat.shape[0], n_cards))
+    np.add.at(rows, (np.repeat(np.arange(flat.shape[0]), 5), flat.ravel()), 1.0)
+    return rows, np.arange(flat.shape[0]).reshape(-1, 4)
+
+
+def winner_places(winner_seat) -> np.ndarray:
+    """Each game's places ``[n, 4]``: the winner first, the rest tied second; a game with no
+    winner ranks nobody (all tied)."""
+    won = winner_seat[:, None] == np.arange(4)[None, :]
+    places = np.where(won, 1.0, 2.0)
+    places[winner_seat < 0] = 1.0
+    return places
+
+
 def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n_rarities: int,
           *, l2: float = 1.0, confidence: float = 0.95, boards=None,
           correction: str = "holm") -> RarityStudy:
@@ -217,19 +235,14 @@ def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n
     n_games = seat_cards.shape[0]
     n_cards = rarity.shape[0]
     won = winner_seat[:, None] == np.arange(4)[None, :]                       # [n, 4]
-    flat = seat_cards.reshape(-1, 5)
-    team_rows = np.zeros((flat.shape[0], n_cards))
-    np.add.at(team_rows, (np.repeat(np.arange(flat.shape[0]), 5), flat.ravel()), 1.0)
+    team_rows, items = team_card_rows(seat_cards, n_cards)
     held = team_rows.sum(axis=0)
     wins = (team_rows * won.reshape(-1)[:, None]).sum(axis=0)
     n_boards = 0 if boards is None else int(np.unique(boards).size)
     clustered = n_boards >= MIN_CLUSTERS
     low, high = _win_intervals(seat_cards, won, boards if clustered else None, n_cards,
                                confidence)
-    items = np.arange(flat.shape[0]).reshape(n_games, 4)
-    places = np.where(won, 1.0, 2.0)
-    places[winner_seat < 0] = 1.0  # no winner: all tied, the game ranks nobody
-    fit = composition_strengths(team_rows, items, places, l2=l2,
+    fit = composition_strengths(team_rows, items, winner_places(winner_seat), l2=l2,
                                 clusters=np.asarray(boards) if clustered else None)
     r_low, r_high = fit.interval(confidence)
     # medians over the cards that played: a pool experiment leaves the other cards at the prior

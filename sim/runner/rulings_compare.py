@@ -104,7 +104,7 @@ def rating_effect(catalogue, base, run) -> dict | None:
     only)."""
     from sim.analysis.paired_ratings import paired_rating_change
 
-    from .rarity import study
+    from .rarity import study, team_card_rows, winner_places
 
     if base.seat_cards.shape[0] == 0:
         return None
@@ -112,9 +112,9 @@ def rating_effect(catalogue, base, run) -> dict | None:
     n_rar = len(catalogue.rules.rarities)
     s0 = study(base.seat_cards, base.rating_winner, rar, n_rar, boards=base.rating_board)
     s1 = study(run.seat_cards, run.rating_winner, rar, n_rar, boards=run.rating_board)
-    rows, items = _team_rows(base.seat_cards, rar.size)
-    paired = paired_rating_change(rows, items, _places(base.rating_winner),
-                                  _places(run.rating_winner), base.rating_board)
+    rows, items = team_card_rows(base.seat_cards, rar.size)
+    paired = paired_rating_change(rows, items, winner_places(base.rating_winner),
+                                  winner_places(run.rating_winner), base.rating_board)
     low, high = paired.interval(CONFIDENCE)
     names = catalogue.cards.names
     cards = [{"card": names[c], "rarity": catalogue.rules.rarities[rar[c]],
@@ -128,22 +128,6 @@ def rating_effect(catalogue, base, run) -> dict | None:
             "order_alternative": s1.order_verdict,
             "ordered_default": s0.ordered, "ordered_alternative": s1.ordered,  # point estimates
             "df": int(paired.df), "games_changed": _changed(base.rating_trace, run.rating_trace)}
-
-
-def _team_rows(seat_cards, n_cards: int):
-    """(team x card) counts and the games' team indices, as :func:`.rarity.study` builds them."""
-    flat = seat_cards.reshape(-1, 5)
-    rows = np.zeros((flat.shape[0], n_cards))
-    np.add.at(rows, (np.repeat(np.arange(flat.shape[0]), 5), flat.ravel()), 1.0)
-    return rows, np.arange(flat.shape[0]).reshape(-1, TEAMS)
-
-
-def _places(winner_seat) -> np.ndarray:
-    """Winner first, the rest tied second; a game with no winner ranks nobody."""
-    won = winner_seat[:, None] == np.arange(TEAMS)[None, :]
-    places = np.where(won, 1.0, 2.0)
-    places[winner_seat < 0] = 1.0
-    return places
 
 
 def _z(delta, se) -> float:

@@ -353,11 +353,17 @@ def test_the_clusters_jackknife_is_the_leave_one_out_refits_in_one_step():
     with pytest.raises(ValueError, match="at least 2 clusters"):
         composition_strengths(teams, items, places, clusters=np.zeros(len(items)),
                               jackknife=True)
-    # the clusters' information, from one pass over the games, sums to the fit's
+    # each cluster's information (slot-space form) is the fit's information (stage-mean form)
+    # of that cluster's games alone, and they sum to the fit's
     from sim.analysis.composition import _cluster_information, _composition_terms, _stages
 
     idx, _, risk, chosen, mult = _stages(items, places)
-    per_cluster = _cluster_information(jack.beta, teams, idx, risk, mult, deal, 30, chunk=100)
+    per_cluster = _cluster_information(jack.beta, teams, idx, risk, mult, deal, 30)
+    for d in (0, 7, 29):
+        own = deal == d
+        np.testing.assert_allclose(
+            per_cluster[d], _composition_terms(jack.beta, teams, idx[own], risk[own],
+                                               chosen[own], mult[own])[2], rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(per_cluster.sum(axis=0),
                                _composition_terms(jack.beta, teams, idx, risk, chosen, mult)[2],
                                rtol=1e-10, atol=1e-10)

@@ -27,8 +27,8 @@ import numpy as np
 
 from .cluster import cluster_ids, cr1_factor, t_quantile
 from .ratings import _contrast_matrix, _stages  # first: ratings imports composition at its end
-from .composition import (_bread_inverse, _cluster_scores, _composition_terms, _equal_sizes,
-                          _newton, _one_step_drops)
+from .composition import (_bread_inverse, _cluster_scores, _equal_sizes, _one_step_drops,
+                          _penalised_fit)
 
 __all__ = ["PairedRatings", "paired_rating_change"]
 
@@ -53,13 +53,7 @@ def _fit(team_cards, items, places, l2, ids, n_clusters, jackknife: bool):
     fit (G x cards); for the sandwich, the bread H^-1 and the centred cluster scores."""
     x = np.asarray(team_cards, dtype=float)
     idx, _, risk, chosen, mult = _stages(items, places)
-    c = x.shape[1]
-
-    def objective(b):
-        ll, grad, info = _composition_terms(b, x, idx, risk, chosen, mult)
-        return ll - 0.5 * l2 * b @ b, grad - l2 * b, info + l2 * np.eye(c), ll
-
-    beta, hess, _, _, _ = _newton(objective, c, 1e-9, 100)
+    beta, hess, _, _, _ = _penalised_fit(x, (idx, risk, chosen, mult), l2)
     if jackknife:
         return beta, _one_step_drops(beta, x, (idx, risk, chosen, mult), ids, n_clusters, hess)
     scores = _cluster_scores(beta, x, idx, risk, chosen, mult, ids, n_clusters)
@@ -80,7 +74,8 @@ def paired_rating_change(team_cards, items, places_before, places_after, cluster
     b0, part0 = _fit(team_cards, items, places_before, l2, ids, g, jackknife)
     b1, part1 = _fit(team_cards, items, places_after, l2, ids, g, jackknife)
     if jackknife:  # the two replays' drops, board by board
-        spread = (part1 - part0) - (part1 - part0).mean(axis=0)
+        change = part1 - part0
+        spread = change - change.mean(axis=0)
         var = (g - 1) / g * spread.T @ spread
     else:
         (h0, s0), (h1, s1) = part0, part1

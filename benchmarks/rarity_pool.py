@@ -1,7 +1,8 @@
 """The rarity study's rating intervals on real games, calibrated by resampling boards from a pool.
 
     python benchmarks/rarity_pool.py [--pool-boards 1024] [--per-board 64] [--reps 300]
-                                     [--boards 8,16,32,64] [--seed 53]
+                                     [--boards 16] [--seed 53]
+    python benchmarks/rarity_pool.py --boards 8,16,32,64 --reps 600   # docs/intervals.md
 
 The shipped study's design (``experiments/rarity.toml``: teams drawn from every card, greedy,
 duplicate seating) is played once on ``--pool-boards`` boards, ``--per-board`` games each; each

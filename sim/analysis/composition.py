@@ -90,11 +90,8 @@ def _composition_terms(beta, x, idx, risk, chosen, mult, chunk=CHUNK):
     g_slot = chosen.sum(axis=1) - np.sum(mult[:, :, None] * pi, axis=1)
     n_teams, c = x.shape
     g_team = np.bincount(idx.ravel(), weights=g_slot.ravel(), minlength=n_teams)
-    slots = _slot_information(pi, mult)
-    info = np.zeros((c, c))
-    for lo in range(0, idx.shape[0], chunk):
-        xs = x[idx[lo:lo + chunk]]                                   # (n, m, c)
-        info += xs.reshape(-1, c).T @ (slots[lo:lo + chunk] @ xs).reshape(-1, c)
+    info = _games_information(x, idx, _slot_information(pi, mult), np.arange(idx.shape[0]),
+                              chunk)
     return loglik, x.T @ g_team, info
 
 
@@ -207,7 +204,8 @@ def _jackknife_cov(beta, x, terms, ids, n_clusters: int, hess) -> np.ndarray:
 def _one_step_drops(beta, x, terms, ids, n_clusters: int, hess) -> np.ndarray:
     """Each leave-one-cluster-out fit (G x cards), one Newton step from ``beta``, whose
     penalised information is ``hess``; ``terms`` the games' (idx, risk, chosen, mult) of
-    :func:`_stages`. One pass over the games gives every cluster's score and information.
+    :func:`_stages`. Every cluster's score and information come from passes over all the games
+    (not G refits).
     (The ladder's jackknife above and the rulings' paired one, :mod:`.paired_ratings`.)"""
     if n_clusters < MIN_CLUSTERS:
         raise ValueError(f"need at least {MIN_CLUSTERS} clusters (boards), got {n_clusters}")
@@ -219,25 +217,33 @@ def _one_step_drops(beta, x, terms, ids, n_clusters: int, hess) -> np.ndarray:
     return beta[None, :] - steps[:, :, 0]
 
 
-def _cluster_information(beta, x, idx, risk, mult, ids, n_clusters):
-    """Information (card space) of each cluster's games, (G x cards x cards).
+def _cluster_information(beta, x, idx, risk, mult, ids, n_clusters, chunk=CHUNK):
+    """Information (card space) of each cluster's games, (G x cards x cards); ``ids`` compact
+    (0..G-1, as :func:`.cluster.cluster_ids` gives them).
 
-    A game's information is X_g^T A_g X_g, X_g its slots' card rows and A_g its information in
-    slot space (:func:`_slot_information`). Why this form: summed per cluster as one (slots x
-    cards)^T (slots x cards) product it never builds a (games x cards x cards) array; 100x
-    faster than that on 72 cards (stop 54)."""
+    Why this form: each cluster's games summed by :func:`_games_information` never build a
+    (games x cards x cards) array; 100x faster than that on 72 cards (stop 54)."""
     util = (x @ beta)[idx]
     pi, _ = _stage_probs(util, risk)
     slots = _slot_information(pi, mult)
     order = np.argsort(ids, kind="stable")
     bounds = np.searchsorted(ids[order], np.arange(n_clusters + 1))
+    return np.stack([_games_information(x, idx, slots, order[bounds[k]:bounds[k + 1]], chunk)
+                     for k in range(n_clusters)])
+
+
+def _games_information(x, idx, slots, games, chunk: int) -> np.ndarray:
+    """Sum over ``games`` of X_g^T A_g X_g (cards x cards), X_g a game's slots' card rows and
+    A_g its information in slot space (``slots``, :func:`_slot_information`): one (slots x
+    cards)^T (slots x cards) product per ``chunk`` games, whose (games x slots x cards) rows
+    bound the memory."""
     c = x.shape[1]
-    out = np.zeros((n_clusters, c, c))
-    for k in range(n_clusters):
-        games = order[bounds[k]:bounds[k + 1]]
-        xs = x[idx[games]]                                               # (n_k, m, c)
-        out[k] = xs.reshape(-1, c).T @ (slots[games] @ xs).reshape(-1, c)
-    return out
+    info = np.zeros((c, c))
+    for lo in range(0, games.size, chunk):
+        part = games[lo:lo + chunk]
+        xs = x[idx[part]]                                                # (n, m, c)
+        info += xs.reshape(-1, c).T @ (slots[part] @ xs).reshape(-1, c)
+    return info
 
 
 def _slot_information(pi, mult) -> np.ndarray:

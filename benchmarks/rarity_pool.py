@@ -13,8 +13,10 @@ board-clustered sandwich (``jackknife=False``). The truth is the whole pool's fi
 intervals are judged with the finite-population correction of drawing B of N boards
 (``pool_calibration.BoardDraws``). Prints, per B, each method's coverage of all cards' 95 %
 intervals with its standard error (from the spread of the replications' shares: the cards of
-one replication share its boards) and the jackknife's width against the sandwich's. Progress
-on stderr.
+one replication share its boards) and the jackknife's width against the sandwich's; and the
+coverage of the study's other interval, each card's win rate when held
+(``rarity.held_win_intervals``), against the pool's rate, with its misses on either side.
+Progress on stderr.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from sim.engine.state.fields import POLICY_IDS  # noqa: E402
 from sim.runner import progress  # noqa: E402
 from sim.runner.experiment import load_experiment  # noqa: E402
 from sim.runner.rarity import play_pool, pool_boards  # noqa: E402
-from sim.runner.rarity import team_card_rows, winner_places  # noqa: E402
+from sim.runner.rarity import held_win_intervals, team_card_rows, winner_places  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from pool_calibration import BoardDraws, progress_range  # noqa: E402
@@ -68,33 +70,54 @@ def main() -> None:
     with progress.reporting("rarity_pool"):
         seat_cards, winner = play_pool(cat, exp)
         board = pool_boards(exp, len(winner))
-        truth = fit(seat_cards, winner, board, n_cards, False).beta
+        truth = (fit(seat_cards, winner, board, n_cards, False).beta,
+                 held_win_rates(seat_cards, winner, n_cards))
         rng = np.random.default_rng(args.seed)
         rows = [replicate(seat_cards, winner, board, truth, n_cards, BoardDraws(board, b),
                           args.reps, rng) for b in sizes]
     print(f"pool: {len(winner):,} greedy games on {args.pool_boards:,} boards, {n_cards} cards; "
-          f"{args.reps} replications of B boards ({args.per_board} games each); 95 % rating "
-          f"intervals holding the pool's rating (± its standard error):")
-    for b, (jack, sand, ratio) in zip(sizes, rows):
-        print(f"  B = {b:>3}: jackknife {jack}, sandwich {sand}; jackknife {ratio:.2f}x as wide")
+          f"{args.reps} replications of B boards ({args.per_board} games each); 95 % intervals "
+          f"holding the pool's value (± the coverage's standard error):")
+    for b, (jack, sand, ratio, win) in zip(sizes, rows):
+        print(f"  B = {b:>3}: rating: jackknife {jack}, sandwich {sand}, jackknife {ratio:.2f}x "
+              f"as wide; win rate when held: {win}")
     print(f"{time.perf_counter() - t0:.0f} s")
 
 
+def held_win_rates(seat_cards, winner, n_cards: int) -> np.ndarray:
+    """Each card's win rate when held (its team won), as ``rarity.held_win_intervals`` counts."""
+    rows, _ = team_card_rows(seat_cards, n_cards)
+    won = (winner[:, None] == np.arange(4)[None, :]).reshape(-1)
+    holds = rows > 0
+    return (holds * won[:, None]).sum(axis=0) / np.maximum(holds.sum(axis=0), 1)
+
+
 def replicate(seat_cards, winner, board, truth, n_cards, draws, reps, rng):
-    """Each method's coverage over ``reps`` draws (text with its SE) and the width ratio."""
+    """Over ``reps`` draws: each rating method's coverage (text with its SE), the jackknife's
+    width against the sandwich's, and the held win rates' coverage with its misses each side."""
+    beta, rate = truth
     held = {False: [], True: []}
     width = {False: [], True: []}
+    win, above, below = [], [], []
     for _ in progress_range(f"{draws.per_rep} boards a replication", reps):
         rows = draws.draw(rng)
         for jackknife in (False, True):
             f = fit(seat_cards[rows], winner[rows], board[rows], n_cards, jackknife)
             low, high = draws.judged(f.beta, *f.interval(0.95))
-            held[jackknife].append(np.mean((low <= truth) & (truth <= high)))
+            held[jackknife].append(np.mean((low <= beta) & (beta <= high)))
             width[jackknife].append(np.mean(high - low))
+        won = winner[rows][:, None] == np.arange(4)[None, :]
+        low, high = draws.judged(held_win_rates(seat_cards[rows], winner[rows], n_cards),
+                                 *held_win_intervals(seat_cards[rows], won, board[rows],
+                                                     n_cards, 0.95))
+        win.append(np.mean((low <= rate) & (rate <= high)))
+        above.append(np.mean(rate > high))
+        below.append(np.mean(rate < low))
 
     def text(shares):
         return f"{np.mean(shares):.1%} ± {np.std(shares, ddof=1) / np.sqrt(len(shares)):.2%}"
-    return text(held[True]), text(held[False]), np.mean(width[True]) / np.mean(width[False])
+    return (text(held[True]), text(held[False]), np.mean(width[True]) / np.mean(width[False]),
+            f"{text(win)} (truth above {np.mean(above):.1%}, below {np.mean(below):.1%})")
 
 
 if __name__ == "__main__":

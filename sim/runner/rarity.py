@@ -245,7 +245,7 @@ def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n
     wins = (team_rows * won.reshape(-1)[:, None]).sum(axis=0)
     n_boards = 0 if boards is None else int(np.unique(boards).size)
     clustered = n_boards >= MIN_CLUSTERS
-    low, high = _win_intervals(seat_cards, won, boards if clustered else None, n_cards,
+    low, high = held_win_intervals(seat_cards, won, boards if clustered else None, n_cards,
                                confidence)
     fit = composition_strengths(team_rows, items, winner_places(winner_seat), l2=l2,
                                 clusters=np.asarray(boards) if clustered else None,
@@ -346,7 +346,7 @@ def plays_like(rating, median, rarity, outlier) -> np.ndarray:
     return np.where(np.isfinite(dist.min(axis=1)), out, rarity)
 
 
-def _win_intervals(seat_cards, won, boards, n_cards: int, confidence: float):
+def held_win_intervals(seat_cards, won, boards, n_cards: int, confidence: float):
     """Interval of each card's win rate when held: Wilson; with ``boards``, clustered by board
     (``cluster.clustered_share_interval``), since its games on one board are correlated."""
     held_by = seat_cards.reshape(-1, 5)

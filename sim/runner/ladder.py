@@ -151,6 +151,20 @@ def play_ladder(catalogue, players=DEFAULT_PLAYERS, *, games: int = DEFAULT_GAME
     pairs = matches(len(specs))
     n_deals = max(1, -(-games // (4 * len(pairs)))) * len(pairs)
     t0 = time.perf_counter()
+    match_of, single, places, deal_of, went = play_round_robin(catalogue, specs, n_deals, seed,
+                                                               boards)
+    ladder = rate(labels, pairs, match_of, single, places, deal_of, time.perf_counter() - t0,
+                  alpha, boards=boards)
+    return replace(ladder, balance={f"{labels[hi]} vs 3 × {labels[lo]}": _match_balance(went[k])
+                                    for k, (lo, hi) in enumerate(pairs)})
+
+
+def play_round_robin(catalogue, specs, n_deals: int, seed: int, boards: int):
+    """The round robin's games (module doc; ``n_deals`` a multiple of the matches): each game's
+    match, single seat, finishing places ``[n, 4]`` and deal, and per match how its games went
+    (for :func:`_match_balance`). What :func:`rate` takes; ``benchmarks/ladder_pool.py`` too."""
+    labels = [s.label for s in specs]
+    pairs = matches(len(specs))
     # deal d plays on board d % boards: the first min(boards, n_deals) are all that are used
     world = _world(catalogue, seed, min(boards, n_deals))
     single, places, deal_of, match_of = [], [], [], []
@@ -168,11 +182,8 @@ def play_ladder(catalogue, players=DEFAULT_PLAYERS, *, games: int = DEFAULT_GAME
                     places.append(pl)
                     deal_of.append(np.repeat(deals, 4))
                     match_of.append(np.full(seat.size, k))
-    ladder = rate(labels, pairs, np.concatenate(match_of), np.concatenate(single),
-                  np.concatenate(places), np.concatenate(deal_of), time.perf_counter() - t0,
-                  alpha, boards=boards)
-    return replace(ladder, balance={f"{labels[hi]} vs 3 × {labels[lo]}": _match_balance(went[k])
-                                    for k, (lo, hi) in enumerate(pairs)})
+    return (np.concatenate(match_of), np.concatenate(single), np.concatenate(places),
+            np.concatenate(deal_of), went)
 
 
 def _match_balance(chunks: list[dict]):

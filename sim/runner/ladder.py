@@ -22,9 +22,12 @@ deal's games sharing dice, board and cards: the board is the unit of independenc
 deals). The Elo intervals therefore come from the boards' jackknife covariance of the ratings
 (:mod:`sim.analysis.composition`, t on #boards - 1 degrees of freedom; the board-clustered
 sandwich until stop 52, short on few boards that suit players strongly), and the win-rate
-intervals are Wilson intervals on the effective number of games (n / design effect, by board).
+intervals are Korn & Graubard's on the effective number of games (n / design effect, by board,
+the design effect at least 1: ``cluster.clustered_share_interval``), which errs wide here, since
+the rotations make a match's games less correlated than independent ones (real games: 97-99 %
+coverage, ``benchmarks/ladder_pool.py``, docs/intervals.md).
 
-Reported: each match's win rate of the single seat (Wilson interval), its head-to-head score
+Reported: each match's win rate of the single seat (with that interval), its head-to-head score
 (the share of comparisons with the other three teams, not tied, in which it finished ahead;
 50 % is even), a Plackett–Luce rating of all finishing orders in Elo points relative to
 ``greedy`` (a ridge prior ``L2`` keeps a player that never wins finite), and for each rung the

@@ -16,14 +16,18 @@ prints); the truth is the whole pool's rating and each match's pool win rate, an
 intervals are judged with the finite-population correction of drawing B of N boards
 (``pool_calibration.BoardDraws``).
 
-Prints, per B: the coverage of the Elo intervals (every player but the anchor, greedy) and of
-the matches' win-rate intervals, each with its standard error (from the spread of the
-replications' shares) and the misses with the truth above and below. Progress on stderr.
+Prints the pool's ratings and each match's win rate and design effect; then per B the coverage
+of the Elo intervals (every player but the anchor, greedy) and of each match's win-rate
+interval, with its standard error (from the spread of the replications' shares) and the misses
+with the truth above and below; and each match's coverage with the design-effect floor of
+``cluster.effective_trials`` lowered from 1 to ``LOW_FLOOR``, with the draws' median design
+effect: what that floor costs. Progress on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -34,83 +38,108 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sim.ai.spec import parse_policies  # noqa: E402
+from sim.analysis.cluster import clustered_share_interval, effective_trials  # noqa: E402
 from sim.catalogue.loader import load_catalogue  # noqa: E402
 from sim.runner import progress  # noqa: E402
-from sim.runner.ladder import matches, play_round_robin, rate  # noqa: E402
+from sim.runner.ladder import matches, play_round_robin, rate, single_seat_won  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from pool_calibration import BoardDraws, progress_range  # noqa: E402
+from pool_calibration import BoardDraws, Coverage, progress_range  # noqa: E402
 
 PLAYERS = ("greedy,greedy:weights=experiments/greedy_tuned.toml,"
            "greedy:weights=experiments/greedy_tuned_win_only.toml")
+LOW_FLOOR = 0.1  # the design-effect floor of the comparison (shipped: 1)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", default=PLAYERS, help="policy specs, comma-separated")
+    ap.add_argument("--players", default=PLAYERS,
+                    help="policy specs, comma-separated (weights files relative to the repo)")
     ap.add_argument("--pool-boards", type=int, default=1024)
     ap.add_argument("--deals-per-board", type=int, default=6,
-                    help="a multiple of the matches, so each board holds every match alike")
+                    help="a multiple of the matches: each board then holds every match alike "
+                         "when the boards and the matches share no factor (checked)")
     ap.add_argument("--reps", type=int, default=1000)
     ap.add_argument("--boards", default="8,16,32", help="boards per replication, comma-separated")
     ap.add_argument("--seed", type=int, default=54)
     args = ap.parse_args()
+    os.chdir(ROOT)  # the weights files of the default players are named from the repository
     specs = parse_policies(args.players.split(","))
     labels = tuple(s.label for s in specs)
     pairs = matches(len(specs))
-    if args.deals_per_board % len(pairs):
-        ap.error(f"--deals-per-board must be a multiple of the {len(pairs)} matches")
+    n_deals = args.pool_boards * args.deals_per_board
+    per_board = np.bincount(np.arange(n_deals) % args.pool_boards * len(pairs)
+                            + np.arange(n_deals) % len(pairs))
+    if per_board.size != args.pool_boards * len(pairs) or np.ptp(per_board):
+        ap.error(f"--deals-per-board {args.deals_per_board} on {args.pool_boards} boards does "
+                 f"not give every board the same deals of each of the {len(pairs)} matches")
     t0 = time.perf_counter()
     with progress.reporting("ladder_pool"):
-        games = play_round_robin(load_catalogue(ROOT / "cards"), specs,
-                                 args.pool_boards * args.deals_per_board, args.seed,
+        games = play_round_robin(load_catalogue(ROOT / "cards"), specs, n_deals, args.seed,
                                  args.pool_boards)[:4]
         whole = rate(labels, pairs, *games, boards=args.pool_boards)
         rng = np.random.default_rng(args.seed)
         rows = [(b, replicate(labels, pairs, games, whole, args.pool_boards, b, args.reps, rng))
                 for b in (int(x) for x in args.boards.split(","))]
-    n = len(games[0])
-    print(f"pool: {n:,} greedy-family games on {args.pool_boards:,} boards "
-          f"({n // args.pool_boards} a board); players {', '.join(labels)}; Elo against "
-          f"{labels[whole.anchor]}: {', '.join(f'{e:+.0f}' for e in whole.elo)}; match win rates "
-          f"{', '.join(f'{w / p:.1%}' for w, p in zip(whole.wins, whole.played))}")
-    print(f"{args.reps} replications of B boards; 95 % intervals holding the pool's value "
-          f"(± the coverage's standard error; misses with the truth above / below):")
-    for b, (elo, win) in rows:
-        print(f"  B = {b:>3} ({b * n // args.pool_boards:,} games): Elo {elo}; win rate {win}")
+    report(labels, pairs, games, whole, args, rows)
     print(f"{time.perf_counter() - t0:.0f} s")
 
 
-def replicate(labels, pairs, games, whole, pool_boards: int, per_rep: int, reps: int, rng):
-    """Coverage texts of the Elo and win-rate intervals over ``reps`` draws of ``per_rep``
-    boards."""
+def report(labels, pairs, games, whole, args, rows) -> None:
+    n = len(games[0])
     match_of, single, places, deal_of = games
-    draws = BoardDraws(deal_of % pool_boards, per_rep)
+    won = single_seat_won(single, places)
+    board = deal_of % args.pool_boards
+    print(f"pool: {n:,} games on {args.pool_boards:,} boards ({n // args.pool_boards} a board); "
+          f"Elo against {labels[whole.anchor]}: "
+          f"{', '.join(f'{lab} {e:+.0f}' for lab, e in zip(labels, whole.elo))}")
+    for k, (lo, hi) in enumerate(pairs):
+        sel = match_of == k
+        print(f"  match {k + 1}: {labels[hi]} vs 3 × {labels[lo]}: win rate "
+              f"{won[sel].mean():.1%}, design effect {design_effect(won[sel], board[sel]):.2f}")
+    print(f"{args.reps} replications of B boards; 95 % intervals holding the pool's value "
+          f"(± the coverage's standard error; misses with the truth above / below). Win rates: "
+          f"as shipped (design effect at least 1) and with that floor at {LOW_FLOOR} (what the "
+          f"floor costs), with the replications' median design effect:")
+    for b, (elo, per_match) in rows:
+        print(f"  B = {b:>3} ({b * n // args.pool_boards:,} games): Elo {elo.text(True)}")
+        for k, (shipped, low_floor, deff) in enumerate(per_match):
+            print(f"    match {k + 1}: {shipped.text(True)}; floor {LOW_FLOOR}: "
+                  f"{low_floor.text()}; median design effect {np.median(deff):.2f}")
+
+
+def design_effect(won, board) -> float:
+    """The clustered variance of a win share over its binomial variance (unfloored)."""
+    _, n_eff = effective_trials(won, board, min_deff=1e-9)
+    return won.size / n_eff
+
+
+def replicate(labels, pairs, games, whole, pool_boards: int, per_rep: int, reps: int, rng):
+    """Over ``reps`` draws of ``per_rep`` boards: the Elo intervals' :class:`Coverage`
+    (every player but the anchor), and per match the win-rate interval's as shipped and with
+    the design-effect floor lowered, with each draw's design effect."""
+    match_of, single, places, deal_of = games
+    board = deal_of % pool_boards
+    won = single_seat_won(single, places)
+    draws = BoardDraws(board, per_rep)
     rated = np.arange(len(labels)) != whole.anchor
     truth_win = whole.wins / whole.played
-    elo = {"in": [], "above": [], "below": []}
-    win = {"in": [], "above": [], "below": []}
+    elo = Coverage()
+    per_match = [(Coverage(), Coverage(), []) for _ in pairs]
     for _ in progress_range(f"{per_rep} boards a replication", reps):
         rows = draws.draw(rng)
         r = rate(labels, pairs, match_of[rows], single[rows], places[rows], deal_of[rows],
                  boards=pool_boards)
-        low, high = draws.judged(r.elo, r.elo_low, r.elo_high)
-        tally(elo, whole.elo[rated], low[rated], high[rated])
-        low, high = draws.judged(r.wins / r.played, r.win_low, r.win_high)
-        tally(win, truth_win, low, high)
-    return text(elo), text(win)
-
-
-def tally(out: dict, truth, low, high) -> None:
-    out["in"].append(np.mean((low <= truth) & (truth <= high)))
-    out["above"].append(np.mean(truth > high))
-    out["below"].append(np.mean(truth < low))
-
-
-def text(t: dict) -> str:
-    shares = np.asarray(t["in"])
-    return (f"{shares.mean():.1%} ± {shares.std(ddof=1) / np.sqrt(shares.size):.2%} "
-            f"({np.mean(t['above']):.1%} / {np.mean(t['below']):.1%})")
+        elo.add(whole.elo[rated], *(x[rated] for x in draws.judged(r.elo, r.elo_low,
+                                                                    r.elo_high)))
+        for k, (shipped, low_floor, deff) in enumerate(per_match):
+            sel = rows[match_of[rows] == k]
+            rate_k = won[sel].mean()
+            shipped.add(truth_win[k], *draws.judged(rate_k, r.win_low[k], r.win_high[k]))
+            low_floor.add(truth_win[k], *draws.judged(
+                rate_k, *clustered_share_interval(won[sel], board[sel], 0.95, LOW_FLOOR)))
+            deff.append(design_effect(won[sel], board[sel]))
+    return elo, per_match
 
 
 if __name__ == "__main__":

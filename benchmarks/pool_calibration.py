@@ -112,6 +112,29 @@ def resampled(outcomes, board, per_rep: int, reps: int, rng, null: bool) -> dict
             "unfair": float(np.mean(unfair)), "found": float(np.mean(found))}
 
 
+class Coverage:
+    """Replications' coverage of a family of intervals (the pool benchmarks' one tally): each
+    replication adds its shares held, truth above and truth below; :meth:`text` prints the mean
+    share with its standard error from the spread of the replications' shares (the intervals of
+    one replication share its boards, so they are not independent trials)."""
+
+    def __init__(self):
+        self.held, self.above, self.below = [], [], []
+
+    def add(self, truth, low, high) -> None:
+        self.held.append(np.mean((low <= truth) & (truth <= high)))
+        self.above.append(np.mean(truth > high))
+        self.below.append(np.mean(truth < low))
+
+    def text(self, misses: bool = False) -> str:
+        held = np.asarray(self.held)
+        se = held.std(ddof=1) / np.sqrt(held.size) if held.size > 1 else np.nan
+        out = f"{held.mean():.1%} ± {se:.2%}"
+        if misses:
+            out += f" ({np.mean(self.above):.1%} above / {np.mean(self.below):.1%} below)"
+        return out
+
+
 def progress_range(name: str, n: int):
     """``range(n)``, each step counted into the progress line's stage ``name``."""
     with progress.stage(name, n, unit="replications"):

@@ -41,7 +41,7 @@ from sim.runner.rarity import play_pool, pool_boards  # noqa: E402
 from sim.runner.rarity import held_win_intervals, team_card_rows, winner_places  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from pool_calibration import BoardDraws, progress_range  # noqa: E402
+from pool_calibration import BoardDraws, Coverage, progress_range  # noqa: E402
 
 
 def fit(seat_cards, winner, boards, n_cards: int, jackknife: bool):
@@ -96,28 +96,22 @@ def replicate(seat_cards, winner, board, truth, n_cards, draws, reps, rng):
     """Over ``reps`` draws: each rating method's coverage (text with its SE), the jackknife's
     width against the sandwich's, and the held win rates' coverage with its misses each side."""
     beta, rate = truth
-    held = {False: [], True: []}
+    held = {False: Coverage(), True: Coverage()}
     width = {False: [], True: []}
-    win, above, below = [], [], []
+    win = Coverage()
     for _ in progress_range(f"{draws.per_rep} boards a replication", reps):
         rows = draws.draw(rng)
         for jackknife in (False, True):
             f = fit(seat_cards[rows], winner[rows], board[rows], n_cards, jackknife)
             low, high = draws.judged(f.beta, *f.interval(0.95))
-            held[jackknife].append(np.mean((low <= beta) & (beta <= high)))
+            held[jackknife].add(beta, low, high)
             width[jackknife].append(np.mean(high - low))
         won = winner[rows][:, None] == np.arange(4)[None, :]
-        low, high = draws.judged(held_win_rates(seat_cards[rows], winner[rows], n_cards),
-                                 *held_win_intervals(seat_cards[rows], won, board[rows],
-                                                     n_cards, 0.95))
-        win.append(np.mean((low <= rate) & (rate <= high)))
-        above.append(np.mean(rate > high))
-        below.append(np.mean(rate < low))
-
-    def text(shares):
-        return f"{np.mean(shares):.1%} ± {np.std(shares, ddof=1) / np.sqrt(len(shares)):.2%}"
-    return (text(held[True]), text(held[False]), np.mean(width[True]) / np.mean(width[False]),
-            f"{text(win)} (truth above {np.mean(above):.1%}, below {np.mean(below):.1%})")
+        win.add(rate, *draws.judged(held_win_rates(seat_cards[rows], winner[rows], n_cards),
+                                    *held_win_intervals(seat_cards[rows], won, board[rows],
+                                                        n_cards, 0.95)))
+    return (held[True].text(), held[False].text(),
+            np.mean(width[True]) / np.mean(width[False]), win.text(misses=True))
 
 
 if __name__ == "__main__":

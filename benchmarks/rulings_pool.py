@@ -24,6 +24,7 @@ the jackknife's width against the sandwich's. Progress on stderr.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -44,7 +45,7 @@ from sim.runner.rarity import play_pool, pool_boards, team_card_rows, winner_pla
 from sim.runner.rulings_data import load_rulings, prepare  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from pool_calibration import BoardDraws, progress_range  # noqa: E402
+from pool_calibration import BoardDraws, Coverage, progress_range  # noqa: E402
 
 MOVED = 0.1  # a card the pool moves by at least this much (log-strength) counts as changed
 
@@ -59,6 +60,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=54)
     args = ap.parse_args()
     t0 = time.perf_counter()
+    os.chdir(ROOT)  # the rulings file names its study's files from the repository
     spec = load_rulings(ROOT / "experiments" / "rulings.toml")
     book = load_catalogue(ROOT / "cards")
     exp = load_experiment(ROOT / "experiments" / "rarity.toml", book.cards, tuple(POLICY_IDS))
@@ -94,34 +96,29 @@ def main() -> None:
 def replicate(paired, board, truth, moved, draws, reps, rng) -> str:
     """One line: each method's coverage (all cards; the moved ones) and the width ratio."""
     rows, items, before, after = paired
-    per_game = rows.shape[0] // items.shape[0]  # team rows of a game (4)
-    cover = {True: [], False: []}
-    cover_moved = {True: [], False: []}
+    cover = {True: Coverage(), False: Coverage()}
+    cover_moved = {True: Coverage(), False: Coverage()}
     width = {True: [], False: []}
     for _ in progress_range(f"{draws.per_rep} boards a replication", reps):
         games = draws.draw(rng)
-        team = (games[:, None] * per_game + np.arange(per_game)).ravel()
-        sub_items = np.arange(team.size).reshape(-1, per_game)
+        team = items[games].ravel()  # the drawn games' team rows, game by game
+        sub_items = np.arange(team.size).reshape(-1, items.shape[1])
         for jackknife in (True, False):
             r = paired_rating_change(rows[team], sub_items, before[games], after[games],
                                      board[games], jackknife=jackknife)
             low, high = draws.judged(r.delta, *r.interval(0.95))
-            held = (low <= truth) & (truth <= high)
-            cover[jackknife].append(held.mean())
+            cover[jackknife].add(truth, low, high)
             if moved.any():
-                cover_moved[jackknife].append(held[moved].mean())
+                cover_moved[jackknife].add(truth[moved], low[moved], high[moved])
             width[jackknife].append(np.mean(high - low))
-
-    def text(shares) -> str:
-        s = np.asarray(shares)
-        return f"{s.mean():.1%} ± {s.std(ddof=1) / np.sqrt(s.size):.2%}"
     ratio = np.mean(width[True]) / np.mean(width[False])
     if not moved.any():
-        return (f"  B = {draws.per_rep:>3}: jackknife {text(cover[True])}, sandwich "
-                f"{text(cover[False])} (no card moved by {MOVED}); jackknife {ratio:.2f}x as wide")
-    return (f"  B = {draws.per_rep:>3}: jackknife {text(cover[True])} (moved cards "
-            f"{text(cover_moved[True])}), sandwich {text(cover[False])} (moved "
-            f"{text(cover_moved[False])}); jackknife {ratio:.2f}x as wide")
+        return (f"  B = {draws.per_rep:>3}: jackknife {cover[True].text()}, sandwich "
+                f"{cover[False].text()} (no card moved by {MOVED}); jackknife {ratio:.2f}x as "
+                f"wide")
+    return (f"  B = {draws.per_rep:>3}: jackknife {cover[True].text()} (the {moved.sum()} moved "
+            f"cards {cover_moved[True].text()}), sandwich {cover[False].text()} (moved "
+            f"{cover_moved[False].text()}); jackknife {ratio:.2f}x as wide")
 
 
 if __name__ == "__main__":

@@ -74,3 +74,29 @@ def test_korn_graubard_covers_skewed_boards_where_the_symmetric_interval_misses_
         assert np.mean(truth > hi) <= 0.045
     lo, hi = np.array(symmetric).T
     assert np.mean((lo <= truth) & (truth <= hi)) < 0.94 and np.mean(truth > hi) > 0.045
+
+
+def test_the_design_effect_floor_keeps_games_that_anticorrelate_at_their_count():
+    """Boards on which the share is almost fixed (each board: 4 games, about one of them won, as
+    a duplicate deal between equals gives) have a design effect below 1. The shipped floor
+    (``min_deff`` = 1) never credits them with more than their games; a lower floor does, and
+    narrows the interval; a floor of 0 or less is refused (benchmarks/ladder_pool.py measures
+    what the floor costs)."""
+    import pytest
+
+    from sim.analysis.cluster import effective_trials
+
+    rng = np.random.default_rng(54)
+    boards = np.repeat(np.arange(40), 4)
+    won = np.zeros(160)
+    won[np.arange(40) * 4 + rng.integers(0, 4, 40)] = 1      # one win a board ...
+    won[rng.choice(160, 6, replace=False)] = 1                # ... and a few more
+    k1, n1 = effective_trials(won, boards)
+    k0, n0 = effective_trials(won, boards, min_deff=0.1)
+    assert n1 == 160 and k1 == won.sum()
+    assert n0 > 160 and np.isclose(k0 / n0, won.mean())
+    low1, high1 = clustered_share_interval(won, boards)
+    low0, high0 = clustered_share_interval(won, boards, min_deff=0.1)
+    assert high0 - low0 < high1 - low1
+    with pytest.raises(ValueError, match="min_deff"):
+        effective_trials(won, boards, min_deff=0.0)

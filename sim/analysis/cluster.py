@@ -104,12 +104,15 @@ def clustered_mean(values, clusters=None, confidence: float = 0.95) -> Clustered
     return ClusteredMean(rate, se, rate - half, rate + half, g - 1, g, n)
 
 
-def effective_trials(successes, clusters=None) -> tuple[float, float]:
+def effective_trials(successes, clusters=None, min_deff: float = 1.0) -> tuple[float, float]:
     """Successes and trials of a 0/1 sample scaled to its effective size n / deff, for a Wilson
     or Clopper-Pearson interval that accounts for clustering (Korn & Graubard, Survey
     Methodology 24, 1998). deff = clustered variance of the mean / binomial variance, at least
-    1 (clustering is never credited with more information than independent trials) and 1 when
-    it cannot be estimated (fewer than two clusters, or a rate of 0 or 1)."""
+    ``min_deff`` (1: clustering is never credited with more information than independent
+    trials; lower only to measure what that costs, benchmarks/ladder_pool.py) and 1 when it
+    cannot be estimated (fewer than two clusters, or a rate of 0 or 1)."""
+    if min_deff <= 0:
+        raise ValueError("min_deff must be positive")
     y = np.asarray(successes, dtype=float).ravel()
     n = y.size
     ids, g = cluster_ids(clusters, n)
@@ -117,7 +120,7 @@ def effective_trials(successes, clusters=None) -> tuple[float, float]:
     deff = 1.0
     if g >= MIN_CLUSTERS and 0.0 < p < 1.0:
         var = cr1_factor(g) * np.sum(cluster_sums(y - p, ids, g) ** 2) / n ** 2
-        deff = max(1.0, float(var / (p * (1.0 - p) / n)))
+        deff = max(min_deff, float(var / (p * (1.0 - p) / n)))
     return p * n / deff, n / deff
 
 
@@ -168,15 +171,16 @@ def korn_graubard_interval(rate, se, trials, df, confidence: float = 0.95):
     return np.minimum(lower, estimate), np.maximum(upper, estimate)
 
 
-def clustered_share_interval(indicator, clusters=None, confidence: float = 0.95):
+def clustered_share_interval(indicator, clusters=None, confidence: float = 0.95,
+                             min_deff: float = 1.0):
     """Interval for the share of games where ``indicator`` (0/1) holds, games clustered by board.
 
     Independent games (no ``clusters``): Wilson. Clustered: Korn & Graubard on the effective
-    number of games (``effective_trials``: design effect at least 1) and the boards' G - 1
-    degrees of freedom; Wilson on the effective number alone covered the seat shares at 90.7 %
-    on the calibration's null runs, this at 95.0 % (docs/intervals.md)."""
+    number of games (``effective_trials``: design effect at least ``min_deff``) and the boards'
+    G - 1 degrees of freedom; Wilson on the effective number alone covered the seat shares at
+    90.7 % on the calibration's null runs, this at 95.0 % (docs/intervals.md)."""
     y = np.asarray(indicator, dtype=float).ravel()
-    k_eff, n_eff = effective_trials(y, clusters)
+    k_eff, n_eff = effective_trials(y, clusters, min_deff)
     _, g = cluster_ids(clusters, y.size)
     if clusters is None or g < MIN_CLUSTERS:
         return wilson_interval(k_eff, n_eff, confidence)

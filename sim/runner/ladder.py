@@ -23,9 +23,10 @@ deals). The Elo intervals therefore come from the boards' jackknife covariance o
 (:mod:`sim.analysis.composition`, t on #boards - 1 degrees of freedom; the board-clustered
 sandwich until stop 52, short on few boards that suit players strongly), and the win-rate
 intervals are Korn & Graubard's on the effective number of games (n / design effect, by board,
-the design effect at least 1: ``cluster.clustered_share_interval``), which errs wide here, since
-the rotations make a match's games less correlated than independent ones (real games: 97-99 %
-coverage, ``benchmarks/ladder_pool.py``, docs/intervals.md).
+the design effect at least 1: ``cluster.clustered_share_interval``). On real games they err
+wide (``benchmarks/ladder_pool.py``, docs/intervals.md): between equals the rotations make a
+match's games less correlated than independent ones (design effect 0.59: 99.8 % coverage),
+and on 8-16 boards the floor raises the noisy low estimates of uneven matches (97-98 %).
 
 Reported: each match's win rate of the single seat (with that interval), its head-to-head score
 (the share of comparisons with the other three teams, not tied, in which it finished ahead;
@@ -281,7 +282,7 @@ def _match_results(pairs, match_of, single, places, deal_of, board) -> dict:
     mine = places[rows, single]
     others = np.ones((n, 4), np.bool_)
     others[rows, single] = False
-    won = ~np.all(places == 1, axis=1) & (mine == 1)    # a draw ranks nobody
+    won = single_seat_won(single, places)
     ahead_g = np.sum(others & (mine[:, None] < places), axis=1)
     behind_g = np.sum(others & (mine[:, None] > places), axis=1)
     out = {key: np.zeros(n_m, np.int64) for key in ("wins", "played", "ahead", "behind")}
@@ -301,6 +302,13 @@ def _match_results(pairs, match_of, single, places, deal_of, board) -> dict:
         if up + down:
             out["p"][k] = binomtest(up, up + down, 0.5, alternative="greater").pvalue
     return out
+
+
+def single_seat_won(single: np.ndarray, places: np.ndarray) -> np.ndarray:
+    """Whether each game's single seat won (placed first, and the game not a draw: a draw
+    ranks nobody)."""
+    mine = places[np.arange(single.shape[0]), single]
+    return ~np.all(places == 1, axis=1) & (mine == 1)
 
 
 def _signs(unit, score) -> tuple[int, int, int]:

@@ -246,7 +246,7 @@ def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n
     n_boards = 0 if boards is None else int(np.unique(boards).size)
     clustered = n_boards >= MIN_CLUSTERS
     low, high = held_win_intervals(seat_cards, won, boards if clustered else None, n_cards,
-                               confidence)
+                                   confidence)
     fit = composition_strengths(team_rows, items, winner_places(winner_seat), l2=l2,
                                 clusters=np.asarray(boards) if clustered else None,
                                 jackknife=jackknife and clustered)

@@ -91,25 +91,23 @@ def resampled(outcomes, board, per_rep: int, reps: int, rng, null: bool) -> dict
     whole = seat_team_effects(outcomes, clusters=board)
     team_truth = np.full(4, 0.25) if null else whole.team_rate
     draws = BoardDraws(board, per_rep)
-    above, below, z, team_cover, unfair, found = [], [], [], [], [], []
+    seat, team = Coverage(), Coverage()
+    z, unfair, found = [], [], []
     for _ in progress_range(f"{per_rep} boards a replication", reps):
         rows = draws.draw(rng)
         est = seat_team_effects(outcomes[rows], clusters=board[rows])
-        lower, upper = draws.judged(est.seat_rate, *est.seat_interval())
-        above.append(whole.seat_rate > upper)
-        below.append(whole.seat_rate < lower)
+        seat.add(whole.seat_rate, *draws.judged(est.seat_rate, *est.seat_interval()))
         z.append((est.seat_rate - whole.seat_rate) / (draws.shrink * est.seat_se))
         teams = duplicate_win_rates(outcomes[rows], clusters=board[rows])  # the check's own
-        t_lower, t_upper = draws.judged(teams.rate, teams.lower, teams.upper)
-        team_cover.append((t_lower <= team_truth) & (team_truth <= t_upper))
+        team.add(team_truth, *draws.judged(teams.rate, teams.lower, teams.upper))
         status, _, favoured = _sequential(outcomes[rows], board[rows], ROUND_BLOCKS, 0.05, 0.05)
         unfair.append(status == UNFAIR)
         found.append(status == UNFAIR and favoured == 0)
-    above, below = np.mean(above), np.mean(below)
-    return {"boards": per_rep, "seat_coverage": 1 - above - below, "truth_above": above,
-            "truth_below": below, "z_spread": float(np.std(z)),
-            "team_coverage": float(np.mean(team_cover)), "planted_rate": whole.team_rate[0],
-            "unfair": float(np.mean(unfair)), "found": float(np.mean(found))}
+    return {"boards": per_rep, "seat_coverage": float(np.mean(seat.held)),
+            "truth_above": float(np.mean(seat.above)), "truth_below": float(np.mean(seat.below)),
+            "z_spread": float(np.std(z)), "team_coverage": float(np.mean(team.held)),
+            "planted_rate": whole.team_rate[0], "unfair": float(np.mean(unfair)),
+            "found": float(np.mean(found))}
 
 
 class Coverage:

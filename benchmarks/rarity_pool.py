@@ -32,6 +32,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from sim.analysis.cluster import effective_trials  # noqa: E402
 from sim.analysis.composition import composition_strengths  # noqa: E402
 from sim.catalogue.loader import load_catalogue  # noqa: E402
 from sim.engine.state.fields import POLICY_IDS  # noqa: E402
@@ -75,9 +76,12 @@ def main() -> None:
         rng = np.random.default_rng(args.seed)
         rows = [replicate(seat_cards, winner, board, truth, n_cards, BoardDraws(board, b),
                           args.reps, rng) for b in sizes]
+    deff = held_design_effects(seat_cards, winner, board, n_cards)
     print(f"pool: {len(winner):,} greedy games on {args.pool_boards:,} boards, {n_cards} cards; "
-          f"{args.reps} replications of B boards ({args.per_board} games each); 95 % intervals "
-          f"holding the pool's value (± the coverage's standard error):")
+          f"the held win rates' design effects {np.quantile(deff, 0.05):.2f} / "
+          f"{np.median(deff):.2f} / {np.quantile(deff, 0.95):.2f} (5 % / median / 95 % of the "
+          f"cards); {args.reps} replications of B boards ({args.per_board} games each); 95 % "
+          f"intervals holding the pool's value (± the coverage's standard error):")
     for b, (jack, sand, ratio, win) in zip(sizes, rows):
         print(f"  B = {b:>3}: rating: jackknife {jack}, sandwich {sand}, jackknife {ratio:.2f}x "
               f"as wide; win rate when held: {win}")
@@ -90,6 +94,20 @@ def held_win_rates(seat_cards, winner, n_cards: int) -> np.ndarray:
     won = (winner[:, None] == np.arange(4)[None, :]).reshape(-1)
     holds = rows > 0
     return (holds * won[:, None]).sum(axis=0) / np.maximum(holds.sum(axis=0), 1)
+
+
+def held_design_effects(seat_cards, winner, board, n_cards: int) -> np.ndarray:
+    """Each card's design effect of its held win share on the whole pool (unfloored): what the
+    floor of ``cluster.effective_trials`` meets."""
+    rows, _ = team_card_rows(seat_cards, n_cards)
+    won = (winner[:, None] == np.arange(4)[None, :]).reshape(-1)
+    team_board = np.repeat(board, 4)
+    out = np.empty(n_cards)
+    for c in range(n_cards):
+        holds = rows[:, c] > 0
+        _, n_eff = effective_trials(won[holds], team_board[holds], min_deff=1e-9)
+        out[c] = holds.sum() / n_eff
+    return out
 
 
 def replicate(seat_cards, winner, board, truth, n_cards, draws, reps, rng):

@@ -116,7 +116,7 @@ def echo_table(frame, run, per, exp, catalogue, correction, out, remedy) -> None
     s, rules, names = run.s, catalogue.rules, catalogue.cards.names
     click.echo(f"{s.design} of {exp.name} (teams drawn from {len(exp.pool)} cards, "
                f"policies {', '.join(sorted(set(exp.policies)))}; rating intervals clustered by "
-               f"board, t on {s.boards - 1} df)")
+               f"board (the boards' jackknife), t on {s.boards - 1} df)")
     for p in per:
         click.echo(f"  {p['rarity']:<12} " + ("no card in play" if p["median_rating"] is None else
                                               f"median rating {p['median_rating']:+.3f} "

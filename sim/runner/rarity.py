@@ -1,10 +1,10 @@
 """The designer's rarity study: how strong is each card in play, and does rarity order strength?
 
 Plays an experiment whose teams are drawn from a card pool (duplicate seating), then measures
-each card two ways: the win rate of teams holding it (with a Wilson interval — biased by who it
-was drafted with), and a rating fitted to the games' results with the team-composition
-Plackett–Luce model (team strength = sum of its cards' ratings; winner-only partial rankings),
-with intervals from the penalised Hessian. Per rarity: the spread of ratings and whether the
+each card two ways: the win rate of teams holding it (biased by who it was drafted with), and a
+rating fitted to the games' results with the team-composition Plackett–Luce model (team
+strength = sum of its cards' ratings; winner-only partial rankings), with intervals from the
+penalised Hessian, or with boards (below) the boards' jackknife. Per rarity: the spread of ratings and whether the
 medians rise Bronze < ... < GOAT Series: a three-way verdict at family-wise 5 %
 (:func:`order_test`: "holds", "does not hold" or "not settled"; the point estimates' order,
 ``ordered``, is kept for scripts but never printed as a verdict).
@@ -26,12 +26,13 @@ each outlier.
 Shared boards. The experiment plays block ``b`` on board ``b % boards`` (:mod:`.schedule`), so
 the games of one board are correlated (a board suits some cards from every seat). Given each
 game's board (:func:`pool_boards`), the rating intervals are cluster-robust by board
-(:mod:`sim.analysis.composition`, t on #boards - 1 degrees of freedom) and the win rates'
-Wilson intervals use each card's effective number of games; the study states its design
-("8,000 games on 64 boards"). The ratings' covariance is the boards' jackknife (since stop 54):
-on real games resampled from a pool of 1,024 boards the board-clustered sandwich's 95 %
-intervals held the pool's ratings in 91.9 / 93.4 / 94.6 % on 8 / 16 / 64 boards, the
-jackknife's in 96.4 / 95.8 / 95.2 % (docs/intervals.md, "the rarity ratings on real games").
+(:mod:`sim.analysis.composition`, t on #boards - 1 degrees of freedom) and the held win rates'
+intervals are Korn & Graubard's on each card's effective number of games
+(:func:`held_win_intervals`; Wilson without boards); the study states its design ("8,000 games
+on 64 boards"). The ratings' covariance is the boards' jackknife (since stop 54): on real games
+resampled from a pool of 1,024 boards the board-clustered sandwich's 95 % intervals held the
+pool's ratings in 92.1 / 93.7 / 94.6 % on 8 / 16 / 64 boards, the jackknife's in 96.4 / 96.1 /
+95.3 % (docs/intervals.md, "the rarity ratings on real games").
 It costs 0.03 s more a 4,096-game fit; ``jackknife=False`` keeps the sandwich for comparison.
 """
 
@@ -347,8 +348,9 @@ def plays_like(rating, median, rarity, outlier) -> np.ndarray:
 
 
 def held_win_intervals(seat_cards, won, boards, n_cards: int, confidence: float):
-    """Interval of each card's win rate when held: Wilson; with ``boards``, clustered by board
-    (``cluster.clustered_share_interval``), since its games on one board are correlated."""
+    """Interval of each card's win rate when held: Wilson; with ``boards``, Korn & Graubard's
+    clustered by board (``cluster.clustered_share_interval``), since its games on one board are
+    correlated."""
     held_by = seat_cards.reshape(-1, 5)
     game = np.repeat(np.arange(seat_cards.shape[0]), 4)
     wins_row = won.reshape(-1).astype(float)

@@ -19,9 +19,10 @@ intervals are judged with the finite-population correction of drawing B of N boa
 Prints the pool's ratings and each match's win rate and design effect; then per B the coverage
 of the Elo intervals (every player but the anchor, greedy) and of each match's win-rate
 interval, with its standard error (from the spread of the replications' shares) and the misses
-with the truth above and below; and each match's coverage with the design-effect floor of
-``cluster.effective_trials`` lowered from 1 to ``LOW_FLOOR``, with the draws' median design
-effect: what that floor costs. Progress on stderr.
+with the truth above and below; and each match's coverage with the design-effect floor at 1,
+the lab's other shares' (``cluster.effective_trials``), instead of the ladder's
+``MATCH_MIN_DEFF``, with the draws' median design effect: why the ladder lowers it. Progress on
+stderr.
 """
 
 from __future__ import annotations
@@ -41,14 +42,15 @@ from sim.ai.spec import parse_policies  # noqa: E402
 from sim.analysis.cluster import clustered_share_interval, effective_trials  # noqa: E402
 from sim.catalogue.loader import load_catalogue  # noqa: E402
 from sim.runner import progress  # noqa: E402
-from sim.runner.ladder import matches, play_round_robin, rate, single_seat_won  # noqa: E402
+from sim.runner.ladder import (MATCH_MIN_DEFF, matches, play_round_robin, rate,  # noqa: E402
+                               single_seat_won)
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from pool_calibration import BoardDraws, Coverage, progress_range  # noqa: E402
 
 PLAYERS = ("greedy,greedy:weights=experiments/greedy_tuned.toml,"
            "greedy:weights=experiments/greedy_tuned_win_only.toml")
-LOW_FLOOR = 0.1  # the design-effect floor of the comparison (shipped: 1)
+OTHER_FLOOR = 1.0  # the design-effect floor of the lab's other shares: the comparison
 
 
 def main() -> None:
@@ -99,13 +101,14 @@ def report(labels, pairs, games, whole, args, rows) -> None:
               f"{won[sel].mean():.1%}, design effect {design_effect(won[sel], board[sel]):.2f}")
     print(f"{args.reps} replications of B boards; 95 % intervals holding the pool's value "
           f"(± the coverage's standard error; misses with the truth above / below). Win rates: "
-          f"as shipped (design effect at least 1) and with that floor at {LOW_FLOOR} (what the "
-          f"floor costs), with the replications' median design effect:")
+          f"as shipped (design effect at least {MATCH_MIN_DEFF}) and with the floor at "
+          f"{OTHER_FLOOR:g} (the lab's other shares'), with the replications' median design "
+          f"effect:")
     for b, (elo, per_match) in rows:
         print(f"  B = {b:>3} ({b * n // args.pool_boards:,} games): Elo {elo.text(True)}")
-        for k, (shipped, low_floor, deff) in enumerate(per_match):
-            print(f"    match {k + 1}: {shipped.text(True)}; floor {LOW_FLOOR}: "
-                  f"{low_floor.text()}; median design effect {np.median(deff):.2f}")
+        for k, (shipped, other, deff) in enumerate(per_match):
+            print(f"    match {k + 1}: {shipped.text(True)}; floor {OTHER_FLOOR:g}: "
+                  f"{other.text()}; median design effect {np.median(deff):.2f}")
 
 
 def design_effect(won, board) -> float:
@@ -117,7 +120,7 @@ def design_effect(won, board) -> float:
 def replicate(labels, pairs, games, whole, pool_boards: int, per_rep: int, reps: int, rng):
     """Over ``reps`` draws of ``per_rep`` boards: the Elo intervals' :class:`Coverage`
     (every player but the anchor), and per match the win-rate interval's as shipped and with
-    the design-effect floor lowered, with each draw's design effect."""
+    the design-effect floor at 1, with each draw's design effect."""
     match_of, single, places, deal_of = games
     board = deal_of % pool_boards
     won = single_seat_won(single, places)
@@ -132,12 +135,12 @@ def replicate(labels, pairs, games, whole, pool_boards: int, per_rep: int, reps:
                  boards=pool_boards)
         elo.add(whole.elo[rated], *(x[rated] for x in draws.judged(r.elo, r.elo_low,
                                                                     r.elo_high)))
-        for k, (shipped, low_floor, deff) in enumerate(per_match):
+        for k, (shipped, other, deff) in enumerate(per_match):
             sel = rows[match_of[rows] == k]
             rate_k = won[sel].mean()
             shipped.add(truth_win[k], *draws.judged(rate_k, r.win_low[k], r.win_high[k]))
-            low_floor.add(truth_win[k], *draws.judged(
-                rate_k, *clustered_share_interval(won[sel], board[sel], 0.95, LOW_FLOOR)))
+            other.add(truth_win[k], *draws.judged(
+                rate_k, *clustered_share_interval(won[sel], board[sel], 0.95, OTHER_FLOOR)))
             deff.append(design_effect(won[sel], board[sel]))
     return elo, per_match
 

@@ -108,9 +108,10 @@ def effective_trials(successes, clusters=None, min_deff: float = 1.0) -> tuple[f
     """Successes and trials of a 0/1 sample scaled to its effective size n / deff, for a Wilson
     or Clopper-Pearson interval that accounts for clustering (Korn & Graubard, Survey
     Methodology 24, 1998). deff = clustered variance of the mean / binomial variance, at least
-    ``min_deff`` (1: clustering is never credited with more information than independent
-    trials; lower only to measure what that costs, benchmarks/ladder_pool.py) and 1 when it
-    cannot be estimated (fewer than two clusters, or a rate of 0 or 1)."""
+    ``min_deff`` (1 by default: clustering is never credited with more information than
+    independent trials; lower where the design makes games less correlated than independent
+    ones, as the ladder's rotations do: ``ladder.MATCH_MIN_DEFF``) and 1 when it cannot be
+    estimated (fewer than two clusters, or a rate of 0 or 1)."""
     if min_deff <= 0:
         raise ValueError("min_deff must be positive")
     y = np.asarray(successes, dtype=float).ravel()

@@ -22,11 +22,14 @@ deal's games sharing dice, board and cards: the board is the unit of independenc
 deals). The Elo intervals therefore come from the boards' jackknife covariance of the ratings
 (:mod:`sim.analysis.composition`, t on #boards - 1 degrees of freedom; the board-clustered
 sandwich until stop 52, short on few boards that suit players strongly), and the win-rate
-intervals are Korn & Graubard's on the effective number of games (n / design effect, by board,
-the design effect at least 1: ``cluster.clustered_share_interval``). On real games they err
-wide (``benchmarks/ladder_pool.py``, docs/intervals.md): between equals the rotations make a
-match's games less correlated than independent ones (design effect 0.59: 99.8 % coverage),
-and on 8-16 boards the floor raises the noisy low estimates of uneven matches (97-98 %).
+intervals are Korn & Graubard's on the effective number of games (n / design effect, by board:
+``cluster.clustered_share_interval``) with the design effect allowed down to
+:data:`MATCH_MIN_DEFF`, not the lab's usual floor of 1. Why: the rotations make a match's
+games *less* correlated than independent ones (the single seat plays every seat and team of a
+deal: design effect 0.59 between equals, 0.85 for lookahead:4 against greedy, on real games),
+and with the floor at 1 the intervals covered 97-99.9 % where they claim 95 %; with it at 0.1,
+94.2-98.2 % over seven matches of the greedy family, random and lookahead:4 on 8-32 boards
+(``benchmarks/ladder_pool.py``, docs/intervals.md).
 
 Reported: each match's win rate of the single seat (with that interval), its head-to-head score
 (the share of comparisons with the other three teams, not tied, in which it finished ahead;
@@ -62,6 +65,8 @@ DRAW_STREAM, BOARD_STREAM = 1, 2
 MIN_BOARDS = 2  # a board-clustered standard error needs two boards
 CONFIDENCE = 0.95  # of the Elo and win-rate intervals
 L2 = 0.01  # ridge prior on the ratings (log-strength units): N(0, 10^2), nearly flat
+MATCH_MIN_DEFF = 0.1  # the match win rates' design-effect floor (module doc); > 0 keeps a board
+#                       set whose rates all agree from an infinite effective number of games
 
 
 @dataclass(frozen=True)
@@ -293,8 +298,8 @@ def _match_results(pairs, match_of, single, places, deal_of, board) -> dict:
         sel = match_of == k
         out["wins"][k], out["played"][k] = won[sel].sum(), sel.sum()
         if sel.any():
-            out["low"][k], out["high"][k] = clustered_share_interval(won[sel], board[sel],
-                                                                     CONFIDENCE)
+            out["low"][k], out["high"][k] = clustered_share_interval(
+                won[sel], board[sel], CONFIDENCE, min_deff=MATCH_MIN_DEFF)
         out["ahead"][k], out["behind"][k] = ahead_g[sel].sum(), behind_g[sel].sum()
         score = ahead_g[sel] - behind_g[sel]
         out["deals"][k] = _signs(deal_of[sel], score)

@@ -78,7 +78,7 @@ def test_korn_graubard_covers_skewed_boards_where_the_symmetric_interval_misses_
 
 def test_the_design_effect_floor_keeps_games_that_anticorrelate_at_their_count():
     """Boards on which the share is almost fixed (each board: 4 games, about one of them won, as
-    a duplicate deal between equals gives) have a design effect below 1. The shipped floor
+    a duplicate deal between equals gives) have a design effect below 1. The default floor
     (``min_deff`` = 1) never credits them with more than their games; a lower floor does, and
     narrows the interval (the ladder's match rates take such a floor); a floor of 0 or less is
     refused."""

@@ -24,11 +24,13 @@ deals). The Elo intervals therefore come from the boards' jackknife covariance o
 sandwich until stop 52, short on few boards that suit players strongly), and the win-rate
 intervals are Korn & Graubard's on the effective number of games (n / design effect, by board:
 ``cluster.clustered_share_interval``) with the design effect allowed down to
-:data:`MATCH_MIN_DEFF`, not the lab's usual floor of 1. Why: the rotations make a match's
+:data:`MATCH_MIN_DEFF`, not the lab's usual floor of 1. Why: the rotations can make a match's
 games *less* correlated than independent ones (the single seat plays every seat and team of a
 deal: design effect 0.59 between equals, 0.85 for lookahead:4 against greedy, on real games),
-and with the floor at 1 the intervals covered 97-99.9 % where they claim 95 %; with it at 0.1,
-94.2-98.2 % over seven matches of the greedy family, random and lookahead:4 on 8-32 boards
+and where the design effect is above 1 its estimate is noisy on few boards and the floor
+raised the low draws. With the floor at 1 the intervals covered 97-99.9 % on 8-16 boards and
+at every size between equals, where they claim 95 %; with it at 0.1, 94.2-98.2 % over seven
+matches of the greedy family, random and lookahead:4 on 8-32 boards
 (``benchmarks/ladder_pool.py``, docs/intervals.md).
 
 Reported: each match's win rate of the single seat (with that interval), its head-to-head score

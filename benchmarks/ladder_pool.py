@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sim.ai.spec import parse_policies  # noqa: E402
-from sim.analysis.cluster import clustered_share_interval, effective_trials  # noqa: E402
+from sim.analysis.cluster import clustered_share_interval, design_effect  # noqa: E402
 from sim.catalogue.loader import load_catalogue  # noqa: E402
 from sim.runner import progress  # noqa: E402
 from sim.runner.ladder import (MATCH_MIN_DEFF, matches, play_round_robin, rate,  # noqa: E402
@@ -109,12 +109,6 @@ def report(labels, pairs, games, whole, args, rows) -> None:
         for k, (shipped, other, deff) in enumerate(per_match):
             print(f"    match {k + 1}: {shipped.text(True)}; floor {OTHER_FLOOR:g}: "
                   f"{other.text()}; median design effect {np.median(deff):.2f}")
-
-
-def design_effect(won, board) -> float:
-    """The clustered variance of a win share over its binomial variance (unfloored)."""
-    _, n_eff = effective_trials(won, board, min_deff=1e-9)
-    return won.size / n_eff
 
 
 def replicate(labels, pairs, games, whole, pool_boards: int, per_rep: int, reps: int, rng):

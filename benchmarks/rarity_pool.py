@@ -32,7 +32,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sim.analysis.cluster import effective_trials  # noqa: E402
+from sim.analysis.cluster import design_effect  # noqa: E402
 from sim.analysis.composition import composition_strengths  # noqa: E402
 from sim.catalogue.loader import load_catalogue  # noqa: E402
 from sim.engine.state.fields import POLICY_IDS  # noqa: E402
@@ -105,8 +105,7 @@ def held_design_effects(seat_cards, winner, board, n_cards: int) -> np.ndarray:
     out = np.empty(n_cards)
     for c in range(n_cards):
         holds = rows[:, c] > 0
-        _, n_eff = effective_trials(won[holds], team_board[holds], min_deff=1e-9)
-        out[c] = holds.sum() / n_eff
+        out[c] = design_effect(won[holds], team_board[holds])
     return out
 
 

@@ -84,7 +84,7 @@ def test_the_design_effect_floor_keeps_games_that_anticorrelate_at_their_count()
     refused."""
     import pytest
 
-    from sim.analysis.cluster import effective_trials
+    from sim.analysis.cluster import design_effect, effective_trials
 
     rng = np.random.default_rng(54)
     boards = np.repeat(np.arange(40), 4)
@@ -95,6 +95,10 @@ def test_the_design_effect_floor_keeps_games_that_anticorrelate_at_their_count()
     k0, n0 = effective_trials(won, boards, min_deff=0.1)
     assert n1 == 160 and k1 == won.sum()
     assert n0 > 160 and np.isclose(k0 / n0, won.mean())
+    deff = design_effect(won, boards)
+    assert deff < 1 and np.isclose(n0, 160 / max(0.1, deff))
+    assert np.isnan(design_effect(won, np.zeros(160)))                # one board
+    assert np.isnan(design_effect(np.zeros(8), np.arange(8)))          # a rate of 0
     low1, high1 = clustered_share_interval(won, boards)
     low0, high0 = clustered_share_interval(won, boards, min_deff=0.1)
     assert high0 - low0 < high1 - low1

@@ -27,7 +27,8 @@ from scipy.stats import t as student_t
 from .intervals import clopper_pearson_interval, wilson_interval
 
 __all__ = ["ClusteredMean", "cluster_ids", "cluster_sums", "clustered_mean", "cr1_factor",
-           "clustered_share_interval", "effective_trials", "korn_graubard_interval",
+           "clustered_share_interval", "design_effect", "effective_trials",
+           "korn_graubard_interval",
            "t_quantile"]
 
 MIN_CLUSTERS = 2  # a between-cluster variance needs two clusters
@@ -104,24 +105,35 @@ def clustered_mean(values, clusters=None, confidence: float = 0.95) -> Clustered
     return ClusteredMean(rate, se, rate - half, rate + half, g - 1, g, n)
 
 
-def effective_trials(successes, clusters=None, min_deff: float = 1.0) -> tuple[float, float]:
-    """Successes and trials of a 0/1 sample scaled to its effective size n / deff, for a Wilson
-    or Clopper-Pearson interval that accounts for clustering (Korn & Graubard, Survey
-    Methodology 24, 1998). deff = clustered variance of the mean / binomial variance, at least
-    ``min_deff`` (1 by default: clustering is never credited with more information than
-    independent trials; lower where the design makes games less correlated than independent
-    ones, as the ladder's rotations do: ``ladder.MATCH_MIN_DEFF``) and 1 when it cannot be
-    estimated (fewer than two clusters, or a rate of 0 or 1)."""
-    if min_deff <= 0:
-        raise ValueError("min_deff must be positive")
+def design_effect(successes, clusters=None) -> float:
+    """Design effect of a 0/1 sample's mean: its clustered variance (CR1) over the binomial
+    variance p (1 - p) / n; NaN when it cannot be estimated (fewer than two clusters, or a rate
+    of 0 or 1). Unfloored: :func:`effective_trials` floors it, the pool benchmarks print it."""
     y = np.asarray(successes, dtype=float).ravel()
     n = y.size
     ids, g = cluster_ids(clusters, n)
     p = float(y.mean()) if n else 0.0
-    deff = 1.0
-    if g >= MIN_CLUSTERS and 0.0 < p < 1.0:
-        var = cr1_factor(g) * np.sum(cluster_sums(y - p, ids, g) ** 2) / n ** 2
-        deff = max(min_deff, float(var / (p * (1.0 - p) / n)))
+    if g < MIN_CLUSTERS or not 0.0 < p < 1.0:
+        return float("nan")
+    var = cr1_factor(g) * np.sum(cluster_sums(y - p, ids, g) ** 2) / n ** 2
+    return float(var / (p * (1.0 - p) / n))
+
+
+def effective_trials(successes, clusters=None, min_deff: float = 1.0) -> tuple[float, float]:
+    """Successes and trials of a 0/1 sample scaled to its effective size n / deff, for a Wilson
+    or Clopper-Pearson interval that accounts for clustering (Korn & Graubard, Survey
+    Methodology 24, 1998). deff = :func:`design_effect`, at least ``min_deff`` (1 by default:
+    clustering is never credited with more information than independent trials; lower where
+    the design makes games less correlated than independent ones, as the ladder's rotations do:
+    ``ladder.MATCH_MIN_DEFF``) and 1 when it cannot be estimated (fewer than two clusters, or a
+    rate of 0 or 1)."""
+    if min_deff <= 0:
+        raise ValueError("min_deff must be positive")
+    y = np.asarray(successes, dtype=float).ravel()
+    n = y.size
+    p = float(y.mean()) if n else 0.0
+    deff = design_effect(y, clusters)
+    deff = max(min_deff, deff) if np.isfinite(deff) else 1.0
     return p * n / deff, n / deff
 
 

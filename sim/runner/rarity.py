@@ -4,8 +4,9 @@ Plays an experiment whose teams are drawn from a card pool (duplicate seating), 
 each card two ways: the win rate of teams holding it (biased by who it was drafted with), and a
 rating fitted to the games' results with the team-composition Plackett–Luce model (team
 strength = sum of its cards' ratings; winner-only partial rankings), with intervals from the
-penalised Hessian, or with boards (below) the boards' jackknife. Per rarity: the spread of ratings and whether the
-medians rise Bronze < ... < GOAT Series: a three-way verdict at family-wise 5 %
+penalised Hessian, or with boards (below) the boards' jackknife. Per rarity: the spread of
+ratings and whether the medians rise Bronze < ... < GOAT Series: a three-way verdict at
+family-wise 5 %
 (:func:`order_test`: "holds", "does not hold" or "not settled"; the point estimates' order,
 ``ordered``, is kept for scripts but never printed as a verdict).
 Each rarity's band reaches halfway to the neighbouring

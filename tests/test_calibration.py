@@ -42,6 +42,9 @@ def test_null_intervals_cover_one_quarter_at_their_stated_rate(null_runs):
     n = null_runs.rate.size
     assert stats.binomtest(round(share * n), n, 0.95).pvalue > 0.01, (share, spread)
     assert 0.8 <= spread / _t_sd(null_runs.df) <= 1.25, spread
+    # the interval the verdict prints (Korn & Graubard on the same SE) covers alike
+    shipped, _, _ = interval_coverage(null_runs.lower, null_runs.upper, 0.25)
+    assert stats.binomtest(round(shipped * n), n, 0.95).pvalue > 0.01, shipped
 
 
 def _t_sd(df) -> float:

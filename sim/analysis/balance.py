@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cluster import SE_ROUNDING, clustered_share_interval, korn_graubard_interval
+from .cluster import SE_ROUNDING, clustered_share_interval
 from .variance import duplicate_difference, duplicate_win_rates
 
 # the engine's outcome labels (sim.engine.state.fields.REASON_NAMES), in the order they are reported
@@ -132,7 +132,7 @@ def team_rate_intervals(outcomes, level: float, clusters=None):
     """Each team's Korn-Graubard interval on its duplicate games (lower, upper arrays): the
     interval that still has width when every block came out the same (se 0)."""
     est = duplicate_win_rates(outcomes, confidence=level, clusters=clusters)
-    return korn_graubard_interval(est.rate, est.se, est.n_games, max(est.df, 1), level)
+    return est.lower, est.upper
 
 
 def change_of_rates_interval(before, after, level: float, clusters=None):

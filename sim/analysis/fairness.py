@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cluster import SE_ROUNDING, cluster_ids, cluster_sums, korn_graubard_interval, t_quantile
+from .cluster import cluster_ids, cluster_sums, t_quantile
 from .variance import duplicate_win_rates
 
 FAIR, UNFAIR, OPEN = "fair", "unfair", "open"
@@ -99,15 +99,10 @@ def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
     level = 1.0 - alpha / (n_teams * max(1, max_looks))
     est = duplicate_win_rates(y, confidence=level, clusters=clusters)
     target = 1.0 / n_teams
+    # Korn & Graubard's interval (variance.duplicate_win_rates): it keeps a width where every
+    # block came out the same (se 0: "0.0 % (0.0-0.0 %)" was unfair after 8 games) and covers
+    # near 0 % and 100 %, where rate +- t * se was short
     lo, hi = np.clip(est.lower, 0, 1), np.clip(est.upper, 0, 1)
-    # A team whose blocks all came out the same (it never won, or always did: common in a few
-    # games) has standard error 0, and rate +- t * se no width at all ("0.0 % (0.0-0.0 %)",
-    # unfair after 8 games). There the games' count is all the interval can rest on:
-    # Clopper-Pearson on them, the clusters' degrees of freedom (Korn & Graubard).
-    flat = ~(est.se > SE_ROUNDING)
-    if flat.any():
-        klo, khi = korn_graubard_interval(est.rate, est.se, est.n_games, max(est.df, 1), level)
-        lo, hi = np.where(flat, klo, lo), np.where(flat, khi, hi)
     inside = (lo >= target - tolerance) & (hi <= target + tolerance)
     above, below = lo > target + tolerance, hi < target - tolerance
     names = list(names) if names is not None else [f"Team {k + 1}" for k in range(n_teams)]

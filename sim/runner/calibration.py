@@ -43,6 +43,8 @@ class Replications:
 
     rate: np.ndarray        # [reps, 4]
     se: np.ndarray          # [reps, 4]
+    lower: np.ndarray       # [reps, 4] each team's 95 % interval, as the verdict takes it (Korn
+    upper: np.ndarray       # [reps, 4] & Graubard's: variance.duplicate_win_rates)
     df: np.ndarray          # [reps]
     verdict: np.ndarray     # [reps] fair / unfair / open
     stopped: np.ndarray     # [reps] games played when the sequential check stopped
@@ -110,7 +112,8 @@ def replicate(catalogue, teams, *, reps: int, games: int, boards: int, round_gam
                                                 tolerance)
         seats = seat_team_effects(outcomes, clusters=board)
         seat_lower, seat_upper = seats.seat_interval()
-        for key, value in (("rate", est.rate), ("se", est.se), ("df", est.df),
+        for key, value in (("rate", est.rate), ("se", est.se), ("lower", est.lower),
+                           ("upper", est.upper), ("df", est.df),
                            ("verdict", status), ("stopped", stopped), ("favoured", favoured),
                            ("seat", seats.seat_rate), ("seat_se", seats.seat_se),
                            ("seat_lower", seat_lower), ("seat_upper", seat_upper),
@@ -158,7 +161,8 @@ def with_planted(root: Path, factor: float, run):
 def summary(reps: Replications, level: str, alpha: float) -> dict:
     """The calibration figures of one planted level (module doc)."""
     truth = (np.full_like(reps.rate, 0.25) if level == "null" else leave_one_out(reps.rate))
-    cov, spread = coverage(reps.rate, reps.se, truth, reps.df)
+    _, spread = coverage(reps.rate, reps.se, truth, reps.df)
+    cov, _, _ = interval_coverage(reps.lower, reps.upper, truth)
     seat_cov, seat_high, seat_low = interval_coverage(reps.seat_lower, reps.seat_upper,
                                                       leave_one_out(reps.seat))
     unfair = reps.verdict == UNFAIR

@@ -252,3 +252,26 @@ def test_recurrence_counts_contradictions_not_undecided_runs():
     assert s["contradicted"] == 2 and s["flagged_in_any"] == 3
     assert s["agreement_without_contradiction"] == pytest.approx(1 / 3)
     assert s["undecided_per_run"] == [0, 1, 2]
+
+
+def test_plays_like_follows_the_book_s_order_when_the_medians_come_out_reversed():
+    """The audit of stop 55: on 500 games Silver's median came out above Gold's, and "plays
+    like" (nearest median) then called a Bronze card at -0.226 "like Gold" and a stronger one
+    at -0.179 "like Silver"; on 256 games the weakest card of all, a Bronze, played "like
+    Silver". The medians are now put in the book's order first (isotonic regression), so the
+    rarity a card plays like never falls as its rating rises, and a weak card of the lowest
+    rarity plays like it."""
+    from sim.runner.rarity import plays_like
+
+    median = np.array([-0.30, -0.19, -0.21, 0.10, 0.40])    # Silver and Gold reversed
+    rating = np.linspace(-0.6, 0.6, 121)
+    n = rating.size
+    for own, stray in ((0, 1), (1, 0), (4, -1)):
+        like = plays_like(rating, median, np.full(n, own), np.full(n, stray))
+        assert np.all(np.diff(like) >= 0), (own, stray, like)
+    weak = plays_like(np.array([-1.076]), np.array([-0.2, -0.25, 0.0]), np.array([0]),
+                      np.array([-1]))
+    assert weak[0] == 0
+    # the audit's two cards: the stronger never plays like a lower rarity than the weaker
+    pair = plays_like(np.array([-0.226, -0.179]), median, np.array([0, 0]), np.array([1, 1]))
+    assert pair[0] <= pair[1]

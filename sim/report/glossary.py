@@ -54,7 +54,9 @@ COLUMNS = {
     "win_low": "Lower end of the 95 % interval of win_rate_held (clustered by board).",
     "win_high": "Upper end of the 95 % interval of win_rate_held (clustered by board).",
     "games": "Games played (for a card: games its team held it).",
-    "plays_like": "The rarity whose band holds the card's rating: where play puts the card.",
+    "plays_like": "The rarity whose median rating (the medians in the book's order) is "
+                  "nearest the card's; for a flagged card, only among the rarities on the "
+                  "side it strays to: where play puts the card.",
     "rating": "The card's share of its team's strength (Plackett-Luce log-strength, centred at "
               "0): above 0 stronger than the average card.",
     "outlier": "strong / weak: the rating is outside its rarity's band by a one-sided test, "

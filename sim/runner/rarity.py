@@ -336,15 +336,31 @@ def _corrected(p, se, played, correction: str):
 def plays_like(rating, median, rarity, outlier) -> np.ndarray:
     """The rarity whose median is nearest; for an outlier, only among the rarities on the side
     it strays to (a weak card plays like a lower rarity, never a higher one), itself when none
-    is (a weak card of the lowest rarity in play plays like it, only weaker)."""
+    is (a weak card of the lowest rarity in play plays like it, only weaker).
+
+    "Lower" and "higher" are the book's order of the rarities, and the medians are first put in
+    that order (isotonic regression: two rarities whose medians came out reversed share their
+    mean). Why: on few games the medians of neighbouring rarities can come out reversed, and
+    with the raw medians a stronger card could "play like" a lower rarity than a weaker one, and
+    a weak Bronze card like Silver (the audit of stop 55). Ties go to the rarity nearest the
+    card's own."""
+    from scipy.optimize import isotonic_regression
+
     rating, median = np.asarray(rating, float), np.asarray(median, float)
-    dist = np.abs(rating[:, None] - median[None, :])
-    dist[:, np.isnan(median)] = np.inf
-    own = median[rarity]
-    side = np.sign(median[None, :] - own[:, None])          # +1: a rarity above its own
-    wrong = ((outlier[:, None] < 0) & (side > 0)) | ((outlier[:, None] > 0) & (side < 0))
+    rarity, outlier = np.asarray(rarity, np.int64), np.asarray(outlier)
+    fitted = np.full(median.shape, np.nan)
+    have = ~np.isnan(median)
+    if have.any():
+        fitted[have] = isotonic_regression(median[have]).x
+    dist = np.abs(rating[:, None] - fitted[None, :])
+    dist[:, ~have] = np.inf
+    rank = np.arange(median.size)
+    wrong = (((outlier[:, None] < 0) & (rank[None, :] > rarity[:, None]))
+             | ((outlier[:, None] > 0) & (rank[None, :] < rarity[:, None])))
     dist[wrong] = np.inf
-    out = np.argmin(dist, axis=1)
+    # nearest median first, then the rarity nearest the card's own (a pooled median's tie)
+    steps = np.abs(rank[None, :] - rarity[:, None])
+    out = np.array([np.lexsort((steps[i], dist[i]))[0] for i in range(rating.size)], np.int64)
     return np.where(np.isfinite(dist.min(axis=1)), out, rarity)
 
 

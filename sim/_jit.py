@@ -19,6 +19,14 @@ Why the cache lives in a folder named by a digest of the package's source
 kernel inlined into callers in other files left them stale after an edit. A changed file under
 ``sim/`` (outside the layers that hold and feed no kernel) now means a new, empty cache: no run (a developer's ``make test`` included) can load
 machine code compiled from other source. ``$BWLAB_JIT_CACHE`` moves the cache's root.
+
+Why the cache's files are filed by their path inside the repository
+(:class:`_RepositoryLocator`): Numba files them under a hash of the source file's absolute
+path, so a second clone, a worktree (``benchmarks/ab.py``) or a CI workspace at another path
+compiled the whole engine again (8-9 minutes) though ``$BWLAB_JIT_CACHE`` pointed at a folder
+holding machine code of the very same source (the audit of stop 55). The folder is already
+named by the digest of every kernel source and Numba checks each file's content hash, so the
+absolute path adds nothing but misses.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ import shutil
 from pathlib import Path
 
 import numba
-from numba.core import types
+from numba.core import caching, types
 from numba.core.registry import CPUDispatcher
 
 JIT_OPTIONS = {"cache": True, "error_model": "numpy", "nogil": True}
@@ -87,6 +95,35 @@ def _prune(root: Path, current: Path) -> None:
         shutil.rmtree(stale, ignore_errors=True)
 
 
+_REPOSITORY = Path(__file__).resolve().parent.parent
+
+
+class _RepositoryLocator(caching.UserProvidedCacheLocator):
+    """Numba's locator for ``NUMBA_CACHE_DIR`` (the digest's folder), with each source file's
+    entries filed under its folder inside the repository (``sim/engine/rules``) rather than a
+    hash of its absolute path (module doc). Files outside the repository are left to Numba."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        inside = Path(py_file).resolve().relative_to(_REPOSITORY)
+        self._cache_path = os.path.join(numba.config.CACHE_DIR, *inside.parent.parts)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not Path(py_file).resolve().is_relative_to(_REPOSITORY):
+            return None
+        return super().from_function(py_func, py_file)
+
+
+def _use_repository_locator() -> None:
+    """Put :class:`_RepositoryLocator` first among Numba's cache locators (a private list: on a
+    Numba without it, the default per-path filing stands and only costs compiles)."""
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    classes = getattr(impl, "_locator_classes", None)
+    if isinstance(classes, list) and _RepositoryLocator not in classes:
+        classes.insert(0, _RepositoryLocator)
+
+
 def use_source_keyed_cache() -> Path:
     """Point Numba's cache at ``<root>/<source digest>`` (before any kernel is decorated).
 
@@ -103,6 +140,7 @@ def use_source_keyed_cache() -> Path:
     _prune(root, path)
     os.environ["NUMBA_CACHE_DIR"] = str(path)
     numba.config.CACHE_DIR = str(path)
+    _use_repository_locator()
     return path
 
 

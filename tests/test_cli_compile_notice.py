@@ -25,7 +25,7 @@ def test_a_cold_cache_is_compiled_with_progress_on_stderr(capsys, monkeypatch):
     out, err = capsys.readouterr()
     assert len(calls) == 1
     assert "compiling the game engine" in err
-    assert "play: compiling the engine (once per machine): 1/5 parts" in err
+    assert "play: compiling the engine (once for this source): 1/5 parts" in err
     assert "compiling" not in out and "1/5" not in out  # stdout keeps only the results
 
 

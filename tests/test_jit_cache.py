@@ -73,6 +73,31 @@ def test_editing_an_inlined_kernel_recompiles_its_callers(tmp_path):
     assert Path(edited_dir).parent == Path(first_dir).parent == cache
 
 
+def test_a_clone_at_another_path_loads_the_kernels_of_the_same_source(tmp_path):
+    """Numba filed cached kernels under a hash of the source file's absolute path, so a second
+    clone (a worktree, a CI workspace) of the very same source compiled the whole engine again
+    (8-9 minutes) though $BWLAB_JIT_CACHE pointed both at one folder (the audit of stop 55).
+    Now they are filed by their path inside the repository (sim/_jit.py): the second copy's
+    interpreter loads the first's kernel from the cache, and compiles nothing."""
+    cache = tmp_path / "cache"
+    code = ("import sim._probe_outer as m, sim._jit as j; print(m.outer(1)); "
+            "print(j.JIT_CACHE_DIR); print(sum(m.outer.stats.cache_hits.values()))")
+    seen = []
+    for place in ("first", "second"):
+        (tmp_path / place).mkdir()
+        package = _copy_package(tmp_path / place)
+        (package / "_probe_inner.py").write_text(INNER.format(offset=1))
+        env = {**os.environ, "PYTHONPATH": str(tmp_path / place), "BWLAB_JIT_CACHE": str(cache)}
+        env.pop("NUMBA_CACHE_DIR", None)
+        env.pop("NUMBA_DISABLE_JIT", None)
+        seen.append(subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path / place,
+                                   check=True, capture_output=True, text=True).stdout.split())
+    (value, folder, hits), (value2, folder2, hits2) = seen
+    assert value == value2 == "20" and folder == folder2   # one source: one digest's folder
+    assert hits == "0" and hits2 == "1", seen              # compiled once, then loaded
+    assert str(tmp_path) not in "".join(p.name for p in Path(folder).rglob("*"))
+
+
 def test_the_digest_covers_every_source_file(tmp_path):
     package = _copy_package(tmp_path)
     from sim._jit import source_digest

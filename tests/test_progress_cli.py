@@ -183,7 +183,7 @@ def test_the_drift_gate_shows_its_matchups_and_quiet_silences_them(capsys, monke
 
 
 def test_quiet_compiles_a_cold_engine_without_a_word(capsys, monkeypatch):
-    """The first-run compile stage ("compiling the engine (once per machine)") is progress too."""
+    """The first-run compile stage ("compiling the engine (once for this source)") is progress too."""
     from sim.runner import warm as warm_module
 
     calls = []
@@ -201,4 +201,4 @@ def test_quiet_compiles_a_cold_engine_without_a_word(capsys, monkeypatch):
     assert code == 0 and len(calls) == 1 and err == ""   # compiled, without a word
     code, out, err = run(capsys, "play", "--seed", "1")
     assert len(calls) == 2 and "compiling the game engine" in err
-    assert "play: compiling the engine (once per machine): 1/5 parts" in err
+    assert "play: compiling the engine (once for this source): 1/5 parts" in err

@@ -51,6 +51,20 @@ def test_the_line_names_the_stage_and_gives_done_total_rate_and_time_left():
                         "about 30 s left")
 
 
+def test_an_untimed_stage_counts_its_parts_without_a_rate_or_a_time_left():
+    """The engine's compile counts five parts of very unequal length: its line once read
+    "0.00 parts/s, about 11 min 12 s left" eight seconds before it ended (the audit of stop
+    55). An untimed stage says what is done and how long it has taken, and no more."""
+    p, clock, _ = make()
+    st = p.open("compiling the engine", 5, unit="parts", timed=False)
+    clock.now += 40.0
+    p.advance(2)
+    assert p.line() == "rarity: compiling the engine: 2/5 parts, 40 s so far"
+    clock.now += 20.0
+    p.advance(3)
+    assert p.summary(st) == "rarity: compiling the engine: 5 parts in 1 min 00 s"
+
+
 def test_the_rate_counts_from_the_first_finished_games_not_from_the_engines_load():
     p, clock, _ = make()
     p.open("the study", 1000)

@@ -100,7 +100,10 @@ def _compile_if_cold(quiet: bool = False) -> None:
                    "3-8 minutes on 2 cores)" if not unwritable else
                    "bwlab: compiling the game engine (3-8 minutes on 2 cores)", err=True)
     parts = sum(len(s) for s in STAGES)
-    with progress.stage("compiling the engine (once per machine)", parts, unit="parts"):
+    # once for this source in this cache folder (sim/_jit.py): a clone elsewhere has its own
+    # .jit-cache unless $BWLAB_JIT_CACHE points both at one folder
+    with progress.stage("compiling the engine (once for this source)", parts, unit="parts",
+                        timed=False):
         seconds = warm(stream=sys.stderr, verbose=False,  # the parts: the shared line's count
                        on_part=lambda group, seconds: progress.advance(1))
     if not quiet:

@@ -183,7 +183,8 @@ def test_the_drift_gate_shows_its_matchups_and_quiet_silences_them(capsys, monke
 
 
 def test_quiet_compiles_a_cold_engine_without_a_word(capsys, monkeypatch):
-    """The first-run compile stage ("compiling the engine (once for this source)") is progress too."""
+    """The first-run compile stage ("compiling the engine (once for this source)") is progress
+    too."""
     from sim.runner import warm as warm_module
 
     calls = []

@@ -27,6 +27,7 @@ import numpy as np
 
 from sim import __version__
 from sim.catalogue.diagnostics import InputError, Problem
+from sim.runner.file_names import file_name_problem
 from sim.combat.exact import damage_distribution
 
 FORMAT = 3
@@ -108,6 +109,8 @@ def materialise_cards(baseline: dict, folder: Path) -> Path:
     """Write the baseline's copy of the card files into ``folder`` (to load and replay them)."""
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in baseline["card_files"].items():
+        if file_name_problem(name):  # validate_baseline refuses these first; never written
+            raise ValueError(f"card_files: {file_name_problem(name)}")
         (folder / name).write_text(text, encoding="utf-8")
     return folder
 
@@ -243,7 +246,9 @@ def _check_combat(data: dict, add) -> None:
 
 def _check_cards(data: dict, add) -> None:
     for name, text in data["card_files"].items():
-        if not isinstance(text, str):
+        if file_name_problem(name):  # materialise_cards writes each: never outside its folder
+            add(f"card_files.{name}", file_name_problem(name))
+        elif not isinstance(text, str):
             add(f"card_files.{name}", "must be the file's text")
         elif data["cards"].get(name) != text_digest(text):
             add(f"card_files.{name}", "its text does not match the recorded digest in 'cards'")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.catalogue.diagnostics import InputError, Problems
+from sim.runner.file_names import file_name_problem
 from sim.catalogue.tomldoc import MISSING, TomlDoc
 
 RULINGS_FILE = Path("experiments/rulings.toml")
@@ -78,6 +79,8 @@ def load_rulings(path: Path) -> RulingsFile:
         doc.unknown_keys(where, ENTRY_KEYS)
         texts = {k: doc.get(where + (k,), str, fallback="") for k in ("ruling", "file", "key")}
         completes = doc.get(where + ("completes",), str, default="", fallback="")
+        if doc.lookup(where + ("file",)) is not MISSING and file_name_problem(texts["file"]):
+            doc.add(where + ("file",), file_name_problem(texts["file"]))  # prepare() writes it
         value = doc.lookup(where + ("value",))
         if value is MISSING or isinstance(value, dict):
             doc.add(where + ("value",), "missing (the alternative's value)")
@@ -174,9 +177,10 @@ def prepare(alt: Alternative, cards: Path, into: Path, source: Path):
 
     problems = Problems()
     target = Path(cards) / alt.file
-    if not alt.file or Path(alt.file).is_absolute() or not target.is_file():
+    bad_name = file_name_problem(alt.file)  # the copy below is written: never outside it
+    if bad_name or not target.is_file():
         problems.add(source, alt.file_line or alt.line, f"alternatives[{alt.index}].file",
-                     f"no file {alt.file!r} in {cards}")
+                     bad_name or f"no file {alt.file!r} in {cards}")
         problems.raise_if_any()
     shutil.copytree(cards, into)
     try:

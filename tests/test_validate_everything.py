@@ -76,6 +76,26 @@ def test_a_control_character_in_a_card_name_is_refused(capsys, cards):
     expect(capsys, cards, ("characters.csv", 2, "name", "control character"))
 
 
+@pytest.mark.parametrize("column, text", [
+    (0, "\u009b2J"),        # a C1 control (CSI): drives a terminal
+    (0, "\u202eoiraM"),     # a right-to-left override: the name shows backwards
+    (0, "Ma\u200brio"),     # a zero-width space: a second "Mario" no one can tell apart
+    (-1, "\x1b[2J\x1b[31m"),  # an escape sequence in the free-text notes column
+])
+def test_an_invisible_or_control_character_in_any_cell_is_one_line(capsys, cards, column, text):
+    """The audit of stop 55: only ASCII's controls were refused, and only in names; a C1
+    control, a bidirectional override, a zero-width space or an escape in the notes passed
+    validate. Every cell is now checked (diagnostics.CsvRows), one line naming its column."""
+    rows = read_rows(cards)
+    header = rows[0]
+    col = column % len(header)
+    if column == -1:
+        col = header.index("notes")
+    rows[1][col] = text
+    write_rows(cards, rows)
+    expect(capsys, cards, ("characters.csv", 2, header[col], "control character"))
+
+
 @pytest.mark.parametrize("old,new,message", [
     ('name = "Ink & Iron"', 'name = "Straw Hats"', "names two teams"),
     ('name = "Ink & Iron"', 'name = "  "', "empty"),

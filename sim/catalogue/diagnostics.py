@@ -12,6 +12,7 @@ import difflib
 import io
 import os
 import stat
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -114,9 +115,19 @@ def read_text(path: Path, problems: Problems) -> str | None:
     return text
 
 
+# Unicode's control (Cc: C0, DEL and C1), format (Cf: zero-width spaces and joiners, the
+# bidirectional overrides, the soft hyphen) and line and paragraph separators (Zl, Zp)
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
 def has_control(text: str) -> bool:
-    """Whether ``text`` holds a control character other than tab and newline."""
-    return any(ord(ch) < 32 and ch not in "\t\n\r" or ord(ch) == 127 for ch in text)
+    """Whether ``text`` holds a control or invisible character other than tab and newline.
+
+    Why more than ASCII's controls: a C1 control (U+009B) or an escape sequence in a note
+    drives a terminal, a right-to-left override (U+202E) shows a name backwards, and a
+    zero-width space made "Ma\u200brio" a second card beside "Mario" (the audit of stop 55)."""
+    return any(unicodedata.category(ch) in HIDDEN_CATEGORIES and ch not in "\t\n\r"
+               for ch in text)
 
 
 def check_row_name(add, name: str, seen: dict, line: int) -> None:
@@ -125,7 +136,7 @@ def check_row_name(add, name: str, seen: dict, line: int) -> None:
     if not name:
         add("name", "empty")
     elif has_control(name):
-        add("name", f"{name!r} contains a control character")
+        pass  # CsvRows has said so, for every cell of the row
     elif name.lower() in seen:
         add("name", f"duplicate of line {seen[name.lower()]}")
     else:
@@ -140,6 +151,7 @@ class CsvRows:
     def __init__(self, path: Path, text: str, problems: Problems):
         self._reader = csv.reader(io.StringIO(text, newline=""))
         self._path, self._problems = path, problems
+        self._header: list[str] | None = None
 
     @property
     def line_num(self) -> int:
@@ -150,11 +162,19 @@ class CsvRows:
 
     def __next__(self) -> list[str]:
         try:
-            return next(self._reader)
+            row = next(self._reader)
         except csv.Error as exc:
             self._problems.add(self._path, self._reader.line_num, "row",
                                f"cannot be read as CSV: {exc}")
             raise StopIteration from None
+        if self._header is None:
+            self._header = [h.strip() for h in row]
+        for j, cell in enumerate(row):  # every cell, the free-text ones (notes) too
+            if has_control(cell):
+                column = self._header[j] if j < len(self._header) else f"column {j + 1}"
+                self._problems.add(self._path, self._reader.line_num, column or f"column {j + 1}",
+                                   f"{cell!r} contains a control character")
+        return row
 
 
 def read_header(path: Path, reader, columns, required, problems: Problems) -> list[str] | None:

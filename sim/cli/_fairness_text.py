@@ -45,7 +45,10 @@ def echo_report(data: dict, report) -> None:
 
 
 def echo_suggestion(s: dict, data: dict) -> None:
-    """Swaps judged by play: the confirmed one with its measured win rates, or the best tried."""
+    """Swaps judged by play: the confirmed one with its measured win rates, or the best tried;
+    nothing when the teams were fair (no search: the closing line says no swap is needed)."""
+    if not s["needed"]:
+        return
     click.echo(f"\nSuggested swaps: {s['proposals']} proposals from the surrogate (card ratings "
                f"from {s['rating_games']} games), judged by duplicate play in its order: "
                f"{s['proposals_played']} played, {s['games']:,} games of at most "

@@ -62,7 +62,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     """Is this game fair? Duplicate play of the four teams in TEAMS_FILE, settled sequentially.
 
     Exit code: 0 fair, 1 unfair, 3 inconclusive (2: bad input), so a script can gate on it."""
-    from sim.analysis.fairness import EXIT_CODES, conclusion
+    from sim.analysis.fairness import EXIT_CODES, FAIR, conclusion
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import load_teams
     from sim.runner.fairness import check_fairness
@@ -91,9 +91,10 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     data["conclusion"] = conclusion(v, tolerance, names=teams.names)
     data["exit_code"] = EXIT_CODES[v.status]
     if suggest_k:
-        data["suggestion"] = _suggest(catalogue, teams, suggest_k, proposals, rating_games,
-                                      rating_experiment, policy, seed, games, round_games,
-                                      boards, tolerance)
+        data["suggestion"] = (_no_swap_needed(data) if v.status == FAIR else
+                              _suggest(catalogue, teams, suggest_k, proposals, rating_games,
+                                       rating_experiment, policy, seed, games, round_games,
+                                       boards, tolerance))
     if team_budget is not None:
         data["team_budget"] = _team_budget(catalogue, teams, team_budget, level_games, policy, v)
     if labels is not None:
@@ -183,6 +184,17 @@ def _pool_experiment(catalogue, rating_experiment, policy):
                        policy)
 
 
+def _no_swap_needed(data: dict) -> dict:
+    """--suggest on teams the check has just called fair: no search, no games, no "fix".
+
+    Why: a swap "confirmed fair" beside a verdict that the teams already are fair reads as
+    advice to change teams that need no change (the search used to run whatever the verdict)."""
+    return {"needed": False, "confirmed": None, "best": None, "tried": [],
+            "proposals_played": 0, "games": 0,
+            "conclusion": f"No swap needed: the teams play fair as given ({data['design']}); "
+                          f"no swap was searched."}
+
+
 def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, policy, seed,
              games, round_games, boards, tolerance) -> dict:
     """Swaps proposed by the rating surrogate, each judged by duplicate play until one is fair
@@ -216,7 +228,7 @@ def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, 
                            "win_probability": float(v.rate[t]), "low": float(v.lower[t]),
                            "high": float(v.upper[t])} for t in range(4)]}
 
-    out = {"rating_games": rating_games, "proposals": len(proposals),
+    out = {"needed": True, "rating_games": rating_games, "proposals": len(proposals),
            **result.as_dict(describe)}
     out["conclusion"] = _suggest_conclusion(out)
     return out

@@ -135,4 +135,6 @@ def test_draft_confirms_its_split_and_flags_an_impossible_budget(capsys):
     last = out.rstrip().splitlines()[-1]
     assert "No split of this pool fits the team budget of 5" in last
     assert last.startswith(("Confirmed fair split", "No fair set found within"))
+    if last.startswith("No fair set found"):   # the distance from 25 %, said so
+        assert "split above, largest gap from 25 % " in last
     assert "OVER the budget by" in out

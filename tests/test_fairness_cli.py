@@ -99,7 +99,12 @@ def test_suggest_judges_proposals_by_play_and_prints_only_confirmed_advice(capsy
     else:
         assert all(t["verdict"] != "fair" for t in sug["tried"])
         assert sug["conclusion"].startswith(f"No fair set found within {sug['games']:,} games")
-        assert sug["best"]["measured_gap"] == min(t["measured_gap"] for t in sug["tried"])
+        gap = sug["best"]["largest_gap_from_25"]
+        assert gap == min(t["largest_gap_from_25"] for t in sug["tried"])
+        # the distance from 25 %, said so: not Balance's "largest gap" between two teams
+        best = max(abs(t["win_probability"] - 0.25) for t in sug["best"]["teams"])
+        assert gap == pytest.approx(best)
+        assert f"largest gap from 25 % {100 * gap:.1f} points" in sug["conclusion"]
 
 
 def test_greedy_swap_search_on_known_ratings():

@@ -175,9 +175,11 @@ def test_swaps_and_drift_answers():
     assert page.answers[-1][:2] == ("Drift", "Drift: win rates moved. Against "
                                              "reports/baseline.json.")
     assert "<tr class='outlier'><td>example: Straw Hats</td>" in page.render()
-    swaps_section(page, {"rating_games": 64, "conclusion": "No fair set found.", "tried": [
+    swaps = swaps_section(page, {"rating_games": 64, "conclusion": "No fair set found.", "tried": [
         {"swaps": [{"card_a": "A", "team_a": 1, "card_b": "B", "team_b": 2}],
-         "verdict": "open", "measured_gap": 0.1, "games": 64}]})
+         "verdict": "open", "largest_gap_from_25": 0.1, "games": 64}]})
+    # swaps.csv names the distance from 25 % as such (it was "measured_gap")
+    assert list(swaps.columns) == ["proposal", "swaps", "verdict", "largest_gap_from_25", "games"]
     heads = re.findall(r"<th scope='col' title='([^']*)'>([^<]*)</th>", page.render())
     assert len(heads) == 13 and [c for t, c in heads if not t] == []
 

@@ -223,7 +223,7 @@ def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, 
                            "team_b": s.team_b + 1, "card_b": names[s.card_b],
                            "predicted_gap_after": s.gap_after} for s in trial.label],
                 "verdict": v.status, "text": v.text, "games": trial.report.games,
-                "design": v.design, "measured_gap": trial.gap,
+                "design": v.design, "largest_gap_from_25": trial.gap,
                 "teams": [{"name": teams.names[t], "cards": [names[c] for c in trial.teams[t]],
                            "win_probability": float(v.rate[t]), "low": float(v.lower[t]),
                            "high": float(v.upper[t])} for t in range(4)]}
@@ -250,7 +250,7 @@ def _suggest_conclusion(s: dict) -> str:
     b = s["best"]
     return (f"No fair set found within {s['games']:,} games ({s['proposals_played']} proposals "
             f"played); best found: {_swap_words(b['swaps'])}, largest gap "
-            f"{100 * b['measured_gap']:.1f} points, {b['verdict']} (intervals {_range(b)}).")
+            f"from 25 % {100 * b['largest_gap_from_25']:.1f} points, {b['verdict']} (intervals {_range(b)}).")
 
 
 def _range(trial: dict) -> str:

@@ -2,7 +2,7 @@
 
 Why: the cheap surrogates (card ratings summed into team strengths for ``fairness --suggest``,
 power scores for ``draft``) rank proposals well enough to search, but not well enough to promise
-anything: ``fairness --suggest 3`` once predicted a largest gap of 0.7 points that replayed at
+anything: ``fairness --suggest 3`` once predicted a largest gap from 25 % of 0.7 points that replayed at
 10.7 (issue #21). So a proposal is advice only once duplicate play (:func:`.fairness.
 check_fairness`, the GM's own check, with its sequential stop and board-clustered intervals) has
 called it *fair*. Proposals are judged in the surrogate's order until one is confirmed or the

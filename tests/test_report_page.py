@@ -215,6 +215,21 @@ def test_report_with_a_missing_baseline_is_one_line_and_writes_nothing(capsys, t
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("rating_games", ["0", "32"])
+def test_report_suggest_without_rating_games_is_refused(capsys, tmp_path, rating_games):
+    """--suggest searches swaps by card ratings; with --rating-games 0 it played 64 rating games
+    anyway while the summary said "In play: not measured (--rating-games)". The combination is
+    refused before any game: one line naming both flags, exit 2, nothing written."""
+    from tests._cli_kit import run
+
+    code, _, err = run(capsys, "report", "--out", tmp_path / "out", "--rating-games",
+                       rating_games, "--suggest", "1")
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    assert "--suggest" in lines[0] and "--rating-games" in lines[0] and "64" in lines[0]
+    assert not (tmp_path / "out").exists()
+
+
 # --- the page in a real browser --------------------------------------------------------------
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",

@@ -10,6 +10,7 @@ import click
 from sim.runner.limits import MAX_GAMES
 
 from ._json import json_text
+from ._numbers import counted
 from ._paths import cards_option
 
 
@@ -139,8 +140,9 @@ def _conclusion(data: dict, result) -> str:
     if f["confirmed"]:
         return (f"Confirmed fair split (every team's interval within {100 * lo:.1f}–"
                 f"{100 * hi:.1f} %, {f['design']}): see 'fairest' above.{budget}")
-    return (f"No fair set found within {data['search']['games']:,} games "
-            f"({data['search']['proposals_played']} splits played); best found: the 'fairest' "
+    s = data["search"]
+    return (f"No fair set found within {counted(s['games'], 'game')} "
+            f"({counted(s['proposals_played'], 'split')} played); best found: the 'fairest' "
             f"split above, largest gap from 25 % {f['max_deviation_points']:.1f} points, {f['verdict']} "
             f"(intervals {100 * lo:.1f}–{100 * hi:.1f} %).{budget}")
 

@@ -8,7 +8,7 @@ import click
 
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
-from ._numbers import FiniteFloatRange
+from ._numbers import FiniteFloatRange, counted
 from ._json import json_text
 from ._paths import cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
@@ -248,8 +248,8 @@ def _suggest_conclusion(s: dict) -> str:
     if s["best"] is None:
         return "No swap to try: the surrogate finds no swap that makes the teams fairer."
     b = s["best"]
-    return (f"No fair set found within {s['games']:,} games ({s['proposals_played']} proposals "
-            f"played); best found: {_swap_words(b['swaps'])}, largest gap "
+    return (f"No fair set found within {counted(s['games'], 'game')} "
+            f"({counted(s['proposals_played'], 'proposal')} played); best found: {_swap_words(b['swaps'])}, largest gap "
             f"from 25 % {100 * b['largest_gap_from_25']:.1f} points, {b['verdict']} (intervals {_range(b)}).")
 
 

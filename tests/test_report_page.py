@@ -215,6 +215,31 @@ def test_report_with_a_missing_baseline_is_one_line_and_writes_nothing(capsys, t
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("status,searched", [("fair", False), ("unfair", True),
+                                             ("open", True)])
+def test_report_searches_swaps_only_when_the_teams_are_not_fair(monkeypatch, status, searched):
+    """`report --suggest K` (as `fairness --suggest K`): the swap search runs only when the
+    check did not call the teams fair; for fair teams the summary says none is needed and no
+    swaps table is written. The check is a stand-in: no game is played."""
+    from sim.report import lab_report
+
+    monkeypatch.setattr(lab_report, "fairness_section",
+                        lambda *a, **k: (pd.DataFrame(), SimpleNamespace(status=status)))
+    calls = []
+
+    def suggest():
+        calls.append(1)
+        return {"rating_games": 64, "conclusion": "No fair set found.", "confirmed": None,
+                "tried": []}
+
+    page = Page("t")
+    tables = lab_report._fairness_sections(page, None, object(), 64, 0, "greedy", None, suggest)
+    assert bool(calls) == searched
+    assert ("swaps.csv" in [name for name, _ in tables]) == searched
+    swaps = [a[1] for a in page.answers if a[0] == "Swaps"]
+    assert len(swaps) == 1 and swaps[0].startswith("None needed") == (not searched)
+
+
 @pytest.mark.parametrize("rating_games", ["0", "32"])
 def test_report_suggest_without_rating_games_is_refused(capsys, tmp_path, rating_games):
     """--suggest searches swaps by card ratings; with --rating-games 0 it played 64 rating games

@@ -55,6 +55,17 @@ def test_no_fair_set_within_the_budget_reports_the_best_measured():
     assert calls == [2400, 2400, 1200] and res.games == 6000 == res.budget
 
 
+def test_the_budget_is_what_the_proposals_there_are_can_take():
+    """A budget of 8 checks with 3 proposals is at most 3 checks: the budget said (and the
+    progress line's "of at most") is 3 x per_check, not the 8 x per_check asked for."""
+    truth = {k: [0.45, 0.25, 0.15, 0.15] for k in range(3)}
+    judge, calls = _judge_with_truth(lambda t: truth[int(t[0, 0])], seed=3)
+    res = confirm(((k, np.full((4, 5), k)) for k in range(3)), judge, budget=8 * 400,
+                  per_check=400)
+    assert res.confirmed is None and calls == [400, 400, 400]
+    assert res.budget == 1200 == res.games
+
+
 def test_swap_proposals_fix_a_stacked_set_by_the_surrogate():
     """A clearly stacked set (team 4 holds the five best cards): every proposal is within K swaps,
     holds the same 20 cards, improves on the teams as given, and comes best first."""

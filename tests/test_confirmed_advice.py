@@ -72,6 +72,28 @@ def test_fairness_exit_codes_for_scripts(capsys, clones, tmp_path, teams, tolera
     assert out.rstrip().splitlines()[-1].startswith(start)
 
 
+def test_suggest_on_fair_teams_searches_nothing_and_says_no_swap_is_needed(capsys, clones,
+                                                                           tmp_path):
+    """--suggest on teams the check calls fair (four identical teams, the planted fair case
+    above): no swap is searched, none is offered as a "Confirmed fix", and the last line says
+    none is needed; the exit code stays the verdict (0). The search used to run anyway and
+    print a "Confirmed fix" under "Fair: ..."."""
+    teams_file = _teams_file(tmp_path, "teams.toml", SYMMETRIC)
+    args = ("fairness", teams_file, "--cards", clones, "--games", "128", "--round", "64",
+            "--boards", "32", "--seed", "1", "--tolerance", "0.15", "--suggest", "1",
+            "--rating-games", "64")
+    code, out, _ = run(capsys, *args)
+    assert code == 0
+    lines = out.rstrip().splitlines()
+    assert lines[-2].startswith("Fair: no team's chance is outside 10–40 %")
+    assert lines[-1].startswith("No swap needed: the teams play fair as given")
+    assert "Confirmed fix" not in out and "Suggested swaps" not in out
+    code, out, _ = run(capsys, *args, "--format", "json")
+    sug = json.loads(out)["suggestion"]
+    assert code == 0 and sug["needed"] is False and sug["confirmed"] is None
+    assert sug["tried"] == [] and sug["games"] == 0
+
+
 def test_a_stacked_set_gets_a_confirmed_fix(clones):
     """Issue #21 item 5: "a clearly stacked set gets a confirmed fix". The surrogate (power
     scores, which see the clones' stats) proposes single swaps; duplicate play judges the stacked
@@ -113,4 +135,6 @@ def test_draft_confirms_its_split_and_flags_an_impossible_budget(capsys):
     last = out.rstrip().splitlines()[-1]
     assert "No split of this pool fits the team budget of 5" in last
     assert last.startswith(("Confirmed fair split", "No fair set found within"))
+    if last.startswith("No fair set found"):   # the distance from 25 %, said so
+        assert "split above, largest gap from 25 % " in last
     assert "OVER the budget by" in out

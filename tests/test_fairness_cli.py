@@ -99,7 +99,12 @@ def test_suggest_judges_proposals_by_play_and_prints_only_confirmed_advice(capsy
     else:
         assert all(t["verdict"] != "fair" for t in sug["tried"])
         assert sug["conclusion"].startswith(f"No fair set found within {sug['games']:,} games")
-        assert sug["best"]["measured_gap"] == min(t["measured_gap"] for t in sug["tried"])
+        gap = sug["best"]["largest_gap_from_25"]
+        assert gap == min(t["largest_gap_from_25"] for t in sug["tried"])
+        # the distance from 25 %, said so: not Balance's "largest gap" between two teams
+        best = max(abs(t["win_probability"] - 0.25) for t in sug["best"]["teams"])
+        assert gap == pytest.approx(best)
+        assert f"largest gap from 25 % {100 * gap:.1f} points" in sug["conclusion"]
 
 
 def test_greedy_swap_search_on_known_ratings():
@@ -202,6 +207,28 @@ def test_json_is_strict_json_when_a_ratio_has_no_value(capsys):
     doc = _strict(out)
     assert code in (0, 1, 3)
     assert None in [t["variance_ratio_vs_unpaired"] for t in doc["teams"]], doc["teams"]
+    # the table prints "–" for it, and says why, where it printed "nan"
+    code, out, _ = run(capsys, "fairness", teams, "--games", "8", "-q")
+    never = [t["team"] for t in doc["teams"] if t["variance_ratio_vs_unpaired"] is None]
+    rows = {int(line[0]): line for line in out.splitlines()[2:6]}
+    assert "nan" not in out and all(rows[k].rstrip().endswith(" –") for k in never)
+    assert "– = no ratio: the team never won (or won every game)" in out
+    assert out.startswith("8 games on 2 boards (1 round of duplicate play, ")   # not "1 rounds"
+
+
+def test_counts_of_one_are_singular():
+    """"1 proposals played" and "1 rounds": a count of one takes the singular noun."""
+    from sim.cli._numbers import counted
+    from sim.cli.fairness import _suggest_conclusion
+
+    assert [counted(n, "round") for n in (0, 1, 2, 4096)] == [
+        "0 rounds", "1 round", "2 rounds", "4,096 rounds"]
+    teams = [{"low": 0.1, "high": 0.4}] * 4
+    best = {"swaps": [{"card_a": "A", "team_a": 1, "card_b": "B", "team_b": 2}],
+            "largest_gap_from_25": 0.12, "verdict": "open", "teams": teams}
+    line = _suggest_conclusion({"confirmed": None, "best": best, "games": 64,
+                                "proposals_played": 1})
+    assert line.startswith("No fair set found within 64 games (1 proposal played); best found: ")
 
 
 def test_finite_or_null_reaches_every_number():

@@ -183,6 +183,8 @@ def test_rarity_cards_csv_takes_the_ablation_s_own_interval():
     assert np.array_equal(got["ablation_high"], high, equal_nan=True)
     none = ablation_bounds(Ablation.skipped(2))
     assert np.isnan(none["ablation_low"]).all() and np.isnan(none["ablation_high"]).all()
+    # and no effect either: "not measured" is blank, not a measured 0.0 (it was 0.0)
+    assert np.isnan(Ablation.skipped(2).effect).all()
 
 
 def test_the_outlier_line_states_the_swap_with_its_interval_in_the_swap_s_sign():
@@ -225,3 +227,41 @@ def test_a_replay_in_which_no_game_moved_still_has_an_interval_that_covers():
     assert binomtest(unbounded, REPLICATIONS, 0.95, alternative="less").pvalue < 0.01, unbounded
     low, high = new_interval(np.zeros(128), BOARD_LABELS, 0.95)
     assert low == -high and high == pytest.approx(1 - 0.025 ** (1 / BOARDS))
+
+
+def test_every_ablation_interval_is_a_real_interval_of_a_change_of_chance():
+    """A change of a chance to win lies in [-1, 1], and an interval must hold its estimate and
+    have width where games moved. Two holes, seen in ``rarity --games 500 --ablation 8`` (8
+    replayed games on 2 boards): boards whose differences came out alike (2 boards of [1, 0, 0,
+    0]) gave se 0 and "0.25 [0.25, 0.25]"; t on 1 df gave [-3.18, +3.18]. Planted: 8 games on
+    2 boards and 16 on 4, each game moved up with probability 0.3 and down with 0.1 (true effect
+    +0.2), 400 replications each: every interval within [-1, 1], holding its estimate, with
+    width, and covering the truth at 95 % as far as a one-sided binomial test at 1 % can tell;
+    the interval without the fix breaks the range or has no width in some of the same cards."""
+    from scipy.stats import binomtest
+
+    from sim.analysis.cluster import clustered_mean
+    from sim.runner.rarity_ablation import ablation_interval
+
+    rng = np.random.default_rng(SEED + 2)
+    for boards in (2, 4):
+        board = np.repeat(11 * np.arange(boards) + 5, 4)
+        covered = old_broken = 0
+        for _ in range(REPLICATIONS):
+            x = rng.random(board.size)
+            d = np.where(x < 0.3, 1.0, np.where(x < 0.4, -1.0, 0.0))
+            iv = ablation_interval(d, board)
+            assert -1.0 <= iv.low <= iv.effect <= iv.high <= 1.0, (d, iv)
+            assert iv.high > iv.low, (d, iv)
+            covered += bool(iv.low <= 0.2 <= iv.high)
+            if d.any():
+                m = clustered_mean(d, board, 0.95)
+                old_broken += bool(m.lower < -1 or m.upper > 1 or not m.upper > m.lower)
+        assert binomtest(covered, REPLICATIONS, 0.95, alternative="less").pvalue > 0.01, covered
+        assert old_broken > 0
+    alike = ablation_interval(np.tile([1.0, 0.0, 0.0, 0.0], 2), np.repeat([3, 9], 4))
+    assert alike.effect == 0.25 and alike.low < 0.25 < alike.high
+    wide = ablation_interval(np.array([1.0, 1, 0, 0, 0, 0, 0, 0]), np.repeat([3, 9], 4))
+    assert (wide.low, wide.high) == (-1.0, 1.0)
+    six = ablation_interval(np.tile([1.0, 0.0, 0.0, 0.0], 6), np.repeat(np.arange(6), 4))
+    assert -1.0 < six.low < 0.25 < six.high < 1.0   # boards alike, yet a finite, real interval

@@ -225,6 +225,21 @@ def test_cli_text_and_json_use_the_three_way_verdict():
     assert pol["ordered"] == {"a": True, "b": False} and not pol["order_holds_everywhere"]
 
 
+def test_a_line_that_counts_five_pairs_lists_five():
+    """The line said "one-sided tests of the 5 adjacent pairs" and listed only the 4 not in
+    order; a pair shown in order is listed too, in its place."""
+    from sim.analysis.rarity_order import OrderTest
+
+    rarities = ["Bronze", "Silver", "Gold", "Diamond", "Legendary", "GOAT Series"]
+    status = np.array([NOT_SETTLED] * 4 + ["in order"], dtype=object)
+    t = OrderTest(NOT_SETTLED, 0.05, np.arange(5), np.arange(1, 6), np.full(5, 0.1),
+                  np.full(5, 0.15), np.full(5, 0.3), np.ones(5), status)
+    assert "the 5 adjacent pairs" in t.level_words()
+    parts = t.detail(rarities).split("; ")
+    assert len(parts) == 5 and parts[0].startswith("Bronze < Silver not settled (")
+    assert parts[4] == "Legendary < GOAT Series in order (median difference +0.100, SE 0.150)"
+
+
 def test_rulings_report_a_change_of_the_three_way_verdict_only():
     """A change of the medians' point order alone is no verdict change; "holds → not settled"
     is."""

@@ -63,3 +63,23 @@ def test_report_flags_a_broken_rarity_order(tmp_path):
     table, ordered = rarity_summary(pd.read_csv(tmp_path / "out" / "power_curve.csv"),
                                     catalogue.rules.rarities)
     assert not ordered and list(table["rarity"]) == list(catalogue.rules.rarities)
+    for csv in (tmp_path / "out").glob("*.csv"):   # 10 significant digits at most, no noise
+        assert not re.search(r"\d{11,}", csv.read_text(encoding="utf-8")), csv.name
+
+
+def test_csv_numbers_carry_no_binary_noise():
+    """rarity_summary.csv wrote the median of 96.7 and 96.9 as 96.80000000000001: the median of
+    powers in tenths is rounded to hundredths, and every CSV the report writes carries 10
+    significant digits (sim.report.CSV_FLOAT)."""
+    import io
+
+    from sim.report import CSV_FLOAT
+
+    power = pd.DataFrame({"card": ["a", "b"], "rarity": ["Bronze", "Bronze"],
+                          "power": [96.7, 96.9]})
+    assert float(pd.Series([96.7, 96.9]).median()) != 96.8   # the noise this guards against
+    table, _ = rarity_summary(power, ["Bronze"])
+    assert table.loc[0, "median"] == 96.8
+    text = io.StringIO()
+    pd.DataFrame({"x": [0.1 + 0.2, 1 / 3]}).to_csv(text, index=False, float_format=CSV_FLOAT)
+    assert text.getvalue().split() == ["x", "0.3", "0.3333333333"]

@@ -175,9 +175,11 @@ def test_swaps_and_drift_answers():
     assert page.answers[-1][:2] == ("Drift", "Drift: win rates moved. Against "
                                              "reports/baseline.json.")
     assert "<tr class='outlier'><td>example: Straw Hats</td>" in page.render()
-    swaps_section(page, {"rating_games": 64, "conclusion": "No fair set found.", "tried": [
+    swaps = swaps_section(page, {"rating_games": 64, "conclusion": "No fair set found.", "tried": [
         {"swaps": [{"card_a": "A", "team_a": 1, "card_b": "B", "team_b": 2}],
-         "verdict": "open", "measured_gap": 0.1, "games": 64}]})
+         "verdict": "open", "largest_gap_from_25": 0.1, "games": 64}]})
+    # swaps.csv names the distance from 25 % as such (it was "measured_gap")
+    assert list(swaps.columns) == ["proposal", "swaps", "verdict", "largest_gap_from_25", "games"]
     heads = re.findall(r"<th scope='col' title='([^']*)'>([^<]*)</th>", page.render())
     assert len(heads) == 13 and [c for t, c in heads if not t] == []
 
@@ -210,6 +212,46 @@ def test_report_with_a_missing_baseline_is_one_line_and_writes_nothing(capsys, t
                  str(tmp_path / "nope.json"), "--rating-games", "0", "--teams", ""])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "nope.json" in err[0] and "not found" in err[0]
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("status,searched", [("fair", False), ("unfair", True),
+                                             ("open", True)])
+def test_report_searches_swaps_only_when_the_teams_are_not_fair(monkeypatch, status, searched):
+    """`report --suggest K` (as `fairness --suggest K`): the swap search runs only when the
+    check did not call the teams fair; for fair teams the summary says none is needed and no
+    swaps table is written. The check is a stand-in: no game is played."""
+    from sim.report import lab_report
+
+    monkeypatch.setattr(lab_report, "fairness_section",
+                        lambda *a, **k: (pd.DataFrame(), SimpleNamespace(status=status)))
+    calls = []
+
+    def suggest():
+        calls.append(1)
+        return {"rating_games": 64, "conclusion": "No fair set found.", "confirmed": None,
+                "tried": []}
+
+    page = Page("t")
+    tables = lab_report._fairness_sections(page, None, object(), 64, 0, "greedy", None, suggest)
+    assert bool(calls) == searched
+    assert ("swaps.csv" in [name for name, _ in tables]) == searched
+    swaps = [a[1] for a in page.answers if a[0] == "Swaps"]
+    assert len(swaps) == 1 and swaps[0].startswith("None needed") == (not searched)
+
+
+@pytest.mark.parametrize("rating_games", ["0", "32"])
+def test_report_suggest_without_rating_games_is_refused(capsys, tmp_path, rating_games):
+    """--suggest searches swaps by card ratings; with --rating-games 0 it played 64 rating games
+    anyway while the summary said "In play: not measured (--rating-games)". The combination is
+    refused before any game: one line naming both flags, exit 2, nothing written."""
+    from tests._cli_kit import run
+
+    code, _, err = run(capsys, "report", "--out", tmp_path / "out", "--rating-games",
+                       rating_games, "--suggest", "1")
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    assert "--suggest" in lines[0] and "--rating-games" in lines[0] and "64" in lines[0]
     assert not (tmp_path / "out").exists()
 
 

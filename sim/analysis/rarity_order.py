@@ -63,20 +63,21 @@ class OrderTest:
                 f"Bonferroni, family-wise {100 * self.alpha:g} %")
 
     def detail(self, rarities) -> str:
-        """The pairs behind a verdict other than "holds": "Legendary below Diamond (median
+        """Every pair behind a verdict other than "holds": "Legendary below Diamond (median
         difference -0.300, SE 0.072); Bronze < Silver not settled (median difference +0.040,
-        SE 0.060)"; the reason when nothing could be tested."""
+        SE 0.060); ... Legendary < GOAT Series in order (...)"; the reason when nothing could be
+        tested. The pairs shown in order are listed too: the line counts "the 5 adjacent pairs"
+        and used to list only the 4 that were not in order."""
         if self.reason:
             return self.reason
         out = []
         for lo, hi, d, se, st in zip(self.lower, self.upper, self.difference, self.se,
                                      self.status):
+            numbers = f"(median difference {d:+.3f}, SE {se:.3f})"
             if st == "reversed":
-                out.append(f"{rarities[hi]} below {rarities[lo]} (median difference {d:+.3f}, "
-                           f"SE {se:.3f})")
-            elif st == NOT_SETTLED:
-                out.append(f"{rarities[lo]} < {rarities[hi]} not settled (median difference "
-                           f"{d:+.3f}, SE {se:.3f})")
+                out.append(f"{rarities[hi]} below {rarities[lo]} {numbers}")
+            else:
+                out.append(f"{rarities[lo]} < {rarities[hi]} {st} {numbers}")
         return "; ".join(out)
 
 

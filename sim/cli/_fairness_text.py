@@ -3,7 +3,11 @@ suggestion — everything but the closing one-sentence conclusion, which the com
 
 from __future__ import annotations
 
+import math
+
 import click
+
+from ._numbers import counted
 
 
 def echo_report(data: dict, report) -> None:
@@ -11,13 +15,15 @@ def echo_report(data: dict, report) -> None:
     from sim.analysis.balance import balance_lines
 
     v = report.verdict
-    click.echo(f"{v.design} ({report.rounds} rounds of duplicate play, policy {data['policy']}, "
+    click.echo(f"{v.design} ({counted(report.rounds, 'round')} of duplicate play, policy "
+               f"{data['policy']}, "
                f"seed {data['seed']}) in {report.seconds:.1f} s")
     click.echo(f"{'team':<28}{'win %':>7}{'interval':>17}{'health left':>13}{'var. ratio':>12}")
     for t in data["teams"]:
         click.echo(f"{t['team']} {t['name'][:25]:<26}{100 * t['win_probability']:7.1f}"
                    f"{100 * t['low']:8.1f} –{100 * t['high']:5.1f}"
-                   f"{t['expected_surviving_health']:13.1f}{t['variance_ratio_vs_unpaired']:12.2f}")
+                   f"{t['expected_surviving_health']:13.1f}"
+                   f"{_ratio(t['variance_ratio_vs_unpaired']):>12}")
     click.echo(f"differences between teams (win % points, simultaneous "
                f"{100 * data['pairwise_level']:.2f} % intervals: 95 % for all six pairs and "
                f"every look):")
@@ -40,15 +46,32 @@ def echo_report(data: dict, report) -> None:
     click.echo(f"(team intervals at {100 * v.level:.2f} %: 95 % overall after correcting for "
                f"4 teams and repeated looks; shares at 95 %; all clustered by board, t on "
                f"{report.boards - 1} df: the {report.boards} boards are the independent draws; "
-               f"var. ratio < 1 = duplicate play saved games)")
+               f"var. ratio < 1 = duplicate play saved games{_no_ratio_note(data)})")
     click.echo(v.text)
 
 
+def _ratio(ratio: float) -> str:
+    """The variance ratio, or "–" where it has no value (it printed "nan")."""
+    return f"{ratio:.2f}" if math.isfinite(ratio) else "–"
+
+
+def _no_ratio_note(data: dict) -> str:
+    """Why a ratio is "–", said only when one is: a team that never won (or won every game)
+    has no unpaired variance to divide by."""
+    if all(math.isfinite(t["variance_ratio_vs_unpaired"]) for t in data["teams"]):
+        return ""
+    return ("; – = no ratio: the team never won (or won every game), so unpaired play has no "
+            "variance to compare with")
+
+
 def echo_suggestion(s: dict, data: dict) -> None:
-    """Swaps judged by play: the confirmed one with its measured win rates, or the best tried."""
-    click.echo(f"\nSuggested swaps: {s['proposals']} proposals from the surrogate (card ratings "
-               f"from {s['rating_games']} games), judged by duplicate play in its order: "
-               f"{s['proposals_played']} played, {s['games']:,} games of at most "
+    """Swaps judged by play: the confirmed one with its measured win rates, or the best tried;
+    nothing when the teams were fair (no search: the closing line says no swap is needed)."""
+    if not s["needed"]:
+        return
+    click.echo(f"\nSuggested swaps: {counted(s['proposals'], 'proposal')} from the surrogate "
+               f"(card ratings from {s['rating_games']:,} games), judged by duplicate play in its "
+               f"order: {s['proposals_played']} played, {counted(s['games'], 'game')} of at most "
                f"{s['game_budget']:,}.")
     shown = s["confirmed"] or s["best"]
     if shown is None:

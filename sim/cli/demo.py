@@ -20,6 +20,7 @@ def demo(cards_dir, out):
 
     from sim.catalogue.loader import load_catalogue
     from sim.atomic import atomic_path
+    from sim.report import CSV_FLOAT
     from sim.report.combat_report import combat_report
 
     catalogue = load_catalogue(cards_dir)
@@ -27,7 +28,7 @@ def demo(cards_dir, out):
     outputs_clear({"--out": path})  # before the work: not a card file it just read, not a folder
     frame, typical = combat_report(catalogue)
     with atomic_path(path) as tmp:
-        frame.to_csv(tmp, index=False)
+        frame.to_csv(tmp, index=False, float_format=CSV_FLOAT)
     shown = frame[["card", "rarity", "suit", "base_star", "base_mean", "red_star", "red_mean",
                    "blue_star", "blue_mean", "green_star", "green_mean", "base_actions_to_kill"]]
     click.echo(f"Combat report: {len(frame)} cards against a typical defender "

@@ -10,6 +10,7 @@ import click
 from sim.runner.limits import MAX_GAMES
 
 from ._json import json_text
+from ._numbers import counted
 from ._paths import cards_option
 
 
@@ -114,7 +115,7 @@ def draft_data(result, names, levels, spec) -> dict:
                       "game_budget": s.budget,
                       "surrogate": "card ratings" if levels is not None else "power scores",
                       "tried": [{"verdict": t.report.verdict.status, "games": t.report.games,
-                                 "measured_gap": t.gap} for t in s.trials]}
+                                 "largest_gap_from_25": t.gap} for t in s.trials]}
     if levels is not None:
         data["alternating"]["team_budget"] = result.budget
         data["alternating"]["order"] = [o + 1 for o in spec.order]
@@ -139,9 +140,10 @@ def _conclusion(data: dict, result) -> str:
     if f["confirmed"]:
         return (f"Confirmed fair split (every team's interval within {100 * lo:.1f}–"
                 f"{100 * hi:.1f} %, {f['design']}): see 'fairest' above.{budget}")
-    return (f"No fair set found within {data['search']['games']:,} games "
-            f"({data['search']['proposals_played']} splits played); best found: the 'fairest' "
-            f"split above, largest gap {f['max_deviation_points']:.1f} points, {f['verdict']} "
+    s = data["search"]
+    return (f"No fair set found within {counted(s['games'], 'game')} "
+            f"({counted(s['proposals_played'], 'split')} played); best found: the 'fairest' "
+            f"split above, largest gap from 25 % {f['max_deviation_points']:.1f} points, {f['verdict']} "
             f"(intervals {100 * lo:.1f}–{100 * hi:.1f} %).{budget}")
 
 

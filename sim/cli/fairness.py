@@ -8,7 +8,7 @@ import click
 
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
-from ._numbers import FiniteFloatRange
+from ._numbers import FiniteFloatRange, counted
 from ._json import json_text
 from ._paths import cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
@@ -62,7 +62,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     """Is this game fair? Duplicate play of the four teams in TEAMS_FILE, settled sequentially.
 
     Exit code: 0 fair, 1 unfair, 3 inconclusive (2: bad input), so a script can gate on it."""
-    from sim.analysis.fairness import EXIT_CODES, conclusion
+    from sim.analysis.fairness import EXIT_CODES, FAIR, conclusion
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import load_teams
     from sim.runner.fairness import check_fairness
@@ -91,9 +91,10 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     data["conclusion"] = conclusion(v, tolerance, names=teams.names)
     data["exit_code"] = EXIT_CODES[v.status]
     if suggest_k:
-        data["suggestion"] = _suggest(catalogue, teams, suggest_k, proposals, rating_games,
-                                      rating_experiment, policy, seed, games, round_games,
-                                      boards, tolerance)
+        data["suggestion"] = (_no_swap_needed(data) if v.status == FAIR else
+                              _suggest(catalogue, teams, suggest_k, proposals, rating_games,
+                                       rating_experiment, policy, seed, games, round_games,
+                                       boards, tolerance))
     if team_budget is not None:
         data["team_budget"] = _team_budget(catalogue, teams, team_budget, level_games, policy, v)
     if labels is not None:
@@ -183,6 +184,17 @@ def _pool_experiment(catalogue, rating_experiment, policy):
                        policy)
 
 
+def _no_swap_needed(data: dict) -> dict:
+    """--suggest on teams the check has just called fair: no search, no games, no "fix".
+
+    Why: a swap "confirmed fair" beside a verdict that the teams already are fair reads as
+    advice to change teams that need no change (the search used to run whatever the verdict)."""
+    return {"needed": False, "confirmed": None, "best": None, "tried": [],
+            "proposals_played": 0, "games": 0,
+            "conclusion": f"No swap needed: the teams play fair as given ({data['design']}); "
+                          f"no swap was searched."}
+
+
 def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, policy, seed,
              games, round_games, boards, tolerance) -> dict:
     """Swaps proposed by the rating surrogate, each judged by duplicate play until one is fair
@@ -211,12 +223,12 @@ def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, 
                            "team_b": s.team_b + 1, "card_b": names[s.card_b],
                            "predicted_gap_after": s.gap_after} for s in trial.label],
                 "verdict": v.status, "text": v.text, "games": trial.report.games,
-                "design": v.design, "measured_gap": trial.gap,
+                "design": v.design, "largest_gap_from_25": trial.gap,
                 "teams": [{"name": teams.names[t], "cards": [names[c] for c in trial.teams[t]],
                            "win_probability": float(v.rate[t]), "low": float(v.lower[t]),
                            "high": float(v.upper[t])} for t in range(4)]}
 
-    out = {"rating_games": rating_games, "proposals": len(proposals),
+    out = {"needed": True, "rating_games": rating_games, "proposals": len(proposals),
            **result.as_dict(describe)}
     out["conclusion"] = _suggest_conclusion(out)
     return out
@@ -236,9 +248,9 @@ def _suggest_conclusion(s: dict) -> str:
     if s["best"] is None:
         return "No swap to try: the surrogate finds no swap that makes the teams fairer."
     b = s["best"]
-    return (f"No fair set found within {s['games']:,} games ({s['proposals_played']} proposals "
-            f"played); best found: {_swap_words(b['swaps'])}, largest gap "
-            f"{100 * b['measured_gap']:.1f} points, {b['verdict']} (intervals {_range(b)}).")
+    return (f"No fair set found within {counted(s['games'], 'game')} "
+            f"({counted(s['proposals_played'], 'proposal')} played); best found: {_swap_words(b['swaps'])}, largest gap "
+            f"from 25 % {100 * b['largest_gap_from_25']:.1f} points, {b['verdict']} (intervals {_range(b)}).")
 
 
 def _range(trial: dict) -> str:

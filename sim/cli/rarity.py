@@ -64,6 +64,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     """Win rate when held, composition rating with intervals, rarity order and outliers; with
     --remedy, the smallest stat change that brings each outlier back into its band."""
     from sim.atomic import atomic_path
+    from sim.report import CSV_FLOAT
 
     players = None
     if policies is not None:
@@ -85,13 +86,13 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
         run.fixes = _remedies(catalogue, exp, run, curve, remedy_games, only)
     frame = card_frame(catalogue, run)
     with atomic_path(out / "rarity_cards.csv") as tmp:
-        frame.to_csv(tmp, index=False)
+        frame.to_csv(tmp, index=False, float_format=CSV_FLOAT)
     if run.compared is not None:
         rules = catalogue.rules
         by_policy = policy_frame(run.compared, catalogue.cards.names,
                                  [rules.rarities[r] for r in run.rar])
         with atomic_path(out / "rarity_policies.csv") as tmp:
-            by_policy.to_csv(tmp, index=False)
+            by_policy.to_csv(tmp, index=False, float_format=CSV_FLOAT)
     per = rarity_ranges(run.s, run.rar, catalogue.rules.rarities)
     if fmt == "json":
         click.echo(json_text(json_doc(frame, run, per, correction, remedy, catalogue), indent=2,

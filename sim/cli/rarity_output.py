@@ -46,8 +46,9 @@ def ablation_bounds(ablation) -> dict:
     replayed game was played on: t on the card's boards - 1 degrees of freedom (sd / sqrt(n), t
     on n - 1, when its games lie on one board). It was effect +- 1.96 independent-games
     standard errors, too narrow for games that share boards
-    (``sim.runner.rarity_ablation.ablation_interval``, docs/intervals.md). Blank without an interval
-    (``--ablation 0``, or a single replayed game)."""
+    (``sim.runner.rarity_ablation.ablation_interval``, docs/intervals.md), within [-1, 1].
+    Blank without an interval (``--ablation 0``, or a single replayed game); ``ablation_effect``
+    is blank too when no game of the card was replayed."""
     return {"ablation_low": ablation.low, "ablation_high": ablation.high}
 
 

@@ -34,7 +34,8 @@ from ._paths import OUT_FOLDER, cards_option, outputs_clear
                                  "'Which house rulings matter' (nothing is replayed).")
 @click.option("--suggest", "suggest_k", type=click.IntRange(0, 10), default=0, show_default=True,
               help="When the teams do not play fair: search up to K card swaps and confirm them "
-                   "by duplicate play, as `bwlab fairness --suggest K` (0: not searched).")
+                   "by duplicate play, as `bwlab fairness --suggest K` (0: not searched); "
+                   "needs --rating-games 64 or more (the search's card ratings).")
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A drift baseline (e.g. reports/baseline.json): replays the drift suite "
                    "(experiments/drift.toml) and adds the drift section and its status.")
@@ -56,6 +57,12 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
 
     if fairness_games % 4:
         raise click.BadParameter("must be a multiple of 4", param_hint="--fairness-games")
+    if suggest_k and rating_games < MIN_SUGGEST_RATING_GAMES:
+        # the swap search needs card ratings: played anyway, they would contradict the
+        # summary's "not measured (--rating-games)"
+        raise click.UsageError(f"--suggest searches swaps by card ratings fitted on "
+                               f"--rating-games games: give at least "
+                               f"{MIN_SUGGEST_RATING_GAMES} (or drop --suggest)")
     labels = None
     if players is not None:
         from ._policy import policy_list
@@ -77,7 +84,7 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
     suggest = None
     if suggest_k and teams is not None:
         suggest = _suggester(catalogue, teams, suggest_k, rating_experiment, seed, fairness_games,
-                             max(rating_games, 64))
+                             rating_games)
     drift = _drift(catalogue, baseline) if baseline is not None else None
     with stage("building the report"):  # its games' stages count inside (sim.runner.progress)
         path = write_report(catalogue, out, seed=seed, teams=teams,
@@ -89,6 +96,7 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
 
 
 POLICY = "greedy"   # the player of the report's fairness check and swap search
+MIN_SUGGEST_RATING_GAMES = 64   # as `bwlab fairness --rating-games`: the fewest to fit ratings on
 
 
 def _suggester(catalogue, teams, k, rating_experiment, seed, games, rating_games):

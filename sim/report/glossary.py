@@ -115,7 +115,8 @@ COLUMNS = {
     "proposal": "The surrogate's proposal, best predicted first.",
     "swaps": "The card swaps of the proposal (card, its team ↔ card, its team).",
     "verdict": "What duplicate play called the swapped teams: fair / unfair / open.",
-    "measured_gap": "Largest distance of a team's win rate from 25 % in those games.",
+    "largest_gap_from_25": "Largest distance of a team's win rate from 25 % in those games "
+                           "(not Balance's gap between two teams).",
     # drift
     "metric": "A win rate the drift gate watches (one matchup, one team).",
     "before": "Win rate in the baseline's games.",

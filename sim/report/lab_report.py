@@ -23,6 +23,7 @@ from sim.combat.matchup import card_matchup
 from sim.combat.sampler import sample_damage
 
 from sim.atomic import atomic_path, check_replaceable
+from . import CSV_FLOAT
 from .combat_report import combat_report
 from .html import Page
 from .plots import DPI, damage_overlay, interval_forest, png_bytes, rarity_power_curve
@@ -46,6 +47,7 @@ def rarity_summary(power: pd.DataFrame, rarities) -> tuple[pd.DataFrame, bool]:
     g = power.groupby("rarity", sort=False)["power"]
     table = pd.DataFrame({"cards": g.size(), "min": g.min(), "median": g.median(),
                           "max": g.max()}).reindex(list(rarities)).reset_index()
+    table["median"] = table["median"].round(2)   # of powers in tenths: halves of a tenth at most
     medians = table["median"].to_numpy()
     return table, bool(np.all(np.diff(medians) > 0))
 
@@ -296,7 +298,7 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000,
         check_replaceable(target)
     for name, table in tables:
         with atomic_path(out / name) as tmp:
-            table.to_csv(tmp, index=False)
+            table.to_csv(tmp, index=False, float_format=CSV_FLOAT)
     page.write(path)
     return path
 

@@ -56,13 +56,17 @@ def swaps_answer(page, status: str | None, suggestion: dict | None, searched: bo
 
 
 def swaps_section(page, suggestion: dict) -> pd.DataFrame:
-    """Each proposal judged by play: its swaps, verdict and measured gap."""
+    """Each proposal judged by play: its swaps, verdict and measured largest gap from 25 %
+    (``largest_gap_from_25``; it was ``measured_gap``, renamed so that it is not read as
+    Balance's gap between two teams)."""
     rows = [{"proposal": i + 1, "swaps": "; ".join(f"{s['card_a']} (team {s['team_a']}) ↔ "
                                                    f"{s['card_b']} (team {s['team_b']})"
                                                    for s in t["swaps"]),
-             "verdict": t["verdict"], "measured_gap": t["measured_gap"], "games": t["games"]}
+             "verdict": t["verdict"], "largest_gap_from_25": t["largest_gap_from_25"],
+             "games": t["games"]}
             for i, t in enumerate(suggestion.get("tried", []))]
-    table = pd.DataFrame(rows, columns=["proposal", "swaps", "verdict", "measured_gap", "games"])
+    table = pd.DataFrame(rows, columns=["proposal", "swaps", "verdict", "largest_gap_from_25",
+                                        "games"])
     page.heading("Card swaps, confirmed by play", "swaps")
     page.text(f"Swaps proposed by the card-rating surrogate ({suggestion['rating_games']:,} "
               f"games), each replayed in duplicate play until play calls it fair or unfair; only "

@@ -2,7 +2,7 @@
 
 Why: the cheap surrogates (card ratings summed into team strengths for ``fairness --suggest``,
 power scores for ``draft``) rank proposals well enough to search, but not well enough to promise
-anything: ``fairness --suggest 3`` once predicted a largest gap of 0.7 points that replayed at
+anything: ``fairness --suggest 3`` once predicted a largest gap from 25 % of 0.7 points that replayed at
 10.7 (issue #21). So a proposal is advice only once duplicate play (:func:`.fairness.
 check_fairness`, the GM's own check, with its sequential stop and board-clustered intervals) has
 called it *fair*. Proposals are judged in the surrogate's order until one is confirmed or the
@@ -48,7 +48,7 @@ class Confirmation:
     best: Trial | None           # the proposal measured closest to fair (smallest gap)
     trials: tuple                # every proposal played, in order
     games: int                   # games played on proposals
-    budget: int                  # the most games allowed
+    budget: int                  # the most games these proposals could take (see confirm)
 
     def as_dict(self, describe: Callable[[Trial], dict]) -> dict:
         return {"confirmed": None if self.confirmed is None else describe(self.confirmed),
@@ -64,9 +64,15 @@ def confirm(proposals: Iterable[tuple[object, np.ndarray]], judge: Callable, *,
     """Play ``proposals`` (``(label, teams)``, best first by the surrogate) with ``judge(teams,
     games)`` until one is fair or ``budget`` games are spent; each check plays at most
     ``per_check`` games (fewer when it settles early, and never more than the budget left).
-    ``stage`` names this search on the progress line (:mod:`.progress`), each check a step."""
+    ``stage`` names this search on the progress line (:mod:`.progress`), each check a step.
+
+    The budget is the real maximum: at most ``per_check`` times the number of proposals there
+    are, since the caller's ``--proposals`` x ``--games`` promised "of at most 4,096 games" when
+    the surrogate had only 6 proposals of 512."""
     from . import progress as line
 
+    proposals = list(proposals)
+    budget = min(budget, per_check * len(proposals))
     trials: list[Trial] = []
     games = 0
     with line.stage(stage, budget, at_most=True):

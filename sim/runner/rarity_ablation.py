@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.analysis.cluster import MIN_CLUSTERS, clustered_mean, no_change_bound
+from sim.analysis.cluster import (MIN_CLUSTERS, SE_ROUNDING, clustered_mean,
+                                  clustered_share_interval, no_change_bound)
 
 from . import progress
 from .experiment import Experiment
@@ -24,7 +25,8 @@ from .tasks import build_arena, replay_winners
 @dataclass(frozen=True)
 class Ablation:
     """What :func:`ablation` measured, per card: the effect (the mean paired change in its
-    team's chance to win, original minus replay), its standard error and interval (at
+    team's chance to win, original minus replay; NaN when none of its games was replayed: not
+    measured, which a 0 would misstate), its standard error and interval (at
     ``confidence``, clustered by board: :func:`ablation_interval`), the games replayed and the
     boards behind the interval (0: the games taken as independent)."""
 
@@ -38,10 +40,13 @@ class Ablation:
 
     @classmethod
     def skipped(cls, n_cards: int) -> "Ablation":
-        """No ablation (``--ablation 0``): no games replayed, no effect, no interval."""
-        nan = np.full(n_cards, np.nan)
+        """No ablation (``--ablation 0``): no games replayed, no effect (NaN: blank in
+        rarity_cards.csv, not a measured 0), no interval."""
+        def nan():
+            return np.full(n_cards, np.nan)
+
         zero = np.zeros(n_cards, np.int64)
-        return cls(np.zeros(n_cards), nan, zero, nan, nan.copy(), zero.copy())
+        return cls(nan(), nan(), zero, nan(), nan(), zero.copy())
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,22 @@ def _no_game_moved(units: int, clustered: bool, confidence: float) -> AblationIn
     return AblationInterval(0.0, 0.0, -u, u, units if clustered else 0, units - 1)
 
 
+def _without_width(d, boards, clustered: bool, confidence: float) -> tuple[float, float]:
+    """The interval of a card whose games moved but whose differences came out alike on every
+    board (or, independent, in every game): se 0, so effect +- t * se had no width ("0.25 [0.25,
+    0.25]" on 2 boards of [1, 0, 0, 0]). The effect is the share of games the swap moved up
+    (won the original, lost the replay) minus the share it moved down; each share gets its own
+    board-clustered interval (:func:`sim.analysis.cluster.clustered_share_interval`: Korn &
+    Graubard, Wilson when independent) at 1 - (1 - confidence) / 2, combined (lower up - upper
+    down, upper up - lower down; Bonferroni), as the rulings' teams and pairs do
+    (docs/intervals.md)."""
+    half = 1.0 - (1.0 - confidence) / 2.0
+    clusters = np.asarray(boards) if clustered else None
+    up_lo, up_hi = clustered_share_interval(d > 0, clusters, half)
+    down_lo, down_hi = clustered_share_interval(d < 0, clusters, half)
+    return float(up_lo - down_hi), float(up_hi - down_lo)
+
+
 def ablation_interval(diff, boards=None, confidence: float = 0.95) -> AblationInterval:
     """One card's ablation effect and its interval from its paired differences ``diff`` (one per
     replayed game: its team won the original minus won the replay, each -1, 0 or 1) and each
@@ -74,17 +95,22 @@ def ablation_interval(diff, boards=None, confidence: float = 0.95) -> AblationIn
     taken as independent, sd / sqrt(n) with t on n - 1 degrees of freedom. Planted truth on
     boards like the study's (tests/test_rarity_ablation_interval.py): the 95 % interval covers
     94.75 %; the old one, effect +- 1.96 sd / sqrt(n), covered 87.25 %. Fewer than two games:
-    no interval (NaN); no game moved: the bound of :func:`_no_game_moved`."""
+    no interval (NaN); no game moved: the bound of :func:`_no_game_moved`; moved but alike on
+    every board: :func:`_without_width`. Every interval is clipped to [-1, 1], where a change of
+    a chance to win lies (t on 1 df, two boards, reached [-3.18, +3.18])."""
     d = np.asarray(diff, dtype=float).ravel()
     if d.size < 2:
-        effect = float(d.mean()) if d.size else 0.0
+        effect = float(d.mean()) if d.size else np.nan
         return AblationInterval(effect, np.nan, np.nan, np.nan, 0, 0)
     g = 0 if boards is None else int(np.unique(np.asarray(boards)).size)
     clustered = g >= MIN_CLUSTERS
     if not d.any():
         return _no_game_moved(g if clustered else d.size, clustered, confidence)
     m = clustered_mean(d, np.asarray(boards) if clustered else None, confidence)
-    return AblationInterval(float(m.rate), float(m.se), float(m.lower), float(m.upper),
+    low, high = float(m.lower), float(m.upper)
+    if not m.se > SE_ROUNDING:
+        low, high = _without_width(d, boards, clustered, confidence)
+    return AblationInterval(float(m.rate), float(m.se), max(low, -1.0), min(high, 1.0),
                             g if clustered else 0, int(m.df))
 
 
@@ -112,7 +138,7 @@ def ablation(catalogue, exp: Experiment, seat_cards: np.ndarray, winner: np.ndar
             seat_all.append(s_)
             card_all.append(c)
             orig_all.append(float(winner[g] == s_))
-    effect = np.zeros(n_cards)
+    effect = np.full(n_cards, np.nan)   # a card with no game replayed: not measured (blank)
     se = np.full(n_cards, np.nan)
     low = np.full(n_cards, np.nan)
     high = np.full(n_cards, np.nan)

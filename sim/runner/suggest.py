@@ -94,7 +94,7 @@ def swap_proposals(teams: np.ndarray, rating: np.ndarray, k: int, beam: int = 6
     """Team sets within ``k`` swaps of ``teams``, best predicted first: a beam search keeping the
     ``beam`` best sets after each number of swaps (by the surrogate's squared distances from
     25 %), so that when the surrogate's favourite fails in play the next-best ones are ready.
-    Each comes with its swaps (``gap_after`` the predicted largest gap); the teams as given and
+    Each comes with its swaps (``gap_after`` the predicted largest gap from 25 %); the teams as given and
     repeats are left out; among equally good sets the one with fewer swaps comes first."""
     start = np.asarray(teams).copy()
     seen = {_key(start)}

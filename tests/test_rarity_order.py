@@ -218,6 +218,14 @@ def test_cli_text_and_json_use_the_three_way_verdict():
     assert "DOES NOT HOLD" in order_sentence(broken, rarities)
     assert "Legendary below Diamond" in order_sentence(broken, rarities)
     assert conclusion_line(frame, broken, "holm").startswith("The rarity order does NOT hold")
+    # with replicates, the conclusion says how many runs raised each flag (stop 55 audit: a
+    # card flagged in 1 of 3 runs was stated flatly)
+    flagged = pd.DataFrame({"outlier": ["strong", ""], "verdict": ["out", "in band"],
+                            "card": ["Paper Ghost", "x"], "rarity": ["Bronze", "Bronze"],
+                            "plays_like": ["Legendary", "Bronze"], "recurrence": [1, 3]})
+    assert ("Paper Ghost (Bronze, strong, plays like Legendary, in 1 of 3 runs)"
+            in conclusion_line(flagged, broken, "holm", replicates=3))
+    assert "runs)" not in conclusion_line(flagged, broken, "holm")
     bare = _study(CLEAR, 7, order=False)
     assert bare.order_verdict == NOT_SETTLED and order_doc(bare, rarities) is None
     pol = policy_doc(agreement(("a", "b"), (_study(CLEAR, 8), s)), [""] * 72, rarities)

@@ -78,7 +78,9 @@ def json_doc(frame, run, per, correction, remedy, catalogue) -> dict:
     doc = {"games": s.games, "boards": s.boards, "design": s.design,
            "order_verdict": s.order_verdict, "order_test": order_doc(s, catalogue.rules.rarities),
            "ordered": s.ordered,
-           "correction": correction, "conclusion": conclusion_line(frame, s, correction),
+           "correction": correction,
+           "conclusion": conclusion_line(frame, s, correction,
+                                         1 if run.recur is None else run.recur.runs),
            "games_balance": run.balance.as_dict(), "rarities": per,
            "cards": json.loads(frame.to_json(orient="records"))}
     if run.recur is not None:
@@ -139,7 +141,7 @@ def echo_table(frame, run, per, exp, catalogue, correction, out, remedy) -> None
         click.echo(f"Per card and player: {out / 'rarity_policies.csv'}")
     click.echo(f"Per card: {out / 'rarity_cards.csv'}")
     click.echo("")
-    click.echo(conclusion_line(frame, s, correction))
+    click.echo(conclusion_line(frame, s, correction, 1 if run.recur is None else run.recur.runs))
 
 
 def echo_outliers(frame, s, correction: str, recur) -> None:
@@ -194,8 +196,11 @@ def _swap_interval(row) -> str:
             f"clustered by board)")
 
 
-def conclusion_line(frame, s, correction: str) -> str:
-    """The study's answer in one sentence: does rarity order strength, and which cards stray."""
+def conclusion_line(frame, s, correction: str, replicates: int = 1) -> str:
+    """The study's answer in one sentence: does rarity order strength, and which cards stray;
+    with ``replicates`` (> 1, column ``recurrence``) how many of the independent runs flagged
+    each card: a flag one run in three raised is not the same claim as one every run raised
+    (the audit of stop 55)."""
     order = ORDER_WORDS.get(s.order_verdict, s.order_verdict)
     flagged = frame[frame["outlier"] != ""]
     n_open = int((frame["verdict"] == "undecided").sum())
@@ -205,7 +210,9 @@ def conclusion_line(frame, s, correction: str) -> str:
     if not len(flagged):
         return (f"The rarity order {order} ({level}), and no card is shown to play "
                 f"outside its rarity's band ({s.design}).{still}")
-    cards = "; ".join(f"{r.card} ({r.rarity}, {r.outlier}, plays like {r.plays_like})"
+    runs = replicates > 1 and "recurrence" in frame
+    cards = "; ".join(f"{r.card} ({r.rarity}, {r.outlier}, plays like {r.plays_like}"
+                      + (f", in {r.recurrence} of {replicates} runs" if runs else "") + ")"
                       for r in flagged.itertuples())
     return (f"The rarity order {order} ({level}); {len(flagged)} card(s) play outside "
             f"their rarity's band ({CORRECTION_WORDS[correction]}, {s.design}): {cards}.{still}")

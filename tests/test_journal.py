@@ -177,3 +177,48 @@ def test_the_cli_says_what_it_kept_and_continues_from_it(capsys, monkeypatch, tm
     assert (again, _timeless(out)) == (code, _timeless(whole))
     assert "resuming an interrupted run" in err
     assert list((tmp_path / "j").iterdir()) == []
+
+
+def test_an_identical_second_call_reuses_the_games_and_says_no_resume(arena, monkeypatch,
+                                                                      tmp_path):
+    """Two identical calls in one command (the drift gate's "before" and "now" when the cards
+    differ by a comment only): the second plays nothing, since the first's games are in the
+    journal, but nothing was interrupted, so nothing may say "resuming"; the summary names
+    them as this command's own. Games an earlier, interrupted command left still resume."""
+    import io
+
+    from sim.runner import progress
+    from sim.runner.tasks import play_games
+    from tests._cli_kit import eager_progress
+
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path))
+    eager_progress(monkeypatch)
+    played, said, log = _interrupting_loop(monkeypatch, after_games=10**9), [], io.StringIO()
+    with progress.reporting("test", stream=log, heartbeat=False), \
+            journal.session(say=said.append):
+        with progress.stage("twice", 48):
+            first = play_games(arena, 0, 24)
+            second = play_games(arena, 0, 24)
+    assert sum(played) == 24 and said == []
+    for name in first:
+        np.testing.assert_array_equal(first[name], second[name], err_msg=name)
+    summary = log.getvalue().splitlines()[-1]
+    assert summary.endswith("(24 of them the same games as this command had already played, "
+                            "not played again)") and "resumed" not in summary, summary
+
+    _interrupting_loop(monkeypatch, after_games=8)  # an interrupted command leaves some games
+    monkeypatch.setattr(journal, "FLUSH_SECONDS", 0.0)
+    with pytest.raises(Interrupt):
+        with progress.reporting("test", quiet=True), journal.session():
+            play_games(arena, 0, 24)
+    played, log = _interrupting_loop(monkeypatch, after_games=10**9), io.StringIO()
+    with progress.reporting("test", stream=log, heartbeat=False), \
+            journal.session(say=said.append):
+        with progress.stage("again, twice", 48):
+            play_games(arena, 0, 24)
+            play_games(arena, 0, 24)
+    left = 24 - sum(played)
+    assert 8 <= left < 24 and len(said) == 1 and said[0].startswith("resuming an interrupted")
+    summary = log.getvalue().splitlines()[-1]
+    assert f"({left} of them resumed from the journal; 24 of them the same games as this " \
+        "command had already played" in summary, summary

@@ -112,6 +112,7 @@ class Call:
         self._last = time.monotonic()
         self._load()
         self.found = int(self.done.sum())
+        self.resumed = self.found  # of them, left by an earlier command (Journal.open says)
 
     def _load(self) -> None:
         for part in sorted(self.folder.glob("part-*.npz")):
@@ -178,7 +179,14 @@ def _compact(a: np.ndarray) -> np.ndarray:
 
 class Journal:
     """The calls one command made (its :func:`session`): their folders, not their games (a
-    call's buffers are the results its caller keeps, so the journal holds no second copy)."""
+    call's buffers are the results its caller keeps, so the journal holds no second copy).
+
+    Why it tells a folder's first opening from later ones: two identical calls within one
+    command (the drift gate's "before" and "now" when the card files differ only by a comment)
+    share a folder, so the second finds the first's games. Those are reused, and rightly, but
+    no run was interrupted: only games found at a folder's first opening in this command were
+    left by an earlier one ("resumed", :attr:`Call.resumed`, and only they are announced); a
+    later opening finds games this command has already used."""
 
     def __init__(self, root: Path, say=None):
         self.root, self.say = root, say
@@ -191,11 +199,13 @@ class Journal:
         except Unjournaled:
             return None
         call = Call(self.root / key, n, width, card_shape)
+        if call.folder in self.folders:  # an identical call of this command came first
+            call.resumed = 0
         self.folders.add(call.folder)
-        if call.found and not self._told and self.say is not None:
+        if call.resumed and not self._told and self.say is not None:
             self._told = True
-            self.say(f"resuming an interrupted run: its finished games are taken from the "
-                     f"journal ({self.root}), not played again")
+            self.say(f"resuming an interrupted run: the games it had finished are taken from "
+                     f"the journal ({self.root}), not played again")
         return call
 
     def kept(self) -> int:

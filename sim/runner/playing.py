@@ -37,8 +37,8 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
               first_game: int = 0, per_card: bool = False, game_indices=None, budgets=None,
               weights=None):
     """Exactly :func:`sim.ai.play.play_many`'s rows, played in chunks that advance the
-    progress line (module doc); inside a command's games journal (:mod:`.journal`) the games
-    an interrupted run of the same command finished are taken from it, not played again."""
+    progress line (module doc); the games a command's journal (:mod:`.journal`) holds (an
+    interrupted run's, or an identical earlier call's) are taken from it, not played again."""
     import numba
 
     from sim.ai import play as loop
@@ -66,7 +66,7 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
          "budgets": budgets, "weights": weights}, n, len(loop.RESULT_COLUMNS), card_shape)
     if call is not None:  # its buffers hold the games found in the journal
         out, todo = call.out, np.flatnonzero(~call.done)
-        progress.skip(n - todo.size)
+        progress.skip(n - todo.size, resumed=call.resumed)  # the rest: this command's own
     else:
         out, todo = np.zeros((n, len(loop.RESULT_COLUMNS)), np.int64), np.arange(n)
     card_out = (call.card_out if call is not None and per_card

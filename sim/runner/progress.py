@@ -69,7 +69,8 @@ class Stage:
     at_most: bool       # the total is a cap (an early stop may end the stage before it)
     started: float
     done: int = 0
-    skipped: int = 0    # units found done (a resumed run's games): counted, never timed
+    skipped: int = 0    # units found done (in the journal): counted, never timed
+    resumed: int = 0    # of them, left by an interrupted run (the rest: this command's own)
     timed: bool = True  # False: no rate and no time left (parts of very unequal length)
     shown: bool = field(default=False, repr=False)
     # (time, done) at each advance, the oldest at or just before the window's start
@@ -152,9 +153,11 @@ class Progress:
                     st.note(now)
             self.maybe_draw()
 
-    def skip(self, n: int) -> None:
-        """``n`` more units done without their time (found, not played: a resumed command's
-        games), so the rate and the time left stay those of the play."""
+    def skip(self, n: int, resumed: int | None = None) -> None:
+        """``n`` more units done without their time (found, not played), so the rate and the
+        time left stay those of the play. ``resumed``: how many of them an interrupted run left
+        (default: all); the rest this command had already played in an identical call (the
+        summary tells them apart: only the first are "resumed")."""
         with self.lock:
             if not self.stages or not n:
                 return
@@ -163,6 +166,7 @@ class Progress:
                 if st.unit == unit:
                     st.done += int(n)
                     st.skipped += int(n)
+                    st.resumed += int(n if resumed is None else resumed)
                     st.history = deque((t, d + int(n)) for t, d in st.history)
 
     def say(self, text: str) -> None:
@@ -213,9 +217,13 @@ class Progress:
             return f"{self.command}: {names}: done in {duration(spent)}"
         played = st.done - st.skipped
         rate = played / spent if spent > 0 and played else float("nan")
+        found = [f"{st.resumed:,} of them resumed from the journal"] if st.resumed else []
+        if st.skipped > st.resumed:
+            found.append(f"{st.skipped - st.resumed:,} of them the same {st.unit} as this "
+                         f"command had already played, not played again")
         return (f"{self.command}: {names}: {st.done:,} {st.unit} in {duration(spent)}"
                 + (f", {rate_text(rate, st.unit)}" if played and st.timed else "")
-                + (f" ({st.skipped:,} of them resumed from the journal)" if st.skipped else ""))
+                + (f" ({'; '.join(found)})" if found else ""))
 
     # -- drawing ----------------------------------------------------------------------------
     def interval(self, elapsed: float) -> float:
@@ -326,10 +334,10 @@ def advance(n: int = 1) -> None:
         _current.advance(n)
 
 
-def skip(n: int) -> None:
+def skip(n: int, resumed: int | None = None) -> None:
     """``n`` units found done, not played (:meth:`Progress.skip`); nothing outside a session."""
     if _current is not None and n:
-        _current.skip(n)
+        _current.skip(n, resumed)
 
 
 __all__ = ["NoStage", "Progress", "advance", "current", "duration", "rate_text", "reporting",

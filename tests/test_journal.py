@@ -222,3 +222,52 @@ def test_an_identical_second_call_reuses_the_games_and_says_no_resume(arena, mon
     summary = log.getvalue().splitlines()[-1]
     assert f"({left} of them resumed from the journal; 24 of them the same games as this " \
         "command had already played" in summary, summary
+
+
+def test_sigterm_keeps_the_finished_games_says_so_and_exits_143(capsys, monkeypatch, tmp_path):
+    """SIGTERM, how CI cancels a job, killed the command at once: no journal flush, no word,
+    nothing kept. Now it ends as Ctrl-C does: every finished game flushed (even with no
+    periodic flush due), a line naming them, exit 143, the handler restored; the same command
+    again resumes and prints an uninterrupted run's verdict. (A stand-in handler catches a
+    SIGTERM the command does not handle, so a regression fails here instead of killing the
+    test run.)"""
+    import signal
+
+    class Unhandled(Exception):
+        pass
+
+    def stand_in(signum, frame):
+        raise Unhandled("SIGTERM reached the test's handler: the command did not handle it")
+
+    args = ("fairness", ROOT / "experiments/teams/example.toml", "--games", 64, "--round", 32,
+            "--boards", 8)
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "uninterrupted"))
+    code, whole, _ = run(capsys, *args)
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "j"))
+    monkeypatch.setattr(journal, "FLUSH_SECONDS", 1e9)  # only the stop itself can flush
+    previous = signal.signal(signal.SIGTERM, stand_in)
+    try:
+        with monkeypatch.context() as m:
+            from sim.ai import play as loop
+
+            real, sent = loop.play_many, []
+
+            def play_many(*a, **k):
+                out = real(*a, **k)
+                if not sent:  # once, after the first chunk of games
+                    sent.append(signal.SIGTERM)
+                    os.kill(os.getpid(), signal.SIGTERM)
+                return out
+
+            m.setattr(loop, "play_many", play_many)
+            stopped, _, err = run(capsys, *args)
+        assert signal.getsignal(signal.SIGTERM) is stand_in
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    kept = sum(int(np.load(p)["rows"].size) for p in (tmp_path / "j").glob("*/part-*.npz"))
+    assert stopped == 143 and kept > 0, err
+    assert f"fairness: {kept:,} finished games kept in {tmp_path / 'j'}" in err, err
+    assert err.strip().splitlines()[-1] == "fairness: terminated (SIGTERM)", err
+    again, out, err = run(capsys, *args)
+    assert (again, _timeless(out)) == (code, _timeless(whole))
+    assert "resuming an interrupted run" in err

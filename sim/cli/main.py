@@ -148,7 +148,6 @@ def _with_progress(cmd, name: str):
     body = cmd.invoke
 
     def invoke(ctx, _body=body):
-        from sim.runner.journal import session
         from sim.runner.progress import reporting
 
         quiet = bool(ctx.params.pop("quiet", False) if added else ctx.params.get("quiet"))
@@ -159,12 +158,59 @@ def _with_progress(cmd, name: str):
             _compile_if_cold(quiet)
             if name in OWN_RESUME:
                 return _body(ctx)
-            with session(say=p.say, ends=(click.exceptions.Exit,)):
-                return _body(ctx)
+            return _journaled(_body, ctx, p.say)
 
     cmd.invoke = invoke
     cmd._progress_wired = True
     return cmd
+
+
+class Terminated(BaseException):
+    """SIGTERM, as a command inside its games journal gets it (:func:`_journaled`). A
+    BaseException, as KeyboardInterrupt is, so that no ``except Exception`` of a command
+    reports it as an internal error."""
+
+
+SIGTERM_EXIT = 128 + 15  # the shell's status of a process ended by SIGTERM
+
+
+def _terminate(signum, frame):
+    """SIGTERM handler: unwind like Ctrl-C. A second SIGTERM while unwinding kills at once."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    raise Terminated
+
+
+def _journaled(body, ctx, say):
+    """Run ``body`` inside the command's games journal (:func:`sim.runner.journal.session`),
+    SIGTERM ending it as Ctrl-C does: the finished games flushed and kept, a line saying how
+    many, exit 143.
+
+    Why: SIGTERM is how CI cancels a job and how ``kill`` stops one; Python's default ends the
+    process at once, so no ``finally`` ran, the games since the last flush were lost and the
+    command said nothing, though the journal exists for exactly that case."""
+    import signal
+    import threading
+
+    from sim.runner.journal import journal_root, session
+
+    book, previous = None, None
+    if threading.current_thread() is threading.main_thread():  # signals reach only that one
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        with session(say=say, ends=(click.exceptions.Exit,)) as book:
+            return body(ctx)
+    except Terminated:
+        if journal_root() is None:
+            say("terminated (SIGTERM); the games journal is off: no finished game was kept")
+        else:  # the session has said how many games it kept, if any
+            say("terminated (SIGTERM)" + ("" if book is not None and book.kept() else
+                                          " before any game finished: nothing to keep"))
+        raise click.exceptions.Exit(SIGTERM_EXIT) from None
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def main(argv=None) -> int:

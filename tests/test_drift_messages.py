@@ -1,14 +1,18 @@
-"""What the drift gate tells the developer (the audit of its drift gate): a card file changed
-only by a comment never claims to resume an interrupted run. A small suite (a 256-game baseline)
-keeps it cheap."""
+"""What the drift gate tells CI and the developer (the audit of its drift gate): a baseline
+shorter than the gate's floor is refused, one shorter than its cap is said and its cap named;
+the footer and the advice give the real limits; a card file changed only by a comment never
+claims to resume an interrupted run. Small suites (a 256-game baseline) keep it cheap."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 
+from sim.analysis.paired import OPEN, PairedDrift
+from sim.runner.drift import GateResult, MetricResult
 from tests._cli_kit import run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,3 +64,85 @@ def test_a_comment_in_a_card_file_never_claims_to_resume_an_interrupted_run(caps
     assert summary and "resum" not in err, err
     assert summary[-1].endswith("(64 of them the same games as this command had already "
                                 "played, not played again)"), summary
+
+
+def _shortened(baseline: Path, games: int, into: Path) -> Path:
+    """A copy of ``baseline`` holding only its first ``games`` games (as ``--update --games``
+    writes one)."""
+    data = json.loads(baseline.read_text())
+    entry = data["matchups"]["example"]
+    entry["games"] = games
+    for key in ("winners", "outcomes"):
+        entry[key] = entry[key][:games]
+    for key in ("rotations", "lead_changes", "eliminated"):
+        entry[key] = " ".join(entry[key].split()[:games])
+    into.write_text(json.dumps(data))
+    return into
+
+
+def test_a_baseline_shorter_than_the_floor_is_refused_before_any_game(capsys, small, tmp_path):
+    """It once gated on its 32 games (the floor silently lowered to them) and passed."""
+    short = _shortened(small[2], 32, tmp_path / "short.json")
+    code, out, err = _gate(capsys, small, short)
+    assert code == 2 and out == "", out
+    (line,) = err.strip().splitlines()
+    assert line.startswith(f"error: {short}: matchups.example.games: 32 games, fewer than the "
+                           f"suite's min_games {FLOOR}"), line
+    assert "`bwlab drift --update`" in line and "--games 32" in line
+    # lowered knowingly with --games: gated, and the floor and cap said are --games's
+    code, out, err = _gate(capsys, small, short, "--games", 32)
+    assert code == 0, out + err
+    assert "32 games used of at most 32 (--games), no decision before 32 per matchup" in out
+
+
+def test_a_baseline_shorter_than_the_cap_is_said_and_named_as_the_cap(capsys, small, tmp_path):
+    """128 games against a cap of 256: a note on stderr before the games, the footer's cap is
+    the baseline's, and the conclusion advises a longer --update."""
+    short = _shortened(small[2], 128, tmp_path / "short.json")
+    code, out, err = _gate(capsys, small, short)
+    assert code == 0, out + err
+    assert "note: the baseline holds 128 games of example, fewer than the 256 games" in err
+    footer = next(x for x in out.splitlines() if x.startswith("Paired GSPRT"))
+    assert ("64 games used of at most 128 (all the baseline holds; 256 asked), no decision "
+            "before 64 per matchup") in footer, footer
+    assert "1024" not in footer and "4096" not in footer
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("No drift") and "holds fewer games than asked (example: 128 of 256)" \
+        in last and "a longer `bwlab drift --update`" in last, last
+    code, out, err = _gate(capsys, small, small[2])  # the full baseline: no note
+    assert code == 0 and "note:" not in err and "fewer games" not in out
+    assert "64 games used of at most 256 (the suite's max_games)" in out
+
+
+def _result(limits, decision=OPEN) -> GateResult:
+    test = PairedDrift(decision, 256, 64, 0.30, (0.25, 0.35), 0.34, (0.29, 0.39), 20.0,
+                       (-5.0, 45.0), 1.0, -1.0, (-2.99, 5.02))
+    return GateResult((MetricResult("example: Straw Hats", test),), (), 0.0125, (), False,
+                      limits=tuple(limits))
+
+
+def _limits(cap, by, asked, held, games=256):
+    return {"matchup": "example", "floor": 64, "cap": cap, "capped_by": by, "asked": asked,
+            "baseline_games": held, "games": games}
+
+
+@pytest.mark.parametrize("limits,advice,wrong", [
+    (_limits(256, "baseline", 4096, 256), "The cap was the baseline's own length (256 games of "
+     "example): to play on, rewrite the baseline with a longer `bwlab drift --update`",
+     "max_games"),
+    (_limits(256, "--games", 256, 1024), "Raise --games (the baseline holds 1,024 games", "cap "
+     "was the baseline"),
+    (_limits(256, "--games", 256, 256), "The cap was the baseline's own length", "Raise --games"),
+    (_limits(256, "max_games", 256, 256), "Raise max_games in the suite and rewrite the "
+     "baseline to that length", "--games"),
+    (_limits(256, "max_games", 256, 1024), "Raise max_games in the suite (the baseline holds "
+     "1,024 games", "rewrite"),
+])
+def test_the_inconclusive_advice_names_the_limit_that_stopped_the_gate(limits, advice, wrong):
+    """Raising max_games cannot help when the baseline holds fewer games (each game is paired
+    with the baseline's): the advice once said so whatever the limit was."""
+    from sim.cli.drift import _conclusion
+
+    text = _conclusion(_result([limits]))
+    assert text.startswith("Inconclusive at the game cap: example: Straw Hats (exit 3).")
+    assert advice in text and wrong not in text, text

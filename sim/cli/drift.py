@@ -50,6 +50,7 @@ def _report(result, spec) -> None:
     for m in result.metrics:
         t = m.test
 
+
         def rate(p, iv):
             return f"{100 * p:5.1f} ({100 * iv[0]:4.1f}–{100 * iv[1]:4.1f})"
 
@@ -62,9 +63,24 @@ def _report(result, spec) -> None:
         click.echo(f"combat table changed: {line}")
     click.echo(f"Paired GSPRT per metric: delta {spec.delta_elo:g} Elo, alpha {spec.alpha:g} "
                f"over the suite (Bonferroni: {result.alpha_per_metric:.4g} per metric, two-sided), "
-               f"beta {spec.beta:g}, LLR bounds [{lower:.2f}, {upper:.2f}], "
-               f"{spec.min_games}–{spec.max_games} games per matchup, clustered by board; "
-               f"each Elo interval moved for where the gate stopped (median-unbiased).")
+               f"beta {spec.beta:g}, LLR bounds [{lower:.2f}, {upper:.2f}], clustered by "
+               f"board; {games_text(result.limits)}; each Elo interval moved for where the "
+               f"gate stopped (median-unbiased).")
+
+
+def games_text(limits) -> str:
+    """The games each matchup used and the bounds that applied: its floor, and its cap with
+    what set it (the footer). Why not the suite's numbers: a short baseline or --games lowers
+    both, and the footer once printed "1024–4096" over a gate that had decided on 512."""
+    why = {"max_games": "the suite's max_games", "--games": "--games"}
+    parts = []
+    for x in limits:
+        cap = why.get(x["capped_by"], f"all the baseline holds; {x['asked']:,} asked")
+        parts.append(f"{x['games']:,} games used of at most {x['cap']:,} ({cap}), no decision "
+                     f"before {x['floor']:,}")
+    if len(set(parts)) == 1:
+        return parts[0] + " per matchup"
+    return "; ".join(f"{x['matchup']}: {text}" for x, text in zip(limits, parts))
 
 
 def _balance_lines(balance) -> list[str]:
@@ -114,22 +130,51 @@ def gate_document(result, spec, conclusion: str) -> dict:
             "combat_changes": list(result.combat), "alpha_per_metric": result.alpha_per_metric,
             "llr_bounds": [lower, upper], "delta_elo": spec.delta_elo,
             "changed_files": list(result.changed_files), "engine_changed": result.engine_changed,
-            "balance": list(result.balance)}
+            "games": list(result.limits), "balance": list(result.balance)}
 
 
-def _conclusion(result, capped_by_flag: bool = False) -> str:
+def _conclusion(result) -> str:
+    """The verdict in one paragraph, with the advice that fits what limited the games
+    (:mod:`sim.runner.drift_limits`): raising the suite's cap cannot help when the baseline
+    holds fewer games, since each game is paired with the baseline's."""
     moved = [m.name for m in result.metrics if m.decision in ("drift_up", "drift_down")]
     open_ = [m.name for m in result.metrics if m.decision == "inconclusive"]
+    short = [x for x in result.limits if x["capped_by"] == "baseline"]
+    note = ""
+    if short:
+        note = (" The baseline holds fewer games than asked (" + ", ".join(
+            f"{x['matchup']}: {x['baseline_games']:,} of {x['asked']:,}" for x in short)
+            + "): the gate could play no more; a longer `bwlab drift --update` on the "
+              "known-good cards restores the full gate.")
     if result.exit_code == 0:
-        return "No drift: no win rate moved by the gate's delta (exit 0)."
+        return "No drift: no win rate moved by the gate's delta (exit 0)." + note
     if result.exit_code == 1:
         what = [f"win rates moved: {', '.join(moved)}"] if moved else []
         what += [f"{len(result.combat)} combat table(s) changed"] if result.combat else []
         return ("Drift: " + "; ".join(what) + ". If intended, run `bwlab drift --update` and "
-                "say what moved in the commit (exit 1).")
-    raise_cap = "Raise --games" if capped_by_flag else "Raise max_games in the suite"
-    return (f"Inconclusive at the game cap: {', '.join(open_)} (exit 3). {raise_cap} or run "
-            f"`bwlab drift --update` if the change is intended.")
+                "say what moved in the commit (exit 1)." + note)
+    return (f"Inconclusive at the game cap: {', '.join(open_)} (exit 3). {_raise_cap(result)} "
+            f"Or run `bwlab drift --update` if the change is intended.")
+
+
+def _raise_cap(result) -> str:
+    """What would let an inconclusive gate play on, for the limit that stopped it: the suite's
+    max_games, --games, or the baseline's own length (each game is paired with the
+    baseline's, so no cap above it can help)."""
+    by = {x["capped_by"] for x in result.limits}
+    held = min(x["baseline_games"] for x in result.limits)
+    short = [x for x in result.limits if x["baseline_games"] <= x["cap"]]
+    if "baseline" in by or (by == {"--games"} and short):
+        lengths = ", ".join(f"{x['baseline_games']:,} games of {x['matchup']}" for x in short)
+        return (f"The cap was the baseline's own length ({lengths}): to play on, rewrite the "
+                f"baseline with a longer `bwlab drift --update` on the known-good cards "
+                f"(before this change).")
+    if by == {"--games"}:
+        return f"Raise --games (the baseline holds {held:,} games per matchup)."
+    if held > max(x["cap"] for x in result.limits):
+        return f"Raise max_games in the suite (the baseline holds {held:,} games per matchup)."
+    return (f"Raise max_games in the suite and rewrite the baseline to that length on the "
+            f"known-good cards (the gate plays at most the baseline's {held:,} games).")
 
 
 @click.command()
@@ -171,7 +216,8 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     from sim.catalogue.loader import load_catalogue
     from sim.engine.state.fields import POLICY_IDS
     from sim.report.drift_junit import junit_xml
-    from sim.runner.drift import load_suite, run_gate
+    from sim.runner.drift import check_baseline_matches, load_suite, run_gate
+    from sim.runner.drift_limits import notes
 
     from ._paths import check_output_file, distinct_paths
 
@@ -184,15 +230,7 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     catalogue = load_catalogue(cards)
     spec = load_suite(suite, catalogue.cards, tuple(POLICY_IDS))
     if games is not None:
-        if games % 4:
-            raise click.BadParameter("must be a multiple of 4 (duplicate blocks)",
-                                     param_hint="--games")
-        if games < spec.min_games:  # the suite's floor cannot stand above the cap: say so
-            click.echo(f"note: --games {games} is below the suite's min_games {spec.min_games} "
-                       f"({suite}): a decision may come after {games} games, fewer than the "
-                       f"suite allows", err=True)
-        spec = replace(spec, max_games=games, min_games=min(spec.min_games, games),
-                       experiments=tuple(replace(e, games=games) for e in spec.experiments))
+        spec = _games_cap(spec, games, update)
     if policy is not None or budget is not None:
         from ._policy import override
 
@@ -202,20 +240,42 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     if update:
         return _update(catalogue, spec, players, baseline, fmt)
     base = _load_baseline(baseline)
-
+    check_baseline_matches(catalogue, spec, base, baseline)  # before any word or game
+    for line in notes(spec, base):  # a baseline shorter than the cap: said before the games
+        click.echo(line, err=True)
     result = run_gate(catalogue, spec, base, baseline)  # progress: sim.runner.progress
     if junit is not None:
         write_text(junit, junit_xml(result))
     if fmt == "json":
-        conclusion = _conclusion(result, games is not None)
+        conclusion = _conclusion(result)
         click.echo(json_text(gate_document(result, spec, conclusion), indent=2,
                              ensure_ascii=False))
         return result.exit_code
     _report(result, spec)
     for line in _balance_lines(result.balance):
         click.echo(line)
-    click.echo(_conclusion(result, games is not None))
+    click.echo(_conclusion(result))
     return result.exit_code
+
+
+def _games_cap(spec, games: int, update: bool):
+    """The suite with ``--games`` as its cap (and as its floor when below it: said on stderr,
+    since the suite's min_games is its guard against deciding on a few games)."""
+    from dataclasses import replace
+
+    if games % 4:
+        raise click.BadParameter("must be a multiple of 4 (duplicate blocks)",
+                                 param_hint="--games")
+    if games < spec.min_games:  # the suite's floor cannot stand above the cap: say so
+        click.echo(f"note: --games {games} is below the suite's min_games {spec.min_games} "
+                   f"({spec.path}): " + (
+                       f"the baseline will hold {games} games, and the gate refuses it unless "
+                       f"given --games {games} or less" if update else
+                       f"a decision may come after {games} games, fewer than the suite allows"),
+                   err=True)
+    return replace(spec, max_games=games, min_games=min(spec.min_games, games),
+                   capped_by_flag=True,
+                   experiments=tuple(replace(e, games=games) for e in spec.experiments))
 
 
 def _update(catalogue, spec, players, baseline, fmt) -> int:

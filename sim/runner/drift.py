@@ -32,6 +32,7 @@ from .drift_baseline import (FORMAT, WINNER_CODES, card_files, changed_card_file
                              combat_changes, combat_snapshot, decode_games, encode_games,
                              engine_record, materialise_cards, text_digest)
 from .drift_interval import with_stopped_intervals
+from .drift_limits import limits, short_of_floor
 from .experiment import Experiment, load_experiment
 from .schedule import schedule
 from .progress import stage
@@ -52,6 +53,7 @@ class Suite:
     min_games: int
     round_games: int
     experiments: tuple[Experiment, ...]
+    capped_by_flag: bool = False  # max_games (and maybe min_games) lowered by --games
 
 
 # the suite's game counts, each whole duplicate blocks: (name, the file's key, lowest, fallback)
@@ -202,6 +204,7 @@ class GateResult:
     unreadable: str = ""             # why the baseline's cards could not be replayed (if so)
     balance: tuple = ()              # per matchup: the balance metrics, now and before
     #                                  (informational: never part of the exit code)
+    limits: tuple = ()               # per matchup: floor, cap, what set it, games used
 
     @property
     def exit_code(self) -> int:
@@ -246,8 +249,9 @@ def _cards_by_name(exp: Experiment, names: list[list[str]], cards, baseline_path
 
 def check_baseline_matches(catalogue, suite: Suite, baseline: dict, baseline_path) -> None:
     """Before any game (:func:`run_gate` calls it first): every matchup of the suite is in the
-    baseline, from the same file and teams, played by the same players, and the baseline holds
-    no matchup the suite dropped. InputError, one line per problem otherwise.
+    baseline, from the same file and teams, played by the same players, with at least the
+    gate's floor of games (:mod:`.drift_limits`), and the baseline holds no matchup the suite
+    dropped. InputError, one line per problem otherwise.
 
     Why one check up front: a matchup missing from the baseline was reported as a difference of
     the whole players table, and a changed matchup only after the matchups before it had played.
@@ -276,6 +280,7 @@ def check_baseline_matches(catalogue, suite: Suite, baseline: dict, baseline_pat
     for name in sorted(set(recorded) - set(players)):
         add(baseline_path, f"matchups.{name}", f"not in the suite {suite.path}: the gate would "
                                                 "not check it; rewrite the baseline with --update")
+    problems += short_of_floor(suite, baseline, baseline_path)
     if problems:
         raise InputError(problems)
 
@@ -297,7 +302,8 @@ def _decide_all(before, after, board, suite: Suite, alpha: float) -> list[Paired
 def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alpha,
                   same_code: bool = False):
     """Play one matchup round by round, paired with its "before", until every team is decided
-    (``same_code``: the baseline's engine and cards, so every game replays the recorded one)."""
+    (``same_code``: the baseline's engine and cards, so every game replays the recorded one):
+    its metrics, its balance metrics and its limits (:func:`.drift_limits.limits`)."""
     names = team_card_names(exp, catalogue.cards)
     recorded = _recorded(baseline, exp)
     cap = min(suite.max_games, recorded["winner_team"].size)
@@ -316,7 +322,8 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
     source = ("replayed" if before_arena is not None else
               "recorded" if before is not None else "not recorded")
     return ([MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)],
-            matchup_balance(exp, before, after, source, same_code))
+            matchup_balance(exp, before, after, source, same_code),
+            limits(suite, exp, recorded["winner_team"].size, after["winner_team"].size))
 
 
 def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha) -> tuple:
@@ -358,7 +365,7 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
     changed = changed_card_files(baseline, card_files(catalogue.root))
     alpha = suite.alpha / (4 * len(suite.experiments))
     results: list[MetricResult] = []
-    balance = []
+    balance, bounds = [], []
     unreadable = ""
     with tempfile.TemporaryDirectory(prefix="bwlab-baseline-") as tmp:
         reference = None
@@ -372,11 +379,13 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
                 unreadable = str(replace(first, file=Path(first.file).name))
         same_code = not changed and baseline["engine"]["source"] == engine_digest()
         for exp in suite.experiments:
-            tests, bal = _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path,
-                                       alpha, same_code)
+            tests, bal, bound = _gate_matchup(catalogue, reference, exp, suite, baseline,
+                                              baseline_path, alpha, same_code)
             results += tests
             balance.append(bal)
+            bounds.append(bound)
     changes = combat_changes(baseline["combat"], combat_snapshot(catalogue.rules))
     return GateResult(tuple(results), tuple(changes), alpha, tuple(changed),
-                      baseline["engine"]["source"] != engine_digest(), unreadable, tuple(balance))
+                      baseline["engine"]["source"] != engine_digest(), unreadable, tuple(balance),
+                      tuple(bounds))
 

@@ -1,11 +1,13 @@
 """What the drift gate tells CI and the developer (the audit of its drift gate): a baseline
 shorter than the gate's floor is refused, one shorter than its cap is said and its cap named;
-the footer and the advice give the real limits; a card file changed only by a comment never
-claims to resume an interrupted run. Small suites (a 256-game baseline) keep it cheap."""
+the footer and the advice give the real limits; ``--update`` prints the new win rates; a card
+file changed only by a comment never claims to resume an interrupted run. Small suites (a
+256-game baseline) keep it cheap."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -146,3 +148,27 @@ def test_the_inconclusive_advice_names_the_limit_that_stopped_the_gate(limits, a
     text = _conclusion(_result([limits]))
     assert text.startswith("Inconclusive at the game cap: example: Straw Hats (exit 3).")
     assert advice in text and wrong not in text, text
+
+
+def test_update_prints_the_new_baselines_win_rates_with_their_intervals(capsys, small,
+                                                                       tmp_path):
+    """Text --update printed only the balance metrics; the rates the commit should cite were in
+    the JSON alone. Each metric's line shows the rate the file records, inside its interval."""
+    cards, suite, _ = small
+    new = tmp_path / "new.json"
+    code, out, _ = run(capsys, "drift", "--cards", cards, "--suite", suite, "--baseline", new,
+                       "--update", "--games", 64, "--quiet")
+    assert code == 0
+    rates = json.loads(new.read_text())["metrics"]
+    assert len(rates) == 4
+    for name, entry in rates.items():
+        (line,) = [x for x in out.splitlines() if x.startswith(name)]
+        rate, lo, hi, games, boards = re.fullmatch(
+            r".* ([\d.]+) \(\s*([\d.]+)–([\d.]+)\)\s+(\d+)\s+(\d+)", line).groups()
+        assert rate == f"{100 * entry['rate']:.1f}" and float(lo) < float(rate) < float(hi)
+        assert (int(games), int(boards)) == (64, 16), line  # duplicate: 4 games a board
+    code, out, _ = run(capsys, "drift", "--cards", cards, "--suite", suite, "--baseline", new,
+                       "--update", "--games", 64, "--quiet", "--format", "json")
+    doc = json.loads(out)["metrics"]
+    assert {n: d["rate"] for n, d in doc.items()} == {n: d["rate"] for n, d in rates.items()}
+    assert all(d["interval"][0] < d["rate"] < d["interval"][1] for d in doc.values())

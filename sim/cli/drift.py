@@ -42,6 +42,11 @@ def _load_baseline(path: Path) -> dict:
     return data
 
 
+def _rate(p: float, interval) -> str:
+    """A win rate in percent with its interval: "28.5 (25.4–31.6)"."""
+    return f"{100 * p:5.1f} ({100 * interval[0]:4.1f}–{100 * interval[1]:4.1f})"
+
+
 def _report(result, spec) -> None:
     click.echo(result.provenance)
     lower, upper = result.metrics[0].test.bounds if result.metrics else (0.0, 0.0)
@@ -50,12 +55,8 @@ def _report(result, spec) -> None:
     for m in result.metrics:
         t = m.test
 
-
-        def rate(p, iv):
-            return f"{100 * p:5.1f} ({100 * iv[0]:4.1f}–{100 * iv[1]:4.1f})"
-
-        click.echo(f"{m.name[:33]:<34}{rate(t.before, t.before_interval):>22}"
-                   f"{rate(t.after, t.after_interval):>22}"
+        click.echo(f"{m.name[:33]:<34}{_rate(t.before, t.before_interval):>22}"
+                   f"{_rate(t.after, t.after_interval):>22}"
                    f"{t.elo_change:+6.0f} ({t.elo_interval[0]:+.0f}…{t.elo_interval[1]:+.0f})"
                    .rjust(22) + f"{t.llr_up:+7.1f}/{t.llr_down:+.1f}".rjust(14)
                    + f"{t.games:7d}  {t.decision}")
@@ -279,11 +280,12 @@ def _games_cap(spec, games: int, update: bool):
 
 
 def _update(catalogue, spec, players, baseline, fmt) -> int:
-    """--update: play the suite and write the baseline (atomically); exit 0."""
+    """--update: play the suite and write the baseline (atomically); exit 0. Its win rates are
+    printed (JSON: ``metrics``, each with its interval), so the commit can say what moved."""
     from sim.atomic import write_text
     from sim.runner.drift import make_baseline
 
-    data, balance = make_baseline(catalogue, spec, players)
+    data, balance, rates = make_baseline(catalogue, spec, players)
     write_text(baseline, json.dumps(data, indent=1, sort_keys=True, allow_nan=False) + "\n")
     said = (f"baseline written: {baseline} ({len(data['metrics'])} win rates, "
             f"{len(data['combat'])} combat table entries, {len(data['card_files'])} card "
@@ -291,10 +293,24 @@ def _update(catalogue, spec, players, baseline, fmt) -> int:
             f"changes)")
     if fmt == "json":
         click.echo(json_text({"conclusion": said, "exit_code": 0, "baseline": str(baseline),
-                               "format": data["format"], "metrics": data["metrics"],
+                               "format": data["format"], "metrics": rates,
                                "balance": balance}, indent=2, ensure_ascii=False))
         return 0
     for line in _balance_lines(balance):
         click.echo(line)
+    click.echo("")
+    for line in rate_lines(rates):
+        click.echo(line)
     click.echo(said)
     return 0
+
+
+def rate_lines(rates: dict) -> list[str]:
+    """The new baseline's win rates, one line per metric, with the interval the gate prints
+    beside "before" and "now"."""
+    out = [f"{'win rates in the new baseline':<34}{'rate (95 %)':>22}{'games':>7}  boards"]
+    for name, r in rates.items():
+        lo, hi = r["interval"]
+        out.append(f"{name[:33]:<34}{_rate(r['rate'], (lo, hi)):>22}{r['games']:7d}  "
+                   f"{r['boards']}")
+    return out

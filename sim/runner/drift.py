@@ -27,7 +27,7 @@ from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, NO_DRIFT, OPEN, PairedDrif
 from sim.catalogue.diagnostics import InputError, Problem, Problems
 from sim.catalogue.tomldoc import TomlDoc
 
-from .drift_balance import matchup_balance
+from .drift_balance import matchup_balance, win_rates
 from .drift_baseline import (FORMAT, WINNER_CODES, card_files, changed_card_files,
                              combat_changes, combat_snapshot, decode_games, encode_games,
                              engine_record, materialise_cards, text_digest)
@@ -155,12 +155,13 @@ def _slice(cols: dict | None, start: int, stop: int) -> dict | None:
     return None if cols is None else {k: v[start:stop] for k, v in cols.items()}
 
 
-def make_baseline(catalogue, suite: Suite, policies: dict) -> tuple[dict, list[dict]]:
+def make_baseline(catalogue, suite: Suite, policies: dict) -> tuple[dict, list[dict], dict]:
     """Play every matchup to the cap; record its games (winners, endings, lengths, lead
     changes), win rates, cards, engine and tables: (the baseline file's document, each
-    matchup's balance metrics for the command to show)."""
+    matchup's balance metrics, and each metric's win rate with its interval clustered by
+    board, for the command to show)."""
     files = card_files(catalogue.root)
-    matchups, metrics, balance = {}, {}, []
+    matchups, metrics, balance, rates = {}, {}, [], {}
     for exp in suite.experiments:
         with stage(f"matchup {exp.name}", suite.max_games):
             games = _games(build_arena(catalogue, exp), 0, suite.max_games)
@@ -170,10 +171,9 @@ def make_baseline(catalogue, suite: Suite, policies: dict) -> tuple[dict, list[d
                               "teams": team_card_names(exp, catalogue.cards),
                               **encode_games(games)}
         balance.append(matchup_balance(exp, None, games, "new baseline"))
-        values = game_values(winners)
-        for k in range(4):
-            metrics[metric_name(exp, k)] = {"rate": float(values[:, k].mean()),
-                                            "games": int(winners.size)}
+        for k, rate in enumerate(win_rates(exp, winners)):
+            rates[metric_name(exp, k)] = rate
+            metrics[metric_name(exp, k)] = {"rate": rate["rate"], "games": rate["games"]}
     data = {"format": FORMAT, "engine": engine_record(),
             "cards": {name: text_digest(text) for name, text in files.items()},
             "card_files": files, "policies": policies,
@@ -181,7 +181,7 @@ def make_baseline(catalogue, suite: Suite, policies: dict) -> tuple[dict, list[d
                       "max_games": suite.max_games, "min_games": suite.min_games,
                       "round": suite.round_games},
             "matchups": matchups, "metrics": metrics, "combat": combat_snapshot(catalogue.rules)}
-    return data, balance
+    return data, balance, rates
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import numpy as np
 
 from sim.analysis.balance import balance_from_pairs, game_balance, pairwise_differences
 from sim.analysis.balance_change import balance_change
+from sim.analysis.cluster import clustered_mean
 from sim.analysis.fairness import game_values
 
 from .experiment import Experiment
@@ -74,4 +75,15 @@ def matchup_balance(exp: Experiment, before: dict | None, after: dict, source: s
     return doc
 
 
-__all__ = ["INFORMATIONAL", "NOT_RECORDED", "game_metrics", "matchup_balance"]
+def win_rates(exp: Experiment, winners) -> list[dict]:
+    """Each team's win rate over a matchup's games (a game without a winner counts 1/4 to
+    each), with its 95 % interval clustered by board, the one the gate prints beside "before"
+    and "now". Why: ``drift --update`` prints them, so that the commit rewriting the baseline
+    can say what moved (JSON-ready)."""
+    winners = np.asarray(winners)
+    m = clustered_mean(game_values(winners), schedule(exp, 0, winners.size).board)
+    return [{"rate": float(m.rate[k]), "interval": [float(m.lower[k]), float(m.upper[k])],
+             "games": int(winners.size), "boards": int(m.n_clusters)} for k in range(4)]
+
+
+__all__ = ["INFORMATIONAL", "NOT_RECORDED", "game_metrics", "matchup_balance", "win_rates"]

@@ -1,19 +1,20 @@
 """What the drift gate tells CI and the developer (the audit of its drift gate): a baseline
 shorter than the gate's floor is refused, one shorter than its cap is said and its cap named;
-the footer and the advice give the real limits; ``--update`` prints the new win rates; a card
-file changed only by a comment never claims to resume an interrupted run. Small suites (a
-256-game baseline) keep it cheap."""
+the footer and the advice give the real limits; ``--update`` prints the new win rates; JUnit
+marks an inconclusive gate as an error; a card file changed only by a comment never claims to
+resume an interrupted run. Small suites (a 256-game baseline) keep it cheap."""
 
 from __future__ import annotations
 
 import json
 import re
 import shutil
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from sim.analysis.paired import OPEN, PairedDrift
+from sim.analysis.paired import DRIFT_UP, NO_DRIFT, OPEN, PairedDrift
 from sim.runner.drift import GateResult, MetricResult
 from tests._cli_kit import run
 
@@ -172,3 +173,21 @@ def test_update_prints_the_new_baselines_win_rates_with_their_intervals(capsys, 
     doc = json.loads(out)["metrics"]
     assert {n: d["rate"] for n, d in doc.items()} == {n: d["rate"] for n, d in rates.items()}
     assert all(d["interval"][0] < d["rate"] < d["interval"][1] for d in doc.values())
+
+
+def test_junit_marks_an_inconclusive_gate_as_an_error_not_skipped():
+    """Exit 3 is a red job: its JUnit is an error with the metric, so CI's test view agrees
+    (it was <skipped>, counted as neither failed nor passed)."""
+    from sim.report.drift_junit import junit_xml
+
+    root = ET.fromstring(junit_xml(_result([_limits(256, "max_games", 256, 256)])))
+    assert (root.get("errors"), root.get("failures"), root.get("skipped")) == ("1", "0", "0")
+    (error,) = root.iter("error")
+    assert "inconclusive" in error.get("message") and "exit 3" in error.get("message")
+    assert error.text.startswith("example: Straw Hats: 0.3000 -> 0.3400") and "256 games" in \
+        error.text
+    assert not list(root.iter("skipped"))
+    drifted = ET.fromstring(junit_xml(_result([_limits(256, "max_games", 256, 256)], DRIFT_UP)))
+    assert (drifted.get("errors"), drifted.get("failures")) == ("0", "1")
+    clean = ET.fromstring(junit_xml(_result([_limits(256, "max_games", 256, 256)], NO_DRIFT)))
+    assert (clean.get("errors"), clean.get("failures")) == ("0", "0")

@@ -1,4 +1,11 @@
-"""The drift gate's result as JUnit XML, the format CI systems read (``bwlab drift --junit``)."""
+"""The drift gate's result as JUnit XML, the format CI systems read (``bwlab drift --junit``).
+
+Each outcome maps to the element whose meaning matches the gate's exit code, so a CI test view
+and the job's status agree: drift is a ``<failure>`` (exit 1: the lab says a win rate moved); a
+metric still undecided at the game cap is an ``<error>`` (exit 3: the gate could not decide, a
+red job too). It was once ``<skipped>``, which CI views show as neither failed nor passed while
+the job was red.
+"""
 
 from __future__ import annotations
 
@@ -7,27 +14,41 @@ from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, OPEN
 __all__ = ["junit_xml"]
 
 
+def _moved(m) -> str:
+    t = m.test
+    return (f"{m.name}: {t.before:.4f} -> {t.after:.4f} ({t.elo_change:+.0f} Elo, 95 % "
+            f"{t.elo_interval[0]:+.0f} to {t.elo_interval[1]:+.0f}) after {t.games} games")
+
+
+def _case_body(m) -> str:
+    """The element inside one metric's test case (none when no drift was decided)."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    if m.decision in (DRIFT_UP, DRIFT_DOWN):
+        return f"<failure message={quoteattr(m.decision)}>{escape(_moved(m))}</failure>"
+    if m.decision == OPEN:
+        t = m.test
+        text = (f"{_moved(m)}: neither drift nor no drift decided at the game cap (LLR up "
+                f"{t.llr_up:+.2f}, down {t.llr_down:+.2f}; bounds {t.bounds[0]:.2f} and "
+                f"{t.bounds[1]:.2f}); the gate exits 3")
+        return (f"<error type='inconclusive' message="
+                f"{quoteattr('inconclusive at the game cap (exit 3)')}>{escape(text)}</error>")
+    return ""
+
+
 def junit_xml(result) -> str:
     """JUnit XML for CI systems: one test case per metric plus one for the combat tables."""
     from xml.sax.saxutils import escape, quoteattr
 
-    cases = []
-    for m in result.metrics:
-        t, body = m.test, ""
-        if m.decision in (DRIFT_UP, DRIFT_DOWN):
-            body = (f"<failure message={quoteattr(m.decision)}>{escape(m.name)}: "
-                    f"{t.before:.4f} -> {t.after:.4f} ({t.elo_change:+.0f} Elo) after {t.games} "
-                    f"games</failure>")
-        elif m.decision == OPEN:
-            body = f"<skipped message={quoteattr('inconclusive at the game cap')}/>"
-        cases.append(f"<testcase classname='drift' name={quoteattr(m.name)}>{body}</testcase>")
+    cases = [f"<testcase classname='drift' name={quoteattr(m.name)}>{_case_body(m)}</testcase>"
+             for m in result.metrics]
     combat = ""
     if result.combat:
         combat = (f"<failure message='exact combat tables changed'>"
                   f"{escape(chr(10).join(result.combat))}</failure>")
     cases.append(f"<testcase classname='drift' name='combat tables'>{combat}</testcase>")
     failures = sum("<failure" in c for c in cases)
-    skipped = sum("<skipped" in c for c in cases)
+    errors = sum("<error" in c for c in cases)
     return (f"<?xml version='1.0' encoding='utf-8'?>\n<testsuite name='bwlab-drift' "
-            f"tests='{len(cases)}' failures='{failures}' skipped='{skipped}'>\n"
+            f"tests='{len(cases)}' failures='{failures}' errors='{errors}' skipped='0'>\n"
             + "\n".join(cases) + "\n</testsuite>\n")

@@ -171,8 +171,9 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     from sim.catalogue.loader import load_catalogue
     from sim.engine.state.fields import POLICY_IDS
     from sim.report.drift_junit import junit_xml
-    from sim.runner.drift import load_suite, run_gate
+    from sim.runner.drift import check_baseline_matches, load_suite, run_gate
 
+    from ._engine import ready_to_play
     from ._paths import check_output_file, distinct_paths
 
     for path, flag in ((junit, "--junit"), (baseline if update else None, "--baseline")):
@@ -199,10 +200,13 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
         spec = replace(spec, experiments=tuple(override(e, policy, budget)
                                                for e in spec.experiments))
     players = {e.name: list(e.policies) for e in spec.experiments}
+    base = None if update else _load_baseline(baseline)
+    if base is not None:  # its matchups against the suite's, before the compile and any game
+        check_baseline_matches(catalogue, spec, base, baseline)
+    # every input is read: neither output is one of them (a card file as --update's baseline)
+    ready_to_play({"--baseline": baseline if update else None, "--junit": junit}, catalogue.root)
     if update:
         return _update(catalogue, spec, players, baseline, fmt)
-    base = _load_baseline(baseline)
-
     result = run_gate(catalogue, spec, base, baseline)  # progress: sim.runner.progress
     if junit is not None:
         write_text(junit, junit_xml(result))

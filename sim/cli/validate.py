@@ -81,7 +81,9 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
     else:
         absent.append(f"no {PEERS_FILE}: compare-systems and combat --system need it")
     if (root / ARENA_BUDGET_FILE).exists():  # Arena's Power Levels and budget (power-levels)
-        _gather(problems, load_arena_budget, root)
+        spec = _gather(problems, load_arena_budget, root)
+        if spec is not None and catalogue is not None:
+            absent += _levels_experiment(problems, catalogue, spec)
     else:
         absent.append(f"no {ARENA_BUDGET_FILE}: power-levels and draft need it")
     if catalogue is not None:
@@ -109,6 +111,22 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
                f"{len(catalogue.items)} items, {len(apocalypses.names)} Apocalypses"
                + (f"; {len(warnings)} card(s) outside their rarity band" if warnings else "")
                + (f"; also ok: {', '.join(checked)}" if checked else ""))
+
+
+def _levels_experiment(problems, catalogue, spec) -> list[str]:
+    """The pool experiment ``arena_budget.toml`` names, read as power-levels reads it (a bad one
+    is a problem). A missing one is a warning, as a missing arena_budget.toml is: only
+    power-levels, draft and fairness --team-budget read it, and a card folder copied elsewhere
+    to try a change leaves the experiments behind. The warning names the file and field."""
+    from sim.catalogue.arena_budget import ARENA_BUDGET_FILE
+    from sim.runner.budget import levels_experiment
+
+    if not Path(spec.experiment).is_file():
+        return [f"{ARENA_BUDGET_FILE}: levels.experiment: no experiment file {spec.experiment} "
+                f"(relative to the card folder's parent): power-levels, draft and fairness "
+                f"--team-budget refuse this folder"]
+    _gather(problems, levels_experiment, catalogue, spec, None)
+    return []
 
 
 def _other_files(problems, catalogue, pool_files, baselines, rulings_results) -> None:

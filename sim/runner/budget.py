@@ -60,9 +60,9 @@ class LevelTable:
     balance: object = None  # how the fit's games went (sim.analysis.balance.GameBalance)
 
 
-def levels_experiment(catalogue, spec, policy: str = "greedy", games: int | None = None):
+def levels_experiment(catalogue, spec, policy: str | None = "greedy", games: int | None = None):
     """The pool experiment ``arena_budget.toml`` names, loaded and checked with ``games``
-    (default: the file's) and ``policy``. Why apart: every command that fits levels loads it
+    (default: the file's) and ``policy`` (None: the file's players). Why apart: every command that fits levels loads it
     with its other inputs, so a missing or bad file is refused before any game (and ``bwlab
     validate`` checks it too)."""
     from sim.engine.state.fields import POLICY_IDS

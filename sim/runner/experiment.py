@@ -14,7 +14,8 @@ Format::
     boards = 100                       # distinct generated boards, reused in turn
     policies = ["greedy"]              # one for every seat, or four (seat 1 .. seat 4):
                                        # random, greedy, lookahead[:BUDGET]; greedy and
-                                       # lookahead take a :weights=FILE (docs/ai.md)
+                                       # lookahead take a :weights=FILE (docs/ai.md),
+                                       # relative to this file as teams are
     seating = "duplicate"              # "fixed" | "rotate" | "duplicate"
     teams = "teams/example.toml"       # fixed teams (relative to this file) ...
     [pool]                             # ... or teams drawn from a pool for every block of games
@@ -132,7 +133,8 @@ def _file_name(doc: TomlDoc, name: str) -> str:
 
 def _policies(doc: TomlDoc, known) -> tuple[str, ...]:
     """Policy specs (``lookahead:16``) checked and spelled canonically: a stored result names
-    the exact player, budget included."""
+    the exact player, budget included. A ``weights=FILE`` is relative to this file, as
+    ``teams`` is (:func:`_weights_here`)."""
     from sim.ai.spec import parse_policy
 
     listed = doc.get(("policies",), list, default=["greedy"], fallback=["greedy"])
@@ -142,15 +144,40 @@ def _policies(doc: TomlDoc, known) -> tuple[str, ...]:
     labels = []
     for p in listed:
         try:
-            spec = parse_policy(p)
+            text = _weights_here(doc, p)
+            spec = parse_policy(text) if text is not None else None
         except ValueError as exc:
             doc.add(("policies",), str(exc))
-            labels.append("greedy")
-            continue
-        if spec.name not in known:
+            spec = None
+        except InputError as exc:  # the weights file's own lines, and where it is named
+            where = f"{doc.path}:{doc.line(('policies',))}"
+            doc.problems.extend(Problems([replace(q, message=f"{q.message} (a weights file named "
+                                                             f"in policies, {where})")
+                                          for q in exc.problems]))
+            spec = None
+        if spec is not None and spec.name not in known:
             doc.add(("policies",), f"unknown policy {p!r}; choose from {', '.join(known)}")
-        labels.append(spec.label)
+        labels.append("greedy" if spec is None else spec.label)
     return tuple(labels) * (TEAMS // len(listed))
+
+
+def _weights_here(doc: TomlDoc, text) -> str | None:
+    """``text`` with its ``weights=FILE`` found relative to the experiment file (as ``teams``),
+    named from the working folder (absolute outside it), so the stored spec finds it from any
+    worker; None after one problem on the policies line when there is no such file. Why: it was
+    found from the working folder, and a missing or broken file did not name the experiment."""
+    import os
+
+    raw = str(text)
+    head, sep, rel = raw.partition("weights=")
+    if not sep or not rel.strip() or Path(rel.strip()).is_absolute():
+        return raw
+    target = doc.referenced_file(("policies",), rel.strip(), Path(doc.path).parent,
+                                 "weights file", "this file")
+    if target is None:
+        return None
+    named = os.path.relpath(target)
+    return head + sep + (named if not named.startswith("..") else str(target.resolve()))
 
 
 def with_policy(exp: Experiment, policy: str | None = None, budget: int | None = None

@@ -60,7 +60,8 @@ class LevelTable:
     balance: object = None  # how the fit's games went (sim.analysis.balance.GameBalance)
 
 
-def levels_experiment(catalogue, spec, policy: str | None = "greedy", games: int | None = None):
+def levels_experiment(catalogue, spec, policy: str | None = "greedy",
+                      games: int | None = None):
     """The pool experiment ``arena_budget.toml`` names, loaded and checked with ``games``
     (default: the file's) and ``policy`` (None: the file's players). Why apart: every command that fits levels loads it
     with its other inputs, so a missing or bad file is refused before any game (and ``bwlab

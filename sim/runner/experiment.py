@@ -62,7 +62,9 @@ class Experiment:
     pool: np.ndarray | None         # int64[k] card indices to draw from
     draw: str
     path: str
-    digest: str                     # sha256 of the file: a resumed run must match it
+    digest: str                     # sha256 of the file's bytes (a drift baseline records it)
+    # sha256 of the file's parsed values: a resumed run must match it (a comment may change)
+    content_digest: str = ""
 
     @property
     def n_batches(self) -> int:
@@ -116,7 +118,15 @@ def load_experiment(path: Path, cards, policy_names, *, games: int | None = None
     problems.raise_if_any()
     return Experiment(name, description, n_games, root_seed, batch_size, boards, policies, seating,
                       teams, team_names, pool, draw, str(path),
-                      hashlib.sha256(path.read_bytes()).hexdigest())
+                      hashlib.sha256(path.read_bytes()).hexdigest(), content_digest(doc.data))
+
+
+def content_digest(data: dict) -> str:
+    """sha256 of a parsed TOML document's values. Why not the bytes: a run resumed after a
+    comment or a blank line was edited plays the very same games, and was refused."""
+    import json
+
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def _file_name(doc: TomlDoc, name: str) -> str:

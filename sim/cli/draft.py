@@ -10,11 +10,11 @@ import click
 from sim.runner.limits import MAX_GAMES
 
 from ._json import json_text
-from ._paths import cards_option
+from ._paths import IN_FILE, cards_option
 
 
 @click.command()
-@click.option("--pool", "pool_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--pool", "pool_file", type=IN_FILE, default=None,
               help="TOML file: cards = [20 card names].")
 @click.option("--random", "random_n", type=int, default=None,
               help="Draw a random pool of this many cards (20).")

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from ._json import json_text
-from ._paths import OUT_FILE, cards_option
+from ._paths import IN_FILE, OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option
 
 
@@ -133,10 +133,10 @@ def _conclusion(result, capped_by_flag: bool = False) -> str:
 
 
 @click.command()
-@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--baseline", type=IN_FILE,
               default=Path("reports/baseline.json"), show_default=True,
               help="The baseline to compare with (written by --update).")
-@click.option("--suite", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--suite", type=IN_FILE,
               default=Path("experiments/drift.toml"), show_default=True,
               help="The fixed suite: bounds and matchups.")
 @click.option("--games", type=click.IntRange(8, 1_000_000), default=None,

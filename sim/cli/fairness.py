@@ -10,12 +10,12 @@ from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._numbers import FiniteFloatRange
 from ._json import json_text
-from ._paths import cards_option
+from ._paths import IN_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 
 @click.command()
-@click.argument("teams_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("teams_file", type=IN_FILE)
 @click.option("--games", type=click.IntRange(8, MAX_GAMES), default=4000, show_default=True,
               help="Most games to play (a multiple of 4); stops earlier once settled.")
 @click.option("--round", "round_games", type=click.IntRange(8, MAX_GAMES), default=256,
@@ -41,7 +41,7 @@ from ._policy import POLICY_HELP, budget_option, policy_label
                    "(--games each); the first one play calls fair is the advice.")
 @click.option("--rating-games", type=click.IntRange(64, MAX_GAMES), default=2000, show_default=True,
               help="Games to fit the card ratings the --suggest search uses.")
-@click.option("--rating-experiment", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--rating-experiment", type=IN_FILE,
               default=Path("experiments/rarity.toml"), show_default=True,
               help="Pool experiment whose games fit those ratings.")
 @click.option("--team-budget", type=click.IntRange(5, 20), default=None,

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ._engine import inputs_inside, ready_to_play
-from ._paths import OUT_FILE, OUT_FOLDER, cards_option, distinct_paths
+from ._paths import IN_FILE, OUT_FILE, OUT_FOLDER, cards_option, distinct_paths
 from ._policy import budget_option
 
 
@@ -28,7 +28,7 @@ def _policies(text: str, budget: int | None):
 
 
 @click.command()
-@click.option("--teams", "teams_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--teams", "teams_file", type=IN_FILE,
               default=None, help="Team file (TOML: 4 [[teams]] of 5 cards); default: random teams.")
 @click.option("--seed", type=int, required=True, help="Seed of the board and the dice.")
 @click.option("--policy", default="greedy", show_default=True,

@@ -13,7 +13,7 @@ from sim.runner.limits import MAX_GAMES
 
 from ._json import json_text
 from ._engine import ready_to_play
-from ._paths import OUT_FOLDER, cards_option
+from ._paths import IN_FILE, OUT_FOLDER, cards_option
 from ._policy import POLICY_HELP, budget_option
 from .rarity_output import card_frame, echo_table, json_doc, policy_frame, rarity_ranges
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # numpy is imported when a command runs, not for --help
 
 
 @click.command()
-@click.option("--experiment", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--experiment", type=IN_FILE,
               default=Path("experiments/rarity.toml"), show_default=True,
               help="A pool experiment (teams drawn from the cards).")
 @click.option("--games", type=click.IntRange(8, MAX_GAMES), default=None,

@@ -8,7 +8,7 @@ import click
 
 from sim.runner.limits import MAX_GAMES
 
-from ._paths import OUT_FOLDER, cards_option, outputs_clear
+from ._paths import IN_FILE, OUT_FOLDER, cards_option
 
 
 @click.command()
@@ -23,19 +23,19 @@ from ._paths import OUT_FOLDER, cards_option, outputs_clear
               help="Games of the fairness section (a multiple of 4: duplicate blocks).")
 @click.option("--rating-games", type=click.IntRange(0, MAX_GAMES), default=2000, show_default=True,
               help="Games for the card-ratings section (0 to skip).")
-@click.option("--rating-experiment", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--rating-experiment", type=IN_FILE,
               default=Path("experiments/rarity.toml"), show_default=True,
               help="The experiment whose games fit the card ratings.")
 @click.option("--remedy-games", type=click.IntRange(0, MAX_GAMES), default=0, show_default=True,
               help="Replay budget per rating outlier for its remedy (the smallest stat change "
                    "that brings it into its band; 0 to skip, as it replays games).")
-@click.option("--rulings", "rulings", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--rulings", "rulings", type=IN_FILE,
               default=None, help="Results of `bwlab rulings --out FILE`: adds the section "
                                  "'Which house rulings matter' (nothing is replayed).")
 @click.option("--suggest", "suggest_k", type=click.IntRange(0, 10), default=0, show_default=True,
               help="When the teams do not play fair: search up to K card swaps and confirm them "
                    "by duplicate play, as `bwlab fairness --suggest K` (0: not searched).")
-@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--baseline", type=IN_FILE, default=None,
               help="A drift baseline (e.g. reports/baseline.json): replays the drift suite "
                    "(experiments/drift.toml) and adds the drift section and its status.")
 @click.option("--policies", "players", default=None, metavar="SPEC,SPEC,...",

@@ -15,13 +15,13 @@ from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._balance_text import balance_text, change_lines, shares
 from ._engine import ready_to_play
-from ._paths import OUT_FILE, cards_option
+from ._paths import IN_FILE, OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 
 @click.command()
-@click.option("--alternatives", "alternatives_file", type=click.Path(dir_okay=False,
-              path_type=Path), default=Path("experiments/rulings.toml"), show_default=True,
+@click.option("--alternatives", "alternatives_file", type=IN_FILE,
+              default=Path("experiments/rulings.toml"), show_default=True,
               help="The ruling alternatives and the study ([study]) to replay under each.")
 @click.option("--games", type=click.IntRange(8, MAX_GAMES), default=None,
               help="Fairness games per rule set (a multiple of 4; default: [study]).")

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FOLDER, cards_option, check_output_folder
+from ._paths import IN_FILE, OUT_FOLDER, cards_option, check_output_folder
 from ._policy import POLICY_HELP, budget_option
 
 
 @click.command()
-@click.argument("experiment", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("experiment", type=IN_FILE)
 @click.option("--games", type=int, default=None, help="Override the number of games.")
 @click.option("--jobs", type=click.IntRange(1, None), default=None,
               help="Worker processes (default: all cores; capped at them unless --force-jobs); "

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import click
 
+from ._paths import IN_FILE
+
 
 def _gather(problems, loader, *args):
     """``loader(*args)``, its problems (raised as InputError) added to ``problems``; None then."""
@@ -27,20 +29,20 @@ def _gather(problems, loader, *args):
 
 @click.command()
 @click.argument("path", required=False, type=click.Path(path_type=Path))
-@click.option("--teams", "teams_files", multiple=True, type=click.Path(path_type=Path),
+@click.option("--teams", "teams_files", multiple=True, type=IN_FILE,
               help="A team file to check against the cards too (repeatable).")
-@click.option("--experiment", "experiments", multiple=True, type=click.Path(path_type=Path),
+@click.option("--experiment", "experiments", multiple=True, type=IN_FILE,
               help="An experiment file to check too, with its team files: a run, rarity or report "
                    "experiment, a drift suite or a rulings study (repeatable).")
-@click.option("--weights", "weights_files", multiple=True, type=click.Path(path_type=Path),
+@click.option("--weights", "weights_files", multiple=True, type=IN_FILE,
               help="A greedy weights file to check too (greedy:weights=FILE, docs/ai.md; "
                    "repeatable).")
-@click.option("--pool", "pool_files", multiple=True, type=click.Path(path_type=Path),
+@click.option("--pool", "pool_files", multiple=True, type=IN_FILE,
               help="A draft pool file to check too (bwlab draft --pool; repeatable).")
-@click.option("--baseline", "baselines", multiple=True, type=click.Path(path_type=Path),
+@click.option("--baseline", "baselines", multiple=True, type=IN_FILE,
               help="A drift baseline to check too (bwlab drift --baseline; repeatable).")
 @click.option("--rulings-results", "rulings_results", multiple=True,
-              type=click.Path(path_type=Path),
+              type=IN_FILE,
               help="A results file of bwlab rulings --out to check too (bwlab report --rulings; "
                    "repeatable).")
 def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tuple[Path, ...],

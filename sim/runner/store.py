@@ -83,6 +83,7 @@ class Scan:
     damaged: list[Path] = field(default_factory=list)
     foreign: dict[Path, str | None] = field(default_factory=dict)
     unreadable: dict[Path, str] = field(default_factory=dict)   # path -> why (never deleted)
+    stray: dict[Path, str] = field(default_factory=dict)   # this run's, misnumbered: never deleted
 
 
 @dataclass
@@ -127,6 +128,11 @@ class RunStore:
                                       f"{p.name} cannot be read ({why}); make it readable, "
                                       "or choose another --out")
                               for p, why in scan.unreadable.items()])
+        if scan.stray:  # a copy of one of this run's batches: the user's file, not damage
+            raise InputError([Problem(str(self.out), None, "--out",
+                                      f"{p.name} does not belong to this run: it {why}; move "
+                                      "it away (it is not deleted), or choose another --out")
+                              for p, why in scan.stray.items()])
         if scan.foreign:
             raise InputError(self._foreign_problems(scan, manifest, exp))
         if (scan.ours or scan.damaged) and not resume:
@@ -184,8 +190,11 @@ class RunStore:
         scan = Scan()
         for path in sorted(self.out.glob("batch-*.parquet")):
             verdict = self._check(path, full)
-            if isinstance(verdict, tuple) and verdict[0] == "unreadable":
+            kind = verdict[0] if isinstance(verdict, tuple) else None
+            if kind == "unreadable":
                 scan.unreadable[path] = verdict[1]
+            elif kind == "stray":
+                scan.stray[path] = verdict[1]
             elif verdict == "damaged":
                 scan.damaged.append(path)
             elif isinstance(verdict, dict):
@@ -195,9 +204,11 @@ class RunStore:
         return scan
 
     def _check(self, path: Path, full: bool):
-        """``"damaged"``, ``("unreadable", why)``, ``("foreign", digest)`` or ``{"batch", "games",
-        "seconds"}``. Why "unreadable" apart: a file this process may not open (its permissions,
-        a dangling link) could be another run's; deleting it as damaged could lose that run."""
+        """``"damaged"``, ``("unreadable", why)``, ``("stray", why)``, ``("foreign", digest)`` or
+        ``{"batch", "games", "seconds"}``. Why "unreadable" apart: a file this process may not
+        open (its permissions, a dangling link) could be another run's; deleting it as damaged
+        could lose that run. Why "stray": a sound batch of this run under another number (a
+        copy) is a user's file, not damage; it was deleted as "damaged" and played again."""
         if not path.is_dir():  # a folder is "damaged", named and never deleted by _adopt
             try:
                 if not stat.S_ISREG(os.stat(path).st_mode):  # opening a pipe waits for ever
@@ -222,9 +233,12 @@ class RunStore:
         except (KeyError, ValueError):
             return "damaged"
         n_batches, size, games = (self.identity[k] for k in ("n_batches", "batch_size", "games"))
-        if path.name != self.batch_path(b).name or not 0 <= b < n_batches or \
-                meta.num_rows != min(games, (b + 1) * size) - b * size:
-            return "damaged"
+        if not 0 <= b < n_batches or meta.num_rows != min(games, (b + 1) * size) - b * size:
+            return ("stray", f"holds {meta.num_rows} games as batch {b}, which this run of "
+                             f"{n_batches} batches does not have")
+        if path.name != self.batch_path(b).name:
+            return ("stray", f"holds batch {b} of this run (whose file is "
+                             f"{self.batch_path(b).name})")
         return {"batch": b, "games": meta.num_rows, "seconds": round(seconds, 4)}
 
     def _foreign_problems(self, scan: Scan, manifest: dict | None, exp: Experiment

@@ -5,6 +5,7 @@ other weights make that one team play differently.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -270,3 +271,56 @@ def test_a_missing_weights_file_is_named_with_the_player_that_asked_for_it(capsy
     bad.write_text("position = -1\n")
     code, _, err = run(capsys, "rarity", "--policies", f"greedy,greedy:weights={bad}")
     assert code == 2 and "the weights file of player" not in err and f"{bad}:1: position" in err
+
+
+def _experiment_beside(folder: Path, weights: str) -> Path:
+    """``folder/exp/ew.toml``, the tiny experiment played by ``greedy:weights=WEIGHTS`` in seat
+    1, its team file and weights file beside it."""
+    from tests.test_runner import SMALL
+
+    here = folder / "exp"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "experiments" / "teams", here / "teams")
+    path = here / "ew.toml"
+    path.write_text(SMALL.replace('policies = ["greedy"]', f'policies = ["greedy:weights={weights}"'
+                                  ', "greedy", "greedy", "greedy"]'), encoding="utf-8")
+    return path
+
+
+def test_an_experiments_weights_file_is_found_beside_it_as_its_teams_are(tmp_path,
+                                                                          monkeypatch):
+    """Stop 56 audit item 4: ``greedy:weights=w.toml`` in an experiment was looked for in the
+    working folder, while its ``teams`` are found beside the experiment. Now both beside it;
+    the stored spec names the file from the working folder (absolute outside it), so a worker
+    finds it."""
+    from sim.engine.state.fields import POLICY_IDS
+    from sim.runner.experiment import load_experiment
+
+    exp = _experiment_beside(tmp_path, "w.toml")
+    shutil.copy(TUNED, exp.parent / "w.toml")
+    (tmp_path / "elsewhere").mkdir()
+    for cwd, named in ((tmp_path, "exp/w.toml"),  # below the working folder: from it
+                       (tmp_path / "elsewhere", str((exp.parent / "w.toml").resolve()))):
+        monkeypatch.chdir(cwd)
+        loaded = load_experiment(exp, CATALOGUE.cards, tuple(POLICY_IDS))
+        assert loaded.policies[0] == f"greedy:weights={named}"
+        spec = parse_policy(loaded.policies[0])
+        assert spec.weights == parse_policy(f"greedy:weights={TUNED}").weights
+
+
+@pytest.mark.parametrize("content, first", [
+    (None, "{exp}:6: policies: no weights file {folder}/wnan.toml (a path relative to this file)"),
+    ("greedy_kill = nan\n", "{folder}/wnan.toml:1: greedy_kill: nan is not a finite number (a "
+                            "weights file named in policies, {exp}:6)"),
+])
+def test_a_bad_weights_file_in_an_experiment_names_the_experiments_line(capsys, tmp_path,
+                                                                        monkeypatch, content,
+                                                                        first):
+    """The same: a missing or broken weights file gave the weights file alone, not the
+    experiment line that names it. One line, naming both."""
+    exp = _experiment_beside(tmp_path, "wnan.toml")
+    if content is not None:
+        (exp.parent / "wnan.toml").write_text(content, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "validate", str(CATALOGUE.root), "--experiment", str(exp))
+    assert code == 2 and err.splitlines() == [
+        "error: " + first.format(exp=exp, folder=Path("exp") if content else exp.parent)], err

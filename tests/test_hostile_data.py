@@ -16,6 +16,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -92,3 +93,61 @@ def test_a_truncated_or_non_utf8_file_is_a_located_line(capsys, name, where, lat
     path.write_bytes(cut + (b"\xe9\xff" if latin else b""))
     _validate(folder, capsys)
     shutil.rmtree(folder.parent)
+
+
+# --- one line per problem (stop 56 audit item 6) -------------------------------------------------
+
+EXPERIMENT = ('name = "t"\ngames = nan\nroot_seed = 5\nbatch_size = 4\nboards = 2\n'
+              'teams = "teams/example.toml"\n')
+
+
+@pytest.mark.parametrize("flag, name, text, lines", [
+    ("--experiment", "nan.toml", EXPERIMENT, ["{f}:2: games: nan is not a finite number"]),
+    ("--teams", "t5.toml", "teams = 5\n", ["{f}:1: teams: expected a list, got 5"]),
+    ("--teams", "x.toml", "x=1\n", ["{f}:1: x: unknown key", "{f}:1: teams: missing"]),
+])
+def test_one_problem_is_one_line(capsys, tmp_path, flag, name, text, lines):
+    """`games = nan` was two lines (not a finite number; expected an integer, got nan), a team
+    file's `teams = 5` two (expected a list; expected 4 [[teams]], got 0), and `x=1` alone three
+    (teams missing, and again as 0 teams). One line each now."""
+    shutil.copytree(SHIPPED.parent / "experiments" / "teams", tmp_path / "teams")
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    code = main(["validate", str(SHIPPED), flag, str(path)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.splitlines() == ["error: " + ln.format(f=path) for ln in lines], err
+
+
+@pytest.mark.parametrize("argv, name", [(["validate", "--teams", ""], "--teams"),
+                                        (["validate", "--baseline", ""], "--baseline"),
+                                        (["fairness", ""], "TEAMS_FILE"),
+                                        (["run", ""], "EXPERIMENT")])
+def test_an_empty_input_path_is_named_as_such(capsys, argv, name):
+    """`validate --teams ""` said ".: file: cannot be read: Is a directory" (Path("") is the
+    working folder), where an empty output path says "an empty path"."""
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 2 and err.splitlines() == [f"error: '': {name}: an empty path: name a file"]
+
+
+def test_a_batch_of_this_run_under_another_number_is_named_and_kept(capsys, tmp_path):
+    """A sound batch copied in as batch-000099.parquet (beyond the run's 4) was deleted with
+    "was damaged (truncated or failing its checksum); playing it again": untrue, and the user's
+    file was gone. Now one line saying it does not belong to this run; every file is kept."""
+    from tests.test_runner import SMALL
+
+    shutil.copytree(SHIPPED.parent / "experiments" / "teams", tmp_path / "teams")
+    exp, out = tmp_path / "tiny.toml", tmp_path / "out"
+    exp.write_text(SMALL, encoding="utf-8")
+    argv = ["run", str(exp), "--jobs", "1", "--out", str(out), "--no-progress"]
+    assert main(argv) == 0
+    shutil.copy(out / "batch-000001.parquet", out / "batch-000099.parquet")
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    capsys.readouterr()
+    code = main(argv + ["--resume"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.splitlines() == [
+        f"error: {out}: --out: batch-000099.parquet does not belong to this run: it holds batch "
+        "1 of this run (whose file is batch-000001.parquet); move it away (it is not deleted), "
+        "or choose another --out"], err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before

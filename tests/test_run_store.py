@@ -86,7 +86,9 @@ def test_changed_inputs_are_named_when_the_manifest_explains_them(capsys, stored
     exp = exp_dir / "tiny.toml"
     exp.write_text(SMALL.replace("root_seed = 5", "root_seed = 6"), encoding="utf-8")
     code, _, err = _run(capsys, exp, out, "--resume")
-    assert code == 2 and ": root_seed: differs" in err and ": experiment_sha256: differs" in err
+    assert code == 2 and _errors(err) == [f"error: {exp}:3: root_seed: 6, but the run stored in "
+                                          f"{out} started with 5: restore it, or choose another "
+                                          "--out"], err
 
 
 def test_truncated_batch_is_replayed_and_corrupt_manifest_rebuilt(capsys, stored):

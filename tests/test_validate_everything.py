@@ -17,6 +17,8 @@ import pytest
 from sim.cli.main import main
 from tests.test_validation import SHIPPED, edit_toml, expect, parse, read_rows, write_rows
 
+ROOT = SHIPPED.parent
+
 CASES = [  # (file, old text, new text, field, message)
     ("rules.toml", "red_health_fraction = 0.5", "red_health_fraction = nan",
      "star.red_health_fraction", "not a finite number"),
@@ -222,3 +224,70 @@ def test_an_entity_note_is_text(capsys, tmp_path, name):
     _, err = capsys.readouterr()
     lines = [line for line in err.splitlines() if line.startswith("error:")]
     assert code == 2 and len(lines) == 1 and ".notes:" in lines[0] and name in lines[0], err
+
+
+def test_the_pool_experiment_arena_budget_names_is_validated(capsys, tmp_path):
+    """Stop 56 audit item 3: a copy of cards/ elsewhere passed validate, then power-levels
+    refused it (arena_budget.toml names experiments/rarity.toml beside the folder); a named
+    experiment with games = -5 passed too. Missing, it is a warning naming the file and field
+    (as a missing arena_budget.toml is: only three commands read it); broken, an error, and
+    power-levels refuses it with the same line."""
+    copy = Path(shutil.copytree(ROOT / "cards", tmp_path / "pl"))
+    code = main(["validate", str(copy)])
+    _, err = capsys.readouterr()
+    assert code == 0
+    assert (f"warning: {copy}: arena_budget.toml: levels.experiment: no experiment file "
+            f"{tmp_path / 'experiments' / 'rarity.toml'}") in err and "power-levels" in err, err
+    (tmp_path / "experiments").mkdir()
+    text = (ROOT / "experiments" / "rarity.toml").read_text(encoding="utf-8")
+    games = next(line for line in text.splitlines() if line.startswith("games ="))
+    (tmp_path / "experiments" / "rarity.toml").write_text(text.replace(games, "games = -5"),
+                                                          encoding="utf-8")
+    line = text.splitlines().index(games) + 1
+    for argv in (["validate", str(copy)], ["power-levels", "--games", "64", "--cards", str(copy),
+                                           "--out", str(tmp_path / "pl.csv")]):
+        code = main(argv)
+        _, err = capsys.readouterr()
+        errors = [ln for ln in err.splitlines() if ln.startswith("error:")]
+        assert code == 2 and len(errors) == 1, err
+        assert errors[0].startswith(f"error: {tmp_path / 'experiments' / 'rarity.toml'}:{line}: "
+                                    f"games: -5 out of range"), err
+
+
+def _rename_luffy(data: dict) -> None:
+    import hashlib
+
+    text = data["card_files"]["characters.csv"].replace("Luffy", "Luffo")
+    data["card_files"]["characters.csv"] = text  # its digest kept consistent: a sound copy
+    data["cards"]["characters.csv"] = hashlib.sha256(text.encode()).hexdigest()
+
+
+BASELINE_EDITS = [  # (edit of the shipped baseline, the field named)
+    (lambda d: d["matchups"]["example"].update(root_seed=-1), "matchups.example.root_seed"),
+    (lambda d: d["suite"].update(round=0), "suite.round"),
+    (lambda d: d["suite"].update(alpha=2.0), "suite.alpha"),
+    (lambda d: d["policies"].update(example=["junk"] * 4), "policies.example"),
+    (_rename_luffy, "card_files"),
+]
+
+
+@pytest.mark.parametrize("edit, field", BASELINE_EDITS, ids=[e[1] for e in BASELINE_EDITS])
+def test_a_baseline_the_gate_would_refuse_fails_validate(capsys, tmp_path, edit, field):
+    """Stop 56 audit item 3: validate --baseline accepted a negative root seed, a round of 0
+    games, alpha 2.0, players named "junk", and a copy of the cards without a card its teams
+    name (drift then refused it: "card_files: Luffy not in the baseline's cards"). Each is one
+    line naming the field; the shipped baseline still passes."""
+    import json
+
+    data = json.loads((ROOT / "reports" / "baseline.json").read_text(encoding="utf-8"))
+    edit(data)
+    path = tmp_path / "baseline.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code = main(["validate", str(ROOT / "cards"), "--baseline", str(path)])
+    _, err = capsys.readouterr()
+    errors = [ln for ln in err.splitlines() if ln.startswith("error:")]
+    assert code == 2 and len(errors) == 1, err
+    assert errors[0].startswith(f"error: {path}: {field}: "), err
+    code = main(["validate", str(ROOT / "cards"), "--baseline", str(ROOT / "reports" /
+                                                                   "baseline.json")])
+    assert code == 0, capsys.readouterr().err

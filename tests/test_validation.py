@@ -32,7 +32,9 @@ LINE = re.compile(r"^error: (?P<file>.+?):(?P<line>\d+): (?P<field>[^:]+): (?P<m
 
 @pytest.fixture
 def cards(tmp_path) -> Path:
-    """A private copy of the shipped card folder."""
+    """A private copy of the shipped card folder, with the experiments beside it (its
+    arena_budget.toml names experiments/rarity.toml, relative to the folder's parent)."""
+    shutil.copytree(SHIPPED.parent / "experiments", tmp_path / "experiments")
     return Path(shutil.copytree(SHIPPED, tmp_path / "cards"))
 
 

@@ -34,8 +34,10 @@ def load_teams(path: Path, cards) -> Teams:
     doc = TomlDoc.load_or_raise(Path(path))
     problems = doc.problems
     doc.unknown_keys((), {"teams"})
-    entries = doc.get(("teams",), list, fallback=[])
-    if len(entries) != TEAMS:
+    entries = doc.get(("teams",), list, fallback=None)
+    if entries is None:  # missing or not a list: said once, not again as "got 0"
+        entries = []
+    elif len(entries) != TEAMS:
         doc.add(("teams",), f"expected {TEAMS} [[teams]], got {len(entries)} (\"Each game of Board "
                             f"Wars is played with 4 teams\")")
     lowered = {n.lower(): i for i, n in enumerate(cards.names)}

@@ -182,13 +182,15 @@ class TomlDoc:
                 return fallback
             return default
         kinds = kind if isinstance(kind, tuple) else (kind,)
+        # NaN, overflow, a NUL: ``_scan`` said so when the file loaded; one line, so no "expected
+        # an integer, got nan" after "nan is not a finite number"
+        if self.reported(path):
+            return fallback
         if isinstance(value, bool) and bool not in kinds:
             self.add(path, f"expected {_kind_name(kinds)}, got {value!r}")
             return fallback
         if not isinstance(value, kinds):
             self.add(path, f"expected {_kind_name(kinds)}, got {value!r}")
-            return fallback
-        if self.reported(path):  # NaN, overflow, a NUL: ``_scan`` said so when the file loaded
             return fallback
         if choices is not None and value not in choices:
             self.add(path, f"unknown value {value!r}{suggest(str(value), [str(c) for c in choices])}; "

@@ -168,6 +168,24 @@ def cards_option(help: str = "Card folder (default: $BWLAB_CARDS, else ./cards).
     return click.option(*names, dest, type=CardFolder(), default=None, help=help)
 
 
+class InputFile(click.Path):
+    """A file the command reads (``--teams``, an experiment, a baseline): an empty path is one
+    line naming the option, as for an output. Why: ``Path("")`` is ``.``, so ``--teams ""``
+    said ``.: file: cannot be read: Is a directory``, naming neither the flag nor the mistake."""
+
+    def __init__(self):
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value, param, ctx):
+        if not str(value).strip():
+            name = (param.human_readable_name if isinstance(param, click.Argument)
+                    else _option_name(param))
+            raise InputError([Problem(repr(str(value)), None, name,
+                                      "an empty path: name a file")])
+        return super().convert(value, param, ctx)
+
+
+IN_FILE = InputFile()
 OUT_FILE = OutputPath(folder=False)
 OUT_FOLDER = OutputPath(folder=True)
 OUT_FILE_IN_NEW_FOLDER = OutputPath(new_folder=True)

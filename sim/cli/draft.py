@@ -3,7 +3,6 @@ a snake draft and Arena: The Contest's alternating pick order under its team bud
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import click
 
@@ -11,11 +10,11 @@ from sim.runner.limits import MAX_GAMES
 
 from ._json import json_text
 from ._numbers import counted
-from ._paths import cards_option
+from ._paths import IN_FILE, cards_option
 
 
 @click.command()
-@click.option("--pool", "pool_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--pool", "pool_file", type=IN_FILE, default=None,
               help="TOML file: cards = [20 card names].")
 @click.option("--random", "random_n", type=int, default=None,
               help="Draw a random pool of this many cards (20).")
@@ -48,6 +47,8 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
     from sim.engine.state.fields import POLICY_IDS
     from sim.runner.draft import POOL_SIZE, draft as run_draft, load_pool
 
+    from ._engine import ready_to_play
+
     if (pool_file is None) == (random_n is None):
         raise click.UsageError("give exactly one of --pool FILE and --random 20")
     if random_n is not None and random_n != POOL_SIZE:
@@ -64,13 +65,16 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
     else:
         rng = np.random.default_rng(np.random.SeedSequence([seed, 4]))
         pool = rng.choice(len(catalogue.cards), size=POOL_SIZE, replace=False).astype(np.int64)
-    levels = spec = None
+    levels = spec = pool_exp = None
     if alternating:
         from sim.catalogue.arena_budget import load_arena_budget
-        from sim.runner.budget import power_levels
+        from sim.runner.budget import levels_experiment, power_levels
 
         spec = load_arena_budget(catalogue.root)
-        levels = power_levels(catalogue, spec, policy, level_games)
+        pool_exp = levels_experiment(catalogue, spec, policy, level_games)
+    ready_to_play((), catalogue.root)  # every input checked: now the compile and the games
+    if pool_exp is not None:
+        levels = power_levels(catalogue, spec, policy, level_games, exp=pool_exp)
     result = run_draft(catalogue, pool, seed=seed, policy=policy, games=games, levels=levels,
                        arena=spec, budget=team_budget, proposals=proposals)
     data = draft_data(result, catalogue.cards.names, levels, spec)

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from ._json import json_text
-from ._paths import OUT_FILE, cards_option
+from ._paths import IN_FILE, OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option
 
 
@@ -179,10 +179,10 @@ def _raise_cap(result) -> str:
 
 
 @click.command()
-@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--baseline", type=IN_FILE,
               default=Path("reports/baseline.json"), show_default=True,
               help="The baseline to compare with (written by --update).")
-@click.option("--suite", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--suite", type=IN_FILE,
               default=Path("experiments/drift.toml"), show_default=True,
               help="The fixed suite: bounds and matchups.")
 @click.option("--games", type=click.IntRange(8, 1_000_000), default=None,
@@ -220,6 +220,7 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     from sim.runner.drift import check_baseline_matches, load_suite, run_gate
     from sim.runner.drift_limits import notes
 
+    from ._engine import ready_to_play
     from ._paths import check_output_file, distinct_paths
 
     for path, flag in ((junit, "--junit"), (baseline if update else None, "--baseline")):
@@ -238,10 +239,13 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
         spec = replace(spec, experiments=tuple(override(e, policy, budget)
                                                for e in spec.experiments))
     players = {e.name: list(e.policies) for e in spec.experiments}
+    base = None if update else _load_baseline(baseline)
+    if base is not None:  # its matchups against the suite's, before the compile and any game
+        check_baseline_matches(catalogue, spec, base, baseline)
+    # every input is read: neither output is one of them (a card file as --update's baseline)
+    ready_to_play({"--baseline": baseline if update else None, "--junit": junit}, catalogue.root)
     if update:
         return _update(catalogue, spec, players, baseline, fmt)
-    base = _load_baseline(baseline)
-    check_baseline_matches(catalogue, spec, base, baseline)  # before any word or game
     for line in notes(spec, base):  # a baseline shorter than the cap: said before the games
         click.echo(line, err=True)
     result = run_gate(catalogue, spec, base, baseline)  # progress: sim.runner.progress

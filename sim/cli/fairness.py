@@ -10,12 +10,12 @@ from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._numbers import FiniteFloatRange, counted
 from ._json import json_text
-from ._paths import cards_option
+from ._paths import IN_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 
 @click.command()
-@click.argument("teams_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("teams_file", type=IN_FILE)
 @click.option("--games", type=click.IntRange(8, MAX_GAMES), default=4000, show_default=True,
               help="Most games to play (a multiple of 4); stops earlier once settled.")
 @click.option("--round", "round_games", type=click.IntRange(8, MAX_GAMES), default=256,
@@ -41,7 +41,7 @@ from ._policy import POLICY_HELP, budget_option, policy_label
                    "(--games each); the first one play calls fair is the advice.")
 @click.option("--rating-games", type=click.IntRange(64, MAX_GAMES), default=2000, show_default=True,
               help="Games to fit the card ratings the --suggest search uses.")
-@click.option("--rating-experiment", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--rating-experiment", type=IN_FILE,
               default=Path("experiments/rarity.toml"), show_default=True,
               help="Pool experiment whose games fit those ratings.")
 @click.option("--team-budget", type=click.IntRange(5, 20), default=None,
@@ -82,8 +82,8 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
         policy = labels[0]
     catalogue = load_catalogue(cards)
     teams = load_teams(teams_file, catalogue.cards)
-    if suggest_k:  # checked before any game is played: a typo costs nothing
-        _pool_experiment(catalogue, rating_experiment, policy)
+    levels = _other_inputs(catalogue, policy, suggest_k, rating_experiment, team_budget,
+                           level_games)
     report = check_fairness(catalogue, teams, policy=policy, seed=seed, max_games=games,
                             round_games=round_games, boards=boards, tolerance=tolerance)
     v = report.verdict
@@ -96,7 +96,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
                                        rating_experiment, policy, seed, games, round_games,
                                        boards, tolerance))
     if team_budget is not None:
-        data["team_budget"] = _team_budget(catalogue, teams, team_budget, level_games, policy, v)
+        data["team_budget"] = _team_budget(catalogue, teams, team_budget, levels, v)
     if labels is not None:
         _by_player(data, labels, catalogue, teams, seed, games, round_games, boards, tolerance)
     if fmt == "json":
@@ -259,17 +259,36 @@ def _range(trial: dict) -> str:
     return f"{100 * lo:.1f}–{100 * hi:.1f} %"
 
 
-def _team_budget(catalogue, teams, n, level_games, policy, verdict) -> dict:
+def _other_inputs(catalogue, policy, suggest_k, rating_experiment, team_budget, level_games):
+    """Read every other input before the compile and any game, then compile if need be: the
+    pool experiment of --suggest, and for --team-budget ``arena_budget.toml`` with the pool
+    experiment it names (a missing one was found after the whole fairness check). Returns
+    (spec, experiment) of the levels, or None without --team-budget."""
+    from ._engine import ready_to_play
+
+    if suggest_k:
+        _pool_experiment(catalogue, rating_experiment, policy)
+    levels = None
+    if team_budget is not None:
+        from sim.catalogue.arena_budget import load_arena_budget
+        from sim.runner.budget import levels_experiment
+
+        spec = load_arena_budget(catalogue.root)
+        levels = spec, levels_experiment(catalogue, spec, policy, level_games)
+    ready_to_play((), catalogue.root)  # every input checked: now the compile and the games
+    return levels
+
+
+def _team_budget(catalogue, teams, n, levels, verdict) -> dict:
     """Arena's check beside the simulation: "The total power level of each team must equal 10 or
     less." Budget verdict: within (every team at most N) or over; it agrees with the simulation
     when within meets fair or over meets unfair (an open simulation decides nothing)."""
     from sim.analysis.fairness import FAIR, OPEN
     from sim.analysis.power_level import budget_check
-    from sim.catalogue.arena_budget import load_arena_budget
     from sim.runner.budget import power_levels
 
-    spec = load_arena_budget(catalogue.root)
-    table = power_levels(catalogue, spec, policy, level_games)
+    spec, exp = levels
+    table = power_levels(catalogue, spec, exp.policies[0], exp.games, exp=exp)
     check = budget_check(teams.cards, table.level, n, teams.names)
     if verdict.status == OPEN:
         agree = None

@@ -38,11 +38,13 @@ def ladder(games, players, seed, boards, alpha, fmt, cards):
     from sim.catalogue.loader import load_catalogue
     from sim.runner.ladder import DEFAULT_GAMES, DEFAULT_PLAYERS, play_ladder
 
+    from ._engine import ready_to_play
     from ._policy import policy_list
 
     labels = (policy_list(players, None, "--players", at_least=2) if players is not None
               else list(DEFAULT_PLAYERS))
     catalogue = load_catalogue(cards)
+    ready_to_play((), catalogue.root)  # every input checked: now the compile and the games
     r = play_ladder(catalogue, labels, games=games or DEFAULT_GAMES, seed=seed, boards=boards,
                     alpha=alpha)
     data = ladder_doc(r, seed, alpha)

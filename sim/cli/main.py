@@ -57,9 +57,10 @@ def cli():
     """Board Wars Lab: Monte Carlo simulation and balancing for Board Wars."""
 
 
-# commands that play games: on a machine (or a source version) whose kernels are not compiled
-# yet, they say so and compile them first, with progress on stderr (issue #23: "the first
-# bwlab play on a new machine compiles for minutes without a word")
+# commands that play games: each checks its input, then calls sim.cli._engine.ready_to_play,
+# which refuses an output naming an input and, on a machine (or a source version) whose kernels
+# are not compiled yet, says so and compiles them with progress on stderr (issue #23: "the first
+# bwlab play on a new machine compiles for minutes without a word"); bad input never waits
 ENGINE_COMMANDS = {"play", "run", "fairness", "rarity", "draft", "power-levels", "ladder",
                    "drift", "rulings", "report"}
 # commands that resume from files of their own (run's batches); every other engine command
@@ -69,46 +70,6 @@ OWN_RESUME = {"run"}
 # silenced by --quiet, which each of them takes (issue #23 item 1)
 PROGRESS_COMMANDS = ENGINE_COMMANDS | {"combat", "compare-systems", "demo", "replay"}
 QUIET_HELP = "No progress line on stderr (results and errors are unchanged)."
-
-
-def _compile_if_cold(quiet: bool = False) -> None:
-    """Compile the engine with progress on stderr when this source's cache is cold (called once
-    the command line has parsed: a typo or --help never waits for a compile). ``quiet``: no
-    word on stderr, only the wait."""
-    import os
-
-    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
-        return
-    from sim.runner import progress
-    from sim.runner.warm import STAGES, is_warm, warm
-
-    if is_warm():
-        return
-    from pathlib import Path
-
-    from sim._jit import JIT_CACHE_DIR
-
-    from ._paths import folder_problem
-
-    unwritable = folder_problem(Path(JIT_CACHE_DIR))
-    if unwritable:  # said even with --quiet: every later run would wait as long again
-        click.echo(f"bwlab: warning: the compiled-kernel cache {JIT_CACHE_DIR} {unwritable}: "
-                   f"the engine is compiled afresh on every run; point $BWLAB_JIT_CACHE at a "
-                   f"writable folder", err=True)
-    if not quiet:
-        click.echo("bwlab: compiling the game engine for this machine and source version (once; "
-                   "3-8 minutes on 2 cores)" if not unwritable else
-                   "bwlab: compiling the game engine (3-8 minutes on 2 cores)", err=True)
-    parts = sum(len(s) for s in STAGES)
-    # once for this source in this cache folder (sim/_jit.py): a clone elsewhere has its own
-    # .jit-cache unless $BWLAB_JIT_CACHE points both at one folder
-    with progress.stage("compiling the engine (once for this source)", parts, unit="parts",
-                        timed=False):
-        seconds = warm(stream=sys.stderr, verbose=False,  # the parts: the shared line's count
-                       on_part=lambda group, seconds: progress.advance(1))
-    if not quiet:
-        click.echo(f"bwlab: engine compiled in {seconds:.0f} s"
-                   + ("; later runs start at once" if not unwritable else ""), err=True)
 
 
 def _once_each(cmd):
@@ -138,8 +99,10 @@ def _once_each(cmd):
 
 def _with_progress(cmd, name: str):
     """``cmd`` taking ``--quiet`` (unless it has its own) and running inside a progress session
-    (:func:`sim.runner.progress.reporting`); a game-playing command first compiles the engine
-    if needed (:func:`_compile_if_cold`). ``run``'s ``--no-progress`` is the same as --quiet."""
+    (:func:`sim.runner.progress.reporting`); a game-playing command also inside its games
+    journal's session. The engine is compiled by the command itself, once its input is checked
+    (:func:`sim.cli._engine.ready_to_play`). ``run``'s ``--no-progress`` is the same as
+    --quiet."""
     if getattr(cmd, "_progress_wired", False):
         return cmd
     added = not any(p.name == "quiet" for p in cmd.params)
@@ -153,10 +116,7 @@ def _with_progress(cmd, name: str):
         quiet = bool(ctx.params.pop("quiet", False) if added else ctx.params.get("quiet"))
         quiet = quiet or bool(ctx.params.get("no_progress"))
         with reporting(name, quiet=quiet) as p:
-            if name not in ENGINE_COMMANDS:
-                return _body(ctx)
-            _compile_if_cold(quiet)
-            if name in OWN_RESUME:
+            if name not in ENGINE_COMMANDS or name in OWN_RESUME:
                 return _body(ctx)
             return _journaled(_body, ctx, p.say)
 

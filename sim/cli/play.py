@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import click
 
-from ._paths import OUT_FILE, OUT_FOLDER, cards_option, distinct_paths, outputs_clear
+from ._engine import inputs_inside, ready_to_play
+from ._paths import IN_FILE, OUT_FILE, OUT_FOLDER, cards_option, distinct_paths
 from ._policy import budget_option
 
 
@@ -27,7 +27,7 @@ def _policies(text: str, budget: int | None):
 
 
 @click.command()
-@click.option("--teams", "teams_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--teams", "teams_file", type=IN_FILE,
               default=None, help="Team file (TOML: 4 [[teams]] of 5 cards); default: random teams.")
 @click.option("--seed", type=int, required=True, help="Seed of the board and the dice.")
 @click.option("--policy", default="greedy", show_default=True,
@@ -63,7 +63,10 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
                                                                   apocalypse)
     if png_every is not None and png_every[0] < 1:
         raise click.BadParameter("N must be >= 1", param_hint="--png-every")
-    outputs_clear({"--log": log, "--gif": gif, "--html": html_out})  # none is an input
+    frames = [] if png_every is None else [
+        ("--png-every", f) for f in inputs_inside(png_every[1], ("rotation_*.png", "final.png"))]
+    ready_to_play([("--log", log), ("--gif", gif), ("--html", html_out)] + frames,
+                  catalogue.root)  # none is an input
     watch = png_every is not None or gif is not None or html_out is not None
     game = new_game(catalogue, team_cards, seed, apocalypse=apoc, log=log is not None or watch)
     ids = [s.id for s in specs]

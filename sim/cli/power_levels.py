@@ -49,7 +49,9 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
     from sim.catalogue.arena_budget import load_arena_budget
     from sim.catalogue.loader import load_catalogue
     from sim.atomic import write_text
-    from sim.runner.budget import power_levels as fit_levels, validate_budget
+    from sim.runner.budget import levels_experiment, power_levels as fit_levels, validate_budget
+
+    from ._engine import ready_to_play
 
     if sets == 1:
         raise click.BadParameter("at least 2 game sets", param_hint="--validate-budget")
@@ -59,14 +61,11 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
     policy = policy_label(policy, budget)
     catalogue = load_catalogue(cards)
     spec = load_arena_budget(catalogue.root)
-    table = fit_levels(catalogue, spec, policy, games)
-    names, rarities = catalogue.cards.names, catalogue.rules.rarities
-    rows = [{"card": names[c], "rarity": rarities[int(catalogue.cards.rarity[c])],
-             "level": int(table.level[c]), "level_low": int(table.level_low[c]),
-             "level_high": int(table.level_high[c]), "rating": round(float(table.rating[c]), 4),
-             "rating_low": round(float(table.rating_low[c]), 4),
-             "rating_high": round(float(table.rating_high[c]), 4),
-             "games_held": int(table.held[c])} for c in range(len(names))]
+    exp = levels_experiment(catalogue, spec, policy, games)
+    ready_to_play({"--out": out}, catalogue.root)  # all inputs read: --out is none of them
+    table = fit_levels(catalogue, spec, policy, games, exp=exp)
+    names = catalogue.cards.names
+    rows = _rows(catalogue, table)
     buf = io.StringIO()
     writer = csv.DictWriter(buf, COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -107,6 +106,17 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
         click.echo("")
         for line in validation_lines(check):
             click.echo(line)
+
+
+def _rows(catalogue, table) -> list[dict]:
+    """Each card's level and rating (the CSV's rows, the JSON's cards)."""
+    names, rarities = catalogue.cards.names, catalogue.rules.rarities
+    return [{"card": names[c], "rarity": rarities[int(catalogue.cards.rarity[c])],
+             "level": int(table.level[c]), "level_low": int(table.level_low[c]),
+             "level_high": int(table.level_high[c]), "rating": round(float(table.rating[c]), 4),
+             "rating_low": round(float(table.rating_low[c]), 4),
+             "rating_high": round(float(table.rating_high[c]), 4),
+             "games_held": int(table.held[c])} for c in range(len(names))]
 
 
 def _points(d) -> str:

@@ -12,7 +12,8 @@ import click
 from sim.runner.limits import MAX_GAMES
 
 from ._json import json_text
-from ._paths import OUT_FOLDER, cards_option, outputs_clear
+from ._engine import ready_to_play
+from ._paths import IN_FILE, OUT_FOLDER, cards_option
 from ._policy import POLICY_HELP, budget_option
 from .rarity_output import card_frame, echo_table, json_doc, policy_frame, rarity_ranges
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # numpy is imported when a command runs, not for --help
 
 
 @click.command()
-@click.option("--experiment", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--experiment", type=IN_FILE,
               default=Path("experiments/rarity.toml"), show_default=True,
               help="A pool experiment (teams drawn from the cards).")
 @click.option("--games", type=click.IntRange(8, MAX_GAMES), default=None,
@@ -80,7 +81,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     # --remedy-card names are checked now, before any game is played
     only = {_card(catalogue, n) for n in remedy_cards} if remedy_cards else None
     written = ["rarity_cards.csv"] + (["rarity_policies.csv"] if len(players or ()) > 1 else [])
-    outputs_clear([("--out", out / name) for name in written])  # before the games: all or none
+    ready_to_play([("--out", out / name) for name in written], catalogue.root)  # all or none
     run = _play(catalogue, exp, ablation, players, replicates, correction)
     if remedy:
         run.fixes = _remedies(catalogue, exp, run, curve, remedy_games, only)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FILE, cards_option, distinct_paths, outputs_clear
+from ._paths import IN_FILE, OUT_FILE, cards_option, distinct_paths, outputs_clear
 
 
 @click.command()
-@click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("log", type=IN_FILE)
 @click.option("--rules/--no-rules", default=False, help="Also print the rule each event applies.")
 @click.option("--gif", "gif", type=OUT_FILE, default=None,
               help="Also write an animated GIF of the game on the board, one frame per turn.")

@@ -8,7 +8,7 @@ import click
 
 from sim.runner.limits import MAX_GAMES
 
-from ._paths import OUT_FOLDER, cards_option, outputs_clear
+from ._paths import IN_FILE, OUT_FOLDER, cards_option
 
 
 @click.command()
@@ -23,20 +23,20 @@ from ._paths import OUT_FOLDER, cards_option, outputs_clear
               help="Games of the fairness section (a multiple of 4: duplicate blocks).")
 @click.option("--rating-games", type=click.IntRange(0, MAX_GAMES), default=2000, show_default=True,
               help="Games for the card-ratings section (0 to skip).")
-@click.option("--rating-experiment", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--rating-experiment", type=IN_FILE,
               default=Path("experiments/rarity.toml"), show_default=True,
               help="The experiment whose games fit the card ratings.")
 @click.option("--remedy-games", type=click.IntRange(0, MAX_GAMES), default=0, show_default=True,
               help="Replay budget per rating outlier for its remedy (the smallest stat change "
                    "that brings it into its band; 0 to skip, as it replays games).")
-@click.option("--rulings", "rulings", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--rulings", "rulings", type=IN_FILE,
               default=None, help="Results of `bwlab rulings --out FILE`: adds the section "
                                  "'Which house rulings matter' (nothing is replayed).")
 @click.option("--suggest", "suggest_k", type=click.IntRange(0, 10), default=0, show_default=True,
               help="When the teams do not play fair: search up to K card swaps and confirm them "
                    "by duplicate play, as `bwlab fairness --suggest K` (0: not searched); "
                    "needs --rating-games 64 or more (the search's card ratings).")
-@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--baseline", type=IN_FILE, default=None,
               help="A drift baseline (e.g. reports/baseline.json): replays the drift suite "
                    "(experiments/drift.toml) and adds the drift section and its status.")
 @click.option("--policies", "players", default=None, metavar="SPEC,SPEC,...",
@@ -50,10 +50,10 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
     confirmed by play, card ratings in play, (--remedy-games) the outliers' remedies, the rarity
     power curve, (--baseline) drift, (--rulings) which house rulings matter, the combat tables
     and exact vs Monte Carlo; a provenance footer says where every number came from."""
-    from sim.catalogue.loader import load_catalogue
-    from sim.catalogue.teams import load_teams
     from sim.report.lab_report import write_report
     from sim.runner.progress import stage
+
+    from ._engine import ready_to_play
 
     if fairness_games % 4:
         raise click.BadParameter("must be a multiple of 4", param_hint="--fairness-games")
@@ -68,12 +68,34 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
         from ._policy import policy_list
 
         labels = policy_list(players, None, "--policies")
-    from sim.report.lab_report import ALWAYS_WRITTEN
+    catalogue, teams, suggest, drift_inputs = _inputs(
+        cards, teams_file, rulings, baseline, suggest_k, rating_experiment, rating_games,
+        remedy_games, seed, fairness_games)
+    written = _written(teams is not None, labels, suggest, rating_games, remedy_games,
+                       baseline, rulings)
+    # every input is read: no report file replaces one, and none is a folder or a device
+    ready_to_play([("--out", Path(out) / name) for name in written], catalogue.root)
+    drift = _drift(catalogue, *drift_inputs) if drift_inputs is not None else None
+    with stage("building the report"):  # its games' stages count inside (sim.runner.progress)
+        path = write_report(catalogue, out, seed=seed, teams=teams,
+                            fairness_games=fairness_games, rating_games=rating_games,
+                            rating_experiment=rating_experiment, remedy_games=remedy_games,
+                            rulings=rulings, policy=POLICY, suggest=suggest, drift=drift,
+                            players=labels)
+    click.echo(f"Report: {path.resolve()}")
 
-    # a folder or a device in the way fails before the games
-    outputs_clear([("--out", Path(out) / name) for name in ALWAYS_WRITTEN])
+
+def _inputs(cards, teams_file, rulings, baseline, suggest_k, rating_experiment, rating_games,
+            remedy_games, seed, fairness_games) -> tuple:
+    """Every file the report reads, loaded and checked before any game (the rating experiment
+    was once read after the fairness games, the power curve after the drift gate's): the
+    catalogue, the teams (None: no fairness section), the swap search and the drift gate's
+    (baseline, its path, the suite) or None."""
+    from sim.catalogue.loader import load_catalogue
+    from sim.catalogue.teams import load_teams
+
     catalogue = load_catalogue(cards)
-    if rulings is not None:  # a bad file fails before the report's games are played
+    if rulings is not None:
         from sim.report.rulings_section import load_results
 
         load_results(rulings)
@@ -85,14 +107,40 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
     if suggest_k and teams is not None:
         suggest = _suggester(catalogue, teams, suggest_k, rating_experiment, seed, fairness_games,
                              rating_games)
-    drift = _drift(catalogue, baseline) if baseline is not None else None
-    with stage("building the report"):  # its games' stages count inside (sim.runner.progress)
-        path = write_report(catalogue, out, seed=seed, teams=teams,
-                            fairness_games=fairness_games, rating_games=rating_games,
-                            rating_experiment=rating_experiment, remedy_games=remedy_games,
-                            rulings=rulings, policy=POLICY, suggest=suggest, drift=drift,
-                            players=labels)
-    click.echo(f"Report: {path.resolve()}")
+    if rating_games:
+        from sim.engine.state.fields import POLICY_IDS
+        from sim.runner.experiment import load_experiment
+
+        load_experiment(rating_experiment, catalogue.cards, tuple(POLICY_IDS), games=rating_games)
+    _power_curve(catalogue, bool(remedy_games and rating_games))
+    drift_inputs = _drift_inputs(catalogue, baseline) if baseline is not None else None
+    return catalogue, teams, suggest, drift_inputs
+
+
+def _power_curve(catalogue, remedy: bool) -> None:
+    """The power curve the report reads (with ``[remedy]`` when remedies are asked for)."""
+    from sim.catalogue.diagnostics import Problems
+    from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve
+
+    problems = Problems()
+    path = catalogue.root / POWER_CURVE_FILE
+    curve = load_power_curve(path, catalogue.rules, problems)
+    if remedy and curve is not None and curve.remedy is None:
+        problems.add(path, None, "remedy",
+                     "missing [remedy] table: the stats and steps the remedy search may try")
+    problems.raise_if_any()
+
+
+def _written(teams, players, suggest, rating_games, remedy_games, baseline, rulings) -> list:
+    """The files this report will write into --out (sim.report.lab_report)."""
+    from sim.report.lab_report import ALWAYS_WRITTEN
+
+    optional = (("fairness.csv", teams), ("players.csv", teams and players),
+                ("swaps.csv", suggest is not None), ("card_ratings.csv", rating_games),
+                ("rarity_remedies.csv", rating_games and remedy_games),
+                ("drift.csv", baseline is not None), ("rulings.csv", rulings is not None),
+                ("rulings_endings.csv", rulings is not None))
+    return list(ALWAYS_WRITTEN) + [name for name, written in optional if written]
 
 
 POLICY = "greedy"   # the player of the report's fairness check and swap search
@@ -110,15 +158,26 @@ def _suggester(catalogue, teams, k, rating_experiment, seed, games, rating_games
                             games, games, 256, 0.05)
 
 
-def _drift(catalogue, baseline: Path):
-    """The drift gate on the shipped suite (as `bwlab drift --baseline FILE`): its result, its
-    conclusion in words, and the baseline's path, for the report's drift section."""
+def _drift_inputs(catalogue, baseline: Path) -> tuple:
+    """The drift gate's inputs (as `bwlab drift --baseline FILE`): the baseline, read and
+    checked against the shipped suite before any game, its path and the suite."""
     from sim.engine.state.fields import POLICY_IDS
-    from sim.runner.drift import load_suite, run_gate
+    from sim.runner.drift import check_baseline_matches, load_suite
 
-    from .drift import _conclusion, _load_baseline
+    from .drift import _load_baseline
 
     base = _load_baseline(baseline)
     spec = load_suite(Path("experiments/drift.toml"), catalogue.cards, tuple(POLICY_IDS))
+    check_baseline_matches(catalogue, spec, base, baseline)
+    return base, baseline, spec
+
+
+def _drift(catalogue, base: dict, baseline: Path, spec):
+    """The drift gate on the shipped suite: its result, its conclusion in words, and the
+    baseline's path, for the report's drift section."""
+    from sim.runner.drift import run_gate
+
+    from .drift import _conclusion
+
     result = run_gate(catalogue, spec, base, baseline)  # progress: sim.runner.progress
     return result, _conclusion(result), baseline

@@ -14,13 +14,14 @@ import click
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._balance_text import balance_text, change_lines, shares
-from ._paths import OUT_FILE, cards_option, outputs_clear
+from ._engine import ready_to_play
+from ._paths import IN_FILE, OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 
 @click.command()
-@click.option("--alternatives", "alternatives_file", type=click.Path(dir_okay=False,
-              path_type=Path), default=Path("experiments/rulings.toml"), show_default=True,
+@click.option("--alternatives", "alternatives_file", type=IN_FILE,
+              default=Path("experiments/rulings.toml"), show_default=True,
               help="The ruling alternatives and the study ([study]) to replay under each.")
 @click.option("--games", type=click.IntRange(8, MAX_GAMES), default=None,
               help="Fairness games per rule set (a multiple of 4; default: [study]).")
@@ -62,10 +63,11 @@ def rulings(alternatives_file, games, boards, rating_games, seed, policy, budget
             raise click.BadParameter(f"no alternative of {', '.join(unknown)} in "
                                      f"{alternatives_file}", param_hint="--only")
         spec = replace(spec, alternatives=tuple(a for a in spec.alternatives if a.key in only))
-    outputs_clear({"--out": out})  # not the alternatives file itself (nor a folder)
     cfg = StudyConfig.from_file(spec, fairness_games=games, fairness_boards=boards,
                                 rating_games=rating_games, seed=seed, policy=label)
-    doc = run_rulings(spec, cfg, Path(cards) if cards else default_cards_dir())
+    root = Path(cards) if cards else default_cards_dir()
+    # --out: not the alternatives file, a card file or a study file (all read by then)
+    doc = run_rulings(spec, cfg, root, ready=lambda: ready_to_play({"--out": out}, root))
     if out is not None:
         # strict JSON: a score with no value is null, which `report --rulings` reads back as
         # NaN (sim/report/rulings_section.nan_for_null)

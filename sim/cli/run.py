@@ -6,12 +6,12 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FOLDER, cards_option, check_output_folder
+from ._paths import IN_FILE, OUT_FOLDER, cards_option, check_output_folder
 from ._policy import POLICY_HELP, budget_option
 
 
 @click.command()
-@click.argument("experiment", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("experiment", type=IN_FILE)
 @click.option("--games", type=int, default=None, help="Override the number of games.")
 @click.option("--jobs", type=click.IntRange(1, None), default=None,
               help="Worker processes (default: all cores; capped at them unless --force-jobs); "
@@ -69,11 +69,33 @@ def run(experiment, games, jobs, force_jobs, out, resume, backend, scheduler, tl
         click.echo(notice, err=True)
     client = _client(scheduler, tls_ca_file, tls_cert, tls_key) if backend == "dask" else None
     try:
+        _outputs_clear(out, cards_root)
         _play(exp, experiment, games, cards_root, out, resume, jobs, client, no_progress,
               policies)
     finally:
         if client is not None:
             client.close()
+
+
+def _outputs_clear(out: Path, cards_root: Path) -> None:
+    """Refuse a result folder whose files would replace an input (the experiment saved as
+    ``OUT/manifest.json``, its team file as ``OUT/cards.csv``), or that is the card folder (a
+    ``cards.csv`` there changes the cards every later run reads), before anything is written
+    or any batch played."""
+    import os
+
+    from sim.catalogue.diagnostics import InputError, Problem
+    from sim.runner.store import MANIFEST
+
+    from ._engine import inputs_inside
+    from ._paths import outputs_clear
+
+    if os.path.realpath(out) == os.path.realpath(cards_root):
+        raise InputError([Problem(str(out), None, "--out", "is the card folder; the run's "
+                                  "files (cards.csv, batches) would join its cards: name another "
+                                  "folder")])
+    outputs_clear([("--out", path) for path in
+                   inputs_inside(out, (MANIFEST, "cards.csv", "batch-*.parquet"))])
 
 
 def _client(scheduler, ca_file, cert, key):
@@ -96,8 +118,11 @@ def _play(exp, experiment, games, cards_root, out, resume, jobs, client, no_prog
     """Open the store (refusing a clash, locking the folder), play and summarise, release."""
     from sim.runner.store import RunStore
 
-    store = RunStore.open(out, exp, cards_root, resume)
+    from ._engine import ready_to_play
+
+    store = RunStore.open(out, exp, cards_root, resume)  # the folder's batches: checked
     try:
+        ready_to_play()  # every input is checked: now the compile (if need be) and the games
         _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_progress,
                    policies, resume)
     finally:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import click
 
+from ._paths import IN_FILE
+
 
 def _gather(problems, loader, *args):
     """``loader(*args)``, its problems (raised as InputError) added to ``problems``; None then."""
@@ -27,20 +29,20 @@ def _gather(problems, loader, *args):
 
 @click.command()
 @click.argument("path", required=False, type=click.Path(path_type=Path))
-@click.option("--teams", "teams_files", multiple=True, type=click.Path(path_type=Path),
+@click.option("--teams", "teams_files", multiple=True, type=IN_FILE,
               help="A team file to check against the cards too (repeatable).")
-@click.option("--experiment", "experiments", multiple=True, type=click.Path(path_type=Path),
+@click.option("--experiment", "experiments", multiple=True, type=IN_FILE,
               help="An experiment file to check too, with its team files: a run, rarity or report "
                    "experiment, a drift suite or a rulings study (repeatable).")
-@click.option("--weights", "weights_files", multiple=True, type=click.Path(path_type=Path),
+@click.option("--weights", "weights_files", multiple=True, type=IN_FILE,
               help="A greedy weights file to check too (greedy:weights=FILE, docs/ai.md; "
                    "repeatable).")
-@click.option("--pool", "pool_files", multiple=True, type=click.Path(path_type=Path),
+@click.option("--pool", "pool_files", multiple=True, type=IN_FILE,
               help="A draft pool file to check too (bwlab draft --pool; repeatable).")
-@click.option("--baseline", "baselines", multiple=True, type=click.Path(path_type=Path),
+@click.option("--baseline", "baselines", multiple=True, type=IN_FILE,
               help="A drift baseline to check too (bwlab drift --baseline; repeatable).")
 @click.option("--rulings-results", "rulings_results", multiple=True,
-              type=click.Path(path_type=Path),
+              type=IN_FILE,
               help="A results file of bwlab rulings --out to check too (bwlab report --rulings; "
                    "repeatable).")
 def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tuple[Path, ...],
@@ -81,7 +83,9 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
     else:
         absent.append(f"no {PEERS_FILE}: compare-systems and combat --system need it")
     if (root / ARENA_BUDGET_FILE).exists():  # Arena's Power Levels and budget (power-levels)
-        _gather(problems, load_arena_budget, root)
+        spec = _gather(problems, load_arena_budget, root)
+        if spec is not None and catalogue is not None:
+            absent += _levels_experiment(problems, catalogue, spec)
     else:
         absent.append(f"no {ARENA_BUDGET_FILE}: power-levels and draft need it")
     if catalogue is not None:
@@ -109,6 +113,22 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
                f"{len(catalogue.items)} items, {len(apocalypses.names)} Apocalypses"
                + (f"; {len(warnings)} card(s) outside their rarity band" if warnings else "")
                + (f"; also ok: {', '.join(checked)}" if checked else ""))
+
+
+def _levels_experiment(problems, catalogue, spec) -> list[str]:
+    """The pool experiment ``arena_budget.toml`` names, read as power-levels reads it (a bad one
+    is a problem). A missing one is a warning, as a missing arena_budget.toml is: only
+    power-levels, draft and fairness --team-budget read it, and a card folder copied elsewhere
+    to try a change leaves the experiments behind. The warning names the file and field."""
+    from sim.catalogue.arena_budget import ARENA_BUDGET_FILE
+    from sim.runner.budget import levels_experiment
+
+    if not Path(spec.experiment).is_file():
+        return [f"{ARENA_BUDGET_FILE}: levels.experiment: no experiment file {spec.experiment} "
+                f"(relative to the card folder's parent): power-levels, draft and fairness "
+                f"--team-budget refuse this folder"]
+    _gather(problems, levels_experiment, catalogue, spec, None)
+    return []
 
 
 def _other_files(problems, catalogue, pool_files, baselines, rulings_results) -> None:

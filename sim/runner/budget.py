@@ -60,12 +60,15 @@ class LevelTable:
     balance: object = None  # how the fit's games went (sim.analysis.balance.GameBalance)
 
 
-def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = None) -> LevelTable:
-    """Each card's Power Level from ``games`` (default: the file's) of the pool experiment."""
+def levels_experiment(catalogue, spec, policy: str | None = "greedy",
+                      games: int | None = None):
+    """The pool experiment ``arena_budget.toml`` names, loaded and checked with ``games``
+    (default: the file's) and ``policy`` (None: the file's players). Why apart: every command that fits levels loads it
+    with its other inputs, so a missing or bad file is refused before any game (and ``bwlab
+    validate`` checks it too)."""
     from sim.engine.state.fields import POLICY_IDS
 
     from .experiment import load_experiment, with_policy
-    from .rarity import play_pool, pool_balance, pool_boards, study
 
     games = spec.games if games is None else games
     if not Path(spec.experiment).is_file():  # named where it is set, not only as a lost path
@@ -73,7 +76,17 @@ def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = No
                                   f"no experiment file {spec.experiment} (a path relative to "
                                   f"the card folder's parent)")])
     exp = load_experiment(spec.experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
-    exp = with_policy(exp, policy)
+    return with_policy(exp, policy)
+
+
+def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = None,
+                 exp=None) -> LevelTable:
+    """Each card's Power Level from ``games`` (default: the file's) of the pool experiment
+    (``exp``: as :func:`levels_experiment` loaded it)."""
+    from .rarity import play_pool, pool_balance, pool_boards, study
+
+    exp = levels_experiment(catalogue, spec, policy, games) if exp is None else exp
+    games = exp.games
     per_game: dict = {}
     seat_cards, winner = play_pool(catalogue, exp, games=per_game, label="Power Levels: pool games")
     rarity = np.asarray(catalogue.cards.rarity, np.int64)

@@ -28,9 +28,9 @@ from sim.catalogue.diagnostics import InputError, Problem, Problems
 from sim.catalogue.tomldoc import TomlDoc
 
 from .drift_balance import matchup_balance, win_rates
-from .drift_baseline import (FORMAT, WINNER_CODES, card_files, changed_card_files,
-                             combat_changes, combat_snapshot, decode_games, encode_games,
-                             engine_record, materialise_cards, text_digest)
+from .drift_baseline import (FORMAT, SUITE_RANGES, WINNER_CODES, card_files,
+                             changed_card_files, combat_changes, combat_snapshot, decode_games,
+                             encode_games, engine_record, materialise_cards, text_digest)
 from .drift_interval import with_stopped_intervals
 from .drift_limits import limits, short_of_floor
 from .experiment import Experiment, load_experiment
@@ -57,16 +57,17 @@ class Suite:
 
 
 # the suite's game counts, each whole duplicate blocks: (name, the file's key, lowest, fallback)
-_GAME_COUNTS = (("max_games", "max_games", 8, 4096), ("min_games", "min_games", 8, 1024),
-                ("round_games", "round", 4, 128))
+_GAME_COUNTS = (("max_games", "max_games", 4096), ("min_games", "min_games", 1024),
+                ("round_games", "round", 128))
 
 
 def _suite_numbers(doc: TomlDoc) -> dict:
-    numbers = {"delta_elo": doc.get(("delta_elo",), (int, float), lo=5.0, hi=800.0, fallback=70.0),
-               "alpha": doc.get(("alpha",), (int, float), lo=1e-6, hi=0.5, fallback=0.05),
-               "beta": doc.get(("beta",), (int, float), lo=1e-6, hi=0.5, fallback=0.05)}
-    for name, key, lo, fallback in _GAME_COUNTS:
-        n = doc.get((key,), int, lo=lo, hi=1_000_000, fallback=fallback)
+    numbers = {key: doc.get((key,), SUITE_RANGES[key][0], lo=SUITE_RANGES[key][1],
+                            hi=SUITE_RANGES[key][2], fallback=fallback)
+               for key, fallback in (("delta_elo", 70.0), ("alpha", 0.05), ("beta", 0.05))}
+    for name, key, fallback in _GAME_COUNTS:
+        _, lo, hi = SUITE_RANGES[key]
+        n = doc.get((key,), int, lo=lo, hi=hi, fallback=fallback)
         if n % 4:
             doc.add((key,), f"{n} is not a multiple of 4 (duplicate blocks)")
             n = fallback  # reported once, here: not again by each matchup's games

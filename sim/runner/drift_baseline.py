@@ -44,6 +44,12 @@ GAME_FIELDS = ("outcomes", "rotations", "lead_changes")   # format 3: per game, 
 ELIMINATED = "eliminated"
 _SECTIONS = ("format", "engine", "cards", "card_files", "suite", "policies", "matchups",
              "metrics", "combat")
+# the suite's bounds (experiments/drift.toml, sim.runner.drift.load_suite), as the baseline's
+# "suite" section records them: name in the file -> (kind, lowest, highest)
+SUITE_RANGES = {"delta_elo": ((int, float), 5.0, 800.0), "alpha": ((int, float), 1e-6, 0.5),
+                "beta": ((int, float), 1e-6, 0.5), "max_games": (int, 8, 1_000_000),
+                "min_games": (int, 8, 1_000_000), "round": (int, 4, 1_000_000)}
+MAX_SEED = 2**63 - 1
 
 
 def engine_digest() -> str:
@@ -182,16 +188,43 @@ def _check_matchups(data: dict, add) -> None:
         if teams is not None and not (isinstance(teams, list) and len(teams) == 4 and all(
                 isinstance(t, list) and t and all(isinstance(c, str) for c in t) for t in teams)):
             add(f"matchups.{name}.teams", "must be 4 lists of card names")
+        seed = entry.get("root_seed")
+        if seed is not None and not (_count(seed) and seed <= MAX_SEED):
+            add(f"matchups.{name}.root_seed", f"must be a whole number in [0, {MAX_SEED}], not "
+                                              f"{seed!r}")
         if data["format"] >= 3:
             _check_games(name, entry, games, add)
 
 
 def _check_policies(data: dict, add) -> None:
-    """Each matchup's players: 4 player specs (text), as --update writes them."""
+    """Each matchup's players: 4 player specs, as --update writes them (a spelling the lab does
+    not know could never match a run's players: the gate would refuse the baseline later)."""
+    from sim.ai.spec import parse_policy
+
     for name, players in data["policies"].items():
         if not (isinstance(players, list) and len(players) == 4
                 and all(isinstance(p, str) and p for p in players)):
             add(f"policies.{name}", "must be a list of 4 player specs (e.g. \"greedy\")")
+            continue
+        for spec in dict.fromkeys(players):
+            try:
+                parse_policy(spec)
+            except ValueError as exc:
+                add(f"policies.{name}", str(exc))
+            except InputError:  # a weights file: the suite's own loader reads it, not this
+                pass
+
+
+def _check_suite(data: dict, add) -> None:
+    """The suite's bounds the baseline was played with, in the ranges a suite file allows."""
+    for key, (kind, lo, hi) in SUITE_RANGES.items():
+        value = data["suite"].get(key)
+        whole = kind is int
+        ok = (isinstance(value, kind) and not isinstance(value, bool)
+              and _finite(value, lo, hi) and (not whole or value % 4 == 0))
+        if key in data["suite"] and not ok:
+            what = f"a multiple of 4 in [{lo}, {hi}]" if whole else f"a number in [{lo:g}, {hi:g}]"
+            add(f"suite.{key}", f"must be {what}, not {value!r}")
 
 
 def _check_games(name: str, entry: dict, games, add) -> None:
@@ -257,6 +290,31 @@ def _check_cards(data: dict, add) -> None:
             add(f"engine.{key}", "missing")
 
 
+def _check_team_cards(data: dict, add) -> None:
+    """Every card a matchup's teams name is a card of the baseline's own ``characters.csv``:
+    the gate replays the baseline's cards by those names (``sim.runner.drift._cards_by_name``)
+    and once refused a renamed card only after the matchups before it had played. A copy the
+    engine can no longer load is not checked: the gate then says so and replays nothing."""
+    import tempfile
+
+    from sim.catalogue.loader import load_catalogue
+
+    named = {c for entry in data["matchups"].values() if isinstance(entry, dict)
+             and isinstance(entry.get("teams"), list)
+             for team in entry["teams"] for c in team}
+    if not named:
+        return
+    with tempfile.TemporaryDirectory(prefix="bwlab-baseline-") as tmp:
+        try:
+            cards = load_catalogue(materialise_cards(data, Path(tmp) / "cards")).cards
+        except (InputError, ValueError, OSError):
+            return
+    missing = sorted(named - set(cards.names))
+    if missing:
+        add("card_files", f"{', '.join(missing)} not in the baseline's cards (its matchups' "
+                          f"teams name them): rewrite the baseline with --update")
+
+
 def validate_baseline(data, path: Path) -> None:
     """Raise InputError naming every problem of a parsed baseline file."""
     problems: list[Problem] = []
@@ -277,8 +335,10 @@ def validate_baseline(data, path: Path) -> None:
                       f"{', '.join(map(str, READABLE_FORMATS))} and writes {FORMAT}: rewrite it "
                       f"with --update")
     if not problems:
-        for check in (_check_matchups, _check_policies, _check_metrics, _check_combat,
-                      _check_cards):
+        for check in (_check_matchups, _check_policies, _check_suite, _check_metrics,
+                      _check_combat, _check_cards):
             check(data, add)
+    if not problems:  # the copy of the cards is sound: its cards hold the teams'
+        _check_team_cards(data, add)
     if problems:
         raise InputError(problems)

@@ -14,7 +14,8 @@ Format::
     boards = 100                       # distinct generated boards, reused in turn
     policies = ["greedy"]              # one for every seat, or four (seat 1 .. seat 4):
                                        # random, greedy, lookahead[:BUDGET]; greedy and
-                                       # lookahead take a :weights=FILE (docs/ai.md)
+                                       # lookahead take a :weights=FILE (docs/ai.md),
+                                       # relative to this file as teams are
     seating = "duplicate"              # "fixed" | "rotate" | "duplicate"
     teams = "teams/example.toml"       # fixed teams (relative to this file) ...
     [pool]                             # ... or teams drawn from a pool for every block of games
@@ -61,7 +62,9 @@ class Experiment:
     pool: np.ndarray | None         # int64[k] card indices to draw from
     draw: str
     path: str
-    digest: str                     # sha256 of the file: a resumed run must match it
+    digest: str                     # sha256 of the file's bytes (a drift baseline records it)
+    # sha256 of the file's parsed values: a resumed run must match it (a comment may change)
+    content_digest: str = ""
 
     @property
     def n_batches(self) -> int:
@@ -115,7 +118,15 @@ def load_experiment(path: Path, cards, policy_names, *, games: int | None = None
     problems.raise_if_any()
     return Experiment(name, description, n_games, root_seed, batch_size, boards, policies, seating,
                       teams, team_names, pool, draw, str(path),
-                      hashlib.sha256(path.read_bytes()).hexdigest())
+                      hashlib.sha256(path.read_bytes()).hexdigest(), content_digest(doc.data))
+
+
+def content_digest(data: dict) -> str:
+    """sha256 of a parsed TOML document's values. Why not the bytes: a run resumed after a
+    comment or a blank line was edited plays the very same games, and was refused."""
+    import json
+
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def _file_name(doc: TomlDoc, name: str) -> str:
@@ -132,7 +143,8 @@ def _file_name(doc: TomlDoc, name: str) -> str:
 
 def _policies(doc: TomlDoc, known) -> tuple[str, ...]:
     """Policy specs (``lookahead:16``) checked and spelled canonically: a stored result names
-    the exact player, budget included."""
+    the exact player, budget included. A ``weights=FILE`` is relative to this file, as
+    ``teams`` is (:func:`_weights_here`)."""
     from sim.ai.spec import parse_policy
 
     listed = doc.get(("policies",), list, default=["greedy"], fallback=["greedy"])
@@ -142,15 +154,40 @@ def _policies(doc: TomlDoc, known) -> tuple[str, ...]:
     labels = []
     for p in listed:
         try:
-            spec = parse_policy(p)
+            text = _weights_here(doc, p)
+            spec = parse_policy(text) if text is not None else None
         except ValueError as exc:
             doc.add(("policies",), str(exc))
-            labels.append("greedy")
-            continue
-        if spec.name not in known:
+            spec = None
+        except InputError as exc:  # the weights file's own lines, and where it is named
+            where = f"{doc.path}:{doc.line(('policies',))}"
+            doc.problems.extend(Problems([replace(q, message=f"{q.message} (a weights file named "
+                                                             f"in policies, {where})")
+                                          for q in exc.problems]))
+            spec = None
+        if spec is not None and spec.name not in known:
             doc.add(("policies",), f"unknown policy {p!r}; choose from {', '.join(known)}")
-        labels.append(spec.label)
+        labels.append("greedy" if spec is None else spec.label)
     return tuple(labels) * (TEAMS // len(listed))
+
+
+def _weights_here(doc: TomlDoc, text) -> str | None:
+    """``text`` with its ``weights=FILE`` found relative to the experiment file (as ``teams``),
+    named from the working folder (absolute outside it), so the stored spec finds it from any
+    worker; None after one problem on the policies line when there is no such file. Why: it was
+    found from the working folder, and a missing or broken file did not name the experiment."""
+    import os
+
+    raw = str(text)
+    head, sep, rel = raw.partition("weights=")
+    if not sep or not rel.strip() or Path(rel.strip()).is_absolute():
+        return raw
+    target = doc.referenced_file(("policies",), rel.strip(), Path(doc.path).parent,
+                                 "weights file", "this file")
+    if target is None:
+        return None
+    named = os.path.relpath(target)
+    return head + sep + (named if not named.startswith("..") else str(target.resolve()))
 
 
 def with_policy(exp: Experiment, policy: str | None = None, budget: int | None = None

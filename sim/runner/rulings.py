@@ -189,32 +189,63 @@ def prepare_all(rulings: RulingsFile, cards: Path, workdir: Path) -> list[tuple]
     return out
 
 
-def run_rulings(rulings: RulingsFile, cfg: StudyConfig, cards: Path) -> dict:
-    """The whole comparison as plain data (the JSON document; the text prints from it)."""
+def check_study(catalogue, cfg: StudyConfig) -> None:
+    """Load the study's team file and (with rating games) its pool experiment: InputError
+    before any game. Why: they were first read inside the book default's games, so a bad
+    experiment was refused after its fairness games."""
+    from sim.catalogue.teams import load_teams
+    from sim.engine.state.fields import POLICY_IDS
+
+    from .experiment import load_experiment
+
+    load_teams(cfg.teams, catalogue.cards)
+    if cfg.rating_games:
+        load_experiment(cfg.rating_experiment, catalogue.cards, tuple(POLICY_IDS),
+                        games=cfg.rating_games)
+
+
+def run_rulings(rulings: RulingsFile, cfg: StudyConfig, cards: Path, ready=None) -> dict:
+    """The whole comparison as plain data (the JSON document; the text prints from it).
+    ``ready()`` is called once every input (the book's cards, the study's files, each
+    alternative's card folder) is loaded and checked, before the first game: the CLI checks its
+    outputs against them there and compiles the engine."""
     from sim.catalogue.loader import load_catalogue
 
-    from .rulings_balance import ending_change, mark_endings, rule_set_balance
-    from .rulings_compare import compare, conclusion, rank
+    from .rulings_balance import mark_endings, rule_set_balance
+    from .rulings_compare import conclusion, rank
 
     book = load_catalogue(cards)
+    check_study(book, cfg)
     per_study = cfg.fairness_games + cfg.rating_games
     total = per_study * (1 + len(rulings.alternatives))
-    with tempfile.TemporaryDirectory(prefix="bwlab-rulings-") as tmp, \
-            progress.stage("rule sets", total):
+    with tempfile.TemporaryDirectory(prefix="bwlab-rulings-") as tmp:
         prepared = prepare_all(rulings, Path(cards), Path(tmp))
-        base = play_study(book, cfg, "book default")
-        results, changes = [], []
-        for k, (catalogue, alt) in enumerate(prepared, 1):
-            run = play_study(catalogue, cfg, f"[{k}/{len(prepared)}] {alt.label}")
-            changes.append(ending_change(base, run))
-            results.append({**compare(book, cfg, base, run, alt),
-                            "games_balance": rule_set_balance(run),
-                            "ending_change": changes[-1].as_dict()})
+        if ready is not None:
+            ready()
+        with progress.stage("rule sets", total):
+            base, results, changes = _play_rule_sets(book, cfg, prepared)
     mark_endings(results, changes)
     ranked = rank(results)
     return {"conclusion": conclusion(ranked), "study": _study_doc(cfg, base),
             "book_balance": rule_set_balance(base), "alternatives": ranked,
             "alternatives_file": str(rulings.path)}
+
+
+def _play_rule_sets(book, cfg: StudyConfig, prepared: list[tuple]) -> tuple:
+    """The study under the book's rules and under each prepared alternative: (the book's run,
+    each alternative's comparison, each one's change of endings)."""
+    from .rulings_balance import ending_change, rule_set_balance
+    from .rulings_compare import compare
+
+    base = play_study(book, cfg, "book default")
+    results, changes = [], []
+    for k, (catalogue, alt) in enumerate(prepared, 1):
+        run = play_study(catalogue, cfg, f"[{k}/{len(prepared)}] {alt.label}")
+        changes.append(ending_change(base, run))
+        results.append({**compare(book, cfg, base, run, alt),
+                        "games_balance": rule_set_balance(run),
+                        "ending_change": changes[-1].as_dict()})
+    return base, results, changes
 
 
 def _study_doc(cfg: StudyConfig, base: StudyRun) -> dict:

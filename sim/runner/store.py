@@ -35,6 +35,7 @@ from sim.catalogue.diagnostics import InputError, Problem
 from .experiment import Experiment
 
 MANIFEST = "manifest.json"
+CONTENT_KEY, LEGACY_KEY = "experiment_content_sha256", "experiment_sha256"
 # The manifest is derived, so it is rewritten at most this often while batches arrive (and at
 # the end): rewriting a list of 10**5 batches after every one of them would write gigabytes.
 MANIFEST_EVERY = 2.0
@@ -51,9 +52,10 @@ def cards_digest(root: Path) -> dict[str, str]:
 
 def run_identity(exp: Experiment, cards_root: Path) -> dict:
     """Everything a run's rows depend on. The teams are listed as card indices because the
-    experiment file names its team file: an edited team file must not pass as the same run."""
+    experiment file names its team file: an edited team file must not pass as the same run.
+    The experiment counts by its values (a comment edited mid-run changes no game)."""
     return {"package_version": __version__, "experiment": exp.name,
-            "experiment_sha256": exp.digest, "cards": cards_digest(cards_root),
+            CONTENT_KEY: exp.content_digest, "cards": cards_digest(cards_root),
             "root_seed": exp.root_seed, "games": exp.games, "batch_size": exp.batch_size,
             "n_batches": exp.n_batches, "policies": list(exp.policies),
             "seating": exp.seating, "boards": exp.boards,
@@ -65,6 +67,13 @@ def identity_digest(identity: dict) -> str:
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
 
+def legacy_identity(identity: dict, exp: Experiment) -> dict:
+    """The identity as bwlab wrote it before 2026-12 (the experiment file's bytes, under
+    ``experiment_sha256``): a run it stored is still this run when the file is unchanged."""
+    old = {k: v for k, v in identity.items() if k != CONTENT_KEY}
+    return {**old, LEGACY_KEY: exp.digest}
+
+
 @dataclass
 class Scan:
     """What a folder holds, batch by batch: this run's sound batches, damaged files, and files
@@ -74,6 +83,7 @@ class Scan:
     damaged: list[Path] = field(default_factory=list)
     foreign: dict[Path, str | None] = field(default_factory=dict)
     unreadable: dict[Path, str] = field(default_factory=dict)   # path -> why (never deleted)
+    stray: dict[Path, str] = field(default_factory=dict)   # this run's, misnumbered: never deleted
 
 
 @dataclass
@@ -87,6 +97,8 @@ class RunStore:
     removed: list[str] = field(default_factory=list)   # damaged batches deleted on resume
     saved_at: float = float("-inf")                     # time.monotonic() of the last save
     lock_fd: int | None = None                          # the folder's lock (see _lock)
+    legacy: str = ""    # this run's digest as an older bwlab computed it (legacy_identity)
+    cards_root: Path | None = None                      # the card folder the run reads
 
     @classmethod
     def open(cls, out: Path, exp: Experiment, cards_root: Path, resume: bool) -> "RunStore":
@@ -95,7 +107,9 @@ class RunStore:
         or another run is writing there. With ``--resume`` damaged batches and stale temporary
         files are deleted (the batches are played again)."""
         identity = run_identity(exp, cards_root)
-        store = cls(Path(out), identity, identity_digest(identity))
+        store = cls(Path(out), identity, identity_digest(identity),
+                    legacy=identity_digest(legacy_identity(identity, exp)),
+                    cards_root=Path(cards_root))
         store.out.mkdir(parents=True, exist_ok=True)  # validation is done: an empty folder
         store._lock()
         try:
@@ -114,8 +128,13 @@ class RunStore:
                                       f"{p.name} cannot be read ({why}); make it readable, "
                                       "or choose another --out")
                               for p, why in scan.unreadable.items()])
+        if scan.stray:  # a copy of one of this run's batches: the user's file, not damage
+            raise InputError([Problem(str(self.out), None, "--out",
+                                      f"{p.name} does not belong to this run: it {why}; move "
+                                      "it away (it is not deleted), or choose another --out")
+                              for p, why in scan.stray.items()])
         if scan.foreign:
-            raise InputError(self._foreign_problems(scan, manifest))
+            raise InputError(self._foreign_problems(scan, manifest, exp))
         if (scan.ours or scan.damaged) and not resume:
             raise InputError([Problem(str(self.out), None, "--out",
                                       f"a run is already here ({len(scan.ours)} of "
@@ -131,7 +150,7 @@ class RunStore:
             self.removed.append(path.name)
         self._remove_temp_files()
         self.stored = scan.ours
-        if manifest and manifest.get("run_digest") == self.digest:
+        if manifest and manifest.get("run_digest") in (self.digest, self.legacy):
             self.started = manifest.get("started", self.started)
         if scan.ours:
             self._save()  # a lost, corrupt or stale manifest is rebuilt from the batches now
@@ -171,8 +190,11 @@ class RunStore:
         scan = Scan()
         for path in sorted(self.out.glob("batch-*.parquet")):
             verdict = self._check(path, full)
-            if isinstance(verdict, tuple) and verdict[0] == "unreadable":
+            kind = verdict[0] if isinstance(verdict, tuple) else None
+            if kind == "unreadable":
                 scan.unreadable[path] = verdict[1]
+            elif kind == "stray":
+                scan.stray[path] = verdict[1]
             elif verdict == "damaged":
                 scan.damaged.append(path)
             elif isinstance(verdict, dict):
@@ -182,9 +204,11 @@ class RunStore:
         return scan
 
     def _check(self, path: Path, full: bool):
-        """``"damaged"``, ``("unreadable", why)``, ``("foreign", digest)`` or ``{"batch", "games",
-        "seconds"}``. Why "unreadable" apart: a file this process may not open (its permissions,
-        a dangling link) could be another run's; deleting it as damaged could lose that run."""
+        """``"damaged"``, ``("unreadable", why)``, ``("stray", why)``, ``("foreign", digest)`` or
+        ``{"batch", "games", "seconds"}``. Why "unreadable" apart: a file this process may not
+        open (its permissions, a dangling link) could be another run's; deleting it as damaged
+        could lose that run. Why "stray": a sound batch of this run under another number (a
+        copy) is a user's file, not damage; it was deleted as "damaged" and played again."""
         if not path.is_dir():  # a folder is "damaged", named and never deleted by _adopt
             try:
                 if not stat.S_ISREG(os.stat(path).st_mode):  # opening a pipe waits for ever
@@ -201,7 +225,7 @@ class RunStore:
             return "damaged"  # truncated (no footer) or a page that fails its checksum
         kv = meta.metadata or {}
         digest = kv.get(DIGEST_KEY, b"").decode(errors="replace") or None
-        if digest != self.digest:
+        if digest not in (self.digest, self.legacy):
             return ("foreign", digest)
         try:
             b = int(kv[BATCH_KEY])
@@ -209,21 +233,26 @@ class RunStore:
         except (KeyError, ValueError):
             return "damaged"
         n_batches, size, games = (self.identity[k] for k in ("n_batches", "batch_size", "games"))
-        if path.name != self.batch_path(b).name or not 0 <= b < n_batches or \
-                meta.num_rows != min(games, (b + 1) * size) - b * size:
-            return "damaged"
+        if not 0 <= b < n_batches or meta.num_rows != min(games, (b + 1) * size) - b * size:
+            return ("stray", f"holds {meta.num_rows} games as batch {b}, which this run of "
+                             f"{n_batches} batches does not have")
+        if path.name != self.batch_path(b).name:
+            return ("stray", f"holds batch {b} of this run (whose file is "
+                             f"{self.batch_path(b).name})")
         return {"batch": b, "games": meta.num_rows, "seconds": round(seconds, 4)}
 
-    def _foreign_problems(self, scan: Scan, manifest: dict | None) -> list[Problem]:
+    def _foreign_problems(self, scan: Scan, manifest: dict | None, exp: Experiment
+                          ) -> list[Problem]:
         """One line for a folder of another run's batches; with its manifest, one line per
-        input that changed (which is what a user resuming after an edit needs to know)."""
+        input that changed, in the file where it changed (:mod:`.store_changes`), which is
+        what a user resuming after an edit needs to know."""
+        from .store_changes import changed_inputs
+
         digests = set(scan.foreign.values())
         if manifest and manifest.get("run_digest") in digests:
-            changed = [k for k, v in self.identity.items() if manifest.get(k) != v]
+            changed = changed_inputs(self.identity, manifest, exp, self.out, self.cards_root)
             if changed:
-                return [Problem(str(self.out / MANIFEST), None, k, "differs from the run stored "
-                                "here (inputs changed since it started); choose another --out")
-                        for k in changed]
+                return changed
         first = next(iter(scan.foreign))
         what = ("carry no run digest (written by another program or an older bwlab)"
                 if None in digests else "belong to another experiment or other inputs")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from sim.cli.main import main
+from tests._drift_kit import private_lab
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = 1024  # games per matchup in these tests (the shipped suite caps at 4096)
@@ -20,16 +21,8 @@ QUICK = 1024  # games per matchup in these tests (the shipped suite caps at 4096
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
     """A private copy of cards/ and experiments/ and a baseline made from them (cap 1024 games)."""
-    tmp = tmp_path_factory.mktemp("drift")
-    cards = Path(shutil.copytree(ROOT / "cards", tmp / "cards"))
-    exps = Path(shutil.copytree(ROOT / "experiments", tmp / "experiments"))
-    suite = exps / "drift.toml"
-    suite.write_text(suite.read_text().replace("max_games = 4096", f"max_games = {QUICK}"))
-    baseline = tmp / "baseline.json"
-    code = main(["drift", "--cards", str(cards), "--suite", str(suite), "--baseline",
-                 str(baseline), "--update", "--quiet"])
-    assert code == 0
-    return cards, suite, baseline
+    return private_lab(tmp_path_factory.mktemp("drift"), {"max_games = 4096":
+                                                          f"max_games = {QUICK}"})
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ import pytest
 from sim.analysis.paired import DRIFT_UP, NO_DRIFT, OPEN, PairedDrift
 from sim.runner.drift import GateResult, MetricResult
 from tests._cli_kit import run
+from tests._drift_kit import private_lab
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOOR, CAP = 64, 256  # the small suite's min_games and max_games
@@ -25,19 +26,9 @@ FLOOR, CAP = 64, 256  # the small suite's min_games and max_games
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
     """Private cards, a suite with min_games 64 and max_games 256, and its full baseline."""
-    from sim.cli.main import main
-
-    tmp = tmp_path_factory.mktemp("drift_messages")
-    cards = Path(shutil.copytree(ROOT / "cards", tmp / "cards"))
-    exps = Path(shutil.copytree(ROOT / "experiments", tmp / "experiments"))
-    suite = exps / "drift.toml"
-    suite.write_text(suite.read_text().replace("max_games = 4096", f"max_games = {CAP}")
-                     .replace("min_games = 1024", f"min_games = {FLOOR}")
-                     .replace("round = 128", "round = 64"))
-    baseline = tmp / "baseline.json"
-    assert main(["drift", "--cards", str(cards), "--suite", str(suite), "--baseline",
-                 str(baseline), "--update", "--quiet"]) == 0
-    return cards, suite, baseline
+    return private_lab(tmp_path_factory.mktemp("drift_messages"),
+                       {"max_games = 4096": f"max_games = {CAP}",
+                        "min_games = 1024": f"min_games = {FLOOR}", "round = 128": "round = 64"})
 
 
 def _gate(capsys, small, baseline, *extra):

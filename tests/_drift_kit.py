@@ -1,0 +1,28 @@
+"""A private drift lab for the drift tests: copies of cards/ and experiments/, the suite's
+bounds edited, and a baseline made from them with ``drift --update``."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def private_lab(tmp: Path, edits: dict[str, str]) -> tuple[Path, Path, Path]:
+    """(cards, suite, baseline) under ``tmp``; ``edits`` replace text of the shipped suite
+    (``{"max_games = 4096": "max_games = 1024"}``)."""
+    from sim.cli.main import main
+
+    cards = Path(shutil.copytree(ROOT / "cards", tmp / "cards"))
+    exps = Path(shutil.copytree(ROOT / "experiments", tmp / "experiments"))
+    suite = exps / "drift.toml"
+    text = suite.read_text(encoding="utf-8")
+    for old, new in edits.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    suite.write_text(text, encoding="utf-8")
+    baseline = tmp / "baseline.json"
+    assert main(["drift", "--cards", str(cards), "--suite", str(suite), "--baseline",
+                 str(baseline), "--update", "--quiet"]) == 0
+    return cards, suite, baseline

@@ -115,12 +115,18 @@ class _RepositoryLocator(caching.UserProvidedCacheLocator):
         return super().from_function(py_func, py_file)
 
 
-def _use_repository_locator() -> None:
-    """Put :class:`_RepositoryLocator` first among Numba's cache locators (a private list: on a
-    Numba without it, the default per-path filing stands and only costs compiles)."""
+def _locator_classes() -> list | None:
+    """Numba's list of cache locators, tried in order (a private attribute: None without it)."""
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
     classes = getattr(impl, "_locator_classes", None)
-    if isinstance(classes, list) and _RepositoryLocator not in classes:
+    return classes if isinstance(classes, list) else None
+
+
+def _use_repository_locator() -> None:
+    """Put :class:`_RepositoryLocator` first among Numba's cache locators (on a Numba without
+    the list, the default per-path filing stands and only costs compiles)."""
+    classes = _locator_classes()
+    if classes is not None and _RepositoryLocator not in classes:
         classes.insert(0, _RepositoryLocator)
 
 
@@ -145,6 +151,9 @@ def use_source_keyed_cache() -> Path:
 
 
 JIT_CACHE_DIR = use_source_keyed_cache()
+# Whether clones of this source sharing the cache folder share its kernels (sim/runner/warm.py
+# names its "compiled" mark by it)
+SHARED_BY_CLONES = _RepositoryLocator in (_locator_classes() or [])
 
 
 def _call_type(t):

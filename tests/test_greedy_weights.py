@@ -288,7 +288,7 @@ def _experiment_beside(folder: Path, weights: str) -> Path:
 
 def test_an_experiments_weights_file_is_found_beside_it_as_its_teams_are(tmp_path,
                                                                           monkeypatch):
-    """Stop 56 audit item 4: ``greedy:weights=w.toml`` in an experiment was looked for in the
+    """Stop 55 audit item 4: ``greedy:weights=w.toml`` in an experiment was looked for in the
     working folder, while its ``teams`` are found beside the experiment. Now both beside it;
     the stored spec names the file from the working folder (absolute outside it), so a worker
     finds it."""
@@ -305,6 +305,24 @@ def test_an_experiments_weights_file_is_found_beside_it_as_its_teams_are(tmp_pat
         assert loaded.policies[0] == f"greedy:weights={named}"
         spec = parse_policy(loaded.policies[0])
         assert spec.weights == parse_policy(f"greedy:weights={TUNED}").weights
+
+
+def test_an_experiments_weights_key_is_found_beside_it_in_any_case(tmp_path, monkeypatch):
+    """The stop 55 review: the spec's keys are case-blind (``greedy:Weights=w.toml`` plays),
+    but only ``weights=`` was looked for beside the experiment, so ``Weights=`` was still
+    found from the working folder."""
+    from sim.engine.state.fields import POLICY_IDS
+    from sim.runner.experiment import load_experiment
+
+    exp = _experiment_beside(tmp_path, "w.toml")
+    exp.write_text(exp.read_text(encoding="utf-8").replace("weights=", "Weights="),
+                   encoding="utf-8")
+    shutil.copy(TUNED, exp.parent / "w.toml")
+    monkeypatch.chdir(tmp_path)
+    loaded = load_experiment(exp, CATALOGUE.cards, tuple(POLICY_IDS))
+    assert loaded.policies[0].lower() == "greedy:weights=exp/w.toml"  # found beside it
+    assert parse_policy(loaded.policies[0]).weights == parse_policy(
+        f"greedy:weights={TUNED}").weights
 
 
 @pytest.mark.parametrize("content, first", [

@@ -95,7 +95,7 @@ def test_a_truncated_or_non_utf8_file_is_a_located_line(capsys, name, where, lat
     shutil.rmtree(folder.parent)
 
 
-# --- one line per problem (stop 56 audit item 6) -------------------------------------------------
+# --- one line per problem (stop 55 audit item 6) -------------------------------------------------
 
 EXPERIMENT = ('name = "t"\ngames = nan\nroot_seed = 5\nbatch_size = 4\nboards = 2\n'
               'teams = "teams/example.toml"\n')

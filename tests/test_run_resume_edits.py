@@ -1,4 +1,4 @@
-"""Resuming a run after its inputs were edited (stop 56 audit item 5): the refusal names the
+"""Resuming a run after its inputs were edited (stop 55 audit item 5): the refusal names the
 file and line where the change is (the experiment's games line, a card file, the --games flag),
 not the run folder's manifest; a comment-only edit plays the same games and is resumed; a run
 stored by an older bwlab (its digest over the experiment file's bytes) still resumes unchanged

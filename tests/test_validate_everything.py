@@ -98,6 +98,25 @@ def test_an_invisible_or_control_character_in_any_cell_is_one_line(capsys, cards
     expect(capsys, cards, ("characters.csv", 2, header[col], "control character"))
 
 
+def test_a_control_character_in_a_header_or_a_line_break_in_a_name_is_shown_quoted(capsys,
+                                                                                   cards):
+    """The stop 55 review: a problem's field is the file's own header cell (or TOML key), so an
+    escape sequence there reached the terminal raw in every problem line of its column, and a
+    name holding a line break passed. The field is now printed quoted (repr) and the name is
+    refused."""
+    rows = read_rows(cards)
+    rows[0][rows[0].index("notes")] = "no\x1b[31mtes"
+    write_rows(cards, rows)
+    code = main(["validate", str(cards)])
+    _, err = capsys.readouterr()
+    assert code == 2 and "\x1b" not in err, err
+    assert "'no\\x1b[31mtes'" in err, err
+    rows[0][rows[0].index("no\x1b[31mtes")] = "notes"
+    rows[1][0] = "Two\nLines"
+    write_rows(cards, rows)
+    expect(capsys, cards, ("characters.csv", 2, "name", "line break"))
+
+
 @pytest.mark.parametrize("old,new,message", [
     ('name = "Ink & Iron"', 'name = "Straw Hats"', "names two teams"),
     ('name = "Ink & Iron"', 'name = "  "', "empty"),
@@ -227,7 +246,7 @@ def test_an_entity_note_is_text(capsys, tmp_path, name):
 
 
 def test_the_pool_experiment_arena_budget_names_is_validated(capsys, tmp_path):
-    """Stop 56 audit item 3: a copy of cards/ elsewhere passed validate, then power-levels
+    """Stop 55 audit item 3: a copy of cards/ elsewhere passed validate, then power-levels
     refused it (arena_budget.toml names experiments/rarity.toml beside the folder); a named
     experiment with games = -5 passed too. Missing, it is a warning naming the file and field
     (as a missing arena_budget.toml is: only three commands read it); broken, an error, and
@@ -273,7 +292,7 @@ BASELINE_EDITS = [  # (edit of the shipped baseline, the field named)
 
 @pytest.mark.parametrize("edit, field", BASELINE_EDITS, ids=[e[1] for e in BASELINE_EDITS])
 def test_a_baseline_the_gate_would_refuse_fails_validate(capsys, tmp_path, edit, field):
-    """Stop 56 audit item 3: validate --baseline accepted a negative root seed, a round of 0
+    """Stop 55 audit item 3: validate --baseline accepted a negative root seed, a round of 0
     games, alpha 2.0, players named "junk", and a copy of the cards without a card its teams
     name (drift then refused it: "card_files: Luffy not in the baseline's cards"). Each is one
     line naming the field; the shipped baseline still passes."""

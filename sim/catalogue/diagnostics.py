@@ -27,8 +27,16 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.field}: {self.message}"
+        where = f"{_shown(self.file)}:{self.line}" if self.line else _shown(self.file)
+        return f"{where}: {_shown(self.field)}: {self.message}"
+
+
+def _shown(text) -> str:
+    """``text`` as printed in a problem's line: quoted (``repr``) when it holds a control or
+    invisible character or a line break, which a file's own header cell, TOML key or path
+    would otherwise carry to the terminal (an escape sequence) or split into a fake line."""
+    text = str(text)
+    return repr(text) if has_control(text) or "\n" in text or "\r" in text else text
 
 
 class InputError(Exception):
@@ -137,6 +145,8 @@ def check_row_name(add, name: str, seen: dict, line: int) -> None:
         add("name", "empty")
     elif has_control(name):
         pass  # CsvRows has said so, for every cell of the row
+    elif "\n" in name or "\r" in name:
+        add("name", f"{name!r} contains a line break")
     elif name.lower() in seen:
         add("name", f"duplicate of line {seen[name.lower()]}")
     else:

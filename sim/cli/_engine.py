@@ -8,7 +8,7 @@ compared with the inputs only when written, so ``power-levels --out cards/charac
 played 4,000 games first. Now every command that plays games loads and checks all of its
 inputs, then calls :func:`ready_to_play` with the files it will write, and only then plays:
 an output naming an input is one line naming the flag, and the engine is compiled (if need be)
-only for input that passed. ``tests/test_cli_compile_notice.py`` checks that every such
+only for input that passed. ``tests/test_cli_before_work.py`` checks that every such
 command calls it.
 """
 

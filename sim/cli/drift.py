@@ -29,8 +29,11 @@ def _problem(path, field, message):
 def _load_baseline(path: Path) -> dict:
     from sim.runner.drift_baseline import validate_baseline
 
+    from sim.atomic import note_input
+
     if not path.is_file():
         raise _problem(path, "--baseline", "not found; create it with --update")
+    note_input(path)  # read: no result of this command (report's drift.csv) may replace it
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError:

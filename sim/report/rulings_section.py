@@ -90,6 +90,9 @@ def shape_problems(value, shape, where: str = "") -> list[tuple[str, str]]:
 def load_results(path: Path) -> dict:
     """The results document; InputError (one line per problem, naming the field) when it is not
     one."""
+    from sim.atomic import note_input
+
+    note_input(Path(path))  # read: no report file may replace it
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

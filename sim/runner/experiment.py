@@ -179,8 +179,11 @@ def _weights_here(doc: TomlDoc, text) -> str | None:
     import os
 
     raw = str(text)
-    head, sep, rel = raw.partition("weights=")
-    if not sep or not rel.strip() or Path(rel.strip()).is_absolute():
+    at = raw.lower().find("weights=")  # the spec's keys are case-blind (sim.ai.spec)
+    if at < 0:
+        return raw
+    head, sep, rel = raw[:at], raw[at:at + len("weights=")], raw[at + len("weights="):]
+    if not rel.strip() or Path(rel.strip()).is_absolute():
         return raw
     target = doc.referenced_file(("policies",), rel.strip(), Path(doc.path).parent,
                                  "weights file", "this file")

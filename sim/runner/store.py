@@ -233,9 +233,12 @@ class RunStore:
         except (KeyError, ValueError):
             return "damaged"
         n_batches, size, games = (self.identity[k] for k in ("n_batches", "batch_size", "games"))
-        if not 0 <= b < n_batches or meta.num_rows != min(games, (b + 1) * size) - b * size:
+        if not 0 <= b < n_batches:
             return ("stray", f"holds {meta.num_rows} games as batch {b}, which this run of "
                              f"{n_batches} batches does not have")
+        if meta.num_rows != min(games, (b + 1) * size) - b * size:
+            return ("stray", f"holds {meta.num_rows} games as batch {b}, which in this run "
+                             f"holds {min(games, (b + 1) * size) - b * size}")
         if path.name != self.batch_path(b).name:
             return ("stray", f"holds batch {b} of this run (whose file is "
                              f"{self.batch_path(b).name})")

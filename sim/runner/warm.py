@@ -128,14 +128,17 @@ def compile_group(group: str, cards_root: str) -> tuple[str, float]:
 
 
 def warm_mark() -> Path:
-    """The file written into the source-keyed cache once every group is compiled, named for
-    this checkout: Numba files a kernel's machine code under a hash of its source file's path,
-    so a second checkout sharing the cache (``$BWLAB_JIT_CACHE``, a git worktree) with the same
-    source still compiles its own, and must not be told it is warm."""
+    """The file written into the source-keyed cache once every group is compiled. One for
+    every checkout of this source when the cache files kernels by their path inside the
+    repository (``sim._jit.SHARED_BY_CLONES``: a second clone sharing ``$BWLAB_JIT_CACHE``
+    loads them, and is warm); else named for this checkout, since Numba then files a kernel
+    under a hash of its source file's absolute path and another checkout compiles its own."""
     import hashlib
 
-    from sim._jit import JIT_CACHE_DIR
+    from sim._jit import JIT_CACHE_DIR, SHARED_BY_CLONES
 
+    if SHARED_BY_CLONES:
+        return Path(JIT_CACHE_DIR) / "warm.done"
     here = str(ROOT).encode()
     return Path(JIT_CACHE_DIR) / f"warm-{hashlib.sha1(here).hexdigest()[:12]}.done"
 

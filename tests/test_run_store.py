@@ -344,3 +344,27 @@ def test_ctrl_c_while_the_workers_start_prints_one_line_and_no_traceback(exp_dir
     assert [x for x in err.splitlines() if x.strip()] == [
         f"interrupted: 0 of 16 batches stored in {exp_dir / 'out'}; "
         "run again with --resume to finish"]
+
+
+@pytest.mark.parametrize("signum, status", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_a_run_stopped_by_sigterm_exits_with_sigterm_s_status(capsys, exp_dir, tmp_path,
+                                                              monkeypatch, signum, status):
+    """SIGTERM (how CI cancels a job) ends a run as Ctrl-C does, batches kept and one line, but
+    with its own status, 143, as the journaled commands (sim/cli/main.py): a run said 130, as
+    if a user had pressed Ctrl-C (the stop 55 drift audit). The signal arrives while the games
+    are played (the player stands in: it signals this process)."""
+    import os
+    import signal
+
+    import sim.runner.parallel as parallel
+
+    def signalled(*args, **kwargs):
+        os.kill(os.getpid(), getattr(signal, signum))
+        raise AssertionError("the signal did not stop the run")
+
+    monkeypatch.setattr(parallel, "run_experiment", signalled)
+    before = signal.getsignal(signal.SIGTERM)
+    code, _, err = _run(capsys, exp_dir / "tiny.toml", tmp_path / "out")
+    assert code == status, err
+    assert _errors(err)[-1].startswith("interrupted: 0 of "), err
+    assert signal.getsignal(signal.SIGTERM) is before   # the run's handler is gone

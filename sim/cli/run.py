@@ -110,8 +110,15 @@ def _client(scheduler, ca_file, cert, key):
     return connect(scheduler, security=security)
 
 
+_TERMINATED: list[int] = []  # set by the SIGTERM handler: the run then exits 143, not 130
+
+
 def _interrupt(signum, frame):
-    raise KeyboardInterrupt  # SIGTERM ends a run like Ctrl-C: workers stopped, batches kept
+    """SIGTERM ends a run like Ctrl-C (workers stopped, batches kept), with SIGTERM's own exit
+    status (143, as the journaled commands: sim/cli/main.py), so CI can tell a cancel from a
+    Ctrl-C."""
+    _TERMINATED.append(signum)
+    raise KeyboardInterrupt
 
 
 def _play(exp, experiment, games, cards_root, out, resume, jobs, client, no_progress, policies):
@@ -136,6 +143,8 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
 
     from sim.catalogue.loader import load_catalogue
     from sim.runner.parallel import run_experiment
+
+    from .main import SIGTERM_EXIT
     from sim.runner.summary import summarise
 
     for name in store.removed:
@@ -144,6 +153,7 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
     already = len(store.done())
     if resume and not already:  # a mistyped --out would otherwise restart a run silently
         click.echo(f"note: --resume: no batch of this run in {out}; starting it", err=True)
+    _TERMINATED.clear()
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         played = run_experiment(exp, experiment, games, cards_root, store, jobs=jobs,
@@ -151,7 +161,7 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: {len(store.done())} of {exp.n_batches} batches stored in "
                    f"{out}; run again with --resume to finish", err=True)
-        raise click.exceptions.Exit(130) from None
+        raise click.exceptions.Exit(SIGTERM_EXIT if _TERMINATED else 130) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
     summary = summarise(store, load_catalogue(cards_root).cards.names)

@@ -143,9 +143,9 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
 
     from sim.catalogue.loader import load_catalogue
     from sim.runner.parallel import run_experiment
+    from sim.runner.summary import summarise
 
     from .main import SIGTERM_EXIT
-    from sim.runner.summary import summarise
 
     for name in store.removed:
         click.echo(f"note: {out / name} was damaged (truncated or failing its checksum); "

@@ -27,6 +27,7 @@ import numpy as np
 
 from sim import __version__
 from sim.catalogue.diagnostics import InputError, Problem
+from sim.runner.experiment import MAX_SEED
 from sim.runner.file_names import file_name_problem
 from sim.combat.exact import damage_distribution
 
@@ -49,7 +50,6 @@ _SECTIONS = ("format", "engine", "cards", "card_files", "suite", "policies", "ma
 SUITE_RANGES = {"delta_elo": ((int, float), 5.0, 800.0), "alpha": ((int, float), 1e-6, 0.5),
                 "beta": ((int, float), 1e-6, 0.5), "max_games": (int, 8, 1_000_000),
                 "min_games": (int, 8, 1_000_000), "round": (int, 4, 1_000_000)}
-MAX_SEED = 2**63 - 1
 
 
 def engine_digest() -> str:

@@ -43,6 +43,7 @@ from .limits import GAMES_WHY, MAX_BATCHES, MAX_GAMES
 
 SEATINGS = ("fixed", "rotate", "duplicate")
 DRAWS = ("random",)
+MAX_SEED = 2**63 - 1  # a root seed (SeedSequence entropy) fits an int64 column: the highest
 _KEYS = {"name", "description", "games", "root_seed", "batch_size", "boards", "policies",
          "seating", "teams", "pool"}
 
@@ -98,7 +99,7 @@ def load_experiment(path: Path, cards, policy_names, *, games: int | None = None
             problems.add("--games", None, "games", f"{games} out of range [1, {MAX_GAMES}]"
                          + (f" ({GAMES_WHY})" if games > MAX_GAMES else ""))
         n_games = games if 1 <= games <= MAX_GAMES else TEAMS
-    root_seed = doc.get(("root_seed",), int, lo=0, hi=2**63 - 1, fallback=0)
+    root_seed = doc.get(("root_seed",), int, lo=0, hi=MAX_SEED, fallback=0)
     batch_size = doc.get(("batch_size",), int, lo=1, hi=1_000_000, default=1000, fallback=1000)
     boards = doc.get(("boards",), int, lo=1, hi=100_000, default=1, fallback=1)
     seating = doc.get(("seating",), str, choices=SEATINGS, default="duplicate", fallback="fixed")
@@ -122,8 +123,10 @@ def load_experiment(path: Path, cards, policy_names, *, games: int | None = None
 
 
 def content_digest(data: dict) -> str:
-    """sha256 of a parsed TOML document's values. Why not the bytes: a run resumed after a
-    comment or a blank line was edited plays the very same games, and was refused."""
+    """sha256 of a document's values, keys sorted (a parsed TOML file's; a run's identity,
+    :func:`sim.runner.store.identity_digest`; dates as text). Why an experiment counts by its
+    values, not its bytes: a run resumed after a comment or a blank line was edited plays the
+    very same games, and was refused."""
     import json
 
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()

@@ -32,7 +32,7 @@ from sim import __version__
 from sim.atomic import atomic_path, write_text
 from sim.catalogue.diagnostics import InputError, Problem
 
-from .experiment import Experiment
+from .experiment import Experiment, content_digest
 
 MANIFEST = "manifest.json"
 CONTENT_KEY, LEGACY_KEY = "experiment_content_sha256", "experiment_sha256"
@@ -64,7 +64,8 @@ def run_identity(exp: Experiment, cards_root: Path) -> dict:
 
 
 def identity_digest(identity: dict) -> str:
-    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+    """The run's digest: its identity hashed as the experiment's values are (one hash)."""
+    return content_digest(identity)
 
 
 def legacy_identity(identity: dict, exp: Experiment) -> dict:

@@ -64,6 +64,28 @@ def test_an_unchanged_lab_passes_on_its_own_baseline_at_the_first_decision(capsy
     change = out[out.index("  change (paired on the same seeds"):].splitlines()[1:8]
     assert len(change) == 7 and all("Δ +0.0" in line or "Δ +0.00" in line for line in change)
     assert out.strip().splitlines()[-1].startswith("No drift")
+    assert "How games end moved" not in out
+
+
+def test_a_rotation_cap_that_moves_how_games_end_is_named_in_the_verdict(capsys, lab):
+    """The audit of stop 55: `rotation_cap` cut from 60 to 20 (cards/rules.toml, "a rotation cap
+    so every simulated game ends", docs/rulings.md) moved the games ended by the cap by about
+    +45 points, and the verdict said only "No drift" (win rates). The endings that moved are now
+    named in the last line and starred above it, Holm over every matchup's endings at the
+    suite's alpha; still informational: the exit code stays the win-rate test's."""
+    cards, suite, baseline = lab
+    rules = cards / "rules.toml"
+    text = rules.read_text(encoding="utf-8")
+    assert "rotation_cap = 60" in text
+    rules.write_text(text.replace("rotation_cap = 60", "rotation_cap = 20"), encoding="utf-8")
+    code, out, _ = gate(capsys, cards, suite, baseline)
+    assert code in (0, 1, 3), out
+    verdict = out.strip().splitlines()[-1]
+    assert "How games end moved (informational, not the exit code" in verdict, verdict
+    named = verdict.split("alpha): ")[1]
+    assert named.startswith("example: ") and "rotation cap (most health wins) +" in named, named
+    (starred,) = [line for line in out.splitlines() if "* rotation cap" in line]
+    assert float(starred.split("Δ ")[1].split()[0]) > 20, starred
 
 
 def test_the_baseline_records_each_games_ending_length_and_lead_changes(made):

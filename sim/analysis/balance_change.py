@@ -32,8 +32,8 @@ ENDINGS = KINDS + (NO_WINNER,)
 ENDING_WORDS = {**KIND_WORDS, NO_WINNER: "no winner (drawishness)"}
 
 __all__ = ["ENDINGS", "ENDING_WORDS", "NO_WINNER", "BalanceChange", "PairedChange",
-           "balance_change", "ending_indicators", "paired_change", "share_change",
-           "significant_endings"]
+           "balance_change", "ending_indicators", "endings_named_by_holm", "paired_change",
+           "share_change", "significant_endings"]
 
 
 @dataclass(frozen=True)
@@ -196,12 +196,19 @@ def significant_endings(changes: list[BalanceChange], alpha: float = 0.05
     ending together, so the chance of naming any change that is not there stays ``alpha`` over
     the whole list (``rulings``: every alternative; Holm 1979, :mod:`.multiple`). Returns per
     comparison the endings named and the Holm-adjusted p-value of each ending."""
+    return endings_named_by_holm([[c.endings[k].pvalue for k in ENDINGS] for c in changes],
+                                 alpha)
+
+
+def endings_named_by_holm(pvalues, alpha: float = 0.05) -> tuple[list[list[str]], list[dict]]:
+    """:func:`significant_endings` from the p-values themselves, one row per comparison in the
+    order of :data:`ENDINGS` (the drift gate reads them from its JSON documents)."""
     from .multiple import holm
 
-    if not changes:
+    p = np.asarray(pvalues, dtype=float).reshape(-1, len(ENDINGS))
+    if not p.size:
         return [], []
-    p = np.array([[c.endings[k].pvalue for k in ENDINGS] for c in changes])
     adjusted = holm(p.ravel()).reshape(p.shape)
     named = [[k for j, k in enumerate(ENDINGS) if adjusted[i, j] <= alpha]
-             for i in range(len(changes))]
+             for i in range(len(p))]
     return named, [dict(zip(ENDINGS, map(float, row))) for row in adjusted]

@@ -105,11 +105,30 @@ def _balance_lines(balance) -> list[str]:
                   "replayed": "the baseline's cards replayed on the same seeds"}
         out += ["  baseline: " + x for x in balance_text(b["before"], "balance")]
         out.append(f"  change (paired on the same seeds, 95 % intervals clustered by board; "
-                   f"before = {source.get(b['before_source'], b['before_source'])}):")
-        out += change_lines(b["change"], set(), "    ")
+                   f"before = {source.get(b['before_source'], b['before_source'])}; "
+                   f"* moved, {HOLM_WORDS}):")
+        out += change_lines(b["change"], set(b.get("endings_moved", ())), "    ")
         bal0, bal1 = b["before"]["balance"], b["now"]["balance"]
         out.append(f"      {'balance (Ludii)':<41}{bal0['balance']:.3f} → {bal1['balance']:.3f}")
     return out
+
+
+HOLM_WORDS = "Holm over every matchup's endings at the suite's alpha"
+
+
+def moved_endings_sentence(balance) -> str:
+    """The conclusion's sentence on the endings that moved (:func:`.drift_balance.
+    mark_moved_endings`), or "" when none did: the verdict "No drift" is about win rates, and a
+    change that moved how games end must not hide above it among the intervals."""
+    from sim.analysis.balance_change import ENDING_WORDS
+
+    parts = [f"{b['matchup']}: " + ", ".join(
+        f"{ENDING_WORDS.get(k, k)} {100 * b['change']['endings'][k]['change']:+.1f} points"
+        for k in b["endings_moved"]) for b in balance if b.get("endings_moved")]
+    if not parts:
+        return ""
+    return (" How games end moved (informational, not the exit code; " + HOLM_WORDS + "): "
+            + "; ".join(parts) + ".")
 
 
 def _finite(x: float):
@@ -150,15 +169,16 @@ def _conclusion(result) -> str:
             f"{x['matchup']}: {x['baseline_games']:,} of {x['asked']:,}" for x in short)
             + "): the gate could play no more; a longer `bwlab drift --update` on the "
               "known-good cards restores the full gate.")
+    endings = moved_endings_sentence(result.balance)
     if result.exit_code == 0:
-        return "No drift: no win rate moved by the gate's delta (exit 0)." + note
+        return "No drift: no win rate moved by the gate's delta (exit 0)." + endings + note
     if result.exit_code == 1:
         what = [f"win rates moved: {', '.join(moved)}"] if moved else []
         what += [f"{len(result.combat)} combat table(s) changed"] if result.combat else []
         return ("Drift: " + "; ".join(what) + ". If intended, run `bwlab drift --update` and "
-                "say what moved in the commit (exit 1)." + note)
+                "say what moved in the commit (exit 1)." + endings + note)
     return (f"Inconclusive at the game cap: {', '.join(open_)} (exit 3). {_raise_cap(result)} "
-            f"Or run `bwlab drift --update` if the change is intended.")
+            f"Or run `bwlab drift --update` if the change is intended." + endings)
 
 
 def _raise_cap(result) -> str:

@@ -27,7 +27,7 @@ from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, NO_DRIFT, OPEN, PairedDrif
 from sim.catalogue.diagnostics import InputError, Problem, Problems
 from sim.catalogue.tomldoc import TomlDoc
 
-from .drift_balance import matchup_balance, win_rates
+from .drift_balance import mark_moved_endings, matchup_balance, win_rates
 from .drift_baseline import (FORMAT, SUITE_RANGES, WINNER_CODES, card_files,
                              changed_card_files, combat_changes, combat_snapshot, decode_games,
                              encode_games, engine_record, materialise_cards, text_digest)
@@ -387,6 +387,6 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
             bounds.append(bound)
     changes = combat_changes(baseline["combat"], combat_snapshot(catalogue.rules))
     return GateResult(tuple(results), tuple(changes), alpha, tuple(changed),
-                      baseline["engine"]["source"] != engine_digest(), unreadable, tuple(balance),
-                      tuple(bounds))
+                      baseline["engine"]["source"] != engine_digest(), unreadable,
+                      tuple(mark_moved_endings(balance, suite.alpha)), tuple(bounds))
 

@@ -110,6 +110,15 @@ def _option_name(param) -> str:
     return "/".join(param.opts) if param is not None and param.opts else "path"
 
 
+def refuse_empty(value, name: str, what: str) -> None:
+    """An empty (or blank) path is one line naming the option and what it wants (``what``: "a
+    file", "a folder"...). Why: ``Path("")`` is ``.``: an empty --out would write here, and an
+    empty --teams said ``.: file: cannot be read: Is a directory``, naming neither the flag nor
+    the mistake. The path itself is shown quoted, so that a blank one is visible."""
+    if not str(value).strip():
+        raise InputError([Problem(repr(str(value)), None, name, f"an empty path: name {what}")])
+
+
 def _new_file_problem(path: Path) -> str | None:
     """A file whose folder may be created (a default under reports/)."""
     if path.parent.exists():
@@ -129,10 +138,8 @@ class OutputPath(click.ParamType):
         self.new_folder = new_folder
 
     def convert(self, value, param, ctx):
+        refuse_empty(value, _option_name(param), "a file or a folder")
         path = Path(value)
-        if not str(value).strip():  # Path("") is ".": an empty --out would write here
-            raise InputError([Problem(repr(str(value)), None, _option_name(param),
-                                      "an empty path: name a file or a folder")])
         defaulted = (ctx is not None and param is not None
                      and ctx.get_parameter_source(param.name) is ParameterSource.DEFAULT)
         check = (folder_problem if self.folder else
@@ -152,11 +159,10 @@ class CardFolder(click.ParamType):
     def convert(self, value, param, ctx):
         from sim.catalogue.loader import card_folder_problem  # numpy: not for --help
 
-        problem = ("an empty path: name a folder" if not str(value).strip() else
-                   card_folder_problem(Path(value)))
+        refuse_empty(value, _option_name(param), "a folder")
+        problem = card_folder_problem(Path(value))
         if problem:
-            raise InputError([Problem(str(value) or repr(str(value)), None,
-                                      _option_name(param), problem)])
+            raise InputError([Problem(str(value), None, _option_name(param), problem)])
         return Path(value)
 
 
@@ -170,18 +176,14 @@ def cards_option(help: str = "Card folder (default: $BWLAB_CARDS, else ./cards).
 
 class InputFile(click.Path):
     """A file the command reads (``--teams``, an experiment, a baseline): an empty path is one
-    line naming the option, as for an output. Why: ``Path("")`` is ``.``, so ``--teams ""``
-    said ``.: file: cannot be read: Is a directory``, naming neither the flag nor the mistake."""
+    line naming the option, as for an output (:func:`refuse_empty`)."""
 
     def __init__(self):
         super().__init__(dir_okay=False, path_type=Path)
 
     def convert(self, value, param, ctx):
-        if not str(value).strip():
-            name = (param.human_readable_name if isinstance(param, click.Argument)
-                    else _option_name(param))
-            raise InputError([Problem(repr(str(value)), None, name,
-                                      "an empty path: name a file")])
+        refuse_empty(value, param.human_readable_name if isinstance(param, click.Argument)
+                     else _option_name(param), "a file")
         return super().convert(value, param, ctx)
 
 

@@ -32,7 +32,7 @@ from .drift_baseline import (FORMAT, SUITE_RANGES, WINNER_CODES, card_files,
                              changed_card_files, combat_changes, combat_snapshot, decode_games,
                              encode_games, engine_record, materialise_cards, text_digest)
 from .drift_interval import with_stopped_intervals
-from .drift_limits import limits, short_of_floor
+from .drift_limits import gate_cap, limits, short_of_floor
 from .experiment import Experiment, load_experiment
 from .schedule import schedule
 from .progress import stage
@@ -307,7 +307,7 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
     its metrics, its balance metrics and its limits (:func:`.drift_limits.limits`)."""
     names = team_card_names(exp, catalogue.cards)
     recorded = _recorded(baseline, exp)
-    cap = min(suite.max_games, recorded["winner_team"].size)
+    cap = gate_cap(suite, recorded["winner_team"].size)
     arena = build_arena(catalogue, exp)
     before_arena = None
     if reference is not None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from sim.catalogue.diagnostics import Problem
 
-__all__ = ["baseline_games", "limits", "notes", "short_of_floor"]
+__all__ = ["baseline_games", "gate_cap", "limits", "notes", "short_of_floor"]
 
 
 def baseline_games(baseline: dict, name: str) -> int | None:
@@ -52,10 +52,16 @@ def short_of_floor(suite, baseline: dict, baseline_path) -> list[Problem]:
     return out
 
 
+def gate_cap(suite, baseline_n: int) -> int:
+    """The most games the gate can play of a matchup: the suite's (or --games') cap, or the
+    baseline's own length when shorter (each game is paired with the baseline's)."""
+    return min(suite.max_games, baseline_n)
+
+
 def limits(suite, exp, baseline_n: int, used: int) -> dict:
     """One matchup's limits (JSON-ready): the floor, the cap and what set it (``baseline``,
     ``--games`` or ``max_games``), what the suite or --games asked for, and the games used."""
-    cap = min(suite.max_games, baseline_n)
+    cap = gate_cap(suite, baseline_n)
     by = ("baseline" if baseline_n < suite.max_games else
           "--games" if suite.capped_by_flag else "max_games")
     return {"matchup": exp.name, "floor": min(suite.min_games, cap), "cap": cap, "capped_by": by,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy.stats import chisquare, spearmanr
+from scipy.stats import binomtest, chisquare, spearmanr
 
 from sim.analysis import power_level as pl
 from tests._cli_kit import run
@@ -155,6 +155,43 @@ def test_mean_rho_t_interval_and_favourite_agreement_by_hand():
     fav = pl.favourite_agreement(pred, rate)
     assert (fav.k, fav.n) == (1, 2) and fav.low < 0.5 < fav.high
     np.testing.assert_allclose(pl.largest_gap(rate), [0.15, 0.15, 0.15])
+
+
+
+def _planted_rhos(rng, sets: int) -> np.ndarray:
+    """Per-set rank correlations shaped like ``power-levels --validate-budget``'s: four teams'
+    integer level totals (7-11, so ties), win rates 25 % + 5 points per level above the set's
+    mean + N(0, 2 points) of simulation noise."""
+    totals = rng.integers(7, 12, size=(sets, 4))
+    rate = 0.25 + 0.05 * (totals - totals.mean(1, keepdims=True)) + rng.normal(0, 0.02, (sets, 4))
+    return pl.per_game_spearman(totals, rate)
+
+
+def test_the_mean_rank_correlation_s_interval_covers_at_its_stated_rate():
+    """Planted truth: the mean of the per-set correlation under the law of
+    :func:`_planted_rhos` (0.908, from 10^6 sets), 2,000 validations of 37 sets (the shipped
+    sample's 48 sets less 11 with equal totals). Per-set correlations pile up at +1, so the mean
+    is skewed and the Student t interval (``mean_rho`` before) held the truth in 91.5 % of 4,000
+    studies (this seed's 2,000: 91.0 %); the interval holding both t and Hall's
+    skewness-corrected t covers 95.9 % (this seed: 95.05 %). Test: two-sided binomial at 1 %
+    against 95 % for the shipped interval; the t interval on the same studies must fail it (so
+    the test can fail)."""
+    rng = np.random.default_rng(21)
+    truth = float(np.nanmean(_planted_rhos(rng, 1_000_000)))
+    reps = 2000
+    shipped = old = given = 0
+    for _ in range(reps):
+        r = _planted_rhos(rng, 37)
+        m = pl.mean_rho(r)
+        if np.isnan(m.low):
+            continue
+        given += 1
+        shipped += m.low <= truth <= m.high
+        t = pl.paired_mean_difference(r[~np.isnan(r)])
+        old += max(-1.0, t.lower) <= truth <= min(1.0, t.upper)
+    assert given >= 0.99 * reps
+    assert binomtest(shipped, given, 0.95).pvalue > 0.01, (shipped, given)
+    assert binomtest(old, given, 0.95).pvalue <= 0.01, (old, given)
 
 
 # -- the data file -------------------------------------------------------------------------------

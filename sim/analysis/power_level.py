@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import norm, rankdata
+from scipy.stats import norm, rankdata, t as student_t
 
 from .cluster import SE_ROUNDING
 from .intervals import clopper_pearson_interval, paired_mean_difference, wilson_interval
@@ -252,9 +252,18 @@ class MeanRho:
 
 
 def mean_rho(rho, confidence: float = 0.95) -> MeanRho:
-    """Mean of the per-game correlations with a Student t interval over games (independent),
-    clipped to [-1, 1] (3 sets once printed "+0.98 (+0.91 – +1.06)"); NaN (no interval) when
-    every game gave the same correlation, where t has no width to give."""
+    """Mean of the per-game correlations with an interval over games (independent), clipped to
+    [-1, 1] (3 sets once printed "+0.98 (+0.91 – +1.06)"); NaN (no interval) when every game gave
+    the same correlation, where t has no width to give.
+
+    The interval is the smallest one holding both the Student t interval and Hall's
+    skewness-corrected t interval (:func:`_hall_interval`). Why: a game's correlation of four
+    teams piles up at +1 with a tail below, so the mean is skewed, and a draw of few low games
+    has a high mean *and* a small standard error: the plain t interval held a planted mean
+    correlation of 0.91 (37 sets, the shipped output's size) in 91.5 % of 4,000 studies, 0.75
+    over 48 sets in 93.4 % (tests/test_power_levels.py). Hall's correction (more room on the
+    tail's side) alone was short where the t interval was not (8 sets at 0.95: 71 % against
+    76 %), hence the two together."""
     rho = np.asarray(rho, float)
     ok = rho[~np.isnan(rho)]
     if ok.size < 2:
@@ -263,8 +272,27 @@ def mean_rho(rho, confidence: float = 0.95) -> MeanRho:
     m = paired_mean_difference(ok, confidence=confidence)
     if not m.se > SE_ROUNDING:
         return MeanRho(float(m.mean), np.nan, np.nan, int(ok.size), int(rho.size - ok.size))
-    return MeanRho(float(m.mean), max(-1.0, float(m.lower)), min(1.0, float(m.upper)),
-                   int(ok.size), int(rho.size - ok.size))
+    low, high = _hall_interval(ok, confidence)
+    return MeanRho(float(m.mean), max(-1.0, min(float(m.lower), low)),
+                   min(1.0, max(float(m.upper), high)), int(ok.size), int(rho.size - ok.size))
+
+
+def _hall_interval(x: np.ndarray, confidence: float) -> tuple[float, float]:
+    """Hall's (1992) skewness-corrected interval for a mean (J. R. Stat. Soc. B 54, 221-228):
+    the studentised mean T goes through g(T) = T + a T^2 + a^2 T^3 / 3 + a / 2, a = gamma /
+    (3 sqrt(n)), gamma the sample skewness, a monotone map that removes T's skewness to second
+    order; the interval is mean - s / sqrt(n) * g^-1(+-t_{n-1}), g^-1(v) = ((3 a (v - a / 2) +
+    1)^(1/3) - 1) / a."""
+    n = x.size
+    mean, s = float(x.mean()), float(x.std(ddof=1))
+    a = float(np.mean((x - mean) ** 3) / s ** 3) / (3.0 * np.sqrt(n))
+    t = float(student_t.ppf(0.5 + confidence / 2.0, n - 1))
+
+    def inverse(v: float) -> float:
+        return v if abs(a) < 1e-12 else (np.cbrt(3.0 * a * (v - a / 2.0) + 1.0) - 1.0) / a
+
+    step = s / np.sqrt(n)
+    return mean - step * inverse(t), mean - step * inverse(-t)
 
 
 def favourite_agreement(pred, rate, confidence: float = 0.95) -> Share:

@@ -254,8 +254,8 @@ def validation_lines(v) -> list[str]:
         f"  within budget but settled unfair by the simulation's verdict: {_pct(v.unfair_within)}",
         f"  (fair = point estimate of each set; intervals {conf} over sets, which are independent "
         f"given the levels (each on its own boards and dice): Clopper–Pearson for shares of sets "
-        f"and, squared and added, their difference; Wilson for favourites; t over sets; Fisher z "
-        f"from {SPEARMAN_MIN_PAIRS} sets)",
+        f"and, squared and added, their difference; Wilson for favourites; t over sets, with "
+        f"Hall's skewness correction; Fisher z from {SPEARMAN_MIN_PAIRS} sets)",
         f"  levels taken as given: the answer is about this level table, fitted on other games; "
         f"{v.levels_uncertain} of {v.cards_in_play} cards in play could sit at another level "
         f"within their rating's interval, which these intervals do not count",

@@ -104,3 +104,32 @@ def test_the_design_effect_floor_keeps_games_that_anticorrelate_at_their_count()
     assert high0 - low0 < high1 - low1
     with pytest.raises(ValueError, match="min_deff"):
         effective_trials(won, boards, min_deff=0.0)
+
+
+def test_a_rare_ending_is_covered_at_the_clustering_the_real_games_show():
+    """A rare ending's share (1-2 %, as "no winner" or a rare way to end can be) with board
+    rates Beta: intraclass correlation 0.08, the strongest the shipped drift baseline's games
+    show (rotation cap, 128 boards of 32 games; "no winner" 0.0015), on 64 boards of 16 games.
+    Over 2,000 replicates per truth (seed 56) ``clustered_share_interval`` covers at its stated
+    95 % (one-sided binomial test of the misses against 5 %, p > 0.01; measured 94.9 % and
+    94.1 %). Wilson on the games as if independent, the interval the clustering replaces,
+    ignores the design effect of about 2.2 (measured 84.1 % and 83.3 %: the test checks its
+    misses exceed 7 % on the same replicates). Known limit, docs/intervals.md: at twice this clustering and more, a
+    rare share on 16 boards is covered less (ICC 1/6: 90.5 %), since few events say little of
+    the clustering and none say nothing."""
+    from scipy import stats
+
+    rng, icc, boards, per_board, runs = np.random.default_rng(56), 0.08, 64, 16, 2000
+    board = np.repeat(np.arange(boards), per_board)
+    for truth in (0.01, 0.02):
+        a, b = truth * (1 / icc - 1), (1 - truth) * (1 / icc - 1)
+        missed = naive_missed = 0
+        for _ in range(runs):
+            rates = rng.beta(a, b, boards)
+            y = (rng.random((boards, per_board)) < rates[:, None]).ravel().astype(float)
+            lo, hi = clustered_share_interval(y, board)
+            missed += not lo <= truth <= hi
+            lo, hi = wilson_interval(y.sum(), y.size)
+            naive_missed += not lo <= truth <= hi
+        assert stats.binomtest(missed, runs, 0.05, alternative="greater").pvalue > 0.01, missed
+        assert naive_missed / runs > 0.07, naive_missed

@@ -88,6 +88,28 @@ def test_a_rotation_cap_that_moves_how_games_end_is_named_in_the_verdict(capsys,
     assert float(starred.split("Δ ")[1].split()[0]) > 20, starred
 
 
+def test_a_comment_or_reordered_keys_in_a_matchup_file_change_no_verdict(capsys, lab,
+                                                                          tmp_path):
+    """The audit of stop 56: a comment in experiments/matchups/example.toml, or its keys in
+    another order, was refused (exit 2, "the matchup's file or teams changed since the
+    baseline"): the baseline recorded the file's bytes. It records the file's values now
+    (``content_digest``, as ``bwlab run`` resumes by), so the gate replays the same games and
+    passes; a real edit (another root seed) is still refused."""
+    cards, suite, baseline = lab
+    folder = Path(shutil.copytree(suite.parent, tmp_path / "experiments"))
+    matchup = folder / "matchups" / "example.toml"
+    lines = matchup.read_text(encoding="utf-8").splitlines()
+    matchup.write_text("\n".join([lines[0], "# a designer's note"] + lines[1:][::-1]) + "\n",
+                       encoding="utf-8")
+    code, out, _ = gate(capsys, cards, folder / "drift.toml", baseline)
+    assert code == 0 and out.strip().splitlines()[-1].startswith("No drift"), out
+    matchup.write_text(matchup.read_text(encoding="utf-8").replace("root_seed = 7001",
+                                                                   "root_seed = 7002"),
+                       encoding="utf-8")
+    code, out, err = gate(capsys, cards, folder / "drift.toml", baseline)
+    assert code == 2 and "the matchup's file or teams changed" in out + err, out + err
+
+
 def test_the_baseline_records_each_games_ending_length_and_lead_changes(made):
     """Baseline format 3 (docs/drift.md): per game, beside the winner, its ending (one
     character), its rotations and its lead changes; decoded, they are what the games' columns

@@ -168,7 +168,7 @@ def make_baseline(catalogue, suite: Suite, policies: dict) -> tuple[dict, list[d
             games = _games(build_arena(catalogue, exp), 0, suite.max_games)
         winners = games["winner_team"]
         matchups[exp.name] = {"games": int(winners.size), "winners": _encode(winners),
-                              "experiment": exp.digest, "root_seed": exp.root_seed,
+                              "experiment": exp.content_digest, "root_seed": exp.root_seed,
                               "teams": team_card_names(exp, catalogue.cards),
                               **encode_games(games)}
         balance.append(matchup_balance(exp, None, games, "new baseline"))
@@ -256,6 +256,9 @@ def check_baseline_matches(catalogue, suite: Suite, baseline: dict, baseline_pat
 
     Why one check up front: a matchup missing from the baseline was reported as a difference of
     the whole players table, and a changed matchup only after the matchups before it had played.
+    A matchup file counts by its values (``content_digest``, as ``bwlab run`` resumes by): a
+    comment or a reordered key changes no game, and was refused as "the matchup's file
+    changed"; a baseline written before stop 56 recorded the file's bytes, still accepted.
     """
     problems = []
 
@@ -269,7 +272,7 @@ def check_baseline_matches(catalogue, suite: Suite, baseline: dict, baseline_pat
         if record is None:
             add(baseline_path, f"matchups.{exp.name}", "not in the baseline: rewrite it with "
                                                         "--update")
-        elif (record["experiment"] != exp.digest
+        elif (record["experiment"] not in (exp.content_digest, exp.digest)
               or record.get("teams") != team_card_names(exp, catalogue.cards)):
             add(baseline_path, f"matchups.{exp.name}", "the matchup's file or teams changed "
                                                         "since the baseline: rewrite it with "

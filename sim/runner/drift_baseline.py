@@ -182,7 +182,7 @@ def _check_matchups(data: dict, add) -> None:
         digest = entry.get("experiment")
         if not (isinstance(digest, str) and len(digest) == 64
                 and set(digest) <= set("0123456789abcdef")):
-            add(f"matchups.{name}.experiment", "must be the experiment file's sha256 (64 hex "
+            add(f"matchups.{name}.experiment", "must be the experiment's sha256 (64 hex "
                                                "digits)")
         teams = entry.get("teams")
         if teams is not None and not (isinstance(teams, list) and len(teams) == 4 and all(

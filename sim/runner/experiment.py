@@ -63,8 +63,9 @@ class Experiment:
     pool: np.ndarray | None         # int64[k] card indices to draw from
     draw: str
     path: str
-    digest: str                     # sha256 of the file's bytes (a drift baseline records it)
-    # sha256 of the file's parsed values: a resumed run must match it (a comment may change)
+    digest: str                     # sha256 of the file's bytes (old drift baselines hold it)
+    # sha256 of the file's parsed values: a resumed run and a drift baseline must match it (a
+    # comment may change)
     content_digest: str = ""
 
     @property

@@ -18,6 +18,8 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = {
     "example_seed1_greedy": (1, ("greedy",) * 4, True),
     "random_seed2_mixed": (2, ("greedy", "random", "random", "random"), False),
+    # an Apocalypse that destroys coordinates (The Collapse): seeds 1 and 2 draw The Great Flood
+    "example_seed3_greedy": (3, ("greedy",) * 4, True),
 }
 
 

@@ -3,7 +3,10 @@
 A designer who sorts the card sheet (by rarity, by suit) changes no card: the teams a pool
 experiment draws (`bwlab run`, `rarity`, `power-levels`), the ladder's deals, `play`'s random
 teams, `draft --random`'s pool and the budget validation's sets must name the same cards for the
-same seed. (The engine's own draws by row, such as a summon's card, are not covered here.)
+same seed. Why they do: the catalogue puts the cards in name order when it loads them
+(sim.catalogue.cards), so every draw by card index sees the same cards. The engine's own draws
+(a summon's card, an item, the board's tiles, the Apocalypse, the vehicles):
+tests/test_table_order.py.
 """
 
 from __future__ import annotations
@@ -70,9 +73,13 @@ def _pool_teams(catalogue, tmp_path: Path, cards: str) -> np.ndarray:
     return _names(catalogue, schedule(exp, 0, exp.games).team_cards)
 
 
-def test_the_rows_really_moved(shipped, reordered):
-    assert shipped.cards.names != reordered.cards.names
-    assert sorted(shipped.cards.names) == sorted(reordered.cards.names)
+def test_the_rows_really_moved_and_the_cards_did_not(shipped, reordered):
+    assert shipped.cards.lines != reordered.cards.lines  # each card keeps its own row's line
+    assert shipped.cards.names == reordered.cards.names  # in name order, whatever the rows'
+    assert list(shipped.cards.names) == sorted(shipped.cards.names, key=lambda n: (n.casefold(), n))
+    for field in ("suit", "rarity", "ability", "ability_params", "effects", "attacks", "tier",
+                  "max_health"):
+        assert (getattr(shipped.cards, field) == getattr(reordered.cards, field)).all(), field
 
 
 @pytest.mark.parametrize("cards", ['"all"', None])
@@ -88,12 +95,10 @@ def test_pool_experiment_draws_the_same_cards(shipped, reordered, tmp_path, card
     assert (before == after).all()
 
 
-def test_random_teams_in_name_order_draw_the_same_cards(shipped, reordered):
+def test_random_teams_draw_the_same_cards(shipped, reordered):
     for seed in range(5):
-        a = team_draws.random_teams(len(shipped.cards), np.random.default_rng(seed),
-                         order=team_draws.name_order(shipped.cards.names))
-        b = team_draws.random_teams(len(reordered.cards), np.random.default_rng(seed),
-                         order=team_draws.name_order(reordered.cards.names))
+        a = team_draws.random_teams(len(shipped.cards), np.random.default_rng(seed))
+        b = team_draws.random_teams(len(reordered.cards), np.random.default_rng(seed))
         assert (_names(shipped, a) == _names(reordered, b)).all()
         assert len(set(a.ravel())) == 20
 
@@ -102,8 +107,8 @@ def test_ladder_deals_draw_the_same_cards(shipped, reordered):
     from sim.runner.ladder import deal_teams
 
     for deal in range(4):
-        a = deal_teams(3, deal, len(shipped.cards), team_draws.name_order(shipped.cards.names))
-        b = deal_teams(3, deal, len(reordered.cards), team_draws.name_order(reordered.cards.names))
+        a = deal_teams(3, deal, len(shipped.cards))
+        b = deal_teams(3, deal, len(reordered.cards))
         assert (_names(shipped, a) == _names(reordered, b)).all()
 
 
@@ -114,7 +119,7 @@ def test_budget_validation_sets_draw_the_same_cards(shipped, reordered):
         names = list(catalogue.cards.names)
         level = np.asarray([1 + (sum(map(ord, n)) % 4) for n in names], np.int64)  # by name
         spec = SimpleNamespace(seed=9, budget_built=0.5, order=(0, 1, 2, 3))
-        teams, built = draw_sets(len(names), level, spec, 6, 10, team_draws.name_order(names))
+        teams, built = draw_sets(len(names), level, spec, 6, 10)
         return _names(catalogue, teams), built
 
     (a, built_a), (b, built_b) = sets(shipped), sets(reordered)

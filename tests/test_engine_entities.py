@@ -800,7 +800,11 @@ def test_greedy_fires_the_vehicles_weapon_when_it_is_worth_most():
     ent.atk[c] = 0  # the pilot's own attack is worth nothing, its ability spent
     ent.ab_used[c] = 1
     mask = game.legal_mask()
-    assert int(_greedy_action(st, game.S, mask)) == weapon(game, d)
+    chosen = int(_greedy_action(st, game.S, mask))
+    fire = game.block("vehicle_weapon")
+    assert fire.start <= chosen < fire.stop  # at whichever enemy in the weapon's range is worth most
+    target = chosen - fire.start
+    assert mask[weapon(game, d)] and ent.team[target] != ent.team[c] and ent.alive[target]
 
 
 @pytest.mark.parametrize("armed", [True, False])

@@ -7,7 +7,8 @@ import pytest
 
 from sim.ai.play import play_game, step
 from sim.engine.state import fields as L
-from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, check_invariants, new_game, setup_for
+from tests._engine_kit import (APOCALYPSES, CATALOGUE, EXAMPLE_TEAMS, check_invariants, new_game,
+                               setup_for)
 
 
 def _kinds(game, kind):
@@ -298,11 +299,11 @@ def _check_apocalypse_start(rows):
     assert kinds[start[0] - 1] == L.EV_GM_TURN
 
 
-@pytest.mark.parametrize("apocalypse", [0, 2])
-def test_destroyed_coordinates_are_announced_one_gm_turn_ahead(apocalypse):
+@pytest.mark.parametrize("name", ["The Closing Storm", "The Collapse"])
+def test_destroyed_coordinates_are_announced_one_gm_turn_ahead(name):
     """"The tile coordinate to be destroyed is announced on the GM Turn, and it is destroyed on the
     following GM Turn"; "Anything in a tile that is destroyed is removed from the game"."""
-    game = new_game(5, 11, apocalypse=apocalypse)
+    game = new_game(5, 11, apocalypse=APOCALYPSES.find(name))
     play_game(game, [L.RANDOM] * 4)
     ann = {ev["position"]: ev["rotation"] for ev in game.named_events("announcement")}
     dest = {ev["position"]: ev["rotation"] for ev in game.named_events("destruction")}

@@ -1,4 +1,4 @@
-"""Tile functions, one table-driven scenario per rule: a small position is set up on board 4 (every
+"""Tile functions, one table-driven scenario per rule: a small position is set up on board 3 (every
 catalogue tile is in play there), a character is put on a tile, its turns are ended through the
 engine's END (``end_turn_of``) or an action is applied through the engine interface (the legal
 mask and ``apply``), and the rule is asserted. Each case quotes its rule (docs/tiles.md)."""
@@ -34,7 +34,7 @@ from sim.engine.rules.turn import _begin_turn
 from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, board_shores, live_shores, new_game,
                                setup_for)
 
-BOARD = 4  # board 4 holds every catalogue tile
+BOARD = 3  # board 3 holds every catalogue tile (tiles in name order; it was board 4 in file order)
 TILES = CATALOGUE.tiles
 AB = CATALOGUE.abilities
 SPAN = 35
@@ -59,6 +59,32 @@ def where(name: str, board: int = BOARD) -> int:
     """The grid position of tile ``name`` on ``board``."""
     t = TILES.find(name)
     return int(np.flatnonzero(setup_for(board).board.tiles.ravel() == t)[0])
+
+
+@lru_cache(maxsize=None)
+def uncovered_at(board: int = BOARD) -> int:
+    """A grid position holding an Uncovered Tile that is no team's Spawn, on ``board``."""
+    b = setup_for(board).board
+    spawns = {int(r) * 7 + int(c) for team in b.spawns for r, c in team}
+    return next(p for p in range(49) if b.tiles.flat[p] == TILES.uncovered and p not in spawns)
+
+
+@lru_cache(maxsize=None)
+def board_with(present: tuple[str, ...], absent: tuple[str, ...]) -> int:
+    """The first board seed whose board holds every tile of ``present`` and none of
+    ``absent`` (found, not written down: a board's tiles follow the catalogue)."""
+    from sim.board.generate import generate_board
+    for seed in range(1000):
+        tiles = generate_board(TILES, CATALOGUE.board_rules, seed).tiles
+        if all((tiles == TILES.find(n)).any() for n in present) \
+                and not any((tiles == TILES.find(n)).any() for n in absent):
+            return seed
+    raise AssertionError(f"no board holds {present} without {absent}")
+
+
+# a board with the Hyperbolic Time Chamber (Anime) out of play: the first Anime tile out of play
+# in name order (Hidden Leaf Gate in play), with two 5×5 tiles, River Styx and Tokyo Rooftops
+NO_HTC = (("Hidden Leaf Gate", "River Styx", "Tokyo Rooftops"), ("Hyperbolic Time Chamber",))
 
 
 def space(name: str, i: int, j: int, board: int = BOARD) -> int:
@@ -251,7 +277,7 @@ def test_interrupting_the_string_loses_every_tick(second, ticks_after):
     ent.space[c] = htc
     end_turn_of(game, c)
     assert ent.ticks[c] == 2
-    p = where(second) if second != "Uncovered Tile" else 23
+    p = where(second) if second != "Uncovered Tile" else uncovered_at()
     ent.space[c] = floor_of(game, p)
     end_turn_of(game, c)
     assert ent.ticks[c] == ticks_after
@@ -519,8 +545,9 @@ def test_tile_control_swaps_the_users_tile_keeping_everything_in_it():
     two tiles trade positions on the board while keeping their orientation"."""
     game, c = game_on()
     st, ent = game.st, game.st.ent
-    give_ability(game, c, "tile_control", mode=0, range=2)
     p, q = where("Rabbit Hole"), where("Comment Section")
+    reach = max(2, abs(p // 7 - q // 7), abs(p % 7 - q % 7))  # q within range
+    give_ability(game, c, "tile_control", mode=0, range=reach)
     ent.space[c] = floor_of(game, p)
     e = enemy_of(game, c)
     ent.space[e] = space("Comment Section", 0, 4)
@@ -528,7 +555,7 @@ def test_tile_control_swaps_the_users_tile_keeping_everything_in_it():
     targets = {(s // SPAN // 5) * 7 + (s % SPAN) // 5
                for s in range(SPAN ** 2) if mask[on_space(game, s)]}
     assert q in targets and p not in targets
-    assert all(max(abs(t // 7 - p // 7), abs(t % 7 - p % 7)) <= 2 for t in targets)
+    assert all(max(abs(t // 7 - p // 7), abs(t % 7 - p % 7)) <= reach for t in targets)
     before_e = int(ent.space[e])
     game.apply(on_space(game, middle(q)))
     ref, moved = swap_tiles(setup_for(BOARD).board, TILES, divmod(p, 7), divmod(q, 7),
@@ -546,7 +573,7 @@ def test_a_tile_landing_on_an_uncovered_tile_covers_it_and_carries_its_contents(
     game, c = game_on()
     st, ent = game.st, game.st.ent
     give_ability(game, c, "tile_control", mode=0, range=6)
-    p, q = where("Hidden Leaf Gate"), 5  # an Uncovered Tile at (0, 5)
+    p, q = where("Hidden Leaf Gate"), uncovered_at()  # an Uncovered Tile
     ent.space[c] = space("Hidden Leaf Gate", 0, 0)
     e = enemy_of(game, c)
     ent.space[e] = middle(q)
@@ -570,18 +597,19 @@ def test_a_transform_brings_a_tile_not_in_play_and_consolidates():
     game, c = game_on()
     give_ability(game, c, "tile_control", mode=1, range=6)
     game.st.ent.space[c] = floor_of(game, where("Rabbit Hole"))
-    # board 4: every tile is in play (nothing from the ability on spaces to the hand-overs)
+    # BOARD: every tile is in play (nothing from the ability on spaces to the hand-overs)
     assert not game.legal_mask()[on_space(game, 0):game.block("hand_over").start].any()
-    game, c = game_on(board=1)  # board 1: the Hyperbolic Time Chamber (Anime) is out of play
+    board = board_with(*NO_HTC)  # the Hyperbolic Time Chamber (Anime) is out of play
+    game, c = game_on(board=board)
     st, ent = game.st, game.st.ent
     give_ability(game, c, "tile_control", mode=1, range=6)
     ent.suit[c] = CATALOGUE.rules.suits.index("Anime")
-    p = where("Tokyo Rooftops", board=1)
-    ent.space[c] = space("Tokyo Rooftops", 0, 0, board=1)
+    p = where("Tokyo Rooftops", board=board)
+    ent.space[c] = space("Tokyo Rooftops", 0, 0, board=board)
     game.apply(on_space(game, middle(p)))
     assert st.tiles.tile[p] == TILES.find("Hyperbolic Time Chamber")
     assert ent.space[c] == middle(p)  # 5×5 → 1×1: "the concentric center"
-    ref, _ = transform_tile(setup_for(1).board, TILES, divmod(p, 7),
+    ref, _ = transform_tile(setup_for(board).board, TILES, divmod(p, 7),
                             TILES.find("Hyperbolic Time Chamber"))
     assert board_now(game, ref) == []
 
@@ -640,13 +668,13 @@ def test_water_travels_with_its_tile_and_a_transform_brings_its_own():
     a transform into "a chosen tile that is not already in play" takes the old tile's water away
     and brings the new tile's own. After each step the live bodies (and the whole graph) equal
     the Python reference's (sim.board.swap + compile_board)."""
-    board = 1
+    board = board_with(*NO_HTC)
     game, _ = game_on(board)
     st, S = game.st, game.S
     styx, htc = TILES.find("River Styx"), TILES.find("Hyperbolic Time Chamber")
     p, q = where("River Styx", board), where("Tokyo Rooftops", board)  # two 5×5 tiles
     ref = setup_for(board).board.copy()
-    assert not (ref.tiles == htc).any()  # out of play on board 1: a transform may bring it
+    assert not (ref.tiles == htc).any()  # out of play on this board: a transform may bring it
 
     def water_at():
         """The positions holding a space from which a body of water can be crossed."""
@@ -751,7 +779,7 @@ def test_homefield_follows_the_tile():
     together, and whoever the arriving tile covers stands in that tile's suit."""
     game, c = game_on()
     st, S, ent = game.st, game.S, game.st.ent
-    p, q = where("Manga Cafe"), 12  # an Uncovered Tile at (1, 5)
+    p, q = where("Manga Cafe"), uncovered_at()  # an Uncovered Tile
     ent.suit[c] = CATALOGUE.rules.suits.index("Manga")
     e = ally_of(game, c)
     ent.suit[e] = ent.suit[c]

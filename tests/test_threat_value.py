@@ -101,7 +101,7 @@ def test_reach_invisibility_and_freezing_decide_who_threatens():
     health = _team_health(st, np.zeros(4, np.int64))
     assert _value(st, S, 0, np.zeros(4, np.int64), True) == pytest.approx(
         health[0] / health.sum())
-    target = int(ent.space[mine[0]])
+    target = int(ent.space[next(d for d in mine if not ent.invisible[d])])  # one it can target
     ent.space[enemy] = target + 1 if target % SPAN < SPAN - 1 else target - 1
     near = _expected_loss(st, S, 0)
     assert near > 0.0 and near == pytest.approx(_reference_loss(st, S, 0), rel=1e-9)

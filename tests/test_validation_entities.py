@@ -19,11 +19,12 @@ def test_the_shipped_entities_load():
     least one assist character ("An Assist Character is a temporary ally that you control")."""
     cat = load_catalogue(SHIPPED)
     ents = cat.entities
-    assert ents.vehicle_names == ("Mystery Machine", "Batmobile")
-    assert cat.tiles.names[int(ents.vehicles[0, V_TILE])] == "Mystery Machine Garage"
-    assert cat.tiles.names[int(ents.vehicles[1, V_TILE])] == "Gotham Alley"
-    assert ents.vehicles[0, V_ATTACKS] == 0
-    assert list(ents.vehicles[1, [V_ATTACKS, V_TIER, V_RANGE]]) == [4, 2, 3]
+    assert ents.vehicle_names == ("Batmobile", "Mystery Machine")  # name order (the catalogue's)
+    machine, batmobile = (ents.vehicle_names.index(n) for n in ("Mystery Machine", "Batmobile"))
+    assert cat.tiles.names[int(ents.vehicles[machine, V_TILE])] == "Mystery Machine Garage"
+    assert cat.tiles.names[int(ents.vehicles[batmobile, V_TILE])] == "Gotham Alley"
+    assert ents.vehicles[machine, V_ATTACKS] == 0
+    assert list(ents.vehicles[batmobile, [V_ATTACKS, V_TIER, V_RANGE]]) == [4, 2, 3]
     assert len(ents.assist_names) >= 1
 
 

@@ -27,9 +27,9 @@ from tests._cli_kit import run
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "example_seed1_greedy.jsonl"
 RULES, BOARD_RULES, TILES = load_board_only()
-# seed 3 lays out Warp Zone (a tile holding both pieces of one portal) at (2,4): the case the
+# seed 2 lays out Warp Zone (a tile holding both pieces of one portal) at (2,4): the case the
 # old text printed as "(2,4)<->(2,4)"
-SEED = 3
+SEED = 2  # (seed 3 in tiles.toml order; the tiles are in name order now)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from sim.report.rerun import read_log, rerun
 from tests._cli_kit import run
 from tests._engine_kit import CATALOGUE
 
-GOLDEN = Path(__file__).resolve().parent / "golden" / "example_seed1_greedy.jsonl"
+GOLDEN = Path(__file__).resolve().parent / "golden" / "example_seed3_greedy.jsonl"  # The Collapse
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .diagnostics import Named, Problems
+from .diagnostics import Named, Problems, in_name_order
 from .tomldoc import TomlDoc
 
 EFFECTS = ("storm", "flood", "collapse")  # code = index + 1
@@ -30,6 +30,8 @@ MAX_HOLD = 20  # a hold longer than the rotation cap could never be met
 
 @dataclass(frozen=True)
 class ApocalypseIndex(Named):
+    """The Apocalypses in name order (not the file's entry order): one is drawn by index."""
+
     names: tuple[str, ...]
     descriptions: tuple[str, ...]
     code: np.ndarray    # int64[k]: STORM, FLOOD, COLLAPSE
@@ -81,6 +83,8 @@ def load_apocalypses(root: Path, problems: Problems | None = None) -> Apocalypse
         params.append([count or 0, damage or 0, rise or 0, resolve, hold])
         lines.append(doc.line(base) or 0)
     own.raise_if_any()
+    # name order, not the file's: the game's Apocalypse is drawn by index (docs/architecture.md)
+    names, descs, codes, params, lines = in_name_order(names, descs, codes, params, lines)
     return ApocalypseIndex(tuple(names), tuple(descs), np.asarray(codes, np.int64),
                            np.asarray(params, np.int64).reshape(-1, N_PARAMS), tuple(lines), str(path))
 

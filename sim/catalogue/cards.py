@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from .abilities import MAX_DICE, SLOTS, AbilityIndex
-from .diagnostics import (CsvRows, InputError, Problem, Problems, check_row_name, read_header,
-                          read_text, suggest)
+from .diagnostics import (CsvRows, InputError, Problem, Problems, check_row_name, name_order,
+                          read_header, read_text, suggest)
 from .rules import STAR_COLOURS, Rules
 
 STAR_COLUMNS = tuple(c for colour in STAR_COLOURS for c in (colour, f"{colour}_tier"))
@@ -49,6 +49,8 @@ class CardCatalogue:
     tier: np.ndarray         # int32[card, 4], 1-based dice tier
     lines: tuple[int, ...]   # the CSV line of each card, for later error messages
     path: str = ""
+    # Cards are in name order (sim.catalogue.diagnostics.name_order), whatever the order of the
+    # CSV's rows: index c is the c-th name, so draws by index name the same cards for a seed.
 
     def __len__(self) -> int:
         return len(self.names)
@@ -102,6 +104,10 @@ def load_cards(path: Path, rules: Rules, abilities: AbilityIndex, problems: Prob
         problems.add(path, 2, "row", "no cards")
     if len(problems) > before:
         return None
+    # name order, not the sheet's: a summon's random card is drawn by index, and a designer who
+    # sorts the sheet changes no card (each row keeps its own line for later messages)
+    order = name_order(rows["names"])
+    rows = {key: [column[k] for k in order] for key, column in rows.items()}
     i32 = lambda key: np.asarray(rows[key], dtype=np.int32)  # noqa: E731
     return CardCatalogue(
         names=tuple(rows["names"]), suit=np.asarray(rows["suit"], np.int16),

@@ -69,6 +69,21 @@ class Problems:
             raise InputError(self.items)
 
 
+def name_order(names) -> list[int]:
+    """The positions of ``names`` in canonical order: case-folded name, then the exact name (names
+    are unique within a table, so the order is total). Every loader whose rows the engine or a
+    runner draws from or iterates puts its rows in this order (docs/architecture.md, "Tables in
+    name order"), so the row order of a data file never changes a result for a seed."""
+    return sorted(range(len(names)), key=lambda k: (str(names[k]).casefold(), str(names[k])))
+
+
+def in_name_order(names, *columns):
+    """``columns`` (each a list, one entry per name) reordered by :func:`name_order` of
+    ``names``; returns ``(names, *columns)`` as lists, every row kept with its own values."""
+    order = name_order(names)
+    return tuple([col[k] for k in order] for col in (names, *columns))
+
+
 class Named:
     """Mixin of catalogues with a ``names`` tuple: length and case-insensitive lookup by name."""
 

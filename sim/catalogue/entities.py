@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .abilities import SLOTS, AbilityIndex
-from .diagnostics import Problems, suggest
+from .diagnostics import Problems, in_name_order, suggest
 from .effect_table import lookup, names_of
 from .rules import Rules
 from .tiles import TileCatalogue
@@ -61,8 +61,10 @@ class EntityCatalogue:
     """The vehicles, the assist characters and the [entities] rulings as integer tables."""
 
     rules: np.ndarray                 # int64[len(RULE_KEYS)]
-    vehicle_names: tuple[str, ...]
+    vehicle_names: tuple[str, ...]    # in name order, not vehicles.toml's entry order
     vehicles: np.ndarray              # int64[vehicle, V_COLS]
+    # in assists.toml's order: a tile function names an assist by its number in that file
+    # (``amount``), so the file's order is the assists' identity here, not an accident
     assist_names: tuple[str, ...]
     assists: np.ndarray               # int64[assist, A_COLS]
     paths: tuple[str, ...] = field(default=())
@@ -176,7 +178,9 @@ def _vehicles(path: Path, rules: Rules, tiles: TileCatalogue | None, problems: P
         names.append(name)
         rows.append([health or 1, speed or 0, defense or 0, t, attacks or 0, tier or 1,
                      reach or 0])
-    return names, rows
+    # name order, not the file's: vehicles are created one by one, in index order
+    # (docs/architecture.md); their tiles were resolved by name, so nothing else moves
+    return in_name_order(names, rows)
 
 
 def _assists(path: Path, rules: Rules, abilities: AbilityIndex | None, problems: Problems):

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from .abilities import MAX_DEBUFF_STAT, PARAM_SLOT, SLOTS, TARGETS
-from .diagnostics import (CsvRows, Named, Problems, check_row_name, read_header, read_text,
-                          suggest)
+from .diagnostics import (CsvRows, Named, Problems, check_row_name, in_name_order, read_header,
+                          read_text, suggest)
 from .effect_row import FX_SLOTS, STAT_ATTACKS, STAT_DEFENSE, STAT_RANGE, STAT_SPEED
 from .effect_table import effects_of, lookup, names_of
 from .tomldoc import TomlDoc
@@ -84,7 +84,8 @@ class ItemRules:
 
 @dataclass(frozen=True)
 class ItemCatalogue(Named):
-    """Every item as parallel tuples plus the engine's table (``S.item_fx``)."""
+    """Every item as parallel tuples plus the engine's table (``S.item_fx``), in name order
+    (not items.csv's row order): a random item is drawn by index."""
 
     names: tuple[str, ...]
     types: tuple[ItemType, ...]  # the seven types, in item_types.toml order
@@ -268,6 +269,9 @@ def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, proble
         problems.add(path, 2, "row", "no items")
     if len(problems) > before:
         return None
+    # name order, not the file's: a random item reward is drawn by index (docs/architecture.md)
+    names, kinds, values, effects, rows, lines = in_name_order(names, kinds, values, effects, rows,
+                                                               lines)
     return ItemCatalogue(names=tuple(names), types=types, type=np.asarray(kinds, np.int16),
                          value=np.asarray(values, np.int32), effect=tuple(effects),
                          rows=np.asarray(rows, np.int64).reshape(len(names), len(SLOTS)),

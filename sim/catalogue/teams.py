@@ -75,18 +75,9 @@ def load_teams(path: Path, cards) -> Teams:
     return Teams(tuple(names), out, str(path))
 
 
-def name_order(names) -> np.ndarray:
-    """Card indices sorted by name (case-folded): the order random draws see the cards in, so
-    that the same seed draws the same cards however the rows of characters.csv are ordered."""
-    return np.asarray(sorted(range(len(names)), key=lambda c: (names[c].lower(), names[c])),
-                      np.int64)
-
-
-def random_teams(n_cards: int, rng: np.random.Generator, order=None) -> np.ndarray:
-    """Four teams of five distinct cards drawn uniformly ("cards are randomly assigned").
-    ``order`` (:func:`name_order`): the draw is over the cards in that order, so it names the
-    same cards whatever the row order of the card file; None: over the row indices."""
+def random_teams(n_cards: int, rng: np.random.Generator) -> np.ndarray:
+    """Four teams of five distinct cards drawn uniformly ("cards are randomly assigned"). The
+    draw is over the card indices, which are in name order (sim.catalogue.cards), so the same
+    seed names the same cards whatever the row order of characters.csv."""
     picked = rng.permutation(n_cards)[: TEAMS * CARDS_PER_TEAM]
-    if order is not None:
-        picked = np.asarray(order, np.int64)[picked]
     return picked.astype(np.int64).reshape(TEAMS, CARDS_PER_TEAM)

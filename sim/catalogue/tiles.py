@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from .abilities import SLOTS
-from .diagnostics import Named, Problems
+from .diagnostics import Named, Problems, name_order
 from .rules import Rules
 from .tile_functions import GREEDY_KEYS, INTERACTABLE, REWARD, parse_function, parse_greedy
 from .tile_layout import FLOOR, INTERACT, MAX_SIZE, PORTAL, SIZES, parse_layout
@@ -30,7 +30,8 @@ _TILE_KEYS = {"name", "suit", "size", "layers", "doorways", "layout", "spawnable
 
 @dataclass(frozen=True)
 class TileCatalogue(Named):
-    """Every tile as parallel arrays; layouts sit in the top-left ``size × size`` of 5×5 grids."""
+    """Every tile as parallel arrays, in name order (not tiles.toml's entry order); layouts sit in
+    the top-left ``size × size`` of 5×5 grids."""
 
     names: tuple[str, ...]
     suit: np.ndarray        # int16, index into rules.suits; -1 for the Uncovered Tile
@@ -83,6 +84,9 @@ def load_tiles(path: Path, rules: Rules | None, problems: Problems) -> TileCatal
                             f"got {len(uncovered)}")
     if len(problems) > before:
         return None
+    # name order, not the file's: boards are laid out and transforms choose by tile index
+    # (docs/architecture.md); each row carries its own lines, so messages still name the file's
+    rows = [rows[k] for k in name_order([r["name"] for r in rows])]
     n = len(rows)
     cat = dict(
         names=tuple(r["name"] for r in rows),

@@ -44,7 +44,6 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
     import numpy as np
 
     from sim.catalogue.loader import load_catalogue
-    from sim.catalogue.teams import name_order
     from sim.engine.state.fields import POLICY_IDS
     from sim.runner.draft import POOL_SIZE, draft as run_draft, load_pool
 
@@ -65,8 +64,8 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
         pool = load_pool(pool_file, catalogue.cards)
     else:
         rng = np.random.default_rng(np.random.SeedSequence([seed, 4]))
-        order = name_order(catalogue.cards.names)  # the same pool whatever the rows' order
-        pool = order[rng.choice(len(catalogue.cards), size=POOL_SIZE, replace=False)]
+        # card indices are in name order: the same pool whatever the rows' order
+        pool = rng.choice(len(catalogue.cards), size=POOL_SIZE, replace=False)
     levels = spec = pool_exp = None
     if alternating:
         from sim.catalogue.arena_budget import load_arena_budget

@@ -95,7 +95,7 @@ def _setup(cards, teams_file, seed, apocalypse):
 
     from sim.catalogue.diagnostics import InputError, Problem
     from sim.catalogue.loader import default_cards_dir, load_catalogue
-    from sim.catalogue.teams import load_teams, name_order, random_teams
+    from sim.catalogue.teams import load_teams, random_teams
     from sim.engine.state.static_tables import load_game_data
 
     catalogue = load_catalogue(cards or default_cards_dir())
@@ -105,8 +105,7 @@ def _setup(cards, teams_file, seed, apocalypse):
         team_names, team_cards = teams.names, teams.cards
     else:
         team_names = ("(random cards)",) * 4
-        team_cards = random_teams(len(catalogue.cards), np.random.default_rng(seed),
-                                  order=name_order(catalogue.cards.names))
+        team_cards = random_teams(len(catalogue.cards), np.random.default_rng(seed))
     apoc = -1
     if apocalypse is not None:
         try:

@@ -35,7 +35,7 @@ import numpy as np
 from sim.analysis import power_level as pl
 from sim.analysis.fairness import fairness_verdict, game_values
 from sim.catalogue.diagnostics import InputError, Problem
-from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, Teams, name_order, random_teams
+from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, Teams, random_teams
 
 from .progress import stage
 
@@ -131,20 +131,18 @@ class BudgetValidation:
     levels_uncertain: int = 0         # ... whose rating interval spans more than one level
 
 
-def draw_sets(n_cards: int, level: np.ndarray, spec, sets: int, budget: int, order=None
-              ) -> tuple:
+def draw_sets(n_cards: int, level: np.ndarray, spec, sets: int, budget: int) -> tuple:
     """K sets of four teams: the first round(K * budget_built) drafted under the budget by random
     players (:func:`power_level.budget_draw`), the rest uniformly random; one seeded stream.
-    ``order`` (sim.catalogue.teams.name_order): the draws see the cards in that order, so the
-    same seed draws the same cards whatever the rows' order (None: row order)."""
+    The draws are over the card indices, in name order (sim.catalogue.cards): the same seed
+    draws the same cards whatever the rows' order."""
     rng = np.random.default_rng(np.random.SeedSequence([spec.seed, VALIDATE_STREAM]))
     n_built = int(np.floor(sets * spec.budget_built + 0.5))
-    order = np.arange(n_cards, dtype=np.int64) if order is None else np.asarray(order, np.int64)
-    level_in_order = np.asarray(level)[order]
+    level = np.asarray(level)
     teams = np.empty((sets, TEAMS, CARDS_PER_TEAM), np.int64)
     for g in range(sets):
-        teams[g] = (order[pl.budget_draw(n_cards, level_in_order, spec.order, budget, rng)]
-                    if g < n_built else random_teams(n_cards, rng, order=order))
+        teams[g] = (pl.budget_draw(n_cards, level, spec.order, budget, rng)
+                    if g < n_built else random_teams(n_cards, rng))
     return teams, np.arange(sets) < n_built
 
 
@@ -225,8 +223,7 @@ def validate_budget(catalogue, spec, table: LevelTable, *, sets: int, policy: st
     t0 = time.perf_counter()
     budget = spec.budget if budget is None else budget
     set_games = spec.set_games if set_games is None else set_games
-    teams, built = draw_sets(len(catalogue.cards), table.level, spec, sets, budget,
-                             name_order(catalogue.cards.names))
+    teams, built = draw_sets(len(catalogue.cards), table.level, spec, sets, budget)
     winner = play_sets(catalogue, teams, set_games, policy, spec.seed)
     values = game_values(winner).reshape(sets, set_games // TEAMS, TEAMS, TEAMS)
     board = set_boards(np.arange(0, sets * set_games, TEAMS), set_games).reshape(sets, -1)

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.catalogue.diagnostics import InputError, Problems, suggest
-from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, load_teams, name_order
+from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, load_teams
 from sim.catalogue.tomldoc import MISSING, TomlDoc
 
 from .limits import GAMES_WHY, MAX_BATCHES, MAX_GAMES
@@ -237,7 +237,7 @@ def _teams_or_pool(doc: TomlDoc, path: Path, cards, problems: Problems):
     draw = doc.get(("pool", "draw"), str, choices=DRAWS, default="random", fallback="random")
     listed = doc.get(("pool", "cards"), (str, list), default="all", fallback="all")
     if listed == "all":
-        pool = name_order(cards.names)  # drawn in name order: the rows' order changes no draw
+        pool = np.arange(len(cards), dtype=np.int64)  # in name order (sim.catalogue.cards)
     elif isinstance(listed, str):
         doc.add(("pool", "cards"), f"expected \"all\" or a list of card names, got {listed!r}")
         return None, (), None, draw
@@ -249,8 +249,7 @@ def _teams_or_pool(doc: TomlDoc, path: Path, cards, problems: Problems):
                 doc.add(("pool", "cards"), f"unknown card {name!r}{suggest(str(name), list(cards.names))}")
                 continue
             idx.append(lowered[name.strip().lower()])
-        order = name_order(cards.names)
-        pool = order[np.isin(order, np.asarray(idx, np.int64))]  # distinct, in name order
+        pool = np.unique(np.asarray(idx, np.int64))  # distinct, in index (= name) order
     if pool.size < TEAMS * CARDS_PER_TEAM:
         doc.add(("pool", "cards"), f"a pool needs at least {TEAMS * CARDS_PER_TEAM} distinct cards "
                                    f"(4 teams of 5), got {pool.size}")

@@ -118,13 +118,13 @@ def matches(n_players: int) -> list[tuple[int, int]]:
     return list(itertools.combinations(range(n_players), 2))
 
 
-def deal_teams(seed: int, deal: int, n_cards: int, order=None) -> np.ndarray:
-    """The four teams of deal ``deal``: 20 distinct cards from ``SeedSequence([seed, 1, deal])``,
-    drawn over the cards in ``order`` (sim.catalogue.teams.name_order; None: row order)."""
+def deal_teams(seed: int, deal: int, n_cards: int) -> np.ndarray:
+    """The four teams of deal ``deal``: 20 distinct cards from ``SeedSequence([seed, 1, deal])``
+    (card indices, in name order: the same cards whatever the rows' order)."""
     from sim.catalogue.teams import random_teams
 
     rng = np.random.default_rng(np.random.SeedSequence([seed, DRAW_STREAM, deal]))
-    return random_teams(n_cards, rng, order=order)
+    return random_teams(n_cards, rng)
 
 
 def finishing_places(winner: np.ndarray, health: np.ndarray, eliminated: np.ndarray
@@ -229,7 +229,6 @@ def _play_match(world, catalogue, lower: PolicySpec, higher: PolicySpec, deals: 
     """Each deal four times, ``higher`` in seat r of rotation r and ``lower`` in the other three;
     returns the single seat of each game ``[n]``, the finishing places ``[n, 4]`` and the games'
     winner, ending, length, board and lead changes (for :func:`_match_balance`)."""
-    from sim.catalogue.teams import name_order
     from sim.engine.state.fields import REASON_NAMES
     from sim.ai.play import RESULT_COLUMNS
 
@@ -238,8 +237,7 @@ def _play_match(world, catalogue, lower: PolicySpec, higher: PolicySpec, deals: 
     stacked, cards = world
     rot = np.tile(np.arange(4), deals.size)
     games = np.repeat(deals, 4)
-    order = name_order(catalogue.cards.names)
-    teams = np.stack([deal_teams(seed, int(d), len(catalogue.cards), order) for d in deals])
+    teams = np.stack([deal_teams(seed, int(d), len(catalogue.cards)) for d in deals])
     seated = [higher, lower, lower, lower]  # team t plays seated[(t - rot) % 4]
     out = play_many(stacked, cards, games % boards, np.repeat(teams, 4, axis=0), seed,
                     [s.id for s in seated], seats=rot, game_indices=games,

@@ -82,8 +82,9 @@ def _combat(cards_root: Path) -> None:
     rolls(6, 4, 0)
     board = generate_board(catalogue.tiles, catalogue.board_rules, 1)
     graph = compile_board(board, catalogue.tiles, catalogue.board_rules)
-    attack_costs(graph, 0, 3)
-    attack_costs_many(graph, np.zeros(1, np.int64), 3)
+    start = int(np.flatnonzero(graph.kind != 0)[0])  # a space of a tile (0: none), any board
+    attack_costs(graph, start, 3)
+    attack_costs_many(graph, np.full(1, start, np.int64), 3)
 
 
 def compile_group(group: str, cards_root: str) -> tuple[str, float]:

@@ -78,7 +78,8 @@ def _minion_rows(op, count, charges, cap):
 @njit
 def _draw_summons(C, team_cards, rng):
     """Each team's summoned card: "a random 6th character card", drawn now from the game's own
-    stream (house ruling ``summon_pool``: the cards no team holds, else any card)."""
+    stream (house ruling ``summon_pool``: the cards no team holds, else any card), over the card
+    indices, which are in name order (sim.catalogue.cards): a sorted sheet draws the same card."""
     n_cards = C.speed.shape[0]
     held = np.zeros(n_cards, np.bool_)
     if C.ent_rules[R_SUMMON_POOL] == 0:

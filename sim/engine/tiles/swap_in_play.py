@@ -197,10 +197,10 @@ def _transform(st, S, p, n, by):
 @njit
 def _transform_choice(st, S, c, draw):
     """The tile a transform brings ("a chosen tile that is not already in play"; house ruling):
-    the first one of the user's suit (its Homefield), else, with ``draw``, one drawn uniformly
-    from the game's stream, else the first; -1 when none is out of play. Out of play: a league
-    tile allowed to spawn that no position names (a destroyed tile is removed from the game:
-    its coordinate still names it)."""
+    the first one of the user's suit (its Homefield) in tile index order, which is name order
+    (sim.catalogue.tiles), else, with ``draw``, one drawn uniformly from the game's stream, else
+    the first; -1 when none is out of play. Out of play: a league tile allowed to spawn that no
+    position names (a destroyed tile is removed from the game: its coordinate still names it)."""
     fx = S.tile_fx
     n_tiles = fx.shape[0] // 2
     out = np.ones(n_tiles, np.bool_)

@@ -206,3 +206,34 @@ def test_a_reordered_file_plays_the_same_games(which):
                               f"{str(y.get(k))[:200]!s}" for k in keys[:3])
             pytest.fail(f"seed {seed}, {which} reversed: the logs differ from event {first} "
                         f"({x.get('event', '(end)')}), shipped then reversed:\n{shown}")
+
+
+def test_a_game_log_names_tiles_from_its_own_catalogue():
+    """The log's sentences name a tile by the game's own catalogue: they took the shipped
+    catalogue's names (sim/engine/log/tile_events.py, until stop 56), so a game played with
+    another card folder named the shipped tile of the same index. Here every tile is renamed
+    ("X" -> "X (custom)"; name order unchanged) and each tile event's sentence must name its
+    tile's new name."""
+    import tempfile
+
+    out = Path(tempfile.mkdtemp(prefix="bwlab-tile-names-")) / "cards"
+    shutil.copytree(ROOT / "cards", out)
+    names = _names_in(out, "tiles")
+    for path in out.glob("*.toml"):  # the tiles and every table naming one (vehicles...)
+        text = path.read_text(encoding="utf-8")
+        for name in names:
+            text = text.replace(f'"{name}"', f'"{name} (custom)"')
+        path.write_text(text, encoding="utf-8")
+    cat = load_catalogue(out)
+    assert all(n.endswith(" (custom)") for n in cat.tiles.names)
+    teams = load_teams(TEAMS_FILE, cat.cards)
+    seen = 0
+    for seed in SEEDS:
+        game = new_game(cat, teams.cards, seed)
+        play_game(game, [L.POLICY_IDS[p] for p in POLICIES])
+        for ev in map(json.loads, game_jsonl(game, cat, teams.names, teams.cards, POLICIES,
+                                             seed).splitlines()):
+            if "tile" in ev and ev["event"] in ("ticks", "tile reward", "interactable"):
+                assert cat.tiles.names[ev["tile"]] in ev["text"], ev
+                seen += 1
+    assert seen > 0

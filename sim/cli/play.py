@@ -197,7 +197,8 @@ def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, see
         return
     items = catalogue.items.names if catalogue.items is not None else ()
     texts = named_sentences(decode(game.event_rows(), rec.labels, game.setup.apocalypses.names,
-                                   items), game.setup.board.tiles, catalogue.tiles)
+                                   items, catalogue.tiles.names), game.setup.board.tiles,
+                            catalogue.tiles)
     images = draw_frames(rec.frames, texts, catalogue.tiles, suits)
     if gif is not None:
         n = write_gif(gif, images)

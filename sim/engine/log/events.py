@@ -163,12 +163,13 @@ REVEALS = {L.BY_DEATHS: "characters dead", L.BY_ROTATION: "rotation reached",
 
 
 def decode(rows: np.ndarray, labels: list[str], apocalypse_names: tuple[str, ...],
-           item_names: tuple[str, ...] = ()) -> list[dict]:
+           item_names: tuple[str, ...] = (), tile_names: tuple[str, ...] = ()) -> list[dict]:
     """Integer rows → JSON-ready dicts with names, a sentence and the rule quoted
-    (``item_names``: ``catalogue.items.names``, else items read "item K")."""
+    (``item_names``: ``catalogue.items.names``, else items read "item K"; ``tile_names``:
+    ``catalogue.tiles.names``, else tiles read "tile K")."""
     out = named(rows)
     for ev, row in zip(out, rows):
-        ev["text"] = _text(ev["event"], ev, labels, apocalypse_names, item_names)
+        ev["text"] = _text(ev["event"], ev, labels, apocalypse_names, item_names, tile_names)
         ev["rule"] = EVENTS[int(row[0])][2]
     return out
 
@@ -194,7 +195,7 @@ def _pos(p):
     return f"({p // 7},{p % 7})"
 
 
-def _text(name, ev, labels, apocs, items=()) -> str:
+def _text(name, ev, labels, apocs, items=(), tiles=()) -> str:
     """The event's sentence: its entry in :data:`SENTENCES` (items and tile functions have
     their own tables), or its name."""
     w = lambda k: _who(labels, ev[k])  # noqa: E731
@@ -203,7 +204,7 @@ def _text(name, ev, labels, apocs, items=()) -> str:
     if name in SENTENCES:
         return SENTENCES[name](ev, w, apocs, labels)
     if name in TILE_EVENT_NAMES:
-        return tile_text(name, ev, w)
+        return tile_text(name, ev, w, tiles)
     return name
 
 

@@ -35,4 +35,5 @@ def game_jsonl(game: Game, catalogue, team_names, team_cards, policies, seed: in
               "rule": "Each game of Board Wars is played with 4 teams, each composed of 5 "
                       "Character Cards"}
     items = catalogue.items.names if catalogue.items is not None else ()
-    return to_jsonl([header] + decode(game.event_rows(), labels, apocs, items))
+    return to_jsonl([header] + decode(game.event_rows(), labels, apocs, items,
+                                      catalogue.tiles.names))

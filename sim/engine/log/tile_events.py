@@ -3,8 +3,6 @@ their names, arguments, the rule each applies and a sentence (``events.decode``)
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from sim.engine.state import fields as L
 
 TILE_EVENTS = {
@@ -35,36 +33,32 @@ TILE_EVENT_NAMES = frozenset(v[0] for v in TILE_EVENTS.values())
 _STATS = ("speed", "range", "defense", "attacks")
 
 
-@lru_cache(maxsize=1)
-def _tile_names() -> tuple[str, ...]:
-    """The shipped catalogue's tile names (the log names tiles by catalogue index)."""
-    try:
-        from sim.catalogue.loader import load_board_only
-        return load_board_only()[2].names
-    except Exception:  # noqa: BLE001 - a log still reads without names
-        return ()
-
-
-def _tile(k: int) -> str:
-    names = _tile_names()
-    return names[k] if 0 <= k < len(names) else f"tile {k}"
+def _tile(k: int, tiles: tuple[str, ...]) -> str:
+    """The tile of catalogue index ``k`` by its name in the game's own catalogue (``tiles``:
+    ``catalogue.tiles.names``); "tile K" where the caller gave no names. Why not the shipped
+    catalogue's names, as before stop 56: a game played with ``--cards DIR`` and other tiles
+    printed the shipped tile of the same index."""
+    return tiles[k] if 0 <= k < len(tiles) else f"tile {k}"
 
 
 def _pos(p: int) -> str:
     return f"({p // 7},{p % 7})"
 
 
-def tile_text(name: str, ev: dict, w) -> str:
-    """The sentence of a tile event; ``w(key)`` names the entity in ``ev[key]``."""
+def tile_text(name: str, ev: dict, w, tiles: tuple[str, ...] = ()) -> str:
+    """The sentence of a tile event; ``w(key)`` names the entity in ``ev[key]``, ``tiles`` the
+    game's tile names."""
     if name == "ticks":
         if ev["price"] < 0:
-            return f"{w('entity')} loses its ticks in {_tile(ev['tile'])} (string interrupted)"
-        return f"{w('entity')} has {ev['ticks']}/{ev['price']} ticks in {_tile(ev['tile'])}"
+            return (f"{w('entity')} loses its ticks in {_tile(ev['tile'], tiles)} "
+                    f"(string interrupted)")
+        return f"{w('entity')} has {ev['ticks']}/{ev['price']} ticks in {_tile(ev['tile'], tiles)}"
     if name == "tile reward":
-        return (f"{w('entity')} redeems the reward of {_tile(ev['tile'])} "
+        return (f"{w('entity')} redeems the reward of {_tile(ev['tile'], tiles)} "
                 f"({ev['ticks_left']} ticks left)")
     if name == "interactable":
-        return f"{w('entity')} uses the interactable of {_tile(ev['tile'])} on space {ev['space']}"
+        return (f"{w('entity')} uses the interactable of {_tile(ev['tile'], tiles)} on space "
+                f"{ev['space']}")
     if name == "tile state":
         what = "frozen" if ev["frozen"] else "deactivated"
         if ev["until"] == 0:
@@ -72,11 +66,11 @@ def tile_text(name: str, ev: dict, w) -> str:
         return f"{w('by')} has the tile at {_pos(ev['position'])} {what}"
     if name == "tile swap":
         verb = "covers" if ev["covers"] else "swaps with"
-        return (f"{w('by')}: {_tile(ev['tile'])} at {_pos(ev['from'])} {verb} "
-                f"{_tile(ev['other'])} at {_pos(ev['to'])}")
+        return (f"{w('by')}: {_tile(ev['tile'], tiles)} at {_pos(ev['from'])} {verb} "
+                f"{_tile(ev['other'], tiles)} at {_pos(ev['to'])}")
     if name == "tile transform":
-        return (f"{w('by')} transforms {_tile(ev['old'])} at {_pos(ev['position'])} into "
-                f"{_tile(ev['new'])}")
+        return (f"{w('by')} transforms {_tile(ev['old'], tiles)} at {_pos(ev['position'])} into "
+                f"{_tile(ev['new'], tiles)}")
     if name == "stat gain":
         stat = _STATS[ev["stat"]] if 0 <= ev["stat"] < len(_STATS) else "?"
         return f"{w('entity')} gains {ev['amount']:+d} {stat} for good (now {ev['value']})"

@@ -19,7 +19,6 @@ import shutil
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from sim.ai.play import play_game

@@ -816,6 +816,10 @@ def test_greedy_ends_its_turn_on_the_tick_that_pays():
     st, ent = game.st, game.st.ent
     ent.space[c] = floor_of(game, where("Hyperbolic Time Chamber"))
     ent.ticks[c], ent.tick_tile[c] = 2, TILES.find("Hyperbolic Time Chamber") + 1
+    # its ability spent: the first to act is Ember Knight since a team's members are in name
+    # order, and its ability on itself is worth more than the turn's end; the choice under test
+    # is staying (the end of the turn) against walking off
+    ent.ab_used[c] = 1
     mask = game.legal_mask()
     assert _greedy_action(st, game.S, mask) == L.END
 

@@ -207,6 +207,30 @@ def test_a_reordered_file_plays_the_same_games(which):
                         f"({x.get('event', '(end)')}), shipped then reversed:\n{shown}")
 
 
+def test_a_team_files_member_order_plays_the_same_games(tmp_path):
+    """A team is a set of cards: the members of each team of experiments/teams/example.toml
+    listed in reverse play the same games (sim.catalogue.teams puts them in name order). Found
+    by the stop-56 audit: characters are placed and ties broken member by member, so the
+    reversed file played other games for every seed (all 64 of a smoke run). The teams' own
+    order stays the seats' and still matters."""
+    text = TEAMS_FILE.read_text(encoding="utf-8")
+    lists = re.findall(r"^cards\s*=\s*\[(.*)\]\s*$", text, re.M)
+    assert len(lists) == 4
+    for members in lists:
+        names = [m.strip() for m in members.split(",")]
+        text = text.replace(members, ", ".join(names[::-1]))
+    reversed_file = tmp_path / "teams.toml"
+    reversed_file.write_text(text, encoding="utf-8")
+    cat = catalogue("shipped")
+    a, b = load_teams(TEAMS_FILE, cat.cards), load_teams(reversed_file, cat.cards)
+    assert (a.cards == b.cards).all() and a.names == b.names
+    assert all(list(row) == sorted(row) for row in a.cards)
+    for seed, want in zip(SEEDS, logs("shipped")):
+        game = new_game(cat, b.cards, seed)
+        play_game(game, [L.POLICY_IDS[p] for p in POLICIES])
+        assert game_jsonl(game, cat, b.names, b.cards, POLICIES, seed) == want, seed
+
+
 def test_a_game_log_names_tiles_from_its_own_catalogue():
     """The log's sentences name a tile by the game's own catalogue: they took the shipped
     catalogue's names (sim/engine/log/tile_events.py, until stop 56), so a game played with

@@ -72,6 +72,10 @@ def load_teams(path: Path, cards) -> Teams:
             seen[c] = i
             out[i, k] = c
     problems.raise_if_any()
+    # a team is a set of cards: its members in name order (card indices are: sim.catalogue.cards),
+    # not the file's. Why: characters are placed and ties broken member by member, so listing
+    # "Mario, Luffy" for "Luffy, Mario" played other games for the same seed
+    out.sort(axis=1)
     return Teams(tuple(names), out, str(path))
 
 

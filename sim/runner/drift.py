@@ -135,6 +135,13 @@ def team_card_names(exp: Experiment, cards) -> list[list[str]]:
     return [[cards.names[int(c)] for c in team] for team in exp.teams]
 
 
+def _members(teams):
+    """Each team's cards as a set (sorted names), the teams in their order (the seats): a team
+    file's member order changes no game (sim.catalogue.teams), so a baseline recorded in the
+    file's order still matches."""
+    return None if teams is None else [sorted(map(str, t)) for t in teams]
+
+
 GAME_COLUMNS = ("winner_team", "outcome", "rotations", "lead_changes")  # what the gate keeps,
 # and per team the decision after which it fell (``eliminated`` [n, 4], -1: never)
 
@@ -273,7 +280,7 @@ def check_baseline_matches(catalogue, suite: Suite, baseline: dict, baseline_pat
             add(baseline_path, f"matchups.{exp.name}", "not in the baseline: rewrite it with "
                                                         "--update")
         elif (record["experiment"] not in (exp.content_digest, exp.digest)
-              or record.get("teams") != team_card_names(exp, catalogue.cards)):
+              or _members(record.get("teams")) != _members(team_card_names(exp, catalogue.cards))):
             add(baseline_path, f"matchups.{exp.name}", "the matchup's file or teams changed "
                                                         "since the baseline: rewrite it with "
                                                         "--update")

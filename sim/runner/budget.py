@@ -138,11 +138,10 @@ def draw_sets(n_cards: int, level: np.ndarray, spec, sets: int, budget: int) -> 
     draws the same cards whatever the rows' order."""
     rng = np.random.default_rng(np.random.SeedSequence([spec.seed, VALIDATE_STREAM]))
     n_built = int(np.floor(sets * spec.budget_built + 0.5))
-    level = np.asarray(level)
     teams = np.empty((sets, TEAMS, CARDS_PER_TEAM), np.int64)
     for g in range(sets):
-        teams[g] = (pl.budget_draw(n_cards, level, spec.order, budget, rng)
-                    if g < n_built else random_teams(n_cards, rng))
+        teams[g] = (pl.budget_draw(n_cards, level, spec.order, budget, rng) if g < n_built
+                    else random_teams(n_cards, rng))
     return teams, np.arange(sets) < n_built
 
 

@@ -1,8 +1,9 @@
 """What the drift gate tells CI and the developer (the audit of its drift gate): a baseline
 shorter than the gate's floor is refused, one shorter than its cap is said and its cap named;
 the footer and the advice give the real limits; ``--update`` prints the new win rates; JUnit
-marks an inconclusive gate as an error; a card file changed only by a comment never claims to
-resume an interrupted run. Small suites (a 256-game baseline) keep it cheap."""
+marks an inconclusive gate as an error; a card file changed only by a comment or a note is
+text only (the recorded games replay exactly), and a changed number is not. Small suites (a
+256-game baseline) keep it cheap."""
 
 from __future__ import annotations
 
@@ -37,28 +38,49 @@ def _gate(capsys, small, baseline, *extra):
                "--quiet", *extra)
 
 
-def test_a_comment_in_a_card_file_never_claims_to_resume_an_interrupted_run(capsys, small,
-                                                                           tmp_path):
-    """The card files differ only by a comment: the "before" (the baseline's cards replayed)
-    and the "now" are the same calls, so the second finds the first's games in this command's
-    journal. Reused, rightly, but nothing was interrupted: no "resuming" line (it was said even
-    under --quiet), and the progress summary says what they were."""
+def test_a_comment_in_a_card_file_is_text_only_and_replays_the_recorded_games(capsys, small,
+                                                                              tmp_path):
+    """The card files differ only by a comment and a card's note: every matchup's arena gives
+    the engine the same numbers (sim.runner.tasks.same_inputs), so the gate says the change is
+    text only and pairs with the recorded games, which replay exactly (the same engine). It
+    plays each game once: the baseline's cards are not replayed (once they were, and the
+    command's journal then claimed to resume an interrupted run)."""
     from tests._cli_kit import eager_progress
 
     cards = Path(shutil.copytree(small[0], tmp_path / "cards"))
     with (cards / "rules.toml").open("a") as f:
         f.write("# a comment\n")
+    path = cards / "characters.csv"
+    rows = path.read_text(encoding="utf-8").splitlines()
+    i = next(k for k, r in enumerate(rows) if r.startswith("Mario,"))
+    rows[i] = rows[i].rsplit(",", 1)[0] + ",a note the engine never reads"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     code, out, err = _gate(capsys, (cards, small[1], None), small[2])
-    assert code == 0 and "changed since the baseline: rules.toml" in out
+    assert code == 0, out
+    assert ("changed since the baseline: characters.csv, rules.toml, in text only (every matchup "
+            "gives the engine the same numbers); the same engine. The baseline's games should "
+            "replay exactly.") in out
     assert "resum" not in err, err
     with eager_progress():
         code, _, err = run(capsys, "drift", "--cards", cards, "--suite", small[1],
                            "--baseline", small[2])
     summary = [x for x in err.splitlines() if " games in " in x]
     assert summary and "resum" not in err, err
-    assert summary[-1].endswith("(64 of them the same games as this command had already "
-                                "played, not played again)"), summary
+    assert summary[-1].split(": ")[-1].startswith(f"{FLOOR} games in "), summary
 
+
+def test_a_changed_number_is_not_text_only(capsys, small, tmp_path):
+    """One card's health changed: the arenas differ, so the baseline's cards are replayed."""
+    cards = Path(shutil.copytree(small[0], tmp_path / "cards"))
+    path = cards / "characters.csv"
+    path.write_text(path.read_text(encoding="utf-8").replace("Mario,Video Games,Gold,mobility,"
+                                                             "distance=3; free_water=0,1,5,2,160",
+                                                             "Mario,Video Games,Gold,mobility,"
+                                                             "distance=3; free_water=0,1,5,2,165"),
+                    encoding="utf-8")
+    code, out, _ = _gate(capsys, (cards, small[1], None), small[2])
+    assert "changed since the baseline: characters.csv; the same engine. Each game is paired " \
+           "with the baseline's cards replayed on the same seeds." in out, out
 
 def _shortened(baseline: Path, games: int, into: Path) -> Path:
     """A copy of ``baseline`` holding only its first ``games`` games (as ``--update --games``

@@ -8,7 +8,9 @@ baseline played it and as the lab plays it now, and a sequential test runs on th
 - the card files differ from the baseline's: the baseline's copy of the cards is replayed under
   today's engine, so the difference is the cards' doing alone;
 - the same cards: the baseline's recorded games are the "before" (the engine may have changed:
-  the paired variance then carries the baseline's own luck as well).
+  the paired variance then carries the baseline's own luck as well). Card files that differ
+  only in text the engine never reads (a comment, a note) count as the same cards: every
+  matchup's arena gives the engine the same numbers (:func:`.tasks.same_inputs`).
 
 An unchanged lab replays its baseline exactly and passes at the first look. The exact combat
 tables are compared too (with a tolerance), so a change to the dice rules is named directly.
@@ -24,100 +26,22 @@ import numpy as np
 
 from sim.analysis.fairness import game_values
 from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, NO_DRIFT, OPEN, PairedDrift, paired_drift
-from sim.catalogue.diagnostics import InputError, Problem, Problems
-from sim.catalogue.tomldoc import TomlDoc
+from sim.catalogue.diagnostics import InputError, Problem
 
 from .drift_balance import mark_moved_endings, matchup_balance, win_rates
-from .drift_baseline import (FORMAT, SUITE_RANGES, WINNER_CODES, card_files,
+from .drift_baseline import (FORMAT, WINNER_CODES, card_files,
                              changed_card_files, combat_changes, combat_snapshot, decode_games,
                              encode_games, engine_record, materialise_cards, text_digest)
 from .drift_interval import with_stopped_intervals
+from .drift_suite import Suite, load_suite
 from .drift_limits import gate_cap, limits, short_of_floor
-from .experiment import Experiment, load_experiment
+from .experiment import Experiment
 from .schedule import schedule
 from .progress import stage
-from .tasks import build_arena, by_team, play_games
+from .tasks import build_arena, by_team, play_games, same_inputs
 
 __all__ = ["DRIFT_DOWN", "DRIFT_UP", "NO_DRIFT", "OPEN", "GateResult", "Suite",
            "check_baseline_matches", "load_suite", "make_baseline", "run_gate"]
-_SUITE_KEYS = {"delta_elo", "alpha", "beta", "max_games", "min_games", "round", "experiments"}
-
-
-@dataclass(frozen=True)
-class Suite:
-    path: str
-    delta_elo: float
-    alpha: float
-    beta: float
-    max_games: int
-    min_games: int
-    round_games: int
-    experiments: tuple[Experiment, ...]
-    capped_by_flag: bool = False  # max_games (and maybe min_games) lowered by --games
-
-
-# the suite's game counts, each whole duplicate blocks: (name, the file's key, lowest, fallback)
-_GAME_COUNTS = (("max_games", "max_games", 4096), ("min_games", "min_games", 1024),
-                ("round_games", "round", 128))
-
-
-def _suite_numbers(doc: TomlDoc) -> dict:
-    numbers = {key: doc.get((key,), SUITE_RANGES[key][0], lo=SUITE_RANGES[key][1],
-                            hi=SUITE_RANGES[key][2], fallback=fallback)
-               for key, fallback in (("delta_elo", 70.0), ("alpha", 0.05), ("beta", 0.05))}
-    for name, key, fallback in _GAME_COUNTS:
-        _, lo, hi = SUITE_RANGES[key]
-        n = doc.get((key,), int, lo=lo, hi=hi, fallback=fallback)
-        if n % 4:
-            doc.add((key,), f"{n} is not a multiple of 4 (duplicate blocks)")
-            n = fallback  # reported once, here: not again by each matchup's games
-        numbers[name] = n
-    if numbers["min_games"] > numbers["max_games"]:
-        doc.add(("min_games",), f"{numbers['min_games']} is above max_games {numbers['max_games']}")
-    return numbers
-
-
-def load_suite(path: Path, cards, policy_names) -> Suite:
-    """``experiments/drift.toml``: the gate's bounds and the matchups it replays."""
-    path = Path(path)
-    problems = Problems()
-    doc = TomlDoc.load(path, problems)
-    if doc is None:
-        problems.raise_if_any()
-    doc.unknown_keys((), _SUITE_KEYS)
-    numbers = _suite_numbers(doc)
-    files = doc.get(("experiments",), list, fallback=[])
-    if not files:
-        doc.add(("experiments",), "list at least one experiment file")
-    experiments, seen = [], set()
-    for rel in files:
-        target = doc.referenced_file(("experiments",), rel, path.parent, "experiment file",
-                                     "this file")
-        if target is None:
-            continue
-        if target.resolve() in seen:  # its metrics would be tested twice
-            doc.add(("experiments",), f"{rel!r} is listed twice")
-            continue
-        seen.add(target.resolve())
-        try:
-            exp = load_experiment(target, cards, policy_names, games=numbers["max_games"])
-        except InputError as exc:  # keep collecting every problem of every file
-            problems.extend(Problems(list(exc.problems)))
-            continue
-        if exp.teams is None or exp.seating != "duplicate":
-            doc.add(("experiments",), f"{rel}: the gate replays fixed teams in duplicate seating")
-        if exp.boards < 2:
-            doc.add(("experiments",), f"{rel}: boards = {exp.boards}; the gate needs at least 2 "
-                                      f"(its variance is between boards)")
-        if any(e.name == exp.name for e in experiments):  # the baseline keys games by name
-            doc.add(("experiments",), f"{rel}: a second matchup named {exp.name!r}; the "
-                                      "baseline keeps one matchup per name: rename one")
-            continue
-        experiments.append(exp)
-    problems.raise_if_any()
-    return Suite(str(path), experiments=tuple(experiments), **numbers)
-
-
 def metric_name(exp: Experiment, k: int) -> str:
     return f"{exp.name}: {exp.team_names[k]}"
 
@@ -213,6 +137,7 @@ class GateResult:
     balance: tuple = ()              # per matchup: the balance metrics, now and before
     #                                  (informational: never part of the exit code)
     limits: tuple = ()               # per matchup: floor, cap, what set it, games used
+    text_only: bool = False          # changed files, but every matchup's engine inputs the same
 
     @property
     def exit_code(self) -> int:
@@ -227,6 +152,11 @@ class GateResult:
     def provenance(self) -> str:
         """One sentence: what differs from the baseline and what the games were compared with."""
         engine = "the engine changed" if self.engine_changed else "the same engine"
+        if self.changed_files and self.text_only:
+            return (f"changed since the baseline: {', '.join(self.changed_files)}, in text only "
+                    f"(every matchup gives the engine the same numbers); {engine}. "
+                    + ("Each game is paired with the baseline's recorded game on the same seeds."
+                       if self.engine_changed else "The baseline's games should replay exactly."))
         if self.changed_files and self.unreadable:
             return (f"changed since the baseline: {', '.join(self.changed_files)}; {engine}. "
                     f"This engine cannot read the baseline's cards ({self.unreadable}), so each "
@@ -311,10 +241,13 @@ def _decide_all(before, after, board, suite: Suite, alpha: float) -> list[Paired
 
 
 def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alpha,
-                  same_code: bool = False):
-    """Play one matchup round by round, paired with its "before", until every team is decided
-    (``same_code``: the baseline's engine and cards, so every game replays the recorded one):
-    its metrics, its balance metrics and its limits (:func:`.drift_limits.limits`)."""
+                  same_engine: bool = False):
+    """Play one matchup round by round, paired with its "before", until every team is decided:
+    its metrics, its balance metrics, its limits (:func:`.drift_limits.limits`) and whether the
+    baseline's cards (``reference``, None when the card files are the same or unreadable) give
+    the engine the same numbers as today's. Then the card files differ only in text the engine
+    never reads (a comment, a note), the recorded games are the "before", and with the same
+    engine every game replays the recorded one."""
     names = team_card_names(exp, catalogue.cards)
     recorded = _recorded(baseline, exp)
     cap = gate_cap(suite, recorded["winner_team"].size)
@@ -323,6 +256,9 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
     if reference is not None:
         before_arena = build_arena(reference, _cards_by_name(exp, names, reference.cards,
                                                              baseline_path))
+    same_numbers = before_arena is not None and same_inputs(before_arena, arena)
+    if same_numbers:
+        before_arena = None
     # the baseline's games replayed under today's engine when its cards differ: twice the games
     with stage(f"matchup {exp.name}", cap * (1 if before_arena is None else 2), at_most=True):
         tests, before, after = _gate_rounds(exp, suite, recorded, cap, arena, before_arena,
@@ -333,8 +269,10 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
     source = ("replayed" if before_arena is not None else
               "recorded" if before is not None else "not recorded")
     return ([MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)],
-            matchup_balance(exp, before, after, source, same_code),
-            limits(suite, exp, recorded["winner_team"].size, after["winner_team"].size))
+            matchup_balance(exp, before, after, source,
+                            same_engine and (reference is None or same_numbers)),
+            limits(suite, exp, recorded["winner_team"].size, after["winner_team"].size),
+            same_numbers)
 
 
 def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha) -> tuple:
@@ -388,15 +326,18 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
                 reference = None
                 first = exc.problems[0]
                 unreadable = str(replace(first, file=Path(first.file).name))
-        same_code = not changed and baseline["engine"]["source"] == engine_digest()
+        same_engine = baseline["engine"]["source"] == engine_digest()
+        text_only = bool(changed) and not unreadable
         for exp in suite.experiments:
-            tests, bal, bound = _gate_matchup(catalogue, reference, exp, suite, baseline,
-                                              baseline_path, alpha, same_code)
+            tests, bal, bound, same_numbers = _gate_matchup(
+                catalogue, reference, exp, suite, baseline, baseline_path, alpha,
+                same_engine and not (changed and reference is None))
             results += tests
             balance.append(bal)
             bounds.append(bound)
+            text_only = text_only and same_numbers
     changes = combat_changes(baseline["combat"], combat_snapshot(catalogue.rules))
     return GateResult(tuple(results), tuple(changes), alpha, tuple(changed),
                       baseline["engine"]["source"] != engine_digest(), unreadable,
-                      tuple(mark_moved_endings(balance, suite.alpha)), tuple(bounds))
+                      tuple(mark_moved_endings(balance, suite.alpha)), tuple(bounds), text_only)
 

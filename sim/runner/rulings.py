@@ -22,6 +22,7 @@ import numpy as np
 
 from . import progress
 from .rulings_data import DEFAULT_STUDY, Alternative, RulingsFile, prepare
+from .tasks import input_digest
 
 ROUND_GAMES = 256       # games per engine call (a multiple of 4: duplicate blocks)
 
@@ -65,29 +66,6 @@ class StudyRun:
     rating_games: dict
     seconds: float
     inputs: str = ""            # digest of everything the engine was given (boards, rules, cards)
-
-
-def input_digest(arena, h=None):
-    """Digest of the arrays an arena hands the engine. Why: when an alternative replays
-    identical games, equal inputs mean the engine does not read the key at all; different
-    inputs mean the ruling was read but never decided anything in these games."""
-    import hashlib
-
-    h = h if h is not None else hashlib.blake2b(digest_size=16)
-
-    def feed(x):
-        if isinstance(x, np.ndarray):
-            h.update(f"{x.dtype}{x.shape}".encode())
-            h.update(np.ascontiguousarray(x).tobytes())
-        elif isinstance(x, (tuple, list)):
-            for item in x:
-                feed(item)
-        else:
-            h.update(repr(x).encode())
-
-    feed((arena.stacked, tuple(arena.cards), arena.policies, arena.budgets,
-          [() if w is None else w for w in arena.weights]))
-    return h
 
 
 # per game, what the balance metrics read (sim.analysis.balance), kept beside the verdicts' data

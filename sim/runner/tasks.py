@@ -62,6 +62,37 @@ def build_arena(catalogue, exp: Experiment, n_boards: int | None = None) -> Aren
                  tuple(s.weights for s in specs))
 
 
+def input_digest(arena, h=None):
+    """Digest of the arrays an arena hands the engine (its games also depend on the
+    experiment's teams and seeds). Why: when a rulings alternative replays identical games,
+    equal inputs mean the engine does not read the key at all; different inputs mean the ruling
+    was read but never decided anything in these games. The drift gate reads it too
+    (:func:`same_inputs`)."""
+    h = h if h is not None else hashlib.blake2b(digest_size=16)
+
+    def feed(x):
+        if isinstance(x, np.ndarray):
+            h.update(f"{x.dtype}{x.shape}".encode())
+            h.update(np.ascontiguousarray(x).tobytes())
+        elif isinstance(x, (tuple, list)):
+            for item in x:
+                feed(item)
+        else:
+            h.update(repr(x).encode())
+
+    feed((arena.stacked, tuple(arena.cards), arena.policies, arena.budgets,
+          [() if w is None else w for w in arena.weights]))
+    return h
+
+
+def same_inputs(a: Arena, b: Arena) -> bool:
+    """Whether two arenas give the engine the same numbers for the same games: equal
+    :func:`input_digest` and the same teams. Why: card files that differ only in comments,
+    notes or layout build the same arena, and then every game is the same game."""
+    return (np.array_equal(a.exp.teams, b.exp.teams)
+            and input_digest(a).digest() == input_digest(b).digest())
+
+
 def grow_arena(catalogue, arena: Arena, n_boards: int) -> Arena:
     """The arena with at least its first ``n_boards`` boards (at most the experiment's). Why:
     building a board costs ~35-50 ms, so a fairness check on many boards builds only those its

@@ -1,0 +1,91 @@
+"""The drift gate's suite file (``experiments/drift.toml``): its bounds (the paired test's
+``delta_elo``, ``alpha``, ``beta``, the games per matchup) and the matchups it replays, each
+checked as every experiment file is (one line per problem, naming file and key)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.catalogue.diagnostics import InputError, Problems
+from sim.catalogue.tomldoc import TomlDoc
+
+from .drift_baseline import SUITE_RANGES
+from .experiment import Experiment, load_experiment
+
+_SUITE_KEYS = {"delta_elo", "alpha", "beta", "max_games", "min_games", "round", "experiments"}
+
+
+@dataclass(frozen=True)
+class Suite:
+    path: str
+    delta_elo: float
+    alpha: float
+    beta: float
+    max_games: int
+    min_games: int
+    round_games: int
+    experiments: tuple[Experiment, ...]
+    capped_by_flag: bool = False  # max_games (and maybe min_games) lowered by --games
+
+
+# the suite's game counts, each whole duplicate blocks: (name, the file's key, lowest, fallback)
+_GAME_COUNTS = (("max_games", "max_games", 4096), ("min_games", "min_games", 1024),
+                ("round_games", "round", 128))
+
+
+def _suite_numbers(doc: TomlDoc) -> dict:
+    numbers = {key: doc.get((key,), SUITE_RANGES[key][0], lo=SUITE_RANGES[key][1],
+                            hi=SUITE_RANGES[key][2], fallback=fallback)
+               for key, fallback in (("delta_elo", 70.0), ("alpha", 0.05), ("beta", 0.05))}
+    for name, key, fallback in _GAME_COUNTS:
+        _, lo, hi = SUITE_RANGES[key]
+        n = doc.get((key,), int, lo=lo, hi=hi, fallback=fallback)
+        if n % 4:
+            doc.add((key,), f"{n} is not a multiple of 4 (duplicate blocks)")
+            n = fallback  # reported once, here: not again by each matchup's games
+        numbers[name] = n
+    if numbers["min_games"] > numbers["max_games"]:
+        doc.add(("min_games",), f"{numbers['min_games']} is above max_games {numbers['max_games']}")
+    return numbers
+
+
+def load_suite(path: Path, cards, policy_names) -> Suite:
+    """``experiments/drift.toml``: the gate's bounds and the matchups it replays."""
+    path = Path(path)
+    problems = Problems()
+    doc = TomlDoc.load(path, problems)
+    if doc is None:
+        problems.raise_if_any()
+    doc.unknown_keys((), _SUITE_KEYS)
+    numbers = _suite_numbers(doc)
+    files = doc.get(("experiments",), list, fallback=[])
+    if not files:
+        doc.add(("experiments",), "list at least one experiment file")
+    experiments, seen = [], set()
+    for rel in files:
+        target = doc.referenced_file(("experiments",), rel, path.parent, "experiment file",
+                                     "this file")
+        if target is None:
+            continue
+        if target.resolve() in seen:  # its metrics would be tested twice
+            doc.add(("experiments",), f"{rel!r} is listed twice")
+            continue
+        seen.add(target.resolve())
+        try:
+            exp = load_experiment(target, cards, policy_names, games=numbers["max_games"])
+        except InputError as exc:  # keep collecting every problem of every file
+            problems.extend(Problems(list(exc.problems)))
+            continue
+        if exp.teams is None or exp.seating != "duplicate":
+            doc.add(("experiments",), f"{rel}: the gate replays fixed teams in duplicate seating")
+        if exp.boards < 2:
+            doc.add(("experiments",), f"{rel}: boards = {exp.boards}; the gate needs at least 2 "
+                                      f"(its variance is between boards)")
+        if any(e.name == exp.name for e in experiments):  # the baseline keys games by name
+            doc.add(("experiments",), f"{rel}: a second matchup named {exp.name!r}; the "
+                                      "baseline keeps one matchup per name: rename one")
+            continue
+        experiments.append(exp)
+    problems.raise_if_any()
+    return Suite(str(path), experiments=tuple(experiments), **numbers)

@@ -55,6 +55,33 @@ def test_candidates_are_ranked_by_power_delta_and_point_the_right_way(catalogue)
     assert cards.tier[luffy, 0] == 2  # the catalogue itself is untouched
 
 
+def test_the_remedy_tables_key_order_changes_no_candidate(catalogue, tmp_path):
+    """The shipped ``[remedy]`` with its keys in reverse order: the same steps in the same order
+    (characters.csv's columns), so the same candidates, ties included. Why: the order of a
+    designer file's rows must never change a result (the catalogue loads every table in name
+    order for the same reason)."""
+    from sim.catalogue.diagnostics import Problems
+    from sim.catalogue.power import load_power_curve
+
+    text = (ROOT / "cards" / POWER_CURVE_FILE).read_text(encoding="utf-8")
+    head, table = text.split("[remedy]\n")
+    keys = [line for line in table.splitlines() if line and not line.startswith("#")]
+    comments = [line for line in table.splitlines() if not line or line.startswith("#")]
+    (tmp_path / POWER_CURVE_FILE).write_text(
+        head + "[remedy]\n" + "\n".join(comments + keys[::-1]) + "\n", encoding="utf-8")
+    shipped, flipped = (load_power_curve(path, catalogue.rules, Problems()).remedy
+                        for path in (ROOT / "cards" / POWER_CURVE_FILE, tmp_path / POWER_CURVE_FILE))
+    assert len(keys) > 3 and keys[::-1] != keys
+    assert [(s.stat, s.step, s.steps) for s in flipped.stats] == \
+           [(s.stat, s.step, s.steps) for s in shipped.stats]
+    for card in ("Luffy", "Mario"):
+        for direction in (-1, 1):
+            found = [candidates(catalogue.cards, catalogue.rules, steps,
+                                catalogue.cards.find(card), direction)
+                     for steps in (shipped, flipped)]
+            assert found[0] == found[1] and found[0]
+
+
 # ------------------------------------------------------------------ the search
 
 def _ranked(spec):

@@ -42,7 +42,9 @@ class StatStep:
 
 @dataclass(frozen=True)
 class RemedySteps:
-    stats: tuple[StatStep, ...]   # in file order (the tie-break between equal power deltas)
+    # in REMEDY_STATS order (characters.csv's columns), whatever the table's key order: the
+    # tie-break between equal power deltas, so reordering the file's keys changes no advice
+    stats: tuple[StatStep, ...]
     path: str = ""
 
 
@@ -74,7 +76,8 @@ def load_remedy(doc: TomlDoc) -> RemedySteps | None:
         doc.add(("remedy",), f"lists no stats; choose from {', '.join(REMEDY_STATS)}")
     if len(doc.problems) > before:
         return None
-    return RemedySteps(tuple(stats), str(doc.path))
+    return RemedySteps(tuple(sorted(stats, key=lambda s: REMEDY_STATS.index(s.stat))),
+                       str(doc.path))
 
 
 def stat_bounds(stat: str, rules: Rules) -> tuple[int, int]:

@@ -87,7 +87,8 @@ class Remedy:
 def candidates(cards, rules, steps: RemedySteps, card: int, direction: int,
                weights=DEFAULT_WEIGHTS) -> list[Candidate]:
     """Every allowed single-stat change of ``card`` whose power delta has the sign of
-    ``direction``, smallest ``|delta|`` first (ties: the order of ``[remedy]``, then step size)."""
+    ``direction``, smallest ``|delta|`` first (ties: the stats in characters.csv's column order,
+    :data:`~sim.catalogue.remedy.REMEDY_STATS`, never the file's key order; then step size)."""
     before = float(power_score(cards, rules, weights)[card])
     ranked = []
     for rank, s in enumerate(steps.stats):

@@ -1,5 +1,6 @@
 """Running the ``bwlab`` CLI in-process from a test: the exit code and what it printed, with the
-project's promise checked on every call — bad input gets a line, never a traceback."""
+project's promise checked on every call — bad input gets a line, never a traceback. And in a
+process of its own, stopped by a real SIGTERM (:func:`sigterm_midway`)."""
 
 from __future__ import annotations
 
@@ -35,3 +36,46 @@ def eager_progress(monkeypatch=None):
         finally:
             progress.DELAY, progress.LOG_EVERY = saved
     return eager()
+
+
+def _catches_sigterm(pid: int) -> bool:
+    """Whether process ``pid`` has a SIGTERM handler of its own (its SigCgt mask, in /proc)."""
+    import signal
+    from pathlib import Path
+
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signal.SIGTERM - 1) & 1)
+    return False
+
+
+def sigterm_midway(args, ready, env=None, timeout: float = 120.0):
+    """``bwlab ARGS`` in a process of its own, sent SIGTERM (to it alone, as ``kill`` and CI
+    send it) once it handles SIGTERM and ``ready()`` is true (say: a first batch or journal
+    part is on disk); returns (exit code, stdout, stderr). Waiting for the handler first makes
+    the test exact: a signal sent before it would kill the process at once, as Python's
+    default does, and fail the test for no fault of the command. Needs /proc."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen([sys.executable, "-m", "sim.cli.main", *map(str, args)], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **(env or {})})
+    try:
+        deadline = time.monotonic() + timeout
+        while not (proc.poll() is None and _catches_sigterm(proc.pid) and ready()):
+            assert proc.poll() is None, f"ended before the signal: {proc.communicate()}"
+            assert time.monotonic() < deadline, "never ready for the signal"
+            time.sleep(0.01)
+        os.kill(proc.pid, signal.SIGTERM)
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return proc.returncode, out, err

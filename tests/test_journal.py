@@ -271,3 +271,28 @@ def test_sigterm_keeps_the_finished_games_says_so_and_exits_143(capsys, monkeypa
     again, out, err = run(capsys, *args)
     assert (again, _timeless(out)) == (code, _timeless(whole))
     assert "resuming an interrupted run" in err
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_real_sigterm_ends_a_journaled_command_in_its_own_process_with_143(tmp_path):
+    """The test above, with a real SIGTERM sent to the command in a process of its own (as CI's
+    cancel and ``kill`` send it), once the journal has flushed a first part: exit 143, not the
+    -15 of a process killed unhandled; the finished games (those flushed at the stop too) kept
+    and counted in one line, then the terminated line; no traceback, nothing written. Rarity,
+    not fairness: its games are a fixed number, far more than it plays before the signal
+    (fairness may settle and end first); one engine thread, to keep the test light."""
+    from tests._cli_kit import sigterm_midway
+
+    root, reports = tmp_path / "j", tmp_path / "reports"
+    code, out, err = sigterm_midway(
+        ("rarity", "--games", 100_000, "--ablation", 0, "--out", reports, "-q"),
+        ready=lambda: any(root.glob("*/part-*.npz")),
+        env={"BWLAB_JOURNAL": str(root), "NUMBA_NUM_THREADS": "1"})
+    kept = sum(int(np.load(p)["rows"].size) for p in root.glob("*/part-*.npz"))
+    assert code == 143 and 0 < kept < 100_000 and out == "", err
+    assert not any(reports.glob("*")), "an interrupted rarity wrote its results"
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.splitlines() == [
+        f"rarity: {kept:,} finished games kept in {root}: the same command, run again, "
+        "continues from them",
+        "rarity: terminated (SIGTERM)"], err

@@ -368,3 +368,29 @@ def test_a_run_stopped_by_sigterm_exits_with_sigterm_s_status(capsys, exp_dir, t
     assert code == status, err
     assert _errors(err)[-1].startswith("interrupted: 0 of "), err
     assert signal.getsignal(signal.SIGTERM) is before   # the run's handler is gone
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_real_sigterm_ends_a_run_in_its_own_process_with_143_and_the_resume_line(exp_dir):
+    """The test above, with a real SIGTERM sent to a run in a process of its own (as CI's
+    cancel and ``kill`` send it), once the run has stored a batch: exit 143, not 130 nor the
+    -15 of a process killed unhandled, one line naming the stored batches and --resume, no
+    traceback, the batches on disk. One job: the games are played in the run's process."""
+    import re
+
+    from tests._cli_kit import sigterm_midway
+
+    (exp_dir / "long.toml").write_text(SMALL.replace("games = 16", "games = 4096"),
+                                       encoding="utf-8")
+    out = exp_dir / "out"
+    code, _, err = sigterm_midway(
+        ("run", exp_dir / "long.toml", "--out", out, "--jobs", "1", "-q"),
+        ready=lambda: any(out.glob("batch-*.parquet")))
+    assert code == 143, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    lines = _errors(err)
+    assert len(lines) == 1, err
+    said = re.fullmatch(rf"interrupted: (\d+) of 1024 batches stored in {re.escape(str(out))}; "
+                        "run again with --resume to finish", lines[0])
+    assert said is not None, err
+    assert 1 <= int(said[1]) <= len(list(out.glob("batch-*.parquet"))), err

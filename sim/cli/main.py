@@ -125,41 +125,22 @@ def _with_progress(cmd, name: str):
     return cmd
 
 
-class Terminated(BaseException):
-    """SIGTERM, as a command inside its games journal gets it (:func:`_journaled`). A
-    BaseException, as KeyboardInterrupt is, so that no ``except Exception`` of a command
-    reports it as an internal error."""
-
-
-SIGTERM_EXIT = 128 + 15  # the shell's status of a process ended by SIGTERM
-
-
-def _terminate(signum, frame):
-    """SIGTERM handler: unwind like Ctrl-C. A second SIGTERM while unwinding kills at once."""
-    import signal
-
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    raise Terminated
-
-
 def _journaled(body, ctx, say):
     """Run ``body`` inside the command's games journal (:func:`sim.runner.journal.session`),
-    SIGTERM ending it as Ctrl-C does: the finished games flushed and kept, a line saying how
-    many, exit 143.
+    SIGTERM ending it as Ctrl-C does (:mod:`sim.cli.terminate`): the finished games flushed and
+    kept, a line saying how many, exit 143.
 
     Why: SIGTERM is how CI cancels a job and how ``kill`` stops one; Python's default ends the
     process at once, so no ``finally`` ran, the games since the last flush were lost and the
     command said nothing, though the journal exists for exactly that case."""
-    import signal
-    import threading
-
     from sim.runner.journal import journal_root, session
 
-    book, previous = None, None
-    if threading.current_thread() is threading.main_thread():  # signals reach only that one
-        previous = signal.signal(signal.SIGTERM, _terminate)
+    from .terminate import SIGTERM_EXIT, Terminated, terminated_as_interrupt
+
+    book = None
     try:
-        with session(say=say, ends=(click.exceptions.Exit,)) as book:
+        with terminated_as_interrupt(), \
+                session(say=say, ends=(click.exceptions.Exit,)) as book:
             return body(ctx)
     except Terminated:
         if journal_root() is None:
@@ -168,9 +149,6 @@ def _journaled(body, ctx, say):
             say("terminated (SIGTERM)" + ("" if book is not None and book.kept() else
                                           " before any game finished: nothing to keep"))
         raise click.exceptions.Exit(SIGTERM_EXIT) from None
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
 
 
 def main(argv=None) -> int:
@@ -178,6 +156,8 @@ def main(argv=None) -> int:
     so does a file that cannot be written (OSError: full disk, vanished folder)."""
     from sim.atomic import inputs_guarded
     from sim.catalogue.diagnostics import InputError
+
+    from .terminate import CTRL_C_EXIT
 
     try:
         # Without standalone mode click returns a command's exit code (click.exceptions.Exit);
@@ -188,9 +168,9 @@ def main(argv=None) -> int:
         for problem in exc.problems:
             click.echo(f"error: {problem}", err=True)
         return 2
-    except click.exceptions.Abort:
+    except click.exceptions.Abort:  # Ctrl-C: click turns KeyboardInterrupt into Abort
         click.echo("aborted", err=True)
-        return 130
+        return CTRL_C_EXIT
     except click.UsageError as exc:  # a bad flag: one line naming the command (issue #22)
         where = exc.ctx.command_path if exc.ctx is not None else "bwlab"
         click.echo(f"error: {where}: {exc.format_message()} (see {where} --help)", err=True)

@@ -110,17 +110,6 @@ def _client(scheduler, ca_file, cert, key):
     return connect(scheduler, security=security)
 
 
-_TERMINATED: list[int] = []  # set by the SIGTERM handler: the run then exits 143, not 130
-
-
-def _interrupt(signum, frame):
-    """SIGTERM ends a run like Ctrl-C (workers stopped, batches kept), with SIGTERM's own exit
-    status (143, as the journaled commands: sim/cli/main.py), so CI can tell a cancel from a
-    Ctrl-C."""
-    _TERMINATED.append(signum)
-    raise KeyboardInterrupt
-
-
 def _play(exp, experiment, games, cards_root, out, resume, jobs, client, no_progress, policies):
     """Open the store (refusing a clash, locking the folder), play and summarise, release."""
     from sim.runner.store import RunStore
@@ -138,14 +127,15 @@ def _play(exp, experiment, games, cards_root, out, resume, jobs, client, no_prog
 
 def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_progress,
                policies, resume=False):
-    """Play the missing batches into ``store`` and summarise the run."""
-    import signal
-
+    """Play the missing batches into ``store`` and summarise the run. Ctrl-C or SIGTERM while
+    the batches are played stops the workers and keeps the stored batches, with one line naming
+    them and --resume, and exit 130 or 143 (:mod:`sim.cli.terminate`), so CI can tell a cancel
+    from a Ctrl-C."""
     from sim.catalogue.loader import load_catalogue
     from sim.runner.parallel import run_experiment
     from sim.runner.summary import summarise
 
-    from .main import SIGTERM_EXIT
+    from .terminate import exit_status, terminated_as_interrupt
 
     for name in store.removed:
         click.echo(f"note: {out / name} was damaged (truncated or failing its checksum); "
@@ -153,17 +143,14 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
     already = len(store.done())
     if resume and not already:  # a mistyped --out would otherwise restart a run silently
         click.echo(f"note: --resume: no batch of this run in {out}; starting it", err=True)
-    _TERMINATED.clear()
-    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        played = run_experiment(exp, experiment, games, cards_root, store, jobs=jobs,
-                                client=client, progress=not no_progress, policies=policies)
-    except KeyboardInterrupt:
+        with terminated_as_interrupt():
+            played = run_experiment(exp, experiment, games, cards_root, store, jobs=jobs,
+                                    client=client, progress=not no_progress, policies=policies)
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (terminate.Terminated)
         click.echo(f"\ninterrupted: {len(store.done())} of {exp.n_batches} batches stored in "
                    f"{out}; run again with --resume to finish", err=True)
-        raise click.exceptions.Exit(SIGTERM_EXIT if _TERMINATED else 130) from None
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+        raise click.exceptions.Exit(exit_status(stop)) from None
     summary = summarise(store, load_catalogue(cards_root).cards.names)
     store.finish(summary)
     click.echo(f"{exp.name}: {summary['games']} games in {exp.n_batches} batches "

@@ -86,6 +86,13 @@ def test_a_rotation_cap_that_moves_how_games_end_is_named_in_the_verdict(capsys,
     assert named.startswith("example: ") and "rotation cap (most health wins) +" in named, named
     (starred,) = [line for line in out.splitlines() if "* rotation cap" in line]
     assert float(starred.split("Δ ")[1].split()[0]) > 20, starred
+    # the JSON names them under the key `bwlab rulings` uses for the same thing
+    _, doc, _ = gate(capsys, cards, suite, baseline, "--format", "json")
+    (matchup,) = json.loads(doc)["balance"]
+    from sim.analysis.balance_change import ENDING_WORDS
+    assert "rotation cap (most health wins)" in [ENDING_WORDS[k] for k in
+                                                 matchup["endings_changed"]], matchup
+    assert set(matchup["endings_p_holm"]) == set(ENDING_WORDS)
 
 
 def test_a_comment_or_reordered_keys_in_a_matchup_file_change_no_verdict(capsys, lab,

@@ -107,7 +107,7 @@ def _balance_lines(balance) -> list[str]:
         out.append(f"  change (paired on the same seeds, 95 % intervals clustered by board; "
                    f"before = {source.get(b['before_source'], b['before_source'])}; "
                    f"* moved, {HOLM_WORDS}):")
-        out += change_lines(b["change"], set(b.get("endings_moved", ())), "    ")
+        out += change_lines(b["change"], set(b.get("endings_changed", ())), "    ")
         bal0, bal1 = b["before"]["balance"], b["now"]["balance"]
         out.append(f"      {'balance (Ludii)':<41}{bal0['balance']:.3f} → {bal1['balance']:.3f}")
     return out
@@ -124,7 +124,7 @@ def moved_endings_sentence(balance) -> str:
 
     parts = [f"{b['matchup']}: " + ", ".join(
         f"{ENDING_WORDS.get(k, k)} {100 * b['change']['endings'][k]['change']:+.1f} points"
-        for k in b["endings_moved"]) for b in balance if b.get("endings_moved")]
+        for k in b["endings_changed"]) for b in balance if b.get("endings_changed")]
     if not parts:
         return ""
     return (" How games end moved (informational, not the exit code; " + HOLM_WORDS + "): "

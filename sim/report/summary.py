@@ -131,7 +131,7 @@ def drift_balance_text(b: dict) -> str:
             f"{b['now']['balance']['balance']:.3f}.")
     if b["change"] is None:
         return head + f" The baseline's: {b.get('before_missing', 'not recorded')}."
-    moved = set(b.get("endings_moved", ()))  # Holm over the matchups (drift_balance)
+    moved = set(b.get("endings_changed", ()))  # Holm over the matchups (drift_balance)
     moves = "; ".join(f"{ENDING_WORDS.get(k, k)} {100 * c['change']:+.1f} "
                       f"[{100 * c['low']:+.1f}, {100 * c['high']:+.1f}]"
                       + (" (moved)" if k in moved else "")

@@ -76,7 +76,7 @@ def matchup_balance(exp: Experiment, before: dict | None, after: dict, source: s
 
 
 def mark_moved_endings(balance: list[dict], alpha: float) -> list[dict]:
-    """Each matchup's document with ``endings_moved`` (the endings whose share changed) and
+    """Each matchup's document with ``endings_changed`` (the endings whose share changed) and
     ``endings_p_holm``: Holm over every matchup and ending together, at the suite's ``alpha``,
     as ``bwlab rulings`` names them. Why: the verdict "No drift" once said nothing of a rotation
     cap cut from 60 to 20 that moved cap endings by +44.6 points (printed above it, among about
@@ -87,7 +87,7 @@ def mark_moved_endings(balance: list[dict], alpha: float) -> list[dict]:
         [[b["change"]["endings"][k]["p_value"] for k in ENDINGS] for b in compared], alpha)
     marks = iter(zip(named, adjusted))
     return [b if b.get("change") is None else
-            {**b, **dict(zip(("endings_moved", "endings_p_holm"), next(marks)))} for b in balance]
+            {**b, **dict(zip(("endings_changed", "endings_p_holm"), next(marks)))} for b in balance]
 
 
 def win_rates(exp: Experiment, winners) -> list[dict]:

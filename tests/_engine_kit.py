@@ -329,15 +329,20 @@ def check_ticks_at_end(game, c: int, t: int, paused: bool) -> None:
         assert ent.tick_tile[c] == t + 1, "a turn ended in a reward tile banked no tick there"
 
 
-def play_checked(game, policies, max_decisions: int = 20_000) -> None:
+def play_checked(game, policies, max_decisions: int = 20_000, watch=None) -> None:
     """Play ``game`` to its end, ``policies[team]`` deciding for each team, checking the
     invariants before the first decision and across and after every one (step_checked,
     check_invariants); fails unless the game ends within ``max_decisions`` ("every game
-    ends")."""
+    ends"). ``watch(game)``, if given, is called before the first decision and after every one
+    (an observer of what the game reaches: it reads the state and must not change it)."""
     check_invariants(game)
+    if watch is not None:
+        watch(game)
     for _ in range(max_decisions):
         if game.terminal:
             break
         step_checked(game, policies[int(game.st.ent.team[game.current])])
         check_invariants(game)
+        if watch is not None:
+            watch(game)
     assert game.terminal, "every game ends"

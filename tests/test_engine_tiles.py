@@ -895,6 +895,18 @@ def _broken(tmp_path, old, new, extra=None):
     ('name = "Dial Shell"', 'name = "Dial Shell"\nitem = "Excalibur"', "tiles.reward.item",
      "unknown item 'Excalibur'"),
     ("coin = 8.0", "coins = 8.0", "greedy.coins", "unknown key"),
+    # an assist character is named (cards/assists.toml), never numbered: a number past the last
+    # assist once validated and then granted nothing
+    ('assist = "Sidekick"', 'assist = "Sidekik"', "tiles.reward.assist",
+     "unknown assist character 'Sidekik' (did you mean Sidekick"),
+    ('assist = "Sidekick"', "params = { amount = 0 }", "tiles.reward.params.amount",
+     'an assist character is named, not numbered: assist = "NAME"'),
+    ('assist = "Sidekick"', 'assist = ""', "tiles.reward.assist",
+     "an 'assist' effect names its assist character"),
+    ('assist = "Sidekick"\n', "", "tiles.reward.effect",
+     "an 'assist' effect names its assist character"),
+    ('name = "Dial Shell"', 'name = "Dial Shell"\nassist = "Sidekick"', "tiles.reward.assist",
+     "only an 'assist' effect names an assist"),
 ])
 def test_tile_function_problems_name_file_line_and_field(tmp_path, old, new, field, words):
     """``bwlab validate``: every mistake in a tile function is one line naming file, line and

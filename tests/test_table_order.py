@@ -256,3 +256,36 @@ def test_a_game_log_names_tiles_from_its_own_catalogue():
                 assert cat.tiles.names[ev["tile"]] in ev["text"], ev
                 seen += 1
     assert seen > 0
+
+
+ACE = ('[[assists]]\nname = "Ace Helper"\nhealth = 40\nspeed = 3\nrange = 1\ndefense = 2\n'
+       'attacks = 2\ntier = 1\n')
+
+
+def test_an_assist_is_named_and_the_assists_file_order_moves_nothing(tmp_path):
+    """cards/assists.toml with a second assist after Sidekick, and the same two entries
+    reversed: one table in name order, and the Jurassic Paddock's reward (``assist =
+    "Sidekick"``) grants Sidekick in both. When a tile gave the assist's number in its file,
+    adding "Ace Helper" before Sidekick silently gave every such tile another assist."""
+    import numpy as np
+
+    from sim.engine.tiles.fx_table import tile_table
+
+    cats = []
+    for k, order in enumerate((lambda t: t, lambda t: reverse_toml(t, "assists"))):
+        cards = tmp_path / f"cards{k}"
+        shutil.copytree(ROOT / "cards", cards)
+        text = (cards / "assists.toml").read_text(encoding="utf-8")
+        (cards / "assists.toml").write_text(order(text.rstrip("\n") + "\n\n" + ACE),
+                                            encoding="utf-8")
+        cats.append(load_catalogue(cards))
+    texts = [(tmp_path / f"cards{k}" / "assists.toml").read_text() for k in (0, 1)]
+    assert texts[0].index('name = "Sidekick"') < texts[0].index('name = "Ace Helper"')
+    assert texts[1].index('name = "Ace Helper"') < texts[1].index('name = "Sidekick"')
+    a, b = (c.entities for c in cats)
+    assert a.assist_names == b.assist_names == ("Ace Helper", "Sidekick")
+    assert np.array_equal(a.assists, b.assists)
+    paddock = cats[0].tiles.find("Jurassic Paddock")
+    rows = [tile_table(c)[2 * paddock] for c in cats]
+    assert np.array_equal(rows[0], rows[1])
+    assert rows[0][L.FX_OP] == L.OP_TILE_ASSIST and rows[0][L.FX_AMOUNT] == 1  # Sidekick

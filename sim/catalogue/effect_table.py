@@ -139,7 +139,7 @@ EFFECT_TABLE: tuple[Effect, ...] = (
        "the team learns the face-down Apocalypse (the reward's or interactable's event tells it)"),
     _e("assist", "tile", "OP_TILE_ASSIST", "self", "amount", "tile",
        _T + "_run_tile_assist", _TV + "_worth", "spawn",
-       "assist character number `amount` joins the team"),
+       "the assist character the function names (`assist`; its row as `amount`) joins the team"),
     # ---- special entities' effects (opcodes 24..25; rows written by tests and future content)
     _e("summon_card", "entity", "OP_SUMMON_CARD", "self", "", "",
        _N + "_run_summon_card", _TV + "_worth", "spawn",

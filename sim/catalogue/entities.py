@@ -63,8 +63,7 @@ class EntityCatalogue:
     rules: np.ndarray                 # int64[len(RULE_KEYS)]
     vehicle_names: tuple[str, ...]    # in name order, not vehicles.toml's entry order
     vehicles: np.ndarray              # int64[vehicle, V_COLS]
-    # in assists.toml's order: a tile function names an assist by its number in that file
-    # (``amount``), so the file's order is the assists' identity here, not an accident
+    # in name order (a tile function names its assist: ``assist = "Sidekick"``)
     assist_names: tuple[str, ...]
     assists: np.ndarray               # int64[assist, A_COLS]
     paths: tuple[str, ...] = field(default=())
@@ -209,7 +208,9 @@ def _assists(path: Path, rules: Rules, abilities: AbilityIndex | None, problems:
             doc.add(base + ("ability_params",), "parameters given without an ability")
         names.append(name)
         rows.append(row)
-    return names, rows
+    # name order, as every table the engine iterates (docs/architecture.md): a tile function
+    # names its assist (tile_functions.check_assist_names), so the file's order moves nothing
+    return in_name_order(names, rows)
 
 
 def _ability_row(doc: TomlDoc, base: tuple, kind: str, params: dict,

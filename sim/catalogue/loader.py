@@ -15,7 +15,7 @@ from .diagnostics import InputError, Problem, Problems
 from .items import ItemCatalogue, load_items
 from .entities import EntityCatalogue, load_entities
 from .rules import Rules, load_rules
-from .tile_functions import check_item_names
+from .tile_functions import check_assist_names, check_item_names
 from .tiles import TileCatalogue, load_tiles
 from .tomldoc import TomlDoc
 from .variants import without_terrain_draft
@@ -110,6 +110,8 @@ def load_catalogue(root: Path | None = None, problems: Problems | None = None) -
     entities = load_entities(root, rules, abilities, tiles, own) if rules is not None else None
     if tiles is not None and items is not None:  # a tile function's named item (file:line)
         check_item_names(tiles, items.names, own)
+    if tiles is not None and entities is not None:  # ... and its named assist character
+        check_assist_names(tiles, entities.assist_names, own)
     own.raise_if_any()
     return Catalogue(rules=rules, abilities=abilities, cards=cards, root=root, tiles=tiles,
                      board_rules=board_rules, items=items, entities=entities)

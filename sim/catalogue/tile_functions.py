@@ -20,7 +20,7 @@ import numpy as np
 from .abilities import SLOTS, TARGETS
 from .diagnostics import Problems, suggest
 from .effect_table import effects_of, lookup, names_of
-from .tomldoc import TomlDoc
+from .tomldoc import MISSING, TomlDoc
 
 # The effects a tile function may run (effect_table.py: the rows whose ``sources`` name "tile"):
 # the tile functions' own and the abilities' effects they reuse
@@ -39,7 +39,7 @@ EFFECT_PARAMS = {
     "gain": {"stat": ("stat", 0, 3, 0), "amount": ("amount", 1, 5, 1)},
     "item": {},
     "summon_card": {},
-    "assist": {"amount": ("amount", 0, 20, 0)},  # the assist's number in cards/assists.toml
+    "assist": {},  # the function's ``assist`` key names it (check_assist_names)
     "extra_action": {"amount": ("amount", 1, 3, 1)},
     "tile_state": {"state": ("flag", 0, 1, 0), "duration": ("duration", 1, 10, 1),
                    "range": ("range", 0, 6, 0)},
@@ -61,17 +61,20 @@ MAX_PRICE = 50
 # [greedy]: what greedy counts a tile function worth, in health units (docs/tiles.md)
 GREEDY_KEYS = {"stat_point": 40.0, "item": 25.0, "summon": 120.0, "extra_action": 15.0,
                "coin": 8.0, "learn": 4.0, "assist": 60.0}
-_FUNCTION_KEYS = {"name", "effect", "target", "params", "description", "item"}
+_FUNCTION_KEYS = {"name", "effect", "target", "params", "description", "item", "assist"}
 
 
 @dataclass(frozen=True)
 class Function:
     """One parsed function: its effect row (``SLOTS`` order), its price (ticks for a reward,
-    coins for an interactable) and the item it names ("" = a random item)."""
+    coins for an interactable), the item it names ("" = a random item) and the assist character
+    it names (an ``assist`` effect; resolved by :func:`check_assist_names`)."""
 
     row: list[int]
     price: int
     item: str = ""
+    assist: str = ""
+    assist_line: int | None = None  # the ``assist`` key's line, for check_assist_names
 
 
 def effect_code(effect: str) -> int:
@@ -107,6 +110,7 @@ def parse_function(doc: TomlDoc, path: tuple, kind: int) -> Function | None:
     item = doc.get(path + ("item",), str, default="", fallback="")
     if item and effect is not None and effect != "item":
         doc.add(path + ("item",), f"only an 'item' effect names an item, not {effect!r}")
+    assist = _assist_name(doc, path, effect)
     params = doc.get(path + ("params",), dict, default={}, fallback={})
     row = [0] * len(SLOTS)
     ok = effect is not None and target is not None and price is not None
@@ -124,9 +128,30 @@ def parse_function(doc: TomlDoc, path: tuple, kind: int) -> Function | None:
                 row[SLOTS.index(slot)] = int(values[name])
             if effect == "item":
                 row[SLOTS.index("stat")] = -1  # a random item until resolved by name
-    if not ok:
+    if not ok or assist is None:
         return None
-    return Function(row, int(price), item.strip())
+    return Function(row, int(price), item.strip(), assist,
+                    doc.line(path + ("assist",)) if assist else None)
+
+
+def _assist_name(doc: TomlDoc, path: tuple, effect: str | None) -> str | None:
+    """The assist character an ``assist`` effect names ("" for other effects); None after
+    recording a problem. Why a name: the assists' numbers follow their name order, and a number
+    beyond the last assist once validated and then silently granted nothing."""
+    assist = doc.get(path + ("assist",), str, default="", fallback=None)
+    if assist is None:
+        return None
+    assist = assist.strip()
+    if assist and effect is not None and effect != "assist":
+        doc.add(path + ("assist",), f"only an 'assist' effect names an assist, not {effect!r}")
+        return None
+    if effect == "assist" and not assist:
+        given = doc.lookup(path + ("assist",)) is not MISSING
+        doc.add(path + (("assist",) if given else ("effect",)),
+                "an 'assist' effect names its assist character: assist = \"NAME\" (a name in "
+                "cards/assists.toml)")
+        return None
+    return assist
 
 
 def _function_params(doc: TomlDoc, path: tuple, effect: str, params: dict) -> dict | None:
@@ -139,8 +164,10 @@ def _function_params(doc: TomlDoc, path: tuple, effect: str, params: dict) -> di
         where = path + ("params", name)
         if name not in spec:
             known = list(spec) or ["none"]
+            hint = ("; an assist character is named, not numbered: assist = \"NAME\""
+                    if effect == "assist" else "")
             doc.add(where, f"unknown parameter{suggest(name, list(spec))} for effect "
-                           f"{effect!r} (it reads: {', '.join(known)})")
+                           f"{effect!r} (it reads: {', '.join(known)}){hint}")
             ok = False
             continue
         _, lo, hi, _ = spec[name]
@@ -160,6 +187,27 @@ def parse_greedy(doc: TomlDoc) -> dict[str, float]:
         v = doc.get(("greedy", key), (int, float), lo=0, hi=10_000, default=default,
                     fallback=default)
         out[key] = float(v)
+    return out
+
+
+def check_assist_names(tiles, assist_names, problems: Problems) -> np.ndarray:
+    """Resolve every function's named assist against cards/assists.toml (``assist_names``, in
+    name order); one problem per unknown name (file, line, field). Returns the assist's index
+    per function row (-1: not an assist function)."""
+    lowered = [n.lower() for n in assist_names]
+    out = np.full(len(tiles.fx_assist), -1, np.int64)
+    for r, name in enumerate(tiles.fx_assist):
+        if not name:
+            continue
+        if name.lower() in lowered:
+            out[r] = lowered.index(name.lower())
+            continue
+        t, kind = divmod(r, 2)
+        known = (f"{suggest(name, list(assist_names))}" if assist_names
+                 else " (cards/assists.toml lists none)")
+        line = tiles.fx_assist_lines[r] or tiles.fx_lines[r] or tiles.lines[t]
+        problems.add(tiles.path, line, f"tiles.{KINDS[kind]}.assist",
+                     f"unknown assist character {name!r}{known}")
     return out
 
 

@@ -56,6 +56,8 @@ class TileCatalogue(Named):
     fx: np.ndarray = None           # int64[2 * tile, len(abilities.SLOTS)]
     fx_price: np.ndarray = None     # int64[2 * tile]: ticks of a reward, coins of an interactable
     fx_item: tuple[str, ...] = ()   # the item a function names ("" = a random one)
+    fx_assist: tuple[str, ...] = ()  # the assist character a function names ("" = none)
+    fx_assist_lines: tuple = ()      # ... and the line of its ``assist`` key (None: none)
     fx_lines: tuple[int, ...] = ()  # the line of each function's table (0 = none)
     piece: np.ndarray = None        # bool[tile]: the interactable is a piece (I), not the tile
     greedy: dict = None             # [greedy] worth of tile functions, health units
@@ -107,15 +109,17 @@ def load_tiles(path: Path, rules: Rules | None, problems: Problems) -> TileCatal
         fx=np.zeros((2 * n, len(SLOTS)), np.int64), fx_price=np.zeros(2 * n, np.int64),
         piece=np.array([r["piece"] for r in rows], np.bool_), greedy=greedy,
     )
-    items, lines = [""] * (2 * n), [0] * (2 * n)
+    items, assists, lines = [""] * (2 * n), [""] * (2 * n), [0] * (2 * n)
+    assist_lines = [None] * (2 * n)
     for k, r in enumerate(rows):
         for kind, f in enumerate(r["functions"]):
             if f is not None:
                 cat["fx"][2 * k + kind] = f.row
                 cat["fx_price"][2 * k + kind] = f.price
-                items[2 * k + kind] = f.item
-                lines[2 * k + kind] = r["fx_lines"][kind]
-    cat["fx_item"], cat["fx_lines"] = tuple(items), tuple(lines)
+                items[2 * k + kind], assists[2 * k + kind] = f.item, f.assist
+                lines[2 * k + kind], assist_lines[2 * k + kind] = r["fx_lines"][kind], f.assist_line
+    cat["fx_item"], cat["fx_assist"], cat["fx_lines"] = tuple(items), tuple(assists), tuple(lines)
+    cat["fx_assist_lines"] = tuple(assist_lines)
     for k, r in enumerate(rows):
         cat["layers"][k, [x - 1 for x in r["layers"]]] = True
         cat["doorways"][k, [SIDES.index(s) for s in r["doorways"]]] = True

@@ -43,7 +43,7 @@ from sim.board.geometry import VOID, Board, offset
 from sim.board.graph import compile_board
 from sim.catalogue.board_rules import GRID
 from sim.catalogue.diagnostics import Problems
-from sim.catalogue.tile_functions import check_item_names, effect_code
+from sim.catalogue.tile_functions import check_assist_names, check_item_names, effect_code
 from sim.catalogue.tile_layout import MAX_SIZE, PORTAL
 
 from sim.engine.state import fields as L
@@ -99,6 +99,14 @@ def _tile_table(catalogue) -> np.ndarray:
         for r in range(2 * n):
             if named[r] >= 0:
                 out[r, L.FX_STAT] = named[r]
+    entities = getattr(catalogue, "entities", None)
+    if entities is not None and any(tiles.fx_assist):
+        problems = Problems()
+        named = check_assist_names(tiles, entities.assist_names, problems)
+        problems.raise_if_any()
+        for r in range(2 * n):
+            if named[r] >= 0:
+                out[r, L.FX_AMOUNT] = named[r]  # the engine's assist number: its name-order row
     for r in range(2 * n):
         out[r, TF_WORTH] = round(100 * _worth(out[r], tiles.greedy))
     out[:, TF_COIN] = round(100 * tiles.greedy["coin"])

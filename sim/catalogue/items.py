@@ -152,8 +152,7 @@ def _params(doc: TomlDoc, path: tuple) -> dict:
 
 
 def _load_types(path: Path, problems: Problems) -> tuple[tuple[ItemType, ...], ItemRules] | None:
-    """``item_types.toml``: the rules, then the seven types; None (problems recorded) when
-    unusable."""
+    """item_types.toml's rules and seven types; None (problems recorded) when unusable."""
     doc = TomlDoc.load(path, problems)
     if doc is None:
         return None
@@ -173,8 +172,7 @@ def _load_types(path: Path, problems: Problems) -> tuple[tuple[ItemType, ...], I
 
 
 def _item_rules(doc: TomlDoc) -> ItemRules:
-    """The [rules] and [greedy] tables (each bad value recorded, its fallback kept so the types
-    are still checked)."""
+    """The [rules] and [greedy] tables; a bad value is recorded and its fallback kept."""
     doc.unknown_keys((), {"rules", "greedy", "types"})
     doc.unknown_keys(("rules",), {"pickup_range", "value", "hand_limit"})
     doc.unknown_keys(("greedy",), {"keep_percent"})
@@ -190,8 +188,7 @@ def _item_rules(doc: TomlDoc) -> ItemRules:
 
 
 def _item_type(doc: TomlDoc, name: str, spec) -> ItemType | None:
-    """One ``[types.NAME]`` table as an ItemType, kept even when its fields have problems (they
-    are recorded) so that the count of types is still checked; None when it is not a table."""
+    """One [types.NAME] table; None only when it is not a table, so the count stays checked."""
     base = ("types", name)
     if not isinstance(spec, dict):
         doc.add(base, "expected a table [types.NAME]")
@@ -282,8 +279,7 @@ def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, proble
 
 def _item_row(problems: Problems, path: Path, line: int, row: dict, types: tuple[ItemType, ...],
               type_ix: dict, rules: ItemRules, seen: dict):
-    """One row of items.csv: (name, type index, value, effect, effect row), or None when it has
-    a problem (each recorded against its field)."""
+    """One items.csv row: (name, type, value, effect, effect row), or None after a problem."""
     n0 = len(problems)
     add = lambda f, msg: problems.add(path, line, f, msg)  # noqa: E731
     name = row["name"]

@@ -84,8 +84,7 @@ def load_tiles(path: Path, rules: Rules | None, problems: Problems) -> TileCatal
 
 
 def _check_tile_set(doc: TomlDoc, rows: list[dict]) -> list[dict]:
-    """What no single tile can check: names used twice, and exactly one Uncovered Tile (the
-    tiles marked uncovered are returned)."""
+    """Checks across tiles (no name twice, one Uncovered Tile); returns the tiles marked so."""
     names = [r["name"].lower() for r in rows]
     for r in rows:
         if names.count(r["name"].lower()) > 1:
@@ -125,8 +124,7 @@ def _catalogue(rows: list[dict], uncovered: int, path: Path, greedy: dict) -> Ti
 
 
 def _fill_functions(cat: dict, rows: list[dict]) -> None:
-    """Each tile's reward and interactable into the function rows 2 * tile + kind (with their
-    price, item and line), left zero where a tile has none."""
+    """Each tile's reward and interactable into the function rows 2 * tile + kind."""
     n = len(rows)
     items, lines = [""] * (2 * n), [0] * (2 * n)
     for k, r in enumerate(rows):

@@ -97,8 +97,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
 
 
 def _players(policy, budget, players):
-    """The main report's player and, with --policies, every player's label (None without):
-    the two flags name the same thing, so giving both is refused."""
+    """The main player and --policies' labels; both flags name the player, so both is refused."""
     policy = policy_label(policy, budget)
     labels = None
     if players is not None:
@@ -112,8 +111,7 @@ def _players(policy, budget, players):
 
 
 def _echo_table(data: dict, report) -> None:
-    """The report for reading: each section the flags asked for, then every conclusion last,
-    together, where a reader looks for the answer."""
+    """The text report: the sections the flags asked for, then every conclusion together last."""
     from ._fairness_text import echo_report, echo_suggestion
 
     echo_report(data, report)

@@ -83,8 +83,7 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
 
 
 def _optional_files(problems, root: Path, catalogue) -> list[str]:
-    """The files only some commands need (peers, arena budget): checked when present, else a
-    warning naming the commands that would refuse the folder. Returns those warnings."""
+    """Peers and arena budget: checked when present, else a warning (few commands need them)."""
     from sim.catalogue.arena_budget import ARENA_BUDGET_FILE, load_arena_budget
     from sim.catalogue.peers import PEERS_FILE, load_peers
 
@@ -104,8 +103,7 @@ def _optional_files(problems, root: Path, catalogue) -> list[str]:
 
 def _given_files(problems, catalogue, teams_files, experiments, weights_files, pool_files,
                  baselines, rulings_results) -> None:
-    """The files named on the command line, each through its command's loader; those that need
-    the cards are skipped (and said so) when the cards did not load."""
+    """The files named on the command line, each through its own command's loader."""
     from sim.catalogue.greedy_weights import load_greedy_weights
     from sim.catalogue.teams import load_teams
 
@@ -124,8 +122,7 @@ def _given_files(problems, catalogue, teams_files, experiments, weights_files, p
 
 def _echo_ok(root: Path, catalogue, apocalypses, curve, absent: list[str],
              checked: list[str]) -> None:
-    """The verdict of a folder without problems: the warnings (cards outside their rarity band,
-    optional files absent), then one line of what was checked."""
+    """A folder without problems: its warnings, then one line of everything checked."""
     from sim.catalogue.diagnostics import Problems
     from sim.catalogue.power import check_bands
 

@@ -146,8 +146,7 @@ def _column(value, n: int, name: str, dtype=np.int16) -> np.ndarray:
 
 
 def _checked_inputs(attacks, defense, tier, rules, n, attacker_advantage, defender_advantage):
-    """:func:`sample_damage`'s arguments checked (ValueError on the first bad one) and shaped for
-    the kernels: (n, attacks, defense, tier columns, [attacker, defender] advantage signs)."""
+    """sample_damage's arguments checked (the first bad one raises) and shaped as columns."""
     sizes = [np.size(a) for a in (attacks, defense, tier, attacker_advantage, defender_advantage)
              if np.ndim(a) > 0]
     if n is None:

@@ -118,8 +118,7 @@ def search(cands: list[Candidate], measure: Callable[[int], Check], band_low: fl
 
 
 class _Probe:
-    """The search's checks, each candidate measured at most once, and the two questions the
-    search asks of one: does its interval clear the band's near edge, does its rating reach it."""
+    """Each candidate measured at most once, and the two edge questions the search asks of it."""
 
     def __init__(self, measure: Callable[[int], Check], band_low: float, band_high: float,
                  direction: int):
@@ -147,8 +146,7 @@ class _Probe:
 def _outcome(cands: list[Candidate], done: dict[int, Check], best: int | None,
              any_cleared: bool, band_low: float, band_high: float
              ) -> tuple[str, Check | None, tuple[Check, ...]]:
-    """The search's (status, proposal, checks in ranked order) from what it measured: kept apart
-    so the walk over the stats reads without the bookkeeping of its answer."""
+    """The search's (status, proposal, checks) from what it measured, apart from the walk."""
     checks = tuple(done[i] for i in sorted(done))
     if not cands:
         return NONE, None, checks

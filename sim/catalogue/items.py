@@ -152,10 +152,27 @@ def _params(doc: TomlDoc, path: tuple) -> dict:
 
 
 def _load_types(path: Path, problems: Problems) -> tuple[tuple[ItemType, ...], ItemRules] | None:
+    """item_types.toml's rules and seven types; None (problems recorded) when unusable."""
     doc = TomlDoc.load(path, problems)
     if doc is None:
         return None
     before = len(problems)
+    rules = _item_rules(doc)
+    body = doc.get(("types",), dict, fallback={}) or {}
+    types = [t for t in (_item_type(doc, name, spec) for name, spec in body.items())
+             if t is not None]
+    if len(types) != ITEM_TYPE_COUNT:
+        first = ("types", next(iter(body))) if body else ("types",)
+        problems.add(path, doc.line(first) or 1, "types",
+                     f"expected {ITEM_TYPE_COUNT} item types (\"every item belongs to one of seven "
+                     f"types\"), got {len(types)}")
+    if len(problems) > before:
+        return None
+    return tuple(types), rules
+
+
+def _item_rules(doc: TomlDoc) -> ItemRules:
+    """The [rules] and [greedy] tables; a bad value is recorded and its fallback kept."""
     doc.unknown_keys((), {"rules", "greedy", "types"})
     doc.unknown_keys(("rules",), {"pickup_range", "value", "hand_limit"})
     doc.unknown_keys(("greedy",), {"keep_percent"})
@@ -167,55 +184,61 @@ def _load_types(path: Path, problems: Problems) -> tuple[tuple[ItemType, ...], I
         doc.add(("rules", "value"), "expected [min, max] whole numbers with 0 <= min <= max")
         value = [1, 10]
     keep = doc.get(("greedy", "keep_percent"), int, lo=0, hi=100, fallback=75)
-    types = []
-    body = doc.get(("types",), dict, fallback={}) or {}
-    for name, spec in body.items():
-        base = ("types", name)
-        if not isinstance(spec, dict):
-            doc.add(base, "expected a table [types.NAME]")
-            continue
-        doc.unknown_keys(base, {"description", "held", "effects", "costs_action", "params"})
-        desc = doc.get(base + ("description",), str, default="", fallback="")
-        held = doc.get(base + ("held",), bool, fallback=False)
-        effects = doc.get(base + ("effects",), list, fallback=[])
-        good = []
-        for e in effects:
-            if e not in USABLE:
-                doc.add(base + ("effects",), f"unknown item effect {e!r}{suggest(str(e), USABLE)} "
-                                             f"(items run: {', '.join(USABLE)})")
-            else:
-                good.append(e)
-        if held and good != ["buff"]:
-            doc.add(base + ("effects",), "a held item's effect is a lasting buff: "
-                                         "effects = [\"buff\"]")
-        if not effects:
-            doc.add(base + ("effects",), "list at least one effect")
-        costs = doc.get(base + ("costs_action",), int, lo=0, hi=1, default=0 if held else 1,
-                        fallback=1)
-        params = _params(doc, base + ("params",))
-        if held:
-            for pname in params:
-                if pname not in HELD_PARAMS:
-                    doc.add(base + ("params", pname), f"a held item reads only "
-                                                      f"{', '.join(sorted(HELD_PARAMS))}")
-            stat = params.get("stat")
-            if stat is None or stat[1] != stat[2] or stat[0] not in HELD_STATS:
-                doc.add(base + ("params", "stat"), "a held item changes one stat: fix it as "
-                                                   "[s, s, s] with s 0 speed, 1 range, 2 defense "
-                                                   "or 3 attacks")
-        types.append(ItemType(name, desc, bool(held), tuple(good), costs, params))
-    if len(types) != ITEM_TYPE_COUNT:
-        first = ("types", next(iter(body))) if body else ("types",)
-        problems.add(path, doc.line(first) or 1, "types",
-                     f"expected {ITEM_TYPE_COUNT} item types (\"every item belongs to one of seven "
-                     f"types\"), got {len(types)}")
-    if len(problems) > before:
+    return ItemRules(pickup, value[0], value[1], keep, hand)
+
+
+def _item_type(doc: TomlDoc, name: str, spec) -> ItemType | None:
+    """One [types.NAME] table; None only when it is not a table, so the count stays checked."""
+    base = ("types", name)
+    if not isinstance(spec, dict):
+        doc.add(base, "expected a table [types.NAME]")
         return None
-    return tuple(types), ItemRules(pickup, value[0], value[1], keep, hand)
+    doc.unknown_keys(base, {"description", "held", "effects", "costs_action", "params"})
+    desc = doc.get(base + ("description",), str, default="", fallback="")
+    held = doc.get(base + ("held",), bool, fallback=False)
+    good = _type_effects(doc, base, held)
+    costs = doc.get(base + ("costs_action",), int, lo=0, hi=1, default=0 if held else 1,
+                    fallback=1)
+    params = _params(doc, base + ("params",))
+    if held:
+        _check_held_params(doc, base, params)
+    return ItemType(name, desc, bool(held), tuple(good), costs, params)
+
+
+def _type_effects(doc: TomlDoc, base: tuple, held: bool) -> list[str]:
+    """A type's known effects (an unknown one recorded); a held type's must be the buff."""
+    effects = doc.get(base + ("effects",), list, fallback=[])
+    good = []
+    for e in effects:
+        if e not in USABLE:
+            doc.add(base + ("effects",), f"unknown item effect {e!r}{suggest(str(e), USABLE)} "
+                                         f"(items run: {', '.join(USABLE)})")
+        else:
+            good.append(e)
+    if held and good != ["buff"]:
+        doc.add(base + ("effects",), "a held item's effect is a lasting buff: "
+                                     "effects = [\"buff\"]")
+    if not effects:
+        doc.add(base + ("effects",), "list at least one effect")
+    return good
+
+
+def _check_held_params(doc: TomlDoc, base: tuple, params: dict) -> None:
+    """A held item is a lasting buff of one fixed stat: it reads only HELD_PARAMS."""
+    for pname in params:
+        if pname not in HELD_PARAMS:
+            doc.add(base + ("params", pname), f"a held item reads only "
+                                              f"{', '.join(sorted(HELD_PARAMS))}")
+    stat = params.get("stat")
+    if stat is None or stat[1] != stat[2] or stat[0] not in HELD_STATS:
+        doc.add(base + ("params", "stat"), "a held item changes one stat: fix it as "
+                                           "[s, s, s] with s 0 speed, 1 range, 2 defense "
+                                           "or 3 attacks")
 
 
 def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, problems: Problems
                ) -> ItemCatalogue | None:
+    """``items.csv``, row by row against the types; None (problems recorded) when unusable."""
     text = read_text(path, problems)
     if text is None:
         return None
@@ -225,7 +248,7 @@ def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, proble
     if header is None:
         return None
     type_ix = {t.name.lower(): i for i, t in enumerate(types)}
-    names, kinds, values, effects, rows, lines = [], [], [], [], [], []
+    columns = names, kinds, values, effects, rows, lines = [], [], [], [], [], []
     seen: dict[str, int] = {}
     last = reader.line_num
     for cells in reader:
@@ -237,34 +260,10 @@ def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, proble
             problems.add(path, line, "row", f"has {len(cells)} cells, the header has {len(header)}")
             continue
         row = {h: c.strip() for h, c in zip(header, cells)}
-        n0 = len(problems)
-        add = lambda f, msg: problems.add(path, line, f, msg)  # noqa: E731
-        name = row["name"]
-        check_row_name(add, name, seen, line)
-        t = type_ix.get(row["type"].lower(), -1)
-        if t < 0:
-            known = [x.name for x in types]
-            add("type", f"unknown type {row['type']!r}{suggest(row['type'], known)}"
-                        if row["type"] else "empty")
-        value = _int(add, "value", row["value"], rules.value_lo, rules.value_hi)
-        if t < 0:
-            continue
-        kind = types[t]
-        effect = row.get("effect", "") or kind.effects[0]
-        if effect not in kind.effects:
-            add("effect", f"a {kind.name} runs {' or '.join(kind.effects)}, not {effect!r}"
-                          f"{suggest(effect, kind.effects)}")
-            continue
-        target, costs, values_by_name = _item_effect(add, row, kind, effect)
-        if len(problems) > n0:
-            continue
-        out = _effect_row(effect, target, costs, values_by_name)
-        names.append(name)
-        kinds.append(t)
-        values.append(value)
-        effects.append(effect)
-        rows.append(out)
-        lines.append(line)
+        item = _item_row(problems, path, line, row, types, type_ix, rules, seen)
+        if item is not None:
+            for column, cell in zip(columns, (*item, line)):
+                column.append(cell)
     if not names and len(problems) == before:
         problems.add(path, 2, "row", "no items")
     if len(problems) > before:
@@ -276,6 +275,33 @@ def _load_rows(path: Path, types: tuple[ItemType, ...], rules: ItemRules, proble
                          value=np.asarray(values, np.int32), effect=tuple(effects),
                          rows=np.asarray(rows, np.int64).reshape(len(names), len(SLOTS)),
                          rules=rules, lines=tuple(lines), path=str(path))
+
+
+def _item_row(problems: Problems, path: Path, line: int, row: dict, types: tuple[ItemType, ...],
+              type_ix: dict, rules: ItemRules, seen: dict):
+    """One items.csv row: (name, type, value, effect, effect row), or None after a problem."""
+    n0 = len(problems)
+    add = lambda f, msg: problems.add(path, line, f, msg)  # noqa: E731
+    name = row["name"]
+    check_row_name(add, name, seen, line)
+    t = type_ix.get(row["type"].lower(), -1)
+    if t < 0:
+        known = [x.name for x in types]
+        add("type", f"unknown type {row['type']!r}{suggest(row['type'], known)}"
+                    if row["type"] else "empty")
+    value = _int(add, "value", row["value"], rules.value_lo, rules.value_hi)
+    if t < 0:
+        return None
+    kind = types[t]
+    effect = row.get("effect", "") or kind.effects[0]
+    if effect not in kind.effects:
+        add("effect", f"a {kind.name} runs {' or '.join(kind.effects)}, not {effect!r}"
+                      f"{suggest(effect, kind.effects)}")
+        return None
+    target, costs, values_by_name = _item_effect(add, row, kind, effect)
+    if len(problems) > n0:
+        return None
+    return name, t, value, effect, _effect_row(effect, target, costs, values_by_name)
 
 
 def _item_effect(add, row: dict, kind: ItemType, effect: str):

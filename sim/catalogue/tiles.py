@@ -76,19 +76,30 @@ def load_tiles(path: Path, rules: Rules | None, problems: Problems) -> TileCatal
         doc.add(("tiles",), "no [[tiles]]")
     rows = [_tile(doc, i, e, rules) for i, e in enumerate(entries)]
     rows = [r for r in rows if r is not None]
+    uncovered = _check_tile_set(doc, rows)
+    if len(problems) > before:
+        return None
+    # name order, not the file's: boards are laid out and transforms choose by tile index
+    # (docs/architecture.md); each row carries its own lines, so messages still name the file's
+    rows = [rows[k] for k in name_order([r["name"] for r in rows])]
+    return _catalogue(rows, rows.index(uncovered[0]), path, greedy)
+
+
+def _check_tile_set(doc: TomlDoc, rows: list[dict]) -> list[dict]:
+    """Checks across tiles (no name twice, one Uncovered Tile); returns the tiles marked so."""
     names = [r["name"].lower() for r in rows]
     for r in rows:
         if names.count(r["name"].lower()) > 1:
             doc.add(("tiles", r["index"], "name"), f"{r['name']!r} is used by more than one tile")
     uncovered = [r for r in rows if r["uncovered"]]
     if len(uncovered) != 1 and rows:
-        doc.add(("tiles", 0), f"expected exactly one tile with uncovered = true (the Uncovered Tile), "
-                            f"got {len(uncovered)}")
-    if len(problems) > before:
-        return None
-    # name order, not the file's: boards are laid out and transforms choose by tile index
-    # (docs/architecture.md); each row carries its own lines, so messages still name the file's
-    rows = [rows[k] for k in name_order([r["name"] for r in rows])]
+        doc.add(("tiles", 0), "expected exactly one tile with uncovered = true (the Uncovered "
+                              f"Tile), got {len(uncovered)}")
+    return uncovered
+
+
+def _catalogue(rows: list[dict], uncovered: int, path: Path, greedy: dict) -> TileCatalogue:
+    """The checked tiles, in their final order, as the parallel arrays the kernels index."""
     n = len(rows)
     cat = dict(
         names=tuple(r["name"] for r in rows),
@@ -105,10 +116,18 @@ def load_tiles(path: Path, rules: Rules | None, problems: Problems) -> TileCatal
         interactable=tuple(r["interactable"] for r in rows),
         cpu_name=tuple(r["cpu_name"] for r in rows),
         cpu=np.array([r["cpu"] for r in rows], np.int32).reshape(n, len(CPU_FIELDS)),
-        uncovered=rows.index(uncovered[0]), lines=tuple(r["line"] for r in rows), path=str(path),
+        uncovered=uncovered, lines=tuple(r["line"] for r in rows), path=str(path),
         fx=np.zeros((2 * n, len(SLOTS)), np.int64), fx_price=np.zeros(2 * n, np.int64),
         piece=np.array([r["piece"] for r in rows], np.bool_), greedy=greedy,
     )
+    _fill_functions(cat, rows)
+    _fill_grids(cat, rows)
+    return TileCatalogue(**cat)
+
+
+def _fill_functions(cat: dict, rows: list[dict]) -> None:
+    """Each tile's reward and interactable into the function rows 2 * tile + kind."""
+    n = len(rows)
     items, assists, lines = [""] * (2 * n), [""] * (2 * n), [0] * (2 * n)
     assist_lines = [None] * (2 * n)
     for k, r in enumerate(rows):
@@ -120,13 +139,16 @@ def load_tiles(path: Path, rules: Rules | None, problems: Problems) -> TileCatal
                 lines[2 * k + kind], assist_lines[2 * k + kind] = r["fx_lines"][kind], f.assist_line
     cat["fx_item"], cat["fx_assist"], cat["fx_lines"] = tuple(items), tuple(assists), tuple(lines)
     cat["fx_assist_lines"] = tuple(assist_lines)
+
+
+def _fill_grids(cat: dict, rows: list[dict]) -> None:
+    """Each tile's layers, doorways and layout into its slice of the 5×5 grids."""
     for k, r in enumerate(rows):
         cat["layers"][k, [x - 1 for x in r["layers"]]] = True
         cat["doorways"][k, [SIDES.index(s) for s in r["doorways"]]] = True
         lay = r["layout"]
         cat["space"][k], cat["feature"][k] = lay.space, lay.feature
         cat["edge_e"][k], cat["edge_s"][k] = lay.edge_e, lay.edge_s
-    return TileCatalogue(**cat)
 
 
 def _tile(doc: TomlDoc, i: int, entry, rules: Rules | None) -> dict | None:

@@ -67,19 +67,9 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     from sim.catalogue.teams import load_teams
     from sim.runner.fairness import check_fairness
 
-    from ._fairness_text import echo_report, echo_suggestion
-
     if games % 4 or round_games % 4:
         raise click.BadParameter("--games and --round must be multiples of 4 (duplicate blocks)")
-    policy = policy_label(policy, budget)
-    labels = None
-    if players is not None:
-        from ._policy import policy_list
-
-        if click.get_current_context().get_parameter_source("policy").name == "COMMANDLINE":
-            raise click.UsageError("give --policy or --policies, not both")
-        labels = policy_list(players, budget, "--policies", at_least=2)
-        policy = labels[0]
+    policy, labels = _players(policy, budget, players)
     catalogue = load_catalogue(cards)
     teams = load_teams(teams_file, catalogue.cards)
     levels = _other_inputs(catalogue, policy, suggest_k, rating_experiment, team_budget,
@@ -102,22 +92,43 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     if fmt == "json":
         click.echo(json_text(data, indent=2))
         return data["exit_code"]
+    _echo_table(data, report)
+    return data["exit_code"]
+
+
+def _players(policy, budget, players):
+    """The main player and --policies' labels; both flags name the player, so both is refused."""
+    policy = policy_label(policy, budget)
+    labels = None
+    if players is not None:
+        from ._policy import policy_list
+
+        if click.get_current_context().get_parameter_source("policy").name == "COMMANDLINE":
+            raise click.UsageError("give --policy or --policies, not both")
+        labels = policy_list(players, budget, "--policies", at_least=2)
+        policy = labels[0]
+    return policy, labels
+
+
+def _echo_table(data: dict, report) -> None:
+    """The text report: the sections the flags asked for, then every conclusion together last."""
+    from ._fairness_text import echo_report, echo_suggestion
+
     echo_report(data, report)
-    if team_budget is not None:
+    if "team_budget" in data:
         _echo_team_budget(data["team_budget"])
-    if suggest_k:
+    if "suggestion" in data:
         echo_suggestion(data["suggestion"], data)
-    if labels is not None:
+    if "by_player" in data:
         from ._fairness_players import echo_players
 
         echo_players(data["by_player"])
     click.echo("")
     click.echo(data["conclusion"])
-    if suggest_k:
+    if "suggestion" in data:
         click.echo(data["suggestion"]["conclusion"])
-    if labels is not None:
+    if "by_player" in data:
         click.echo(data["by_player"]["conclusion"])
-    return data["exit_code"]
 
 
 def _by_player(data, labels, catalogue, teams, seed, games, round_games, boards, tolerance):

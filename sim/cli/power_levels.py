@@ -48,16 +48,11 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
     """Each card's Power Level 1-4 (Arena's scale) from its rating in simulated play."""
     from sim.catalogue.arena_budget import load_arena_budget
     from sim.catalogue.loader import load_catalogue
-    from sim.atomic import write_text
     from sim.runner.budget import levels_experiment, power_levels as fit_levels, validate_budget
 
     from ._engine import ready_to_play
 
-    if sets == 1:
-        raise click.BadParameter("at least 2 game sets", param_hint="--validate-budget")
-    if team_budget is not None and sets is None:
-        raise click.UsageError("--team-budget is the budget --validate-budget scores: give "
-                               "--validate-budget too")
+    _check_flags(sets, team_budget)
     policy = policy_label(policy, budget)
     catalogue = load_catalogue(cards)
     spec = load_arena_budget(catalogue.root)
@@ -66,11 +61,7 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
     table = fit_levels(catalogue, spec, policy, games, exp=exp)
     names = catalogue.cards.names
     rows = _rows(catalogue, table)
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    write_text(out, buf.getvalue())
+    _write_csv(out, rows)
     data = {"games": table.games, "policy": table.policy, "experiment": table.experiment,
             "rule": spec.rule, "cuts": [float(x) for x in table.cuts], "budget": spec.budget,
             "counts": {str(k): int((table.level == k).sum()) for k in range(1, 5)},
@@ -87,6 +78,38 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
     if check is not None:  # the answer first, the statistics after
         click.echo(data["validation"]["conclusion"])
         click.echo("")
+    _echo_levels(spec, table, rows)
+    click.echo(f"wrote {out}")
+    if check is not None:
+        click.echo("")
+        for line in validation_lines(check):
+            click.echo(line)
+
+
+def _check_flags(sets, team_budget) -> None:
+    """Refuse a flag combination that cannot mean anything, before any file is read."""
+    if sets == 1:
+        raise click.BadParameter("at least 2 game sets", param_hint="--validate-budget")
+    if team_budget is not None and sets is None:
+        raise click.UsageError("--team-budget is the budget --validate-budget scores: give "
+                               "--validate-budget too")
+
+
+def _write_csv(out: Path, rows: list[dict]) -> None:
+    """The level table as CSV, written atomically (a reader never sees half a file)."""
+    from sim.atomic import write_text
+
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    write_text(out, buf.getvalue())
+
+
+def _echo_levels(spec, table, rows: list[dict]) -> None:
+    """The table for reading: the cards by level, strongest first, then the games' balance."""
+    from sim.analysis.balance import balance_lines
+
     click.echo(f"Power Levels ({spec.rule} rule, cuts {', '.join(f'{x:+.3f}' for x in table.cuts)})"
                f" from {table.games} games of {Path(table.experiment).name}, policy {table.policy}")
     for k in range(4, 0, -1):
@@ -97,15 +120,8 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
                 f"  (levels {r['level_low']}–{r['level_high']} within its interval)"
             click.echo(f"  {r['card'][:26]:<27}{r['rarity']:<12}{r['rating']:+.2f} "
                        f"({r['rating_low']:+.2f} – {r['rating_high']:+.2f}){unsure}")
-    from sim.analysis.balance import balance_lines
-
     for line in balance_lines(table.balance, [f"seat {k + 1}" for k in range(4)]):
         click.echo(line)
-    click.echo(f"wrote {out}")
-    if check is not None:
-        click.echo("")
-        for line in validation_lines(check):
-            click.echo(line)
 
 
 def _rows(catalogue, table) -> list[dict]:

@@ -58,14 +58,10 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
     warnings: a balance question for the designer, not broken data.
     """
     from sim.catalogue.apocalypses import load_apocalypses
-    from sim.catalogue.arena_budget import ARENA_BUDGET_FILE, load_arena_budget
     from sim.catalogue.diagnostics import Problems
     from sim.catalogue.game_rules import load_game_rules
-    from sim.catalogue.greedy_weights import load_greedy_weights
     from sim.catalogue.loader import default_cards_dir, load_catalogue
-    from sim.catalogue.peers import PEERS_FILE, load_peers
-    from sim.catalogue.power import POWER_CURVE_FILE, check_bands, load_power_curve
-    from sim.catalogue.teams import load_teams
+    from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve
 
     root = path or default_cards_dir()
     if not root.is_dir():
@@ -77,6 +73,20 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
     curve = None
     if catalogue is not None:
         curve = load_power_curve(root / POWER_CURVE_FILE, catalogue.rules, problems)
+    absent = _optional_files(problems, root, catalogue)
+    _given_files(problems, catalogue, teams_files, experiments, weights_files, pool_files,
+                 baselines, rulings_results)
+    problems.raise_if_any()
+    checked = [str(f) for f in (*teams_files, *experiments, *weights_files, *pool_files,
+                                *baselines, *rulings_results)]
+    _echo_ok(root, catalogue, apocalypses, curve, absent, checked)
+
+
+def _optional_files(problems, root: Path, catalogue) -> list[str]:
+    """Peers and arena budget: checked when present, else a warning (few commands need them)."""
+    from sim.catalogue.arena_budget import ARENA_BUDGET_FILE, load_arena_budget
+    from sim.catalogue.peers import PEERS_FILE, load_peers
+
     absent = []  # optional files: only the commands named need them
     if (root / PEERS_FILE).exists():  # the peer games' house values (bwlab compare-systems)
         _gather(problems, load_peers, root)
@@ -88,6 +98,15 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
             absent += _levels_experiment(problems, catalogue, spec)
     else:
         absent.append(f"no {ARENA_BUDGET_FILE}: power-levels and draft need it")
+    return absent
+
+
+def _given_files(problems, catalogue, teams_files, experiments, weights_files, pool_files,
+                 baselines, rulings_results) -> None:
+    """The files named on the command line, each through its own command's loader."""
+    from sim.catalogue.greedy_weights import load_greedy_weights
+    from sim.catalogue.teams import load_teams
+
     if catalogue is not None:
         for f in teams_files:
             _gather(problems, load_teams, f, catalogue.cards)
@@ -99,15 +118,20 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
     if catalogue is None and (teams_files or experiments or pool_files):
         click.echo("team and experiment files not checked: the cards above must load first",
                    err=True)
-    problems.raise_if_any()
+
+
+def _echo_ok(root: Path, catalogue, apocalypses, curve, absent: list[str],
+             checked: list[str]) -> None:
+    """A folder without problems: its warnings, then one line of everything checked."""
+    from sim.catalogue.diagnostics import Problems
+    from sim.catalogue.power import check_bands
+
     warnings = Problems()
     check_bands(catalogue.cards, catalogue.rules, curve, warnings)
     for warning in warnings.items:
         click.echo(f"warning: {warning}", err=True)
     for missing in absent:
         click.echo(f"warning: {root}: {missing}", err=True)
-    checked = [str(f) for f in (*teams_files, *experiments, *weights_files, *pool_files,
-                                *baselines, *rulings_results)]
     click.echo(f"{root}: ok — {len(catalogue.cards)} cards, {len(catalogue.abilities.types)} "
                f"ability types, {len(catalogue.rules.suits)} suits, {len(catalogue.tiles)} tiles, "
                f"{len(catalogue.items)} items, {len(apocalypses.names)} Apocalypses"

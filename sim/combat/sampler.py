@@ -145,17 +145,8 @@ def _column(value, n: int, name: str, dtype=np.int16) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=dtype)
 
 
-def sample_damage(attacks, defense, tier, rules, *, seed: int, n: int | None = None,
-                  attacker_advantage=0, defender_advantage=0, out: Samples | None = None,
-                  first_chunk: int = 0) -> Samples:
-    """Resolve a batch of attacks (arrays or scalars broadcast to ``n``) from ``seed``.
-
-    ``tier`` is the 1-based dice tier; defense is capped at the book's maximum (9). ``out``
-    (int32 damage, int16 hits, length n) is reused when given: a caller streaming many batches
-    then pays for its buffers once. ``first_chunk`` continues one long stream: row ``i`` of this
-    call is row ``first_chunk * CHUNK + i`` of a single call, so a caller can resolve 10**10
-    attacks in fixed memory, block by block, with the same dice as one call would roll.
-    """
+def _checked_inputs(attacks, defense, tier, rules, n, attacker_advantage, defender_advantage):
+    """sample_damage's arguments checked (the first bad one raises) and shaped as columns."""
     sizes = [np.size(a) for a in (attacks, defense, tier, attacker_advantage, defender_advantage)
              if np.ndim(a) > 0]
     if n is None:
@@ -181,6 +172,22 @@ def sample_damage(attacks, defense, tier, rules, *, seed: int, n: int | None = N
         if value.ndim and value.shape != (n,):
             raise ValueError(f"{name} has shape {value.shape}, expected ({n},)")
         advantage.append(value)
+    return n, attacks, defense, tier, advantage
+
+
+def sample_damage(attacks, defense, tier, rules, *, seed: int, n: int | None = None,
+                  attacker_advantage=0, defender_advantage=0, out: Samples | None = None,
+                  first_chunk: int = 0) -> Samples:
+    """Resolve a batch of attacks (arrays or scalars broadcast to ``n``) from ``seed``.
+
+    ``tier`` is the 1-based dice tier; defense is capped at the book's maximum (9). ``out``
+    (int32 damage, int16 hits, length n) is reused when given: a caller streaming many batches
+    then pays for its buffers once. ``first_chunk`` continues one long stream: row ``i`` of this
+    call is row ``first_chunk * CHUNK + i`` of a single call, so a caller can resolve 10**10
+    attacks in fixed memory, block by block, with the same dice as one call would roll.
+    """
+    n, attacks, defense, tier, advantage = _checked_inputs(
+        attacks, defense, tier, rules, n, attacker_advantage, defender_advantage)
     tier_reject = lane_reject(rules.tier_faces)
     (defense_reject,) = lane_reject([rules.defense_die])
     states = seed_states(seed, -(-n // CHUNK), start=first_chunk)

@@ -98,36 +98,55 @@ def search(cands: list[Candidate], measure: Callable[[int], Check], band_low: fl
     change clears the near edge but none stays inside the far one); SHORT (none clears it); NONE
     (no candidates). Without a landing, the proposal is the checked candidate nearest the band.
     """
-    done: dict[int, Check] = {}
-
-    def check(i: int) -> Check:
-        if i not in done:
-            done[i] = measure(i)
-        return done[i]
-
-    def clears(i: int) -> bool:
-        c = check(i)
-        return c.high <= band_high if direction < 0 else c.low >= band_low
-
-    def reaches(i: int) -> bool:
-        r = check(i).rating
-        return r <= band_high if direction < 0 else r >= band_low
-
+    probe = _Probe(measure, band_low, band_high, direction)
     best = None
     any_cleared = False
     for chain in _chains(cands):
         chain = [i for i in chain if best is None or i < best]
         if not chain:
             continue
-        if clears(chain[-1]):
+        if probe.clears(chain[-1]):
             any_cleared = True
-            first = chain[_first(chain, clears)]
-            if _inside(done[first], band_low, band_high):
+            first = chain[_first(chain, probe.clears)]
+            if _inside(probe.done[first], band_low, band_high):
                 best = first
-        elif reaches(chain[-1]):
+        elif probe.reaches(chain[-1]):
             # no change of this stat clears the edge (its interval is too wide), but its rating
             # reaches the band: find the smallest that does, shown as unsettled if none lands
-            _first(chain, reaches)
+            _first(chain, probe.reaches)
+    return _outcome(cands, probe.done, best, any_cleared, band_low, band_high)
+
+
+class _Probe:
+    """Each candidate measured at most once, and the two edge questions the search asks of it."""
+
+    def __init__(self, measure: Callable[[int], Check], band_low: float, band_high: float,
+                 direction: int):
+        self.measure, self.direction = measure, direction
+        self.band_low, self.band_high = band_low, band_high
+        self.done: dict[int, Check] = {}
+
+    def check(self, i: int) -> Check:
+        """Candidate ``i`` measured, or its earlier measurement (never measured twice)."""
+        if i not in self.done:
+            self.done[i] = self.measure(i)
+        return self.done[i]
+
+    def clears(self, i: int) -> bool:
+        """Whether ``i``'s whole interval is at or past the band's near edge."""
+        c = self.check(i)
+        return c.high <= self.band_high if self.direction < 0 else c.low >= self.band_low
+
+    def reaches(self, i: int) -> bool:
+        """Whether ``i``'s rating is at or past the band's near edge."""
+        r = self.check(i).rating
+        return r <= self.band_high if self.direction < 0 else r >= self.band_low
+
+
+def _outcome(cands: list[Candidate], done: dict[int, Check], best: int | None,
+             any_cleared: bool, band_low: float, band_high: float
+             ) -> tuple[str, Check | None, tuple[Check, ...]]:
+    """The search's (status, proposal, checks) from what it measured, apart from the walk."""
     checks = tuple(done[i] for i in sorted(done))
     if not cands:
         return NONE, None, checks

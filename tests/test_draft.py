@@ -130,3 +130,14 @@ def test_draft_flags(capsys):
     assert main(["draft"]) == 2
     assert main(["draft", "--random", "12"]) == 2
     assert "20 cards" in capsys.readouterr().err
+
+
+def test_draft_takes_every_policy_spec_its_help_names(capsys):
+    # the help offered lookahead[:BUDGET], but a bare-name check refused "lookahead:4" (exit 2);
+    # the confirming games now take any spec the other commands take, and a bad one stays exit 2
+    code = main(["draft", "--random", "20", "--seed", "2", "--games", "8", "--format", "json",
+                 "--no-alternating", "--proposals", "1", "--policy", "lookahead:2"])
+    assert code == 0, capsys.readouterr().err
+    assert set(json.loads(capsys.readouterr().out)) == {"fairest", "snake", "search", "conclusion"}
+    assert main(["draft", "--random", "20", "--policy", "lookahead:0"]) == 2
+    assert "--policy" in capsys.readouterr().err

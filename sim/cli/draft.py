@@ -23,7 +23,9 @@ from ._paths import IN_FILE, cards_option
 @click.option("--games", type=click.IntRange(8, MAX_GAMES), default=1024, show_default=True,
               help="Most games to confirm each split by simulation (multiple of 4).")
 @click.option("--policy", default="greedy", show_default=True,
-              help="The players of the confirming games (random, greedy, lookahead[:BUDGET]).")
+              help="The players of the confirming games (random, greedy, greedy:weights=FILE, "
+                   "lookahead[:BUDGET][:weights=FILE], lookahead-rotation[:BUDGET]"
+                   "[:weights=FILE]; docs/ai.md).")
 @click.option("--alternating/--no-alternating", default=True, show_default=True,
               help="Also Arena's alternating pick order by Power Level under the team budget "
                    "(cards/arena_budget.toml); fits the levels first.")
@@ -44,10 +46,10 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
     import numpy as np
 
     from sim.catalogue.loader import load_catalogue
-    from sim.engine.state.fields import POLICY_IDS
     from sim.runner.draft import POOL_SIZE, draft as run_draft, load_pool
 
     from ._engine import ready_to_play
+    from ._policy import policy_label
 
     if (pool_file is None) == (random_n is None):
         raise click.UsageError("give exactly one of --pool FILE and --random 20")
@@ -55,8 +57,9 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
         raise click.BadParameter(f"a pool is {POOL_SIZE} cards (4 teams of 5)", param_hint="--random")
     if games % 4:
         raise click.BadParameter("must be a multiple of 4", param_hint="--games")
-    if policy not in POLICY_IDS:
-        raise click.BadParameter(f"unknown policy {policy!r}", param_hint="--policy")
+    # every spec the other commands take, as their label ("lookahead" plays as "lookahead:32"):
+    # a bare name check refused the "lookahead:4" the help offered
+    policy = policy_label(policy, None)
     if team_budget is not None and not alternating:
         raise click.UsageError("--team-budget needs the Power Levels (drop --no-alternating)")
     catalogue = load_catalogue(cards)

@@ -35,8 +35,9 @@ test: $(TEST_STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/combat.py
 
-# The compile cache is keyed to a digest of sim/ (sim/_jit.py), so an edit never reuses stale
-# kernels; this only frees the disk (and drops caches of the old in-tree layout).
+# The compile cache is keyed to a digest of the kernel layers' source (sim/_jit.py:
+# source_digest), so an edit never reuses stale kernels; this only frees the disk (and drops
+# caches of the old in-tree layout).
 clean-jit:
 	rm -rf .jit-cache
 	find sim -name '*.nbi' -delete -o -name '*.nbc' -delete

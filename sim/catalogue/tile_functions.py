@@ -194,36 +194,33 @@ def check_assist_names(tiles, assist_names, problems: Problems) -> np.ndarray:
     """Resolve every function's named assist against cards/assists.toml (``assist_names``, in
     name order); one problem per unknown name (file, line, field). Returns the assist's index
     per function row (-1: not an assist function)."""
-    lowered = [n.lower() for n in assist_names]
-    out = np.full(len(tiles.fx_assist), -1, np.int64)
-    for r, name in enumerate(tiles.fx_assist):
-        if not name:
-            continue
-        if name.lower() in lowered:
-            out[r] = lowered.index(name.lower())
-            continue
-        t, kind = divmod(r, 2)
-        known = (f"{suggest(name, list(assist_names))}" if assist_names
-                 else " (cards/assists.toml lists none)")
-        line = tiles.fx_assist_lines[r] or tiles.fx_lines[r] or tiles.lines[t]
-        problems.add(tiles.path, line, f"tiles.{KINDS[kind]}.assist",
-                     f"unknown assist character {name!r}{known}")
-    return out
+    return _resolve(tiles, tiles.fx_assist, tiles.fx_assist_lines, assist_names, "assist",
+                    "assist character", " (cards/assists.toml lists none)", problems)
 
 
 def check_item_names(tiles, item_names, problems: Problems) -> np.ndarray:
     """Resolve every function's named item against the item catalogue (``item_names``); one
     problem per unknown name (file, line, field). Returns the item index per function row
     (-1: a random item, or not an item function)."""
-    lowered = [n.lower() for n in item_names]
-    out = np.full(len(tiles.fx_item), -1, np.int64)
-    for r, name in enumerate(tiles.fx_item):
+    return _resolve(tiles, tiles.fx_item, (), item_names, "item", "item", "", problems)
+
+
+def _resolve(tiles, named, key_lines, known, field: str, what: str, none_known: str,
+             problems: Problems) -> np.ndarray:
+    """The index in ``known`` (case-insensitive) of each function row's ``named`` entry (-1: no
+    name); an unknown name is one problem at its key's line (``key_lines``, else its table's),
+    with a suggestion (``none_known`` when ``known`` is empty)."""
+    lowered = [n.lower() for n in known]
+    out = np.full(len(named), -1, np.int64)
+    for r, name in enumerate(named):
         if not name:
             continue
         if name.lower() in lowered:
             out[r] = lowered.index(name.lower())
             continue
         t, kind = divmod(r, 2)
-        problems.add(tiles.path, tiles.fx_lines[r] or tiles.lines[t], f"tiles.{KINDS[kind]}.item",
-                     f"unknown item {name!r}{suggest(name, list(item_names))}")
+        hint = suggest(name, list(known)) if known or not none_known else none_known
+        line = (key_lines[r] if key_lines else None) or tiles.fx_lines[r] or tiles.lines[t]
+        problems.add(tiles.path, line, f"tiles.{KINDS[kind]}.{field}",
+                     f"unknown {what} {name!r}{hint}")
     return out

@@ -84,6 +84,16 @@ def tile_table(catalogue) -> np.ndarray:
     return table.copy()
 
 
+def _put_named(out: np.ndarray, slot: int, check, tiles, names) -> None:
+    """Write into ``slot`` of each function row the index ``check`` resolves its name to (a
+    bad name raises: the loader reported it already, so only a hand-built catalogue gets here)."""
+    problems = Problems()
+    named = check(tiles, names, problems)
+    problems.raise_if_any()
+    rows = named >= 0
+    out[rows, slot] = named[rows]
+
+
 def _tile_table(catalogue) -> np.ndarray:
     tiles = catalogue.tiles
     rules = catalogue.board_rules
@@ -92,21 +102,11 @@ def _tile_table(catalogue) -> np.ndarray:
     out[:, :L.FX_SLOTS] = tiles.fx
     out[:, TF_PRICE] = tiles.fx_price
     items = getattr(catalogue, "items", None)
-    if items is not None and any(tiles.fx_item):
-        problems = Problems()
-        named = check_item_names(tiles, items.names, problems)
-        problems.raise_if_any()
-        for r in range(2 * n):
-            if named[r] >= 0:
-                out[r, L.FX_STAT] = named[r]
+    if items is not None and any(tiles.fx_item):  # a named item: its index as the stat slot
+        _put_named(out, L.FX_STAT, check_item_names, tiles, items.names)
     entities = getattr(catalogue, "entities", None)
-    if entities is not None and any(tiles.fx_assist):
-        problems = Problems()
-        named = check_assist_names(tiles, entities.assist_names, problems)
-        problems.raise_if_any()
-        for r in range(2 * n):
-            if named[r] >= 0:
-                out[r, L.FX_AMOUNT] = named[r]  # the engine's assist number: its name-order row
+    if entities is not None and any(tiles.fx_assist):  # ... an assist: its row as the amount
+        _put_named(out, L.FX_AMOUNT, check_assist_names, tiles, entities.assist_names)
     for r in range(2 * n):
         out[r, TF_WORTH] = round(100 * _worth(out[r], tiles.greedy))
     out[:, TF_COIN] = round(100 * tiles.greedy["coin"])

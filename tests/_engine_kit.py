@@ -51,10 +51,9 @@ def new_game(board_seed: int, seed: int, teams=None, apocalypse: int = -1, log=T
     return Game(setup_for(board_seed), CARDS, teams, seed, apocalypse=apocalypse, log=log)
 
 
-@lru_cache(maxsize=8)
-def cards_with(edits: tuple[tuple[str, str, str], ...]) -> Path:
-    """A copy of cards/ in a temporary folder with ``(file, old, new)`` text replacements made
-    (each ``old`` must occur): a designer's variant folder, for tests of a switch in the data."""
+def fresh_cards(edits: tuple[tuple[str, str, str], ...] = ()) -> Path:
+    """A new copy of cards/ in a temporary folder of its own, with ``(file, old, new)`` text
+    replacements made (each ``old`` must occur): for a test that writes into its copy."""
     import shutil
     import tempfile
     d = Path(tempfile.mkdtemp(prefix="bwlab-cards-")) / "cards"
@@ -64,6 +63,15 @@ def cards_with(edits: tuple[tuple[str, str, str], ...]) -> Path:
         assert old in text, (name, old)
         (d / name).write_text(text.replace(old, new, 1), encoding="utf-8")
     return d
+
+
+@lru_cache(maxsize=8)
+def cards_with(edits: tuple[tuple[str, str, str], ...]) -> Path:
+    """:func:`fresh_cards` made once per ``edits`` and shared by every caller in the process: a
+    designer's variant folder, for tests of a switch in the data. Read it, never write it (a
+    test that does takes :func:`fresh_cards`: stop 56's table-order tests once reversed one
+    shared copy from several tests, and passed or failed by the order the tests ran in)."""
+    return fresh_cards(edits)
 
 
 TERRAIN_DRAFT = (("rules.toml", "terrain_draft = false", "terrain_draft = true"),)

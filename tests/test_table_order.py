@@ -29,7 +29,7 @@ from sim.catalogue.loader import load_catalogue
 from sim.catalogue.teams import load_teams
 from sim.engine.log.record import game_jsonl, new_game
 from sim.engine.state import fields as L
-from tests._engine_kit import cards_with
+from tests._engine_kit import fresh_cards
 
 ROOT = Path(__file__).resolve().parents[1]
 TEAMS_FILE = ROOT / "experiments" / "teams" / "example.toml"
@@ -65,10 +65,11 @@ def reverse_toml(text: str, table: str) -> str:
 @lru_cache(maxsize=None)
 def folder(which: str) -> Path:
     """A copy of cards/ with the table(s) ``which`` reversed ("all": every one of them)."""
-    out = cards_with(())  # a fresh copy of cards/ (tests/_engine_kit.py)
+    out = fresh_cards()  # a copy of its own: it is written (tests/_engine_kit.py)
     for name in (TABLES if which == "all" else (which,)):
         file, table = TABLES[name]
         text = (out / file).read_text(encoding="utf-8")
+        assert text == (ROOT / "cards" / file).read_text(encoding="utf-8"), "not a fresh copy"
         (out / file).write_text(reverse_csv(text) if table is None else reverse_toml(text, table),
                                 encoding="utf-8")
     return out
@@ -236,7 +237,7 @@ def test_a_game_log_names_tiles_from_its_own_catalogue():
     another card folder named the shipped tile of the same index. Here every tile is renamed
     ("X" -> "X (custom)"; name order unchanged) and each tile event's sentence must name its
     tile's new name."""
-    out = cards_with(())
+    out = fresh_cards()
     names = _names_in(out, "tiles")
     for path in out.glob("*.toml"):  # the tiles and every table naming one (vehicles...)
         text = path.read_text(encoding="utf-8")

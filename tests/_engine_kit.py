@@ -54,9 +54,11 @@ def new_game(board_seed: int, seed: int, teams=None, apocalypse: int = -1, log=T
 def fresh_cards(edits: tuple[tuple[str, str, str], ...] = ()) -> Path:
     """A new copy of cards/ in a temporary folder of its own, with ``(file, old, new)`` text
     replacements made (each ``old`` must occur): for a test that writes into its copy."""
+    import atexit
     import shutil
     import tempfile
     d = Path(tempfile.mkdtemp(prefix="bwlab-cards-")) / "cards"
+    atexit.register(shutil.rmtree, d.parent, True)  # gone when the test process ends
     shutil.copytree(ROOT / "cards", d)
     for name, old, new in edits:
         text = (d / name).read_text(encoding="utf-8")

@@ -269,3 +269,22 @@ def test_the_rating_intervals_hold_on_few_boards_of_repeated_deals():
             shares.append(np.mean((s.rating_low <= truth) & (truth <= s.rating_high)))
     assert ttest_1samp(jackknife, 0.95, alternative="less").pvalue > 0.01, np.mean(jackknife)
     assert ttest_1samp(sandwich, 0.95, alternative="less").pvalue < 0.01, np.mean(sandwich)
+
+
+def test_the_ratings_fit_is_a_stage_of_the_progress_line(monkeypatch):
+    """The fit after the games (the boards' jackknife: 7 s on 2,000 pool games, one core) was
+    silent: ``power-levels`` and ``rarity`` printed the games' summary, then nothing for seconds.
+    It is a stage of its own now, so a log names it."""
+    import io
+
+    from sim.runner import progress
+    from tests._cli_kit import eager_progress
+
+    eager_progress(monkeypatch)
+    rng = np.random.default_rng(5)
+    rarity = np.repeat(np.arange(6), 8)
+    seat_cards, winner = simulated_games(0.3 * rarity - 0.75, 400, rng)
+    log = io.StringIO()
+    with progress.reporting("rarity", stream=log, heartbeat=False):
+        study(seat_cards, winner, rarity, 6, boards=np.arange(400) % 8)
+    assert "rarity: fitting the card ratings (the boards' jackknife)" in log.getvalue()

@@ -133,3 +133,27 @@ def test_a_rare_ending_is_covered_at_the_clustering_the_real_games_show():
             naive_missed += not lo <= truth <= hi
         assert stats.binomtest(missed, runs, 0.05, alternative="greater").pvalue > 0.01, missed
         assert naive_missed / runs > 0.07, naive_missed
+
+
+def test_the_jackknife_in_blocks_is_the_one_batch_to_the_bit(monkeypatch):
+    """The leave-one-board-out pseudo-inverses go PINV_BLOCK boards at a time, each block a
+    progress tick (``tick``): the covariance is the single batch's exactly (each matrix is
+    inverted on its own either way), and the ticks count every board once."""
+    from sim.analysis import composition
+
+    rng = np.random.default_rng(3)
+    teams = np.zeros((4 * 600, 24))
+    for t in range(teams.shape[0]):
+        teams[t, rng.choice(24, 5, replace=False)] = 1
+    items = np.arange(teams.shape[0]).reshape(-1, 4)
+    places = np.argsort(rng.random(items.shape), axis=1)
+    boards = np.arange(600) % 150
+    ticks = []
+    monkeypatch.setattr(composition, "PINV_BLOCK", 64)
+    blocks = composition.composition_strengths(teams, items, places, clusters=boards,
+                                               jackknife=True, tick=ticks.append)
+    monkeypatch.setattr(composition, "PINV_BLOCK", 10**9)
+    batch = composition.composition_strengths(teams, items, places, clusters=boards,
+                                              jackknife=True)
+    assert np.array_equal(blocks.cov, batch.cov)
+    assert ticks == [64, 64, 22]

@@ -274,7 +274,8 @@ def test_the_rating_intervals_hold_on_few_boards_of_repeated_deals():
 def test_the_ratings_fit_is_a_stage_of_the_progress_line(monkeypatch):
     """The fit after the games (the boards' jackknife: 7 s on 2,000 pool games, one core) was
     silent: ``power-levels`` and ``rarity`` printed the games' summary, then nothing for seconds.
-    It is a stage of its own now, so a log names it."""
+    It is a stage of its own now, counted in boards (the leave-one-board-out fits go 64 boards
+    at a time: sim.analysis.composition.PINV_BLOCK), so a log names it and says what is left."""
     import io
 
     from sim.runner import progress
@@ -287,4 +288,7 @@ def test_the_ratings_fit_is_a_stage_of_the_progress_line(monkeypatch):
     log = io.StringIO()
     with progress.reporting("rarity", stream=log, heartbeat=False):
         study(seat_cards, winner, rarity, 6, boards=np.arange(400) % 8)
-    assert "rarity: fitting the card ratings (the boards' jackknife)" in log.getvalue()
+    lines = log.getvalue().splitlines()
+    assert any(x.startswith("rarity: fitting the card ratings (the boards' jackknife): 8/8 boards")
+               and "left" in x for x in lines), lines
+    assert "rarity: fitting the card ratings (the boards' jackknife): 8 boards in " in lines[-1]

@@ -43,6 +43,7 @@ from .ratings import (_contrast_matrix, _identified_inverse, _stage_probs, _stag
 __all__ = ["CompositionFit", "composition_strengths"]
 
 CHUNK = 4096  # games per block of the (games x slots x cards) intermediates
+PINV_BLOCK = 64  # clusters per batch of the jackknife's pseudo-inverses (a progress tick each)
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def _newton(objective, c, tol, max_iter):
 def composition_strengths(team_cards, items, places=None, *, l2: float = 1.0, tol: float = 1e-9,
                           max_iter: int = 100, bootstrap: int = 0,
                           rng: np.random.Generator | None = None,
-                          clusters=None, jackknife: bool = False) -> CompositionFit:
+                          clusters=None, jackknife: bool = False, tick=None) -> CompositionFit:
     """Card ratings of the model theta_team = sum of its cards' ratings, inside Plackett-Luce.
 
     ``team_cards`` (teams x cards) counts each card in each team; ``items``/``places`` describe the
@@ -156,7 +157,8 @@ def composition_strengths(team_cards, items, places=None, *, l2: float = 1.0, to
     maximises loglik(beta) - l2/2 |beta|^2; ``cov`` = (J + l2 I)^-1 (pseudo-inverse when l2 = 0,
     where a common shift of all cards is not identified if every team has the same number of
     cards), or with ``clusters`` (one label per game) the cluster-robust sandwich, or with
-    ``jackknife`` too the clusters' jackknife (module doc).
+    ``jackknife`` too the clusters' jackknife (module doc); ``tick(n)``, when given, is called as
+    its leave-one-out fits finish (n clusters at a time: a caller's progress line).
     With ``bootstrap`` > 0 (and ``rng``), games are re-simulated from the fit and refitted that
     many times; ``bootstrap_se`` is the standard deviation of the refitted ratings (the
     re-simulated games are full finishing orders, whatever ties or partial orders the data had).
@@ -180,7 +182,8 @@ def composition_strengths(team_cards, items, places=None, *, l2: float = 1.0, to
     else:
         ids, n_clusters = cluster_ids(clusters, idx.shape[0])
         if jackknife:
-            cov = _jackknife_cov(beta, x, (idx, risk, chosen, mult), ids, n_clusters, hess)
+            cov = _jackknife_cov(beta, x, (idx, risk, chosen, mult), ids, n_clusters, hess,
+                                 tick)
         else:
             scores = _cluster_scores(beta, x, idx, risk, chosen, mult, ids, n_clusters)
             scores -= scores.mean(axis=0)  # the clusters' estimating equations, summing to zero
@@ -196,28 +199,36 @@ def composition_strengths(team_cards, items, places=None, *, l2: float = 1.0, to
                           converged, boot_se, df, n_clusters)
 
 
-def _jackknife_cov(beta, x, terms, ids, n_clusters: int, hess) -> np.ndarray:
+def _jackknife_cov(beta, x, terms, ids, n_clusters: int, hess, tick=None) -> np.ndarray:
     """The clusters' jackknife covariance (CV3J, module doc) of :func:`_one_step_drops`."""
-    drops = _one_step_drops(beta, x, terms, ids, n_clusters, hess)
+    drops = _one_step_drops(beta, x, terms, ids, n_clusters, hess, tick)
     spread = drops - drops.mean(axis=0)
     return (n_clusters - 1) / n_clusters * spread.T @ spread
 
 
-def _one_step_drops(beta, x, terms, ids, n_clusters: int, hess) -> np.ndarray:
+def _one_step_drops(beta, x, terms, ids, n_clusters: int, hess, tick=None) -> np.ndarray:
     """Each leave-one-cluster-out fit (G x cards), one Newton step from ``beta``, whose
     penalised information is ``hess``; ``terms`` the games' (idx, risk, chosen, mult) of
     :func:`_stages`. Every cluster's score and information come from passes over all the games
     (not G refits).
     (The jackknife above, which the ladder and the rarity study take, and the rulings' paired
-    one, :mod:`.paired_ratings`.)"""
+    one, :mod:`.paired_ratings`.) ``tick(n)`` is told of each block of ``n`` clusters done: the
+    pseudo-inverses, seconds on thousands of boards, go :data:`PINV_BLOCK` clusters at a time
+    (each matrix's own, so the result is the one batch's to the bit)."""
     if n_clusters < MIN_CLUSTERS:
         raise ValueError(f"need at least {MIN_CLUSTERS} clusters (boards), got {n_clusters}")
     idx, risk, chosen, mult = terms
     scores = _cluster_scores(beta, x, idx, risk, chosen, mult, ids, n_clusters)
     infos = _cluster_information(beta, x, idx, risk, mult, ids, n_clusters)
     # without cluster k the score at beta is -scores[k]: one Newton step to its zero
-    steps = np.linalg.pinv(hess[None, :, :] - infos, hermitian=True) @ scores[:, :, None]
-    return beta[None, :] - steps[:, :, 0]
+    steps = np.empty_like(scores)
+    for lo in range(0, n_clusters, PINV_BLOCK):
+        hi = min(n_clusters, lo + PINV_BLOCK)
+        steps[lo:hi] = (np.linalg.pinv(hess[None, :, :] - infos[lo:hi], hermitian=True)
+                        @ scores[lo:hi, :, None])[:, :, 0]
+        if tick is not None:
+            tick(hi - lo)
+    return beta[None, :] - steps
 
 
 def _cluster_information(beta, x, idx, risk, mult, ids, n_clusters, chunk=CHUNK):

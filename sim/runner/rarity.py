@@ -249,13 +249,14 @@ def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n
     clustered = n_boards >= MIN_CLUSTERS
     low, high = held_win_intervals(seat_cards, won, boards if clustered else None, n_cards,
                                    confidence)
-    # one numpy call, seconds long on thousands of boards (the jackknife's batched pinv): a
-    # stage of its own, so the line names it instead of staying silent (issue #23 item 1)
-    with progress.stage("fitting the card ratings"
-                        + (" (the boards' jackknife)" if jackknife and clustered else "")):
+    # seconds long on thousands of boards (the jackknife's leave-one-board-out fits): a stage
+    # of its own, counted in boards, so the line names it and says what is left (issue #23)
+    jack = jackknife and clustered
+    with progress.stage("fitting the card ratings" + (" (the boards' jackknife)" if jack else ""),
+                        n_boards if jack else None, unit="boards"):
         fit = composition_strengths(team_rows, items, winner_places(winner_seat), l2=l2,
                                     clusters=np.asarray(boards) if clustered else None,
-                                    jackknife=jackknife and clustered)
+                                    jackknife=jack, tick=progress.advance)
     r_low, r_high = fit.interval(confidence)
     # medians over the cards that played: a pool experiment leaves the other cards at the prior
     # (rating 0), which would otherwise drag every median towards 0

@@ -219,7 +219,7 @@ def _resolve(tiles, named, key_lines, known, field: str, what: str, none_known: 
             out[r] = lowered.index(name.lower())
             continue
         t, kind = divmod(r, 2)
-        hint = suggest(name, list(known)) if known or not none_known else none_known
+        hint = suggest(name, list(known)) if known else none_known
         line = (key_lines[r] if key_lines else None) or tiles.fx_lines[r] or tiles.lines[t]
         problems.add(tiles.path, line, f"tiles.{KINDS[kind]}.{field}",
                      f"unknown {what} {name!r}{hint}")

@@ -241,13 +241,13 @@ def _decide_all(before, after, board, suite: Suite, alpha: float) -> list[Paired
 
 
 def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alpha,
-                  same_engine: bool = False):
+                  same_engine: bool = False, cards_changed: bool = False):
     """Play one matchup round by round, paired with its "before", until every team is decided:
     its metrics, its balance metrics, its limits (:func:`.drift_limits.limits`) and whether the
     baseline's cards (``reference``, None when the card files are the same or unreadable) give
     the engine the same numbers as today's. Then the card files differ only in text the engine
     never reads (a comment, a note), the recorded games are the "before", and with the same
-    engine every game replays the recorded one."""
+    engine every game replays the recorded one (``cards_changed`` false: so do unchanged cards)."""
     names = team_card_names(exp, catalogue.cards)
     recorded = _recorded(baseline, exp)
     cap = gate_cap(suite, recorded["winner_team"].size)
@@ -270,7 +270,7 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
               "recorded" if before is not None else "not recorded")
     return ([MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)],
             matchup_balance(exp, before, after, source,
-                            same_engine and (reference is None or same_numbers)),
+                            same_engine and (not cards_changed or same_numbers)),
             limits(suite, exp, recorded["winner_team"].size, after["winner_team"].size),
             same_numbers)
 
@@ -330,8 +330,8 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
         text_only = bool(changed) and not unreadable
         for exp in suite.experiments:
             tests, bal, bound, same_numbers = _gate_matchup(
-                catalogue, reference, exp, suite, baseline, baseline_path, alpha,
-                same_engine and not (changed and reference is None))
+                catalogue, reference, exp, suite, baseline, baseline_path, alpha, same_engine,
+                bool(changed))
             results += tests
             balance.append(bal)
             bounds.append(bound)

@@ -23,7 +23,7 @@ from sim.catalogue.board_rules import GRID
 from sim.catalogue.game_rules import GameRules, load_game_rules
 from sim.catalogue.tile_layout import CPU as CPU_FEATURE
 from sim.catalogue.tile_layout import FLOOR, PORTAL
-from sim.combat.lanes import lane_reject
+from sim.combat.lanes import damage_reject, lane_reject
 
 from sim.engine.state import fields as L
 from sim.engine.items.holding import item_table
@@ -202,7 +202,7 @@ def build_setup(catalogue, board: Board, game_rules: GameRules, apocalypses: Apo
         pos_layer=layers_grid().astype(np.int64).ravel(), spawn_space=spawn,
         ip=_int_params(catalogue, g1, game_rules, apoc_pos), fp=fp,
         tier_faces=rules.tier_faces.astype(np.int64),
-        tier_reject=lane_reject(rules.tier_faces), apoc_code=apocalypses.code,
+        tier_reject=damage_reject(rules.tier_faces), apoc_code=apocalypses.code,
         apoc_params=apocalypses.params, tail=tail, ctail=ctail, pos_dist=_pos_dist(board),
         item_fx=item_table(catalogue), tile_fx=tile_table(catalogue),
         pos_tile=board.tiles.astype(np.int64).ravel().copy(), feature=g1.feature.copy())

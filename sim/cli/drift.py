@@ -41,6 +41,10 @@ def _load_baseline(path: Path) -> dict:
     except json.JSONDecodeError as exc:
         raise _problem(f"{path}:{exc.lineno}", "--baseline",
                        f"not a baseline written by --update ({exc.msg})") from None
+    except (RecursionError, ValueError) as exc:  # json recurses; Python caps digits at 4300
+        why = "nested too deeply" if isinstance(exc, RecursionError) else "a number too long"
+        raise _problem(path, "--baseline", f"not a baseline written by --update ({why})"
+                       ) from None
     validate_baseline(data, path)
     return data
 

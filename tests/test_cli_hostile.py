@@ -76,6 +76,9 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
     ("baseline-deep-json", ["validate", "--baseline", "deep.jsonl"], None, None,
      "deep.jsonl: --baseline:", "nested too deeply", "item 3: a baseline nested thousands "
      "deep (validate, drift and report printed a RecursionError's traceback)"),
+    ("rulings-results-deep-json", ["validate", "--rulings-results", "deep.jsonl"], None, None,
+     "deep.jsonl: rulings:", "nested too deeply", "item 3: a rulings results file nested "
+     "thousands deep (validate and report --rulings printed a RecursionError's traceback)"),
     ("replay-header-teams", ["replay", "noteams.jsonl", "--html", "g.html"], None, None,
      "noteams.jsonl:1: teams:", "expected a list of 4 team names",
      "item 3: a game header's fields checked one by one, before any line is narrated"),

@@ -114,6 +114,16 @@ def test_truncated_batch_is_replayed_and_corrupt_manifest_rebuilt(capsys, stored
     assert manifest["summary"]["games"] == 16
 
 
+def test_a_manifest_nested_thousands_deep_is_corrupt_and_rebuilt(capsys, stored):
+    """Hostile input: a manifest.json of JSON nested 100 000 deep made --resume (and a run into
+    the folder) print a RecursionError's traceback; it is a corrupt manifest like any other."""
+    exp_dir, out, _ = stored
+    (out / "manifest.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    code, out_text, err = _run(capsys, exp_dir / "tiny.toml", out, "--resume")
+    assert code == 0 and "4 already stored, 0 played now" in out_text, err
+    assert json.loads((out / "manifest.json").read_text())["summary"]["games"] == 16
+
+
 @pytest.mark.parametrize("name", ["batch-000003.parquet", "batch-000099.parquet",
                                   "manifest.json"])
 def test_a_pipe_in_the_run_folder_is_refused_without_waiting_for_a_writer(capsys, stored, name):

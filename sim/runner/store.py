@@ -276,7 +276,7 @@ class RunStore:
                                       "away, or choose another --out")])
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # RecursionError: nested thousands deep
             return None  # missing or corrupt: derived data, rebuilt from the batches
         return data if isinstance(data, dict) else None
 

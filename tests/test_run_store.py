@@ -64,13 +64,17 @@ def test_every_batch_carries_the_run_digest(stored):
     assert sorted(manifest["batches"]) == ["0", "1", "2", "3"]
 
 
-@pytest.mark.parametrize("resume", [False, True])
-def test_a_folder_of_another_experiments_batches_is_refused(capsys, stored, resume):
+@pytest.mark.parametrize("resume, manifest", [(False, None), (True, None),
+                                              (True, '{"run_digest": ["a", "list"]}')])
+def test_a_folder_of_another_experiments_batches_is_refused(capsys, stored, resume, manifest):
     """Item 2, the mixed-folder case: with manifest.json removed from a folder holding another
     experiment's batches, `bwlab run` (with or without --resume) refuses with exit 2 and one
-    line, and adopts nothing: the batches there are left byte for byte."""
+    line, and adopts nothing: the batches there are left byte for byte. So with a hostile
+    manifest whose run digest is a list (a TypeError's traceback, unhashable)."""
     exp_dir, out, _ = stored
     (out / "manifest.json").unlink()
+    if manifest is not None:
+        (out / "manifest.json").write_text(manifest, encoding="utf-8")
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     code, _, err = _run(capsys, exp_dir / "other.toml", out, *(["--resume"] if resume else []))
     assert code == 2

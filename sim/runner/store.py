@@ -253,7 +253,8 @@ class RunStore:
         from .store_changes import changed_inputs
 
         digests = set(scan.foreign.values())
-        if manifest and manifest.get("run_digest") in digests:
+        told = manifest.get("run_digest") if manifest else None  # a list: a hostile manifest
+        if isinstance(told, str) and told in digests:
             changed = changed_inputs(self.identity, manifest, exp, self.out, self.cards_root)
             if changed:
                 return changed

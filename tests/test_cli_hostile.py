@@ -232,6 +232,24 @@ def test_no_result_replaces_a_file_the_command_read(capsys, workdir, argv, victi
     assert (workdir / victim).read_bytes() == before
 
 
+@pytest.mark.parametrize("argv, victim", [
+    (["board", "--seed", "1", "--cards", "mycards", "--png", "mycards/tiles.toml"],
+     "mycards/tiles.toml"),
+    (["combat", "--attacks", "8", "--tier", "2", "--defense", "4", "--cards", "mycards",
+      "--png", "mycards/rules.toml"], "mycards/rules.toml"),
+])
+def test_a_chart_over_a_card_file_names_its_flag_before_the_work(capsys, workdir, argv, victim):
+    """board and combat refused a --png naming a card file only as they wrote it (sim.atomic's
+    last guard): a line without the flag, after the board was printed or the dice sampled. Now
+    the flag is named before the work, and nothing is printed."""
+    shutil.copytree(ROOT / "cards", workdir / "mycards")
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "", err
+    assert [ln for ln in err.splitlines() if ln.strip()] == [
+        f"error: {victim}: --png: is also an input of this command ({victim}); "
+        "refusing to replace it"], err
+
+
 @pytest.mark.parametrize("argv, blocker", [
     (["report", "--out", "rep", "--teams", "", "--rating-games", "0"], "rep/report.html"),
     (["compare-systems", "--out", "rep"], "rep/compare_systems.png"),

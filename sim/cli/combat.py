@@ -22,7 +22,7 @@ import click
 
 from sim.catalogue.peers import SYSTEMS as PEER_SYSTEMS
 from sim.cli._json import json_text
-from sim.cli._paths import OUT_FILE, cards_option
+from sim.cli._paths import OUT_FILE, cards_option, outputs_clear
 
 # Bounded by time: 3e7-1e8 resolutions/s on two cores (measured), so 1e11 is 20-60 minutes.
 MAX_SAMPLES = 10**11
@@ -161,6 +161,7 @@ def _calculate(catalogue, base, vs_spec, sweep_spec, samples, seed, png, fmt) ->
         for p in profiles:  # every swept profile must exist (a health above a card's max...)
             for value in sweep[1]:
                 sweep_profile(p, sweep[0], value, catalogue)
+    outputs_clear({"--png": png})  # before the work: not a card file it just read
     total = resolutions(len(profiles), len(sweep[1]) if sweep else 0, samples)
     if total > MAX_SAMPLES:
         _too_many(f"{total:.3g} resolutions in all (--samples x profiles x sweep values) is "

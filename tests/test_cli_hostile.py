@@ -33,7 +33,8 @@ def workdir(tmp_path, monkeypatch) -> Path:
     header = {"event": "game", "text": "a game", "seed": 1, "teams": ["A", "B", "C", "D"],
               "cards": [["Luffy"] * 5] * 4, "policies": ["greedy"] * 4, "apocalypse": "x"}
     for name, field, value in (("noteams", "teams", []), ("seedx", "seed", "x"),
-                               ("cards3", "cards", [["Luffy"] * 5] * 3)):
+                               ("cards3", "cards", [["Luffy"] * 5] * 3),
+                               ("escteam", "teams", ["A\x1b[31m", "B", "C", "D"])):
         (tmp_path / f"{name}.jsonl").write_text(json.dumps({**header, field: value}) + "\n",
                                                 encoding="utf-8")
     (tmp_path / "loop1").symlink_to(tmp_path / "loop2")  # a loop of links
@@ -80,8 +81,11 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
      "deep.jsonl: rulings:", "nested too deeply", "item 3: a rulings results file nested "
      "thousands deep (validate and report --rulings printed a RecursionError's traceback)"),
     ("replay-header-teams", ["replay", "noteams.jsonl", "--html", "g.html"], None, None,
-     "noteams.jsonl:1: teams:", "expected a list of 4 team names",
+     "noteams.jsonl:1: teams:", "expected a list of 4 printable team names",
      "item 3: a game header's fields checked one by one, before any line is narrated"),
+    ("replay-header-escape", ["replay", "escteam.jsonl", "--html", "g.html"], None, None,
+     "escteam.jsonl:1: teams:", "printable team names", "item 3: an escape sequence in a team "
+     "name is refused as a team file refuses it (it drew as a missing glyph: a warning a frame)"),
     ("replay-header-seed", ["replay", "seedx.jsonl", "--gif", "g.gif"], None, None,
      "seedx.jsonl:1: seed:", "expected a whole number", "item 3: the field named, not Python's "
      "exception text"),

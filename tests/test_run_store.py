@@ -9,6 +9,7 @@ Every run here is the 16-game, 2-board experiment of tests/test_runner.py played
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -116,6 +117,23 @@ def test_truncated_batch_is_replayed_and_corrupt_manifest_rebuilt(capsys, stored
     manifest = json.loads((out / "manifest.json").read_text())
     assert sorted(manifest["batches"]) == ["0", "1", "2", "3"]
     assert manifest["summary"]["games"] == 16
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe"])
+def test_a_card_table_that_cannot_be_replaced_is_refused_before_any_game(capsys, exp_dir, kind):
+    """cards.csv is written after the last game: a folder or a pipe of that name in --out was
+    refused only then, every game played, in a line naming no flag. Now before any game."""
+    out = exp_dir / "out"
+    out.mkdir()
+    table = out / "cards.csv"
+    if kind == "folder":
+        table.mkdir()
+    else:
+        os.mkfifo(table)
+    code, _, err = _run(capsys, exp_dir / "tiny.toml", out)
+    assert code == 2 and _errors(err) == [f"error: {table}: --out: not a regular file; "
+                                          "refusing to replace it"], err
+    assert [p.name for p in out.iterdir()] == ["cards.csv"]
 
 
 def test_a_manifest_nested_thousands_deep_is_corrupt_and_rebuilt(capsys, stored):

@@ -23,13 +23,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch) -> Path:
-    """A scratch working folder holding a file `afile`, a folder `adir`, an experiment folder
-    and a game log nested 100 000 deep."""
+    """A scratch working folder holding a file `afile`, a folder `adir`, an experiment folder,
+    a game log nested 100 000 deep and a frames folder whose final.png is a folder."""
     shutil.copytree(ROOT / "experiments" / "teams", tmp_path / "teams")
     (tmp_path / "afile").write_text("x", encoding="utf-8")
     (tmp_path / "adir").mkdir()
     (tmp_path / "deep.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
     (tmp_path / "runout" / "batch-000001.parquet").mkdir(parents=True)
+    (tmp_path / "frames" / "final.png").mkdir(parents=True)
     header = {"event": "game", "text": "a game", "seed": 1, "teams": ["A", "B", "C", "D"],
               "cards": [["Luffy"] * 5] * 4, "policies": ["greedy"] * 4, "apocalypse": "x"}
     for name, field, value in (("noteams", "teams", []), ("seedx", "seed", "x"),
@@ -123,6 +124,9 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
      "--remedy-card: name:", "did you mean Luffy", "item 4: the flag named, not the card file"),
     ("report-suggest-no-teams", ["report", "--teams", "", "--suggest", "2", "--out", "rep"],
      None, None, "bwlab report:", "give a team file", "item 4: an ignored flag refused"),
+    ("final-frame-is-a-folder", ["play", "--seed", "1", "--png-every", "5", "frames"], None,
+     None, "frames/final.png: --png-every:", "not a regular file", "item 3: refused before the "
+     "game, not after it with its frames written and no flag named"),
     ("batch-is-a-folder", ["run", "{exp}", "--resume", "--out", "runout"], None, None,
      "runout: --out:", "batch-000001.parquet is a folder where a batch file belongs",
      "item 3: a folder where a batch belongs is named, never deleted"),

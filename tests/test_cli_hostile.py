@@ -284,6 +284,18 @@ def _deep_teams(folder: Path) -> list[str]:
     return ["validate", str(ROOT / "cards"), "--teams", "deep.toml"]
 
 
+def _deep_experiment(folder: Path) -> list[str]:
+    _deep_teams(folder)
+    return ["validate", str(ROOT / "cards"), "--experiment", "deep.toml"]
+
+
+def _pipe(option: str):
+    def make(folder: Path) -> list[str]:
+        os.mkfifo(folder / "fifo")
+        return ["validate", str(ROOT / "cards"), option, "fifo"]
+    return make
+
+
 def _long_cell(folder: Path) -> list[str]:
     shutil.copytree(ROOT / "cards", folder / "mycards")
     path = folder / "mycards" / "characters.csv"
@@ -301,16 +313,22 @@ def _device_weights(folder: Path) -> list[str]:
     (_deep_teams, "deep.toml: syntax:", "nested too deeply"),
     (_long_cell, "mycards/characters.csv:3: row:", "cannot be read as CSV: field larger than"),
     (_device_weights, "/dev/zero: file:", "is a device, not a file"),
+    (_deep_experiment, "{dir}/deep.toml: syntax:", "nested too deeply"),
+    (_pipe("--baseline"), "fifo: --baseline:", "not a regular file"),
+    (_pipe("--rulings-results"), "fifo: rulings:", "not a regular file"),
 ])
 def test_files_the_parsers_choke_on_are_one_line(capsys, workdir, make, start, words):
     """Standards: bad input is "one line per problem naming file, line and field, exit 2, no
     traceback". TOML nested 5,000 deep was a RecursionError traceback (tomllib recurses); a CSV
     cell past the csv module's 131,072-character limit a csv.Error traceback; a weights file
-    naming /dev/zero never ended (read until memory ran out)."""
+    naming /dev/zero never ended (read until memory ran out). validate --experiment of that
+    deep TOML was a RecursionError traceback too (the sniff of its kind); a pipe named as a
+    rulings results file was waited on for ever, as a baseline "not found"."""
     argv = make(workdir)
     code, _, err = run(capsys, *argv)
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert code == 2 and len(lines) == 1, err
+    start = start.format(dir=workdir)  # an experiment is named by its absolute path
     assert lines[0].startswith("error: " + start) and words in lines[0], err
 
 

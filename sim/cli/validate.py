@@ -187,8 +187,10 @@ def _load_experiment(path: Path, catalogue):
 
     path = Path(path).resolve()
     try:
+        if not path.is_file():  # a pipe would be waited on for ever; a device never ends
+            raise OSError
         keys = set(tomllib.loads(path.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         keys = set()  # the experiment loader reports what is wrong with the file
     if "alternatives" in keys or "study" in keys:
         rulings = load_rulings(path)

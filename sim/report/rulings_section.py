@@ -93,6 +93,9 @@ def load_results(path: Path) -> dict:
     from sim.atomic import note_input
 
     note_input(Path(path))  # read: no report file may replace it
+    if Path(path).exists() and not Path(path).is_file():  # a pipe waits for ever, /dev/zero
+        raise InputError([Problem(str(path), None, "rulings", "not a regular file (a pipe, "
+                                  "a device or a socket)")])
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:  # the line it stopped at, as a data file's problem

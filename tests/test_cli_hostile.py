@@ -316,6 +316,8 @@ def _device_weights(folder: Path) -> list[str]:
     (_deep_experiment, "{dir}/deep.toml: syntax:", "nested too deeply"),
     (_pipe("--baseline"), "fifo: --baseline:", "not a regular file"),
     (_pipe("--rulings-results"), "fifo: rulings:", "not a regular file"),
+    (_pipe("--teams"), "fifo: file:", "is a pipe or a socket, not a file"),
+    (_pipe("--experiment"), "{dir}/fifo: file:", "is a pipe or a socket, not a file"),
 ])
 def test_files_the_parsers_choke_on_are_one_line(capsys, workdir, make, start, words):
     """Standards: bad input is "one line per problem naming file, line and field, exit 2, no
@@ -323,7 +325,8 @@ def test_files_the_parsers_choke_on_are_one_line(capsys, workdir, make, start, w
     cell past the csv module's 131,072-character limit a csv.Error traceback; a weights file
     naming /dev/zero never ended (read until memory ran out). validate --experiment of that
     deep TOML was a RecursionError traceback too (the sniff of its kind); a pipe named as a
-    rulings results file was waited on for ever, as a baseline "not found"."""
+    rulings results file was waited on for ever, as a baseline "not found", and so was a pipe
+    as any data file (a team file, an experiment, a card file, a weights file)."""
     argv = make(workdir)
     code, _, err = run(capsys, *argv)
     lines = [ln for ln in err.splitlines() if ln.strip()]

@@ -23,17 +23,19 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch) -> Path:
-    """A scratch working folder holding a file `afile`, a folder `adir`, an experiment folder
-    and a game log nested 100 000 deep."""
+    """A scratch working folder holding a file `afile`, a folder `adir`, an experiment folder,
+    a game log nested 100 000 deep and a frames folder whose final.png is a folder."""
     shutil.copytree(ROOT / "experiments" / "teams", tmp_path / "teams")
     (tmp_path / "afile").write_text("x", encoding="utf-8")
     (tmp_path / "adir").mkdir()
     (tmp_path / "deep.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
     (tmp_path / "runout" / "batch-000001.parquet").mkdir(parents=True)
+    (tmp_path / "frames" / "final.png").mkdir(parents=True)
     header = {"event": "game", "text": "a game", "seed": 1, "teams": ["A", "B", "C", "D"],
               "cards": [["Luffy"] * 5] * 4, "policies": ["greedy"] * 4, "apocalypse": "x"}
     for name, field, value in (("noteams", "teams", []), ("seedx", "seed", "x"),
-                               ("cards3", "cards", [["Luffy"] * 5] * 3)):
+                               ("cards3", "cards", [["Luffy"] * 5] * 3),
+                               ("escteam", "teams", ["A\x1b[31m", "B", "C", "D"])):
         (tmp_path / f"{name}.jsonl").write_text(json.dumps({**header, field: value}) + "\n",
                                                 encoding="utf-8")
     (tmp_path / "loop1").symlink_to(tmp_path / "loop2")  # a loop of links
@@ -73,9 +75,18 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
      "is a folder", "item 3: every output path checked first"),
     ("replay-deep-json", ["replay", "deep.jsonl"], None, None, "deep.jsonl:1: line:",
      "nested too deeply", "item 3: replay on deeply nested JSON"),
+    ("baseline-deep-json", ["validate", "--baseline", "deep.jsonl"], None, None,
+     "deep.jsonl: --baseline:", "nested too deeply", "item 3: a baseline nested thousands "
+     "deep (validate, drift and report printed a RecursionError's traceback)"),
+    ("rulings-results-deep-json", ["validate", "--rulings-results", "deep.jsonl"], None, None,
+     "deep.jsonl: rulings:", "nested too deeply", "item 3: a rulings results file nested "
+     "thousands deep (validate and report --rulings printed a RecursionError's traceback)"),
     ("replay-header-teams", ["replay", "noteams.jsonl", "--html", "g.html"], None, None,
-     "noteams.jsonl:1: teams:", "expected a list of 4 team names",
+     "noteams.jsonl:1: teams:", "expected a list of 4 printable team names",
      "item 3: a game header's fields checked one by one, before any line is narrated"),
+    ("replay-header-escape", ["replay", "escteam.jsonl", "--html", "g.html"], None, None,
+     "escteam.jsonl:1: teams:", "printable team names", "item 3: an escape sequence in a team "
+     "name is refused as a team file refuses it (it drew as a missing glyph: a warning a frame)"),
     ("replay-header-seed", ["replay", "seedx.jsonl", "--gif", "g.gif"], None, None,
      "seedx.jsonl:1: seed:", "expected a whole number", "item 3: the field named, not Python's "
      "exception text"),
@@ -113,6 +124,9 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
      "--remedy-card: name:", "did you mean Luffy", "item 4: the flag named, not the card file"),
     ("report-suggest-no-teams", ["report", "--teams", "", "--suggest", "2", "--out", "rep"],
      None, None, "bwlab report:", "give a team file", "item 4: an ignored flag refused"),
+    ("final-frame-is-a-folder", ["play", "--seed", "1", "--png-every", "5", "frames"], None,
+     None, "frames/final.png: --png-every:", "not a regular file", "item 3: refused before the "
+     "game, not after it with its frames written and no flag named"),
     ("batch-is-a-folder", ["run", "{exp}", "--resume", "--out", "runout"], None, None,
      "runout: --out:", "batch-000001.parquet is a folder where a batch file belongs",
      "item 3: a folder where a batch belongs is named, never deleted"),
@@ -226,6 +240,24 @@ def test_no_result_replaces_a_file_the_command_read(capsys, workdir, argv, victi
     assert (workdir / victim).read_bytes() == before
 
 
+@pytest.mark.parametrize("argv, victim", [
+    (["board", "--seed", "1", "--cards", "mycards", "--png", "mycards/tiles.toml"],
+     "mycards/tiles.toml"),
+    (["combat", "--attacks", "8", "--tier", "2", "--defense", "4", "--cards", "mycards",
+      "--png", "mycards/rules.toml"], "mycards/rules.toml"),
+])
+def test_a_chart_over_a_card_file_names_its_flag_before_the_work(capsys, workdir, argv, victim):
+    """board and combat refused a --png naming a card file only as they wrote it (sim.atomic's
+    last guard): a line without the flag, after the board was printed or the dice sampled. Now
+    the flag is named before the work, and nothing is printed."""
+    shutil.copytree(ROOT / "cards", workdir / "mycards")
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "", err
+    assert [ln for ln in err.splitlines() if ln.strip()] == [
+        f"error: {victim}: --png: is also an input of this command ({victim}); "
+        "refusing to replace it"], err
+
+
 @pytest.mark.parametrize("argv, blocker", [
     (["report", "--out", "rep", "--teams", "", "--rating-games", "0"], "rep/report.html"),
     (["compare-systems", "--out", "rep"], "rep/compare_systems.png"),
@@ -252,6 +284,18 @@ def _deep_teams(folder: Path) -> list[str]:
     return ["validate", str(ROOT / "cards"), "--teams", "deep.toml"]
 
 
+def _deep_experiment(folder: Path) -> list[str]:
+    _deep_teams(folder)
+    return ["validate", str(ROOT / "cards"), "--experiment", "deep.toml"]
+
+
+def _pipe(option: str):
+    def make(folder: Path) -> list[str]:
+        os.mkfifo(folder / "fifo")
+        return ["validate", str(ROOT / "cards"), option, "fifo"]
+    return make
+
+
 def _long_cell(folder: Path) -> list[str]:
     shutil.copytree(ROOT / "cards", folder / "mycards")
     path = folder / "mycards" / "characters.csv"
@@ -269,16 +313,25 @@ def _device_weights(folder: Path) -> list[str]:
     (_deep_teams, "deep.toml: syntax:", "nested too deeply"),
     (_long_cell, "mycards/characters.csv:3: row:", "cannot be read as CSV: field larger than"),
     (_device_weights, "/dev/zero: file:", "is a device, not a file"),
+    (_deep_experiment, "{dir}/deep.toml: syntax:", "nested too deeply"),
+    (_pipe("--baseline"), "fifo: --baseline:", "not a regular file"),
+    (_pipe("--rulings-results"), "fifo: rulings:", "not a regular file"),
+    (_pipe("--teams"), "fifo: file:", "is a pipe or a socket, not a file"),
+    (_pipe("--experiment"), "{dir}/fifo: file:", "is a pipe or a socket, not a file"),
 ])
 def test_files_the_parsers_choke_on_are_one_line(capsys, workdir, make, start, words):
     """Standards: bad input is "one line per problem naming file, line and field, exit 2, no
     traceback". TOML nested 5,000 deep was a RecursionError traceback (tomllib recurses); a CSV
     cell past the csv module's 131,072-character limit a csv.Error traceback; a weights file
-    naming /dev/zero never ended (read until memory ran out)."""
+    naming /dev/zero never ended (read until memory ran out). validate --experiment of that
+    deep TOML was a RecursionError traceback too (the sniff of its kind); a pipe named as a
+    rulings results file was waited on for ever, as a baseline "not found", and so was a pipe
+    as any data file (a team file, an experiment, a card file, a weights file)."""
     argv = make(workdir)
     code, _, err = run(capsys, *argv)
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert code == 2 and len(lines) == 1, err
+    start = start.format(dir=workdir)  # an experiment is named by its absolute path
     assert lines[0].startswith("error: " + start) and words in lines[0], err
 
 

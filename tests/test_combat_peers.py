@@ -407,6 +407,9 @@ def test_combat_default_system_is_board_wars(capsys):
     (("--system", "arena", "--attacks", "3"), "not Board Wars"),
     (("--stat", "defense=3", "--attacks", "1", "--tier", "1", "--defense", "1"), "peer systems"),
     (("--system", "chess"), "--system"),
+    # a key given twice kept the last silently; an empty value between commas was dropped
+    (("--system", "arena", "--stat", "defense=3", "--stat", "defense=4"), "defense: given twice"),
+    (("--system", "dungeon_twister", "--stat", "attackers=3,,2"), "empty value between commas"),
 ])
 def test_combat_system_bad_input_exits_2(capsys, args, needle):
     code, _, err = run(capsys, "combat", *args)

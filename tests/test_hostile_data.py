@@ -121,13 +121,16 @@ def test_one_problem_is_one_line(capsys, tmp_path, flag, name, text, lines):
 @pytest.mark.parametrize("argv, name", [(["validate", "--teams", ""], "--teams"),
                                         (["validate", "--baseline", ""], "--baseline"),
                                         (["fairness", ""], "TEAMS_FILE"),
-                                        (["run", ""], "EXPERIMENT")])
+                                        (["run", ""], "EXPERIMENT"),
+                                        (["validate", ""], "PATH")])
 def test_an_empty_input_path_is_named_as_such(capsys, argv, name):
     """`validate --teams ""` said ".: file: cannot be read: Is a directory" (Path("") is the
-    working folder), where an empty output path says "an empty path"."""
+    working folder), where an empty output path says "an empty path". `validate ""` checked
+    the working folder: four "rules.toml: file: not found" lines, none naming PATH."""
     code = main(argv)
     err = capsys.readouterr().err
-    assert code == 2 and err.splitlines() == [f"error: '': {name}: an empty path: name a file"]
+    what = "a folder" if name == "PATH" else "a file"
+    assert code == 2 and err.splitlines() == [f"error: '': {name}: an empty path: name {what}"]
 
 
 def test_a_batch_of_this_run_under_another_number_is_named_and_kept(capsys, tmp_path):

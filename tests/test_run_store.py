@@ -9,6 +9,7 @@ Every run here is the 16-game, 2-board experiment of tests/test_runner.py played
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -64,13 +65,17 @@ def test_every_batch_carries_the_run_digest(stored):
     assert sorted(manifest["batches"]) == ["0", "1", "2", "3"]
 
 
-@pytest.mark.parametrize("resume", [False, True])
-def test_a_folder_of_another_experiments_batches_is_refused(capsys, stored, resume):
+@pytest.mark.parametrize("resume, manifest", [(False, None), (True, None),
+                                              (True, '{"run_digest": ["a", "list"]}')])
+def test_a_folder_of_another_experiments_batches_is_refused(capsys, stored, resume, manifest):
     """Item 2, the mixed-folder case: with manifest.json removed from a folder holding another
     experiment's batches, `bwlab run` (with or without --resume) refuses with exit 2 and one
-    line, and adopts nothing: the batches there are left byte for byte."""
+    line, and adopts nothing: the batches there are left byte for byte. So with a hostile
+    manifest whose run digest is a list (a TypeError's traceback, unhashable)."""
     exp_dir, out, _ = stored
     (out / "manifest.json").unlink()
+    if manifest is not None:
+        (out / "manifest.json").write_text(manifest, encoding="utf-8")
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     code, _, err = _run(capsys, exp_dir / "other.toml", out, *(["--resume"] if resume else []))
     assert code == 2
@@ -112,6 +117,33 @@ def test_truncated_batch_is_replayed_and_corrupt_manifest_rebuilt(capsys, stored
     manifest = json.loads((out / "manifest.json").read_text())
     assert sorted(manifest["batches"]) == ["0", "1", "2", "3"]
     assert manifest["summary"]["games"] == 16
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe"])
+def test_a_card_table_that_cannot_be_replaced_is_refused_before_any_game(capsys, exp_dir, kind):
+    """cards.csv is written after the last game: a folder or a pipe of that name in --out was
+    refused only then, every game played, in a line naming no flag. Now before any game."""
+    out = exp_dir / "out"
+    out.mkdir()
+    table = out / "cards.csv"
+    if kind == "folder":
+        table.mkdir()
+    else:
+        os.mkfifo(table)
+    code, _, err = _run(capsys, exp_dir / "tiny.toml", out)
+    assert code == 2 and _errors(err) == [f"error: {table}: --out: not a regular file; "
+                                          "refusing to replace it"], err
+    assert [p.name for p in out.iterdir()] == ["cards.csv"]
+
+
+def test_a_manifest_nested_thousands_deep_is_corrupt_and_rebuilt(capsys, stored):
+    """Hostile input: a manifest.json of JSON nested 100 000 deep made --resume (and a run into
+    the folder) print a RecursionError's traceback; it is a corrupt manifest like any other."""
+    exp_dir, out, _ = stored
+    (out / "manifest.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    code, out_text, err = _run(capsys, exp_dir / "tiny.toml", out, "--resume")
+    assert code == 0 and "4 already stored, 0 played now" in out_text, err
+    assert json.loads((out / "manifest.json").read_text())["summary"]["games"] == 16
 
 
 @pytest.mark.parametrize("name", ["batch-000003.parquet", "batch-000099.parquet",

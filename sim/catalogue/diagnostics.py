@@ -107,15 +107,19 @@ def suggest(name: str, known: list[str] | tuple[str, ...], n: int = 3) -> str:
 
 
 def read_text(path: Path, problems: Problems) -> str | None:
-    """The file's text, or None after recording why it cannot be read (missing, a device, empty,
-    not UTF-8). A device (``/dev/zero``) is refused before it is read: it never ends. The file is
-    noted as an input of the running command, so no result replaces it (sim.atomic)."""
+    """The file's text, or None after recording why it cannot be read (missing, a device, a
+    pipe, empty, not UTF-8). A device (``/dev/zero``) is refused before it is read: it never
+    ends; so is a pipe or a socket: reading one waits for a writer for ever. The file is noted
+    as an input of the running command, so no result replaces it (sim.atomic)."""
     try:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):
         mode = 0  # read_bytes below names the problem
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         problems.add(path, None, "file", "is a device, not a file")
+        return None
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        problems.add(path, None, "file", "is a pipe or a socket, not a file")
         return None
     note_input(path)
     try:

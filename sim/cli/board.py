@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FILE, cards_option
+from ._paths import OUT_FILE, cards_option, outputs_clear
 
 
 @click.command()
@@ -28,6 +28,7 @@ def board(seed: int, png: Path | None, cards: Path | None):
     if seed < 0:
         raise click.BadParameter("must be >= 0", param_hint="--seed")
     rules, board_rules, tiles = load_board_only(root)
+    outputs_clear({"--png": png})  # before the work: not a card file it just read
     layout = generate_board(tiles, board_rules, seed)
     click.echo(board_text(layout, tiles, rules.suits))
     if png is not None:

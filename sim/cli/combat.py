@@ -22,7 +22,7 @@ import click
 
 from sim.catalogue.peers import SYSTEMS as PEER_SYSTEMS
 from sim.cli._json import json_text
-from sim.cli._paths import OUT_FILE, cards_option
+from sim.cli._paths import OUT_FILE, cards_option, outputs_clear
 
 # Bounded by time: 3e7-1e8 resolutions/s on two cores (measured), so 1e11 is 20-60 minutes.
 MAX_SAMPLES = 10**11
@@ -161,6 +161,7 @@ def _calculate(catalogue, base, vs_spec, sweep_spec, samples, seed, png, fmt) ->
         for p in profiles:  # every swept profile must exist (a health above a card's max...)
             for value in sweep[1]:
                 sweep_profile(p, sweep[0], value, catalogue)
+    outputs_clear({"--png": png})  # before the work: not a card file it just read
     total = resolutions(len(profiles), len(sweep[1]) if sweep else 0, samples)
     if total > MAX_SAMPLES:
         _too_many(f"{total:.3g} resolutions in all (--samples x profiles x sweep values) is "
@@ -210,12 +211,29 @@ def _check_samples(samples: int | None, system: str) -> None:
         _too_many(f"{samples} is above the maximum {limit:.0e} ({why})")
 
 
+def _no_guessed_stats(items) -> None:
+    """``--stat`` refused where it would be guessed at: a key given twice (the last one won
+    silently) or an empty value between commas (dropped: ``attackers=3,,2`` was ``3,2``), as
+    ``--vs`` and ``--sweep`` refuse them."""
+    seen = set()
+    for item in items:
+        key, _, raw = item.partition("=")
+        key = key.strip()
+        if key in seen:
+            raise click.BadParameter(f"{key}: given twice", param_hint="--stat")
+        seen.add(key)
+        if "," in raw and any(not x.strip() for x in raw.split(",")):
+            raise click.BadParameter(f"{key}: an empty value between commas in {raw!r}",
+                                     param_hint="--stat")
+
+
 def _peer_form(system, items, samples, seed, fmt, cards_dir):
     """A peer game's attack (issue #9): stats from ``[SYSTEM.example]``, then ``--stat``."""
     from sim.catalogue.loader import default_cards_dir
     from sim.catalogue.peers import load_peers
     from sim.combat.peers.registry import describe, format_table, parse_stat_overrides, stats_for
 
+    _no_guessed_stats(items)
     peers = load_peers(Path(cards_dir) if cards_dir else default_cards_dir())
     try:
         stats = stats_for(system, peers.examples[system], parse_stat_overrides(system, items),

@@ -31,6 +31,8 @@ def _load_baseline(path: Path) -> dict:
 
     from sim.atomic import note_input
 
+    if path.exists() and not path.is_file():  # a pipe or a device: never read
+        raise _problem(path, "--baseline", "not a regular file (a pipe, a device or a socket)")
     if not path.is_file():
         raise _problem(path, "--baseline", "not found; create it with --update")
     note_input(path)  # read: no result of this command (report's drift.csv) may replace it
@@ -41,6 +43,10 @@ def _load_baseline(path: Path) -> dict:
     except json.JSONDecodeError as exc:
         raise _problem(f"{path}:{exc.lineno}", "--baseline",
                        f"not a baseline written by --update ({exc.msg})") from None
+    except (RecursionError, ValueError) as exc:  # json recurses; Python caps digits at 4300
+        why = "nested too deeply" if isinstance(exc, RecursionError) else "a number too long"
+        raise _problem(path, "--baseline", f"not a baseline written by --update ({why})"
+                       ) from None
     validate_baseline(data, path)
     return data
 

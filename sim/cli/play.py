@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from ._engine import inputs_inside, ready_to_play
+from ._engine import ready_to_play
 from ._paths import IN_FILE, OUT_FILE, OUT_FOLDER, cards_option, distinct_paths
 from ._policy import budget_option
 
@@ -63,8 +63,11 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
                                                                   apocalypse)
     if png_every is not None and png_every[0] < 1:
         raise click.BadParameter("N must be >= 1", param_hint="--png-every")
+    # whatever bears a frame's name, not only the files: a folder or a pipe as final.png was
+    # refused only after the game, its first frames written
     frames = [] if png_every is None else [
-        ("--png-every", f) for f in inputs_inside(png_every[1], ("rotation_*.png", "final.png"))]
+        ("--png-every", f) for pattern in ("rotation_*.png", "final.png")
+        for f in sorted(png_every[1].glob(pattern))]
     ready_to_play([("--log", log), ("--gif", gif), ("--html", html_out)] + frames,
                   catalogue.root)  # none is an input
     watch = png_every is not None or gif is not None or html_out is not None

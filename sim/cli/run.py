@@ -94,8 +94,10 @@ def _outputs_clear(out: Path, cards_root: Path) -> None:
         raise InputError([Problem(str(out), None, "--out", "is the card folder; the run's "
                                   "files (cards.csv, batches) would join its cards: name another "
                                   "folder")])
-    outputs_clear([("--out", path) for path in
-                   inputs_inside(out, (MANIFEST, "cards.csv", "batch-*.parquet"))])
+    # cards.csv is written last: a folder or a device there failed only after every game
+    table = [out / "cards.csv"] if os.path.lexists(out / "cards.csv") else []
+    outputs_clear([("--out", path) for path in sorted(
+        {*table, *inputs_inside(out, (MANIFEST, "cards.csv", "batch-*.parquet"))})])
 
 
 def _client(scheduler, ca_file, cert, key):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import IN_FILE
+from ._paths import IN_FILE, refuse_empty
 
 
 def _gather(problems, loader, *args):
@@ -28,7 +28,7 @@ def _gather(problems, loader, *args):
 
 
 @click.command()
-@click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.argument("path", required=False, type=click.Path())
 @click.option("--teams", "teams_files", multiple=True, type=IN_FILE,
               help="A team file to check against the cards too (repeatable).")
 @click.option("--experiment", "experiments", multiple=True, type=IN_FILE,
@@ -45,7 +45,7 @@ def _gather(problems, loader, *args):
               type=IN_FILE,
               help="A results file of bwlab rulings --out to check too (bwlab report --rulings; "
                    "repeatable).")
-def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tuple[Path, ...],
+def validate(path: str | None, teams_files: tuple[Path, ...], experiments: tuple[Path, ...],
              weights_files: tuple[Path, ...] = (), pool_files: tuple[Path, ...] = (),
              baselines: tuple[Path, ...] = (), rulings_results: tuple[Path, ...] = ()):
     """Check the card folder PATH (default: ./cards): every file any command loads (cards,
@@ -63,7 +63,9 @@ def validate(path: Path | None, teams_files: tuple[Path, ...], experiments: tupl
     from sim.catalogue.loader import default_cards_dir, load_catalogue
     from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve
 
-    root = path or default_cards_dir()
+    if path is not None:  # Path("") is the working folder: four "not found" lines, unnamed
+        refuse_empty(path, "PATH", "a folder")
+    root = Path(path) if path is not None else default_cards_dir()
     if not root.is_dir():
         raise click.BadParameter(f"{root} is not a folder", param_hint="PATH")
     problems = Problems()
@@ -185,8 +187,10 @@ def _load_experiment(path: Path, catalogue):
 
     path = Path(path).resolve()
     try:
+        if not path.is_file():  # a pipe would be waited on for ever; a device never ends
+            raise OSError
         keys = set(tomllib.loads(path.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         keys = set()  # the experiment loader reports what is wrong with the file
     if "alternatives" in keys or "study" in keys:
         rulings = load_rulings(path)

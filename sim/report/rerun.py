@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.catalogue.diagnostics import InputError, Problem
+from sim.catalogue.diagnostics import InputError, Problem, has_control
 
 
 def read_log(path: Path) -> list[tuple[int, dict]]:
@@ -54,7 +54,10 @@ _HEADER_FIELDS = (
      and all(_names(5)(row) for row in v)),
     ("policies", "a list of 4 player specs", _names(4)),
     ("apocalypse", "an Apocalypse's name", lambda v: isinstance(v, str)),
-    ("teams", "a list of 4 team names", _names(4)),
+    # printable: an escape in a name drew as a missing glyph, a warning per frame (team files
+    # refuse one: sim.catalogue.teams)
+    ("teams", "a list of 4 printable team names",
+     lambda v: _names(4)(v) and not any(has_control(name) for name in v)),
 )
 
 

@@ -93,10 +93,25 @@ def load_results(path: Path) -> dict:
     from sim.atomic import note_input
 
     note_input(Path(path))  # read: no report file may replace it
+    if Path(path).exists() and not Path(path).is_file():  # a pipe waits for ever, /dev/zero
+        raise InputError([Problem(str(path), None, "rulings", "not a regular file (a pipe, "
+                                  "a device or a socket)")])
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except json.JSONDecodeError as exc:  # the line it stopped at, as a data file's problem
+        raise InputError([Problem(str(path), exc.lineno, "rulings", f"not a `bwlab rulings` "
+                                  f"results file ({exc.msg})")]) from None
+    except UnicodeDecodeError as exc:
+        raise InputError([Problem(str(path), None, "rulings", f"not UTF-8 text (byte "
+                                  f"0x{exc.object[exc.start]:02x})")]) from None
+    except OSError as exc:
+        raise InputError([Problem(str(path), None, "rulings", f"cannot read: "
+                                  f"{exc.strerror or exc}")]) from None
+    except ValueError as exc:  # a number of more than 4300 digits
         raise InputError([Problem(str(path), None, "rulings", f"cannot read: {exc}")]) from None
+    except RecursionError:  # a hostile file: JSON nested thousands deep
+        raise InputError([Problem(str(path), None, "rulings", "not a `bwlab rulings` results "
+                                  "file (JSON nested too deeply)")]) from None
     missing = [k for k in NEEDED if not isinstance(doc, dict) or k not in doc]
     if missing:
         raise InputError([Problem(str(path), None, "rulings", f"not a `bwlab rulings` results "

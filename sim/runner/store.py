@@ -253,7 +253,8 @@ class RunStore:
         from .store_changes import changed_inputs
 
         digests = set(scan.foreign.values())
-        if manifest and manifest.get("run_digest") in digests:
+        told = manifest.get("run_digest") if manifest else None  # a list: a hostile manifest
+        if isinstance(told, str) and told in digests:
             changed = changed_inputs(self.identity, manifest, exp, self.out, self.cards_root)
             if changed:
                 return changed
@@ -276,7 +277,7 @@ class RunStore:
                                       "away, or choose another --out")])
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # RecursionError: nested thousands deep
             return None  # missing or corrupt: derived data, rebuilt from the batches
         return data if isinstance(data, dict) else None
 

@@ -118,6 +118,21 @@ def test_one_problem_is_one_line(capsys, tmp_path, flag, name, text, lines):
     assert code == 2 and err.splitlines() == ["error: " + ln.format(f=path) for ln in lines], err
 
 
+def test_a_huge_name_is_cut_in_its_line(capsys, tmp_path):
+    """A team file naming a card of 200,000 characters: the problem is one line, as any other,
+    and the name is cut with how much was left out (it was echoed whole, twice: the name and the
+    team it sits in)."""
+    example = (SHIPPED.parent / "experiments" / "teams" / "example.toml").read_text("utf-8")
+    path = tmp_path / "huge.toml"
+    path.write_text(example.replace('"Luffy"', '"' + "x" * 200_000 + '"'), encoding="utf-8")
+    code = main(["validate", str(SHIPPED), "--teams", str(path)])
+    err = capsys.readouterr().err
+    lines = err.splitlines()
+    assert code == 2 and len(lines) == 1, err[:2000]
+    assert LOCATED.match(lines[0]) and len(lines[0]) < 1300, lines[0][:300]
+    assert "more characters)" in lines[0]
+
+
 @pytest.mark.parametrize("argv, name", [(["validate", "--teams", ""], "--teams"),
                                         (["validate", "--baseline", ""], "--baseline"),
                                         (["fairness", ""], "TEAMS_FILE"),

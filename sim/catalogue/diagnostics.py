@@ -28,7 +28,16 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{_shown(self.file)}:{self.line}" if self.line else _shown(self.file)
-        return f"{where}: {_shown(self.field)}: {self.message}"
+        return f"{where}: {_capped(_shown(self.field), 200)}: {_capped(self.message, 1000)}"
+
+
+def _capped(text: str, longest: int) -> str:
+    """``text`` cut to ``longest`` characters, saying how much was left out: a problem's line
+    names what is wrong, and a hostile file's 200,000-character card name or key would
+    otherwise be echoed whole (the longest message the loaders write is a few hundred)."""
+    if len(text) <= longest:
+        return text
+    return f"{text[:longest]}... ({len(text) - longest:,} more characters)"
 
 
 def _shown(text) -> str:

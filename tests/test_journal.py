@@ -170,7 +170,8 @@ def test_the_cli_says_what_it_kept_and_continues_from_it(capsys, monkeypatch, tm
     monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "j"))
     monkeypatch.setattr(journal, "FLUSH_SECONDS", 0.0)
     with monkeypatch.context() as m:
-        _interrupting_loop(m, after_games=40, error=CtrlC)
+        # inside the first look (32 games): a verdict settled there plays no second round
+        _interrupting_loop(m, after_games=16, error=CtrlC)
         stopped, _, err = run(capsys, *args)
     assert stopped == 130 and "finished games kept in" in err
     again, out, err = run(capsys, *args)

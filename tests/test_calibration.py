@@ -66,9 +66,12 @@ def test_seat_rate_intervals_cover_with_boards_shared_by_blocks(null_runs):
     Why the second claim: boards favour seats unevenly (design effect about 5) and a low
     estimate comes with a small standard error, so the symmetric interval rate +- t se, used
     before, missed low in 64 of 960 intervals at seeds 20-24 (6.7 %, against 2.5 %) and covered
-    92.0 %; Korn & Graubard's interval (``seat_interval``) covers 95.0 % (docs/intervals.md).
-    Power against the symmetric interval: P(Binom(192, 0.067) >= 11) = 0.75 per seed; on these
-    games it fails (checked below), so the test cannot pass with the old interval."""
+    92.0 %. Korn & Graubard's interval on each seat's own design effect still missed low 4.3 %
+    (1,920 intervals, seeds 20-29, stop 58: this test failed at seed 20 once the dice stream
+    changed); on the seats' average design effect (``seat_interval`` now) it covers 96.2 %,
+    1.5 % low and 2.3 % high (docs/intervals.md). Power against the symmetric interval:
+    P(Binom(192, 0.067) >= 11) = 0.75 per seed, against the own-deff one at 4.3 %: 0.2; on these
+    games the symmetric one fails (checked below), so the test cannot pass with it."""
     truth = leave_one_out(null_runs.seat)
     n = null_runs.seat.size
     covered, _, missed_low = interval_coverage(null_runs.seat_lower, null_runs.seat_upper, truth)

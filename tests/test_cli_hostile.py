@@ -38,6 +38,10 @@ def workdir(tmp_path, monkeypatch) -> Path:
                                ("escteam", "teams", ["A\x1b[31m", "B", "C", "D"])):
         (tmp_path / f"{name}.jsonl").write_text(json.dumps({**header, field: value}) + "\n",
                                                 encoding="utf-8")
+    (tmp_path / "esctext.jsonl").write_text(json.dumps({**header, "text": "a game\x1b[2J"})
+                                            + "\n", encoding="utf-8")
+    (tmp_path / "usercsv").mkdir()  # a folder holding someone's own cards.csv, no run's files
+    (tmp_path / "usercsv" / "cards.csv").write_text("name,score\nLuffy,3\n", encoding="utf-8")
     (tmp_path / "loop1").symlink_to(tmp_path / "loop2")  # a loop of links
     (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
     (tmp_path / "gonelink").symlink_to(tmp_path / "gone")  # a link to nothing
@@ -69,6 +73,9 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
      "afile/d.xml: --junit:", "is a file", "item 3: drift --junit to an unwritable path"),
     ("out-is-file", ["run", "{exp}", "--out", "afile"], None, None, "afile: --out:",
      "is a file", "item 3: --out under a file"),
+    ("out-holds-a-users-table", ["run", "{exp}", "--out", "usercsv"], None, None,
+     "usercsv/cards.csv: --out:", "no run wrote", "nothing lost: a cards.csv no run wrote in "
+     "--out (it was replaced by the run's table)"),
     ("report-out-under-file", ["report", "--out", "afile/sub"], None, None,
      "afile/sub: --out:", "afile is a file", "item 3: every output path checked first"),
     ("rulings-out-is-folder", ["rulings", "--out", "adir"], None, None, "adir: --out:",
@@ -87,6 +94,9 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
     ("replay-header-escape", ["replay", "escteam.jsonl", "--html", "g.html"], None, None,
      "escteam.jsonl:1: teams:", "printable team names", "item 3: an escape sequence in a team "
      "name is refused as a team file refuses it (it drew as a missing glyph: a warning a frame)"),
+    ("replay-text-escape", ["replay", "esctext.jsonl"], None, None, "esctext.jsonl:1: text:",
+     "control character", "item 3: an escape sequence in a logged sentence is not narrated to "
+     "the terminal"),
     ("replay-header-seed", ["replay", "seedx.jsonl", "--gif", "g.gif"], None, None,
      "seedx.jsonl:1: seed:", "expected a whole number", "item 3: the field named, not Python's "
      "exception text"),

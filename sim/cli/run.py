@@ -98,6 +98,11 @@ def _outputs_clear(out: Path, cards_root: Path) -> None:
     table = [out / "cards.csv"] if os.path.lexists(out / "cards.csv") else []
     outputs_clear([("--out", path) for path in sorted(
         {*table, *inputs_inside(out, (MANIFEST, "cards.csv", "batch-*.parquet"))})])
+    if table and not os.path.lexists(out / MANIFEST) and not any(out.glob("batch-*.parquet")):
+        # a run writes its manifest and batches before its table: this one is someone's file
+        raise InputError([Problem(str(table[0]), None, "--out", "a cards.csv that no run wrote "
+                                  "here (no manifest.json, no batches) would be replaced: move "
+                                  "it or name another folder")])
 
 
 def _client(scheduler, ca_file, cert, key):

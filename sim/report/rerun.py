@@ -37,6 +37,10 @@ def read_log(path: Path) -> list[tuple[int, dict]]:
         except (ValueError, KeyError, TypeError):
             raise InputError([Problem(str(path), n, "line",
                                       "not a game event (JSON with \"text\")")]) from None
+        if not isinstance(ev["text"], str) or has_control(ev["text"]):
+            # narrated as it stands: an escape sequence would drive the reader's terminal
+            raise InputError([Problem(str(path), n, "text", "not a game event's sentence (text "
+                                      "with a control character or not text)")])
         out.append((n, ev))
     return out
 

@@ -118,6 +118,28 @@ def test_one_problem_is_one_line(capsys, tmp_path, flag, name, text, lines):
     assert code == 2 and err.splitlines() == ["error: " + ln.format(f=path) for ln in lines], err
 
 
+@pytest.mark.parametrize("argv, kind", [
+    (["validate", "--experiment", "experiments/teams/example.toml"],
+     "a team file, not an experiment"),
+    (["drift", "--suite", "experiments/smoke.toml"], "an experiment, not a drift suite"),
+    (["run", "experiments/greedy_tuned.toml", "--out", "{tmp}/out"],
+     "a greedy weights file, not an experiment"),
+    (["rulings", "--alternatives", "experiments/drift.toml"], "a drift suite, not a rulings study"),
+])
+def test_a_file_of_another_kind_is_one_line_naming_its_kind(capsys, tmp_path, monkeypatch, argv,
+                                                            kind):
+    """A lab file given where another kind goes was a line per key it did not know and per key
+    it lacked (a team file as an experiment: three, one echoing the whole teams table). One line
+    names what the file is and where it goes; nothing is written."""
+    monkeypatch.chdir(SHIPPED.parent)
+    code = main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    lines = capsys.readouterr().err.splitlines()
+    assert code == 2 and len(lines) == 1, lines
+    assert LINE.match(lines[0]) or re.match(r"^error: [^:]+: file: ", lines[0]), lines[0]
+    assert f": file: {kind} (it goes " in lines[0], lines[0]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_huge_name_is_cut_in_its_line(capsys, tmp_path):
     """A team file naming a card of 200,000 characters: the problem is one line, as any other,
     and the name is cut with how much was left out (it was echoed whole, twice: the name and the

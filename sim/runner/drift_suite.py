@@ -12,6 +12,7 @@ from sim.catalogue.tomldoc import TomlDoc
 
 from .drift_baseline import SUITE_RANGES
 from .experiment import Experiment, load_experiment
+from .file_kinds import misplaced
 
 _SUITE_KEYS = {"delta_elo", "alpha", "beta", "max_games", "min_games", "round", "experiments"}
 
@@ -56,6 +57,10 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
     problems = Problems()
     doc = TomlDoc.load(path, problems)
     if doc is None:
+        problems.raise_if_any()
+    wrong = misplaced(doc.data, "a drift suite")
+    if wrong:  # one line for the one mistake, not a line for each key
+        problems.add(path, None, "file", wrong)
         problems.raise_if_any()
     doc.unknown_keys((), _SUITE_KEYS)
     numbers = _suite_numbers(doc)

@@ -39,6 +39,7 @@ from sim.catalogue.diagnostics import InputError, Problems, suggest
 from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, load_teams
 from sim.catalogue.tomldoc import MISSING, TomlDoc
 
+from .file_kinds import misplaced
 from .limits import GAMES_WHY, MAX_BATCHES, MAX_GAMES
 
 SEATINGS = ("fixed", "rotate", "duplicate")
@@ -87,6 +88,10 @@ def load_experiment(path: Path, cards, policy_names, *, games: int | None = None
     problems = Problems()
     doc = TomlDoc.load(path, problems)
     if doc is None:
+        problems.raise_if_any()
+    wrong = misplaced(doc.data, "an experiment")
+    if wrong:  # one line for the one mistake, not a line for each key
+        problems.add(path, None, "file", wrong)
         problems.raise_if_any()
     doc.unknown_keys((), _KEYS)
     name = _file_name(doc, doc.get(("name",), str, default=path.stem, fallback=path.stem))

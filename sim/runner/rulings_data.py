@@ -17,7 +17,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.catalogue.diagnostics import InputError, Problems
+from sim.catalogue.diagnostics import InputError, Problem, Problems
 from sim.runner.file_names import file_name_problem
 from sim.catalogue.tomldoc import MISSING, TomlDoc
 
@@ -64,10 +64,18 @@ class RulingsFile:
     alternatives: tuple[Alternative, ...]
 
 
+TOP_KEYS = {"study", "alternatives"}
+
+
 def load_rulings(path: Path) -> RulingsFile:
     """Parse the alternatives file; InputError (file:line: field: message) on any bad entry."""
+    from .file_kinds import misplaced
+
     doc = TomlDoc.load_or_raise(Path(path))
-    doc.unknown_keys((), {"study", "alternatives"})
+    wrong = misplaced(doc.data, "a rulings study")
+    if wrong:
+        raise InputError([Problem(str(path), None, "file", wrong)])
+    doc.unknown_keys((), TOP_KEYS)
     doc.unknown_keys(("study",), STUDY_KEYS)
     entries = doc.get(("alternatives",), list, fallback=[])
     alternatives = []

@@ -34,17 +34,18 @@ MAX_DECISIONS = 20_000
 # Frozen vehicle: at rotation 1, Team 4's pilot (row 16) teleports away from its frozen vehicle
 # (row 26), which stays where it stood (house ruling "A frozen vehicle stays").
 FROZEN_VEHICLE = dict(board=17, seed=1119450748, apocalypse=1, policies=[0, 0, 0, 0], items=False)
-# Walled Spawn: at rotation 2 a tile swap puts Central Perk (a wall block in its middle) on one of
-# Team 2's Spawn coordinates; at rotation 4 Team 2's summoned card (row 31) is placed on that
-# tile's nearest floor space (house ruling "Spawn in play").
-WALLED_SPAWN = dict(board=10, seed=373999786, apocalypse=0, policies=[1, 1, 1, 0], items=False)
-# Revived: Team 2's row 9 dies frozen and keeps the freeze in death; at rotation 8 a teammate
-# (row 5) revives it in the Spawn, not on the space where it died.
-REVIVED = dict(board=20, seed=559549966, apocalypse=-1, policies=[1, 0, 0, 1], items=False)
+# Walled Spawn: a tile swap puts a tile whose middle is no floor on one of a team's Spawn
+# coordinates, and a card of that team is later placed (summoned or revived) on that tile's
+# nearest floor space (house ruling "Spawn in play"). Re-pinned at stop 58 (the dice stream
+# changed), by a search of boards and seeds with Situations.
+WALLED_SPAWN = dict(board=28, seed=1832449494, apocalypse=2, policies=[0, 1, 0, 1], items=False)
+# Revived: a character dies frozen and keeps the freeze in death; a teammate later revives it in
+# the Spawn, not on the space where it died. Re-pinned at stop 58 (the dice stream changed).
+REVIVED = dict(board=35, seed=520959508, apocalypse=1, policies=[0, 0, 0, 1], items=False)
 # A frozen fall, in the terrain draft (the book has no platform or ladder, so no fall: the
-# variant's test below): at rotation 5 Team 1's row 4, frozen, is hit on a platform edge and
-# falls.
-FROZEN_FALL = dict(board=14, seed=1151233969, apocalypse=-1, policies=[0, 1, 1, 1])
+# variant's test below): a fighter frozen throughout a decision is hit on a platform edge and
+# falls. Re-pinned at stop 58 (the dice stream changed).
+FROZEN_FALL = dict(board=32, seed=267513602, apocalypse=0, policies=[0, 0, 0, 0])
 
 
 def start(board, seed, apocalypse, items, log=False):

@@ -25,8 +25,9 @@ from sim.rng import next_u64, seed_states
 # needed. The masks come from small constant tables indexed by the number of dice in the block.
 # (Measured on the benchmark's mix: the defense block always draws both words; the damage block
 # draws its second word only for more than six dice, as nine rows in ten need no more. Six damage
-# dice a word instead of four made the benchmark 1.17x as fast: fewer words, and the branch on
-# the second word taken by one row in eight instead of one in four.)
+# dice a word instead of four: fewer words, and the branch on the second word taken by one row in
+# eight instead of one in four; with the plain batch's defense table, 1.15x on the combat
+# benchmark, docs/performance.md, stop 58.)
 
 _NINE_LANES = 7  # defense dice per word: 8-bit values in 9-bit lanes, the 9th bit a carry guard
 _NINE_BLOCK = 2 * _NINE_LANES

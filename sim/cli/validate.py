@@ -183,21 +183,22 @@ def _load_experiment(path: Path, catalogue):
     from sim.engine.state.fields import POLICY_IDS
     from sim.runner.drift import load_suite
     from sim.runner.experiment import load_experiment
+    from sim.runner.file_kinds import kind_of
     from sim.runner.rulings_data import load_rulings
 
     path = Path(path).resolve()
     try:
         if not path.is_file():  # a pipe would be waited on for ever; a device never ends
             raise OSError
-        keys = set(tomllib.loads(path.read_text(encoding="utf-8")))
+        kind = kind_of(tomllib.loads(path.read_text(encoding="utf-8")), strict=False)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-        keys = set()  # the experiment loader reports what is wrong with the file
-    if "alternatives" in keys or "study" in keys:
+        kind = None  # the experiment loader reports what is wrong with the file
+    if kind == "a rulings study":
         rulings = load_rulings(path)
         _check_alternatives(rulings, catalogue.root)
         _check_study(rulings, catalogue)
         return rulings
-    if "delta_elo" in keys or "experiments" in keys:
+    if kind == "a drift suite":
         return load_suite(path, catalogue.cards, tuple(POLICY_IDS))
     return load_experiment(path, catalogue.cards, tuple(POLICY_IDS))
 

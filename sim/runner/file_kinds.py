@@ -3,39 +3,55 @@
 Why: a file given in the wrong place (a team file as an experiment, an experiment as the drift
 suite) was one "unknown key" line for each of its keys and a "missing" line for each key the
 loader needs, one of them echoing the whole teams table. The mistake is one: the file's kind.
-Each loader asks :func:`misplaced` first and reports that line alone. The key sets stay with
-their loaders (imported when asked: the loaders import this module).
+Each loader asks :func:`misplaced` first and reports that line alone; ``bwlab validate`` asks
+:func:`kind_of` which loader reads a file it is given. The key sets stay with their loaders
+(imported when asked: the loaders import this module).
 """
 
 from __future__ import annotations
 
 
 def _kinds():
-    """(kind, where it goes, test on the document's top-level table) for each kind of file."""
+    """(kind, where it goes, its keys, the keys that mark it) for each kind of file, in the
+    order a document is tried (a team file's ``teams`` is a table list, an experiment's a path)."""
     from .drift_suite import _SUITE_KEYS
     from .experiment import _KEYS
     from .rulings_data import TOP_KEYS
 
     return (
+        ("a rulings study", "it goes to bwlab rulings --alternatives", TOP_KEYS, TOP_KEYS),
+        ("a drift suite", "it goes to bwlab drift --suite", _SUITE_KEYS,
+         {"delta_elo", "experiments"}),
         ("a team file", "it goes where a team file goes: TEAMS, --teams, an experiment's teams",
-         lambda d: set(d) == {"teams"} and isinstance(d["teams"], list)),
-        ("an experiment", "it goes to bwlab run, or in a drift suite's experiments list",
-         lambda d: set(d) <= _KEYS and "root_seed" in d),
-        ("a drift suite", "it goes to bwlab drift --suite",
-         lambda d: set(d) <= _SUITE_KEYS and "experiments" in d),
-        ("a rulings study", "it goes to bwlab rulings --alternatives",
-         lambda d: bool(d) and set(d) <= TOP_KEYS),
-        ("a greedy weights file", "it goes in a player spec: greedy:weights=FILE",
-         lambda d: bool(d) and all(k.startswith("greedy_") or k == "tuning" for k in d)),
+         {"teams"}, {"teams"}),
+        ("an experiment", "it goes to bwlab run, or in a drift suite's experiments list", _KEYS,
+         {"root_seed"}),
     )
 
 
-def misplaced(data, expected: str) -> str | None:
-    """``"KIND, not EXPECTED (where it goes)"`` when ``data`` (a parsed TOML table) is another
-    kind of lab file than ``expected`` (one of the kinds above), else None."""
-    if not isinstance(data, dict):
+def kind_of(data, *, strict: bool = True) -> str | None:
+    """The kind of lab file ``data`` (a parsed TOML table) is: the first whose marking key it
+    holds and, when ``strict``, all of whose keys are that kind's (a file with a misspelt key
+    still reads as its kind when not strict, so its loader names the typo). None when none."""
+    if not isinstance(data, dict) or not data:
         return None
-    for kind, where, test in _kinds():
-        if kind != expected and test(data):
-            return f"{kind}, not {expected} ({where})"
+    keys = set(data)
+    if all(k.startswith("greedy_") or k == "tuning" for k in keys):
+        return "a greedy weights file"
+    for kind, _, known, markers in _kinds():
+        if kind == "a team file" and not isinstance(data.get("teams"), list):
+            continue
+        if keys & markers and (not strict or keys <= known):
+            return kind
     return None
+
+
+def misplaced(data, expected: str) -> str | None:
+    """``"KIND, not EXPECTED (where it goes)"`` when ``data`` is another kind of lab file than
+    ``expected`` (one of the kinds above), else None."""
+    kind = kind_of(data)
+    if kind is None or kind == expected:
+        return None
+    where = dict((k, w) for k, w, _, _ in _kinds()).get(
+        kind, "it goes in a player spec: greedy:weights=FILE")
+    return f"{kind}, not {expected} ({where})"

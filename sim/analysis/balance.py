@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cluster import SE_ROUNDING, clustered_share_interval
+from .cluster import (MIN_CLUSTERS, SE_ROUNDING, cluster_ids, clustered_share_interval,
+                      design_effect, korn_graubard_interval)
 from .variance import duplicate_difference, duplicate_win_rates
 
 # the engine's outcome labels (sim.engine.state.fields.REASON_NAMES), in the order they are reported
@@ -76,6 +77,31 @@ def share(indicator, clusters=None, confidence: float = 0.95) -> Share:
         return Share(0, 0, float("nan"), float("nan"), float("nan"))
     lo, hi = clustered_share_interval(y, clusters, confidence)
     return Share(int(y.sum()), n, float(y.mean()), float(lo), float(hi))
+
+
+def seat_shares(winner_seat, clusters=None, n_seats: int = 4, confidence: float = 0.95
+                ) -> list[Share]:
+    """Each seat's share of games won, with Korn & Graubard's interval on the seats' average
+    design effect (at least 1) and (seats - 1)(G - 1) degrees of freedom, as
+    :meth:`variance.SeatTeamEffects.seat_interval` takes the seat rates: the seats share the
+    boards, and one seat's own design effect from few boards is low exactly when its share is,
+    so its own interval missed low (docs/intervals.md, "The seats' average design effect")."""
+    w = np.asarray(winner_seat).ravel()
+    indicators = [(w == s).astype(float) for s in range(n_seats)]
+    _, g = cluster_ids(clusters, w.size)
+    deffs = [design_effect(y, clusters) for y in indicators] if (
+        clusters is not None and g >= MIN_CLUSTERS) else []
+    deffs = [d for d in deffs if np.isfinite(d)]
+    if not deffs:  # independent games, one board, or no seat won a game and lost one
+        return [share(y, clusters, confidence) for y in indicators]
+    deff = max(1.0, float(np.mean(deffs)))
+    out = []
+    for y in indicators:
+        n, p = y.size, float(y.mean())
+        lo, hi = korn_graubard_interval(p, np.sqrt(p * (1 - p) * deff / n), n,
+                                        (n_seats - 1) * (g - 1), confidence)
+        out.append(Share(int(y.sum()), n, p, float(lo), float(hi)))
+    return out
 
 
 # -- pairwise differences of duplicate play ---------------------------------------------------------
@@ -272,7 +298,7 @@ def game_balance(winner_team, outcome, rotations, *, clusters=None, winner_seat=
     wld = [{"team": t + 1, "wins": int((w == t).sum()), "losses": int(((w >= 0) & (w != t)).sum()),
             "no_winner": int(none.sum())} for t in range(n_teams)]
     seats = None if winner_seat is None else \
-        [sh(np.asarray(winner_seat) == s) for s in range(n_teams)]
+        seat_shares(winner_seat, clusters, n_teams, confidence)
     first = places = None
     if eliminated is not None:
         e = np.asarray(eliminated, dtype=float)

@@ -24,6 +24,7 @@ from types import SimpleNamespace
 import numpy as np
 from scipy.stats import t as student_t
 
+from sim.analysis.balance import seat_shares
 from sim.analysis.fairness import UNFAIR, fairness_verdict, game_values
 from sim.analysis.variance import duplicate_win_rates, seat_team_effects
 
@@ -53,6 +54,9 @@ class Replications:
     seat_se: np.ndarray     # [reps, 4]
     seat_lower: np.ndarray  # [reps, 4] the seat rates' intervals (Korn & Graubard's)
     seat_upper: np.ndarray  # [reps, 4]
+    seat_share: np.ndarray  # [reps, 4] each seat's share of games won and its interval, as the
+    share_lower: np.ndarray  # [reps, 4] balance lines print it (balance.seat_shares)
+    share_upper: np.ndarray  # [reps, 4]
     outcomes: np.ndarray    # [reps, blocks, 4, 4] each duplicate block's game values (re-judged
     board: np.ndarray       # [reps, blocks]        by the tests under other settings)
 
@@ -112,11 +116,15 @@ def replicate(catalogue, teams, *, reps: int, games: int, boards: int, round_gam
                                                 tolerance)
         seats = seat_team_effects(outcomes, clusters=board)
         seat_lower, seat_upper = seats.seat_interval()
+        shares = seat_shares(cols["winner_seat"], cols["board"])
         for key, value in (("rate", est.rate), ("se", est.se), ("lower", est.lower),
                            ("upper", est.upper), ("df", est.df),
                            ("verdict", status), ("stopped", stopped), ("favoured", favoured),
                            ("seat", seats.seat_rate), ("seat_se", seats.seat_se),
                            ("seat_lower", seat_lower), ("seat_upper", seat_upper),
+                           ("seat_share", [x.rate for x in shares]),
+                           ("share_lower", [x.low for x in shares]),
+                           ("share_upper", [x.high for x in shares]),
                            ("outcomes", outcomes), ("board", board)):
             out[key].append(value)
         if progress is not None:

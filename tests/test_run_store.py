@@ -164,6 +164,20 @@ def test_a_pipe_in_the_run_folder_is_refused_without_waiting_for_a_writer(capsys
     assert sorted(p.name for p in out.iterdir()) == before
 
 
+def test_a_folder_where_the_manifest_belongs_is_named_a_folder(capsys, stored):
+    """A folder named manifest.json is refused as the pipe above is, and called a folder (it
+    was described as "a pipe, a device or a socket")."""
+    exp_dir, out, _ = stored
+    (out / "manifest.json").unlink(missing_ok=True)
+    (out / "manifest.json").mkdir()
+    code, _, err = _run(capsys, exp_dir / "tiny.toml", out, "--resume")
+    lines = _errors(err)
+    assert code == 2 and len(lines) == 1, err
+    assert lines[0].endswith("manifest.json is not a regular file (a folder); move it away, or "
+                             "choose another --out"), lines[0]
+    assert (out / "manifest.json").is_dir()
+
+
 @pytest.mark.parametrize("how", ["dangling link", "no read permission"])
 def test_an_unreadable_batch_is_refused_not_deleted_as_damaged(capsys, stored, how):
     """A batch file this process may not open was "damaged": deleted and played again. Whose it

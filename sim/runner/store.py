@@ -272,9 +272,10 @@ class RunStore:
         except OSError:
             regular = True  # missing (or a dangling link): read_text below says so
         if not regular:  # reading a pipe waits for ever; it is not this lab's manifest
+            what = "a folder" if os.path.isdir(path) else "a pipe, a device or a socket"
             raise InputError([Problem(str(self.out), None, "--out", f"{MANIFEST} is not a "
-                                      "regular file (a pipe, a device or a socket); move it "
-                                      "away, or choose another --out")])
+                                      f"regular file ({what}); move it away, or choose "
+                                      "another --out")])
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError, RecursionError):  # RecursionError: nested thousands deep

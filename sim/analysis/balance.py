@@ -35,7 +35,7 @@ import numpy as np
 
 from .cluster import (MIN_CLUSTERS, SE_ROUNDING, cluster_ids, clustered_share_interval,
                       design_effect, korn_graubard_interval)
-from .variance import duplicate_difference, duplicate_win_rates
+from .variance import average_design_se, duplicate_difference, duplicate_win_rates
 
 # the engine's outcome labels (sim.engine.state.fields.REASON_NAMES), in the order they are reported
 LAST_STANDING = "last team standing"
@@ -89,19 +89,19 @@ def seat_shares(winner_seat, clusters=None, n_seats: int = 4, confidence: float 
     w = np.asarray(winner_seat).ravel()
     indicators = [(w == s).astype(float) for s in range(n_seats)]
     _, g = cluster_ids(clusters, w.size)
-    deffs = [design_effect(y, clusters) for y in indicators] if (
-        clusters is not None and g >= MIN_CLUSTERS) else []
-    deffs = [d for d in deffs if np.isfinite(d)]
-    if not deffs:  # independent games, one board, or no seat won a game and lost one
+    deffs = np.array([design_effect(y, clusters) for y in indicators]) if (
+        clusters is not None and g >= MIN_CLUSTERS) else np.array([np.nan])
+    if not np.isfinite(deffs).any():  # independent games, one board, or no seat won and lost
         return [share(y, clusters, confidence) for y in indicators]
-    deff = max(1.0, float(np.mean(deffs)))
-    out = []
-    for y in indicators:
-        n, p = y.size, float(y.mean())
-        lo, hi = korn_graubard_interval(p, np.sqrt(p * (1 - p) * deff / n), n,
-                                        (n_seats - 1) * (g - 1), confidence)
-        out.append(Share(int(y.sum()), n, p, float(lo), float(hi)))
-    return out
+    n = w.size
+    rate = np.array([y.mean() for y in indicators])
+    binomial = rate * (1 - rate) / n
+    own = np.sqrt(np.where(np.isfinite(deffs), deffs, 0.0) * binomial)
+    # the average as the seat rates take it, at least 1 as every balance share's design effect
+    se = np.fmax(average_design_se(rate, own, n), np.sqrt(binomial))
+    lo, hi = korn_graubard_interval(rate, se, n, (n_seats - 1) * (g - 1), confidence)
+    return [Share(int(y.sum()), n, float(p), float(a), float(b))
+            for y, p, a, b in zip(indicators, rate, lo, hi)]
 
 
 # -- pairwise differences of duplicate play ---------------------------------------------------------

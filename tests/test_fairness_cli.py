@@ -63,6 +63,8 @@ def test_fairness_json_contract_and_early_stop(capsys):
     (("--policy", "genius"), "unknown policy"),
     (("--tolerance", "0.5"), "--tolerance"),
     (("--boards", "1"), "--boards"),
+    # a round longer than the check would look once, at --games: said, not silently cut
+    (("--games", "8", "--round", "16"), "--round (16) is more than --games (8)"),
 ])
 def test_fairness_bad_flags_exit_2(capsys, args, words):
     code, _, err = run(capsys, "fairness", TEAMS, *args)

@@ -14,6 +14,12 @@ from ._paths import IN_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 
+def _given(name: str) -> bool:
+    """Whether the user typed option ``name`` (not its default)."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source is not click.core.ParameterSource.DEFAULT
+
+
 @click.command()
 @click.argument("teams_file", type=IN_FILE)
 @click.option("--games", type=click.IntRange(8, MAX_GAMES), default=4000, show_default=True,
@@ -69,6 +75,9 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
 
     if games % 4 or round_games % 4:
         raise click.BadParameter("--games and --round must be multiples of 4 (duplicate blocks)")
+    if round_games > games and _given("round_games"):  # (the default round is cut to --games)
+        raise click.BadParameter(f"--round ({round_games}) is more than --games ({games}): "
+                                 "the verdict is looked at every --round games, up to --games")
     policy, labels = _players(policy, budget, players)
     catalogue = load_catalogue(cards)
     teams = load_teams(teams_file, catalogue.cards)

@@ -124,8 +124,9 @@ def test_a_stacked_set_gets_a_confirmed_fix(clones):
     assert result.confirmed is not None and result.confirmed.fair
     (swap,) = result.confirmed.label
     names = catalogue.cards.names
-    moved = sorted((names[swap.card_a], names[swap.card_b]))   # Clone 5-1 and 5-2 are alike
-    assert moved[0] == "Clone 4-1" and moved[1] in ("Clone 5-1", "Clone 5-2")
+    moved = sorted((names[swap.card_a], names[swap.card_b]))  # Clone 4-1 and 4-2 are alike,
+    assert moved[0] in ("Clone 4-1", "Clone 4-2")  # and so are 5-1 and 5-2: their scores tie
+    assert moved[1] in ("Clone 5-1", "Clone 5-2")
     assert result.games <= 1536
 
 

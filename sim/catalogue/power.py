@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.fixed_sums import matvec
+
 from .cards import CardCatalogue
 from .diagnostics import Problems
 from .remedy import RemedySteps, load_remedy
@@ -99,7 +101,7 @@ def power_score(cards: CardCatalogue, rules: Rules,
     mean_roll = (faces[cards.tier - 1] + 1.0) / 2.0                    # [card, colour]
     p_ref = hit_probability(weights.reference_defense, rules)
     dpa = cards.attacks.astype(np.float64) * p_ref * mean_roll         # [card, colour]
-    offense = dpa @ np.asarray(weights.star, dtype=np.float64)
+    offense = matvec(dpa, weights.star)  # not BLAS: the same bits on any CPU
     p_self = np.maximum(hit_probability(cards.defense, rules), 1.0 / rules.defense_die)
     ehp = cards.max_health.astype(np.float64) / p_self
     mobility = 1.0 + weights.speed * cards.speed + weights.range * cards.range

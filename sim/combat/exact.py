@@ -9,6 +9,7 @@ damage die. Advantage (roll twice, keep the preferable) changes the single-die l
 
 Why exact: the tables are the oracle for the Monte Carlo kernels, the greedy AI's evaluation and
 the drift gate's snapshot of the combat rules. They are small (attacks <= 50, faces <= 1000).
+Their sums are :mod:`sim.fixed_sums`', not BLAS's: the same bits on any machine.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from functools import lru_cache
 from math import comb
 
 import numpy as np
+
+from sim.fixed_sums import convolve, dot
 
 ADVANTAGE, NONE, DISADVANTAGE = 1, 0, -1
 
@@ -29,12 +32,12 @@ class PmfMoments:
 
     @property
     def mean(self) -> float:
-        return float(np.dot(np.arange(self.pmf.size), self.pmf))
+        return dot(np.arange(self.pmf.size), self.pmf)
 
     @property
     def variance(self) -> float:
         k = np.arange(self.pmf.size)
-        return float(np.dot(k * k, self.pmf) - self.mean**2)
+        return dot(k * k, self.pmf) - self.mean**2
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ def _sum_pmfs(single: np.ndarray, n: int) -> list[np.ndarray]:
     """[pmf of the sum of h iid dice for h = 0..n]."""
     out = [np.array([1.0])]
     for _ in range(n):
-        out.append(np.convolve(out[-1], single))
+        out.append(convolve(out[-1], single))
     return out
 
 
@@ -126,7 +129,7 @@ def _damage_pmf(attacks: int, threshold: int, faces: int, defense_die: int, atta
     if not per_attack or defender_advantage == NONE:
         p_report = p_hit
     else:
-        p_report = float(np.dot(np.arange(attacks + 1), hits) / attacks) if attacks else p_hit
+        p_report = dot(np.arange(attacks + 1), hits) / attacks if attacks else p_hit
     return tuple(pmf), p_report
 
 

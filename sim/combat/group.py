@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.fixed_sums import convolve
+
 from .exact import Distribution
 
 
@@ -38,10 +40,10 @@ def group_attack(distributions: list[Distribution], target_health: int, order: s
     total = np.array([1.0])
     for k, dist in enumerate(distributions):
         used += alive.sum() if order == "sequential" else 1.0
-        after = np.convolve(alive, dist.pmf)
+        after = convolve(alive, dist.pmf)
         killed_by[k] = after[target_health:].sum()
         alive = after[:target_health]
-        total = np.convolve(total, dist.pmf)
+        total = convolve(total, dist.pmf)
     combined = Distribution(total, p_hit=float("nan"), die=0,
                             attacks=sum(d.attacks for d in distributions))
     return GroupResult(float(killed_by.sum()), killed_by, float(used), combined)

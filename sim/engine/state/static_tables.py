@@ -24,6 +24,7 @@ from sim.catalogue.game_rules import GameRules, load_game_rules
 from sim.catalogue.tile_layout import CPU as CPU_FEATURE
 from sim.catalogue.tile_layout import FLOOR, PORTAL
 from sim.combat.lanes import damage_reject, lane_reject
+from sim.fixed_sums import convolve
 
 from sim.engine.state import fields as L
 from sim.engine.items.holding import item_table
@@ -64,7 +65,7 @@ def combat_tails(tier_faces: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
         pmf = np.array([1.0])
         for k in range(MAX_ATTACKS + 1):
             if k:
-                pmf = np.convolve(pmf, die)
+                pmf = convolve(pmf, die)  # the same bits on any CPU (sim.fixed_sums)
             sf = pmf[::-1].cumsum()[::-1]  # sf[x] = P(S >= x)
             m = min(sf.size, TAIL_HEALTH + 2)
             tail[t, k, :m] = sf[:m]

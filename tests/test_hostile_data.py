@@ -125,6 +125,13 @@ def test_one_problem_is_one_line(capsys, tmp_path, flag, name, text, lines):
     (["run", "experiments/greedy_tuned.toml", "--out", "{tmp}/out"],
      "a greedy weights file, not an experiment"),
     (["rulings", "--alternatives", "experiments/drift.toml"], "a drift suite, not a rulings study"),
+    # a GM's slip, the experiment for its team file: nine lines, "name: unknown key" to "teams:
+    # expected a list" (the audit of 2026-12-05)
+    (["fairness", "experiments/smoke.toml"], "an experiment, not a team file"),
+    (["validate", "--teams", "experiments/smoke.toml"], "an experiment, not a team file"),
+    (["play", "--teams", "experiments/drift.toml", "--seed", "1"], "a drift suite, not a team file"),
+    (["report", "--teams", "experiments/smoke.toml", "--out", "{tmp}/rep"],
+     "an experiment, not a team file"),
 ])
 def test_a_file_of_another_kind_is_one_line_naming_its_kind(capsys, tmp_path, monkeypatch, argv,
                                                             kind):

@@ -92,14 +92,14 @@ def _inputs(cards, teams_file, rulings, baseline, suggest_k, rating_experiment, 
     catalogue, the teams (None: no fairness section), the swap search and the drift gate's
     (baseline, its path, the suite) or None."""
     from sim.catalogue.loader import load_catalogue
-    from sim.catalogue.teams import load_teams
+    from sim.runner.file_kinds import load_team_file
 
     catalogue = load_catalogue(cards)
     if rulings is not None:
         from sim.report.rulings_section import load_results
 
         load_results(rulings)
-    teams = load_teams(teams_file, catalogue.cards) if str(teams_file) not in ("", ".") else None
+    teams = load_team_file(teams_file, catalogue.cards) if str(teams_file) not in ("", ".") else None
     if suggest_k and teams is None:
         raise click.UsageError("--suggest searches swaps for the teams of --teams: give a team "
                                "file (--teams \"\" leaves the fairness section out)")

@@ -36,10 +36,10 @@ from pathlib import Path
 import numpy as np
 
 from sim.catalogue.diagnostics import InputError, Problems, suggest
-from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, load_teams
+from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS
 from sim.catalogue.tomldoc import MISSING, TomlDoc
 
-from .file_kinds import misplaced
+from .file_kinds import load_team_file, misplaced
 from .limits import GAMES_WHY, MAX_BATCHES, MAX_GAMES
 
 SEATINGS = ("fixed", "rotate", "duplicate")
@@ -233,7 +233,7 @@ def _teams_or_pool(doc: TomlDoc, path: Path, cards, problems: Problems):
         if team_file is None:
             return None, (), None, "random"
         try:
-            teams = load_teams(team_file, cards)
+            teams = load_team_file(team_file, cards)
         except InputError as exc:
             problems.extend(Problems(list(exc.problems)))
             return None, (), None, "random"

@@ -147,6 +147,29 @@ def test_a_file_of_another_kind_is_one_line_naming_its_kind(capsys, tmp_path, mo
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("argv, flag", [
+    (["report", "--rating-games", "66", "--out", "{tmp}/rep"], "--rating-games"),
+    (["rulings", "--rating-games", "66"], "--rating-games"),
+    (["draft", "--random", "20", "--level-games", "66"], "--level-games"),
+    (["fairness", "experiments/teams/example.toml", "--team-budget", "10", "--level-games", "66"],
+     "--level-games"),
+    (["power-levels", "--games", "66", "--out", "{tmp}/pl.csv"], "--games"),
+])
+def test_a_game_count_off_the_duplicate_blocks_names_the_flag_given(capsys, tmp_path,
+                                                                      monkeypatch, argv, flag):
+    """``report --rating-games 10`` was refused as "--games: games: 10 games cannot be played
+    in duplicate blocks of 4": a flag the command the user typed does not have (report's,
+    rulings', draft's and fairness' counts of a pool experiment's games; the audit of
+    2026-12-05). The line names the flag the count was given with."""
+    monkeypatch.chdir(SHIPPED.parent)
+    code = main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    lines = capsys.readouterr().err.splitlines()
+    assert code == 2 and len(lines) == 1, lines
+    assert lines[0].startswith(f"error: {flag}: games: 66 games cannot be played in duplicate "
+                               f"blocks of 4"), lines[0]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_huge_name_is_cut_in_its_line(capsys, tmp_path):
     """A team file naming a card of 200,000 characters: the problem is one line, as any other,
     and the name is cut with how much was left out (it was echoed whole, twice: the name and the

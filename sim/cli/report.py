@@ -111,7 +111,8 @@ def _inputs(cards, teams_file, rulings, baseline, suggest_k, rating_experiment, 
         from sim.engine.state.fields import POLICY_IDS
         from sim.runner.experiment import load_experiment
 
-        load_experiment(rating_experiment, catalogue.cards, tuple(POLICY_IDS), games=rating_games)
+        load_experiment(rating_experiment, catalogue.cards, tuple(POLICY_IDS), games=rating_games,
+                        games_flag="--rating-games")
     _power_curve(catalogue, bool(remedy_games and rating_games))
     drift_inputs = _drift_inputs(catalogue, baseline) if baseline is not None else None
     return catalogue, teams, suggest, drift_inputs

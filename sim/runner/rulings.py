@@ -97,9 +97,8 @@ def _trace(cols) -> np.ndarray:
 
 def play_fairness(catalogue, cfg: StudyConfig) -> tuple:
     """The fixed fairness study: winners, each block's board and each game's trace."""
-    from .file_kinds import load_team_file
-
     from .fairness import fairness_experiment
+    from .file_kinds import load_team_file
     from .tasks import build_arena, grow_arena, play_games
 
     teams = load_team_file(cfg.teams, catalogue.cards)
@@ -171,15 +170,15 @@ def check_study(catalogue, cfg: StudyConfig) -> None:
     """Load the study's team file and (with rating games) its pool experiment: InputError
     before any game. Why: they were first read inside the book default's games, so a bad
     experiment was refused after its fairness games."""
-    from .file_kinds import load_team_file
     from sim.engine.state.fields import POLICY_IDS
 
     from .experiment import load_experiment
+    from .file_kinds import load_team_file
 
     load_team_file(cfg.teams, catalogue.cards)
     if cfg.rating_games:
         load_experiment(cfg.rating_experiment, catalogue.cards, tuple(POLICY_IDS),
-                        games=cfg.rating_games)
+                        games=cfg.rating_games, games_flag="--rating-games")
 
 
 def run_rulings(rulings: RulingsFile, cfg: StudyConfig, cards: Path, ready=None) -> dict:

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from sim.analysis.balance import (KINDS, LAST_STANDING, SIMULTANEOUS, balance_from_pairs,
-                                  elimination_places, game_balance, pairwise_differences,
-                                  ranking_text, share)
+                                  balance_lines, elimination_places, game_balance,
+                                  pairwise_differences, ranking_text, share)
 from sim.analysis.fairness import EXIT_CODES, conclusion, fairness_verdict
 
 
@@ -57,6 +59,22 @@ def test_game_balance_shares_length_and_wld():
     assert d["advantage_p1"] == pytest.approx(np.mean(winner == 0))
     assert d["lead_changes"] is None and "rotation" in d["lead_changes_needs"]
     assert len(d["elimination"]) == 4
+
+
+def test_the_lead_change_share_reads_as_every_other_share():
+    """fairness, run and rarity print the balance lines; every share read "31.9 % (28.3–35.7)"
+    but the lead changes' "in 82 % [77, 87] of games" (the audit of 2026-12-05). The same form
+    now, as the drift and rulings lines print it."""
+    rng = np.random.default_rng(2)
+    n = 400
+    winner = rng.integers(0, 4, size=n)
+    lines = balance_lines(game_balance(winner, np.full(n, LAST_STANDING), np.full(n, 30),
+                                       clusters=np.arange(n) % 20,
+                                       lead_changes=rng.integers(0, 3, size=n)))
+    lead = next(ln for ln in lines if ln.startswith("lead changes"))
+    assert "[" not in lead, lead
+    assert re.search(r"; the lead changed at least once in \d+\.\d % \(\d+\.\d–\d+\.\d\) of "
+                     r"games$", lead), lead
 
 
 def test_clustered_share_is_wider_when_boards_differ():

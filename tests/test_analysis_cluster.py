@@ -157,3 +157,22 @@ def test_the_jackknife_in_blocks_is_the_one_batch_to_the_bit(monkeypatch):
                                               jackknife=True)
     assert np.array_equal(blocks.cov, batch.cov)
     assert ticks == [64, 64, 22]
+
+
+def test_the_jackknife_of_the_shipped_rarity_study_ticks_more_than_once():
+    """The shipped rarity study (experiments/rarity.toml) has 64 boards: in blocks of 64 its
+    progress line read "fitting the card ratings (the boards' jackknife): 0/64 boards" for
+    10 s and then jumped to done (README "Progress": done/total and the time left). With the
+    default block the 64 boards tick in several steps, each board counted once."""
+    from sim.analysis import composition
+
+    rng = np.random.default_rng(4)
+    teams = np.zeros((4 * 256, 24))
+    for t in range(teams.shape[0]):
+        teams[t, rng.choice(24, 5, replace=False)] = 1
+    items = np.arange(teams.shape[0]).reshape(-1, 4)
+    places = np.argsort(rng.random(items.shape), axis=1)
+    ticks = []
+    composition.composition_strengths(teams, items, places, clusters=np.arange(256) % 64,
+                                      jackknife=True, tick=ticks.append)
+    assert sum(ticks) == 64 and len(ticks) >= 8, ticks

@@ -56,3 +56,29 @@ def test_every_command_refuses_an_unknown_flag_in_one_line(capsys, command):
     assert code == 2 and "Traceback" not in out + err
     assert len(lines) == 1 and lines[0].startswith(f"error: bwlab {command}: ")
     assert "--no-such-flag" in lines[0]
+
+
+def _options_with_a_value():
+    cases = []
+    for name in sorted(COMMANDS):
+        module, attr, _ = COMMANDS[name]
+        params = getattr(importlib.import_module(module), attr).params
+        opt = next((p for p in params if p.param_type_name == "option" and not p.is_flag
+                    and not p.count and p.nargs == 1), None)
+        if opt is not None:
+            cases.append((name, opt.opts[0]))
+    return cases
+
+
+@pytest.mark.parametrize("command,option", _options_with_a_value())
+def test_an_option_missing_its_value_names_the_command(capsys, command, option):
+    """``bwlab combat Luffy Mario --attacker-health`` (the value forgotten) said "error: bwlab:
+    Option '--attacker-health' requires an argument. (see bwlab --help)": the one line named no
+    command and sent the user to the wrong help (click's parser gives that error no context;
+    the audit of 2026-12-05). It names the command and its help, as every other bad flag."""
+    code = main([command, option])
+    out, err = capsys.readouterr()
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and "Traceback" not in out + err, err
+    assert lines == [f"error: bwlab {command}: Option '{option}' requires an argument. "
+                     f"(see bwlab {command} --help)"], err

@@ -83,6 +83,9 @@ def test_cli_writes_csv_and_png_and_is_reproducible(tmp_path, capsys):
     assert main(args) == 0
     printed = capsys.readouterr().out
     assert "luck_share" in printed and "dungeon_twister" in printed
+    # README: "--samples 100000  # also mc_* columns, each with its standard error"; the table
+    # printed showed none of them, only the CSV held them (the audit of 2026-12-05)
+    assert " mc_mean_fraction " in printed and " mc_mean_fraction_se" in printed
     first = (out / "compare_systems.csv").read_bytes()
     png = (out / "compare_systems.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"

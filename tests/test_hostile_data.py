@@ -125,6 +125,13 @@ def test_one_problem_is_one_line(capsys, tmp_path, flag, name, text, lines):
     (["run", "experiments/greedy_tuned.toml", "--out", "{tmp}/out"],
      "a greedy weights file, not an experiment"),
     (["rulings", "--alternatives", "experiments/drift.toml"], "a drift suite, not a rulings study"),
+    # a GM's slip, the experiment for its team file: nine lines, "name: unknown key" to "teams:
+    # expected a list" (the audit of 2026-12-05)
+    (["fairness", "experiments/smoke.toml"], "an experiment, not a team file"),
+    (["validate", "--teams", "experiments/smoke.toml"], "an experiment, not a team file"),
+    (["play", "--teams", "experiments/drift.toml", "--seed", "1"], "a drift suite, not a team file"),
+    (["report", "--teams", "experiments/smoke.toml", "--out", "{tmp}/rep"],
+     "an experiment, not a team file"),
 ])
 def test_a_file_of_another_kind_is_one_line_naming_its_kind(capsys, tmp_path, monkeypatch, argv,
                                                             kind):
@@ -137,6 +144,29 @@ def test_a_file_of_another_kind_is_one_line_naming_its_kind(capsys, tmp_path, mo
     assert code == 2 and len(lines) == 1, lines
     assert LINE.match(lines[0]) or re.match(r"^error: [^:]+: file: ", lines[0]), lines[0]
     assert f": file: {kind} (it goes " in lines[0], lines[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["report", "--rating-games", "66", "--out", "{tmp}/rep"], "--rating-games"),
+    (["rulings", "--rating-games", "66"], "--rating-games"),
+    (["draft", "--random", "20", "--level-games", "66"], "--level-games"),
+    (["fairness", "experiments/teams/example.toml", "--team-budget", "10", "--level-games", "66"],
+     "--level-games"),
+    (["power-levels", "--games", "66", "--out", "{tmp}/pl.csv"], "--games"),
+])
+def test_a_game_count_off_the_duplicate_blocks_names_the_flag_given(capsys, tmp_path,
+                                                                      monkeypatch, argv, flag):
+    """``report --rating-games 10`` was refused as "--games: games: 10 games cannot be played
+    in duplicate blocks of 4": a flag the command the user typed does not have (report's,
+    rulings', draft's and fairness' counts of a pool experiment's games; the audit of
+    2026-12-05). The line names the flag the count was given with."""
+    monkeypatch.chdir(SHIPPED.parent)
+    code = main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    lines = capsys.readouterr().err.splitlines()
+    assert code == 2 and len(lines) == 1, lines
+    assert lines[0].startswith(f"error: {flag}: games: 66 games cannot be played in duplicate "
+                               f"blocks of 4"), lines[0]
     assert list(tmp_path.iterdir()) == []
 
 

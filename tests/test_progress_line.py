@@ -75,6 +75,26 @@ def test_the_rate_counts_from_the_first_finished_games_not_from_the_engines_load
     assert "50/1,000 games, 20.0 games/s, 8 s so far, about 48 s left" in p.line()
 
 
+def test_lumps_of_games_a_moment_apart_do_not_read_as_thousands_of_games_per_second():
+    """``bwlab run experiments/smoke.toml --jobs 2`` printed "48/64 games, 3,324 games/s" for a
+    run that played 37 games/s: its batches of 16 arrive in lumps, two of them milliseconds
+    apart (README "Progress": games per second over the last 30 s). Until the advances span
+    MIN_SPAN the rate is the average since the stage began."""
+    p, clock, _ = make()
+    p.open("playing smoke", 64)
+    clock.now += 1.50
+    p.advance(16)                       # the first batch, after the workers' start
+    clock.now += 0.01
+    p.advance(16)                       # the other worker's batch, 10 ms later
+    clock.now += 0.01
+    p.advance(16)
+    clock.now += 0.48                   # 48 games in the stage's 2 s: 24 games/s
+    assert "48/64 games, 24.0 games/s, 2 s so far, about 1 s left" in p.line()
+    clock.now += 2.0                    # once the advances span a second or more: their rate
+    p.advance(16)
+    assert "64/64 games, 19.2 games/s" in p.line()    # 48 games in the 2.5 s since the first
+
+
 def test_the_rate_follows_the_latest_thirty_seconds_when_the_players_change_speed():
     """``rarity --policies greedy,lookahead:4``: greedy's fast games, then the look-ahead's slow
     ones; the time left must follow the slow ones, not the average."""

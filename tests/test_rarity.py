@@ -292,3 +292,21 @@ def test_the_ratings_fit_is_a_stage_of_the_progress_line(monkeypatch):
     assert any(x.startswith("rarity: fitting the card ratings (the boards' jackknife): 8/8 boards")
                and "left" in x for x in lines), lines
     assert "rarity: fitting the card ratings (the boards' jackknife): 8 boards in " in lines[-1]
+
+
+def test_no_outlier_ends_its_line_without_announcing_a_list(capsys):
+    """``bwlab rarity --games 1000`` printed "0 outlier(s): shown outside their rarity's band
+    (...); win rate of teams holding the card first, rating (log-strength) second:" with nothing
+    after the colon (the audit of 2026-12-05): the reading order of the list is said only when
+    a list follows."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from sim.cli.rarity_output import echo_outliers
+
+    frame = pd.DataFrame({"outlier": ["", ""], "verdict": ["in band", "in band"]})
+    echo_outliers(frame, SimpleNamespace(held=np.array([3, 4]), games=1000), "holm", None)
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("0 outlier(s): shown outside their rarity's band") and \
+        first.endswith("cards in play, 5 %)."), first

@@ -53,6 +53,25 @@ def stored(capsys, exp_dir):
     return exp_dir, out, _tables(out)
 
 
+def test_the_summary_names_the_teams_and_words_the_endings_as_the_balance_lines(capsys,
+                                                                                exp_dir):
+    """run's summary read "team 1: win rate 0.297" where fairness and play name the team, and
+    "outcomes: ... simultaneous elimination 2" above "how games are decided: ... same-step
+    elimination decided by health 3.1 %": two words for one ending (the audit of 2026-12-05)."""
+    from sim.analysis.balance import KIND_WORDS
+    from sim.catalogue.loader import load_catalogue
+    from sim.catalogue.teams import load_teams
+
+    names = load_teams(exp_dir / "teams" / "example.toml", load_catalogue(ROOT / "cards").cards)
+    code, out, err = _run(capsys, exp_dir / "tiny.toml", exp_dir / "out")
+    assert code == 0, err
+    for k, name in enumerate(names.names):
+        assert f"  team {k + 1} {name}: win rate " in out, out
+    endings = next(ln for ln in out.splitlines() if ln.startswith("  outcomes"))
+    raw = [k for k in KIND_WORDS if k != KIND_WORDS[k]]
+    assert not any(f"{k} " in endings.replace(KIND_WORDS[k], "") for k in raw), endings
+
+
 def test_every_batch_carries_the_run_digest(stored):
     """Item 2: "Every batch file carries its experiment's digest (in the Parquet metadata)";
     the manifest names the same digest and lists every batch."""

@@ -338,10 +338,11 @@ def balance_lines(gb: GameBalance, names=None, seat_rates=None) -> list[str]:
         lines.append("lead changes: not measured (results stored before the engine counted them)")
     else:
         a = gb.lead["any"]
+        # the interval as every other share's, "(lo–hi)": it read "in 82 % [77, 87] of games"
         lines.append(f"lead changes (the team with most health, at rotation ends): mean "
-                     f"{gb.lead['mean']:.2f} per game, median {gb.lead['median']:g}; in "
-                     f"{100 * a['share']:.0f} % [{100 * a['low']:.0f}, {100 * a['high']:.0f}] of "
-                     f"games the lead changed at least once")
+                     f"{gb.lead['mean']:.2f} per game, median {gb.lead['median']:g}; the lead "
+                     f"changed at least once in {100 * a['share']:.1f} % ({100 * a['low']:.1f}–"
+                     f"{100 * a['high']:.1f}) of games")
     return lines
 
 

@@ -166,5 +166,11 @@ def compare_systems(out_dir, only, samples, seed, cards_dir):
     plt.close(fig)
     shown = ["system", "level", "p_success", "mean_fraction", "sd_fraction", "kill_at_25pct",
              "kill_at_50pct", "luck_share"]
-    click.echo(table[shown].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    if samples:  # the Monte Carlo check beside the exact mean (it was in the CSV alone)
+        at = shown.index("mean_fraction") + 1
+        shown[at:at] = ["mc_mean_fraction", "mc_mean_fraction_se"]
+    view = table[shown].copy()
+    if samples:  # two significant digits: at 3 decimals a standard error read 0.000
+        view["mc_mean_fraction_se"] = view["mc_mean_fraction_se"].map(lambda v: f"{v:.2g}")
+    click.echo(view.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     click.echo(f"wrote {csv_path} and {png_path}")

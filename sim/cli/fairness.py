@@ -70,7 +70,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     Exit code: 0 fair, 1 unfair, 3 inconclusive (2: bad input), so a script can gate on it."""
     from sim.analysis.fairness import EXIT_CODES, FAIR, conclusion
     from sim.catalogue.loader import load_catalogue
-    from sim.catalogue.teams import load_teams
+    from sim.runner.file_kinds import load_team_file
     from sim.runner.fairness import check_fairness
 
     if games % 4 or round_games % 4:
@@ -80,7 +80,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
                                  "the verdict is looked at every --round games, up to --games")
     policy, labels = _players(policy, budget, players)
     catalogue = load_catalogue(cards)
-    teams = load_teams(teams_file, catalogue.cards)
+    teams = load_team_file(teams_file, catalogue.cards)
     levels = _other_inputs(catalogue, policy, suggest_k, rating_experiment, team_budget,
                            level_games)
     report = check_fairness(catalogue, teams, policy=policy, seed=seed, max_games=games,

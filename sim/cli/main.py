@@ -81,7 +81,11 @@ def _once_each(cmd):
     body = cmd.parse_args
 
     def parse_args(ctx, args, _body=body):
-        _, _, order = cmd.make_parser(ctx).parse_args(args=list(args))
+        try:
+            _, _, order = cmd.make_parser(ctx).parse_args(args=list(args))
+        except click.UsageError as exc:  # click's parser names no command: "error: bwlab:
+            exc.ctx = exc.ctx or ctx     # Option '--seed' requires an argument" named none
+            raise
         seen = set()
         for param in order:
             single = (isinstance(param, click.Option) and not param.multiple

@@ -98,13 +98,14 @@ def _setup(cards, teams_file, seed, apocalypse):
 
     from sim.catalogue.diagnostics import InputError, Problem
     from sim.catalogue.loader import default_cards_dir, load_catalogue
-    from sim.catalogue.teams import load_teams, random_teams
+    from sim.catalogue.teams import random_teams
+    from sim.runner.file_kinds import load_team_file
     from sim.engine.state.static_tables import load_game_data
 
     catalogue = load_catalogue(cards or default_cards_dir())
     _, apocalypses = load_game_data(catalogue.root)
     if teams_file is not None:
-        teams = load_teams(teams_file, catalogue.cards)
+        teams = load_team_file(teams_file, catalogue.cards)
         team_names, team_cards = teams.names, teams.cards
     else:
         team_names = ("(random cards)",) * 4

@@ -56,7 +56,7 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
     policy = policy_label(policy, budget)
     catalogue = load_catalogue(cards)
     spec = load_arena_budget(catalogue.root)
-    exp = levels_experiment(catalogue, spec, policy, games)
+    exp = levels_experiment(catalogue, spec, policy, games, games_flag="--games")
     ready_to_play({"--out": out}, catalogue.root)  # all inputs read: --out is none of them
     table = fit_levels(catalogue, spec, policy, games, exp=exp)
     names = catalogue.cards.names

@@ -149,10 +149,13 @@ def echo_outliers(frame, s, correction: str, recur) -> None:
     rating (log-strength) and the test come second; with replicates, how often each recurs."""
     flagged = frame[frame["outlier"] != ""]
     replicates = 1 if recur is None else recur.runs
+    # the list's reading order only when a list follows: "0 outlier(s): ... second:" ended on a
+    # colon with nothing after it
     click.echo(f"{len(flagged)} outlier(s): shown outside their rarity's band (one-sided tests "
                f"against the band's edge, {CORRECTION_WORDS[correction]} over the "
-               f"{int((s.held > 0).sum())} cards in play, 5 %); win rate of teams holding the "
-               f"card first, rating (log-strength) second:")
+               f"{int((s.held > 0).sum())} cards in play, 5 %)"
+               + ("; win rate of teams holding the card first, rating (log-strength) second:"
+                  if len(flagged) else "."))
     for row in flagged.itertuples():
         click.echo(f"  {row.card} ({row.rarity}) is {row.outlier}: teams holding it win "
                    f"{100 * row.win_rate:.1f} % ({100 * row.win_low:.1f}–{100 * row.win_high:.1f} "

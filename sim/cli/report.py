@@ -92,14 +92,14 @@ def _inputs(cards, teams_file, rulings, baseline, suggest_k, rating_experiment, 
     catalogue, the teams (None: no fairness section), the swap search and the drift gate's
     (baseline, its path, the suite) or None."""
     from sim.catalogue.loader import load_catalogue
-    from sim.catalogue.teams import load_teams
+    from sim.runner.file_kinds import load_team_file
 
     catalogue = load_catalogue(cards)
     if rulings is not None:
         from sim.report.rulings_section import load_results
 
         load_results(rulings)
-    teams = load_teams(teams_file, catalogue.cards) if str(teams_file) not in ("", ".") else None
+    teams = load_team_file(teams_file, catalogue.cards) if str(teams_file) not in ("", ".") else None
     if suggest_k and teams is None:
         raise click.UsageError("--suggest searches swaps for the teams of --teams: give a team "
                                "file (--teams \"\" leaves the fairness section out)")
@@ -111,7 +111,8 @@ def _inputs(cards, teams_file, rulings, baseline, suggest_k, rating_experiment, 
         from sim.engine.state.fields import POLICY_IDS
         from sim.runner.experiment import load_experiment
 
-        load_experiment(rating_experiment, catalogue.cards, tuple(POLICY_IDS), games=rating_games)
+        load_experiment(rating_experiment, catalogue.cards, tuple(POLICY_IDS), games=rating_games,
+                        games_flag="--rating-games")
     _power_curve(catalogue, bool(remedy_games and rating_games))
     drift_inputs = _drift_inputs(catalogue, baseline) if baseline is not None else None
     return catalogue, teams, suggest, drift_inputs

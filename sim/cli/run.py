@@ -162,9 +162,17 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
     store.finish(summary)
     click.echo(f"{exp.name}: {summary['games']} games in {exp.n_batches} batches "
                f"({already} already stored, {played} played now) -> {out}")
+    from sim.analysis.balance import KIND_WORDS
+
+    # the teams by name when the experiment names them (fairness and play do); endings in the
+    # words of the balance lines below ("simultaneous elimination" above "same-step elimination
+    # decided by health" read as two endings)
+    names = tuple(getattr(exp, "team_names", ()) or ())
     for k, rate in enumerate(summary["team_win_rate"]):
-        click.echo(f"  team {k + 1}: win rate {rate:.3f}")
-    click.echo("  outcomes: " + ", ".join(f"{k} {v}" for k, v in summary["outcomes"].items()))
+        named = f" {names[k]}" if k < len(names) and names[k] else ""
+        click.echo(f"  team {k + 1}{named}: win rate {rate:.3f}")
+    click.echo("  outcomes (games): " + ", ".join(f"{KIND_WORDS.get(k, k)} {v}"
+                                                  for k, v in summary["outcomes"].items()))
     _echo_apocalypses(summary["apocalypses"], cards_root)
     _echo_balance(summary["balance"])
 
@@ -204,9 +212,12 @@ def _echo_apocalypses(per_apocalypse: dict, cards_root) -> None:
     """Per Apocalypse: how often the players resolved it and how its games ended."""
     from sim.catalogue.apocalypses import load_apocalypses
 
+    from sim.analysis.balance import KIND_WORDS
+
     names = load_apocalypses(cards_root).names
     for a, entry in per_apocalypse.items():
         games = entry["games"]
-        ends = ", ".join(f"{k} {100 * v / games:.0f} %" for k, v in sorted(entry["outcomes"].items()))
+        ends = ", ".join(f"{KIND_WORDS.get(k, k)} {100 * v / games:.0f} %"
+                         for k, v in sorted(entry["outcomes"].items()))
         click.echo(f"  {names[int(a)]}: {games} games, resolved in {entry['resolved']} "
                    f"({100 * entry['resolved'] / games:.0f} %); {ends}")

@@ -107,11 +107,11 @@ def _given_files(problems, catalogue, teams_files, experiments, weights_files, p
                  baselines, rulings_results) -> None:
     """The files named on the command line, each through its own command's loader."""
     from sim.catalogue.greedy_weights import load_greedy_weights
-    from sim.catalogue.teams import load_teams
+    from sim.runner.file_kinds import load_team_file
 
     if catalogue is not None:
         for f in teams_files:
-            _gather(problems, load_teams, f, catalogue.cards)
+            _gather(problems, load_team_file, f, catalogue.cards)
         for f in experiments:
             _gather(problems, _load_experiment, f, catalogue)
     for f in weights_files:  # they need no cards
@@ -208,14 +208,14 @@ def _check_study(rulings, catalogue) -> None:
     its rating experiment when the study plays rating games. Why: validate said "ok" of a study
     whose team file named an unknown card, and the command then refused it."""
     from sim.catalogue.diagnostics import Problems
-    from sim.catalogue.teams import load_teams
+    from sim.runner.file_kinds import load_team_file
     from sim.engine.state.fields import POLICY_IDS
     from sim.runner.experiment import load_experiment
     from sim.runner.rulings import StudyConfig
 
     cfg = StudyConfig.from_file(rulings)
     problems = Problems()
-    _gather(problems, load_teams, cfg.teams, catalogue.cards)
+    _gather(problems, load_team_file, cfg.teams, catalogue.cards)
     if cfg.rating_games > 0:
         _gather(problems, lambda: load_experiment(cfg.rating_experiment, catalogue.cards,
                                                   tuple(POLICY_IDS), games=cfg.rating_games))

@@ -61,7 +61,7 @@ class LevelTable:
 
 
 def levels_experiment(catalogue, spec, policy: str | None = "greedy",
-                      games: int | None = None):
+                      games: int | None = None, games_flag: str = "--level-games"):
     """The pool experiment ``arena_budget.toml`` names, loaded and checked with ``games``
     (default: the file's) and ``policy`` (None: the file's players). Why apart: every command that fits levels loads it
     with its other inputs, so a missing or bad file is refused before any game (and ``bwlab
@@ -75,7 +75,8 @@ def levels_experiment(catalogue, spec, policy: str | None = "greedy",
         raise InputError([Problem(spec.path or "arena_budget.toml", None, "levels.experiment",
                                   f"no experiment file {spec.experiment} (a path relative to "
                                   f"the card folder's parent)")])
-    exp = load_experiment(spec.experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
+    exp = load_experiment(spec.experiment, catalogue.cards, tuple(POLICY_IDS), games=games,
+                          games_flag=games_flag)
     return with_policy(exp, policy)
 
 

@@ -36,10 +36,10 @@ from pathlib import Path
 import numpy as np
 
 from sim.catalogue.diagnostics import InputError, Problems, suggest
-from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, load_teams
+from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS
 from sim.catalogue.tomldoc import MISSING, TomlDoc
 
-from .file_kinds import misplaced
+from .file_kinds import load_team_file, misplaced
 from .limits import GAMES_WHY, MAX_BATCHES, MAX_GAMES
 
 SEATINGS = ("fixed", "rotate", "duplicate")
@@ -79,10 +79,14 @@ class Experiment:
         return start, min(self.games, start + self.batch_size)
 
 
-def load_experiment(path: Path, cards, policy_names, *, games: int | None = None) -> Experiment:
+def load_experiment(path: Path, cards, policy_names, *, games: int | None = None,
+                    games_flag: str = "--games") -> Experiment:
     """Parse and check ``path`` against the card catalogue; InputError listing every problem.
 
     ``games`` overrides the file (``--games``); ``policy_names`` are the policies the engine knows.
+    ``games_flag``: the option the user typed ``games`` as, named in its problems (``report
+    --rating-games 10`` was refused as "--games: games: 10 games cannot be played in duplicate
+    blocks of 4", a flag the user never gave).
     """
     path = Path(path)
     problems = Problems()
@@ -102,7 +106,7 @@ def load_experiment(path: Path, cards, policy_names, *, games: int | None = None
         n_games = TEAMS  # checked no further: one line for one mistake
     if games is not None:
         if not 1 <= games <= MAX_GAMES:
-            problems.add("--games", None, "games", f"{games} out of range [1, {MAX_GAMES}]"
+            problems.add(games_flag, None, "games", f"{games} out of range [1, {MAX_GAMES}]"
                          + (f" ({GAMES_WHY})" if games > MAX_GAMES else ""))
         n_games = games if 1 <= games <= MAX_GAMES else TEAMS
     root_seed = doc.get(("root_seed",), int, lo=0, hi=MAX_SEED, fallback=0)
@@ -119,7 +123,7 @@ def load_experiment(path: Path, cards, policy_names, *, games: int | None = None
         blocks = (f"{n_games} games cannot be played in duplicate blocks of {TEAMS}; "
                   f"use a multiple of {TEAMS}")
         if games is not None:  # the count the user typed, not the file's line, is the mistake
-            problems.add("--games", None, "games", f"{blocks} ({path} seats in duplicate)")
+            problems.add(games_flag, None, "games", f"{blocks} ({path} seats in duplicate)")
         else:
             doc.add(("games",), blocks)
     problems.raise_if_any()
@@ -233,7 +237,7 @@ def _teams_or_pool(doc: TomlDoc, path: Path, cards, problems: Problems):
         if team_file is None:
             return None, (), None, "random"
         try:
-            teams = load_teams(team_file, cards)
+            teams = load_team_file(team_file, cards)
         except InputError as exc:
             problems.extend(Problems(list(exc.problems)))
             return None, (), None, "random"

@@ -55,3 +55,32 @@ def misplaced(data, expected: str) -> str | None:
     where = dict((k, w) for k, w, _, _ in _kinds()).get(
         kind, "it goes in a player spec: greedy:weights=FILE")
     return f"{kind}, not {expected} ({where})"
+
+
+def load_team_file(path, cards):
+    """:func:`sim.catalogue.teams.load_teams`, but another kind of lab file given as a team file
+    (``bwlab fairness experiments/smoke.toml``) is one line saying which kind it is and where it
+    goes, not a line for each of its keys (nine, "name: unknown key" to "teams: expected a list").
+    The kind is asked only once the team loader has refused the file, so a file read once (a
+    named pipe, process substitution) is read once when it is a team file."""
+    import tomllib
+    from pathlib import Path
+
+    from sim.catalogue.diagnostics import InputError, Problems
+    from sim.catalogue.teams import load_teams
+
+    try:
+        return load_teams(path, cards)
+    except InputError:
+        try:
+            p = Path(path)
+            data = tomllib.loads(p.read_text(encoding="utf-8")) if p.is_file() else None
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+            data = None
+        wrong = misplaced(data, "a team file")
+        if wrong is None:
+            raise
+        problems = Problems()
+        problems.add(path, None, "file", wrong)
+        problems.raise_if_any()
+        raise

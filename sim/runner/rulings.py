@@ -97,12 +97,11 @@ def _trace(cols) -> np.ndarray:
 
 def play_fairness(catalogue, cfg: StudyConfig) -> tuple:
     """The fixed fairness study: winners, each block's board and each game's trace."""
-    from sim.catalogue.teams import load_teams
-
     from .fairness import fairness_experiment
+    from .file_kinds import load_team_file
     from .tasks import build_arena, grow_arena, play_games
 
-    teams = load_teams(cfg.teams, catalogue.cards)
+    teams = load_team_file(cfg.teams, catalogue.cards)
     exp = fairness_experiment(teams, cfg.policy, cfg.seed, cfg.fairness_games, ROUND_GAMES,
                               cfg.fairness_boards)
     arena = build_arena(catalogue, exp, n_boards=2)
@@ -171,15 +170,15 @@ def check_study(catalogue, cfg: StudyConfig) -> None:
     """Load the study's team file and (with rating games) its pool experiment: InputError
     before any game. Why: they were first read inside the book default's games, so a bad
     experiment was refused after its fairness games."""
-    from sim.catalogue.teams import load_teams
     from sim.engine.state.fields import POLICY_IDS
 
     from .experiment import load_experiment
+    from .file_kinds import load_team_file
 
-    load_teams(cfg.teams, catalogue.cards)
+    load_team_file(cfg.teams, catalogue.cards)
     if cfg.rating_games:
         load_experiment(cfg.rating_experiment, catalogue.cards, tuple(POLICY_IDS),
-                        games=cfg.rating_games)
+                        games=cfg.rating_games, games_flag="--rating-games")
 
 
 def run_rulings(rulings: RulingsFile, cfg: StudyConfig, cards: Path, ready=None) -> dict:

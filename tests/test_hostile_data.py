@@ -129,7 +129,8 @@ def test_one_problem_is_one_line(capsys, tmp_path, flag, name, text, lines):
     # expected a list" (the audit of 2026-12-05)
     (["fairness", "experiments/smoke.toml"], "an experiment, not a team file"),
     (["validate", "--teams", "experiments/smoke.toml"], "an experiment, not a team file"),
-    (["play", "--teams", "experiments/drift.toml", "--seed", "1"], "a drift suite, not a team file"),
+    (["play", "--teams", "experiments/drift.toml", "--seed", "1"],
+     "a drift suite, not a team file"),
     (["report", "--teams", "experiments/smoke.toml", "--out", "{tmp}/rep"],
      "an experiment, not a team file"),
 ])

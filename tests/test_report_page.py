@@ -40,7 +40,8 @@ POOL = ["Thunder Fist Kid", "Margin Imp", "Jellybean Brute", "Lullaby Ghost", "P
         "Moon Rabbit Monk", "Tide Witch", "Caped Comet", "Night Gargoyle", "Static Siren",
         "Bass Drop Bard", "Luffy", "Pixel Paladin", "Folio Dragon", "Labyrinth Bull",
         "Buffer Phantom", "Rubber Hose Cat"]
-FAIRNESS_GAMES, RATING_GAMES = 32, 640  # 640: the planted card is flagged at every seed tried (320: 8 of 9)
+# 640 rating games: the planted card is flagged at every seed tried (at 320, 8 of 9)
+FAIRNESS_GAMES, RATING_GAMES = 32, 640
 SCREENSHOTS = ROOT / "reports" / "screenshots"
 
 

@@ -99,7 +99,8 @@ def _inputs(cards, teams_file, rulings, baseline, suggest_k, rating_experiment, 
         from sim.report.rulings_section import load_results
 
         load_results(rulings)
-    teams = load_team_file(teams_file, catalogue.cards) if str(teams_file) not in ("", ".") else None
+    given = str(teams_file) not in ("", ".")
+    teams = load_team_file(teams_file, catalogue.cards) if given else None
     if suggest_k and teams is None:
         raise click.UsageError("--suggest searches swaps for the teams of --teams: give a team "
                                "file (--teams \"\" leaves the fairness section out)")

@@ -135,18 +135,22 @@ def test_a_rare_ending_is_covered_at_the_clustering_the_real_games_show():
         assert naive_missed / runs > 0.07, naive_missed
 
 
+def _random_games(rng, games):
+    """``games`` four-team games of five cards each from 24, finishing in random order."""
+    teams = np.zeros((4 * games, 24))
+    for t in range(teams.shape[0]):
+        teams[t, rng.choice(24, 5, replace=False)] = 1
+    items = np.arange(teams.shape[0]).reshape(-1, 4)
+    return teams, items, np.argsort(rng.random(items.shape), axis=1)
+
+
 def test_the_jackknife_in_blocks_is_the_one_batch_to_the_bit(monkeypatch):
     """The leave-one-board-out pseudo-inverses go PINV_BLOCK boards at a time, each block a
     progress tick (``tick``): the covariance is the single batch's exactly (each matrix is
     inverted on its own either way), and the ticks count every board once."""
     from sim.analysis import composition
 
-    rng = np.random.default_rng(3)
-    teams = np.zeros((4 * 600, 24))
-    for t in range(teams.shape[0]):
-        teams[t, rng.choice(24, 5, replace=False)] = 1
-    items = np.arange(teams.shape[0]).reshape(-1, 4)
-    places = np.argsort(rng.random(items.shape), axis=1)
+    teams, items, places = _random_games(np.random.default_rng(3), 600)
     boards = np.arange(600) % 150
     ticks = []
     monkeypatch.setattr(composition, "PINV_BLOCK", 64)
@@ -166,12 +170,7 @@ def test_the_jackknife_of_the_shipped_rarity_study_ticks_more_than_once():
     default block the 64 boards tick in several steps, each board counted once."""
     from sim.analysis import composition
 
-    rng = np.random.default_rng(4)
-    teams = np.zeros((4 * 256, 24))
-    for t in range(teams.shape[0]):
-        teams[t, rng.choice(24, 5, replace=False)] = 1
-    items = np.arange(teams.shape[0]).reshape(-1, 4)
-    places = np.argsort(rng.random(items.shape), axis=1)
+    teams, items, places = _random_games(np.random.default_rng(4), 256)
     ticks = []
     composition.composition_strengths(teams, items, places, clusters=np.arange(256) % 64,
                                       jackknife=True, tick=ticks.append)

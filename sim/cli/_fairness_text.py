@@ -13,6 +13,7 @@ from ._numbers import counted
 def echo_report(data: dict, report) -> None:
     """The check's statistics: teams, pairs told apart, seats, balance and how games went."""
     from sim.analysis.balance import balance_lines
+    from sim.analysis.fairness import OPEN
 
     v = report.verdict
     click.echo(f"{v.design} ({counted(report.rounds, 'round')} of duplicate play, policy "
@@ -47,7 +48,8 @@ def echo_report(data: dict, report) -> None:
                f"4 teams and repeated looks; shares at 95 %; all clustered by board, t on "
                f"{report.boards - 1} df: the {report.boards} boards are the independent draws; "
                f"var. ratio < 1 = duplicate play saved games{_no_ratio_note(data)})")
-    click.echo(v.text)
+    if v.status == OPEN:  # why it is open and what settles it; a settled verdict is said once,
+        click.echo(v.text)  # by the conclusion printed last (the audit of stop 59: said twice)
 
 
 def _ratio(ratio: float) -> str:

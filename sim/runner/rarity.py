@@ -6,12 +6,10 @@ rating fitted to the games' results with the team-composition Plackett–Luce mo
 strength = sum of its cards' ratings; winner-only partial rankings), with intervals from the
 penalised Hessian, or with boards (below) the boards' jackknife. Per rarity: the spread of
 ratings and whether the medians rise Bronze < ... < GOAT Series: a three-way verdict at
-family-wise 5 %
-(:func:`order_test`: "holds", "does not hold" or "not settled"; the point estimates' order,
-``ordered``, is kept for scripts but never printed as a verdict).
-Each rarity's band reaches halfway to the neighbouring
-rarities' medians and always holds its own median (when medians come out of order a band could
-otherwise exclude it). Outliers are the cards whose rating is shown to lie outside their band by
+family-wise 5 % (:func:`order_test`: "holds", "does not hold" or "not settled"; the point
+estimates' order, ``ordered``, is kept for scripts but never printed as a verdict). Each
+rarity's band reaches halfway to the neighbouring rarities' medians and always holds its own
+median (when medians come out of order a band could otherwise exclude it). Outliers are the cards whose rating is shown to lie outside their band by
 a one-sided test against the nearer edge, corrected for testing every card in play at once
 (Holm by default, :mod:`sim.analysis.multiple`): uncorrected, 72 cards at 5 % flag about 3.6 by
 chance alone, and runs with different seeds flagged different cards (issue #21). A card is

@@ -44,9 +44,11 @@ def test_rates_keep_sensible_digits(rate, text):
 
 def test_the_line_names_the_stage_and_gives_done_total_rate_and_time_left():
     p, clock, _ = make()
-    st = p.open("the study", 8000)
-    clock.now += 10.0
-    st.done = 2000                      # 200 games/s: 6,000 left take 30 s
+    p.open("the study", 8000)
+    clock.now += 5.0
+    p.advance(1000)
+    clock.now += 5.0
+    p.advance(1000)                     # 200 games/s since the first: 6,000 left take 30 s
     assert p.line() == ("rarity: the study: 2,000/8,000 games, 200 games/s, 10 s so far, "
                         "about 30 s left")
 
@@ -79,7 +81,7 @@ def test_lumps_of_games_a_moment_apart_do_not_read_as_thousands_of_games_per_sec
     """``bwlab run experiments/smoke.toml --jobs 2`` printed "48/64 games, 3,324 games/s" for a
     run that played 37 games/s: its batches of 16 arrive in lumps, two of them milliseconds
     apart (README "Progress": games per second over the last 30 s). Until the advances span
-    MIN_SPAN the rate is the average since the stage began."""
+    MIN_SPAN the rate is timed over MIN_SPAN from the first of them."""
     p, clock, _ = make()
     p.open("playing smoke", 64)
     clock.now += 1.50
@@ -88,8 +90,8 @@ def test_lumps_of_games_a_moment_apart_do_not_read_as_thousands_of_games_per_sec
     p.advance(16)                       # the other worker's batch, 10 ms later
     clock.now += 0.01
     p.advance(16)
-    clock.now += 0.48                   # 48 games in the stage's 2 s: 24 games/s
-    assert "48/64 games, 24.0 games/s, 2 s so far, about 1 s left" in p.line()
+    clock.now += 0.48                   # 32 games after the first lump, over at least 1 s
+    assert "48/64 games, 32.0 games/s, 2 s so far" in p.line()
     clock.now += 2.0                    # once the advances span a second or more: their rate
     p.advance(16)
     assert "64/64 games, 19.2 games/s" in p.line()    # 48 games in the 2.5 s since the first
@@ -115,8 +117,10 @@ def test_a_cap_reads_at_most_and_nested_stages_count_with_the_outermost_total():
     p.open("confirming the fairest split by play", 8192, at_most=True)
     p.open("proposal 2")                # no total: it only names the step
     p.open("duplicate play of the four teams", 1024, at_most=True)
-    clock.now += 4.0
-    p.advance(1024)                     # every open stage counts the games
+    clock.now += 2.0
+    p.advance(512)                      # every open stage counts the games
+    clock.now += 2.0
+    p.advance(512)                      # 256 games/s since the first 512
     line = p.line()
     assert line.startswith("rarity: confirming the fairest split by play > proposal 2 > "
                            "duplicate play of the four teams: 1,024 of at most 8,192 games")
@@ -190,3 +194,36 @@ def test_a_session_is_current_only_inside_it_and_stderr_only():
                                              (0.0, 8), (float("nan"), 8)])
 def test_chunks_last_about_a_second_and_never_exceed_the_engines(per_game, chunk):
     assert chunk_size(per_game, 8) == chunk
+
+
+def test_the_engine_load_before_the_first_games_is_not_read_as_their_pace():
+    """``fairness`` on the example teams drew "28 of at most 20,000 games, 29.4 games/s, at
+    most 11 min 19 s left" one second in: its first chunk of games ended as the engine finished
+    loading, and it played about 1,500 games/s (the audit of stop 59; README "Progress": the
+    time left). One advance says nothing of the pace: the line says it is estimating, and from
+    the second advance on the rate is timed from the first."""
+    p, clock, _ = make()
+    p.open("duplicate play of the four teams", 20000, at_most=True)
+    clock.now += 0.9                    # loading the engine, then one chunk
+    p.advance(28)
+    line = p.line()
+    assert "28 of at most 20,000 games, – games/s" in line and "estimating the time left" in line
+    clock.now += 0.3
+    p.advance(450)                      # 1,500 games/s; timed over at least a second: 450
+    assert "478 of at most 20,000 games, 450 games/s" in p.line()
+    clock.now += 0.7
+    p.advance(1050)                     # a second after the first chunk: 1,500 games/s
+    assert "1,528 of at most 20,000 games, 1,500 games/s" in p.line()
+    assert "at most 12 s left" in p.line()
+
+
+def test_a_stage_with_one_slow_advance_is_estimated_once_it_has_run_a_window():
+    """A stage whose first advance comes late (a look-ahead's first round) gets the average
+    since it began once it has run WINDOW seconds: the load is then a small share of it."""
+    p, clock, _ = make()
+    p.open("the look-ahead's games", 1000)
+    clock.now += 20.0
+    p.advance(100)
+    assert "estimating the time left" in p.line()
+    clock.now += 20.0                   # 40 s in: 100 games, 2.5 games/s
+    assert "100/1,000 games, 2.5 games/s" in p.line() and "about 6 min 00 s left" in p.line()

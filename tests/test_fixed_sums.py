@@ -7,6 +7,9 @@ subprocess here builds the greedy player's kill-chance tables, the calculator's 
 group attack and the Power Levels, and plays one greedy game, under another OpenBLAS kernel. With
 NumPy's sums, seed 10's game went otherwise under Katmai's kernel than under Nehalem's (6 of seeds
 0-399 did; stop 59), as 12 of the drift suite's first 1,024 games did between a Zen 4 and a Zen 5.
+Python's ``x ** k`` is the C library's ``pow``, which glibc picks for the CPU as well (a build for
+FMA instructions, or not); ``GLIBC_TUNABLES`` masks the FMA one here, and the calculator's exact
+tables, built with NumPy's or Python's powers, differed under it (stop 60).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.fixed_sums import convolve, dot, matvec
+from sim.fixed_sums import convolve, dot, matvec, power
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -134,3 +137,76 @@ def test_matvec_adds_the_columns_left_to_right():
     m, v = rng.random((30, 3)), rng.random(3)
     assert np.array_equal(matvec(m, v), (m[:, 0] * v[0] + m[:, 1] * v[1]) + m[:, 2] * v[2])
     assert np.allclose(matvec(m, v), m @ v, rtol=1e-15, atol=0)
+
+
+# In a subprocess under one choice of glibc's ``pow``: the witness (three ``x ** k`` that glibc's
+# FMA and plain builds round differently on an x86-64 with FMA) and a digest of every table built
+# with a power: the exact tables with and without advantage, hit counts, a water streak and a peer
+# game's exact attack.
+_POW_PROBE = r"""
+import hashlib, json, sys
+from pathlib import Path
+import numpy as np
+from sim.board.water import p_streak_at_least
+from sim.catalogue.loader import load_catalogue
+from sim.combat.exact import binomial_pmf, damage_distribution
+from sim.catalogue.peers import load_peers
+from sim.combat.peers.registry import SYSTEMS, rules_for
+
+cat = load_catalogue(Path(sys.argv[1]))
+rules = cat.rules
+witness = [0.4748392663421839 ** 34, 0.9196645534289503 ** 27, 0.2239763948717488 ** 38]
+h = hashlib.sha256()
+for tier in range(1, rules.n_tiers + 1):
+    for defense in range(rules.max_defense + 1):
+        for attacks in (1, 4, 12):
+            for adv in (-1, 0, 1):
+                d = damage_distribution(attacks, defense, tier, rules, attacker_advantage=adv,
+                                        defender_advantage=-adv)
+                h.update(np.asarray(d.pmf, np.float64).tobytes())
+                h.update(np.asarray([d.mean, d.variance, d.p_hit]).tobytes())
+for n in range(1, 30):
+    for p in np.linspace(0.01, 0.99, 50):
+        h.update(binomial_pmf(n, float(p)).tobytes())
+h.update(np.asarray([p_streak_at_least(k, cat.board_rules) for k in range(40)]).tobytes())
+peers = load_peers(Path(sys.argv[1]))
+for system, spec in SYSTEMS.items():
+    for stats in peers.compare[system]:
+        h.update(spec.exact(stats, rules_for(system, peers, rules)).pmf.tobytes())
+print(json.dumps({"witness": repr(witness), "tables": h.hexdigest()}))
+"""
+
+
+def _pow_probe(tunables: str | None) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("GLIBC_TUNABLES", None)
+    if tunables:
+        env["GLIBC_TUNABLES"] = tunables
+    out = subprocess.run([sys.executable, "-c", _POW_PROBE, str(ROOT / "cards")], env=env,
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"),
+                    reason="glibc's FMA build of pow is an x86-64 choice")
+def test_exact_tables_are_the_same_bits_under_either_build_of_pow():
+    plain = _pow_probe("glibc.cpu.hwcaps=-AVX2,-FMA")
+    native = _pow_probe(None)
+    if plain["witness"] == native["witness"]:  # no FMA here, or a libc that ignores the mask
+        pytest.skip("this C library's pow gives the same bits with the FMA build masked")
+    assert plain["tables"] == native["tables"]
+
+
+def test_power_multiplies_to_within_k_roundings_of_the_exact_power():
+    rng = np.random.default_rng(8)
+    for x in rng.random(200):
+        for k in (0, 1, 2, 3, 7, 8, 31, 64):
+            exact = Fraction(float(x)) ** k
+            got = power(float(x), k)
+            assert abs(Fraction(got) - exact) <= exact * max(k, 1) * 2.0 ** -52
+            assert got == pytest.approx(float(x) ** k, rel=1e-14)
+    assert power(0.0, 0) == 1.0 and power(2.0, 10) == 1024.0
+    for bad in (-1, 2.5):
+        with pytest.raises(ValueError):
+            power(0.5, bad)

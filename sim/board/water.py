@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.catalogue.board_rules import BoardRules
+from sim.fixed_sums import power
 
 from .graph import ROLL_FIRE_WALL, ROLL_WATER_WALL
 
@@ -37,8 +38,9 @@ def streak_length(rng: np.random.Generator, rules: BoardRules, cap: int = 64) ->
 
 
 def p_streak_at_least(k: int, rules: BoardRules) -> float:
-    """Chance that one streak gives at least ``k`` successes: p^k."""
-    return rules.water_success_p ** k
+    """Chance that one streak gives at least ``k`` successes: p^k (``sim.fixed_sums.power``: the
+    same bits on any CPU)."""
+    return power(rules.water_success_p, k)
 
 
 @dataclass(frozen=True)

@@ -24,12 +24,13 @@ it can (it cannot see the attacker's hand), else blocks when it can.
 from __future__ import annotations
 
 from itertools import product
-from math import comb
 
 import numpy as np
 from numba import prange
 
 from sim._jit import njit
+from sim.combat.exact import binomial_pmf
+from sim.fixed_sums import power
 from sim.rng import roll
 
 from .common import CHUNK, PeerDistribution, PeerSamples, chunk_states, uniform01
@@ -52,17 +53,13 @@ def side_damage(colour: int, e1: int, e2: int, blocking: bool, rules) -> tuple[i
     return land, max(land - rules.block_reduction, 0) if blockable else land
 
 
-def _binomial(n: int, p: float) -> np.ndarray:
-    return np.array([comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)])
-
-
 def counter_odds(hand: int, rules) -> tuple[float, float, float]:
     """(P(the attack is cancelled), P(countered but lands), P(no counter))."""
     q = rules.dragon_share
-    in_play = 1 - (1 - q) ** 2  # either of two cards in play
-    d = in_play * _binomial(rules.defender_hand, q)   # d[i]: defender can counter i times
+    in_play = 1 - (1 - q) * (1 - q)  # either of two cards in play
+    d = in_play * binomial_pmf(rules.defender_hand, q)   # d[i]: defender can counter i times
     d[0] += 1 - in_play
-    a = in_play * _binomial(max(hand - 1, 0), q)      # the attacker's other cards
+    a = in_play * binomial_pmf(max(hand - 1, 0), q)      # the attacker's other cards
     a[0] += 1 - in_play
     a_cdf = np.cumsum(a)
     cancel = sum(d[i] * a_cdf[min(i - 1, a.size - 1)] for i in range(1, d.size))
@@ -80,9 +77,9 @@ def exact(stats: dict, rules) -> PeerDistribution:
         neither += (not left and not right) / v**2
         not_left += (not left) / v**2
         not_right += (not right) / v**2
-    p_none = neither**k
-    sides = {"L": not_right**k - p_none, "R": not_left**k - p_none,
-             "LR": 1 - not_left**k - not_right**k + p_none}
+    p_none = power(neither, k)  # (sim.fixed_sums: the same bits on any CPU)
+    sides = {"L": power(not_right, k) - p_none, "R": power(not_left, k) - p_none,
+             "LR": 1 - power(not_left, k) - power(not_right, k) + p_none}
     cancel, countered, free = counter_odds(k, rules)
     top = rules.hit_damage + rules.blocked_colour_penalty
     pmf = np.zeros(top + 1)

@@ -1,0 +1,94 @@
+"""What `bwlab rarity --remedy` says about a remedy it cannot confirm, and about a card
+--remedy-card names that is not an outlier. The rule (README, "For GMs, designers and CI"): every
+verdict must be what it claims; docs/power-curve.md, "Reading a remedy": "`unsettled`: the
+rating is inside but its interval is not yet, or the search's landing did not land again on its
+own games; the line says how many replayed games per check would settle it ... when that alone
+is too wide, no number of replays settles it and the line asks for a longer study, more
+`--games`"; docs/advice.md, "Verdicts that hold": a card neither shown out nor in is
+"undecided", and its absence from the flags is no claim."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cli.rarity_output import echo_remedies
+from sim.runner.remedy import Candidate, Check, Remedy, remedy_records
+
+
+def _record(**over) -> dict:
+    """A remedy record as remedy_records makes it (Pixel Paladin, `bwlab rarity --remedy
+    --remedy-card "Pixel Paladin" --remedy-games 200000 --ablation 0`, d3240dd's successor)."""
+    f = {"card": "Pixel Paladin", "rarity": "Legendary", "direction": "nerf",
+         "status": "unsettled", "change": "max_health 275 → 195", "power_before": 131.0,
+         "power_after": 110.4, "power_delta": -20.7, "power_band_low": 115.0,
+         "power_band_high": 155.0, "power_in_band": False, "rating_before": 0.631,
+         "rating_after": 0.227, "rating_after_low": 0.102, "rating_after_high": 0.352,
+         "band_low": 0.032, "band_high": 0.363, "win_change": -0.071, "candidates": 40,
+         "checks_run": 16, "games_per_check": 2296, "confirmation_games": 0,
+         "replays_needed": -1, "card_games": 2296}
+    f.update(over)
+    return f
+
+
+def _text(capsys, fixes, asked=()) -> str:
+    echo_remedies(fixes, 4000, list(asked))
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_a_landing_left_without_games_to_confirm_it_is_not_called_too_wide(capsys):
+    """The search's checks took every game of the card (a large --remedy-games), so the landing
+    has no games of its own to be confirmed on: its interval, printed inside the band, is not
+    "not yet" inside, and the study's own interval is not "too wide"; the card's games are too
+    few, so the line asks for more --games (or a smaller --remedy-games)."""
+    text = _text(capsys, [_record()])
+    assert "[+0.102, +0.352] vs band [+0.032, +0.363]" in text
+    assert "its interval is not yet" not in text and "too wide" not in text
+    assert "none of the card's 2,296 games in the study was left to confirm it" in text
+    assert "more --games" in text and "lower --remedy-games" in text
+
+
+def test_replays_the_card_does_not_have_are_asked_of_a_longer_study(capsys):
+    """`--remedy-games 60000`: checks of 2,000 games left 296 for the confirmation, which
+    missed; 1,231 games per check would settle it, but a check and its confirmation need 2,462
+    of the card's 2,296: raising --remedy-games cannot give them, a longer study can."""
+    text = _text(capsys, [_record(confirmation_games=296, replays_needed=1231,
+                                  games_per_check=2000, rating_after=0.177,
+                                  rating_after_low=-0.055, rating_after_high=0.408)])
+    assert "not on 296 games of its own" in text and "about 1,231 replayed games" in text
+    assert "raise --remedy-games" not in text
+    assert "holds 2,296 games of this card" in text and "more --games" in text
+    # with games enough for both, the replays are what it takes
+    text = _text(capsys, [_record(confirmation_games=296, replays_needed=1231,
+                                  games_per_check=2000, card_games=9000, rating_after=0.177,
+                                  rating_after_low=-0.055, rating_after_high=0.408)])
+    assert "about 1,231 replayed games per check would settle it (raise --remedy-games" in text
+
+
+def test_the_records_carry_the_card_s_games_in_the_study():
+    """`card_games` in --format json and what the text reads: the games the search and its
+    confirmation share."""
+    from types import SimpleNamespace
+
+    cand = Candidate("max_health", 275, 195, 131.0, 110.4)
+    check = Check(0, cand, 0.227, 0.102, 0.352, -0.07, 2296)
+    r = Remedy(0, -1, "unsettled", check, (check,), 40, 0.032, 0.363, 0.631, 0.536, 0.727, -1,
+               None, 2296)
+    catalogue = SimpleNamespace(cards=SimpleNamespace(names=["Pixel Paladin"],
+                                                      rarity=np.array([4])),
+                                rules=SimpleNamespace(rarities=["Bronze", "Silver", "Gold",
+                                                                "Diamond", "Legendary",
+                                                                "GOAT Series"]))
+    (row,) = remedy_records([r], catalogue, np.tile([[0.0, 500.0]], (6, 1)))
+    assert row["card_games"] == 2296 and row["confirmation_games"] == 0
+
+
+def test_a_named_card_that_is_not_shown_out_is_not_said_to_need_no_remedy(capsys):
+    """--remedy-card Mario on a small study: Mario is undecided (neither shown out nor in), so
+    "no remedy needed" would claim what the study has not shown; only a card shown inside its
+    band needs none."""
+    text = _text(capsys, [], [("Mario", "undecided"), ("Luffy", "in band"),
+                              ("Folio Dragon", "not played")])
+    assert "Mario: not an outlier at this many games, but not shown inside its band" in text
+    assert "Mario is not an outlier: no remedy needed" not in text
+    assert "Luffy: shown inside its band: no remedy needed" in text
+    assert "Folio Dragon: not in play in this study" in text

@@ -92,3 +92,76 @@ def test_a_named_card_that_is_not_shown_out_is_not_said_to_need_no_remedy(capsys
     assert "Mario is not an outlier: no remedy needed" not in text
     assert "Luffy: shown inside its band: no remedy needed" in text
     assert "Folio Dragon: not in play in this study" in text
+
+
+def _catalogue():
+    from types import SimpleNamespace
+
+    return SimpleNamespace(cards=SimpleNamespace(names=["Relay Brothers"], rarity=np.array([2])),
+                           rules=SimpleNamespace(rarities=["Bronze", "Silver", "Gold", "Diamond",
+                                                           "Legendary", "GOAT Series"]))
+
+
+def _stat_band_breaking_remedy() -> Remedy:
+    """Relay Brothers (Gold) at 8,000 games: max_health 130 → 65 moves power 77.5 → 54.8, below
+    the Gold power band 64-86 (`bwlab rarity --remedy` prints "OUTSIDE it")."""
+    cand = Candidate("max_health", 130, 65, 77.5, 54.8)
+    check = Check(0, cand, -0.181, -0.528, 0.167, -0.062, 210)
+    return Remedy(0, -1, "unsettled", check, (check,), 29, -0.241, -0.083, 0.239, 0.122, 0.356,
+                  -1, None, 2124)
+
+
+POWER_BANDS = np.array([[30, 47], [47, 64], [64, 86], [86, 115], [115, 155], [155, 210]], float)
+
+
+def test_the_report_and_the_csv_say_when_a_remedy_leaves_the_power_band(monkeypatch):
+    """docs/power-curve.md, "Reading a remedy": "OUTSIDE it" would mean the fix breaks the stat
+    band ... consider a new rarity or a different ability instead. `bwlab rarity` prints it; the
+    report's remedies table (and rarity_remedies.csv) and the remedy_* columns of
+    rarity_cards.csv carry it too, so the same remedy is not plain advice in one and qualified
+    in the other."""
+    from types import SimpleNamespace
+
+    import sim.runner.remedy
+    from sim.cli.rarity_output import remedy_columns
+    from sim.report import lab_report
+    from sim.report.glossary import explain
+
+    class Page:
+        def __init__(self):
+            self.texts, self.tables = [], []
+
+        def heading(self, *a):
+            pass
+
+        def cite(self, *a):
+            pass
+
+        def text(self, t):
+            self.texts.append(t)
+
+        def table(self, frame):
+            self.tables.append(frame)
+
+    monkeypatch.setattr(sim.runner.remedy, "remedies",
+                        lambda *a, **k: [_stat_band_breaking_remedy()])
+    page, catalogue = Page(), _catalogue()
+    curve = SimpleNamespace(remedy=object(), bands=POWER_BANDS)
+    fixes = lab_report._remedies(page, catalogue, None, None, None, None, curve, 4000)
+    row = fixes.set_index("card").loc["Relay Brothers"]
+    assert row["power_after"] == 54.8 and not row["power_in_band"]
+    assert "power_in_band is False" in " ".join(page.texts)
+    assert "power band" in explain("power_in_band")
+    (record,) = remedy_records([_stat_band_breaking_remedy()], catalogue, POWER_BANDS)
+    cols = remedy_columns([record], catalogue.cards.names)
+    assert cols["remedy_power_in_band"] == [False]
+
+
+def test_the_remedy_table_s_band_is_the_rating_band_not_power_curve_toml():
+    """The remedies table's band_low / band_high are ratings (-0.241, -0.083 for Gold), not
+    the power curve's 64-86: their column key must not send the reader to power_curve.toml
+    alone."""
+    from sim.report.glossary import explain
+
+    assert "rating" in explain("band_low") and "rating" in explain("band_high")
+    assert "halfway" in explain("band_low")

@@ -284,7 +284,7 @@ NOT_REMEDIED = {
     "not played": "not in play in this study: no remedy searched",
 }
 
-REMEDY_COLUMNS = ("status", "change", "power_delta", "rating_after", "rating_after_low",
+REMEDY_COLUMNS = ("status", "change", "power_delta", "power_in_band", "rating_after", "rating_after_low",
                   "rating_after_high", "games_replayed")
 
 

@@ -165,3 +165,29 @@ def test_the_remedy_table_s_band_is_the_rating_band_not_power_curve_toml():
 
     assert "rating" in explain("band_low") and "rating" in explain("band_high")
     assert "halfway" in explain("band_low")
+
+
+def test_short_and_overshoots_are_claimed_only_when_the_interval_shows_them(capsys):
+    """`bwlab rarity --remedy` on the shipped cards: Petal Storm Girl's nearest change (speed 5
+    → 8, 133 replayed games) rates -0.373 [-0.714, -0.033] against the band [-0.349, -0.241].
+    Its rating is below the band, its interval reaches far into it: "even the largest allowed
+    change stays outside the band" (docs: "short (no allowed change reaches it: more steps, or
+    a new rarity)") is not what the simulation showed, so the line says it is by the ratings
+    only. An interval wholly outside the band keeps the plain verdict."""
+    base = dict(card="Petal Storm Girl", rarity="Silver", direction="buff", status="short",
+                change="speed 5 → 8", power_before=51.1, power_after=54.9, power_delta=3.9,
+                power_band_low=47.0, power_band_high=64.0, power_in_band=True,
+                rating_before=-0.555, rating_after=-0.373, rating_after_low=-0.714,
+                rating_after_high=-0.033, band_low=-0.349, band_high=-0.241, replays_needed=None,
+                games_per_check=133, checks_run=12, win_change=0.03, card_games=2144)
+    text = _text(capsys, [_record(**base)])
+    assert "stays outside the band" not in text
+    assert "short by the ratings only" in text and "falling short is not shown" in text
+    text = _text(capsys, [_record(**{**base, "rating_after_high": -0.36})])
+    assert "short: even the largest allowed change stays outside the band" in text
+    over = {**base, "status": "overshoots", "rating_after": -0.2, "rating_after_low": -0.3,
+            "rating_after_high": -0.1}
+    text = _text(capsys, [_record(**over)])
+    assert "overshoots by the ratings only" in text and "jumps past it; nearest" not in text
+    text = _text(capsys, [_record(**{**over, "rating_after_low": -0.23})])
+    assert "overshoots: every change that reaches the band jumps past it" in text

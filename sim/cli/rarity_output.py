@@ -284,6 +284,18 @@ NOT_REMEDIED = {
     "not played": "not in play in this study: no remedy searched",
 }
 
+# overshoots / short judged on the checks' ratings, while the nearest check's interval still
+# reaches into the band: the search did not show it (docs/power-curve.md, "Reading a remedy").
+NOT_SHOWN = {
+    "short": "short by the ratings only: no allowed change's rating reached the band, but the "
+             "nearest's interval (shown) reaches into it, so falling short is not shown (more "
+             "--remedy-games, or a longer study with more --games, could tell); nearest shown",
+    "overshoots": "overshoots by the ratings only: every change whose rating reaches the band "
+                  "jumps past it, but the nearest's interval (shown) reaches into the band, so "
+                  "overshooting is not shown (more --remedy-games, or a longer study with more "
+                  "--games, could tell); nearest shown",
+}
+
 REMEDY_COLUMNS = ("status", "change", "power_delta", "power_in_band", "rating_after", "rating_after_low",
                   "rating_after_high", "games_replayed")
 
@@ -321,6 +333,8 @@ def echo_remedies(fixes: list[dict], budget: int, asked: list[tuple[str, str]]) 
                    "reaches the band jumps past it; nearest shown",
                    "short": "short: even the largest allowed change stays outside the band; "
                    "nearest shown"}[f["status"]]
+        if f["status"] in ("overshoots", "short") and _interval_meets_band(f):
+            verdict = NOT_SHOWN[f["status"]]
         click.echo(f"      rating {f['rating_before']:+.3f} → {f['rating_after']:+.3f} "
                    f"[{f['rating_after_low']:+.3f}, {f['rating_after_high']:+.3f}] vs band {band}: "
                    f"{verdict} ({f['checks_run']} of {f['candidates']} candidates checked, "
@@ -357,6 +371,12 @@ def _unsettled(f: dict) -> str:
                        f"together: run the study with more --games")
     return head + (f"about {needed:,} replayed games per check would settle it "
                    f"(raise --remedy-games in proportion)")
+
+
+def _interval_meets_band(f: dict) -> bool:
+    """Whether the remedy's shown interval overlaps the band at all (None: an open end)."""
+    return (f["band_low"] is None or f["band_low"] <= f["rating_after_high"]) and (
+        f["band_high"] is None or f["rating_after_low"] <= f["band_high"])
 
 
 def _interval_inside(f: dict) -> bool:

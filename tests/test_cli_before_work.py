@@ -90,7 +90,7 @@ BAD = [  # bad input of each kind the audit named: refused before the compile
     (["run", "exp.toml"], "exp.toml:2: games:", "out of range"),
     (["fairness", "badteams.toml"], "badteams.toml:5: teams.cards:", "unknown card 'Nobody'"),
     (["drift", "--baseline", "afile"], "afile:1: --baseline:", "not a baseline"),
-    (["power-levels", "--games", "64"], "arena_budget.toml: levels.experiment:",
+    (["power-levels", "--games", "64"], "arena_budget.toml:17: levels.experiment:",
      "no experiment file"),
 ]
 

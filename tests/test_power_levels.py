@@ -304,6 +304,9 @@ def test_a_missing_ratings_experiment_is_named_where_arena_budget_sets_it(capsys
     code, out, err = run(capsys, "power-levels", "--cards", cards, "--games", "64", "--out",
                          tmp_path / "levels.csv")
     assert code == 2 and out == "" and not (tmp_path / "levels.csv").exists()
-    assert err.strip() == (f"error: {path}: levels.experiment: no experiment file "
+    # every designer mistake names file, line and field (README: "one line per problem")
+    line = text[: text.index('experiment = "experiments/rarity.toml"')].count("\n") + 1
+    assert err.strip() == (f"error: {path}:{line}: levels.experiment: no experiment file "
                            f"{tmp_path / 'experiments' / 'nope.toml'} (a path relative to the "
-                           f"card folder's parent)")
+                           f"card folder's parent: copy experiments/ beside a copied card "
+                           f"folder, or give an absolute path)")

@@ -255,7 +255,9 @@ def test_the_pool_experiment_arena_budget_names_is_validated(capsys, tmp_path):
     code = main(["validate", str(copy)])
     _, err = capsys.readouterr()
     assert code == 0
-    assert (f"warning: {copy}: arena_budget.toml: levels.experiment: no experiment file "
+    line = (ROOT / "cards" / "arena_budget.toml").read_text(encoding="utf-8").splitlines().index(
+        'experiment = "experiments/rarity.toml"') + 1  # file, line and field (README)
+    assert (f"warning: {copy}: arena_budget.toml:{line}: levels.experiment: no experiment file "
             f"{tmp_path / 'experiments' / 'rarity.toml'}") in err and "power-levels" in err, err
     (tmp_path / "experiments").mkdir()
     text = (ROOT / "experiments" / "rarity.toml").read_text(encoding="utf-8")

@@ -130,7 +130,8 @@ def echo_table(frame, run, per, exp, catalogue, correction, out, remedy) -> None
         click.echo(line)
     if remedy is not None:
         remedy_games, asked = remedy
-        echo_remedies(run.fixes, remedy_games, [names[c] for c in asked])
+        verdicts = s.verdict
+        echo_remedies(run.fixes, remedy_games, [(names[c], verdicts[c]) for c in asked])
     if run.compared is not None:
         from sim.runner.rarity_policies import verdict_lines
 
@@ -273,7 +274,29 @@ def policy_doc(a, names, rarities) -> dict:
     }
 
 
-REMEDY_COLUMNS = ("status", "change", "power_delta", "rating_after", "rating_after_low",
+# A card --remedy-card names that is not an outlier, by its verdict: only a card shown inside its
+# band needs no remedy; an undecided one is not shown out *or* in (docs/advice.md, "Verdicts that
+# hold"), so nothing is claimed about it.
+NOT_REMEDIED = {
+    "in band": "shown inside its band: no remedy needed",
+    "undecided": "not an outlier at this many games, but not shown inside its band either "
+                 "(undecided): no remedy searched; run the study with more --games to decide it",
+    "not played": "not in play in this study: no remedy searched",
+}
+
+# overshoots / short judged on the checks' ratings, while the nearest check's interval still
+# reaches into the band: the search did not show it (docs/power-curve.md, "Reading a remedy").
+NOT_SHOWN = {
+    "short": "short by the ratings only: no allowed change's rating reached the band, but the "
+             "nearest's interval (shown) reaches into it, so falling short is not shown (more "
+             "--remedy-games, or a longer study with more --games, could tell); nearest shown",
+    "overshoots": "overshoots by the ratings only: every change whose rating reaches the band "
+                  "jumps past it, but the nearest's interval (shown) reaches into the band, so "
+                  "overshooting is not shown (more --remedy-games, or a longer study with more "
+                  "--games, could tell); nearest shown",
+}
+
+REMEDY_COLUMNS = ("status", "change", "power_delta", "power_in_band", "rating_after", "rating_after_low",
                   "rating_after_high", "games_replayed")
 
 
@@ -283,14 +306,15 @@ def remedy_columns(fixes: list[dict], names) -> dict:
     return {f"remedy_{k}": [row[n][k] if n in row else None for n in names] for k in REMEDY_COLUMNS}
 
 
-def echo_remedies(fixes: list[dict], budget: int, asked: list[str]) -> None:
+def echo_remedies(fixes: list[dict], budget: int, asked: list[tuple[str, str]]) -> None:
+    """The remedies for reading; ``asked``: (name, verdict) of each card --remedy-card named."""
     click.echo(f"Remedies (smallest single-stat change by power delta; each candidate checked by "
                f"replaying the card's games with the same seeds, budget {budget} games per "
                f"outlier):")
     done = {f["card"] for f in fixes}
-    for name in asked:
+    for name, verdict in asked:
         if name not in done:
-            click.echo(f"  {name} is not an outlier: no remedy needed")
+            click.echo(f"  {name}: {NOT_REMEDIED.get(verdict, NOT_REMEDIED['undecided'])}")
     if not fixes and not asked:
         click.echo("  none needed: no outlier")
     for f in fixes:
@@ -309,6 +333,8 @@ def echo_remedies(fixes: list[dict], budget: int, asked: list[str]) -> None:
                    "reaches the band jumps past it; nearest shown",
                    "short": "short: even the largest allowed change stays outside the band; "
                    "nearest shown"}[f["status"]]
+        if f["status"] in ("overshoots", "short") and _interval_meets_band(f):
+            verdict = NOT_SHOWN[f["status"]]
         click.echo(f"      rating {f['rating_before']:+.3f} → {f['rating_after']:+.3f} "
                    f"[{f['rating_after_low']:+.3f}, {f['rating_after_high']:+.3f}] vs band {band}: "
                    f"{verdict} ({f['checks_run']} of {f['candidates']} candidates checked, "
@@ -317,21 +343,46 @@ def echo_remedies(fixes: list[dict], budget: int, asked: list[str]) -> None:
 
 
 def _unsettled(f: dict) -> str:
-    """Why a remedy whose rating is inside the band does not land yet, and what would settle it."""
+    """Why a remedy whose rating is inside the band does not land yet, and what would settle it.
+    The search's checks and the confirmation share the card's games in the study
+    (``card_games``): when those are too few, more replays cannot help, a longer study can."""
     inside = (f["band_low"] is None or f["band_low"] <= f["rating_after"]) and (
         f["band_high"] is None or f["rating_after"] <= f["band_high"])
+    held = f.get("card_games") or 0
     if f.get("confirmation_games"):
         head = (f"its interval was inside the band in the search, but not on "
                 f"{f['confirmation_games']} games of its own (the check shown): ")
+    elif _interval_inside(f):  # the search landed; no game of the card was left to confirm it
+        return (f"its interval is inside the band in the search, but none of the card's "
+                f"{held:,} games in the study was left to confirm it on games of its own (the "
+                f"search's checks took them all): run the study with more --games, or lower "
+                f"--remedy-games so that a check takes at most half of them")
     elif inside:
         head = "inside the band, but its interval is not yet: "
     else:
         head = "not confirmed: "
-    if f["replays_needed"] is None or f["replays_needed"] < 0:
+    needed = f["replays_needed"]
+    if needed is None or needed < 0:
         return head + ("no number of replays settles it (the study's own rating interval is too "
                        "wide): run the study with more --games")
-    return head + (f"about {f['replays_needed']:,} replayed games per check would settle it "
+    if held and 2 * needed > held:
+        return head + (f"about {needed:,} replayed games per check would settle it, but the study "
+                       f"holds {held:,} games of this card for a check and its confirmation "
+                       f"together: run the study with more --games")
+    return head + (f"about {needed:,} replayed games per check would settle it "
                    f"(raise --remedy-games in proportion)")
+
+
+def _interval_meets_band(f: dict) -> bool:
+    """Whether the remedy's shown interval overlaps the band at all (None: an open end)."""
+    return (f["band_low"] is None or f["band_low"] <= f["rating_after_high"]) and (
+        f["band_high"] is None or f["rating_after_low"] <= f["band_high"])
+
+
+def _interval_inside(f: dict) -> bool:
+    """Whether the remedy's shown interval lies wholly inside the band (None: an open end)."""
+    return (f["band_low"] is None or f["band_low"] <= f["rating_after_low"]) and (
+        f["band_high"] is None or f["rating_after_high"] <= f["band_high"])
 
 
 def _edge(x, sign: str) -> str:

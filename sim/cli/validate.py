@@ -147,10 +147,12 @@ def _levels_experiment(problems, catalogue, spec) -> list[str]:
     power-levels, draft and fairness --team-budget read it, and a card folder copied elsewhere
     to try a change leaves the experiments behind. The warning names the file and field."""
     from sim.catalogue.arena_budget import ARENA_BUDGET_FILE
-    from sim.runner.budget import levels_experiment
+    from sim.runner.budget import experiment_line, levels_experiment
 
     if not Path(spec.experiment).is_file():
-        return [f"{ARENA_BUDGET_FILE}: levels.experiment: no experiment file {spec.experiment} "
+        line = experiment_line(spec.path)
+        return [f"{ARENA_BUDGET_FILE}{'' if line is None else f':{line}'}: levels.experiment: "
+                f"no experiment file {spec.experiment} "
                 f"(relative to the card folder's parent): power-levels, draft and fairness "
                 f"--team-budget refuse this folder"]
     _gather(problems, levels_experiment, catalogue, spec, None)

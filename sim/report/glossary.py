@@ -25,8 +25,11 @@ COLUMNS = {
     "green_mean": "Mean damage of one green-star attack action against the typical defender.",
     # power curve
     "power": "Power score from the card's stats alone (docs/power-curve.md); no games played.",
-    "band_low": "Lowest power (or rating) the card's rarity allows (cards/power_curve.toml).",
-    "band_high": "Highest power (or rating) the card's rarity allows.",
+    "band_low": "Lowest power the card's rarity allows (power curve: cards/power_curve.toml), "
+                "or lowest rating (ratings and remedies: halfway to the next lower rarity's "
+                "median rating in play).",
+    "band_high": "Highest power the card's rarity allows (power curve), or highest rating "
+                 "(ratings and remedies: halfway to the next higher rarity's median rating).",
     "in_band": "Whether the card's power lies inside its rarity's band.",
     "cards": "Number of cards of this rarity.",
     "min": "Lowest power score of the rarity.",
@@ -66,6 +69,10 @@ COLUMNS = {
     "change": "The change tried: one characters.csv cell, old → new (remedies), or the ruling's "
               "alternative value (rulings).",
     "power_delta": "How far the change moves the power score.",
+    "power_after": "The card's power score with the change (its stats alone).",
+    "power_in_band": "Whether power_after stays inside the rarity's power band "
+                     "(cards/power_curve.toml); False: the change breaks the stat band (the "
+                     "power curve misjudges the card: a new rarity or another ability).",
     "rating_before": "The card's rating before the change.",
     "rating_after": "The card's rating in the replayed games with the change.",
     "rating_after_low": "Lower end of the 95 % interval of rating_after.",

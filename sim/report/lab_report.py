@@ -179,7 +179,7 @@ def _remedies(page, catalogue, exp, seat_cards, winner, st, curve, remedy_games)
     found = remedies(catalogue, exp, seat_cards, winner, st, curve.remedy, remedy_games)
     fixes = pd.DataFrame(remedy_records(found, catalogue, curve.bands),
                          columns=["card", "rarity", "direction", "change", "power_delta",
-                                  "rating_before", "rating_after", "rating_after_low",
+                                  "power_after", "power_in_band", "rating_before", "rating_after", "rating_after_low",
                                   "rating_after_high", "band_low", "band_high", "status",
                                   "games_replayed"])
     page.heading("Remedies for the outliers", "remedies")
@@ -188,7 +188,10 @@ def _remedies(page, catalogue, exp, seat_cards, winner, st, curve, remedy_games)
               f"same seeds, at most {remedy_games} per outlier — put its rating's whole 95 % "
               f"interval inside its rarity's band, and again on the card's next games (status "
               f"lands; the rating columns are that confirmation's); unsettled: inside but not "
-              f"yet sure; overshoots / short show the nearest change checked.")
+              f"yet sure; overshoots / short show the nearest change checked. A change whose "
+              f"power_in_band is False takes the card's stats out of its rarity's power band: "
+              f"the power curve misjudges this card (often its ability), so consider a new "
+              f"rarity or a different ability instead.")
     page.cite("remedies", f"at most {remedy_games:,} replayed games per outlier, same seeds")
     page.table(fixes if len(fixes) else pd.DataFrame({"remedy": ["none needed: no outlier"]}))
     return fixes

@@ -72,12 +72,27 @@ def levels_experiment(catalogue, spec, policy: str | None = "greedy",
 
     games = spec.games if games is None else games
     if not Path(spec.experiment).is_file():  # named where it is set, not only as a lost path
-        raise InputError([Problem(spec.path or "arena_budget.toml", None, "levels.experiment",
+        raise InputError([Problem(spec.path or "arena_budget.toml", experiment_line(spec.path),
+                                  "levels.experiment",
                                   f"no experiment file {spec.experiment} (a path relative to "
-                                  f"the card folder's parent)")])
+                                  f"the card folder's parent: copy experiments/ beside a copied "
+                                  f"card folder, or give an absolute path)")])
     exp = load_experiment(spec.experiment, catalogue.cards, tuple(POLICY_IDS), games=games,
                           games_flag=games_flag)
     return with_policy(exp, policy)
+
+
+def experiment_line(path: str) -> int | None:
+    """The line of ``[levels] experiment`` in arena_budget.toml (its table's line when the key
+    is left to its default; None for a file that cannot be read), so a missing experiment is
+    one ``file:line: field: message`` line like every other designer mistake."""
+    from sim.catalogue.diagnostics import Problems
+    from sim.catalogue.tomldoc import TomlDoc
+
+    if not path:
+        return None
+    doc = TomlDoc.load(Path(path), Problems())
+    return None if doc is None else doc.line(("levels", "experiment"))
 
 
 def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = None,

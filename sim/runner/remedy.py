@@ -82,6 +82,8 @@ class Remedy:
     replays_needed: int | None = None  # UNSETTLED: replayed games per check that would settle
     #                                    it (-1: no number of replays can; a longer study can)
     confirmation: Check | None = None  # the search's landing replayed on games of its own
+    card_games: int = 0       # the card's games in the study, which the search's checks and the
+    #                           confirmation share: at most this many replayed games in all
 
 
 def candidates(cards, rules, steps: RemedySteps, card: int, direction: int,
@@ -162,7 +164,7 @@ def _remedy(catalogue, arena, seat_cards, winner, boards, study, steps, budget, 
                                                                 direction, se0, z)
         return Remedy(c, direction, status, proposal, checks, len(cands), lo_band, hi_band,
                       float(beta[c]), float(study.rating_low[c]), float(study.rating_high[c]),
-                      needed, confirmation)
+                      needed, confirmation, len(holds))
 
 
 def _replayer(arena, cards, c, cands, seat_cards, winner, boards, beta, se0, z, l2, confidence):
@@ -224,7 +226,7 @@ def remedy_records(found: list[Remedy], catalogue, power_bands: np.ndarray) -> l
                "confirmation_games": r.confirmation.games if r.confirmation else 0,
                "games_replayed": int(sum(c.games for c in r.checks)
                                      + (r.confirmation.games if r.confirmation else 0)),
-               "replays_needed": r.replays_needed}
+               "replays_needed": r.replays_needed, "card_games": r.card_games}
         row["power_in_band"] = (p is not None and row["power_band_low"] <= row["power_after"]
                                 <= row["power_band_high"])
         row["checks"] = [{"change": c.candidate.change, "power_delta": c.candidate.power_delta,

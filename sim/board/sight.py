@@ -118,13 +118,19 @@ def _first_origins(start, twin, best_out, work, cap):
 
 @njit(inline="always")
 def _first_origin(origin, top, best_out, work, cap):
-    work[top, ORIGIN_SPACE] = origin  # stacked
-    work[top, ORIGIN_COST] = 0
-    work[top, ORIGIN_FLAGS] = 0
     work[cap + top, SEEN_SPACE] = origin  # seen
     work[cap + top, SEEN_FLAGS] = 0
     work[cap + top, SEEN_COST] = 0
     best_out[origin] = 0
+    return _push(work, top, origin, 0, 0)
+
+
+@njit(inline="always")
+def _push(work, top, space, cost, flags):
+    """Stack an origin on row ``top`` of ``work`` (the stack's one writer); the next free row."""
+    work[top, ORIGIN_SPACE] = space
+    work[top, ORIGIN_COST] = cost
+    work[top, ORIGIN_FLAGS] = flags
     return top + 1
 
 
@@ -238,9 +244,7 @@ def _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best_o
                         key = tp | (water_paid << 1)
                         if ct < _seen_cost(work, cap, n_seen, t, key) and top < cap:
                             n_seen = _set_seen(work, cap, n_seen, t, key, ct)
-                            work[top, ORIGIN_SPACE], work[top, ORIGIN_COST] = t, ct
-                            work[top, ORIGIN_FLAGS] = key
-                            top += 1
+                            top = _push(work, top, t, ct, key)
                 if door:
                     break
                 cur = nx

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from sim._jit import njit
 from sim.board.geometry import SPAN
+from sim.combat.star import BASE
 from sim.engine.state import fields as L
 from sim.engine.rules.actions import _ability_space_base
 from sim.engine.rules.attack import _threshold
@@ -43,7 +44,7 @@ def _summon_value(st, S, c):
             free += 1
     made = min(free, ent.ab_count[c])
     if ent.ab_flag[c] != 0:
-        health, attacks, tier = 1, ent.atk[c, 0], ent.tier[c, 0]
+        health, attacks, tier = 1, ent.atk[c, BASE], ent.tier[c, BASE]
     else:
         health, attacks, tier = ent.ab_health[c], ent.ab_attacks[c], ent.ab_tier[c]
     defense = _enemy_defense(ent, ent.team[c])
@@ -64,7 +65,7 @@ def _may_board(ent, c, v):
     nothing ("If a character is on the same space as an unoccupied vehicle, they can board that
     vehicle"), ``v`` is in play, unoccupied and has a weapon."""
     return (ent.riding[c] == 0 and ent.kind[c] <= L.K_SUMMONED and ent.alive[v] != 0
-            and ent.pilot[v] == 0 and ent.atk[v, 0] > 0)
+            and ent.pilot[v] == 0 and ent.atk[v, BASE] > 0)
 
 
 @njit
@@ -77,7 +78,7 @@ def _boarding_bonus(st, S, c, v, spaces, scores):
     for i in range(spaces.shape[0]):
         if spaces[i] == ent.space[v]:
             scores[i] += S.fp[L.W_DAMAGE] * _mean_damage(
-                S, ent.atk[v, 0], ent.tier[v, 0], _enemy_defense(ent, ent.team[c]))
+                S, ent.atk[v, BASE], ent.tier[v, BASE], _enemy_defense(ent, ent.team[c]))
             return
 
 

@@ -55,8 +55,8 @@ def _item_pickup(st, S, c, mask):
     fx = S.item_fx  # hoisted: a field read in the loop would be a load through the pointer
     floor = st.floor
     for f in range(L.F_CAP):
-        if mask[at + f] and fx[floor[f, 0], VALUE] > best_v:
-            best, best_v = at + f, fx[floor[f, 0], VALUE]
+        if mask[at + f] and fx[floor[f, L.FL_ITEM], VALUE] > best_v:
+            best, best_v = at + f, fx[floor[f, L.FL_ITEM], VALUE]
     return best
 
 

@@ -44,6 +44,22 @@ from .random_policy import _random_action
 MAX_DECISIONS = 1_000_000  # a guard only: every game ends by the rotation cap long before
 GAMES_PER_CHUNK = 8  # games per thread task (a speed knob; results do not depend on it)
 
+# ``play_many``'s tables: a game's results, and each card's play record (``_card_record``)
+RESULT_COLUMNS = ("winner", "reason", "rotation", "deaths", "apocalypse", "decisions",
+                  "health_seat1", "health_seat2", "health_seat3", "health_seat4",
+                  "eliminated_seat1", "eliminated_seat2", "eliminated_seat3", "eliminated_seat4",
+                  "apocalypse_resolved",  # 0: not resolved; 1 + the seat that resolved it
+                  "lead_changes")  # rotation ends at which the team with most health changed
+# their positions by name (module-level ints: constants in the kernels); R_HEALTH and
+# R_ELIMINATED start a block of four, one per seat
+(R_WINNER, R_REASON, R_ROTATION, R_DEATHS, R_APOCALYPSE, R_DECISIONS, R_HEALTH, R_ELIMINATED,
+ R_APOCALYPSE_RESOLVED, R_LEAD_CHANGES) = (RESULT_COLUMNS.index(c) for c in (
+    "winner", "reason", "rotation", "deaths", "apocalypse", "decisions", "health_seat1",
+    "eliminated_seat1", "apocalypse_resolved", "lead_changes"))
+CARD_COLUMNS = ("dealt", "taken", "kills", "alive")
+CARD_DEALT, CARD_TAKEN, CARD_KILLS, CARD_ALIVE = (CARD_COLUMNS.index(c) for c in (
+    "dealt", "taken", "kills", "alive"))
+
 
 @njit
 def _choose(st, S, mask, count, policy, budget=0):
@@ -121,11 +137,11 @@ def _card_record(st, team_cards, rec):
             continue
         for k in range(team_cards.shape[1]):
             if team_cards[t, k] == ent.card[e]:
-                rec[t, k, 0] += ent.dealt[e]
-                rec[t, k, 2] += ent.kills[e]
+                rec[t, k, CARD_DEALT] += ent.dealt[e]
+                rec[t, k, CARD_KILLS] += ent.kills[e]
                 if kind == L.K_CHARACTER:
-                    rec[t, k, 1] += ent.taken[e]
-                    rec[t, k, 3] += ent.alive[e] != 0
+                    rec[t, k, CARD_TAKEN] += ent.taken[e]
+                    rec[t, k, CARD_ALIVE] += ent.alive[e] != 0
                 break
 
 
@@ -155,27 +171,19 @@ def _play_range(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, p
             team_fp[t] = fps[(t - seats[i]) % 4]
         eliminated = np.full(4, -1, np.int64)
         _play(st, S, pol, bud, eliminated, team_fp)
-        out[i, 0] = st.game.winner
-        out[i, 1] = st.game.reason
-        out[i, 2] = st.game.rotation
-        out[i, 3] = st.game.deaths
-        out[i, 4] = st.game.apoc
-        out[i, 5] = st.game.decisions
+        out[i, R_WINNER] = st.game.winner
+        out[i, R_REASON] = st.game.reason
+        out[i, R_ROTATION] = st.game.rotation
+        out[i, R_DEATHS] = st.game.deaths
+        out[i, R_APOCALYPSE] = st.game.apoc
+        out[i, R_DECISIONS] = st.game.decisions
         health = _team_health(st, np.zeros(4, np.int64))
         for t in range(4):
-            out[i, 6 + t] = health[t]
-            out[i, 10 + t] = eliminated[t]
-        out[i, 14] = st.game.apoc_resolved
-        out[i, 15] = st.game.lead_changes
+            out[i, R_HEALTH + t] = health[t]
+            out[i, R_ELIMINATED + t] = eliminated[t]
+        out[i, R_APOCALYPSE_RESOLVED] = st.game.apoc_resolved
+        out[i, R_LEAD_CHANGES] = st.game.lead_changes
         _card_record(st, team_cards[i], card_out[i])
-
-
-RESULT_COLUMNS = ("winner", "reason", "rotation", "deaths", "apocalypse", "decisions",
-                  "health_seat1", "health_seat2", "health_seat3", "health_seat4",
-                  "eliminated_seat1", "eliminated_seat2", "eliminated_seat3", "eliminated_seat4",
-                  "apocalypse_resolved",  # 0: not resolved; 1 + the seat that resolved it
-                  "lead_changes")  # rotation ends at which the team with most health changed
-CARD_COLUMNS = ("dealt", "taken", "kills", "alive")
 
 
 def player_fps(fp, weights=None) -> np.ndarray:
@@ -199,8 +207,8 @@ def player_fps(fp, weights=None) -> np.ndarray:
 def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, seats=None,
               first_game: int = 0, per_card: bool = False,
               game_indices=None, budgets=None, weights=None):
-    """Play ``len(board_of)`` games in parallel; ``int64[n, 16]`` (``RESULT_COLUMNS``), and with
-    ``per_card`` also ``int64[n, 4, 5, 4]`` (``CARD_COLUMNS`` of each seat's cards).
+    """Play ``len(board_of)`` games in parallel; ``int64[n, 16]`` (``RESULT_COLUMNS``, ``R_*``),
+    and with ``per_card`` also ``int64[n, 4, 5, 4]`` (``CARD_COLUMNS`` of each seat's cards).
 
     ``game_indices`` (instead of ``first_game``) names each game's index when they are not
     consecutive (replaying chosen games with changed cards).

@@ -17,7 +17,10 @@ import numpy as np
 from sim._jit import njit
 from sim.board.geometry import SPAN
 from sim.catalogue.apocalypses import P_RESOLVE, RESOLVE_HOLD, STORM
+from sim.combat.star import BASE
 from sim.engine.state import fields as L
+from sim.engine.state.decision import (THREAT_COL, THREAT_COLS, THREAT_HOME, THREAT_REACH,
+                                       THREAT_ROW)
 from sim.engine.rules.actions import _move_base
 from sim.engine.tiles.live_board import BLOCK, GRID
 
@@ -69,8 +72,9 @@ def _pos_base(st, S, c):
 
 @njit
 def _threats(st, S, c):
-    """Per decision, once: enemy characters' (row, column) and attacking CPUs' (row, column,
-    reach, home position) — the position score then needs no entity scan per space."""
+    """Per decision, once: enemy characters' (row, column) and attacking CPUs' rows of
+    ``decision.THREAT_*`` (row, column, reach, home position) — the position score then needs
+    no entity scan per space."""
     ent = st.ent
     m = ent.shape[0]
     # the decision's scratch (borrowed: no allocation, no reference counts; every call of one
@@ -78,7 +82,7 @@ def _threats(st, S, c):
     buf = st.decision.threat
     enemy_r = buf[:m]
     enemy_c = buf[m:2 * m]
-    cpu = buf[2 * m:].reshape((m, 4))
+    cpu = buf[2 * m:].reshape((m, THREAT_COLS))
     ne = 0
     nc = 0
     for e in range(m):
@@ -86,11 +90,11 @@ def _threats(st, S, c):
         if ent.alive[e] == 0 or t < 0:
             continue
         if ent.is_cpu[e] != 0:
-            if ent.atk[e, 0] > 0:
-                cpu[nc, 0] = t // SPAN
-                cpu[nc, 1] = t % SPAN
-                cpu[nc, 2] = max(ent.speed[e], 0) + max(ent.range[e], 1)
-                cpu[nc, 3] = ent.home[e]
+            if ent.atk[e, BASE] > 0:
+                cpu[nc, THREAT_ROW] = t // SPAN
+                cpu[nc, THREAT_COL] = t % SPAN
+                cpu[nc, THREAT_REACH] = max(ent.speed[e], 0) + max(ent.range[e], 1)
+                cpu[nc, THREAT_HOME] = ent.home[e]
                 nc += 1
         elif ent.team[e] != ent.team[c] and ent.team[e] >= 0:  # not a vehicle
             enemy_r[ne] = t // SPAN
@@ -113,14 +117,14 @@ def _cpus_near(cpu, spaces):
         r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, col), max(c1, col)
     near = 0
     for k in range(cpu.shape[0]):
-        dr = max(r0 - cpu[k, 0], cpu[k, 0] - r1, 0)
-        dc = max(c0 - cpu[k, 1], cpu[k, 1] - c1, 0)
-        home = cpu[k, 3]
+        dr = max(r0 - cpu[k, THREAT_ROW], cpu[k, THREAT_ROW] - r1, 0)
+        dc = max(c0 - cpu[k, THREAT_COL], cpu[k, THREAT_COL] - c1, 0)
+        home = cpu[k, THREAT_HOME]
         hr = (home // GRID) * BLOCK
         hc = (home % GRID) * BLOCK
-        if (max(dr, dc) <= cpu[k, 2] or home < 0
+        if (max(dr, dc) <= cpu[k, THREAT_REACH] or home < 0
                 or (hr <= r1 and r0 <= hr + BLOCK - 1 and hc <= c1 and c0 <= hc + BLOCK - 1)):
-            for j in range(4):
+            for j in range(THREAT_COLS):
                 cpu[near, j], cpu[k, j] = cpu[k, j], cpu[near, j]
             near += 1
     return near
@@ -154,7 +158,9 @@ def _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, masked, enemy
         r = s // SPAN
         col = s % SPAN
         for k in range(n_cpu):
-            if p == cpu[k, 3] or max(abs(r - cpu[k, 0]), abs(col - cpu[k, 1])) <= cpu[k, 2]:
+            if p == cpu[k, THREAT_HOME] or (max(abs(r - cpu[k, THREAT_ROW]),
+                                                abs(col - cpu[k, THREAT_COL]))
+                                            <= cpu[k, THREAT_REACH]):
                 score -= w_cpu
         near = 1 << 30
         for k in range(n_enemy):

@@ -24,6 +24,7 @@ scores the destinations by position, as it scores a teleport's.
 from __future__ import annotations
 
 from sim._jit import njit
+from sim.combat.star import BASE
 from sim.engine.state import fields as L
 from sim.engine.rules.attack import _threshold
 from sim.engine.items.holding import _hands_full, _pool
@@ -115,10 +116,10 @@ def _freeze_worth(st, S, c, p, duration):
     score = 0.0
     for e in range(ent.shape[0]):
         s = ent.space[e]
-        if ent.alive[e] == 0 or s < 0 or st.tile_pos[s] != p or ent.atk[e, 0] <= 0:
+        if ent.alive[e] == 0 or s < 0 or st.tile_pos[s] != p or ent.atk[e, BASE] <= 0:
             continue
         hit = _p_hit(S, _threshold(S, ent.defense[c]))
-        _, em = _kill_table(S, ent.atk[e, 0], hit, ent.tier[e, 0], ent.health[c])
+        _, em = _kill_table(S, ent.atk[e, BASE], hit, ent.tier[e, BASE], ent.health[c])
         value = fp[L.W_DAMAGE] * em * duration
         if ent.team[e] == team:
             score -= value

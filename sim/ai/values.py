@@ -19,6 +19,7 @@ import numpy as np
 
 from sim._jit import njit
 from sim.board.geometry import SPAN
+from sim.combat.star import BASE
 from sim.engine.state import fields as L
 from sim.engine.rules.actions import _ability_space_base
 from sim.engine.rules.attack import _attack_star, _threshold
@@ -69,9 +70,9 @@ def _attack_score(st, S, c, e, extra, w):
                          ent.health[e] + ent.shield[e])
     value = _target_value(ent.kind[e], ent.pilot[e], fp[L.W_CPU_VALUE])
     score = value * (fp[L.W_DAMAGE] * em + fp[L.W_KILL] * pk)
-    if ent.is_cpu[e] != 0 and ent.atk[e, 0] > 0:  # a CPU that survives strikes back
+    if ent.is_cpu[e] != 0 and ent.atk[e, BASE] > 0:  # a CPU that survives strikes back
         rp = _p_hit(S, _threshold(S, ent.defense[c]))
-        rk, rem = _kill_table(S, ent.atk[e, 0], rp, ent.tier[e, 0], ent.health[c])
+        rk, rem = _kill_table(S, ent.atk[e, BASE], rp, ent.tier[e, BASE], ent.health[c])
         score -= (1.0 - pk) * (fp[L.W_RETALIATION] * rem + fp[L.W_KILL] * rk)
     return score
 
@@ -155,10 +156,10 @@ def _revive_value(st, S, c, t, amount, duration, flag):
 def _freeze_value(st, S, c, t, amount, duration, flag):
     """The expected attack the frozen opponent loses per turn, for ``duration`` turns."""
     ent = st.ent
-    if ent.frozen[t] != 0 or ent.atk[t, 0] <= 0:
+    if ent.frozen[t] != 0 or ent.atk[t, BASE] <= 0:
         return 0.0
     p = _p_hit(S, _threshold(S, ent.defense[c]))
-    _, em = _kill_table(S, ent.atk[t, 0], p, ent.tier[t, 0], ent.health[c])
+    _, em = _kill_table(S, ent.atk[t, BASE], p, ent.tier[t, BASE], ent.health[c])
     return S.fp[L.W_DAMAGE] * em * duration
 
 

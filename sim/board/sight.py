@@ -118,13 +118,19 @@ def _first_origins(start, twin, best_out, work, cap):
 
 @njit(inline="always")
 def _first_origin(origin, top, best_out, work, cap):
-    work[top, 0] = origin  # stacked: (space, cost, flags)
-    work[top, 1] = 0
-    work[top, 2] = 0
-    work[cap + top, 0] = origin  # seen: (space, flags, best cost)
-    work[cap + top, 1] = 0
-    work[cap + top, 2] = 0
+    work[cap + top, SEEN_SPACE] = origin  # seen
+    work[cap + top, SEEN_FLAGS] = 0
+    work[cap + top, SEEN_COST] = 0
     best_out[origin] = 0
+    return _push(work, top, origin, 0, 0)
+
+
+@njit(inline="always")
+def _push(work, top, space, cost, flags):
+    """Stack an origin on row ``top`` of ``work`` (the stack's one writer); the next free row."""
+    work[top, ORIGIN_SPACE] = space
+    work[top, ORIGIN_COST] = cost
+    work[top, ORIGIN_FLAGS] = flags
     return top + 1
 
 
@@ -154,6 +160,14 @@ def rays_rows(cap):
 
 
 UNSEEN = 1 << 30  # the least range of a space no ray reached
+# :func:`_rays_into`'s ``work`` rows of WORK_COLS: the origin stack's (space, cost, penalty
+# flags), then the seen list's (space, penalty flags, best cost); and its ``listed`` rows of
+# LISTED_COLS, (space, least range), which the game keeps (``live_movement._sight_from``)
+ORIGIN_SPACE, ORIGIN_COST, ORIGIN_FLAGS = 0, 1, 2
+SEEN_SPACE, SEEN_FLAGS, SEEN_COST = 0, 1, 2
+WORK_COLS = 3
+LISTED_SPACE, LISTED_RANGE = 0, 1
+LISTED_COLS = 2
 
 
 @njit
@@ -162,7 +176,8 @@ def _rays(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules):
     n = sight_nbr.shape[0]
     best = np.full(n, UNSEEN, np.int32)
     _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best,
-               np.empty((rays_rows(rules.stack_cap), 3), np.int64), np.empty((n, 2), np.int32), 0)
+               np.empty((rays_rows(rules.stack_cap), WORK_COLS), np.int64),
+               np.empty((n, LISTED_COLS), np.int32), 0)
     return best
 
 
@@ -174,18 +189,18 @@ def _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best_o
     Origins carry (cost, tile penalty paid, water penalty paid) for the "once" counting modes.
     ``best_out`` (``int32[n]``, :data:`UNSEEN` everywhere on entry) gets the least range needed
     per space where it is at most ``rules.max_range``; the spaces reached are listed with their
-    range in ``listed[at:]`` (``int32[, 2]``, room for every space), and the end of the list is
-    returned. Why a list and no board-wide fill: the game keeps the list to reset the table and
-    to answer the same question again without casting a ray (``live_movement._sight_from``).
-    ``work``: scratch of at least :func:`rays_rows` rows of 3; the game passes its decision's
-    buffers, since a fresh pair per search was 5 % of a greedy game in malloc and free
-    (docs/performance.md)."""
+    range in ``listed[at:]`` (``int32[, LISTED_COLS]``, room for every space), and the end of
+    the list is returned. Why a list and no board-wide fill: the game keeps the list to reset
+    the table and to answer the same question again without casting a ray
+    (``live_movement._sight_from``). ``work``: scratch of at least :func:`rays_rows` rows of
+    WORK_COLS; the game passes its decision's buffers, since a fresh pair per search was 5 % of
+    a greedy game in malloc and free (docs/performance.md)."""
     # The best cost per portal origin and penalty flags lives in a short list (``seen``), not a
     # [spaces, 4] table cleared per call: only the start, its twin and portal pieces are ever
     # origins.
     max_range, door_range, cap = rules.max_range, rules.door_range, rules.stack_cap
-    # rows [0, cap): the origin stack (space, cost, flags); from cap: the seen list (space,
-    # flags, best cost). Indexed in place: a view would cost a reference count per call.
+    # rows [0, cap): the origin stack (ORIGIN_*); from cap: the seen list (SEEN_*). Indexed in
+    # place: a view would cost a reference count per call.
     at0 = at
     at = _lower(best_out, listed, at, start, 0)  # the first origins are seen at range 0
     if twin[start] >= 0:
@@ -194,7 +209,7 @@ def _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best_o
     n_seen = top
     while top > 0:
         top -= 1
-        origin, c0, f0 = work[top, 0], work[top, 1], work[top, 2]
+        origin, c0, f0 = work[top, ORIGIN_SPACE], work[top, ORIGIN_COST], work[top, ORIGIN_FLAGS]
         if _seen_cost(work, cap, n_seen, origin, f0) < c0:
             continue
         for d in range(8):
@@ -229,13 +244,12 @@ def _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best_o
                         key = tp | (water_paid << 1)
                         if ct < _seen_cost(work, cap, n_seen, t, key) and top < cap:
                             n_seen = _set_seen(work, cap, n_seen, t, key, ct)
-                            work[top, 0], work[top, 1], work[top, 2] = t, ct, key
-                            top += 1
+                            top = _push(work, top, t, ct, key)
                 if door:
                     break
                 cur = nx
     for i in range(at0, at):  # the list holds each space's final range
-        listed[i, 1] = best_out[listed[i, 0]]
+        listed[i, LISTED_RANGE] = best_out[listed[i, LISTED_SPACE]]
     return at
 
 
@@ -243,7 +257,7 @@ def _rays_into(sight_nbr, sight_flag, kind, twin, tile_pos, start, rules, best_o
 def _lower(best_out, listed, at, space, cost):
     """``best_out[space] = cost`` (a lower range than it had), listing a space seen first."""
     if best_out[space] == UNSEEN:
-        listed[at, 0] = space
+        listed[at, LISTED_SPACE] = space
         at += 1
     best_out[space] = cost
     return at
@@ -254,19 +268,19 @@ def _seen_cost(work, cap, n_seen, space, flags):
     """The best cost an origin (space, penalty flags) was reached with (2**30 if never); the
     seen list is ``work``'s rows from ``cap``."""
     for i in range(cap, cap + n_seen):
-        if work[i, 0] == space and work[i, 1] == flags:
-            return work[i, 2]
+        if work[i, SEEN_SPACE] == space and work[i, SEEN_FLAGS] == flags:
+            return work[i, SEEN_COST]
     return 1 << 30
 
 
 @njit(inline="always")
 def _set_seen(work, cap, n_seen, space, flags, cost):
     for i in range(cap, cap + n_seen):
-        if work[i, 0] == space and work[i, 1] == flags:
-            work[i, 2] = cost
+        if work[i, SEEN_SPACE] == space and work[i, SEEN_FLAGS] == flags:
+            work[i, SEEN_COST] = cost
             return n_seen
     row = cap + n_seen
-    work[row, 0] = space
-    work[row, 1] = flags
-    work[row, 2] = cost
+    work[row, SEEN_SPACE] = space
+    work[row, SEEN_FLAGS] = flags
+    work[row, SEEN_COST] = cost
     return n_seen + 1

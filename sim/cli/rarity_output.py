@@ -14,8 +14,10 @@ def card_frame(catalogue, run):
 
     import pandas as pd
 
+    from sim.ai.play import CARD_COLUMNS
+
     rules, names, s, rar = catalogue.rules, catalogue.cards.names, run.s, run.rar
-    per_card = run.per_card
+    record = dict(zip(CARD_COLUMNS, run.per_card.T))  # runner.rarity.card_records' columns
     frame = pd.DataFrame({
         "card": names, "rarity": [rules.rarities[r] for r in rar],
         "win_rate": s.wins / np.maximum(s.held, 1), "win_low": s.win_low, "win_high": s.win_high,
@@ -26,8 +28,8 @@ def card_frame(catalogue, run):
         "p_value": s.p_value, "p_adjusted": s.p_adjusted,
         "rating": s.rating, "rating_low": s.rating_low, "rating_high": s.rating_high,
         "band_low": s.band_low, "band_high": s.band_high,
-        "damage_dealt": per_card[:, 0], "damage_taken": per_card[:, 1], "kills": per_card[:, 2],
-        "survival": per_card[:, 3],
+        "damage_dealt": record["dealt"], "damage_taken": record["taken"], "kills": record["kills"],
+        "survival": record["alive"],
         "reference_card": [names[r] for r in run.reference],
         "ablation_games": run.ablation.count, "ablation_effect": run.ablation.effect,
         **ablation_bounds(run.ablation),

@@ -215,6 +215,8 @@ def _play_set_games(arena, exp, teams: np.ndarray, set_games: int, boards: int,
                     first_set: int, last_set: int, first_board: int) -> np.ndarray:
     """Sets ``first_set .. last_set - 1`` in one engine call; ``arena`` holds their boards only,
     from global board ``first_board`` on (:func:`set_boards`)."""
+    from sim.ai.play import R_WINNER
+
     from .playing import play_many
     from .schedule import schedule
 
@@ -226,7 +228,7 @@ def _play_set_games(arena, exp, teams: np.ndarray, set_games: int, boards: int,
                     set_boards(sch.games, set_games, boards) - first_board, seat_cards,
                     exp.root_seed, arena.policies, seats=sch.offset, first_game=start,
                     budgets=arena.budgets, weights=arena.weights)
-    seat = out[:, 0]
+    seat = out[:, R_WINNER]
     rows = np.arange(seat.size)
     return np.where(seat >= 0, sch.team_of_seat[rows, np.maximum(seat, 0)], -1)
 

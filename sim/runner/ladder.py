@@ -249,7 +249,7 @@ def _play_match(world, catalogue, lower: PolicySpec, higher: PolicySpec, deals: 
             "outcome": np.array([REASON_NAMES[int(x)] for x in out[:, column("reason")]]),
             "rotations": out[:, column("rotation")], "board": games % boards,
             "lead_changes": out[:, column("lead_changes")]}
-    return rot, finishing_places(out[:, 0], health, eliminated), info
+    return rot, finishing_places(info["winner"], health, eliminated), info
 
 
 def rate(labels, pairs, match_of: np.ndarray, single: np.ndarray, places: np.ndarray,

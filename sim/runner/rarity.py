@@ -131,9 +131,6 @@ class RarityStudy:
         return f"{self.games:,} games{where}"
 
 
-RECORD = ("dealt", "taken", "kills", "alive")
-
-
 def play_pool(catalogue, exp: Experiment, round_games: int = 512, records: bool = False,
               games: dict | None = None, label: str = "pool games"):
     """Cards in each (game, seat) ``[n, 4, 5]`` and the winning seat of each game ``[n]``; with
@@ -146,6 +143,8 @@ def play_pool(catalogue, exp: Experiment, round_games: int = 512, records: bool 
 
 
 def _play_pool(catalogue, exp, round_games, records, games):
+    from sim.ai.play import CARD_COLUMNS
+
     arena = build_arena(catalogue, exp)
     cards, winners, recs = [], [], []
     kept: dict[str, list] = {k: [] for k in ("outcome", "rotations", "board", "eliminated",
@@ -155,7 +154,7 @@ def _play_pool(catalogue, exp, round_games, records, games):
         cards.append(np.stack([np.stack([cols[f"seat{s + 1}_card{k + 1}"] for k in range(5)], 1)
                                for s in range(4)], 1))
         recs.append(np.stack([np.stack([np.stack([cols[f"seat{s + 1}_card{k + 1}_{r}"]
-                                                  for r in RECORD], 1) for k in range(5)], 1)
+                                                  for r in CARD_COLUMNS], 1) for k in range(5)], 1)
                               for s in range(4)], 1))
         winners.append(cols["winner_seat"])
         for k in ("outcome", "rotations", "board", "lead_changes"):
@@ -201,12 +200,14 @@ def pool_boards(exp: Experiment, n_games: int | None = None) -> np.ndarray:
 
 def card_records(seat_cards: np.ndarray, records: np.ndarray, n_cards: int) -> np.ndarray:
     """Per card and game played: mean health dealt, health taken, kills, and survival rate."""
+    from sim.ai.play import CARD_COLUMNS
+
     flat = seat_cards.ravel()
     held = np.bincount(flat, minlength=n_cards).astype(float)
-    out = np.zeros((n_cards, len(RECORD)))
-    for j in range(len(RECORD)):
+    out = np.zeros((n_cards, len(CARD_COLUMNS)))
+    for j in range(len(CARD_COLUMNS)):
         value = records[..., j].ravel().astype(float)
-        if RECORD[j] == "alive":
+        if CARD_COLUMNS[j] == "alive":
             value = (value > 0).astype(float)  # a card survives if any of its characters does
         out[:, j] = np.bincount(flat, weights=value, minlength=n_cards) / np.maximum(held, 1)
     return out

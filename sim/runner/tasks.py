@@ -182,6 +182,8 @@ def batch_schema():
 def replay_winners(arena: Arena, games: np.ndarray, team_cards: np.ndarray) -> np.ndarray:
     """Winning seat of chosen games replayed with other cards: same boards, seats and dice seeds
     (child ``game`` of the root seed), so any difference is the cards' doing."""
+    from sim.ai.play import R_WINNER
+
     from .playing import play_many
 
     exp = arena.exp
@@ -193,7 +195,7 @@ def replay_winners(arena: Arena, games: np.ndarray, team_cards: np.ndarray) -> n
     out = play_many(arena.stacked, arena.cards, sch.board[rows], team_cards, exp.root_seed,
                     arena.policies, seats=sch.offset[rows], game_indices=games,
                     budgets=arena.budgets, weights=arena.weights)
-    return out[:, 0]
+    return out[:, R_WINNER]
 
 
 def fingerprint(exp_path: str, cards_root: str) -> str:

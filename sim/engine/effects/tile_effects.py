@@ -22,6 +22,7 @@ reward itself".
 from __future__ import annotations
 
 from sim._jit import njit
+from sim.combat.star import BASE
 from sim.rng import roll
 
 from sim.engine.state import fields as L
@@ -51,7 +52,7 @@ def _gain_one(st, e, stat, amount):
     else:
         for j in range(4):
             ent.atk[e, j] += amount
-        value = ent.atk[e, 0]
+        value = ent.atk[e, BASE]
     _log(st, L.EV_GAIN, e, stat, amount, value, 0, 0)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from sim._jit import njit
 from sim.catalogue.tile_layout import FLOOR
+from sim.combat.star import BASE
 
 from sim.engine.state import fields as L
 from sim.engine.log.events import _log
@@ -212,7 +213,7 @@ def _weapon_ready(ent, c):
     the pilot's action and the vehicle's action"), and it is not frozen ("anything frozen can do
     nothing at all")."""
     v = ent.riding[c] - 1
-    if (v >= 0 and ent.atk[v, 0] > 0 and ent.acted[v] == 0 and ent.acted[c] == 0
+    if (v >= 0 and ent.atk[v, BASE] > 0 and ent.acted[v] == 0 and ent.acted[c] == 0
             and ent.frozen[v] == 0):
         return v
     return -1

@@ -125,11 +125,11 @@ def _plan(S, C, team_cards, rng):
     for t in range(team_cards.shape[0]):
         for k in range(team_cards.shape[1]):
             c = team_cards[t, k]
-            rows += C.characters[c] * _minion_rows(fx[c, 0], fx[c, L.FX_COUNT],
+            rows += C.characters[c] * _minion_rows(fx[c, L.FX_OP], fx[c, L.FX_COUNT],
                                                    fx[c, L.FX_CHARGES], cap)
         c = summon[t]
         if c >= 0:
-            rows += C.characters[c] * (1 + _minion_rows(fx[c, 0], fx[c, L.FX_COUNT],
+            rows += C.characters[c] * (1 + _minion_rows(fx[c, L.FX_OP], fx[c, L.FX_COUNT],
                                                         fx[c, L.FX_CHARGES], cap))
         if assists:
             for a in range(C.assists.shape[0]):

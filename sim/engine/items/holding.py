@@ -139,8 +139,8 @@ def _give(st, S, pool, item):
 def _row_free(st, f):
     """A floor row holds nothing, or an item on a destroyed coordinate ("Anything in a tile that
     is destroyed is removed from the game")."""
-    s = st.floor[f, 1]
-    return st.floor[f, 0] < 0 or st.tile_pos[s] < 0
+    s = st.floor[f, L.FL_SPACE]
+    return st.floor[f, L.FL_ITEM] < 0 or st.tile_pos[s] < 0
 
 
 @njit
@@ -162,12 +162,12 @@ def _place(st, e, item, s, why):
         g.items_lost += 1
         _log(st, L.EV_ITEM_DROP, e, item, s, LOST, 0, 0)
         return False
-    if st.floor[f, 0] >= 0:  # an item on a destroyed coordinate: it left the game then
+    if st.floor[f, L.FL_ITEM] >= 0:  # an item on a destroyed coordinate: it left the game then
         g.items_lost += 1
     else:
         g.floor_n += 1
-    st.floor[f, 0] = item
-    st.floor[f, 1] = s
+    st.floor[f, L.FL_ITEM] = item
+    st.floor[f, L.FL_SPACE] = s
     _log(st, L.EV_ITEM_DROP, e, item, s, why, f, 0)
     return True
 
@@ -235,11 +235,11 @@ def _put_on_floor(st, item, s):
 def _pick_up(st, S, c, f):
     """``c`` picks up floor item ``f`` (legal: within range, a free slot)."""
     pool = _pool(st.ent, c)
-    item = st.floor[f, 0]
+    item = st.floor[f, L.FL_ITEM]
     k = _give(st, S, pool, item)
-    s = st.floor[f, 1]
-    st.floor[f, 0] = -1
-    st.floor[f, 1] = -1
+    s = st.floor[f, L.FL_SPACE]
+    st.floor[f, L.FL_ITEM] = -1
+    st.floor[f, L.FL_SPACE] = -1
     st.game.floor_n -= 1
     _log(st, L.EV_ITEM_GAIN, c, item, PICKED_UP, s, k, 0)
 

@@ -59,8 +59,8 @@ def _near_floor(st, here, r):
     r0 = here // SPAN
     c0 = here % SPAN
     for f in range(st.floor.shape[0]):
-        s = st.floor[f, 1]
-        if st.floor[f, 0] >= 0 and max(abs(s // SPAN - r0), abs(s % SPAN - c0)) <= r:
+        s = st.floor[f, L.FL_SPACE]
+        if st.floor[f, L.FL_ITEM] >= 0 and max(abs(s // SPAN - r0), abs(s % SPAN - c0)) <= r:
             return True
     return False
 
@@ -116,8 +116,8 @@ def _legal_items_now(st, S, c, mask, base, pool):
     sight = _sight_from(st, S, here, need)
     if near:
         for f in range(L.F_CAP):  # "any item in a space within 1 range of their current space"
-            s = st.floor[f, 1]
-            if st.floor[f, 0] >= 0 and st.tile_pos[s] >= 0 and sight[s] <= pickup:
+            s = st.floor[f, L.FL_SPACE]
+            if st.floor[f, L.FL_ITEM] >= 0 and st.tile_pos[s] >= 0 and sight[s] <= pickup:
                 mask[base + _pickup_offset(n, m) + f] = True
                 count += 1
     return count + _sighted_item_uses(st, S, c, pool, mask, base, sight)

@@ -30,14 +30,14 @@ def _log(st, kind, a, b, c, d, e, f):
         g.ev_lost += 1
         return
     row = st.ev[i]
-    row[0] = kind
-    row[1] = g.rotation
-    row[2] = a
-    row[3] = b
-    row[4] = c
-    row[5] = d
-    row[6] = e
-    row[7] = f
+    row[L.EVC_KIND] = kind
+    row[L.EVC_ROTATION] = g.rotation
+    row[L.EVC_ARGS] = a  # a..f: the arguments in order, named per kind in EVENTS
+    row[L.EVC_ARGS + 1] = b
+    row[L.EVC_ARGS + 2] = c
+    row[L.EVC_ARGS + 3] = d
+    row[L.EVC_ARGS + 4] = e
+    row[L.EVC_ARGS + 5] = f
     g.nev = i + 1
 
 
@@ -170,7 +170,7 @@ def decode(rows: np.ndarray, labels: list[str], apocalypse_names: tuple[str, ...
     out = named(rows)
     for ev, row in zip(out, rows):
         ev["text"] = _text(ev["event"], ev, labels, apocalypse_names, item_names, tile_names)
-        ev["rule"] = EVENTS[int(row[0])][2]
+        ev["rule"] = EVENTS[int(row[L.EVC_KIND])][2]
     return out
 
 
@@ -180,9 +180,9 @@ def named(rows: np.ndarray) -> list[dict]:
     read events this way (``ev["defender"]``), never by column number."""
     out = []
     for row in rows:
-        name, args, _ = EVENTS[int(row[0])]
-        ev = {"event": name, "rotation": int(row[1])}
-        ev.update(zip(args, (int(x) for x in row[2:])))
+        name, args, _ = EVENTS[int(row[L.EVC_KIND])]
+        ev = {"event": name, "rotation": int(row[L.EVC_ROTATION])}
+        ev.update(zip(args, (int(x) for x in row[L.EVC_ARGS:])))
         out.append(ev)
     return out
 

@@ -85,7 +85,7 @@ def _strike(st, S, a, d, extra, w):
     _throw(st, S, a, d, L.EV_ATTACK, L.BY_ATTACK, extra, w)
     ent = st.ent
     if (st.game.over == 0 and ent.is_cpu[d] != 0 and ent.alive[d] != 0
-            and ent.atk[d, 0] > 0 and ent.alive[a] != 0 and ent.is_cpu[a] == 0
+            and ent.atk[d, BASE] > 0 and ent.alive[a] != 0 and ent.is_cpu[a] == 0
             and ent.frozen[d] == 0 and ent.invisible[a] == 0):
         _throw(st, S, d, a, L.EV_RETALIATE, L.BY_RETALIATION, 0, d)
 

@@ -11,6 +11,7 @@ leashed) to the nearest space from which it has one.
 from __future__ import annotations
 
 from sim._jit import njit
+from sim.combat.star import BASE
 
 from sim.engine.state import fields as L
 from sim.engine.rules.attack import _strike
@@ -77,6 +78,6 @@ def _cpu_turn(st, S):
         if st.game.over != 0:
             return
         # "A frozen entity cannot use any of its speed, cannot spend its action"
-        if (ent.is_cpu[c] != 0 and ent.alive[c] != 0 and ent.atk[c, 0] > 0
+        if (ent.is_cpu[c] != 0 and ent.alive[c] != 0 and ent.atk[c, BASE] > 0
                 and ent.frozen[c] == 0):
             _cpu_act(st, S, c)

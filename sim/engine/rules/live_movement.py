@@ -14,9 +14,11 @@ import numpy as np
 from sim._jit import njit
 from sim.board.graph import MAX_BODIES
 from sim.board.movement import _reach
-from sim.board.sight import UNSEEN, SightRules, _rays_into, rays_rows, stack_cap
+from sim.board.sight import (LISTED_RANGE, LISTED_SPACE, UNSEEN, WORK_COLS, SightRules,
+                             _rays_into, rays_rows, stack_cap)
 
 from sim.engine.state import fields as L
+from sim.engine.state.decision import KEY_FIRST, KEY_GEN, KEY_RANGE, KEY_ROWS
 from sim.engine.state.game_state import _board_changed
 from sim.engine.tiles.live_board import BLOCK, _cell_space
 
@@ -123,14 +125,15 @@ def _sight_from(st, S, start, max_range):
         decision.sight_gen += 1
         decision.sight_top = 0
     gen = decision.sight_gen
-    kept = keys[start, 0] == gen and keys[start, 1] >= max_range
+    kept = keys[start, KEY_GEN] == gen and keys[start, KEY_RANGE] >= max_range
     if kept and decision.sight_at == start and decision.sight_len >= 0:
         return sight  # the table holds this answer already
     _sight_clear(sight, listed, decision.sight_off, decision.sight_len)
     if kept:
-        off, end = keys[start, 2], keys[start, 2] + keys[start, 3]
+        off = keys[start, KEY_FIRST]
+        end = off + keys[start, KEY_ROWS]
         for i in range(off, end):
-            sight[listed[i, 0]] = listed[i, 1]
+            sight[listed[i, LISTED_SPACE]] = listed[i, LISTED_RANGE]
     else:
         if decision.sight_top + sight.shape[0] > listed.shape[0]:  # the lists are full: a new
             decision.sight_gen += 1  # generation (a board's worth of room is left for one)
@@ -139,8 +142,8 @@ def _sight_from(st, S, start, max_range):
         off = decision.sight_top
         end = _sight_search(st, S, start, max_range, sight, listed, off)
         decision.sight_top = end
-        keys[start, 0], keys[start, 1] = gen, max_range
-        keys[start, 2], keys[start, 3] = off, end - off
+        keys[start, KEY_GEN], keys[start, KEY_RANGE] = gen, max_range
+        keys[start, KEY_FIRST], keys[start, KEY_ROWS] = off, end - off
     decision.sight_at, decision.sight_off, decision.sight_len = start, off, end - off
     return sight
 
@@ -153,7 +156,7 @@ def _sight_clear(sight, listed, off, length):
         sight[:] = UNSEEN
     else:
         for i in range(off, off + length):
-            sight[listed[i, 0]] = UNSEEN
+            sight[listed[i, LISTED_SPACE]] = UNSEEN
 
 
 @njit(inline="always")
@@ -167,7 +170,7 @@ def _sight_search(st, S, start, max_range, sight, listed, at):
                        ip[L.P_PORTAL_BOUNDARY], ip[L.P_DOOR_RANGE], cap)
     work = st.decision.rays
     if work.shape[0] < rays_rows(cap):  # a longer search than the buffer holds (decision.py)
-        work = np.empty((rays_rows(cap), 3), np.int64)
+        work = np.empty((rays_rows(cap), WORK_COLS), np.int64)
     return _rays_into(st.sight_nbr, st.sight_flag, st.kind, st.twin, st.tile_pos, start, rules,
                       sight, work, listed, at)
 

@@ -19,8 +19,8 @@ read it there, by name:
   needed per space, read by its caller before the next search) and scratch for the reach's
   fallback;
 - ``sight_list``: the spaces each kept sight search reached, with their range (rows of
-  (space, range), searches one after another from row 0 up to ``sight_top``);
-  ``sight_keys[s]``: (generation, range, first row, rows) of the search kept for start ``s``,
+  ``sight.LISTED_*``, searches one after another from row 0 up to ``sight_top``);
+  ``sight_keys[s]``: (generation, range, first row, rows: KEY_*) of the search kept for ``s``,
   valid while its generation is ``sight_gen``; ``sight_rev``: the board revision the kept
   searches belong to (a new one, or a full list, starts a new generation); ``sight_at``,
   ``sight_off``, ``sight_len``: the start and the rows the ``sight`` table holds now, so only
@@ -30,8 +30,9 @@ read it there, by name:
 - ``rays``: the sight search's origin stack (``sight._rays_into``; a search that needs more
   rows than it has, an unusually long range through many portals, takes fresh ones);
 - ``interactable``: the function row of the interactable it can use this decision (-1: none);
-- ``threat``: scratch for greedy's threat arrays (``position_values._threats``: six numbers per
-  entity), rewritten by each call; within one decision every call writes the same values;
+- ``threat``: scratch for greedy's threat arrays (``position_values._threats``: an enemy's row
+  and column, then a CPU's row of THREAT_COLS per entity), rewritten by each call; within one
+  decision every call writes the same values;
 - ``pos_base``: greedy's per-position base score (``position_values._pos_base``, one per grid
   position), the same way: every call of one decision writes the same values;
 - ``walk``: greedy's position score per entry of ``reached`` (``greedy._best_position``).
@@ -50,7 +51,7 @@ import numpy as np
 from numba.experimental import structref
 
 from sim._jit import njit
-from sim.board.sight import rays_rows, stack_cap
+from sim.board.sight import LISTED_COLS, WORK_COLS, rays_rows, stack_cap
 from sim.catalogue.board_rules import GRID
 from sim.engine.state.borrow import borrowed
 from sim.engine.state.view import ViewedStructRef
@@ -69,6 +70,14 @@ RAYS_RANGE, RAYS_PIECES = 8, 4
 # the kept sight searches' list holds this many boards' worth of spaces before it starts again
 # (a buffer's size, not a game rule: a fuller list only means more searches cast again)
 SIGHT_LISTS = 4
+# a ``sight_keys`` row, for one start space: the generation it belongs to, the range searched,
+# the first row of its list in ``sight_list`` and how many rows it holds (live_movement)
+KEY_GEN, KEY_RANGE, KEY_FIRST, KEY_ROWS = range(4)
+KEY_COLS = 4
+# a CPU's row in ``threat`` (position_values._threats): its board row and column (``SPAN``
+# grid), its reach (speed and range) and its home grid position
+THREAT_ROW, THREAT_COL, THREAT_REACH, THREAT_HOME = range(4)
+THREAT_COLS = 4
 
 
 @structref.register
@@ -140,11 +149,13 @@ def new_decision(spaces, entities, n_reached, interactable):
     # to it is found (live_movement._reach_from); ``walk`` holds a score per entry
     return _decision_of(np.full(spaces, -1, np.int32), np.empty(reached, np.int64),
                         n_reached, -1, 0, 0, np.empty(spaces, np.int32),
-                        np.empty((rays_rows(stack_cap(RAYS_RANGE, RAYS_PIECES)), 3), np.int64),
-                        interactable, np.empty(6 * entities, np.int64),
+                        np.empty((rays_rows(stack_cap(RAYS_RANGE, RAYS_PIECES)), WORK_COLS),
+                                 np.int64),
+                        interactable, np.empty((2 + THREAT_COLS) * entities, np.int64),
                         np.empty(GRID * GRID), np.empty(reached),
-                        np.full((spaces, 4), -1, np.int64),
-                        np.empty((SIGHT_LISTS * spaces, 2), np.int32), -1, 0, 0, -1, 0, -1)
+                        np.full((spaces, KEY_COLS), -1, np.int64),
+                        np.empty((SIGHT_LISTS * spaces, LISTED_COLS), np.int32), -1, 0, 0, -1, 0,
+                        -1)
 
 
 @njit

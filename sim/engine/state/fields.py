@@ -208,8 +208,10 @@ BY_DEATHS, BY_ROTATION, BY_ELIMINATION = 1, 2, 3
 # positions: int64[49]
 NORMAL, ANNOUNCED, VOIDED = 0, 1, 2
 
-# ---- events: int64[cap, EVF] = kind, rotation, then six arguments
+# ---- events: int64[cap, EVF] = kind, rotation, then six arguments (named per kind:
+#      log/events.EVENTS)
 EVF = 8
+EVC_KIND, EVC_ROTATION, EVC_ARGS = 0, 1, 2  # the columns: EVC_ARGS..EVF-1 the arguments
 (EV_TURN, EV_PLACE, EV_MOVE, EV_ATTACK, EV_ROLL, EV_DAMAGE, EV_RETALIATE, EV_DEATH, EV_ELIMINATED,
  EV_REVEAL, EV_APOC_START, EV_ANNOUNCE, EV_DESTROY, EV_TILE_DAMAGE, EV_GM_TURN, EV_ROTATION,
  EV_END, EV_ABILITY, EV_HEAL, EV_STATE, EV_REVIVE, EV_TELEPORT) = range(1, 23)
@@ -230,6 +232,8 @@ BY_FIRE_WALL, BY_FALL = 7, 8  # water.py, terrain.py (causes 9..: later slices)
 #      sim/engine/rules/actions.py's; END is the first action of all
 END = 0
 F_CAP = 32  # items lying on the board at once (State.floor rows)
+FL_ITEM, FL_SPACE = 0, 1  # State.floor: int64[F_CAP, NFL], the item (-1: none) and its space
+NFL = 2
 # State.tiles: int64[49, NTL], one row per grid position. Columns 0..48 are the live tile
 # distance (Static.pos_dist as the game's swaps leave it: portals travel with their tiles), then
 # the tile there now (catalogue index; geometry.APOCALYPSE face-down, VOID), its suit (-1 none),

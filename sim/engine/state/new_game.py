@@ -24,6 +24,8 @@ from sim.engine.entities.special_setup import _card_row, _fill_spare, _plan
 from sim.engine.items.holding import _init_pools
 from sim.engine.state.decision import new_decision
 from sim.engine.state.game_state import State, new_entities, new_game_scalars, new_state
+from sim.engine.state.static_tables import (CPU_ATTACKS, CPU_DEFENSE, CPU_HEALTH, CPU_HOME,
+                                            CPU_RANGE, CPU_SPACE, CPU_SPEED, CPU_TIER)
 from sim.engine.tiles.functions import _init_tiles
 
 Cards = namedtuple("Cards", ["speed", "range", "max_health", "defense", "attacks", "tier",
@@ -97,18 +99,18 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
         ent.team[e] = L.NO_TEAM
         ent.card[e] = -1
         ent.alive[e] = 1
-        ent.space[e] = cpu_rows[k, 0]
-        ent.home[e] = cpu_rows[k, 1]
-        ent.health[e] = cpu_rows[k, 2]
-        ent.max_health[e] = cpu_rows[k, 2]
-        ent.defense[e] = cpu_rows[k, 3]
-        ent.speed[e] = cpu_rows[k, 6]
-        ent.range[e] = cpu_rows[k, 7]
+        ent.space[e] = cpu_rows[k, CPU_SPACE]
+        ent.home[e] = cpu_rows[k, CPU_HOME]
+        ent.health[e] = cpu_rows[k, CPU_HEALTH]
+        ent.max_health[e] = cpu_rows[k, CPU_HEALTH]
+        ent.defense[e] = cpu_rows[k, CPU_DEFENSE]
+        ent.speed[e] = cpu_rows[k, CPU_SPEED]
+        ent.range[e] = cpu_rows[k, CPU_RANGE]
         ent.suit[e] = -1
         ent.is_cpu[e] = 1
         for j in range(4):  # a CPU has one attack: every point of its star is the same
-            ent.atk[e, j] = cpu_rows[k, 4]
-            ent.tier[e, j] = cpu_rows[k, 5]
+            ent.atk[e, j] = cpu_rows[k, CPU_ATTACKS]
+            ent.tier[e, j] = cpu_rows[k, CPU_TIER]
         e += 1
     _init_pools(ent, C.characters)  # "They share one stat pool and one item pool"
     game = new_game_scalars()
@@ -124,5 +126,5 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
                      np.zeros((ev_cap, L.EVF), np.int64),
                      S.move_nbr2[0].copy(), S.sight_nbr2[0].copy(), S.sight_flag2[0].copy(),
                      S.kind2[0].copy(), S.tile_pos2[0].copy(), S.twin2[0].copy(),
-                     new_decision(n, ent.shape[0], 0, 0), np.full((L.F_CAP, 2), -1, np.int64),
+                     new_decision(n, ent.shape[0], 0, 0), np.full((L.F_CAP, L.NFL), -1, np.int64),
                      _init_tiles(S), S.feature.copy(), S.move_roll.copy())

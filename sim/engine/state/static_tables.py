@@ -22,6 +22,7 @@ from sim.catalogue.apocalypses import ApocalypseIndex, load_apocalypses
 from sim.catalogue.board_rules import GRID
 from sim.catalogue.game_rules import GameRules, load_game_rules
 from sim.catalogue.tile_layout import CPU as CPU_FEATURE
+from sim.catalogue.tiles import CPU_FIELDS
 from sim.catalogue.tile_layout import FLOOR, PORTAL
 from sim.combat.lanes import damage_reject, lane_reject
 from sim.fixed_sums import convolve
@@ -33,7 +34,11 @@ from sim.engine.tiles.fx_table import tile_table
 
 MAX_ATTACKS = MAX_DICE  # cards.LIMITS["attacks"]: the most dice one throw can hold
 TAIL_HEALTH = 1500  # health beyond this is treated as this in the greedy kill table
-CPU_COLS = 8       # space, home position, health, defense, attacks, tier, speed, range
+# a CPU row (GameSetup.cpu_rows, written by _cpus, read by new_game._init_game): its space, its
+# home grid position (the tile it is leashed to), then its stats
+(CPU_SPACE, CPU_HOME, CPU_HEALTH, CPU_DEFENSE, CPU_ATTACKS, CPU_TIER, CPU_SPEED,
+ CPU_RANGE) = range(8)
+CPU_COLS = 8
 
 
 @dataclass(frozen=True)
@@ -128,7 +133,10 @@ def _cpus(board: Board, tiles) -> tuple[np.ndarray, list[str]]:
     for R in range(GRID):
         for C in range(GRID):
             t = board.tile_at((R, C))
-            if t < 0 or tiles.cpu[t, 0] < 1:
+            if t < 0:
+                continue
+            cpu = dict(zip(CPU_FIELDS, (int(v) for v in tiles.cpu[t])))
+            if cpu["health"] < 1:
                 continue
             size = int(tiles.size[t])
             spots = np.argwhere((tiles.feature[t, :size, :size] == CPU_FEATURE)
@@ -137,10 +145,17 @@ def _cpus(board: Board, tiles) -> tuple[np.ndarray, list[str]]:
                 floors = np.argwhere(tiles.space[t, :size, :size] == FLOOR)
                 mid = (size - 1) / 2
                 spots = floors[np.argsort(np.abs(floors - mid).sum(axis=1), kind="stable")]
-            i, j = (int(v) for v in spots[0])
-            health, defense, attacks, tier, speed, rng = (int(v) for v in tiles.cpu[t])
-            rows.append([local_space((R, C), i, j, size), R * GRID + C, health, max(defense, 0),
-                         max(attacks, 0), max(tier, 1), speed, rng])
+            i, j = (int(v) for v in spots[0])  # the spot's (row, column) in the tile
+            row = np.zeros(CPU_COLS, np.int64)
+            row[CPU_SPACE] = local_space((R, C), i, j, size)
+            row[CPU_HOME] = R * GRID + C
+            row[CPU_HEALTH] = cpu["health"]
+            row[CPU_DEFENSE] = max(cpu["defense"], 0)
+            row[CPU_ATTACKS] = max(cpu["attacks"], 0)
+            row[CPU_TIER] = max(cpu["tier"], 1)
+            row[CPU_SPEED] = cpu["speed"]
+            row[CPU_RANGE] = cpu["range"]
+            rows.append(row)
             names.append(tiles.cpu_name[t] or tiles.names[t])
     return np.asarray(rows, np.int64).reshape(-1, CPU_COLS), names
 

@@ -134,13 +134,13 @@ def _carry_floor(st, S, p, q, a, b, covers):
     ``State.floor`` rows are ``[item, space]``)."""
     fl = st.floor
     for f in range(fl.shape[0]):
-        s = fl[f, 1]
-        if fl[f, 0] < 0 or s < 0:
+        s = fl[f, L.FL_SPACE]
+        if fl[f, L.FL_ITEM] < 0 or s < 0:
             continue
         pos = _position_of(s)
         if pos == p or pos == q:
             x = _moved(st, S, s, p, q, a, b, covers)
-            fl[f, 1] = _settle(st, _position_of(x), x)
+            fl[f, L.FL_SPACE] = _settle(st, _position_of(x), x)
 
 
 @njit
@@ -183,11 +183,11 @@ def _transform(st, S, p, n, by):
         ent.submerged[e] = 0
     fl = st.floor
     for f in range(fl.shape[0]):
-        s = fl[f, 1]
-        if fl[f, 0] >= 0 and s >= 0 and _position_of(s) == p:
+        s = fl[f, L.FL_SPACE]
+        if fl[f, L.FL_ITEM] >= 0 and s >= 0 and _position_of(s) == p:
             cell = _space_cell(s)
             i, j = consolidate(cell // BLOCK - oo, cell % BLOCK - oo, so, sn)
-            fl[f, 1] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
+            fl[f, L.FL_SPACE] = _settle(st, p, _cell_space(p, (i + on) * BLOCK + j + on))
     if severed:  # the tile distances change only with the links between tiles
         _tile_distance(st)
     st.game.tile_changes += 1

@@ -159,8 +159,7 @@ def _play_pool(catalogue, exp, round_games, records, games):
         winners.append(cols["winner_seat"])
         for k in ("outcome", "rotations", "board", "lead_changes"):
             kept[k].append(cols[k])
-        kept["eliminated"].append(np.stack([cols[f"seat{s + 1}_eliminated"] for s in range(4)],
-                                           1))
+        kept["eliminated"].append(np.stack([cols[f"seat{s+1}_eliminated"] for s in range(4)], 1))
     if games is not None:
         games.update({k: np.concatenate(v) for k, v in kept.items()})
     out = (np.concatenate(cards), np.concatenate(winners))

@@ -286,3 +286,22 @@ def test_plays_like_follows_the_book_s_order_when_the_medians_come_out_reversed(
     # the audit's two cards: the stronger never plays like a lower rarity than the weaker
     pair = plays_like(np.array([-0.226, -0.179]), median, np.array([0, 0]), np.array([1, 1]))
     assert pair[0] <= pair[1]
+
+
+def test_recurrence_line_with_no_card_flagged_says_so(capsys):
+    """Issue #21 item 2's recurrence line when no run flags a card: "no card is flagged in any
+    run", not "0 of the 0 cards flagged in any run are flagged the same way in every run
+    (100 %)" (the stop-60 designer audit)."""
+    import types
+
+    import pandas as pd
+
+    from sim.cli.rarity_output import echo_outliers
+    from sim.runner.rarity_recurrence import Recurrence
+
+    frame = pd.DataFrame({"outlier": ["", ""], "verdict": ["in band", "in band"]})
+    study = types.SimpleNamespace(held=np.array([10, 12]), games=100)
+    echo_outliers(frame, study, "holm", Recurrence((1, 2, 3), np.zeros((2, 3), np.int64)))
+    line = [x for x in capsys.readouterr().out.splitlines() if x.startswith("Recurrence")][0]
+    assert "no card is flagged in any run" in line and "0 of the 0" not in line
+    assert "100 % of the cards get the same verdict in every run" in line

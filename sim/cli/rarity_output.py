@@ -180,15 +180,15 @@ def echo_outliers(frame, s, correction: str, recur) -> None:
                    f"games_to_settle)")
     if recur is not None:
         r = recur.summary()
+        flagged = (f"{r['flagged_in_every']} of the {r['flagged_in_any']} cards flagged in any "
+                   f"run are flagged the same way in every run ({100 * r['agreement']:.0f} %)"
+                   if r["flagged_in_any"] else "no card is flagged in any run")
         click.echo(f"Recurrence over {r['runs']} independent runs (seeds {r['seeds']}): flagged "
-                   f"per run {r['flagged_per_run']}; {r['flagged_in_every']} of the "
-                   f"{r['flagged_in_any']} cards flagged in any run are flagged the same way in "
-                   f"every run ({100 * r['agreement']:.0f} %); {100 * r['cards_same_in_every_run']:.0f} % "
-                   f"of the cards get the same verdict in every run"
+                   f"per run {r['flagged_per_run']}; {flagged}; "
+                   f"{100 * r['cards_same_in_every_run']:.0f} % of the cards get the same verdict "
+                   f"in every run"
                    + (f"; {r['contradicted']} flag(s) contradicted by another run (flagged the "
                       f"other way or shown inside the band)" if "contradicted" in r else ""))
-
-
 
 
 def _swap_interval(row) -> str:

@@ -151,6 +151,7 @@ def test_the_report_and_the_csv_say_when_a_remedy_leaves_the_power_band(monkeypa
     row = fixes.set_index("card").loc["Relay Brothers"]
     assert row["power_after"] == 54.8 and not row["power_in_band"]
     assert "power_in_band is False" in " ".join(page.texts)
+    assert "by_ratings_only" in fixes.columns and "not shown" in explain("by_ratings_only")
     assert "power band" in explain("power_in_band")
     (record,) = remedy_records([_stat_band_breaking_remedy()], catalogue, POWER_BANDS)
     cols = remedy_columns([record], catalogue.cards.names)
@@ -167,27 +168,44 @@ def test_the_remedy_table_s_band_is_the_rating_band_not_power_curve_toml():
     assert "halfway" in explain("band_low")
 
 
+def _petal(status: str, rating: float, low: float, high: float) -> dict:
+    """Petal Storm Girl (Silver, band [-0.349, -0.241]) whose nearest change, speed 5 → 8 (133
+    replayed games), rates ``rating`` [``low``, ``high``]: the record remedy_records makes."""
+    from types import SimpleNamespace
+
+    check = Check(0, Candidate("speed", 5, 8, 51.1, 54.9), rating, low, high, 0.03, 133)
+    remedy = Remedy(0, 1, status, check, (check,), 40, -0.349, -0.241, -0.555, -0.7, -0.41,
+                    None, None, 2144)
+    catalogue = SimpleNamespace(cards=SimpleNamespace(names=["Petal Storm Girl"],
+                                                      rarity=np.array([1])),
+                                rules=_catalogue().rules)
+    (record,) = remedy_records([remedy], catalogue, POWER_BANDS)
+    return record
+
+
 def test_short_and_overshoots_are_claimed_only_when_the_interval_shows_them(capsys):
     """`bwlab rarity --remedy` on the shipped cards: Petal Storm Girl's nearest change (speed 5
     → 8, 133 replayed games) rates -0.373 [-0.714, -0.033] against the band [-0.349, -0.241].
     Its rating is below the band, its interval reaches far into it: "even the largest allowed
     change stays outside the band" (docs: "short (no allowed change reaches it: more steps, or
-    a new rarity)") is not what the simulation showed, so the line says it is by the ratings
-    only. An interval wholly outside the band keeps the plain verdict."""
-    base = dict(card="Petal Storm Girl", rarity="Silver", direction="buff", status="short",
-                change="speed 5 → 8", power_before=51.1, power_after=54.9, power_delta=3.9,
-                power_band_low=47.0, power_band_high=64.0, power_in_band=True,
-                rating_before=-0.555, rating_after=-0.373, rating_after_low=-0.714,
-                rating_after_high=-0.033, band_low=-0.349, band_high=-0.241, replays_needed=None,
-                games_per_check=133, checks_run=12, win_change=0.03, card_games=2144)
-    text = _text(capsys, [_record(**base)])
+    a new rarity)") is not what the simulation showed, so the record says it is by the ratings
+    only (by_ratings_only, in the CSVs and the report too) and so does the line. An interval
+    wholly outside the band keeps the plain verdict."""
+    record = _petal("short", -0.373, -0.714, -0.033)
+    assert record["by_ratings_only"]
+    text = _text(capsys, [record])
     assert "stays outside the band" not in text
     assert "short by the ratings only" in text and "falling short is not shown" in text
-    text = _text(capsys, [_record(**{**base, "rating_after_high": -0.36})])
-    assert "short: even the largest allowed change stays outside the band" in text
-    over = {**base, "status": "overshoots", "rating_after": -0.2, "rating_after_low": -0.3,
-            "rating_after_high": -0.1}
-    text = _text(capsys, [_record(**over)])
+    record = _petal("short", -0.373, -0.714, -0.36)
+    assert not record["by_ratings_only"]
+    assert "short: even the largest allowed change stays outside the band" in _text(capsys,
+                                                                                    [record])
+    record = _petal("overshoots", -0.2, -0.3, -0.1)
+    assert record["by_ratings_only"]
+    text = _text(capsys, [record])
     assert "overshoots by the ratings only" in text and "jumps past it; nearest" not in text
-    text = _text(capsys, [_record(**{**over, "rating_after_low": -0.23})])
-    assert "overshoots: every change that reaches the band jumps past it" in text
+    record = _petal("overshoots", -0.2, -0.23, -0.1)
+    assert not record["by_ratings_only"]
+    assert "overshoots: every change that reaches the band jumps past it" in _text(capsys,
+                                                                                   [record])
+    assert not _petal("lands", -0.3, -0.34, -0.25)["by_ratings_only"]

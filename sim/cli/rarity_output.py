@@ -335,7 +335,7 @@ def echo_remedies(fixes: list[dict], budget: int, asked: list[tuple[str, str]]) 
                    "reaches the band jumps past it; nearest shown",
                    "short": "short: even the largest allowed change stays outside the band; "
                    "nearest shown"}[f["status"]]
-        if f["status"] in ("overshoots", "short") and _interval_meets_band(f):
+        if f.get("by_ratings_only"):
             verdict = NOT_SHOWN[f["status"]]
         click.echo(f"      rating {f['rating_before']:+.3f} → {f['rating_after']:+.3f} "
                    f"[{f['rating_after_low']:+.3f}, {f['rating_after_high']:+.3f}] vs band {band}: "
@@ -373,12 +373,6 @@ def _unsettled(f: dict) -> str:
                        f"together: run the study with more --games")
     return head + (f"about {needed:,} replayed games per check would settle it "
                    f"(raise --remedy-games in proportion)")
-
-
-def _interval_meets_band(f: dict) -> bool:
-    """Whether the remedy's shown interval overlaps the band at all (None: an open end)."""
-    return (f["band_low"] is None or f["band_low"] <= f["rating_after_high"]) and (
-        f["band_high"] is None or f["rating_after_low"] <= f["band_high"])
 
 
 def _interval_inside(f: dict) -> bool:

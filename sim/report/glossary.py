@@ -79,6 +79,8 @@ COLUMNS = {
     "rating_after_high": "Upper end of the 95 % interval of rating_after.",
     "status": "lands: inside the band; unsettled: the interval is not yet; overshoots / short: "
               "no allowed step lands it.",
+    "by_ratings_only": "True when overshoots / short is read from the ratings while the nearest "
+                       "change's interval still reaches into the band: not shown by the games.",
     "games_replayed": "Games replayed with the change to check it.",
     "remedy": "Remedy search result.",
     # rulings

@@ -181,14 +181,16 @@ def _remedies(page, catalogue, exp, seat_cards, winner, st, curve, remedy_games)
                          columns=["card", "rarity", "direction", "change", "power_delta",
                                   "power_after", "power_in_band", "rating_before", "rating_after", "rating_after_low",
                                   "rating_after_high", "band_low", "band_high", "status",
-                                  "games_replayed"])
+                                  "by_ratings_only", "games_replayed"])
     page.heading("Remedies for the outliers", "remedies")
     page.text(f"For each outlier, the smallest single-stat change (ranked by how much it moves the "
               f"power score; steps from [remedy] in {POWER_CURVE_FILE}) whose replayed games — "
               f"same seeds, at most {remedy_games} per outlier — put its rating's whole 95 % "
               f"interval inside its rarity's band, and again on the card's next games (status "
               f"lands; the rating columns are that confirmation's); unsettled: inside but not "
-              f"yet sure; overshoots / short show the nearest change checked. A change whose "
+              f"yet sure; overshoots / short show the nearest change checked, and "
+              f"by_ratings_only True says its interval still reaches into the band (the games "
+              f"have not shown it; more games could). A change whose "
               f"power_in_band is False takes the card's stats out of its rarity's power band: "
               f"the power curve misjudges this card (often its ability), so consider a new "
               f"rarity or a different ability instead.")

@@ -192,6 +192,11 @@ def _replayer(arena, cards, c, cands, seat_cards, winner, boards, beta, se0, z, 
     return replay
 
 
+def _meets(low: float, high: float, band_low: float, band_high: float) -> bool:
+    """Whether the interval [low, high] overlaps the band (its open ends infinite)."""
+    return band_low <= high and low <= band_high
+
+
 def _finite(x: float) -> float | None:
     return float(x) if np.isfinite(x) else None
 
@@ -229,6 +234,10 @@ def remedy_records(found: list[Remedy], catalogue, power_bands: np.ndarray) -> l
                "replays_needed": r.replays_needed, "card_games": r.card_games}
         row["power_in_band"] = (p is not None and row["power_band_low"] <= row["power_after"]
                                 <= row["power_band_high"])
+        # overshoots / short read from the checks' ratings while the nearest check's interval
+        # still reaches into the band: the games have not shown it (docs/power-curve.md)
+        row["by_ratings_only"] = bool(r.status in (OVERSHOOTS, SHORT) and p is not None
+                                      and _meets(shown.low, shown.high, r.band_low, r.band_high))
         row["checks"] = [{"change": c.candidate.change, "power_delta": c.candidate.power_delta,
                           "rating": c.rating, "low": c.low, "high": c.high,
                           "win_change": c.win_change, "games": c.games} for c in r.checks]

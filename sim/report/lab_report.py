@@ -179,9 +179,9 @@ def _remedies(page, catalogue, exp, seat_cards, winner, st, curve, remedy_games)
     found = remedies(catalogue, exp, seat_cards, winner, st, curve.remedy, remedy_games)
     fixes = pd.DataFrame(remedy_records(found, catalogue, curve.bands),
                          columns=["card", "rarity", "direction", "change", "power_delta",
-                                  "power_after", "power_in_band", "rating_before", "rating_after", "rating_after_low",
-                                  "rating_after_high", "band_low", "band_high", "status",
-                                  "by_ratings_only", "games_replayed"])
+                                  "power_after", "power_in_band", "rating_before", "rating_after",
+                                  "rating_after_low", "rating_after_high", "band_low",
+                                  "band_high", "status", "by_ratings_only", "games_replayed"])
     page.heading("Remedies for the outliers", "remedies")
     page.text(f"For each outlier, the smallest single-stat change (ranked by how much it moves the "
               f"power score; steps from [remedy] in {POWER_CURVE_FILE}) whose replayed games — "

@@ -81,8 +81,8 @@ def _threats(st, S, c):
     # decision writes the same values), an array per coordinate in it (the loop vectorises)
     buf = st.decision.threat
     enemy_r = buf[:m]
-    enemy_c = buf[m:2 * m]
-    cpu = buf[2 * m:].reshape((m, THREAT_COLS))
+    enemy_c = buf[m:]
+    cpu = st.decision.threat_cpu
     ne = 0
     nc = 0
     for e in range(m):

@@ -30,9 +30,11 @@ read it there, by name:
 - ``rays``: the sight search's origin stack (``sight._rays_into``; a search that needs more
   rows than it has, an unusually long range through many portals, takes fresh ones);
 - ``interactable``: the function row of the interactable it can use this decision (-1: none);
-- ``threat``: scratch for greedy's threat arrays (``position_values._threats``: an enemy's row
-  and column, then a CPU's row of THREAT_COLS per entity), rewritten by each call; within one
-  decision every call writes the same values;
+- ``threat``: scratch for greedy's enemy arrays (``position_values._threats``: the enemies'
+  rows, then their columns, one number each per entity); ``threat_cpu``: the attacking CPUs'
+  rows of THREAT_COLS, a row per entity (a table of its own: a 2-D view of a flat buffer costs a
+  call into Numba's reshape helper at every decision); both rewritten by each call, and within
+  one decision every call writes the same values;
 - ``pos_base``: greedy's per-position base score (``position_values._pos_base``, one per grid
   position), the same way: every call of one decision writes the same values;
 - ``walk``: greedy's position score per entry of ``reached`` (``greedy._best_position``).
@@ -57,12 +59,12 @@ from sim.engine.state.borrow import borrowed
 from sim.engine.state.view import ViewedStructRef
 
 DECISION_FIELDS = ("reach_cost", "reached", "n_reached", "reach_from", "reach_speed", "reach_rev",
-                   "sight", "rays", "interactable", "threat", "pos_base", "walk",
+                   "sight", "rays", "interactable", "threat", "threat_cpu", "pos_base", "walk",
                    "sight_keys", "sight_list", "sight_rev", "sight_gen", "sight_top", "sight_at",
                    "sight_off", "sight_len")
 # the fields a policy may write: its own scratch, read by nothing else (the rest is _legal's
 # output, which _apply and the policies read; tests/test_policy_conformance.py)
-POLICY_SCRATCH = ("threat", "pos_base", "walk")
+POLICY_SCRATCH = ("threat", "threat_cpu", "pos_base", "walk")
 # the sight searches the ``rays`` buffer holds without taking fresh rows: a range of up to
 # RAYS_RANGE through up to RAYS_PIECES portal pieces (sight.stack_cap); not a game rule, only
 # the size of a buffer (a longer search is still exact)
@@ -91,6 +93,7 @@ def _copy(decision):
                         decision.n_reached, decision.reach_from, decision.reach_speed,
                         decision.reach_rev, decision.sight.copy(), decision.rays.copy(),
                         decision.interactable, decision.threat.copy(),
+                        decision.threat_cpu.copy(),
                         decision.pos_base.copy(), decision.walk.copy(),
                         decision.sight_keys.copy(), decision.sight_list.copy(),
                         decision.sight_rev, decision.sight_gen, decision.sight_top,
@@ -106,9 +109,11 @@ class Decision(structref.StructRefProxy):
 @njit
 def _decision_fields(decision):
     """The fields for Python: the owned arrays (state/borrow.py) and the scalars."""
-    reach_cost, reached, sight, rays, threat, pos_base, walk, keys, listed = decision.owners
+    reach_cost, reached, sight, rays, threat, threat_cpu, pos_base, walk, keys, listed = (
+        decision.owners)
     return (reach_cost, reached, decision.n_reached, decision.reach_from, decision.reach_speed,
-            decision.reach_rev, sight, rays, decision.interactable, threat, pos_base, walk,
+            decision.reach_rev, sight, rays, decision.interactable, threat, threat_cpu, pos_base,
+            walk,
             keys, listed, decision.sight_rev, decision.sight_gen, decision.sight_top,
             decision.sight_at, decision.sight_off, decision.sight_len)
 
@@ -120,13 +125,15 @@ if numba.config.DISABLE_JIT:
         copy = _copy
 
         def __init__(self, reach_cost, reached, n_reached, reach_from, reach_speed, reach_rev,
-                     sight, rays, interactable, threat, pos_base, walk, sight_keys, sight_list,
+                     sight, rays, interactable, threat, threat_cpu, pos_base, walk, sight_keys,
+                     sight_list,
                      sight_rev, sight_gen, sight_top, sight_at, sight_off, sight_len,
                      owners=None):
             self.reach_cost, self.reached, self.n_reached = reach_cost, reached, n_reached
             self.reach_from, self.reach_speed, self.reach_rev = reach_from, reach_speed, reach_rev
             self.sight, self.rays = sight, rays
             self.interactable, self.threat = interactable, threat
+            self.threat_cpu = threat_cpu
             self.pos_base, self.walk = pos_base, walk
             self.sight_keys, self.sight_list = sight_keys, sight_list
             self.sight_rev, self.sight_gen, self.sight_top = sight_rev, sight_gen, sight_top
@@ -151,7 +158,8 @@ def new_decision(spaces, entities, n_reached, interactable):
                         n_reached, -1, 0, 0, np.empty(spaces, np.int32),
                         np.empty((rays_rows(stack_cap(RAYS_RANGE, RAYS_PIECES)), WORK_COLS),
                                  np.int64),
-                        interactable, np.empty((2 + THREAT_COLS) * entities, np.int64),
+                        interactable, np.empty(2 * entities, np.int64),
+                        np.empty((entities, THREAT_COLS), np.int64),
                         np.empty(GRID * GRID), np.empty(reached),
                         np.full((spaces, KEY_COLS), -1, np.int64),
                         np.empty((SIGHT_LISTS * spaces, LISTED_COLS), np.int32), -1, 0, 0, -1, 0,
@@ -160,13 +168,16 @@ def new_decision(spaces, entities, n_reached, interactable):
 
 @njit
 def _decision_of(reach_cost, reached, n_reached, reach_from, reach_speed, reach_rev, sight, rays,
-                 interactable, threat, pos_base, walk, sight_keys, sight_list, sight_rev,
+                 interactable, threat, threat_cpu, pos_base, walk, sight_keys, sight_list,
+                 sight_rev,
                  sight_gen, sight_top, sight_at, sight_off, sight_len):
     """The Decision of these arrays: borrowed in the fields, owned in ``owners``."""
     return Decision(borrowed(reach_cost), borrowed(reached), n_reached, reach_from, reach_speed,
                     reach_rev, borrowed(sight),
-                    borrowed(rays), interactable, borrowed(threat), borrowed(pos_base),
+                    borrowed(rays), interactable, borrowed(threat), borrowed(threat_cpu),
+                    borrowed(pos_base),
                     borrowed(walk), borrowed(sight_keys), borrowed(sight_list), sight_rev,
                     sight_gen, sight_top, sight_at, sight_off, sight_len,
-                    (reach_cost, reached, sight, rays, threat, pos_base, walk, sight_keys,
+                    (reach_cost, reached, sight, rays, threat, threat_cpu, pos_base, walk,
+                     sight_keys,
                      sight_list))

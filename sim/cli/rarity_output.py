@@ -298,8 +298,8 @@ NOT_SHOWN = {
                   "--games, could tell); nearest shown",
 }
 
-REMEDY_COLUMNS = ("status", "change", "power_delta", "power_in_band", "rating_after", "rating_after_low",
-                  "rating_after_high", "games_replayed")
+REMEDY_COLUMNS = ("status", "by_ratings_only", "change", "power_delta", "power_in_band",
+                  "rating_after", "rating_after_low", "rating_after_high", "games_replayed")
 
 
 def remedy_columns(fixes: list[dict], names) -> dict:

@@ -309,4 +309,25 @@ def test_a_missing_ratings_experiment_is_named_where_arena_budget_sets_it(capsys
     assert err.strip() == (f"error: {path}:{line}: levels.experiment: no experiment file "
                            f"{tmp_path / 'experiments' / 'nope.toml'} (a path relative to the "
                            f"card folder's parent: copy experiments/ beside a copied card "
-                           f"folder, or give an absolute path)")
+                           f"folder, give an absolute path, or name one with "
+                           f"--levels-experiment)")
+
+
+def test_levels_experiment_names_the_pool_experiment_for_a_copied_card_folder(capsys, tmp_path):
+    """A designer copies cards/ elsewhere to try a change; arena_budget.toml's [levels]
+    experiment is relative to the card folder's parent, so the copy has none beside it (the
+    stop-60 designer audit). --levels-experiment names one: the Power Levels come from its games;
+    a missing one is one line naming the flag, exit 2, nothing written."""
+    cards = Path(shutil.copytree(ROOT / "cards", tmp_path / "cards"))
+    out = tmp_path / "levels.csv"
+    code, _, err = run(capsys, "power-levels", "--cards", cards, "--games", "64", "--out", out)
+    assert code == 2 and "levels.experiment" in err and not out.exists()
+    missing = tmp_path / "nope.toml"
+    code, text, err = run(capsys, "power-levels", "--cards", cards, "--games", "64", "--out", out,
+                          "--levels-experiment", missing)
+    assert code == 2 and text == "" and not out.exists()
+    assert err.strip() == (f"error: {missing}: --levels-experiment: no experiment file here "
+                           f"(missing, or not a file)")
+    code, text, _ = run(capsys, "power-levels", "--cards", cards, "--games", "64", "--out", out,
+                        "--levels-experiment", ROOT / "experiments" / "rarity.toml")
+    assert code == 0 and "from 64 games of rarity.toml" in text and out.exists()

@@ -38,10 +38,14 @@ class ArenaBudget:
     tolerance: float
     seed: int
     path: str = ""
+    experiment_flag: str = ""    # the flag that named ``experiment`` ("": the file's [levels])
 
 
-def load_arena_budget(root: Path, problems: Problems | None = None) -> ArenaBudget:
-    """Parse and check ``root/arena_budget.toml``; raises InputError listing every problem."""
+def load_arena_budget(root: Path, problems: Problems | None = None,
+                      experiment_file: Path | None = None) -> ArenaBudget:
+    """Parse and check ``root/arena_budget.toml``; raises InputError listing every problem.
+    ``experiment_file`` (``--levels-experiment``) replaces the file's [levels] experiment: a card
+    folder copied elsewhere to try a change has no experiments/ beside it."""
     path = Path(root) / ARENA_BUDGET_FILE
     doc = TomlDoc.load_or_raise(path, problems)
     own = doc.problems
@@ -85,9 +89,11 @@ def load_arena_budget(root: Path, problems: Problems | None = None) -> ArenaBudg
     seed = doc.get(V + ("seed",), int, lo=0, hi=2**63 - 1, fallback=0)
     own.raise_if_any()
     total = sum(shares)
-    return ArenaBudget(exp_path, games, rule, tuple(s / total for s in shares), tuple(thresholds),
-                       budget, tuple(int(o) - 1 for o in order), enforce, sets, set_games,
-                       float(built), float(tolerance), seed, str(path))
+    return ArenaBudget(exp_path if experiment_file is None else Path(experiment_file), games, rule,
+                       tuple(s / total for s in shares), tuple(thresholds), budget,
+                       tuple(int(o) - 1 for o in order), enforce, sets, set_games, float(built),
+                       float(tolerance), seed, str(path),
+                       "" if experiment_file is None else "--levels-experiment")
 
 
 def _numbers(doc: TomlDoc, key: tuple, n: int, what: str) -> tuple[float, ...] | None:

@@ -188,6 +188,17 @@ class InputFile(click.Path):
 
 
 IN_FILE = InputFile()
+
+
+def levels_experiment_option(f):
+    """``--levels-experiment FILE``: the pool experiment behind the Power Levels, in place of
+    cards/arena_budget.toml's [levels] experiment (a path relative to the card folder's parent,
+    so a card folder copied elsewhere to try a change found none: the stop-60 designer audit)."""
+    return click.option("--levels-experiment", "levels_file", type=IN_FILE, default=None,
+                        help="Pool experiment whose games fit the Power Levels (default: "
+                             "[levels] experiment of arena_budget.toml, beside the card "
+                             "folder's parent): for a card folder copied without "
+                             "experiments/.")(f)
 OUT_FILE = OutputPath(folder=False)
 OUT_FOLDER = OutputPath(folder=True)
 OUT_FILE_IN_NEW_FOLDER = OutputPath(new_folder=True)

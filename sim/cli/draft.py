@@ -10,7 +10,7 @@ from sim.runner.limits import MAX_GAMES
 
 from ._json import json_text
 from ._numbers import counted
-from ._paths import IN_FILE, cards_option
+from ._paths import IN_FILE, cards_option, levels_experiment_option
 
 
 @click.command()
@@ -39,8 +39,9 @@ from ._paths import IN_FILE, cards_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="table: for reading; json: for scripts, on stdout only.")
 @cards_option()
+@levels_experiment_option
 def draft(pool_file, random_n, seed, games, policy, alternating, level_games, team_budget,
-          proposals, fmt, cards):
+          proposals, fmt, cards, levels_file):
     """Split 20 cards into the four fairest teams, confirmed by simulation; compare with a snake
     draft and Arena's alternating draft."""
     import numpy as np
@@ -74,7 +75,7 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
         from sim.catalogue.arena_budget import load_arena_budget
         from sim.runner.budget import levels_experiment, power_levels
 
-        spec = load_arena_budget(catalogue.root)
+        spec = load_arena_budget(catalogue.root, experiment_file=levels_file)
         pool_exp = levels_experiment(catalogue, spec, policy, level_games)
     ready_to_play((), catalogue.root)  # every input checked: now the compile and the games
     if pool_exp is not None:

@@ -10,7 +10,7 @@ from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._numbers import FiniteFloatRange, counted
 from ._json import json_text
-from ._paths import IN_FILE, cards_option
+from ._paths import IN_FILE, cards_option, levels_experiment_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 
@@ -62,9 +62,10 @@ def _given(name: str) -> bool:
                    "unfair under another); exit 3 then, and when some player has not settled. "
                    "The first is the main report's player; replaces --policy.")
 @cards_option()
+@levels_experiment_option
 def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, boards, fmt,
              suggest_k, proposals, rating_games, rating_experiment, team_budget, level_games,
-             players, cards):
+             players, cards, levels_file):
     """Is this game fair? Duplicate play of the four teams in TEAMS_FILE, settled sequentially.
 
     Exit code: 0 fair, 1 unfair, 3 inconclusive (2: bad input), so a script can gate on it."""
@@ -82,7 +83,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     catalogue = load_catalogue(cards)
     teams = load_team_file(teams_file, catalogue.cards)
     levels = _other_inputs(catalogue, policy, suggest_k, rating_experiment, team_budget,
-                           level_games)
+                           level_games, levels_file)
     report = check_fairness(catalogue, teams, policy=policy, seed=seed, max_games=games,
                             round_games=round_games, boards=boards, tolerance=tolerance)
     v = report.verdict
@@ -279,10 +280,12 @@ def _range(trial: dict) -> str:
     return f"{100 * lo:.1f}–{100 * hi:.1f} %"
 
 
-def _other_inputs(catalogue, policy, suggest_k, rating_experiment, team_budget, level_games):
+def _other_inputs(catalogue, policy, suggest_k, rating_experiment, team_budget, level_games,
+                  levels_file=None):
     """Read every other input before the compile and any game, then compile if need be: the
     pool experiment of --suggest, and for --team-budget ``arena_budget.toml`` with the pool
-    experiment it names (a missing one was found after the whole fairness check). Returns
+    experiment it names, or ``--levels-experiment`` (a missing one was found after the whole
+    fairness check). Returns
     (spec, experiment) of the levels, or None without --team-budget."""
     from ._engine import ready_to_play
 
@@ -293,7 +296,7 @@ def _other_inputs(catalogue, policy, suggest_k, rating_experiment, team_budget, 
         from sim.catalogue.arena_budget import load_arena_budget
         from sim.runner.budget import levels_experiment
 
-        spec = load_arena_budget(catalogue.root)
+        spec = load_arena_budget(catalogue.root, experiment_file=levels_file)
         levels = spec, levels_experiment(catalogue, spec, policy, level_games)
     ready_to_play((), catalogue.root)  # every input checked: now the compile and the games
     return levels

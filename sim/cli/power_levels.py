@@ -17,7 +17,7 @@ import click
 from sim.runner.limits import MAX_GAMES
 
 from ._json import json_text
-from ._paths import OUT_FILE_IN_NEW_FOLDER, cards_option
+from ._paths import OUT_FILE_IN_NEW_FOLDER, cards_option, levels_experiment_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
 COLUMNS = ("card", "rarity", "level", "level_low", "level_high", "rating", "rating_low",
@@ -44,7 +44,8 @@ COLUMNS = ("card", "rarity", "level", "level_low", "level_high", "rating", "rati
               help="Budget to validate (default: [budget] team of the file). Not --budget, "
                    "which is the look-ahead's simulations per decision.")
 @cards_option()
-def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
+@levels_experiment_option
+def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards, levels_file):
     """Each card's Power Level 1-4 (Arena's scale) from its rating in simulated play."""
     from sim.catalogue.arena_budget import load_arena_budget
     from sim.catalogue.loader import load_catalogue
@@ -55,7 +56,7 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards):
     _check_flags(sets, team_budget)
     policy = policy_label(policy, budget)
     catalogue = load_catalogue(cards)
-    spec = load_arena_budget(catalogue.root)
+    spec = load_arena_budget(catalogue.root, experiment_file=levels_file)
     exp = levels_experiment(catalogue, spec, policy, games, games_flag="--games")
     ready_to_play({"--out": out}, catalogue.root)  # all inputs read: --out is none of them
     table = fit_levels(catalogue, spec, policy, games, exp=exp)

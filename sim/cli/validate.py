@@ -154,7 +154,7 @@ def _levels_experiment(problems, catalogue, spec) -> list[str]:
         return [f"{ARENA_BUDGET_FILE}{'' if line is None else f':{line}'}: levels.experiment: "
                 f"no experiment file {spec.experiment} "
                 f"(relative to the card folder's parent): power-levels, draft and fairness "
-                f"--team-budget refuse this folder"]
+                f"--team-budget refuse this folder unless --levels-experiment names one"]
     _gather(problems, levels_experiment, catalogue, spec, None)
     return []
 

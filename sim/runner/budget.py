@@ -71,12 +71,16 @@ def levels_experiment(catalogue, spec, policy: str | None = "greedy",
     from .experiment import load_experiment, with_policy
 
     games = spec.games if games is None else games
+    if spec.experiment_flag and not Path(spec.experiment).is_file():
+        raise InputError([Problem(str(spec.experiment), None, spec.experiment_flag,
+                                  "no experiment file here (missing, or not a file)")])
     if not Path(spec.experiment).is_file():  # named where it is set, not only as a lost path
         raise InputError([Problem(spec.path or "arena_budget.toml", experiment_line(spec.path),
                                   "levels.experiment",
                                   f"no experiment file {spec.experiment} (a path relative to "
                                   f"the card folder's parent: copy experiments/ beside a copied "
-                                  f"card folder, or give an absolute path)")])
+                                  f"card folder, give an absolute path, or name one with "
+                                  f"--levels-experiment)")])
     exp = load_experiment(spec.experiment, catalogue.cards, tuple(POLICY_IDS), games=games,
                           games_flag=games_flag)
     return with_policy(exp, policy)

@@ -112,8 +112,9 @@ def _cpus_near(cpu, spaces):
     rows does not matter (each CPU in danger subtracts the same weight)."""
     r0, r1, c0, c1 = SPAN, -1, SPAN, -1
     for i in range(spaces.shape[0]):
-        r = spaces[i] // SPAN
-        col = spaces[i] % SPAN
+        u = np.uint64(spaces[i])  # never negative (as in _position_scores)
+        r = np.int64(u // np.uint64(SPAN))
+        col = np.int64(u % np.uint64(SPAN))
         r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, col), max(c1, col)
     near = 0
     for k in range(cpu.shape[0]):
@@ -153,10 +154,13 @@ def _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, masked, enemy
         if masked and not mask[move + s]:
             out[i] = -np.inf
             continue
-        p = tile_pos[s]
+        # a space is never negative: unsigned, its index and its row and column need no
+        # negative-number fix-ups (Python's floor division)
+        u = np.uint64(s)
+        p = tile_pos[u]
         score = pos_base[p] if p >= 0 else 0.0
-        r = s // SPAN
-        col = s % SPAN
+        r = np.int64(u // np.uint64(SPAN))
+        col = np.int64(u % np.uint64(SPAN))
         for k in range(n_cpu):
             if p == cpu[k, THREAT_HOME] or (max(abs(r - cpu[k, THREAT_ROW]),
                                                 abs(col - cpu[k, THREAT_COL]))

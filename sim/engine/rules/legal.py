@@ -21,6 +21,8 @@ policies and ``turn._apply`` read; the attack entries of the mask are its sight.
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim._jit import njit
 
 from sim.engine.state import fields as L
@@ -120,8 +122,9 @@ def _legal_moves(st, S, c, mask, move):
     cost = st.decision.reach_cost
     for i in range(touched):
         s = queue[i]
-        if cost[s] > 0 and not mask[move + s]:  # a portal twin costs 0: not a move
-            mask[move + s] = True
+        # a queued space is never negative: unsigned indices spare the negative-index fix-ups
+        if cost[np.uint64(s)] > 0 and not mask[np.uint64(move + s)]:  # a portal twin costs 0
+            mask[np.uint64(move + s)] = True
             count += 1
     return count
 

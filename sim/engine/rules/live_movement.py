@@ -64,7 +64,9 @@ def _reach_from(st, S, start, speed):
     tail = 1
     cap = q.shape[0] - 9
     while head < tail:
-        s = q[head]
+        # a queued space is never negative: indexing with it unsigned spares Numba's
+        # negative-index fix-up (three instructions an array read, docs/performance.md)
+        s = np.uint64(q[head])
         head += 1
         c = cost[s]
         t = twin[s]

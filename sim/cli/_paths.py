@@ -188,6 +188,9 @@ class InputFile(click.Path):
 
 
 IN_FILE = InputFile()
+OUT_FILE = OutputPath(folder=False)
+OUT_FOLDER = OutputPath(folder=True)
+OUT_FILE_IN_NEW_FOLDER = OutputPath(new_folder=True)
 
 
 def levels_experiment_option(f):
@@ -199,9 +202,6 @@ def levels_experiment_option(f):
                              "[levels] experiment of arena_budget.toml, beside the card "
                              "folder's parent): for a card folder copied without "
                              "experiments/.")(f)
-OUT_FILE = OutputPath(folder=False)
-OUT_FOLDER = OutputPath(folder=True)
-OUT_FILE_IN_NEW_FOLDER = OutputPath(new_folder=True)
 
 
 def check_output_file(path: Path, option: str) -> None:

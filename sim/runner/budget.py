@@ -71,10 +71,10 @@ def levels_experiment(catalogue, spec, policy: str | None = "greedy",
     from .experiment import load_experiment, with_policy
 
     games = spec.games if games is None else games
-    if spec.experiment_flag and not Path(spec.experiment).is_file():
+    if spec.experiment_flag and not Path(spec.experiment).is_file():  # named by the flag
         raise InputError([Problem(str(spec.experiment), None, spec.experiment_flag,
                                   "no experiment file here (missing, or not a file)")])
-    if not Path(spec.experiment).is_file():  # named where it is set, not only as a lost path
+    if not Path(spec.experiment).is_file():  # named where the file sets it, not only as a path
         raise InputError([Problem(spec.path or "arena_budget.toml", experiment_line(spec.path),
                                   "levels.experiment",
                                   f"no experiment file {spec.experiment} (a path relative to "

@@ -140,7 +140,7 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
     from a Ctrl-C."""
     from sim.catalogue.loader import load_catalogue
     from sim.runner.parallel import run_experiment
-    from sim.runner.summary import summarise
+    from sim.runner.summary import RunTotals, summarise
 
     from .terminate import exit_status, terminated_as_interrupt
 
@@ -150,15 +150,17 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
     already = len(store.done())
     if resume and not already:  # a mistyped --out would otherwise restart a run silently
         click.echo(f"note: --resume: no batch of this run in {out}; starting it", err=True)
+    totals = RunTotals()  # each batch counted as it is stored: the summary reads back the rest
     try:
         with terminated_as_interrupt():
             played = run_experiment(exp, experiment, games, cards_root, store, jobs=jobs,
-                                    client=client, progress=not no_progress, policies=policies)
+                                    client=client, progress=not no_progress, policies=policies,
+                                    totals=totals)
     except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (terminate.Terminated)
         click.echo(f"\ninterrupted: {len(store.done())} of {exp.n_batches} batches stored in "
                    f"{out}; run again with --resume to finish", err=True)
         raise click.exceptions.Exit(exit_status(stop)) from None
-    summary = summarise(store, load_catalogue(cards_root).cards.names)
+    summary = summarise(store, load_catalogue(cards_root).cards.names, totals)
     store.finish(summary)
     click.echo(f"{exp.name}: {summary['games']} games in {exp.n_batches} batches "
                f"({already} already stored, {played} played now) -> {out}")

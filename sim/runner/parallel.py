@@ -106,10 +106,12 @@ def _ssl_reason(exc: ssl.SSLError) -> str:
 
 def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_root: Path,
                    store: RunStore, *, jobs: int | None = None, client=None,
-                   progress: bool = True, policies: tuple[str, ...] | None = None) -> int:
+                   progress: bool = True, policies: tuple[str, ...] | None = None,
+                   totals=None) -> int:
     """Play every batch not yet in ``store``; returns the number of batches played now.
     ``client`` is a Dask client (:func:`connect`), else loky processes; ``policies`` replaces
-    the experiment file's (``--policy``/``--budget``)."""
+    the experiment file's (``--policy``/``--budget``); ``totals`` (summary.RunTotals) counts
+    each batch as it is stored."""
     todo = sorted(set(range(exp.n_batches)) - store.done())
     if not todo:
         return 0
@@ -129,7 +131,9 @@ def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_roo
             # stored: a misbehaving or misconfigured worker adds no row (sim.runner.results)
             b, columns, seconds = check_result(result, exp, store.digest, wanted, worker)
             wanted.discard(b)
-            store.write_batch(b, columns, seconds)
+            table = store.write_batch(b, columns, seconds)
+            if totals is not None:
+                totals.add(b, table)
             received += len(columns["game"])
             # a batch played in this process (one job: joblib runs it here) counted itself
             line.advance(received - counted.done)

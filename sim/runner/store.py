@@ -287,8 +287,9 @@ class RunStore:
             for path in self.out.glob(pattern):
                 path.unlink(missing_ok=True)
 
-    def write_batch(self, b: int, columns: dict, seconds: float) -> None:
-        """Store batch ``b`` atomically, stamped with this run's digest, then the manifest."""
+    def write_batch(self, b: int, columns: dict, seconds: float):
+        """Store batch ``b`` atomically, stamped with this run's digest, then the manifest; the
+        Arrow table stored (the run's summary counts it: summary.RunTotals)."""
         table = pa.table(columns)
         table = table.replace_schema_metadata({
             **(table.schema.metadata or {}), DIGEST_KEY: self.digest.encode(),
@@ -298,6 +299,7 @@ class RunStore:
         self.stored[b] = {"games": table.num_rows, "seconds": round(seconds, 4)}
         if time.monotonic() - self.saved_at >= MANIFEST_EVERY:
             self._save()
+        return table
 
     def write_cards(self, totals, columns, names=None) -> None:
         """``cards.csv``: the streaming per-card totals of the stored games, through a CSV writer
@@ -332,10 +334,11 @@ class RunStore:
         write_text(self.out / MANIFEST, json.dumps(self.manifest, indent=2, sort_keys=True))
         self.saved_at = time.monotonic()
 
-    def batches(self):
-        """Stored batches one at a time, in order (streaming: memory does not grow with games).
-        A batch damaged after it was checked is an InputError naming it, not a traceback."""
-        for b in sorted(self.stored):
+    def batches(self, skip=frozenset()):
+        """Stored batches one at a time, in order (streaming: memory does not grow with games),
+        but those in ``skip``. A batch damaged after it was checked is an InputError naming it,
+        not a traceback."""
+        for b in sorted(set(self.stored) - set(skip)):
             path = self.batch_path(b)
             try:
                 table = pq.read_table(path, page_checksum_verification=True)

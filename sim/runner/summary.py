@@ -46,31 +46,83 @@ def card_totals(table) -> np.ndarray:
     return out
 
 
-def summarise(store: RunStore, card_names=None) -> dict:
-    """Games, each experiment team's win rate, outcome counts, mean rotations, and per-card totals
-    — in one pass over the stored batches, keeping only running totals."""
-    games = 0
-    wins = np.zeros(4, np.int64)
-    outcomes: Counter = Counter()
-    rotations = 0
-    cards = np.zeros((0, len(CARD_STATS)), np.int64)
-    apocalypses: dict[int, dict] = {}
-    per_game: dict[str, list] = {k: [] for k in BALANCE_COLUMNS}
-    for _, table in store.batches():
+class RunTotals:
+    """The running totals of a run's batches, added one batch at a time in any order.
+
+    Why: ``bwlab run`` hands each batch it stores to :meth:`add` as it arrives, so the summary at
+    the end reads back only the batches stored before (a resumed run's): reading a
+    1,000,000-game run's 1,000 batches again took about 3 of the 6 seconds its summary took,
+    with one core idle. Sums do not depend on the order batches arrive in; what does (the
+    per-game columns of the balance metrics, the order an Apocalypse's endings are first met
+    in) is kept per batch and put together in batch order, so the summary is the one a pass
+    over the stored batches gives (tests/test_run_summary.py)."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.wins = np.zeros(4, np.int64)
+        self.outcomes: Counter = Counter()
+        self.rotations = 0
+        self.cards = np.zeros((0, len(CARD_STATS)), np.int64)
+        self.codes: dict[str, int] = {}  # outcome -> a small code, shared by every batch
+        self.parts: dict[int, tuple[dict, dict]] = {}  # batch -> (balance columns, Apocalypses)
+
+    def add(self, b: int, table) -> None:
+        """Count batch ``b`` (an Arrow table of the lab's batch schema) once."""
+        if b in self.parts:
+            return
+        per_game: dict = {k: [] for k in BALANCE_COLUMNS}
+        per_game["_kinds"] = self.codes
         _keep_balance(per_game, table)
+        apocalypses: dict = {}
         _count_apocalypses(apocalypses, table)
-        cards = _add(cards, card_totals(table))
+        self.parts[b] = (per_game, apocalypses)
+        self.cards = _add(self.cards, card_totals(table))
         winner = table.column("winner_team").to_numpy()
-        games += len(winner)
-        wins += np.bincount(winner[winner >= 0], minlength=4)
-        outcomes.update(table.column("outcome").to_pylist())
-        rotations += int(table.column("rotations").to_numpy().sum())
-    store.write_cards(cards, CARD_STATS, card_names)
-    return {"games": games, "balance": _balance(per_game),
-            "team_win_rate": [float(w) / games if games else 0.0 for w in wins],
-            "outcomes": dict(sorted(outcomes.items())),
-            "mean_rotations": rotations / games if games else 0.0,
-            "apocalypses": {str(a): apocalypses[a] for a in sorted(apocalypses)}}
+        self.games += len(winner)
+        self.wins += np.bincount(winner[winner >= 0], minlength=4)
+        self.outcomes.update(table.column("outcome").to_pylist())
+        self.rotations += int(table.column("rotations").to_numpy().sum())
+
+    def summary(self) -> dict:
+        """Games, each experiment team's win rate, outcome counts, mean rotations, the balance
+        metrics and the Apocalypses, over every batch added."""
+        per_game: dict = {k: [] for k in BALANCE_COLUMNS}
+        per_game["_kinds"] = self.codes
+        apocalypses: dict[int, dict] = {}
+        for b in sorted(self.parts):
+            columns, apocs = self.parts[b]
+            for k, pieces in columns.items():
+                if k != "_kinds":
+                    per_game.setdefault(k, []).extend(pieces)
+            _merge_apocalypses(apocalypses, apocs)
+        games = self.games
+        return {"games": games, "balance": _balance(per_game),
+                "team_win_rate": [float(w) / games if games else 0.0 for w in self.wins],
+                "outcomes": dict(sorted(self.outcomes.items())),
+                "mean_rotations": self.rotations / games if games else 0.0,
+                "apocalypses": {str(a): apocalypses[a] for a in sorted(apocalypses)}}
+
+
+def summarise(store: RunStore, card_names=None, totals: RunTotals | None = None) -> dict:
+    """Games, each experiment team's win rate, outcome counts, mean rotations, and per-card totals
+    of every stored batch, keeping only running totals; ``totals``: the batches already counted
+    (a run's own, as it stored them), so only the others are read."""
+    totals = RunTotals() if totals is None else totals
+    for b, table in store.batches(skip=set(totals.parts)):
+        totals.add(b, table)
+    store.write_cards(totals.cards, CARD_STATS, card_names)
+    return totals.summary()
+
+
+def _merge_apocalypses(into: dict, part: dict) -> None:
+    """Add one batch's :func:`_count_apocalypses` to ``into``: keys in the order a pass over the
+    batches in order meets them."""
+    for a, entry in part.items():
+        total = into.setdefault(a, {"games": 0, "resolved": 0, "outcomes": {}})
+        total["games"] += entry["games"]
+        total["resolved"] += entry["resolved"]
+        for outcome, count in entry["outcomes"].items():
+            total["outcomes"][outcome] = total["outcomes"].get(outcome, 0) + count
 
 
 def _count_apocalypses(into: dict, table) -> None:

@@ -39,3 +39,30 @@ def test_conceal_shows_opponents_the_last_seen_space_and_restores_exactly():
     assert np.array_equal(ent, before)
     assert _conceal(game.st, int(ent.team[c])) == 0  # its own team sees it where it is
     assert np.array_equal(ent, before)
+
+
+def test_no_decision_skips_the_concealment_while_a_row_is_invisible():
+    """``_conceal`` looks for invisible opponents only while ``fields.INVISIBLE_ROWS`` is above
+    0, so that count must never be below the rows whose invisibility holds: at every decision
+    of greedy games in which characters turn invisible, the effect ends, characters die and
+    rows enter play (``_enter`` clears the state uncounted). The games must hold decisions with
+    an invisible row and decisions with none counted (both branches of ``_conceal``); with the
+    count left at 0 where the effect starts (``_set_one``) the first assertion fails."""
+    from sim.ai.play import _choose
+    from sim.engine.rules.legal import _legal
+    from sim.engine.rules.turn import _apply
+    from tests._engine_kit import new_game
+
+    seen = {"invisible": 0, "none counted": 0}
+    for seed in range(12):
+        game = new_game(seed, 3 * seed + 1, log=False)
+        mask = np.zeros(game.n_actions, np.bool_)
+        ent, g = game.st.ent, game.st.game
+        while not game.terminal:
+            hidden = int((ent.invisible != 0).sum())
+            assert g.invisible_rows >= hidden >= 0
+            seen["invisible"] += hidden > 0
+            seen["none counted"] += g.invisible_rows == 0
+            count = _legal(game.st, game.S, mask)
+            _apply(game.st, game.S, _choose(game.st, game.S, mask, count, np.int64(L.GREEDY)))
+    assert seen["invisible"] > 100 and seen["none counted"] > 100, seen

@@ -255,6 +255,7 @@ def _hidden_and_moved(st, foe, elsewhere):
 
     hidden = _clone(st)
     hidden.ent.invisible[foe] = 99 * L.CLOCKS + 1
+    hidden.game.invisible_rows += 1  # as timed_states._set_one counts it (fields.INVISIBLE_ROWS)
     hidden.ent.seen[foe] = hidden.ent.space[foe]
     moved = _clone(hidden)
     moved.ent.space[foe] = elsewhere

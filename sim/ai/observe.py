@@ -20,7 +20,10 @@ from sim._jit import njit
 @njit
 def _conceal(st, team):
     """Swap the true and last-seen spaces of ``team``'s invisible opponents (an involution);
-    how many were swapped."""
+    how many were swapped. No scan of the rows while none can be invisible
+    (``fields.INVISIBLE_ROWS``: seven decisions in ten; the scan was 1 % of a greedy game)."""
+    if st.game.invisible_rows <= 0:
+        return 0
     ent = st.ent
     n = 0
     for e in range(ent.shape[0]):

@@ -63,6 +63,8 @@ def _end_state(st, e, col):
     ent = st.ent
     if ent.raw[e, col] == 0:
         return
+    if col == L.INVISIBLE:
+        st.game.invisible_rows -= 1  # (fields.INVISIBLE_ROWS)
     if col == L.BUFF or col == L.DEBUFF:
         _shift_stat(ent, e, ent.raw[e, col + L.TIMED_STAT], -ent.raw[e, col + L.TIMED_DELTA])
         ent.raw[e, col + L.TIMED_DELTA] = 0
@@ -96,6 +98,8 @@ def _set_one(st, S, e, col, by, duration, stat, amount):
     _end_state(st, e, col)
     until = _expiry(st, S, by, duration)
     ent.raw[e, col] = until
+    if col == L.INVISIBLE:
+        st.game.invisible_rows += 1  # (fields.INVISIBLE_ROWS; _end_state took the old one away)
     ent.raw[e, col + L.TIMED_BY] = by
     delta = 0  # the stat change a buff or de-buff made
     if col == L.BUFF or col == L.DEBUFF:

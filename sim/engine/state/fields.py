@@ -128,7 +128,10 @@ FLOOR_N, ITEMS_GAINED, ITEMS_USED, ITEMS_LOST = 38, 39, 40, 41
 # ticks is paid only then)
 COINS = 46
 KNOWS, FROZEN_TILES, TILE_CHANGES, FX_OK = 50, 51, 52, 53
-# 54: free (was the interactable of this decision, now st.decision.interactable)
+# 54: entity rows whose invisibility may hold, an upper bound (timed_states: each start of it
+# adds one, each end takes one away; a row entering play clears it without counting): no row
+# is invisible while it is 0, so a decision need not look for one (ai/observe.py)
+INVISIBLE_ROWS = 54
 # the Apocalypse's resolution (cards/apocalypses.toml resolve/hold): GM Turns in a row at which a
 # character stood on the revealed Apocalypse tile; 1 + the team that resolved it (0: not resolved)
 APOC_HELD, APOC_RESOLVED = 55, 56
@@ -154,7 +157,7 @@ GAME_SCALARS = ("ROTATION", "TURN", "PHASE", "CUR", "DEATHS", "REVEALED", "APOC_
                 "G_MINION_RANGE", "G_MINION_DEFENSE", "FLOOR_N", "ITEMS_GAINED", "ITEMS_USED",
                 "ITEMS_LOST", "COINS", "KNOWS", "FROZEN_TILES", "TILE_CHANGES", "FX_OK",
                 "APOC_HELD", "APOC_RESOLVED", "NEXT_UP", "HANDS_LEFT", "LEADER",
-                "LEAD_CHANGES")
+                "LEAD_CHANGES", "INVISIBLE_ROWS")
 
 
 def _record_dtype(consts, blocks, width, prefix="", raw=True):

@@ -41,28 +41,33 @@ def test_conceal_shows_opponents_the_last_seen_space_and_restores_exactly():
     assert np.array_equal(ent, before)
 
 
-def test_no_decision_skips_the_concealment_while_a_row_is_invisible():
+def test_no_decision_skips_a_scan_while_a_state_holds():
     """``_conceal`` looks for invisible opponents only while ``fields.INVISIBLE_ROWS`` is above
-    0, so that count must never be below the rows whose invisibility holds: at every decision
-    of greedy games in which characters turn invisible, the effect ends, characters die and
-    rows enter play (``_enter`` clears the state uncounted). The games must hold decisions with
-    an invisible row and decisions with none counted (both branches of ``_conceal``); with the
-    count left at 0 where the effect starts (``_set_one``) the first assertion fails."""
+    0, and a turn's tick (``timed_states._tick``, ``_cease``) looks for states to end only while
+    ``fields.TIMED_HELD`` is, so neither count may fall below what it counts: at every decision
+    of greedy games in which characters turn invisible, are frozen (by abilities, items and
+    frozen tiles), buffed and de-buffed, states end, characters die and rows enter play
+    (``special._enter`` clears their states uncounted). The games must hold decisions with a
+    state and decisions with none counted (both branches of each skip); with either count left
+    at 0 where a state starts (``_set_one``, ``paused._freeze_standing``) an assertion fails."""
     from sim.ai.play import _choose
     from sim.engine.rules.legal import _legal
     from sim.engine.rules.turn import _apply
     from tests._engine_kit import new_game
 
-    seen = {"invisible": 0, "none counted": 0}
+    seen = {"invisible": 0, "none invisible counted": 0, "timed": 0, "none timed counted": 0}
     for seed in range(12):
         game = new_game(seed, 3 * seed + 1, log=False)
         mask = np.zeros(game.n_actions, np.bool_)
         ent, g = game.st.ent, game.st.game
         while not game.terminal:
             hidden = int((ent.invisible != 0).sum())
-            assert g.invisible_rows >= hidden >= 0
+            held = sum(int((ent.raw[:, col] != 0).sum()) for col in L.TIMED)
+            assert g.invisible_rows >= hidden >= 0 and g.timed_held >= held >= 0
             seen["invisible"] += hidden > 0
-            seen["none counted"] += g.invisible_rows == 0
+            seen["none invisible counted"] += g.invisible_rows == 0
+            seen["timed"] += held > 0
+            seen["none timed counted"] += g.timed_held == 0
             count = _legal(game.st, game.S, mask)
             _apply(game.st, game.S, _choose(game.st, game.S, mask, count, np.int64(L.GREEDY)))
-    assert seen["invisible"] > 100 and seen["none counted"] > 100, seen
+    assert min(seen.values()) > 100, seen

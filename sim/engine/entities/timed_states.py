@@ -63,6 +63,7 @@ def _end_state(st, e, col):
     ent = st.ent
     if ent.raw[e, col] == 0:
         return
+    st.game.timed_held -= 1  # (fields.TIMED_HELD)
     if col == L.INVISIBLE:
         st.game.invisible_rows -= 1  # (fields.INVISIBLE_ROWS)
     if col == L.BUFF or col == L.DEBUFF:
@@ -98,8 +99,9 @@ def _set_one(st, S, e, col, by, duration, stat, amount):
     _end_state(st, e, col)
     until = _expiry(st, S, by, duration)
     ent.raw[e, col] = until
-    if col == L.INVISIBLE:
-        st.game.invisible_rows += 1  # (fields.INVISIBLE_ROWS; _end_state took the old one away)
+    st.game.timed_held += 1  # (fields.TIMED_HELD and INVISIBLE_ROWS: _end_state took the old
+    if col == L.INVISIBLE:   # one away)
+        st.game.invisible_rows += 1
     ent.raw[e, col + L.TIMED_BY] = by
     delta = 0  # the stat change a buff or de-buff made
     if col == L.BUFF or col == L.DEBUFF:
@@ -112,7 +114,10 @@ def _set_one(st, S, e, col, by, duration, stat, amount):
 @njit
 def _tick(st, clock, count):
     """End every timed state kept by ``clock`` that has reached ``count`` (dead entities' too:
-    a revived character finds its buffs and de-buffs "as they were", time having run)."""
+    a revived character finds its buffs and de-buffs "as they were", time having run). No scan
+    while no state can hold (``fields.TIMED_HELD``: about half the turns)."""
+    if st.game.timed_held <= 0:
+        return
     ent = st.ent
     for e in range(ent.shape[0]):
         for col in L.TIMED:
@@ -126,6 +131,8 @@ def _cease(st, by):
     """"All effects of that character's abilities cease" when ``by`` dies — on others; what sits
     on the dead character itself stays ("whatever buffs or de-buffs sat on their stats when they
     died sit on them still")."""
+    if st.game.timed_held <= 0:  # (fields.TIMED_HELD)
+        return
     ent = st.ent
     for e in range(ent.shape[0]):
         if e == by:

@@ -116,6 +116,10 @@ REVIVES = 29  # characters revived (DEATHS counts deaths, so dead now = DEATHS -
 # range and defense (rules.toml [entities])
 G_SUMMONS, G_VEH_FIRST, G_VEH_N, G_SPARE = 30, 31, 32, 33
 G_MINION_SPEED, G_MINION_RANGE, G_MINION_DEFENSE = 34, 35, 36
+# timed states (a row's FROZEN, INVISIBLE, BUFF or DEBUFF) that may hold, an upper bound
+# (timed_states: each start adds one, each end takes one away; a row entering play clears
+# its states uncounted): while it is 0 no state can end, so a turn's tick need not look
+TIMED_HELD = 37
 # scalar blocks of the later slices of issue #5: 30..37 entities, 38..45 items, 46..57 tiles,
 # 58..61 water and terrain
 # items: rows of State.floor in use; items gained (tile rewards), used up, lost (a full floor, a
@@ -154,7 +158,7 @@ GAME_SCALARS = ("ROTATION", "TURN", "PHASE", "CUR", "DEATHS", "REVEALED", "APOC_
                 "APOC_STEP", "OVER", "WINNER", "REASON", "QUIET", "HARM", "NEV", "LOG", "EV_LOST",
                 "DEFER", "DECISIONS", "REVEAL_WHY", "OWED", "BOARD_REV", "TURNS", "REVIVES",
                 "G_SUMMONS", "G_VEH_FIRST", "G_VEH_N", "G_SPARE", "G_MINION_SPEED",
-                "G_MINION_RANGE", "G_MINION_DEFENSE", "FLOOR_N", "ITEMS_GAINED", "ITEMS_USED",
+                "G_MINION_RANGE", "G_MINION_DEFENSE", "TIMED_HELD", "FLOOR_N", "ITEMS_GAINED", "ITEMS_USED",
                 "ITEMS_LOST", "COINS", "KNOWS", "FROZEN_TILES", "TILE_CHANGES", "FX_OK",
                 "APOC_HELD", "APOC_RESOLVED", "NEXT_UP", "HANDS_LEFT", "LEADER",
                 "LEAD_CHANGES", "INVISIBLE_ROWS")

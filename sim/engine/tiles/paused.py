@@ -72,6 +72,8 @@ def _freeze_standing(st, p, until, by):
             continue
         if ent.frozen[e] == until and ent.frozen_by[e] == -1:
             continue
+        if ent.frozen[e] == 0:  # a state starts here, not through timed_states._set_one
+            st.game.timed_held += 1  # (fields.TIMED_HELD)
         ent.frozen[e] = until
         ent.frozen_by[e] = -1
         ent.done[e] = 1 if ent.team[e] >= 0 else ent.done[e]

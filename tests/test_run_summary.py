@@ -57,6 +57,15 @@ def _reread(exp, out: Path, totals=None) -> tuple[dict, str]:
         store.close()
 
 
+def _tables(exp, out: Path) -> dict:
+    """The stored batches' Arrow tables by batch number, as the store reads them back."""
+    store = RunStore.open(out, exp, CARDS, resume=True)
+    try:
+        return dict(store.batches())
+    finally:
+        store.close()
+
+
 def test_batches_counted_in_any_order_give_the_summary_of_a_pass_in_order(played):
     exp, out, manifest = played
     assert exp.n_batches == 4 and manifest["summary"]["games"] == 16
@@ -66,11 +75,7 @@ def test_batches_counted_in_any_order_give_the_summary_of_a_pass_in_order(played
     assert _same(in_order) == _same(manifest["summary"])
     assert csv_in_order == cards_csv
     # the batches counted as workers might hand them over (last first), then summarised
-    store = RunStore.open(out, exp, CARDS, resume=True)
-    try:
-        tables = dict(store.batches())
-    finally:
-        store.close()
+    tables = _tables(exp, out)
     shuffled = RunTotals()
     for b in (3, 1, 0, 2):
         shuffled.add(b, tables[b])
@@ -92,11 +97,7 @@ def test_the_apocalypses_endings_keep_the_order_a_pass_in_order_meets_them(playe
     first."""
     exp, out, _ = played
     in_order, _ = _reread(exp, out)
-    store = RunStore.open(out, exp, CARDS, resume=True)
-    try:
-        tables = dict(store.batches())
-    finally:
-        store.close()
+    tables = _tables(exp, out)
     backwards = RunTotals()
     for b in sorted(tables, reverse=True):
         backwards.add(b, tables[b])

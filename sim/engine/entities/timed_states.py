@@ -99,8 +99,9 @@ def _set_one(st, S, e, col, by, duration, stat, amount):
     _end_state(st, e, col)
     until = _expiry(st, S, by, duration)
     ent.raw[e, col] = until
-    st.game.timed_held += 1  # (fields.TIMED_HELD and INVISIBLE_ROWS: _end_state took the old
-    if col == L.INVISIBLE:   # one away)
+    # counted (fields.TIMED_HELD, INVISIBLE_ROWS): _end_state took the state it replaces away
+    st.game.timed_held += 1
+    if col == L.INVISIBLE:
         st.game.invisible_rows += 1
     ent.raw[e, col + L.TIMED_BY] = by
     delta = 0  # the stat change a buff or de-buff made

@@ -45,22 +45,19 @@ def test_no_decision_skips_a_scan_while_a_state_holds():
     """``_conceal`` looks for invisible opponents only while ``fields.INVISIBLE_ROWS`` is above
     0, and a turn's tick (``timed_states._tick``, ``_cease``) looks for states to end only while
     ``fields.TIMED_HELD`` is, so neither count may fall below what it counts: at every decision
-    of greedy games in which characters turn invisible, are frozen (by abilities, items and
-    frozen tiles), buffed and de-buffed, states end, characters die and rows enter play
+    of greedy games in which characters turn invisible, are frozen, buffed and de-buffed,
+    states end, characters die and rows enter play
     (``special._enter`` clears their states uncounted). The games must hold decisions with a
     state and decisions with none counted (both branches of each skip); with either count left
     at 0 where ``_set_one`` starts a state an assertion fails. (A frozen tile's freeze left
     uncounted in ``paused._freeze_standing`` is caught by tests/test_engine_tiles.py::
     test_a_frozen_tile_freezes_everyone_in_it_for_as_long_as_it_is: the entities never thaw.)"""
-    from sim.ai.play import _choose
-    from sim.engine.rules.legal import _legal
-    from sim.engine.rules.turn import _apply
+    from sim.ai.play import step
     from tests._engine_kit import new_game
 
     seen = {"invisible": 0, "none invisible counted": 0, "timed": 0, "none timed counted": 0}
     for seed in range(12):
         game = new_game(seed, 3 * seed + 1, log=False)
-        mask = np.zeros(game.n_actions, np.bool_)
         ent, g = game.st.ent, game.st.game
         while not game.terminal:
             hidden = int((ent.invisible != 0).sum())
@@ -70,6 +67,5 @@ def test_no_decision_skips_a_scan_while_a_state_holds():
             seen["none invisible counted"] += g.invisible_rows == 0
             seen["timed"] += held > 0
             seen["none timed counted"] += g.timed_held == 0
-            count = _legal(game.st, game.S, mask)
-            _apply(game.st, game.S, _choose(game.st, game.S, mask, count, np.int64(L.GREEDY)))
+            step(game, L.GREEDY)
     assert min(seen.values()) > 100, seen

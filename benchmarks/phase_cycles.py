@@ -150,9 +150,9 @@ TIMERS = [
      "        count = _legal(st, S, mask)\n"
      "        t0 = tadd(20, t0)\n"),
     ("sim/ai/play.py",
-     "        a = _choose(st, seen[t], mask, count, policies[t], budgets[t])\n"
+     "            a = _choose(st, s3, mask, count, policies[3], budgets[3])\n"
      "        _apply(st, S, a)\n",
-     "        a = _choose(st, seen[t], mask, count, policies[t], budgets[t])\n"
+     "            a = _choose(st, s3, mask, count, policies[3], budgets[3])\n"
      "        t0 = tadd(21, t0)\n        _apply(st, S, a)\n        t0 = tadd(22, t0)\n"
      "        group = _group(a, had_acted, ability, st.kind.shape[0], st.ent.shape[0])\n"
      "        tadd(SPLIT_SLOT + group, began)\n        settle(1 + group)\n"),
@@ -253,9 +253,9 @@ TIMERS = [
      "    _after_action_tiles(st, S)  # \"Every entity standing in a frozen tile is frozen too\"\n"
      "    t = tadd(25, t)\n    g.cur = -1\n    _advance(st, S)\n    t = tadd(26, t)\n"),
     ("sim/engine/rules/turn.py",
-     "                _begin_turn(st, team)\n                g.phase = 1\n"
+     "                _begin_turn(st, S, team)\n                g.phase = 1\n"
      "            c = _next_actor(st, team)\n",
-     "                t = rdtsc()\n                _begin_turn(st, team)\n"
+     "                t = rdtsc()\n                _begin_turn(st, S, team)\n"
      "                t = tadd(27, t)\n                g.phase = 1\n"
      "            t = rdtsc()\n            c = _next_actor(st, team)\n            t = tadd(28, t)\n"),
     ("sim/engine/rules/turn.py",

@@ -42,6 +42,14 @@ from numba.core.registry import CPUDispatcher
 
 JIT_OPTIONS = {"cache": True, "error_model": "numpy", "nogil": True}
 
+# LLVM's inliner threshold while kernels compile (docs/performance.md, "LLVM's inliner", stop 62).
+# Numba leaves LLVM's default for -O3 (about 250: a callee of more than some fifty instructions
+# stays a call), so most of the engine's small kernels stayed calls, each passing its every array
+# as seven words on the stack. At 20,000 the turn's kernels are inlined into their callers: the
+# same games, 1.11x the greedy games a second; compiling the engine takes longer (the figures are
+# in docs/performance.md). A higher threshold gained little more and took twice the compile time.
+INLINE_THRESHOLD = 20_000
+
 # How many source digests' caches are kept beside the current one (the most recently used).
 _KEPT_CACHES = 4
 
@@ -150,6 +158,21 @@ def use_source_keyed_cache() -> Path:
     return path
 
 
+def raise_inline_threshold(threshold: int = INLINE_THRESHOLD) -> None:
+    """Set LLVM's ``-inline-threshold`` for every compilation after this call, in this process.
+
+    Why a process-wide LLVM option: Numba's pass builder leaves the inliner at LLVM's default for
+    the optimisation level and offers no setting of its own (``llvm_bindings.create_pass_builder``
+    has it commented out); an explicit ``-inline-threshold`` overrides that default wherever LLVM
+    inlines. It changes which calls are inlined, never what a kernel computes. Kernels loaded from
+    the cache are not recompiled by it: the cache folder is named by a digest of this file too.
+    """
+    import llvmlite.binding as llvm
+
+    llvm.set_option("bwlab", f"-inline-threshold={int(threshold)}")
+
+
+raise_inline_threshold()
 JIT_CACHE_DIR = use_source_keyed_cache()
 # Whether clones of this source sharing the cache folder share its kernels (sim/runner/warm.py
 # names its "compiled" mark by it)

@@ -1,10 +1,10 @@
-"""The lab's LLVM inliner threshold (``sim._jit.INLINE_THRESHOLD``, docs/performance.md "LLVM's
-inliner"): importing the lab makes LLVM inline a callee that its default leaves as a call.
+"""What the lab changes in LLVM's inlining (docs/performance.md "LLVM's inliner", stop 62):
+``sim._jit.INLINE_THRESHOLD`` makes LLVM inline a callee that its default leaves as a call, and
+``sim._jit.inline_reference_counts`` inlines Numba's reference counting into the kernels.
 
-Each side runs in a fresh interpreter, since the option is process-wide: one that never imports
-``sim`` (LLVM's default) and one that imports ``sim._jit`` first. Both compile the same pair of
-plain ``numba.njit`` functions (no cache), a caller and a straight-line callee of 150 steps,
-and look for a call instruction in the caller's machine code.
+Each side runs in a fresh interpreter, since both settings are process-wide: one that never
+imports ``sim`` (LLVM's and Numba's defaults) and one that imports ``sim._jit`` first. Both
+compile the same plain ``numba.njit`` functions (no cache) and read their machine code.
 """
 
 from __future__ import annotations
@@ -46,3 +46,40 @@ def _probe(side: str) -> str:
 def test_the_lab_inlines_a_callee_that_llvm_leaves_as_a_call_by_default():
     assert _probe("plain") == "call"  # LLVM's default threshold: the callee is too large
     assert _probe("lab") == "inlined"  # sim._jit.INLINE_THRESHOLD
+
+
+REFCOUNT_PROBE = """
+import sys
+if sys.argv[1] == "lab":
+    import sim._jit
+    assert sim._jit.REFCOUNTS_INLINED
+import numba
+import numpy as np
+
+
+@numba.njit
+def doubled_sum(a, n):
+    head = a[:n]  # a view: a reference taken and dropped
+    out = np.empty(n)  # an allocation: freed at its last use
+    for i in range(n):
+        out[i] = head[i] * 2.0
+    return out.sum()
+
+
+assert doubled_sum(np.arange(10.0), 5) == 20.0
+asm = doubled_sum.inspect_asm(doubled_sum.signatures[0])
+print(sum(1 for line in asm.splitlines() if "NRT_incref" in line or "NRT_decref" in line))
+"""
+
+
+def test_the_lab_inlines_numbas_reference_counts_into_a_kernel():
+    """``sim._jit.inline_reference_counts``: the same kernel names Numba's out-of-line
+    ``NRT_incref`` / ``NRT_decref`` under Numba's own codegen, and not once under the lab's
+    (inlined: a null test and an atomic add in place), with the same result."""
+    def probe(side):
+        done = subprocess.run([sys.executable, "-c", REFCOUNT_PROBE, side], capture_output=True,
+                              text=True, timeout=300, check=True)
+        return int(done.stdout.strip().splitlines()[-1])
+
+    assert probe("plain") > 0
+    assert probe("lab") == 0

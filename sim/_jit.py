@@ -52,7 +52,7 @@ JIT_OPTIONS = {"cache": True, "error_model": "numpy", "nogil": True}
 # Numba leaves LLVM's default for -O3 (about 250: a callee of more than some fifty instructions
 # stays a call), so most of the engine's small kernels stayed calls, each passing its every array
 # as seven words on the stack. At 20,000 the turn's kernels are inlined into their callers: the
-# same games, 1.11x the greedy games a second; compiling the engine takes longer (the figures are
+# same games, 1.09x the greedy games a second (paired rounds); compiling takes longer (figures
 # in docs/performance.md). A higher threshold gained little more and took twice the compile time.
 # With it, Numba's reference counting is inlined too (:func:`inline_reference_counts`).
 INLINE_THRESHOLD = 20_000

@@ -37,15 +37,17 @@ print("call" if "call" in body else "inlined")
 """
 
 
-def _probe(side: str) -> str:
-    done = subprocess.run([sys.executable, "-c", PROBE, side], capture_output=True, text=True,
+def _probe(source: str, side: str) -> str:
+    """The last line ``source`` prints in a fresh interpreter, run as ``side`` ("plain": Numba's
+    and LLVM's defaults; "lab": after importing ``sim._jit``)."""
+    done = subprocess.run([sys.executable, "-c", source, side], capture_output=True, text=True,
                           timeout=300, check=True)
     return done.stdout.strip().splitlines()[-1]
 
 
 def test_the_lab_inlines_a_callee_that_llvm_leaves_as_a_call_by_default():
-    assert _probe("plain") == "call"  # LLVM's default threshold: the callee is too large
-    assert _probe("lab") == "inlined"  # sim._jit.INLINE_THRESHOLD
+    assert _probe(PROBE, "plain") == "call"  # LLVM's default threshold: the callee is too large
+    assert _probe(PROBE, "lab") == "inlined"  # sim._jit.INLINE_THRESHOLD
 
 
 REFCOUNT_PROBE = """
@@ -76,10 +78,5 @@ def test_the_lab_inlines_numbas_reference_counts_into_a_kernel():
     """``sim._jit.inline_reference_counts``: the same kernel names Numba's out-of-line
     ``NRT_incref`` / ``NRT_decref`` under Numba's own codegen, and not once under the lab's
     (inlined: a null test and an atomic add in place), with the same result."""
-    def probe(side):
-        done = subprocess.run([sys.executable, "-c", REFCOUNT_PROBE, side], capture_output=True,
-                              text=True, timeout=300, check=True)
-        return int(done.stdout.strip().splitlines()[-1])
-
-    assert probe("plain") > 0
-    assert probe("lab") == 0
+    assert int(_probe(REFCOUNT_PROBE, "plain")) > 0
+    assert int(_probe(REFCOUNT_PROBE, "lab")) == 0

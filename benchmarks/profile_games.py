@@ -70,7 +70,7 @@ def main() -> None:
         with open(args.code, "wb") as f:
             for (address, _), nxt in zip(entries, entries[1:] + [(entries[-1][0] + 4096, "")]):
                 end = next((hi for lo, hi in regions if lo <= address < hi), address)
-                size = min(nxt[0], end, address + (1 << 16)) - address
+                size = min(nxt[0], end, address + (1 << 22)) - address
                 f.write(address.to_bytes(8, "little") + size.to_bytes(8, "little"))
                 f.write(ctypes.string_at(address, size))
     t0 = time.process_time()

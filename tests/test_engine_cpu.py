@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.state import fields as L
-from sim.engine.rules.cpu import _cpu_act, _cpu_target
+from sim.engine.rules.cpu import _cpu_act, _cpu_target, _nearest_first
 from sim.engine.rules.live_movement import _reach_from
 from tests._engine_kit import EXAMPLE_TEAMS, new_game
 
@@ -101,3 +101,28 @@ def test_a_leashed_cpu_walks_within_its_tile_to_attack():
     _cpu_act(st, game.S, c)
     assert ent.space[c] == there
     assert (game.event_rows()[:, 0] == L.EV_ATTACK).any()
+
+
+def test_a_cpu_tries_the_spaces_it_can_reach_nearest_first_then_by_id():
+    """"first moving up to its speed ... to the nearest space from which it has one": the order
+    in which ``_cpu_act`` tries spaces (``_nearest_first``, from the reach search's list) is the
+    full scan's, level by level over all 1,225 spaces in id order, from every space of a board
+    for every speed, leashed and not (an oracle: the scan the list replaced)."""
+    game, c = _game_and_cpu(True)
+    st = game.st
+    n = st.kind.shape[0]
+    checked = 0
+    for here in range(0, n, 7):
+        if st.tile_pos[here] < 0:
+            continue
+        home = int(st.tile_pos[here])
+        for speed in (1, 2, 3, 5):
+            for leash in (False, True):
+                got = _nearest_first(st, game.S, here, speed, leash, home)
+                _reach_from(st, game.S, here, speed)
+                cost = st.decision.reach_cost
+                want = [level * n + s for level in range(1, speed + 1) for s in range(n)
+                        if cost[s] == level and (not leash or st.tile_pos[s] == home)]
+                assert got.tolist() == want
+                checked += len(want) > 0
+    assert checked > 100  # searches that reached something, leashed and not

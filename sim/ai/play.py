@@ -27,7 +27,7 @@ import numpy as np
 from sim._jit import njit
 from sim.engine.state import fields as L
 from sim.engine.rules.actions import _n_actions
-from sim.engine.rules.legal import _legal
+from sim.engine.rules.legal import SET_ALL, _legal, _legal_again
 from sim.engine.state.new_game import _init_game
 from sim.engine.state.borrow import borrowed
 from sim.engine.state.game_state import new_static, with_fp
@@ -111,8 +111,9 @@ def _play(st, S, policies, budgets, eliminated, fps):
     mask = borrowed(owned)
     _advance(st, S)
     deaths = g.deaths
+    blocks = SET_ALL  # what the last listing left set in the mask (legal._legal_again)
     while g.over == 0:
-        count = _legal(st, S, mask)
+        count, blocks = _legal_again(st, S, mask, blocks)
         t = st.ent.team[g.cur]
         if t == 0:
             a = _choose(st, s0, mask, count, policies[0], budgets[0])

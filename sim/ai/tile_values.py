@@ -75,8 +75,6 @@ def _pos_bonus(st, S, c):
     fx = S.tile_fx
     tiles = st.tiles
     out = st.decision.pos_base
-    for p in range(GRID * GRID):
-        out[p] = 0.0
     suit = ent.suit[c]
     fp = S.fp
     w_home = fp[L.W_HOMEFIELD]
@@ -87,9 +85,8 @@ def _pos_bonus(st, S, c):
     buffed = ent.buff[c] != 0
     knows = _nothing_to_learn(st, ent.team[c])
     hands_full = _hands_full(S, ent, _pool(ent, c))
-    for p in range(GRID * GRID):
-        if suit >= 0 and tiles.suit[p] == suit:
-            out[p] = w_home
+    for p in range(GRID * GRID):  # every entry written (no clearing pass first)
+        out[p] = w_home if suit >= 0 and tiles.suit[p] == suit else 0.0
         t = tiles.tile[p]
         if t < 0 or fx[2 * t, L.FX_OP] == 0:
             continue

@@ -27,7 +27,7 @@ import numpy as np
 from sim._jit import njit
 from sim.engine.state import fields as L
 from sim.engine.rules.actions import _n_actions
-from sim.engine.rules.legal import SET_ALL, _legal, _legal_again
+from sim.engine.rules.legal import SET_ALL, _clear_listed, _legal, _legal_listing
 from sim.engine.state.new_game import _init_game
 from sim.engine.state.borrow import borrowed
 from sim.engine.state.game_state import new_static, with_fp
@@ -111,9 +111,10 @@ def _play(st, S, policies, budgets, eliminated, fps):
     mask = borrowed(owned)
     _advance(st, S)
     deaths = g.deaths
-    blocks = SET_ALL  # what the last listing left set in the mask (legal._legal_again)
+    blocks = SET_ALL  # what the last listing left set in the mask (legal._clear_listed)
     while g.over == 0:
-        count, blocks = _legal_again(st, S, mask, blocks)
+        _clear_listed(st, mask, blocks)
+        count, blocks = _legal_listing(st, S, mask)
         t = st.ent.team[g.cur]
         if t == 0:
             a = _choose(st, s0, mask, count, policies[0], budgets[0])

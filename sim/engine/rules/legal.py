@@ -77,11 +77,10 @@ def _legal(st, S, mask):
     return _legal_listing(st, S, mask)[0]
 
 
-@njit
-def _legal_again(st, S, mask, blocks):
-    """:func:`_legal` for a mask that only its caller writes, whose last listing (or
-    ``SET_ALL``) named ``blocks``: only those blocks, END and the entity blocks are cleared. Returns
-    the count and the blocks this listing set, for the next call."""
+@njit(inline="always")
+def _clear_listed(st, mask, blocks):
+    """Clear ``mask`` for :func:`_legal_listing` where only its caller writes it and its last
+    listing (or ``SET_ALL``) named ``blocks``: those blocks, END and the entity blocks."""
     n, m = st.kind.shape[0], st.ent.shape[0]
     mask[L.END] = False
     _clear_block(mask, blocks & SET_MOVES, _move_base(n, m), _attack_base(n, m))
@@ -92,7 +91,6 @@ def _legal_again(st, S, mask, blocks):
     _clear_block(mask, blocks & SET_INTERACTS, _interact_base(n, m), _water_base(n, m))
     _clear_block(mask, blocks & SET_WATER, _water_base(n, m), _weapon_base(n, m))
     mask[_weapon_base(n, m):] = False  # weapons, Group Attacks, hand-overs
-    return _legal_listing(st, S, mask)
 
 
 @njit(inline="always")
@@ -109,7 +107,8 @@ def _set_if(count, block):
 
 @njit
 def _legal_listing(st, S, mask):
-    """The listing of :func:`_legal` on a clean mask: (count, the space blocks it set)."""
+    """The listing of :func:`_legal` on a clean mask: (count, the space blocks it set). The game
+    loop calls it after :func:`_clear_listed` (its own mask, reused)."""
     mask[L.END] = True
     g = st.game
     st.decision.interactable = -1  # (functions._legal_interact finds it when an action is left)

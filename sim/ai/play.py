@@ -172,7 +172,7 @@ def _play_range(statics, cards, cpu_rows, n_cpu, board_of, team_cards, states, p
                        statics.spawn_space[k], statics.ip[k], statics.fp, statics.tier_faces,
                        statics.tier_reject, statics.apoc_code, statics.apoc_params, statics.tail,
                        statics.ctail, statics.pos_dist[k], statics.item_fx, statics.tile_fx,
-                       statics.pos_tile[k], statics.feature[k])
+                       statics.pos_tile[k], statics.feature[k], statics.hits)
         st = _init_game(S, cards, cpu_rows[k, :n_cpu[k]], team_cards[i], states[i], 1, 0, -1)
         pol = np.empty(4, np.int64)
         bud = np.empty(4, np.int64)

@@ -28,7 +28,7 @@ from sim.engine.entities.special import _move_speed
 from sim.engine.rules.attack import _attack_star, _threshold
 from sim.engine.rules.victory import _team_health
 
-from .values import _kill_table, _p_hit
+from .values import _kill_table
 
 
 @njit
@@ -53,8 +53,8 @@ def _expected_loss(sim, S, team):
             if max(abs(t // SPAN - r), abs(t % SPAN - col)) > reach:
                 continue
             k = _attack_star(sim, S, e, d)
-            p = _p_hit(S, _threshold(S, ent.defense[d]))
-            em = _kill_table(S, ent.atk[e, k], p, ent.tier[e, k], ent.health[d] + ent.shield[d])[1]
+            em = _kill_table(S, ent.atk[e, k], _threshold(S, ent.defense[d]), ent.tier[e, k],
+                             ent.health[d] + ent.shield[d])[1]
             best = max(best, em)
         loss += best
     return loss

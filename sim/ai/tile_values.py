@@ -35,7 +35,7 @@ from sim.engine.tiles.paused import _paused
 from sim.engine.tiles.fx_table import TF_COIN, TF_PRICE, TF_SUIT, TF_WORTH
 from sim.engine.tiles.functions import _nothing_to_learn
 
-from .values import _kill_table, _p_hit, _spaces_within
+from .values import _kill_table, _spaces_within
 
 
 @njit(inline="always")
@@ -115,8 +115,8 @@ def _freeze_worth(st, S, c, p, duration):
         s = ent.space[e]
         if ent.alive[e] == 0 or s < 0 or st.tile_pos[s] != p or ent.atk[e, BASE] <= 0:
             continue
-        hit = _p_hit(S, _threshold(S, ent.defense[c]))
-        _, em = _kill_table(S, ent.atk[e, BASE], hit, ent.tier[e, BASE], ent.health[c])
+        _, em = _kill_table(S, ent.atk[e, BASE], _threshold(S, ent.defense[c]), ent.tier[e, BASE],
+                            ent.health[c])
         value = fp[L.W_DAMAGE] * em * duration
         if ent.team[e] == team:
             score -= value

@@ -29,32 +29,23 @@ from .entity_values import _target_value
 
 
 @njit(inline="always")
-def _kill_table(S, n, p, tier, health):
-    """(P(damage >= health), E[min(damage, health)]) of ``n`` attacks hitting with chance ``p``."""
+def _kill_table(S, n, threshold, tier, health):
+    """(P(damage >= health), E[min(damage, health)]) of ``n`` attacks against a defender who
+    misses at or below ``threshold`` (``attack._threshold``): the chance of each number of hits
+    from ``S.hits`` (``sim.combat.hits``), the damage of that many from the tails."""
     tail = S.tail
     ctail = S.ctail
+    hits = S.hits
     hmax = tail.shape[1] - 1
     h = min(max(health, 0), hmax)
     n = min(n, tail.shape[2] - 1)
-    q = 1.0 - p
-    prob = q ** n  # P(k = 0 hits)
     pk = 0.0
     em = 0.0
     for k in range(n + 1):
-        if k > 0:
-            if q == 0.0:
-                prob = 1.0 if k == n else 0.0
-            else:
-                prob = prob * (n - k + 1) / k * p / q
+        prob = hits[threshold, n, k]
         pk += prob * tail[tier - 1, h, k]
         em += prob * ctail[tier - 1, h, k]
     return pk, em
-
-
-@njit(inline="always")
-def _p_hit(S, threshold):
-    die = S.ip[L.P_DEFENSE_DIE]
-    return max(die - threshold, 0) / die
 
 
 @njit(inline="always")
@@ -65,14 +56,13 @@ def _attack_score(st, S, c, e, extra, w):
     ent = st.ent
     fp = S.fp
     col = _attack_star(st, S, w, e)
-    p = _p_hit(S, _threshold(S, ent.defense[e]))
-    pk, em = _kill_table(S, ent.atk[w, col] + extra, p, ent.tier[w, col],
-                         ent.health[e] + ent.shield[e])
+    pk, em = _kill_table(S, ent.atk[w, col] + extra, _threshold(S, ent.defense[e]),
+                         ent.tier[w, col], ent.health[e] + ent.shield[e])
     value = _target_value(ent.kind[e], ent.pilot[e], fp[L.W_CPU_VALUE])
     score = value * (fp[L.W_DAMAGE] * em + fp[L.W_KILL] * pk)
     if ent.is_cpu[e] != 0 and ent.atk[e, BASE] > 0:  # a CPU that survives strikes back
-        rp = _p_hit(S, _threshold(S, ent.defense[c]))
-        rk, rem = _kill_table(S, ent.atk[e, BASE], rp, ent.tier[e, BASE], ent.health[c])
+        rk, rem = _kill_table(S, ent.atk[e, BASE], _threshold(S, ent.defense[c]), ent.tier[e, BASE],
+                              ent.health[c])
         score -= (1.0 - pk) * (fp[L.W_RETALIATION] * rem + fp[L.W_KILL] * rk)
     return score
 
@@ -158,8 +148,8 @@ def _freeze_value(st, S, c, t, amount, duration, flag):
     ent = st.ent
     if ent.frozen[t] != 0 or ent.atk[t, BASE] <= 0:
         return 0.0
-    p = _p_hit(S, _threshold(S, ent.defense[c]))
-    _, em = _kill_table(S, ent.atk[t, BASE], p, ent.tier[t, BASE], ent.health[c])
+    _, em = _kill_table(S, ent.atk[t, BASE], _threshold(S, ent.defense[c]), ent.tier[t, BASE],
+                        ent.health[c])
     return S.fp[L.W_DAMAGE] * em * duration
 
 

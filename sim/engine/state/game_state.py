@@ -38,7 +38,7 @@ STATE_FIELDS = ("ent", "g", "pos_state", "rng", "ev", "move_nbr", "sight_nbr", "
 STATIC_FIELDS = ("move_nbr2", "sight_nbr2", "sight_flag2", "kind2", "tile_pos2", "twin2",
                  "move_roll", "pos_suit", "pos_layer", "spawn_space", "ip", "fp", "tier_faces",
                  "tier_reject", "apoc_code", "apoc_params", "tail", "ctail", "pos_dist",
-                 "item_fx", "tile_fx", "pos_tile", "feature")
+                 "item_fx", "tile_fx", "pos_tile", "feature", "hits")
 
 # many boards' Static fields stacked on a leading board axis (a Python-side container)
 Stacked = namedtuple("Stacked", STATIC_FIELDS)
@@ -169,7 +169,7 @@ def new_state(ent, g, pos_state, rng, ev, move_nbr, sight_nbr, sight_flag, kind,
 @njit
 def new_static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move_roll,
                pos_suit, pos_layer, spawn_space, ip, fp, tier_faces, tier_reject, apoc_code,
-               apoc_params, tail, ctail, pos_dist, item_fx, tile_fx, pos_tile, feature):
+               apoc_params, tail, ctail, pos_dist, item_fx, tile_fx, pos_tile, feature, hits):
     """The Static of these arrays: each field borrowed, the arrays owned in ``owners``."""
     return Static(borrowed(move_nbr2), borrowed(sight_nbr2), borrowed(sight_flag2),
                   borrowed(kind2), borrowed(tile_pos2), borrowed(twin2), borrowed(move_roll),
@@ -177,10 +177,11 @@ def new_static(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2, move
                   borrowed(fp), borrowed(tier_faces), borrowed(tier_reject), borrowed(apoc_code),
                   borrowed(apoc_params), borrowed(tail), borrowed(ctail), borrowed(pos_dist),
                   borrowed(item_fx), borrowed(tile_fx), borrowed(pos_tile), borrowed(feature),
+                  borrowed(hits),
                   StaticArrays(move_nbr2, sight_nbr2, sight_flag2, kind2, tile_pos2, twin2,
                                move_roll, pos_suit, pos_layer, spawn_space, ip, fp, tier_faces,
                                tier_reject, apoc_code, apoc_params, tail, ctail, pos_dist,
-                               item_fx, tile_fx, pos_tile, feature))
+                               item_fx, tile_fx, pos_tile, feature, hits))
 
 
 @njit
@@ -192,7 +193,7 @@ def with_fp(S, fp):
     return new_static(o.move_nbr2, o.sight_nbr2, o.sight_flag2, o.kind2, o.tile_pos2, o.twin2,
                       o.move_roll, o.pos_suit, o.pos_layer, o.spawn_space, o.ip, fp,
                       o.tier_faces, o.tier_reject, o.apoc_code, o.apoc_params, o.tail, o.ctail,
-                      o.pos_dist, o.item_fx, o.tile_fx, o.pos_tile, o.feature)
+                      o.pos_dist, o.item_fx, o.tile_fx, o.pos_tile, o.feature, o.hits)
 
 
 @njit

@@ -24,6 +24,7 @@ from sim.catalogue.game_rules import GameRules, load_game_rules
 from sim.catalogue.tile_layout import CPU as CPU_FEATURE
 from sim.catalogue.tiles import CPU_FIELDS
 from sim.catalogue.tile_layout import FLOOR, PORTAL
+from sim.combat.hits import hit_table
 from sim.combat.lanes import damage_reject, lane_reject
 from sim.fixed_sums import convolve
 
@@ -221,7 +222,8 @@ def build_setup(catalogue, board: Board, game_rules: GameRules, apocalypses: Apo
         tier_reject=damage_reject(rules.tier_faces), apoc_code=apocalypses.code,
         apoc_params=apocalypses.params, tail=tail, ctail=ctail, pos_dist=_pos_dist(board),
         item_fx=item_table(catalogue), tile_fx=tile_table(catalogue),
-        pos_tile=board.tiles.astype(np.int64).ravel().copy(), feature=g1.feature.copy())
+        pos_tile=board.tiles.astype(np.int64).ravel().copy(), feature=g1.feature.copy(),
+        hits=hit_table(rules.defense_die, rules.max_defense + rules.defense_margin, MAX_ATTACKS))
     assert static.kind2.shape[1] == N_SPACES
     rows, names = _cpus(board, tiles)
     return GameSetup(static, rows, tuple(names), board, game_rules, apocalypses)
@@ -238,7 +240,7 @@ def stack_setups(setups: list[GameSetup]) -> tuple[Stacked, np.ndarray, np.ndarr
                       first.pos_layer, stack("spawn_space"), stack("ip"), first.fp,
                       first.tier_faces, first.tier_reject, first.apoc_code, first.apoc_params,
                       first.tail, first.ctail, stack("pos_dist"), first.item_fx, first.tile_fx,
-                      stack("pos_tile"), stack("feature"))
+                      stack("pos_tile"), stack("feature"), first.hits)
     k = max(max(s.cpu_rows.shape[0] for s in setups), 1)
     cpu = np.zeros((len(setups), k, CPU_COLS), np.int64)
     n_cpu = np.zeros(len(setups), np.int64)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -425,6 +426,11 @@ def test_a_run_stopped_by_sigterm_exits_with_sigterm_s_status(capsys, exp_dir, t
 
     def signalled(*args, **kwargs):
         os.kill(os.getpid(), getattr(signal, signum))
+        # Python runs the handler in the main thread at its next check, which need not come
+        # before the next line when another thread of the process took the signal (a test
+        # worker's threads): wait for it, as the games would go on until it came
+        for _ in range(500):
+            time.sleep(0.01)
         raise AssertionError("the signal did not stop the run")
 
     monkeypatch.setattr(parallel, "run_experiment", signalled)

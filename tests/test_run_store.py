@@ -419,23 +419,27 @@ def test_a_run_stopped_by_sigterm_exits_with_sigterm_s_status(capsys, exp_dir, t
     with its own status, 143, as the journaled commands (sim/cli/main.py): a run said 130, as
     if a user had pressed Ctrl-C (the stop 55 drift audit). The signal arrives while the games
     are played (the player stands in: it signals this process)."""
-    import os
     import signal
 
     import sim.runner.parallel as parallel
 
     def signalled(*args, **kwargs):
-        os.kill(os.getpid(), getattr(signal, signum))
-        # Python runs the handler in the main thread at its next check, which need not come
-        # before the next line when another thread of the process took the signal (a test
-        # worker's threads): wait for it, as the games would go on until it came
-        for _ in range(500):
+        signal.raise_signal(getattr(signal, signum))
+        for _ in range(500):  # the handler runs at the interpreter's next check: wait for it
             time.sleep(0.01)
         raise AssertionError("the signal did not stop the run")
 
     monkeypatch.setattr(parallel, "run_experiment", signalled)
     before = signal.getsignal(signal.SIGTERM)
-    code, _, err = _run(capsys, exp_dir / "tiny.toml", tmp_path / "out")
+    # as at a terminal: Ctrl-C unblocked and Python's own handler on it (a test worker may have
+    # inherited SIGINT blocked or ignored from whatever started it, or from an earlier test)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        code, _, err = _run(capsys, exp_dir / "tiny.toml", tmp_path / "out")
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     assert code == status, err
     assert _errors(err)[-1].startswith("interrupted: 0 of "), err
     assert signal.getsignal(signal.SIGTERM) is before   # the run's handler is gone

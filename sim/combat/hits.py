@@ -3,7 +3,7 @@ greedy's kill tables weigh (``sim.ai.values._kill_table``), tabled once per boar
 defender's threshold (``Static.hits``).
 
 Why a table: the kill table ran the recurrence P(k) = P(k - 1) (n - k + 1) / k p / q at every
-score of an attack, two divisions in a chain per hit count (about a fifth of greedy's act
+score of an attack, two divisions in a chain per hit count (a sixth of greedy's act
 search). The table holds the very values it computed (the same recurrence, in the same order
 of operations, for the same types), so no choice moves by an ulp.
 """

@@ -118,11 +118,11 @@ def test_a_cpu_tries_the_spaces_it_can_reach_nearest_first_then_by_id():
         home = int(st.tile_pos[here])
         for speed in (1, 2, 3, 5):
             for leash in (False, True):
-                got = _nearest_first(st, game.S, here, speed, leash, home)
+                spaces, costs = _nearest_first(st, game.S, here, speed, leash, home)
                 _reach_from(st, game.S, here, speed)
                 cost = st.decision.reach_cost
-                want = [level * n + s for level in range(1, speed + 1) for s in range(n)
+                want = [(s, level) for level in range(1, speed + 1) for s in range(n)
                         if cost[s] == level and (not leash or st.tile_pos[s] == home)]
-                assert got.tolist() == want
+                assert list(zip(spaces.tolist(), costs.tolist())) == want
                 checked += len(want) > 0
     assert checked > 100  # searches that reached something, leashed and not

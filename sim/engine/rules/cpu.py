@@ -52,15 +52,13 @@ def _cpu_act(st, S, c):
     leash = S.ip[L.P_LEASH] != 0
     # a leashed CPU never leaves its tile: it can reach no further boundary than its range
     if target < 0 and speed > 0 and _may_reach(st, S, here, -1, rng + (0 if leash else speed)):
-        steps = _nearest_first(st, S, here, speed, leash, ent.home[c])
-        n = st.decision.reach_cost.shape[0]  # (the key's base: _nearest_first)
-        for i in range(steps.shape[0]):
-            s = steps[i] % n
-            t = _cpu_target(st, S, s, rng)
+        spaces, costs = _nearest_first(st, S, here, speed, leash, ent.home[c])
+        for i in range(spaces.shape[0]):
+            t = _cpu_target(st, S, spaces[i], rng)
             if t >= 0:
                 target = t
-                _log(st, L.EV_MOVE, c, here, s, steps[i] // n, 0, 0)
-                ent.space[c] = s
+                _log(st, L.EV_MOVE, c, here, spaces[i], costs[i], 0, 0)
+                ent.space[c] = spaces[i]
                 break
     if target >= 0:
         _strike(st, S, c, target, 0, c)
@@ -69,29 +67,23 @@ def _cpu_act(st, S, c):
 @njit
 def _nearest_first(st, S, here, speed, leash, home):
     """The spaces a CPU at ``here`` can move to with ``speed`` (within position ``home`` when
-    ``leash``), nearest first and by space id among equals ("the nearest space from which it has
-    one"), each as ``cost * n_spaces + space``. From the reach search's list of the spaces it
-    touched (a space may be listed twice), not a scan of all 1,225 spaces per step of speed."""
+    ``leash``) and their costs, nearest first and by space id among equals ("the nearest space
+    from which it has one"). From the reach search's list of the spaces it touched (a space may
+    be listed twice), not a scan of all 1,225 spaces per step of speed."""
     touched = _reach_from(st, S, here, speed)
     listed = st.decision.reached
     cost = st.decision.reach_cost
     tile_pos = st.tile_pos
     n = cost.shape[0]
-    keys = np.empty(touched, np.int64)
+    keys = np.empty(touched, np.int64)  # cost, then space: one sortable number
     k = 0
     for i in range(touched):
         s = listed[i]
         if cost[s] >= 1 and cost[s] <= speed and (not leash or tile_pos[s] == home):
             keys[k] = cost[s] * n + s
             k += 1
-    keys = np.sort(keys[:k])
-    out = np.empty(k, np.int64)
-    m = 0
-    for i in range(k):
-        if m == 0 or keys[i] != out[m - 1]:  # a space listed twice
-            out[m] = keys[i]
-            m += 1
-    return out[:m]
+    keys = np.unique(keys[:k])  # sorted, each space once
+    return keys % n, keys // n
 
 
 @njit

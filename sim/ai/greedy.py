@@ -49,7 +49,7 @@ def _weapon_action(st, S, c, mask, best, best_a):
     m = st.ent.shape[0]
     base = _weapon_base(st.kind.shape[0], m)
     for e in range(m):
-        if mask[base + e]:
+        if mask[np.uint64(base + e)]:  # (unsigned: no negative-index fix-up, as in _best_act)
             sc = _attack_score(st, S, c, e, 0, v)
             if sc > best:
                 best, best_a = sc, base + e
@@ -133,10 +133,12 @@ def _best_act(st, S, c, mask):
     best, best_a = 0.0, -1
     n = st.kind.shape[0]
     m = ent.shape[0]
+    # the scans over the entity blocks index the mask unsigned (an action is never negative):
+    # Numba's fix-up for a negative index was a third of their instructions
     if ent.acted[c] == 0:
         attack = _attack_base(n, m)
         for e in range(m):
-            if mask[attack + e]:
+            if mask[np.uint64(attack + e)]:
                 sc = _attack_score(st, S, c, e, 0, c)
                 if sc > best:
                     best, best_a = sc, attack + e
@@ -145,7 +147,7 @@ def _best_act(st, S, c, mask):
     if ent.ab_used[c] == 0 and ent.ab_target[c] != L.T_SPACE:
         base = _ability_base(n, m)
         for e in range(m):
-            if mask[base + e]:
+            if mask[np.uint64(base + e)]:
                 sc = _ability_score(st, S, c, e)
                 if sc > best:
                     best, best_a = sc, base + e

@@ -19,8 +19,8 @@ from sim.board.geometry import SPAN
 from sim.catalogue.apocalypses import P_RESOLVE, RESOLVE_HOLD, STORM
 from sim.combat.star import BASE
 from sim.engine.state import fields as L
-from sim.engine.state.decision import (THREAT_COL, THREAT_COLS, THREAT_HOME, THREAT_REACH,
-                                       THREAT_ROW)
+from sim.engine.state.decision import (FAR_AWAY, THREAT_COL, THREAT_COLS, THREAT_HOME,
+                                       THREAT_LANES, THREAT_REACH, THREAT_ROW)
 from sim.engine.rules.actions import _move_base
 from sim.engine.tiles.live_board import BLOCK, GRID
 
@@ -74,14 +74,17 @@ def _pos_base(st, S, c):
 def _threats(st, S, c):
     """Per decision, once: enemy characters' (row, column) and attacking CPUs' rows of
     ``decision.THREAT_*`` (row, column, reach, home position) — the position score then needs
-    no entity scan per space."""
+    no entity scan per space. The enemies' arrays end with FAR_AWAY up to a whole block of
+    ``THREAT_LANES`` (decision.py): no space is within 2**30 steps of those, so a nearest-enemy
+    search over them finds the same enemy, and none when there is none."""
     ent = st.ent
     m = ent.shape[0]
     # the decision's scratch (borrowed: no allocation, no reference counts; every call of one
     # decision writes the same values), an array per coordinate in it (the loop vectorises)
     buf = st.decision.threat
-    enemy_r = buf[:m]
-    enemy_c = buf[m:]
+    half = buf.shape[0] // 2
+    enemy_r = buf[:half]
+    enemy_c = buf[half:]
     cpu = st.decision.threat_cpu
     ne = 0
     nc = 0
@@ -100,7 +103,11 @@ def _threats(st, S, c):
             enemy_r[ne] = t // SPAN
             enemy_c[ne] = t % SPAN
             ne += 1
-    return enemy_r[:ne], enemy_c[:ne], cpu[:nc]
+    padded = -(-ne // THREAT_LANES) * THREAT_LANES
+    for k in range(ne, padded):
+        enemy_r[k] = FAR_AWAY
+        enemy_c[k] = FAR_AWAY
+    return enemy_r[:padded], enemy_c[:padded], cpu[:nc]
 
 
 @njit(inline="always")
@@ -141,7 +148,9 @@ def _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, masked, enemy
     function per space (even an inlined one) costs a reference-count round trip per space.
     The nearest enemy: a scan of all enemies with no early exit, which LLVM vectorises (an exit
     once no further enemy could be nearer, over enemies sorted by distance, did fewer
-    comparisons but mispredicted its branches: twice the time per space on game data).
+    comparisons but mispredicted its branches: twice the time per space on game data); the
+    enemies come in whole vectors (:func:`_threats` pads them with enemies too far to be the
+    nearest), so its scalar loop for a remainder never runs.
     ``pos_base``: per position, what does not depend on the space (:func:`_pos_base`)."""
     reach = ent.range[c]
     w_cpu = fp[L.W_CPU_DANGER]

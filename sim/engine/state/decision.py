@@ -31,7 +31,8 @@ read it there, by name:
   rows than it has, an unusually long range through many portals, takes fresh ones);
 - ``interactable``: the function row of the interactable it can use this decision (-1: none);
 - ``threat``: scratch for greedy's enemy arrays (``position_values._threats``: the enemies'
-  rows, then their columns, one number each per entity); ``threat_cpu``: the attacking CPUs'
+  rows, then their columns, one number each per entity, in whole blocks of THREAT_LANES);
+  ``threat_cpu``: the attacking CPUs'
   rows of THREAT_COLS, a row per entity (a table of its own: a 2-D view of a flat buffer costs a
   call into Numba's reshape helper at every decision); both rewritten by each call, and within
   one decision every call writes the same values;
@@ -80,6 +81,18 @@ KEY_COLS = 4
 # grid), its reach (speed and range) and its home grid position
 THREAT_ROW, THREAT_COL, THREAT_REACH, THREAT_HOME = range(4)
 THREAT_COLS = 4
+# the enemies' rows and columns in ``threat`` fill whole blocks of THREAT_LANES, the last block
+# ended with FAR_AWAY (position_values._threats): the vectorised distance loop over enemies then
+# never runs its scalar loop for a remainder (a speed knob: any block length gives the same
+# scores; 4 is the vector length LLVM picks for that loop)
+THREAT_LANES = 4
+FAR_AWAY = -(1 << 30)  # a row or column at least 2**30 steps from every space
+
+
+@njit(inline="always")
+def threat_rows(entities):
+    """The room for one coordinate of ``entities`` enemies in ``threat``: whole blocks."""
+    return -(-entities // THREAT_LANES) * THREAT_LANES
 
 
 @structref.register
@@ -158,7 +171,7 @@ def new_decision(spaces, entities, n_reached, interactable):
                         n_reached, -1, 0, 0, np.empty(spaces, np.int32),
                         np.empty((rays_rows(stack_cap(RAYS_RANGE, RAYS_PIECES)), WORK_COLS),
                                  np.int64),
-                        interactable, np.empty(2 * entities, np.int64),
+                        interactable, np.empty(2 * threat_rows(entities), np.int64),
                         np.empty((entities, THREAT_COLS), np.int64),
                         np.empty(GRID * GRID), np.empty(reached),
                         np.full((spaces, KEY_COLS), -1, np.int64),

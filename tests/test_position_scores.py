@@ -1,0 +1,77 @@
+"""Greedy's position score (``position_values._position_scores``) against a slow reference written
+from its definition, at every decision of whole greedy games: the kernel reads the enemies'
+coordinates padded to whole vectors (``_threats`` ends them with ``FAR_AWAY``, decision.py
+``THREAT_LANES``) and the CPUs filtered to those near the spaces (``_cpus_near``); the reference
+scans the entity rows itself, space by space.
+
+No rule is checked here: this is the AI's own arithmetic (module doc of
+``sim/ai/position_values.py``: the position's base, less ``greedy_cpu_danger`` per CPU that can
+reach the space or whose home tile it is, less ``greedy_approach`` per step still to close to
+the nearest enemy beyond the character's range).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.ai.play import _choose
+from sim.ai.position_values import _pos_base, _position_scores, _threats
+from sim.board.geometry import SPAN
+from sim.combat.star import BASE
+from sim.engine.rules.legal import _legal
+from sim.engine.rules.turn import _apply
+from sim.engine.state import fields as L
+from sim.engine.state.decision import THREAT_LANES
+from tests._engine_kit import new_game
+
+GAMES = [(3, 41), (8, 42), (21, 43)]
+
+
+def _reference(st, S, c, spaces, base):
+    """The score of each of ``spaces`` for ``c``, from the entity rows (plain Python)."""
+    ent = st.ent
+    fp = S.fp
+    enemies = [int(ent.space[e]) for e in range(ent.shape[0])
+               if ent.alive[e] and ent.space[e] >= 0 and not ent.is_cpu[e]
+               and ent.team[e] >= 0 and ent.team[e] != ent.team[c]]
+    cpus = [(int(ent.space[e]), max(int(ent.speed[e]), 0) + max(int(ent.range[e]), 1),
+             int(ent.home[e])) for e in range(ent.shape[0])
+            if ent.alive[e] and ent.space[e] >= 0 and ent.is_cpu[e] and ent.atk[e, BASE] > 0]
+    out = []
+    for s in spaces:
+        r, col, p = int(s) // SPAN, int(s) % SPAN, int(st.tile_pos[s])
+        score = float(base[p]) if p >= 0 else 0.0
+        for t, reach, home in cpus:
+            if p == home or max(abs(r - t // SPAN), abs(col - t % SPAN)) <= reach:
+                score -= fp[L.W_CPU_DANGER]
+        if enemies:
+            near = min(max(abs(r - t // SPAN), abs(col - t % SPAN)) for t in enemies)
+            score -= fp[L.W_APPROACH] * max(near - int(ent.range[c]), 0)
+        out.append(score)
+    return np.array(out)
+
+
+def test_position_scores_match_the_definition_at_every_decision():
+    checked = padded = 0
+    for board, seed in GAMES:
+        game = new_game(board, seed, log=False)
+        st, S = game.st, game.S
+        mask = np.zeros(game.n_actions, np.bool_)
+        while not game.terminal:
+            count = _legal(st, S, mask)
+            c = int(st.game.cur)
+            if st.ent.space[c] >= 0 and st.decision.n_reached > 0:
+                spaces = np.asarray(st.decision.reached[:st.decision.n_reached]).copy()
+                enemy_r, enemy_c, cpu = _threats(st, S, np.int64(c))
+                assert enemy_r.shape[0] % THREAT_LANES == 0
+                base = _pos_base(st, S, np.int64(c)).copy()
+                got = _position_scores(st.ent, S.fp, st.tile_pos, base, np.int64(c), spaces,
+                                       mask, False, enemy_r, enemy_c, cpu,
+                                       np.empty(spaces.shape[0]))
+                want = _reference(st, S, c, spaces, base)
+                assert np.array_equal(got, want), (board, seed, int(st.game.decisions))
+                checked += 1
+                padded += enemy_r.shape[0] > int(np.sum(np.asarray(enemy_r) > -SPAN))
+            _apply(st, S, np.int64(_choose(st, S, mask, count, L.GREEDY, 0)))
+    # enough decisions, and padding in many of them (the test can fail)
+    assert checked > 1_000 and padded > checked // 10, (checked, padded)

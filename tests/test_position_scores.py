@@ -75,3 +75,43 @@ def test_position_scores_match_the_definition_at_every_decision():
             _apply(st, S, np.int64(_choose(st, S, mask, count, L.GREEDY, 0)))
     # enough decisions, and padding in many of them (the test can fail)
     assert checked > 1_000 and padded > checked // 10, (checked, padded)
+
+
+def _linked_reference(tile_pos, twin, p):
+    """The tile a portal in tile ``p`` links to, from a scan of every space (-1: none)."""
+    for s in range(twin.shape[0]):
+        far = twin[s]
+        if far >= 0 and tile_pos[s] == p and tile_pos[far] >= 0 and tile_pos[far] != p:
+            return int(tile_pos[far])
+    return -1
+
+
+def test_a_tiles_portal_is_found_in_its_own_block_at_every_decision():
+    """``live_movement._linked_tile`` looks for the portal of tile ``p`` among the 25 spaces of
+    ``p``'s block: the same answer as a scan of every space, because a space of a tile lies in
+    its block (``tile_pos[s]`` is -1 or ``s``'s own grid position, through swaps, destruction
+    and the reveal). R4:S5 "The two Portal components link the tiles they sit in"."""
+    from sim.engine.rules.live_movement import _linked_tile
+    from sim.engine.tiles.live_board import _position_of
+
+    linked = checked = 0
+    spaces = None
+    for board in range(12):
+        game = new_game(board, board + 1, log=False)
+        st, S = game.st, game.S
+        if spaces is None:
+            spaces = np.arange(st.tile_pos.shape[0])
+            own = np.array([_position_of(s) for s in spaces])
+        mask = np.zeros(game.n_actions, np.bool_)
+        while not game.terminal:
+            count = _legal(st, S, mask)
+            if st.game.decisions % 7 == 0:
+                tile_pos, twin = np.asarray(st.tile_pos), np.asarray(st.twin)
+                assert np.all((tile_pos == -1) | (tile_pos == own)), board
+                for p in range(-1, 49):
+                    want = _linked_reference(tile_pos, twin, p)
+                    assert _linked_tile(st, np.int64(p)) == want, (board, p)
+                    linked += want >= 0
+                checked += 1
+            _apply(st, S, np.int64(_choose(st, S, mask, count, L.GREEDY, 0)))
+    assert checked > 500 and linked > 0, (checked, linked)

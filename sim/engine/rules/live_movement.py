@@ -233,9 +233,20 @@ def _homefield(st, S, e):
 def _linked_tile(st, p):
     """The grid position that a portal in tile ``p`` links it to (-1: none). R4:S5 "The two Portal
     components link the tiles they sit in. Tile-wide damage and tile-wide attacks therefore affect
-    both tiles entirely"."""
+    both tiles entirely".
+
+    The portal is searched among the 25 spaces of ``p``'s block, in id order (a space of tile
+    ``p`` lies in its block: ``tile_pos[s]`` is ``s``'s own position or -1), not among all 1,225:
+    greedy asks at every tile-wide score (tests/test_position_scores.py checks it)."""
     tile_pos, twin = st.tile_pos, st.twin
-    for s in range(twin.shape[0]):
+    if p < 0:  # (no tile: every space without one is looked at, as before)
+        for s in range(twin.shape[0]):
+            far = twin[s]
+            if far >= 0 and tile_pos[s] == p and tile_pos[far] >= 0 and tile_pos[far] != p:
+                return tile_pos[far]
+        return -1
+    for cell in range(BLOCK * BLOCK):
+        s = _cell_space(p, cell)
         far = twin[s]
         if far >= 0 and tile_pos[s] == p and tile_pos[far] >= 0 and tile_pos[far] != p:
             return tile_pos[far]

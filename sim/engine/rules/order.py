@@ -20,6 +20,25 @@ from sim.engine.log.events import _log
 
 
 @njit(inline="always")
+def _team_row(g, team, i):
+    """The ``i``-th row that may hold a member of ``team``, of :func:`_team_row_count`: its
+    characters (rows ``TEAM_END[team - 1]`` to ``TEAM_END[team] - 1``, fields.py), then every
+    spare row (a summoned card, a minion, a clone, an assist may be any team's). In row order,
+    so a scan over them meets the team's members in the order a scan of every row does; the
+    rows of other teams' characters and of the CPUs are not read."""
+    lo = g.team_end[team - 1] if team > 0 else 0
+    n = g.team_end[team] - lo
+    return lo + i if i < n else g.spare + (i - n)
+
+
+@njit(inline="always")
+def _team_row_count(g, team, m):
+    """How many rows :func:`_team_row` lists for ``team`` in a game of ``m`` rows."""
+    lo = g.team_end[team - 1] if team > 0 else 0
+    return g.team_end[team] - lo + m - g.spare
+
+
+@njit(inline="always")
 def _may_act(ent, e, team):
     """Whether ``e`` is a member of ``team`` that still has a turn to take this team turn."""
     return ent.team[e] == team and ent.alive[e] != 0 and ent.done[e] == 0
@@ -30,8 +49,10 @@ def _begin_order(st, S, team):
     """A fresh team turn: nobody has begun, no hand-over made, one fewer than those able to act
     (none with rules.toml turn_order = "card": the team acts in card order)."""
     ent = st.ent
+    g = st.game
     able = 0
-    for e in range(ent.shape[0]):
+    for i in range(_team_row_count(g, team, ent.shape[0])):
+        e = _team_row(g, team, i)
         if ent.team[e] == team:
             ent.begun[e] = 0
             if _may_act(ent, e, team):
@@ -46,8 +67,10 @@ def _next_actor(st, team):
     pass over the rows finds both the first unplaced member and the first that may act (an
     unplaced member would have been returned before any other could be)."""
     ent = st.ent
+    g = st.game
     first = -1
-    for e in range(ent.shape[0]):
+    for i in range(_team_row_count(g, team, ent.shape[0])):
+        e = _team_row(g, team, i)
         if ent.team[e] == team and ent.alive[e] != 0:
             if ent.space[e] < 0:
                 return e
@@ -66,8 +89,10 @@ def _legal_handover(st, c, mask, base):
     if st.game.hands_left <= 0 or ent.begun[c] != 0 or ent.space[c] < 0:
         return 0
     team = ent.team[c]
+    g = st.game
     count = 0
-    for e in range(ent.shape[0]):
+    for i in range(_team_row_count(g, team, ent.shape[0])):
+        e = _team_row(g, team, i)
         if e != c and ent.space[e] >= 0 and _may_act(ent, e, team):
             mask[base + e] = True
             count += 1

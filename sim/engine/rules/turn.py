@@ -30,7 +30,8 @@ from sim.engine.entities.special import _arrive, _begin_turn_entities, _drive
 from sim.engine.log.events import _log
 from sim.engine.items.use import _apply_item
 from sim.engine.items.holding import _end_turn_items
-from sim.engine.rules.order import _begin_order, _hand_over, _next_actor
+from sim.engine.rules.order import (_begin_order, _hand_over, _next_actor, _team_row,
+                                    _team_row_count)
 from sim.engine.rules.reveal import _check_reveal
 from sim.engine.entities.timed_states import _tick
 from sim.engine.tiles.paused import _after_action_tiles
@@ -49,7 +50,8 @@ def _begin_turn(st, S, team):
     g.turns[team] += 1
     _tick(st, team, g.turns[team])  # effects this team created that have run their turns
     _begin_water(st, team)  # a fresh water-roll streak
-    for e in range(ent.shape[0]):
+    for i in range(_team_row_count(g, team, ent.shape[0])):  # the team's rows only (order.py)
+        e = _team_row(g, team, i)
         if ent.team[e] == team and ent.alive[e] != 0:
             ent.speed_left[e] = ent.speed[e]
             ent.spent[e] = 0

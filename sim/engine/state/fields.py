@@ -125,6 +125,11 @@ TIMED_HELD = 37
 # items: rows of State.floor in use; items gained (tile rewards), used up, lost (a full floor, a
 # destroyed coordinate): held + on the floor = gained - used - lost
 FLOOR_N, ITEMS_GAINED, ITEMS_USED, ITEMS_LOST = 38, 39, 40, 41
+# 42..45 each team's rows (new_game): team t's characters are the rows from TEAM_END[t - 1] (0
+# for the first team) to TEAM_END[t] - 1, in card order; a row from G_SPARE on (a summoned card,
+# a minion, a clone, an assist) may be any team's. The turn's scans over a team's members read
+# those rows only (order.py), not every row
+TEAM_END = 42
 # tile functions: 46..49 each team's spending power from tile economies ("coins"); the teams
 # that learned the face-down Apocalypse (bit per team); positions whose freeze may still hold
 # (early-out of the frozen-tile checks); tiles swapped or transformed so far; whether the last
@@ -153,13 +158,14 @@ GM = 4  # TURN value of the GM Turn
 # (``game_state``: ``st.game`` is the one record of ``st.g``). Each field sits at its slot above
 # (8 bytes a slot), so the record is byte for byte the old int64[NG] row; the blocks of four
 # (one per team) are arrays. The slot numbers stay the one place a field's position is set.
-GAME_BLOCKS = {"OWED": 4, "TURNS": 4, "COINS": 4}
+GAME_BLOCKS = {"OWED": 4, "TURNS": 4, "COINS": 4, "TEAM_END": 4}
 GAME_SCALARS = ("ROTATION", "TURN", "PHASE", "CUR", "DEATHS", "REVEALED", "APOC_ACTIVE", "APOC",
                 "APOC_STEP", "OVER", "WINNER", "REASON", "QUIET", "HARM", "NEV", "LOG", "EV_LOST",
                 "DEFER", "DECISIONS", "REVEAL_WHY", "OWED", "BOARD_REV", "TURNS", "REVIVES",
                 "G_SUMMONS", "G_VEH_FIRST", "G_VEH_N", "G_SPARE", "G_MINION_SPEED",
                 "G_MINION_RANGE", "G_MINION_DEFENSE", "TIMED_HELD", "FLOOR_N", "ITEMS_GAINED",
-                "ITEMS_USED", "ITEMS_LOST", "COINS", "KNOWS", "FROZEN_TILES", "TILE_CHANGES",
+                "ITEMS_USED", "ITEMS_LOST", "TEAM_END", "COINS", "KNOWS", "FROZEN_TILES",
+                "TILE_CHANGES",
                 "FX_OK", "APOC_HELD", "APOC_RESOLVED", "NEXT_UP", "HANDS_LEFT", "LEADER",
                 "LEAD_CHANGES", "INVISIBLE_ROWS")
 

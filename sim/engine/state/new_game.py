@@ -121,6 +121,7 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
     g.log = log
     g.apoc = apocalypse
     _fill_spare(S, C, team_cards, ent, cpu_rows.shape[0], veh, summon, assists, g)
+    _team_rows(ent, n_chars, g)
     n = S.kind2.shape[1]
     return new_state(ent, game, np.zeros(49, np.int64), rng,
                      np.zeros((ev_cap, L.EVF), np.int64),
@@ -128,3 +129,16 @@ def _init_game(S, C, cpu_rows, team_cards, rng_state, ev_cap, log, apocalypse):
                      S.kind2[0].copy(), S.tile_pos2[0].copy(), S.twin2[0].copy(),
                      new_decision(n, ent.shape[0], 0, 0), np.full((L.F_CAP, L.NFL), -1, np.int64),
                      _init_tiles(S), S.feature.copy(), S.move_roll.copy())
+
+
+@njit
+def _team_rows(ent, n_chars, g):
+    """``g.team_end`` (fields.TEAM_END): the row after each team's characters, which the first
+    ``n_chars`` rows hold team after team (a team with none ends where the one before it ends)."""
+    end = 0
+    for t in range(4):
+        for e in range(end, n_chars):
+            if ent.team[e] != t:
+                break
+            end = e + 1
+        g.team_end[t] = end

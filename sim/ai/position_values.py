@@ -20,7 +20,7 @@ from sim.catalogue.apocalypses import P_RESOLVE, RESOLVE_HOLD, STORM
 from sim.combat.star import BASE
 from sim.engine.state import fields as L
 from sim.engine.state.decision import (FAR_AWAY, THREAT_COL, THREAT_COLS, THREAT_HOME,
-                                       THREAT_LANES, THREAT_REACH, THREAT_ROW)
+                                       THREAT_REACH, THREAT_ROW, threat_rows)
 from sim.engine.rules.actions import _move_base
 from sim.engine.tiles.live_board import BLOCK, GRID
 
@@ -103,7 +103,7 @@ def _threats(st, S, c):
             enemy_r[ne] = t // SPAN
             enemy_c[ne] = t % SPAN
             ne += 1
-    padded = -(-ne // THREAT_LANES) * THREAT_LANES
+    padded = threat_rows(ne)
     for k in range(ne, padded):
         enemy_r[k] = FAR_AWAY
         enemy_c[k] = FAR_AWAY

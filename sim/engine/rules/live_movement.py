@@ -239,14 +239,9 @@ def _linked_tile(st, p):
     ``p`` lies in its block: ``tile_pos[s]`` is ``s``'s own position or -1), not among all 1,225:
     greedy asks at every tile-wide score (tests/test_position_scores.py checks it)."""
     tile_pos, twin = st.tile_pos, st.twin
-    if p < 0:  # (no tile: every space without one is looked at, as before)
-        for s in range(twin.shape[0]):
-            far = twin[s]
-            if far >= 0 and tile_pos[s] == p and tile_pos[far] >= 0 and tile_pos[far] != p:
-                return tile_pos[far]
-        return -1
-    for cell in range(BLOCK * BLOCK):
-        s = _cell_space(p, cell)
+    # (p -1, no tile: every space without one is looked at)
+    for i in range(BLOCK * BLOCK if p >= 0 else twin.shape[0]):
+        s = _cell_space(p, i) if p >= 0 else i
         far = twin[s]
         if far >= 0 and tile_pos[s] == p and tile_pos[far] >= 0 and tile_pos[far] != p:
             return tile_pos[far]

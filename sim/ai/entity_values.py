@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from sim._jit import njit
 from sim.board.geometry import SPAN
+from sim.combat.hits import _hit_chance
 from sim.combat.star import BASE
 from sim.engine.state import fields as L
 from sim.engine.rules.actions import _ability_space_base
@@ -54,8 +55,7 @@ def _summon_value(st, S, c):
 @njit(inline="always")
 def _mean_damage(S, attacks, tier, defense):
     """Expected damage of ``attacks`` attacks of dice ``tier`` against ``defense``."""
-    die = S.ip[L.P_DEFENSE_DIE]
-    p = max(die - _threshold(S, defense), 0) / die
+    p = _hit_chance(S.ip[L.P_DEFENSE_DIE], _threshold(S, defense))
     return attacks * p * (S.tier_faces[tier - 1] + 1) / 2.0
 
 

@@ -20,13 +20,19 @@ from sim.engine.log.events import _log
 
 
 @njit(inline="always")
+def _team_first(g, team):
+    """The first row of ``team``'s characters (fields.TEAM_END)."""
+    return g.team_end[team - 1] if team > 0 else 0
+
+
+@njit(inline="always")
 def _team_row(g, team, i):
     """The ``i``-th row that may hold a member of ``team``, of :func:`_team_row_count`: its
     characters (rows ``TEAM_END[team - 1]`` to ``TEAM_END[team] - 1``, fields.py), then every
     spare row (a summoned card, a minion, a clone, an assist may be any team's). In row order,
     so a scan over them meets the team's members in the order a scan of every row does; the
     rows of other teams' characters and of the CPUs are not read."""
-    lo = g.team_end[team - 1] if team > 0 else 0
+    lo = _team_first(g, team)
     n = g.team_end[team] - lo
     return lo + i if i < n else g.spare + (i - n)
 
@@ -34,8 +40,7 @@ def _team_row(g, team, i):
 @njit(inline="always")
 def _team_row_count(g, team, m):
     """How many rows :func:`_team_row` lists for ``team`` in a game of ``m`` rows."""
-    lo = g.team_end[team - 1] if team > 0 else 0
-    return g.team_end[team] - lo + m - g.spare
+    return g.team_end[team] - _team_first(g, team) + m - g.spare
 
 
 @njit(inline="always")

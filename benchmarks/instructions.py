@@ -1,0 +1,142 @@
+"""Instructions, cache misses and mispredicted branches per greedy decision, counted by Valgrind's
+cachegrind: exact counts where timings on a shared host swing by 5-10 % within minutes.
+
+    python benchmarks/instructions.py [--games 60] [--base-games 10] [--base REV]
+
+Plays ``--base-games`` and then ``--games`` greedy games on one thread (``play_many``, the games
+of ``benchmarks/ab.py``) under ``valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes``
+and divides the difference of the two runs' totals by the difference of their decisions: the
+start of the interpreter and the loading of the kernels cancel out. Valgrind stops at the first
+AVX-512 instruction, so the kernels are compiled for AVX2 (``NUMBA_CPU_NAME=x86-64-v3`` with its
+features named, so that Valgrind's CPU loads the same cache) into a cache of their own beside
+the usual one (a few minutes the first time). The simulated caches are this host's L1 (32 KB
+instructions, 48 KB data); cachegrind prefetches nothing and predicts branches simply, so the
+misses are an upper bound and a comparison, not the CPU's own counts.
+
+``--base REV`` counts a baseline revision too (in ``ab.py``'s worktree) and prints the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+AVX2 = {"NUMBA_CPU_NAME": "x86-64-v3",
+        "NUMBA_CPU_FEATURES": "+64bit,+avx,+avx2,+fma,+bmi,+bmi2,+lzcnt,+popcnt,+f16c,+movbe"}
+CACHES = ["--I1=32768,8,64", "--D1=49152,12,64", "--LL=1048576,16,64"]
+# the events reported per decision: (cachegrind's name, what it counts)
+SHOWN = (("Ir", "instructions"), ("I1mr", "L1 instruction misses"),
+         ("D1mr", "L1 data read misses"), ("D1mw", "L1 data write misses"),
+         ("Bc", "conditional branches"), ("Bcm", "of them mispredicted"))
+
+
+def child(games: int) -> None:
+    """Play ``games`` greedy games on one thread (a warm-up of 8 first) and print the decisions."""
+    sys.path.insert(0, str(Path.cwd() / "benchmarks"))
+    import numpy as np
+    from games import _teams, _world
+
+    from sim.ai.play import play_many
+    from sim.engine.state import fields as L
+
+    cat, stacked, cards = _world(8)
+    teams = _teams(cat, 2026, 0, max(games, 8))
+    play_many(stacked, cards, np.arange(8) % 8, teams[:8], 2026, policies=[L.GREEDY] * 4)
+    decisions = 0
+    if games:
+        out = play_many(stacked, cards, np.arange(games) % 8, teams[:games], 2026,
+                        policies=[L.GREEDY] * 4)
+        decisions = int(out[:, 5].sum())
+    print(f"decisions {decisions}")
+
+
+def _env(tree: Path) -> dict:
+    return {**os.environ, **AVX2, "NUMBA_NUM_THREADS": "1", "PYTHONPATH": str(tree),
+            "BWLAB_JIT_CACHE": str(tree / ".jit-cache-avx2")}
+
+
+def _command(games: int) -> list[str]:
+    return [sys.executable, str(ROOT / "benchmarks" / "instructions.py"), "--child", str(games)]
+
+
+def _totals(path: Path) -> dict[str, int]:
+    """The ``summary:`` line of a cachegrind output file, by event name."""
+    events = summary = None
+    for line in path.read_text().splitlines():
+        if line.startswith("events:"):
+            events = line.split()[1:]
+        elif line.startswith("summary:"):
+            summary = [int(x) for x in line.split()[1:]]
+    return dict(zip(events, summary))
+
+
+def count(tree: Path, games: int, base_games: int) -> dict[str, float]:
+    """Per decision of the kernels of ``tree``: each event of ``SHOWN``."""
+    subprocess.run(_command(0), cwd=tree, env=_env(tree), check=True,  # compile or load
+                   stdout=subprocess.DEVNULL)
+    work = Path(tempfile.mkdtemp(prefix="bwlab-cg-"))
+    runs = {}
+    for n in (base_games, games):  # the two runs at once, one core each
+        out = work / f"cg{n}.out"
+        runs[n] = (out, subprocess.Popen(
+            ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", *CACHES,
+             f"--cachegrind-out-file={out}", *_command(n)],
+            cwd=tree, env=_env(tree), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True))
+    decisions, totals = {}, {}
+    for n, (out, proc) in runs.items():
+        text = proc.communicate()[0]
+        if proc.returncode != 0:
+            raise SystemExit(f"valgrind failed for {n} games in {tree}")
+        decisions[n] = int(text.split("decisions")[-1].split()[0])
+        totals[n] = _totals(out)
+    shutil.rmtree(work, ignore_errors=True)
+    played = decisions[games] - decisions[base_games]
+    return {name: (totals[games][name] - totals[base_games][name]) / played
+            for name, _ in SHOWN} | {"decisions": played}
+
+
+def _baseline(rev: str) -> Path:
+    """``ab.py``'s worktree of ``rev``."""
+    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", rev + "^{commit}"],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    base = Path(tempfile.gettempdir()) / f"bwlab-ab-{rev[:12]}"
+    if not base.exists():
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), rev],
+                       check=True)
+    return base
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=60)
+    ap.add_argument("--base-games", type=int, default=10)
+    ap.add_argument("--base", help="a baseline git revision, counted too")
+    ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child is not None:
+        child(args.child)
+        return
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (apt install valgrind)")
+    if not 0 <= args.base_games < args.games:
+        ap.error("--base-games must be at least 0 and fewer than --games")
+    now = count(ROOT, args.games, args.base_games)
+    base = count(_baseline(args.base), args.games, args.base_games) if args.base else None
+    print(f"per greedy decision ({now['decisions']:,.0f} decisions: {args.games} minus "
+          f"{args.base_games} games, one thread, AVX2 build)")
+    for name, label in SHOWN:
+        line = f"  {label:26s} {now[name]:10,.1f}"
+        if base:
+            line += f"   base {base[name]:10,.1f}   now/base {now[name] / base[name]:.3f}"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

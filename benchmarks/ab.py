@@ -72,6 +72,19 @@ def _spawn(where: Path, games: int, core: int, policy: str) -> subprocess.Popen:
                             env=env, stdout=subprocess.PIPE, text=True)
 
 
+def baseline_worktree(revision: str) -> Path:
+    """A git worktree of ``revision`` (made the first time, kept for later runs). Named by the
+    commit, not by what was typed: "HEAD" or a branch moves on, and a worktree kept under its
+    name would time a stale baseline. ``benchmarks/instructions.py`` counts in the same one."""
+    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", revision + "^{commit}"],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    base = Path(tempfile.gettempdir()) / f"bwlab-ab-{rev[:12]}"
+    if not base.exists():
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), rev],
+                       check=True)
+    return base
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("base", nargs="?", help="the baseline git revision")
@@ -88,14 +101,7 @@ def main() -> None:
         return
     if not args.base:
         ap.error("give the baseline revision")
-    # the worktree is named by the commit, not by what was typed: "HEAD" or a branch moves on,
-    # and a worktree kept under its name would time a stale baseline
-    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", args.base + "^{commit}"],
-                         check=True, capture_output=True, text=True).stdout.strip()
-    base = Path(tempfile.gettempdir()) / f"bwlab-ab-{rev[:12]}"
-    if not base.exists():
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), rev],
-                       check=True)
+    base = baseline_worktree(args.base)
     for where in (base, ROOT):  # compile (or load) each side's kernels before timing
         subprocess.run([sys.executable, "-m", "sim.runner.warm"], cwd=where, check=True,
                        env={**os.environ, "PYTHONPATH": str(where)}, stdout=subprocess.DEVNULL)

@@ -102,17 +102,6 @@ def count(tree: Path, games: int, base_games: int) -> dict[str, float]:
             for name, _ in SHOWN} | {"decisions": played}
 
 
-def _baseline(rev: str) -> Path:
-    """``ab.py``'s worktree of ``rev``."""
-    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", rev + "^{commit}"],
-                         check=True, capture_output=True, text=True).stdout.strip()
-    base = Path(tempfile.gettempdir()) / f"bwlab-ab-{rev[:12]}"
-    if not base.exists():
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), rev],
-                       check=True)
-    return base
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=60)
@@ -128,7 +117,12 @@ def main() -> None:
     if not 0 <= args.base_games < args.games:
         ap.error("--base-games must be at least 0 and fewer than --games")
     now = count(ROOT, args.games, args.base_games)
-    base = count(_baseline(args.base), args.games, args.base_games) if args.base else None
+    if args.base:
+        from ab import baseline_worktree  # (this script's folder is on sys.path)
+
+        base = count(baseline_worktree(args.base), args.games, args.base_games)
+    else:
+        base = None
     print(f"per greedy decision ({now['decisions']:,.0f} decisions: {args.games} minus "
           f"{args.base_games} games, one thread, AVX2 build)")
     for name, label in SHOWN:

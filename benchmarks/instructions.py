@@ -1,17 +1,20 @@
 """Instructions, cache misses and mispredicted branches per greedy decision, counted by Valgrind's
-cachegrind: exact counts where timings on a shared host swing by 5-10 % within minutes.
+cachegrind: counts where timings on a shared host swing by 5-10 % within minutes.
 
     python benchmarks/instructions.py [--games 60] [--base-games 10] [--base REV]
 
 Plays ``--base-games`` and then ``--games`` greedy games on one thread (``play_many``, the games
 of ``benchmarks/ab.py``) under ``valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes``
 and divides the difference of the two runs' totals by the difference of their decisions: the
-start of the interpreter and the loading of the kernels cancel out. Valgrind stops at the first
-AVX-512 instruction, so the kernels are compiled for AVX2 (``NUMBA_CPU_NAME=x86-64-v3`` with its
-features named, so that Valgrind's CPU loads the same cache) into a cache of their own beside
-the usual one (a few minutes the first time). The simulated caches are this host's L1 (32 KB
-instructions, 48 KB data); cachegrind prefetches nothing and predicts branches simply, so the
-misses are an upper bound and a comparison, not the CPU's own counts.
+start of the interpreter and the loading of the kernels cancel out. Two sums: the kernels' own
+(the code Valgrind cannot name), the same from run to run for the same games, and the whole
+process's, which adds the allocator, ``memset`` and Python and moves by a few per cent.
+Valgrind stops at the first AVX-512 instruction, so the kernels are compiled for AVX2
+(``NUMBA_CPU_NAME=x86-64-v3`` with its features named, so that Valgrind's CPU loads the same
+cache) into a cache of their own beside the usual one (a few minutes the first time). The
+simulated caches are this host's L1 (32 KB instructions, 48 KB data); cachegrind prefetches
+nothing and predicts branches simply, so the misses are an upper bound and a comparison, not
+the CPU's own counts.
 
 ``--base REV`` counts a baseline revision too (in ``ab.py``'s worktree) and prints the ratios.
 """
@@ -65,15 +68,29 @@ def _command(games: int) -> list[str]:
     return [sys.executable, str(ROOT / "benchmarks" / "instructions.py"), "--child", str(games)]
 
 
-def _totals(path: Path) -> dict[str, int]:
-    """The ``summary:`` line of a cachegrind output file, by event name."""
-    events = summary = None
-    for line in path.read_text().splitlines():
-        if line.startswith("events:"):
-            events = line.split()[1:]
-        elif line.startswith("summary:"):
-            summary = [int(x) for x in line.split()[1:]]
-    return dict(zip(events, summary))
+def _totals(path: Path) -> tuple[dict[str, int], dict[str, int]]:
+    """(the whole process's totals, those of the code with no name) of a cachegrind output file,
+    by event name. Valgrind names no JIT function, so the unnamed code is the kernels: the whole
+    process also counts the interpreter, the allocator and ``memset``, whose share of the
+    difference of two runs moves by a few per cent (garbage collection, allocation) though the
+    games are the same."""
+    events, summary, unnamed = [], [], []
+    fl = fn = None
+    with path.open() as f:
+        for line in f:
+            if line.startswith("events:"):
+                events = line.split()[1:]
+                unnamed = [0] * len(events)
+            elif line.startswith("fl="):
+                fl = line[3:].strip()
+            elif line.startswith("fn="):
+                fn = line[3:].strip()
+            elif line.startswith("summary:"):
+                summary = [int(x) for x in line.split()[1:]]
+            elif line[:1].isdigit() and fl == "???" and fn == "???":
+                for i, v in enumerate(line.split()[1:]):
+                    unnamed[i] += int(v)
+    return dict(zip(events, summary)), dict(zip(events, unnamed))
 
 
 def count(tree: Path, games: int, base_games: int) -> dict[str, float]:
@@ -98,8 +115,11 @@ def count(tree: Path, games: int, base_games: int) -> dict[str, float]:
         totals[n] = _totals(out)
     shutil.rmtree(work, ignore_errors=True)
     played = decisions[games] - decisions[base_games]
-    return {name: (totals[games][name] - totals[base_games][name]) / played
-            for name, _ in SHOWN} | {"decisions": played}
+    per = {"decisions": played}
+    for part, label in ((1, "kernels"), (0, "process")):
+        for name, _ in SHOWN:
+            per[label, name] = (totals[games][part][name] - totals[base_games][part][name]) / played
+    return per
 
 
 def main() -> None:
@@ -125,11 +145,15 @@ def main() -> None:
         base = None
     print(f"per greedy decision ({now['decisions']:,.0f} decisions: {args.games} minus "
           f"{args.base_games} games, one thread, AVX2 build)")
-    for name, label in SHOWN:
-        line = f"  {label:26s} {now[name]:10,.1f}"
-        if base:
-            line += f"   base {base[name]:10,.1f}   now/base {now[name] / base[name]:.3f}"
-        print(line)
+    for part, title in (("kernels", "the kernels (the code Valgrind cannot name)"),
+                        ("process", "the whole process (with the allocator, memset, Python)")):
+        print(f" {title}:")
+        for name, label in SHOWN:
+            line = f"  {label:26s} {now[part, name]:10,.1f}"
+            if base:
+                line += (f"   base {base[part, name]:10,.1f}   now/base "
+                         f"{now[part, name] / base[part, name]:.3f}")
+            print(line)
 
 
 if __name__ == "__main__":

@@ -30,12 +30,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def child(games: int, core: int, policy: str) -> None:
-    """In a child process (its ``sim`` from the working directory): games per CPU-second and a
-    digest of the results."""
-    os.environ["NUMBA_NUM_THREADS"] = "1"
-    cores = sorted(os.sched_getaffinity(0))
-    os.sched_setaffinity(0, {cores[core % len(cores)]})
+def same_games(games: int, policy: str = "greedy"):
+    """The games this script times and ``benchmarks/instructions.py`` counts, in a child process
+    whose working directory is a revision's tree (its ``sim``, its ``benchmarks/games.py``):
+    ``games`` games on 8 boards with ``policy`` in all four seats, after a warm-up of 8 that
+    compiles the kernels or loads them from the cache. Returns the call that plays them (their
+    rows, ``play.RESULT_COLUMNS``)."""
     sys.path.insert(0, str(Path.cwd() / "benchmarks"))
     import numpy as np
     from games import _teams, _world
@@ -56,11 +56,21 @@ def child(games: int, core: int, policy: str) -> None:
         spec = parse_policy(policy)
         players = {"policies": [spec.id] * 4, "budgets": [spec.budget] * 4}
     cat, stacked, cards = _world(8)
-    teams = _teams(cat, 2026, 0, games)
-    warm = min(games, 8)
-    play_many(stacked, cards, np.arange(warm) % 8, teams[:warm], 2026, **players)  # load
+    teams = _teams(cat, 2026, 0, max(games, 8))  # (a game's teams do not depend on the count)
+    play_many(stacked, cards, np.arange(8) % 8, teams[:8], 2026, **players)  # load
+    return lambda: play_many(stacked, cards, np.arange(games) % 8, teams[:games], 2026,
+                             **players)
+
+
+def child(games: int, core: int, policy: str) -> None:
+    """In a child process (its ``sim`` from the working directory): games per CPU-second and a
+    digest of the results."""
+    os.environ["NUMBA_NUM_THREADS"] = "1"
+    cores = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cores[core % len(cores)]})
+    play = same_games(games, policy)
     t0 = time.process_time()
-    out = play_many(stacked, cards, np.arange(games) % 8, teams, 2026, **players)
+    out = play()
     dt = time.process_time() - t0
     print(json.dumps({"rate": games / dt, "digest": hashlib.sha1(out.tobytes()).hexdigest()}))
 

@@ -40,23 +40,14 @@ SHOWN = (("Ir", "instructions"), ("I1mr", "L1 instruction misses"),
 
 
 def child(games: int) -> None:
-    """Play ``games`` greedy games on one thread (a warm-up of 8 first) and print the decisions."""
-    sys.path.insert(0, str(Path.cwd() / "benchmarks"))
-    import numpy as np
-    from games import _teams, _world
+    """Play ``games`` greedy games on one thread (``ab.same_games``: a warm-up of 8 first) and
+    print the decisions."""
+    from ab import same_games  # (this script's folder is on sys.path)
 
-    from sim.ai.play import play_many
-    from sim.engine.state import fields as L
+    from sim.ai.play import R_DECISIONS
 
-    cat, stacked, cards = _world(8)
-    teams = _teams(cat, 2026, 0, max(games, 8))
-    play_many(stacked, cards, np.arange(8) % 8, teams[:8], 2026, policies=[L.GREEDY] * 4)
-    decisions = 0
-    if games:
-        out = play_many(stacked, cards, np.arange(games) % 8, teams[:games], 2026,
-                        policies=[L.GREEDY] * 4)
-        decisions = int(out[:, 5].sum())
-    print(f"decisions {decisions}")
+    out = same_games(games)()
+    print(f"decisions {int(out[:, R_DECISIONS].sum())}")
 
 
 def _env(tree: Path) -> dict:
@@ -98,22 +89,24 @@ def count(tree: Path, games: int, base_games: int) -> dict[str, float]:
     subprocess.run(_command(0), cwd=tree, env=_env(tree), check=True,  # compile or load
                    stdout=subprocess.DEVNULL)
     work = Path(tempfile.mkdtemp(prefix="bwlab-cg-"))
-    runs = {}
-    for n in (base_games, games):  # the two runs at once, one core each
-        out = work / f"cg{n}.out"
-        runs[n] = (out, subprocess.Popen(
-            ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", *CACHES,
-             f"--cachegrind-out-file={out}", *_command(n)],
-            cwd=tree, env=_env(tree), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True))
-    decisions, totals = {}, {}
-    for n, (out, proc) in runs.items():
-        text = proc.communicate()[0]
-        if proc.returncode != 0:
-            raise SystemExit(f"valgrind failed for {n} games in {tree}")
-        decisions[n] = int(text.split("decisions")[-1].split()[0])
-        totals[n] = _totals(out)
-    shutil.rmtree(work, ignore_errors=True)
+    try:
+        runs = {}
+        for n in (base_games, games):  # the two runs at once, one core each
+            out = work / f"cg{n}.out"
+            runs[n] = (out, subprocess.Popen(
+                ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes",
+                 *CACHES, f"--cachegrind-out-file={out}", *_command(n)],
+                cwd=tree, env=_env(tree), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                text=True))
+        decisions, totals = {}, {}
+        for n, (out, proc) in runs.items():
+            text = proc.communicate()[0]
+            if proc.returncode != 0:
+                raise SystemExit(f"valgrind failed for {n} games in {tree}")
+            decisions[n] = int(text.split("decisions")[-1].split()[0])
+            totals[n] = _totals(out)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     played = decisions[games] - decisions[base_games]
     per = {"decisions": played}
     for part, label in ((1, "kernels"), (0, "process")):

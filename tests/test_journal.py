@@ -274,6 +274,50 @@ def test_sigterm_keeps_the_finished_games_says_so_and_exits_143(capsys, monkeypa
     assert "resuming an interrupted run" in err
 
 
+@pytest.mark.parametrize("lands", ["before the rename", "after the rename"])
+def test_a_stop_landing_inside_the_last_flush_keeps_the_games(capsys, monkeypatch, tmp_path,
+                                                              lands):
+    """A stop is an exception raised between two bytecodes of the main thread, and the main
+    thread flushes last, when its games are done, so a SIGTERM sent as a chunk ends often
+    lands inside that very write (it made the test above fail now and then: "terminated
+    (SIGTERM) before any game finished", no part on disk). The write used to drop its rows
+    before the part had its name, losing finished games. Here the stop is raised inside the
+    first write, before or just after its rename: the command still keeps every finished game,
+    counts each once, exits 143 and resumes to an uninterrupted run's verdict."""
+    from sim.cli.terminate import Terminated
+
+    args = ("fairness", ROOT / "experiments/teams/example.toml", "--games", 64, "--round", 32,
+            "--boards", 8)
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "uninterrupted"))
+    code, whole, _ = run(capsys, *args)
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "j"))
+    monkeypatch.setattr(journal, "FLUSH_SECONDS", 1e9)  # the call's own last flush is the first
+    name = "savez" if lands == "before the rename" else "replace"
+    owner = journal.np if name == "savez" else journal.os
+    real, stops = getattr(owner, name), []
+
+    def write_then_stop(*a, **k):
+        if name == "savez" and not stops:
+            stops.append(1)
+            raise Terminated  # inside the write: the part never gets its name
+        real(*a, **k)
+        if not stops:
+            stops.append(1)
+            raise Terminated  # the part is written and named; its rows are still pending
+
+    with monkeypatch.context() as m:
+        m.setattr(owner, name, write_then_stop)
+        stopped, _, err = run(capsys, *args)
+    rows = [np.load(p)["rows"] for p in (tmp_path / "j").glob("*/part-*.npz")]
+    kept = np.unique(np.concatenate(rows)).size if rows else 0
+    assert stopped == 143 and stops and kept > 0, err
+    assert len(rows) == (1 if name == "savez" else 2), rows  # after the rename: written twice
+    assert f"fairness: {kept:,} finished games kept in {tmp_path / 'j'}" in err, err
+    again, out, err = run(capsys, *args)
+    assert (again, _timeless(out)) == (code, _timeless(whole))
+    assert "resuming an interrupted run" in err
+
+
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
 def test_a_real_sigterm_ends_a_journaled_command_in_its_own_process_with_143(tmp_path):
     """The test above, with a real SIGTERM sent to the command in a process of its own (as CI's

@@ -28,7 +28,8 @@ import shutil
 import threading
 import time
 import uuid
-from contextlib import contextmanager
+import weakref
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from pathlib import Path
 
@@ -147,23 +148,34 @@ class Call:
             self._flush_locked()
 
     def _flush_locked(self) -> None:
+        """Write the pending rows as one part; they stay pending until the part has its name.
+
+        Why not earlier: a stop (SIGTERM, Ctrl-C) is an exception raised between any two
+        bytecodes of the main thread, and the main thread flushes last, when its games are
+        done, so a stop often lands inside this very write. Rows dropped before the rename
+        would be lost although finished; kept pending, the session's last :meth:`flush` (its
+        ``except BaseException``) writes them. A stop between the rename and the next line
+        leaves them pending and written: the part is written twice, which is harmless
+        (:meth:`Journal.kept` counts each game once, and a resume sets the same rows twice)."""
         self._last = time.monotonic()
         if not self._pending:
             return
         rows = np.concatenate(self._pending)
-        self._pending = []
         arrays = {"rows": rows, "out": _compact(self.out[rows])}
         if self.card_out is not None:
             arrays["card_out"] = _compact(self.card_out[rows])
         name = f"part-{int(rows.min()):09d}-{uuid.uuid4().hex[:8]}"
+        tmp = self.folder / f".{name}.tmp.npz"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            tmp = self.folder / f".{name}.tmp.npz"
             np.savez(tmp, **arrays)
             os.replace(tmp, self.folder / f"{name}.npz")
-            self.done[rows] = True
-        except OSError:
-            pass  # a full disk or a removed folder costs the resume, never the command
+        except OSError:  # a full disk or a removed folder costs the resume, never the command
+            with suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            return  # still pending: the next flush tries again
+        self._pending = []
+        self.done[rows] = True
 
 
 def _compact(a: np.ndarray) -> np.ndarray:
@@ -191,6 +203,7 @@ class Journal:
     def __init__(self, root: Path, say=None):
         self.root, self.say = root, say
         self.folders: set[Path] = set()
+        self.calls: weakref.WeakSet[Call] = weakref.WeakSet()  # those still alive may hold rows
         self._told = False
 
     def open(self, inputs: dict, n: int, width: int, card_shape: tuple | None) -> Call | None:
@@ -202,22 +215,32 @@ class Journal:
         if call.folder in self.folders:  # an identical call of this command came first
             call.resumed = 0
         self.folders.add(call.folder)
+        self.calls.add(call)
         if call.resumed and not self._told and self.say is not None:
             self._told = True
             self.say(f"resuming an interrupted run: the games it had finished are taken from "
                      f"the journal ({self.root}), not played again")
         return call
 
+    def flush(self) -> None:
+        """Write every call's pending rows (a stop may have cut a call's own last flush short:
+        :meth:`Call._flush_locked`). Best effort, as every write here."""
+        for call in list(self.calls):
+            with suppress(Exception):
+                call.flush()
+
     def kept(self) -> int:
-        """Games on disk for this command's calls."""
+        """Games on disk for this command's calls, each counted once."""
         total = 0
         for folder in self.folders:
+            rows: set[int] = set()
             for part in folder.glob("part-*.npz"):
                 try:
                     with np.load(part) as z:
-                        total += int(z["rows"].size)
+                        rows.update(z["rows"].tolist())
                 except Exception:
                     continue
+            total += len(rows)
         return total
 
     def discard(self) -> None:
@@ -262,6 +285,7 @@ def session(say=None, ends: tuple = ()):
         j.discard()
         raise
     except BaseException:
+        j.flush()
         kept = j.kept()
         if kept and say is not None:
             say(f"{kept:,} finished games kept in {root}: the same command, run again, "

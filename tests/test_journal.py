@@ -41,6 +41,13 @@ def _timeless(text: str) -> str:
     return re.sub(r" in [0-9.]+ s\b", " in - s", text)
 
 
+def _kept(root: Path) -> int:
+    """The games on disk under ``root``, each once, as the command counts them: a stop landing
+    just after a part's rename leaves its rows pending, and the session writes them again."""
+    rows = [np.load(p)["rows"] for p in root.glob("*/part-*.npz")]
+    return int(np.unique(np.concatenate(rows)).size) if rows else 0
+
+
 class Interrupt(RuntimeError):
     """A failure part-way (the journal keeps the games of any command that does not end)."""
 
@@ -117,6 +124,33 @@ def test_a_damaged_or_misshapen_part_is_ignored_and_the_games_are_played_again(
     assert 0 < sum(played) < 24
     for name in whole:
         np.testing.assert_array_equal(whole[name], again[name], err_msg=name)
+
+
+def test_a_part_unreadable_for_now_is_kept_for_a_later_run_and_a_damaged_one_deleted(
+        monkeypatch, tmp_path):
+    """A part that cannot be read at this moment (an I/O error, no file descriptor left) is
+    finished games: skipped, not deleted (it used to be deleted as if damaged); the next run
+    that can read it takes its games. A part that is not an archive is deleted."""
+    import errno
+
+    good = tmp_path / "part-000000000-aaaaaaaa.npz"
+    np.savez(good, rows=np.arange(3), out=np.arange(6).reshape(3, 2))
+    bad = tmp_path / "part-000000003-bbbbbbbb.npz"
+    bad.write_bytes(b"not a zip file")
+    real = journal.np.load
+
+    def load(path, *a, **k):
+        if Path(path) == good:
+            raise OSError(errno.EMFILE, "Too many open files")
+        return real(path, *a, **k)
+
+    with monkeypatch.context() as m:
+        m.setattr(journal.np, "load", load)
+        call = journal.Call(tmp_path, 5, 2, None)
+    assert not call.done.any() and good.exists() and not bad.exists()
+    call = journal.Call(tmp_path, 5, 2, None)
+    assert call.done.tolist() == [True, True, True, False, False]
+    np.testing.assert_array_equal(call.out[:3], np.arange(6).reshape(3, 2))
 
 
 def test_every_input_and_the_engine_source_name_their_own_journal(arena, monkeypatch):
@@ -265,7 +299,7 @@ def test_sigterm_keeps_the_finished_games_says_so_and_exits_143(capsys, monkeypa
         assert signal.getsignal(signal.SIGTERM) is stand_in
     finally:
         signal.signal(signal.SIGTERM, previous)
-    kept = sum(int(np.load(p)["rows"].size) for p in (tmp_path / "j").glob("*/part-*.npz"))
+    kept = _kept(tmp_path / "j")
     assert stopped == 143 and kept > 0, err
     assert f"fairness: {kept:,} finished games kept in {tmp_path / 'j'}" in err, err
     assert err.strip().splitlines()[-1] == "fairness: terminated (SIGTERM)", err
@@ -318,6 +352,66 @@ def test_a_stop_landing_inside_the_last_flush_keeps_the_games(capsys, monkeypatc
     assert "resuming an interrupted run" in err
 
 
+ARGS = ("fairness", ROOT / "experiments/teams/example.toml", "--games", 64, "--round", 32,
+        "--boards", 8)
+
+
+def _interrupted_once(capsys, monkeypatch, root: Path, args) -> str:
+    """A fairness run stopped inside its first journal write (before the rename): the session's
+    last flush writes the part. Returns stderr."""
+    from sim.cli.terminate import Terminated
+
+    monkeypatch.setenv("BWLAB_JOURNAL", str(root))
+    monkeypatch.setattr(journal, "FLUSH_SECONDS", 1e9)
+    real, stops = journal.np.savez, []
+
+    def savez(*a, **k):
+        if not stops:
+            stops.append(1)
+            raise Terminated
+        return real(*a, **k)
+
+    with monkeypatch.context() as m:
+        m.setattr(journal.np, "savez", savez)
+        code, _, err = run(capsys, *args)
+    assert code == 143 and stops and any(root.glob("*/part-*.npz")), err
+    return err
+
+
+def test_a_stop_while_a_resumed_call_reads_its_parts_counts_them_as_kept(capsys,
+                                                                             monkeypatch,
+                                                                             tmp_path):
+    """Journal.open built the Call (whose __init__ reads every part of the folder: Call._load)
+    before it added the folder to Journal.folders, the list kept() counts. A stop landing while
+    a resumed command read an earlier run's parts: kept() found no folder, the session said
+    nothing and the CLI said "terminated (SIGTERM) before any game finished: nothing to keep",
+    though the parts were still on disk and the next run resumed from every one of them. The
+    folder is now counted before its parts are read."""
+    from sim.cli.terminate import Terminated
+
+    root = tmp_path / "j"
+    _interrupted_once(capsys, monkeypatch, root, ARGS)
+    on_disk = _kept(root)
+    real, stops = journal.np.load, []
+
+    def load(*a, **k):  # the first read is Call._load's (kept() reads after the stop)
+        if not stops:
+            stops.append(1)
+            raise Terminated
+        return real(*a, **k)
+
+    with monkeypatch.context() as m:
+        m.setattr(journal.np, "load", load)
+        code, _, err = run(capsys, *ARGS)
+    assert code == 143 and stops, err
+    assert _kept(root) == on_disk > 0  # nothing was deleted
+    # before: err was only "... terminated (SIGTERM) before any game finished: nothing to keep"
+    assert f"fairness: {on_disk:,} finished games kept in {root}" in err, err
+    assert "nothing to keep" not in err, err
+    again, _, err = run(capsys, *ARGS)
+    assert again in (0, 1) and "resuming an interrupted run" in err, err
+
+
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
 def test_a_real_sigterm_ends_a_journaled_command_in_its_own_process_with_143(tmp_path):
     """The test above, with a real SIGTERM sent to the command in a process of its own (as CI's
@@ -333,7 +427,7 @@ def test_a_real_sigterm_ends_a_journaled_command_in_its_own_process_with_143(tmp
         ("rarity", "--games", 100_000, "--ablation", 0, "--out", reports, "-q"),
         ready=lambda: any(root.glob("*/part-*.npz")),
         env={"BWLAB_JOURNAL": str(root), "NUMBA_NUM_THREADS": "1"})
-    kept = sum(int(np.load(p)["rows"].size) for p in root.glob("*/part-*.npz"))
+    kept = _kept(root)
     assert code == 143 and 0 < kept < 100_000 and out == "", err
     assert not any(reports.glob("*")), "an interrupted rarity wrote its results"
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err

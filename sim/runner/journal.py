@@ -121,7 +121,9 @@ class Call:
                 with np.load(part) as z:
                     rows, out = z["rows"].astype(np.int64), z["out"].astype(np.int64)
                     cards = z["card_out"].astype(np.int64) if self.card_out is not None else None
-            except Exception:  # damaged or vanished: never trusted, never fatal
+            except OSError:  # vanished, or unreadable now (a full table of open files, an I/O
+                continue     # error): not trusted, but kept for a later run to read
+            except Exception:  # damaged (not an archive, a missing array): never trusted
                 part.unlink(missing_ok=True)
                 continue
             fits = (rows.ndim == 1 and out.shape == (rows.size, self.width)
@@ -211,10 +213,14 @@ class Journal:
             key = call_key({**inputs, "n": n, "width": width, "card_shape": card_shape})
         except Unjournaled:
             return None
-        call = Call(self.root / key, n, width, card_shape)
-        if call.folder in self.folders:  # an identical call of this command came first
+        folder = self.root / key
+        again = folder in self.folders  # an identical call of this command came first
+        # counted (kept) before its parts are read: a stop landing while Call reads an earlier
+        # run's parts leaves them on disk, and the session must say so, not "nothing to keep"
+        self.folders.add(folder)
+        call = Call(folder, n, width, card_shape)
+        if again:
             call.resumed = 0
-        self.folders.add(call.folder)
         self.calls.add(call)
         if call.resumed and not self._told and self.say is not None:
             self._told = True

@@ -15,7 +15,7 @@ import os
 import socket
 import ssl
 import warnings
-from contextlib import ExitStack, nullcontext
+from contextlib import ExitStack, nullcontext, suppress
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -131,7 +131,16 @@ def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_roo
             # stored: a misbehaving or misconfigured worker adds no row (sim.runner.results)
             b, columns, seconds = check_result(result, exp, store.digest, wanted, worker)
             wanted.discard(b)
-            table = store.write_batch(b, columns, seconds)
+            try:
+                table = store.write_batch(b, columns, seconds)
+            except KeyboardInterrupt:
+                # a stop (Ctrl-C, SIGTERM) inside the write: the batch has arrived and passed
+                # its checks, and may already have its name on disk though not yet counted.
+                # Store it (again: the same rows) before stopping, so that it is kept and the
+                # CLI's "K of B batches stored" counts what the folder holds
+                with suppress(OSError):  # a full disk: the stop's line still comes
+                    store.write_batch(b, columns, seconds)
+                raise
             if totals is not None:
                 totals.add(b, table)
             received += len(columns["game"])

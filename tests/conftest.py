@@ -12,6 +12,16 @@ from pathlib import Path
 if (os.cpu_count() or 1) < 2:
     os.environ.setdefault("NUMBA_NUM_THREADS", "2")
 
+# Under pytest-xdist (``make test``: a worker per CPU) the workers are the parallelism. OpenBLAS
+# (NumPy's and SciPy's) starts a thread per CPU in every worker, and its threads spin while they
+# wait: beside a worker playing games on Numba's threads, a fit-heavy calibration test ran 13
+# times slower than alone (214 s against 16 s on a 2-CPU host, stop 66). One BLAS thread per
+# worker, set before anything imports NumPy (xdist names the worker before it loads this file);
+# results do not depend on it (tests/test_fixed_sums.py).
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ.setdefault("MKL_NUM_THREADS", "1")
+
 import numpy as np
 import pytest
 from hypothesis import settings

@@ -57,15 +57,15 @@ def schedule(exp: Experiment, start: int, stop: int) -> Schedule:
     board = block % exp.boards
     seats = np.arange(TEAMS)
     team_of_seat = (seats[None, :] - offset[:, None]) % TEAMS
-    team_cards = np.empty((games.size, TEAMS, CARDS_PER_TEAM), np.int64)
-    cache: dict[int, np.ndarray] = {}
-    for j, b in enumerate(block):
-        if exp.teams is not None:
-            teams = exp.teams
-        else:
-            teams = cache.get(int(b))
-            if teams is None:
-                teams = cache.setdefault(int(b), draw_teams(exp, int(b)))
-        team_cards[j] = teams[team_of_seat[j]]
+    # whole arrays, not a loop over games: the drift gate asks for its schedule at every round
+    # (a loop was a quarter of a planted gate's time, tests/test_drift_suite_level.py)
+    if exp.teams is not None:
+        team_cards = np.asarray(exp.teams, np.int64)[team_of_seat]
+    else:  # each draw once, however many of its games are asked for
+        blocks, which = np.unique(block, return_inverse=True)
+        drawn = np.zeros((blocks.size, TEAMS, CARDS_PER_TEAM), np.int64)
+        for i, b in enumerate(blocks):
+            drawn[i] = draw_teams(exp, int(b))
+        team_cards = drawn[which.reshape(-1)[:, None], team_of_seat]
     draw = block if exp.teams is None else np.zeros_like(block)
     return Schedule(games, board, offset, team_cards, team_of_seat, draw)

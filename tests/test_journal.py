@@ -308,6 +308,30 @@ def test_sigterm_keeps_the_finished_games_says_so_and_exits_143(capsys, monkeypa
     assert "resuming an interrupted run" in err
 
 
+ARGS = ("fairness", ROOT / "experiments/teams/example.toml", "--games", 64, "--round", 32,
+        "--boards", 8)
+
+
+def _stopping_once(m, owner, name: str, after: bool = False) -> list:
+    """``owner.name`` patched (monkeypatch context ``m``) so that its first call raises the
+    CLI's ``Terminated``, as a SIGTERM landing there would: before it does its work, or
+    (``after``) just after; later calls run as before. Returns the list recording the stop."""
+    from sim.cli.terminate import Terminated
+
+    real, stops = getattr(owner, name), []
+
+    def stopping(*a, **k):
+        if stops:
+            return real(*a, **k)
+        stops.append(name)
+        if after:
+            real(*a, **k)
+        raise Terminated
+
+    m.setattr(owner, name, stopping)
+    return stops
+
+
 @pytest.mark.parametrize("lands", ["before the rename", "after the rename"])
 def test_a_stop_landing_inside_the_last_flush_keeps_the_games(capsys, monkeypatch, tmp_path,
                                                               lands):
@@ -318,61 +342,33 @@ def test_a_stop_landing_inside_the_last_flush_keeps_the_games(capsys, monkeypatc
     before the part had its name, losing finished games. Here the stop is raised inside the
     first write, before or just after its rename: the command still keeps every finished game,
     counts each once, exits 143 and resumes to an uninterrupted run's verdict."""
-    from sim.cli.terminate import Terminated
-
-    args = ("fairness", ROOT / "experiments/teams/example.toml", "--games", 64, "--round", 32,
-            "--boards", 8)
     monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "uninterrupted"))
-    code, whole, _ = run(capsys, *args)
+    code, whole, _ = run(capsys, *ARGS)
     monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "j"))
     monkeypatch.setattr(journal, "FLUSH_SECONDS", 1e9)  # the call's own last flush is the first
     name = "savez" if lands == "before the rename" else "replace"
-    owner = journal.np if name == "savez" else journal.os
-    real, stops = getattr(owner, name), []
-
-    def write_then_stop(*a, **k):
-        if name == "savez" and not stops:
-            stops.append(1)
-            raise Terminated  # inside the write: the part never gets its name
-        real(*a, **k)
-        if not stops:
-            stops.append(1)
-            raise Terminated  # the part is written and named; its rows are still pending
-
     with monkeypatch.context() as m:
-        m.setattr(owner, name, write_then_stop)
-        stopped, _, err = run(capsys, *args)
-    rows = [np.load(p)["rows"] for p in (tmp_path / "j").glob("*/part-*.npz")]
-    kept = np.unique(np.concatenate(rows)).size if rows else 0
+        # inside the write the part never gets its name; just after the rename it has it, and
+        # its rows are still pending
+        stops = _stopping_once(m, journal.np if name == "savez" else journal.os, name,
+                               after=name == "replace")
+        stopped, _, err = run(capsys, *ARGS)
+    kept, parts = _kept(tmp_path / "j"), len(list((tmp_path / "j").glob("*/part-*.npz")))
     assert stopped == 143 and stops and kept > 0, err
-    assert len(rows) == (1 if name == "savez" else 2), rows  # after the rename: written twice
+    assert parts == (1 if name == "savez" else 2), parts  # after the rename: written twice
     assert f"fairness: {kept:,} finished games kept in {tmp_path / 'j'}" in err, err
-    again, out, err = run(capsys, *args)
+    again, out, err = run(capsys, *ARGS)
     assert (again, _timeless(out)) == (code, _timeless(whole))
     assert "resuming an interrupted run" in err
-
-
-ARGS = ("fairness", ROOT / "experiments/teams/example.toml", "--games", 64, "--round", 32,
-        "--boards", 8)
 
 
 def _interrupted_once(capsys, monkeypatch, root: Path, args) -> str:
     """A fairness run stopped inside its first journal write (before the rename): the session's
     last flush writes the part. Returns stderr."""
-    from sim.cli.terminate import Terminated
-
     monkeypatch.setenv("BWLAB_JOURNAL", str(root))
     monkeypatch.setattr(journal, "FLUSH_SECONDS", 1e9)
-    real, stops = journal.np.savez, []
-
-    def savez(*a, **k):
-        if not stops:
-            stops.append(1)
-            raise Terminated
-        return real(*a, **k)
-
     with monkeypatch.context() as m:
-        m.setattr(journal.np, "savez", savez)
+        stops = _stopping_once(m, journal.np, "savez")
         code, _, err = run(capsys, *args)
     assert code == 143 and stops and any(root.glob("*/part-*.npz")), err
     return err
@@ -387,21 +383,11 @@ def test_a_stop_while_a_resumed_call_reads_its_parts_counts_them_as_kept(capsys,
     nothing and the CLI said "terminated (SIGTERM) before any game finished: nothing to keep",
     though the parts were still on disk and the next run resumed from every one of them. The
     folder is now counted before its parts are read."""
-    from sim.cli.terminate import Terminated
-
     root = tmp_path / "j"
     _interrupted_once(capsys, monkeypatch, root, ARGS)
     on_disk = _kept(root)
-    real, stops = journal.np.load, []
-
-    def load(*a, **k):  # the first read is Call._load's (kept() reads after the stop)
-        if not stops:
-            stops.append(1)
-            raise Terminated
-        return real(*a, **k)
-
     with monkeypatch.context() as m:
-        m.setattr(journal.np, "load", load)
+        stops = _stopping_once(m, journal.np, "load")  # the first read is Call._load's
         code, _, err = run(capsys, *ARGS)
     assert code == 143 and stops, err
     assert _kept(root) == on_disk > 0  # nothing was deleted

@@ -362,6 +362,27 @@ def test_a_stop_landing_inside_the_last_flush_keeps_the_games(capsys, monkeypatc
     assert "resuming an interrupted run" in err
 
 
+def test_a_stop_landing_in_the_clean_up_of_an_ended_command_says_it_had_ended(
+        capsys, monkeypatch, tmp_path):
+    """A command that has ended deletes its journal; a SIGTERM landing in that clean-up used to
+    end it with "terminated (SIGTERM) before any game finished: nothing to keep", after the
+    whole verdict had been printed. Now: exit 143 (it was terminated), the verdict printed as an
+    uninterrupted run prints it, a line saying it had ended, and the clean-up finished (no
+    leftover journal for a later run to "resume" from)."""
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "uninterrupted"))
+    code, whole, _ = run(capsys, *ARGS)
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "j"))
+    with monkeypatch.context() as m:
+        stops = _stopping_once(m, journal.shutil, "rmtree")  # the session's discard
+        stopped, out, err = run(capsys, *ARGS)
+    assert stops and stopped == 143, err
+    assert _timeless(out) == _timeless(whole)
+    assert err.strip().splitlines()[-1] == ("fairness: terminated (SIGTERM) as it ended, after "
+                                            "its output was complete"), err
+    assert "nothing to keep" not in err and "kept in" not in err, err
+    assert not list((tmp_path / "j").glob("*/part-*.npz"))  # the clean-up was finished
+
+
 def _interrupted_once(capsys, monkeypatch, root: Path, args) -> str:
     """A fairness run stopped inside its first journal write (before the rename): the session's
     last flush writes the part. Returns stderr."""

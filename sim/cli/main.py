@@ -147,7 +147,10 @@ def _journaled(body, ctx, say):
                 session(say=say, ends=(click.exceptions.Exit,)) as book:
             return body(ctx)
     except Terminated:
-        if journal_root() is None:
+        if book is not None and book.ended:  # the command had finished: only its clean-up
+            book.discard()  # ... which is finished here (its games were used, not kept)
+            say("terminated (SIGTERM) as it ended, after its output was complete")
+        elif journal_root() is None:
             say("terminated (SIGTERM); the games journal is off: no finished game was kept")
         else:  # the session has said how many games it kept, if any
             say("terminated (SIGTERM)" + ("" if book is not None and book.kept() else

@@ -206,6 +206,7 @@ class Journal:
         self.root, self.say = root, say
         self.folders: set[Path] = set()
         self.calls: weakref.WeakSet[Call] = weakref.WeakSet()  # those still alive may hold rows
+        self.ended = False  # the command has ended (its games used); only the clean-up is left
         self._told = False
 
     def open(self, inputs: dict, n: int, width: int, card_shape: tuple | None) -> Call | None:
@@ -288,6 +289,7 @@ def session(say=None, ends: tuple = ()):
     try:
         yield j
     except ends:
+        j.ended = True
         j.discard()
         raise
     except BaseException:
@@ -298,6 +300,7 @@ def session(say=None, ends: tuple = ()):
                 f"continues from them")
         raise
     else:
+        j.ended = True  # a stop from here on cuts only the clean-up short (cli.main says so)
         j.discard()
     finally:
         _current = outer

@@ -1,6 +1,7 @@
 """Running the ``bwlab`` CLI in-process from a test: the exit code and what it printed, with the
 project's promise checked on every call — bad input gets a line, never a traceback. And in a
-process of its own, stopped by a real SIGTERM (:func:`sigterm_midway`)."""
+process of its own, stopped by a real SIGTERM (:func:`sigterm_midway`), or stopped inside one
+call by the exception SIGTERM raises (:func:`stopping_once`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,27 @@ def run(capsys, *args):
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return code, out, err
+
+
+def stopping_once(m, owner, name: str, after: bool = False, when=lambda *a, **k: True) -> list:
+    """``owner.name`` patched (monkeypatch context ``m``) so that its first call for which
+    ``when(*args)`` holds raises the CLI's ``Terminated``, as a SIGTERM landing there would:
+    before it does its work, or (``after``) just after; every other call runs as before.
+    Returns the list recording the stop (``name``, once)."""
+    from sim.cli.terminate import Terminated
+
+    real, stops = getattr(owner, name), []
+
+    def stopping(*a, **k):
+        if stops or not when(*a, **k):
+            return real(*a, **k)
+        stops.append(name)
+        if after:
+            real(*a, **k)
+        raise Terminated
+
+    m.setattr(owner, name, stopping)
+    return stops
 
 
 def eager_progress(monkeypatch=None):

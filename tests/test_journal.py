@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from sim.runner import journal
-from tests._cli_kit import run
+from tests._cli_kit import run, stopping_once
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -312,26 +312,6 @@ ARGS = ("fairness", ROOT / "experiments/teams/example.toml", "--games", 64, "--r
         "--boards", 8)
 
 
-def _stopping_once(m, owner, name: str, after: bool = False) -> list:
-    """``owner.name`` patched (monkeypatch context ``m``) so that its first call raises the
-    CLI's ``Terminated``, as a SIGTERM landing there would: before it does its work, or
-    (``after``) just after; later calls run as before. Returns the list recording the stop."""
-    from sim.cli.terminate import Terminated
-
-    real, stops = getattr(owner, name), []
-
-    def stopping(*a, **k):
-        if stops:
-            return real(*a, **k)
-        stops.append(name)
-        if after:
-            real(*a, **k)
-        raise Terminated
-
-    m.setattr(owner, name, stopping)
-    return stops
-
-
 @pytest.mark.parametrize("lands", ["before the rename", "after the rename"])
 def test_a_stop_landing_inside_the_last_flush_keeps_the_games(capsys, monkeypatch, tmp_path,
                                                               lands):
@@ -350,7 +330,7 @@ def test_a_stop_landing_inside_the_last_flush_keeps_the_games(capsys, monkeypatc
     with monkeypatch.context() as m:
         # inside the write the part never gets its name; just after the rename it has it, and
         # its rows are still pending
-        stops = _stopping_once(m, journal.np if name == "savez" else journal.os, name,
+        stops = stopping_once(m, journal.np if name == "savez" else journal.os, name,
                                after=name == "replace")
         stopped, _, err = run(capsys, *ARGS)
     kept, parts = _kept(tmp_path / "j"), len(list((tmp_path / "j").glob("*/part-*.npz")))
@@ -373,7 +353,7 @@ def test_a_stop_landing_in_the_clean_up_of_an_ended_command_says_it_had_ended(
     code, whole, _ = run(capsys, *ARGS)
     monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "j"))
     with monkeypatch.context() as m:
-        stops = _stopping_once(m, journal.shutil, "rmtree")  # the session's discard
+        stops = stopping_once(m, journal.shutil, "rmtree")  # the session's discard
         stopped, out, err = run(capsys, *ARGS)
     assert stops and stopped == 143, err
     assert _timeless(out) == _timeless(whole)
@@ -389,7 +369,7 @@ def _interrupted_once(capsys, monkeypatch, root: Path, args) -> str:
     monkeypatch.setenv("BWLAB_JOURNAL", str(root))
     monkeypatch.setattr(journal, "FLUSH_SECONDS", 1e9)
     with monkeypatch.context() as m:
-        stops = _stopping_once(m, journal.np, "savez")
+        stops = stopping_once(m, journal.np, "savez")
         code, _, err = run(capsys, *args)
     assert code == 143 and stops and any(root.glob("*/part-*.npz")), err
     return err
@@ -408,7 +388,7 @@ def test_a_stop_while_a_resumed_call_reads_its_parts_counts_them_as_kept(capsys,
     _interrupted_once(capsys, monkeypatch, root, ARGS)
     on_disk = _kept(root)
     with monkeypatch.context() as m:
-        stops = _stopping_once(m, journal.np, "load")  # the first read is Call._load's
+        stops = stopping_once(m, journal.np, "load")  # the first read is Call._load's
         code, _, err = run(capsys, *ARGS)
     assert code == 143 and stops, err
     assert _kept(root) == on_disk > 0  # nothing was deleted

@@ -18,6 +18,8 @@ its own board gets exactly the block standard error it had before.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,6 +72,14 @@ def cr1_factor(n_clusters: int, n_obs: int | None = None, n_params: int | None =
 
 def t_quantile(confidence: float, df: int) -> float:
     """Two-sided t quantile of a ``confidence`` interval on ``df`` degrees of freedom."""
+    return _t_quantile(float(confidence), float(df))
+
+
+@functools.lru_cache(maxsize=4096)
+def _t_quantile(confidence: float, df: float) -> float:
+    """:func:`t_quantile`, kept per (confidence, df): a study asks for the same few values
+    thousands of times (the drift gate's intervals, per team and round), and scipy's argument
+    checks made each ask cost about 180 us."""
     return float(student_t.ppf(0.5 + confidence / 2.0, df))
 
 

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scipy.stats import beta, norm, t as student_t
+from scipy.special import betaincinv
+from scipy.stats import norm, t as student_t
 
 __all__ = [
     "MeanDifference",
@@ -97,8 +98,11 @@ def clopper_pearson_interval(successes, trials, confidence: float = 0.95):
     alpha = 1.0 - _check_confidence(confidence)
     safe_a_lo = np.where(k > 0, k, 1.0)
     safe_b_hi = np.where(n - k > 0, n - k, 1.0)
-    lower = np.where(k > 0, beta.ppf(alpha / 2.0, safe_a_lo, n - k + 1.0), 0.0)
-    upper = np.where(n - k > 0, beta.ppf(1.0 - alpha / 2.0, k + 1.0, safe_b_hi), 1.0)
+    # the Beta quantile as scipy.special.betaincinv (the inverse of the regularized incomplete
+    # beta function, which beta.ppf also computes) without beta.ppf's argument checks, which
+    # took nine tenths of a call: the drift gate asks thousands of times per interval
+    lower = np.where(k > 0, betaincinv(safe_a_lo, n - k + 1.0, alpha / 2.0), 0.0)
+    upper = np.where(n - k > 0, betaincinv(k + 1.0, safe_b_hi, 1.0 - alpha / 2.0), 1.0)
     lower = np.where(n > 0, lower, np.nan)
     upper = np.where(n > 0, upper, np.nan)
     return _out(lower), _out(upper)

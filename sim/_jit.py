@@ -269,9 +269,28 @@ class _PlainArgs(CPUDispatcher):
         return super().get_call_template(args, kws)
 
     def compile(self, sig):
-        if isinstance(sig, tuple):
-            sig = tuple(_call_type(a) for a in sig)
-        return super().compile(sig)
+        if not isinstance(sig, tuple):
+            return super().compile(sig)
+        plain = tuple(_call_type(a) for a in sig)
+        entry = super().compile(plain)
+        if plain != sig and all(isinstance(a, types.Type) for a in sig):
+            self._answer_directly(sig, entry)
+        return entry
+
+    def _answer_directly(self, sig, entry):
+        """File the kernel compiled for the plain types under the types Python called it with
+        (an owned StructRef: its own type, not the borrowed one).
+
+        Why: Numba's C dispatcher looks a call's argument types up among the signatures it
+        compiled, finds only the borrowed one, and so sent every call from Python down its slow
+        path (typing every argument, taking the compiler lock, finding the kernel again): about
+        0.3 ms a call, 30 s of one test stepping a dozen games (docs/performance.md). The entry
+        point is the very one that path returns and calls with the same Python objects, so the
+        call does what it did; each signature is filed once."""
+        filed = self.__dict__.setdefault("_bwlab_filed", set())
+        if sig not in filed:
+            filed.add(sig)
+            self._insert([a._code for a in sig], entry, False)
 
 
 def njit(*args, **kwargs):

@@ -119,6 +119,29 @@ def test_kernels_are_compiled_for_borrowed_structrefs_only():
     assert isinstance(signature[0], Borrowed) and isinstance(signature[0].base, StateType)
 
 
+def test_a_kernel_called_from_python_with_a_game_is_found_without_the_compiler(monkeypatch):
+    """A kernel is compiled for the borrowed StructRef, Python calls it with an owned one: from
+    the second call on, Numba's dispatcher finds the machine code by the call's own types, not
+    through its slow path (``_compile_for_args``: typing, the compiler lock, about 0.3 ms a
+    call; sim/_jit.py ``_PlainArgs._answer_directly``). The fast call reads the same state and
+    takes no reference."""
+    game = new_game(CATALOGUE, TEAMS, 7, log=False)
+    first = _kernel_view(game.st)  # compiled (or loaded) and filed
+    slow = []
+    original = _kernel_view._compile_for_args
+    monkeypatch.setattr(_kernel_view, "_compile_for_args",
+                        lambda *args: slow.append(args) or original(*args))
+    owner = game.st._meminfo
+    before = owner.refcount
+    again = [_kernel_view(game.st) for _ in range(3)]
+    assert slow == []
+    assert owner.refcount == before
+    assert all(g[0].tobytes() == first[0].tobytes() and np.array_equal(g[1], first[1])
+               for g in again)
+    (signature,) = _kernel_view.signatures  # filed under a second type, compiled once
+    assert isinstance(signature[0], Borrowed)
+
+
 def test_a_borrowed_structref_returned_to_python_has_its_own_reference():
     game = new_game(CATALOGUE, TEAMS, 7, log=False)
     owner = game.st._meminfo

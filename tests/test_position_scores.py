@@ -78,8 +78,9 @@ def test_position_scores_match_the_definition_at_every_decision():
 
 
 def _linked_reference(tile_pos, twin, p):
-    """The tile a portal in tile ``p`` links to, from a scan of every space (-1: none)."""
-    for s in range(twin.shape[0]):
+    """The tile a portal in tile ``p`` links to, from a scan of every space in id order (-1:
+    none); a space without a twin holds no portal, so the scan looks only at those with one."""
+    for s in np.flatnonzero(twin >= 0):
         far = twin[s]
         if far >= 0 and tile_pos[s] == p and tile_pos[far] >= 0 and tile_pos[far] != p:
             return int(tile_pos[far])

@@ -95,6 +95,66 @@ def atomic_path(path: str | Path):
         raise
 
 
+@contextmanager
+def atomic_paths(paths):
+    """Yield a temporary path beside each of ``paths`` (a list, in order); on success they all
+    replace their targets together: a set of results (a report's page and its tables, a table
+    and its figure) is either all the old files or all the new ones.
+
+    Why: written one by one, a Ctrl-C between two of them left a report whose page told of new
+    games beside tables of old ones (the audit of stop 67). Every target is checked before
+    anything is written (:func:`check_replaceable`), and the renames, a few microseconds, run
+    with Ctrl-C and SIGTERM held (:func:`_stops_held`): a stop that arrives during them is
+    raised once the last file is in place."""
+    targets = [check_replaceable(p) for p in paths]
+    temps: list[Path] = []
+    try:
+        for path in targets:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            os.close(fd)
+            temps.append(Path(tmp))
+        yield list(temps)
+        for tmp in temps:
+            os.chmod(tmp, 0o644)  # mkstemp makes 0600; results are ordinary readable files
+        with _stops_held():
+            for tmp, path in zip(temps, targets):
+                os.replace(tmp, path)
+    except BaseException:
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def _stops_held():
+    """Within the block, Ctrl-C and SIGTERM are noted, not acted on; after it, a noted one is
+    raised again with the handlers the command had. Only on the main thread (the one Python
+    runs handlers on, and the only one ``signal.signal`` accepts); elsewhere, and where a
+    handler was not set from Python (so cannot be put back), the block runs unchanged."""
+    import signal
+    import threading
+
+    held = (signal.SIGINT, signal.SIGTERM)
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.getsignal(sig) for sig in held}
+    if any(handler is None for handler in previous.values()):
+        yield
+        return
+    noted: list[int] = []
+    for sig in held:
+        signal.signal(sig, lambda signum, frame: noted.append(signum))
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        for sig in dict.fromkeys(noted):
+            signal.raise_signal(sig)
+
+
 def write_text(path: str | Path, text: str) -> Path:
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8")

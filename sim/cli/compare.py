@@ -138,7 +138,7 @@ def compare_systems(out_dir, only, samples, seed, cards_dir):
     from sim.catalogue.loader import default_cards_dir, load_rules_only
     from sim.catalogue.peers import load_peers
     from sim.combat.peers.registry import SYSTEMS, check_compare_levels
-    from sim.atomic import atomic_path
+    from sim.atomic import atomic_paths
     from sim.report.plots import plt
     from sim.runner.progress import stage
 
@@ -157,13 +157,15 @@ def compare_systems(out_dir, only, samples, seed, cards_dir):
     with stage("systems × stat levels", len(systems) * len(peers.levels), unit="levels"):
         rows, curves = compare_rows(peers, bw_rules, systems, samples, seed)
     table = pd.DataFrame(rows)
-    with atomic_path(csv_path) as tmp:
-        table.to_csv(tmp, index=False, float_format="%.6g")
-    with stage("drawing the figure"):
-        fig = plot(rows, curves, list(peers.levels), {s: SYSTEMS[s].title for s in systems})
-        with atomic_path(png_path) as tmp:
-            fig.savefig(tmp, format="png", dpi=100, bbox_inches="tight")
-    plt.close(fig)
+    # the table and its figure replace the old pair together (atomic_paths): all or none
+    with atomic_paths([csv_path, png_path]) as (csv_tmp, png_tmp):
+        table.to_csv(csv_tmp, index=False, float_format="%.6g")
+        with stage("drawing the figure"):
+            fig = plot(rows, curves, list(peers.levels), {s: SYSTEMS[s].title for s in systems})
+            try:
+                fig.savefig(png_tmp, format="png", dpi=100, bbox_inches="tight")
+            finally:
+                plt.close(fig)
     shown = ["system", "level", "p_success", "mean_fraction", "sd_fraction", "kill_at_25pct",
              "kill_at_50pct", "luck_share"]
     if samples:  # the Monte Carlo check beside the exact mean (it was in the CSV alone)

@@ -64,7 +64,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
            policies, correction, replicates, budget, cards):
     """Win rate when held, composition rating with intervals, rarity order and outliers; with
     --remedy, the smallest stat change that brings each outlier back into its band."""
-    from sim.atomic import atomic_path
+    from sim.atomic import atomic_paths
     from sim.report import CSV_FLOAT
 
     players = None
@@ -86,14 +86,15 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     if remedy:
         run.fixes = _remedies(catalogue, exp, run, curve, remedy_games, only)
     frame = card_frame(catalogue, run)
-    with atomic_path(out / "rarity_cards.csv") as tmp:
-        frame.to_csv(tmp, index=False, float_format=CSV_FLOAT)
+    tables = {"rarity_cards.csv": frame}
     if run.compared is not None:
         rules = catalogue.rules
-        by_policy = policy_frame(run.compared, catalogue.cards.names,
-                                 [rules.rarities[r] for r in run.rar])
-        with atomic_path(out / "rarity_policies.csv") as tmp:
-            by_policy.to_csv(tmp, index=False, float_format=CSV_FLOAT)
+        tables["rarity_policies.csv"] = policy_frame(run.compared, catalogue.cards.names,
+                                                     [rules.rarities[r] for r in run.rar])
+    # the tables replace the old ones together (atomic_paths): all or none
+    with atomic_paths([out / name for name in tables]) as temps:
+        for tmp, table in zip(temps, tables.values()):
+            table.to_csv(tmp, index=False, float_format=CSV_FLOAT)
     per = rarity_ranges(run.s, run.rar, catalogue.rules.rarities)
     if fmt == "json":
         click.echo(json_text(json_doc(frame, run, per, correction, remedy, catalogue), indent=2,

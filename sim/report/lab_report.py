@@ -22,7 +22,7 @@ from sim.catalogue.diagnostics import Problems
 from sim.combat.matchup import card_matchup
 from sim.combat.sampler import sample_damage
 
-from sim.atomic import atomic_path, check_replaceable
+from sim.atomic import atomic_paths
 from . import CSV_FLOAT
 from .combat_report import combat_report
 from .html import Page
@@ -299,12 +299,11 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000,
     tables += [(name, table) for name, table in zip(ALWAYS_WRITTEN[1:], (frame, power, summary))]
     out.mkdir(parents=True, exist_ok=True)
     path = out / "report.html"
-    for target in [path] + [out / name for name, _ in tables]:  # all or none written
-        check_replaceable(target)
-    for name, table in tables:
-        with atomic_path(out / name) as tmp:
+    # all or none written: the page and its tables replace the old ones together
+    with atomic_paths([path] + [out / name for name, _ in tables]) as (page_tmp, *table_tmps):
+        for tmp, (_, table) in zip(table_tmps, tables):
             table.to_csv(tmp, index=False, float_format=CSV_FLOAT)
-    page.write(path)
+        page_tmp.write_text(page.render(), encoding="utf-8")
     return path
 
 

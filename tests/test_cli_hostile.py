@@ -193,6 +193,18 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
      "item 4: the old spelling is checked the same way, and the message names it"),
     ("cards-empty", ["run", "{exp}", "--cards", ""], None, None, "'': --cards:",
      "an empty path", "item 4: an empty --cards is not the working folder"),
+    ("log-is-final-frame", ["play", "--seed", "1", "--log", "adir/final.png", "--png-every",
+                            "100", "adir"], None, None, "adir/final.png: --log:",
+     "is also a frame of --png-every adir", "nothing lost: the log was written, then the "
+     "final frame over it, exit 0"),
+    ("html-is-final-frame", ["play", "--seed", "1", "--html", "adir/../adir/final.png",
+                             "--png-every", "100", "adir"], None, None,
+     "adir/../adir/final.png: --html:", "is also a frame of --png-every adir",
+     "nothing lost: the page replaced by the final frame"),
+    ("gif-is-a-rotation-frame", ["play", "--seed", "1", "--gif", "adir/rotation_001.png",
+                                 "--png-every", "100", "adir"], None, None,
+     "adir/rotation_001.png: --gif:", "is also a frame of --png-every adir",
+     "nothing lost: the GIF and the first frame on one file"),
 ]
 
 

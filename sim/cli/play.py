@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import re
+from pathlib import Path
 
 import click
+
+from sim.catalogue.diagnostics import InputError, Problem
 
 from ._engine import ready_to_play
 from ._paths import IN_FILE, OUT_FILE, OUT_FOLDER, cards_option, distinct_paths
@@ -57,6 +62,7 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
     if seed < 0:
         raise click.BadParameter("must be >= 0", param_hint="--seed")
     distinct_paths({"--log": log, "--gif": gif, "--html": html_out}, {"--teams": teams_file})
+    _not_a_frame({"--log": log, "--gif": gif, "--html": html_out}, png_every)
     specs = _policies(policy, budget)
     names = [s.label for s in specs]
     catalogue, apocalypses, team_names, team_cards, apoc = _setup(cards, teams_file, seed,
@@ -89,6 +95,37 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
         _write_log(game, catalogue, team_names, team_cards, names, seed, log)
     if watch:
         _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed)
+
+
+FRAME_NAMES = re.compile(r"(rotation_[0-9]{3,}|final)\.png")  # _record_steps, _write_watched
+
+
+def _not_a_frame(outputs: dict, png_every) -> None:
+    """No output (option -> path; None skipped) is a file --png-every may write: ``final.png``
+    or any ``rotation_NNN.png`` in its folder, through links and ``..`` alike (the output a
+    link to a frame's place, or a frame already there a link to the output: the writer writes
+    through links). Why: ``--log DIR/final.png --png-every 100 DIR`` wrote the log, then the
+    final frame over it, exit 0: the log was lost. Refused before the game, one line per
+    output, nothing written."""
+    if png_every is None:
+        return
+    folder = os.path.realpath(png_every[1])
+    frames = {os.path.realpath(f) for f in Path(folder).glob("*.png")  # links among them too
+              if FRAME_NAMES.fullmatch(f.name)} if os.path.isdir(folder) else set()
+
+    def is_frame(path) -> bool:
+        placed = os.path.join(os.path.realpath(os.path.dirname(os.path.abspath(path))),
+                              os.path.basename(path))  # its folder resolved, not the file
+        return os.path.realpath(path) in frames or any(
+            os.path.dirname(p) == folder and FRAME_NAMES.fullmatch(os.path.basename(p))
+            for p in (placed, os.path.realpath(path)))
+
+    problems = [Problem(str(path), None, option, f"is also a frame of --png-every "
+                                                 f"{png_every[1]} (final.png, rotation_NNN.png): "
+                                                 f"name another file")
+                for option, path in outputs.items() if path is not None and is_frame(path)]
+    if problems:
+        raise InputError(problems)
 
 
 def _setup(cards, teams_file, seed, apocalypse):

@@ -205,6 +205,20 @@ CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, li
                                  "--png-every", "100", "adir"], None, None,
      "adir/rotation_001.png: --gif:", "is also a frame of --png-every adir",
      "nothing lost: the GIF and the first frame on one file"),
+    ("run-experiment-link-loop", ["run", "loop1"], None, None, "{dir}/loop1: file:",
+     "cannot be read: Too many levels of symbolic links",
+     "item 3: a loop as the experiment (Path.resolve's RuntimeError traceback, exit 1)"),
+    ("validate-experiment-link-loop", ["validate", str(ROOT / "cards"), "--experiment",
+                                       "loop1"], None, None, "{dir}/loop1: file:",
+     "cannot be read: Too many levels of symbolic links",
+     "item 3: a loop as the experiment (Path.resolve's RuntimeError traceback, exit 1)"),
+    ("validate-baseline-link-loop", ["validate", "--baseline", "loop1"], None, None,
+     "loop1: --baseline:", "cannot be read: Too many levels of symbolic links",
+     "item 3: a loop is there: not 'not found; create it with --update'"),
+    ("drift-baseline-link-loop", ["drift", "--suite", str(ROOT / "experiments" / "drift.toml"),
+                                  "--baseline", "loop1"], None, None,
+     "loop1: --baseline:", "cannot be read: Too many levels of symbolic links",
+     "item 3: a loop is there: not 'not found; create it with --update'"),
 ]
 
 
@@ -215,7 +229,8 @@ def test_broken_input_is_one_line_exit_2_and_writes_nothing(capsys, workdir, cas
     tests/_cli_kit.run), and the working folder holds the same files afterwards."""
     _, argv, edit, teams_edit, start, words, _requirement = case
     exp = _experiment(workdir, edit, teams_edit)
-    names = {"{exp}": str(exp), "{teams}": str(workdir / "teams" / "example.toml")}
+    names = {"{exp}": str(exp), "{teams}": str(workdir / "teams" / "example.toml"),
+             "{dir}": str(workdir)}
     argv = [names.get(a, a) for a in argv]
     for key, value in names.items():
         start = start.replace(key, value)

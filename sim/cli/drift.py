@@ -11,6 +11,7 @@ part of the exit code (:mod:`sim.runner.drift_balance`). ``--format json``: one 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
@@ -31,10 +32,14 @@ def _load_baseline(path: Path) -> dict:
 
     from sim.atomic import note_input
 
-    if path.exists() and not path.is_file():  # a pipe or a device: never read
+    try:  # not Path.exists(), which reads a loop of links as "absent": "create it with
+        os.stat(path)  # --update" sent the user to replace a file that is there
+    except FileNotFoundError:
+        raise _problem(path, "--baseline", "not found; create it with --update") from None
+    except OSError as exc:  # a loop of links, a name too long, a folder that is a file
+        raise _problem(path, "--baseline", f"cannot be read: {exc.strerror or exc}") from None
+    if not path.is_file():  # a folder, a pipe or a device: never read
         raise _problem(path, "--baseline", "not a regular file (a pipe, a device or a socket)")
-    if not path.is_file():
-        raise _problem(path, "--baseline", "not found; create it with --update")
     note_input(path)  # read: no result of this command (report's drift.csv) may replace it
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

@@ -184,11 +184,11 @@ def _load_experiment(path: Path, catalogue):
 
     from sim.engine.state.fields import POLICY_IDS
     from sim.runner.drift import load_suite
-    from sim.runner.experiment import load_experiment
+    from sim.runner.experiment import load_experiment, resolved
     from sim.runner.file_kinds import kind_of
     from sim.runner.rulings_data import load_rulings
 
-    path = Path(path).resolve()
+    path = resolved(path)
     try:
         if not path.is_file():  # a pipe would be waited on for ever; a device never ends
             raise OSError

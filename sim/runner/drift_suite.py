@@ -11,7 +11,7 @@ from sim.catalogue.diagnostics import InputError, Problems
 from sim.catalogue.tomldoc import TomlDoc
 
 from .drift_baseline import SUITE_RANGES
-from .experiment import Experiment, load_experiment
+from .experiment import Experiment, load_experiment, resolved
 from .file_kinds import misplaced
 
 _SUITE_KEYS = {"delta_elo", "alpha", "beta", "max_games", "min_games", "round", "experiments"}
@@ -73,10 +73,10 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
                                      "this file")
         if target is None:
             continue
-        if target.resolve() in seen:  # its metrics would be tested twice
+        if resolved(target) in seen:  # its metrics would be tested twice
             doc.add(("experiments",), f"{rel!r} is listed twice")
             continue
-        seen.add(target.resolve())
+        seen.add(resolved(target))
         try:
             exp = load_experiment(target, cards, policy_names, games=numbers["max_games"])
         except InputError as exc:  # keep collecting every problem of every file

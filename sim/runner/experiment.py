@@ -30,6 +30,7 @@ through all four seats (duplicate play: the seat effect cancels and variance dro
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -132,6 +133,18 @@ def load_experiment(path: Path, cards, policy_names, *, games: int | None = None
                       hashlib.sha256(path.read_bytes()).hexdigest(), content_digest(doc.data))
 
 
+def resolved(path) -> Path:
+    """``path`` with its links and ``..`` resolved, or, when the system refuses to resolve it
+    (a loop of links, a name too long), made absolute as it is: the loader that reads it then
+    says why in one line ("cannot be read: Too many levels of symbolic links"). Why:
+    ``Path.resolve()`` raises RuntimeError on a loop (Python 3.11), so ``bwlab run LOOP`` and
+    ``validate --experiment LOOP`` printed a traceback, exit 1."""
+    try:
+        return Path(path).resolve()
+    except (RuntimeError, OSError):
+        return Path(os.path.abspath(path))
+
+
 def content_digest(data: dict) -> str:
     """sha256 of a document's values, keys sorted (a parsed TOML file's; a run's identity,
     :func:`sim.runner.store.identity_digest`; dates as text). Why an experiment counts by its
@@ -189,8 +202,6 @@ def _weights_here(doc: TomlDoc, text) -> str | None:
     named from the working folder (absolute outside it), so the stored spec finds it from any
     worker; None after one problem on the policies line when there is no such file. Why: it was
     found from the working folder, and a missing or broken file did not name the experiment."""
-    import os
-
     raw = str(text)
     at = raw.lower().find("weights=")  # the spec's keys are case-blind (sim.ai.spec)
     if at < 0:
@@ -203,7 +214,7 @@ def _weights_here(doc: TomlDoc, text) -> str | None:
     if target is None:
         return None
     named = os.path.relpath(target)
-    return head + sep + (named if not named.startswith("..") else str(target.resolve()))
+    return head + sep + (named if not named.startswith("..") else str(resolved(target)))
 
 
 def with_policy(exp: Experiment, policy: str | None = None, budget: int | None = None

@@ -24,7 +24,7 @@ from joblib import Parallel, delayed
 from sim.catalogue.diagnostics import InputError, Problem
 
 from . import progress as line
-from .experiment import Experiment
+from .experiment import Experiment, resolved
 from .lifeline import DeafLoky
 from .limits import cores
 from .results import check_result
@@ -115,7 +115,7 @@ def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_roo
     todo = sorted(set(range(exp.n_batches)) - store.done())
     if not todo:
         return 0
-    exp_path, cards_root = str(Path(exp_path).resolve()), str(Path(cards_root).resolve())
+    exp_path, cards_root = str(resolved(exp_path)), str(resolved(cards_root))
     args = (exp_path, games, cards_root, fingerprint(exp_path, cards_root))
     games_todo = sum(stop - start for start, stop in map(exp.batch_range, todo))
     bar = ExitStack()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .experiment import Experiment, load_experiment
+from .experiment import Experiment, load_experiment, resolved
 from .schedule import board_seed, schedule
 
 
@@ -234,7 +234,7 @@ def load_context(exp_path: Path, games: int | None, cards_root: Path) -> Experim
     from sim.engine.state.static_tables import load_game_data
 
     catalogue = load_catalogue(Path(cards_root))
-    exp = load_experiment(Path(exp_path).resolve(), catalogue.cards, tuple(POLICY_IDS),
+    exp = load_experiment(resolved(exp_path), catalogue.cards, tuple(POLICY_IDS),
                           games=games)
     load_game_data(catalogue.root)  # what the workers load too: a bad file fails here, not late
     return exp

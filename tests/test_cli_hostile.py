@@ -314,6 +314,29 @@ def test_a_command_writing_several_files_writes_all_or_none(capsys, workdir, arg
     assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
 
 
+@pytest.mark.parametrize("argv", [
+    ["demo", "--cards", "mycards", "--out", "mycards"],
+    ["compare-systems", "--cards", "mycards", "--out", "adir/../mycards"],
+    ["rarity", "--experiment", str(ROOT / "experiments" / "rarity.toml"), "--games", "16",
+     "--cards", "mycards", "--out", "adir/../mycards"],
+    ["report", "--teams", "", "--rating-games", "0", "--cards", "mycards", "--out", "mycards"],
+    ["run", "{exp}", "--cards", "mycards", "--out", "mycards"],
+])
+def test_a_result_folder_is_never_the_card_folder(capsys, workdir, argv):
+    """Standards: "nothing written or lost". ``demo --out CARDS`` (compare-systems, rarity,
+    report alike) wrote its tables into the card folder, exit 0, and every run on those cards
+    then refused to resume (its card digest had changed). ``run --out CARDS`` was refused
+    already: every folder --out is refused the same way, one line, nothing written."""
+    shutil.copytree(ROOT / "cards", workdir / "mycards")
+    exp = _experiment(workdir)
+    before = sorted(p.relative_to(workdir) for p in workdir.rglob("*"))
+    code, _, err = run(capsys, *[str(exp) if a == "{exp}" else a for a in argv])
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1, err
+    assert lines[0].startswith(f"error: {argv[-1]}: --out: is the card folder;"), err
+    assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
+
+
 def _deep_teams(folder: Path) -> list[str]:
     (folder / "deep.toml").write_text("x = " + "[" * 5000 + "]" * 5000 + "\n"
                                       + (folder / "teams" / "example.toml").read_text("utf-8"),

@@ -219,6 +219,17 @@ def check_output_folder(path: Path, option: str) -> Path:
     return Path(path)
 
 
+def not_the_card_folder(out, cards_root, why: str = "this command's files would join its "
+                        "cards (and change them for every later run)") -> None:
+    """``--out`` is not the card folder (through links and ``..`` alike): one line, before any
+    work. Why: a result written there joins the cards, and the card files are the digest a run
+    checks when resumed (sim.runner.store): ``demo --out CARDS`` exited 0, and every run on
+    those cards resumed no more."""
+    if out is not None and os.path.realpath(out) == os.path.realpath(cards_root):
+        raise InputError([Problem(str(out), None, "--out",
+                                  f"is the card folder; {why}: name another folder")])
+
+
 def outputs_clear(outputs) -> None:
     """Every result file a command will write (option -> path, as a dict or as (option, path)
     pairs when one option writes several files; None skipped) may be replaced:

@@ -23,7 +23,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from ._paths import OUT_FOLDER, cards_option, outputs_clear
+from ._paths import OUT_FOLDER, cards_option, not_the_card_folder, outputs_clear
 
 KILL_MARKS = (0.25, 0.5)  # health left, as a fraction of the target's health, for the table
 CURVE = np.linspace(0.01, 1.0, 100)  # health-left grid of the kill-chance curves
@@ -143,6 +143,7 @@ def compare_systems(out_dir, only, samples, seed, cards_dir):
     from sim.runner.progress import stage
 
     root = Path(cards_dir) if cards_dir else default_cards_dir()
+    not_the_card_folder(out_dir, root)
     peers = load_peers(root)
     bw_rules = load_rules_only(root) if "boardwars" in peers.compare else None
     if bw_rules is not None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import OUT_FOLDER, cards_option, outputs_clear
+from ._paths import OUT_FOLDER, cards_option, not_the_card_folder, outputs_clear
 
 
 @click.command()
@@ -24,6 +24,7 @@ def demo(cards_dir, out):
     from sim.report.combat_report import combat_report
 
     catalogue = load_catalogue(cards_dir)
+    not_the_card_folder(out, catalogue.root)
     path = out / "combat_report.csv"
     outputs_clear({"--out": path})  # before the work: not a card file it just read, not a folder
     frame, typical = combat_report(catalogue)

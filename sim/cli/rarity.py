@@ -13,7 +13,7 @@ from sim.runner.limits import MAX_GAMES
 
 from ._json import json_text
 from ._engine import ready_to_play
-from ._paths import IN_FILE, OUT_FOLDER, cards_option
+from ._paths import IN_FILE, OUT_FOLDER, cards_option, not_the_card_folder
 from ._policy import POLICY_HELP, budget_option
 from .rarity_output import card_frame, echo_table, json_doc, policy_frame, rarity_ranges
 
@@ -80,6 +80,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     catalogue, exp, curve = _inputs(experiment, games, policy, budget, cards, remedy)
     # --remedy-card names are checked now, before any game is played
     only = {_card(catalogue, n) for n in remedy_cards} if remedy_cards else None
+    not_the_card_folder(out, catalogue.root)
     written = ["rarity_cards.csv"] + (["rarity_policies.csv"] if len(players or ()) > 1 else [])
     ready_to_play([("--out", out / name) for name in written], catalogue.root)  # all or none
     run = _play(catalogue, exp, ablation, players, replicates, correction)

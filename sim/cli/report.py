@@ -8,7 +8,7 @@ import click
 
 from sim.runner.limits import MAX_GAMES
 
-from ._paths import IN_FILE, OUT_FOLDER, cards_option
+from ._paths import IN_FILE, OUT_FOLDER, cards_option, not_the_card_folder
 
 
 @click.command()
@@ -73,6 +73,7 @@ def report(out, seed, teams_file, fairness_games, rating_games, rating_experimen
         remedy_games, seed, fairness_games)
     written = _written(teams is not None, labels, suggest, rating_games, remedy_games,
                        baseline, rulings)
+    not_the_card_folder(out, catalogue.root)
     # every input is read: no report file replaces one, and none is a folder or a device
     ready_to_play([("--out", Path(out) / name) for name in written], catalogue.root)
     drift = _drift(catalogue, *drift_inputs) if drift_inputs is not None else None

@@ -88,12 +88,10 @@ def _outputs_clear(out: Path, cards_root: Path) -> None:
     from sim.runner.store import MANIFEST
 
     from ._engine import inputs_inside
-    from ._paths import outputs_clear
+    from ._paths import not_the_card_folder, outputs_clear
 
-    if os.path.realpath(out) == os.path.realpath(cards_root):
-        raise InputError([Problem(str(out), None, "--out", "is the card folder; the run's "
-                                  "files (cards.csv, batches) would join its cards: name another "
-                                  "folder")])
+    not_the_card_folder(out, cards_root, "the run's files (cards.csv, batches) would join its "
+                                         "cards")
     # cards.csv is written last: a folder or a device there failed only after every game
     table = [out / "cards.csv"] if os.path.lexists(out / "cards.csv") else []
     outputs_clear([("--out", path) for path in sorted(

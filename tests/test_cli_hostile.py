@@ -337,6 +337,27 @@ def test_a_result_folder_is_never_the_card_folder(capsys, workdir, argv):
     assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
 
 
+@pytest.mark.parametrize("make, words", [
+    (lambda d: (d / "cards").write_text("x", encoding="utf-8"), "is a file, not a folder"),
+    (lambda d: (d / "cards").symlink_to(d / "cards"), "Too many levels of symbolic links"),
+    (lambda d: (d / "cards").symlink_to(d / "gone"), "is a link to nothing"),
+])
+@pytest.mark.parametrize("argv", [["board", "--seed", "1"], ["validate"]])
+def test_a_broken_default_card_folder_is_refused_not_passed_over(capsys, workdir, monkeypatch,
+                                                                  make, words, argv):
+    """Item 4: with no --cards and no $BWLAB_CARDS, a ./cards that is a file, a loop of links
+    or a link to nothing was passed over for the installed cards, exit 0 (only the "no ./cards
+    here" notice), while the same path as --cards or $BWLAB_CARDS is refused. Now one line
+    naming ./cards, exit 2; a ./cards that is not there keeps the fallback (tests/
+    test_validate_everything.py)."""
+    monkeypatch.delenv("BWLAB_CARDS")
+    make(workdir)
+    code, out, err = run(capsys, *argv)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and out == "" and len(lines) == 1, err
+    assert lines[0].startswith(f"error: {workdir / 'cards'}: ./cards: ") and words in lines[0]
+
+
 def _deep_teams(folder: Path) -> list[str]:
     (folder / "deep.toml").write_text("x = " + "[" * 5000 + "]" * 5000 + "\n"
                                       + (folder / "teams" / "example.toml").read_text("utf-8"),

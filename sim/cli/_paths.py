@@ -166,12 +166,41 @@ class CardFolder(click.ParamType):
         return Path(value)
 
 
+def check_default_cards() -> None:
+    """With no ``$BWLAB_CARDS``, a ``./cards`` that is there but is not a folder that can be
+    read (a file, a loop of links, a link to nothing, a folder that cannot be listed) is one
+    line, exit 2. Why: the default reads ``./cards`` only when its rules.toml is found, so such
+    a ./cards was passed over for the installed cards, exit 0, with only the "no ./cards here"
+    notice, while the same path as --cards or $BWLAB_CARDS was refused. A ./cards that is not
+    there at all keeps that fallback (sim.catalogue.loader.default_cards_dir)."""
+    from sim.catalogue.loader import card_folder_problem  # numpy: not for --help
+
+    if os.environ.get("BWLAB_CARDS") or not os.path.lexists("cards"):
+        return
+    problem = card_folder_problem(Path("cards"))
+    if problem == "no such folder":  # and yet the name is there (lexists): a link
+        problem = "is a link to nothing"
+    if problem:
+        raise InputError([Problem(str(Path.cwd() / "cards"), None, "./cards",
+                                  f"{problem} (the default card folder: fix it, or give "
+                                  f"--cards DIR or set $BWLAB_CARDS)")])
+
+
+def _default_checked(ctx, param, value):
+    """The ``--cards`` callback: no folder given, the default's ./cards is checked now."""
+    if value is None:
+        check_default_cards()
+    return value
+
+
 def cards_option(help: str = "Card folder (default: $BWLAB_CARDS, else ./cards).",
                  dest: str = "cards", old_spelling: bool = False):
     """The ``--cards`` option of every command that loads the cards (``--cards-dir``: the old
-    spelling some commands still accept)."""
+    spelling some commands still accept); not given, a ./cards that cannot be read is refused
+    (:func:`check_default_cards`)."""
     names = ("--cards", "--cards-dir") if old_spelling else ("--cards",)
-    return click.option(*names, dest, type=CardFolder(), default=None, help=help)
+    return click.option(*names, dest, type=CardFolder(), default=None, help=help,
+                        callback=_default_checked)
 
 
 class InputFile(click.Path):

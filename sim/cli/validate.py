@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import IN_FILE, refuse_empty
+from ._paths import IN_FILE, check_default_cards, refuse_empty
 
 
 def _gather(problems, loader, *args):
@@ -65,6 +65,8 @@ def validate(path: str | None, teams_files: tuple[Path, ...], experiments: tuple
 
     if path is not None:  # Path("") is the working folder: four "not found" lines, unnamed
         refuse_empty(path, "PATH", "a folder")
+    else:
+        check_default_cards()  # a ./cards that cannot be read is not passed over
     root = Path(path) if path is not None else default_cards_dir()
     if not root.is_dir():
         raise click.BadParameter(f"{root} is not a folder", param_hint="PATH")

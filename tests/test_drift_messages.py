@@ -204,3 +204,25 @@ def test_junit_marks_an_inconclusive_gate_as_an_error_not_skipped():
     assert (drifted.get("errors"), drifted.get("failures")) == ("0", "1")
     clean = ET.fromstring(junit_xml(_result([_limits(256, "max_games", 256, 256)], NO_DRIFT)))
     assert (clean.get("errors"), clean.get("failures")) == ("0", "0")
+
+
+@pytest.mark.parametrize("value, message", [
+    ('["a\\u0000b"]', "'a\\x00b' contains a control character"),
+    ("5", "expected a list, got 5"),
+    ("[]", "list at least one experiment file"),
+])
+@pytest.mark.parametrize("command", ["drift", "validate"])
+def test_a_bad_experiments_list_is_one_line(capsys, tmp_path, value, message, command):
+    """A suite whose ``experiments`` held a control character was two lines for one problem
+    (the character, then "list at least one experiment file" for the list the loader then
+    dropped); so were ``experiments = 5`` and a missing list. One line now, from ``drift
+    --update`` as from ``validate`` (the audit of 2026-12), and no baseline written."""
+    text = (ROOT / "experiments" / "drift.toml").read_text(encoding="utf-8")
+    suite = tmp_path / "suite.toml"
+    suite.write_text(text.replace('["matchups/example.toml"]', value), encoding="utf-8")
+    baseline = tmp_path / "b.json"
+    argv = (["drift", "--suite", suite, "--update", "--baseline", baseline, "--games", "8"]
+            if command == "drift" else ["validate", "--experiment", suite])
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and err.splitlines() == [f"error: {suite}:10: experiments: {message}"], err
+    assert not baseline.exists()

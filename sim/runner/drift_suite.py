@@ -64,9 +64,10 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
         problems.raise_if_any()
     doc.unknown_keys((), _SUITE_KEYS)
     numbers = _suite_numbers(doc)
-    files = doc.get(("experiments",), list, fallback=[])
-    if not files:
+    files = doc.get(("experiments",), list, fallback=None)
+    if files == []:  # None: missing, not a list or a bad entry, said once already
         doc.add(("experiments",), "list at least one experiment file")
+    files = files or []
     experiments, seen = [], set()
     for rel in files:
         target = doc.referenced_file(("experiments",), rel, path.parent, "experiment file",

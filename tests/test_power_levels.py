@@ -331,3 +331,28 @@ def test_levels_experiment_names_the_pool_experiment_for_a_copied_card_folder(ca
     code, text, _ = run(capsys, "power-levels", "--cards", cards, "--games", "64", "--out", out,
                         "--levels-experiment", ROOT / "experiments" / "rarity.toml")
     assert code == 0 and "from 64 games of rarity.toml" in text and out.exists()
+
+
+def test_an_experiment_with_fixed_teams_is_refused_as_the_levels_experiment(capsys, tmp_path):
+    """``--levels-experiment experiments/smoke.toml`` (fixed teams, not a pool) was exit 0: 52
+    of 72 cards never played, each given level 2 at rating +0.00 (the audit of 2026-12), and
+    validate passed it as arena_budget.toml's [levels] experiment. One line now, naming the flag
+    or that file's line and field, as ``rarity`` refuses the file; nothing written."""
+    smoke = ROOT / "experiments" / "smoke.toml"
+    out = tmp_path / "levels.csv"
+    code, text, err = run(capsys, "power-levels", "--games", "64", "--out", out,
+                          "--levels-experiment", smoke)
+    why = ("not a [pool] experiment: Power Levels are fitted on teams drawn from the cards "
+           "(experiments/rarity.toml is one)")
+    assert code == 2 and text == "" and not out.exists()
+    assert err.splitlines() == [f"error: {smoke}: --levels-experiment: {why}"]
+    cards = Path(shutil.copytree(ROOT / "cards", tmp_path / "cards"))
+    path = cards / "arena_budget.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('"experiments/rarity.toml"', f'"{smoke}"', 1), encoding="utf-8")
+    line = text[: text.index('experiment = "experiments/rarity.toml"')].count("\n") + 1
+    for argv in (["validate", cards], ["power-levels", "--cards", cards, "--games", "64",
+                                       "--out", out]):
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and not out.exists(), err
+        assert err.splitlines() == [f"error: {path}:{line}: levels.experiment: {smoke} is {why}"]

@@ -83,7 +83,23 @@ def levels_experiment(catalogue, spec, policy: str | None = "greedy",
                                   f"--levels-experiment)")])
     exp = load_experiment(spec.experiment, catalogue.cards, tuple(POLICY_IDS), games=games,
                           games_flag=games_flag)
+    if exp.pool is None:
+        raise _not_a_pool(spec)
     return with_policy(exp, policy)
+
+
+def _not_a_pool(spec) -> InputError:
+    """The one line for a levels experiment with fixed teams (``experiments/smoke.toml``). Why
+    refused: the ratings fit the cards its teams play, so such a file left most cards unplayed,
+    each given a level at rating +0.00, exit 0 (the audit of 2026-12). Named where it was given:
+    the flag, or ``[levels] experiment`` of arena_budget.toml with its line, as ``bwlab rarity``
+    names a file that is not a pool."""
+    why = ("not a [pool] experiment: Power Levels are fitted on teams drawn from the cards "
+           "(experiments/rarity.toml is one)")
+    if spec.experiment_flag:
+        return InputError([Problem(str(spec.experiment), None, spec.experiment_flag, why)])
+    return InputError([Problem(spec.path or "arena_budget.toml", experiment_line(spec.path),
+                               "levels.experiment", f"{spec.experiment} is {why}")])
 
 
 def experiment_line(path: str) -> int | None:

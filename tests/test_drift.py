@@ -255,6 +255,9 @@ CORRUPTIONS = {
                     "matchups.example.winners"),
     "edited card copy": (lambda d: d["card_files"].update({"rules.toml": "x = 1\n"}),
                          "card_files.rules.toml"),
+    # a lone surrogate: a JSON string no UTF-8 file holds (its digest was a UnicodeEncodeError)
+    "card copy not text": (lambda d: d["card_files"].update({"rules.toml": "x = 1\ud800\n"}),
+                           "card_files.rules.toml"),
     "old format": (lambda d: d.update(format=1), "format"),
     "bad ending code": (lambda d: d["matchups"]["example"].update(
         outcomes="X" + d["matchups"]["example"]["outcomes"][1:]), "matchups.example.outcomes"),

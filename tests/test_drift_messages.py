@@ -7,6 +7,7 @@ text only (the recorded games replay exactly), and a changed number is not. Smal
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -226,3 +227,25 @@ def test_a_bad_experiments_list_is_one_line(capsys, tmp_path, value, message, co
     code, _, err = run(capsys, *argv)
     assert code == 2 and err.splitlines() == [f"error: {suite}:10: experiments: {message}"], err
     assert not baseline.exists()
+
+
+def test_a_stray_file_that_is_not_utf8_is_a_changed_file_not_an_internal_error(capsys, small,
+                                                                             tmp_path):
+    """A notes file in another encoding beside the cards (``old_notes.csv``, Latin-1): validate
+    said "ok" of the folder, and drift --update was "internal error: UnicodeDecodeError" naming
+    no file (the audit of 2026-12). No loader reads it, so both accept it: the gate names it as
+    a change in text only, and a new baseline records its digest (of its bytes) with no copy."""
+    cards = Path(shutil.copytree(small[0], tmp_path / "cards"))
+    (cards / "old_notes.csv").write_bytes(b"name,x\ncaf\xe9,1\n")
+    code, out, err = _gate(capsys, (cards, small[1], None), small[2])
+    assert code == 0, out + err
+    assert "changed since the baseline: old_notes.csv, in text only" in out, out
+    assert run(capsys, "validate", cards)[0] == 0
+    baseline = tmp_path / "b.json"
+    code, _, err = _gate(capsys, (cards, small[1], None), baseline, "--update", "--games",
+                         FLOOR)
+    assert code == 0, err
+    data = json.loads(baseline.read_text())
+    digest = hashlib.sha256((cards / "old_notes.csv").read_bytes()).hexdigest()
+    assert data["cards"]["old_notes.csv"] == digest and "old_notes.csv" not in data["card_files"]
+    assert set(data["card_files"]) == set(data["cards"]) - {"old_notes.csv"}

@@ -143,10 +143,9 @@ def drift_balance_text(b: dict) -> str:
 
 def card_digests(root: Path) -> str:
     """Every card file with the first 12 hex digits of its sha256 (the drift gate's digests)."""
-    from sim.runner.drift_baseline import card_files, text_digest
+    from sim.runner.drift_baseline import card_digests
 
-    return ", ".join(f"{name} {text_digest(text)[:12]}"
-                     for name, text in card_files(root).items())
+    return ", ".join(f"{name} {digest[:12]}" for name, digest in card_digests(root).items())
 
 
 def cite_common(page, catalogue) -> None:

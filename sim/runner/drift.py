@@ -29,9 +29,9 @@ from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, NO_DRIFT, OPEN, PairedDrif
 from sim.catalogue.diagnostics import InputError, Problem
 
 from .drift_balance import mark_moved_endings, matchup_balance, win_rates
-from .drift_baseline import (FORMAT, WINNER_CODES, card_files,
+from .drift_baseline import (FORMAT, WINNER_CODES, card_digests, card_record,
                              changed_card_files, combat_changes, combat_snapshot, decode_games,
-                             encode_games, engine_record, materialise_cards, text_digest)
+                             encode_games, engine_record, materialise_cards)
 from .drift_interval import with_stopped_intervals
 from .drift_suite import Suite, load_suite
 from .drift_limits import gate_cap, limits, short_of_floor
@@ -92,7 +92,7 @@ def make_baseline(catalogue, suite: Suite, policies: dict) -> tuple[dict, list[d
     changes), win rates, cards, engine and tables: (the baseline file's document, each
     matchup's balance metrics, and each metric's win rate with its interval clustered by
     board, for the command to show)."""
-    files = card_files(catalogue.root)
+    digests, files = card_record(catalogue.root)
     matchups, metrics, balance, rates = {}, {}, [], {}
     for exp in suite.experiments:
         with stage(f"matchup {exp.name}", suite.max_games):
@@ -107,7 +107,7 @@ def make_baseline(catalogue, suite: Suite, policies: dict) -> tuple[dict, list[d
             rates[metric_name(exp, k)] = rate
             metrics[metric_name(exp, k)] = {"rate": rate["rate"], "games": rate["games"]}
     data = {"format": FORMAT, "engine": engine_record(),
-            "cards": {name: text_digest(text) for name, text in files.items()},
+            "cards": digests,
             "card_files": files, "policies": policies,
             "suite": {"delta_elo": suite.delta_elo, "alpha": suite.alpha, "beta": suite.beta,
                       "max_games": suite.max_games, "min_games": suite.min_games,
@@ -311,7 +311,7 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
     from .drift_baseline import engine_digest
 
     check_baseline_matches(catalogue, suite, baseline, baseline_path)
-    changed = changed_card_files(baseline, card_files(catalogue.root))
+    changed = changed_card_files(baseline, card_digests(catalogue.root))
     alpha = suite.alpha / (4 * len(suite.experiments))
     results: list[MetricResult] = []
     balance, bounds = [], []

@@ -6,8 +6,8 @@ each game's ending, length in rotations and lead changes (so the gate can show t
 metrics of the baseline's games beside today's; a format-2 baseline still reads, and the gate
 then says those metrics were not recorded in it):
 
-- the digest of every file under ``cards/`` and a copy of each (so the gate can replay the
-  baseline's cards under today's engine and name the files that differ);
+- the digest of every file under ``cards/`` and a copy of each that is UTF-8 text (so the gate
+  can replay the baseline's cards under today's engine and name the files that differ);
 - the engine's version and a digest of the package's source (so "same cards: the engine changed"
   can be said);
 - the exact combat tables, compared later with a tolerance (never by hashing rounded floats: a
@@ -61,10 +61,30 @@ def engine_digest() -> str:
     return digest.hexdigest()
 
 
-def card_files(root: Path) -> dict[str, str]:
-    """The text of every designer file under the card folder (the files ``cards_digest`` counts)."""
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(Path(root).iterdir())
-            if p.is_file() and p.suffix in (".csv", ".toml")}
+def card_record(root: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """(the sha256 of every designer file under the card folder, the files ``cards_digest``
+    counts; the text of each that is UTF-8 text: the copy a baseline keeps to replay).
+
+    A UTF-8 file's digest is of its text as read (universal newlines), as every baseline has
+    recorded it. A file that is not UTF-8 (a stray export beside the cards: no loader reads it,
+    or the cards would not have loaded) is digested by its bytes and has no copy. Why: reading
+    it as text made ``drift --update`` an internal error naming no file while ``validate`` said
+    "ok" of the same folder (the audit of 2026-12); a change to it is still a changed file."""
+    digests, texts = {}, {}
+    for p in sorted(Path(root).iterdir()):
+        if not (p.is_file() and p.suffix in (".csv", ".toml")):
+            continue
+        try:
+            texts[p.name] = p.read_text(encoding="utf-8")
+            digests[p.name] = text_digest(texts[p.name])
+        except UnicodeDecodeError:
+            digests[p.name] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return digests, texts
+
+
+def card_digests(root: Path) -> dict[str, str]:
+    """The first half of :func:`card_record`: each designer file's sha256, as a baseline keeps it."""
+    return card_record(root)[0]
 
 
 def text_digest(text: str) -> str:
@@ -104,10 +124,10 @@ def combat_changes(old: dict, new: dict) -> list[str]:
     return changes
 
 
-def changed_card_files(baseline: dict, current: dict[str, str]) -> list[str]:
-    """Names of the card files that differ from the baseline's (added and removed included)."""
+def changed_card_files(baseline: dict, now: dict[str, str]) -> list[str]:
+    """Names of the card files whose digests (``now``: :func:`card_digests`) differ from the
+    baseline's (added and removed included)."""
     recorded = baseline["cards"]
-    now = {name: text_digest(text) for name, text in current.items()}
     return sorted(n for n in set(recorded) | set(now) if recorded.get(n) != now.get(n))
 
 
@@ -277,11 +297,23 @@ def _check_combat(data: dict, add) -> None:
                 add(f"combat.{key}.{field}", f"must be a finite number, not {entry.get(field)!r}")
 
 
+def _utf8_text(value) -> bool:
+    """A string a file can hold: JSON's ``"\\ud800"`` (a lone surrogate) reads as a string
+    that no UTF-8 file holds, and its digest was an internal error (UnicodeEncodeError)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _check_cards(data: dict, add) -> None:
     for name, text in data["card_files"].items():
         if file_name_problem(name):  # materialise_cards writes each: never outside its folder
             add(f"card_files.{name}", file_name_problem(name))
-        elif not isinstance(text, str):
+        elif not _utf8_text(text):
             add(f"card_files.{name}", "must be the file's text")
         elif data["cards"].get(name) != text_digest(text):
             add(f"card_files.{name}", "its text does not match the recorded digest in 'cards'")

@@ -133,6 +133,16 @@ def test_one_problem_is_one_line(capsys, tmp_path, flag, name, text, lines):
      "a drift suite, not a team file"),
     (["report", "--teams", "experiments/smoke.toml", "--out", "{tmp}/rep"],
      "an experiment, not a team file"),
+    # a greedy weights file and a draft pool: a line per key, nine for smoke.toml (the audit of
+    # 2026-12)
+    (["play", "--seed", "1", "-q", "--policy", "greedy:weights=experiments/smoke.toml"],
+     "an experiment, not a greedy weights file"),
+    (["validate", "--weights", "experiments/smoke.toml"],
+     "an experiment, not a greedy weights file"),
+    (["draft", "--pool", "experiments/greedy_tuned.toml"],
+     "a greedy weights file, not a draft pool"),
+    (["draft", "--pool", "experiments/teams/example.toml"], "a team file, not a draft pool"),
+    (["validate", "--pool", "experiments/smoke.toml"], "an experiment, not a draft pool"),
 ])
 def test_a_file_of_another_kind_is_one_line_naming_its_kind(capsys, tmp_path, monkeypatch, argv,
                                                             kind):

@@ -26,7 +26,7 @@ def budget_option(f):
 
 def policy_label(policy: str, budget: int | None) -> str:
     """The spec label of ``--policy`` with ``--budget`` (BadParameter if either is wrong)."""
-    from sim.ai.spec import parse_policies
+    from sim.runner.file_kinds import parse_policies
 
     try:
         return parse_policies([policy], budget)[0].label
@@ -46,7 +46,7 @@ def override(exp, policy: str | None, budget: int | None):
 
 def policy_list(text: str, budget: int | None, hint: str, at_least: int = 1) -> list[str]:
     """Comma-separated specs (``random,greedy,lookahead:4``) as distinct labels (BadParameter)."""
-    from sim.ai.spec import parse_policies
+    from sim.runner.file_kinds import parse_policies
 
     names = [p.strip() for p in text.split(",")]
     if "" in names:  # "greedy,,random": a player left out by mistake, not one fewer player

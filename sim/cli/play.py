@@ -17,7 +17,7 @@ from ._policy import budget_option
 
 def _policies(text: str, budget: int | None):
     from sim.ai.spec import names as spec_names
-    from sim.ai.spec import parse_policies
+    from sim.runner.file_kinds import parse_policies
 
     names = [p.strip() for p in text.split(",")]
     if len(names) == 1:

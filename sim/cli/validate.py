@@ -108,8 +108,7 @@ def _optional_files(problems, root: Path, catalogue) -> list[str]:
 def _given_files(problems, catalogue, teams_files, experiments, weights_files, pool_files,
                  baselines, rulings_results) -> None:
     """The files named on the command line, each through its own command's loader."""
-    from sim.catalogue.greedy_weights import load_greedy_weights
-    from sim.runner.file_kinds import load_team_file
+    from sim.runner.file_kinds import load_team_file, load_weights_file
 
     if catalogue is not None:
         for f in teams_files:
@@ -117,7 +116,7 @@ def _given_files(problems, catalogue, teams_files, experiments, weights_files, p
         for f in experiments:
             _gather(problems, _load_experiment, f, catalogue)
     for f in weights_files:  # they need no cards
-        _gather(problems, load_greedy_weights, f)
+        _gather(problems, load_weights_file, f)
     _other_files(problems, catalogue, pool_files, baselines, rulings_results)
     if catalogue is None and (teams_files or experiments or pool_files):
         click.echo("team and experiment files not checked: the cards above must load first",

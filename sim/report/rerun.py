@@ -67,7 +67,7 @@ _HEADER_FIELDS = (
 
 def _header(path: Path, events, catalogue):
     """Seed, team cards, player specs and Apocalypse index from the header line."""
-    from sim.ai.spec import parse_policies
+    from sim.runner.file_kinds import parse_policies
     from sim.engine.state.static_tables import load_game_data
 
     from .excerpt import excerpt

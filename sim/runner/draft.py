@@ -33,10 +33,17 @@ POOL_SIZE = TEAMS * CARDS_PER_TEAM
 
 
 def load_pool(path: Path, cards) -> np.ndarray:
-    """A pool file: ``cards = [20 card names]``; one problem line per mistake."""
+    """A pool file: ``cards = [20 card names]``; one problem line per mistake, and one line
+    for a file of another kind (an experiment, weights or team file: a line per key it was)."""
+    from .file_kinds import misplaced
+
     problems = Problems()
     doc = TomlDoc.load(Path(path), problems)
     if doc is None:
+        problems.raise_if_any()
+    wrong = misplaced(doc.data, "a draft pool")
+    if wrong:
+        problems.add(path, None, "file", wrong)
         problems.raise_if_any()
     doc.unknown_keys((), {"cards"})
     listed = doc.get(("cards",), list, fallback=None)

@@ -171,7 +171,7 @@ def _policies(doc: TomlDoc, known) -> tuple[str, ...]:
     """Policy specs (``lookahead:16``) checked and spelled canonically: a stored result names
     the exact player, budget included. A ``weights=FILE`` is relative to this file, as
     ``teams`` is (:func:`_weights_here`)."""
-    from sim.ai.spec import parse_policy
+    from .file_kinds import parse_policy
 
     listed = doc.get(("policies",), list, default=["greedy"], fallback=["greedy"])
     if len(listed) not in (1, TEAMS):
@@ -221,7 +221,7 @@ def with_policy(exp: Experiment, policy: str | None = None, budget: int | None =
                 ) -> Experiment:
     """``exp`` with ``--policy`` in every seat and/or ``--budget`` for every budgeted policy
     (ValueError, one line, on a bad spec or a budget no seat can use)."""
-    from sim.ai.spec import parse_policies, parse_policy
+    from .file_kinds import parse_policies, parse_policy
 
     if policy is None and budget is None:
         return exp

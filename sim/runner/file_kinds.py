@@ -3,12 +3,16 @@
 Why: a file given in the wrong place (a team file as an experiment, an experiment as the drift
 suite) was one "unknown key" line for each of its keys and a "missing" line for each key the
 loader needs, one of them echoing the whole teams table. The mistake is one: the file's kind.
-Each loader asks :func:`misplaced` first and reports that line alone; ``bwlab validate`` asks
-:func:`kind_of` which loader reads a file it is given. The key sets stay with their loaders
-(imported when asked: the loaders import this module).
+Each loader asks :func:`misplaced` first and reports that line alone (the team and greedy
+weights loaders, below the runner, through :func:`kind_checked`: :func:`load_team_file`,
+:func:`load_weights_file`, and :func:`parse_policy` for a player's ``weights=FILE``); ``bwlab
+validate`` asks :func:`kind_of` which loader reads a file it is given. The key sets stay with
+their loaders (imported when asked: the loaders import this module).
 """
 
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 
 def _kinds():
@@ -26,6 +30,7 @@ def _kinds():
          {"teams"}, {"teams"}),
         ("an experiment", "it goes to bwlab run, or in a drift suite's experiments list", _KEYS,
          {"root_seed"}),
+        ("a draft pool", "it goes to bwlab draft --pool", {"cards"}, {"cards"}),
     )
 
 
@@ -57,30 +62,89 @@ def misplaced(data, expected: str) -> str | None:
     return f"{kind}, not {expected} ({where})"
 
 
-def load_team_file(path, cards):
-    """:func:`sim.catalogue.teams.load_teams`, but another kind of lab file given as a team file
-    (``bwlab fairness experiments/smoke.toml``) is one line saying which kind it is and where it
-    goes, not a line for each of its keys (nine, "name: unknown key" to "teams: expected a list").
-    The kind is asked only once the team loader has refused the file, so a file read once (a
-    named pipe, process substitution) is read once when it is a team file."""
+def _toml_of(path):
+    """The parsed TOML of ``path`` when it is a regular file that parses, else None (a named
+    pipe is never read twice; a file that does not parse is its loader's to describe)."""
     import tomllib
     from pathlib import Path
 
-    from sim.catalogue.diagnostics import InputError, Problems
-    from sim.catalogue.teams import load_teams
+    try:
+        p = Path(path)
+        return tomllib.loads(p.read_text(encoding="utf-8")) if p.is_file() else None
+    except (OSError, TypeError, ValueError, RecursionError):  # UnicodeDecodeError, TOML's too
+        return None
+
+
+def _collapsed(exc, expected: str):
+    """``exc`` (an InputError) with the problems of each file that is another kind of lab file
+    than ``expected`` replaced by one line saying so (:func:`misplaced`); None when no file of
+    its problems is."""
+    from sim.catalogue.diagnostics import InputError, Problem
+
+    wrong = {f: misplaced(_toml_of(f), expected) for f in dict.fromkeys(q.file for q in
+                                                                         exc.problems)}
+    if not any(wrong.values()):
+        return None
+    kept, said = [], set()
+    for q in exc.problems:
+        if not wrong[q.file]:
+            kept.append(q)
+        elif q.file not in said:
+            said.add(q.file)
+            kept.append(Problem(q.file, None, "file", wrong[q.file]))
+    return InputError(kept)
+
+
+@contextmanager
+def kind_checked(expected: str):
+    """Around a loader of ``expected`` files (one of the kinds above) that cannot ask
+    :func:`misplaced` itself (the team and greedy weights loaders live below the runner): a
+    file of another kind it refused is one line saying which kind and where it goes, not a line
+    for each of its keys. The kind is asked only once the loader has refused the file, so a
+    file read once (a named pipe, process substitution) is read once when it is sound."""
+    from sim.catalogue.diagnostics import InputError
 
     try:
-        return load_teams(path, cards)
-    except InputError:
-        try:
-            p = Path(path)
-            data = tomllib.loads(p.read_text(encoding="utf-8")) if p.is_file() else None
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-            data = None
-        wrong = misplaced(data, "a team file")
-        if wrong is None:
+        yield
+    except InputError as exc:
+        one = _collapsed(exc, expected)
+        if one is None:
             raise
-        problems = Problems()
-        problems.add(path, None, "file", wrong)
-        problems.raise_if_any()
-        raise
+        raise one from None
+
+
+def load_team_file(path, cards):
+    """:func:`sim.catalogue.teams.load_teams`, but another kind of lab file given as a team file
+    (``bwlab fairness experiments/smoke.toml``) is one line saying which kind it is and where it
+    goes, not a line for each of its keys (nine, "name: unknown key" to "teams: expected a
+    list")."""
+    from sim.catalogue.teams import load_teams
+
+    with kind_checked("a team file"):
+        return load_teams(path, cards)
+
+
+def load_weights_file(path):
+    """:func:`sim.catalogue.greedy_weights.load_greedy_weights`, another kind of lab file one
+    line (``bwlab validate --weights experiments/smoke.toml`` was nine)."""
+    from sim.catalogue.greedy_weights import load_greedy_weights
+
+    with kind_checked("a greedy weights file"):
+        return load_greedy_weights(path)
+
+
+def parse_policy(text: str, budget: int | None = None):
+    """:func:`sim.ai.spec.parse_policy`, a ``weights=FILE`` of another kind one line (``play
+    --policy greedy:weights=experiments/smoke.toml`` was nine: the file's keys, one each)."""
+    from sim.ai import spec
+
+    with kind_checked("a greedy weights file"):
+        return spec.parse_policy(text, budget)
+
+
+def parse_policies(texts, budget: int | None = None):
+    """:func:`sim.ai.spec.parse_policies`, a ``weights=FILE`` of another kind one line."""
+    from sim.ai import spec
+
+    with kind_checked("a greedy weights file"):
+        return spec.parse_policies(texts, budget)

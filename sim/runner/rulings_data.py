@@ -117,7 +117,7 @@ def _study(doc: TomlDoc) -> dict:
         if isinstance(given, str):
             doc.referenced_file(("study", key), given, Path(), what, "the working folder")
     if isinstance(doc.lookup(("study", "policy")), str):
-        from sim.ai.spec import parse_policy
+        from .file_kinds import parse_policy
 
         try:
             parse_policy(out["policy"])

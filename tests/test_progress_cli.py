@@ -204,3 +204,19 @@ def test_quiet_compiles_a_cold_engine_without_a_word(capsys, monkeypatch):
     code, out, err = run(capsys, "play", "--seed", "1")
     assert len(calls) == 2 and "compiling the game engine" in err
     assert "play: compiling the engine (once for this source): 1/5 parts" in err
+
+
+# -- the gaps of the progress audit: each long step a stage with done/total -------------------
+
+
+def test_building_the_boards_is_a_stage_counted_in_boards(capsys, monkeypatch):
+    """The boards are built before the first game (3-9 s for a matchup's 64-128); ``drift``,
+    ``report`` and ``rarity --remedy`` were silent all that time. board_setups is now a stage
+    of its own, whoever calls it."""
+    eager_progress(monkeypatch)
+    code, out, err = run(capsys, "fairness", TEAMS, "--games", "16", "--round", "8",
+                         "--boards", "2", "--format", "json")
+    json.loads(out)
+    assert re.search(r"^fairness: building the boards: 1/2 boards, .*/s, .* so far, .*left$",
+                     err, re.M), err
+    assert "fairness: building the boards: 2 boards in " in err

@@ -220,3 +220,14 @@ def test_building_the_boards_is_a_stage_counted_in_boards(capsys, monkeypatch):
     assert re.search(r"^fairness: building the boards: 1/2 boards, .*/s, .* so far, .*left$",
                      err, re.M), err
     assert "fairness: building the boards: 2 boards in " in err
+
+
+def test_the_combat_chart_is_a_stage_of_three_steps(capsys, monkeypatch, tmp_path):
+    """``combat --png`` spent 4-5 s on its figure (loading matplotlib, laying out, writing)
+    with nothing on stderr."""
+    eager_progress(monkeypatch)
+    code, out, err = run(capsys, "combat", "--attacks", "8", "--tier", "2", "--defense", "4",
+                         "--png", tmp_path / "chart.png")
+    assert code == 0 and (tmp_path / "chart.png").stat().st_size > 0
+    assert re.search(r"^combat: drawing the figure: 1/3 steps, \d+ s so far$", err, re.M), err
+    assert "combat: drawing the figure: 3 steps in " in err

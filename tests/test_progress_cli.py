@@ -231,3 +231,16 @@ def test_the_combat_chart_is_a_stage_of_three_steps(capsys, monkeypatch, tmp_pat
     assert code == 0 and (tmp_path / "chart.png").stat().st_size > 0
     assert re.search(r"^combat: drawing the figure: 1/3 steps, \d+ s so far$", err, re.M), err
     assert "combat: drawing the figure: 3 steps in " in err
+
+
+def test_the_reports_sections_without_games_are_counted(capsys, monkeypatch, tmp_path):
+    """After its last game, ``report`` drew its figures and tables for ~3.6 s under
+    "building the report (11 s so far)" alone: now each section is a step, with a time left."""
+    eager_progress(monkeypatch)
+    code, out, err = run(capsys, "report", "--out", tmp_path / "r", "--teams", "",
+                         "--rating-games", "0")
+    assert code == 0, err
+    assert re.search(r"^report: building the report > sections without games: 1/3 sections, "
+                     r".*/s, .* so far, .*left$", err, re.M), err
+    assert "report: building the report > sections without games: 3 sections in " in err
+

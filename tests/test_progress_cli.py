@@ -222,6 +222,47 @@ def test_building_the_boards_is_a_stage_counted_in_boards(capsys, monkeypatch):
     assert "fairness: building the boards: 2 boards in " in err
 
 
+def test_peer_combat_samples_in_blocks_counted_into_the_line(capsys, monkeypatch):
+    """``combat --system NAME --samples N`` was one kernel call, silent for its 7-10 s at 10^8
+    samples; it now samples in blocks (here one chunk each: BLOCK_CHUNKS patched small) and
+    counts them."""
+    from sim.combat.peers import registry
+
+    eager_progress(monkeypatch)
+    monkeypatch.setattr(registry, "BLOCK_CHUNKS", 1)
+    code, out, err = run(capsys, "combat", "--system", "arena", "--samples", "196613",
+                         "--format", "json")
+    assert code == 0 and json.loads(out)["samples"] == 196613
+    assert re.search(r"^combat: sampling attacks: 65,536/196,613 attacks, .* left$", err,
+                     re.M), err
+    assert "combat: sampling attacks: 196,613 attacks in " in err
+
+
+@pytest.mark.parametrize("system", ["arena", "dungeon_twister", "eight_masters"])
+def test_peer_blocks_give_the_single_calls_numbers_bit_for_bit(monkeypatch, system):
+    """Blocks of one chunk, and a last block cut short, against one sampler call: the same
+    rows (each block continues the stream: ``first_chunk``), and :func:`describe`'s very
+    result, its keys in its order."""
+    import numpy as np
+
+    from sim.catalogue.loader import default_cards_dir
+    from sim.catalogue.peers import load_peers
+    from sim.combat.peers import registry
+
+    peers = load_peers(default_cards_dir())
+    stats = registry.stats_for(system, peers.examples[system], {}, peers, None)
+    rules, n = getattr(peers, system), 3 * 65536 + 77
+    whole = registry.SYSTEMS[system].sample(stats, rules, n, 11)
+    described = registry.describe(system, stats, rules, n, 11)  # one block
+    monkeypatch.setattr(registry, "BLOCK_CHUNKS", 1)
+    told = []
+    blocked = registry.sample_blocks(system, stats, rules, n, 11, told.append)
+    assert told == [65536, 65536, 65536, 77]
+    np.testing.assert_array_equal(blocked.damage, whole.damage)
+    np.testing.assert_array_equal(blocked.killed, whole.killed)
+    assert list(registry.describe(system, stats, rules, n, 11).items()) == list(described.items())
+
+
 def test_the_combat_chart_is_a_stage_of_three_steps(capsys, monkeypatch, tmp_path):
     """``combat --png`` spent 4-5 s on its figure (loading matplotlib, laying out, writing)
     with nothing on stderr."""

@@ -28,7 +28,6 @@ from sim.cli._paths import OUT_FILE, cards_option, outputs_clear
 MAX_SAMPLES = 10**11
 # The peer games' samplers hold every draw in memory (9 bytes each): 1e8 is ~0.9 GB.
 MAX_PEER_SAMPLES = 10**8
-# Sampling shows a progress line on stderr once it has run this long (seconds).
 
 
 def _advantage(advantage: bool, disadvantage: bool, who: str) -> int:
@@ -253,7 +252,13 @@ def _peer_form(system, items, samples, seed, fmt, cards_dir):
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--stat") from None
     rules = getattr(peers, system)
-    result = describe(system, stats, rules, samples, seed)
+    if samples:  # in blocks, each counted into the progress line (registry.sample_blocks)
+        from sim.runner.progress import advance, stage
+
+        with stage("sampling attacks", samples, unit="attacks"):
+            result = describe(system, stats, rules, samples, seed, advance)
+    else:
+        result = describe(system, stats, rules, samples, seed)
     mc = result["method"] == "monte_carlo"
     if mc:
         from sim.combat.peers.registry import SYSTEMS

@@ -167,9 +167,10 @@ def _arena_batch(n, die, threshold, auto_hit, auto_miss, strikes, damage, miss_d
     return out_damage, out_killed
 
 
-def sample(stats: dict, rules, n: int, seed: int) -> PeerSamples:
-    """``n`` Monte Carlo attacks rolled with real d20s from ``seed``."""
-    states = chunk_states(seed, n)
+def sample(stats: dict, rules, n: int, seed: int, first_chunk: int = 0) -> PeerSamples:
+    """``n`` Monte Carlo attacks rolled with real d20s from ``seed``
+    (from its chunk ``first_chunk`` on: ``common.chunk_states``)."""
+    states = chunk_states(seed, n, first_chunk)
     damage, killed = _arena_batch(
         np.int64(n), np.int64(rules.die), np.int64(stats["defense"] + rules.margin),
         np.int64(rules.auto_hit), np.int64(rules.auto_miss), np.int64(stats["strikes"]),

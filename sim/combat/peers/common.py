@@ -49,11 +49,14 @@ def uniform01(s0, s1, s2, s3):
     return np.float64(r >> np.uint64(11)) * _TO_UNIT, s0, s1, s2, s3
 
 
-def chunk_states(seed: int, n: int) -> np.ndarray:
-    """One xoshiro state per chunk of ``CHUNK`` resolutions (bit-identical for any thread count)."""
+def chunk_states(seed: int, n: int, first_chunk: int = 0) -> np.ndarray:
+    """One xoshiro state per chunk of ``CHUNK`` resolutions (bit-identical for any thread count);
+    ``first_chunk`` continues one long stream: chunk ``c`` of this call is chunk
+    ``first_chunk + c`` of a single call, so a caller can sample block by block (and count the
+    blocks) with the dice one call would roll."""
     if n < 0:
         raise ValueError("n must be >= 0")
-    return seed_states(seed, max(1, -(-n // CHUNK)))
+    return seed_states(seed, max(1, -(-n // CHUNK)), start=first_chunk)
 
 
 def two_point(p: float, low: int, high: int) -> np.ndarray:

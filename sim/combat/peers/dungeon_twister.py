@@ -157,10 +157,11 @@ def _duel_batch(n, att, dfn, att_hand, def_hand, kept, combats, policy, levels, 
     return out_damage, out_killed, out_lost
 
 
-def sample(stats: dict, rules, n: int, seed: int) -> PeerSamples:
-    """``n`` Monte Carlo attacks, each drawing real cards from the two hands, from ``seed``."""
+def sample(stats: dict, rules, n: int, seed: int, first_chunk: int = 0) -> PeerSamples:
+    """``n`` Monte Carlo attacks, each drawing real cards from the two hands, from ``seed``
+    (from its chunk ``first_chunk`` on: ``common.chunk_states``)."""
     att_hand, def_hand = hands(stats, rules)
-    states = chunk_states(seed, n)
+    states = chunk_states(seed, n, first_chunk)
     damage, killed, _ = _duel_batch(
         np.int64(n), np.int64(sum(stats["attackers"])), np.int64(_defender_total(stats)),
         np.asarray(att_hand, np.int64), np.asarray(def_hand, np.int64),

@@ -167,9 +167,10 @@ def _attack_batch(n, hand, t_left, t_right, values, rotate, colours, q, defender
     return out_damage
 
 
-def sample(stats: dict, rules, n: int, seed: int) -> PeerSamples:
-    """``n`` Monte Carlo attacks, each dealing real cards, colours and dragons, from ``seed``."""
-    states = chunk_states(seed, n)
+def sample(stats: dict, rules, n: int, seed: int, first_chunk: int = 0) -> PeerSamples:
+    """``n`` Monte Carlo attacks, each dealing real cards, colours and dragons, from ``seed``
+    (from its chunk ``first_chunk`` on: ``common.chunk_states``)."""
+    states = chunk_states(seed, n, first_chunk)
     damage = _attack_batch(
         np.int64(n), np.int64(stats["hand"]), np.int64(stats["defense"] - stats["ends"][0]),
         np.int64(stats["defense"] - stats["ends"][1]), np.int64(rules.values), rules.rotate,

@@ -45,7 +45,7 @@ def test_a_set_is_written_whole_or_not_at_all(tmp_path):
 @pytest.mark.parametrize("sig, stop", [(signal.SIGINT, KeyboardInterrupt),
                                        (signal.SIGTERM, None)])
 def test_a_stop_during_the_renames_is_raised_once_every_file_is_in_place(
-        tmp_path, monkeypatch, sig, stop):
+        tmp_path, monkeypatch, request, sig, stop):
     """A real signal sent while the first file is renamed: the block finishes the set, then the
     command's own handler raises the stop (Ctrl-C's KeyboardInterrupt; SIGTERM's Terminated,
     the CLI's handler, installed here as the CLI does)."""
@@ -62,6 +62,9 @@ def test_a_stop_during_the_renames_is_raised_once_every_file_is_in_place(
         real(src, dst)
 
     monkeypatch.setattr(atomic.os, "replace", replace)
+    # Ctrl-C's handler as a command has it (an xdist worker ignores SIGINT)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    request.addfinalizer(lambda: signal.signal(signal.SIGINT, previous))
     with terminated_as_interrupt():
         with pytest.raises(stop or Terminated):
             with atomic_paths([tmp_path / n for n in names]) as temps:

@@ -337,6 +337,30 @@ def test_a_result_folder_is_never_the_card_folder(capsys, workdir, argv):
     assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
 
 
+@pytest.mark.parametrize("argv", [
+    ["power-levels", "--cards", "mycards", "--levels-experiment",
+     str(ROOT / "experiments" / "rarity.toml"), "--games", "64", "--out", "mycards/levels.csv"],
+    ["rulings", "--cards", "mycards", "--out", "mycards/sub/../rulings.csv"],
+    ["drift", "--suite", str(ROOT / "experiments" / "drift.toml"), "--cards", "mycards",
+     "--update", "--baseline", "mycards/baseline.json"],
+    ["rarity", "--experiment", str(ROOT / "experiments" / "rarity.toml"), "--games", "16",
+     "--cards", "mycards", "--out", "mycards/tables"],
+])
+def test_a_result_file_is_never_inside_the_card_folder(capsys, workdir, argv):
+    """As a folder --out (above), a result file inside the card folder joins the cards' files
+    and stops every run on them from resuming: ``power-levels --out cards/x.csv`` and
+    ``rulings --out cards/x.csv`` exited 0 (the audit of stop 67). One line, nothing written."""
+    shutil.copytree(ROOT / "cards", workdir / "mycards")
+    shutil.copytree(ROOT / "experiments", workdir / "experiments")  # rulings' files name them
+    (workdir / "mycards" / "sub").mkdir()
+    before = sorted(p.relative_to(workdir) for p in workdir.rglob("*"))
+    code, _, err = run(capsys, *argv)
+    lines = [ln for ln in err.splitlines() if ln.startswith("error:")]
+    assert code == 2 and len(lines) >= 1, err
+    assert all("is inside the card folder mycards" in ln for ln in lines), err
+    assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
+
+
 @pytest.mark.parametrize("make, words", [
     (lambda d: (d / "cards").write_text("x", encoding="utf-8"), "is a file, not a folder"),
     (lambda d: (d / "cards").symlink_to(d / "cards"), "Too many levels of symbolic links"),

@@ -24,13 +24,13 @@ import click
 def ready_to_play(outputs=(), cards: Path | None = None) -> None:
     """Call once every input is loaded and checked, before the first game. ``cards``: the card
     folder, whose files the engine reads beside the catalogue (``[game]`` of rules.toml,
-    apocalypses.toml) are checked now too. Then refuses an output that is one of the inputs
-    read so far (option -> path, or (option, path) pairs: see
+    apocalypses.toml) are checked now too. Then refuses an output that lies in the card folder
+    or is one of the inputs read so far (option -> path, or (option, path) pairs: see
     :func:`sim.cli._paths.outputs_clear`), and compiles the engine if this source's cache is
     cold (progress on stderr unless ``--quiet``)."""
     from sim.runner import progress
 
-    from ._paths import outputs_clear
+    from ._paths import outputs_clear, outside_the_card_folder
 
     if cards is not None:
         from sim.catalogue.apocalypses import load_apocalypses
@@ -38,7 +38,9 @@ def ready_to_play(outputs=(), cards: Path | None = None) -> None:
 
         load_game_rules(Path(cards))  # what the engine reads beside the catalogue
         load_apocalypses(Path(cards))
-    outputs_clear(outputs)
+    outputs_clear(outputs)  # (first: "is also an input" says more than "inside the cards")
+    if cards is not None:
+        outside_the_card_folder(outputs, cards)
     session = progress.current()
     compile_if_cold(quiet=bool(session is not None and session.quiet))
 

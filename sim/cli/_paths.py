@@ -259,6 +259,27 @@ def not_the_card_folder(out, cards_root, why: str = "this command's files would 
                                   f"is the card folder; {why}: name another folder")])
 
 
+def outside_the_card_folder(outputs, cards_root) -> None:
+    """No result file a command will write (as :func:`outputs_clear` takes them) lies inside
+    the card folder (through links and ``..`` alike): one line per file, before any work. Why:
+    a file there joins the cards' files, which a resumed run checks (sim.runner.store):
+    ``power-levels --out cards/x.csv`` exited 0, and every run on those cards resumed no more
+    (the folder-wide ``--out`` was refused by :func:`not_the_card_folder` already)."""
+    root = os.path.realpath(cards_root)
+    problems = []
+    for option, path in (outputs.items() if isinstance(outputs, dict) else outputs):
+        if path is None:
+            continue
+        folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+        if os.path.commonpath([folder, root]) == root:
+            problems.append(Problem(str(path), None, option,
+                                    f"is inside the card folder {cards_root}; a result there "
+                                    "joins the cards (and changes them for every later run): "
+                                    "name a file elsewhere"))
+    if problems:
+        raise InputError(problems)
+
+
 def outputs_clear(outputs) -> None:
     """Every result file a command will write (option -> path, as a dict or as (option, path)
     pairs when one option writes several files; None skipped) may be replaced:

@@ -81,18 +81,10 @@ def check_replaceable(path: str | Path) -> Path:
 
 @contextmanager
 def atomic_path(path: str | Path):
-    """Yield a temporary path beside ``path``; on success it replaces ``path`` in one step."""
-    path = check_replaceable(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        yield Path(tmp)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; results are ordinary readable files
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Yield a temporary path beside ``path``; on success it replaces ``path`` in one step
+    (:func:`atomic_paths` of one file)."""
+    with atomic_paths([path]) as (tmp,):
+        yield tmp
 
 
 @contextmanager

@@ -15,6 +15,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from sim.stops import raise_dropped
 
 # The files read as input by the command running now, by (device, inode): one dict per active
 # :func:`inputs_guarded` block (the CLI's ``main`` opens one per command).
@@ -97,7 +98,8 @@ def atomic_paths(paths):
     games beside tables of old ones (the audit of stop 67). Every target is checked before
     anything is written (:func:`check_replaceable`), and the renames, a few microseconds, run
     with Ctrl-C and SIGTERM held (:func:`_stops_held`): a stop that arrives during them is
-    raised once the last file is in place."""
+    raised once the last file is in place. A stop Python dropped while the files were made
+    (:mod:`sim.stops`) is raised before the first rename: none of them lands."""
     targets = [check_replaceable(p) for p in paths]
     temps: list[Path] = []
     try:
@@ -109,6 +111,7 @@ def atomic_paths(paths):
         yield list(temps)
         for tmp in temps:
             os.chmod(tmp, 0o644)  # mkstemp makes 0600; results are ordinary readable files
+        raise_dropped()  # a Ctrl-C Python dropped while the files were made: none lands
         with _stops_held():
             for tmp, path in zip(temps, targets):
                 os.replace(tmp, path)

@@ -163,13 +163,15 @@ def main(argv=None) -> int:
     so does a file that cannot be written (OSError: full disk, vanished folder)."""
     from sim.atomic import inputs_guarded
     from sim.catalogue.diagnostics import InputError
+    from sim.stops import dropped_stops_kept
 
-    from .terminate import CTRL_C_EXIT
+    from .terminate import CTRL_C_EXIT, exit_status
 
     try:
         # Without standalone mode click returns a command's exit code (click.exceptions.Exit);
-        # no result may replace a file the command read (sim.atomic.inputs_guarded)
-        with inputs_guarded():
+        # no result may replace a file the command read (sim.atomic.inputs_guarded); a Ctrl-C
+        # that Python dropped is raised again at the next safe point (sim.stops)
+        with inputs_guarded(), dropped_stops_kept():
             rv = cli.main(args=argv, prog_name="bwlab", standalone_mode=False)
     except InputError as exc:
         for problem in exc.problems:
@@ -178,6 +180,10 @@ def main(argv=None) -> int:
     except click.exceptions.Abort:  # Ctrl-C: click turns KeyboardInterrupt into Abort
         click.echo("aborted", err=True)
         return CTRL_C_EXIT
+    except KeyboardInterrupt as stop:  # dropped by Python (sim.stops) after the last write
+        what = "terminated (SIGTERM)" if exit_status(stop) != CTRL_C_EXIT else "aborted (Ctrl-C)"
+        click.echo(f"{what} as it ended, after its output was complete", err=True)
+        return exit_status(stop)
     except click.UsageError as exc:  # a bad flag: one line naming the command (issue #22)
         where = exc.ctx.command_path if exc.ctx is not None else "bwlab"
         click.echo(f"error: {where}: {exc.format_message()} (see {where} --help)", err=True)

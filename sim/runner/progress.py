@@ -22,6 +22,9 @@ elapsed/30 s (at most 30 s), so an hour's run writes a few hundred lines, not th
 that was shown ends with one summary line (games, seconds, rate), so stdout's results start on
 a line of their own. A background thread redraws while the engine is busy, so the line moves
 at least every ~2 s even when no game has finished.
+
+Opening a stage and advancing one (on the main thread) are also where a Ctrl-C that Python
+dropped is raised again (:func:`sim.stops.raise_dropped`): a long command stops at its next step.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ import time
 from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+from sim.stops import raise_dropped
 
 DELAY = 2.0       # seconds before anything is drawn
 TTY_EVERY = 0.5   # redraw interval on a terminal
@@ -329,6 +334,7 @@ def stage(name: str, total: int | None = None, *, unit: str = "games", at_most: 
     ``timed=False`` shows the count without a rate or a time left, for parts whose lengths
     differ too much for either (the engine's compile: "0.00 parts/s, about 11 min left" eight
     seconds before it ended)."""
+    raise_dropped()  # a Ctrl-C Python dropped in the step before (sim/stops.py)
     p = _current
     if p is None:
         yield NoStage()
@@ -342,6 +348,7 @@ def stage(name: str, total: int | None = None, *, unit: str = "games", at_most: 
 
 def advance(n: int = 1) -> None:
     """``n`` more games (or the innermost stage's unit) done; nothing outside a session."""
+    raise_dropped()
     if _current is not None and n:
         _current.advance(n)
 

@@ -154,7 +154,7 @@ def _places(text: str) -> set[int]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--only", help="Only mutants whose rule or file contains this text.")
+    ap.add_argument("--only", help="Only mutants whose rule, file or row contains this text.")
     ap.add_argument("--from", dest="first", type=int, default=1,
                     help="First mutant to run, by its place in mutants.toml (1-based).")
     ap.add_argument("--to", dest="last", type=int, default=0,

@@ -30,3 +30,15 @@ def test_every_option_has_help(name):
 def test_the_card_folder_is_cards_everywhere(name):
     opts = {o for p in _command(name).params for o in getattr(p, "opts", [])}
     assert "--cards" in opts, f"bwlab {name} has no --cards"
+
+
+@pytest.mark.parametrize("name", sorted(set(COMMANDS) - READS_NO_CARDS))
+def test_the_card_folder_default_is_said_alike(name):
+    """Every command reads $BWLAB_CARDS before ./cards (README, "Limits and output paths"); its
+    help says so, validate's PATH as much as the others' --cards (it said ./cards only)."""
+    cmd = _command(name)
+    texts = [p.help or "" for p in cmd.params if "--cards" in getattr(p, "opts", [])]
+    if name == "validate":
+        texts = [cmd.help or ""]
+    assert texts and all("$BWLAB_CARDS, else ./cards" in " ".join(t.split()) for t in texts), \
+        f"bwlab {name}: the card folder's default is not '$BWLAB_CARDS, else ./cards'"

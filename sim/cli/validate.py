@@ -48,11 +48,11 @@ def _gather(problems, loader, *args):
 def validate(path: str | None, teams_files: tuple[Path, ...], experiments: tuple[Path, ...],
              weights_files: tuple[Path, ...] = (), pool_files: tuple[Path, ...] = (),
              baselines: tuple[Path, ...] = (), rulings_results: tuple[Path, ...] = ()):
-    """Check the card folder PATH (default: ./cards): every file any command loads (cards,
-    abilities, tiles, items, entities, rules with its [game] section, apocalypses, power curve,
-    peers and arena budget (a warning when either is absent)), and the given team, experiment,
-    greedy weights, draft pool, drift baseline and rulings results files. Exit 2 with one line
-    per problem (file:line: field: message).
+    """Check the card folder PATH (default: $BWLAB_CARDS, else ./cards): every file any command
+    loads (cards, abilities, tiles, items, entities, rules with its [game] section, apocalypses,
+    power curve, peers and arena budget (a warning when either is absent)), and the given team,
+    experiment, greedy weights, draft pool, drift baseline and rulings results files. Exit 2
+    with one line per problem (file:line: field: message).
 
     Cards whose power falls outside their rarity's band (cards/power_curve.toml) are listed as
     warnings: a balance question for the designer, not broken data.

@@ -10,8 +10,8 @@ The README and every other page under docs/ (but docs/performance.md, a dated hi
 code as it was then) get the same check on what they put in backticks: a repository path
 (``sim/runner/x.py``, ``experiments/y.toml``, a glob), ``path.py:name``, ``tests/test_x.py::test``,
 a dotted ``sim.a.b.name``, ``module.name`` for a module under sim/ (``interpreter._run_effect``),
-``Class.attribute`` and a bare private function (``_advance``). A rename left in prose is as stale
-as one left in a row.
+``Class.attribute`` and a bare private function (``_advance``); and a repository path or a test
+file written as plain text. A rename left in prose is as stale as one left in a row.
 """
 
 from __future__ import annotations
@@ -192,10 +192,16 @@ def _ref_problem(t: str) -> str | None:
     return None
 
 
+# outside backticks: a repository path or a test reference written as plain text
+PLAIN = re.compile(r"(?<![\w./-])(?:(?:tests/)?test_\w+\.py(?:::\w+)?|"
+                   r"(?:sim|tests|benchmarks|experiments|cards|docs|\.ci)/(?:[\w./*-]*[\w/*])?)")
+
+
 def _doc_problems(doc: Path) -> list[str]:
     problems = []
     for n, line in enumerate(_text(doc).splitlines(), 1):
-        for token in TICKED.findall(line):
+        tokens = TICKED.findall(line) + PLAIN.findall(TICKED.sub(" ", line))
+        for token in tokens:
             problem = _ref_problem(token.strip())
             if problem:
                 problems.append(f"{doc.relative_to(ROOT)}:{n}: {problem}")
@@ -214,6 +220,8 @@ def test_the_doc_checker_catches_each_kind_of_stale_reference():
                   "sim.engine.rules.turn._no_such_kernel", "interpreter._no_such_kernel",
                   "State.no_such_field", "_no_such_private_function", "benchmarks/no_*_such.py"):
         assert _ref_problem(stale), stale
+    assert PLAIN.findall("see sim/runner/journal.py, tests/test_journal.py::test_x and docs/.") == [
+        "sim/runner/journal.py", "tests/test_journal.py::test_x", "docs/"]
     for sound in ("tests/test_engine_game.py::test_rotation_order_and_placement",
                   "sim/runner/progress.py", "sim/engine/rules/turn.py:_gm_turn",
                   "sim.engine.rules.turn._apply(st, S, a)", "interpreter._run_effect",

@@ -42,3 +42,18 @@ def test_the_card_folder_default_is_said_alike(name):
         texts = [cmd.help or ""]
     assert texts and all("$BWLAB_CARDS, else ./cards" in " ".join(t.split()) for t in texts), \
         f"bwlab {name}: the card folder's default is not '$BWLAB_CARDS, else ./cards'"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_policy_help_names_every_player(name):
+    """A --policy takes every spec of sim.ai.spec (README, docs/ai.md); its help lists them all
+    (play's left out lookahead-rotation)."""
+    import re
+
+    from sim.engine.state.fields import POLICY_IDS
+
+    for p in _command(name).params:
+        if "--policy" in getattr(p, "opts", []):
+            missing = [k for k in POLICY_IDS
+                       if not re.search(rf"(?<![\w-]){k}(?![\w-])", p.help or "")]
+            assert not missing, f"bwlab {name} --policy: its help names no {', '.join(missing)}"

@@ -36,8 +36,9 @@ def _policies(text: str, budget: int | None):
               default=None, help="Team file (TOML: 4 [[teams]] of 5 cards); default: random teams.")
 @click.option("--seed", type=int, required=True, help="Seed of the board and the dice.")
 @click.option("--policy", default="greedy", show_default=True,
-              help="random, greedy[:weights=FILE], lookahead[:BUDGET][:weights=FILE], or "
-                   "four comma-separated (one per team).")
+              help="random, greedy[:weights=FILE], lookahead[:BUDGET][:weights=FILE], "
+                   "lookahead-rotation[:BUDGET][:weights=FILE] (docs/ai.md), or four "
+                   "comma-separated (one per team).")
 @budget_option
 @click.option("--log", "log", type=OUT_FILE, default=None,
               help="Write every event as JSON lines here.")

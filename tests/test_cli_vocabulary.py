@@ -57,3 +57,12 @@ def test_every_policy_help_names_every_player(name):
             missing = [k for k in POLICY_IDS
                        if not re.search(rf"(?<![\w-]){k}(?![\w-])", p.help or "")]
             assert not missing, f"bwlab {name} --policy: its help names no {', '.join(missing)}"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_no_help_shows_rst_markup(name):
+    """--help prints the docstring as written: reST's ``double backticks`` reach the terminal
+    (replay's did)."""
+    cmd = _command(name)
+    texts = [cmd.help or ""] + [p.help or "" for p in cmd.params if hasattr(p, "help")]
+    assert not [t for t in texts if "``" in t or ":func:" in t], f"bwlab {name} --help"

@@ -20,7 +20,7 @@ from ._paths import IN_FILE, OUT_FILE, cards_option, distinct_paths, outputs_cle
                    "(slider, play, arrow keys; each turn's events beside its picture).")
 @cards_option("Card folder the game was played with (default: $BWLAB_CARDS, else ./cards).")
 def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, cards: Path | None):
-    """Narrate LOG (written by ``bwlab play --log``). Places read as tile (row, col) on the 7×7
+    """Narrate LOG (written by bwlab play --log). Places read as tile (row, col) on the 7×7
     board, then [row, col] of the space inside a 3×3 or 5×5 tile.
 
     With --gif or --html the game is played again from the log's header (seed, cards, players)

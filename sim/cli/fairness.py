@@ -53,7 +53,7 @@ def _given(name: str) -> bool:
 @click.option("--team-budget", type=click.IntRange(5, 20), default=None,
               help="Arena's team budget: each team's total Power Level (bwlab power-levels) "
                    "against N (Arena: 10), beside the simulation. Not --budget: that is the "
-                   "look-ahead's simulations per decision on every command that plays games.")
+                   "look-ahead's simulations per decision on every command that takes it.")
 @click.option("--level-games", type=click.IntRange(64, MAX_GAMES), default=None,
               help="Games behind the Power Levels (default: cards/arena_budget.toml).")
 @click.option("--policies", "players", default=None, metavar="SPEC,SPEC,...",

@@ -130,29 +130,54 @@ def draft_data(result, names, levels, spec) -> dict:
         data["alternating"]["order"] = [o + 1 for o in spec.order]
         data["search"]["team_budget"] = result.budget
         data["search"]["budget_feasible"] = result.feasible
+    data["best"] = best_split(data, result)  # the split measured closest to fair
     data["conclusion"] = _conclusion(data, result)
     return data
 
 
+def best_split(data: dict, result) -> str:
+    """The split measured closest to fair among every split played (the search's, the snake's
+    and the alternating draft's: each was judged by the same duplicate play on the same seed):
+    a fair one first, then the smallest largest gap from 25 %. When some split of the pool fits
+    the team budget, a split over it is not a candidate. Until this stop the conclusion named
+    the search's split as "best found" even when the snake split, printed below it, measured
+    closer to fair (12.3 against 9.4 points: the helper's GM audit)."""
+    names = [n for n in ("fairest", "snake", "alternating") if n in data]
+    if result.feasible:
+        names = [n for n in names if data[n].get("within_team_budget", True)] or ["fairest"]
+    return min(names, key=lambda n: (data[n]["verdict"] != "fair",
+                                     data[n]["max_deviation_points"], n != "fairest"))
+
+
 def _conclusion(data: dict, result) -> str:
-    """The advice in one sentence: a confirmed split, or none found within the games played."""
+    """The advice in one sentence: a confirmed split, or none found within the games played,
+    with the split measured closest to fair (:func:`best_split`)."""
     f = data["fairest"]
-    lo = min(t["low"] for t in f["teams"])
-    hi = max(t["high"] for t in f["teams"])
+    name = data.get("best", "fairest")
+    b = data[name]
+    lo = min(t["low"] for t in b["teams"])
+    hi = max(t["high"] for t in b["teams"])
     budget = ""
     if result.feasible is False:
         budget = (f" No split of this pool fits the team budget of {result.budget}: every split "
                   f"has a team over it.")
     elif result.feasible:
-        budget = (f" Within the team budget of {result.budget}." if f["within_team_budget"]
+        budget = (f" Within the team budget of {result.budget}." if b["within_team_budget"]
                   else f" OVER the team budget of {result.budget}.")
+    s = data["search"]
+    searched = f"{counted(s['games'], 'game')} ({counted(s['proposals_played'], 'split')} played)"
     if f["confirmed"]:
         return (f"Confirmed fair split (every team's interval within {100 * lo:.1f}–"
                 f"{100 * hi:.1f} %, {f['design']}): see 'fairest' above.{budget}")
-    s = data["search"]
-    return (f"No fair set found within {counted(s['games'], 'game')} "
-            f"({counted(s['proposals_played'], 'split')} played); best found: the 'fairest' "
-            f"split above, largest gap from 25 % {f['max_deviation_points']:.1f} points, {f['verdict']} "
+    if name != "fairest" and b["verdict"] == "fair":
+        return (f"Confirmed fair split: the {name} split above (every team's interval within "
+                f"{100 * lo:.1f}–{100 * hi:.1f} %, {b['design']}); none of the search's "
+                f"proposals was confirmed fair within {searched}.{budget}")
+    label = ("the 'fairest' split above" if name == "fairest" else
+             f"the {name} split above (measured closer to fair than the search's "
+             f"{f['max_deviation_points']:.1f} points)")
+    return (f"No fair set found within {searched}; best found: {label}, largest gap from 25 % "
+            f"{b['max_deviation_points']:.1f} points, {b['verdict']} "
             f"(intervals {100 * lo:.1f}–{100 * hi:.1f} %).{budget}")
 
 
@@ -162,7 +187,9 @@ def echo_draft(data: dict) -> None:
             continue
         d = data[split]
         title = {"fairest": "fairest split (confirmed by play)" if d.get("confirmed") else
-                 "fairest split found (NOT confirmed fair)"}.get(split, f"{split} split")
+                 "fairest split found (NOT confirmed fair)" if data.get("best") in (None, split)
+                 else f"search's best split (NOT confirmed fair; the {data['best']} split "
+                      f"below measured closer to fair)"}.get(split, f"{split} split")
         click.echo(f"== {title}: strength spread {d['surrogate_spread']:.2f}, largest gap "
                    f"from 25 %: {d['max_deviation_points']:.1f} points ({d['design']})")
         if split == "alternating":

@@ -249,3 +249,25 @@ def test_a_stray_file_that_is_not_utf8_is_a_changed_file_not_an_internal_error(c
     digest = hashlib.sha256((cards / "old_notes.csv").read_bytes()).hexdigest()
     assert data["cards"]["old_notes.csv"] == digest and "old_notes.csv" not in data["card_files"]
     assert set(data["card_files"]) == set(data["cards"]) - {"old_notes.csv"}
+
+
+def test_a_drift_says_how_far_each_metric_moved_and_which_are_still_open():
+    """The CI audit: "Drift: win rates moved: example: Pixel Party." named the metric but not how
+    far it moved, and said nothing of the metrics the cap left open (Straw Hats at +77 Elo,
+    inconclusive, beside Pixel Party's drift): exit 1 hid them. Each drifted metric now carries
+    its rates and Elo change, and the open ones are named."""
+    from sim.analysis.paired import DRIFT_DOWN
+    from sim.cli.drift import _conclusion
+
+    down = PairedDrift(DRIFT_DOWN, 100, 25, 0.382, (0.285, 0.488), 0.26, (0.165, 0.375), -99.0,
+                       (-155.0, -40.0), -16.1, 6.6, (-2.99, 5.02))
+    open_ = PairedDrift(OPEN, 100, 25, 0.232, (0.16, 0.319), 0.32, (0.218, 0.436), 77.0,
+                        (16.0, 136.0), 3.0, -6.1, (-2.99, 5.02))
+    result = GateResult((MetricResult("example: Straw Hats", open_),
+                         MetricResult("example: Pixel Party", down)), (), 0.0125, (), False,
+                        limits=(_limits(100, "--games", 100, 1024, games=100),))
+    assert result.exit_code == 1
+    text = _conclusion(result)
+    assert "win rates moved: example: Pixel Party 38.2 % → 26.0 % (-99 Elo)" in text, text
+    assert "Not decided at the game cap (neither moved nor shown still): example: Straw Hats" \
+        in text, text

@@ -171,7 +171,7 @@ def _conclusion(result) -> str:
     """The verdict in one paragraph, with the advice that fits what limited the games
     (:mod:`sim.runner.drift_limits`): raising the suite's cap cannot help when the baseline
     holds fewer games, since each game is paired with the baseline's."""
-    moved = [m.name for m in result.metrics if m.decision in ("drift_up", "drift_down")]
+    moved = [_moved(m) for m in result.metrics if m.decision in ("drift_up", "drift_down")]
     open_ = [m.name for m in result.metrics if m.decision == "inconclusive"]
     short = [x for x in result.limits if x["capped_by"] == "baseline"]
     note = ""
@@ -186,10 +186,21 @@ def _conclusion(result) -> str:
     if result.exit_code == 1:
         what = [f"win rates moved: {', '.join(moved)}"] if moved else []
         what += [f"{len(result.combat)} combat table(s) changed"] if result.combat else []
-        return ("Drift: " + "; ".join(what) + ". If intended, run `bwlab drift --update` and "
-                "say what moved in the commit (exit 1)." + endings + note)
+        # a metric the cap left open is no pass: said beside the drift, not hidden by exit 1
+        still = (f" Not decided at the game cap (neither moved nor shown still): "
+                 f"{', '.join(open_)}." if open_ else "")
+        return ("Drift: " + "; ".join(what) + "." + still + " If intended, run `bwlab drift "
+                "--update` and say what moved in the commit (exit 1)." + endings + note)
     return (f"Inconclusive at the game cap: {', '.join(open_)} (exit 3). {_raise_cap(result)} "
             f"Or run `bwlab drift --update` if the change is intended." + endings)
+
+
+def _moved(m) -> str:
+    """A drifted metric with how far it moved: "example: Pixel Party 42.6 % -> 26.3 % (-127
+    Elo)" (the table holds the intervals); the conclusion once named the metric alone."""
+    t = m.test
+    return (f"{m.name} {100 * t.before:.1f} % → {100 * t.after:.1f} % "
+            f"({t.elo_change:+.0f} Elo)")
 
 
 def _raise_cap(result) -> str:

@@ -188,7 +188,8 @@ def test_a_stronger_card_is_drift_up_and_the_changed_file_is_named(capsys, lab, 
     _boost_luffy(cards)
     code, out, _ = gate(capsys, cards, suite, baseline, "--junit", tmp_path / "bad.xml")
     assert code == 1, out
-    assert "changed since the baseline: characters.csv; the same engine" in out
+    assert ("changed since the baseline: characters.csv (Luffy: max_health 200 → 600, base 8 → "
+            "16, red 10 → 20, blue 6 → 12, green 9 → 18); the same engine") in out, out
     (line,) = metric_lines(out, "Straw Hats")
     assert line.endswith("drift_up"), out
     assert int(ET.parse(tmp_path / "bad.xml").getroot().get("failures")) >= 1

@@ -58,7 +58,9 @@ def test_a_comment_in_a_card_file_is_text_only_and_replays_the_recorded_games(ca
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     code, out, err = _gate(capsys, (cards, small[1], None), small[2])
     assert code == 0, out
-    assert ("changed since the baseline: characters.csv, rules.toml, in text only (every matchup "
+    assert ("changed since the baseline: characters.csv (Mario: notes Book worked example "
+            "(Schedule I): defense 4 → a note the engine never reads), rules.toml, in text only "
+            "(every matchup "
             "gives the engine the same numbers); the same engine. The baseline's games should "
             "replay exactly.") in out
     assert "resum" not in err, err
@@ -80,8 +82,24 @@ def test_a_changed_number_is_not_text_only(capsys, small, tmp_path):
                                                              "distance=3; free_water=0,1,5,2,165"),
                     encoding="utf-8")
     code, out, _ = _gate(capsys, (cards, small[1], None), small[2])
-    assert "changed since the baseline: characters.csv; the same engine. Each game is paired " \
-           "with the baseline's cards replayed on the same seeds." in out, out
+    # which card and stat, not the file alone (the CI audit: the user had to diff the JSON copy)
+    assert "changed since the baseline: characters.csv (Mario: max_health 160 → 165); the same " \
+           "engine. Each game is paired with the baseline's cards replayed on the same seeds." \
+           in out, out
+
+
+def test_the_changed_rows_of_a_card_table_are_named():
+    """csv_changes: a changed cell, a new row and a removed one, keyed by the name column; a
+    long list ends with how many more; a text that is no table names nothing."""
+    from sim.runner.drift_baseline import csv_changes
+
+    before = "name,max_health,defense\nMario,160,4\nLuffy,200,4\nOld,1,1\n"
+    now = "name,max_health,defense\nLuffy,200,5\nMario,150,4\nNew Kid,90,3\n"
+    assert csv_changes(before, now) == ["row Old removed", "Luffy: defense 4 → 5",
+                                        "Mario: max_health 160 → 150", "new row New Kid"]
+    assert csv_changes(before, now, limit=2) == ["row Old removed", "Luffy: defense 4 → 5",
+                                                 "2 more"]
+    assert csv_changes("", now) == []
 
 def _shortened(baseline: Path, games: int, into: Path) -> Path:
     """A copy of ``baseline`` holding only its first ``games`` games (as ``--update --games``

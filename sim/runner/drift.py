@@ -30,7 +30,7 @@ from sim.catalogue.diagnostics import InputError, Problem
 
 from .drift_balance import mark_moved_endings, matchup_balance, win_rates
 from .drift_baseline import (FORMAT, WINNER_CODES, card_digests, card_record,
-                             changed_card_files, combat_changes, combat_snapshot, decode_games,
+                             changed_card_files, changed_files_text, combat_changes, combat_snapshot, decode_games,
                              encode_games, engine_record, materialise_cards)
 from .drift_interval import with_stopped_intervals
 from .drift_suite import Suite, load_suite
@@ -138,6 +138,7 @@ class GateResult:
     #                                  (informational: never part of the exit code)
     limits: tuple = ()               # per matchup: floor, cap, what set it, games used
     text_only: bool = False          # changed files, but every matchup's engine inputs the same
+    changes: str = ""                # the changed files for reading, with what changed in each
 
     @property
     def exit_code(self) -> int:
@@ -152,17 +153,18 @@ class GateResult:
     def provenance(self) -> str:
         """One sentence: what differs from the baseline and what the games were compared with."""
         engine = "the engine changed" if self.engine_changed else "the same engine"
+        files = self.changes or ", ".join(self.changed_files)
         if self.changed_files and self.text_only:
-            return (f"changed since the baseline: {', '.join(self.changed_files)}, in text only "
+            return (f"changed since the baseline: {files}, in text only "
                     f"(every matchup gives the engine the same numbers); {engine}. "
                     + ("Each game is paired with the baseline's recorded game on the same seeds."
                        if self.engine_changed else "The baseline's games should replay exactly."))
         if self.changed_files and self.unreadable:
-            return (f"changed since the baseline: {', '.join(self.changed_files)}; {engine}. "
+            return (f"changed since the baseline: {files}; {engine}. "
                     f"This engine cannot read the baseline's cards ({self.unreadable}), so each "
                     f"game is paired with the baseline's recorded game on the same seeds.")
         if self.changed_files:
-            return (f"changed since the baseline: {', '.join(self.changed_files)}; {engine}. "
+            return (f"changed since the baseline: {files}; {engine}. "
                     f"Each game is paired with the baseline's cards replayed on the same seeds.")
         if self.engine_changed:
             return ("same cards: the engine changed. Each game is paired with the baseline's "
@@ -339,5 +341,6 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
     changes = combat_changes(baseline["combat"], combat_snapshot(catalogue.rules))
     return GateResult(tuple(results), tuple(changes), alpha, tuple(changed),
                       baseline["engine"]["source"] != engine_digest(), unreadable,
-                      tuple(mark_moved_endings(balance, suite.alpha)), tuple(bounds), text_only)
+                      tuple(mark_moved_endings(balance, suite.alpha)), tuple(bounds), text_only,
+                      changed_files_text(baseline, catalogue.root, changed))
 

@@ -131,6 +131,62 @@ def changed_card_files(baseline: dict, now: dict[str, str]) -> list[str]:
     return sorted(n for n in set(recorded) | set(now) if recorded.get(n) != now.get(n))
 
 
+def csv_changes(before: str, now: str, limit: int = 6) -> list[str]:
+    """What changed between two texts of a card table (``characters.csv``, ``items.csv``), row
+    by row, keyed by the first column (the name): "Pixel Paladin: max_health 275 → 200", "new
+    row Iron Tide Kid", "row Mario removed"; at most ``limit`` entries, then "N more". Empty
+    when a text is not a table of that shape (the file's name is said alone then). Why: the
+    gate's first line named the file alone ("changed since the baseline: characters.csv"), and a
+    CI user had to diff the baseline's JSON copy to learn which card and stat it replayed."""
+    import csv
+    import io
+
+    def rows(text):
+        table = list(csv.reader(io.StringIO(text, newline="")))
+        if not table or not table[0]:
+            raise ValueError("no header")
+        header = [h.strip() for h in table[0]]
+        keyed = {}
+        for row in table[1:]:
+            if row and row[0].strip():
+                keyed.setdefault(row[0].strip(), dict(zip(header, (c.strip() for c in row))))
+        return header, keyed
+
+    try:
+        (_, old), (header, new) = rows(before), rows(now)
+    except (csv.Error, ValueError):
+        return []
+    out = [f"row {n} removed" for n in old if n not in new]
+    for name, row in new.items():
+        if name not in old:
+            out.append(f"new row {name}")
+            continue
+        cells = [f"{h} {old[name].get(h, '(none)')} → {row.get(h, '(none)')}"
+                 for h in dict.fromkeys(list(old[name]) + header)
+                 if old[name].get(h) != row.get(h)]
+        if cells:
+            out.append(f"{name}: {', '.join(cells)}")
+    if len(out) > limit:
+        out = out[:limit] + [f"{len(out) - limit} more"]
+    return out
+
+
+def changed_files_text(baseline: dict, root: Path, changed) -> str:
+    """The changed card files for reading: each CSV table with what changed in it (see
+    :func:`csv_changes`): "characters.csv (Pixel Paladin: max_health 275 → 200)"."""
+    parts = []
+    for name in changed:
+        before = baseline.get("card_files", {}).get(name)
+        try:
+            now = (Path(root) / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            now = None
+        what = (csv_changes(before, now) if name.endswith(".csv") and isinstance(before, str)
+                and now is not None else [])
+        parts.append(f"{name} ({'; '.join(what)})" if what else name)
+    return ", ".join(parts)
+
+
 def materialise_cards(baseline: dict, folder: Path) -> Path:
     """Write the baseline's copy of the card files into ``folder`` (to load and replay them)."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -312,3 +312,18 @@ def test_a_baseline_the_gate_would_refuse_fails_validate(capsys, tmp_path, edit,
     code = main(["validate", str(ROOT / "cards"), "--baseline", str(ROOT / "reports" /
                                                                    "baseline.json")])
     assert code == 0, capsys.readouterr().err
+
+
+def test_validate_takes_cards_as_every_command_does(capsys, tmp_path):
+    """The designer audit: every command takes --cards DIR, and validate's own "no ./cards here"
+    notice advises it, but validate answered "No such option '--cards'" (exit 2). It takes it
+    now, as PATH; a mistyped folder is one line naming the flag; two different folders are
+    refused."""
+    assert main(["validate", "--cards", str(SHIPPED)]) == 0
+    out, _ = capsys.readouterr()
+    assert out.startswith(f"{SHIPPED}: ok")
+    assert main(["validate", "--cards", str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--cards" in err and "Traceback" not in err
+    assert main(["validate", str(tmp_path), "--cards", str(SHIPPED)]) == 2
+    assert "not both" in capsys.readouterr().err

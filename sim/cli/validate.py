@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ._paths import IN_FILE, check_default_cards, refuse_empty
+from ._paths import IN_FILE, CardFolder, check_default_cards, refuse_empty
 
 
 def _gather(problems, loader, *args):
@@ -29,6 +29,8 @@ def _gather(problems, loader, *args):
 
 @click.command()
 @click.argument("path", required=False, type=click.Path())
+@click.option("--cards", "cards", type=CardFolder(), default=None,
+              help="The card folder, as every other command takes it (the same as PATH).")
 @click.option("--teams", "teams_files", multiple=True, type=IN_FILE,
               help="A team file to check against the cards too (repeatable).")
 @click.option("--experiment", "experiments", multiple=True, type=IN_FILE,
@@ -47,12 +49,13 @@ def _gather(problems, loader, *args):
                    "repeatable).")
 def validate(path: str | None, teams_files: tuple[Path, ...], experiments: tuple[Path, ...],
              weights_files: tuple[Path, ...] = (), pool_files: tuple[Path, ...] = (),
-             baselines: tuple[Path, ...] = (), rulings_results: tuple[Path, ...] = ()):
-    """Check the card folder PATH (default: $BWLAB_CARDS, else ./cards): every file any command
-    loads (cards, abilities, tiles, items, entities, rules with its [game] section, apocalypses,
-    power curve, peers and arena budget (a warning when either is absent)), and the given team,
-    experiment, greedy weights, draft pool, drift baseline and rulings results files. Exit 2
-    with one line per problem (file:line: field: message).
+             baselines: tuple[Path, ...] = (), rulings_results: tuple[Path, ...] = (),
+             cards: Path | None = None):
+    """Check the card folder PATH or --cards DIR (default: $BWLAB_CARDS, else ./cards): every
+    file any command loads (cards, abilities, tiles, items, entities, rules with its [game]
+    section, apocalypses, power curve, peers and arena budget (a warning when either is
+    absent)), and the given team, experiment, greedy weights, draft pool, drift baseline and
+    rulings results files. Exit 2 with one line per problem (file:line: field: message).
 
     Cards whose power falls outside their rarity's band (cards/power_curve.toml) are listed as
     warnings: a balance question for the designer, not broken data.
@@ -63,6 +66,12 @@ def validate(path: str | None, teams_files: tuple[Path, ...], experiments: tuple
     from sim.catalogue.loader import default_cards_dir, load_catalogue
     from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve
 
+    # --cards DIR, as every other command spells it (and as the "no ./cards here" notice
+    # advises): validate took PATH only, and "No such option '--cards'" was exit 2
+    if cards is not None:
+        if path is not None and Path(path).resolve() != cards.resolve():
+            raise click.UsageError("give the card folder once: PATH or --cards, not both")
+        path = str(cards)
     if path is not None:  # Path("") is the working folder: four "not found" lines, unnamed
         refuse_empty(path, "PATH", "a folder")
     else:

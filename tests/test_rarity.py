@@ -310,3 +310,25 @@ def test_no_outlier_ends_its_line_without_announcing_a_list(capsys):
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("0 outlier(s): shown outside their rarity's band") and \
         first.endswith("cards in play, 5 %)."), first
+
+
+def test_rarity_card_answers_for_the_card_asked(capsys, tmp_path):
+    """The designer audit: a card just added (a copied row, stats changed) appeared nowhere in
+    ``bwlab rarity``'s text unless it was an outlier, and its stats' verdict only in validate
+    and the report. ``--card NAME`` answers for it in play and by its stats, in the text and
+    the JSON; an unknown name is one line naming the flag, before any game."""
+    code = main(["rarity", "--games", "64", "--ablation", "0", "--card", "luffy", "--quiet",
+                 "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    (line,) = [x for x in out.splitlines() if x.startswith("Luffy (Legendary) in play: ")]
+    assert "teams holding it win" in line and "vs band [" in line
+    assert "  by its stats: power 132.7, inside the Legendary band 115–155" in out
+    code = main(["rarity", "--games", "64", "--ablation", "0", "--card", "Luffy",
+                 "--format", "json", "--quiet", "--out", str(tmp_path)])
+    (answer,) = json.loads(capsys.readouterr().out)["asked"]
+    assert answer["card"] == "Luffy" and answer["power_in_band"] is True
+    assert answer["verdict"] in ("in band", "undecided", "strong", "weak")
+    assert main(["rarity", "--games", "64", "--card", "Lufy", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--card" in err and "did you mean Luffy" in err, err

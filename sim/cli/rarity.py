@@ -15,7 +15,8 @@ from ._json import json_text
 from ._engine import ready_to_play
 from ._paths import IN_FILE, OUT_FOLDER, cards_option, not_the_card_folder
 from ._policy import POLICY_HELP, budget_option
-from .rarity_output import card_frame, echo_table, json_doc, policy_frame, rarity_ranges
+from .rarity_output import (card_answers, card_frame, echo_table, json_doc, policy_frame,
+                            rarity_ranges)
 
 if TYPE_CHECKING:  # numpy is imported when a command runs, not for --help
     import numpy as np
@@ -46,6 +47,10 @@ if TYPE_CHECKING:  # numpy is imported when a command runs, not for --help
                    "can need (per stat: one, plus a bisection of its steps); never exceeded.")
 @click.option("--remedy-card", "remedy_cards", multiple=True, metavar="NAME",
               help="Remedy only these outliers (repeatable; default: every outlier).")
+@click.option("--card", "asked_cards", multiple=True, metavar="NAME",
+              help="Say how this card plays (repeatable): its verdict, win rate when held and "
+                   "rating against its rarity's band in play, and its power score against the "
+                   "band by stats: the answer for a card just added or changed.")
 @click.option("--policy", default=None, help=POLICY_HELP + " Replaces the experiment's policies.")
 @click.option("--policies", default=None, metavar="SPEC,SPEC,...",
               help="Play the study once per player (e.g. random,greedy,lookahead:4; same seeds) "
@@ -60,8 +65,8 @@ if TYPE_CHECKING:  # numpy is imported when a command runs, not for --help
                    "each outlier recurs (the first is the study itself).")
 @budget_option
 @cards_option()
-def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_cards, policy,
-           policies, correction, replicates, budget, cards):
+def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_cards, asked_cards,
+           policy, policies, correction, replicates, budget, cards):
     """Win rate when held, composition rating with intervals, rarity order and outliers; with
     --remedy, the smallest stat change that brings each outlier back into its band."""
     from sim.atomic import atomic_paths
@@ -77,9 +82,11 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
         policy = players[0]
     if remedy_cards and not remedy:
         raise click.UsageError("--remedy-card names outliers to remedy: give --remedy too")
-    catalogue, exp, curve = _inputs(experiment, games, policy, budget, cards, remedy)
-    # --remedy-card names are checked now, before any game is played
+    catalogue, exp, curve = _inputs(experiment, games, policy, budget, cards, remedy,
+                                    bands=bool(asked_cards))
+    # --remedy-card and --card names are checked now, before any game is played
     only = {_card(catalogue, n) for n in remedy_cards} if remedy_cards else None
+    asked = list(dict.fromkeys(_card(catalogue, n, "--card") for n in asked_cards))
     not_the_card_folder(out, catalogue.root)
     written = ["rarity_cards.csv"] + (["rarity_policies.csv"] if len(players or ()) > 1 else [])
     ready_to_play([("--out", out / name) for name in written], catalogue.root)  # all or none
@@ -97,12 +104,15 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
         for tmp, table in zip(temps, tables.values()):
             table.to_csv(tmp, index=False, float_format=CSV_FLOAT)
     per = rarity_ranges(run.s, run.rar, catalogue.rules.rarities)
+    answers = card_answers(frame, catalogue, curve, asked) if asked else []
     if fmt == "json":
-        click.echo(json_text(json_doc(frame, run, per, correction, remedy, catalogue), indent=2,
-                              ensure_ascii=False))
+        doc = json_doc(frame, run, per, correction, remedy, catalogue)
+        if asked:
+            doc["asked"] = answers
+        click.echo(json_text(doc, indent=2, ensure_ascii=False))
         return
     echo_table(frame, run, per, exp, catalogue, correction, out,
-               (remedy_games, sorted(only or ())) if remedy else None)
+               (remedy_games, sorted(only or ())) if remedy else None, answers)
 
 
 @dataclass
@@ -121,9 +131,9 @@ class RarityRun:
     fixes: list = field(default_factory=list)  # --remedy's findings, the outliers' order
 
 
-def _inputs(experiment, games, policy, budget, cards, remedy):
-    """The catalogue, the experiment (with --policy / --budget applied) and, with --remedy, the
-    power curve: all checked before any game is played, so a typo costs nothing."""
+def _inputs(experiment, games, policy, budget, cards, remedy, bands=False):
+    """The catalogue, the experiment (with --policy / --budget applied) and, with --remedy (or
+    --card), the power curve: all checked before any game is played, so a typo costs nothing."""
     from sim.catalogue.diagnostics import InputError, Problem, Problems
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve
@@ -139,11 +149,11 @@ def _inputs(experiment, games, policy, budget, cards, remedy):
         raise InputError([Problem(str(experiment), None, "pool",
                                   "the rarity study needs a [pool] experiment (teams drawn)")])
     curve = None
-    if remedy:
+    if remedy or bands:  # bands: --card's answer by stats needs the bands alone
         problems = Problems()
         curve_path = catalogue.root / POWER_CURVE_FILE
         curve = load_power_curve(curve_path, catalogue.rules, problems)
-        if curve is not None and curve.remedy is None:
+        if remedy and curve is not None and curve.remedy is None:
             problems.add(curve_path, None, "remedy", "missing [remedy] table: the stats and steps "
                                                      "the remedy search may try")
         problems.raise_if_any()
@@ -196,13 +206,12 @@ def _remedies(catalogue, exp, run, curve, remedy_games, only) -> list:
                   key=lambda f: (rank[f["rarity"]], f["rating_before"]))
 
 
-def _card(catalogue, name: str) -> int:
-    """The card ``--remedy-card`` names; an unknown name is the flag's problem, not the card
-    file's (the message keeps the suggestion)."""
+def _card(catalogue, name: str, flag: str = "--remedy-card") -> int:
+    """The card ``--remedy-card`` (or ``--card``) names; an unknown name is the flag's problem,
+    not the card file's (the message keeps the suggestion)."""
     from sim.catalogue.diagnostics import InputError, Problem
 
     try:
         return catalogue.cards.find(name)
     except InputError as exc:
-        raise InputError([Problem("--remedy-card", None, "name", exc.problems[0].message)]
-                         ) from None
+        raise InputError([Problem(flag, None, "name", exc.problems[0].message)]) from None

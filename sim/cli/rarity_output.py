@@ -113,9 +113,65 @@ def order_sentence(s, rarities) -> str:
     return head + (f": {detail}" if detail and s.order_verdict != "holds" else "")
 
 
-def echo_table(frame, run, per, exp, catalogue, correction, out, remedy) -> None:
+VERDICT_WORDS = {"in band": "plays inside its rarity's band (shown)",
+                 "undecided": "not shown outside its band nor inside it (undecided)",
+                 "strong": "plays STRONGER than its rarity's band (shown)",
+                 "weak": "plays WEAKER than its rarity's band (shown)",
+                 "not played": "not in play in this study"}
+
+
+def card_answers(frame, catalogue, curve, asked: list[int]) -> list[dict]:
+    """``--card NAME``: each named card's answer, in play (its row of rarity_cards.csv) and by
+    its stats (power score against its rarity's band of power_curve.toml). Why: a designer who
+    added a card saw it nowhere in the text unless it was an outlier, and the stats' verdict only
+    in ``bwlab validate`` and the report (the designer audit)."""
+    from sim.catalogue.power import power_score
+
+    names = catalogue.cards.names
+    score = power_score(catalogue.cards, catalogue.rules)
+    rows = frame.set_index("card")
+    out = []
+    for c in asked:
+        row = rows.loc[names[c]]
+        lo, hi = (float(x) for x in curve.bands[catalogue.cards.rarity[c]])
+        out.append({"card": names[c], "rarity": row["rarity"], "verdict": row["verdict"],
+                    "win_rate": float(row["win_rate"]), "win_low": float(row["win_low"]),
+                    "win_high": float(row["win_high"]), "games": int(row["games"]),
+                    "plays_like": row["plays_like"], "rating": float(row["rating"]),
+                    "rating_low": float(row["rating_low"]),
+                    "rating_high": float(row["rating_high"]),
+                    "band_low": float(row["band_low"]), "band_high": float(row["band_high"]),
+                    "games_to_settle": (None if row["verdict"] != "undecided"
+                                        else float(row["games_to_settle"])),
+                    "power": float(score[c]), "power_band": [lo, hi],
+                    "power_in_band": bool(lo <= score[c] <= hi), "power_curve": curve.path})
+    return out
+
+
+def echo_answers(answers: list[dict], games: int) -> None:
+    """The ``--card`` answers for reading, one paragraph per card."""
+    for a in answers:
+        if a["verdict"] == "not played":
+            click.echo(f"{a['card']} ({a['rarity']}): {VERDICT_WORDS['not played']}")
+        else:
+            settle = (f"; about {a['games_to_settle']:,.0f} games of the study would settle it"
+                      if a["games_to_settle"] is not None else "")
+            click.echo(f"{a['card']} ({a['rarity']}) in play: {VERDICT_WORDS[a['verdict']]}: "
+                       f"teams holding it win {100 * a['win_rate']:.1f} % "
+                       f"({100 * a['win_low']:.1f}–{100 * a['win_high']:.1f} %, {a['games']} of "
+                       f"the {games:,} games), plays like {a['plays_like']}; rating "
+                       f"{a['rating']:+.3f} [{a['rating_low']:+.3f}, {a['rating_high']:+.3f}] vs "
+                       f"band [{a['band_low']:+.3f}, {a['band_high']:+.3f}]{settle}")
+        lo, hi = a["power_band"]
+        click.echo(f"  by its stats: power {a['power']:.1f}, "
+                   + (f"inside the {a['rarity']} band {lo:g}–{hi:g}" if a["power_in_band"] else
+                      f"OUTSIDE the {a['rarity']} band {lo:g}–{hi:g}")
+                   + f" ({a['power_curve']})")
+
+
+def echo_table(frame, run, per, exp, catalogue, correction, out, remedy, answers=()) -> None:
     """The table for reading; ``remedy`` = (games, the rows of the cards asked) with --remedy,
-    else None."""
+    else None; ``answers``: the --card answers (:func:`card_answers`)."""
     from sim.analysis.balance import balance_lines
 
     s, rules, names = run.s, catalogue.rules, catalogue.cards.names
@@ -143,6 +199,7 @@ def echo_table(frame, run, per, exp, catalogue, correction, out, remedy) -> None
             click.echo("  " + line)
         click.echo(f"Per card and player: {out / 'rarity_policies.csv'}")
     click.echo(f"Per card: {out / 'rarity_cards.csv'}")
+    echo_answers(answers, s.games)
     click.echo("")
     click.echo(conclusion_line(frame, s, correction, 1 if run.recur is None else run.recur.runs))
 

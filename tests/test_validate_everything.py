@@ -327,3 +327,27 @@ def test_validate_takes_cards_as_every_command_does(capsys, tmp_path):
     assert err.count("\n") == 1 and "--cards" in err and "Traceback" not in err
     assert main(["validate", str(tmp_path), "--cards", str(SHIPPED)]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_a_quote_left_open_does_not_swallow_the_rows_after_it(capsys, tmp_path):
+    """The designer audit: a new card's note with its closing quote forgotten, two rows before
+    the end, made those two rows part of its note: validate said "ok — 71 cards" of a file of 73
+    (exit 0), and every command played without them. It is one line naming where the quote
+    opened and the rows it swallowed, exit 2, in validate and before any game."""
+    cards = Path(shutil.copytree(SHIPPED, tmp_path / "cards"))
+    path = cards / "characters.csv"
+    rows = path.read_text(encoding="utf-8").splitlines()
+    new = ('Iron Tide Kid,Anime,Bronze,strike,bonus_attacks=1; charges=2,1,3,1,90,3,4,1,2,1,3,1,'
+           '5,1,"tank: a new card')
+    rows.insert(len(rows) - 2, new)
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    last = [r.split(",", 1)[0] for r in rows[-2:]]
+    assert main(["validate", str(cards)]) == 2
+    out, err = capsys.readouterr()
+    assert "ok" not in out and err.count("\n") == 1, err
+    assert f"characters.csv:{len(rows) - 2}: notes: a quote opened here is not closed" in err
+    assert f"({last[0]}, {last[1]})" in err
+    assert main(["fairness", str(ROOT / "experiments/teams/example.toml"), "--cards",
+                 str(cards), "--games", "8", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "a quote opened here is not closed" in err and "Traceback" not in err

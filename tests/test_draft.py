@@ -176,8 +176,8 @@ def test_best_found_is_the_split_measured_closest_to_fair(capsys, feasible):
     assert best_split(data, result) == "snake"
     data["best"] = best_split(data, result)
     data["conclusion"] = _conclusion(data, result)
-    assert "best found: the snake split above" in data["conclusion"]
-    assert "largest gap from 25 % 9.4 points" in data["conclusion"]
+    assert ("best found: the snake split above, largest gap from 25 % 9.4 points (closer to fair "
+            "than the search's own split, 12.3), open") in data["conclusion"], data["conclusion"]
     echo_draft(data)
     out = capsys.readouterr().out
     assert "fairest split found" not in out

@@ -173,11 +173,11 @@ def _conclusion(data: dict, result) -> str:
         return (f"Confirmed fair split: the {name} split above (every team's interval within "
                 f"{100 * lo:.1f}–{100 * hi:.1f} %, {b['design']}); none of the search's "
                 f"proposals was confirmed fair within {searched}.{budget}")
-    label = ("the 'fairest' split above" if name == "fairest" else
-             f"the {name} split above (measured closer to fair than the search's "
-             f"{f['max_deviation_points']:.1f} points)")
-    return (f"No fair set found within {searched}; best found: {label}, largest gap from 25 % "
-            f"{b['max_deviation_points']:.1f} points, {b['verdict']} "
+    label = "'fairest'" if name == "fairest" else name
+    closer = ("" if name == "fairest" else
+              f" (closer to fair than the search's own split, {f['max_deviation_points']:.1f})")
+    return (f"No fair set found within {searched}; best found: the {label} split above, largest "
+            f"gap from 25 % {b['max_deviation_points']:.1f} points{closer}, {b['verdict']} "
             f"(intervals {100 * lo:.1f}–{100 * hi:.1f} %).{budget}")
 
 

@@ -245,3 +245,28 @@ def test_finite_or_null_reaches_every_number():
     doc = {"a": float("nan"), "b": [1.0, float("inf"), {"c": -float("inf")}], "d": (2, "x")}
     assert finite_or_null(doc) == {"a": None, "b": [1.0, None, {"c": None}], "d": [2, "x"]}
     assert _strict(json_text(doc)) == {"a": None, "b": [1.0, None, {"c": None}], "d": [2, "x"]}
+
+
+def test_a_best_proposal_no_fairer_than_the_teams_as_given_is_not_advice(capsys):
+    """The GM audit: with no proposal confirmed, "best found: swap ..." was printed whatever it
+    measured, even when it played no closer to fair than the teams as given (the check has just
+    measured them): advice to make a change that does not help. It now says no swap is advised,
+    and the table's head says the best measured is not advised."""
+    from sim.cli._fairness_text import echo_suggestion
+    from sim.cli.fairness import _suggest_conclusion
+
+    teams = [{"name": f"T{k}", "cards": ["x"], "win_probability": 0.25, "low": 0.1,
+              "high": 0.4} for k in range(4)]
+    best = {"swaps": [{"card_a": "A", "team_a": 1, "card_b": "B", "team_b": 2}],
+            "largest_gap_from_25": 0.14, "verdict": "unfair", "teams": teams,
+            "design": "64 games on 16 boards", "text": "Unfair: ..."}
+    s = {"needed": True, "confirmed": None, "best": best, "games": 64, "proposals_played": 1,
+         "proposals": 1, "rating_games": 64, "game_budget": 64, "gap_as_given": 0.12}
+    line = _suggest_conclusion(s)
+    assert "no proposal measured closer to fair than the teams as given" in line, line
+    assert "no swap is advised" in line and "best found" not in line
+    echo_suggestion(s, {"teams": teams})
+    assert "none closer to fair than the teams as given; best measured, NOT advised" in \
+        capsys.readouterr().out
+    s["gap_as_given"] = 0.20  # the proposal is fairer: still the best found, as before
+    assert "best found: swap A (team 1) with B (team 2)" in _suggest_conclusion(s)

@@ -78,7 +78,11 @@ def echo_suggestion(s: dict, data: dict) -> None:
     shown = s["confirmed"] or s["best"]
     if shown is None:
         return
-    head = "Confirmed fair in play" if s["confirmed"] else "No proposal confirmed; best measured"
+    worse = (not s["confirmed"] and s.get("gap_as_given") is not None
+             and shown["largest_gap_from_25"] >= s["gap_as_given"])
+    head = ("Confirmed fair in play" if s["confirmed"] else
+            "No proposal confirmed, and none closer to fair than the teams as given; best "
+            "measured, NOT advised" if worse else "No proposal confirmed; best measured")
     click.echo(f"{head} ({shown['design']}):")
     for sw in shown["swaps"]:
         click.echo(f"  swap {sw['card_a']} (team {sw['team_a']}) <-> {sw['card_b']} "

@@ -94,7 +94,8 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
         data["suggestion"] = (_no_swap_needed(data) if v.status == FAIR else
                               _suggest(catalogue, teams, suggest_k, proposals, rating_games,
                                        rating_experiment, policy, seed, games, round_games,
-                                       boards, tolerance))
+                                       boards, tolerance,
+                                       gap_as_given=float(max(abs(r - 0.25) for r in v.rate))))
     if team_budget is not None:
         data["team_budget"] = _team_budget(catalogue, teams, team_budget, levels, v)
     if labels is not None:
@@ -217,7 +218,7 @@ def _no_swap_needed(data: dict) -> dict:
 
 
 def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, policy, seed,
-             games, round_games, boards, tolerance) -> dict:
+             games, round_games, boards, tolerance, gap_as_given: float | None = None) -> dict:
     """Swaps proposed by the rating surrogate, each judged by duplicate play until one is fair
     (:mod:`sim.runner.confirm`); only a confirmed set is advice."""
     from sim.catalogue.teams import Teams
@@ -250,7 +251,7 @@ def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, 
                            "high": float(v.upper[t])} for t in range(4)]}
 
     out = {"needed": True, "rating_games": rating_games, "proposals": len(proposals),
-           **result.as_dict(describe)}
+           "gap_as_given": gap_as_given, **result.as_dict(describe)}
     out["conclusion"] = _suggest_conclusion(out)
     return out
 
@@ -269,6 +270,15 @@ def _suggest_conclusion(s: dict) -> str:
     if s["best"] is None:
         return "No swap to try: the surrogate finds no swap that makes the teams fairer."
     b = s["best"]
+    given = s.get("gap_as_given")
+    if given is not None and b["largest_gap_from_25"] >= given:
+        # the best proposal measured no closer to fair than the teams as given: no advice
+        return (f"No fair set found within {counted(s['games'], 'game')} "
+                f"({counted(s['proposals_played'], 'proposal')} played), and no proposal "
+                f"measured closer to fair than the teams as given (largest gap from 25 % "
+                f"{100 * given:.1f} points as given, {100 * b['largest_gap_from_25']:.1f} for the "
+                f"best proposal, {_swap_words(b['swaps'])}): no swap is advised; more --proposals "
+                f"or --suggest steps may find one.")
     return (f"No fair set found within {counted(s['games'], 'game')} "
             f"({counted(s['proposals_played'], 'proposal')} played); best found: {_swap_words(b['swaps'])}, largest gap "
             f"from 25 % {100 * b['largest_gap_from_25']:.1f} points, {b['verdict']} (intervals {_range(b)}).")

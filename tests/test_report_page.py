@@ -228,14 +228,15 @@ def test_report_searches_swaps_only_when_the_teams_are_not_fair(monkeypatch, sta
                         lambda *a, **k: (pd.DataFrame(), SimpleNamespace(status=status)))
     calls = []
 
-    def suggest():
-        calls.append(1)
+    def suggest(verdict):  # the teams as measured: a swap no fairer than them is no advice
+        calls.append(verdict)
         return {"rating_games": 64, "conclusion": "No fair set found.", "confirmed": None,
                 "tried": []}
 
     page = Page("t")
     tables = lab_report._fairness_sections(page, None, object(), 64, 0, "greedy", None, suggest)
     assert bool(calls) == searched
+    assert all(v.status == status for v in calls)
     assert ("swaps.csv" in [name for name, _ in tables]) == searched
     swaps = [a[1] for a in page.answers if a[0] == "Swaps"]
     assert len(swaps) == 1 and swaps[0].startswith("None needed") == (not searched)

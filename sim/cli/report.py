@@ -157,8 +157,10 @@ def _suggester(catalogue, teams, k, rating_experiment, seed, games, rating_games
     from .fairness import _pool_experiment, _suggest
 
     _pool_experiment(catalogue, rating_experiment, POLICY)
-    return lambda: _suggest(catalogue, teams, k, 8, rating_games, rating_experiment, POLICY, seed,
-                            games, games, 256, 0.05)
+    return lambda verdict=None: _suggest(
+        catalogue, teams, k, 8, rating_games, rating_experiment, POLICY, seed, games, games, 256,
+        0.05, gap_as_given=(None if verdict is None
+                            else float(max(abs(r - 0.25) for r in verdict.rate))))
 
 
 def _drift_inputs(catalogue, baseline: Path) -> tuple:

@@ -354,7 +354,7 @@ def _fairness_sections(page, catalogue, teams, games, seed, policy, players, sug
             tables.append(("players.csv", players_section(
                 page, catalogue, teams, games, seed, policy, verdict, players)))
         if suggest is not None and status != FAIR:
-            suggestion = suggest()
+            suggestion = suggest(verdict)  # the teams as measured: a worse swap is no advice
             tables.append(("swaps.csv", swaps_section(page, suggestion)))
     else:
         page.answer("Fairness", "Not checked: no teams (--teams).", "", "warn")

@@ -423,3 +423,36 @@ def test_a_games_cap_below_the_suites_floor_is_said_not_applied_silently(capsys,
     assert "--games 64 is below the suite's min_games 1024" in err
     code, out, err = gate(capsys, cards, suite, baseline)
     assert "min_games" not in err
+
+
+def test_a_card_stat_change_builds_each_boards_once_and_they_are_the_same_boards(
+        capsys, lab, monkeypatch):
+    """The CI audit: after a change to characters.csv alone the gate built its boards twice,
+    for today's cards and for the baseline's replay (128 boards, 4 of its 13 s). A board's
+    set-up never reads the cards, so the replay takes today's boards: built once per matchup,
+    and the same set-ups as built from the baseline's cards."""
+    import numpy as np
+
+    from sim.catalogue.loader import load_catalogue
+    from sim.runner import tasks
+    from sim.runner.drift import load_suite
+    from sim.engine.state.fields import POLICY_IDS
+
+    cards, suite, baseline = lab
+    original = load_catalogue(cards)
+    _boost_luffy(cards)
+    built = []
+    real = tasks.board_setups
+    monkeypatch.setattr(tasks, "board_setups",
+                        lambda *a, **k: built.append(a[3] - a[2]) or real(*a, **k))
+    code, out, _ = gate(capsys, cards, suite, baseline)
+    assert code == 1, out
+    spec = load_suite(suite, original.cards, tuple(POLICY_IDS))
+    assert len(built) == len(spec.experiments), built   # once per matchup, not twice
+    exp = spec.experiments[0]
+    now = tasks.build_arena(load_catalogue(cards), exp, n_boards=3)
+    shared = tasks.build_arena(original, exp, n_boards=3, boards_of=now)
+    fresh = tasks.build_arena(original, exp, n_boards=3)
+    for a, b in zip(shared.stacked, fresh.stacked):
+        for x, y in zip(a if isinstance(a, tuple) else (a,), b if isinstance(b, tuple) else (b,)):
+            assert np.array_equal(np.asarray(x), np.asarray(y))

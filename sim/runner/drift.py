@@ -243,7 +243,8 @@ def _decide_all(before, after, board, suite: Suite, alpha: float) -> list[Paired
 
 
 def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alpha,
-                  same_engine: bool = False, cards_changed: bool = False):
+                  same_engine: bool = False, cards_changed: bool = False,
+                  boards_shared: bool = False):
     """Play one matchup round by round, paired with its "before", until every team is decided:
     its metrics, its balance metrics, its limits (:func:`.drift_limits.limits`) and whether the
     baseline's cards (``reference``, None when the card files are the same or unreadable) give
@@ -256,8 +257,10 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
     arena = build_arena(catalogue, exp)
     before_arena = None
     if reference is not None:
+        # only characters.csv changed: the boards are the same boards (build_arena's boards_of)
         before_arena = build_arena(reference, _cards_by_name(exp, names, reference.cards,
-                                                             baseline_path))
+                                                             baseline_path),
+                                   boards_of=arena if boards_shared else None)
     same_numbers = before_arena is not None and same_inputs(before_arena, arena)
     if same_numbers:
         before_arena = None
@@ -304,6 +307,11 @@ def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha) -> tuple
     return tests, before, after
 
 
+# card files no board set-up reads: when only these changed, the baseline's replay takes
+# today's boards (sim.runner.tasks.build_arena's boards_of)
+BOARD_FREE_FILES = {"characters.csv"}
+
+
 def run_gate(catalogue, suite: Suite, baseline: dict,
              baseline_path="baseline") -> GateResult:
     """Replay the suite paired with the baseline and test every metric (Bonferroni over metrics)."""
@@ -333,7 +341,7 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
         for exp in suite.experiments:
             tests, bal, bound, same_numbers = _gate_matchup(
                 catalogue, reference, exp, suite, baseline, baseline_path, alpha, same_engine,
-                bool(changed))
+                bool(changed), boards_shared=set(changed) <= BOARD_FREE_FILES)
             results += tests
             balance.append(bal)
             bounds.append(bound)

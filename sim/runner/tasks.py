@@ -57,15 +57,24 @@ def board_setups(catalogue, exp: Experiment, start: int, stop: int) -> list:
     return setups
 
 
-def build_arena(catalogue, exp: Experiment, n_boards: int | None = None) -> Arena:
+def build_arena(catalogue, exp: Experiment, n_boards: int | None = None,
+                boards_of: Arena | None = None) -> Arena:
     """The arena with the experiment's boards (every one it can use, or the first ``n_boards``:
-    a sequential run that may stop early grows it with :func:`grow_arena`)."""
+    a sequential run that may stop early grows it with :func:`grow_arena`). ``boards_of``: an
+    arena of the same experiment's boards built from card files that differ from
+    ``catalogue``'s in ``characters.csv`` alone, whose boards are taken as they are (a board's
+    set-up reads the tiles, board rules, rules, items, [game] and apocalypses, never the
+    cards: :func:`sim.engine.state.static_tables.build_setup`). The drift gate built its 128
+    boards twice when a card's stat changed, 4 of its 13 s (the CI audit)."""
     from sim.ai.spec import parse_policy
     from sim.engine.state.new_game import card_arrays
     from sim.engine.state.static_tables import stack_setups
 
     n = min(exp.boards, exp.games) if n_boards is None else max(1, min(n_boards, exp.boards))
-    setups = tuple(board_setups(catalogue, exp, 0, n))
+    if boards_of is not None and len(boards_of.setups) >= n:
+        setups = tuple(boards_of.setups[:n])
+    else:
+        setups = tuple(board_setups(catalogue, exp, 0, n))
     specs = [parse_policy(p) for p in exp.policies]
     return Arena(exp, stack_setups(list(setups)), card_arrays(catalogue.cards),
                  np.array([s.id for s in specs], np.int64),

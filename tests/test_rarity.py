@@ -332,3 +332,14 @@ def test_rarity_card_answers_for_the_card_asked(capsys, tmp_path):
     assert main(["rarity", "--games", "64", "--card", "Lufy", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--card" in err and "did you mean Luffy" in err, err
+
+
+def test_rarity_reports_every_bad_input_at_once(capsys):
+    """One line per problem: a --games the study cannot play and a mistyped --card (and
+    --remedy-card) are all said in one run; a bad --games once hid the mistyped name."""
+    assert main(["rarity", "--games", "10", "--card", "Lufy", "--remedy", "--remedy-card",
+                 "Marioo"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 3, lines
+    assert "--games" in lines[0] and "multiple of 4" in lines[0]
+    assert {ln.split(":")[1].strip() for ln in lines[1:]} == {"--remedy-card", "--card"}, lines

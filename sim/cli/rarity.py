@@ -82,11 +82,14 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
         policy = players[0]
     if remedy_cards and not remedy:
         raise click.UsageError("--remedy-card names outliers to remedy: give --remedy too")
-    catalogue, exp, curve = _inputs(experiment, games, policy, budget, cards, remedy,
-                                    bands=bool(asked_cards))
-    # --remedy-card and --card names are checked now, before any game is played
-    only = {_card(catalogue, n) for n in remedy_cards} if remedy_cards else None
-    asked = list(dict.fromkeys(_card(catalogue, n, "--card") for n in asked_cards))
+    # --remedy-card and --card names are checked with the other inputs, before any game: every
+    # problem at once (a bad --games once hid a mistyped --card until it was fixed)
+    catalogue, exp, curve, named = _inputs(experiment, games, policy, budget, cards, remedy,
+                                           bands=bool(asked_cards),
+                                           names=(("--remedy-card", remedy_cards),
+                                                  ("--card", asked_cards)))
+    only = set(named["--remedy-card"]) if remedy_cards else None
+    asked = list(dict.fromkeys(named["--card"]))
     not_the_card_folder(out, catalogue.root)
     written = ["rarity_cards.csv"] + (["rarity_policies.csv"] if len(players or ()) > 1 else [])
     ready_to_play([("--out", out / name) for name in written], catalogue.root)  # all or none
@@ -131,9 +134,11 @@ class RarityRun:
     fixes: list = field(default_factory=list)  # --remedy's findings, the outliers' order
 
 
-def _inputs(experiment, games, policy, budget, cards, remedy, bands=False):
-    """The catalogue, the experiment (with --policy / --budget applied) and, with --remedy (or
-    --card), the power curve: all checked before any game is played, so a typo costs nothing."""
+def _inputs(experiment, games, policy, budget, cards, remedy, bands=False, names=()):
+    """The catalogue, the experiment (with --policy / --budget applied), with --remedy (or
+    --card) the power curve, and the cards ``names`` gives per flag ((flag, names) pairs ->
+    {flag: rows}): all checked before any game is played, every problem at once, so a typo
+    costs nothing."""
     from sim.catalogue.diagnostics import InputError, Problem, Problems
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve
@@ -143,21 +148,33 @@ def _inputs(experiment, games, policy, budget, cards, remedy, bands=False):
     from ._policy import override
 
     catalogue = load_catalogue(cards)
-    exp = load_experiment(experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
-    exp = override(exp, policy, budget)  # --policy / --budget: every game of the study
+    problems = Problems()
+    rows = {}
+    for flag, given in names:
+        rows[flag] = []
+        for n in given:
+            try:
+                rows[flag].append(_card(catalogue, n, flag))
+            except InputError as exc:
+                problems.items.extend(exc.problems)
+    try:
+        exp = load_experiment(experiment, catalogue.cards, tuple(POLICY_IDS), games=games)
+        exp = override(exp, policy, budget)  # --policy / --budget: every game of the study
+    except InputError as exc:
+        raise InputError(exc.problems + problems.items) from None
     if exp.pool is None:
         raise InputError([Problem(str(experiment), None, "pool",
-                                  "the rarity study needs a [pool] experiment (teams drawn)")])
+                                  "the rarity study needs a [pool] experiment (teams drawn)")]
+                         + problems.items)
     curve = None
     if remedy or bands:  # bands: --card's answer by stats needs the bands alone
-        problems = Problems()
         curve_path = catalogue.root / POWER_CURVE_FILE
         curve = load_power_curve(curve_path, catalogue.rules, problems)
         if remedy and curve is not None and curve.remedy is None:
             problems.add(curve_path, None, "remedy", "missing [remedy] table: the stats and steps "
                                                      "the remedy search may try")
-        problems.raise_if_any()
-    return catalogue, exp, curve
+    problems.raise_if_any()
+    return catalogue, exp, curve, rows
 
 
 def _play(catalogue, exp, ablation, players, replicates, correction) -> RarityRun:

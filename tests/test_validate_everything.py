@@ -351,3 +351,8 @@ def test_a_quote_left_open_does_not_swallow_the_rows_after_it(capsys, tmp_path):
                  str(cards), "--games", "8", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "a quote opened here is not closed" in err and "Traceback" not in err
+    # the loader refuses it (sim/catalogue/diagnostics.py:CsvRows), so a command that plays no
+    # game and loads the cards refuses it too: combat between a card swallowed and another
+    assert main(["combat", last[0], rows[1].split(",", 1)[0], "--cards", str(cards)]) == 2
+    err = capsys.readouterr().err
+    assert "a quote opened here is not closed" in err and "Traceback" not in err

@@ -184,7 +184,13 @@ def check_row_name(add, name: str, seen: dict, line: int) -> None:
 class CsvRows:
     """``csv.reader`` over a file's text that records a record it cannot read (a cell past the
     csv module's field limit, 131,072 characters) as a problem on its line and stops, instead of
-    raising mid-loop. ``line_num`` as the reader's."""
+    raising mid-loop. ``line_num`` as the reader's.
+
+    A quoted cell may span lines (a long note), so a quote left open makes the lines after it,
+    up to the next quote, part of that cell: the cards on them vanished and ``validate`` said
+    "ok — 71 cards" of a file of 73 (the designer audit of 2026-12-06). A cell holding a line
+    that reads as a whole row of the table (as many commas as the header has cells, less one)
+    is refused on the line where its quote opened, naming the rows it swallowed."""
 
     def __init__(self, path: Path, text: str, problems: Problems):
         self._reader = csv.reader(io.StringIO(text, newline=""))
@@ -199,20 +205,34 @@ class CsvRows:
         return self
 
     def __next__(self) -> list[str]:
+        start = self._reader.line_num + 1  # the record's first line
         try:
             row = next(self._reader)
         except csv.Error as exc:
             self._problems.add(self._path, self._reader.line_num, "row",
                                f"cannot be read as CSV: {exc}")
             raise StopIteration from None
-        if self._header is None:
+        header = self._header
+        if header is None:
             self._header = [h.strip() for h in row]
         for j, cell in enumerate(row):  # every cell, the free-text ones (notes) too
+            column = (self._header[j] if j < len(self._header) else "") or f"column {j + 1}"
             if has_control(cell):
-                column = self._header[j] if j < len(self._header) else f"column {j + 1}"
-                self._problems.add(self._path, self._reader.line_num, column or f"column {j + 1}",
+                self._problems.add(self._path, self._reader.line_num, column,
                                    f"{cell!r} contains a control character")
+            if header is not None and "\n" in cell:
+                self._swallowed(start, column, cell, len(header))
         return row
+
+    def _swallowed(self, line: int, column: str, cell: str, width: int) -> None:
+        """The problem of a cell whose lines after the first read as rows of the table."""
+        rows = [x for x in cell.splitlines()[1:] if x.count(",") >= width - 1]
+        if rows:
+            names = ", ".join(r.split(",", 1)[0].strip() or "(blank)" for r in rows)
+            self._problems.add(self._path, line, column,
+                               f"a quote opened here is not closed: {len(rows)} row(s) after "
+                               f"it read as part of this cell, not as rows ({names}); close the "
+                               "quote")
 
 
 def read_header(path: Path, reader, columns, required, problems: Problems) -> list[str] | None:

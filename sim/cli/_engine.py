@@ -36,9 +36,6 @@ def ready_to_play(outputs=(), cards: Path | None = None) -> None:
         from sim.catalogue.apocalypses import load_apocalypses
         from sim.catalogue.game_rules import load_game_rules
 
-        from ._open_quotes import refuse_swallowed_rows
-
-        refuse_swallowed_rows(Path(cards))  # rows an open quote hid from the loader
         load_game_rules(Path(cards))  # what the engine reads beside the catalogue
         load_apocalypses(Path(cards))
     outputs_clear(outputs)  # (first: "is also an input" says more than "inside the cards")

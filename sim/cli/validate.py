@@ -79,10 +79,7 @@ def validate(path: str | None, teams_files: tuple[Path, ...], experiments: tuple
     root = Path(path) if path is not None else default_cards_dir()
     if not root.is_dir():
         raise click.BadParameter(f"{root} is not a folder", param_hint="PATH")
-    from ._open_quotes import swallowed_rows
-
     problems = Problems()
-    problems.items.extend(swallowed_rows(root))  # rows an open quote hid from the loader
     catalogue = _gather(problems, load_catalogue, root)
     _gather(problems, load_game_rules, root)
     apocalypses = _gather(problems, load_apocalypses, root)

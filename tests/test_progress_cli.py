@@ -168,6 +168,77 @@ def test_results_do_not_depend_on_progress_or_the_thread_count():
     np.testing.assert_array_equal(replayed, replay_winners(arena, games, teams))
 
 
+# every command that plays games or samples, beside CASES' own: those with no case there
+THREAD_CASES = CASES + [
+    ("rulings", ["--games", "16", "--boards", "2", "--rating-games", "0", "--only",
+                 "dice.tier_faces", "--format", "json"], None, True),
+    ("combat", ["--system", "arena", "--samples", "200000", "--seed", "1", "--format", "json"],
+     None, True),
+    ("compare-systems", ["--samples", "20000", "--seed", "3", "--out", "{tmp}/compare-{n}"],
+     None, False),
+    ("drift", ["--baseline", "{tmp}/baseline.json", "--games", "16", "--cards", "{tmp}/lab/cards",
+               "--format", "json"], None, True),  # the cards changed: the baseline replayed
+]
+
+
+@pytest.mark.parametrize("command, args, stage, is_json",
+                         [c for c in THREAD_CASES if c[0] != "run"],
+                         ids=[c[0] + ("-samples" if "--samples" in c[1] and c[0] != "combat"
+                                      else "-arena" if "arena" in c[1] else "")
+                              for c in THREAD_CASES if c[0] != "run"])
+def test_every_command_prints_the_same_on_one_engine_thread_or_two(capsys, monkeypatch, tmp_path,
+                                                                  command, args, stage, is_json):
+    """The standard, command by command ("bit-identical results whatever the number of
+    workers"): stdout (and the files written) on one Numba thread, with the journal and the
+    chunked play behind the progress line, equals stdout on two threads with neither (--quiet,
+    ``BWLAB_JOURNAL=off``: the engine's own single call). ``run`` plays one thread per job
+    (tests/test_runner.py compares its --jobs and backends)."""
+    assert numba.config.NUMBA_NUM_THREADS >= 2, "conftest.py gives every machine two threads"
+    (tmp_path / "pool.toml").write_text(TINY_POOL, encoding="utf-8")
+    if command in ("power-levels", "drift"):
+        tiny_lab(tmp_path / "lab")
+    if command == "drift":  # a baseline of the shipped cards; the gate runs on the lab's copy
+        code, _, err = run(capsys, "drift", "--baseline", tmp_path / "baseline.json", "--update",
+                           "--games", "16", "--quiet")
+        assert code == 0, err
+        with open(tmp_path / "lab/cards/characters.csv", "a", encoding="utf-8") as f:
+            f.write("\n")  # another file digest, the same cards
+    before, runs = numba.get_num_threads(), []
+    try:
+        for n, (threads, extra) in enumerate(((1, []), (2, ["--quiet"]))):
+            if extra:
+                monkeypatch.setenv("BWLAB_JOURNAL", "off")
+            numba.set_num_threads(threads)
+            argv = [str(a).replace("{tmp}", str(tmp_path)).replace("{n}", str(n)) for a in args]
+            code, out, err = run(capsys, command, *argv, *extra)
+            assert code in (0, 1, 3), err
+            for name in ("report", "compare"):
+                out = out.replace(f"{name}-{n}", f"{name}-n")
+            runs.append((code, json.loads(out) if is_json else out, _written(tmp_path, n)))
+    finally:
+        numba.set_num_threads(before)
+    (code1, out1, files1), (code2, out2, files2) = runs
+    assert code1 == code2
+    if is_json:
+        assert without_seconds(out1) == without_seconds(out2)
+    else:
+        assert out1 == out2
+    assert files1 == files2
+
+
+def _written(tmp_path: Path, n: int) -> dict:
+    """The files run ``n`` of a command left in ``tmp_path`` (its own ``NAME-n`` folders, and
+    the files both runs write in place), by name; not report.html, whose footer holds the time
+    it was made."""
+    files = {}
+    for p in sorted(tmp_path.rglob("*")):
+        parts = p.relative_to(tmp_path).parts
+        if (p.is_file() and parts[0] not in ("lab", "pool.toml") and p.suffix != ".html"
+                and not parts[0].endswith(f"-{1 - n}")):
+            files["/".join(parts).replace(f"-{n}/", "-n/")] = p.read_bytes()
+    return files
+
+
 def test_the_drift_gate_shows_its_matchups_and_quiet_silences_them(capsys, monkeypatch, tmp_path):
     """``drift`` had its own --quiet; it now silences the shared line, and the gate's verdict on
     stdout is the same either way."""
@@ -284,4 +355,3 @@ def test_the_reports_sections_without_games_are_counted(capsys, monkeypatch, tmp
     assert re.search(r"^report: building the report > sections without games: 1/3 sections, "
                      r".*/s, .* so far, .*left$", err, re.M), err
     assert "report: building the report > sections without games: 3 sections in " in err
-

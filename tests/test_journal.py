@@ -422,3 +422,80 @@ def test_a_real_sigterm_ends_a_journaled_command_in_its_own_process_with_143(tmp
         f"rarity: {kept:,} finished games kept in {root}: the same command, run again, "
         "continues from them",
         "rarity: terminated (SIGTERM)"], err
+
+
+# every command that keeps a journal, in its tiny form (fairness: the tests above); {tmp}: the
+# test's folder, {n}: the run's own output folder
+RESUMED = [
+    ("rarity", ["--experiment", "{tmp}/pool.toml", "--ablation", "1", "--format", "json",
+                "--out", "{tmp}/out-{n}"]),
+    ("ladder", ["--games", "32", "--players", "random,greedy", "--boards", "2", "--format",
+                "json"]),
+    ("power-levels", ["--games", "64", "--format", "json", "--out", "{tmp}/out-{n}/levels.csv",
+                      "--cards", "{tmp}/lab/cards"]),
+    ("draft", ["--random", "20", "--games", "16", "--no-alternating", "--proposals", "1",
+               "--format", "json"]),
+    ("rulings", ["--games", "16", "--boards", "2", "--rating-games", "0", "--only",
+                 "dice.tier_faces", "--format", "json", "--out", "{tmp}/out-{n}/rulings.json"]),
+    ("drift", ["--baseline", "{tmp}/baseline.json", "--games", "16", "--cards", "{tmp}/lab/cards",
+               "--format", "json"]),
+    ("report", ["--out", "{tmp}/out-{n}", "--teams", ROOT / "experiments/teams/example.toml",
+                "--fairness-games", "16", "--rating-games", "0"]),
+]
+
+
+@pytest.mark.parametrize("command, args", RESUMED, ids=[c[0] for c in RESUMED])
+def test_every_journaled_command_stopped_by_sigterm_resumes_to_an_uninterrupted_run(
+        capsys, monkeypatch, tmp_path, command, args):
+    """Each command that keeps a journal, stopped by a real SIGTERM after its first games and
+    run again, prints (and writes) what a run that never stopped prints: the standard's "a
+    resumed run" case, command by command (fairness: the tests above)."""
+    import json
+    import signal
+
+    from sim.ai import play as loop
+    from tests.test_progress_cli import TINY_POOL, tiny_lab, without_seconds
+
+    (tmp_path / "pool.toml").write_text(TINY_POOL, encoding="utf-8")
+    if command in ("power-levels", "drift"):
+        tiny_lab(tmp_path / "lab")
+    if command == "drift":  # a baseline of the shipped cards: the gate replays its copy too
+        monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "base"))
+        code, _, err = run(capsys, "drift", "--baseline", tmp_path / "baseline.json", "--update",
+                           "--games", "16", "--quiet")
+        assert code == 0, err
+
+    def command_run(n: int):
+        argv = [str(a).replace("{tmp}", str(tmp_path)).replace("{n}", str(n)) for a in args]
+        for d in argv:
+            if d.endswith((".csv", ".json")) and "out-" in d:
+                Path(d).parent.mkdir(parents=True, exist_ok=True)
+        code, out, err = run(capsys, command, *argv, "--quiet")
+        out = out.replace(f"out-{n}", "out-n")
+        files = {p.name: p.read_bytes() for p in sorted((tmp_path / f"out-{n}").glob("*"))
+                 if p.suffix != ".html"}  # the page's footer holds the time it was made
+        return code, (without_seconds(json.loads(out)) if out.startswith("{")
+                      else _timeless(out)), files, err
+
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "uninterrupted"))
+    whole = command_run(0)
+    assert whole[0] in (0, 1, 3), whole[3]
+    assert bool(whole[2]) == any("out-{n}" in str(a) for a in args)  # its files are compared
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "j"))
+    monkeypatch.setattr(journal, "FLUSH_SECONDS", 0.0)
+    with monkeypatch.context() as m:
+        real, sent = loop.play_many, []
+
+        def play_many(*a, **k):
+            out = real(*a, **k)
+            if not sent:  # once, after the first chunk of games
+                sent.append(signal.SIGTERM)
+                os.kill(os.getpid(), signal.SIGTERM)
+            return out
+
+        m.setattr(loop, "play_many", play_many)
+        stopped, _, _, err = command_run(1)
+    assert stopped == 143 and "finished games kept in" in err, err
+    code, out, files, err = command_run(1)
+    assert "resuming an interrupted run" in err, err
+    assert (code, out, files) == whole[:3]

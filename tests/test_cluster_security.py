@@ -110,7 +110,7 @@ def test_tls_cluster_gives_the_rows_of_jobs_1_and_refuses_clients_without_the_ce
     assert code == 0, err
     certs, other = _certs(capsys, lab / "certs"), _certs(capsys, lab / "other")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  protocol="tls", host="127.0.0.1", dashboard_address=None,
+                                  protocol="tls", host="127.0.0.1", dashboard_address=":0",
                                   security=_cluster_security(certs)) as cluster:
         address = cluster.scheduler_address
         assert address.startswith("tls://127.0.0.1:")

@@ -136,7 +136,7 @@ def test_jobs_1_jobs_2_and_dask_give_identical_results_and_resume_loses_nothing(
 
     from distributed import LocalCluster
     with LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1",
-                      dashboard_address=None, processes=True) as cluster:
+                      dashboard_address=":0", processes=True) as cluster:
         code, _, err = run(capsys, "run", exp, "--backend", "dask", "--scheduler",
                            cluster.scheduler_address, "--out", exp_dir / "dask", "--no-progress")
     assert code == 0, err

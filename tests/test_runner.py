@@ -124,7 +124,8 @@ def test_pool_draws_are_reproducible_and_distinct_cards(catalogue, exp_dir):
 def test_jobs_1_jobs_2_and_dask_give_identical_results_and_resume_loses_nothing(capsys, exp_dir):
     """Bit-identical Parquet rows for --jobs 1, --jobs 2 and the Dask backend on a loopback
     LocalCluster; a run missing a batch (as after a kill) is finished by --resume, which plays only
-    that batch, and refuses to resume when the experiment changed."""
+    that batch (on either backend: a local run finished on the cluster stores the same rows), and
+    refuses to resume when the experiment changed."""
     exp = exp_dir / "tiny.toml"
     code, _, err = run(capsys, "run", exp, "--jobs", "1", "--out", exp_dir / "j1", "--no-progress")
     assert code == 0, err
@@ -139,8 +140,14 @@ def test_jobs_1_jobs_2_and_dask_give_identical_results_and_resume_loses_nothing(
                       dashboard_address=":0", processes=True) as cluster:
         code, _, err = run(capsys, "run", exp, "--backend", "dask", "--scheduler",
                            cluster.scheduler_address, "--out", exp_dir / "dask", "--no-progress")
-    assert code == 0, err
+        assert code == 0, err
+        # a run begun by local processes and finished on the cluster: the same rows
+        (exp_dir / "j1" / "batch-000001.parquet").unlink()
+        code, out, err = run(capsys, "run", exp, "--resume", "--backend", "dask", "--scheduler",
+                             cluster.scheduler_address, "--out", exp_dir / "j1", "--no-progress")
+    assert code == 0 and "3 already stored, 1 played now" in out, err
     assert all(a.equals(b) for a, b in zip(one, tables(exp_dir / "dask")))
+    assert all(a.equals(b) for a, b in zip(one, tables(exp_dir / "j1")))
 
     (exp_dir / "j2" / "batch-000002.parquet").unlink()        # a batch lost to an interrupt
     (exp_dir / "j2" / ".batch-000002.parquet.x.tmp").write_bytes(b"half")  # and its temp file

@@ -472,8 +472,10 @@ def test_every_journaled_command_stopped_by_sigterm_resumes_to_an_uninterrupted_
                 Path(d).parent.mkdir(parents=True, exist_ok=True)
         code, out, err = run(capsys, command, *argv, "--quiet")
         out = out.replace(f"out-{n}", "out-n")
-        files = {p.name: p.read_bytes() for p in sorted((tmp_path / f"out-{n}").glob("*"))
-                 if p.suffix != ".html"}  # the page's footer holds the time it was made
+        # not the page (its footer holds the time it was made), nor a JSON file's wall time
+        files = {p.name: (without_seconds(json.loads(p.read_text(encoding="utf-8")))
+                          if p.suffix == ".json" else p.read_bytes())
+                 for p in sorted((tmp_path / f"out-{n}").glob("*")) if p.suffix != ".html"}
         return code, (without_seconds(json.loads(out)) if out.startswith("{")
                       else _timeless(out)), files, err
 

@@ -43,9 +43,10 @@ def progress_lines(err: str, command: str) -> list[str]:
 
 
 def without_seconds(doc):
-    """A JSON document without its wall-clock fields (the only ones that may differ)."""
+    """A JSON document without its wall-clock fields (the only ones that may differ):
+    ``seconds``, and rulings' ``seconds_per_study``."""
     if isinstance(doc, dict):
-        return {k: without_seconds(v) for k, v in doc.items() if k != "seconds"}
+        return {k: without_seconds(v) for k, v in doc.items() if not k.startswith("seconds")}
     if isinstance(doc, list):
         return [without_seconds(v) for v in doc]
     return doc

@@ -190,7 +190,8 @@ class CsvRows:
     up to the next quote, part of that cell: the cards on them vanished and ``validate`` said
     "ok — 71 cards" of a file of 73 (the designer audit of 2026-12-06). A cell holding a line
     that reads as a whole row of the table (as many commas as the header has cells, less one)
-    is refused on the line where its quote opened, naming the rows it swallowed."""
+    is refused on the line where its quote opened, naming the rows it swallowed (when the record
+    still has the header's width: otherwise its cell count is the one line on that line)."""
 
     def __init__(self, path: Path, text: str, problems: Problems):
         self._reader = csv.reader(io.StringIO(text, newline=""))
@@ -220,7 +221,8 @@ class CsvRows:
             if has_control(cell):
                 self._problems.add(self._path, self._reader.line_num, column,
                                    f"{cell!r} contains a control character")
-            if header is not None and "\n" in cell:
+            # (a record of another width is already one line on ``start``: its cell count)
+            if header is not None and len(row) == len(header) and "\n" in cell:
                 self._swallowed(start, column, cell, len(header))
         return row
 

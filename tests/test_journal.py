@@ -56,6 +56,25 @@ class CtrlC(KeyboardInterrupt):
     """Ctrl-C as the CLI gets it (click turns it into exit 130)."""
 
 
+def _sigterm_after_the_first_chunk(m) -> None:
+    """``play_many`` patched (monkeypatch context ``m``) to send this process a real SIGTERM
+    once, after its first chunk of games: the games of that chunk are finished, then the stop."""
+    import signal
+
+    from sim.ai import play as loop
+
+    real, sent = loop.play_many, []
+
+    def play_many(*a, **k):
+        out = real(*a, **k)
+        if not sent:  # once, after the first chunk of games
+            sent.append(signal.SIGTERM)
+            os.kill(os.getpid(), signal.SIGTERM)
+        return out
+
+    m.setattr(loop, "play_many", play_many)
+
+
 def _interrupting_loop(monkeypatch, after_games: int, error=Interrupt):
     """The engine loop, raising Ctrl-C once ``after_games`` games were played; returns the list
     of games each engine call played."""
@@ -283,18 +302,7 @@ def test_sigterm_keeps_the_finished_games_says_so_and_exits_143(capsys, monkeypa
     previous = signal.signal(signal.SIGTERM, stand_in)
     try:
         with monkeypatch.context() as m:
-            from sim.ai import play as loop
-
-            real, sent = loop.play_many, []
-
-            def play_many(*a, **k):
-                out = real(*a, **k)
-                if not sent:  # once, after the first chunk of games
-                    sent.append(signal.SIGTERM)
-                    os.kill(os.getpid(), signal.SIGTERM)
-                return out
-
-            m.setattr(loop, "play_many", play_many)
+            _sigterm_after_the_first_chunk(m)
             stopped, _, err = run(capsys, *args)
         assert signal.getsignal(signal.SIGTERM) is stand_in
     finally:
@@ -451,9 +459,7 @@ def test_every_journaled_command_stopped_by_sigterm_resumes_to_an_uninterrupted_
     run again, prints (and writes) what a run that never stopped prints: the standard's "a
     resumed run" case, command by command (fairness: the tests above)."""
     import json
-    import signal
 
-    from sim.ai import play as loop
     from tests.test_progress_cli import TINY_POOL, tiny_lab, without_seconds
 
     (tmp_path / "pool.toml").write_text(TINY_POOL, encoding="utf-8")
@@ -486,16 +492,7 @@ def test_every_journaled_command_stopped_by_sigterm_resumes_to_an_uninterrupted_
     monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "j"))
     monkeypatch.setattr(journal, "FLUSH_SECONDS", 0.0)
     with monkeypatch.context() as m:
-        real, sent = loop.play_many, []
-
-        def play_many(*a, **k):
-            out = real(*a, **k)
-            if not sent:  # once, after the first chunk of games
-                sent.append(signal.SIGTERM)
-                os.kill(os.getpid(), signal.SIGTERM)
-            return out
-
-        m.setattr(loop, "play_many", play_many)
+        _sigterm_after_the_first_chunk(m)
         stopped, _, _, err = command_run(1)
     assert stopped == 143 and "finished games kept in" in err, err
     code, out, files, err = command_run(1)

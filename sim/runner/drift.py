@@ -30,8 +30,9 @@ from sim.catalogue.diagnostics import InputError, Problem
 
 from .drift_balance import mark_moved_endings, matchup_balance, win_rates
 from .drift_baseline import (FORMAT, WINNER_CODES, card_digests, card_record,
-                             changed_card_files, changed_files_text, combat_changes, combat_snapshot, decode_games,
-                             encode_games, engine_record, materialise_cards)
+                             changed_card_files, changed_files_text, combat_changes,
+                             combat_snapshot, decode_games, encode_games, engine_record,
+                             materialise_cards)
 from .drift_interval import with_stopped_intervals
 from .drift_suite import Suite, load_suite
 from .drift_limits import gate_cap, limits, short_of_floor

@@ -47,6 +47,12 @@ class FairnessVerdict:
     board_floor: np.ndarray | None = None  # half-width no number of games on these boards beats
     needs_boards: bool = False  # open, and only more boards (not more games) can settle it
 
+    @property
+    def largest_gap(self) -> float:
+        """The measured largest distance of a team's chance to win from a fair share (25 %
+        for four teams): how far from fair these teams played."""
+        return float(np.max(np.abs(self.rate - 1.0 / self.rate.size)))
+
 
 def game_values(winner: np.ndarray, n_teams: int = 4) -> np.ndarray:
     """Per game and team: 1 for the winner, 0 otherwise; a game with no winner (-1) is shared

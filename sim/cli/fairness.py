@@ -95,7 +95,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
                               _suggest(catalogue, teams, suggest_k, proposals, rating_games,
                                        rating_experiment, policy, seed, games, round_games,
                                        boards, tolerance,
-                                       gap_as_given=float(max(abs(r - 0.25) for r in v.rate))))
+                                       gap_as_given=v.largest_gap))
     if team_budget is not None:
         data["team_budget"] = _team_budget(catalogue, teams, team_budget, levels, v)
     if labels is not None:

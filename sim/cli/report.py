@@ -152,15 +152,15 @@ MIN_SUGGEST_RATING_GAMES = 64   # as `bwlab fairness --rating-games`: the fewest
 
 def _suggester(catalogue, teams, k, rating_experiment, seed, games, rating_games):
     """The swap search of `bwlab fairness --suggest K`, bound to the report's check: the report
-    calls it only when the teams do not play fair. The pool experiment is read now, so a bad
+    calls it with the teams' verdict, only when they do not play fair (a proposal no closer to
+    fair than the teams as measured is no advice). The pool experiment is read now, so a bad
     file fails before any game is played."""
     from .fairness import _pool_experiment, _suggest
 
     _pool_experiment(catalogue, rating_experiment, POLICY)
-    return lambda verdict=None: _suggest(
+    return lambda verdict: _suggest(
         catalogue, teams, k, 8, rating_games, rating_experiment, POLICY, seed, games, games, 256,
-        0.05, gap_as_given=(None if verdict is None
-                            else float(max(abs(r - 0.25) for r in verdict.rate))))
+        0.05, gap_as_given=verdict.largest_gap)
 
 
 def _drift_inputs(catalogue, baseline: Path) -> tuple:

@@ -34,8 +34,7 @@ class Trial:
     @property
     def gap(self) -> float:
         """The measured largest distance of a team's chance to win from a fair share."""
-        rate = self.report.verdict.rate
-        return float(np.max(np.abs(rate - 1.0 / rate.size)))
+        return self.report.verdict.largest_gap
 
     @property
     def fair(self) -> bool:

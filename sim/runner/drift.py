@@ -29,7 +29,7 @@ from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, NO_DRIFT, OPEN, PairedDrif
 from sim.catalogue.diagnostics import InputError, Problem
 
 from .drift_balance import mark_moved_endings, matchup_balance, win_rates
-from .drift_baseline import (FORMAT, WINNER_CODES, card_digests, card_record,
+from .drift_baseline import (FORMAT, WINNER_CODES, card_record,
                              changed_card_files, changed_files_text, combat_changes,
                              combat_snapshot, decode_games, encode_games, engine_record,
                              materialise_cards)
@@ -322,7 +322,8 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
     from .drift_baseline import engine_digest
 
     check_baseline_matches(catalogue, suite, baseline, baseline_path)
-    changed = changed_card_files(baseline, card_digests(catalogue.root))
+    digests, texts = card_record(catalogue.root)  # read once: the digests and the texts
+    changed = changed_card_files(baseline, digests)
     alpha = suite.alpha / (4 * len(suite.experiments))
     results: list[MetricResult] = []
     balance, bounds = [], []
@@ -351,5 +352,5 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
     return GateResult(tuple(results), tuple(changes), alpha, tuple(changed),
                       baseline["engine"]["source"] != engine_digest(), unreadable,
                       tuple(mark_moved_endings(balance, suite.alpha)), tuple(bounds), text_only,
-                      changed_files_text(baseline, catalogue.root, changed))
+                      changed_files_text(baseline, texts, changed))
 

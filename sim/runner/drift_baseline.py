@@ -171,16 +171,15 @@ def csv_changes(before: str, now: str, limit: int = 6) -> list[str]:
     return out
 
 
-def changed_files_text(baseline: dict, root: Path, changed) -> str:
+def changed_files_text(baseline: dict, texts: dict[str, str], changed) -> str:
     """The changed card files for reading: each CSV table with what changed in it (see
-    :func:`csv_changes`): "characters.csv (Pixel Paladin: max_health 275 → 200)"."""
+    :func:`csv_changes`) between the baseline's copy and ``texts`` (today's, as
+    :func:`card_record` read them; a file that is not UTF-8 has none): "characters.csv
+    (Pixel Paladin: max_health 275 → 200)"."""
     parts = []
     for name in changed:
         before = baseline.get("card_files", {}).get(name)
-        try:
-            now = (Path(root) / name).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            now = None
+        now = texts.get(name)
         what = (csv_changes(before, now) if name.endswith(".csv") and isinstance(before, str)
                 and now is not None else [])
         parts.append(f"{name} ({'; '.join(what)})" if what else name)

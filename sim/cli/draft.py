@@ -43,7 +43,10 @@ from ._paths import IN_FILE, cards_option, levels_experiment_option
 def draft(pool_file, random_n, seed, games, policy, alternating, level_games, team_budget,
           proposals, fmt, cards, levels_file):
     """Split 20 cards into the four fairest teams, confirmed by simulation; compare with a snake
-    draft and Arena's alternating draft."""
+    draft and Arena's alternating draft.
+
+    Exit code: 0 a split confirmed fair, 1 none (every split played measured unfair), 3 none
+    confirmed while some split is undecided (2: bad input), so a script can gate on it."""
     import numpy as np
 
     from sim.catalogue.loader import load_catalogue
@@ -85,8 +88,9 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
     data = draft_data(result, catalogue.cards.names, levels, spec)
     if fmt == "json":
         click.echo(json_text(data, indent=2))
-        return
+        return data["exit_code"]
     echo_draft(data)
+    return data["exit_code"]
 
 
 def _split(teams, rep, strength, names, levels, budget) -> dict:
@@ -132,7 +136,33 @@ def draft_data(result, names, levels, spec) -> dict:
         data["search"]["budget_feasible"] = result.feasible
     data["best"] = best_split(data, result)  # the split measured closest to fair
     data["conclusion"] = _conclusion(data, result)
+    data["exit_code"] = exit_code(data, result)
     return data
+
+
+def _candidates(data: dict, result) -> list[str]:
+    """The splits that may be advised: every split played, less those over the team budget
+    when some split of the pool fits it (the search's own split always stays)."""
+    names = [n for n in ("fairest", "snake", "alternating") if n in data]
+    if result.feasible:
+        names = [n for n in names if data[n].get("within_team_budget", True)] or ["fairest"]
+    return names
+
+
+def exit_code(data: dict, result) -> int:
+    """For scripts, as ``fairness``'s (``sim.analysis.fairness.EXIT_CODES``): 0 when the split
+    advised (:func:`best_split`) was confirmed fair; 1 when every split that may be advised and
+    every proposal the search played measured unfair (none is left to play longer); 3 when
+    none was confirmed fair but some split is still undecided (more ``--games`` may confirm
+    it). Why: draft exited 0 whatever it found, so a script could not tell "use this split"
+    from "no fair split" without reading the sentence."""
+    from sim.analysis.fairness import EXIT_CODES, FAIR, OPEN, UNFAIR
+
+    if data[data["best"]]["verdict"] == FAIR:
+        return EXIT_CODES[FAIR]
+    verdicts = ([data[n]["verdict"] for n in _candidates(data, result)]
+                + [t["verdict"] for t in data["search"]["tried"]])
+    return EXIT_CODES[OPEN if OPEN in verdicts else UNFAIR]
 
 
 def best_split(data: dict, result) -> str:
@@ -142,10 +172,7 @@ def best_split(data: dict, result) -> str:
     the team budget, a split over it is not a candidate. Until this stop the conclusion named
     the search's split as "best found" even when the snake split, printed below it, measured
     closer to fair (12.3 against 9.4 points: the helper's GM audit)."""
-    names = [n for n in ("fairest", "snake", "alternating") if n in data]
-    if result.feasible:
-        names = [n for n in names if data[n].get("within_team_budget", True)] or ["fairest"]
-    return min(names, key=lambda n: (data[n]["verdict"] != "fair",
+    return min(_candidates(data, result), key=lambda n: (data[n]["verdict"] != "fair",
                                      data[n]["max_deviation_points"], n != "fairest"))
 
 

@@ -289,3 +289,27 @@ def test_a_drift_says_how_far_each_metric_moved_and_which_are_still_open():
     assert "win rates moved: example: Pixel Party 38.2 % → 26.0 % (-99 Elo)" in text, text
     assert "Not decided at the game cap (neither moved nor shown still): example: Straw Hats" \
         in text, text
+
+
+@pytest.mark.parametrize("edited, changes", [
+    ("cli/drift.py", False),          # a help text: the games are the same games
+    ("report/summary.py", False),
+    ("analysis/paired.py", False),    # the statistics of a verdict, not a game
+    ("engine/rules/turn.py", True),   # the game itself
+    ("ai/greedy.py", True),           # the players
+    ("runner/tasks.py", True),        # the deals and seeds
+    ("catalogue/loader.py", True),    # how the cards are read
+])
+def test_the_engine_digest_changes_when_a_game_can(tmp_path, edited, changes):
+    """The baseline's engine digest (``drift_baseline.engine_digest``) covers the source that
+    decides the games: an edit to the CLI's help made the gate say "the engine changed" (and
+    judge the baseline's games as other games) until ``--update`` (stop 68's note)."""
+    from sim.runner.drift_baseline import engine_digest
+
+    copy = tmp_path / "sim"
+    shutil.copytree(ROOT / "sim", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = engine_digest(copy)
+    with open(copy / edited, "a", encoding="utf-8") as f:
+        f.write("\n# an edit\n")
+    assert (engine_digest(copy) != before) == changes
+    assert engine_digest(ROOT / "sim") == engine_digest()  # the package's own, by default

@@ -571,3 +571,32 @@ def test_only_a_defaulted_file_may_have_its_folder_created(workdir):
     given = CliRunner().invoke(command, ["--out", "newdir/p.csv"])
     assert given.exit_code != 0 and "folder newdir does not exist" in str(given.exception)
     assert not (workdir / "newdir").exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["power-levels", "--out", "{tmp}/missing/levels.csv"],
+    ["play", "--seed", "1", "--teams", ROOT / "experiments/teams/example.toml",
+     "--log", "{tmp}/missing/game.jsonl"],
+    ["combat", "--attacks", "2", "--tier", "2", "--png", "{tmp}/missing/c.png"],
+    ["drift", "--baseline", ROOT / "reports/baseline.json", "--junit", "{tmp}/missing/d.xml"],
+], ids=["power-levels", "play", "combat", "drift"])
+def test_a_bad_output_path_comes_with_the_card_folders_problems(capsys, tmp_path, argv):
+    """The standard: one line per problem, and a bad output path no longer hides the cards'.
+    It was checked while the flags were parsed and raised alone, so a card typo waited for a
+    second run (``power-levels --out missing/x.csv``, stop 68's note). Both lines now, exit 2,
+    nothing written."""
+    cards = tmp_path / "cards"
+    shutil.copytree(ROOT / "cards", cards)
+    table = cards / "characters.csv"
+    lines = table.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[1] = lines[1].replace("Legendary", "Legendry", 1)
+    assert "Legendry" in lines[1]
+    table.write_text("".join(lines), encoding="utf-8")
+    args = [str(a).replace("{tmp}", str(tmp_path)) for a in argv]
+    code, out, err = run(capsys, *args, "--cards", cards, "--quiet")
+    errors = [ln for ln in err.splitlines() if ln.startswith("error:")]
+    assert code == 2 and len(errors) == 2, err
+    assert "does not exist (create it first)" in errors[0]
+    assert "characters.csv:2: rarity: unknown rarity 'Legendry'" in errors[1]
+    assert "Traceback" not in err and not (tmp_path / "missing").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cards"]

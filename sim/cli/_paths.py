@@ -146,8 +146,28 @@ class OutputPath(click.ParamType):
                  _new_file_problem if self.new_folder and defaulted else file_problem)
         problem = _problem_of(check, path)
         if problem:
-            raise InputError([Problem(str(path), None, _option_name(param), problem)])
+            defer(ctx, Problem(str(path), None, _option_name(param), problem))
         return path
+
+
+DEFERRED = "bwlab.output_problems"  # ctx.meta key: output problems found while parsing
+
+
+def defer(ctx, problem: Problem) -> None:
+    """An output path's problem, kept in the command's context until the flags are parsed and
+    the card folder checked, then reported with theirs (``sim.cli.main._outputs_with_inputs``).
+    Why: a bad ``--out`` raised while the flags were parsed, so it hid every problem of the
+    cards (``power-levels --out missing/x.csv`` with a card typo: two runs to learn of two
+    mistakes, stop 68's note). Only a command wired to report them keeps them: any other
+    raises at once, so none can run with a bad output path."""
+    if ctx is None or not getattr(ctx.command, "_outputs_wired", False):
+        raise InputError([problem])
+    ctx.meta.setdefault(DEFERRED, []).append(problem)
+
+
+def deferred(ctx) -> list:
+    """The output problems :func:`defer` has kept for ``ctx`` (none: empty)."""
+    return list(ctx.meta.get(DEFERRED, ())) if ctx is not None else []
 
 
 class CardFolder(click.ParamType):

@@ -42,7 +42,7 @@ class LazyGroup(click.Group):
         if name not in COMMANDS:
             return None
         module, attr, _ = COMMANDS[name]
-        cmd = _once_each(getattr(importlib.import_module(module), attr))
+        cmd = _outputs_with_inputs(_once_each(getattr(importlib.import_module(module), attr)))
         return _with_progress(cmd, name) if name in PROGRESS_COMMANDS else cmd
 
     def format_commands(self, ctx, formatter):
@@ -99,6 +99,58 @@ def _once_each(cmd):
     cmd.parse_args = parse_args
     cmd._once_wired = True
     return cmd
+
+
+def _outputs_with_inputs(cmd):
+    """``cmd`` reporting a bad output path (``_paths.defer``) with every other problem found
+    before it runs: a bad input file named on the command line, and the card folder's problems.
+    It never runs with one (nothing is written or played)."""
+    if getattr(cmd, "_outputs_wired", False):
+        return cmd
+    parse, body = cmd.parse_args, cmd.invoke
+
+    def parse_args(ctx, args, _parse=parse):
+        from sim.catalogue.diagnostics import InputError
+
+        from ._paths import deferred
+
+        try:
+            return _parse(ctx, args)
+        except InputError as exc:  # a later flag's problem: the outputs' come with it
+            raise InputError(deferred(ctx) + list(exc.problems)) from None
+
+    def invoke(ctx, _body=body):
+        from ._paths import deferred
+
+        found = deferred(ctx)
+        if found:
+            from sim.catalogue.diagnostics import InputError
+
+            raise InputError(found + _card_problems(ctx))
+        return _body(ctx)
+
+    cmd.parse_args, cmd.invoke = parse_args, invoke
+    cmd._outputs_wired = True
+    return cmd
+
+
+def _card_problems(ctx) -> list:
+    """The problems of the card folder ``ctx``'s command would read (its ``--cards``, else the
+    default), as ``validate`` reports them; none for a command that reads no cards."""
+    from sim.catalogue.diagnostics import InputError
+    from sim.catalogue.loader import default_cards_dir
+
+    from ._paths import CardFolder
+    from .validate import card_folder_problems
+
+    params = [p for p in ctx.command.params if isinstance(p.type, CardFolder)]
+    if not params:
+        return []
+    try:
+        root = ctx.params.get(params[0].name) or default_cards_dir()
+    except InputError as exc:  # no card folder at all: that is its problem
+        return list(exc.problems)
+    return card_folder_problems(root)
 
 
 def _with_progress(cmd, name: str):
@@ -185,6 +237,10 @@ def main(argv=None) -> int:
         click.echo(f"{what} as it ended, after its output was complete", err=True)
         return exit_status(stop)
     except click.UsageError as exc:  # a bad flag: one line naming the command (issue #22)
+        from ._paths import deferred
+
+        for problem in deferred(exc.ctx):  # a bad output path found before it
+            click.echo(f"error: {problem}", err=True)
         where = exc.ctx.command_path if exc.ctx is not None else "bwlab"
         click.echo(f"error: {where}: {exc.format_message()} (see {where} --help)", err=True)
         return 2

@@ -95,6 +95,21 @@ def validate(path: str | None, teams_files: tuple[Path, ...], experiments: tuple
     _echo_ok(root, catalogue, apocalypses, curve, absent, checked)
 
 
+def card_folder_problems(root: Path) -> list:
+    """The problems of the files every command loads from the card folder ``root`` (the
+    catalogue, the rules' [game] and the Apocalypses), read as this command reads them: what
+    a problem found before the command ran (a bad ``--out``) is reported with."""
+    from sim.catalogue.apocalypses import load_apocalypses
+    from sim.catalogue.diagnostics import Problems
+    from sim.catalogue.game_rules import load_game_rules
+    from sim.catalogue.loader import load_catalogue
+
+    problems = Problems()
+    for loader in (load_catalogue, load_game_rules, load_apocalypses):
+        _gather(problems, loader, root)
+    return list(problems.items)
+
+
 def _optional_files(problems, root: Path, catalogue) -> list[str]:
     """Peers and arena budget: checked when present, else a warning (few commands need them)."""
     from sim.catalogue.arena_budget import ARENA_BUDGET_FILE, load_arena_budget

@@ -215,6 +215,7 @@ def main(argv=None) -> int:
     so does a file that cannot be written (OSError: full disk, vanished folder)."""
     from sim.atomic import inputs_guarded
     from sim.catalogue.diagnostics import InputError
+    from sim.report.clock import generated_at
     from sim.stops import dropped_stops_kept
 
     from .terminate import CTRL_C_EXIT, exit_status
@@ -224,6 +225,7 @@ def main(argv=None) -> int:
         # no result may replace a file the command read (sim.atomic.inputs_guarded); a Ctrl-C
         # that Python dropped is raised again at the next safe point (sim.stops)
         with inputs_guarded(), dropped_stops_kept():
+            generated_at()  # a $SOURCE_DATE_EPOCH that is not a time: one line (report/clock.py)
             rv = cli.main(args=argv, prog_name="bwlab", standalone_mode=False)
     except InputError as exc:
         for problem in exc.problems:

@@ -9,7 +9,6 @@ how many games on how many boards, which seeds, which card files (by digest), wh
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -152,7 +151,9 @@ def cite_common(page, catalogue) -> None:
     """The provenance every report has: version, engine, date, cards."""
     from sim.runner.drift_baseline import engine_digest
 
+    from .clock import generated_at
+
     page.cite("bwlab", f"{__version__}, engine source sha256 {engine_digest()[:12]}")
-    page.cite("generated", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+    page.cite("generated", generated_at().strftime("%Y-%m-%d %H:%M UTC"))  # report/clock.py
     page.cite("cards", str(catalogue.root))
     page.cite("card digests", card_digests(catalogue.root))

@@ -154,7 +154,7 @@ def test_a_multi_character_cards_stat_changes_are_shared(col, stat, column):
     a, b = (int(x) for x in card_rows(game, 0, "Silent Film Duo"))
     other = int(card_rows(game, 0, "Luffy")[0])
     before = ent.raw[[a, b, other], column].copy()
-    _set_state(st, game.S, a, col, other, 1, stat, 1)
+    _set_state(st, game.S, a, col, other, 1, stat, 1, True)
     sign = 1 if col == L.BUFF else -1
     assert np.array_equal(ent.raw[[a, b], column], before[:2] + sign)
     assert ent.raw[other, column] == before[2] and ent.raw[b, col] != 0
@@ -320,7 +320,7 @@ def test_a_clone_is_a_one_hp_copy_on_the_same_space_holding_nothing():
     st, ent = game.st, game.st.ent
     d = int(card_rows(game, 0, "Silent Film Duo")[0])
     ent.space[d] = int(game.S.spawn_space[0, 1])
-    _set_state(st, game.S, d, L.BUFF, d, 3, L.STAT_SPEED, 2)
+    _set_state(st, game.S, d, L.BUFF, d, 3, L.STAT_SPEED, 2, True)
     ent.raw[d, L.ITEM_BLOCK:L.ITEM_BLOCK + 8] = 7  # whatever the original holds
     decide(game, d)
     mask = game.legal_mask()
@@ -572,7 +572,7 @@ def test_a_vehicle_mirrors_its_pilots_teleport_unless_frozen(frozen):
     code = CATALOGUE.abilities.code("mobility")
     ent.ab[c] = CATALOGUE.abilities.row(code, [4, 0, 0, 1])
     if frozen:
-        _set_state(st, game.S, v, L.FROZEN, -1, 2, 0, 0)
+        _set_state(st, game.S, v, L.FROZEN, -1, 2, 0, 0, True)
     decide(game, c)
     mask = game.legal_mask()
     dest = max(s for s in range(st.kind.shape[0]) if mask[on_space(game, s)])
@@ -711,7 +711,7 @@ def test_no_action_through_a_vehicle_that_cannot_act(spent):
     elif spent == "vehicle":
         ent.acted[v] = 1
     elif spent == "frozen":
-        _set_state(st, game.S, v, L.FROZEN, -1, 2, 0, 0)
+        _set_state(st, game.S, v, L.FROZEN, -1, 2, 0, 0, True)
     elif spent == "unarmed":
         ent.atk[v] = 0
     else:

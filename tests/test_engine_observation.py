@@ -21,7 +21,7 @@ def test_last_seen_is_where_it_turned_invisible_and_moving_unseen_keeps_it():
     other = int(game.S.spawn_space[2, 0])
     ent.space[c] = other  # it moves unseen; invisibility granted again while it holds
     from sim.engine.entities.timed_states import _set_state
-    _set_state(game.st, game.S, c, L.INVISIBLE, c, 3, 0, 0)
+    _set_state(game.st, game.S, c, L.INVISIBLE, c, 3, 0, 0, True)
     assert ent.seen[c] == here  # re-granting does not reveal the new space
 
 

@@ -101,3 +101,160 @@ def test_a_5x5_folds_into_a_3x3_every_space(batch):
         want = local_space(divmod(p, 7), region[i], region[j], 3)
         assert st.kind[want] == FLOOR
         assert ent.space[e] == want, ((i, j), int(ent.space[e]), want)
+
+
+# ---------------------------------------------------------------- the audit's engine findings
+# (stop 69): each test failed on the engine before its fix
+
+
+def _holding(game, c, *names):
+    """``c`` holds the named items, active (held over the end of a turn: "it cannot be used
+    immediately")."""
+    from sim.engine.items.holding import _end_turn_items, _grant_item
+
+    for name in names:
+        _grant_item(game.st, game.S, c, CATALOGUE.items.find(name))
+    _end_turn_items(game.st, game.S, c)
+
+
+def _drop_slot(game, c):
+    """``c`` drops the item in its first slot through the engine's drop action."""
+    from tests.test_engine_entities import decide
+
+    decide(game, c)
+    drops = [int(a) for a in game.legal_actions() if game.decode(a).kind == "drop"]
+    game.apply(drops[0])
+
+
+def test_an_ally_target_item_never_aims_at_a_minion():
+    """l.184 "A Teammate refers to a Character that is on your Team"; docs/rulings.md: items'
+    "Targets follow the abilities' rulings" (a teammate is a character, not a minion). An
+    ally-target item (Scroll of Might) listed the user's team's minions as targets; the buff
+    ability beside it never did. Both now read one test (special._teammate_target)."""
+    from tests.test_engine_entities import card_rows, decide, start, summon_minions
+
+    game = start()
+    ent = game.st.ent
+    q, _ = summon_minions(game)
+    minions = set(np.flatnonzero((ent.owner == q + 1) & (ent.alive != 0)).tolist())
+    c = int(card_rows(game, 0, "Luffy")[0])
+    for m in minions:
+        ent.space[m] = ent.space[c]  # within the scroll's range of 2, in sight
+    _holding(game, c, "Scroll of Might")
+    decide(game, c)
+    targets = {game.decode(a).target for a in game.legal_actions()
+               if game.decode(a).kind == "item_on_entity"}
+    assert len(minions) == 3 and c in targets and int(card_rows(game, 0, "Mario")[0]) in targets
+    assert not targets & minions, sorted(targets & minions)
+
+
+def test_a_minion_summoned_while_an_item_is_active_keeps_its_own_stats():
+    """l.198 "minions can make use of any and all items held by their creator"; docs/rulings.md:
+    "A held item's stat reaches the rows sharing the pool when the item becomes active; a minion
+    summoned later does not get it". Quill Duelist holds an active Knight's Plate (+2 defense),
+    summons three minions, then drops the plate: the minions kept a stale +2 (from the waiting
+    rows) and lost 2 defense when the plate left, down to 0."""
+    from tests.test_engine_entities import card_rows, start, summon_minions
+
+    game = start()
+    ent = game.st.ent
+    q = int(card_rows(game, 0, "Quill Duelist")[0])
+    printed = int(ent.defense[q])
+    _holding(game, q, "Knight's Plate")
+    assert ent.defense[q] == printed + 2
+    summon_minions(game)
+    minions = np.flatnonzero((ent.owner == q + 1) & (ent.alive != 0))
+    house = game.st.game.minion_defense  # rules.toml [entities]: the minions' defense
+    assert len(minions) == 3
+    assert ent.defense[minions].tolist() == [house] * 3 and not ent.item_delta[minions].any()
+    _drop_slot(game, q)
+    assert ent.defense[q] == printed and ent.defense[minions].tolist() == [house] * 3
+
+
+def test_a_clone_copies_the_printed_stats_not_a_held_items():
+    """l.204 "Items are not cloned. A clone is created holding nothing"; the clone is "a direct
+    copy of a character's stats" (as printed: docs/rulings.md). A clone made while its
+    original held an active Knight's Plate had the plate's +2 defense."""
+    from tests.test_engine_entities import card_rows, decide, on_space, start
+
+    game = start()
+    ent = game.st.ent
+    d = int(card_rows(game, 0, "Silent Film Duo")[0])
+    ent.space[d] = int(game.S.spawn_space[0, 1])
+    printed = int(ent.defense[d])
+    _holding(game, d, "Knight's Plate")
+    assert ent.defense[d] == printed + 2
+    decide(game, d)
+    game.apply(on_space(game, int(ent.space[d])))  # the clone ability, on its own space
+    (k,) = np.flatnonzero((ent.owner == d + 1) & (ent.alive != 0) & (ent.kind == L.K_CLONE))
+    assert ent.defense[k] == printed and not ent.item_delta[k].any()
+    _drop_slot(game, d)
+    assert ent.defense[d] == printed and ent.defense[k] == printed
+
+
+def test_an_items_effects_outlive_its_user_and_an_abilitys_cease():
+    """l.244 "unless specified otherwise all effects of that character's abilities cease"; l.408
+    "Freezing begins and ends as the ability or item causing it specifies". A freeze from a
+    Scroll of Frost and a buff from a Scroll of Might ended when their user died, as an
+    ability's do; they now run their course (fields.OUTLIVES). An ability's freeze still
+    ceases."""
+    from sim.engine.rules.death import _kill
+    from tests.test_engine_entities import card_rows, decide, start
+
+    game = start()
+    st, ent = game.st, game.st.ent
+    c = int(card_rows(game, 0, "Luffy")[0])
+    mate = int(card_rows(game, 0, "Mario")[0])
+    foe, other = np.flatnonzero((ent.team == 1) & (ent.kind == L.K_CHARACTER))[:2]
+    _holding(game, c, "Scroll of Frost", "Scroll of Might")
+
+    def use(slot, target):
+        decide(game, c)
+        game.apply(next(int(a) for a in game.legal_actions()
+                        if game.decode(a).kind == "item_on_entity"
+                        and game.decode(a).slot == slot and game.decode(a).target == target))
+
+    use(0, foe)
+    use(1, mate)
+    atk = ent.atk[mate].tolist()
+    g = int(next(e for e in np.flatnonzero((ent.team == 0) & (ent.kind == L.K_CHARACTER))
+                 if e not in (c, mate)))
+    tiles.give_ability(game, g, "freeze", duration=2, range=3)
+    decide(game, g)
+    game.apply(game.action("ability", int(other)))
+    assert ent.frozen[foe] != 0 and ent.buff[mate] != 0 and ent.frozen[other] != 0
+    _kill(st, game.S, c, foe, L.BY_ATTACK)  # the items' user dies
+    _kill(st, game.S, g, foe, L.BY_ATTACK)  # the ability's user dies
+    assert ent.frozen[foe] != 0 and ent.buff[mate] != 0 and ent.atk[mate].tolist() == atk
+    assert ent.frozen[other] == 0  # "all effects of that character's abilities cease"
+
+
+def test_a_tile_frozen_by_a_team_eliminated_since_thaws_on_time():
+    """l.408 "Freezing begins and ends as the ability or item causing it specifies"; l.406
+    "Every entity standing in a frozen tile is frozen too, for as long as the tile is". A tile
+    frozen for 1 turn of its team (as Lethe Waters and Root Terminal do) stayed frozen for the
+    rest of the game once that team was eliminated (its turns, which the duration counts, were
+    skipped), and so did the enemy standing in it. House ruling (docs/rulings.md, "Whose turns
+    a duration counts"): an eliminated team's turn still passes for its clock."""
+    from sim.engine.rules.death import _kill
+    from sim.engine.rules.turn import _advance
+    from sim.engine.tiles.paused import _paused, _set_tile_state
+
+    game, c = tiles.game_on()
+    st, S, ent = game.st, game.S, game.st.ent
+    S.ip[L.P_TURNS_AFTER] = 50  # no Apocalypse: the freeze alone
+    farm = tiles.where("Server Farm")
+    d = tiles.enemy_of(game, c)
+    ent.space[d] = tiles.floor_of(game, farm)
+    _set_tile_state(st, S, farm, 1, 1, c)  # frozen for 1 turn of c's team
+    assert ent.frozen[d] != 0
+    for e in np.flatnonzero((ent.team == ent.team[c]) & (ent.alive != 0)
+                            & (ent.kind <= L.K_SUMMONED)):
+        _kill(st, S, int(e), d, L.BY_ATTACK)
+    st.game.cur = -1
+    _advance(st, S)
+    start, asked = st.game.rotation, False
+    while not game.terminal and st.game.rotation < start + 3 and not asked:
+        asked = game.current == d
+        game.apply(L.END)
+    assert asked and not _paused(st, farm) and ent.frozen[d] == 0

@@ -48,23 +48,27 @@ def _run_heal(st, S, user, target, source, row):
 @njit
 def _run_buff(st, S, user, target, source, row):
     _set_state(st, S, target, L.BUFF, user, _fx(st, S, user, source, row, L.FX_DURATION),
-               _fx(st, S, user, source, row, L.FX_STAT), _fx(st, S, user, source, row, L.FX_AMOUNT))
+               _fx(st, S, user, source, row, L.FX_STAT), _fx(st, S, user, source, row, L.FX_AMOUNT),
+               source == L.FX_ABILITY)
 
 
 @njit
 def _run_debuff(st, S, user, target, source, row):
     _set_state(st, S, target, L.DEBUFF, user, _fx(st, S, user, source, row, L.FX_DURATION),
-               _fx(st, S, user, source, row, L.FX_STAT), _fx(st, S, user, source, row, L.FX_AMOUNT))
+               _fx(st, S, user, source, row, L.FX_STAT), _fx(st, S, user, source, row, L.FX_AMOUNT),
+               source == L.FX_ABILITY)
 
 
 @njit
 def _run_freeze(st, S, user, target, source, row):
-    _set_state(st, S, target, L.FROZEN, user, _fx(st, S, user, source, row, L.FX_DURATION), 0, 0)
+    _set_state(st, S, target, L.FROZEN, user, _fx(st, S, user, source, row, L.FX_DURATION), 0, 0,
+               source == L.FX_ABILITY)
 
 
 @njit
 def _run_invisibility(st, S, user, target, source, row):
-    _set_state(st, S, target, L.INVISIBLE, user, _fx(st, S, user, source, row, L.FX_DURATION), 0, 0)
+    _set_state(st, S, target, L.INVISIBLE, user, _fx(st, S, user, source, row, L.FX_DURATION), 0, 0,
+               source == L.FX_ABILITY)
 
 
 @njit

@@ -11,14 +11,16 @@ from sim._jit import njit
 
 from sim.engine.state import fields as L
 from sim.engine.entities.special import _enter, _spawn_assist, _summon_card
+from sim.engine.items.holding import _item_change
 from sim.engine.log.events import _log
 from sim.engine.effects.row import _fx
 
 
 @njit(inline="always")
-def _unbuffed(ent, c, col, stat):
-    """``c``'s stat without the change a timed buff or de-buff applied to it in place."""
-    v = ent.raw[c, col]
+def _unbuffed(ent, S, c, col, stat):
+    """``c``'s stat without the change a timed buff or de-buff or a held item applied to it in
+    place."""
+    v = ent.raw[c, col] - _item_change(ent, S, c, stat)
     if ent.buff[c] != 0 and ent.buff_stat[c] == stat:
         v -= ent.buff_delta[c]
     if ent.debuff[c] != 0 and ent.debuff_stat[c] == stat:
@@ -27,19 +29,20 @@ def _unbuffed(ent, c, col, stat):
 
 
 @njit
-def _copy_character(ent, f, c):
+def _copy_character(ent, S, f, c):
     """Row ``f`` as a clone of ``c``: "A Clone is a direct copy of a character's stats and
     abilities" (its stats as printed: timed buffs and de-buffs belong to ``c``, not to the copy;
     its ability with the charges ``c`` has left); "Items are not cloned"; "A clone has only 1 HP".
-    """
+    A held item's stat is not copied either ("Items are not cloned"; a clone made while ``c``
+    held an active Knight's Plate had its +2 defense, the audit of stop 69)."""
     ent.kind[f] = L.K_CLONE
     ent.card[f] = ent.card[c]
-    ent.speed[f] = _unbuffed(ent, c, L.SPEED, L.STAT_SPEED)
-    ent.range[f] = _unbuffed(ent, c, L.RANGE, L.STAT_RANGE)
-    ent.defense[f] = _unbuffed(ent, c, L.DEFENSE, L.STAT_DEFENSE)
+    ent.speed[f] = _unbuffed(ent, S, c, L.SPEED, L.STAT_SPEED)
+    ent.range[f] = _unbuffed(ent, S, c, L.RANGE, L.STAT_RANGE)
+    ent.defense[f] = _unbuffed(ent, S, c, L.DEFENSE, L.STAT_DEFENSE)
     ent.suit[f] = ent.suit[c]
     for j in range(4):
-        ent.atk[f, j] = _unbuffed(ent, c, L.ATK + j, L.STAT_ATTACKS)
+        ent.atk[f, j] = _unbuffed(ent, S, c, L.ATK + j, L.STAT_ATTACKS)
         ent.tier[f, j] = ent.tier[c, j]
     for j in range(L.FX_SLOTS):
         ent.ab[f, j] = ent.ab[c, j]
@@ -82,7 +85,7 @@ def _summon(st, S, c, s, count, health, attacks, tier, clone):
         if ent.owner[f] != c + 1 or ent.alive[f] != 0:
             continue
         if clone != 0:
-            _copy_character(ent, f, c)
+            _copy_character(ent, S, f, c)
         else:
             _make_minion(st, f, health, attacks, tier)
         _enter(st, f, s)

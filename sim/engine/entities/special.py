@@ -15,6 +15,7 @@ Imports only ``layout``, ``events`` and ``states``: ``death._kill`` calls
 from __future__ import annotations
 
 from sim._jit import njit
+from sim.catalogue.items import HAND_SLOTS
 from sim.catalogue.tile_layout import FLOOR
 from sim.combat.star import BASE
 
@@ -32,6 +33,23 @@ def _has_character(ent, team):
         if ent.team[e] == team and ent.alive[e] != 0 and ent.kind[e] <= L.K_SUMMONED:
             return True
     return False
+
+
+@njit(inline="always")
+def _teammate_target(ent, c, e):
+    """Whether ``e``, of ``c``'s team, may be the target of ``c``'s ally-target ability or
+    item: "A Teammate refers to a Character that is on your Team" (a character, a summoned
+    card's included; not a minion, assist or vehicle: docs/rulings.md), or ``c`` itself. One
+    test for abilities (``legal._legal_sighted``) and items (``use._sighted_item_uses``): the
+    items' once let an ally-target item aim at the user's minions."""
+    return ent.kind[e] <= L.K_SUMMONED or e == c
+
+
+@njit(inline="always")
+def _ridden_by(ent, v, team):
+    """Whether ``v`` is a vehicle ``team`` rides: not its opponent, though not of its team."""
+    p = ent.pilot[v]
+    return p > 0 and ent.team[p - 1] == team
 
 
 # ------------------------------------------------------------------ entering and leaving play
@@ -57,6 +75,9 @@ def _enter(st, f, s):
         ent.raw[f, col + L.TIMED_BY] = -1
     ent.buff_delta[f] = 0
     ent.debuff_delta[f] = 0
+    for k in range(HAND_SLOTS):  # no held item's stat: "a minion summoned later does not get
+        ent.item_delta[f, k] = 0  # it" (its stats are made afresh; a waiting row shared the
+        #                           pool's change, which its item leaving would take off again)
 
 
 @njit

@@ -75,26 +75,27 @@ def _end_state(st, e, col):
 
 
 @njit
-def _set_state(st, S, e, col, by, duration, stat, amount):
+def _set_state(st, S, e, col, by, duration, stat, amount, ability):
     """Put state ``col`` on ``e`` (a buff or de-buff replaces the one it holds: house ruling). A
     buff or de-buff lands on every living character of ``e``'s card: a multi-character card's
     characters "share one stat pool ... A stat buff gained by one of them is gained by all of
-    them" (its rows follow one another from ``GROUP - 1``)."""
+    them" (its rows follow one another from ``GROUP - 1``). ``ability``: set by ``by``'s ability,
+    so it ceases when ``by`` dies (:func:`_cease`); an item's or a tile function's does not."""
     ent = st.ent
     if col == L.INVISIBLE and ent.invisible[e] == 0:  # where opponents last saw it
         ent.seen[e] = ent.space[e]                  # (sim/ai/observe.py)
-    _set_one(st, S, e, col, by, duration, stat, amount)
+    _set_one(st, S, e, col, by, duration, stat, amount, ability)
     grp = ent.group[e]
     if grp > 0 and (col == L.BUFF or col == L.DEBUFF):
         f = grp - 1
         while f < ent.shape[0] and ent.group[f] == grp:
             if f != e and ent.alive[f] != 0:
-                _set_one(st, S, f, col, by, duration, stat, amount)
+                _set_one(st, S, f, col, by, duration, stat, amount, ability)
             f += 1
 
 
 @njit
-def _set_one(st, S, e, col, by, duration, stat, amount):
+def _set_one(st, S, e, col, by, duration, stat, amount, ability):
     ent = st.ent
     _end_state(st, e, col)
     until = _expiry(st, S, by, duration)
@@ -103,7 +104,7 @@ def _set_one(st, S, e, col, by, duration, stat, amount):
     st.game.timed_held += 1
     if col == L.INVISIBLE:
         st.game.invisible_rows += 1
-    ent.raw[e, col + L.TIMED_BY] = by
+    ent.raw[e, col + L.TIMED_BY] = by if ability else L.OUTLIVES - by  # (fields.OUTLIVES)
     delta = 0  # the stat change a buff or de-buff made
     if col == L.BUFF or col == L.DEBUFF:
         ent.raw[e, col + L.TIMED_STAT] = stat
@@ -131,7 +132,9 @@ def _tick(st, clock, count):
 def _cease(st, by):
     """"All effects of that character's abilities cease" when ``by`` dies — on others; what sits
     on the dead character itself stays ("whatever buffs or de-buffs sat on their stats when they
-    died sit on them still")."""
+    died sit on them still"). Its items' and tile functions' effects run their course: the book
+    ceases its abilities' only (``fields.OUTLIVES``; they all ceased until the audit of stop
+    69)."""
     if st.game.timed_held <= 0:  # (fields.TIMED_HELD)
         return
     ent = st.ent

@@ -111,6 +111,19 @@ def _held_effect(st, S, pool, k, on):
 
 
 @njit
+def _item_change(ent, S, e, stat):
+    """The change the held items of ``e``'s pool made to ``e``'s ``stat`` (what
+    :func:`_held_effect` applied to this row and will take off)."""
+    pool = _pool(ent, e)
+    total = 0
+    for k in range(HAND_SLOTS):
+        item = ent.item_slot[pool, k] - 1
+        if item >= 0 and ent.item_delta[e, k] != 0 and S.item_fx[item, L.FX_STAT] == stat:
+            total += ent.item_delta[e, k]
+    return total
+
+
+@njit
 def _take(st, S, pool, k):
     """Empty slot ``k`` of ``pool`` (its held stat taken off); the item type it held."""
     ent = st.ent

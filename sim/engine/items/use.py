@@ -29,6 +29,7 @@ from sim.catalogue.items import HAND_SLOTS, R_PICKUP
 from sim.engine.items.holding import (HELD, _drop, _free_row, _hands_full, _held, _pick_up, _pool,
                                       _rule, _take)
 from sim.engine.rules.live_movement import _sight_from
+from sim.engine.entities.special import _ridden_by, _teammate_target
 
 
 @njit(inline="always")
@@ -143,11 +144,12 @@ def _sighted_item_uses(st, S, c, pool, mask, base, sight):
                 s = ent.space[e]
                 if ent.alive[e] == 0 or s < 0 or sight[s] > r:
                     continue
-                if tk == L.T_ALLY and ent.team[e] == team:
-                    mask[base + k * m + e] = True
+                if tk == L.T_ALLY and ent.team[e] == team and _teammate_target(ent, c, e):
+                    mask[base + k * m + e] = True  # "Targets follow the abilities' rulings"
                     count += 1
                 elif (tk == L.T_ENEMY and ent.team[e] != team
-                      and ent.invisible[e] == 0):  # "cannot be targeted by a direct attack"
+                      and ent.invisible[e] == 0  # "cannot be targeted by a direct attack"
+                      and not _ridden_by(ent, e, team)):
                     mask[base + k * m + e] = True
                     count += 1
         elif tk == L.T_SPACE and S.item_fx[item, L.FX_OP] != L.OP_MOBILITY:

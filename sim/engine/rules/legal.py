@@ -31,7 +31,8 @@ from sim.engine.rules.actions import (_ability_base, _ability_space_base, _alt_b
 from sim.engine.rules.attack import _group_ready
 from sim.engine.effects.interpreter import _ability_range, _ability_ready, _teleport_targets
 from sim.engine.effects.ability_effects import _revive_space, _spawn_revive_space
-from sim.engine.entities.special import _move_speed, _summon_targets, _weapon_ready
+from sim.engine.entities.special import (_move_speed, _ridden_by, _summon_targets,
+                                         _teammate_target, _weapon_ready)
 from sim.engine.items.use import _legal_items
 from sim.engine.rules.order import _legal_handover
 from sim.engine.rules.live_movement import _may_reach, _reach_from, _sight_from
@@ -265,8 +266,7 @@ def _legal_sighted(st, S, c, mask, tk, ar, summon):
         if ent.team[e] != team:
             if ent.invisible[e] != 0:
                 continue
-            p = ent.pilot[e]  # a vehicle this team rides is not its opponent
-            if p > 0 and ent.team[p - 1] == team:
+            if _ridden_by(ent, e, team):  # a vehicle this team rides is not its opponent
                 continue
             if sight[s] <= reach:
                 mask[attack + e] = True
@@ -280,7 +280,7 @@ def _legal_sighted(st, S, c, mask, tk, ar, summon):
             if sight[s] <= wreach:  # "1 action used through it": the vehicle's weapon
                 mask[weapon + e] = True
                 count += 1
-        elif tk == L.T_ALLY and sight[s] <= ar and (ent.kind[e] <= L.K_SUMMONED or e == c):
+        elif tk == L.T_ALLY and sight[s] <= ar and _teammate_target(ent, c, e):
             mask[base + e] = True  # "A Teammate refers to a Character that is on your Team"
             count += 1
     return count

@@ -8,7 +8,8 @@ Spawn. All five characters go down at once, before anything else in that turn ha
 character has 1 action every turn"; "Each turn, each character can only use as much speed as
 their stat shows". House ruling: a team's characters take their turns one after another (each may
 move, attack, move on, then end) in the order the team chooses (``order.py``: a character that
-has done nothing yet may hand the turn to a teammate); an eliminated team's turn is skipped.
+has done nothing yet may hand the turn to a teammate); an eliminated team's turn is skipped
+(it still passes for the durations its clock counts: :func:`_pass_turn`).
 A team's turn begins by ending the timed states its clock has run out (``timed_states._tick``: "counted
 from the moment that created it"); a frozen character's turn passes at once.
 """
@@ -61,6 +62,18 @@ def _begin_turn(st, S, team):
             ent.done[e] = 1 if ent.frozen[e] != 0 else 0
     _begin_turn_entities(st, team)  # vehicles: their speed again
     _begin_order(st, S, team)  # the team chooses who acts first (order.py)
+
+
+@njit
+def _pass_turn(st, team):
+    """An eliminated team's turn, skipped: no one plays it, but it passes for the durations its
+    clock counts (``timed_states._expiry``), so what its characters' items and tile functions
+    set runs out on time. House ruling (docs/rulings.md, "Whose turns a duration counts"): a
+    tile frozen by a team that was then eliminated stayed frozen for the rest of the game, and
+    froze whoever walked in (the audit of stop 69)."""
+    g = st.game
+    g.turns[team] += 1
+    _tick(st, team, g.turns[team])
 
 
 @njit
@@ -125,6 +138,7 @@ def _advance(st, S):
         if team < L.GM:
             if g.phase == 0:
                 if not _team_alive(st, team):
+                    _pass_turn(st, team)
                     g.turn += 1
                     continue
                 _begin_turn(st, S, team)

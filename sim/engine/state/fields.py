@@ -76,6 +76,11 @@ TIMED = (FROZEN, INVISIBLE, BUFF, DEBUFF)  # each followed by its "_BY" column
 # a timed state's columns after its first ("until"), for kernels that pick the state at run time
 # (``ent.raw[e, col + TIMED_BY]``): who set it, then a buff's or de-buff's stat and change
 TIMED_BY, TIMED_STAT, TIMED_DELTA = 1, 2, 3
+# who set a timed state, as its "_BY" column keeps it: the row whose ability set it ("all effects
+# of that character's abilities cease" at its death: timed_states._cease); -1 a tile's freeze (or
+# none); OUTLIVES - row an item's or a tile function's effect, which outlives its user (the book
+# ceases only abilities' effects)
+OUTLIVES = -2
 # an expiry: (clock count at which it ends) * CLOCKS + clock; clocks 0-3 count a team's turns
 # (g.turns[t]), clock ROT_CLOCK counts rotations (rules.toml [game] effect_clock)
 CLOCKS, ROT_CLOCK = 8, 4

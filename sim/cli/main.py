@@ -195,7 +195,7 @@ def _journaled(body, ctx, say):
 
     book = None
     try:
-        with terminated_as_interrupt(), \
+        with terminated_as_interrupt(ctx.info_name or "bwlab"), \
                 session(say=say, ends=(click.exceptions.Exit,)) as book:
             return body(ctx)
     except Terminated:
@@ -212,7 +212,17 @@ def _journaled(body, ctx, say):
 
 def main(argv=None) -> int:
     """Run the CLI; bad input (InputError) becomes one line per problem on stderr and exit 2, and
-    so does a file that cannot be written (OSError: full disk, vanished folder)."""
+    so does a file that cannot be written (OSError: full disk, vanished folder). A SIGTERM after
+    a command's SIGTERM block ended (its output printed, the process not yet gone) ends it with
+    a line and 143 (:func:`sim.cli.terminate.end_watched`); with ``argv`` None (``bwlab``,
+    ``python -m sim.cli.main``) the watch lasts until the process exits."""
+    from .terminate import end_watched
+
+    with end_watched(process=argv is None) as end:
+        return end.settle(_main(argv))
+
+
+def _main(argv) -> int:
     from sim.atomic import inputs_guarded
     from sim.catalogue.diagnostics import InputError
     from sim.report.clock import generated_at

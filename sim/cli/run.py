@@ -150,7 +150,7 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
         click.echo(f"note: --resume: no batch of this run in {out}; starting it", err=True)
     totals = RunTotals()  # each batch counted as it is stored: the summary reads back the rest
     try:
-        with terminated_as_interrupt():
+        with terminated_as_interrupt("run"):
             played = run_experiment(exp, experiment, games, cards_root, store, jobs=jobs,
                                     client=client, progress=not no_progress, policies=policies,
                                     totals=totals)

@@ -97,7 +97,7 @@ def atomic_paths(paths):
     Why: written one by one, a Ctrl-C between two of them left a report whose page told of new
     games beside tables of old ones (the audit of stop 67). Every target is checked before
     anything is written (:func:`check_replaceable`), and the renames, a few microseconds, run
-    with Ctrl-C and SIGTERM held (:func:`_stops_held`): a stop that arrives during them is
+    with Ctrl-C and SIGTERM held (:func:`stops_held`): a stop that arrives during them is
     raised once the last file is in place. A stop Python dropped while the files were made
     (:mod:`sim.stops`) is raised before the first rename: none of them lands."""
     targets = [check_replaceable(p) for p in paths]
@@ -112,7 +112,7 @@ def atomic_paths(paths):
         for tmp in temps:
             os.chmod(tmp, 0o644)  # mkstemp makes 0600; results are ordinary readable files
         raise_dropped()  # a Ctrl-C Python dropped while the files were made: none lands
-        with _stops_held():
+        with stops_held():
             for tmp, path in zip(temps, targets):
                 os.replace(tmp, path)
     except BaseException:
@@ -122,9 +122,10 @@ def atomic_paths(paths):
 
 
 @contextmanager
-def _stops_held():
+def stops_held():
     """Within the block, Ctrl-C and SIGTERM are noted, not acted on; after it, a noted one is
-    raised again with the handlers the command had. Only on the main thread (the one Python
+    raised again with the handlers the command had (for work a stop must not cut in two: the
+    renames above, the games journal's removal, ``sim.runner.journal.Journal.discard``). Only on the main thread (the one Python
     runs handlers on, and the only one ``signal.signal`` accepts); elsewhere, and where a
     handler was not set from Python (so cannot be put back), the block runs unchanged."""
     import signal

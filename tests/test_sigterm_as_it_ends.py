@@ -135,3 +135,37 @@ def test_a_command_that_takes_no_sigterm_is_left_to_pythons_default(capsys):
     before = signal.getsignal(signal.SIGTERM)
     code, _, _ = run(capsys, "validate", ROOT / "cards")
     assert code == 0 and signal.getsignal(signal.SIGTERM) is before
+
+
+def test_a_sigterm_while_the_journal_is_removed_is_a_stop_not_a_bad_descriptor(
+        capsys, monkeypatch, tmp_path):
+    """A SIGTERM that lands just after ``shutil.rmtree``'s ``os.close`` returned, while the
+    finished command removes its games journal: ``rmtree``'s ``finally`` closed the descriptor
+    again and the EBADF replaced the stop ("error: bwlab: Bad file descriptor", exit 2; once in
+    the SIGTERM sweep of stop 69). With the removal's stops held (``Journal.discard``), the
+    journal is gone and the stop ends the command: the line and 143."""
+    from sim.runner import journal
+
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "j"))
+    real_discard, real_close, sent = journal.Journal.discard, os.close, []
+
+    def close(fd):
+        real_close(fd)
+        if not sent:  # the signal, handled at once on this thread, right after the close
+            sent.append(fd)
+            signal.raise_signal(signal.SIGTERM)
+
+    def discard(self):
+        monkeypatch.setattr(os, "close", close)
+        try:
+            real_discard(self)
+        finally:
+            monkeypatch.setattr(os, "close", real_close)
+
+    monkeypatch.setattr(journal.Journal, "discard", discard)
+    code, out, err = run(capsys, *LADDER)
+    assert sent, "the journal was removed without closing a folder"
+    assert code == 143 and "Bad file descriptor" not in err, err
+    assert "terminated (SIGTERM) as it ended, after its output was complete" in err, err
+    assert json.loads(out)["players"], out
+    assert not any(p.is_dir() for p in (tmp_path / "j").glob("*/*")), "journal left behind"

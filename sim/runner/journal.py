@@ -251,8 +251,17 @@ class Journal:
         return total
 
     def discard(self) -> None:
-        for folder in self.folders:
-            shutil.rmtree(folder, ignore_errors=True)
+        """Remove the journal's folders, with Ctrl-C and SIGTERM held until they are gone
+        (``sim.atomic.stops_held``). Why: a SIGTERM raised just after ``rmtree``'s
+        ``os.close`` returned made its ``finally`` close the same descriptor again (Python 3.11),
+        and the EBADF replaced the stop: a finished ``ladder`` ended "error: bwlab: Bad file
+        descriptor", exit 2 (the SIGTERM audit of stop 69); in a threaded process the second
+        close could hit another file."""
+        from sim.atomic import stops_held
+
+        with stops_held():
+            for folder in self.folders:
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 def _prune(root: Path) -> None:

@@ -15,14 +15,20 @@ from ._paths import IN_FILE, OUT_FOLDER, cards_option, not_the_card_folder
 @click.option("--out", type=OUT_FOLDER, default=Path("reports"),
               show_default=True, help="Folder for report.html and the CSV tables.")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
-              help="Seed of the Monte Carlo samples drawn in the report.")
+              help="Root seed of the fairness section (and --suggest, --policies), as "
+                   "`bwlab fairness --seed`, and of the worked example's Monte Carlo samples. "
+                   "The card ratings use their experiment's root_seed (as `bwlab rarity`), the "
+                   "drift section the baseline's seeds.")
 @click.option("--teams", "teams_file", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("experiments/teams/example.toml"), show_default=True,
               help="Teams for the fairness section ('' to skip).")
 @click.option("--fairness-games", type=click.IntRange(8, MAX_GAMES), default=512, show_default=True,
-              help="Games of the fairness section (a multiple of 4: duplicate blocks).")
+              help="Games of the fairness section (a multiple of 4: duplicate blocks), all "
+                   "played and looked at once: the numbers of `bwlab fairness TEAMS --seed S "
+                   "--games N --round N` (its default --round stops earlier once settled).")
 @click.option("--rating-games", type=click.IntRange(0, MAX_GAMES), default=2000, show_default=True,
-              help="Games for the card-ratings section (0 to skip).")
+              help="Games for the card-ratings section (0 to skip): the games of `bwlab "
+                   "rarity --games N` on the same experiment, the same ratings.")
 @click.option("--rating-experiment", type=IN_FILE,
               default=Path("experiments/rarity.toml"), show_default=True,
               help="The experiment whose games fit the card ratings.")

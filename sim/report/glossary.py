@@ -41,8 +41,12 @@ COLUMNS = {
     "team": "The team, as named in the teams file.",
     "win_probability": "Share of games the team won (a shared game counts 1/4 to each); fair is "
                        "25 %.",
-    "low": "Lower end of the 95 % interval of the estimate on its left (clustered by board).",
-    "high": "Upper end of the 95 % interval of the estimate on its left (clustered by board).",
+    "low": "Lower end of the 95 % interval of the estimate on its left (clustered by board); "
+           "in the fairness section's team and pair tables 95 % for all rows together "
+           "(simultaneous: each row's level is said above the table).",
+    "high": "Upper end of the 95 % interval of the estimate on its left (clustered by board); "
+            "in the fairness section's team and pair tables 95 % for all rows together "
+            "(simultaneous: each row's level is said above the table).",
     "variance_ratio_vs_unpaired": "Variance of the win rate under duplicate play ÷ under "
                                   "unpaired play: below 1, seating every team on every board "
                                   "saved games (0.5 = half the games for the same precision).",

@@ -1,0 +1,57 @@
+"""Two commands that answer the same question print the same numbers, or say why not.
+
+The consistency audit of 2026-12-06 ran each question through every command that answers it
+(team win rates: ``fairness``, ``report``, ``run``, ``drift``; card ratings: ``rarity``,
+``report``, ``power-levels``; combat: ``combat``, ``demo``, ``report``, the drift baseline).
+Where the numbers agree by construction a test here holds them to it; where they differ by
+design (the report's fixed-size check against ``fairness``'s sequential one, a game with no
+winner in ``run``'s rates) the output says so, and a test holds the sentence.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests._cli_kit import run
+
+ROOT = Path(__file__).resolve().parents[1]
+TEAMS = "experiments/teams/example.toml"
+
+
+def test_report_seed_help_names_the_fairness_section(capsys):
+    """``report --seed`` is the fairness section's root seed (as ``fairness --seed``); its help
+    said only "Seed of the Monte Carlo samples drawn in the report"."""
+    code, out, _ = run(capsys, "report", "--help")
+    assert code == 0
+    seed_help = " ".join(out.split("--seed", 1)[1].split("--teams", 1)[0].split())
+    assert "fairness" in seed_help and "root_seed" in seed_help
+
+
+def test_report_fairness_section_is_fairness_with_one_look_and_says_so(capsys, tmp_path,
+                                                                        monkeypatch):
+    """Same seed, same games: the report's team rates and intervals are those of ``bwlab
+    fairness --games N --round N``, and the page says so (with the intervals' level), since
+    ``fairness``'s default --round stops earlier and prints other numbers."""
+    monkeypatch.chdir(ROOT)
+    out_dir = tmp_path / "rep"
+    code, _, err = run(capsys, "report", "--seed", "5", "--fairness-games", "64",
+                       "--rating-games", "0", "--out", out_dir, "-q")
+    assert code == 0, err
+    code, out, err = run(capsys, "fairness", TEAMS, "--seed", "5", "--games", "64", "--round",
+                         "64", "--format", "json", "-q")
+    assert code in (0, 1, 3), err
+    doc = json.loads(out)
+    table = pd.read_csv(out_dir / "fairness.csv")
+    for row, team in zip(table.itertuples(), doc["teams"]):
+        assert row.team == team["name"]
+        assert row.win_probability == pytest.approx(team["win_probability"], abs=1e-9)
+        assert row.low == pytest.approx(team["low"], abs=1e-9)
+        assert row.high == pytest.approx(team["high"], abs=1e-9)
+    page = (out_dir / "report.html").read_text(encoding="utf-8")
+    assert "--seed 5 --games 64 --round 64" in page
+    assert f"{100 * doc['interval_level']:.2f} %" in page      # the level the CLI prints
+    assert "simultaneous" in page.split("What the columns mean", 1)[1]

@@ -55,3 +55,36 @@ def test_report_fairness_section_is_fairness_with_one_look_and_says_so(capsys, t
     assert "--seed 5 --games 64 --round 64" in page
     assert f"{100 * doc['interval_level']:.2f} %" in page      # the level the CLI prints
     assert "simultaneous" in page.split("What the columns mean", 1)[1]
+
+
+def test_run_says_why_its_win_rates_are_below_fairness_on_the_same_games(capsys, tmp_path,
+                                                                         monkeypatch):
+    """The drift suite's matchup (root seed 7001, 128 boards) is the fairness check of the
+    example teams at --seed 7001 --boards 128: the same games. Its game 27 has no winner; `run`
+    counts it for no team (Ink & Iron 0.166 of 1,024 games), `fairness` and `drift` 1/4 for each
+    (16.7 %). The rates differ by exactly that, and both outputs now say how they count it."""
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(capsys, "run", "experiments/matchups/example.toml", "--games", "32",
+                         "--out", tmp_path / "run", "--jobs", "1", "-q")
+    assert code == 0, err
+    assert "the 1 game with no winner counts for no team" in out
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    rates = manifest["summary"]["team_win_rate"]
+    code, text, err = run(capsys, "fairness", TEAMS, "--seed", "7001", "--boards", "128",
+                          "--games", "32", "--round", "32", "-q")
+    assert code in (0, 1, 3), err
+    assert "a game with no winner counts 1/4 for each team" in " ".join(text.split())
+    code, out, err = run(capsys, "fairness", TEAMS, "--seed", "7001", "--boards", "128",
+                         "--games", "32", "--round", "32", "--format", "json", "-q")
+    doc = json.loads(out)
+    assert [t["win_probability"] for t in doc["teams"]] == pytest.approx(
+        [r + 0.25 / 32 for r in rates], abs=1e-12)
+
+
+def test_run_says_nothing_of_games_without_a_winner_when_there_were_none():
+    from sim.cli.run import no_winner_note
+
+    assert no_winner_note({"games": 16, "balance": {"drawishness": {"games": 0}}}) == ""
+    assert no_winner_note({"games": 16, "balance": {}}) == ""
+    assert "higher by 0.0312 each" in no_winner_note(
+        {"games": 16, "balance": {"drawishness": {"games": 2}}})

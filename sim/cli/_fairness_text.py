@@ -47,7 +47,9 @@ def echo_report(data: dict, report) -> None:
     click.echo(f"(team intervals at {100 * v.level:.2f} %: 95 % overall after correcting for "
                f"4 teams and repeated looks; shares at 95 %; all clustered by board, t on "
                f"{report.boards - 1} df: the {report.boards} boards are the independent draws; "
-               f"var. ratio < 1 = duplicate play saved games{_no_ratio_note(data)})")
+               f"var. ratio < 1 = duplicate play saved games; a game with no winner counts "
+               f"1/4 for each team and seat, as in `bwlab drift`'s team rates (`bwlab run`'s "
+               f"win rates and seat 1 share count it for none){_no_ratio_note(data)})")
     if v.status == OPEN:  # why it is open and what settles it; a settled verdict is said once,
         click.echo(v.text)  # by the conclusion printed last (the audit of stop 59: said twice)
 

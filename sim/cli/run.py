@@ -171,10 +171,28 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
     for k, rate in enumerate(summary["team_win_rate"]):
         named = f" {names[k]}" if k < len(names) and names[k] else ""
         click.echo(f"  team {k + 1}{named}: win rate {rate:.3f}")
+    note = no_winner_note(summary)
+    if note:
+        click.echo(note)
     click.echo("  outcomes (games): " + ", ".join(f"{KIND_WORDS.get(k, k)} {v}"
                                                   for k, v in summary["outcomes"].items()))
     _echo_apocalypses(summary["apocalypses"], cards_root)
     _echo_balance(summary["balance"])
+
+
+def no_winner_note(summary: dict) -> str:
+    """Why the win rates above differ from `bwlab fairness`'s and `bwlab drift`'s on the very
+    same games, said when they do: a run counts a game without a winner for no team (wins /
+    games, Fishtest's W/L/D), fairness and drift give each team 1/4 of it (rates that sum to
+    1). The example matchup's 1,024 games printed Ink & Iron 0.166 here and 16.7 % there."""
+    drawn = (summary.get("balance") or {}).get("drawishness") or {}
+    n = int(drawn.get("games", 0))
+    if not n:
+        return ""
+    return (f"  (win rate = games won / games: the {n:,} game{'s' if n != 1 else ''} with no "
+            f"winner count{'' if n != 1 else 's'} for no team; `bwlab fairness` and `bwlab "
+            f"drift` give each team 1/4 of such a game, so their rates of these games are "
+            f"higher by {0.25 * n / summary['games']:.4f} each)")
 
 
 def _echo_balance(b: dict) -> None:

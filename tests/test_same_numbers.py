@@ -88,3 +88,24 @@ def test_run_says_nothing_of_games_without_a_winner_when_there_were_none():
     assert no_winner_note({"games": 16, "balance": {}}) == ""
     assert "higher by 0.0312 each" in no_winner_note(
         {"games": 16, "balance": {"drawishness": {"games": 2}}})
+
+
+def test_json_records_what_was_asked_and_who_played(capsys, tmp_path, monkeypatch):
+    """`fairness --format json` said the games and boards played (256 on 64 at the defaults)
+    but not the settings (4,000 games, --round 256, 256 boards); `rarity --format json` named
+    neither its player nor its root seed, which its table and power-levels' JSON do."""
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(capsys, "fairness", TEAMS, "--games", "8", "--format", "json", "-q")
+    assert code in (0, 1, 3), err
+    doc = json.loads(out)
+    assert doc["settings"] == {"max_games": 8, "round": 8, "boards": 256, "tolerance": 0.05,
+                               "seed": 0, "policy": "greedy"}
+    code, out, err = run(capsys, "rarity", "--games", "64", "--ablation", "0", "--out",
+                         tmp_path, "--format", "json", "-q")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["policies"] == ["greedy"] and doc["root_seed"] == 424242
+    assert doc["experiment"].endswith("rarity.toml")
+    code, out, err = run(capsys, "rarity", "--games", "64", "--ablation", "0", "--out",
+                         tmp_path, "-q")
+    assert "policies greedy, root seed 424242" in out

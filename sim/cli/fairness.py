@@ -90,6 +90,11 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     data = report_data(report, teams, catalogue.cards.names, tolerance, policy, seed)
     data["conclusion"] = conclusion(v, tolerance, names=teams.names)
     data["exit_code"] = EXIT_CODES[v.status]
+    # what was asked, beside what was played ("games", "boards"): the check stops once settled
+    # and builds boards as it reaches them, so 256 games on 64 boards did not show the defaults
+    # (4,000 games, --round 256, 256 boards) it ran with (the consistency audit of 2026-12-06)
+    data["settings"] = {"max_games": games, "round": min(round_games, games), "boards": boards,
+                        "tolerance": tolerance, "seed": seed, "policy": policy}
     if suggest_k:
         data["suggestion"] = (_no_swap_needed(data) if v.status == FAIR else
                               _suggest(catalogue, teams, suggest_k, proposals, rating_games,

@@ -109,7 +109,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
     per = rarity_ranges(run.s, run.rar, catalogue.rules.rarities)
     answers = card_answers(frame, catalogue, curve, asked) if asked else []
     if fmt == "json":
-        doc = json_doc(frame, run, per, correction, remedy, catalogue)
+        doc = json_doc(frame, run, per, correction, remedy, catalogue, exp)
         if asked:
             doc["asked"] = answers
         click.echo(json_text(doc, indent=2, ensure_ascii=False))

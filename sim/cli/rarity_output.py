@@ -67,7 +67,7 @@ def rarity_ranges(s, rar, rarities) -> list[dict]:
             for i, r in enumerate(rarities)]
 
 
-def json_doc(frame, run, per, correction, remedy, catalogue) -> dict:
+def json_doc(frame, run, per, correction, remedy, catalogue, exp=None) -> dict:
     """``--format json``: the study, its rarities and cards, and what was asked beside it.
 
     The rarity order: ``order_verdict`` is "holds" (every adjacent pair of rarities in play
@@ -78,6 +78,11 @@ def json_doc(frame, run, per, correction, remedy, catalogue) -> dict:
     the medians' point estimates rise (no uncertainty), kept for older scripts."""
     s = run.s
     doc = {"games": s.games, "boards": s.boards, "design": s.design,
+           # what played them, as the table's first line and power-levels' JSON say (the
+           # JSON named neither the player nor the seed: the consistency audit of 2026-12-06)
+           **({} if exp is None else {"experiment": str(exp.path or exp.name),
+                                      "policies": list(dict.fromkeys(exp.policies)),
+                                      "root_seed": exp.root_seed}),
            "order_verdict": s.order_verdict, "order_test": order_doc(s, catalogue.rules.rarities),
            "ordered": s.ordered,
            "correction": correction,
@@ -176,7 +181,8 @@ def echo_table(frame, run, per, exp, catalogue, correction, out, remedy, answers
 
     s, rules, names = run.s, catalogue.rules, catalogue.cards.names
     click.echo(f"{s.design} of {exp.name} (teams drawn from {len(exp.pool)} cards, "
-               f"policies {', '.join(sorted(set(exp.policies)))}; rating intervals clustered by "
+               f"policies {', '.join(sorted(set(exp.policies)))}, root seed {exp.root_seed}; "
+               f"rating intervals clustered by "
                f"board (the boards' jackknife), t on {s.boards - 1} df)")
     for p in per:
         click.echo(f"  {p['rarity']:<12} " + ("no card in play" if p["median_rating"] is None else

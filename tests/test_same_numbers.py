@@ -109,3 +109,12 @@ def test_json_records_what_was_asked_and_who_played(capsys, tmp_path, monkeypatc
     code, out, err = run(capsys, "rarity", "--games", "64", "--ablation", "0", "--out",
                          tmp_path, "-q")
     assert "policies greedy, root seed 424242" in out
+
+
+def test_play_seed_help_says_it_is_not_a_root_seed(capsys):
+    """`play --seed 7001` is not game 0 of the drift suite's matchup (root seed 7001): both roll
+    child 0 of SeedSequence(7001), but an experiment's board k comes from
+    SeedSequence([root, 2, k]) (sim/runner/schedule.py), play's from its seed itself."""
+    code, out, _ = run(capsys, "play", "--help")
+    assert code == 0
+    assert "Not a root seed" in " ".join(out.split())

@@ -34,7 +34,11 @@ def _policies(text: str, budget: int | None):
 @click.command()
 @click.option("--teams", "teams_file", type=IN_FILE,
               default=None, help="Team file (TOML: 4 [[teams]] of 5 cards); default: random teams.")
-@click.option("--seed", type=int, required=True, help="Seed of the board and the dice.")
+@click.option("--seed", type=int, required=True,
+              help="Seed of the board and the dice of this one game (teams in file order, "
+                   "team 1 in seat 1). Not a root seed: the games of `fairness`, `run` or "
+                   "`drift` at --seed S (root_seed S) are played on boards derived from S, "
+                   "not generated from S itself, so `play --seed S` is none of their games.")
 @click.option("--policy", default="greedy", show_default=True,
               help="random, greedy[:weights=FILE], lookahead[:BUDGET][:weights=FILE], "
                    "lookahead-rotation[:BUDGET][:weights=FILE] (docs/ai.md), or four "

@@ -125,9 +125,10 @@ def atomic_paths(paths):
 def stops_held():
     """Within the block, Ctrl-C and SIGTERM are noted, not acted on; after it, a noted one is
     raised again with the handlers the command had (for work a stop must not cut in two: the
-    renames above, the games journal's removal, ``sim.runner.journal.Journal.discard``). Only on the main thread (the one Python
-    runs handlers on, and the only one ``signal.signal`` accepts); elsewhere, and where a
-    handler was not set from Python (so cannot be put back), the block runs unchanged."""
+    renames above, the games journal's removal, ``sim.runner.journal.Journal.discard``). Only
+    on the main thread (the one Python runs handlers on, and the only one ``signal.signal``
+    accepts); elsewhere, and where a handler was not set from Python (so cannot be put back),
+    the block runs unchanged."""
     import signal
     import threading
 

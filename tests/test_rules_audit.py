@@ -258,3 +258,63 @@ def test_a_tile_frozen_by_a_team_eliminated_since_thaws_on_time():
         asked = game.current == d
         game.apply(L.END)
     assert asked and not _paused(st, farm) and ent.frozen[d] == 0
+
+
+def test_the_encore_gives_the_action_back_without_ending_the_turn():
+    """l.325 "When an item is gained or picked up, it cannot be used immediately. A character
+    must End their Turn with an Item in order to use it"; the Encore (docs/rulings.md, "An extra
+    action"): its END gives the action back instead of ending the turn. That END ran the turn's
+    end first, so a potion picked up before it could be drunk in the same turn (the second
+    audit of stop 69: once in 60 played games). Now the item waits for the real end."""
+    from sim.engine.items.holding import _put_on_floor
+    from tests import test_engine_items as items
+
+    game, c = items.scenario()
+    st, ent = game.st, game.st.ent
+    ent.health[c] -= 60
+    ent.extra_left[c] = 1  # the Encore won last turn: one extra action in this one
+    ent.extra_turn[c] = st.game.turns[ent.team[c]]
+    assert _put_on_floor(st, items.item("Health Potion"), int(ent.space[c]))
+    game.apply(items.pick(game, 0))
+    d = items.enemy_of(game, c)
+    ent.space[d] = ent.space[c]
+    game.apply(game.action("attack", d))
+    game.apply(L.END)  # the Encore: the action comes back and the turn goes on
+    assert game.current == c and ent.acted[c] == 0 and ent.extra_left[c] == 0
+    assert ent.item_on[c].tolist() == [0, 0]
+    assert items.use_on(game, 0, c) not in items.item_actions(game)
+    game.apply(game.action("attack", d))  # the extra action, then the real end of the turn
+    game.apply(L.END)
+    assert ent.item_on[c].tolist()[0] == 1  # held over the end of the turn: usable from now
+
+
+def test_a_character_on_an_unoccupied_vehicles_space_boards_it():
+    """l.378 "If a character is on the same space as an unoccupied vehicle, they can board that
+    vehicle. Boarding costs nothing — no speed and no action." Only arriving boarded, so a
+    character whose vehicle's pilot died on their shared space (most attacks are made from the
+    target's own space) could board only by stepping off and back on, for 2 speed (the second
+    audit of stop 69: 117 such situations in 12 of 60 played games). House ruling: it boards as
+    its decision comes (special._board_here), free."""
+    from sim.engine.rules.death import _kill
+    from sim.engine.rules.turn import _advance
+    from tests.test_engine_entities import start, vehicle_scene
+
+    game = start(crowd=False)
+    st, ent = game.st, game.st.ent
+    v, vs, c = vehicle_scene(game)
+    game.apply(game.action("move", vs))  # Luffy boards
+    assert ent.riding[c] == v + 1
+    team = np.flatnonzero((ent.team == 0) & (ent.kind == L.K_CHARACTER))
+    mate = int(next(e for e in team if e != c))
+    ent.space[mate] = vs
+    _kill(st, game.S, c, -1, L.BY_ATTACK)  # the pilot dies: the vehicle is unoccupied
+    assert ent.pilot[v] == 0 and ent.alive[v] != 0 and ent.riding[mate] == 0
+    for e in team:  # the mate is the one left to decide
+        ent.done[e] = int(e != mate)
+    ent.speed_left[mate] = ent.speed[mate]
+    st.game.cur = -1
+    _advance(st, game.S)
+    assert game.current == mate and ent.riding[mate] == v + 1 and ent.pilot[v] == mate + 1
+    assert ent.speed_left[mate] == ent.speed[mate] and ent.acted[mate] == 0
+    assert any(ev["entity"] == mate for ev in game.named_events("board")), \
+        game.named_events("board")

@@ -280,7 +280,23 @@ def _arrive(st, c):
                 _log(st, L.EV_DRIVE, v, c, ent.space[v], here, 0, 0)
                 ent.space[v] = here
             return
-    if ent.kind[c] > L.K_SUMMONED:  # "If a character is on the same space" (house: a team's)
+    _board_here(st, c)
+
+
+@njit
+def _board_here(st, c):
+    """``c``, on foot, boards an unoccupied vehicle on its space: "If a character is on the same
+    space as an unoccupied vehicle, they can board that vehicle. Boarding costs nothing — no
+    speed and no action" (house ruling: a team's character always boards, arriving there
+    (:func:`_arrive`) or standing there as its decision comes (``turn._advance``): a vehicle
+    whose pilot it had just killed on their shared space could otherwise be boarded only by
+    stepping off and back on, for 2 speed: the audit of stop 69). Not while frozen ("anything
+    frozen can do nothing at all") or submerged."""
+    g = st.game
+    ent = st.ent
+    here = ent.space[c]
+    if (g.veh_n == 0 or here < 0 or ent.riding[c] != 0 or ent.kind[c] > L.K_SUMMONED
+            or ent.frozen[c] != 0 or ent.submerged[c] != 0):
         return
     for v in range(g.veh_first, g.veh_first + g.veh_n):
         if ent.alive[v] != 0 and ent.pilot[v] == 0 and ent.space[v] == here:

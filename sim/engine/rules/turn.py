@@ -27,7 +27,7 @@ from sim.engine.rules.apocalypse import _apocalypse_step, _resolve_check
 from sim.engine.rules.attack import _group_attack, _strike, _vehicle_attack
 from sim.engine.rules.cpu import _cpu_turn
 from sim.engine.effects.interpreter import _use_ability, _use_ability_alt
-from sim.engine.entities.special import _arrive, _begin_turn_entities, _drive
+from sim.engine.entities.special import _arrive, _begin_turn_entities, _board_here, _drive
 from sim.engine.log.events import _log
 from sim.engine.items.use import _apply_item
 from sim.engine.items.holding import _end_turn_items
@@ -36,7 +36,7 @@ from sim.engine.rules.order import (_begin_order, _hand_over, _next_actor, _team
 from sim.engine.rules.reveal import _check_reveal
 from sim.engine.entities.timed_states import _tick
 from sim.engine.tiles.paused import _after_action_tiles
-from sim.engine.tiles.functions import _apply_interact, _end_turn_tile
+from sim.engine.tiles.functions import _apply_interact, _end_turn_tile, _use_extra_action
 from sim.engine.rules.victory import _best_health, _finish_by_health, _team_alive, _team_health
 from sim.engine.rules.water_rolls import _apply_water, _begin_water
 
@@ -145,6 +145,7 @@ def _advance(st, S):
                 g.phase = 1
             c = _next_actor(st, team)
             if c >= 0:
+                _board_here(st, c)  # a vehicle left unoccupied on its space ("they can board")
                 g.cur = c
                 return
             g.phase = 0
@@ -176,9 +177,14 @@ def _apply(st, S, action):
     if ent.space[c] >= 0:  # (placing comes before the turn: "before anything else")
         ent.begun[c] = 1
     if action == L.END:
-        ent.done[c] = 1
-        _end_turn_items(st, S, c)
-        _end_turn_tile(st, S, c)
+        # an extra action won gives the action back instead of ending the turn (house ruling):
+        # the turn goes on, so nothing of its end happens (no item becomes usable: "A character
+        # must End their Turn with an Item in order to use it"; the audit of stop 69 found a
+        # potion picked up before the Encore drunk in the same turn)
+        if not _use_extra_action(st, c):
+            ent.done[c] = 1
+            _end_turn_items(st, S, c)
+            _end_turn_tile(st, S, c)
     elif action < _attack_base(n, m):
         s = action - _move_base(n, m)
         here = ent.space[c]

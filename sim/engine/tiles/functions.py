@@ -96,8 +96,6 @@ def _end_turn_tile(st, S, c):
     frozen tile pauses it (no tick, the ticks banked in it stay: "paused until the deactivation
     is removed"). Only characters earn ticks ("Minions cannot receive tile rewards")."""
     ent = st.ent
-    if _use_extra_action(st, c):
-        return
     s = ent.space[c]
     # characters only: "Minions cannot receive tile rewards" (nor clones, assists, vehicles)
     if s < 0 or ent.is_cpu[c] != 0 or ent.kind[c] > L.K_SUMMONED:

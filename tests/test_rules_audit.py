@@ -309,7 +309,9 @@ def test_a_character_on_an_unoccupied_vehicles_space_boards_it():
     ent.space[mate] = vs
     _kill(st, game.S, c, -1, L.BY_ATTACK)  # the pilot dies: the vehicle is unoccupied
     assert ent.pilot[v] == 0 and ent.alive[v] != 0 and ent.riding[mate] == 0
-    for e in team:  # the mate is the one left to decide
+    for e in team:  # every one placed, the mate the one left to decide
+        if ent.space[e] < 0:
+            ent.space[e] = int(game.S.spawn_space[0, 0])
         ent.done[e] = int(e != mate)
     ent.speed_left[mate] = ent.speed[mate]
     st.game.cur = -1

@@ -320,3 +320,118 @@ def test_a_character_on_an_unoccupied_vehicles_space_boards_it():
     assert ent.speed_left[mate] == ent.speed[mate] and ent.acted[mate] == 0
     assert any(ev["entity"] == mate for ev in game.named_events("board")), \
         game.named_events("board")
+
+
+def _spaces_away(kind, here, dist):
+    """A slow reference for the teleport's distance (docs/rulings.md, "Teleport"): every
+    non-void cell within ``dist`` steps of ``here``, a step to any of the 8 cells around that is
+    not void, or orthogonally straight across the void to the first cell of another block."""
+    from sim.board.geometry import SPAN
+    from sim.catalogue.tile_layout import MAX_SIZE, NONE
+
+    def steps(s):
+        r, c = divmod(s, SPAN)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                r1, c1 = r + dr, c + dc
+                if (dr, dc) == (0, 0) or not (0 <= r1 < SPAN and 0 <= c1 < SPAN):
+                    continue
+                if kind[r1 * SPAN + c1] != NONE:
+                    yield r1 * SPAN + c1
+                elif dr == 0 or dc == 0:
+                    for k in range(2, MAX_SIZE + 1):
+                        r2, c2 = r + k * dr, c + k * dc
+                        if not (0 <= r2 < SPAN and 0 <= c2 < SPAN):
+                            break
+                        if kind[r2 * SPAN + c2] != NONE:
+                            if (r2 // MAX_SIZE, c2 // MAX_SIZE) != (r // MAX_SIZE, c // MAX_SIZE):
+                                yield r2 * SPAN + c2
+                            break
+
+    seen, frontier = {here}, [here]
+    for _ in range(dist):
+        frontier = [t for s in frontier for t in steps(s) if t not in seen and not seen.add(t)]
+    return seen - {here}
+
+
+@pytest.mark.parametrize("distance", [1, 2, 3, 6])
+def test_a_teleport_counts_spaces_not_the_cells_of_the_drawing(distance):
+    """l.260 "The Space, not the tile, is the fundamental unit of movement, range, and line of
+    sight"; the Ability Index's mobility "Teleports up to `distance` spaces". The distance was
+    counted in cells of the 35 x 35 drawing, the void round a small tile included, so from a
+    1 x 1 tile a teleport of distance 3 or less had no target at all (the third rules audit of
+    stop 69: 365 of 2,513 decisions with the ability ready). Every board position's middle
+    space, against a slow reference (the one step it takes: from a 1 x 1 tile, the facing space
+    of each next tile is 1 away)."""
+    from sim.catalogue.tile_layout import FLOOR
+    from sim.engine.effects.interpreter import _teleport_targets
+
+    game, c = tiles.game_on()
+    st = game.st
+    kind, tile_pos = np.asarray(st.kind), np.asarray(st.tile_pos)
+    n = kind.shape[0]
+    checked = 0
+    for p in range(49):
+        here = (p // 7 * 5 + 2) * 35 + p % 7 * 5 + 2  # the middle of the position's block
+        if kind[here] != FLOOR or tile_pos[here] < 0:
+            continue
+        st.ent.space[c] = here
+        mask = np.zeros(n, np.bool_)
+        count = _teleport_targets(st, c, distance, 0, mask)
+        want = {s for s in _spaces_away(kind, here, distance)
+                if kind[s] == FLOOR and tile_pos[s] >= 0}
+        assert set(np.flatnonzero(mask).tolist()) == want and count == len(want), p
+        checked += 1
+        if distance == 3 and (kind[here - 1] == 0 and kind[here + 1] == 0):  # a 1 x 1 tile
+            assert want, f"a teleport of {distance} from the 1 x 1 tile at {p} has no target"
+    assert checked >= 40
+
+
+def test_a_minions_end_does_not_make_its_creators_items_usable():
+    """l.325 "A character must End their Turn with an Item in order to use it"; docs/rulings.md:
+    usable "when any character sharing its pool ends its turn" (a minion is not a character,
+    l.196). A minion's END switched its creator's new Knight's Plate on, +2 defense a team turn
+    early (17 of 559 activations in 60 played games: the third rules audit of stop 69)."""
+    from sim.engine.items.holding import _pool, _put_on_floor
+    from tests.test_engine_entities import decide, start, summon_minions
+
+    game = start()
+    st, ent = game.st, game.st.ent
+    q, _ = summon_minions(game)
+    minion = int(np.flatnonzero((ent.owner == q + 1) & (ent.alive != 0))[0])
+    pool = _pool(ent, q)
+    defense = int(ent.defense[q])
+    assert _put_on_floor(st, CATALOGUE.items.find("Knight's Plate"), int(ent.space[minion]))
+    decide(game, minion)
+    game.apply(game.action("pick_up", 0))
+    assert ent.item_slot[pool].tolist()[0] != 0
+    decide(game, minion)
+    game.apply(L.END)
+    assert ent.item_on[pool].tolist() == [0, 0] and ent.defense[q] == defense
+
+
+def test_an_item_on_the_far_piece_of_a_portal_is_within_reach():
+    """l.364 "An entity standing on either component is treated as standing on both"; l.329 a
+    character "can pick up any item in a space within 1 range". An item on the far piece (range
+    0) was not offered: a cheap test before the range search bounded range by cells, which a
+    portal (and the void between small tiles) makes shorter (the third rules audit of stop
+    69). The test now bounds it by tiles, portals linking theirs."""
+    from sim.engine.items.holding import _put_on_floor
+    from tests._engine_kit import new_game
+
+    for board in range(1, 60):
+        game = new_game(board, 7)
+        pieces = np.flatnonzero(np.asarray(game.st.twin) >= 0)
+        if len(pieces):
+            break
+    st, ent = game.st, game.st.ent
+    near, far = int(pieces[0]), int(st.twin[pieces[0]])
+    assert st.tiles.dist[st.tile_pos[near], st.tile_pos[far]] == 0
+    while ent.space[game.current] < 0:  # the deciding team placed
+        game.apply(int(np.flatnonzero(game.legal_mask())[1]))
+    c = game.current
+    ent.space[c] = near
+    ent.acted[c] = 0
+    assert _put_on_floor(st, CATALOGUE.items.find("Health Potion"), far)
+    offered = [game.decode(a) for a in game.legal_actions() if game.decode(a).kind == "pick_up"]
+    assert len(offered) == 1, offered

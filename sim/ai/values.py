@@ -19,6 +19,7 @@ import numpy as np
 
 from sim._jit import njit
 from sim.board.geometry import SPAN
+from sim.catalogue.tile_layout import MAX_SIZE as BLOCK
 from sim.combat.star import BASE
 from sim.engine.state import fields as L
 from sim.engine.rules.actions import _ability_space_base
@@ -237,14 +238,19 @@ def _teleport_spaces(st, c, mask):
 
 @njit
 def _spaces_within(here, dist, base, mask):
-    """The spaces ``s`` within ``dist`` king steps of ``here`` whose action ``base + s`` the
-    mask allows: a teleport's or a launch's destinations, read off its window of the board."""
-    out = np.empty((2 * dist + 1) * (2 * dist + 1), np.int64)
-    k = 0
+    """The spaces ``s`` within ``dist`` spaces of ``here`` whose action ``base + s`` the mask
+    allows: a teleport's or a launch's destinations (``interpreter._teleport_targets``), read
+    off their window of the board: a step of a space spans at most a block of cells (across
+    the void between small tiles), so ``dist`` blocks each way hold them all."""
+    reach = dist * BLOCK
     r0 = here // SPAN
     c0 = here % SPAN
-    for r in range(max(r0 - dist, 0), min(r0 + dist, SPAN - 1) + 1):
-        for col in range(max(c0 - dist, 0), min(c0 + dist, SPAN - 1) + 1):
+    rows = min(r0 + reach, SPAN - 1) - max(r0 - reach, 0) + 1
+    cols = min(c0 + reach, SPAN - 1) - max(c0 - reach, 0) + 1
+    out = np.empty(rows * cols, np.int64)
+    k = 0
+    for r in range(max(r0 - reach, 0), min(r0 + reach, SPAN - 1) + 1):
+        for col in range(max(c0 - reach, 0), min(c0 + reach, SPAN - 1) + 1):
             s = r * SPAN + col
             if mask[base + s]:
                 out[k] = s

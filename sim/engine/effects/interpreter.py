@@ -15,9 +15,11 @@ The timed states the effects create (frozen, invisible, buffs, de-buffs) live in
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim._jit import njit
 from sim.board.geometry import SPAN
-from sim.catalogue.tile_layout import FLOOR
+from sim.catalogue.tile_layout import FLOOR, MAX_SIZE as BLOCK, NONE
 
 from sim.engine.state import fields as L
 from sim.engine.log.events import _log
@@ -58,22 +60,67 @@ def _ability_range(ent, c):
     return ent.range[c] if op == L.OP_STRIKE or op == L.OP_SUMMON else ent.ab_range[c]
 
 
+@njit(inline="always")
+def _across(kind, r, col, dr, dc):
+    """The space facing ``(r, col)`` across the void in direction ``(dr, dc)`` (orthogonal),
+    in the next position's block: the first cell that is not void, at most a block away (a
+    tile's edge faces the next tile's edge); -1 when there is none or it is in the same block."""
+    for k in range(2, BLOCK + 1):
+        r1, c1 = r + k * dr, col + k * dc
+        if r1 < 0 or r1 >= SPAN or c1 < 0 or c1 >= SPAN:
+            return -1
+        if kind[r1 * SPAN + c1] != NONE:
+            if r1 // BLOCK == r // BLOCK and c1 // BLOCK == col // BLOCK:
+                return -1
+            return r1 * SPAN + c1
+    return -1
+
+
 @njit
 def _teleport_targets(st, c, dist, base, mask):
-    """Mask ``base + s`` for every floor space within ``dist`` king steps of ``c`` (walls,
-    water and tile boundaries do not matter to a teleport; voids hold no space)."""
+    """Mask ``base + s`` for every floor space within ``dist`` spaces of ``c``: a step goes to
+    any of the eight cells around a space that is not void (walls, water and blocks do not
+    matter to a teleport), or straight across the void from a tile's edge to the facing space
+    of the next position ("The Space, not the tile, is the fundamental unit of movement, range,
+    and line of sight"). Why: the distance was counted in cells of the 35 x 35 drawing, where
+    the void round a 1 x 1 or 3 x 3 tile counted too, so a distance-3 teleport could never leave
+    a 1 x 1 tile (the third rules audit of stop 69: no target in 365 of 2,513 decisions with the
+    ability ready). A breadth-first search, ``dist`` rounds."""
     here = st.ent.space[c]
     kind = st.kind
     tile_pos = st.tile_pos
-    r0 = here // SPAN
-    c0 = here % SPAN
+    n = kind.shape[0]
+    seen = np.zeros(n, np.uint8)
+    frontier = np.empty(n, np.int64)
+    seen[here] = 1
+    frontier[0] = here
+    lo, hi = 0, 1
     count = 0
-    for r in range(max(r0 - dist, 0), min(r0 + dist, SPAN - 1) + 1):
-        for col in range(max(c0 - dist, 0), min(c0 + dist, SPAN - 1) + 1):
-            s = r * SPAN + col
-            if s != here and kind[s] == FLOOR and tile_pos[s] >= 0:
-                mask[base + s] = True
-                count += 1
+    for _ in range(dist):
+        end = hi
+        for i in range(lo, end):
+            s = frontier[i]
+            r, col = s // SPAN, s % SPAN
+            for dr in range(-1, 2):
+                for dc in range(-1, 2):
+                    r1, c1 = r + dr, col + dc
+                    if (dr == 0 and dc == 0) or r1 < 0 or r1 >= SPAN or c1 < 0 or c1 >= SPAN:
+                        continue
+                    t = r1 * SPAN + c1
+                    if kind[t] == NONE:
+                        if dr != 0 and dc != 0:
+                            continue
+                        t = _across(kind, r, col, dr, dc)
+                        if t < 0:
+                            continue
+                    if seen[t] == 0:
+                        seen[t] = 1
+                        frontier[hi] = t
+                        hi += 1
+                        if kind[t] == FLOOR and tile_pos[t] >= 0:
+                            mask[base + t] = True
+                            count += 1
+        lo = end
     return count
 
 

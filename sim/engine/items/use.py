@@ -18,7 +18,6 @@ abilities' rules (docs/effects.md): range and line of sight, no invisible oppone
 from __future__ import annotations
 
 from sim._jit import njit
-from sim.board.geometry import SPAN
 from sim.catalogue.tile_layout import FLOOR
 
 from sim.engine.state import fields as L
@@ -55,14 +54,21 @@ def _item_range(st, S, c, item):
 
 @njit
 def _near_floor(st, here, r):
-    """Whether a floor item lies within ``r`` king steps of ``here`` (range is never less than
-    king steps: a cheap test before the line-of-sight search)."""
-    r0 = here // SPAN
-    c0 = here % SPAN
+    """Whether a floor item lies within ``r`` tile boundaries of ``here`` (the live tile
+    distance, portals linking their tiles at no cost: a range is never less, as for
+    ``live_movement._may_reach``): a cheap test before the line-of-sight search. Why not king
+    steps in cells: across the void between small tiles and through a portal a range is shorter
+    than that (an item on the far piece of a portal, at range 0, was not offered: the third
+    rules audit of stop 69)."""
+    p = st.tile_pos[here]
+    if p < 0:
+        return False
     for f in range(st.floor.shape[0]):
         s = st.floor[f, L.FL_SPACE]
-        if st.floor[f, L.FL_ITEM] >= 0 and max(abs(s // SPAN - r0), abs(s % SPAN - c0)) <= r:
-            return True
+        if st.floor[f, L.FL_ITEM] >= 0:
+            q = st.tile_pos[s]
+            if q >= 0 and st.tiles.dist[p, q] <= r:
+                return True
     return False
 
 

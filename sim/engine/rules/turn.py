@@ -183,7 +183,8 @@ def _apply(st, S, action):
         # potion picked up before the Encore drunk in the same turn)
         if not _use_extra_action(st, c):
             ent.done[c] = 1
-            _end_turn_items(st, S, c)
+            if ent.kind[c] <= L.K_SUMMONED:  # "A character must End their Turn with an Item":
+                _end_turn_items(st, S, c)      # a minion's or clone's END is not a character's
             _end_turn_tile(st, S, c)
     elif action < _attack_base(n, m):
         s = action - _move_base(n, m)

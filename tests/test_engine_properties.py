@@ -40,12 +40,13 @@ FROZEN_VEHICLE = dict(board=17, seed=1119450748, apocalypse=1, policies=[0, 0, 0
 # changed), by a search of boards and seeds with Situations.
 WALLED_SPAWN = dict(board=28, seed=1832449494, apocalypse=2, policies=[0, 1, 0, 1], items=False)
 # Revived: a character dies frozen and keeps the freeze in death; a teammate later revives it in
-# the Spawn, not on the space where it died. Re-pinned at stop 58 (the dice stream changed).
-REVIVED = dict(board=35, seed=520959508, apocalypse=1, policies=[0, 0, 0, 1], items=False)
+# the Spawn, not on the space where it died. Re-pinned at stop 58 (the dice stream changed) and
+# at stop 69 (the rule fixes changed the games), by a search of boards and seeds with Situations.
+REVIVED = dict(board=27, seed=1324671871, apocalypse=0, policies=[0, 0, 0, 0], items=False)
 # A frozen fall, in the terrain draft (the book has no platform or ladder, so no fall: the
 # variant's test below): a fighter frozen throughout a decision is hit on a platform edge and
-# falls. Re-pinned at stop 58 (the dice stream changed).
-FROZEN_FALL = dict(board=32, seed=267513602, apocalypse=0, policies=[0, 0, 0, 0])
+# falls. Re-pinned at stop 58 (the dice stream changed) and at stop 69 (the rule fixes).
+FROZEN_FALL = dict(board=16, seed=135233060, apocalypse=0, policies=[0, 0, 0, 0])
 
 
 def start(board, seed, apocalypse, items, log=False):

@@ -106,7 +106,11 @@ def test_suggest_judges_proposals_by_play_and_prints_only_confirmed_advice(capsy
         # the distance from 25 %, said so: not Balance's "largest gap" between two teams
         best = max(abs(t["win_probability"] - 0.25) for t in sug["best"]["teams"])
         assert gap == pytest.approx(best)
-        assert f"largest gap from 25 % {100 * gap:.1f} points" in sug["conclusion"]
+        if gap >= sug["gap_as_given"]:  # no closer than the teams as given: no advice
+            assert "no proposal measured closer to fair than the teams as given" in \
+                sug["conclusion"] and f"{100 * gap:.1f} for the best proposal" in sug["conclusion"]
+        else:
+            assert f"largest gap from 25 % {100 * gap:.1f} points" in sug["conclusion"]
 
 
 def test_greedy_swap_search_on_known_ratings():

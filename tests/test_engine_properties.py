@@ -31,9 +31,10 @@ MAX_DECISIONS = 20_000
 # Games pinned as @examples: each reaches a situation the invariants must be checked across
 # (found by a search of boards and seeds; test_each_pinned_game_reaches_its_situation watches
 # them, so a change that makes them play other games fails there and says to re-pin).
-# Frozen vehicle: at rotation 1, Team 4's pilot (row 16) teleports away from its frozen vehicle
-# (row 26), which stays where it stood (house ruling "A frozen vehicle stays").
-FROZEN_VEHICLE = dict(board=17, seed=1119450748, apocalypse=1, policies=[0, 0, 0, 0], items=False)
+# Frozen vehicle: a pilot teleports or crosses water away from its frozen vehicle, which stays
+# where it stood (house ruling "A frozen vehicle stays"). Re-pinned at stop 69 (the rule fixes
+# changed the games), by a search of boards and seeds with Situations.
+FROZEN_VEHICLE = dict(board=20, seed=630094336, apocalypse=0, policies=[1, 0, 0, 0], items=False)
 # Walled Spawn: a tile swap puts a tile whose middle is no floor on one of a team's Spawn
 # coordinates, and a card of that team is later placed (summoned or revived) on that tile's
 # nearest floor space (house ruling "Spawn in play"). Re-pinned at stop 58 (the dice stream

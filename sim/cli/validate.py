@@ -60,10 +60,8 @@ def validate(path: str | None, teams_files: tuple[Path, ...], experiments: tuple
     Cards whose power falls outside their rarity's band (cards/power_curve.toml) are listed as
     warnings: a balance question for the designer, not broken data.
     """
-    from sim.catalogue.apocalypses import load_apocalypses
     from sim.catalogue.diagnostics import Problems
-    from sim.catalogue.game_rules import load_game_rules
-    from sim.catalogue.loader import default_cards_dir, load_catalogue
+    from sim.catalogue.loader import default_cards_dir
     from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve
 
     # --cards DIR, as every other command spells it (and as the "no ./cards here" notice
@@ -80,9 +78,7 @@ def validate(path: str | None, teams_files: tuple[Path, ...], experiments: tuple
     if not root.is_dir():
         raise click.BadParameter(f"{root} is not a folder", param_hint="PATH")
     problems = Problems()
-    catalogue = _gather(problems, load_catalogue, root)
-    _gather(problems, load_game_rules, root)
-    apocalypses = _gather(problems, load_apocalypses, root)
+    catalogue, apocalypses = _card_folder(problems, root)
     curve = None
     if catalogue is not None:
         curve = load_power_curve(root / POWER_CURVE_FILE, catalogue.rules, problems)
@@ -95,18 +91,27 @@ def validate(path: str | None, teams_files: tuple[Path, ...], experiments: tuple
     _echo_ok(root, catalogue, apocalypses, curve, absent, checked)
 
 
-def card_folder_problems(root: Path) -> list:
-    """The problems of the files every command loads from the card folder ``root`` (the
-    catalogue, the rules' [game] and the Apocalypses), read as this command reads them: what
-    a problem found before the command ran (a bad ``--out``) is reported with."""
+def _card_folder(problems, root: Path):
+    """The files every command loads from the card folder ``root``: the catalogue, the rules'
+    [game] and the Apocalypses, their problems added to ``problems``; (catalogue, Apocalypses),
+    None where one did not load."""
     from sim.catalogue.apocalypses import load_apocalypses
-    from sim.catalogue.diagnostics import Problems
     from sim.catalogue.game_rules import load_game_rules
     from sim.catalogue.loader import load_catalogue
 
+    catalogue = _gather(problems, load_catalogue, root)
+    _gather(problems, load_game_rules, root)
+    return catalogue, _gather(problems, load_apocalypses, root)
+
+
+def card_folder_problems(root: Path) -> list:
+    """The problems of the files every command loads from the card folder ``root``, read as
+    this command reads them (:func:`_card_folder`): what a problem found before the command
+    ran (a bad ``--out``) is reported with."""
+    from sim.catalogue.diagnostics import Problems
+
     problems = Problems()
-    for loader in (load_catalogue, load_game_rules, load_apocalypses):
-        _gather(problems, loader, root)
+    _card_folder(problems, root)
     return list(problems.items)
 
 

@@ -251,17 +251,22 @@ class Journal:
         return total
 
     def discard(self) -> None:
-        """Remove the journal's folders, with Ctrl-C and SIGTERM held until they are gone
-        (``sim.atomic.stops_held``). Why: a SIGTERM raised just after ``rmtree``'s
-        ``os.close`` returned made its ``finally`` close the same descriptor again (Python 3.11),
-        and the EBADF replaced the stop: a finished ``ladder`` ended "error: bwlab: Bad file
-        descriptor", exit 2 (the SIGTERM audit of stop 69); in a threaded process the second
-        close could hit another file."""
-        from sim.atomic import stops_held
+        """Remove the journal's folders (:func:`_remove`)."""
+        _remove(self.folders)
 
-        with stops_held():
-            for folder in self.folders:
-                shutil.rmtree(folder, ignore_errors=True)
+
+def _remove(folders) -> None:
+    """Remove ``folders``, with Ctrl-C and SIGTERM held until they are gone
+    (``sim.atomic.stops_held``). Why: a SIGTERM raised just after ``rmtree``'s ``os.close``
+    returned made its ``finally`` close the same descriptor again (Python 3.11), and the EBADF
+    replaced the stop: a finished ``ladder`` ended "error: bwlab: Bad file descriptor", exit 2
+    (the SIGTERM audit of stop 69); in a threaded process the second close could hit another
+    file. Both removals here go through it: the finished run's journal and old leftovers."""
+    from sim.atomic import stops_held
+
+    with stops_held():
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _prune(root: Path) -> None:
@@ -271,8 +276,7 @@ def _prune(root: Path) -> None:
         stale = [p for p in root.iterdir() if p.is_dir() and p.stat().st_mtime < cutoff]
     except OSError:
         return
-    for p in stale:
-        shutil.rmtree(p, ignore_errors=True)
+    _remove(stale)
 
 
 _current: Journal | None = None

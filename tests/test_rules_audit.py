@@ -377,10 +377,13 @@ def test_a_teleport_counts_spaces_not_the_cells_of_the_drawing(distance):
             continue
         st.ent.space[c] = here
         mask = np.zeros(n, np.bool_)
-        count = _teleport_targets(st, c, distance, 0, mask)
+        count = _teleport_targets(st, c, distance, 0, mask, True)
         want = {s for s in _spaces_away(kind, here, distance)
                 if kind[s] == FLOOR and tile_pos[s] >= 0}
         assert set(np.flatnonzero(mask).tolist()) == want and count == len(want), p
+        kept = np.asarray(st.decision.teleport)[:st.decision.n_teleport]  # for greedy
+        assert sorted(kept.tolist()) == sorted(want) and len(kept) == len(want), p
+        assert not np.asarray(st.decision.tele_seen).any(), p  # the scratch left clean
         checked += 1
         if distance == 3 and (kind[here - 1] == 0 and kind[here + 1] == 0):  # a 1 x 1 tile
             assert want, f"a teleport of {distance} from the 1 x 1 tile at {p} has no target"

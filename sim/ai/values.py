@@ -230,10 +230,22 @@ def _tile_score(st, S, c, p, dmg):
 
 @njit
 def _teleport_spaces(st, c, mask):
-    """The spaces ``c`` may teleport to now (their actions: the ability on space ``s``)."""
-    ent = st.ent
-    return _spaces_within(ent.space[c], ent.ab_amount[c],
-                          _ability_space_base(st.kind.shape[0], ent.shape[0]), mask)
+    """The spaces ``c`` may teleport to now (their actions: the ability on space ``s``), in
+    ascending order: the ones the legal listing kept (``decision.teleport``) whose action the
+    mask allows, so a list left from an earlier decision yields none. Why not read the mask's
+    window (``_spaces_within``, as before): the listing had just found them, and the second
+    read was about 6 % of a greedy game; the same spaces in the same order."""
+    decision = st.decision
+    kept = decision.teleport
+    base = _ability_space_base(st.kind.shape[0], st.ent.shape[0])
+    out = np.empty(decision.n_teleport, np.int64)
+    k = 0
+    for i in range(decision.n_teleport):
+        s = kept[i]
+        if mask[base + s]:
+            out[k] = s
+            k += 1
+    return np.sort(out[:k])
 
 
 @njit

@@ -15,8 +15,6 @@ The timed states the effects create (frozen, invisible, buffs, de-buffs) live in
 
 from __future__ import annotations
 
-import numpy as np
-
 from sim._jit import njit
 from sim.board.geometry import SPAN
 from sim.catalogue.tile_layout import FLOOR, MAX_SIZE as BLOCK, NONE
@@ -77,7 +75,7 @@ def _across(kind, r, col, dr, dc):
 
 
 @njit
-def _teleport_targets(st, c, dist, base, mask):
+def _teleport_targets(st, c, dist, base, mask, keep):
     """Mask ``base + s`` for every floor space within ``dist`` spaces of ``c``: a step goes to
     any of the eight cells around a space that is not void (walls, water and blocks do not
     matter to a teleport), or straight across the void from a tile's edge to the facing space
@@ -85,13 +83,16 @@ def _teleport_targets(st, c, dist, base, mask):
     and line of sight"). Why: the distance was counted in cells of the 35 x 35 drawing, where
     the void round a 1 x 1 or 3 x 3 tile counted too, so a distance-3 teleport could never leave
     a 1 x 1 tile (the third rules audit of stop 69: no target in 365 of 2,513 decisions with the
-    ability ready). A breadth-first search, ``dist`` rounds."""
+    ability ready). A breadth-first search, ``dist`` rounds, in the decision's scratch. With
+    ``keep`` (the ability's listing) the spaces found are kept for the policies in
+    ``decision.teleport[:n_teleport]``, so greedy need not find them again."""
+    decision = st.decision
     here = st.ent.space[c]
     kind = st.kind
     tile_pos = st.tile_pos
-    n = kind.shape[0]
-    seen = np.zeros(n, np.uint8)
-    frontier = np.empty(n, np.int64)
+    seen = decision.tele_seen
+    frontier = decision.tele_queue
+    found = decision.teleport
     seen[here] = 1
     frontier[0] = here
     lo, hi = 0, 1
@@ -119,8 +120,14 @@ def _teleport_targets(st, c, dist, base, mask):
                         hi += 1
                         if kind[t] == FLOOR and tile_pos[t] >= 0:
                             mask[base + t] = True
+                            if keep:
+                                found[count] = t
                             count += 1
         lo = end
+    for i in range(hi):  # the flags back to 0 for the next search
+        seen[frontier[i]] = 0
+    if keep:
+        decision.n_teleport = count
     return count
 
 

@@ -115,7 +115,7 @@ def _legal_items_now(st, S, c, mask, base, pool):
             count += 1
         elif tk == L.T_SPACE and S.item_fx[item, L.FX_OP] == L.OP_MOBILITY:
             count += _teleport_targets(st, c, S.item_fx[item, L.FX_AMOUNT],
-                                       base + _item_space_offset(n, m) + k * n, mask)
+                                       base + _item_space_offset(n, m) + k * n, mask, False)
         else:
             need = max(need, _item_range(st, S, c, item))
     if need < 0:

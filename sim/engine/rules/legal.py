@@ -199,7 +199,7 @@ def _legal_ability(st, S, c, mask):
     elif tk == L.T_SPACE and ent.ab_op[c] == L.OP_TILE_CONTROL:  # a tile's middle space
         count += _ability_control_targets(st, S, c, on_space, mask)
     elif tk == L.T_SPACE:
-        count += _teleport_targets(st, c, ent.ab_amount[c], on_space, mask)
+        count += _teleport_targets(st, c, ent.ab_amount[c], on_space, mask, True)
     elif tk == L.T_DEAD_ALLY:
         count += _revive_targets(st, S, c, mask, base, _alt_base(n, m))
     else:

@@ -38,7 +38,14 @@ read it there, by name:
   one decision every call writes the same values;
 - ``pos_base``: greedy's per-position base score (``position_values._pos_base``, one per grid
   position), the same way: every call of one decision writes the same values;
-- ``walk``: greedy's position score per entry of ``reached`` (``greedy._best_position``).
+- ``walk``: greedy's position score per entry of ``reached`` (``greedy._best_position``);
+- ``teleport[:n_teleport]``: the spaces the deciding character's teleport ability may land on,
+  as the legal listing found them (``interpreter._teleport_targets``, in the order found), so
+  greedy reads them here instead of scanning the mask's window again (about 6 % of a greedy
+  game, docs/performance.md); stale after the decision, so a reader keeps only the spaces
+  whose action the decision's mask allows;
+- ``tele_seen``, ``tele_queue``: the teleport search's visited flags (all 0 between searches)
+  and its queue.
 
 Why scratch and not fresh arrays: a malloc and a free per search and per decision were about
 8 % of a greedy game (docs/performance.md).
@@ -62,7 +69,7 @@ from sim.engine.state.view import ViewedStructRef
 DECISION_FIELDS = ("reach_cost", "reached", "n_reached", "reach_from", "reach_speed", "reach_rev",
                    "sight", "rays", "interactable", "threat", "threat_cpu", "pos_base", "walk",
                    "sight_keys", "sight_list", "sight_rev", "sight_gen", "sight_top", "sight_at",
-                   "sight_off", "sight_len")
+                   "sight_off", "sight_len", "teleport", "n_teleport", "tele_seen", "tele_queue")
 # the fields a policy may write: its own scratch, read by nothing else (the rest is _legal's
 # output, which _apply and the policies read; tests/test_policy_conformance.py)
 POLICY_SCRATCH = ("threat", "threat_cpu", "pos_base", "walk")
@@ -110,7 +117,9 @@ def _copy(decision):
                         decision.pos_base.copy(), decision.walk.copy(),
                         decision.sight_keys.copy(), decision.sight_list.copy(),
                         decision.sight_rev, decision.sight_gen, decision.sight_top,
-                        decision.sight_at, decision.sight_off, decision.sight_len)
+                        decision.sight_at, decision.sight_off, decision.sight_len,
+                        decision.teleport.copy(), decision.n_teleport,
+                        decision.tele_seen.copy(), decision.tele_queue.copy())
 
 
 class Decision(structref.StructRefProxy):
@@ -122,13 +131,14 @@ class Decision(structref.StructRefProxy):
 @njit
 def _decision_fields(decision):
     """The fields for Python: the owned arrays (state/borrow.py) and the scalars."""
-    reach_cost, reached, sight, rays, threat, threat_cpu, pos_base, walk, keys, listed = (
-        decision.owners)
+    (reach_cost, reached, sight, rays, threat, threat_cpu, pos_base, walk, keys, listed,
+     teleport, seen, queue) = decision.owners
     return (reach_cost, reached, decision.n_reached, decision.reach_from, decision.reach_speed,
             decision.reach_rev, sight, rays, decision.interactable, threat, threat_cpu, pos_base,
             walk,
             keys, listed, decision.sight_rev, decision.sight_gen, decision.sight_top,
-            decision.sight_at, decision.sight_off, decision.sight_len)
+            decision.sight_at, decision.sight_off, decision.sight_len, teleport,
+            decision.n_teleport, seen, queue)
 
 
 if numba.config.DISABLE_JIT:
@@ -141,7 +151,7 @@ if numba.config.DISABLE_JIT:
                      sight, rays, interactable, threat, threat_cpu, pos_base, walk, sight_keys,
                      sight_list,
                      sight_rev, sight_gen, sight_top, sight_at, sight_off, sight_len,
-                     owners=None):
+                     teleport, n_teleport, tele_seen, tele_queue, owners=None):
             self.reach_cost, self.reached, self.n_reached = reach_cost, reached, n_reached
             self.reach_from, self.reach_speed, self.reach_rev = reach_from, reach_speed, reach_rev
             self.sight, self.rays = sight, rays
@@ -151,6 +161,8 @@ if numba.config.DISABLE_JIT:
             self.sight_keys, self.sight_list = sight_keys, sight_list
             self.sight_rev, self.sight_gen, self.sight_top = sight_rev, sight_gen, sight_top
             self.sight_at, self.sight_off, self.sight_len = sight_at, sight_off, sight_len
+            self.teleport, self.n_teleport = teleport, n_teleport
+            self.tele_seen, self.tele_queue = tele_seen, tele_queue
 else:
     # ``owners``: the arrays, owned (the fields are borrowed: state/borrow.py)
     structref.define_proxy(Decision, DecisionType, list(DECISION_FIELDS) + ["owners"])
@@ -176,21 +188,24 @@ def new_decision(spaces, entities, n_reached, interactable):
                         np.empty(GRID * GRID), np.empty(reached),
                         np.full((spaces, KEY_COLS), -1, np.int64),
                         np.empty((SIGHT_LISTS * spaces, LISTED_COLS), np.int32), -1, 0, 0, -1, 0,
-                        -1)
+                        -1, np.empty(spaces, np.int64), 0, np.zeros(spaces, np.uint8),
+                        np.empty(spaces, np.int64))
 
 
 @njit
 def _decision_of(reach_cost, reached, n_reached, reach_from, reach_speed, reach_rev, sight, rays,
                  interactable, threat, threat_cpu, pos_base, walk, sight_keys, sight_list,
                  sight_rev,
-                 sight_gen, sight_top, sight_at, sight_off, sight_len):
+                 sight_gen, sight_top, sight_at, sight_off, sight_len, teleport, n_teleport,
+                 tele_seen, tele_queue):
     """The Decision of these arrays: borrowed in the fields, owned in ``owners``."""
     return Decision(borrowed(reach_cost), borrowed(reached), n_reached, reach_from, reach_speed,
                     reach_rev, borrowed(sight),
                     borrowed(rays), interactable, borrowed(threat), borrowed(threat_cpu),
                     borrowed(pos_base),
                     borrowed(walk), borrowed(sight_keys), borrowed(sight_list), sight_rev,
-                    sight_gen, sight_top, sight_at, sight_off, sight_len,
+                    sight_gen, sight_top, sight_at, sight_off, sight_len, borrowed(teleport),
+                    n_teleport, borrowed(tele_seen), borrowed(tele_queue),
                     (reach_cost, reached, sight, rays, threat, threat_cpu, pos_base, walk,
                      sight_keys,
-                     sight_list))
+                     sight_list, teleport, tele_seen, tele_queue))

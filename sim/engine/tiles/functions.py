@@ -181,7 +181,7 @@ def _legal_interact(st, S, c, mask, base):
         mask[base + ent.space[c]] = True
         return 1
     if op == L.OP_MOBILITY:
-        return _teleport_targets(st, c, fx[k, L.FX_AMOUNT], base, mask)
+        return _teleport_targets(st, c, fx[k, L.FX_AMOUNT], base, mask, False)
     p = st.tile_pos[ent.space[c]]
     if op == L.OP_TILE_STATE:
         return _state_targets(st, S, p, fx[k, L.FX_RANGE], base, mask)

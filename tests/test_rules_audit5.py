@@ -1,14 +1,15 @@
 """Rule sentences of the rulebook (../shared/seeds/000_527084f8378d7355.txt), lines 180-441, in the
 areas the earlier audits did not probe (freezing against an item's own duration, what a
 submerged character may still do, a dead pilot, a revive), pinned through the engine. Line
-numbers are the book's. Tests marked xfail(strict) are departures of the current engine: each
-fails at its intended assertion today."""
+numbers are the book's. The first three were departures of the engine, fixed in stop 70 (each
+failed at its intended assertion on the engine before: docs/rulings.md)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from sim.ai.greedy import _greedy_action
 from sim.engine.entities.timed_states import _set_state
 from sim.engine.items.holding import _end_turn_items, _grant_item
 from sim.engine.rules.death import _kill
@@ -48,20 +49,18 @@ def _item_kinds(game, slot):
             if game.decode(a).kind.startswith("item") and game.decode(a).slot == slot}
 
 
-# ------------------------------------------------------------------------------- departures
+# ------------------------------------------------------- departures (fixed in stop 70)
 
-@pytest.mark.xfail(strict=True, reason="a tile's freeze replaces a longer freeze of the entity's "
-                   "own (paused._freeze_standing): an item's 3-turn freeze ends after 1")
 @pytest.mark.parametrize("order", ["item first", "tile first"])
 def test_a_frozen_tile_does_not_cut_short_an_items_longer_freeze(order):
     """l.408: "Freezing begins and ends as the ability or item causing it specifies"; l.406
     "Every entity standing in a frozen tile is frozen too, for as long as the tile is" (a
     minimum, not a cap). An enemy frozen for 3 turns of Team 1 by an item (a Scroll of Frost's
     effect row: it outlives its user) stands in the Server Farm, which is frozen for 1 turn
-    (as Lethe Waters does), before or after the item's freeze. The tile's freeze replaces the
-    entity's own (``paused._freeze_standing`` overwrites FROZEN with the tile's expiry; after an
-    action ``_after_action_tiles`` does it again), so when Team 1's next turn begins the tile
-    thaws and so does the enemy, two turns before the item said (1 of 600 greedy games: a
+    (as Lethe Waters does), before or after the item's freeze. Before stop 70 the tile's freeze
+    replaced the entity's own (``paused._freeze_standing`` overwrote FROZEN with the tile's
+    expiry; after an action ``_after_action_tiles`` did it again), so when Team 1's next turn began the tile
+    thawed and so did the enemy, two turns before the item said (1 of 600 greedy games: a
     tile freeze is rare, 77 in 600 games)."""
     game, c = tiles.game_on()
     st, S, ent = game.st, game.S, game.st.ent
@@ -82,37 +81,42 @@ def test_a_frozen_tile_does_not_cut_short_an_items_longer_freeze(order):
     assert ent.frozen[d] != 0, "the item's freeze ended with the tile's"
 
 
-@pytest.mark.xfail(strict=True, reason="legal._legal_listing lists only END and escape rolls for "
-                   "a submerged character: no potion, though drinking costs no action")
 def test_a_submerged_character_may_still_drink_a_potion_that_costs_no_action():
     """l.348: "a submerged character cannot move, and cannot spend their action on anything
     except attempting to escape"; l.325 "Some items also cost that character's action" (the
     Health Potion does not: cards/items.csv costs_action 0, "drunk by the holder; costs no
     action"). The book takes the submerged character's movement and its action; drinking a
-    potion uses neither. The engine returns from ``legal._legal_listing`` with END and the
-    water block only, so no item is offered at all (random play: 280 decisions in 100 games
-    with an active no-action potion held while submerged, 42 of them hurt by 40 or more;
-    greedy was never submerged in 300 games)."""
-    game, c, offered = _submerged_holding("Health Potion")
+    potion uses neither. Before stop 70 the engine returned from ``legal._legal_listing`` with
+    END and the water block only, so no item was offered at all (random play: 280 decisions in
+    100 games with an active no-action potion held while submerged, 42 of them hurt by 40 or
+    more; greedy was never submerged in 300 games). A teleport scroll (no action, but movement)
+    stays closed; drinking leaves the character submerged, its action free for the escape."""
+    game, c, offered = _submerged_holding("Health Potion", "Scroll of Blinking")
     assert "item_on_entity" in offered  # on foot, beside the water: the potion is drunk
     assert "item_on_entity" in _item_kinds(game, 0)
+    assert not _item_kinds(game, 1)  # "cannot move": no teleport
+    ent = game.st.ent
+    hurt = int(ent.health[c])
+    greedy = int(_greedy_action(game.st, game.S, game.legal_mask()))  # hurt by 60: it drinks
+    assert game.decode(greedy).kind == "item_on_entity"
+    drink = next(a for a in game.legal_actions() if game.decode(a).kind == "item_on_entity")
+    game.apply(drink)
+    assert ent.health[c] == hurt + 40 and ent.submerged[c] == 1 and ent.acted[c] == 0
+    assert any(game.decode(a).kind == "water_roll" for a in game.legal_actions())
 
 
-@pytest.mark.xfail(strict=True, reason="holding._drop_items counts a living minion or clone (same "
-                   "card, team and pool) as a living character of the card; death._kill drops the "
-                   "items before the minions vanish, so they stay in the dead pool")
 def test_a_summoners_items_drop_where_it_dies_though_its_minions_were_alive():
     """l.244 "When a character dies, their items drop exactly where they were standing ... All
     of that character's minions disappear"; l.331 (the same); l.256 "Items are not restored
     either. Whatever the character dropped on death stays where it fell". Quill Duelist holds a
-    Knight's Plate, summons three minions and is killed. ``holding._drop_items`` keeps the pool
-    while "a living character of the same card" shares it, and takes a living minion for one
-    (same card column, team and pool); ``death._kill`` calls it before
-    ``special._on_death_entities`` makes the minions vanish. So the plate never reaches the
-    floor: it stays in the dead character's pool, out of everyone's reach, and comes back with
+    Knight's Plate, summons three minions and is killed. Before stop 70 ``holding._drop_items``
+    kept the pool while "a living character of the same card" shared it, and took a living
+    minion for one (same card column, team and pool); ``death._kill`` calls it before
+    ``special._on_death_entities`` makes the minions vanish. So the plate never reached the
+    floor: it stayed in the dead character's pool, out of everyone's reach, and came back with
     a revive (600 greedy games: 32 deaths of a summoner or cloner holding items with its minions
     or clone alive, all 32 keeping them; 1 then revived holding them)."""
-    from tests.test_engine_entities import card_rows, decide, start, summon_minions
+    from tests.test_engine_entities import start, summon_minions
 
     game = start()
     st, S, ent = game.st, game.S, game.st.ent

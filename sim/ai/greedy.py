@@ -94,7 +94,10 @@ def _greedy_action(st, S, mask):
     pick = _item_pickup(st, S, c, mask)  # free: no action, no speed (sim/ai/item_values.py)
     if pick >= 0:
         return pick
-    if ent.submerged[c] != 0:  # escaping is all a submerged character may do
+    if ent.submerged[c] != 0:  # a potion that costs no action, else an escape
+        _, use = _best_item_use(st, S, c, mask, 0.0, -1)
+        if use >= 0:
+            return use
         enemy_r, enemy_c, cpu = _threats(st, S, c)
         return _escape(st, S, c, mask, enemy_r, enemy_c, cpu)
     best_a = _best_act(st, S, c, mask)

@@ -197,9 +197,13 @@ def _drop_items(st, S, e):
     pool = _pool(ent, e)
     if _held(ent, pool) == 0:
         return
-    for d in range(ent.shape[0]):  # a living character of the same card keeps the pool
-        if (d != e and ent.alive[d] != 0 and _pool(ent, d) == pool
-                and ent.card[d] == ent.card[e] and ent.team[d] == ent.team[e]):
+    # a living character of the same card keeps the pool; its minions and clone do not (they
+    # share the pool and the card, and still live when this runs: "All of that character's
+    # minions disappear" comes after; the fifth rules audit of stop 70)
+    for d in range(ent.shape[0]):
+        if (d != e and ent.alive[d] != 0 and ent.kind[d] <= L.K_SUMMONED
+                and _pool(ent, d) == pool and ent.card[d] == ent.card[e]
+                and ent.team[d] == ent.team[e]):
             return
     for k in range(HAND_SLOTS):
         if ent.item_slot[pool, k] != 0:

@@ -84,6 +84,29 @@ def _legal_items(st, S, c, mask, base):
 
 
 @njit
+def _legal_free_items(st, S, c, mask, base):
+    """A submerged ``c``'s item actions: the uses on itself that cost no action and do not move
+    it (a potion). l.348 "a submerged character cannot move, and cannot spend their action on
+    anything except attempting to escape" takes its movement and its action, and drinking a
+    potion spends neither; picking up and dropping stay closed to it (house ruling,
+    docs/rulings.md). Why: nothing at all was offered (the fifth rules audit of stop 70)."""
+    ent = st.ent
+    pool = _pool(ent, c)
+    m = ent.shape[0]
+    count = 0
+    for k in range(HAND_SLOTS):
+        item = _usable(st, S, c, pool, k)
+        if (item < 0 or S.item_fx[item, L.FX_COSTS] != 0
+                or S.item_fx[item, L.FX_OP] == L.OP_MOBILITY):
+            continue
+        tk = S.item_fx[item, L.FX_TARGET]
+        if tk == L.T_NONE or tk == L.T_SELF:
+            mask[base + k * m + c] = True
+            count += 1
+    return count
+
+
+@njit
 def _legal_items_now(st, S, c, mask, base, pool):
     ent = st.ent
     here = ent.space[c]

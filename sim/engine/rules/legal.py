@@ -33,7 +33,7 @@ from sim.engine.effects.interpreter import _ability_range, _ability_ready, _tele
 from sim.engine.effects.ability_effects import _revive_space, _spawn_revive_space
 from sim.engine.entities.special import (_move_speed, _ridden_by, _summon_targets,
                                          _teammate_target, _weapon_ready)
-from sim.engine.items.use import _legal_items
+from sim.engine.items.use import _legal_free_items, _legal_items
 from sim.engine.rules.order import _legal_handover
 from sim.engine.rules.live_movement import _may_reach, _reach_from, _sight_from
 from sim.engine.tiles.live_board import _spawn_now
@@ -126,7 +126,9 @@ def _legal_listing(st, S, mask):
     if ent.submerged[c] != 0:  # "cannot move, and cannot spend their action on anything
         st.decision.n_reached = -1  # except attempting to escape" (no reach searched)
         water = _legal_water(st, S, c, mask, _water_base(n, m))
-        return count + water, _set_if(water, SET_WATER)
+        items = _legal_free_items(st, S, c, mask, _item_base(n, m))  # a potion costs neither
+        return (count + water + items,
+                _set_if(water, SET_WATER) | _set_if(items, SET_ITEMS))
     moves = _legal_moves(st, S, c, mask, _move_base(n, m))
     found, tk, ar, summon = _legal_ability(st, S, c, mask)
     sighted = _legal_sighted(st, S, c, mask, tk, ar, summon)  # (a summon's spaces among them)

@@ -50,6 +50,7 @@ def _begin_turn(st, S, team):
         g.owed[team] -= 1  # "at least one more regular turn" after the reveal
     g.turns[team] += 1
     _tick(st, team, g.turns[team])  # effects this team created that have run their turns
+    _after_action_tiles(st, S)  # a freeze of its own ended in a frozen tile: the tile's now
     _begin_water(st, team)  # a fresh water-roll streak
     for i in range(_team_row_count(g, team, ent.shape[0])):  # the team's rows only (order.py)
         e = _team_row(g, team, i)
@@ -116,6 +117,7 @@ def _end_rotation(st, S):
     g.rotation += 1
     _log(st, L.EV_ROTATION, g.rotation, 0, 0, 0, 0, 0)
     _tick(st, L.ROT_CLOCK, g.rotation)  # effects counted in rotations (effect_clock)
+    _after_action_tiles(st, S)
     _check_reveal(st, S)  # "the Rotation Counter reaches rotation 7"
     _track_leader(st)
     if g.harm == 0:

@@ -63,15 +63,20 @@ def _set_tile_state(st, S, p, freeze, duration, by):
 
 @njit
 def _freeze_standing(st, p, until, by):
-    """"Every entity standing in a frozen tile is frozen too, for as long as the tile is": the
-    tile's freeze replaces an entity's own while it stands there (house ruling)."""
+    """"Every entity standing in a frozen tile is frozen too, for as long as the tile is": each
+    carries the tile's freeze, except one frozen by an ability or item of its own, which keeps
+    it ("Freezing begins and ends as the ability or item causing it specifies"); when that one
+    ends first, the tile's takes over at once (``_after_action_tiles``, also run after each clock's
+    tick: ``turn._begin_turn``, ``turn._end_rotation``). Why: the tile's freeze replaced
+    an entity's own, so a 1-turn tile freeze cut a 3-turn item freeze short (the fifth rules
+    audit of stop 70)."""
     ent = st.ent
     for e in range(ent.shape[0]):
         s = ent.space[e]
         if ent.alive[e] == 0 or s < 0 or st.tile_pos[s] != p:
             continue
-        if ent.frozen[e] == until and ent.frozen_by[e] == -1:
-            continue
+        if ent.frozen[e] != 0 and (ent.frozen[e] == until or ent.frozen_by[e] != -1):
+            continue  # the tile's freeze already, or a freeze of its own
         if ent.frozen[e] == 0:  # a state starts here, not through timed_states._set_one
             st.game.timed_held += 1  # (fields.TIMED_HELD)
         ent.frozen[e] = until
@@ -82,8 +87,9 @@ def _freeze_standing(st, p, until, by):
 
 @njit
 def _after_action_tiles(st, S):
-    """After every action: whoever now stands in a frozen tile (walked, teleported, launched,
-    carried by a swap, revived there) is frozen with it. Costs one read while no tile is frozen."""
+    """After every action and every clock's tick: whoever now stands in a frozen tile (walked,
+    teleported, launched, carried by a swap, revived there, or thawed from a freeze of its own)
+    is frozen with it. Costs one read while no tile is frozen."""
     g = st.game
     if g.frozen_tiles == 0:
         return

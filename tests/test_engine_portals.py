@@ -172,5 +172,7 @@ def test_kept_sight_searches_answer_as_a_fresh_search_would():
             start = int(starts[rng.integers(len(starts))])
             kept += ask(want, start, int(rng.choice([1, 2, 3, RAYS_RANGE])))
         _void_position(st, int(st.tile_pos[far]))
-    assert kept > 400  # most questions of the random rounds were answered from a kept list
+    # many questions of the random rounds were answered from a kept list (fewer since lines at
+    # any angle inside a tile, stop 70: the wide lists are longer, so the room fills sooner)
+    assert kept > 300
     assert len(gens) >= 4  # the lists filled up (or the board changed) at least three times

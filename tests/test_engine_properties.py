@@ -41,9 +41,10 @@ FROZEN_VEHICLE = dict(board=20, seed=630094336, apocalypse=0, policies=[1, 0, 0,
 # changed), by a search of boards and seeds with Situations.
 WALLED_SPAWN = dict(board=28, seed=1832449494, apocalypse=2, policies=[0, 1, 0, 1], items=False)
 # Revived: a character dies frozen and keeps the freeze in death; a teammate later revives it in
-# the Spawn, not on the space where it died. Re-pinned at stop 58 (the dice stream changed) and
-# at stop 69 (the rule fixes changed the games), by a search of boards and seeds with Situations.
-REVIVED = dict(board=27, seed=1324671871, apocalypse=0, policies=[0, 0, 0, 0], items=False)
+# the Spawn, not on the space where it died. Re-pinned at stop 58 (the dice stream changed), at
+# stop 69 (the rule fixes changed the games) and at stop 70 (lines at any angle inside a tile),
+# by a search of boards and seeds with Situations.
+REVIVED = dict(board=7, seed=1341661268, apocalypse=1, policies=[0, 0, 1, 0], items=False)
 # A frozen fall, in the terrain draft (the book has no platform or ladder, so no fall: the
 # variant's test below): a fighter frozen throughout a decision is hit on a platform edge and
 # falls. Re-pinned at stop 58 (the dice stream changed) and at stop 69 (the rule fixes).

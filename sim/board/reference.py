@@ -12,9 +12,14 @@ import heapq
 
 import numpy as np
 
+from fractions import Fraction
+
 from sim.catalogue.tile_layout import WATER
 
+from .geometry import DIRS, SPAN
 from .graph import CROSS, DOOR_FLAG, WATER_FLAG, BoardGraph
+
+_DIR_INDEX = {(int(dr), int(dc)): d for d, (dr, dc) in enumerate(DIRS)}
 
 
 def ref_reachable(graph: BoardGraph, start: int, speed: int, max_rolls: int = 0
@@ -71,6 +76,18 @@ def ref_attack_costs(graph: BoardGraph, start: int, max_range: int) -> np.ndarra
     heap: list = []
     seen: dict = {}
 
+    any_angle = r.sight_lines == "any_angle"
+    lined: dict = {}
+
+    def emerge(t, c, tp, wp):
+        """Range reaching portal piece ``t`` "emerges from the other component"."""
+        ct, tpt = c, tp
+        if r.portal_is_boundary and tile_pos[twin[t]] != tile_pos[t]:
+            ct += r.cross_tile_penalty if (per_boundary or not tp) else 0
+            tpt = 1
+        if ct <= max_range:
+            origin(twin[t], ct, tpt, wp)
+
     def origin(s, cost, tp, wp):
         out[s] = min(out.get(s, 1 << 30), cost)
         for d in range(8):
@@ -78,6 +95,17 @@ def ref_attack_costs(graph: BoardGraph, start: int, max_range: int) -> np.ndarra
             if cost < seen.get(key, 1 << 30):
                 seen[key] = cost
                 heapq.heappush(heap, (cost, s, d, tp, wp, True))
+        if any_angle and cost < lined.get((s, tp, wp), 1 << 30):
+            lined[(s, tp, wp)] = cost
+            for t in range(len(kind)):
+                if t == s or tile_pos[t] != tile_pos[s] or tile_pos[t] < 0:
+                    continue
+                line = ref_line_cost(graph, s, t, wp)
+                if line is None or cost + line[0] > max_range:
+                    continue
+                out[t] = min(out.get(t, 1 << 30), cost + line[0])
+                if twin[t] >= 0:
+                    emerge(t, cost + line[0], tp, line[1])
 
     origin(start, 0, 0, 0)
     if twin[start] >= 0:
@@ -103,12 +131,7 @@ def ref_attack_costs(graph: BoardGraph, start: int, max_range: int) -> np.ndarra
             continue
         out[t] = min(out.get(t, 1 << 30), c)
         if twin[t] >= 0:
-            ct, tpt = c, tp
-            if r.portal_is_boundary and tile_pos[twin[t]] != tile_pos[t]:
-                ct += r.cross_tile_penalty if (per_boundary or not tp) else 0
-                tpt = 1
-            if ct <= max_range:
-                origin(twin[t], ct, tpt, wp)
+            emerge(t, c, tp, wp)
         if not fl & DOOR_FLAG:
             key = (t, d, tp, wp, False)
             if c < seen.get(key, 1 << 30):
@@ -118,3 +141,36 @@ def ref_attack_costs(graph: BoardGraph, start: int, max_range: int) -> np.ndarra
     for s, c in out.items():
         res[s] = c
     return res
+
+
+def ref_line_cost(graph: BoardGraph, a: int, b: int, water_paid: int = 0):
+    """(range, water paid) of the straight line from space ``a`` to space ``b`` of one tile at an
+    angle off the eight rays (``lines._line_cost``), or None when it is blocked or on a ray. A
+    second method: every crossing of a row or column boundary is an exact fraction of the way
+    along the segment, sorted; crossings at the same fraction (a corner) make a diagonal step."""
+    r = graph.rules
+    (r0, c0), (r1, c1) = divmod(a, SPAN), divmod(b, SPAN)
+    dr, dc = r1 - r0, c1 - c0
+    if dr == 0 or dc == 0 or abs(dr) == abs(dc):
+        return None
+    sr, sc = (dr > 0) - (dr < 0), (dc > 0) - (dc < 0)
+    at: dict[Fraction, list[int]] = {}
+    for k in range(abs(dc)):
+        at.setdefault(Fraction(2 * k + 1, 2 * abs(dc)), [0, 0])[1] = sc
+    for k in range(abs(dr)):
+        at.setdefault(Fraction(2 * k + 1, 2 * abs(dr)), [0, 0])[0] = sr
+    lo, hi = sorted((abs(dr), abs(dc)))
+    cost = lo * r.diagonal_range_cost + (hi - lo) * r.range_cost
+    cur = a
+    for t in sorted(at):
+        d = _DIR_INDEX[tuple(at[t])]
+        nx = int(graph.sight_nbr[cur, d])
+        fl = int(graph.sight_flag[cur, d])
+        if nx < 0 or fl & DOOR_FLAG:
+            return None
+        if fl & WATER_FLAG or (cur != a and graph.kind[cur] == WATER):
+            cost += r.water_penalty if (r.water_count == "per_water" or not water_paid) else 0
+            water_paid = 1
+        cur = nx
+    assert cur == b, (a, b, cur)
+    return cost, water_paid

@@ -20,6 +20,7 @@ COUNT_MODES = ("per_boundary", "once")
 WATER_COUNTS = ("once", "per_water")
 WATER_CARRY = ("body",)
 STREAK_COUNTS = ("automatic", "all")
+SIGHT_LINES = ("any_angle", "compass")
 
 _KEYS = {
     "doorway", "move_cost", "range_cost", "diagonal_range_cost", "cross_tile_penalty",
@@ -27,7 +28,7 @@ _KEYS = {
     "water_success_min", "water_streak_max", "water_streak_counts", "water_carry",
     "fire_wall_damage", "fire_wall_fail_crosses",
     "falling_die", "falling_max_face", "falling_damage", "door_sight_range", "team_spawns",
-    "apocalypse_layer", "uncovered_chance",
+    "apocalypse_layer", "uncovered_chance", "sight_lines",
 }
 
 
@@ -56,6 +57,7 @@ class BoardRules:
     team_spawns: np.ndarray  # int32[team, 3, 2]: (row, column) of each spawn position
     apocalypse_layer: int
     uncovered_chance: float
+    sight_lines: str = "any_angle"  # a straight line inside a tile: any angle, or compass rays
     terrain_draft: bool = False  # [variants]: play the terrain draft's features (variants.py)
 
     @property
@@ -105,6 +107,7 @@ def load_board_rules(doc: TomlDoc) -> BoardRules | None:
         door_sight_range=get("door_sight_range", lo=0, hi=10, fallback=1),
         apocalypse_layer=get("apocalypse_layer", lo=1, hi=GRID // 2 + 1, fallback=2),
         uncovered_chance=float(get("uncovered_chance", (int, float), lo=0.0, hi=1.0, fallback=0.25)),
+        sight_lines=get("sight_lines", str, choices=SIGHT_LINES, fallback="any_angle"),
     )
     if values["water_success_min"] > values["water_die"]:
         doc.add(("board", "water_success_min"), f"{values['water_success_min']} is more than the "

@@ -169,7 +169,7 @@ def _sight_search(st, S, start, max_range, sight, listed, at):
     cap = stack_cap(max_range, ip[L.P_N_PIECES])
     rules = SightRules(max_range, ip[L.P_RANGE_COST], ip[L.P_DIAG_COST], ip[L.P_TILE_PEN],
                        ip[L.P_PER_BOUNDARY], ip[L.P_WATER_PEN], ip[L.P_PER_WATER],
-                       ip[L.P_PORTAL_BOUNDARY], ip[L.P_DOOR_RANGE], cap)
+                       ip[L.P_PORTAL_BOUNDARY], ip[L.P_DOOR_RANGE], ip[L.P_SIGHT_LINES], cap)
     work = st.decision.rays
     if work.shape[0] < rays_rows(cap):  # a longer search than the buffer holds (decision.py)
         work = np.empty((rays_rows(cap), WORK_COLS), np.int64)

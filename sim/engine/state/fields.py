@@ -282,7 +282,10 @@ P_GROUP_DECLARED = 37
 # the order inside a team's turn (rules.toml [game] turn_order): 1 = "hand_over" (a character
 # that has done nothing may hand the turn to a teammate), 0 = "card" (card order only)
 P_HANDOVERS = 38
-NIP = 40  # 39: later slices
+# line of sight inside a tile (rules.toml [board] sight_lines): 1 = "any_angle" (the book), 0 =
+# "compass" (the eight rays only)
+P_SIGHT_LINES = 39
+NIP = 40
 # ---- float parameters fp[NFP]
 F_RED = 0
 (W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH,

@@ -47,8 +47,9 @@ WALLED_SPAWN = dict(board=28, seed=1832449494, apocalypse=2, policies=[0, 1, 0, 
 REVIVED = dict(board=7, seed=1341661268, apocalypse=1, policies=[0, 0, 1, 0], items=False)
 # A frozen fall, in the terrain draft (the book has no platform or ladder, so no fall: the
 # variant's test below): a fighter frozen throughout a decision is hit on a platform edge and
-# falls. Re-pinned at stop 58 (the dice stream changed) and at stop 69 (the rule fixes).
-FROZEN_FALL = dict(board=16, seed=135233060, apocalypse=0, policies=[0, 0, 0, 0])
+# falls. Re-pinned at stop 58 (the dice stream changed), at stop 69 (the rule fixes) and at stop
+# 70 (lines at any angle inside a tile).
+FROZEN_FALL = dict(board=22, seed=1656587485, apocalypse=0, policies=[0, 0, 0, 0])
 
 
 def start(board, seed, apocalypse, items, log=False):

@@ -229,3 +229,37 @@ def test_a_revive_brings_back_no_minion_and_no_spent_charge():
     decide(game, q)
     kinds = {game.decode(a).kind for a in game.legal_actions()}
     assert not kinds & {"ability", "ability_on_space"}, kinds
+
+
+@pytest.mark.parametrize("col, stat, amount", [(L.BUFF, L.STAT_DEFENSE, 2),
+                                               (L.DEBUFF, L.STAT_RANGE, 1)])
+def test_a_revived_characters_buff_sits_on_it_still_however_long_it_lay_dead(col, stat, amount):
+    """l.252 "A revived character returns at full health, with their ability and their stats in
+    exactly the state they were in at the moment of death"; l.254 "whatever buffs or de-buffs sat
+    on their stats when they died sit on them still". A character holds a 2-turn buff (or
+    de-buff) of an enemy's item, dies after one of those turns, lies dead for three more of
+    that team's turns and is revived: the stat is as at its death, and the state has the one
+    turn it had left. Before stop 70 the clock ran on while it lay dead and the revived
+    character had lost it (the fifth audit: 19 of 66 revived characters that died with one)."""
+    from sim.engine.effects.ability_effects import _revive
+    from tests.test_engine_entities import start
+
+    game = start()
+    st, S, ent = game.st, game.S, game.st.ent
+    c = int(np.flatnonzero((ent.team == 0) & (ent.kind == L.K_CHARACTER))[0])
+    d = tiles.enemy_of(game, c)
+    foe = int(ent.team[d])
+    read = {L.STAT_DEFENSE: lambda: int(ent.defense[c]), L.STAT_RANGE: lambda: int(ent.range[c])}
+    before = read[stat]()
+    _set_state(st, S, c, col, d, 2, stat, amount, False)  # an item's: it outlives its user
+    changed = read[stat]()
+    assert changed != before
+    _begin_turn(st, S, foe)  # one of its two turns
+    spot = int(ent.space[c])
+    _kill(st, S, c, -1, L.BY_ATTACK)
+    for _ in range(3):  # dead through three more turns of the enemy's team
+        _begin_turn(st, S, foe)
+    _revive(st, S, c, c, spot)
+    assert ent.alive[c] == 1 and ent.raw[c, col] != 0 and read[stat]() == changed
+    _begin_turn(st, S, foe)  # the turn it had left
+    assert ent.raw[c, col] == 0 and read[stat]() == before

@@ -21,7 +21,7 @@ from sim.engine.log.events import _log
 from sim.engine.effects.row import _fx
 from sim.engine.entities.special import _arrive
 from sim.engine.effects.item_effects import _blast
-from sim.engine.entities.timed_states import _set_state
+from sim.engine.entities.timed_states import _restart_stat_clocks, _set_state
 from sim.engine.tiles.live_board import _first_spawn
 
 
@@ -113,6 +113,7 @@ def _revive(st, S, c, e, s):
     ent.shield[e] = 0
     ent.space[e] = s
     ent.done[e] = 1  # it acts from its team's next turn (house ruling)
+    _restart_stat_clocks(st, e)  # its buffs and de-buffs as at its death
     st.game.revives += 1
     _log(st, L.EV_REVIVE, c, e, s, 0, 0, 0)
 

@@ -115,17 +115,56 @@ def _set_one(st, S, e, col, by, duration, stat, amount, ability):
 
 @njit
 def _tick(st, clock, count):
-    """End every timed state kept by ``clock`` that has reached ``count`` (dead entities' too:
-    a revived character finds its buffs and de-buffs "as they were", time having run). No scan
-    while no state can hold (``fields.TIMED_HELD``: about half the turns)."""
+    """End every timed state kept by ``clock`` that has reached ``count``; a dead character's
+    buffs and de-buffs are stopped (:func:`_stop_stat_clocks`: a negative ``until``) and never
+    end here. No scan while no state can hold (``fields.TIMED_HELD``: about half the turns)."""
     if st.game.timed_held <= 0:
         return
     ent = st.ent
     for e in range(ent.shape[0]):
         for col in L.TIMED:
             until = ent.raw[e, col]
-            if until != 0 and until % L.CLOCKS == clock and until // L.CLOCKS <= count:
+            if until > 0 and until % L.CLOCKS == clock and until // L.CLOCKS <= count:
                 _end_state(st, e, col)
+
+
+@njit(inline="always")
+def _clock_now(st, clock):
+    """The count of ``clock`` now: a team's turns, or the rotations (``_expiry``)."""
+    return st.game.rotation if clock == L.ROT_CLOCK else st.game.turns[clock]
+
+
+@njit
+def _stop_stat_clocks(st, e):
+    """``e`` died: its buff and de-buff stop counting, kept as ``-(turns left * CLOCKS + clock)``
+    until a revive (:func:`_restart_stat_clocks`). Book: "A revived character returns ... with
+    their ability and their stats in exactly the state they were in at the moment of death";
+    "whatever buffs or de-buffs sat on their stats when they died sit on them still" (l.252,
+    l.254). Why: they ran out while the character lay dead (the fifth rules audit of stop 70: 19
+    of 66 revived characters that died with one had lost it). A freeze and invisibility are no
+    stats: their clocks run on (house ruling). Only a character can be revived: a minion's, a
+    clone's or a vehicle's run out as before (and stop being counted, ``fields.TIMED_HELD``)."""
+    ent = st.ent
+    if ent.kind[e] > L.K_SUMMONED:
+        return
+    for col in (L.BUFF, L.DEBUFF):
+        until = ent.raw[e, col]
+        if until > 0:
+            clock = until % L.CLOCKS
+            left = max(until // L.CLOCKS - _clock_now(st, clock), 1)
+            ent.raw[e, col] = -(left * L.CLOCKS + clock)
+
+
+@njit
+def _restart_stat_clocks(st, e):
+    """``e`` is revived: its stopped buff and de-buff count on from now, with the turns they had
+    left at its death (:func:`_stop_stat_clocks`)."""
+    ent = st.ent
+    for col in (L.BUFF, L.DEBUFF):
+        kept = -ent.raw[e, col]
+        if kept > 0:
+            clock = kept % L.CLOCKS
+            ent.raw[e, col] = (_clock_now(st, clock) + kept // L.CLOCKS) * L.CLOCKS + clock
 
 
 @njit

@@ -18,7 +18,7 @@ from sim.engine.entities.special import _on_death_entities
 from sim.engine.log.events import _log
 from sim.engine.items.holding import _drop_items
 from sim.engine.rules.reveal import _check_reveal
-from sim.engine.entities.timed_states import _cease
+from sim.engine.entities.timed_states import _cease, _stop_stat_clocks
 from sim.engine.rules.terrain import _fall
 from sim.engine.rules.victory import _check_victory, _team_alive
 
@@ -36,6 +36,7 @@ def _kill(st, S, e, by, cause):
     _log(st, L.EV_DEATH, e, by, cause, ent.space[e], 0, 0)
     ent.shield[e] = 0
     _cease(st, e)  # "all effects of that character's abilities cease"
+    _stop_stat_clocks(st, e)  # its own buffs "sit on them still" at a revive
     _drop_items(st, S, e)  # "their items drop exactly where they were standing"
     _on_death_entities(st, S, e)  # minions disappear, clones die with their original
     team = ent.team[e]

@@ -21,15 +21,13 @@ from sim._jit import njit
 
 from sim.engine.state import fields as L
 from sim.engine.log.events import _log
-from sim.engine.entities.timed_states import _expiry
+from sim.engine.entities.timed_states import _clock_now, _expiry
 
 
 @njit(inline="always")
 def _over(st, until):
     """Whether the expiry ``until`` has been reached (``timed_states._tick``'s test, read lazily)."""
-    clock = until % L.CLOCKS
-    now = st.game.rotation if clock == L.ROT_CLOCK else st.game.turns[clock]
-    return now >= until // L.CLOCKS
+    return _clock_now(st, until % L.CLOCKS) >= until // L.CLOCKS
 
 
 @njit

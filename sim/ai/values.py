@@ -233,8 +233,9 @@ def _teleport_spaces(st, c, mask):
     """The spaces ``c`` may teleport to now (their actions: the ability on space ``s``), in
     ascending order: the ones the legal listing kept (``decision.teleport``) whose action the
     mask allows, so a list left from an earlier decision yields none. Why not read the mask's
-    window (``_spaces_within``, as before): the listing had just found them, and the second
-    read was about 6 % of a greedy game; the same spaces in the same order."""
+    window (``_spaces_within``, as before): the listing had just found them (the same spaces in
+    the same order); the time it saves is within the noise on a quiet host
+    (docs/performance.md, stop 70), but the work is done once."""
     decision = st.decision
     kept = decision.teleport
     base = _ability_space_base(st.kind.shape[0], st.ent.shape[0])

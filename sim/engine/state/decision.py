@@ -41,9 +41,9 @@ read it there, by name:
 - ``walk``: greedy's position score per entry of ``reached`` (``greedy._best_position``);
 - ``teleport[:n_teleport]``: the spaces the deciding character's teleport ability may land on,
   as the legal listing found them (``interpreter._teleport_targets``, in the order found), so
-  greedy reads them here instead of scanning the mask's window again (about 6 % of a greedy
-  game, docs/performance.md); stale after the decision, so a reader keeps only the spaces
-  whose action the decision's mask allows;
+  greedy reads them here instead of scanning the mask's window again (work done once; the
+  time saved is within the noise, docs/performance.md, stop 70); stale after the decision, so
+  a reader keeps only the spaces whose action the decision's mask allows;
 - ``tele_seen``, ``tele_queue``: the teleport search's visited flags (all 0 between searches)
   and its queue.
 

@@ -312,31 +312,42 @@ def step_checked(game, policy) -> None:
         assert np.all(ent.health[invincible[still]] >= health[still]), "invincible lost health"
     if (done == 0 and ent.done[c] != 0 and ent.frozen[c] == 0 and ent.alive[c] != 0
             and ent.space[c] == where[0]):
-        check_ticks_at_end(game, c, where[1], where[2])
+        check_ticks_at_end(game, c, where[1])
 
 
-def tile_of(game, c: int) -> tuple[int, int, bool]:
-    """``c``'s space, the tile it stands in (-1: none) and whether that tile is paused now."""
+def tile_of(game, c: int) -> tuple[int, tuple[tuple[int, bool], ...]]:
+    """``c``'s space and the tiles it stands in, each with whether it is paused now: its own
+    tile's and, on a portal piece, the far piece's (R4:S5 "treated as standing on both
+    components at the same time"); no tile: none."""
     from sim.engine.tiles.live_board import _tile_at
     from sim.engine.tiles.paused import _paused
     st = game.st
     s = int(st.ent.space[c])
-    p = int(st.tile_pos[s]) if s >= 0 else -1
-    if p < 0:
-        return s, -1, False
-    return s, int(_tile_at(st, game.S, p)), bool(_paused(st, p))
+    if s < 0:
+        return s, ()
+    spaces = (s,) if st.twin[s] < 0 else (s, int(st.twin[s]))
+    tiles = []
+    for x in spaces:
+        p = int(st.tile_pos[x])
+        t = int(_tile_at(st, game.S, p)) if p >= 0 else -1
+        if t >= 0 and all(t != u for u, _ in tiles):
+            tiles.append((t, bool(_paused(st, p))))
+    return s, tuple(tiles)
 
 
-def check_ticks_at_end(game, c: int, t: int, paused: bool) -> None:
-    """``c`` has just ended its turn in tile ``t`` (``paused`` then): its ticks are banked in
-    that tile, or it has none (the string broke); a reward tile that is not paused holds its
-    string."""
+def check_ticks_at_end(game, c: int, tiles) -> None:
+    """``c`` has just ended its turn in ``tiles`` (:func:`tile_of`: each with whether it was
+    paused): each of its two strings is banked in one of them, or empty (the string broke); a
+    reward tile among them that is not paused holds one of its strings."""
     S = game.S
     ent = game.st.ent
-    if ent.ticks[c] != 0:
-        assert ent.tick_tile[c] == t + 1, "ticks kept after the string broke"
-    if t >= 0 and S.tile_fx[2 * t, L.FX_OP] != 0 and not paused and ent.kind[c] <= L.K_SUMMONED:
-        assert ent.tick_tile[c] == t + 1, "a turn ended in a reward tile banked no tick there"
+    held = {int(ent.tick_tile[c]), int(ent.tick_tile_2nd[c])}
+    for ticks, tile in ((ent.ticks, ent.tick_tile), (ent.ticks_2nd, ent.tick_tile_2nd)):
+        if ticks[c] != 0:
+            assert any(tile[c] == t + 1 for t, _ in tiles), "ticks kept after the string broke"
+    for t, paused in tiles:
+        if S.tile_fx[2 * t, L.FX_OP] != 0 and not paused and ent.kind[c] <= L.K_SUMMONED:
+            assert t + 1 in held, "a turn ended in a reward tile banked no tick there"
 
 
 def play_checked(game, policies, max_decisions: int = 20_000, watch=None) -> None:

@@ -13,7 +13,11 @@ from sim.catalogue.tile_layout import FLOOR
 from sim.engine.state import fields as L
 from sim.engine.effects.item_effects import _blast
 from sim.engine.rules.live_movement import _homefield, _linked_tile
-from tests._engine_kit import EXAMPLE_TEAMS, new_game
+from sim.engine.tiles.fx_table import TF_PRICE
+from sim.engine.tiles.live_board import _tile_at
+from sim.engine.tiles.paused import _after_action_tiles, _paused, _set_tile_state
+from tests._engine_kit import EXAMPLE_TEAMS, new_game, new_game_with
+from tests.test_engine_tiles import end_turn_of, interact, interact_actions, middle
 
 
 def _off_portal(st, p) -> list[int]:
@@ -27,12 +31,13 @@ def _floor_off_portal(st, p) -> int:
     return _off_portal(st, p)[0]
 
 
-def _portal_game():
+def _portal_game(make=None):
     """A game on the first board whose portal links two different tiles, the far one with a floor
     space off the portal (Stargate, 1x1, to Bifrost, 3x3): (game, s, far) with ``s`` a portal
-    space and ``far`` its other component."""
+    space and ``far`` its other component. ``make(board)``: the game on a board (default: the
+    shipped cards, no log)."""
     for board in range(1, 200):
-        game = new_game(board, 3, EXAMPLE_TEAMS.cards, log=False)
+        game = (make or (lambda b: new_game(b, 3, EXAMPLE_TEAMS.cards, log=False)))(board)
         st = game.st
         for s in np.flatnonzero(st.twin >= 0):
             far = int(st.twin[s])
@@ -176,3 +181,130 @@ def test_kept_sight_searches_answer_as_a_fresh_search_would():
     # any angle inside a tile, stop 70: the wide lists are longer, so the room fills sooner)
     assert kept > 300
     assert len(gens) >= 4  # the lists filled up (or the board changed) at least three times
+
+
+# ------------------------------------------------------------ the far tile's rewards and states
+# R4:S5 "An entity standing on either component is treated as standing on both components at the
+# same time"; "Both spaces apply in full, at the same time, to an entity occupying only one of
+# them"; R4:S2 "A Tile Reward is a reward a character gets by ending their turn in a tile".
+
+STARGATE_REWARD = (("tiles.toml", 'layout = ["P"]\n',
+                    'layout = ["P"]\n[tiles.reward]\nname = "Chevron"\nticks = 2\n'
+                    'effect = "extra_action"\nparams = { amount = 1 }\n'
+                    'description = "one extra action next turn"\n'),)
+
+
+def _logged_portal_game(edits=()):
+    """:func:`_portal_game` with the log on (on a cards variant when ``edits`` are given)."""
+    if edits:
+        return _portal_game(lambda b: new_game_with(edits, b, 3, EXAMPLE_TEAMS.cards))
+    return _portal_game(lambda b: new_game(b, 3, EXAMPLE_TEAMS.cards))
+
+
+def _rewards(game):
+    return [(ev["entity"], ev["tile"]) for ev in game.named_events("tile reward")]
+
+
+def test_a_turn_ended_on_a_portal_piece_ticks_in_the_far_tile():
+    """On Stargate's piece (no reward) a character ends its turns in Bifrost too (a reward of
+    3 ticks): each is a tick there, and the string runs on when it steps into Bifrost itself
+    ("several turns in a row, of ending a turn, in the same tile"). The engine before stop 71
+    read only the tile of the character's own space: no tick, no reward."""
+    game, s, far = _logged_portal_game()
+    st, S, ent = game.st, game.S, game.st.ent
+    near_tile = _tile_at(st, S, st.tile_pos[s])
+    t = int(_tile_at(st, S, st.tile_pos[far]))
+    assert S.tile_fx[2 * near_tile, L.FX_OP] == 0 and S.tile_fx[2 * t, L.FX_OP] != 0
+    price = int(S.tile_fx[2 * t, TF_PRICE])
+    c = game.current
+    ent.space[c] = s
+    for k in range(1, price):
+        end_turn_of(game, c)
+        assert (ent.tick_tile[c], ent.ticks[c]) == (t + 1, k)
+    assert _rewards(game) == []
+    ent.space[c] = _floor_off_portal(st, int(st.tile_pos[far]))  # on into the far tile
+    end_turn_of(game, c)
+    assert _rewards(game) == [(c, t)] and ent.ticks[c] == 0
+
+
+def test_a_portal_between_two_reward_tiles_holds_a_string_in_each():
+    """Both tiles with a reward (Stargate given one: a cards variant): a turn ended on the piece
+    ticks in both, each string on its own (the second string's columns); stepping off into the
+    far tile interrupts the near tile's string ("All of a character's ticks in a tile disappear
+    at once if they interrupt the string") and keeps the far tile's, which pays."""
+    game, s, far = _logged_portal_game(STARGATE_REWARD)
+    st, S, ent = game.st, game.S, game.st.ent
+    a = int(_tile_at(st, S, st.tile_pos[s]))
+    b = int(_tile_at(st, S, st.tile_pos[far]))
+    assert int(S.tile_fx[2 * a, TF_PRICE]) == 2 and int(S.tile_fx[2 * b, TF_PRICE]) == 3
+    c = game.current
+    ent.space[c] = s
+    end_turn_of(game, c)
+    strings = {(int(ent.tick_tile[c]), int(ent.ticks[c])),
+               (int(ent.tick_tile_2nd[c]), int(ent.ticks_2nd[c]))}
+    assert strings == {(a + 1, 1), (b + 1, 1)}
+    end_turn_of(game, c)  # Stargate's price is 2: its reward, Bifrost's string at 2
+    assert _rewards(game) == [(c, a)]
+    ent.space[c] = _floor_off_portal(st, int(st.tile_pos[far]))
+    end_turn_of(game, c)
+    assert _rewards(game) == [(c, a), (c, b)]
+    assert {int(ent.tick_tile[c]), int(ent.tick_tile_2nd[c])} == {0, b + 1}
+    assert int(ent.ticks[c]) + int(ent.ticks_2nd[c]) == 0
+
+
+@pytest.mark.parametrize("freeze", [0, 1])
+def test_a_tile_state_lands_on_the_linked_tile_as_well(freeze):
+    """R4:S5 "an effect landing on one tile lands on the whole of the other as well": freezing
+    or deactivating Bifrost freezes or deactivates the Stargate tile linked to it, and an
+    entity there is frozen ("Every entity standing in a frozen tile is frozen too")."""
+    game, s, far = _portal_game()
+    st, S, ent = game.st, game.S, game.st.ent
+    p, q = int(st.tile_pos[s]), int(st.tile_pos[far])
+    user, foe = _two_opponents(st)
+    ent.space[foe] = s
+    _set_tile_state(st, S, q, freeze, 1, user)
+    assert _paused(st, p) and _paused(st, q)
+    assert (ent.frozen[foe] != 0) == (freeze == 1)
+    others = [x for x in range(49) if x not in (p, q)]
+    assert not any(_paused(st, x) for x in others)
+
+
+def test_an_entity_on_a_piece_stands_in_the_far_tile_when_it_is_frozen():
+    """The far piece's tile frozen alone (as when the near tile arrived by a transform after the
+    freeze): the entity on the near piece stands in it ("treated as standing on both
+    components"), so it is frozen too."""
+    game, s, far = _portal_game()
+    st, S, ent = game.st, game.S, game.st.ent
+    q = int(st.tile_pos[far])
+    user, foe = _two_opponents(st)
+    ent.space[foe] = s
+    _set_tile_state(st, S, q, 1, 1, user)
+    st.tiles.frozen[int(st.tile_pos[s])] = 0  # only the far tile frozen
+    ent.frozen[foe] = 0
+    _after_action_tiles(st, S)
+    assert ent.frozen[foe] == st.tiles.frozen[q] != 0
+
+
+BIFROST_RUNE = (("tiles.toml", 'description = "an item"\n\n[[tiles]]\nname = "River Styx"',
+                 'description = "an item"\n[tiles.interactable]\nname = "Rune"\n'
+                 'effect = "tile_state"\nparams = { state = 0, duration = 1, range = 0 }\n'
+                 'price = 0\ndescription = "the tile itself: deactivate this tile"\n\n'
+                 '[[tiles]]\nname = "River Styx"'),)
+
+
+def test_an_interactable_of_the_far_tile_is_used_from_the_piece_and_acts_from_its_tile():
+    """R4:S2 "Interactables are portions of a tile that can be interacted with by spending an
+    action, from within 1 range of the interactable piece ... or the tile itself"; on the piece
+    the character stands in the far tile too. Bifrost given an interactable that is the tile
+    itself (deactivate a tile within 0 tiles: a cards variant): from Stargate's piece it is
+    offered, its one target is Bifrost (counted from the interactable's tile, not the user's),
+    and using it deactivates Bifrost and the linked Stargate."""
+    game, s, far = _portal_game(lambda b: new_game_with(BIFROST_RUNE, b, 3, EXAMPLE_TEAMS.cards))
+    st, ent = game.st, game.st.ent
+    p, q = int(st.tile_pos[s]), int(st.tile_pos[far])
+    c = game.current
+    ent.space[c] = s
+    ent.acted[c] = 0
+    assert interact_actions(game) == [middle(q)]
+    game.apply(interact(game, middle(q)))
+    assert ent.acted[c] == 1 and _paused(st, q) and _paused(st, p)

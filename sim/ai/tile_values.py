@@ -29,6 +29,7 @@ from sim.engine.state import fields as L
 from sim.engine.rules.attack import _threshold
 from sim.engine.items.holding import _hands_full, _pool
 from sim.engine.rules.actions import _ability_space_base, _interact_base
+from sim.engine.rules.live_movement import _linked_tile
 from sim.engine.tiles.live_board import GRID, SPAN, _middle, _position_of, _tile_at
 from sim.engine.tiles.swap_in_play import _shift, _transform_choice
 from sim.engine.tiles.paused import _paused
@@ -79,8 +80,8 @@ def _pos_bonus(st, S, c):
     fp = S.fp
     w_home = fp[L.W_HOMEFIELD]
     w_damage, w_effect = fp[L.W_DAMAGE], fp[L.W_EFFECT]
-    banked = ent.tick_tile[c] - 1
-    ticks_banked = ent.ticks[c]
+    banked, ticks_banked = ent.tick_tile[c] - 1, ent.ticks[c]
+    banked_2nd, ticks_2nd = ent.tick_tile_2nd[c] - 1, ent.ticks_2nd[c]  # (a portal's two tiles)
     missing = ent.max_health[c] - ent.health[c]
     buffed = ent.buff[c] != 0
     knows = _nothing_to_learn(st, ent.team[c])
@@ -95,7 +96,7 @@ def _pos_bonus(st, S, c):
             continue
         k = 2 * t
         price = fx[k, TF_PRICE]
-        ticks = ticks_banked + 1 if banked == t else 1
+        ticks = ticks_banked + 1 if banked == t else (ticks_2nd + 1 if banked_2nd == t else 1)
         worth = _worth(fx[k, L.FX_OP], fx[k, L.FX_AMOUNT], fx[k, L.FX_FLAG],
                        fx[k, L.FX_DURATION], fx[k, TF_WORTH], w_damage, w_effect, missing,
                        buffed, knows, hands_full)
@@ -135,7 +136,7 @@ def _deactivate_worth(st, S, c, p):
     price = S.tile_fx[2 * t, TF_PRICE]
     score = 0.0
     for e in range(ent.shape[0]):
-        if ent.alive[e] != 0 and ent.tick_tile[e] == t + 1:
+        if ent.alive[e] != 0 and (ent.tick_tile[e] == t + 1 or ent.tick_tile_2nd[e] == t + 1):
             v = _reward_worth(st, S, e, 2 * t) / price
             score += -v if ent.team[e] == ent.team[c] else v
     return score
@@ -223,8 +224,13 @@ def _space_worth_in(st, S, c, op, flag, duration, s, before, brought):
     """The worth of an effect aimed at space s (the middle of a tile for tile effects), given
     its context (:func:`_space_context`)."""
     q = _position_of(s)
-    if op == L.OP_TILE_STATE:
-        return _freeze_worth(st, S, c, q, duration) if flag != 0 else _deactivate_worth(st, S, c, q)
+    if op == L.OP_TILE_STATE:  # the portal-linked tile is paused too (paused._set_tile_state)
+        worth = 0.0
+        for p in (q, _linked_tile(st, q)):
+            if p >= 0:
+                worth += (_freeze_worth(st, S, c, p, duration) if flag != 0
+                          else _deactivate_worth(st, S, c, p))
+        return worth
     if op == L.OP_TILE_CONTROL:
         return (_swap_worth(st, S, c, q, before) if flag == 0
                 else _transform_worth(st, S, c, q, brought))

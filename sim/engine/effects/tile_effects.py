@@ -30,7 +30,7 @@ from sim.engine.entities.special import _spawn_assist, _summon_card
 from sim.engine.log.events import _log
 from sim.engine.effects.row import _fx
 from sim.engine.items.holding import _grant_item, _put_on_floor
-from sim.engine.tiles.live_board import _position_of
+from sim.engine.tiles.live_board import _position_of, _tile_seen_from
 from sim.engine.tiles.swap_in_play import _swap, _transform, _transform_choice
 from sim.engine.tiles.paused import _set_tile_state
 
@@ -79,11 +79,14 @@ def _gain(st, e, stat, amount):
 @njit
 def _run_tile_control(st, S, user, target, source, row):
     """Swap the user's tile with the tile around space ``target - M`` (``flag`` 0) or transform that
-    tile (1)."""
+    tile (1). An interactable's swap moves the interactable's own tile, which may be the far
+    piece's when its user stands on a portal (``live_board._tile_seen_from``)."""
     ent = st.ent
     q = _position_of(target - ent.shape[0])
     if _fx(st, S, user, source, row, L.FX_FLAG) == 0:
-        _swap(st, S, st.tile_pos[ent.space[user]], q, user)
+        s = ent.space[user]
+        mine = _tile_seen_from(st, S, s, row // 2) if source == L.FX_TILE else st.tile_pos[s]
+        _swap(st, S, mine, q, user)
     else:
         n = _transform_choice(st, S, user, True)
         if n >= 0:

@@ -59,8 +59,9 @@ K_CHARACTER, K_SUMMONED, K_CPU, K_MINION, K_CLONE, K_ASSIST, K_VEHICLE = range(7
 ITEM_SLOT, ITEM_ON, ITEM_DELTA, POOL = 64, 66, 68, 70
 #   72..79  tile functions (sim/engine/tiles/functions.py, docs/tiles.md): ticks banked, the catalogue
 #           tile they are banked in (+ 1; 0 = none), extra actions won and the team turn
-#           number they are for
-TICKS, TICK_TILE, EXTRA_LEFT, EXTRA_TURN = 72, 73, 74, 75
+#           number they are for; a second string (ticks, tile), used while the character ends its
+#           turns on a portal piece, in two tiles at once (R4:S5 "Both spaces apply in full")
+TICKS, TICK_TILE, EXTRA_LEFT, EXTRA_TURN, TICKS_2ND, TICK_TILE_2ND = 72, 73, 74, 75, 76, 77
 #   80..87  water and terrain (sim/engine/rules/water_rolls.py): submerged, the water-roll streak
 ITEM_BLOCK = 64  # the items' columns 64..71 (tests compare them whole)
 # water and terrain (sim/engine/rules/water_rolls.py, terrain.py): submerged ("stuck in the water"); this
@@ -103,8 +104,8 @@ ENT_FIELDS = ("TEAM", "CARD", "ALIVE", "HEALTH", "MAX_HEALTH", "SPACE", "SPEED",
               "BUFF_BY", "BUFF_STAT", "BUFF_DELTA", "DEBUFF", "DEBUFF_BY", "DEBUFF_STAT",
               "DEBUFF_DELTA", "KIND", "OWNER", "DORMANT", "RIDING", "PILOT", "SLOT", "GROUP",
               "ITEM_SLOT", "ITEM_ON", "ITEM_DELTA", "POOL", "TICKS", "TICK_TILE", "EXTRA_LEFT",
-              "EXTRA_TURN", "SUBMERGED", "STREAK_OVER", "FREE_WATER", "STREAK_ROLLS", "BEGUN",
-              "SEEN")
+              "EXTRA_TURN", "TICKS_2ND", "TICK_TILE_2ND", "SUBMERGED", "STREAK_OVER",
+              "FREE_WATER", "STREAK_ROLLS", "BEGUN", "SEEN")
 
 # ---- game scalars: int64[NG]
 (ROTATION, TURN, PHASE, CUR, DEATHS, REVEALED, APOC_ACTIVE, APOC, APOC_STEP, OVER, WINNER,

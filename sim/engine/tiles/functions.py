@@ -12,7 +12,8 @@ disappear at once if they interrupt the string of consecutive turns ended in tha
 within 1 range of the interactable piece ... or the tile itself".
 
 State: a character's ticks and the catalogue tile they are banked in (``TICKS``, ``TICK_TILE``:
-the tile, not the position, so a swap that carries the character along keeps its string), the
+the tile, not the position, so a swap that carries the character along keeps its string; a
+second pair ``TICKS_2ND``, ``TICK_TILE_2ND`` for a turn ended on a portal piece, in two tiles), the
 teams' coins (``g.coins[team]``), the tiles' states (``State.tiles``); the functions are effect
 rows of ``S.tile_fx`` (``fx_table.py``) run by ``interpreter._run_effect``.
 """
@@ -27,7 +28,8 @@ from sim.engine.state import fields as L
 from sim.engine.state.game_state import new_tiles
 from sim.engine.effects.interpreter import _run_effect, _teleport_targets
 from sim.engine.log.events import _log
-from sim.engine.tiles.live_board import APOCALYPSE, GRID, _middle, _space_cell, _tile_at
+from sim.engine.tiles.live_board import (APOCALYPSE, GRID, _middle, _space_cell, _tile_at,
+                                         _tile_seen_from)
 from sim.engine.tiles.swap_in_play import _transform_choice
 from sim.engine.tiles.paused import _paused
 from sim.engine.tiles.fx_table import TF_FEATURE, TF_PIECE, TF_PRICE, TF_SIZE, TF_SUIT
@@ -55,14 +57,15 @@ def _init_tiles(S):
 # ------------------------------------------------------------------------------ tile rewards
 
 @njit
-def _break_string(st, c):
-    """"All of a character's ticks in a tile disappear at once if they interrupt the string"."""
-    ent = st.ent
-    if ent.tick_tile[c] != 0:
-        if ent.ticks[c] != 0:
-            _log(st, L.EV_TICKS, c, ent.tick_tile[c] - 1, 0, -1, 0, 0)
-        ent.ticks[c] = 0
-        ent.tick_tile[c] = 0
+def _break_string(st, ticks, tiles, c):
+    """"All of a character's ticks in a tile disappear at once if they interrupt the string":
+    the string held in ``ticks``/``tiles`` (``ent.ticks``/``ent.tick_tile`` or the second
+    string's pair)."""
+    if tiles[c] != 0:
+        if ticks[c] != 0:
+            _log(st, L.EV_TICKS, c, tiles[c] - 1, 0, -1, 0, 0)
+        ticks[c] = 0
+        tiles[c] = 0
 
 
 @njit
@@ -90,50 +93,87 @@ def _use_extra_action(st, c):
 
 
 @njit
+def _reward_tile(st, S, p):
+    """The catalogue tile at position p when it has a reward (-1: none, or no tile)."""
+    t = _tile_at(st, S, p) if p >= 0 else -1
+    return t if t >= 0 and S.tile_fx[2 * t, L.FX_OP] != 0 else -1
+
+
+@njit
 def _end_turn_tile(st, S, c):
-    """``c`` ends its turn: a tick in the tile it stands in, the reward when the ticks reach its
-    price. A tile without a reward, or another tile, interrupts the string; a deactivated or
-    frozen tile pauses it (no tick, the ticks banked in it stay: "paused until the deactivation
-    is removed"). Only characters earn ticks ("Minions cannot receive tile rewards")."""
+    """``c`` ends its turn: a tick in each reward tile it stands in, the reward when the ticks
+    reach its price. Only characters earn ticks ("Minions cannot receive tile rewards").
+
+    On a portal piece it stands in two tiles, its own and the far piece's (R4:S5 "An entity
+    standing on either component is treated as standing on both components at the same time";
+    "Both spaces apply in full"), so it ends its turn in both: a string in each (the second
+    string's columns, ``fields.TICKS_2ND``). A string in neither tile is interrupted (a tile
+    without a reward interrupts too); a deactivated or frozen tile pauses its string (no tick,
+    the ticks banked in it stay: "paused until the deactivation is removed")."""
     ent = st.ent
     s = ent.space[c]
-    # characters only: "Minions cannot receive tile rewards" (nor clones, assists, vehicles)
     if s < 0 or ent.is_cpu[c] != 0 or ent.kind[c] > L.K_SUMMONED:
         return
     p = st.tile_pos[s]
-    t = _tile_at(st, S, p) if p >= 0 else -1
-    if t < 0 or S.tile_fx[2 * t, L.FX_OP] == 0:
-        _break_string(st, c)
-        return
+    t = _reward_tile(st, S, p)
+    far = st.twin[s]
+    q = st.tile_pos[far] if far >= 0 else -1
+    u = _reward_tile(st, S, q) if q != p else -1
+    for second in (False, True):
+        ticks = ent.ticks_2nd if second else ent.ticks
+        tiles = ent.tick_tile_2nd if second else ent.tick_tile
+        if tiles[c] != 0 and tiles[c] != t + 1 and tiles[c] != u + 1:
+            _break_string(st, ticks, tiles, c)
+    if t >= 0:
+        _tick(st, S, c, t, p)
+    if u >= 0:
+        _tick(st, S, c, u, q)
+
+
+@njit
+def _tick(st, S, c, t, p):
+    """A tick for ``c`` in reward tile ``t`` (at position p) unless the tile is paused, on the
+    string already banked there or a free one; the reward when the ticks reach its price."""
     if _paused(st, p):
-        if ent.tick_tile[c] != t + 1:
-            _break_string(st, c)
         return
-    if ent.tick_tile[c] != t + 1:
-        _break_string(st, c)
-        ent.tick_tile[c] = t + 1
-    ent.ticks[c] += 1
+    ent = st.ent
+    second = ent.tick_tile_2nd[c] == t + 1 or (ent.tick_tile[c] != t + 1
+                                                and ent.tick_tile[c] != 0)
+    ticks = ent.ticks_2nd if second else ent.ticks
+    tiles = ent.tick_tile_2nd if second else ent.tick_tile
+    tiles[c] = t + 1
+    ticks[c] += 1
     price = S.tile_fx[2 * t, TF_PRICE]
-    _log(st, L.EV_TICKS, c, t, ent.ticks[c], price, 0, 0)
-    if ent.ticks[c] >= price:  # "Ticks are spent at the end of your turn in the relevant tile"
+    _log(st, L.EV_TICKS, c, t, ticks[c], price, 0, 0)
+    if ticks[c] >= price:  # "Ticks are spent at the end of your turn in the relevant tile"
         st.game.fx_ok = 1
         op = _run_effect(st, S, c, c, L.FX_TILE, 2 * t)
         if st.game.fx_ok != 0:  # the reward given: "The reward's price in ticks disappears"
-            ent.ticks[c] -= price
-            _log(st, L.EV_REWARD, c, t, op, ent.ticks[c], 0, 0)
+            ticks[c] -= price
+            _log(st, L.EV_REWARD, c, t, op, ticks[c], 0, 0)
 
 
 # ------------------------------------------------------------------------------ interactables
 
 @njit
 def _interactable(st, S, c):
-    """The function row of the interactable ``c`` can reach now (-1: none): its own tile's, when
-    the tile is not paused and ``c`` stands within 1 range of an interactable piece (on it, or
-    one step of line of sight with no range penalty: a boundary or water costs more than 1), or
-    anywhere in the tile when the interactable is the tile itself."""
+    """The function row of the interactable ``c`` can reach now (-1: none): its own tile's, or
+    on a portal piece the far piece's tile's (R4:S5 "An entity standing on either component is
+    treated as standing on both components at the same time": within 1 range of either)."""
     s = st.ent.space[c]
     if s < 0:
         return -1
+    k = _interactable_from(st, S, s)
+    far = st.twin[s]
+    return k if k >= 0 or far < 0 else _interactable_from(st, S, far)
+
+
+@njit
+def _interactable_from(st, S, s):
+    """The function row of the interactable reachable from space ``s`` (-1: none): its tile's,
+    when the tile is not paused and ``s`` is within 1 range of an interactable piece (on it, or
+    one step of line of sight with no range penalty: a boundary or water costs more than 1), or
+    anywhere in the tile when the interactable is the tile itself."""
     p = st.tile_pos[s]
     if p < 0:
         return -1
@@ -182,7 +222,7 @@ def _legal_interact(st, S, c, mask, base):
         return 1
     if op == L.OP_MOBILITY:
         return _teleport_targets(st, c, fx[k, L.FX_AMOUNT], base, mask, False)
-    p = st.tile_pos[ent.space[c]]
+    p = _tile_seen_from(st, S, ent.space[c], k // 2)  # targets counted from that tile
     if op == L.OP_TILE_STATE:
         return _state_targets(st, S, p, fx[k, L.FX_RANGE], base, mask)
     return _control_targets(st, S, c, p, fx[k, L.FX_RANGE], fx[k, L.FX_FLAG], fx[k, L.FX_STAT],

@@ -141,6 +141,21 @@ def _tile_at(st, S, p):
 
 
 @njit
+def _tile_seen_from(st, S, s, t):
+    """The grid position of catalogue tile ``t`` where space ``s`` stands in it: ``s``'s own
+    tile, else its portal twin's (R4:S5 "treated as standing on both components"); -1: neither.
+    A catalogue tile is in play once, so the tile names its position. Why: an interactable
+    reached through a portal acts from its own tile (``functions._legal_interact``,
+    ``tile_effects._run_tile_control``), not from the user's."""
+    p = st.tile_pos[s] if s >= 0 else -1
+    if p >= 0 and _tile_at(st, S, p) == t:
+        return p
+    far = st.twin[s] if s >= 0 else -1
+    q = st.tile_pos[far] if far >= 0 else -1
+    return q if q >= 0 and _tile_at(st, S, q) == t else -1
+
+
+@njit
 def _cut_links(nbr, aux, s):
     """Remove every link of ``nbr`` into and out of space s, with its ``aux`` code (a move's
     water-roll, a sight step's flags)."""

@@ -22,6 +22,7 @@ from sim._jit import njit
 from sim.engine.state import fields as L
 from sim.engine.log.events import _log
 from sim.engine.entities.timed_states import _clock_now, _expiry
+from sim.engine.rules.live_movement import _linked_tile
 
 
 @njit(inline="always")
@@ -45,8 +46,20 @@ def _paused(st, p):
 @njit
 def _set_tile_state(st, S, p, freeze, duration, by):
     """Deactivate (``freeze`` 0) or freeze (1) the tile at p for ``duration`` turns of ``by``'s
-    team (or rotations): "Freezing begins and ends as the ability or item causing it specifies"."""
+    team (or rotations): "Freezing begins and ends as the ability or item causing it specifies".
+    A portal in the tile links the far piece's tile, which takes the same state (R4:S5 "an
+    effect landing on one tile lands on the whole of the other as well"; house ruling: a swap
+    or a transform moves one tile only, docs/rulings.md)."""
     until = _expiry(st, S, by, duration)
+    _hold_tile_state(st, p, freeze, until, by)
+    q = _linked_tile(st, p)
+    if q >= 0:
+        _hold_tile_state(st, q, freeze, until, by)
+
+
+@njit
+def _hold_tile_state(st, p, freeze, until, by):
+    """The tile at p deactivated (``freeze`` 0) or frozen (1) until ``until``."""
     if freeze != 0:
         st.tiles.frozen[p] = until
         st.tiles.frozen_by[p] = by
@@ -71,7 +84,10 @@ def _freeze_standing(st, p, until, by):
     ent = st.ent
     for e in range(ent.shape[0]):
         s = ent.space[e]
-        if ent.alive[e] == 0 or s < 0 or st.tile_pos[s] != p:
+        # on a portal piece it stands in the far piece's tile too ("treated as standing on both
+        # components at the same time")
+        if ent.alive[e] == 0 or s < 0 or (st.tile_pos[s] != p and (
+                st.twin[s] < 0 or st.tile_pos[st.twin[s]] != p)):
             continue
         if ent.frozen[e] != 0 and (ent.frozen[e] == until or ent.frozen_by[e] != -1):
             continue  # the tile's freeze already, or a freeze of its own

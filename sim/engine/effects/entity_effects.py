@@ -17,10 +17,11 @@ from sim.engine.effects.row import _fx
 
 
 @njit(inline="always")
-def _unbuffed(ent, S, c, col, stat):
-    """``c``'s stat without the change a timed buff or de-buff or a held item applied to it in
-    place."""
-    v = ent.raw[c, col] - _item_change(ent, S, c, stat)
+def _unbuffed(ent, S, c, col, debt, stat):
+    """``c``'s stat (column ``col``, its floor's debt in column ``debt``) without the change a
+    timed buff or de-buff or a held item made to it: the sum of its other changes (what the
+    printed stat and the tiles' permanent gains make it)."""
+    v = ent.raw[c, col] - ent.raw[c, debt] - _item_change(ent, S, c, stat)
     if ent.buff[c] != 0 and ent.buff_stat[c] == stat:
         v -= ent.buff_delta[c]
     if ent.debuff[c] != 0 and ent.debuff_stat[c] == stat:
@@ -37,12 +38,12 @@ def _copy_character(ent, S, f, c):
     held an active Knight's Plate had its +2 defense, the audit of stop 69)."""
     ent.kind[f] = L.K_CLONE
     ent.card[f] = ent.card[c]
-    ent.speed[f] = _unbuffed(ent, S, c, L.SPEED, L.STAT_SPEED)
-    ent.range[f] = _unbuffed(ent, S, c, L.RANGE, L.STAT_RANGE)
-    ent.defense[f] = _unbuffed(ent, S, c, L.DEFENSE, L.STAT_DEFENSE)
+    ent.speed[f] = _unbuffed(ent, S, c, L.SPEED, L.SPEED_DEBT, L.STAT_SPEED)
+    ent.range[f] = _unbuffed(ent, S, c, L.RANGE, L.RANGE_DEBT, L.STAT_RANGE)
+    ent.defense[f] = _unbuffed(ent, S, c, L.DEFENSE, L.DEFENSE_DEBT, L.STAT_DEFENSE)
     ent.suit[f] = ent.suit[c]
     for j in range(4):
-        ent.atk[f, j] = _unbuffed(ent, S, c, L.ATK + j, L.STAT_ATTACKS)
+        ent.atk[f, j] = _unbuffed(ent, S, c, L.ATK + j, L.ATK_DEBT + j, L.STAT_ATTACKS)
         ent.tier[f, j] = ent.tier[c, j]
     for j in range(L.FX_SLOTS):
         ent.ab[f, j] = ent.ab[c, j]

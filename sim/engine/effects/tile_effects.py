@@ -27,6 +27,7 @@ from sim.rng import roll
 
 from sim.engine.state import fields as L
 from sim.engine.entities.special import _spawn_assist, _summon_card
+from sim.engine.entities.timed_states import _add_to_stat
 from sim.engine.log.events import _log
 from sim.engine.effects.row import _fx
 from sim.engine.items.holding import _grant_item, _put_on_floor
@@ -38,20 +39,17 @@ from sim.engine.tiles.paused import _set_tile_state
 @njit
 def _gain_one(st, e, stat, amount):
     """A permanent gain of ``amount`` to a stat of ``e`` alone (every point of the star for
-    attacks)."""
+    attacks), through the stat floor (``timed_states._add_to_stat``: a stat a de-buff holds at 0
+    pays what it owes first)."""
     ent = st.ent
+    _add_to_stat(ent, e, stat, amount)
     if stat == L.STAT_SPEED:
-        ent.speed[e] += amount
         value = ent.speed[e]
     elif stat == L.STAT_RANGE:
-        ent.range[e] += amount
         value = ent.range[e]
     elif stat == L.STAT_DEFENSE:  # above 9 is capped when rolling ("The maximum defense ... 9")
-        ent.defense[e] += amount
         value = ent.defense[e]
     else:
-        for j in range(4):
-            ent.atk[e, j] += amount
         value = ent.atk[e, BASE]
     _log(st, L.EV_GAIN, e, stat, amount, value, 0, 0)
 

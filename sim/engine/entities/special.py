@@ -21,7 +21,7 @@ from sim.combat.star import BASE
 
 from sim.engine.state import fields as L
 from sim.engine.log.events import _log
-from sim.engine.entities.timed_states import _cease
+from sim.engine.entities.timed_states import _cease, _end_state
 from sim.engine.tiles.live_board import _first_spawn
 
 
@@ -75,6 +75,11 @@ def _enter(st, f, s):
         ent.raw[f, col + L.TIMED_BY] = -1
     ent.buff_delta[f] = 0
     ent.debuff_delta[f] = 0
+    ent.speed_debt[f] = 0  # its stats as made (a re-used assist's: its states reverted first)
+    ent.range_debt[f] = 0
+    ent.defense_debt[f] = 0
+    for j in range(4):
+        ent.atk_debt[f, j] = 0
     for k in range(HAND_SLOTS):  # no held item's stat: "a minion summoned later does not get
         ent.item_delta[f, k] = 0  # it" (its stats are made afresh; a waiting row shared the
         #                           pool's change, which its item leaving would take off again)
@@ -185,6 +190,8 @@ def _spawn_assist(st, S, c, k):
     if row < 0:
         return False
     ent.charges_left[row] = ent.ab_charges[row]  # a new assist: its ability afresh
+    for col in (L.BUFF, L.DEBUFF):  # and its stats: what a state left on the dead one reverted
+        _end_state(st, row, col)    # (a new Sidekick entered with the old one's de-buff for good)
     _enter(st, row, ent.space[c])
     _log(st, L.EV_SPAWN, row, c, ent.space[c], L.K_ASSIST, 0, 0)
     return True

@@ -33,29 +33,57 @@ def _expiry(st, S, by, duration):
     return (g.turns[team] + duration) * L.CLOCKS + team
 
 
+@njit(inline="always")
+def _owed(value, debt, delta):
+    """A stat's (value, debt) after a change of ``delta``: the stat is the sum of its changes;
+    below 0 it reads 0 and the rest is owed."""
+    total = value - debt + delta
+    return (total, 0) if total >= 0 else (0, -total)
+
+
+@njit
+def _add_to_stat(ent, e, stat, delta):
+    """Add ``delta`` to ``e``'s stat (every point of the star, each on its own, for attacks).
+    No stat reads below 0: what a change would take below it is owed (``fields.SPEED_DEBT`` ..
+    ``ATK_DEBT``) and paid back before the stat rises again, so whatever order changes come and
+    go in, the stat is what the changes left on it make it (docs/rulings.md "What a de-buff does
+    to a stat at 0"). Why: reverting only the change actually applied left permanent gains (a
+    buff ending under a de-buff; an item dropped under one) and a de-buff of attacks took the
+    smallest point's room from all four (the sixth audit, stop 71). A stat not listed (-1: a
+    CPU's speed or range) stays so. Returns the change to the stat as it reads."""
+    if stat == L.STAT_SPEED:
+        old = ent.speed[e]
+        if old >= 0:
+            ent.speed[e], ent.speed_debt[e] = _owed(old, ent.speed_debt[e], delta)
+        return ent.speed[e] - old
+    if stat == L.STAT_RANGE:
+        old = ent.range[e]
+        if old >= 0:
+            ent.range[e], ent.range_debt[e] = _owed(old, ent.range_debt[e], delta)
+        return ent.range[e] - old
+    if stat == L.STAT_DEFENSE:  # above 9 is capped when rolling (_threshold)
+        old = ent.defense[e]
+        ent.defense[e], ent.defense_debt[e] = _owed(old, ent.defense_debt[e], delta)
+        return ent.defense[e] - old
+    if stat == L.STAT_ATTACKS:
+        for j in range(4):
+            ent.atk[e, j], ent.atk_debt[e, j] = _owed(ent.atk[e, j], ent.atk_debt[e, j], delta)
+    return 0
+
+
 @njit
 def _shift_stat(ent, e, stat, delta):
-    """Add ``delta`` to a stat; a de-buff takes no stat below 0 (the applied change is returned
-    and reverted exactly when the state ends)."""
-    # a CPU with no listed speed or range holds -1 there: a de-buff leaves it as it is
+    """A timed or held change of ``delta`` to a stat (:func:`_add_to_stat`); the speed left this
+    turn follows the speed. Returns the change to keep and revert (``-delta`` takes it off
+    exactly): ``delta``, or 0 for a stat not listed or a state that is no number (advantage,
+    invincibility)."""
+    applied = _add_to_stat(ent, e, stat, delta)
     if stat == L.STAT_SPEED:
-        delta = max(delta, -max(ent.speed[e], 0))
-        ent.speed[e] += delta
-        ent.speed_left[e] = min(max(ent.speed_left[e] + delta, 0), ent.speed[e])
-    elif stat == L.STAT_RANGE:
-        delta = max(delta, -max(ent.range[e], 0))
-        ent.range[e] += delta
-    elif stat == L.STAT_DEFENSE:
-        delta = max(delta, -ent.defense[e])  # above 9 is capped when rolling (_threshold)
-        ent.defense[e] += delta
-    elif stat == L.STAT_ATTACKS:  # every point of the star
-        for j in range(4):
-            delta = max(delta, -max(ent.atk[e, j], 0))
-        for j in range(4):
-            ent.atk[e, j] += delta
-    else:
-        delta = 0  # advantage, invincibility: a state, no number
-    return delta
+        ent.speed_left[e] = min(max(ent.speed_left[e] + applied, 0), ent.speed[e])
+        return delta if ent.speed[e] >= 0 else 0
+    if stat == L.STAT_RANGE:
+        return delta if ent.range[e] >= 0 else 0
+    return delta if stat == L.STAT_DEFENSE or stat == L.STAT_ATTACKS else 0
 
 
 @njit

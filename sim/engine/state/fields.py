@@ -72,7 +72,11 @@ SUBMERGED, STREAK_OVER, FREE_WATER, STREAK_ROLLS = 80, 81, 82, 83
 #           something this turn (it may no longer hand the turn to a teammate); the space where an
 #           invisible entity was last seen (set when it turns invisible: what opponents may know)
 BEGUN, SEEN = 88, 89
-NF = 90
+#   90..96  the stat floor (sim/engine/entities/timed_states.py:_add_to_stat): what the changes on
+#           a stat would take below 0, owed before it rises again (speed, range, defense, each
+#           point of the star): "no stat goes below 0" (docs/rulings.md)
+SPEED_DEBT, RANGE_DEBT, DEFENSE_DEBT, ATK_DEBT = 90, 91, 92, 93  # ATK_DEBT: 93..96
+NF = 97
 TIMED = (FROZEN, INVISIBLE, BUFF, DEBUFF)  # each followed by its "_BY" column
 # a timed state's columns after its first ("until"), for kernels that pick the state at run time
 # (``ent.raw[e, col + TIMED_BY]``): who set it, then a buff's or de-buff's stat and change
@@ -94,7 +98,7 @@ NO_TEAM = -1  # "A CPU is an opponent with no affiliation to any team"
 # whole row as ``int64[NF]``, for the few kernels that pick a column at run time (a timed state
 # and its "_BY" column: timed_states.py) and for tests that compare blocks whole.
 ENT_BLOCKS = {"ATK": 4, "TIER": 4, "AB": FX_SLOTS, "ITEM_SLOT": HAND_SLOTS, "ITEM_ON": HAND_SLOTS,
-              "ITEM_DELTA": HAND_SLOTS}
+              "ITEM_DELTA": HAND_SLOTS, "ATK_DEBT": 4}
 ENT_FIELDS = ("TEAM", "CARD", "ALIVE", "HEALTH", "MAX_HEALTH", "SPACE", "SPEED", "RANGE",
               "DEFENSE", "SUIT", "SPEED_LEFT", "ACTED", "DONE", "IS_CPU", "HOME", "SPENT", "ATK",
               "TIER", "DEALT", "TAKEN", "KILLS", "AB", "AB_OP", "AB_TARGET", "AB_COSTS",
@@ -105,7 +109,8 @@ ENT_FIELDS = ("TEAM", "CARD", "ALIVE", "HEALTH", "MAX_HEALTH", "SPACE", "SPEED",
               "DEBUFF_DELTA", "KIND", "OWNER", "DORMANT", "RIDING", "PILOT", "SLOT", "GROUP",
               "ITEM_SLOT", "ITEM_ON", "ITEM_DELTA", "POOL", "TICKS", "TICK_TILE", "EXTRA_LEFT",
               "EXTRA_TURN", "TICKS_2ND", "TICK_TILE_2ND", "SUBMERGED", "STREAK_OVER",
-              "FREE_WATER", "STREAK_ROLLS", "BEGUN", "SEEN")
+              "FREE_WATER", "STREAK_ROLLS", "BEGUN", "SEEN", "SPEED_DEBT", "RANGE_DEBT",
+              "DEFENSE_DEBT", "ATK_DEBT")
 
 # ---- game scalars: int64[NG]
 (ROTATION, TURN, PHASE, CUR, DEATHS, REVEALED, APOC_ACTIVE, APOC, APOC_STEP, OVER, WINNER,

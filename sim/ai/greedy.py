@@ -5,7 +5,8 @@ kill (focus fire: a wounded target is worth more), minus the expected retaliatio
 survives; both use the colour the star would pick (homefield on each side). Moves are scored by
 position: homefield, the tile's reward (staying where ticks are banked: ``sim.ai.tile_values``),
 safety from coordinates announced for destruction (and, once a storm is revealed, from the outer
-layers), safety from CPUs, closing to attack range of the nearest enemy, and boarding an
+layers), safety from CPUs, closing to attack range of the nearest enemy (in a quiet game, closing in
+on it along the board's moves: ``position_values._press``), and boarding an
 unoccupied vehicle with a weapon (``sim.ai.entity_values``). Abilities are scored
 like attacks (``sim.ai.values``), and so is an attack through a vehicle's weapon (with the
 vehicle's dice); interactables and tile_control by ``sim.ai.tile_values``; a teleport and a
@@ -33,7 +34,7 @@ from .entity_values import _boarding_bonus, _may_board, _summon_action
 from .item_values import _best_item_use, _item_pickup
 from .order_values import _first_striker
 from .position_values import (_best_landing, _best_move, _best_space, _pos_base,
-                              _position_scores, _threats)
+                              _position_scores, _press, _press_distances, _pressing, _threats)
 from .tile_values import _best_tile_action, _is_launch, _launch
 from .values import _ability_score, _attack_score, _teleport_spaces
 from .water_values import _water_choice, _water_targets
@@ -225,13 +226,18 @@ def _best_position(st, S, c, mask):
     walk = decision.walk[:spaces.shape[0]]  # the decision's scratch: no allocation
     boards = _boardable(st, c, mask)
     scored = True
-    if spaces[0] == ref and not boards and fp[L.W_CPU_DANGER] >= 0 and fp[L.W_APPROACH] >= 0:
+    press = _pressing(st, fp)  # a quiet game: every score also counts the moves to an opponent
+    dist = _press_distances(st, c) if press else decision.press
+    if (spaces[0] == ref and not boards and not press and fp[L.W_CPU_DANGER] >= 0
+            and fp[L.W_APPROACH] >= 0):
         here = _position_scores(ent, fp, tile_pos, bonus, c, spaces[:1], mask, False, enemy_r,
                                 enemy_c, cpu, walk[:1])[0]
         scored = _walk_may_win(bonus, tile_pos, spaces, mask, _move_base(n, m), here + 1e-9)
     if scored:
         _position_scores(ent, fp, tile_pos, bonus, c, spaces, mask, False, enemy_r, enemy_c, cpu,
                          walk)
+        if press:
+            _press(fp, dist, spaces, walk)
         if boards:
             for v in range(g.veh_first, g.veh_first + g.veh_n):
                 if _boards_onto(st, c, v, mask):
@@ -239,9 +245,12 @@ def _best_position(st, S, c, mask):
         if spaces[0] == ref:
             here = walk[0]
         else:  # the board kernel's fallback lists the reached spaces by id
-            here = _position_scores(ent, fp, tile_pos, bonus, c,
-                                    np.full(1, ref), mask, False, enemy_r, enemy_c, cpu,
-                                    np.empty(1))[0]
+            one = np.full(1, ref)
+            score = _position_scores(ent, fp, tile_pos, bonus, c, one, mask, False, enemy_r,
+                                     enemy_c, cpu, np.empty(1))
+            if press:
+                _press(fp, dist, one, score)
+            here = score[0]
     best, best_a = here + 1e-9, L.END
     if ent.ab_used[c] == 0 and ent.ab_op[c] == L.OP_MOBILITY:  # a teleport
         tele = _teleport_spaces(st, c, mask)
@@ -249,6 +258,8 @@ def _best_position(st, S, c, mask):
             scores = _position_scores(ent, fp, tile_pos, bonus, c,
                                       tele, mask, False, enemy_r, enemy_c, cpu,
                                       np.empty(tele.shape[0]))
+            if press:
+                _press(fp, dist, tele, scores)
             best, best_a = _best_landing(tele, scores, _ability_space_base(n, m), 0.0, best, best_a)
     # a launch (the Slingshot) is a move that spends the action; the interactable within reach
     # is the one legal._legal found for this decision
@@ -257,6 +268,8 @@ def _best_position(st, S, c, mask):
         launch, price = _launch(st, S, c, mask, k)
         scores = _position_scores(ent, fp, tile_pos, bonus, c, launch, mask, False, enemy_r,
                                   enemy_c, cpu, np.empty(launch.shape[0]))
+        if press:
+            _press(fp, dist, launch, scores)
         best, best_a = _best_landing(launch, scores, _interact_base(n, m), price, best, best_a)
     # water-rolls while the streak is free, from a space where one can start
     if ent.streak_over[c] == 0 and _by_water(tile_pos, st.tiles, S.tile_fx,
@@ -266,6 +279,8 @@ def _best_position(st, S, c, mask):
             scores = _position_scores(ent, fp, tile_pos, bonus, c,
                                       wspaces, mask, False, enemy_r, enemy_c, cpu,
                                       np.empty(wspaces.shape[0]))
+            if press:
+                _press(fp, dist, wspaces, scores)
             best, best_a = _water_choice(st, S, c, wspaces, walls, scores, here, best, best_a,
                                          _water_base(n, m))
     if _move_speed(ent, c) <= 0 or not scored:  # its own speed, or its vehicle's; or no walk

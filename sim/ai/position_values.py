@@ -26,6 +26,9 @@ from sim.engine.tiles.live_board import BLOCK, GRID
 
 from .tile_values import _pos_bonus
 
+UNREACHED = 1 << 30  # _press_distances: no opponent can be reached from the space
+PRESS_CAP = SPAN * SPAN  # the most moves a press counts (no path is longer than every space)
+
 
 @njit(inline="always")
 def _storm(st, S):
@@ -181,6 +184,72 @@ def _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, masked, enemy
         if near < (1 << 30):
             score -= w_approach * max(near - reach, 0)
         out[i] = score
+    return out
+
+
+@njit
+def _pressing(st, fp):
+    """Whether greedy presses now: the game quiet (no entity lost health) for ``greedy_press_after``
+    whole rotations, with ``greedy_press`` on (rules.toml)."""
+    return fp[L.W_PRESS] > 0.0 and st.game.quiet >= fp[L.W_PRESS_AFTER]
+
+
+@njit
+def _press_distances(st, c):
+    """``decision.press[s]``: the fewest moves from space s to an opponent character of ``c``
+    (the live move graph, both ways alike; a portal's pieces are one space: "Crossing between the
+    two costs nothing"; water and walls as plain steps); ``UNREACHED`` where none can be reached.
+    A breadth-first search from every opponent at once, each space queued once (a piece and its
+    twin together). Why the board's moves and not the grid distance the approach term uses: a
+    character within its range of an opponent on the grid but with a wall between them has no
+    reason to move under that term, and quiet games stalled so (docs/rulings.md)."""
+    ent = st.ent
+    dist = st.decision.press
+    queue = st.decision.tele_queue  # the teleport search's queue: free during a policy's choice
+    nbr = st.move_nbr
+    twin = st.twin
+    dist[:] = UNREACHED
+    tail = 0
+    team = ent.team[c]
+    for e in range(ent.shape[0]):
+        s = ent.space[e]
+        if (s >= 0 and ent.alive[e] != 0 and ent.team[e] >= 0 and ent.team[e] != team
+                and ent.kind[e] <= L.K_SUMMONED):
+            tail = _settle(dist, queue, twin, s, 0, tail)
+    head = 0
+    while head < tail:
+        s = queue[head]
+        head += 1
+        for d in range(nbr.shape[1]):
+            x = nbr[s, d]
+            if x >= 0:
+                tail = _settle(dist, queue, twin, x, dist[s] + 1, tail)
+    return dist
+
+
+@njit(inline="always")
+def _settle(dist, queue, twin, s, d, tail):
+    """Space s (and its portal twin) reached in ``d`` moves, unless reached before: queued."""
+    if dist[s] != UNREACHED:
+        return tail
+    dist[s] = d
+    queue[tail] = s
+    tail += 1
+    t = twin[s]
+    if t >= 0 and dist[t] == UNREACHED:
+        dist[t] = d
+        queue[tail] = t
+        tail += 1
+    return tail
+
+
+@njit
+def _press(fp, dist, spaces, out):
+    """Take ``greedy_press`` per move to the nearest opponent off each of ``out``'s scores
+    (``spaces[i]``'s); a space from which none can be reached loses as much as the farthest."""
+    w = fp[L.W_PRESS]
+    for i in range(spaces.shape[0]):
+        out[i] -= w * min(dist[spaces[i]], PRESS_CAP)
     return out
 
 

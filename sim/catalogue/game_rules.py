@@ -22,8 +22,12 @@ CLOCKS = ("owner_turns", "rotations")
 TURN_ORDERS = ("hand_over", "card")
 GREEDY_KEYS = ("greedy_damage", "greedy_kill", "greedy_cpu_value", "greedy_retaliation",
                "greedy_homefield", "greedy_doomed", "greedy_cpu_danger", "greedy_approach",
-               "greedy_effect", "greedy_submerged", "greedy_apocalypse_hold")
+               "greedy_effect", "greedy_submerged", "greedy_apocalypse_hold", "greedy_press",
+               "greedy_press_after")
 MAX_WEIGHT = 1e9  # the largest greedy weight a rules or weights file may give
+# weights added after the first rules files: 0 (their term off) where a file leaves them out
+_LATER_KEYS = ("greedy_effect", "greedy_submerged", "greedy_apocalypse_hold", "greedy_press",
+               "greedy_press_after")
 _KEYS = {"reveal_deaths", "reveal_rotation", "turns_after_reveal", "cpu_leash",
          "cpu_default_range", "cpus_act_during_apocalypse", "stalemate_rotations", "rotation_cap",
          "simultaneous_tiebreak", "effect_clock", "turn_order", *GREEDY_KEYS}
@@ -88,8 +92,7 @@ def load_game_rules(root: Path, problems: Problems | None = None) -> GameRules:
         turn_order=order,
     )
     weights = [get(k, (int, float), lo=0.0, hi=MAX_WEIGHT, fallback=0.0,
-                   **({"default": 0.0} if k in ("greedy_effect", "greedy_submerged",
-                                                 "greedy_apocalypse_hold") else {})) for k in GREEDY_KEYS]
+                   **({"default": 0.0} if k in _LATER_KEYS else {})) for k in GREEDY_KEYS]
     if len(own) > before:
         own.raise_if_any()
     return GameRules(**values, greedy=np.asarray(weights, np.float64), path=str(path))

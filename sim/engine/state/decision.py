@@ -45,7 +45,9 @@ read it there, by name:
   time saved is within the noise, docs/performance.md, stop 70); stale after the decision, so
   a reader keeps only the spaces whose action the decision's mask allows;
 - ``tele_seen``, ``tele_queue``: the teleport search's visited flags (all 0 between searches)
-  and its queue.
+  and its queue;
+- ``press``: greedy's steps from each space to the nearest opponent along the board's moves,
+  while it presses a quiet game (``greedy._press_distances``; ``tele_queue`` is its queue).
 
 Why scratch and not fresh arrays: a malloc and a free per search and per decision were about
 8 % of a greedy game (docs/performance.md).
@@ -69,10 +71,11 @@ from sim.engine.state.view import ViewedStructRef
 DECISION_FIELDS = ("reach_cost", "reached", "n_reached", "reach_from", "reach_speed", "reach_rev",
                    "sight", "rays", "interactable", "threat", "threat_cpu", "pos_base", "walk",
                    "sight_keys", "sight_list", "sight_rev", "sight_gen", "sight_top", "sight_at",
-                   "sight_off", "sight_len", "teleport", "n_teleport", "tele_seen", "tele_queue")
+                   "sight_off", "sight_len", "teleport", "n_teleport", "tele_seen", "tele_queue",
+                   "press")
 # the fields a policy may write: its own scratch, read by nothing else (the rest is _legal's
 # output, which _apply and the policies read; tests/test_policy_conformance.py)
-POLICY_SCRATCH = ("threat", "threat_cpu", "pos_base", "walk")
+POLICY_SCRATCH = ("threat", "threat_cpu", "pos_base", "walk", "press", "tele_queue")
 # the sight searches the ``rays`` buffer holds without taking fresh rows: a range of up to
 # RAYS_RANGE through up to RAYS_PIECES portal pieces (sight.stack_cap); not a game rule, only
 # the size of a buffer (a longer search is still exact)
@@ -119,7 +122,8 @@ def _copy(decision):
                         decision.sight_rev, decision.sight_gen, decision.sight_top,
                         decision.sight_at, decision.sight_off, decision.sight_len,
                         decision.teleport.copy(), decision.n_teleport,
-                        decision.tele_seen.copy(), decision.tele_queue.copy())
+                        decision.tele_seen.copy(), decision.tele_queue.copy(),
+                        decision.press.copy())
 
 
 class Decision(structref.StructRefProxy):
@@ -132,13 +136,13 @@ class Decision(structref.StructRefProxy):
 def _decision_fields(decision):
     """The fields for Python: the owned arrays (state/borrow.py) and the scalars."""
     (reach_cost, reached, sight, rays, threat, threat_cpu, pos_base, walk, keys, listed,
-     teleport, seen, queue) = decision.owners
+     teleport, seen, queue, press) = decision.owners
     return (reach_cost, reached, decision.n_reached, decision.reach_from, decision.reach_speed,
             decision.reach_rev, sight, rays, decision.interactable, threat, threat_cpu, pos_base,
             walk,
             keys, listed, decision.sight_rev, decision.sight_gen, decision.sight_top,
             decision.sight_at, decision.sight_off, decision.sight_len, teleport,
-            decision.n_teleport, seen, queue)
+            decision.n_teleport, seen, queue, press)
 
 
 if numba.config.DISABLE_JIT:
@@ -151,7 +155,7 @@ if numba.config.DISABLE_JIT:
                      sight, rays, interactable, threat, threat_cpu, pos_base, walk, sight_keys,
                      sight_list,
                      sight_rev, sight_gen, sight_top, sight_at, sight_off, sight_len,
-                     teleport, n_teleport, tele_seen, tele_queue, owners=None):
+                     teleport, n_teleport, tele_seen, tele_queue, press, owners=None):
             self.reach_cost, self.reached, self.n_reached = reach_cost, reached, n_reached
             self.reach_from, self.reach_speed, self.reach_rev = reach_from, reach_speed, reach_rev
             self.sight, self.rays = sight, rays
@@ -162,7 +166,7 @@ if numba.config.DISABLE_JIT:
             self.sight_rev, self.sight_gen, self.sight_top = sight_rev, sight_gen, sight_top
             self.sight_at, self.sight_off, self.sight_len = sight_at, sight_off, sight_len
             self.teleport, self.n_teleport = teleport, n_teleport
-            self.tele_seen, self.tele_queue = tele_seen, tele_queue
+            self.tele_seen, self.tele_queue, self.press = tele_seen, tele_queue, press
 else:
     # ``owners``: the arrays, owned (the fields are borrowed: state/borrow.py)
     structref.define_proxy(Decision, DecisionType, list(DECISION_FIELDS) + ["owners"])
@@ -189,7 +193,7 @@ def new_decision(spaces, entities, n_reached, interactable):
                         np.full((spaces, KEY_COLS), -1, np.int64),
                         np.empty((SIGHT_LISTS * spaces, LISTED_COLS), np.int32), -1, 0, 0, -1, 0,
                         -1, np.empty(spaces, np.int64), 0, np.zeros(spaces, np.uint8),
-                        np.empty(spaces, np.int64))
+                        np.empty(spaces, np.int64), np.empty(spaces, np.int32))
 
 
 @njit
@@ -197,7 +201,7 @@ def _decision_of(reach_cost, reached, n_reached, reach_from, reach_speed, reach_
                  interactable, threat, threat_cpu, pos_base, walk, sight_keys, sight_list,
                  sight_rev,
                  sight_gen, sight_top, sight_at, sight_off, sight_len, teleport, n_teleport,
-                 tele_seen, tele_queue):
+                 tele_seen, tele_queue, press):
     """The Decision of these arrays: borrowed in the fields, owned in ``owners``."""
     return Decision(borrowed(reach_cost), borrowed(reached), n_reached, reach_from, reach_speed,
                     reach_rev, borrowed(sight),
@@ -205,7 +209,7 @@ def _decision_of(reach_cost, reached, n_reached, reach_from, reach_speed, reach_
                     borrowed(pos_base),
                     borrowed(walk), borrowed(sight_keys), borrowed(sight_list), sight_rev,
                     sight_gen, sight_top, sight_at, sight_off, sight_len, borrowed(teleport),
-                    n_teleport, borrowed(tele_seen), borrowed(tele_queue),
+                    n_teleport, borrowed(tele_seen), borrowed(tele_queue), borrowed(press),
                     (reach_cost, reached, sight, rays, threat, threat_cpu, pos_base, walk,
                      sight_keys,
-                     sight_list, teleport, tele_seen, tele_queue))
+                     sight_list, teleport, tele_seen, tele_queue, press))

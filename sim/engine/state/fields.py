@@ -295,8 +295,8 @@ NIP = 40
 # ---- float parameters fp[NFP]
 F_RED = 0
 (W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH,
- W_EFFECT, W_SUBMERGED, W_APOC_HOLD) = range(1, 12)
-NFP = 12
+ W_EFFECT, W_SUBMERGED, W_APOC_HOLD, W_PRESS, W_PRESS_AFTER) = range(1, 14)
+NFP = 14
 
 # policies (built-in Numba kernels, dispatched by id in sim.ai.play._choose)
 # lookahead-rotation: the look-ahead whose play-outs all run whole rotations (sim.ai.lookahead)

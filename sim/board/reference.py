@@ -80,7 +80,9 @@ def ref_attack_costs(graph: BoardGraph, start: int, max_range: int) -> np.ndarra
     lined: dict = {}
 
     def emerge(t, c, tp, wp):
-        """Range reaching portal piece ``t`` "emerges from the other component"."""
+        """Range reaching portal piece ``t`` "emerges from the other component"; the twin is
+        reached at ``c`` (an entity on it stands on ``t`` too), lines go on from it at ``ct``."""
+        out[twin[t]] = min(out.get(twin[t], 1 << 30), c)
         ct, tpt = c, tp
         if r.portal_is_boundary and tile_pos[twin[t]] != tile_pos[t]:
             ct += r.cross_tile_penalty if (per_boundary or not tp) else 0

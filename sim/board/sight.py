@@ -257,17 +257,19 @@ def _emerge(twin, tile_pos, rules, best_out, listed, at, work, top, n_seen, piec
             water_paid):
     """A line reached portal piece ``piece`` at range ``c``: the range "emerges from the other
     component" (and pays the tile penalty there with ``portal_boundary``), which becomes an
-    origin when reached cheaper than before. Returns (at, top, n_seen)."""
+    origin when reached cheaper than before. The twin itself is reached at ``c``: an entity on
+    it stands on ``piece`` too (the penalty is for lines going on out of it; paying it for the
+    twin made sight one-sided, found by the fuzzing of stop 71). Returns (at, top, n_seen)."""
     t = twin[piece]
     cap = rules.stack_cap
+    if c < best_out[t]:
+        at = _lower(best_out, listed, at, t, c)
     ct, tp = c, tile_paid
     if rules.portal_boundary and tile_pos[t] != tile_pos[piece]:
         if rules.per_boundary or tp == 0:
             ct += rules.tile_pen
         tp = 1
     if ct <= rules.max_range:
-        if ct < best_out[t]:
-            at = _lower(best_out, listed, at, t, ct)
         key = tp | (water_paid << 1)
         if ct < _seen_cost(work, cap, n_seen, t, key) and top < cap:
             n_seen = _set_seen(work, cap, n_seen, t, key, ct)

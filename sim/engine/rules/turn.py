@@ -46,6 +46,9 @@ def _begin_turn(st, S, team):
     g = st.game
     ent = st.ent
     _log(st, L.EV_TURN, team, 0, 0, 0, 0, 0)
+    # a condition met before any rotation ended or anyone died: reveal_rotation = 1 ("the Rotation
+    # Counter reaches rotation 1" at the start; found by the fuzzing of stop 71)
+    _check_reveal(st, S)
     if g.revealed != 0 and g.owed[team] > 0:
         g.owed[team] -= 1  # "at least one more regular turn" after the reveal
     g.turns[team] += 1

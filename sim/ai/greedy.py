@@ -33,8 +33,8 @@ from sim.engine.rules.water_rolls import _by_water
 from .entity_values import _boarding_bonus, _may_board, _summon_action
 from .item_values import _best_item_use, _item_pickup
 from .order_values import _first_striker
-from .position_values import (_best_landing, _best_move, _best_space, _pos_base,
-                              _position_scores, _press, _press_distances, _pressing, _threats)
+from .position_values import (_best_landing, _best_move, _best_space, _placed, _pos_base,
+                              _position_scores, _press_distances, _pressing, _threats)
 from .tile_values import _best_tile_action, _is_launch, _launch
 from .values import _ability_score, _attack_score, _teleport_spaces
 from .water_values import _water_choice, _water_targets
@@ -207,7 +207,7 @@ def _walk_may_win(pos_base, tile_pos, spaces, mask, move, threshold):
 @njit
 def _best_position(st, S, c, mask):
     """The move, teleport, launch or water-roll to the best-placed space, or END where staying
-    scores best; scored by :func:`_position_scores` once per decision."""
+    scores best; scored by :func:`position_values._placed` (the press in a quiet game)."""
     ent = st.ent
     n = st.kind.shape[0]
     m = ent.shape[0]
@@ -234,10 +234,7 @@ def _best_position(st, S, c, mask):
                                 enemy_c, cpu, walk[:1])[0]
         scored = _walk_may_win(bonus, tile_pos, spaces, mask, _move_base(n, m), here + 1e-9)
     if scored:
-        _position_scores(ent, fp, tile_pos, bonus, c, spaces, mask, False, enemy_r, enemy_c, cpu,
-                         walk)
-        if press:
-            _press(fp, dist, spaces, walk)
+        _placed(ent, fp, tile_pos, bonus, c, spaces, mask, enemy_r, enemy_c, cpu, dist, press, walk)
         if boards:
             for v in range(g.veh_first, g.veh_first + g.veh_n):
                 if _boards_onto(st, c, v, mask):
@@ -245,42 +242,30 @@ def _best_position(st, S, c, mask):
         if spaces[0] == ref:
             here = walk[0]
         else:  # the board kernel's fallback lists the reached spaces by id
-            one = np.full(1, ref)
-            score = _position_scores(ent, fp, tile_pos, bonus, c, one, mask, False, enemy_r,
-                                     enemy_c, cpu, np.empty(1))
-            if press:
-                _press(fp, dist, one, score)
-            here = score[0]
+            here = _placed(ent, fp, tile_pos, bonus, c, np.full(1, ref), mask, enemy_r, enemy_c,
+                           cpu, dist, press, np.empty(1))[0]
     best, best_a = here + 1e-9, L.END
     if ent.ab_used[c] == 0 and ent.ab_op[c] == L.OP_MOBILITY:  # a teleport
         tele = _teleport_spaces(st, c, mask)
         if tele.shape[0] > 0:
-            scores = _position_scores(ent, fp, tile_pos, bonus, c,
-                                      tele, mask, False, enemy_r, enemy_c, cpu,
-                                      np.empty(tele.shape[0]))
-            if press:
-                _press(fp, dist, tele, scores)
+            scores = _placed(ent, fp, tile_pos, bonus, c, tele, mask, enemy_r, enemy_c, cpu,
+                             dist, press, np.empty(tele.shape[0]))
             best, best_a = _best_landing(tele, scores, _ability_space_base(n, m), 0.0, best, best_a)
     # a launch (the Slingshot) is a move that spends the action; the interactable within reach
     # is the one legal._legal found for this decision
     k = decision.interactable
     if k >= 0 and _is_launch(S.tile_fx, k):
         launch, price = _launch(st, S, c, mask, k)
-        scores = _position_scores(ent, fp, tile_pos, bonus, c, launch, mask, False, enemy_r,
-                                  enemy_c, cpu, np.empty(launch.shape[0]))
-        if press:
-            _press(fp, dist, launch, scores)
+        scores = _placed(ent, fp, tile_pos, bonus, c, launch, mask, enemy_r, enemy_c, cpu, dist,
+                         press, np.empty(launch.shape[0]))
         best, best_a = _best_landing(launch, scores, _interact_base(n, m), price, best, best_a)
     # water-rolls while the streak is free, from a space where one can start
     if ent.streak_over[c] == 0 and _by_water(tile_pos, st.tiles, S.tile_fx,
                                                  st.move_roll, ref):
         wspaces, walls = _water_targets(st, S, c, mask)
         if wspaces.shape[0] > 0:
-            scores = _position_scores(ent, fp, tile_pos, bonus, c,
-                                      wspaces, mask, False, enemy_r, enemy_c, cpu,
-                                      np.empty(wspaces.shape[0]))
-            if press:
-                _press(fp, dist, wspaces, scores)
+            scores = _placed(ent, fp, tile_pos, bonus, c, wspaces, mask, enemy_r, enemy_c, cpu,
+                             dist, press, np.empty(wspaces.shape[0]))
             best, best_a = _water_choice(st, S, c, wspaces, walls, scores, here, best, best_a,
                                          _water_base(n, m))
     if _move_speed(ent, c) <= 0 or not scored:  # its own speed, or its vehicle's; or no walk

@@ -253,6 +253,17 @@ def _press(fp, dist, spaces, out):
     return out
 
 
+@njit(inline="always")
+def _placed(ent, fp, tile_pos, pos_base, c, spaces, mask, enemy_r, enemy_c, cpu, dist, press,
+            out):
+    """:func:`_position_scores` of ``spaces`` (unmasked) into ``out``, less the press while
+    pressing (:func:`_press`, ``dist`` from :func:`_press_distances`): greedy's one way to score
+    where a character could stand."""
+    _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, False, enemy_r, enemy_c, cpu,
+                     out)
+    return _press(fp, dist, spaces, out) if press else out
+
+
 @njit
 def _best_move(spaces, scores, mask, base, best, best_a):
     """The move (``base + s``, ``actions._move_base``) scoring above ``best`` among ``spaces``

@@ -34,7 +34,7 @@ def _walk_check(st, S, mask):
     spaces = st.decision.reached[:st.decision.n_reached]
     move = _move_base(st.kind.shape[0], ent.shape[0])
     full = _position_scores(ent, S.fp, st.tile_pos, bonus, c, spaces, mask, False, enemy_r,
-                            enemy_c, cpu, np.empty(spaces.shape[0]))
+                            enemy_c, cpu, S.ip[L.P_CLOSEST], np.empty(spaces.shape[0]))
     here = full[0]
     best = -np.inf
     for i in range(spaces.shape[0]):

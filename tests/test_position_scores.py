@@ -22,9 +22,12 @@ from sim.engine.rules.legal import _legal
 from sim.engine.rules.turn import _apply
 from sim.engine.state import fields as L
 from sim.engine.state.decision import THREAT_LANES
-from tests._engine_kit import new_game
+from tests._engine_kit import EXAMPLE_TEAMS, new_game, new_game_with
 
-GAMES = [(3, 41), (8, 42), (21, 43)]
+# no attack on an enemy sharing the attacker's space (rules.toml [board] attack_own_space): the
+# approach term also prices a space nearer than 1
+OWN_SPACE_OFF = (("rules.toml", "attack_own_space = true", "attack_own_space = false"),)
+GAMES = [(3, 41, ()), (8, 42, ()), (21, 43, ()), (5, 44, OWN_SPACE_OFF)]
 
 
 def _reference(st, S, c, spaces, base):
@@ -46,15 +49,18 @@ def _reference(st, S, c, spaces, base):
                 score -= fp[L.W_CPU_DANGER]
         if enemies:
             near = min(max(abs(r - t // SPAN), abs(col - t % SPAN)) for t in enemies)
-            score -= fp[L.W_APPROACH] * max(near - int(ent.range[c]), 0)
+            closest = int(S.ip[L.P_CLOSEST])  # attack_own_space = false: 1
+            score -= fp[L.W_APPROACH] * (max(near - int(ent.range[c]), 0)
+                                         + max(closest - near, 0))
         out.append(score)
     return np.array(out)
 
 
 def test_position_scores_match_the_definition_at_every_decision():
     checked = padded = 0
-    for board, seed in GAMES:
-        game = new_game(board, seed, log=False)
+    for board, seed, edits in GAMES:
+        game = (new_game_with(edits, board, seed, EXAMPLE_TEAMS.cards) if edits
+                else new_game(board, seed, log=False))
         st, S = game.st, game.S
         mask = np.zeros(game.n_actions, np.bool_)
         while not game.terminal:
@@ -66,10 +72,10 @@ def test_position_scores_match_the_definition_at_every_decision():
                 assert enemy_r.shape[0] % THREAT_LANES == 0
                 base = _pos_base(st, S, np.int64(c)).copy()
                 got = _position_scores(st.ent, S.fp, st.tile_pos, base, np.int64(c), spaces,
-                                       mask, False, enemy_r, enemy_c, cpu,
+                                       mask, False, enemy_r, enemy_c, cpu, S.ip[L.P_CLOSEST],
                                        np.empty(spaces.shape[0]))
                 want = _reference(st, S, c, spaces, base)
-                assert np.array_equal(got, want), (board, seed, int(st.game.decisions))
+                assert np.array_equal(got, want), (board, seed, edits, int(st.game.decisions))
                 checked += 1
                 padded += enemy_r.shape[0] > int(np.sum(np.asarray(enemy_r) > -SPAN))
             _apply(st, S, np.int64(_choose(st, S, mask, count, L.GREEDY, 0)))

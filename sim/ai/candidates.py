@@ -66,7 +66,7 @@ def _top_spaces(st, S, c, mask, approach, best, k_best):
     nreach = decision.n_reached
     spaces = decision.reached[:nreach] if nreach >= 0 else np.arange(st.kind.shape[0])
     scores = _position_scores(ent, fp, st.tile_pos, _pos_base(st, S, c), c, spaces, mask, True,
-                              enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
+                              enemy_r, enemy_c, cpu, S.ip[L.P_CLOSEST], np.empty(spaces.shape[0]))
     score = np.full(k_best, -1e300)
     best[:] = -1
     move = _move_base(st.kind.shape[0], ent.shape[0])
@@ -93,7 +93,8 @@ def _best_placed(st, S, c, mask, spaces):
     best position score for ``c``, greedy's (the first of equals)."""
     enemy_r, enemy_c, cpu = _threats(st, S, c)
     scores = _position_scores(st.ent, S.fp, st.tile_pos, _pos_base(st, S, c), c, spaces, mask,
-                              False, enemy_r, enemy_c, cpu, np.empty(spaces.shape[0]))
+                              False, enemy_r, enemy_c, cpu, S.ip[L.P_CLOSEST],
+                              np.empty(spaces.shape[0]))
     return spaces[np.argmax(scores)]
 
 

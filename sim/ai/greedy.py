@@ -74,7 +74,8 @@ def _escape(st, S, c, mask, enemy_r, enemy_c, cpu):
     if wspaces.shape[0] == 0:
         return L.END
     scores = _position_scores(st.ent, S.fp, st.tile_pos, _pos_base(st, S, c), c, wspaces, mask,
-                              False, enemy_r, enemy_c, cpu, np.empty(wspaces.shape[0]))
+                              False, enemy_r, enemy_c, cpu, S.ip[L.P_CLOSEST],
+                              np.empty(wspaces.shape[0]))
     k = 0
     for i in range(1, wspaces.shape[0]):
         if scores[i] > scores[k]:
@@ -219,6 +220,7 @@ def _best_position(st, S, c, mask):
     decision = st.decision
     fp = S.fp
     tile_pos = st.tile_pos
+    closest = S.ip[L.P_CLOSEST]
     # one call scores staying and every walk (the reached spaces begin with the search's start),
     # unless staying is scored alone and no walk can beat it (_walk_may_win)
     nreach = decision.n_reached
@@ -231,10 +233,11 @@ def _best_position(st, S, c, mask):
     if (spaces[0] == ref and not boards and not press and fp[L.W_CPU_DANGER] >= 0
             and fp[L.W_APPROACH] >= 0):
         here = _position_scores(ent, fp, tile_pos, bonus, c, spaces[:1], mask, False, enemy_r,
-                                enemy_c, cpu, walk[:1])[0]
+                                enemy_c, cpu, closest, walk[:1])[0]
         scored = _walk_may_win(bonus, tile_pos, spaces, mask, _move_base(n, m), here + 1e-9)
     if scored:
-        _placed(ent, fp, tile_pos, bonus, c, spaces, mask, enemy_r, enemy_c, cpu, dist, press, walk)
+        _placed(ent, fp, tile_pos, bonus, c, spaces, mask, enemy_r, enemy_c, cpu, closest, dist,
+                press, walk)
         if boards:
             for v in range(g.veh_first, g.veh_first + g.veh_n):
                 if _boards_onto(st, c, v, mask):
@@ -243,21 +246,21 @@ def _best_position(st, S, c, mask):
             here = walk[0]
         else:  # the board kernel's fallback lists the reached spaces by id
             here = _placed(ent, fp, tile_pos, bonus, c, np.full(1, ref), mask, enemy_r, enemy_c,
-                           cpu, dist, press, np.empty(1))[0]
+                           cpu, closest, dist, press, np.empty(1))[0]
     best, best_a = here + 1e-9, L.END
     if ent.ab_used[c] == 0 and ent.ab_op[c] == L.OP_MOBILITY:  # a teleport
         tele = _teleport_spaces(st, c, mask)
         if tele.shape[0] > 0:
             scores = _placed(ent, fp, tile_pos, bonus, c, tele, mask, enemy_r, enemy_c, cpu,
-                             dist, press, np.empty(tele.shape[0]))
+                             closest, dist, press, np.empty(tele.shape[0]))
             best, best_a = _best_landing(tele, scores, _ability_space_base(n, m), 0.0, best, best_a)
     # a launch (the Slingshot) is a move that spends the action; the interactable within reach
     # is the one legal._legal found for this decision
     k = decision.interactable
     if k >= 0 and _is_launch(S.tile_fx, k):
         launch, price = _launch(st, S, c, mask, k)
-        scores = _placed(ent, fp, tile_pos, bonus, c, launch, mask, enemy_r, enemy_c, cpu, dist,
-                         press, np.empty(launch.shape[0]))
+        scores = _placed(ent, fp, tile_pos, bonus, c, launch, mask, enemy_r, enemy_c, cpu,
+                         closest, dist, press, np.empty(launch.shape[0]))
         best, best_a = _best_landing(launch, scores, _interact_base(n, m), price, best, best_a)
     # water-rolls while the streak is free, from a space where one can start
     if ent.streak_over[c] == 0 and _by_water(tile_pos, st.tiles, S.tile_fx,
@@ -265,7 +268,7 @@ def _best_position(st, S, c, mask):
         wspaces, walls = _water_targets(st, S, c, mask)
         if wspaces.shape[0] > 0:
             scores = _placed(ent, fp, tile_pos, bonus, c, wspaces, mask, enemy_r, enemy_c, cpu,
-                             dist, press, np.empty(wspaces.shape[0]))
+                             closest, dist, press, np.empty(wspaces.shape[0]))
             best, best_a = _water_choice(st, S, c, wspaces, walls, scores, here, best, best_a,
                                          _water_base(n, m))
     if _move_speed(ent, c) <= 0 or not scored:  # its own speed, or its vehicle's; or no walk

@@ -143,7 +143,7 @@ def _cpus_near(cpu, spaces):
 
 @njit
 def _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, masked, enemy_r, enemy_c, cpu,
-                     out):
+                     closest, out):
     """``out[i]``: the position score of ``spaces[i]`` for character ``c`` (-inf where ``masked``
     and ``mask`` forbids moving there).
 
@@ -154,7 +154,10 @@ def _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, masked, enemy
     comparisons but mispredicted its branches: twice the time per space on game data); the
     enemies come in whole vectors (:func:`_threats` pads them with enemies too far to be the
     nearest), so its scalar loop for a remainder never runs.
-    ``pos_base``: per position, what does not depend on the space (:func:`_pos_base`)."""
+    ``pos_base``: per position, what does not depend on the space (:func:`_pos_base`).
+    ``closest``: the least range an attack may cross (``ip[P_CLOSEST]``): with 1
+    (``attack_own_space = false``) a space nearer the enemy than that pays the approach term too,
+    as one beyond the range does, since no attack can be made from it."""
     reach = ent.range[c]
     w_cpu = fp[L.W_CPU_DANGER]
     w_approach = fp[L.W_APPROACH]
@@ -182,7 +185,7 @@ def _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, masked, enemy
         for k in range(n_enemy):
             near = min(near, max(abs(r - enemy_r[k]), abs(col - enemy_c[k])))
         if near < (1 << 30):
-            score -= w_approach * max(near - reach, 0)
+            score -= w_approach * (max(near - reach, 0) + max(closest - near, 0))
         out[i] = score
     return out
 
@@ -244,24 +247,26 @@ def _settle(dist, queue, twin, s, d, tail):
 
 
 @njit
-def _press(fp, dist, spaces, out):
+def _press(fp, dist, spaces, closest, out):
     """Take ``greedy_press`` per move to the nearest opponent off each of ``out``'s scores
-    (``spaces[i]``'s); a space from which none can be reached loses as much as the farthest."""
+    (``spaces[i]``'s); a space from which none can be reached loses as much as the farthest.
+    Fewer moves than ``closest`` (the least range of an attack) count as ``closest``: standing
+    on the opponent's space is no nearer a fight where it cannot be attacked."""
     w = fp[L.W_PRESS]
     for i in range(spaces.shape[0]):
-        out[i] -= w * min(dist[spaces[i]], PRESS_CAP)
+        out[i] -= w * min(max(dist[spaces[i]], closest), PRESS_CAP)
     return out
 
 
 @njit(inline="always")
-def _placed(ent, fp, tile_pos, pos_base, c, spaces, mask, enemy_r, enemy_c, cpu, dist, press,
-            out):
+def _placed(ent, fp, tile_pos, pos_base, c, spaces, mask, enemy_r, enemy_c, cpu, closest, dist,
+            press, out):
     """:func:`_position_scores` of ``spaces`` (unmasked) into ``out``, less the press while
     pressing (:func:`_press`, ``dist`` from :func:`_press_distances`): greedy's one way to score
     where a character could stand."""
     _position_scores(ent, fp, tile_pos, pos_base, c, spaces, mask, False, enemy_r, enemy_c, cpu,
-                     out)
-    return _press(fp, dist, spaces, out) if press else out
+                     closest, out)
+    return _press(fp, dist, spaces, closest, out) if press else out
 
 
 @njit
@@ -293,6 +298,6 @@ def _best_space(st, S, c, mask, spaces, best, best_a, enemy_r, enemy_c, cpu, bon
     """:func:`_best_move` among ``spaces``, scored for ``c``. ``bonus``: :func:`_pos_base` of
     ``c``, computed once per decision."""
     scores = _position_scores(st.ent, S.fp, st.tile_pos, bonus, c, spaces, mask, True, enemy_r,
-                              enemy_c, cpu, np.empty(spaces.shape[0]))
+                              enemy_c, cpu, S.ip[L.P_CLOSEST], np.empty(spaces.shape[0]))
     return _best_move(spaces, scores, mask, _move_base(st.kind.shape[0], st.ent.shape[0]), best,
                       best_a)

@@ -143,9 +143,11 @@ def _deactivate_worth(st, S, c, p):
 
 
 @njit
-def _gap(st, c, here, p, q, moved_p, moved_q):
+def _gap(st, S, c, here, p, q, moved_p, moved_q):
     """``c``'s distance beyond its range to the nearest opponent character when standing on
-    ``here``, entities in position p shifted by ``moved_p`` and in q by ``moved_q``."""
+    ``here``, entities in position p shifted by ``moved_p`` and in q by ``moved_q``; or short of
+    the least range of an attack (``attack_own_space = false``: greedy's approach term,
+    ``position_values._position_scores``)."""
     ent = st.ent
     near = 1 << 30
     for e in range(ent.shape[0]):
@@ -161,7 +163,7 @@ def _gap(st, c, here, p, q, moved_p, moved_q):
         near = min(near, max(abs(s // SPAN - here // SPAN), abs(s % SPAN - here % SPAN)))
     if near == 1 << 30:
         return 0
-    return max(near - ent.range[c], 0)
+    return max(near - ent.range[c], 0) + max(S.ip[L.P_CLOSEST] - near, 0)
 
 
 @njit
@@ -174,7 +176,7 @@ def _swap_worth(st, S, c, q, before):
     here = ent.space[c]
     p = st.tile_pos[here]
     d = _shift(p, q)
-    after = _gap(st, c, here + d, p, q, d, -d)
+    after = _gap(st, S, c, here + d, p, q, d, -d)
     score = fp[L.W_APPROACH] * (before - after)
     if st.pos_state[p] == L.ANNOUNCED:  # the tile leaves a doomed coordinate
         score += fp[L.W_DOOMED]
@@ -213,7 +215,7 @@ def _space_context(st, S, c, op, flag):
     if op == L.OP_TILE_CONTROL:
         if flag == 0:
             here = st.ent.space[c]
-            before = _gap(st, c, here, st.tile_pos[here], -1, 0, 0)
+            before = _gap(st, S, c, here, st.tile_pos[here], -1, 0, 0)
         else:
             brought = _transform_choice(st, S, c, False)
     return before, brought

@@ -28,7 +28,7 @@ _KEYS = {
     "water_success_min", "water_streak_max", "water_streak_counts", "water_carry",
     "fire_wall_damage", "fire_wall_fail_crosses",
     "falling_die", "falling_max_face", "falling_damage", "door_sight_range", "team_spawns",
-    "apocalypse_layer", "uncovered_chance", "sight_lines",
+    "apocalypse_layer", "uncovered_chance", "sight_lines", "attack_own_space",
 }
 
 
@@ -58,6 +58,7 @@ class BoardRules:
     apocalypse_layer: int
     uncovered_chance: float
     sight_lines: str = "any_angle"  # a straight line inside a tile: any angle, or compass rays
+    attack_own_space: bool = True  # an enemy on the attacker's own space may be attacked
     terrain_draft: bool = False  # [variants]: play the terrain draft's features (variants.py)
 
     @property
@@ -108,6 +109,7 @@ def load_board_rules(doc: TomlDoc) -> BoardRules | None:
         apocalypse_layer=get("apocalypse_layer", lo=1, hi=GRID // 2 + 1, fallback=2),
         uncovered_chance=float(get("uncovered_chance", (int, float), lo=0.0, hi=1.0, fallback=0.25)),
         sight_lines=get("sight_lines", str, choices=SIGHT_LINES, fallback="any_angle"),
+        attack_own_space=get("attack_own_space", bool, fallback=True),
     )
     if values["water_success_min"] > values["water_die"]:
         doc.add(("board", "water_success_min"), f"{values['water_success_min']} is more than the "

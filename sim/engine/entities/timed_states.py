@@ -50,25 +50,30 @@ def _add_to_stat(ent, e, stat, delta):
     to a stat at 0"). Why: reverting only the change actually applied left permanent gains (a
     buff ending under a de-buff; an item dropped under one) and a de-buff of attacks took the
     smallest point's room from all four (the sixth audit, stop 71). A stat not listed (-1: a
-    CPU's speed or range) stays so. Returns the change to the stat as it reads."""
+    CPU's speed or range) stays so. Returns (the change to the stat as it reads, 0 for attacks'
+    four numbers; the change to keep and revert later: ``delta``, or 0 for a stat not listed or
+    a state that is no number, such as advantage or invincibility)."""
     if stat == L.STAT_SPEED:
         old = ent.speed[e]
-        if old >= 0:
-            ent.speed[e], ent.speed_debt[e] = _owed(old, ent.speed_debt[e], delta)
-        return ent.speed[e] - old
+        if old < 0:
+            return 0, 0
+        ent.speed[e], ent.speed_debt[e] = _owed(old, ent.speed_debt[e], delta)
+        return ent.speed[e] - old, delta
     if stat == L.STAT_RANGE:
         old = ent.range[e]
-        if old >= 0:
-            ent.range[e], ent.range_debt[e] = _owed(old, ent.range_debt[e], delta)
-        return ent.range[e] - old
+        if old < 0:
+            return 0, 0
+        ent.range[e], ent.range_debt[e] = _owed(old, ent.range_debt[e], delta)
+        return ent.range[e] - old, delta
     if stat == L.STAT_DEFENSE:  # above 9 is capped when rolling (_threshold)
         old = ent.defense[e]
         ent.defense[e], ent.defense_debt[e] = _owed(old, ent.defense_debt[e], delta)
-        return ent.defense[e] - old
+        return ent.defense[e] - old, delta
     if stat == L.STAT_ATTACKS:
         for j in range(4):
             ent.atk[e, j], ent.atk_debt[e, j] = _owed(ent.atk[e, j], ent.atk_debt[e, j], delta)
-    return 0
+        return 0, delta
+    return 0, 0
 
 
 @njit
@@ -77,13 +82,10 @@ def _shift_stat(ent, e, stat, delta):
     turn follows the speed. Returns the change to keep and revert (``-delta`` takes it off
     exactly): ``delta``, or 0 for a stat not listed or a state that is no number (advantage,
     invincibility)."""
-    applied = _add_to_stat(ent, e, stat, delta)
+    applied, kept = _add_to_stat(ent, e, stat, delta)
     if stat == L.STAT_SPEED:
         ent.speed_left[e] = min(max(ent.speed_left[e] + applied, 0), ent.speed[e])
-        return delta if ent.speed[e] >= 0 else 0
-    if stat == L.STAT_RANGE:
-        return delta if ent.range[e] >= 0 else 0
-    return delta if stat == L.STAT_DEFENSE or stat == L.STAT_ATTACKS else 0
+    return kept
 
 
 @njit

@@ -142,7 +142,8 @@ def _group_attack(st, S, c, d):
     k = 1
     for j in range(ent.shape[0]):
         if j != c and _may_join(ent, j, team) and ent.range[j] >= 0:
-            if _sight_from(st, S, ent.space[j], ent.range[j])[at] <= ent.range[j]:
+            cost = _sight_from(st, S, ent.space[j], ent.range[j])[at]
+            if S.ip[L.P_CLOSEST] <= cost <= ent.range[j]:  # attack_own_space, its range
                 members[k] = j
                 k += 1
     declared = S.ip[L.P_GROUP_DECLARED] != 0

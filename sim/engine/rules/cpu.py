@@ -33,6 +33,8 @@ def _cpu_target(st, S, space, rng):
         s = ent.space[e]
         if ent.team[e] < 0 or ent.alive[e] == 0 or s < 0 or sight[s] > rng:
             continue
+        if sight[s] < S.ip[L.P_CLOSEST]:  # on its own space, attack_own_space = false
+            continue
         if ent.kind[e] > L.K_SUMMONED:  # a character: not a minion, assist or vehicle
             continue
         if ent.invisible[e] != 0:  # "cannot be targeted by a direct attack"

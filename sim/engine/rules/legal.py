@@ -257,6 +257,7 @@ def _legal_sighted(st, S, c, mask, tk, ar, summon):
     if not (allies or summon or (steps >= 0 and _may_reach(st, S, here, team, steps))):
         return count
     group = _group_base(n, m) if reach >= 0 and _group_ready(ent, c) else -1
+    closest = S.ip[L.P_CLOSEST]  # 1: no attack on an enemy sharing the space (attack_own_space)
     sight = _sight_from(st, S, here, steps)
     if summon:
         count += _summon_targets(st, sight, ar, on_space, mask)
@@ -270,7 +271,8 @@ def _legal_sighted(st, S, c, mask, tk, ar, summon):
                 continue
             if _ridden_by(ent, e, team):  # a vehicle this team rides is not its opponent
                 continue
-            if sight[s] <= reach:
+            far = sight[s] >= closest
+            if far and sight[s] <= reach:
                 mask[attack + e] = True
                 count += 1
                 if group >= 0:  # "Multiple of your characters ... attack the same target"
@@ -279,7 +281,7 @@ def _legal_sighted(st, S, c, mask, tk, ar, summon):
             if tk == L.T_ENEMY and sight[s] <= ar:
                 mask[base + e] = True
                 count += 1
-            if sight[s] <= wreach:  # "1 action used through it": the vehicle's weapon
+            if far and sight[s] <= wreach:  # "1 action used through it": the vehicle's weapon
                 mask[weapon + e] = True
                 count += 1
         elif tk == L.T_ALLY and sight[s] <= ar and _teammate_target(ent, c, e):

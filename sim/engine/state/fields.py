@@ -291,7 +291,10 @@ P_HANDOVERS = 38
 # line of sight inside a tile (rules.toml [board] sight_lines): 1 = "any_angle" (the book), 0 =
 # "compass" (the eight rays only)
 P_SIGHT_LINES = 39
-NIP = 40
+# the least range an attack may cross (rules.toml [board] attack_own_space): 0 = an enemy on the
+# attacker's own space may be attacked (the house ruling), 1 = only one at least a space away
+P_CLOSEST = 40
+NIP = 41
 # ---- float parameters fp[NFP]
 F_RED = 0
 (W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH,

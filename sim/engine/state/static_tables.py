@@ -101,6 +101,7 @@ def _int_params(catalogue, graph, gr: GameRules, apoc_pos: int) -> np.ndarray:
     ip[L.P_PORTAL_BOUNDARY] = br.portal_is_boundary
     ip[L.P_DOOR_RANGE] = br.door_sight_range
     ip[L.P_SIGHT_LINES] = br.sight_lines == "any_angle"
+    ip[L.P_CLOSEST] = 0 if br.attack_own_space else 1
     # portal pieces on the board (sizes the sight kernel's stack): a transform may bring any tile
     # not in play, so as many as the whole catalogue holds (sim/engine/tiles/swap_in_play.py)
     ip[L.P_N_PIECES] = max(graph.n_pieces, int((catalogue.tiles.feature == PORTAL).sum()))

@@ -28,7 +28,7 @@ def _problem(path, field, message):
 
 
 def _load_baseline(path: Path) -> dict:
-    from sim.runner.drift_baseline import validate_baseline
+    from sim.runner.drift_baseline_checks import validate_baseline
 
     from sim.atomic import note_input
 

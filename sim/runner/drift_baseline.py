@@ -1,4 +1,4 @@
-"""The drift gate's baseline file: what it records, how it is checked, how it is compared.
+"""The drift gate's baseline file: what it records and how two records are compared.
 
 A baseline is the memory of one known-good state of the lab. It records, beside each matchup's
 per-game winners (so a later run can pair its games with them seed by seed) and, since format 3,
@@ -13,21 +13,19 @@ then says those metrics were not recorded in it):
 - the exact combat tables, compared later with a tolerance (never by hashing rounded floats: a
   rounding boundary turns equal tables into "changed").
 
-Every field is validated before use: a corrupted baseline is bad input (exit 2, one line per
-problem), never a pass and never "drift".
+How a parsed file is checked, field by field, before any of it is used is
+:mod:`sim.runner.drift_baseline_checks`: many small helpers that only the loading of a file
+calls, kept apart from the record and the comparisons that the gate reads on every run.
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
 from pathlib import Path
 
 import numpy as np
 
 from sim import __version__
-from sim.catalogue.diagnostics import InputError, Problem
-from sim.runner.experiment import MAX_SEED
 from sim.runner.file_names import file_name_problem
 from sim.combat.exact import damage_distribution
 
@@ -43,8 +41,6 @@ GAME_FIELDS = ("outcomes", "rotations", "lead_changes")   # format 3: per game, 
 # and, per game, the decision after which each experiment team fell ("12,40,-1,33": -1 never;
 # absent from the first format 3 files, whose order of elimination is then not recorded)
 ELIMINATED = "eliminated"
-_SECTIONS = ("format", "engine", "cards", "card_files", "suite", "policies", "matchups",
-             "metrics", "combat")
 # the suite's bounds (experiments/drift.toml, sim.runner.drift.load_suite), as the baseline's
 # "suite" section records them: name in the file -> (kind, lowest, highest)
 SUITE_RANGES = {"delta_elo": ((int, float), 5.0, 800.0), "alpha": ((int, float), 1e-6, 0.5),
@@ -94,7 +90,8 @@ def card_record(root: Path) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def card_digests(root: Path) -> dict[str, str]:
-    """The first half of :func:`card_record`: each designer file's sha256, as a baseline keeps it."""
+    """The first half of :func:`card_record`: each designer file's sha256, as a baseline keeps
+    it."""
     return card_record(root)[0]
 
 
@@ -211,7 +208,7 @@ def engine_record() -> dict:
     return {"version": __version__, "source": engine_digest()}
 
 
-# --- validation: every problem of a baseline file, one line each --------------------------------
+# --- format 3's per-game columns, beside the winners ---------------------------------------
 
 def encode_games(cols: dict) -> dict:
     """A matchup's per-game endings (one character each, :data:`ENDING_CODES`), rotations and
@@ -234,209 +231,3 @@ def decode_games(entry: dict) -> dict | None:
     if ELIMINATED in entry:
         out["eliminated"] = np.array([g.split(",") for g in entry[ELIMINATED].split()], np.int64)
     return out
-
-
-def _decisions(game: str) -> bool:
-    """Four decision numbers, -1 for a team never eliminated: "12,40,-1,33"."""
-    parts = game.split(",")
-    return len(parts) == 4 and all(p.isdigit() or p == "-1" for p in parts)
-
-
-def _whole_numbers(text) -> bool:
-    return isinstance(text, str) and all(t.isdigit() for t in text.split())
-
-
-def _finite(value, lo=-math.inf, hi=math.inf) -> bool:
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value) and lo <= value <= hi)
-
-
-def _count(value, lo=0) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= lo
-
-
-def _check_matchups(data: dict, add) -> None:
-    for name, entry in data["matchups"].items():
-        if not isinstance(entry, dict):
-            add(f"matchups.{name}", "must be a table")
-            continue
-        winners, games = entry.get("winners"), entry.get("games")
-        if not isinstance(winners, str) or set(winners) - set(WINNER_CODES):
-            add(f"matchups.{name}.winners", f"must be a string of the characters {WINNER_CODES!r}")
-        elif not _count(games, 1) or len(winners) != games:
-            add(f"matchups.{name}.games", "must be a positive count equal to the winners' length")
-        digest = entry.get("experiment")
-        if not (isinstance(digest, str) and len(digest) == 64
-                and set(digest) <= set("0123456789abcdef")):
-            add(f"matchups.{name}.experiment", "must be the experiment's sha256 (64 hex "
-                                               "digits)")
-        teams = entry.get("teams")
-        if teams is not None and not (isinstance(teams, list) and len(teams) == 4 and all(
-                isinstance(t, list) and t and all(isinstance(c, str) for c in t) for t in teams)):
-            add(f"matchups.{name}.teams", "must be 4 lists of card names")
-        seed = entry.get("root_seed")
-        if seed is not None and not (_count(seed) and seed <= MAX_SEED):
-            add(f"matchups.{name}.root_seed", f"must be a whole number in [0, {MAX_SEED}], not "
-                                              f"{seed!r}")
-        if data["format"] >= 3:
-            _check_games(name, entry, games, add)
-
-
-def _check_policies(data: dict, add) -> None:
-    """Each matchup's players: 4 player specs, as --update writes them (a spelling the lab does
-    not know could never match a run's players: the gate would refuse the baseline later)."""
-    from sim.ai.spec import parse_policy
-
-    for name, players in data["policies"].items():
-        if not (isinstance(players, list) and len(players) == 4
-                and all(isinstance(p, str) and p for p in players)):
-            add(f"policies.{name}", "must be a list of 4 player specs (e.g. \"greedy\")")
-            continue
-        for spec in dict.fromkeys(players):
-            try:
-                parse_policy(spec)
-            except ValueError as exc:
-                add(f"policies.{name}", str(exc))
-            except InputError:  # a weights file: the suite's own loader reads it, not this
-                pass
-
-
-def _check_suite(data: dict, add) -> None:
-    """The suite's bounds the baseline was played with, in the ranges a suite file allows."""
-    for key, (kind, lo, hi) in SUITE_RANGES.items():
-        value = data["suite"].get(key)
-        whole = kind is int
-        ok = (isinstance(value, kind) and not isinstance(value, bool)
-              and _finite(value, lo, hi) and (not whole or value % 4 == 0))
-        if key in data["suite"] and not ok:
-            what = f"a multiple of 4 in [{lo}, {hi}]" if whole else f"a number in [{lo:g}, {hi:g}]"
-            add(f"suite.{key}", f"must be {what}, not {value!r}")
-
-
-def _check_games(name: str, entry: dict, games, add) -> None:
-    """Format 3's per-game endings, rotations and lead changes: one per game, well formed."""
-    outcomes = entry.get("outcomes")
-    if not isinstance(outcomes, str) or set(outcomes) - set(ENDING_CODES.values()):
-        add(f"matchups.{name}.outcomes",
-            f"must be a string of the characters {''.join(ENDING_CODES.values())!r}")
-    elif len(outcomes) != games:
-        add(f"matchups.{name}.outcomes", f"{len(outcomes)} games, not {games}")
-    for key in ("rotations", "lead_changes"):
-        text = entry.get(key)
-        if not _whole_numbers(text):
-            add(f"matchups.{name}.{key}", "must be whole numbers separated by spaces")
-        elif len(text.split()) != games:
-            add(f"matchups.{name}.{key}", f"{len(text.split())} games, not {games}")
-    if ELIMINATED in entry:
-        text = entry[ELIMINATED]
-        rows = text.split() if isinstance(text, str) else None
-        if rows is None or not all(_decisions(r) for r in rows):
-            add(f"matchups.{name}.{ELIMINATED}", "must be, per game, four whole numbers (or -1) "
-                                                  "joined by commas, games separated by spaces")
-        elif len(rows) != games:
-            add(f"matchups.{name}.{ELIMINATED}", f"{len(rows)} games, not {games}")
-
-
-def _check_metrics(data: dict, add) -> None:
-    for name, entry in data["metrics"].items():
-        if not isinstance(entry, dict):
-            add(f"metrics.{name}", "must be a table")
-            continue
-        if not _finite(entry.get("rate"), 0.0, 1.0):
-            add(f"metrics.{name}.rate", f"must be a number in [0, 1], not {entry.get('rate')!r}")
-        if not _count(entry.get("games"), 1):
-            add(f"metrics.{name}.games", f"must be a positive count, not {entry.get('games')!r}")
-
-
-def _check_combat(data: dict, add) -> None:
-    for key, entry in data["combat"].items():
-        if not isinstance(entry, dict):
-            add(f"combat.{key}", "must be a table")
-            continue
-        pmf = entry.get("pmf")
-        if not _count(entry.get("die"), 1):
-            add(f"combat.{key}.die", f"must be a positive count, not {entry.get('die')!r}")
-        if not (isinstance(pmf, list) and pmf and all(_finite(p, 0.0, 1.0) for p in pmf)):
-            add(f"combat.{key}.pmf", "must be a non-empty list of probabilities")
-        for field in ("mean", "p_hit"):
-            if not _finite(entry.get(field), 0.0):
-                add(f"combat.{key}.{field}", f"must be a finite number, not {entry.get(field)!r}")
-
-
-def _utf8_text(value) -> bool:
-    """A string a file can hold: JSON's ``"\\ud800"`` (a lone surrogate) reads as a string
-    that no UTF-8 file holds, and its digest was an internal error (UnicodeEncodeError)."""
-    if not isinstance(value, str):
-        return False
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _check_cards(data: dict, add) -> None:
-    for name, text in data["card_files"].items():
-        if file_name_problem(name):  # materialise_cards writes each: never outside its folder
-            add(f"card_files.{name}", file_name_problem(name))
-        elif not _utf8_text(text):
-            add(f"card_files.{name}", "must be the file's text")
-        elif data["cards"].get(name) != text_digest(text):
-            add(f"card_files.{name}", "its text does not match the recorded digest in 'cards'")
-    for key in ("version", "source"):
-        if not isinstance(data["engine"].get(key), str):
-            add(f"engine.{key}", "missing")
-
-
-def _check_team_cards(data: dict, add) -> None:
-    """Every card a matchup's teams name is a card of the baseline's own ``characters.csv``:
-    the gate replays the baseline's cards by those names (``sim.runner.drift._cards_by_name``)
-    and once refused a renamed card only after the matchups before it had played. A copy the
-    engine can no longer load is not checked: the gate then says so and replays nothing."""
-    import tempfile
-
-    from sim.catalogue.loader import load_catalogue
-
-    named = {c for entry in data["matchups"].values() if isinstance(entry, dict)
-             and isinstance(entry.get("teams"), list)
-             for team in entry["teams"] for c in team}
-    if not named:
-        return
-    with tempfile.TemporaryDirectory(prefix="bwlab-baseline-") as tmp:
-        try:
-            cards = load_catalogue(materialise_cards(data, Path(tmp) / "cards")).cards
-        except (InputError, ValueError, OSError):
-            return
-    missing = sorted(named - set(cards.names))
-    if missing:
-        add("card_files", f"{', '.join(missing)} not in the baseline's cards (its matchups' "
-                          f"teams name them): rewrite the baseline with --update")
-
-
-def validate_baseline(data, path: Path) -> None:
-    """Raise InputError naming every problem of a parsed baseline file."""
-    problems: list[Problem] = []
-
-    def add(field, message):
-        problems.append(Problem(str(path), None, field, message))
-
-    if not isinstance(data, dict):
-        add("baseline", "not a baseline written by --update (expected a JSON object)")
-        raise InputError(problems)
-    for key in _SECTIONS:
-        if key not in data:
-            add(key, "missing section; rewrite the baseline with --update")
-        elif key != "format" and not (isinstance(data[key], dict) and data[key]):
-            add(key, "must be a non-empty table")
-    if not problems and data["format"] not in READABLE_FORMATS:
-        add("format", f"baseline format {data['format']!r}; this lab reads "
-                      f"{', '.join(map(str, READABLE_FORMATS))} and writes {FORMAT}: rewrite it "
-                      f"with --update")
-    if not problems:
-        for check in (_check_matchups, _check_policies, _check_suite, _check_metrics,
-                      _check_combat, _check_cards):
-            check(data, add)
-    if not problems:  # the copy of the cards is sound: its cards hold the teams'
-        _check_team_cards(data, add)
-    if problems:
-        raise InputError(problems)

@@ -296,7 +296,7 @@ def test_recurrence_line_with_no_card_flagged_says_so(capsys):
 
     import pandas as pd
 
-    from sim.cli.rarity_output import echo_outliers
+    from sim.cli.rarity_text import echo_outliers
     from sim.runner.rarity_recurrence import Recurrence
 
     frame = pd.DataFrame({"outlier": ["", ""], "verdict": ["in band", "in band"]})

@@ -303,7 +303,7 @@ def test_no_outlier_ends_its_line_without_announcing_a_list(capsys):
 
     import pandas as pd
 
-    from sim.cli.rarity_output import echo_outliers
+    from sim.cli.rarity_text import echo_outliers
 
     frame = pd.DataFrame({"outlier": ["", ""], "verdict": ["in band", "in band"]})
     echo_outliers(frame, SimpleNamespace(held=np.array([3, 4]), games=1000), "holm", None)

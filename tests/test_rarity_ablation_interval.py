@@ -192,7 +192,7 @@ def test_the_outlier_line_states_the_swap_with_its_interval_in_the_swap_s_sign()
     the effect's bounds negated and swapped; a card replayed without an interval prints none."""
     from types import SimpleNamespace
 
-    from sim.cli.rarity_output import _swap_interval
+    from sim.cli.rarity_text import _swap_interval
 
     row = SimpleNamespace(ablation_low=-0.054, ablation_high=0.098)
     assert _swap_interval(row) == " (-9.8 to +5.4, 95 %, clustered by board)"

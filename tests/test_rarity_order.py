@@ -199,7 +199,8 @@ def test_cli_text_and_json_use_the_three_way_verdict():
     test claims nothing."""
     import pandas as pd
 
-    from sim.cli.rarity_output import conclusion_line, order_doc, order_sentence, policy_doc
+    from sim.cli.rarity_output import order_doc, policy_doc
+    from sim.cli.rarity_text import conclusion_line, order_sentence
     from sim.runner.rarity_policies import agreement
 
     rarities = ["Bronze", "Silver", "Gold", "Diamond", "Legendary", "GOAT Series"]

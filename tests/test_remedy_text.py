@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.cli.rarity_output import echo_remedies
+from sim.cli.rarity_text import echo_remedies
 from sim.runner.remedy import Candidate, Check, Remedy, remedy_records
 
 

@@ -15,8 +15,8 @@ from ._json import json_text
 from ._engine import ready_to_play
 from ._paths import IN_FILE, OUT_FOLDER, cards_option, not_the_card_folder
 from ._policy import POLICY_HELP, budget_option
-from .rarity_output import (card_answers, card_frame, echo_table, json_doc, policy_frame,
-                            rarity_ranges)
+from .rarity_output import card_answers, card_frame, json_doc, policy_frame, rarity_ranges
+from .rarity_text import echo_table
 
 if TYPE_CHECKING:  # numpy is imported when a command runs, not for --help
     import numpy as np

@@ -206,6 +206,47 @@ def _walk_may_win(pos_base, tile_pos, spaces, mask, move, threshold):
 
 
 @njit
+def _best_jump(st, S, c, mask, bonus, enemy_r, enemy_c, cpu, dist, press, here):
+    """The teleport, launch or water-roll whose landing scores above staying (``here``), as
+    (score, action), else (``here`` + a hair, END): :func:`_best_position`'s moves that are not
+    walks, each landing scored as a walk is (``position_values._placed``); a launch pays its
+    price, a water-roll is weighed by its chance (``_water_choice``)."""
+    ent = st.ent
+    n = st.kind.shape[0]
+    m = ent.shape[0]
+    ref = ent.space[c]
+    decision = st.decision
+    fp = S.fp
+    tile_pos = st.tile_pos
+    closest = S.ip[L.P_CLOSEST]
+    best, best_a = here + 1e-9, L.END
+    if ent.ab_used[c] == 0 and ent.ab_op[c] == L.OP_MOBILITY:  # a teleport
+        tele = _teleport_spaces(st, c, mask)
+        if tele.shape[0] > 0:
+            scores = _placed(ent, fp, tile_pos, bonus, c, tele, mask, enemy_r, enemy_c, cpu,
+                             closest, dist, press, np.empty(tele.shape[0]))
+            best, best_a = _best_landing(tele, scores, _ability_space_base(n, m), 0.0, best, best_a)
+    # a launch (the Slingshot) is a move that spends the action; the interactable within reach
+    # is the one legal._legal found for this decision
+    k = decision.interactable
+    if k >= 0 and _is_launch(S.tile_fx, k):
+        launch, price = _launch(st, S, c, mask, k)
+        scores = _placed(ent, fp, tile_pos, bonus, c, launch, mask, enemy_r, enemy_c, cpu,
+                         closest, dist, press, np.empty(launch.shape[0]))
+        best, best_a = _best_landing(launch, scores, _interact_base(n, m), price, best, best_a)
+    # water-rolls while the streak is free, from a space where one can start
+    if ent.streak_over[c] == 0 and _by_water(tile_pos, st.tiles, S.tile_fx,
+                                                 st.move_roll, ref):
+        wspaces, walls = _water_targets(st, S, c, mask)
+        if wspaces.shape[0] > 0:
+            scores = _placed(ent, fp, tile_pos, bonus, c, wspaces, mask, enemy_r, enemy_c, cpu,
+                             closest, dist, press, np.empty(wspaces.shape[0]))
+            best, best_a = _water_choice(st, S, c, wspaces, walls, scores, here, best, best_a,
+                                         _water_base(n, m))
+    return best, best_a
+
+
+@njit
 def _best_position(st, S, c, mask):
     """The move, teleport, launch or water-roll to the best-placed space, or END where staying
     scores best; scored by :func:`position_values._placed` (the press in a quiet game)."""
@@ -247,30 +288,7 @@ def _best_position(st, S, c, mask):
         else:  # the board kernel's fallback lists the reached spaces by id
             here = _placed(ent, fp, tile_pos, bonus, c, np.full(1, ref), mask, enemy_r, enemy_c,
                            cpu, closest, dist, press, np.empty(1))[0]
-    best, best_a = here + 1e-9, L.END
-    if ent.ab_used[c] == 0 and ent.ab_op[c] == L.OP_MOBILITY:  # a teleport
-        tele = _teleport_spaces(st, c, mask)
-        if tele.shape[0] > 0:
-            scores = _placed(ent, fp, tile_pos, bonus, c, tele, mask, enemy_r, enemy_c, cpu,
-                             closest, dist, press, np.empty(tele.shape[0]))
-            best, best_a = _best_landing(tele, scores, _ability_space_base(n, m), 0.0, best, best_a)
-    # a launch (the Slingshot) is a move that spends the action; the interactable within reach
-    # is the one legal._legal found for this decision
-    k = decision.interactable
-    if k >= 0 and _is_launch(S.tile_fx, k):
-        launch, price = _launch(st, S, c, mask, k)
-        scores = _placed(ent, fp, tile_pos, bonus, c, launch, mask, enemy_r, enemy_c, cpu,
-                         closest, dist, press, np.empty(launch.shape[0]))
-        best, best_a = _best_landing(launch, scores, _interact_base(n, m), price, best, best_a)
-    # water-rolls while the streak is free, from a space where one can start
-    if ent.streak_over[c] == 0 and _by_water(tile_pos, st.tiles, S.tile_fx,
-                                                 st.move_roll, ref):
-        wspaces, walls = _water_targets(st, S, c, mask)
-        if wspaces.shape[0] > 0:
-            scores = _placed(ent, fp, tile_pos, bonus, c, wspaces, mask, enemy_r, enemy_c, cpu,
-                             closest, dist, press, np.empty(wspaces.shape[0]))
-            best, best_a = _water_choice(st, S, c, wspaces, walls, scores, here, best, best_a,
-                                         _water_base(n, m))
+    best, best_a = _best_jump(st, S, c, mask, bonus, enemy_r, enemy_c, cpu, dist, press, here)
     if _move_speed(ent, c) <= 0 or not scored:  # its own speed, or its vehicle's; or no walk
         return best_a  # can score above staying
     # the walk, scored above

@@ -131,7 +131,7 @@ EVENTS = {
     L.EV_GROUP: ("group attack", ("attacker", "target", "attackers", "declared"),
                  "Multiple of your characters can choose to attack the same target at once, this "
                  "is called a \"Group Attack\""),
-    L.EV_GROUP_LATE: ("group attack, target dead", ("entity", "target", "spent"),
+    L.EV_GROUP_LATE: ("group attack, target gone", ("entity", "target", "spent", "dead"),
                       "Once an attack has started, there is no going back (house: rules.toml "
                       "[group_attack] order)"),
 }
@@ -296,9 +296,10 @@ SENTENCES = {
                                    f"{ev['to']} for {ev['cost']} of its speed"),
     "group attack": lambda ev, w, a, lb: (f"{w('attacker')} declares a group attack on "
                                           f"{w('target')} ({ev['attackers']} attackers)"),
-    "group attack, target dead": lambda ev, w, a, lb: (
-        f"{w('target')} is already dead: {w('entity')} "
-        f"{'spends' if ev['spent'] else 'keeps'} its action"),
+    "group attack, target gone": lambda ev, w, a, lb: (
+        f"{w('target')} is "
+        f"{'already dead' if ev['dead'] else 'no longer in its range and line of sight'}: "
+        f"{w('entity')} {'spends' if ev['spent'] else 'keeps'} its action"),
     "vehicle action": lambda ev, w, a, lb: (f"{w('pilot')} attacks {w('target')} through "
                                             f"{w('vehicle')}'s weapon"),
     "GM turn": lambda ev, w, a, lb: "the GM Turn",

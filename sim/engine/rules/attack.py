@@ -125,6 +125,18 @@ def _group_ready(ent, c):
     return False
 
 
+@njit(inline="always")
+def _reaches(st, S, a, s):
+    """Whether ``a`` could attack an entity on space ``s`` from where it stands: "within both the
+    range and the line of sight of the attacker", and no nearer than an attack may be
+    (``attack_own_space``, ``ip[P_CLOSEST]``)."""
+    reach = st.ent.range[a]
+    if reach < 0:
+        return False
+    cost = _sight_from(st, S, st.ent.space[a], reach)[s]
+    return S.ip[L.P_CLOSEST] <= cost <= reach
+
+
 @njit
 def _group_attack(st, S, c, d):
     """``c`` declares a Group Attack on ``d``: "Multiple of your characters can choose to attack
@@ -133,7 +145,10 @@ def _group_attack(st, S, c, d):
     they resolve one at a time, ``c`` first, then in card order, each throw rolled in full ("Once
     an attack has started, there is no going back"). An attacker whose target is already dead
     keeps its action under ``[group_attack] order = "sequential"`` and spends it under
-    ``"declared"`` (rules.toml, ``ip[P_GROUP_DECLARED]``; docs/rulings.md)."""
+    ``"declared"`` (rules.toml, ``ip[P_GROUP_DECLARED]``; docs/rulings.md); so does one whose
+    target an earlier throw has moved (a fall, with the terrain draft) out of its range or line
+    of sight: each throw is an attack, and "the defender must be within both the range and the
+    line of sight of the attacker" (house ruling; found by fuzzing, stop 72)."""
     ent = st.ent
     team = ent.team[c]
     at = ent.space[d]
@@ -141,11 +156,9 @@ def _group_attack(st, S, c, d):
     members[0] = c
     k = 1
     for j in range(ent.shape[0]):
-        if j != c and _may_join(ent, j, team) and ent.range[j] >= 0:
-            cost = _sight_from(st, S, ent.space[j], ent.range[j])[at]
-            if S.ip[L.P_CLOSEST] <= cost <= ent.range[j]:  # attack_own_space, its range
-                members[k] = j
-                k += 1
+        if j != c and _may_join(ent, j, team) and _reaches(st, S, j, at):
+            members[k] = j
+            k += 1
     declared = S.ip[L.P_GROUP_DECLARED] != 0
     _log(st, L.EV_GROUP, c, d, k, 1 if declared else 0, 0, 0)
     for i in range(k):
@@ -154,10 +167,11 @@ def _group_attack(st, S, c, d):
             return
         if ent.alive[a] == 0:  # a CPU's retaliation killed it before its throw
             continue
-        if ent.alive[d] == 0:
+        dead = ent.alive[d] == 0
+        if dead or (i > 0 and not _reaches(st, S, a, ent.space[d])):
             if declared:
                 ent.acted[a] = 1
-            _log(st, L.EV_GROUP_LATE, a, d, 1 if declared else 0, 0, 0, 0)
+            _log(st, L.EV_GROUP_LATE, a, d, 1 if declared else 0, 1 if dead else 0, 0, 0)
             continue
         ent.acted[a] = 1  # "You attack an entity by spending the attacking character's action"
         _strike(st, S, a, d, 0, a)

@@ -20,7 +20,7 @@ from sim.board.sight import (LISTED_RANGE, LISTED_SPACE, UNSEEN, WORK_COLS, Sigh
 from sim.engine.state import fields as L
 from sim.engine.state.decision import KEY_FIRST, KEY_GEN, KEY_RANGE, KEY_ROWS
 from sim.engine.state.game_state import _board_changed
-from sim.engine.tiles.live_board import BLOCK, _cell_space
+from sim.engine.tiles.live_board import BLOCK, _cell_space, _far_tile
 
 
 # a hot loop kept in one function (docs/performance.md, "Long kernels kept whole")
@@ -225,8 +225,8 @@ def _homefield(st, S, e):
     p = st.tile_pos[s]
     if p >= 0 and st.tiles.suit[p] == suit:
         return True
-    far = st.twin[s]
-    return far >= 0 and st.tile_pos[far] >= 0 and st.tiles.suit[st.tile_pos[far]] == suit
+    q = _far_tile(st, s)
+    return q >= 0 and st.tiles.suit[q] == suit
 
 
 @njit(inline="always")

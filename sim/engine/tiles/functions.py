@@ -28,8 +28,8 @@ from sim.engine.state import fields as L
 from sim.engine.state.game_state import new_tiles
 from sim.engine.effects.interpreter import _run_effect, _teleport_targets
 from sim.engine.log.events import _log
-from sim.engine.tiles.live_board import (APOCALYPSE, GRID, _middle, _space_cell, _tile_at,
-                                         _tile_seen_from)
+from sim.engine.tiles.live_board import (APOCALYPSE, GRID, _far_tile, _middle, _space_cell,
+                                         _tile_at, _tile_seen_from)
 from sim.engine.tiles.swap_in_play import _transform_choice
 from sim.engine.tiles.paused import _paused
 from sim.engine.tiles.fx_table import TF_FEATURE, TF_PIECE, TF_PRICE, TF_SIZE, TF_SUIT
@@ -116,8 +116,7 @@ def _end_turn_tile(st, S, c):
         return
     p = st.tile_pos[s]
     t = _reward_tile(st, S, p)
-    far = st.twin[s]
-    q = st.tile_pos[far] if far >= 0 else -1
+    q = _far_tile(st, s)
     u = _reward_tile(st, S, q) if q != p else -1
     for second in (False, True):
         ticks = ent.ticks_2nd if second else ent.ticks

@@ -140,6 +140,15 @@ def _tile_at(st, S, p):
     return t
 
 
+@njit(inline="always")
+def _far_tile(st, s):
+    """The grid position of the tile of the far piece of the portal piece ``s`` stands on (-1:
+    ``s`` is no piece, or off the board). R4:S5 "treated as standing on both components at the
+    same time": an entity on a piece stands in both tiles, the one place this is computed."""
+    far = st.twin[s] if s >= 0 else -1
+    return st.tile_pos[far] if far >= 0 else -1
+
+
 @njit
 def _tile_seen_from(st, S, s, t):
     """The grid position of catalogue tile ``t`` where space ``s`` stands in it: ``s``'s own
@@ -150,8 +159,7 @@ def _tile_seen_from(st, S, s, t):
     p = st.tile_pos[s] if s >= 0 else -1
     if p >= 0 and _tile_at(st, S, p) == t:
         return p
-    far = st.twin[s] if s >= 0 else -1
-    q = st.tile_pos[far] if far >= 0 else -1
+    q = _far_tile(st, s)
     return q if q >= 0 and _tile_at(st, S, q) == t else -1
 
 

@@ -23,6 +23,7 @@ from sim.engine.state import fields as L
 from sim.engine.log.events import _log
 from sim.engine.entities.timed_states import _clock_now, _expiry
 from sim.engine.rules.live_movement import _linked_tile
+from sim.engine.tiles.live_board import _far_tile
 
 
 @njit(inline="always")
@@ -86,8 +87,7 @@ def _freeze_standing(st, p, until, by):
         s = ent.space[e]
         # on a portal piece it stands in the far piece's tile too ("treated as standing on both
         # components at the same time")
-        if ent.alive[e] == 0 or s < 0 or (st.tile_pos[s] != p and (
-                st.twin[s] < 0 or st.tile_pos[st.twin[s]] != p)):
+        if ent.alive[e] == 0 or s < 0 or (st.tile_pos[s] != p and _far_tile(st, s) != p):
             continue
         if ent.frozen[e] != 0 and (ent.frozen[e] == until or ent.frozen_by[e] != -1):
             continue  # the tile's freeze already, or a freeze of its own

@@ -24,21 +24,10 @@ from sim.engine.rules.turn import _apply
 from sim.engine.state import fields as L
 from sim.ai.play import _choose
 from tests._engine_kit import EXAMPLE_TEAMS, new_game, new_game_with
+from tests.test_engine_group import crowded  # every character on one spawn space
 
 OFF = (("rules.toml", "attack_own_space = true", "attack_own_space = false"),)
 BOARD, SEED = 1, 2
-
-
-def crowded(edits):
-    """Team 1's first decision, every character on Team 1's first spawn space."""
-    game = (new_game_with(edits, BOARD, SEED, EXAMPLE_TEAMS.cards) if edits
-            else new_game(BOARD, SEED, EXAMPLE_TEAMS.cards))
-    ent = game.st.ent
-    here = int(game.S.spawn_space[0, 0])
-    for e in range(ent.shape[0]):
-        if ent.kind[e] == L.K_CHARACTER:
-            ent.space[e] = here
-    return game, game.current
 
 
 def opponent(game):

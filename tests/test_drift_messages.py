@@ -313,3 +313,24 @@ def test_the_engine_digest_changes_when_a_game_can(tmp_path, edited, changes):
         f.write("\n# an edit\n")
     assert (engine_digest(copy) != before) == changes
     assert engine_digest(ROOT / "sim") == engine_digest()  # the package's own, by default
+
+
+def test_an_entry_of_a_baseline_section_that_is_not_a_table_is_one_line_each():
+    """A hand-edited baseline whose matchup, metric and combat entries are not tables: one line
+    per entry naming its section and key (drift_baseline_checks._tables), and nothing else said
+    of them (their fields are not checked as if they were tables)."""
+    from sim.catalogue.diagnostics import InputError
+    from sim.runner.drift_baseline_checks import validate_baseline
+
+    path = Path(__file__).resolve().parents[1] / "reports" / "baseline.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    keys = {}
+    for section, bad in (("matchups", [1]), ("metrics", 3), ("combat", "x")):
+        keys[section] = next(iter(data[section]))
+        data[section][keys[section]] = bad
+    with pytest.raises(InputError) as caught:
+        validate_baseline(data, path)
+    lines = str(caught.value).splitlines()
+    for section, key in keys.items():
+        named = [line for line in lines if f"{section}.{key}" in line]
+        assert named == [f"{path}: {section}.{key}: must be a table"], named

@@ -42,11 +42,18 @@ def _count(value, lo=0) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= lo
 
 
+def _tables(data: dict, section: str, add):
+    """The (name, entry) pairs of ``data[section]`` whose entry is a table; one problem for each
+    that is not (every section of a baseline is a table of tables)."""
+    for name, entry in data[section].items():
+        if isinstance(entry, dict):
+            yield name, entry
+        else:
+            add(f"{section}.{name}", "must be a table")
+
+
 def _check_matchups(data: dict, add) -> None:
-    for name, entry in data["matchups"].items():
-        if not isinstance(entry, dict):
-            add(f"matchups.{name}", "must be a table")
-            continue
+    for name, entry in _tables(data, "matchups", add):
         winners, games = entry.get("winners"), entry.get("games")
         if not isinstance(winners, str) or set(winners) - set(WINNER_CODES):
             add(f"matchups.{name}.winners", f"must be a string of the characters {WINNER_CODES!r}")
@@ -125,10 +132,7 @@ def _check_games(name: str, entry: dict, games, add) -> None:
 
 
 def _check_metrics(data: dict, add) -> None:
-    for name, entry in data["metrics"].items():
-        if not isinstance(entry, dict):
-            add(f"metrics.{name}", "must be a table")
-            continue
+    for name, entry in _tables(data, "metrics", add):
         if not _finite(entry.get("rate"), 0.0, 1.0):
             add(f"metrics.{name}.rate", f"must be a number in [0, 1], not {entry.get('rate')!r}")
         if not _count(entry.get("games"), 1):
@@ -136,10 +140,7 @@ def _check_metrics(data: dict, add) -> None:
 
 
 def _check_combat(data: dict, add) -> None:
-    for key, entry in data["combat"].items():
-        if not isinstance(entry, dict):
-            add(f"combat.{key}", "must be a table")
-            continue
+    for key, entry in _tables(data, "combat", add):
         pmf = entry.get("pmf")
         if not _count(entry.get("die"), 1):
             add(f"combat.{key}.die", f"must be a positive count, not {entry.get('die')!r}")

@@ -242,22 +242,28 @@ def test_a_tile_frozen_by_a_team_eliminated_since_thaws_on_time():
 
     game, c = tiles.game_on()
     st, S, ent = game.st, game.S, game.st.ent
+    # the board's tables are cached and shared by every game on its board (tests/_engine_kit.py
+    # setup_for): the number is put back, or later tests' games have no Apocalypse either
+    kept = int(S.ip[L.P_TURNS_AFTER])
     S.ip[L.P_TURNS_AFTER] = 50  # no Apocalypse: the freeze alone
-    farm = tiles.where("Server Farm")
-    d = tiles.enemy_of(game, c)
-    ent.space[d] = tiles.floor_of(game, farm)
-    _set_tile_state(st, S, farm, 1, 1, c)  # frozen for 1 turn of c's team
-    assert ent.frozen[d] != 0
-    for e in np.flatnonzero((ent.team == ent.team[c]) & (ent.alive != 0)
-                            & (ent.kind <= L.K_SUMMONED)):
-        _kill(st, S, int(e), d, L.BY_ATTACK)
-    st.game.cur = -1
-    _advance(st, S)
-    start, asked = st.game.rotation, False
-    while not game.terminal and st.game.rotation < start + 3 and not asked:
-        asked = game.current == d
-        game.apply(L.END)
-    assert asked and not _paused(st, farm) and ent.frozen[d] == 0
+    try:
+        farm = tiles.where("Server Farm")
+        d = tiles.enemy_of(game, c)
+        ent.space[d] = tiles.floor_of(game, farm)
+        _set_tile_state(st, S, farm, 1, 1, c)  # frozen for 1 turn of c's team
+        assert ent.frozen[d] != 0
+        for e in np.flatnonzero((ent.team == ent.team[c]) & (ent.alive != 0)
+                                & (ent.kind <= L.K_SUMMONED)):
+            _kill(st, S, int(e), d, L.BY_ATTACK)
+        st.game.cur = -1
+        _advance(st, S)
+        start, asked = st.game.rotation, False
+        while not game.terminal and st.game.rotation < start + 3 and not asked:
+            asked = game.current == d
+            game.apply(L.END)
+        assert asked and not _paused(st, farm) and ent.frozen[d] == 0
+    finally:
+        S.ip[L.P_TURNS_AFTER] = kept
 
 
 def test_the_encore_gives_the_action_back_without_ending_the_turn():

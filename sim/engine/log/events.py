@@ -297,9 +297,9 @@ SENTENCES = {
     "group attack": lambda ev, w, a, lb: (f"{w('attacker')} declares a group attack on "
                                           f"{w('target')} ({ev['attackers']} attackers)"),
     "group attack, target gone": lambda ev, w, a, lb: (
-        f"{w('target')} is "
-        f"{'already dead' if ev['dead'] else 'no longer in its range and line of sight'}: "
-        f"{w('entity')} {'spends' if ev['spent'] else 'keeps'} its action"),
+        (f"{w('target')} is already dead" if ev["dead"]
+         else f"{w('target')} is out of {w('entity')}'s range or line of sight")
+        + f": {w('entity')} {'spends' if ev['spent'] else 'keeps'} its action"),
     "vehicle action": lambda ev, w, a, lb: (f"{w('pilot')} attacks {w('target')} through "
                                             f"{w('vehicle')}'s weapon"),
     "GM turn": lambda ev, w, a, lb: "the GM Turn",

@@ -94,6 +94,24 @@ def new_game_with(edits, board_seed: int, seed: int, teams, apocalypse: int = -1
                 apocalypse=apocalypse)
 
 
+def play_variant(edits, policies, games: int, boards: int, seed: int) -> np.ndarray:
+    """``play_many``'s results (``R_*`` columns) of ``games`` compiled games on the catalogue of
+    a variant folder (:func:`cards_with`): random teams from ``seed``, deal g on board
+    g % ``boards``, ``policies`` one per seat. Why here: the fuzzing tests compare the same deals
+    under two rule sets, in bulk."""
+    from sim.ai.play import play_many
+    from sim.engine.state.static_tables import stack_setups
+
+    cat = catalogue_with(edits)
+    rules, apocalypses = load_game_data(cat.root)
+    setups = [build_setup(cat, generate_board(cat.tiles, cat.board_rules, b), rules, apocalypses)
+              for b in range(boards)]
+    rng = np.random.default_rng(seed)
+    teams = np.stack([random_teams(len(cat.cards), rng) for _ in range(games)])
+    return play_many(stack_setups(setups), card_arrays(cat.cards), np.arange(games) % boards,
+                     teams, seed, list(policies))
+
+
 def seed_items(game: Game, rng: np.random.Generator) -> None:
     """Items in play before the tile rewards bring them (test scenarios only): each character
     gains 0-2 random items (not yet usable) and a dozen lie on random floor spaces."""

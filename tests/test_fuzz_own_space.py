@@ -17,8 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.ai.play import R_DEATHS, R_REASON, _choose, play_many
-from sim.board.generate import generate_board
+from sim.ai.play import R_DEATHS, R_REASON, _choose
 from sim.catalogue.teams import random_teams
 from sim.catalogue.tile_layout import PLATFORM
 from sim.engine.rules.cpu import _cpu_target
@@ -26,9 +25,8 @@ from sim.engine.rules.legal import _legal
 from sim.engine.rules.terrain import _landing
 from sim.engine.rules.turn import _apply
 from sim.engine.state import fields as L
-from sim.engine.state.new_game import card_arrays
-from sim.engine.state.static_tables import build_setup, load_game_data, stack_setups
-from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, catalogue_with, new_game_with
+from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, new_game_with,
+                               play_variant)
 
 R = "rules.toml"
 OFF = ((R, "attack_own_space = true", "attack_own_space = false"),)
@@ -197,14 +195,7 @@ def test_the_far_piece_of_ones_portal_is_ones_own_space_under_portal_is_boundary
 
 
 def _greedy_endings(edits, games=192, boards=16):
-    cat = catalogue_with(edits)
-    rules, apocalypses = load_game_data(cat.root)
-    setups = [build_setup(cat, generate_board(cat.tiles, cat.board_rules, b), rules, apocalypses)
-              for b in range(boards)]
-    rng = np.random.default_rng(7)
-    teams = np.stack([random_teams(len(cat.cards), rng) for _ in range(games)])
-    out = play_many(stack_setups(setups), card_arrays(cat.cards), np.arange(games) % boards,
-                    teams, 7, [L.GREEDY] * 4)
+    out = play_variant(edits, [L.GREEDY] * 4, games, boards, 7)
     return np.mean(out[:, R_REASON] == L.STALEMATE), np.mean(out[:, R_DEATHS])
 
 

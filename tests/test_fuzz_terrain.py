@@ -13,18 +13,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.ai.play import R_DEATHS, R_REASON, play_many
-from sim.board.generate import generate_board
+from sim.ai.play import R_DEATHS, R_REASON
 from sim.catalogue.teams import random_teams
 from sim.catalogue.tile_layout import FLOOR, LADDER, PLATFORM
 from sim.engine.effects.item_effects import _blast
 from sim.engine.entities.special import _board_here, _summon_card
 from sim.engine.rules.terrain import _landing
 from sim.engine.state import fields as L
-from sim.engine.state.new_game import card_arrays
-from sim.engine.state.static_tables import build_setup, load_game_data, stack_setups
-from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, catalogue_with, new_game_with,
-                               play_checked)
+from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, new_game_with,
+                               play_checked, play_variant)
 
 R = "rules.toml"
 DRAFT = ((R, "terrain_draft = false", "terrain_draft = true"),)
@@ -427,14 +424,7 @@ def test_every_fall_in_a_checked_game_follows_the_ruling(edits, board, seed, pol
 
 
 def _endings(edits, policy, games=512, boards=32):
-    cat = catalogue_with(edits)
-    rules, apocalypses = load_game_data(cat.root)
-    setups = [build_setup(cat, generate_board(cat.tiles, cat.board_rules, b), rules, apocalypses)
-              for b in range(boards)]
-    rng = np.random.default_rng(5)
-    teams = np.stack([random_teams(len(cat.cards), rng) for _ in range(games)])
-    return play_many(stack_setups(setups), card_arrays(cat.cards), np.arange(games) % boards,
-                     teams, 5, [policy] * 4)
+    return play_variant(edits, [policy] * 4, games, boards, 5)
 
 
 @pytest.mark.parametrize("policy", [L.GREEDY, L.RANDOM])

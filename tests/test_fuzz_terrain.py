@@ -84,10 +84,6 @@ def test_a_fall_never_crosses_a_water_wall_or_a_fire_wall(edge):
         f"{'water' if edge == 'w' else 'fire'} wall without a water-roll")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a pilot whose vehicle falls out of a blasted tile "
-                   "before the pilot's row is reached escapes the tile-wide damage "
-                   "(item_effects._blast tests each row's tile as it comes)")
 def test_tile_wide_damage_reaches_the_pilot_of_a_vehicle_that_falls_out_of_the_tile():
     """Book l.319: "Tile-Wide Damage ... applies immediately to everything in the affected
     tiles" (``item_effects._blast``: "the blast is one event, so every entity in the tiles is

@@ -3,9 +3,10 @@ terrain draft is an opt-in variant", "Falls in play"): falls and the other force
 middle of an action, alone and combined with the alternatives of experiments/rulings.toml and
 the switches that touch sight, CPUs, groups, water and fire walls.
 
-The failures are strict xfails (each fails on the engine for exactly the reason it names; a
-scenario that did not arise raises :class:`Setup` instead). The property tests after them are
-the fuzzing's checks made small: each would fail on an impossible sequence in the log.
+The first tests are the departures the fuzzing found (stop 72), each pinned as a strict xfail
+failing at its assertion and fixed since (stop 73; a scenario that did not arise raises
+:class:`Setup` instead, never a pass). The property tests after them are the fuzzing's checks
+made small: each would fail on an impossible sequence in the log.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tests._engine_kit import (CATALOGUE, EXAMPLE_TEAMS, new_game_with,
 
 R = "rules.toml"
 DRAFT = ((R, "terrain_draft = false", "terrain_draft = true"),)
+FALL_6 = ((R, "falling_max_face = 1", "falling_max_face = 6"),)  # every hit on an edge falls
 # the Colosseum's north-west platform (0,1) and the floor east of it (0,2) split by a water wall
 # or a fire wall (a designer's tile: no shipped tile draws one beside a platform edge)
 COLOSSEUM_TOP = '''layout = [
@@ -39,34 +41,14 @@ class Setup(RuntimeError):
     """The scenario did not arise (not the failure the test checks)."""
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a fall crosses a water wall or fire wall without a "
-                   "water-roll (terrain._landing reads move_nbr, not move_roll)")
-@pytest.mark.parametrize("edge", ["w", "f"])
-def test_a_fall_never_crosses_a_water_wall_or_a_fire_wall(edge):
-    """Book l.354: "A water wall ... cannot be traversed unless you perform a successful
-    water-roll"; l.356: fire walls "can be passed with a water-roll. If that water-roll fails,
-    the character takes 50 damage". docs/rulings.md "Falls in play": the fall lands on "the
-    first ground neighbour" where "within ½" of the edge" is "a platform space with a move
-    neighbour that is ground" — the movement search treats a link that needs a roll as no dry
-    step (``live_movement._reach_from``: "a wall needing a water-roll: not dry"), but
-    ``terrain._landing`` walks ``st.move_nbr`` without ``st.move_roll``, so a fighter on a
-    platform beside a water or fire wall falls through it: no roll, no fire damage.
-    Minimal: the Colosseum's top row drawn ``^ ^w. ^ ^`` (or ``f``), board 0, game seed 14: a
-    hit on the platform 881 rolls a 1 and the fighter lands on 882, across the wall (its only
-    ground neighbour; with no dry one there would be "nowhere to fall")."""
-    game = new_game_with(DRAFT + _walled(edge), 0, 14, EXAMPLE_TEAMS.cards)
+def _hit_on_the_edge(game, edge_space, stand):
+    """The current character, standing on ``stand``, hits an enemy on ``edge_space`` (both walls
+    let attacks through: l.354-356); returns the enemy and the fall events of the attack."""
     st, ent = game.st, game.st.ent
-    edge_space, across = 881, 882
-    if not (st.feature[edge_space] == PLATFORM and _landing(st, edge_space) == across):
-        raise Setup("881 is no platform edge falling onto 882 on board 0")
-    d_ = list(st.move_nbr[edge_space]).index(across)
-    if st.move_roll[edge_space, d_] == 0:
-        raise Setup("no wall drawn between 881 and 882")
     c = game.current
     d = int(np.flatnonzero((ent.team != ent.team[c]) & (ent.team >= 0)
                            & (ent.kind == L.K_CHARACTER))[0])
-    ent.space[c], ent.space[d] = across, edge_space  # attacks go through both walls (l.354-356)
+    ent.space[c], ent.space[d] = stand, edge_space
     ent.range[c], ent.atk[c, :], ent.defense[d] = 2, 30, 0
     ent.health[d] = ent.max_health[d] = 10**6
     a = game.action("attack", d)
@@ -74,14 +56,38 @@ def test_a_fall_never_crosses_a_water_wall_or_a_fire_wall(edge):
         raise Setup("the attack is not offered")
     since = int(st.game.nev)
     game.apply(a)
-    falls = game.named_events("fall", since=since)
-    if not falls:
-        raise Setup("no fall (the seed's dice changed)")
-    (fall,) = falls
-    k = list(st.move_nbr[fall["from"]]).index(fall["to"])
-    assert st.move_roll[fall["from"], k] == 0, (
-        f"{d} fell from {fall['from']} to {fall['to']} across a "
-        f"{'water' if edge == 'w' else 'fire'} wall without a water-roll")
+    return d, game.named_events("fall", since=since)
+
+
+@pytest.mark.parametrize("edge", ["w", "f"])
+def test_a_fall_never_crosses_a_water_wall_or_a_fire_wall(edge):
+    """Book l.354: "A water wall ... cannot be traversed unless you perform a successful
+    water-roll"; l.356: fire walls "can be passed with a water-roll. If that water-roll fails,
+    the character takes 50 damage". docs/rulings.md "Falls in play": the fall lands on "the
+    first ground neighbour" a dry step reaches, as the movement search treats a link that needs
+    a roll as no dry step (``live_movement._reach_from``). Found by fuzzing (stop 72):
+    ``terrain._landing`` walked ``st.move_nbr`` without ``st.move_roll``, so a fighter on a
+    platform beside a water or fire wall fell through it, with no roll and no fire damage.
+    The Colosseum's top row drawn ``^ ^w. ^ ^`` (or ``f``), board 0, every hit on an edge
+    falling (``falling_max_face = 6``): without the wall the platform 881 falls east onto 882;
+    with it, a hit on 881 never lands on 882, and any fall it makes is over a dry step."""
+    edge_space, across = 881, 882
+    open_edge = new_game_with(DRAFT + FALL_6, 0, 14, EXAMPLE_TEAMS.cards)
+    if not (open_edge.st.feature[edge_space] == PLATFORM
+            and _landing(open_edge.st, edge_space) == across):
+        raise Setup("881 is no platform edge falling onto 882 on board 0")
+    game = new_game_with(DRAFT + FALL_6 + _walled(edge), 0, 14, EXAMPLE_TEAMS.cards)
+    st, ent = game.st, game.st.ent
+    if st.move_roll[edge_space, list(st.move_nbr[edge_space]).index(across)] == 0:
+        raise Setup("no wall drawn between 881 and 882")
+    assert _landing(st, edge_space) != across, "881 falls onto 882, across the wall"
+    d, falls = _hit_on_the_edge(game, edge_space, across)
+    for fall in falls:
+        k = list(st.move_nbr[fall["from"]]).index(fall["to"])
+        assert st.move_roll[fall["from"], k] == 0, (
+            f"{fall['entity']} fell from {fall['from']} to {fall['to']} across a "
+            f"{'water' if edge == 'w' else 'fire'} wall without a water-roll")
+    assert ent.space[d] != across
 
 
 def test_tile_wide_damage_reaches_the_pilot_of_a_vehicle_that_falls_out_of_the_tile():
@@ -124,58 +130,44 @@ def test_tile_wide_damage_reaches_the_pilot_of_a_vehicle_that_falls_out_of_the_t
                           "no tile-wide damage: the vehicle fell out first and carried it along")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a submerged fighter hit on a platform edge falls away "
-                   "from the water and stays Submerged with no escape roll left to it "
-                   "(terrain._fall neither skips nor clears submerged)")
-def test_a_submerged_fighter_that_falls_can_still_roll_to_escape():
+def test_a_submerged_fighter_does_not_fall_and_can_still_roll_to_escape():
     """Book l.346-348: "A submerged character is stuck in the water and remains there until they
     succeed on a water-roll ... a submerged character cannot move, and cannot spend their action
     on anything except attempting to escape"; docs/rulings.md "Where a submerged character is":
-    "it stays on the space it rolled from (it is in the water beside it) ... its actions are END,
-    escape rolls towards any space next to the body". A fighter beside water on a platform edge
-    (a designer's tile: the Colosseum's corner platform drawn as water, ``~ ^ .``) that failed a
-    roll is Submerged there; a hit rolls a fall ("On a 1: The fighter falls", terrain draft) onto
-    the first ground neighbour, which no water touches. It is still Submerged, so it cannot
-    move, and no escape roll is offered from there: it is stuck for the rest of the game (the
-    ruling for a transformed tile, "Submerged in a transformed tile is no longer Submerged",
-    exists to avoid exactly that). Minimal: board 0, game seed 14, the fighter on 881 (the water
-    880 west of it: 2 escape rolls), the hit's fall lands on 882 (0 escape rolls)."""
-    pool = (("tiles.toml", COLOSSEUM_TOP, COLOSSEUM_TOP.replace('"^ ^ .', '"~ ^ .')),)
+    "it stays on the space it rolled from (it is in the water beside it)", so it is not on the
+    platform's edge and does not fall ("Falls in play"). Found by fuzzing (stop 72): a
+    Submerged fighter on a platform edge beside water (a designer's tile: the Colosseum's corner
+    platform drawn as water, ``~ ^ .``) fell onto ground no water touches and, still Submerged,
+    had no escape roll for the rest of the game. Board 0, every hit on an edge falling
+    (``falling_max_face = 6``): the same hit on 881 makes a dry fighter fall onto 882 and
+    leaves a Submerged one in place with its escape rolls."""
     from sim.engine.rules.water_rolls import _legal_water
-    game = new_game_with(DRAFT + pool, 0, 14, EXAMPLE_TEAMS.cards)
-    st, S, ent = game.st, game.S, game.st.ent
+    pool = (("tiles.toml", COLOSSEUM_TOP, COLOSSEUM_TOP.replace('"^ ^ .', '"~ ^ .')),)
     edge_space, ground = 881, 882
-    if not (st.feature[edge_space] == PLATFORM and _landing(st, edge_space) == ground):
-        raise Setup("881 is no platform edge falling onto 882 on board 0")
-    c = game.current
-    d = int(np.flatnonzero((ent.team != ent.team[c]) & (ent.team >= 0)
-                           & (ent.kind == L.K_CHARACTER))[0])
-    ent.space[c], ent.space[d] = ground, edge_space
-    ent.submerged[d] = 1  # it failed a roll from 881 ("is Submerged")
-    ent.range[c], ent.atk[c, :], ent.defense[d] = 2, 30, 0
-    ent.health[d] = ent.max_health[d] = 10**6
-    mask = np.zeros(game.n_actions, np.bool_)
-    if _legal_water(st, S, d, mask, 0) == 0:
-        raise Setup("no escape roll from 881 (no water drawn beside it)")
-    a = game.action("attack", d)
-    if not game.legal_mask()[a]:
-        raise Setup("the attack is not offered")
-    since = int(st.game.nev)
-    game.apply(a)
-    if not game.named_events("fall", since=since):
-        raise Setup("no fall (the seed's dice changed)")
-    mask[:] = False
-    escapes = _legal_water(st, S, d, mask, 0)
-    assert ent.submerged[d] == 0 or escapes > 0, (
-        f"{d} fell to {int(ent.space[d])} still Submerged, with no water-roll to escape by")
+    for submerged in (0, 1):
+        game = new_game_with(DRAFT + FALL_6 + pool, 0, 14, EXAMPLE_TEAMS.cards)
+        st, S, ent = game.st, game.S, game.st.ent
+        if not (st.feature[edge_space] == PLATFORM and _landing(st, edge_space) == ground):
+            raise Setup("881 is no platform edge falling onto 882 on board 0")
+        c = game.current
+        d = int(np.flatnonzero((ent.team != ent.team[c]) & (ent.team >= 0)
+                               & (ent.kind == L.K_CHARACTER))[0])
+        ent.submerged[d] = submerged  # it failed a roll from 881 ("is Submerged")
+        mask = np.zeros(game.n_actions, np.bool_)
+        ent.space[d] = edge_space
+        if submerged and _legal_water(st, S, d, mask, 0) == 0:
+            raise Setup("no escape roll from 881 (no water drawn beside it)")
+        d_, falls = _hit_on_the_edge(game, edge_space, ground)
+        assert d_ == d
+        if not submerged:
+            assert [f["to"] for f in falls] == [ground], "the dry fighter did not fall onto 882"
+            continue
+        assert not falls, f"Submerged {d} fell from 881 to {falls[0]['to']}"
+        mask[:] = False
+        assert ent.submerged[d] == 1 and _legal_water(st, S, d, mask, 0) > 0, (
+            f"{d} on {int(ent.space[d])}, Submerged, has no water-roll to escape by")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="under fire_wall_fail_crosses = true a fighter whose "
-                   "failed fire-wall roll made it fall still crosses, from where it landed, "
-                   "to the far side of a wall it no longer stands beside (water_rolls."
-                   "_apply_water calls _cross after _harm without looking where it is)")
 def test_a_fighter_that_falls_off_a_fire_wall_does_not_then_burn_through_it():
     """``fire_wall_fail_crosses = true`` (docs/rulings.md "A failed fire wall does not cross",
     the alternative: "it burns its way through"); book l.356 fire walls "can be passed with a
@@ -184,9 +176,9 @@ def test_a_fighter_that_falls_off_a_fire_wall_does_not_then_burn_through_it():
     that is within ½" of the edge of a platform ... On a 1: The fighter falls". A fighter on a
     platform edge beside a fire wall (a designer's tile: the Colosseum's top row drawn
     ``.f^ .``) fails its roll: the fire's 50 damage makes it fall to the first ground neighbour
-    (882, east), away from the wall; ``_apply_water`` then crosses it anyway to 880, the far
-    side of the wall two spaces from where it landed, for one step of speed and with no move
-    logged. Minimal: board 0, game seed 2, the mover on 881 rolling towards 880 (face 1, a
+    (882, east), away from the wall, and it stays where it landed. Found by fuzzing (stop 72):
+    ``_apply_water`` crossed it anyway to 880, the far side of the wall two spaces from where
+    it landed, for one step of speed and with no move logged. Minimal: board 0, game seed 2, the mover on 881 rolling towards 880 (face 1, a
     failure; the fall's face 1)."""
     fire = (("tiles.toml", COLOSSEUM_TOP, COLOSSEUM_TOP.replace('"^ ^ .', '".f^ .')),)
     crosses = ((R, "fire_wall_fail_crosses = false", "fire_wall_fail_crosses = true"),)
@@ -213,10 +205,6 @@ def test_a_fighter_that_falls_off_a_fire_wall_does_not_then_burn_through_it():
         "which is not next to where it landed")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a CPU that falls into a frozen tile retaliates from "
-                   "there before it is frozen (the tile's freeze is applied after the action: "
-                   "paused._after_action_tiles; attack._strike reads ent.frozen at once)")
 def test_a_cpu_that_falls_into_a_frozen_tile_does_not_retaliate():
     """Book: "A frozen tile has its functionality paused ... Every entity standing in a frozen
     tile is frozen too, for as long as the tile is"; "anything frozen can do nothing at all"
@@ -225,11 +213,11 @@ def test_a_cpu_that_falls_into_a_frozen_tile_does_not_retaliate():
     lie in the next tile through a doorway). Shipped tiles: Concert Stage's ladder 402 (board 1)
     is its north doorway space and falls onto 297, the doorway space of the tile north of it.
     That tile is frozen; a CPU with an attack stands on the ladder; a character attacks it from
-    437. The hit makes the CPU fall into the frozen tile, and it retaliates from there: the
-    tile's freeze reaches it only after the action (``_after_action_tiles``, whose list of ways
+    437. The hit makes the CPU fall into the frozen tile, which freezes it at once
+    (``paused._freeze_arrival``), so it does not retaliate. Found by fuzzing (stop 72): the
+    tile's freeze reached it only after the action (``_after_action_tiles``, whose list of ways
     in — "walked, teleported, launched, carried by a swap, revived there" — has no fall mid-
-    action). The same gap lets a CPU that the flood makes fall into a frozen tile act in the
-    GM Turn that follows under ``cpus_act_during_apocalypse = true``. Minimal: board 1, game
+    action), and it retaliated from there. Minimal: board 1, game
     seed 14 (the fall's die shows 1), CPU 21."""
     from sim.combat.star import BASE
     from sim.engine.tiles.paused import _set_tile_state
@@ -261,20 +249,16 @@ def test_a_cpu_that_falls_into_a_frozen_tile_does_not_retaliate():
     assert not late, f"CPU {cpu} retaliated from {below}, in a frozen tile"
 
 
-
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a CPU that the flood makes fall into a frozen tile acts "
-                   "in the GM Turn's CPU phase (cpus_act_during_apocalypse = true) before the "
-                   "tile's freeze reaches it (_after_action_tiles runs at the rotation's end)")
 def test_a_cpu_that_the_flood_drops_into_a_frozen_tile_does_not_act():
     """The same rules as the test above ("Every entity standing in a frozen tile is frozen too";
     "anything frozen can do nothing at all": ``cpu._cpu_turn`` skips a frozen CPU), by another
     path: ``cpus_act_during_apocalypse = true`` (docs/rulings.md; the GM Turn's CPUs act after
     the Apocalypse's step) and the Great Flood ("Tile-wide flat damage to every tile on the
     board each rotation"). The flood's damage makes the CPU on Concert Stage's ladder 402 fall
-    onto 297, in the frozen tile north of it; the CPUs then act (``turn._gm_turn``) and it
-    attacks a character from there; the tile's freeze reaches it only at the rotation's end
-    (``turn._end_rotation`` -> ``_after_action_tiles``). Minimal: board 1, the flood
+    onto 297, in the frozen tile north of it, which freezes it at once; the CPUs then act
+    (``turn._gm_turn``) and it does nothing. Found by fuzzing (stop 72): the tile's freeze
+    reached it only at the rotation's end (``turn._end_rotation`` -> ``_after_action_tiles``),
+    and it attacked a character from there. Minimal: board 1, the flood
     (apocalypse 2), game seed 9, CPU 21 given range 3, one character placed next to 297 (the
     others off the board), the GM Turn run with the Apocalypse active."""
     from sim.combat.star import BASE
@@ -313,7 +297,6 @@ def test_a_cpu_that_the_flood_drops_into_a_frozen_tile_does_not_act():
 
 # ------------------------------------------------------------------ property tests (passing)
 
-FALL_6 = ((R, "falling_max_face = 1", "falling_max_face = 6"),)  # every hit on an edge falls
 FULL_EDGE = ((R, 'doorway = "middle"', 'doorway = "full_edge"'),)  # edges fall across tiles
 MIXED = ((R, "portal_is_boundary = false", "portal_is_boundary = true"),
          (R, "attack_own_space = true", "attack_own_space = false"),

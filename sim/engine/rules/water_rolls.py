@@ -205,7 +205,8 @@ def _apply_water(st, S, c, s):
             _log(st, L.EV_SUBMERGED, c, here, 0, 0, 0, 0)
     elif wall == ROLL_FIRE_WALL:
         _harm(st, S, c, S.ip[L.P_FIRE_DAMAGE], -1, L.BY_FIRE_WALL)
-        if S.ip[L.P_FIRE_CROSSES] != 0 and ent.alive[c] != 0:
+        # the fire's damage may make it fall away from the wall (terrain draft): nothing to cross
+        if S.ip[L.P_FIRE_CROSSES] != 0 and ent.alive[c] != 0 and ent.space[c] == here:
             _cross(st, S, c, s, wall)
 
 

@@ -89,14 +89,44 @@ def _freeze_standing(st, p, until, by):
         # components at the same time")
         if ent.alive[e] == 0 or s < 0 or (st.tile_pos[s] != p and _far_tile(st, s) != p):
             continue
-        if ent.frozen[e] != 0 and (ent.frozen[e] == until or ent.frozen_by[e] != -1):
-            continue  # the tile's freeze already, or a freeze of its own
-        if ent.frozen[e] == 0:  # a state starts here, not through timed_states._set_one
-            st.game.timed_held += 1  # (fields.TIMED_HELD)
-        ent.frozen[e] = until
-        ent.frozen_by[e] = -1
-        ent.done[e] = 1 if ent.team[e] >= 0 else ent.done[e]
-        _log(st, L.EV_STATE, e, L.FROZEN, until, by, 0, 0)
+        _take_tile_freeze(st, e, until, by)
+
+
+@njit
+def _take_tile_freeze(st, e, until, by):
+    """``e`` stands in a tile frozen until ``until``: it carries the tile's freeze."""
+    ent = st.ent
+    if ent.frozen[e] != 0 and (ent.frozen[e] == until or ent.frozen_by[e] != -1):
+        return  # the tile's freeze already, or a freeze of its own
+    if ent.frozen[e] == 0:  # a state starts here, not through timed_states._set_one
+        st.game.timed_held += 1  # (fields.TIMED_HELD)
+    ent.frozen[e] = until
+    ent.frozen_by[e] = -1
+    ent.done[e] = 1 if ent.team[e] >= 0 else ent.done[e]
+    _log(st, L.EV_STATE, e, L.FROZEN, until, by, 0, 0)
+
+
+@njit
+def _freeze_arrival(st, e):
+    """``e`` was just moved in the middle of an action (a fall: ``terrain._fall``): in a frozen
+    tile it is frozen at once, not after the action (:func:`_after_action_tiles`), so a CPU that
+    fell there does not retaliate, nor act in the GM Turn that follows. Why only ``e``: the
+    others in frozen tiles are as they were before the fall."""
+    s = st.ent.space[e]
+    if st.game.frozen_tiles == 0 or s < 0 or st.ent.alive[e] == 0:
+        return
+    p = st.tile_pos[s]
+    if not _frozen_now(st, p):
+        p = _far_tile(st, s)  # on a portal piece it stands in the far piece's tile too
+        if p < 0 or not _frozen_now(st, p):
+            return
+    _take_tile_freeze(st, e, st.tiles.frozen[p], st.tiles.frozen_by[p])
+
+
+@njit(inline="always")
+def _frozen_now(st, p):
+    u = st.tiles.frozen[p]
+    return u != 0 and not _over(st, u)
 
 
 @njit

@@ -1,15 +1,14 @@
-"""Fuzzing designer content that ``bwlab validate`` ACCEPTS (stop 74): stats, abilities, items,
+"""Fuzzing designer content that ``bwlab validate`` ACCEPTS (stop 73): stats, abilities, items,
 tiles, vehicles, assists, Apocalypses and rules.toml numbers at the edges of what their loaders
 allow. The promise (README, docs/designers.md): a designer changes the data files without
 touching code, and bad input is caught by ``bwlab validate`` (exit 2, one located line per
 problem); so a folder validate passes must play — no crash, no traceback, no hang, every game
 ends with a reason, the engine's invariants hold — or validate should have refused it.
 
-The first tests are the departures the fuzzing found, each a strict xfail failing at its
-assertion (or at the exception named) on the engine of this commit: the fix is either a
-validator refusal (the test then passes at its first check) or an engine that copes. The
-property tests after them are the fuzzing's checks made small: compiled bulk games on accepted
-extreme folders, each of which ended every game while fuzzing.
+The first tests are the departures the fuzzing found, each written first as a strict xfail
+failing at its assertion (or at the exception named), now refused by the validator with one
+located line (stop 73). The property tests after them are the fuzzing's checks made small:
+compiled bulk games on accepted extreme folders, each of which ended every game while fuzzing.
 """
 
 from __future__ import annotations
@@ -34,65 +33,62 @@ def _validate(folder) -> int:
         return main(["validate", str(folder)])
 
 
+def _refusals(folder) -> list[str]:
+    """``bwlab validate FOLDER``'s error lines (it must exit 2 with at least one)."""
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main(["validate", str(folder)])
+    lines = [line for line in err.getvalue().splitlines() if line.startswith("error: ")]
+    assert code == 2 and lines, f"validate exited {code}: {err.getvalue()[-300:]}"
+    assert "Traceback" not in err.getvalue()
+    return lines
+
+
 # abilities.toml may widen a summon's tier to PARAM_LIMITS["tier"] = (1, 16); rules.toml has 4
 SUMMON_TIER_5 = (("abilities.toml", "tier = [1, 1, 4]", "tier = [1, 1, 5]"),
                  ("characters.csv", "count=2; health=15; attacks=2; tier=1; charges=1",
                   "count=2; health=15; attacks=2; tier=5; charges=1"))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a summon's tier is bounded by PARAM_LIMITS (16), not by the dice "
-                          "tiers of rules.toml (4): the minion rolls tier_faces[4]")
-def test_a_summoned_minion_rolls_a_dice_tier_the_rules_have():
+def test_a_summon_of_a_dice_tier_the_rules_do_not_have_is_refused():
     """Book: "there are 4 Dice Tiers" (rules.toml ``tier_faces``: one die per tier); a card's
     star tiers are checked against them (cards.py ``_card_fields``: 1..``rules.n_tiers``), and a
     minion's attack is thrown like anyone's (``attack._throw``: ``S.tier_faces[tier - 1]``).
-    Found by fuzzing: abilities.py ``PARAM_LIMITS["tier"] = (1, 16)`` bounds a summon's
-    ``tier``, never against ``rules.n_tiers``, so ``bwlab validate`` accepts a summon of tier
-    5..16 with four dice tiers (also an assist's summon: assists.toml ability_params are checked
-    against the same type bounds). The minion then reads past the end of ``tier_faces``:
-    interpreted, ``IndexError: index 15 is out of bounds for axis 0 with size 4`` at its first
-    attack; compiled (no bounds checks), a garbage die — the fuzzing's games of every card a
-    tier-16 summoner (ab_summon_t16) never finished (killed after 400 s; 68 games take ~8 s on
-    the other folders). Minimal: the summon type's tier widened to [1, 1, 5] and Shadow Scribe
-    given tier=5; its summon (``entity_effects._summon`` with the card's own row) makes minions
-    of tier 5. Suggested fix: the loader bounds a summon's ``tier`` by ``rules.n_tiers``
-    (abilities.py ``_param_specs`` and entities.py ``_ability_row``)."""
-    from sim.engine.effects.entity_effects import _summon
-
-    if _validate(cards_with(SUMMON_TIER_5)) != 0:
-        return  # refused: the validator's fix
-    cat = catalogue_with(SUMMON_TIER_5)
-    game = new_game_with(SUMMON_TIER_5, 0, 1, EXAMPLE_TEAMS.cards)
-    st, S, ent = game.st, game.S, game.st.ent
-    scribe = cat.cards.find("Shadow Scribe")
-    c = int(np.flatnonzero((ent.card == scribe) & (ent.kind == L.K_CHARACTER))[0])
-    made = _summon(st, S, c, int(ent.space[c]), int(ent.raw[c, L.AB_COUNT]),
-                   int(ent.raw[c, L.AB_HEALTH]), int(ent.raw[c, L.AB_ATTACKS]),
-                   int(ent.raw[c, L.AB_TIER]), 0)
-    assert made > 0
-    minions = np.flatnonzero((ent.kind == L.K_MINION) & (ent.alive != 0))
-    n_tiers = S.tier_faces.shape[0]
-    assert np.all((ent.tier[minions] >= 1) & (ent.tier[minions] <= n_tiers)), (
-        f"minions of tier {ent.tier[minions].max()} with {n_tiers} dice tiers")
+    Found by fuzzing (stop 73): abilities.py bounded a summon's ``tier`` by ``PARAM_LIMITS``
+    (1..16) only, so ``bwlab validate`` accepted a summon of tier 5..16 with four dice tiers
+    (an assist's summon too: its ability_params meet the same type bounds), and the minion read
+    past the end of ``tier_faces`` (interpreted: ``IndexError`` at its first attack; compiled: a
+    garbage die, and games of tier-16 summoners never finished). Now ``load_abilities`` bounds
+    it by ``rules.n_tiers``: the summon type's tier widened to [1, 1, 5] is one located line
+    naming the rule; the shipped [1, 1, 4] passes."""
+    (line,) = _refusals(cards_with(SUMMON_TIER_5[:1]))
+    assert "abilities.toml:" in line and "tier" in line and "4 dice tiers" in line, line
+    lines = _refusals(cards_with(SUMMON_TIER_5))
+    assert any("abilities.toml:" in line for line in lines), lines
+    assert _validate(cards_with(())) == 0
 
 
-@pytest.mark.xfail(strict=True, raises=OverflowError,
-                   reason="items.py stores item values as int32 after checking them only "
-                          "against [rules] value, which has no upper bound")
-def test_validate_reports_an_item_value_too_large_for_the_item_table():
+def test_an_item_value_too_large_for_the_item_table_is_refused():
     """The promise: bad input is caught by ``bwlab validate`` with exit 2 and one located line
     per problem, never a traceback (tests/_cli_kit.run: "bad input gets a line, never a
-    traceback"). Found by fuzzing: item_types.toml ``[rules] value = [min, max]`` checks only
-    ``0 <= min <= max`` (items.py ``_item_rules``), items.csv's ``value`` is checked against it
-    (``_item_row``), and ``_load_rows`` then builds ``np.asarray(values, np.int32)``: a value of
-    3,000,000,000 inside ``value = [1, 3000000000]`` raises ``OverflowError: Python integer
-    3000000000 out of bounds for int32`` out of ``bwlab validate`` (and of every command that
-    loads the cards). Minimal: those two edits. Suggested fix: bound ``[rules] value`` (say
-    0..10^6: "The book gives no scale", the shipped scale is 1..10) in ``_item_rules``."""
-    folder = fresh_cards((("item_types.toml", "value = [1, 10]", "value = [1, 3000000000]"),
-                          ("items.csv", "Iron Sword,weapon,3,", "Iron Sword,weapon,3000000000,")))
-    assert _validate(folder) in (0, 2)
+    traceback"). Found by fuzzing (stop 73): item_types.toml ``[rules] value = [min, max]``
+    checked only ``0 <= min <= max`` (items.py ``_item_rules``), items.csv's ``value`` was
+    checked against it, and ``_load_rows`` then built ``np.asarray(values, np.int32)``: a value
+    of 3,000,000,000 inside ``value = [1, 3000000000]`` raised ``OverflowError`` out of ``bwlab
+    validate`` (and of every command that loads the cards). Now ``[rules] value`` stops at
+    ``items.MAX_ITEM_VALUE`` (a million; the shipped scale is 1..10): one located line."""
+    from sim.catalogue.items import MAX_ITEM_VALUE
+    big = f"{MAX_ITEM_VALUE + 1}"
+    folder = fresh_cards((("item_types.toml", "value = [1, 10]", f"value = [1, {big}]"),
+                          ("items.csv", "Iron Sword,weapon,3,", f"Iron Sword,weapon,{big},")))
+    (line,) = _refusals(folder)
+    assert "item_types.toml:" in line and "value" in line, line
+    folder = fresh_cards((("item_types.toml", "value = [1, 10]", "value = [1, 3000000000]"),))
+    assert _refusals(folder)
+    ok = f"{MAX_ITEM_VALUE}"
+    assert _validate(cards_with((("item_types.toml", "value = [1, 10]", f"value = [1, {ok}]"),
+                                 ("items.csv", "Iron Sword,weapon,3,",
+                                  f"Iron Sword,weapon,{ok},")))) == 0
 
 
 # a weapon (a held item: a lasting buff of the attacks) declared as 10^18 attacks: the item
@@ -103,38 +99,23 @@ HUGE_WEAPON = (("item_types.toml", "params = { stat = [3, 3, 3], amount = [1, 1,
                 "Iron Sword,weapon,3,,,,amount=1000000000000000000,"))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="item_types.toml parameters are bounded by the file's own [min, max] "
-                          "only, not by abilities.PARAM_LIMITS: a weapon throws 10^18 dice")
-def test_a_held_item_never_makes_a_throw_no_game_can_finish():
+def test_an_item_parameter_beyond_what_the_engine_holds_is_refused():
     """Every game ends ("every game ends": tests/_engine_kit.play_checked); abilities.py keeps
-    every parameter within "what the engine can hold" (``PARAM_LIMITS``: a buff adds at most
-    100,000 attacks; "issue #22: a declared range must not let a card throw 1,009 attacks").
-    Found by fuzzing: items.py ``_params`` checks an item type's ``[default, min, max]`` for
-    shape only (the TOML reader stops at 10^18), never against ``PARAM_LIMITS``, so a weapon of
-    ``amount = 10^18`` validates. Held and active (``holding._end_turn_items``), it adds 10^18
-    attacks to every point of the holder's star, and its first attack rolls them one by one
-    (``attack._throw`` -> ``sampler.resolve_attack``: ``n = ent.atk + extra``): greedy games
-    with the items in hand (tests/_engine_kit.seed_items) never finished (killed after 90 s;
-    with amount 10^6 the same games take ~2 s). The same gap lets a potion heal 10^18 (with
-    shield, health past int64 after a few drinks), a bomb deal 10^18 and a scroll freeze for
-    10^18 turns. Minimal: the weapon type's amount widened to [1, 1, 10^18] and Iron Sword
-    given amount=10^18; the holder's throw after it ends its turn holding it. Suggested fix:
-    ``items._params`` refuses bounds beyond ``PARAM_LIMITS`` as ``abilities._param_specs``
-    does (and the held stat's amount by what a stat can hold)."""
-    from sim.engine.items.holding import _end_turn_items, _grant_item
-
-    if _validate(cards_with(HUGE_WEAPON)) != 0:
-        return  # refused: the validator's fix
-    cat = catalogue_with(HUGE_WEAPON)
-    game = new_game_with(HUGE_WEAPON, 0, 1, EXAMPLE_TEAMS.cards)
-    st, S, ent = game.st, game.S, game.st.ent
-    c = game.current
-    assert _grant_item(st, S, c, cat.items.names.index("Iron Sword"))
-    _end_turn_items(st, S, c)
-    most = PARAM_LIMITS["amount"][1] + MAX_DICE  # the largest throw an ability buff can make
-    assert int(ent.atk[c].max()) <= most, (
-        f"a throw of {int(ent.atk[c].max()):,} dice (an ability can make at most {most:,})")
+    every parameter within "what the engine can hold" (``PARAM_LIMITS``; "issue #22: a declared
+    range must not let a card throw 1,009 attacks"). Found by fuzzing (stop 73): items.py
+    ``_params`` checked an item type's ``[default, min, max]`` for shape only (the TOML reader
+    stops at 10^18), so a weapon of ``amount = 10^18`` validated; held and active
+    (``holding._end_turn_items``) it added 10^18 attacks to every point of the holder's star,
+    and its first attack rolled them one by one (``attack._throw`` -> ``sampler.resolve_attack``):
+    greedy games with the items in hand never finished. The same gap let a potion heal 10^18, a
+    bomb deal 10^18 and a scroll last 10^18 turns. Now item types meet ``PARAM_LIMITS`` as
+    ability types do: one located line; the bound itself is accepted."""
+    lines = _refusals(cards_with(HUGE_WEAPON))
+    assert any("item_types.toml:" in line and "amount" in line for line in lines), lines
+    hi = PARAM_LIMITS["amount"][1]
+    at_limit = ((HUGE_WEAPON[0][0], HUGE_WEAPON[0][1],
+                 HUGE_WEAPON[0][2].replace("1000000000000000000", str(hi))),)
+    assert _validate(cards_with(at_limit)) == 0
 
 
 # ---------------------------------------------------------------- properties that hold
@@ -197,7 +178,7 @@ EXTREMES = {
 def test_accepted_extreme_content_plays_to_an_end(name, policy):
     """A folder ``bwlab validate`` accepts plays: 32 compiled games (random teams, 8 boards)
     each end with a reason ("every game ends"; ``R_REASON`` > 0) and no team keeps negative
-    health. The folders are the fuzzing's extremes (stop 74: ~150 folders, ~9,000 compiled
+    health. The folders are the fuzzing's extremes (stop 73: ~150 folders, ~9,000 compiled
     and ~500 step-checked games): ten-character cards, the reveal / stalemate / water-streak
     numbers at their smallest, attacks that cannot hit, abilities at ``PARAM_LIMITS``. Fails
     if validate refuses one (the promise would need the folder changed) or a game does not

@@ -94,7 +94,11 @@ class AbilityIndex:
         return out
 
 
-def load_abilities(path: Path, problems: Problems) -> AbilityIndex | None:
+def load_abilities(path: Path, problems: Problems, n_tiers: int | None = None
+                   ) -> AbilityIndex | None:
+    """abilities.toml's types; ``n_tiers`` (rules.toml's dice tiers, when it loaded) bounds a
+    summon's ``tier`` as a card's star tiers are bounded (a minion throws ``tier_faces[tier - 1]``:
+    a tier past the table read past its end; found by fuzzing, stop 73)."""
     before = len(problems)  # (a value the load itself rejects counts: no half-read index)
     doc = TomlDoc.load(Path(path), problems)
     if doc is None:
@@ -121,7 +125,7 @@ def load_abilities(path: Path, problems: Problems) -> AbilityIndex | None:
                                       f"{' or '.join(sorted(EFFECT_TARGETS[effect]))}, not {target!r}")
         costs = doc.get((name, "costs_action"), int, lo=0, hi=1, default=1, fallback=1)
         params = doc.get((name, "params"), dict, fallback={})
-        pnames, defaults, lows, highs = _param_specs(doc, name, effect, params)
+        pnames, defaults, lows, highs = _param_specs(doc, name, effect, params, n_tiers)
         types.append(AbilityType(name, desc, pnames, defaults, lows, highs, effect or "",
                                  target or "none", costs or 0))
     if len(types) != ABILITY_TYPE_COUNT:
@@ -132,7 +136,7 @@ def load_abilities(path: Path, problems: Problems) -> AbilityIndex | None:
     return AbilityIndex(tuple(types))
 
 
-def _param_specs(doc: TomlDoc, name: str, effect, params: dict):
+def _param_specs(doc: TomlDoc, name: str, effect, params: dict, n_tiers: int | None = None):
     """A type's ``params``: each ``[default, min, max]`` within what the engine holds and read
     by its effect (the effect table's parameters, or the use's ``USE_PARAMS``: a parameter that
     does nothing is a typo, never silently ignored); the names, defaults, lows and highs as
@@ -158,11 +162,13 @@ def _param_specs(doc: TomlDoc, name: str, effect, params: dict):
                                              f"{effect!r} (it reads: {', '.join(reads)})")
             continue
         lo, hi = PARAM_LIMITS[pname]
+        why = PARAM_WHY.get(pname)
+        if pname == "tier" and n_tiers is not None and n_tiers < hi:
+            hi, why = n_tiers, f"rules.toml [dice] tier_faces has {n_tiers} dice tiers"
         if spec[1] < lo or spec[2] > hi:
             doc.add((name, "params", pname), f"[min, max] = [{spec[1]}, {spec[2]}] is beyond "
                                              f"what the engine holds: [{lo}, {hi}]"
-                                             + (f" ({PARAM_WHY[pname]})" if pname in PARAM_WHY
-                                                else ""))
+                                             + (f" ({why})" if why else ""))
             continue
         if pname == "stat" and effect == "debuff" and spec[2] > MAX_DEBUFF_STAT:
             doc.add((name, "params", pname), f"a de-buff's stat is 0..{MAX_DEBUFF_STAT} "

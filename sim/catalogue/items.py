@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .abilities import MAX_DEBUFF_STAT, PARAM_SLOT, SLOTS, TARGETS
+from .abilities import MAX_DEBUFF_STAT, PARAM_LIMITS, PARAM_SLOT, SLOTS, TARGETS
 from .diagnostics import (CsvRows, Named, Problems, check_row_name, in_name_order, read_header,
                           read_text, suggest)
 from .effect_row import FX_SLOTS, STAT_ATTACKS, STAT_DEFENSE, STAT_RANGE, STAT_SPEED
@@ -31,6 +31,10 @@ from .tomldoc import TomlDoc
 TYPES_FILE = "item_types.toml"
 ITEMS_FILE = "items.csv"
 ITEM_TYPE_COUNT = 7  # "every item belongs to one of seven types" (book)
+# an item's value is stored as int32 (ItemCatalogue.value); "The book gives no scale" (the shipped
+# scale is 1..10): a million is far past any card and far inside the table (found by fuzzing,
+# stop 73: a value of 3,000,000,000 raised OverflowError out of bwlab validate)
+MAX_ITEM_VALUE = 1_000_000
 
 # The effects an item may run (effect_table.py: the rows whose ``sources`` name "item"): the
 # items' own (damage, blast, cleanse) and the abilities' it shares. Never revive: "A revive is
@@ -146,6 +150,12 @@ def _params(doc: TomlDoc, path: tuple) -> dict:
         elif pname not in PARAM_SLOT:
             doc.add(path + (pname,), f"unknown parameter{suggest(pname, list(PARAM_SLOT))} "
                                      f"(the interpreter reads: {', '.join(PARAM_SLOT)})")
+        elif spec[1] < PARAM_LIMITS[pname][0] or spec[2] > PARAM_LIMITS[pname][1]:
+            # the bounds an ability's parameter meets (found by fuzzing, stop 73: a weapon of
+            # 10^18 attacks validated, and its holder's first throw never ended)
+            lo, hi = PARAM_LIMITS[pname]
+            doc.add(path + (pname,), f"[min, max] = [{spec[1]}, {spec[2]}] is beyond what the "
+                                     f"engine holds: [{lo}, {hi}]")
         else:
             out[pname] = tuple(spec)
     return out
@@ -180,8 +190,9 @@ def _item_rules(doc: TomlDoc) -> ItemRules:
     hand = doc.get(("rules", "hand_limit"), int, lo=1, hi=HAND_SLOTS, fallback=HAND_SLOTS)
     value = doc.get(("rules", "value"), list, fallback=[1, 10])
     if not (len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-            and 0 <= value[0] <= value[1]):
-        doc.add(("rules", "value"), "expected [min, max] whole numbers with 0 <= min <= max")
+            and 0 <= value[0] <= value[1] <= MAX_ITEM_VALUE):
+        doc.add(("rules", "value"), "expected [min, max] whole numbers with "
+                                    f"0 <= min <= max <= {MAX_ITEM_VALUE:,}")
         value = [1, 10]
     keep = doc.get(("greedy", "keep_percent"), int, lo=0, hi=100, fallback=75)
     return ItemRules(pickup, value[0], value[1], keep, hand)

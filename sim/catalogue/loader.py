@@ -99,7 +99,8 @@ def load_catalogue(root: Path | None = None, problems: Problems | None = None) -
     root = Path(root) if root else default_cards_dir()
     own = problems if problems is not None else Problems()
     rules = load_rules(root / RULES_FILE, own)
-    abilities = load_abilities(root / ABILITIES_FILE, own)
+    abilities = load_abilities(root / ABILITIES_FILE, own,
+                               rules.n_tiers if rules is not None else None)
     cards = None
     if rules is not None and abilities is not None:
         cards = load_cards(root / CHARACTERS_FILE, rules, abilities, own)

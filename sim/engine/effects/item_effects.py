@@ -15,7 +15,7 @@ import numpy as np
 from sim._jit import njit
 
 from sim.engine.state import fields as L
-from sim.engine.rules.death import _harm
+from sim.engine.rules.death import _harm, _health_after
 from sim.engine.rules.victory import _check_victory, _team_health
 from sim.engine.log.events import _log
 from sim.engine.effects.row import _fx
@@ -27,7 +27,7 @@ from sim.engine.rules.live_movement import _in_tiles, _linked_tile
 def _flat(st, S, c, e, dmg, cause):
     """Flat damage ``dmg`` from ``c`` to ``e`` ("not affected by defense"; not an attack: no
     retaliation)."""
-    _log(st, L.EV_ITEM_DAMAGE, e, dmg, st.ent.health[e] - dmg, c, 0, 0)
+    _log(st, L.EV_ITEM_DAMAGE, e, dmg, _health_after(st, e, dmg, cause), c, 0, 0)
     _harm(st, S, e, dmg, c, cause)
 
 
@@ -62,7 +62,7 @@ def _blast(st, S, c, s, dmg, cause):
     g.defer = 1
     for e in range(ent.shape[0]):
         if inside[e] and ent.alive[e] != 0:
-            _log(st, L.EV_TILE_DAMAGE, e, dmg, ent.health[e] - dmg, c, 0, 0)
+            _log(st, L.EV_TILE_DAMAGE, e, dmg, _health_after(st, e, dmg, cause), c, 0, 0)
             _harm(st, S, e, dmg, c if ent.team[e] != team else -1, cause)
     g.defer = outer
     _check_victory(st, S, before)

@@ -25,7 +25,7 @@ from sim.catalogue.apocalypses import (FLOOD, P_COUNT, P_DAMAGE, P_HOLD, P_RESOL
 from sim.rng import roll
 
 from sim.engine.state import fields as L
-from sim.engine.rules.death import _harm, _kill
+from sim.engine.rules.death import _harm, _health_after, _kill
 from sim.engine.log.events import _log
 from sim.engine.rules.live_movement import _void_position
 from sim.engine.rules.victory import _check_victory, _team_health
@@ -89,7 +89,7 @@ def _apocalypse_step(st, S):
         ent = st.ent
         for e in range(ent.shape[0]):
             if ent.alive[e] != 0 and ent.space[e] >= 0:
-                _log(st, L.EV_TILE_DAMAGE, e, dmg, ent.health[e] - dmg, -1, 0, 0)
+                _log(st, L.EV_TILE_DAMAGE, e, dmg, _health_after(st, e, dmg, L.BY_APOCALYPSE), -1, 0, 0)
                 _harm(st, S, e, dmg, -1, L.BY_APOCALYPSE)  # reaches the invincible too
     else:
         _announce(st, S, count + rise * j, code == STORM)

@@ -17,7 +17,7 @@ from sim.combat.sampler import resolve_attack
 from sim.combat.star import BASE, _star_colour
 
 from sim.engine.state import fields as L
-from sim.engine.rules.death import _harm
+from sim.engine.rules.death import _harm, _health_after
 from sim.engine.log.events import _log
 from sim.engine.rules.live_movement import _homefield, _sight_from
 
@@ -70,7 +70,7 @@ def _throw(st, S, a, d, kind, cause, extra, w):
         S.ip[L.P_DEFENSE_DIE], np.uint64(S.ip[L.P_DEFENSE_REJECT]), s0, s1, s2, s3)
     st.rng[0], st.rng[1], st.rng[2], st.rng[3] = s0, s1, s2, s3
     _log(st, L.EV_ROLL, a, d, n, thr, hits, 0)
-    _log(st, L.EV_DAMAGE, a, d, hits, faces, dmg, ent.health[d] - dmg)
+    _log(st, L.EV_DAMAGE, a, d, hits, faces, dmg, _health_after(st, d, dmg, cause))
     _harm(st, S, d, dmg, a, cause)
 
 

@@ -52,6 +52,25 @@ def _kill(st, S, e, by, cause):
 
 
 @njit
+def _health_after(st, e, amount, cause):
+    """The health ``e`` is left with once :func:`_harm` has dealt ``amount``: shield first, and
+    nothing while invincible but the Apocalypse's own damage. What the damage events log, written
+    before the hit so that they come before the death or fall it causes (a fall's damage is its
+    own event). Why: they logged ``health - amount`` and so showed health a shield or
+    invincibility had kept (found by fuzzing, stop 73: a stalemate "in which no entity lost
+    health" after a logged loss)."""
+    ent = st.ent
+    if _invincible(ent, e, cause):
+        return ent.health[e]
+    return ent.health[e] - max(amount - ent.shield[e], 0)
+
+
+@njit(inline="always")
+def _invincible(ent, e, cause):
+    return ent.buff[e] != 0 and ent.buff_stat[e] == L.STAT_INVINCIBLE and cause != L.BY_APOCALYPSE
+
+
+@njit
 def _harm(st, S, e, amount, by, cause):
     """Lose ``amount`` health; die at 0 ("Health is reduced by suffering damage"). Shield is
     lost first (house ruling: it is health beyond the maximum). "Invincibility is an effect that
@@ -62,8 +81,7 @@ def _harm(st, S, e, amount, by, cause):
     is dealt by a second pass of the loop (it lands on ground, so it never falls again)."""
     ent = st.ent
     while amount > 0 and ent.alive[e] != 0:
-        if (ent.buff[e] != 0 and ent.buff_stat[e] == L.STAT_INVINCIBLE
-                and cause != L.BY_APOCALYPSE):
+        if _invincible(ent, e, cause):
             return
         if ent.shield[e] > 0:
             absorbed = min(amount, ent.shield[e])

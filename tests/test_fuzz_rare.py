@@ -394,7 +394,10 @@ def test_tile_wide_damage_reaches_everything_in_the_tile_and_its_linked_tile():
     tiles"; R4:S5 "an effect landing on one tile lands on the whole of the other as well";
     l.398-400: invisible entities too ("none of those require an attacker to pick a target");
     docs/rulings.md "Area damage is the book's Tile-Wide Damage" (the user and its team too).
-    Who vanished or died in the same blast before its turn came is excused."""
+    Who vanished or died in the same blast before its turn came is excused. These two games
+    reach no blast on a portal's tile with anyone in the other (a blast that spared the linked
+    tile survived this test when tried at stop 73): that case is
+    tests/test_engine_portals.py::test_tile_wide_damage_lands_on_the_whole_linked_tile's."""
     from sim.catalogue.abilities import EFFECTS
     from sim.engine.rules.live_movement import _linked_tile
     seen = {"blast": 0}

@@ -20,11 +20,10 @@ import numpy as np
 import pytest
 
 from sim.ai.play import R_REASON
-from sim.catalogue.abilities import MAX_DICE, PARAM_LIMITS
+from sim.catalogue.abilities import PARAM_LIMITS
 from sim.cli.main import main
 from sim.engine.state import fields as L
-from tests._engine_kit import (EXAMPLE_TEAMS, catalogue_with, cards_with, fresh_cards,
-                               new_game_with, play_variant)
+from tests._engine_kit import cards_with, fresh_cards, play_variant
 
 
 def _validate(folder) -> int:

@@ -13,9 +13,9 @@ attack star's colour (91,304), threshold and dice, legal targets (no dead, own-t
 or out-of-range target), invisibility, freezes, retaliation, water-roll streaks, vehicles,
 minions, clones, summons, items, paused tiles, the reveal's extra turn, stalemate and cap
 endings. One departure, in the log and not in the rules of play, was pinned below as a strict
-xfail (failing at its assertion) and is fixed (stop 73); the rest are the watchers made small, over a few games each
-(a failure names the rule broken), each asserting that what it watches happened, so none passes
-on a game that never reached it.
+xfail (failing at its assertion) and is fixed (stop 73); the rest are the watchers made small,
+over a few games each (a failure names the rule broken), each asserting that what it watches
+happened, so none passes on a game that never reached it.
 """
 
 from __future__ import annotations

@@ -41,22 +41,27 @@ class Setup(RuntimeError):
     """The scenario did not arise (not the failure the test checks)."""
 
 
+def _apply_offered(game, a, missing: str, *names: str) -> list[dict]:
+    """Play action ``a`` (a :class:`Setup` when it is not offered: ``missing``); the events
+    ``names`` it logged."""
+    if not game.legal_mask()[a]:
+        raise Setup(missing)
+    since = int(game.st.game.nev)
+    game.apply(a)
+    return game.named_events(*names, since=since)
+
+
 def _hit_on_the_edge(game, edge_space, stand):
     """The current character, standing on ``stand``, hits an enemy on ``edge_space`` (both walls
     let attacks through: l.354-356); returns the enemy and the fall events of the attack."""
-    st, ent = game.st, game.st.ent
+    ent = game.st.ent
     c = game.current
     d = int(np.flatnonzero((ent.team != ent.team[c]) & (ent.team >= 0)
                            & (ent.kind == L.K_CHARACTER))[0])
     ent.space[c], ent.space[d] = stand, edge_space
     ent.range[c], ent.atk[c, :], ent.defense[d] = 2, 30, 0
     ent.health[d] = ent.max_health[d] = 10**6
-    a = game.action("attack", d)
-    if not game.legal_mask()[a]:
-        raise Setup("the attack is not offered")
-    since = int(st.game.nev)
-    game.apply(a)
-    return d, game.named_events("fall", since=since)
+    return d, _apply_offered(game, game.action("attack", d), "the attack is not offered", "fall")
 
 
 @pytest.mark.parametrize("edge", ["w", "f"])
@@ -178,8 +183,8 @@ def test_a_fighter_that_falls_off_a_fire_wall_does_not_then_burn_through_it():
     ``.f^ .``) fails its roll: the fire's 50 damage makes it fall to the first ground neighbour
     (882, east), away from the wall, and it stays where it landed. Found by fuzzing (stop 72):
     ``_apply_water`` crossed it anyway to 880, the far side of the wall two spaces from where
-    it landed, for one step of speed and with no move logged. Minimal: board 0, game seed 2, the mover on 881 rolling towards 880 (face 1, a
-    failure; the fall's face 1)."""
+    it landed, for one step of speed and with no move logged. Minimal: board 0, game seed 2,
+    the mover on 881 rolling towards 880 (face 1, a failure; the fall's face 1)."""
     fire = (("tiles.toml", COLOSSEUM_TOP, COLOSSEUM_TOP.replace('"^ ^ .', '".f^ .')),)
     crosses = ((R, "fire_wall_fail_crosses = false", "fire_wall_fail_crosses = true"),)
     game = new_game_with(DRAFT + crosses + fire, 0, 2, EXAMPLE_TEAMS.cards)
@@ -190,12 +195,8 @@ def test_a_fighter_that_falls_off_a_fire_wall_does_not_then_burn_through_it():
     c = game.current
     ent.space[c] = edge_space
     ent.health[c] = ent.max_health[c] = 10**6
-    a = game.action("water_roll", beyond)
-    if not game.legal_mask()[a]:
-        raise Setup("no roll across the fire wall offered from 881")
-    since = int(st.game.nev)
-    game.apply(a)
-    events = game.named_events("water-roll", "fall", since=since)
+    events = _apply_offered(game, game.action("water_roll", beyond),
+                            "no roll across the fire wall offered from 881", "water-roll", "fall")
     if [ev["event"] for ev in events] != ["water-roll", "fall"] or events[0]["success"]:
         raise Setup("the roll did not fail, or no fall followed (the seed's dice changed)")
     landed = events[1]["to"]
@@ -235,12 +236,8 @@ def test_a_cpu_that_falls_into_a_frozen_tile_does_not_retaliate():
     ent.health[c] = ent.max_health[c] = 10**6
     ent.defense[cpu], ent.range[c], ent.atk[c, :] = 0, 2, 30
     _set_tile_state(st, S, int(st.tile_pos[below]), 1, 3, c)  # the north tile frozen 3 turns
-    a = game.action("attack", cpu)
-    if not game.legal_mask()[a]:
-        raise Setup("the attack on the CPU is not offered")
-    since = int(st.game.nev)
-    game.apply(a)
-    events = game.named_events("fall", "retaliation", since=since)
+    events = _apply_offered(game, game.action("attack", cpu),
+                            "the attack on the CPU is not offered", "fall", "retaliation")
     if not events or events[0]["event"] != "fall" or events[0]["to"] != below:
         raise Setup("the CPU did not fall into the frozen tile (the seed's dice changed)")
     if ent.frozen[cpu] == 0:

@@ -41,6 +41,17 @@ class Setup(RuntimeError):
     """The scenario did not arise (not the failure the test checks)."""
 
 
+def _ladder_game(edits, seed: int, apocalypse: int = -1):
+    """A game on board 1, whose Concert Stage ladder 402 (its north doorway space) falls onto
+    297, the doorway space of the tile north of it (a :class:`Setup` if the board changed)."""
+    game = new_game_with(edits, 1, seed, EXAMPLE_TEAMS.cards, apocalypse=apocalypse)
+    st = game.st
+    if not (st.feature[402] == LADDER and _landing(st, 402) == 297
+            and st.tile_pos[297] != st.tile_pos[402]):
+        raise Setup("402 is no ladder falling into another tile on board 1")
+    return game
+
+
 def _apply_offered(game, a, missing: str, *names: str) -> list[dict]:
     """Play action ``a`` (a :class:`Setup` when it is not offered: ``missing``); the events
     ``names`` it logged."""
@@ -108,12 +119,9 @@ def test_tile_wide_damage_reaches_the_pilot_of_a_vehicle_that_falls_out_of_the_t
     differently. Minimal: board 1, game seed 2; Concert Stage's ladder 402 (a doorway space)
     falls north onto 297, in the next tile; an enemy team's summoned card boards vehicle 25 on
     the ladder; a 20-damage blast on the ladder's tile."""
-    ladder, below = 402, 297
-    game = new_game_with(DRAFT, 1, 2, EXAMPLE_TEAMS.cards)
+    ladder = 402
+    game = _ladder_game(DRAFT, 2)
     st, S, ent = game.st, game.S, game.st.ent
-    if not (st.feature[ladder] == LADDER and _landing(st, ladder) == below
-            and st.tile_pos[below] != st.tile_pos[ladder]):
-        raise Setup("402 is no ladder falling into another tile on board 1")
     c = game.current
     enemy = int(np.flatnonzero((ent.team != ent.team[c]) & (ent.team >= 0)
                                & (ent.kind == L.K_CHARACTER))[0])
@@ -223,11 +231,8 @@ def test_a_cpu_that_falls_into_a_frozen_tile_does_not_retaliate():
     from sim.combat.star import BASE
     from sim.engine.tiles.paused import _set_tile_state
     ladder, below, near = 402, 297, 437
-    game = new_game_with(DRAFT, 1, 14, EXAMPLE_TEAMS.cards)
+    game = _ladder_game(DRAFT, 14)
     st, S, ent = game.st, game.S, game.st.ent
-    if not (st.feature[ladder] == LADDER and _landing(st, ladder) == below
-            and st.tile_pos[below] != st.tile_pos[ladder]):
-        raise Setup("402 is no ladder falling into another tile on board 1")
     c = game.current
     cpu = int(next(k for k in np.flatnonzero((ent.is_cpu != 0) & (ent.alive != 0))
                    if ent.atk[k, BASE] > 0))
@@ -263,12 +268,9 @@ def test_a_cpu_that_the_flood_drops_into_a_frozen_tile_does_not_act():
     from sim.engine.tiles.paused import _set_tile_state
     ladder, below = 402, 297
     cpus_act = ((R, "cpus_act_during_apocalypse = false", "cpus_act_during_apocalypse = true"),)
-    game = new_game_with(DRAFT + cpus_act, 1, 9, EXAMPLE_TEAMS.cards, apocalypse=2)
+    game = _ladder_game(DRAFT + cpus_act, 9, apocalypse=2)
     st, S, ent = game.st, game.S, game.st.ent
     g = st.game
-    if not (st.feature[ladder] == LADDER and _landing(st, ladder) == below
-            and st.tile_pos[below] != st.tile_pos[ladder]):
-        raise Setup("402 is no ladder falling into another tile on board 1")
     if S.apoc_code[2] != 2:
         raise Setup("apocalypse 2 is not the flood")
     c = game.current

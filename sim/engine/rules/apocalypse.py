@@ -89,7 +89,8 @@ def _apocalypse_step(st, S):
         ent = st.ent
         for e in range(ent.shape[0]):
             if ent.alive[e] != 0 and ent.space[e] >= 0:
-                _log(st, L.EV_TILE_DAMAGE, e, dmg, _health_after(st, e, dmg, L.BY_APOCALYPSE), -1, 0, 0)
+                left = _health_after(st, e, dmg, L.BY_APOCALYPSE)
+                _log(st, L.EV_TILE_DAMAGE, e, dmg, left, -1, 0, 0)
                 _harm(st, S, e, dmg, -1, L.BY_APOCALYPSE)  # reaches the invincible too
     else:
         _announce(st, S, count + rise * j, code == STORM)

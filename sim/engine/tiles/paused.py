@@ -36,12 +36,8 @@ def _over(st, until):
 def _paused(st, p):
     """Position p's tile is deactivated or frozen now: "all functionality of that tile is
     paused"."""
-    tl = st.tiles
-    u = tl.off[p]
-    if u != 0 and not _over(st, u):
-        return True
-    u = tl.frozen[p]
-    return u != 0 and not _over(st, u)
+    u = st.tiles.off[p]
+    return (u != 0 and not _over(st, u)) or _frozen_now(st, p)
 
 
 @njit

@@ -1,8 +1,8 @@
-"""The docs tell the truth: code behaviour that README.md or docs/*.md describe otherwise.
+"""The docs tell the truth: code behaviour that README.md or docs/*.md promise.
 
-Each test here is a strict xfail: it states what the docs promise and fails while the code does
-something else (found by the docs audit of 2026-12-06). When the code is fixed the test passes,
-the strict xfail turns it red, and the marker comes off.
+Found by the docs audit of 2026-12-06 (each was a strict xfail first, failing on the code at
+its assertion): README "Limits" promises one line and exit 2 for a bad ``--scheduler``, and a
+port where something other than a Dask scheduler answers was a traceback.
 """
 
 from __future__ import annotations
@@ -49,11 +49,6 @@ def _not_a_scheduler():
     return server.getsockname()[1], stop
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "README 'Running an experiment on a Dask cluster' and 'Limits': a bad --scheduler is one "
-    "line, exit 2, never a traceback; a port where something other than a Dask scheduler "
-    "answers (an HTTP server) ends bwlab run in a traceback (numpy's ArrayMemoryError from "
-    "Dask's handshake), exit 1"))
 def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_line_exit_2(
         capsys, tmp_path):
     pytest.importorskip("distributed")

@@ -1,6 +1,6 @@
 """Fuzzing designer content that ``bwlab validate`` ACCEPTS (stop 73): stats, abilities, items,
 tiles, vehicles, assists, Apocalypses and rules.toml numbers at the edges of what their loaders
-allow. The promise (README, docs/designers.md): a designer changes the data files without
+allow. The promise (README, docs/effects.md): a designer changes the data files without
 touching code, and bad input is caught by ``bwlab validate`` (exit 2, one located line per
 problem); so a folder validate passes must play — no crash, no traceback, no hang, every game
 ends with a reason, the engine's invariants hold — or validate should have refused it.

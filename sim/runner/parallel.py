@@ -74,6 +74,12 @@ def connect(address: str, timeout: float | None = None, security=None):
         if "TLS" in why:
             why += f" ({_NOT_TRUSTED})"
         raise _refuse(address, f"cannot connect: {why}") from None
+    except Exception as exc:  # noqa: BLE001 - what answered spoke no Dask: a garbled handshake
+        # Why so broad: Dask decodes the first frames it reads, so a web server or any other
+        # service on the port fails in the decoding (a 3 EiB buffer's MemoryError, msgpack's
+        # errors), not in the socket; whatever it is, the address is no scheduler.
+        raise _refuse(address, "cannot connect: what answers there is not a Dask scheduler "
+                               f"({type(exc).__name__} in the handshake)") from None
 
 
 _NOT_TRUSTED = ("the scheduler and this client must hold certificates signed by the same "

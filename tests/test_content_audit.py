@@ -16,7 +16,7 @@ from sim.engine.entities.timed_states import _set_state
 from sim.engine.rules.death import _kill
 from sim.engine.rules.turn import _begin_turn
 from sim.engine.state import fields as L
-from tests import test_engine_tiles as tiles
+from tests import _tiles_kit as tiles
 from tests._engine_kit import CATALOGUE
 from tests.test_engine_effects import enemy_of, on_entity, scenario
 from tests.test_engine_items import drop, give

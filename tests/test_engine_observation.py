@@ -50,7 +50,7 @@ def test_no_decision_skips_a_scan_while_a_state_holds():
     (``special._enter`` clears their states uncounted). The games must hold decisions with a
     state and decisions with none counted (both branches of each skip); with either count left
     at 0 where ``_set_one`` starts a state an assertion fails. (A frozen tile's freeze left
-    uncounted in ``paused._freeze_standing`` is caught by tests/test_engine_tiles.py::
+    uncounted in ``paused._freeze_standing`` is caught by tests/test_engine_tile_paused.py::
     test_a_frozen_tile_freezes_everyone_in_it_for_as_long_as_it_is: the entities never thaw.)"""
     from sim.ai.play import step
     from tests._engine_kit import new_game

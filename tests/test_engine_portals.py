@@ -17,7 +17,7 @@ from sim.engine.tiles.fx_table import TF_PRICE
 from sim.engine.tiles.live_board import _tile_at
 from sim.engine.tiles.paused import _after_action_tiles, _paused, _set_tile_state
 from tests._engine_kit import EXAMPLE_TEAMS, new_game, new_game_with
-from tests.test_engine_tiles import end_turn_of, interact, interact_actions, middle
+from tests._tiles_kit import end_turn_of, interact, interact_actions, middle
 
 
 def _off_portal(st, p) -> list[int]:

@@ -12,7 +12,7 @@ from sim.combat.star import BASE, BLUE, GREEN
 from sim.engine.rules.attack import _attack_star
 from sim.engine.state import fields as L
 from sim.engine.tiles.swap_in_play import _transform
-from tests import test_engine_tiles as tiles
+from tests import _tiles_kit as tiles
 from tests import test_engine_water as water
 from tests._engine_kit import CATALOGUE
 

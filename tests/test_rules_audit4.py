@@ -19,7 +19,7 @@ from sim.engine.rules.legal import _legal
 from sim.engine.rules.live_movement import _homefield, _reach_from
 from sim.engine.rules.turn import _apply
 from sim.engine.state import fields as L
-from tests import test_engine_tiles as tiles
+from tests import _tiles_kit as tiles
 from tests._engine_kit import CATALOGUE, new_game
 
 SPAN = 35

@@ -21,7 +21,7 @@ from sim.engine.tiles.live_board import _tile_at
 from sim.engine.tiles.swap_in_play import _transform, _transform_choice
 from tests import test_engine_effects as fx
 from tests import test_engine_entities as ents
-from tests import test_engine_tiles as tiles
+from tests import _tiles_kit as tiles
 from tests._engine_kit import CATALOGUE
 from tests.test_engine_portals import _floor_off_portal, _portal_game, _two_opponents
 from tests.test_validation import SHIPPED, expect, set_cell

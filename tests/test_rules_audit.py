@@ -119,7 +119,7 @@ def _holding(game, c, *names):
 
 def _drop_slot(game, c):
     """``c`` drops the item in its first slot through the engine's drop action."""
-    from tests.test_engine_entities import decide
+    from tests._entities_kit import decide
 
     decide(game, c)
     drops = [int(a) for a in game.legal_actions() if game.decode(a).kind == "drop"]
@@ -131,7 +131,7 @@ def test_an_ally_target_item_never_aims_at_a_minion():
     "Targets follow the abilities' rulings" (a teammate is a character, not a minion). An
     ally-target item (Scroll of Might) listed the user's team's minions as targets; the buff
     ability beside it never did. Both now read one test (special._teammate_target)."""
-    from tests.test_engine_entities import card_rows, decide, start, summon_minions
+    from tests._entities_kit import card_rows, decide, start, summon_minions
 
     game = start()
     ent = game.st.ent
@@ -154,7 +154,7 @@ def test_a_minion_summoned_while_an_item_is_active_keeps_its_own_stats():
     summoned later does not get it". Quill Duelist holds an active Knight's Plate (+2 defense),
     summons three minions, then drops the plate: the minions kept a stale +2 (from the waiting
     rows) and lost 2 defense when the plate left, down to 0."""
-    from tests.test_engine_entities import card_rows, start, summon_minions
+    from tests._entities_kit import card_rows, start, summon_minions
 
     game = start()
     ent = game.st.ent
@@ -175,7 +175,7 @@ def test_a_clone_copies_the_printed_stats_not_a_held_items():
     """l.204 "Items are not cloned. A clone is created holding nothing"; the clone is "a direct
     copy of a character's stats" (as printed: docs/rulings.md). A clone made while its
     original held an active Knight's Plate had the plate's +2 defense."""
-    from tests.test_engine_entities import card_rows, decide, on_space, start
+    from tests._entities_kit import card_rows, decide, on_space, start
 
     game = start()
     ent = game.st.ent
@@ -199,7 +199,7 @@ def test_an_items_effects_outlive_its_user_and_an_abilitys_cease():
     ability's do; they now run their course (fields.OUTLIVES). An ability's freeze still
     ceases."""
     from sim.engine.rules.death import _kill
-    from tests.test_engine_entities import card_rows, decide, start
+    from tests._entities_kit import card_rows, decide, start
 
     game = start()
     st, ent = game.st, game.st.ent
@@ -303,7 +303,7 @@ def test_a_character_on_an_unoccupied_vehicles_space_boards_it():
     its decision comes (special._board_here), free."""
     from sim.engine.rules.death import _kill
     from sim.engine.rules.turn import _advance
-    from tests.test_engine_entities import start, vehicle_scene
+    from tests._entities_kit import start, vehicle_scene
 
     game = start(crowd=False)
     st, ent = game.st, game.st.ent
@@ -402,7 +402,7 @@ def test_a_minions_end_does_not_make_its_creators_items_usable():
     l.196). A minion's END switched its creator's new Knight's Plate on, +2 defense a team turn
     early (17 of 559 activations in 60 played games: the third rules audit of stop 69)."""
     from sim.engine.items.holding import _pool, _put_on_floor
-    from tests.test_engine_entities import decide, start, summon_minions
+    from tests._entities_kit import decide, start, summon_minions
 
     game = start()
     st, ent = game.st, game.st.ent

@@ -16,7 +16,7 @@ from sim.engine.rules.reveal import _check_reveal
 from sim.engine.rules.turn import _begin_turn, _gm_turn
 from sim.engine.state import fields as L
 from tests._engine_kit import EXAMPLE_TEAMS, new_game, setup_for
-from tests.test_engine_entities import vehicle_row
+from tests._entities_kit import vehicle_row
 
 
 def _characters(ent, team):

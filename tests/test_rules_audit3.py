@@ -9,7 +9,7 @@ import numpy as np
 from sim.board.geometry import SPAN
 from sim.engine.items.holding import _grant_item, _pool, _put_on_floor
 from sim.engine.rules.live_movement import _reach_from
-from tests.test_engine_entities import CATALOGUE, decide, start, summon_minions
+from tests._entities_kit import CATALOGUE, decide, start, summon_minions
 
 
 def _middle(R: int, C: int) -> int:

@@ -116,7 +116,7 @@ def test_a_summoners_items_drop_where_it_dies_though_its_minions_were_alive():
     floor: it stayed in the dead character's pool, out of everyone's reach, and came back with
     a revive (600 greedy games: 32 deaths of a summoner or cloner holding items with its minions
     or clone alive, all 32 keeping them; 1 then revived holding them)."""
-    from tests.test_engine_entities import start, summon_minions
+    from tests._entities_kit import start, summon_minions
 
     game = start()
     st, S, ent = game.st, game.S, game.st.ent
@@ -179,7 +179,7 @@ def test_a_dead_pilots_items_drop_where_it_sat_and_its_vehicle_is_unharmed():
     killed: both items lie on the vehicle's space, the vehicle keeps every point of its health
     and stands unoccupied, and a teammate standing there is offered both items to pick up."""
     from sim.engine.entities.special import _arrive
-    from tests.test_engine_entities import card_rows, decide, start, vehicle_row
+    from tests._entities_kit import card_rows, decide, start, vehicle_row
 
     game = start()
     st, ent = game.st, game.st.ent
@@ -210,7 +210,7 @@ def test_a_revive_brings_back_no_minion_and_no_spent_charge():
     Duelist summons its three minions (its one charge) and is killed: the minions vanish;
     revived on the spot by a teammate's revive, it is at full health, its minions stay gone and
     its summon is not offered again."""
-    from tests.test_engine_entities import card_rows, decide, start, summon_minions
+    from tests._entities_kit import card_rows, decide, start, summon_minions
 
     game = start()
     st, S, ent = game.st, game.S, game.st.ent
@@ -242,7 +242,7 @@ def test_a_revived_characters_buff_sits_on_it_still_however_long_it_lay_dead(col
     turn it had left. Before stop 70 the clock ran on while it lay dead and the revived
     character had lost it (the fifth audit: 19 of 66 revived characters that died with one)."""
     from sim.engine.effects.ability_effects import _revive
-    from tests.test_engine_entities import start
+    from tests._entities_kit import start
 
     game = start()
     st, S, ent = game.st, game.S, game.st.ent

@@ -20,7 +20,7 @@ from sim.engine.tiles.functions import _state_targets
 from sim.engine.tiles.live_board import _tile_at
 from sim.engine.tiles.swap_in_play import _transform, _transform_choice
 from tests import test_engine_effects as fx
-from tests import test_engine_entities as ents
+from tests import _entities_kit as ents
 from tests import _tiles_kit as tiles
 from tests._engine_kit import CATALOGUE
 from tests.test_engine_portals import _floor_off_portal, _portal_game, _two_opponents
@@ -269,7 +269,7 @@ def test_health_is_not_a_stat():
     """R3:S1: "Health is not considered a stat." A heal is no buff (no positive effect: the star
     stays off green) and, on a multi-character card whose characters "share one stat pool", a heal
     or a wound of one is not shared with its partner (a stat buff is: see
-    tests/test_engine_entities.py::test_a_multi_character_cards_stat_changes_are_shared)."""
+    tests/test_engine_entity_characters.py::test_a_multi_character_cards_stat_changes_are_shared)."""
     game = ents.start()
     st, S, ent = game.st, game.S, game.st.ent
     a, b = (int(x) for x in ents.card_rows(game, 0, "Silent Film Duo"))

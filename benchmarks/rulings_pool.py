@@ -5,8 +5,8 @@
 
 Why: ``bwlab rulings`` reports each card's paired rating change under a house ruling's
 alternative (``paired_ratings.paired_rating_change``: the boards' jackknife of the change
-since stop 53), calibrated so far on planted, simulated replays (tests/test_rulings.py). Here
-the rulings' rating study (``experiments/rarity.toml``, greedy, the design of
+since stop 53), calibrated so far on planted, simulated replays (tests/test_rulings_statistics.py).
+Here the rulings' rating study (``experiments/rarity.toml``, greedy, the design of
 ``experiments/rulings.toml``'s [study]: about 31 games a board) is played once on
 ``--pool-boards`` boards under the book and once under each chosen alternative
 (``alternatives[i]`` of ``experiments/rulings.toml``; the default 1 and 7 are the tier dice

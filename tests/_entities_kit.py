@@ -35,7 +35,8 @@ def granting(*effects):
     fx = np.zeros((len(effects), L.FX_SLOTS), np.int64)
     for i, name in enumerate(effects):
         fx[i, L.FX_OP] = entity_opcode(name)
-    values = [fx if f == "item_fx" else v for f, v in zip(STATIC_FIELDS, static_fields(setup.static))]
+    values = [fx if f == "item_fx" else v
+              for f, v in zip(STATIC_FIELDS, static_fields(setup.static))]
     return dataclasses.replace(setup, static=new_static(*values))
 
 

@@ -51,7 +51,7 @@ def test_a_pilot_attacks_through_its_vehicle_spending_both_actions():
     (house ruling: the action is the vehicle's weapon, vehicles.toml attacks / tier / range; the
     pilot is the attacker, credited with what it deals)."""
     game = start()
-    st, ent = game.st, game.st.ent
+    ent = game.st.ent
     v, c, d = armed_pilot(game)
     k = int(ent.slot[v])
     assert game.legal_mask()[weapon(game, d)]
@@ -173,7 +173,8 @@ def test_greedy_fires_the_vehicles_weapon_when_it_is_worth_most():
     mask = game.legal_mask()
     chosen = int(_greedy_action(st, game.S, mask))
     fire = game.block("vehicle_weapon")
-    assert fire.start <= chosen < fire.stop  # at whichever enemy in the weapon's range is worth most
+    # at whichever enemy in the weapon's range is worth most
+    assert fire.start <= chosen < fire.stop
     target = chosen - fire.start
     assert mask[weapon(game, d)] and ent.team[target] != ent.team[c] and ent.alive[target]
 

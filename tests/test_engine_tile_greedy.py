@@ -30,8 +30,10 @@ def test_greedy_values_staying_where_its_ticks_are_banked():
     bonus = _pos_bonus(st, S, c).copy()  # the decision's scratch: the next call rewrites it
     home = S.fp[L.W_HOMEFIELD]
     suit = ent.suit[c]
-    assert bonus[htc] == pytest.approx(worth * 3 / 3 + (home if TILES.suit[TILES.find("Hyperbolic Time Chamber")] == suit else 0))
-    assert bonus[rabbit] == pytest.approx(worth / 2 + (home if TILES.suit[TILES.find("Rabbit Hole")] == suit else 0))
+    def homefield(name):
+        return home if TILES.suit[TILES.find(name)] == suit else 0
+    assert bonus[htc] == pytest.approx(worth * 3 / 3 + homefield("Hyperbolic Time Chamber"))
+    assert bonus[rabbit] == pytest.approx(worth / 2 + homefield("Rabbit Hole"))
     _set_tile_state(st, S, htc, 0, 2, c)
     assert _pos_bonus(st, S, c)[htc] == pytest.approx(bonus[htc] - worth)
 

@@ -60,7 +60,8 @@ def test_a_frozen_tile_freezes_everyone_in_it_for_as_long_as_it_is():
     st.game.cur = a
     assert game.legal_actions().tolist() == [L.END]  # frozen: nothing at all, no interactable
     st.game.cur = c
-    _begin_turn(st, game.S, 0)  # the freezer's team's next turn: the tile and its entities thaw together
+    # the freezer's team's next turn: the tile and its entities thaw together
+    _begin_turn(st, game.S, 0)
     _after_action_tiles(st, S)
     assert ent.frozen[d] == 0 and ent.frozen[f] == 0 and not _paused(st, farm)
 

@@ -96,7 +96,8 @@ def test_ticks_are_counted_separately_for_each_character():
 def test_minions_and_other_non_characters_earn_no_ticks(kind):
     """"Minions cannot receive tile rewards unless specified" (a clone "is treated as a minion";
     assists and vehicles are not characters): the same row ending its turn in a reward tile
-    earns a tick as a character and none as any other kind (sim/engine/tiles/functions.py:_end_turn_tile)."""
+    earns a tick as a character and none as any other kind
+    (sim/engine/tiles/functions.py:_end_turn_tile)."""
     game, c = game_on()
     ent = game.st.ent
     ent.space[c] = floor_of(game, where("Fortress of Solitude"))
@@ -151,7 +152,7 @@ def test_no_reward_no_exchange(tile, price):
     assist character that cannot join (the special-entities slice's hooks refuse: no Summon left,
     an assist already held) keeps the ticks banked."""
     game, c = game_on()
-    st, ent = game.st, game.st.ent
+    ent = game.st.ent
     ent.space[c] = floor_of(game, where(tile))
     for _ in range(price):  # the first reward: given, and its price paid
         end_turn_of(game, c)

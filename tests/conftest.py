@@ -1,9 +1,11 @@
-"""Shared fixtures: the shipped catalogue, and rules variants for alternative house rulings."""
+"""Shared fixtures: the shipped catalogue, rules variants for alternative house rulings, and a
+private copy of the shipped card folder."""
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import shutil
 from pathlib import Path
 
 # The thread-count tests compare the default thread count against one thread; on a one-CPU
@@ -55,6 +57,15 @@ def catalogue():
 @pytest.fixture(scope="session")
 def rules(catalogue):
     return catalogue.rules
+
+
+@pytest.fixture
+def cards(tmp_path) -> Path:
+    """A private copy of the shipped card folder, with the experiments beside it (its
+    arena_budget.toml names experiments/rarity.toml, relative to the folder's parent). The
+    ``bwlab validate`` tests break one file of it (tests/_validation_kit.py)."""
+    shutil.copytree(CARDS.parent / "experiments", tmp_path / "experiments")
+    return Path(shutil.copytree(CARDS, tmp_path / "cards"))
 
 
 def with_rules(rules, **changes):

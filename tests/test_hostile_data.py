@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from sim.catalogue.tomldoc import key_lines
 from sim.cli.main import main
-from tests.test_validation import LINE, SHIPPED
+from tests._validation_kit import LINE, SHIPPED
 
 TOML_FILES = sorted(p.name for p in SHIPPED.glob("*.toml"))
 CSV_FILES = sorted(p.name for p in SHIPPED.glob("*.csv"))

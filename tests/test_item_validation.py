@@ -1,6 +1,7 @@
 """``bwlab validate`` covers the items (cards/item_types.toml, cards/items.csv): each case breaks
 one thing in a private copy of the shipped folder and expects exactly one line naming file, line
-and field, exit code 2, no traceback (the helpers of tests/test_validation.py)."""
+and field, exit code 2, no traceback (the helpers of tests/_validation_kit.py; the ``cards``
+fixture of tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_validation import cards, expect, run  # noqa: F401  (cards: a fixture)
+from tests._validation_kit import expect, run
 
 
 def rows(folder: Path) -> list[list[str]]:
@@ -45,7 +46,7 @@ def set_item(folder: Path, name: str, column: str, value: str) -> int:
     ("Scroll of Weakness", "params", "stat=5", "params.stat", "a de-buff's stat is 0..4"),
     ("War Hammer", "name", "Iron Sword", "name", "duplicate of line 2"),
 ])
-def test_a_bad_item_row_is_one_line(capsys, cards, name, column, value, field,  # noqa: F811
+def test_a_bad_item_row_is_one_line(capsys, cards, name, column, value, field,
                                     message):
     """Items as data ("every item belongs to one of seven types"; "Items are denoted with a
     value"; "Some items also cost that character's action"): every cell is checked against its
@@ -71,7 +72,7 @@ def test_a_bad_item_row_is_one_line(capsys, cards, name, column, value, field,  
     ("[greedy]", "keep_percent = 75", "keep_percent = 175", "greedy.keep_percent",
      "out of range"),
 ])
-def test_a_bad_item_type_is_one_line(capsys, cards, table, old, new, field, message):  # noqa: F811
+def test_a_bad_item_type_is_one_line(capsys, cards, table, old, new, field, message):
     """cards/item_types.toml (house: the seven types): effects, parameters and rules are checked
     like the Ability Index; items never revive ("A revive is caused by an ability or a tile that
     specifies one. Nothing else brings a character back")."""
@@ -83,7 +84,7 @@ def test_a_bad_item_type_is_one_line(capsys, cards, table, old, new, field, mess
     expect(capsys, cards, ("item_types.toml", line, field, message))
 
 
-def test_seven_item_types(capsys, cards):  # noqa: F811
+def test_seven_item_types(capsys, cards):
     """"every item belongs to one of seven types": not six."""
     path = cards / "item_types.toml"
     text = path.read_text(encoding="utf-8")
@@ -95,7 +96,7 @@ def test_seven_item_types(capsys, cards):  # noqa: F811
     assert len(err) == 1
 
 
-def test_the_items_file_is_required(capsys, cards):  # noqa: F811
+def test_the_items_file_is_required(capsys, cards):
     """A card folder without items.csv is reported (one line, exit code 2), not a traceback."""
     (cards / "items.csv").unlink()
     code, _, err = run(capsys, cards)

@@ -23,8 +23,8 @@ from tests import test_engine_effects as fx
 from tests import _entities_kit as ents
 from tests import _tiles_kit as tiles
 from tests._engine_kit import CATALOGUE
+from tests._validation_kit import SHIPPED, expect, set_cell
 from tests.test_engine_portals import _floor_off_portal, _portal_game, _two_opponents
-from tests.test_validation import SHIPPED, expect, set_cell
 
 SPAN = 35  # spaces per row of the 7×7 grid of 5×5 blocks
 

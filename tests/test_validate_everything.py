@@ -2,7 +2,7 @@
 check (issue #22, item 1): "`validate` passes what the game rejects or crashes on" (it never read
 apocalypses.toml or [game]); NaN and huge numbers; a NUL in a card name; team names.
 
-Each case breaks one value in a private copy of ``cards/`` (helpers of tests/test_validation.py)
+Each case breaks one value in a private copy of ``cards/`` (helpers of tests/_validation_kit.py)
 and asserts exit 2, exactly one ``error: FILE:LINE: FIELD: message`` line, and no traceback; then
 ``play`` on the same folder is refused the same way (nothing passes validate and fails later).
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from sim.cli.main import main
-from tests.test_validation import SHIPPED, edit_toml, expect, parse, read_rows, write_rows
+from tests._validation_kit import SHIPPED, edit_toml, expect, parse, read_rows, write_rows
 
 ROOT = SHIPPED.parent
 

@@ -1,6 +1,6 @@
 """``bwlab validate`` for the special entities' files (cards/vehicles.toml, cards/assists.toml,
 rules.toml [entities]): every mistake is one line naming file, line and field, exit code 2, no
-traceback (the harness of tests/test_validation.py). Book sentences the data must respect are
+traceback (the harness of tests/_validation_kit.py). Book sentences the data must respect are
 quoted; house rulings are named as such."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from sim.catalogue.entities import V_ATTACKS, V_RANGE, V_TIER, V_TILE
 from sim.catalogue.loader import load_catalogue
-from tests.test_validation import SHIPPED, cards, edit_toml, expect  # noqa: F401 (fixture)
+from tests._validation_kit import SHIPPED, edit_toml, expect
 
 
 def test_the_shipped_entities_load():
@@ -48,13 +48,13 @@ def test_the_shipped_entities_load():
     ("rules.toml", "minion_speed = 3", "minion_sped = 3", "entities.minion_sped",
      "unknown key (did you mean minion_speed"),
 ])
-def test_entity_data_mistakes_are_one_line_each(capsys, cards, file, old, new, field, text):  # noqa: F811
+def test_entity_data_mistakes_are_one_line_each(capsys, cards, file, old, new, field, text):
     """One problem per mistake, naming file, line and field (house data: docs/entities.md)."""
     line = edit_toml(cards, file, old, new)
     expect(capsys, cards, (file, line, field, text))
 
 
-def test_one_vehicle_per_tile(capsys, cards):  # noqa: F811
+def test_one_vehicle_per_tile(capsys, cards):
     """"All vehicles can only be spawned 1 time" — two vehicles on one tile would be one spawn
     for two (house: a vehicle starts on its tile)."""
     path = cards / "vehicles.toml"
@@ -66,7 +66,7 @@ def test_one_vehicle_per_tile(capsys, cards):  # noqa: F811
     expect(capsys, cards, ("vehicles.toml", line, "vehicles.tile", "already holds 'Mystery Machine'"))
 
 
-def test_a_weapons_tier_and_range_need_attacks(capsys, cards):  # noqa: F811
+def test_a_weapons_tier_and_range_need_attacks(capsys, cards):
     """A vehicle's action is its weapon (house ruling, docs/rulings.md): a tier or range with no
     attacks is a mistake, one line each."""
     edit_toml(cards, "vehicles.toml", "attacks = 4", "attacks = 0")

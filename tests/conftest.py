@@ -1,9 +1,10 @@
-"""Shared fixtures: the shipped catalogue, rules variants for alternative house rulings, and a
-private copy of the shipped card folder."""
+"""Shared fixtures: the shipped catalogue, rules variants for alternative house rulings, a
+private copy of the shipped card folder, and a scratch working folder of hostile inputs."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import shutil
 from pathlib import Path
@@ -66,6 +67,36 @@ def cards(tmp_path) -> Path:
     ``bwlab validate`` tests break one file of it (tests/_validation_kit.py)."""
     shutil.copytree(CARDS.parent / "experiments", tmp_path / "experiments")
     return Path(shutil.copytree(CARDS, tmp_path / "cards"))
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch) -> Path:
+    """A scratch working folder holding a file `afile`, a folder `adir`, an experiment folder,
+    a game log nested 100 000 deep and a frames folder whose final.png is a folder (the hostile
+    command-line tests, tests/test_cli_hostile_*.py)."""
+    shutil.copytree(ROOT / "experiments" / "teams", tmp_path / "teams")
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "deep.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    (tmp_path / "runout" / "batch-000001.parquet").mkdir(parents=True)
+    (tmp_path / "frames" / "final.png").mkdir(parents=True)
+    header = {"event": "game", "text": "a game", "seed": 1, "teams": ["A", "B", "C", "D"],
+              "cards": [["Luffy"] * 5] * 4, "policies": ["greedy"] * 4, "apocalypse": "x"}
+    for name, field, value in (("noteams", "teams", []), ("seedx", "seed", "x"),
+                               ("cards3", "cards", [["Luffy"] * 5] * 3),
+                               ("escteam", "teams", ["A\x1b[31m", "B", "C", "D"])):
+        (tmp_path / f"{name}.jsonl").write_text(json.dumps({**header, field: value}) + "\n",
+                                                encoding="utf-8")
+    (tmp_path / "esctext.jsonl").write_text(json.dumps({**header, "text": "a game\x1b[2J"})
+                                            + "\n", encoding="utf-8")
+    (tmp_path / "usercsv").mkdir()  # a folder holding someone's own cards.csv, no run's files
+    (tmp_path / "usercsv" / "cards.csv").write_text("name,score\nLuffy,3\n", encoding="utf-8")
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")  # a loop of links
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    (tmp_path / "gonelink").symlink_to(tmp_path / "gone")  # a link to nothing
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BWLAB_CARDS", str(ROOT / "cards"))  # named: no "using ..." notice
+    return tmp_path
 
 
 def with_rules(rules, **changes):

@@ -1,64 +1,23 @@
 """Hostile input to the command line (issue #22 items 3 and 4): every case exits 2 with one line
 naming the path or file:line and field, prints no traceback, and writes nothing.
 
-Each row is one broken input; the cases fail while the command line or the experiment is read,
-before any game, so the table costs well under a second of CPU per row.
+The table of broken inputs (each row names the requirement it checks), files the parsers choke
+on (TOML nested thousands deep, a CSV cell past the csv module's limit, a device, a pipe), a
+broken ./cards or $BWLAB_CARDS, and a bad output path reported with the card folder's problems.
+The cases fail while the command line or the experiment is read, before any game, so the table
+costs well under a second of CPU per row.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
 
+from tests._cli_hostile_kit import ROOT, _experiment
 from tests._cli_kit import run
-from tests.test_runner import SMALL
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture
-def workdir(tmp_path, monkeypatch) -> Path:
-    """A scratch working folder holding a file `afile`, a folder `adir`, an experiment folder,
-    a game log nested 100 000 deep and a frames folder whose final.png is a folder."""
-    shutil.copytree(ROOT / "experiments" / "teams", tmp_path / "teams")
-    (tmp_path / "afile").write_text("x", encoding="utf-8")
-    (tmp_path / "adir").mkdir()
-    (tmp_path / "deep.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
-    (tmp_path / "runout" / "batch-000001.parquet").mkdir(parents=True)
-    (tmp_path / "frames" / "final.png").mkdir(parents=True)
-    header = {"event": "game", "text": "a game", "seed": 1, "teams": ["A", "B", "C", "D"],
-              "cards": [["Luffy"] * 5] * 4, "policies": ["greedy"] * 4, "apocalypse": "x"}
-    for name, field, value in (("noteams", "teams", []), ("seedx", "seed", "x"),
-                               ("cards3", "cards", [["Luffy"] * 5] * 3),
-                               ("escteam", "teams", ["A\x1b[31m", "B", "C", "D"])):
-        (tmp_path / f"{name}.jsonl").write_text(json.dumps({**header, field: value}) + "\n",
-                                                encoding="utf-8")
-    (tmp_path / "esctext.jsonl").write_text(json.dumps({**header, "text": "a game\x1b[2J"})
-                                            + "\n", encoding="utf-8")
-    (tmp_path / "usercsv").mkdir()  # a folder holding someone's own cards.csv, no run's files
-    (tmp_path / "usercsv" / "cards.csv").write_text("name,score\nLuffy,3\n", encoding="utf-8")
-    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")  # a loop of links
-    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
-    (tmp_path / "gonelink").symlink_to(tmp_path / "gone")  # a link to nothing
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("BWLAB_CARDS", str(ROOT / "cards"))  # named: no "using ..." notice
-    return tmp_path
-
-
-def _experiment(folder: Path, edit=None, teams_edit=None) -> Path:
-    """``folder/exp.toml``: the tiny experiment, with ``edit`` (old, new) made to it and
-    ``teams_edit`` (old, new) to its team file."""
-    if teams_edit is not None:
-        teams = folder / "teams" / "example.toml"
-        teams.write_text(teams.read_text(encoding="utf-8").replace(*teams_edit), encoding="utf-8")
-    exp = folder / "exp.toml"
-    exp.write_text(SMALL if edit is None else SMALL.replace(*edit), encoding="utf-8")
-    return exp
 
 
 CASES = [  # id, argv ({exp}: the experiment), edit of it, edit of its teams, line start, words,
@@ -243,124 +202,6 @@ def test_broken_input_is_one_line_exit_2_and_writes_nothing(capsys, workdir, cas
     assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
 
 
-@pytest.mark.parametrize("argv, victim", [
-    (["play", "--seed", "1", "--cards", "mycards", "--log", "mycards/characters.csv"],
-     "mycards/characters.csv"),
-    (["play", "--seed", "1", "--cards", "mycards", "--html", "mycards/rules.toml"],
-     "mycards/rules.toml"),
-    (["board", "--seed", "1", "--cards", "mycards", "--png", "mycards/tiles.toml"],
-     "mycards/tiles.toml"),
-    (["play", "--seed", "1", "--policy", "greedy:weights=w.toml", "--log", "w.toml"], "w.toml"),
-    (["play", "--seed", "1", "--teams", "teams/example.toml", "--log", "hard.toml"],
-     "teams/example.toml"),
-    (["rulings", "--alternatives", "alts.toml", "--games", "8", "--boards", "2",
-      "--rating-games", "0", "--only", "game.simultaneous_tiebreak", "--out", "alts.toml"],
-     "alts.toml"),
-])
-def test_no_result_replaces_a_file_the_command_read(capsys, workdir, argv, victim):
-    """Standards: "nothing written or lost". A result path naming one of the command's inputs
-    (a card file, a weights file named in --policy, a hard link to the team file, the rulings
-    command's own alternatives file) replaced it, exit 0: the data was gone. Now exit 2, one
-    line naming it, and the input keeps its bytes (sim/atomic.py, inputs_guarded)."""
-    shutil.copytree(ROOT / "cards", workdir / "mycards")
-    shutil.copy(ROOT / "experiments" / "greedy_tuned.toml", workdir / "w.toml")
-    os.link(workdir / "teams" / "example.toml", workdir / "hard.toml")
-    alts = (ROOT / "experiments" / "rulings.toml").read_text(encoding="utf-8")
-    (workdir / "alts.toml").write_text(alts.replace('"experiments/', f'"{ROOT}/experiments/'),
-                                       encoding="utf-8")
-    before = (workdir / victim).read_bytes()
-    code, _, err = run(capsys, *argv)
-    lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith(("rulings:",
-                                                                               "bwlab:"))]
-    assert code == 2 and len(lines) == 1, err
-    assert "is also an input of this command" in lines[0], err
-    assert (workdir / victim).read_bytes() == before
-
-
-@pytest.mark.parametrize("argv, victim", [
-    (["board", "--seed", "1", "--cards", "mycards", "--png", "mycards/tiles.toml"],
-     "mycards/tiles.toml"),
-    (["combat", "--attacks", "8", "--tier", "2", "--defense", "4", "--cards", "mycards",
-      "--png", "mycards/rules.toml"], "mycards/rules.toml"),
-])
-def test_a_chart_over_a_card_file_names_its_flag_before_the_work(capsys, workdir, argv, victim):
-    """board and combat refused a --png naming a card file only as they wrote it (sim.atomic's
-    last guard): a line without the flag, after the board was printed or the dice sampled. Now
-    the flag is named before the work, and nothing is printed."""
-    shutil.copytree(ROOT / "cards", workdir / "mycards")
-    code, out, err = run(capsys, *argv)
-    assert code == 2 and out == "", err
-    assert [ln for ln in err.splitlines() if ln.strip()] == [
-        f"error: {victim}: --png: is also an input of this command ({victim}); "
-        "refusing to replace it"], err
-
-
-@pytest.mark.parametrize("argv, blocker", [
-    (["report", "--out", "rep", "--teams", "", "--rating-games", "0"], "rep/report.html"),
-    (["compare-systems", "--out", "rep"], "rep/compare_systems.png"),
-    (["rarity", "--experiment", str(ROOT / "experiments" / "rarity.toml"), "--games", "16",
-      "--out", "rep"], "rep/rarity_cards.csv"),
-    (["demo", "--out", "rep"], "rep/combat_report.csv"),
-])
-def test_a_command_writing_several_files_writes_all_or_none(capsys, workdir, argv, blocker):
-    """Standards: bad input gets "exit 2, no traceback, nothing written". A folder where one
-    of report's (compare-systems') files goes was refused only when that file's turn came:
-    the CSV tables before it were written. Now every target is checked first."""
-    (workdir / blocker).mkdir(parents=True)
-    before = sorted(p.relative_to(workdir) for p in workdir.rglob("*"))
-    code, _, err = run(capsys, *argv)
-    lines = [ln for ln in err.splitlines() if ln.startswith("error:")]
-    assert code == 2 and len(lines) == 1 and "not a regular file" in lines[0], err
-    assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
-
-
-@pytest.mark.parametrize("argv", [
-    ["demo", "--cards", "mycards", "--out", "mycards"],
-    ["compare-systems", "--cards", "mycards", "--out", "adir/../mycards"],
-    ["rarity", "--experiment", str(ROOT / "experiments" / "rarity.toml"), "--games", "16",
-     "--cards", "mycards", "--out", "adir/../mycards"],
-    ["report", "--teams", "", "--rating-games", "0", "--cards", "mycards", "--out", "mycards"],
-    ["run", "{exp}", "--cards", "mycards", "--out", "mycards"],
-])
-def test_a_result_folder_is_never_the_card_folder(capsys, workdir, argv):
-    """Standards: "nothing written or lost". ``demo --out CARDS`` (compare-systems, rarity,
-    report alike) wrote its tables into the card folder, exit 0, and every run on those cards
-    then refused to resume (its card digest had changed). ``run --out CARDS`` was refused
-    already: every folder --out is refused the same way, one line, nothing written."""
-    shutil.copytree(ROOT / "cards", workdir / "mycards")
-    exp = _experiment(workdir)
-    before = sorted(p.relative_to(workdir) for p in workdir.rglob("*"))
-    code, _, err = run(capsys, *[str(exp) if a == "{exp}" else a for a in argv])
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert code == 2 and len(lines) == 1, err
-    assert lines[0].startswith(f"error: {argv[-1]}: --out: is the card folder;"), err
-    assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
-
-
-@pytest.mark.parametrize("argv", [
-    ["power-levels", "--cards", "mycards", "--levels-experiment",
-     str(ROOT / "experiments" / "rarity.toml"), "--games", "64", "--out", "mycards/levels.csv"],
-    ["rulings", "--cards", "mycards", "--out", "mycards/sub/../rulings.csv"],
-    ["drift", "--suite", str(ROOT / "experiments" / "drift.toml"), "--cards", "mycards",
-     "--update", "--baseline", "mycards/baseline.json"],
-    ["rarity", "--experiment", str(ROOT / "experiments" / "rarity.toml"), "--games", "16",
-     "--cards", "mycards", "--out", "mycards/tables"],
-])
-def test_a_result_file_is_never_inside_the_card_folder(capsys, workdir, argv):
-    """As a folder --out (above), a result file inside the card folder joins the cards' files
-    and stops every run on them from resuming: ``power-levels --out cards/x.csv`` and
-    ``rulings --out cards/x.csv`` exited 0 (the audit of stop 67). One line, nothing written."""
-    shutil.copytree(ROOT / "cards", workdir / "mycards")
-    shutil.copytree(ROOT / "experiments", workdir / "experiments")  # rulings' files name them
-    (workdir / "mycards" / "sub").mkdir()
-    before = sorted(p.relative_to(workdir) for p in workdir.rglob("*"))
-    code, _, err = run(capsys, *argv)
-    lines = [ln for ln in err.splitlines() if ln.startswith("error:")]
-    assert code == 2 and len(lines) >= 1, err
-    assert all("is inside the card folder mycards" in ln for ln in lines), err
-    assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
-
-
 @pytest.mark.parametrize("make, words", [
     (lambda d: (d / "cards").write_text("x", encoding="utf-8"), "is a file, not a folder"),
     (lambda d: (d / "cards").symlink_to(d / "cards"), "Too many levels of symbolic links"),
@@ -440,106 +281,6 @@ def test_files_the_parsers_choke_on_are_one_line(capsys, workdir, make, start, w
     assert lines[0].startswith("error: " + start) and words in lines[0], err
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through permission bits")
-def test_read_only_folder_is_refused_before_work(capsys, workdir):
-    """Item 3: `--out` in a read-only folder: exit 2, one line, nothing written."""
-    locked = workdir / "locked"
-    locked.mkdir()
-    locked.chmod(0o555)
-    try:
-        code, _, err = run(capsys, "play", "--seed", "1", "--log", locked / "g.jsonl")
-    finally:
-        locked.chmod(0o755)
-    assert code == 2 and err.startswith(f"error: {locked / 'g.jsonl'}: --log: not writable")
-
-
-def test_unreachable_dask_scheduler_fails_fast(capsys, workdir):
-    """Item 3: "`--backend dask --scheduler tcp://127.0.0.1:1` must fail fast with one line
-    (exit 2), not a traceback after 30 s"; and before the output folder is made."""
-    pytest.importorskip("distributed")
-    exp = _experiment(workdir)
-    t0 = time.monotonic()
-    code, _, err = run(capsys, "run", exp, "--backend", "dask", "--scheduler",
-                       "tcp://127.0.0.1:1", "--out", workdir / "out", "--no-progress")
-    assert code == 2 and time.monotonic() - t0 < 15
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: tcp://127.0.0.1:1: --scheduler:")
-    assert not (workdir / "out").exists()
-
-
-def test_jobs_are_capped_at_the_cores_unless_forced():
-    """Item 3: "--jobs is capped at the machine's cores unless forced", with a one-line notice;
-    forced, at most four per core."""
-    from sim.runner.limits import FORCED_JOBS_PER_CORE, cap_jobs, cores
-
-    n = cores()
-    jobs, notice = cap_jobs(10_000, force=False)
-    assert jobs == n and notice.count("\n") == 0 and "--force-jobs" in notice
-    assert cap_jobs(n, force=False) == (n, None) and cap_jobs(None, force=False) == (n, None)
-    assert cap_jobs(n + 1, force=True) == (n + 1, None)
-    assert cap_jobs(10_000, force=True)[0] == FORCED_JOBS_PER_CORE * n
-
-
-def test_sampled_combat_streams_the_same_dice_in_blocks(monkeypatch, rules):
-    """Item 3: "`combat --samples` must not try to allocate: stream in fixed-size chunks": the
-    histogram streamed in blocks of one sampler chunk equals one call's (same seed, same dice)."""
-    import numpy as np
-
-    from sim.combat.sampler import CHUNK, sample_damage
-    from sim.runner import calculator_eval
-
-    n = 3 * CHUNK + 17
-    monkeypatch.setattr(calculator_eval, "STREAM_CHUNKS", 1)
-    hist, hits, hits_sq = calculator_eval.sample_histogram(6, 3, 2, rules, 11, n, 0, 0, 6 * 12 + 1)
-    whole = sample_damage(6, 3, 2, rules, seed=11, n=n)
-    np.testing.assert_array_equal(hist, np.bincount(whole.damage, minlength=hist.size))
-    assert hits == int(whole.hits.sum())
-    assert hits_sq == int((whole.hits.astype(np.int64) ** 2).sum())
-
-
-def test_a_full_disk_is_one_line_and_leaves_no_partial_file(capsys, workdir, monkeypatch):
-    """Item 3: "`--out` on a ... full filesystem" is one line and exit 2, no traceback; the
-    atomic write leaves neither the result nor a temp file behind. The disk fills up during the
-    write (ENOSPC raised by the CSV writer)."""
-    import errno
-
-    import pandas as pd
-
-    def full(self, path, *args, **kwargs):
-        raise OSError(errno.ENOSPC, "No space left on device", str(path))
-
-    monkeypatch.setattr(pd.DataFrame, "to_csv", full)
-    out = workdir / "reports"
-    code, _, err = run(capsys, "demo", "--out", out)
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert code == 2 and "Traceback" not in err
-    assert len(lines) == 1 and "No space left on device" in lines[0], err
-    assert not out.exists() or not any(out.iterdir())
-
-
-def test_an_output_is_never_renamed_over_a_pipe_and_goes_through_a_link(capsys, workdir):
-    """Item 3: results are written atomically (a temporary file renamed over the target), so a
-    pipe, a device or a link named as the output would be replaced by a plain file (as root,
-    `--log /dev/null` replaced the system's /dev/null). A pipe is refused when the command
-    line is read and by the writer itself; a link is written through, the link kept."""
-    from sim.atomic import write_text
-
-    fifo = workdir / "fifo"
-    os.mkfifo(fifo)
-    code, _, err = run(capsys, "play", "--seed", "1", "--log", fifo)
-    assert code == 2 and err.strip() == (f"error: {fifo}: --log: is not a regular file (a "
-                                         f"device, a pipe or a socket): name a file")
-    with pytest.raises(OSError, match="not a regular file"):
-        write_text(fifo, "x")
-    assert fifo.is_fifo()
-    target, link = workdir / "target.txt", workdir / "link.txt"
-    target.write_text("old", encoding="utf-8")
-    link.symlink_to(target)
-    write_text(link, "new")
-    assert link.is_symlink() and target.read_text(encoding="utf-8") == "new"
-    assert sorted(p.name for p in workdir.iterdir() if p.name.startswith(".")) == []
-
-
 @pytest.mark.parametrize("value,words", [("nocards", "no such folder"),
                                          ("afile", "is a file, not a folder"),
                                          ("c" * 300, "cannot be used: File name too long")])
@@ -551,26 +292,6 @@ def test_a_bad_card_folder_variable_is_one_line_naming_it(capsys, workdir, monke
     code, _, err = run(capsys, "play", "--seed", "1")
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert code == 2 and lines == [f"error: {value}: $BWLAB_CARDS: {words}"], err
-
-
-def test_only_a_defaulted_file_may_have_its_folder_created(workdir):
-    """Item 3: ``power-levels --out``'s default lives in reports/, which a fresh checkout may not
-    have, so its folder may be created; the same folder given by the user is a typo to report
-    (it was created silently)."""
-    import click
-    from click.testing import CliRunner
-
-    from sim.cli._paths import OUT_FILE_IN_NEW_FOLDER
-
-    @click.command()
-    @click.option("--out", type=OUT_FILE_IN_NEW_FOLDER, default=Path("newdir/p.csv"))
-    def command(out):
-        click.echo(f"ok {out}")
-
-    assert CliRunner().invoke(command, []).output == "ok newdir/p.csv\n"
-    given = CliRunner().invoke(command, ["--out", "newdir/p.csv"])
-    assert given.exit_code != 0 and "folder newdir does not exist" in str(given.exception)
-    assert not (workdir / "newdir").exists()
 
 
 @pytest.mark.parametrize("argv", [

@@ -18,9 +18,9 @@ from sim.engine.rules.turn import _begin_turn
 from sim.engine.state import fields as L
 from tests import _tiles_kit as tiles
 from tests._engine_kit import CATALOGUE
+from tests._items_kit import drop, give
+from tests._items_kit import scenario as item_scenario
 from tests.test_engine_effects import enemy_of, on_entity, scenario
-from tests.test_engine_items import drop, give
-from tests.test_engine_items import scenario as item_scenario
 
 AB = CATALOGUE.abilities
 

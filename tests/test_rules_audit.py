@@ -273,7 +273,7 @@ def test_the_encore_gives_the_action_back_without_ending_the_turn():
     end first, so a potion picked up before it could be drunk in the same turn (the second
     audit of stop 69: once in 60 played games). Now the item waits for the real end."""
     from sim.engine.items.holding import _put_on_floor
-    from tests import test_engine_items as items
+    from tests import _items_kit as items
 
     game, c = items.scenario()
     st, ent = game.st, game.st.ent

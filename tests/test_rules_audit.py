@@ -13,7 +13,7 @@ from sim.engine.rules.attack import _attack_star
 from sim.engine.state import fields as L
 from sim.engine.tiles.swap_in_play import _transform
 from tests import _tiles_kit as tiles
-from tests import test_engine_water as water
+from tests import _water_kit as water
 from tests._engine_kit import CATALOGUE
 
 

@@ -17,7 +17,7 @@ from sim.engine.rules.turn import _begin_turn
 from sim.engine.state import fields as L
 from sim.engine.tiles.paused import _after_action_tiles, _paused, _set_tile_state
 from tests import _tiles_kit as tiles
-from tests import test_engine_water as water
+from tests import _water_kit as water
 from tests._engine_kit import CATALOGUE
 
 

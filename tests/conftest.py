@@ -1,5 +1,6 @@
 """Shared fixtures: the shipped catalogue, rules variants for alternative house rulings, a
-private copy of the shipped card folder, and a scratch working folder of hostile inputs."""
+private copy of the shipped card folder, a scratch working folder of hostile inputs, and an
+experiments folder for the run-store tests."""
 
 from __future__ import annotations
 
@@ -97,6 +98,21 @@ def workdir(tmp_path, monkeypatch) -> Path:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("BWLAB_CARDS", str(ROOT / "cards"))  # named: no "using ..." notice
     return tmp_path
+
+
+@pytest.fixture
+def exp_dir(tmp_path) -> Path:
+    """An experiments folder holding the example teams, the tiny experiment of
+    tests/test_runner.py (``tiny.toml``) and the same with another name and seed (``other.toml``)
+    (the run-store tests, tests/test_run_store_*.py; tests/test_runner.py has its own)."""
+    from tests.test_runner import SMALL
+
+    folder = tmp_path / "experiments"
+    shutil.copytree(ROOT / "experiments" / "teams", folder / "teams")
+    (folder / "tiny.toml").write_text(SMALL, encoding="utf-8")
+    (folder / "other.toml").write_text(SMALL.replace('name = "tiny"', 'name = "other"')
+                                       .replace("root_seed = 5", "root_seed = 6"), encoding="utf-8")
+    return folder
 
 
 def with_rules(rules, **changes):

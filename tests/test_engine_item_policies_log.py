@@ -18,8 +18,8 @@ from sim.engine.state import fields as L
 from sim.engine.items.holding import _put_on_floor
 from sim.engine.rules.turn import _begin_turn
 from tests._engine_kit import CATALOGUE, new_game
-from tests._items_kit import (ITEMS, drop, end_turn_of, enemy_of, give, item, pick,
-                              scenario, slots, use_on)
+from tests._items_kit import (ITEMS, drop, end_turn_of, enemy_of, give, item, pick, scenario,
+                              slots, use_on)
 
 
 # --------------------------------------------------------------------------- policies and logs

@@ -14,8 +14,7 @@ import pytest
 from sim.board.geometry import APOCALYPSE, local_space
 from sim.board.graph import compile_board
 from sim.engine.tiles.swap_in_play import _swap, _transform
-from tests._engine_kit import (CATALOGUE, board_shores,
-                               live_shores, new_game, setup_for)
+from tests._engine_kit import CATALOGUE, board_shores, live_shores, new_game, setup_for
 from tests._water_kit import BOARD, RULES, cross, put, rules_ip, water_action, water_game
 
 

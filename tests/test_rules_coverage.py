@@ -101,9 +101,9 @@ def test_every_row_names_code_and_tests_that_exist(line, code, tests):
 
 
 def test_the_checker_catches_a_missing_test_and_a_missing_function():
-    assert _test_problems("tests/test_engine_game.py::test_no_such_rule_test")
+    assert _test_problems("tests/test_engine_game_turns.py::test_no_such_rule_test")
     assert _code_problems("sim/engine/rules/turn.py:_no_such_kernel")
-    assert not _test_problems("tests/test_engine_game.py::test_rotation_order_and_placement")
+    assert not _test_problems("tests/test_engine_game_turns.py::test_rotation_order_and_placement")
     assert not _code_problems("sim/engine/rules/turn.py:_gm_turn")
 
 
@@ -215,14 +215,15 @@ def test_every_doc_names_files_code_and_tests_that_exist(doc):
 
 
 def test_the_doc_checker_catches_each_kind_of_stale_reference():
-    for stale in ("tests/test_engine_game.py::test_no_such_rule_test", "test_no_such_test_at_all",
+    for stale in ("tests/test_engine_game_turns.py::test_no_such_rule_test",
+                  "test_no_such_test_at_all",
                   "sim/runner/no_such_module.py", "sim/engine/rules/turn.py:_no_such_kernel",
                   "sim.engine.rules.turn._no_such_kernel", "interpreter._no_such_kernel",
                   "State.no_such_field", "_no_such_private_function", "benchmarks/no_*_such.py"):
         assert _ref_problem(stale), stale
     assert PLAIN.findall("see sim/runner/journal.py, tests/test_journal.py::test_x and docs/.") == [
         "sim/runner/journal.py", "tests/test_journal.py::test_x", "docs/"]
-    for sound in ("tests/test_engine_game.py::test_rotation_order_and_placement",
+    for sound in ("tests/test_engine_game_turns.py::test_rotation_order_and_placement",
                   "sim/runner/progress.py", "sim/engine/rules/turn.py:_gm_turn",
                   "sim.engine.rules.turn._apply(st, S, a)", "interpreter._run_effect",
                   "State.floor", "_advance", "benchmarks/*_pool.py", "reports/report.html",

@@ -221,8 +221,9 @@ def test_the_doc_checker_catches_each_kind_of_stale_reference():
                   "sim.engine.rules.turn._no_such_kernel", "interpreter._no_such_kernel",
                   "State.no_such_field", "_no_such_private_function", "benchmarks/no_*_such.py"):
         assert _ref_problem(stale), stale
-    assert PLAIN.findall("see sim/runner/journal.py, tests/test_journal.py::test_x and docs/.") == [
-        "sim/runner/journal.py", "tests/test_journal.py::test_x", "docs/"]
+    assert PLAIN.findall(
+        "see sim/runner/journal.py, tests/test_journal_calls.py::test_x and docs/.") == [
+        "sim/runner/journal.py", "tests/test_journal_calls.py::test_x", "docs/"]
     for sound in ("tests/test_engine_game_turns.py::test_rotation_order_and_placement",
                   "sim/runner/progress.py", "sim/engine/rules/turn.py:_gm_turn",
                   "sim.engine.rules.turn._apply(st, S, a)", "interpreter._run_effect",

@@ -155,6 +155,12 @@ def board_shores(graph) -> dict[int, set[int]]:
     return out
 
 
+def events(game: Game, kind: int) -> np.ndarray:
+    """The game's event rows of one kind (``L.EV_*``), in log order."""
+    rows = game.event_rows()
+    return rows[rows[:, L.EVC_KIND] == kind]
+
+
 def characters(ent) -> np.ndarray:
     """The rows that are characters in play or dead (not CPUs, minions, clones, assists,
     vehicles, nor a summoned card not yet summoned)."""

@@ -85,9 +85,6 @@ def attack(game, e):
     return game.action("attack", e)
 
 
-def events(game, kind):
-    rows_ = game.event_rows()
-    return rows_[rows_[:, 0] == kind]
 
 
 def enemy_character(game):

@@ -89,6 +89,3 @@ def enemy_of(game, c):
     return int(np.flatnonzero((game.st.ent.team == 1) & (game.st.ent.kind == L.K_CHARACTER))[0])
 
 
-def events(game, kind):
-    rows = game.event_rows()
-    return rows[rows[:, 0] == kind]

@@ -113,9 +113,6 @@ def enemy_of(game, c):
     return int(np.flatnonzero(game.st.ent.team == 1)[0])
 
 
-def events(game, kind):
-    rows = game.event_rows()
-    return rows[rows[:, 0] == kind]
 
 
 def interact(game, s: int) -> int:

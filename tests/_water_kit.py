@@ -65,9 +65,6 @@ def put(game, c, s):
     return game.legal_mask()
 
 
-def events(game, kind):
-    rows = game.event_rows()
-    return rows[rows[:, 0] == kind]
 
 
 def cross(game, c, here, to):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests._board_kit import T, board_of, graph_of, sp
+from tests._board_kit import board_of, graph_of, sp
 from sim.board.geometry import APOCALYPSE, VOID
 from sim.board.movement import reachable
 from sim.board.sight import attack_costs

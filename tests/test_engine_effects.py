@@ -15,7 +15,7 @@ from sim.engine.rules.attack import _attack_star
 from sim.engine.rules.death import _harm, _kill
 from sim.engine.entities.timed_states import _tick
 from sim.engine.rules.turn import _begin_turn
-from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game
+from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, events, new_game
 
 AB = CATALOGUE.abilities
 
@@ -24,7 +24,7 @@ def scenario(type_name: str, **params):
     """Team 1's first decision with everybody on one spawn space and the decider holding
     ``type_name`` with ``params`` (the rest at the type's defaults)."""
     game = new_game(1, 2, EXAMPLE_TEAMS.cards)
-    st, ent = game.st, game.st.ent
+    ent = game.st.ent
     c = game.current
     here = int(game.S.spawn_space[0, 0])
     for e in range(ent.shape[0]):
@@ -55,9 +55,6 @@ def on_space(game, s):
     return game.action("ability_on_space", s)
 
 
-def events(game, kind):
-    rows = game.event_rows()
-    return rows[rows[:, 0] == kind]
 
 
 def run_owner_turns(game, team, k):

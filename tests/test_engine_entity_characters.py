@@ -24,9 +24,9 @@ from sim.engine.entities.timed_states import _set_state
 from sim.engine.rules.turn import _begin_turn, _next_actor
 from sim.engine.rules.victory import _team_alive
 from sim.rng import seed_states
-from tests._engine_kit import CARDS, CATALOGUE, setup_for
+from tests._engine_kit import CARDS, CATALOGUE, events, setup_for
 from tests._entities_kit import (BOARD, ENT, SEED, TEAMS, card_rows, decide, enemy_character,
-                                 events, granting, rows, start)
+                                 granting, rows, start)
 
 
 # --------------------------------------------------------------------- multi-character cards

@@ -19,9 +19,9 @@ from sim.engine.rules.death import _kill
 from sim.engine.entities.special import _spawn_assist
 from sim.engine.entities.timed_states import _set_state
 from sim.engine.rules.turn import _begin_turn, _next_actor
-from tests._engine_kit import CATALOGUE
-from tests._entities_kit import (ENT, TEAM0, TEAMS, card_rows, decide, enemy_character, events,
-                                 on_space, rows, start, summon_minions)
+from tests._engine_kit import CATALOGUE, events
+from tests._entities_kit import (ENT, TEAM0, TEAMS, card_rows, decide, enemy_character, on_space,
+                                 rows, start, summon_minions)
 
 
 # --------------------------------------------------------------------- minions

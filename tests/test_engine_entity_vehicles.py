@@ -14,9 +14,9 @@ from sim.engine.rules.attack import _strike
 from sim.engine.rules.death import _kill
 from sim.engine.entities.timed_states import _set_state
 from sim.engine.rules.turn import _begin_turn
-from tests._engine_kit import CATALOGUE
-from tests._entities_kit import (ENT, attack, card_rows, decide, enemy_character, events, on_space,
-                                 rows, start, summon_minions, vehicle_scene)
+from tests._engine_kit import CATALOGUE, events
+from tests._entities_kit import (ENT, attack, card_rows, decide, enemy_character, on_space, rows,
+                                 start, summon_minions, vehicle_scene)
 
 
 # --------------------------------------------------------------------- vehicles

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.state import fields as L
-from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, new_game, new_game_with
+from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, events, new_game, new_game_with
 
 BOARD, SEED = 1, 2
 DECLARED = (("rules.toml", 'order = "sequential"', 'order = "declared"'),)
@@ -40,9 +40,6 @@ def team_rows(game, team):
     return np.flatnonzero((ent.team == team) & (ent.kind == L.K_CHARACTER))
 
 
-def events(game, kind):
-    rows = game.event_rows()
-    return rows[rows[:, 0] == kind]
 
 
 def enemy(game):

@@ -106,7 +106,6 @@ def test_game_rules_and_apocalypse_errors(tmp_path):
 def test_shipped_apocalypses_each_end_a_game():
     """"It is expected to kill characters, and should be assumed to be lethal to anyone still on
     the board": each shipped Apocalypse ends a game of passive teams before the rotation cap."""
-    from sim.engine.state import fields as L
     from tests._engine_kit import new_game
 
     apocs = load_apocalypses(ROOT / "cards")

@@ -15,8 +15,9 @@ import pytest
 from sim.engine.state import fields as L
 from sim.engine.rules.attack import _attack_star
 from sim.engine.items.holding import _free_water
-from tests._items_kit import (ITEMS, ally_of, end_turn_of, enemy_of, events, give, item,
-                              item_actions, pick, scenario, use_at, use_on)
+from tests._items_kit import (ITEMS, ally_of, end_turn_of, enemy_of, give, item, item_actions, pick,
+                              scenario, use_at, use_on)
+from tests._engine_kit import events
 
 
 # --------------------------------------------------------------------------- the effects

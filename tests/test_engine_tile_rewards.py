@@ -13,8 +13,8 @@ from sim.engine.state import fields as L
 from sim.engine.rules.attack import _attack_star
 from sim.engine.tiles.paused import _set_tile_state
 from sim.engine.tiles.swap_in_play import _swap, _transform
-from tests._engine_kit import CATALOGUE
-from tests._tiles_kit import (TILES, ally_of, end_turn_of, enemy_of, events, floor_of, game_on,
+from tests._engine_kit import CATALOGUE, events
+from tests._tiles_kit import (TILES, ally_of, end_turn_of, enemy_of, floor_of, game_on,
                               uncovered_at, where)
 
 

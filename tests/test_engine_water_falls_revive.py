@@ -20,8 +20,8 @@ from sim.engine.state import fields as L
 from sim.engine.rules.death import _harm, _kill
 from sim.engine.log.record import new_game as record_game
 from sim.engine.rules.terrain import _landing
-from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, TERRAIN_DRAFT, catalogue_with
-from tests._water_kit import RULES, beside_water, events, water_game
+from tests._engine_kit import CATALOGUE, EXAMPLE_TEAMS, TERRAIN_DRAFT, catalogue_with, events
+from tests._water_kit import RULES, beside_water, water_game
 
 
 @pytest.mark.parametrize("feature", [PLATFORM, LADDER])

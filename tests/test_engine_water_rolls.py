@@ -15,9 +15,9 @@ import pytest
 from sim.board.graph import ROLL_FIRE_WALL, ROLL_WATER_WALL, compile_board
 from sim.catalogue.tile_layout import FLOOR
 from sim.engine.state import fields as L
-from tests._engine_kit import CATALOGUE, setup_for
-from tests._water_kit import (BOARD, RULES, beside_water, cross, events, put, rules_ip,
-                              water_action, water_game)
+from tests._engine_kit import CATALOGUE, events, setup_for
+from tests._water_kit import (BOARD, RULES, beside_water, cross, put, rules_ip, water_action,
+                              water_game)
 
 
 def beside_wall(game, code):

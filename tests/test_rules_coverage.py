@@ -186,7 +186,7 @@ def _ref_problem(t: str) -> str | None:
         if homes and not any(re.search(rf"\b{m[2]}\b", _text(p)) for p in homes):
             return f"{t}: {m[1]} has no {m[2]}"
         return None
-    m = re.fullmatch(rf"(_[a-z]\w*)(?:\(.*\))?", t)
+    m = re.fullmatch(r"(_[a-z]\w*)(?:\(.*\))?", t)
     if m and m[1] not in DEFINED and m[1] not in SIM_MODULES:
         return f"{t}: defined nowhere under sim/ or benchmarks/"
     return None

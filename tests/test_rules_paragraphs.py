@@ -22,7 +22,6 @@ from sim.engine.tiles.swap_in_play import _transform, _transform_choice
 from tests import test_engine_effects as fx
 from tests import _entities_kit as ents
 from tests import _tiles_kit as tiles
-from tests._engine_kit import CATALOGUE
 from tests._validation_kit import SHIPPED, expect, set_cell
 from tests.test_engine_portals import _floor_off_portal, _portal_game, _two_opponents
 
@@ -219,7 +218,7 @@ def test_a_cpu_can_be_attacked_and_defends_with_its_own_defense():
     be harmed as though it were a normal character. Not every CPU has an attack listed." An attack
     on a CPU throws against its defense (the logged threshold is its defense + 2) and harms it."""
     game, c = fx.scenario("strike", charges=0)
-    st, ent = game.st, game.st.ent
+    ent = game.st.ent
     cpu = int(np.flatnonzero(ent.is_cpu != 0)[0])
     ent.space[cpu] = ent.space[c]
     ent.defense[cpu] = 3

@@ -17,7 +17,6 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from sim.catalogue.diagnostics import InputError
 from sim.runner.experiment import load_experiment
 from sim.runner.schedule import schedule
 from tests._cli_kit import run

@@ -13,11 +13,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.ai.play import play_game, step
+from sim.ai.play import step
 from sim.engine.state import fields as L
 from sim.engine.items.holding import _put_on_floor
 from sim.engine.rules.turn import _begin_turn
-from tests._engine_kit import CATALOGUE, new_game
+from tests._engine_kit import CATALOGUE
+from tests._interpreted_kit import mixed_game, mixed_game_interpreted
 from tests._items_kit import (ITEMS, drop, end_turn_of, enemy_of, give, item, pick, scenario,
                               slots, use_on)
 
@@ -95,41 +96,12 @@ def test_begin_turn_keeps_items():
     assert slots(game, c) == ["Iron Sword", None]
 
 
-CHILD = """
-import json, warnings
-warnings.simplefilter("ignore")  # NumPy scalars warn where compiled code wraps silently
-import numpy as np
-from sim.ai.play import play_game
-from sim.engine.state import fields as L
-from tests._engine_kit import new_game, seed_items
-game = new_game(7, 3)
-seed_items(game, np.random.default_rng(3))
-play_game(game, [L.GREEDY, L.RANDOM, L.LOOKAHEAD, L.GREEDY], [0, 0, 2, 0])
-print(json.dumps(game.event_rows().tolist()))
-"""
-
-
 @pytest.mark.slow
 def test_items_play_the_same_game_interpreted_and_compiled():
     """An oracle for the item kernels (tests/test_engine_interpreted.py's, with items in play):
     the same game, event for event, under ``NUMBA_DISABLE_JIT=1`` and compiled."""
-    import json
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    from tests._engine_kit import seed_items
-    root = Path(__file__).resolve().parents[1]
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(root))
-    done = subprocess.run([sys.executable, "-c", CHILD], env=env, cwd=root, capture_output=True,
-                          text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    interpreted = np.array(json.loads(done.stdout), np.int64)
-    game = new_game(7, 3)
-    seed_items(game, np.random.default_rng(3))
-    play_game(game, [L.GREEDY, L.RANDOM, L.LOOKAHEAD, L.GREEDY], [0, 0, 2, 0])
-    compiled = game.event_rows()
-    kinds = set(compiled[:, 0].tolist())
+    interpreted = mixed_game_interpreted(7, 3, items_seed=3)
+    compiled = mixed_game(7, 3, items_seed=3)
+    kinds = set(compiled[:, L.EVC_KIND].tolist())
     assert {L.EV_ITEM_GAIN, L.EV_ITEM_ACTIVE, L.EV_ITEM_USE, L.EV_ITEM_DROP} <= kinds
     assert np.array_equal(interpreted, compiled)

@@ -253,6 +253,25 @@ def planted(tmp_path_factory):
     return cards, exp
 
 
+def _mario(planted) -> int:
+    from sim.catalogue.loader import load_catalogue
+
+    return load_catalogue(planted[0]).cards.find("Mario")
+
+
+def _base_study(planted):
+    """The planted experiment's study played from the remedies' base seed."""
+    from sim.catalogue.loader import load_catalogue
+    from sim.engine.state.fields import POLICY_IDS
+    from sim.runner.experiment import load_experiment
+    from sim.runner.rarity import study_at_seed
+    from sim.runner.remedy import base_seed
+
+    catalogue = load_catalogue(planted[0])
+    exp = load_experiment(planted[1], catalogue.cards, tuple(POLICY_IDS))
+    return study_at_seed(catalogue, exp, base_seed(exp.root_seed))
+
+
 def _rarity_json(capsys, planted, out, *extra):
     cards, exp = planted
     code = main(["rarity", "--experiment", str(exp), "--cards", str(cards), "--ablation", "0",
@@ -277,6 +296,11 @@ def test_remedy_nerfs_a_planted_overpowered_card_and_is_reproducible(capsys, pla
     assert cards["Mario"]["outlier"] == "strong"
     (fix,) = data["remedies"]  # --remedy-card: Mario only
     assert fix["card"] == "Mario"
+    # measured on a base study of its own, not on the study whose luck flagged him
+    # (tests/test_advice_replay.py): the rating the changes move is that study's
+    base, mario = _base_study(planted), _mario(planted)
+    assert fix["rating_before"] == pytest.approx(float(base.rating[mario]), abs=1e-9)
+    assert fix["rating_before"] != pytest.approx(cards["Mario"]["rating"], abs=1e-6)
     assert fix["direction"] == "nerf" and fix["power_delta"] < 0 and fix["new"] < fix["old"]
     assert fix["rating_after"] < fix["rating_before"]
     before = distance(fix["rating_before"], -np.inf, fix["band_high"])

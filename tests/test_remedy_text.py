@@ -147,7 +147,7 @@ def test_the_report_and_the_csv_say_when_a_remedy_leaves_the_power_band(monkeypa
                         lambda *a, **k: [_stat_band_breaking_remedy()])
     page, catalogue = Page(), _catalogue()
     curve = SimpleNamespace(remedy=object(), bands=POWER_BANDS)
-    fixes = lab_report._remedies(page, catalogue, None, None, None, None, curve, 4000)
+    fixes = lab_report._remedies(page, catalogue, None, None, curve, 4000)
     row = fixes.set_index("card").loc["Relay Brothers"]
     assert row["power_after"] == 54.8 and not row["power_in_band"]
     assert "power_in_band is False" in " ".join(page.texts)

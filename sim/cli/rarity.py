@@ -213,11 +213,12 @@ def _play(catalogue, exp, ablation, players, replicates, correction) -> RarityRu
 
 def _remedies(catalogue, exp, run, curve, remedy_games, only) -> list:
     """--remedy: each outlier's smallest stat change (``only``: these cards' rows, None: every
-    outlier), checked by replaying its games, in the outliers' order (rarity, then rating)."""
+    outlier), checked by replaying its games in a base study of its own (the study's luck flagged
+    it), in the outliers' order (rarity, then rating)."""
     from sim.runner.remedy import remedies, remedy_records
 
-    found = remedies(catalogue, exp, run.seat_cards, run.winner, run.s, curve.remedy,
-                     remedy_games, only=only)
+    found = remedies(catalogue, exp, run.s, curve.remedy, remedy_games, only=only,
+                     correction=run.s.correction)
     rank = {r: i for i, r in enumerate(catalogue.rules.rarities)}
     return sorted(remedy_records(found, catalogue, curve.bands),
                   key=lambda f: (rank[f["rarity"]], f["rating_before"]))

@@ -199,9 +199,10 @@ NOT_SHOWN = {
 
 def echo_remedies(fixes: list[dict], budget: int, asked: list[tuple[str, str]]) -> None:
     """The remedies for reading; ``asked``: (name, verdict) of each card --remedy-card named."""
-    click.echo(f"Remedies (smallest single-stat change by power delta; each candidate checked by "
-               f"replaying the card's games with the same seeds, budget {budget} games per "
-               f"outlier):")
+    click.echo(f"Remedies (smallest single-stat change by power delta; each outlier measured on a "
+               f"base study of its own, played afresh so that the luck which flagged it does not "
+               f"measure its fix; each candidate checked by replaying the card's games there with "
+               f"the same seeds, budget {budget} games per outlier):")
     done = {f["card"] for f in fixes}
     for name, verdict in asked:
         if name not in done:

@@ -174,7 +174,7 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
     page.table(shown, mark=outlier != "", why="rating outside its rarity's band")
     if not remedy_games or curve is None or curve.remedy is None:
         return ratings, None
-    return ratings, _remedies(page, catalogue, exp, seat_cards, winner, st, curve, remedy_games)
+    return ratings, _remedies(page, catalogue, exp, st, curve, remedy_games)
 
 
 def _order_words(st, rarities) -> str:
@@ -188,11 +188,12 @@ def _order_words(st, rarities) -> str:
     return f"{word} ({st.order.level_words()}{detail})"
 
 
-def _remedies(page, catalogue, exp, seat_cards, winner, st, curve, remedy_games) -> pd.DataFrame:
-    """Each outlier's remedy (:mod:`sim.runner.remedy`), as a table."""
+def _remedies(page, catalogue, exp, st, curve, remedy_games) -> pd.DataFrame:
+    """Each outlier's remedy (:mod:`sim.runner.remedy`, measured on a base study of its own),
+    as a table."""
     from sim.runner.remedy import remedies, remedy_records
 
-    found = remedies(catalogue, exp, seat_cards, winner, st, curve.remedy, remedy_games)
+    found = remedies(catalogue, exp, st, curve.remedy, remedy_games)
     fixes = pd.DataFrame(remedy_records(found, catalogue, curve.bands),
                          columns=["card", "rarity", "direction", "change", "power_delta",
                                   "power_after", "power_in_band", "rating_before", "rating_after",
@@ -201,7 +202,9 @@ def _remedies(page, catalogue, exp, seat_cards, winner, st, curve, remedy_games)
     page.heading("Remedies for the outliers", "remedies")
     page.text(f"For each outlier, the smallest single-stat change (ranked by how much it moves the "
               f"power score; steps from [remedy] in {POWER_CURVE_FILE}) whose replayed games — "
-              f"same seeds, at most {remedy_games} per outlier — put its rating's whole 95 % "
+              f"the card's games in a base study played afresh (the luck that flagged it does "
+              f"not measure its fix; rating_before is the base study's), same seeds, at most "
+              f"{remedy_games} per outlier — put its rating's whole 95 % "
               f"interval inside its rarity's band, and again on the card's next games (status "
               f"lands; the rating columns are that confirmation's); unsettled: inside but not "
               f"yet sure; overshoots / short show the nearest change checked, and "

@@ -170,13 +170,21 @@ def study_at_seed(catalogue, exp: Experiment, seed: int, *, correction: str = "h
                   label: str = "pool games") -> "RarityStudy":
     """The study of ``exp`` played from root seed ``seed`` instead of its own: an independent
     replicate (its boards, teams and dice all follow the seed)."""
+    return pool_at_seed(catalogue, exp, seed, correction=correction, label=label)[3]
+
+
+def pool_at_seed(catalogue, exp: Experiment, seed: int, *, correction: str = "holm",
+                 label: str = "pool games"):
+    """:func:`study_at_seed` with its games: ``(run, seat_cards, winner, study)``, ``run`` the
+    experiment at that seed (its schedule gives the games' boards)."""
     from dataclasses import replace
 
     run = replace(exp, root_seed=seed)
     seat_cards, winner = play_pool(catalogue, run, label=label)
-    return study(seat_cards, winner, np.asarray(catalogue.cards.rarity, np.int64),
-                 len(catalogue.rules.rarities), boards=pool_boards(run, len(winner)),
-                 correction=correction)
+    return run, seat_cards, winner, study(
+        seat_cards, winner, np.asarray(catalogue.cards.rarity, np.int64),
+        len(catalogue.rules.rarities), boards=pool_boards(run, len(winner)),
+        correction=correction)
 
 
 def pool_balance(per_game: dict, winner):

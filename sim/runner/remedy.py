@@ -9,15 +9,18 @@ rarity's band. A designer then asks "what do I change?". Three steps answer it:
    power score (``docs/power-curve.md``) the right way — down for a strong card (a nerf), up for
    a weak one (a buff) — and ranked by how much power it moves. The power curve is the lab's
    documented notion of "how big a change is", so "smallest" means smallest power delta.
-2. **Check** (:func:`remedies`): replay the card's own games with the changed card — same boards,
-   seats, teams and dice seeds (child ``game`` of the experiment's root seed) — and measure its
-   new rating as the study's rating plus the paired shift (:mod:`sim.analysis.shift`). Common
+2. **Check** (:func:`remedies`): the card is measured on a *base study* of its own, the
+   experiment replayed from :func:`base_seed`, not on the study that flagged it (that study's
+   error of the card's rating is what selected it: measured from it, a change landed falsely in
+   about a fifth of flagged remedies). Replay the card's games of the base study with the
+   changed card — same boards, seats, teams and dice seeds — and measure its new rating as the
+   base study's rating plus the paired shift (:mod:`sim.analysis.shift`). Common
    random numbers remove the luck of which games were drawn; the dice that diverge after the
    change remain, and the reported interval carries them: the shift's standard error is
    clustered by the board each replayed game was played on, with t on the boards' G - 1 degrees
    of freedom (summed game by game, it covered a planted shift in 92 % of 600 studies at 95 %).
-   The study's part is the standard error of the card's distance to its band's edges, not of
-   its rating alone: the edges are medians the study estimated
+   The base study's part is the standard error of the card's distance to its band's edges, not
+   of its rating alone: the edges are medians the study estimated
    (:func:`sim.analysis.rarity_bands.edge_distance_se`).
 3. **Search** (:func:`search`): a bigger change of one stat moves the card further (its
    strength is monotone in each stat, like its power score), so per stat one check of its
@@ -76,7 +79,7 @@ class Remedy:
     candidates: int
     band_low: float
     band_high: float
-    rating: float             # the study's rating and interval before the change
+    rating: float             # the base study's rating and interval before the change
     rating_low: float
     rating_high: float
     replays_needed: int | None = None  # UNSETTLED: replayed games per check that would settle
@@ -110,25 +113,45 @@ def candidates(cards, rules, steps: RemedySteps, card: int, direction: int,
     return [t[3] for t in ranked]
 
 
-def remedies(catalogue, exp, seat_cards: np.ndarray, winner: np.ndarray, study, steps: RemedySteps,
-             budget: int, *, l2: float = 1.0, confidence: float = 0.95, arena=None,
-             only: set[int] | None = None) -> list[Remedy]:
-    """A :class:`Remedy` for every outlier of ``study`` (played on ``seat_cards``/``winner`` of
-    ``exp``; with ``only``, just those cards), spending at most ``budget`` replayed games on each
-    (see the module doc)."""
+# SeedSequence([root_seed, 22]): the root seed of the study each remedy is measured on (the
+# replicates of rarity_recurrence use stream 21)
+BASE_STREAM = 22
+
+
+def base_seed(root_seed: int) -> int:
+    """The root seed of the remedies' base study: independent of the flagging study's games."""
+    return int(np.random.SeedSequence([root_seed, BASE_STREAM]).generate_state(1)[0])
+
+
+def remedies(catalogue, exp, study, steps: RemedySteps, budget: int, *, l2: float = 1.0,
+             confidence: float = 0.95, only: set[int] | None = None,
+             correction: str = "holm") -> list[Remedy]:
+    """A :class:`Remedy` for every outlier ``study`` flags (with ``only``, just those cards),
+    spending at most ``budget`` replayed games on each (see the module doc).
+
+    Why a base study of its own: ``study`` flagged the card because its rating's error leaned
+    away from the band (the Holm bar selects the extreme), so a change measured from that rating
+    would be advised as landing while the card truly misses the band in about a fifth of
+    flagged remedies (tests/test_advice_replay.py; the audit of 2026-12-06). The base study
+    replays the experiment from :func:`base_seed` (its boards, teams and dice), and every check
+    and the confirmation move its rating, whose error did not flag the card."""
     from scipy.stats import norm
 
-    if arena is None:
-        arena = build_arena(catalogue, exp)
-    z = float(norm.ppf(0.5 + confidence / 2.0))
-    beta = np.asarray(study.rating, float)
+    from .rarity import pool_at_seed
+
     todo = [int(c) for c in np.flatnonzero(study.outlier != 0) if only is None or int(c) in only]
     if not todo:
         return []
-    boards = schedule(exp, 0, len(winner)).board  # the board of every study game (its replay's)
+    z = float(norm.ppf(0.5 + confidence / 2.0))
+    run, seat_cards, winner, base = pool_at_seed(catalogue, exp, base_seed(exp.root_seed),
+                                                 correction=correction,
+                                                 label="the remedies' base study")
+    arena = build_arena(catalogue, run)
+    beta = np.asarray(base.rating, float)
+    boards = schedule(run, 0, len(winner)).board  # the board of every base game (its replay's)
     with progress.stage("remedies", budget * len(todo), at_most=True):
-        return [_remedy(catalogue, arena, seat_cards, winner, boards, study, steps, budget, c,
-                        beta, z, l2, confidence) for c in todo]
+        return [_remedy(catalogue, arena, seat_cards, winner, boards, base, steps, budget, c,
+                        -int(study.outlier[c]), beta, z, l2, confidence) for c in todo]
 
 
 def _shift_scale(boards: np.ndarray, z: float, confidence: float) -> float:
@@ -138,13 +161,13 @@ def _shift_scale(boards: np.ndarray, z: float, confidence: float) -> float:
     return t_quantile(confidence, g - 1) / z if g >= MIN_CLUSTERS else 1.0
 
 
-def _remedy(catalogue, arena, seat_cards, winner, boards, study, steps, budget, c, beta, z, l2,
-            confidence):
+def _remedy(catalogue, arena, seat_cards, winner, boards, study, steps, budget, c, direction,
+            beta, z, l2, confidence):
     """One outlier's remedy (a stage of the progress line of its own): the search on the card's
-    first ``per_check`` games, its landing confirmed on the next ``per_check`` (:func:`verdict`)."""
+    first ``per_check`` games of the base ``study``, its landing confirmed on the next
+    ``per_check`` (:func:`verdict`); ``direction`` is the flag's (-1: a nerf)."""
     cards, rules = catalogue.cards, catalogue.rules
     with progress.stage(cards.names[c]):
-        direction = -int(study.outlier[c])
         cands = candidates(cards, rules, steps, c, direction)
         per_check = max(1, budget // (max_checks(cands) + 1))  # + 1: the confirmation
         holds = np.argwhere(seat_cards == c)                      # (game, seat, slot), in order
@@ -245,7 +268,8 @@ def remedy_records(found: list[Remedy], catalogue, power_bands: np.ndarray) -> l
     return rows
 
 
-__all__ = ["Candidate", "Check", "Remedy", "candidates", "max_checks", "search", "remedies",
+__all__ = ["Candidate", "Check", "Remedy", "base_seed", "candidates", "max_checks", "search",
+           "remedies",
            "settle", "verdict",
            "remedy_records", "distance", "replays_to_settle", "LANDS", "OVERSHOOTS", "SHORT",
            "NONE", "UNSETTLED"]

@@ -180,3 +180,40 @@ def test_an_identical_second_call_reuses_the_games_and_says_no_resume(arena, mon
     summary = log.getvalue().splitlines()[-1]
     assert f"({left} of them resumed from the journal; 24 of them the same games as this " \
         "command had already played" in summary, summary
+
+
+def test_a_command_running_now_with_the_same_call_is_neither_resumed_nor_removed(tmp_path):
+    """Two commands at once in one clone making an identical call (the advice audit of stop 74:
+    the second said "resuming an interrupted run" though nothing was interrupted, and the
+    first's clean-up removed the folder under it): the second journals into a folder of its
+    own, finds nothing, says nothing, and keeps its games when the first ends. A command that
+    stops lets its lock go (a dead process holds none), and the next run resumes its games."""
+    inputs = {"games": np.arange(6)}
+    said_a, said_b = [], []
+    a, b = journal.Journal(tmp_path, said_a.append), journal.Journal(tmp_path, said_b.append)
+    first = a.open(inputs, 4, 2, None)
+    first.out[:2] = 7
+    first.record(np.array([0, 1]))
+    first.flush()
+    second = b.open(inputs, 4, 2, None)
+    assert second.found == 0 and said_b == [] and second.folder != first.folder
+    second.out[:] = 1
+    second.record(np.arange(4))
+    second.flush()
+    a.discard()
+    a.release()
+    assert not first.folder.exists() and b.kept() == 4
+    b.release()                                  # b stops: its folder is left, unlocked
+    said_c = []
+    again = journal.Journal(tmp_path, said_c.append).open(inputs, 4, 2, None)
+    assert again.folder == first.folder and again.found == 0  # a's ended: nothing to resume
+    stopped = journal.Journal(tmp_path / "x", None)
+    call = stopped.open(inputs, 4, 2, None)
+    call.out[:3] = 5
+    call.record(np.arange(3))
+    call.flush()
+    stopped.release()                            # as the process dies
+    said_d = []
+    resumed = journal.Journal(tmp_path / "x", said_d.append).open(inputs, 4, 2, None)
+    assert resumed.found == 3 and resumed.folder == call.folder
+    assert len(said_d) == 1 and said_d[0].startswith("resuming an interrupted run")

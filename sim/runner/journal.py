@@ -17,7 +17,9 @@ interrupted or failed one keeps it and says so on stderr. Nothing here is ever t
 its name: a part file that cannot be read, or whose shapes do not fit its call, is ignored (and
 deleted), and any error writing or deleting is ignored too — the journal can only save work,
 never fail a command. Leftovers of commands never run again are pruned after
-:data:`KEEP_DAYS` days. ``$BWLAB_JOURNAL`` moves the root; ``BWLAB_JOURNAL=off`` turns it off.
+:data:`KEEP_DAYS` days. A command holds a lock on each folder it uses while it runs, so a second
+command making the same call at the same time journals into a folder of its own
+(:meth:`Journal._claim`). ``$BWLAB_JOURNAL`` moves the root; ``BWLAB_JOURNAL=off`` turns it off.
 """
 
 from __future__ import annotations
@@ -205,6 +207,7 @@ class Journal:
     def __init__(self, root: Path, say=None):
         self.root, self.say = root, say
         self.folders: set[Path] = set()
+        self._claims: list[int] = []  # descriptors of the folders' locks, held while it runs
         self.calls: weakref.WeakSet[Call] = weakref.WeakSet()  # those still alive may hold rows
         self.ended = False  # the command has ended (its games used); only the clean-up is left
         self._told = False
@@ -216,6 +219,11 @@ class Journal:
             return None
         folder = self.root / key
         again = folder in self.folders  # an identical call of this command came first
+        if not again and not self._claim(folder):
+            # another command running now makes the same call: its games are not an
+            # interrupted run's, and its clean-up must not remove ours (module doc)
+            folder = self.root / f"{key}-{uuid.uuid4().hex[:8]}"
+            self._claim(folder)
         # counted (kept) before its parts are read: a stop landing while Call reads an earlier
         # run's parts leaves them on disk, and the session must say so, not "nothing to keep"
         self.folders.add(folder)
@@ -228,6 +236,40 @@ class Journal:
             self.say(f"resuming an interrupted run: the games it had finished are taken from "
                      f"the journal ({self.root}), not played again")
         return call
+
+    def _claim(self, folder: Path) -> bool:
+        """Hold ``folder``'s lock for as long as this command runs; False when a live process
+        holds it. Why: two commands in one clone that make an identical call shared the folder,
+        so the second said "resuming an interrupted run" though nothing was interrupted, and the
+        first's clean-up removed the folder under the second (the advice audit of stop 74). An
+        advisory lock dies with its process, so a killed command's folder is claimed, and
+        resumed, by the next run. Best effort: where no lock can be taken, as before."""
+        try:
+            import fcntl
+        except ImportError:  # no advisory locks on this system
+            return True
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd = os.open(folder / ".lock", os.O_CREAT | os.O_RDWR, 0o644)
+        except OSError:
+            return True
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # held by a live process
+            os.close(fd)
+            return False
+        except OSError:  # no locks on this file system: share the folder, as before
+            os.close(fd)
+            return True
+        self._claims.append(fd)
+        return True
+
+    def release(self) -> None:
+        """Let the folders' locks go (the command is over, kept or not)."""
+        for fd in self._claims:
+            with suppress(OSError):
+                os.close(fd)
+        self._claims = []
 
     def flush(self) -> None:
         """Write every call's pending rows (a stop may have cut a call's own last flush short:
@@ -316,6 +358,7 @@ def session(say=None, ends: tuple = ()):
         j.ended = True  # a stop from here on cuts only the clean-up short (cli.main says so)
         j.discard()
     finally:
+        j.release()
         _current = outer
 
 

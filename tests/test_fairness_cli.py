@@ -241,6 +241,13 @@ def test_counts_of_one_are_singular():
     line = _suggest_conclusion({"confirmed": None, "best": best, "games": 64,
                                 "proposals_played": 1})
     assert line.startswith("No fair set found within 64 games (1 proposal played); best found: ")
+    assert "closest of" not in line  # one proposal: nothing chosen among several
+    # the best of several is chosen on its own games, so its gap leans small (the advice
+    # audit of stop 74: every one of 13 fresh replays measured the best found farther from fair)
+    line = _suggest_conclusion({"confirmed": None, "best": best, "games": 512,
+                                "proposals_played": 8})
+    assert line.endswith("It is the closest of 8 proposals measured, so a fresh replay will "
+                         "likely measure it a little farther from fair.")
 
 
 def test_finite_or_null_reaches_every_number():

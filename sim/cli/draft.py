@@ -9,7 +9,7 @@ import click
 from sim.runner.limits import MAX_GAMES
 
 from ._json import json_text
-from ._numbers import counted
+from ._numbers import best_of_words, counted
 from ._paths import IN_FILE, cards_option, levels_experiment_option
 
 
@@ -205,7 +205,9 @@ def _conclusion(data: dict, result) -> str:
               f" (closer to fair than the search's own split, {f['max_deviation_points']:.1f})")
     return (f"No fair set found within {searched}; best found: the {label} split above, largest "
             f"gap from 25 % {b['max_deviation_points']:.1f} points{closer}, {b['verdict']} "
-            f"(intervals {100 * lo:.1f}–{100 * hi:.1f} %).{budget}")
+            f"(intervals {100 * lo:.1f}–{100 * hi:.1f} %)."
+            f"{best_of_words(s['proposals_played'] + len(_candidates(data, result)) - 1, 'splits')}"
+            f"{budget}")
 
 
 def echo_draft(data: dict) -> None:

@@ -8,7 +8,7 @@ import click
 
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
-from ._numbers import FiniteFloatRange, counted
+from ._numbers import FiniteFloatRange, best_of_words, counted
 from ._json import json_text
 from ._paths import IN_FILE, cards_option, levels_experiment_option
 from ._policy import POLICY_HELP, budget_option, policy_label
@@ -285,8 +285,10 @@ def _suggest_conclusion(s: dict) -> str:
                 f"best proposal, {_swap_words(b['swaps'])}): no swap is advised; more --proposals "
                 f"or --suggest steps may find one.")
     return (f"No fair set found within {counted(s['games'], 'game')} "
-            f"({counted(s['proposals_played'], 'proposal')} played); best found: {_swap_words(b['swaps'])}, largest gap "
-            f"from 25 % {100 * b['largest_gap_from_25']:.1f} points, {b['verdict']} (intervals {_range(b)}).")
+            f"({counted(s['proposals_played'], 'proposal')} played); best found: "
+            f"{_swap_words(b['swaps'])}, largest gap from 25 % "
+            f"{100 * b['largest_gap_from_25']:.1f} points, {b['verdict']} (intervals {_range(b)})."
+            f"{best_of_words(s['proposals_played'], 'proposals')}")
 
 
 def _range(trial: dict) -> str:

@@ -39,14 +39,17 @@ def _suite_numbers(doc: TomlDoc) -> dict:
     numbers = {key: doc.get((key,), SUITE_RANGES[key][0], lo=SUITE_RANGES[key][1],
                             hi=SUITE_RANGES[key][2], fallback=fallback)
                for key, fallback in (("delta_elo", 70.0), ("alpha", 0.05), ("beta", 0.05))}
+    refused = set()  # counts already reported: their fallbacks are compared with nothing
     for name, key, fallback in _GAME_COUNTS:
         _, lo, hi = SUITE_RANGES[key]
-        n = doc.get((key,), int, lo=lo, hi=hi, fallback=fallback)
-        if n % 4:
+        n = doc.get((key,), int, lo=lo, hi=hi, fallback=None)
+        if n is not None and n % 4:
             doc.add((key,), f"{n} is not a multiple of 4 (duplicate blocks)")
-            n = fallback  # reported once, here: not again by each matchup's games
-        numbers[name] = n
-    if numbers["min_games"] > numbers["max_games"]:
+            n = None  # reported once, here: not again by each matchup's games
+        if n is None:
+            refused.add(name)
+        numbers[name] = fallback if n is None else n
+    if not refused & {"min_games", "max_games"} and numbers["min_games"] > numbers["max_games"]:
         doc.add(("min_games",), f"{numbers['min_games']} is above max_games {numbers['max_games']}")
     return numbers
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import stat
 import threading
 import time
 import uuid
@@ -105,8 +106,10 @@ def call_key(inputs: dict) -> str:
 class Call:
     """One call's journal: the games found at its start, and the games it finishes."""
 
-    def __init__(self, folder: Path, n: int, width: int, card_shape: tuple | None):
+    def __init__(self, folder: Path, n: int, width: int, card_shape: tuple | None,
+                 plausible=None):
         self.folder, self.n, self.width, self.card_shape = folder, n, width, card_shape
+        self.plausible = plausible  # (out, card_out) -> whether any game gives these rows
         self.done = np.zeros(n, bool)
         self.out = np.zeros((n, width), np.int64)
         self.card_out = None if card_shape is None else np.zeros((n, *card_shape), np.int64)
@@ -119,6 +122,8 @@ class Call:
 
     def _load(self) -> None:
         for part in sorted(self.folder.glob("part-*.npz")):
+            if not _regular(part):  # opening a pipe waits for a writer for ever
+                continue
             try:
                 with np.load(part) as z:
                     rows, out = z["rows"].astype(np.int64), z["out"].astype(np.int64)
@@ -130,7 +135,10 @@ class Call:
                 continue
             fits = (rows.ndim == 1 and out.shape == (rows.size, self.width)
                     and (rows.size == 0 or (rows.min() >= 0 and rows.max() < self.n))
+                    and np.unique(rows).size == rows.size  # a part names each game once
                     and (cards is None or cards.shape == (rows.size, *self.card_shape)))
+            if fits and self.plausible is not None:  # results no game gives: an edited part
+                fits = bool(self.plausible(out, cards))
             if not fits:
                 part.unlink(missing_ok=True)
                 continue
@@ -182,6 +190,15 @@ class Call:
         self.done[rows] = True
 
 
+def _regular(path: Path) -> bool:
+    """Whether ``path`` is a regular file (a link followed): a named pipe put among the parts
+    hung the command that read it (the inputs audit of stop 74)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def _compact(a: np.ndarray) -> np.ndarray:
     """The smallest integer type that holds ``a`` exactly (result columns are small counts)."""
     if a.size == 0:
@@ -212,7 +229,10 @@ class Journal:
         self.ended = False  # the command has ended (its games used); only the clean-up is left
         self._told = False
 
-    def open(self, inputs: dict, n: int, width: int, card_shape: tuple | None) -> Call | None:
+    def open(self, inputs: dict, n: int, width: int, card_shape: tuple | None,
+             plausible=None) -> Call | None:
+        """The call named by ``inputs``; ``plausible(out, card_out)`` says whether a part's
+        results are ones a game can give (a part failing it is deleted, its games played)."""
         try:
             key = call_key({**inputs, "n": n, "width": width, "card_shape": card_shape})
         except Unjournaled:
@@ -227,7 +247,7 @@ class Journal:
         # counted (kept) before its parts are read: a stop landing while Call reads an earlier
         # run's parts leaves them on disk, and the session must say so, not "nothing to keep"
         self.folders.add(folder)
-        call = Call(folder, n, width, card_shape)
+        call = Call(folder, n, width, card_shape, plausible)
         if again:
             call.resumed = 0
         self.calls.add(call)
@@ -284,6 +304,8 @@ class Journal:
         for folder in self.folders:
             rows: set[int] = set()
             for part in folder.glob("part-*.npz"):
+                if not _regular(part):
+                    continue
                 try:
                     with np.load(part) as z:
                         rows.update(z["rows"].tolist())

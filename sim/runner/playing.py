@@ -63,7 +63,8 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
     call = None if book is None else book.open(
         {"stacked": stacked, "cards": cards, "board_of": board_of, "team_cards": team_cards,
          "root_seed": int(root_seed), "policies": policies, "seats": seats, "games": indices,
-         "budgets": budgets, "weights": weights}, n, len(loop.RESULT_COLUMNS), card_shape)
+         "budgets": budgets, "weights": weights}, n, len(loop.RESULT_COLUMNS), card_shape,
+        plausible=plausible_results)
     if call is not None:  # its buffers hold the games found in the journal
         out, todo = call.out, np.flatnonzero(~call.done)
         progress.skip(n - todo.size, resumed=call.resumed)  # the rest: this command's own
@@ -93,6 +94,28 @@ def play_many(stacked, cards, board_of, team_cards, root_seed: int, policies, se
         if call is not None:
             call.flush()
     return (out, card_out) if per_card else out
+
+
+def plausible_results(out: np.ndarray, card_out: np.ndarray | None) -> bool:
+    """Whether every row of ``out`` (``sim.ai.play.RESULT_COLUMNS``) and ``card_out`` is a result
+    some game gives: a winning seat or none, a known ending, counts that are not negative. Why:
+    a journal part edited by hand (of the right shapes: its checks passed) ended a command in a
+    traceback where its results were read as a seat or an ending (the inputs audit of stop 74);
+    the journal "can only save work, never fail a command"."""
+    from sim.ai import play as loop
+    from sim.engine.state.fields import REASON_NAMES
+
+    seats = 4  # "4 teams of 5 character cards": winner is a seat 0-3, or -1 for none
+    health = slice(loop.R_HEALTH, loop.R_HEALTH + seats)
+    fell = slice(loop.R_ELIMINATED, loop.R_ELIMINATED + seats)
+    counts = [loop.R_ROTATION, loop.R_DEATHS, loop.R_DECISIONS, loop.R_LEAD_CHANGES]
+    return bool(np.all((out[:, loop.R_WINNER] >= -1) & (out[:, loop.R_WINNER] < seats))
+                and np.all(np.isin(out[:, loop.R_REASON], list(REASON_NAMES)))
+                and np.all(out[:, counts] >= 0) and np.all(out[:, health] >= 0)
+                and np.all(out[:, fell] >= -1) and np.all(out[:, loop.R_APOCALYPSE] >= -1)
+                and np.all((out[:, loop.R_APOCALYPSE_RESOLVED] >= 0)
+                           & (out[:, loop.R_APOCALYPSE_RESOLVED] <= seats))
+                and (card_out is None or np.all(card_out >= 0)))
 
 
 def _where(rows: np.ndarray, indices: np.ndarray) -> dict:

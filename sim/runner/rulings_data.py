@@ -82,7 +82,8 @@ def load_rulings(path: Path) -> RulingsFile:
     for i, entry in enumerate(entries):
         where = ("alternatives", i)
         if not isinstance(entry, dict):
-            doc.add(where, "expected an [[alternatives]] table")
+            if not doc.reported(where):  # a NaN or a NUL: the reader said so, once
+                doc.add(where, "expected an [[alternatives]] table")
             continue
         doc.unknown_keys(where, ENTRY_KEYS)
         texts = {k: doc.get(where + (k,), str, fallback="") for k in ("ruling", "file", "key")}

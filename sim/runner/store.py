@@ -23,6 +23,7 @@ import os
 import stat
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import pyarrow as pa
@@ -73,6 +74,26 @@ def legacy_identity(identity: dict, exp: Experiment) -> dict:
     ``experiment_sha256``): a run it stored is still this run when the file is unchanged."""
     old = {k: v for k, v in identity.items() if k != CONTENT_KEY}
     return {**old, LEGACY_KEY: exp.digest}
+
+
+@lru_cache(maxsize=1)
+def _batch_fields() -> tuple:
+    from .tasks import batch_schema
+
+    return tuple((f.name, f.type) for f in batch_schema())
+
+
+def _lab_schema(meta) -> bool:
+    """Whether a stored batch's columns are the lab's batch schema (names, order, types). Why:
+    a Parquet footer has no checksum, so one flipped bit can rename a column ("rotations" ->
+    "sotations") in a file whose pages all pass theirs; such a batch was adopted, and the
+    summary's read of the column ended ``run --resume`` in a traceback (the inputs audit of
+    stop 74). Refused, it is played again as a damaged one is."""
+    try:
+        schema = meta.schema.to_arrow_schema()
+    except (pa.ArrowException, ValueError):
+        return False
+    return tuple((f.name, f.type) for f in schema) == _batch_fields()
 
 
 @dataclass
@@ -233,6 +254,8 @@ class RunStore:
             seconds = float(kv.get(SECONDS_KEY, b"0"))
         except (KeyError, ValueError):
             return "damaged"
+        if not _lab_schema(meta):
+            return "damaged"  # a flipped bit in the footer (no checksum there) renamed a column
         n_batches, size, games = (self.identity[k] for k in ("n_batches", "batch_size", "games"))
         if not 0 <= b < n_batches:
             return ("stray", f"holds {meta.num_rows} games as batch {b}, which this run of "

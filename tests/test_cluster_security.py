@@ -199,13 +199,14 @@ def test_plain_tcp_scheduler_off_loopback_prints_the_warning(capsys, lab, monkey
 
 
 @pytest.mark.parametrize("case", ["missing-ca", "not-pem", "key-of-another-cert", "tcp-with-tls",
-                                  "no-dask"])
+                                  "no-dask", "encrypted-key"])
 def test_bad_tls_files_are_one_line_exit_2_nothing_written(capsys, lab, case):
     """A missing CA file, a certificate that is not PEM, a key that is not the certificate's,
     TLS files with a plain tcp:// address, TLS flags without the Dask backend: exit 2, one line
     naming the file (or address) and the flag, before anything connects or is written."""
     certs = _certs(capsys, lab / "certs")
     (lab / "junk.pem").write_text("not a certificate\n", encoding="utf-8")
+    _encrypted_copy(certs / "client-key.pem", lab / "locked-key.pem")
     base = ["run", "tiny.toml", "--out", "o", "--no-progress"]
     dask = ["--backend", "dask", "--scheduler", "tls://127.0.0.1:1"]
     argv, start = {
@@ -224,11 +225,25 @@ def test_bad_tls_files_are_one_line_exit_2_nothing_written(capsys, lab, case):
                          "error: tcp://127.0.0.1:1: --scheduler: --tls-ca-file, --tls-cert, "
                          "--tls-key given but this is a plain tcp:// address"),
         "no-dask": (_tls(certs), "error: bwlab run: --scheduler and --tls-* go with --backend dask"),
+        # OpenSSL prompted for the pass phrase on the terminal mid-check (the inputs audit)
+        "encrypted-key": (dask + ["--tls-ca-file", certs / "ca.pem", "--tls-cert",
+                                  certs / "client.pem", "--tls-key", "locked-key.pem"],
+                          "error: locked-key.pem: --tls-key: the key is encrypted"),
     }[case]
     code, out, err = run(capsys, *base, *argv)
     assert code == 2 and out == "", err
     assert len(_lines(err)) == 1 and _lines(err)[0].startswith(start), err
     assert not (lab / "o").exists()
+
+
+def _encrypted_copy(key: Path, to: Path) -> None:
+    """``key`` written to ``to`` encrypted with a pass phrase."""
+    from cryptography.hazmat.primitives import serialization
+
+    private = serialization.load_pem_private_key(key.read_bytes(), password=None)
+    to.write_bytes(private.private_bytes(serialization.Encoding.PEM,
+                                         serialization.PrivateFormat.PKCS8,
+                                         serialization.BestAvailableEncryption(b"secret")))
 
 
 def _tampered(how: str):

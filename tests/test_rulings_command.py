@@ -256,3 +256,34 @@ def test_every_field_of_a_results_file_broken_is_one_named_problem_not_a_traceba
             else:
                 ranking_table(checked), endings_table(checked)  # no exception
     assert refused >= len(paths)
+
+
+def test_a_results_file_with_nan_infinity_or_a_control_character_is_refused(result, tmp_path):
+    """`bwlab rulings --out` writes strict JSON (a score without a value is null) and plain
+    text; a hand-edited file's NaN or Infinity literal, or a text holding an escape sequence,
+    reached report.html as results (the inputs audit of stop 74). Each is one problem naming
+    the file, and the field for the text."""
+    import copy
+    import math
+
+    from sim.catalogue.diagnostics import InputError
+    from sim.report.rulings_section import load_results
+
+    path = tmp_path / "edited.json"
+    for number in (math.nan, math.inf, -math.inf):
+        doc = copy.deepcopy(result[3])
+        doc["alternatives"][0]["score"] = number
+        path.write_text(json.dumps(doc), encoding="utf-8")  # json.dumps writes NaN, Infinity
+        with pytest.raises(InputError) as caught:
+            load_results(path)
+        (problem,) = caught.value.problems
+        assert "is not a number `bwlab rulings --out` writes" in problem.message
+    doc = copy.deepcopy(result[3])
+    key = next(k for k, v in doc["alternatives"][1].items() if isinstance(v, str))
+    doc["alternatives"][1][key] += "\x1b[31m\nerror: forged"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_results(path)
+    (problem,) = caught.value.problems
+    assert problem.field == f"rulings.alternatives.1.{key}" and "control character" in \
+        problem.message

@@ -97,7 +97,7 @@ def load_results(path: Path) -> dict:
         raise InputError([Problem(str(path), None, "rulings", "not a regular file (a pipe, "
                                   "a device or a socket)")])
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        doc = json.loads(Path(path).read_text(encoding="utf-8"), parse_constant=_no_constant)
     except json.JSONDecodeError as exc:  # the line it stopped at, as a data file's problem
         raise InputError([Problem(str(path), exc.lineno, "rulings", f"not a `bwlab rulings` "
                                   f"results file ({exc.msg})")]) from None
@@ -119,12 +119,35 @@ def load_results(path: Path) -> dict:
     problems = shape_problems(doc, RESULTS_SHAPE)
     if not problems and "book_balance" in doc:
         problems = shape_problems(doc, BALANCE_SHAPE)
+    problems += _control_characters(doc)
     if problems:
         raise InputError([Problem(str(path), None, field, f"{message} (not as `bwlab rulings "
                                                           f"--out` writes it)")
                           for field, message in problems])
     return nan_for_null(doc, RESULTS_SHAPE if "book_balance" not in doc
                         else _merged(RESULTS_SHAPE, BALANCE_SHAPE))
+
+
+def _no_constant(name: str):
+    """JSON's NaN and Infinity, which Python reads but ``bwlab rulings --out`` never writes (a
+    score without a value is null): a hand-edited file showed "inf" and "nan" as results in the
+    report (the inputs audit of stop 74)."""
+    raise ValueError(f"{name} is not a number `bwlab rulings --out` writes (no value is null)")
+
+
+def _control_characters(value, field: str = "rulings") -> list[tuple[str, str]]:
+    """(field, message) for the first text holding a control character (a line break or an
+    escape sequence would reach the report's page and the terminal as it is)."""
+    if isinstance(value, str):
+        bad = next((c for c in value if ord(c) < 32 or 127 <= ord(c) < 160), None)
+        return [] if bad is None else [(field, f"holds the control character {bad!r}")]
+    items = (value.items() if isinstance(value, dict)
+             else enumerate(value) if isinstance(value, list) else ())
+    for key, item in items:
+        found = _control_characters(item, f"{field}.{key}")
+        if found:
+            return found
+    return []
 
 
 def nan_for_null(value, shape):

@@ -269,7 +269,5 @@ def remedy_records(found: list[Remedy], catalogue, power_bands: np.ndarray) -> l
 
 
 __all__ = ["Candidate", "Check", "Remedy", "base_seed", "candidates", "max_checks", "search",
-           "remedies",
-           "settle", "verdict",
-           "remedy_records", "distance", "replays_to_settle", "LANDS", "OVERSHOOTS", "SHORT",
-           "NONE", "UNSETTLED"]
+           "remedies", "settle", "verdict", "remedy_records", "distance", "replays_to_settle",
+           "LANDS", "OVERSHOOTS", "SHORT", "NONE", "UNSETTLED"]

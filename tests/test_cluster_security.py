@@ -199,7 +199,7 @@ def test_plain_tcp_scheduler_off_loopback_prints_the_warning(capsys, lab, monkey
 
 
 @pytest.mark.parametrize("case", ["missing-ca", "not-pem", "key-of-another-cert", "tcp-with-tls",
-                                  "no-dask", "encrypted-key"])
+                                  "no-dask", "encrypted-key", "link-loop"])
 def test_bad_tls_files_are_one_line_exit_2_nothing_written(capsys, lab, case):
     """A missing CA file, a certificate that is not PEM, a key that is not the certificate's,
     TLS files with a plain tcp:// address, TLS flags without the Dask backend: exit 2, one line
@@ -207,6 +207,8 @@ def test_bad_tls_files_are_one_line_exit_2_nothing_written(capsys, lab, case):
     certs = _certs(capsys, lab / "certs")
     (lab / "junk.pem").write_text("not a certificate\n", encoding="utf-8")
     _encrypted_copy(certs / "client-key.pem", lab / "locked-key.pem")
+    (lab / "loop-a.pem").symlink_to(lab / "loop-b.pem")
+    (lab / "loop-b.pem").symlink_to(lab / "loop-a.pem")
     base = ["run", "tiny.toml", "--out", "o", "--no-progress"]
     dask = ["--backend", "dask", "--scheduler", "tls://127.0.0.1:1"]
     argv, start = {
@@ -229,6 +231,10 @@ def test_bad_tls_files_are_one_line_exit_2_nothing_written(capsys, lab, case):
         "encrypted-key": (dask + ["--tls-ca-file", certs / "ca.pem", "--tls-cert",
                                   certs / "client.pem", "--tls-key", "locked-key.pem"],
                           "error: locked-key.pem: --tls-key: the key is encrypted"),
+        # said "not found" (the inputs audit)
+        "link-loop": (dask + ["--tls-ca-file", "loop-a.pem", "--tls-cert", certs / "client.pem",
+                              "--tls-key", certs / "client-key.pem"],
+                      "error: loop-a.pem: --tls-ca-file: a link that leads nowhere"),
     }[case]
     code, out, err = run(capsys, *base, *argv)
     assert code == 2 and out == "", err

@@ -124,8 +124,9 @@ def _file_problems(security, given: dict) -> list[Problem]:
             continue
         path = Path(value)
         why = None
-        if not path.exists():
-            why = "not found"
+        if not path.exists():  # a link to nothing is not a missing file: say which it is
+            why = "a link that leads nowhere (dangling, or a loop)" if path.is_symlink() \
+                else "not found"
         elif not path.is_file():
             why = "is not a file"
         else:

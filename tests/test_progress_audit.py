@@ -1,5 +1,6 @@
 """Gaps the progress audit of every command found (issue #23 item 1: the line names the stage,
-done of total and the time left, and the totals are true). Each is a strict xfail until fixed.
+done of total and the time left, and the totals are true). Each was a strict xfail that failed at
+its assertion, and is now a test of the fix (``Progress.counting``).
 
 The nested fit: ``rulings --rating-games`` and ``rarity --replicates`` fit the card ratings
 (the boards' jackknife, counted in boards) inside a stage counted in games. The line names the
@@ -14,7 +15,6 @@ from __future__ import annotations
 import io
 import re
 
-import pytest
 
 from sim.runner.progress import Progress
 from tests._cli_kit import eager_progress, run
@@ -29,10 +29,6 @@ class Clock:
         return self.now
 
 
-NESTED = "the count of a nested stage of another unit (the ratings' fit in boards) is never shown"
-
-
-@pytest.mark.xfail(strict=True, reason=NESTED)
 def test_a_nested_fit_in_boards_shows_its_boards_not_the_stuck_games():
     """rulings' structure (sim/runner/rulings.py:202 "rule sets" in games, the fit of
     sim/runner/rarity.py:261 in boards inside it), on a fake clock: 576 of 864 games played at
@@ -54,7 +50,6 @@ def test_a_nested_fit_in_boards_shows_its_boards_not_the_stuck_games():
     assert "32/64 boards" in lefts[-1], lefts
 
 
-@pytest.mark.xfail(strict=True, reason=NESTED + " (rarity --replicates)")
 def test_rarity_replicates_fit_line_counts_boards(capsys, monkeypatch, tmp_path):
     """The CLI: ``rarity --replicates 2`` on a tiny pool (64 games, 4 boards). Every line
     naming the replicate's fit reads "independent replicates > fitting the card ratings (the

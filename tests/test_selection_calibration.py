@@ -1,0 +1,253 @@
+"""Calibration conditional on selection (audit, 2026-12-06): the numbers and verdicts the lab
+prints about something it chose using the same data.
+
+The remedy's winner's curse (tests/test_advice_replay.py) was one case of a general hole: a
+95 % interval is calibrated over every effect, not over the one picked because its estimate
+was the largest or crossed a bar. Here each printed claim about a selected effect is planted
+and measured with the lab's own functions, as selected where it is printed:
+
+- ``bwlab rulings`` prints, per alternative, its *largest team effect* (the team of largest
+  |z| of four, sim/runner/rulings_compare.compare, ``largest_team``) and *largest card effect*
+  (the card of largest |z| of those in play, ``largest_card``) beside the 95 % interval each
+  effect has on its own. Strict xfails: those intervals do not cover at 95 % for the effect
+  they are printed for.
+- ``bwlab rarity`` prints a flagged card's rating with its 95 % interval (cli/rarity_text,
+  echo_outliers); the flag selects the cards whose estimate lies far from the band. Strict
+  xfail: among flagged cards the interval covers less than 95 %, on the spread of true
+  distances docs/advice.md measured.
+- ``bwlab drift`` prints each metric's Elo interval beside its decision, and acts on the
+  metrics called drift. Strict xfail: given the alarm, at a planted change below the gate's
+  delta, the interval covers far less than 95 %.
+- ``bwlab fairness`` tells pairs apart with simultaneous intervals (Bonferroni over the six
+  pairs): selection cannot bend them. Passing: the pair of the largest gap, chosen after the
+  fact, keeps its interval, and false "ahead" claims stay under alpha.
+
+Every check: fixed seeds, one-sided binomial tests at 1 % against the stated level.
+SELECTION_AUDIT.md (the audit's notes) has the numbers and the proposed fixes.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest, t as student_t
+
+LEVEL = 0.95
+
+
+def _covers_at_level(covered: int, n: int) -> bool:
+    """Not shown below the stated 95 % (one-sided binomial test at 1 %)."""
+    return binomtest(int(covered), int(n), LEVEL, alternative="less").pvalue > 0.01
+
+
+def _rulings_team_studies(studies: int, law, seed: int):
+    """Planted rulings' fairness studies of the shipped size (1,024 games on 256 boards, one
+    duplicate block a board): four teams whose winners are drawn uniformly under the book;
+    the alternative redraws a quarter of the games' winners from ``law``, so each team's true
+    change is 0.25 * (law - 1/4). Yields (the lab's team rows, family |z|, critical, truth)."""
+    from sim.runner.rulings_compare import _family, fairness_effect
+
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    law = np.asarray(law, float)
+    truth = 0.25 * (law - 0.25)
+    boards = 256
+    for _ in range(studies):
+        before = rng.integers(0, 4, size=4 * boards)
+        redraw = rng.random(before.size) < 0.25
+        after = np.where(redraw, rng.choice(4, size=before.size, p=law), before)
+        base, run = (SimpleNamespace(fair_winner=w, fair_board=np.arange(boards),
+                                     fair_trace=w[:, None]) for w in (before, after))
+        fair = fairness_effect(base, run, list("abcd"), 0.05)
+        z, crit = _family(fair["teams"], fair["df"])
+        yield fair["teams"], z, crit, truth
+
+
+def _largest(teams):
+    """The row ``compare`` prints as the largest team effect (max |z|)."""
+    return max(range(len(teams)), key=lambda k: teams[k]["z"])
+
+
+@pytest.mark.xfail(strict=True, reason="rulings' largest team effect: its 95 % interval is "
+                   "the team's own, not corrected for being the largest of four (84.5 %)")
+def test_the_largest_team_effect_s_interval_covers_when_nothing_changed():
+    """The table's "largest team effect" of every alternative: the team of largest |z| with
+    its own 95 % interval. Planted: the alternative changes nothing (it redraws a quarter of
+    the winners from the same uniform law; every true change 0), 2,000 studies. Each team's
+    interval on its own covers (95.4 % of 8,000); the largest's covers 1,689 of 2,000 (84.5 %),
+    the chance that the largest of four correlated |t| stays under 1.97."""
+    covered = all_teams = 0
+    studies = 2000
+    for teams, _, _, truth in _rulings_team_studies(studies, [0.25] * 4, 1):
+        k = _largest(teams)
+        covered += teams[k]["low"] <= truth[k] <= teams[k]["high"]
+        all_teams += sum(t["low"] <= truth[j] <= t["high"] for j, t in enumerate(teams))
+    assert _covers_at_level(all_teams, 4 * studies)       # each on its own: calibrated
+    assert _covers_at_level(covered, studies), covered
+
+
+@pytest.mark.xfail(strict=True, reason="rulings' largest team effect of an alternative that "
+                   "matters: conditional on the verdict, its 95 % interval covers 86 %")
+def test_the_largest_team_effect_of_an_alternative_that_matters_covers_its_truth():
+    """The alternatives in "Close these gaps first" (the teams' family past its Bonferroni
+    bar), read with their largest team effect and its 95 % interval. Planted: the alternative
+    redraws a quarter of the winners from (0.35, 0.25, 0.2, 0.2): true changes +2.5, 0,
+    -1.25, -1.25 points, found in about 44 % of studies. Of 2,000 studies 871 matter, and the
+    largest team's interval holds its truth in 752 of them (86.3 %): the estimate that crossed
+    the bar leans past the truth (winner's curse)."""
+    covered = matters = 0
+    for teams, z, crit, truth in _rulings_team_studies(2000, [0.35, 0.25, 0.2, 0.2], 3):
+        if z > crit:
+            k = _largest(teams)
+            matters += 1
+            covered += teams[k]["low"] <= truth[k] <= teams[k]["high"]
+    assert matters > 500
+    assert _covers_at_level(covered, matters), (covered, matters)
+
+
+@pytest.mark.xfail(strict=True, reason="rulings' largest card effect: its 95 % interval is the "
+                   "card's own, not corrected for being the largest of the cards in play (31 %)")
+def test_the_largest_card_effect_s_interval_covers_when_nothing_changed():
+    """The detail line "largest card effect: <card> rating +x [low, high] (|z|)": the card of
+    largest |z| of those in play, with its own 95 % interval (paired rating change, boards'
+    jackknife). Planted as tests/test_rulings_statistics.py's card family (24 cards, 512 games
+    on 32 boards, an alternative that changes nothing; every true change 0). Each card's own
+    interval is calibrated there (95.4 %); the largest's covers 93 of 300 studies (31 %; 13 of
+    the 30 here): the largest of 24 |t| is rarely under 2.04."""
+    from sim.analysis.paired_ratings import paired_rating_change
+    from sim.runner.rarity import team_card_rows, winner_places
+    from sim.runner.rulings_compare import _z
+    from tests.test_rulings_statistics import _planted_ruling_games
+
+    n_cards, games, boards, studies = 24, 512, 32, 30
+    rng = np.random.default_rng(np.random.SeedSequence(99))
+    covered = 0
+    for _ in range(studies):
+        seat_cards, before, after = _planted_ruling_games(rng, games, boards, np.zeros(n_cards))
+        rows, items = team_card_rows(seat_cards, n_cards)
+        change = paired_rating_change(rows, items, winner_places(before), winner_places(after),
+                                      np.arange(games) % boards)
+        k = int(np.argmax([_z(change.delta[c], change.se[c]) for c in range(n_cards)]))
+        low, high = change.interval(LEVEL)
+        covered += low[k] <= 0.0 <= high[k]
+    assert _covers_at_level(covered, studies), covered
+
+
+# the spread of true distances to the band's edge (in standard errors) of the cards nearest it,
+# as docs/advice.md measured them over five runs of the shipped study: 6.9, 5.6, 5.6 (flagged
+# in every run), then 2.9, 2.5, 2.4, 1.6, ... ; the other cards lie inside the band
+CONTINUUM = (6.9, 5.6, 5.6, 2.9, 2.5, 2.4, 1.6, 1.2, 1.0, 0.8, 0.5)
+
+
+@pytest.mark.xfail(strict=True, reason="rarity: a flagged card's 95 % rating interval is its "
+                   "own, not conditional on the flag that selected it (93.4 % of flags)")
+def test_a_flagged_card_s_rating_interval_covers_its_true_rating():
+    """``bwlab rarity`` prints each flagged card's rating with its 95 % interval. Planted: 72
+    cards of one band [-0.1, 0.2] (held fixed, so only the cards' own error selects), rating
+    standard error 0.078 on 63 df (64 boards: the shipped study at 4,000 games), 11 cards above
+    the band at :data:`CONTINUUM` standard errors, the rest at its middle; the lab's
+    ``band_tests`` (Holm, 5 %) flags. Over 2,000 studies the flagged cards' intervals hold their
+    true rating in 6,965 of 7,471 flags (93.2 %; 93.4 % of 15,083 over 4,000 other studies),
+    missing on the band's side: a card near the edge is flagged when its estimate lies far out
+    (a card 2 standard errors out: 72 %, 1,597 of 2,207 flags). Not worded as conditional on
+    the flag."""
+    from sim.runner.rarity import band_tests
+
+    n, se, df, studies = 72, 0.078, 63, 2000
+    rng = np.random.default_rng(np.random.SeedSequence(7301))
+    truth = np.full(n, 0.05)
+    truth[:len(CONTINUUM)] = 0.2 + np.asarray(CONTINUUM) * se
+    low, high, played = np.full(n, -0.1), np.full(n, 0.2), np.ones(n, bool)
+    q = student_t.ppf(0.5 + LEVEL / 2, df)
+    flags = covered = 0
+    for _ in range(studies):
+        rating = truth + se * rng.standard_t(df, n)
+        _, _, outlier = band_tests(rating, np.full(n, se), low, high, played, df, 0.05, "holm")
+        f = np.flatnonzero(outlier != 0)
+        flags += f.size
+        covered += int(np.sum(np.abs(rating[f] - truth[f]) <= q * se))
+    assert flags > 5000
+    assert _covers_at_level(covered, flags), (covered, flags)
+
+
+def test_fairness_pairs_chosen_after_the_fact_keep_their_simultaneous_intervals():
+    """``bwlab fairness``'s pairwise differences are simultaneous (1 - 0.05 / 6 each,
+    sim.analysis.balance.pairwise_differences), so a reader may pick a pair after seeing them.
+    Planted: four equal teams in duplicate play, 64 blocks on 32 boards, each board favouring
+    seats by N(0, 0.5) in log-odds (every team meets each seat once a block: every true
+    difference 0), 1,000 studies: the pair of the largest |difference| has an interval holding
+    0 at least 95 % of the time (measured 96.5 %), and a study with any pair told apart
+    ("A is ahead of B", all false here) happens in at most alpha (measured 3.5 %)."""
+    from sim.analysis.balance import pairwise_differences
+    from sim.analysis.fairness import game_values
+
+    rng = np.random.default_rng(np.random.SeedSequence(1))
+    studies, blocks, boards = 1000, 64, 32
+    board = np.arange(blocks) % boards
+    covered = told_apart = 0
+    for _ in range(studies):
+        seat = rng.normal(0.0, 0.5, (boards, 4))[board]
+        u = np.stack([np.roll(seat, r, axis=1) for r in range(4)], axis=1)
+        p = np.exp(u) / np.exp(u).sum(axis=-1, keepdims=True)
+        winner = (rng.random((blocks, 4))[..., None] > np.cumsum(p, axis=-1)).sum(axis=-1)
+        pairs, _ = pairwise_differences(game_values(winner.reshape(-1)).reshape(blocks, 4, 4),
+                                        clusters=board)
+        big = max(pairs, key=lambda pr: abs(pr.difference))
+        covered += big.low <= 0.0 <= big.high
+        told_apart += any(pr.apart for pr in pairs)
+    assert _covers_at_level(covered, studies), covered
+    assert binomtest(told_apart, studies, 0.05, alternative="greater").pvalue > 0.01, told_apart
+
+
+@pytest.mark.xfail(strict=True, reason="drift: the Elo interval of a metric the gate calls "
+                   "drift covers its true change in 65 % of the alarms at a planted +35 Elo")
+def test_the_elo_interval_of_a_metric_called_drift_covers_its_true_change(monkeypatch):
+    """``bwlab drift`` prints each metric's Elo change with its interval "moved for where the
+    gate stopped (median-unbiased)" beside its decision, and the exit code acts on the metrics
+    called drift_up or drift_down. tests/test_drift_suite_level.py checks the intervals over
+    every suite (at 0 and +60 Elo, where the gate alarms on the planted team nearly always).
+    Planted as there (the shipped suite, the gate's own round loop, boards favouring teams by
+    N(0, 0.6)), at +35 Elo, half the gate's delta: true changes +31.6, -13.0, -17.1, -13.4
+    Elo. Over 1,000 suites the intervals hold the truth in 94.4 % of all 4,000, and in 152 of
+    the 233 metrics called drift (65.2 %): 152 of 175 for the planted team (86.9 %), 0 of 57
+    for the others, whose small true changes are called drift only when their estimate lies
+    far out. Here 15 of the 23 alarms of 120 suites."""
+    from sim.analysis.ratings import ELO_PER_NAT
+    from sim.runner import drift
+    from sim.runner.drift_interval import with_stopped_intervals
+    from tests.test_drift_suite_level import RATES, _shipped_suite
+
+    suite, exp, cap, board, n_boards, alpha = _shipped_suite()
+    lift = np.array([35.0 / ELO_PER_NAT, 0.0, 0.0, 0.0])
+
+    def shares(effect, today):
+        u = np.log(RATES)[None, :] + effect + (lift if today else 0.0)
+        return np.exp(u) / np.exp(u).sum(axis=1, keepdims=True)
+
+    z = np.random.default_rng(0).normal(0.0, 0.6, (400_000, 4))
+    before, after = shares(z, False).mean(0), shares(z, True).mean(0)
+    truth = (np.log(after / (1 - after)) - np.log(before / (1 - before))) * ELO_PER_NAT
+    rng = np.random.default_rng(np.random.SeedSequence(3535))
+    state = {}
+
+    def draw(stop, today):
+        p = shares(state["effect"][board[:stop]], today)
+        return (rng.random(stop)[:, None] > np.cumsum(p, axis=1)).sum(axis=1)
+
+    monkeypatch.setattr(drift, "_games", lambda arena, start, stop:
+                        {"winner_team": state["after"][start:stop]})
+    alarms = covered = 0
+    for _ in range(120):
+        state["effect"] = rng.normal(0.0, 0.6, (n_boards, 4))
+        recorded = {"winner_team": draw(cap, False), "games": None}
+        state["after"] = draw(cap, True)
+        tests, _, played = drift._gate_rounds(exp, suite, recorded, cap, None, None, alpha)
+        moved = with_stopped_intervals(tests, exp, suite, cap, alpha, recorded["winner_team"],
+                                       played["winner_team"])
+        for k, (t, m) in enumerate(zip(tests, moved)):
+            if t.decision.startswith("drift"):
+                alarms += 1
+                covered += m.elo_interval[0] <= truth[k] <= m.elo_interval[1]
+    assert alarms > 15
+    assert _covers_at_level(covered, alarms), (covered, alarms)

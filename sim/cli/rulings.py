@@ -104,9 +104,12 @@ def text_lines(doc: dict) -> list[str]:
     cards = first and first["card_critical_z"]
     crits = (f" (critical |z|: teams {first['team_critical_z']:.2f}"
              + (f", cards {cards:.2f})" if cards else ")") if first else "")
-    lines.append("(Δ win rate in points, alternative − default, 95 % intervals clustered by "
-                 "board. score = the largest |z| / its Bonferroni critical value, teams and "
-                 "cards each at 2.5 % per alternative" + crits + "; above 1 = matters)")
+    lines.append("(Δ win rate in points, alternative − default, intervals clustered by board: "
+                 "the largest team's and the largest card's at their family's level, "
+                 "simultaneous over the teams or the cards, since each was picked as the largest; "
+                 "every team's own in the details at 95 %. score = the largest |z| / its "
+                 "Bonferroni critical value, teams and cards each at 2.5 % per alternative"
+                 + crits + "; above 1 = matters)")
     lines += [""] + endings_table(doc)
     for r in doc["alternatives"]:
         lines += detail_lines(r)
@@ -137,8 +140,9 @@ def detail_lines(r: dict) -> list[str]:
                    f"{t['verdict_default']} → {t['verdict_alternative']}")
     c = r["largest_card"]
     if c is not None:
+        level = f", {100 * c['level']:.2f} % simultaneous over the cards" if "level" in c else ""
         out.append(f"   largest card effect: {c['card']} rating {c['delta']:+.3f} "
-                   f"[{c['low']:+.3f}, {c['high']:+.3f}] (|z| {c['z']:.1f})")
+                   f"[{c['low']:+.3f}, {c['high']:+.3f}] (|z| {c['z']:.1f}{level})")
     out.append("   verdicts that change: " + ("; ".join(r["verdicts_changed"]) or "none"))
     return out + ending_lines(r)
 

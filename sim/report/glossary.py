@@ -99,6 +99,10 @@ COLUMNS = {
     "card_critical_z": "The |z| a card's change must pass (Bonferroni over cards, 2.5 %).",
     "largest_team": "The team whose win rate moved most.",
     "delta_win_points": "That team's win-rate change, alternative − default, in points.",
+    "low_simultaneous": "Lower end of that change's interval, simultaneous over the four teams "
+                        "(it was picked as the largest: its own 95 % interval would be too "
+                        "narrow).",
+    "high_simultaneous": "Upper end of that change's interval, simultaneous over the four teams.",
     "verdicts_changed": "Verdicts (fair, outliers) that flip under the alternative.",
     "identical_games": "Games whose outcome the alternative left unchanged.",
     "rule_set": "The book default, or one alternative (key = value) replayed on the same seeds.",

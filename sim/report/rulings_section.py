@@ -197,8 +197,8 @@ def ranking_table(doc: dict) -> pd.DataFrame:
                      "score": r["score"], "team_abs_z": r["team_z"],
                      "team_critical_z": r["team_critical_z"], "card_abs_z": r["card_z"],
                      "card_critical_z": r["card_critical_z"], "largest_team": t["name"],
-                     "delta_win_points": 100 * t["delta"], "low": 100 * t["low"],
-                     "high": 100 * t["high"],
+                     "delta_win_points": 100 * t["delta"],
+                     "low_simultaneous": 100 * t["low"], "high_simultaneous": 100 * t["high"],
                      "verdicts_changed": "; ".join(r["verdicts_changed"]) or "none",
                      "identical_games": r["identical_games"]})
     return pd.DataFrame(rows)

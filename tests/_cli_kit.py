@@ -101,3 +101,12 @@ def sigterm_midway(args, ready, env=None, timeout: float = 120.0):
             proc.kill()
             proc.communicate()
     return proc.returncode, out, err
+
+
+def tiny_experiment(name: str = "tiny", games: int = 8, root_seed: int = 5,
+                    policy: str = "greedy") -> str:
+    """A team experiment's text of a few games in batches of 4 on 2 boards, for the tests that
+    run, resume or break a small run (its teams: ``teams/example.toml`` beside it)."""
+    return (f'name = "{name}"\ngames = {games}\nroot_seed = {root_seed}\nbatch_size = 4\n'
+            f'boards = 2\npolicies = ["{policy}"]\nseating = "duplicate"\n'
+            f'teams = "teams/example.toml"\n')

@@ -23,21 +23,13 @@ import pyarrow.parquet as pq
 import pytest
 
 from sim.catalogue.diagnostics import InputError
-from tests._cli_kit import run
+from tests._cli_kit import run, tiny_experiment
 
 distributed = pytest.importorskip("distributed")
 x509 = pytest.importorskip("cryptography.x509")
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY = """name = "tiny_tls"
-games = 8
-root_seed = 11
-batch_size = 4
-boards = 2
-policies = ["random"]
-seating = "duplicate"
-teams = "teams/example.toml"
-"""
+TINY = tiny_experiment("tiny_tls", root_seed=11, policy="random")
 ROLES = ("scheduler", "worker", "client")
 
 

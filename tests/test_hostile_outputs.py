@@ -19,17 +19,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from sim.cli.main import main
+from tests._cli_kit import tiny_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY = """name = "tiny"
-games = 8
-root_seed = 5
-batch_size = 4
-boards = 2
-policies = ["greedy"]
-seating = "duplicate"
-teams = "teams/example.toml"
-"""
+TINY = tiny_experiment()
 
 
 @pytest.fixture(scope="module")

@@ -19,19 +19,11 @@ import pytest
 
 from sim.runner.experiment import load_experiment
 from sim.runner.schedule import schedule
-from tests._cli_kit import run
+from tests._cli_kit import run, tiny_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 POLICIES = ("random", "greedy")
-SMALL = """name = "tiny"
-games = 16
-root_seed = 5
-batch_size = 4
-boards = 2
-policies = ["greedy"]
-seating = "duplicate"
-teams = "teams/example.toml"
-"""
+SMALL = tiny_experiment(games=16)
 
 
 @pytest.fixture

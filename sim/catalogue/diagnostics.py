@@ -28,7 +28,8 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{_shown(self.file)}:{self.line}" if self.line else _shown(self.file)
-        return f"{where}: {_capped(_shown(self.field), 200)}: {_capped(self.message, 1000)}"
+        return (f"{where}: {_capped(_shown(self.field), 200)}: "
+                f"{_capped(_one_line(self.message), 1000)}")
 
 
 def _capped(text: str, longest: int) -> str:
@@ -46,6 +47,17 @@ def _shown(text) -> str:
     would otherwise carry to the terminal (an escape sequence) or split into a fake line."""
     text = str(text)
     return repr(text) if has_control(text) or "\n" in text or "\r" in text else text
+
+
+def _one_line(text: str) -> str:
+    """A message with each line break or control character written as its escape (``\\n``):
+    a message quotes values read from files, and a value holding a line break printed a second
+    line that read as a problem of its own ("error: forged line", the inputs audit of stop 74:
+    a run's manifest). Plain messages are unchanged."""
+    if not (has_control(text) or "\n" in text or "\r" in text):
+        return text
+    return "".join(repr(ch)[1:-1] if ch in "\n\r" or (
+        unicodedata.category(ch) in HIDDEN_CATEGORIES and ch != "\t") else ch for ch in text)
 
 
 class InputError(Exception):

@@ -41,8 +41,7 @@ def changed_inputs(identity: dict, manifest: dict, exp, out: Path, cards_root: P
                      for name in sorted(set(old) | set(new)) if old.get(name) != new.get(name)]
     version = manifest.get("package_version", identity["package_version"])
     if version != identity["package_version"]:
-        problems.append(Problem(str(out), None, "--out",
-                                f"stored by bwlab {_plain(version)}, this is "
+        problems.append(Problem(str(out), None, "--out", f"stored by bwlab {version}, this is "
                                 f"{identity['package_version']}: finish it with that version, "
                                 "or choose another --out"))
     if problems:
@@ -60,14 +59,6 @@ def _how(name: str, old: dict, new: dict) -> str:
     return "added" if name not in old else "removed" if name not in new else "edited"
 
 
-def _plain(value) -> str:
-    """A manifest's text as it reads when it is plain (a version: 0.1.0), else quoted: a value
-    holding a line break would print a second line that looks like a problem of its own."""
-    if isinstance(value, str) and value.isprintable() and len(value) <= 60:
-        return value
-    return _short(value)
-
-
 def _short(value) -> str:
     text = str(value) if isinstance(value, list) else repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -78,9 +69,8 @@ def _field(doc: TomlDoc | None, exp, key: str, then, now, since: str, fix: str) 
     file's (the flag set them). Policies may come from --policy/--budget too: said."""
     name = FIELDS[key]
     if key == "games" and doc is not None and doc.lookup(("games",)) != now:
-        return Problem("--games", None, "games", f"{now}, but {since} with {_short(then)}: "
-                                                 f"give --games {_short(then)}, or choose another "
-                                                 "--out")
+        return Problem("--games", None, "games", f"{now}, but {since} with {then}: give "
+                                                 f"--games {then}, or choose another --out")
     line = doc.line((name,)) if doc is not None else None
     value, was = WORDS.get(key, (_short(now), _short(then)))
     extra = " (this file's, or --policy/--budget's)" if key == "policies" else ""

@@ -103,9 +103,9 @@ def plausible_results(out: np.ndarray, card_out: np.ndarray | None) -> bool:
     traceback where its results were read as a seat or an ending (the inputs audit of stop 74);
     the journal "can only save work, never fail a command"."""
     from sim.ai import play as loop
+    from sim.catalogue.teams import TEAMS as seats  # a winner is a seat, or -1 for none
     from sim.engine.state.fields import REASON_NAMES
 
-    seats = 4  # "4 teams of 5 character cards": winner is a seat 0-3, or -1 for none
     health = slice(loop.R_HEALTH, loop.R_HEALTH + seats)
     fell = slice(loop.R_ELIMINATED, loop.R_ELIMINATED + seats)
     counts = [loop.R_ROTATION, loop.R_DEATHS, loop.R_DECISIONS, loop.R_LEAD_CHANGES]

@@ -78,18 +78,27 @@ def _family_intervals(y0, y1, d, boards):
     95 % whichever team is picked. The same three cases as :func:`_without_width_fallback`."""
     level = _family_level(TEAMS)
     crit = t_quantile(level, d.df)
-    low = np.maximum(d.rate - crit * d.se, -1.0)
-    high = np.minimum(d.rate + crit * d.se, 1.0)
-    still = np.all(y0 == y1, axis=(0, 1))
+    low, high = d.rate - crit * d.se, d.rate + crit * d.se
+    _no_width(y0, y1, d, boards, level, low, high)
+    return np.maximum(low, -1.0), np.minimum(high, 1.0)
+
+
+def _no_width(y0, y1, d, boards, level: float, low, high) -> list[int]:
+    """Replace, at ``level``, the intervals of the teams whose t interval has no width
+    (:func:`_without_width_fallback` says why): [-u, +u] of
+    :func:`sim.analysis.cluster.no_change_bound` for a team no game moved, the two rule sets'
+    own rate intervals combined for a change alike on every board. Writes into ``low`` and
+    ``high``; returns the latter teams."""
+    still = np.all(y0 == y1, axis=(0, 1))  # no game's value of the team moved
     if still.any():
         u = no_change_bound(y0.shape[0], boards, level)
         low[still], high[still] = -u, u
     flat = [k for k in range(TEAMS) if not d.se[k] > SE_ROUNDING and d.rate[k] != 0]
     if flat:
-        test_lo, test_hi = change_of_rates_interval(y0, y1, level, boards)
+        lo, hi = change_of_rates_interval(y0, y1, level, boards)
         for k in flat:
-            low[k], high[k] = max(test_lo[k], -1.0), min(test_hi[k], 1.0)
-    return low, high
+            low[k], high[k] = lo[k], hi[k]
+    return flat
 
 
 def largest_team(fair: dict) -> dict:
@@ -126,18 +135,12 @@ def _without_width_fallback(y0, y1, d, boards):
     boards' df reaches past)."""
     low, high = np.maximum(d.lower, -1.0), np.minimum(d.upper, 1.0)
     z = [_z(d.rate[k], d.se[k]) for k in range(TEAMS)]
-    still = np.all(y0 == y1, axis=(0, 1))  # no game's value of the team moved
-    if still.any():
-        u = no_change_bound(y0.shape[0], boards, CONFIDENCE)
-        low[still], high[still] = -u, u
-    flat = [k for k in range(TEAMS) if not d.se[k] > SE_ROUNDING and d.rate[k] != 0]
+    flat = _no_width(y0, y1, d, boards, CONFIDENCE, low, high)
     if flat:
         level = _family_level(TEAMS)
         crit = t_quantile(level, d.df)  # the teams' family's critical |z| (_family)
-        wide_lo, wide_hi = change_of_rates_interval(y0, y1, CONFIDENCE, boards)
         test_lo, test_hi = change_of_rates_interval(y0, y1, level, boards)
         for k in flat:
-            low[k], high[k] = wide_lo[k], wide_hi[k]
             reach = d.rate[k] - test_lo[k] if d.rate[k] > 0 else test_hi[k] - d.rate[k]
             z[k] = float(crit * abs(d.rate[k]) / max(reach, SE_ROUNDING))
     return low, high, z

@@ -343,3 +343,28 @@ def test_rarity_reports_every_bad_input_at_once(capsys):
     assert len(lines) == 3, lines
     assert "--games" in lines[0] and "multiple of 4" in lines[0]
     assert {ln.split(":")[1].strip() for ln in lines[1:]} == {"--remedy-card", "--card"}, lines
+
+
+def test_a_flagged_card_is_printed_with_its_interval_given_the_flag(capsys):
+    """The selection audit (docs/intervals.md, "A flagged card's rating interval, given its
+    flag"): the flag chose the card for lying far out, so its line prints the interval given
+    the flag (columns rating_low_given_flag / rating_high_given_flag), said so in the list's
+    heading, and never the card's own interval, which covered 93.2 % of flags."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from sim.cli.rarity_text import echo_outliers
+
+    frame = pd.DataFrame({
+        "card": ["Ace"], "rarity": ["Gold"], "outlier": ["strong"], "verdict": ["outlier"],
+        "win_rate": [0.4], "win_low": [0.35], "win_high": [0.45], "games": [900],
+        "plays_like": ["Diamond"], "rating": [0.5], "rating_low": [0.35], "rating_high": [0.65],
+        "rating_low_given_flag": [0.21], "rating_high_given_flag": [0.66],
+        "band_low": [-0.1], "band_high": [0.2], "p_adjusted": [0.001], "ablation_games": [0]})
+    echo_outliers(frame, SimpleNamespace(held=np.array([900]), games=4000), "holm", None)
+    heading, line = capsys.readouterr().out.splitlines()[:2]
+    assert heading.endswith("its 95 % interval given the flag (the flag chose it for lying "
+                            "far out):"), heading
+    assert "rating +0.500 [+0.210, +0.660] given the flag vs band [-0.100, +0.200]" in line, line
+    assert "+0.350" not in line

@@ -30,6 +30,9 @@ def card_frame(catalogue, run):
         "verdict": s.verdict, "games_to_settle": s.games_to_settle(),
         "p_value": s.p_value, "p_adjusted": s.p_adjusted,
         "rating": s.rating, "rating_low": s.rating_low, "rating_high": s.rating_high,
+        # a flagged card's interval given its flag (sim.runner.rarity_flags); blank otherwise
+        "rating_low_given_flag": _or_blank(s.flag_low, s.rating),
+        "rating_high_given_flag": _or_blank(s.flag_high, s.rating),
         "band_low": s.band_low, "band_high": s.band_high,
         "damage_dealt": record["dealt"], "damage_taken": record["taken"], "kills": record["kills"],
         "survival": record["alive"],
@@ -42,6 +45,13 @@ def card_frame(catalogue, run):
     rank = {r: i for i, r in enumerate(rules.rarities)}
     return frame.sort_values(["rarity", "rating"],
                              key=lambda c: c.map(rank) if c.name == "rarity" else c)
+
+
+def _or_blank(column, like):
+    """``column``, or blanks shaped ``like`` for a study made without it."""
+    import numpy as np
+
+    return np.full(np.shape(like), np.nan) if column is None else column
 
 
 def ablation_bounds(ablation) -> dict:

@@ -100,13 +100,15 @@ def echo_outliers(frame, s, correction: str, recur) -> None:
     click.echo(f"{len(flagged)} outlier(s): shown outside their rarity's band (one-sided tests "
                f"against the band's edge, {CORRECTION_WORDS[correction]} over the "
                f"{int((s.held > 0).sum())} cards in play, 5 %)"
-               + ("; win rate of teams holding the card first, rating (log-strength) second:"
+               + ("; win rate of teams holding the card first, rating (log-strength) second, "
+                  "its 95 % interval given the flag (the flag chose it for lying far out):"
                   if len(flagged) else "."))
     for row in flagged.itertuples():
         click.echo(f"  {row.card} ({row.rarity}) is {row.outlier}: teams holding it win "
                    f"{100 * row.win_rate:.1f} % ({100 * row.win_low:.1f}–{100 * row.win_high:.1f} "
                    f"%, {row.games} games), plays like {row.plays_like}; rating "
-                   f"{row.rating:+.3f} [{row.rating_low:+.3f}, {row.rating_high:+.3f}] vs band "
+                   f"{row.rating:+.3f} [{row.rating_low_given_flag:+.3f}, "
+                   f"{row.rating_high_given_flag:+.3f}] given the flag vs band "
                    f"[{row.band_low:+.3f}, {row.band_high:+.3f}], adjusted p {row.p_adjusted:.2g}"
                    + (f"; swapping it for {row.reference_card} changes its team's chance to win "
                       f"by {-100 * row.ablation_effect:+.1f} points{_swap_interval(row)} over "

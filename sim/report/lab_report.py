@@ -142,28 +142,33 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
     names, rarities = catalogue.cards.names, catalogue.rules.rarities
     outlier = np.select([st.outlier[order] < 0, st.outlier[order] > 0], ["weak", "strong"], "")
     held = np.maximum(st.held[order], 1)
+    # an outlier's interval given its flag, which chose it for lying far out (rarity_flags)
+    flagged = st.outlier != 0
+    low = np.where(flagged, st.flag_low, st.rating_low)[order]
+    high = np.where(flagged, st.flag_high, st.rating_high)[order]
     ratings = pd.DataFrame({"card": [names[i] for i in order],
                             "rarity": [rarities[rar[i]] for i in order],
                             "win_rate_held": st.wins[order] / held,
                             "win_low": st.win_low[order], "win_high": st.win_high[order],
                             "games": st.held[order].astype(int),
                             "plays_like": [rarities[r] for r in st.implied_rarity[order]],
-                            "rating": st.rating[order], "low": st.rating_low[order],
-                            "high": st.rating_high[order], "outlier": outlier})
+                            "rating": st.rating[order], "low": low, "high": high,
+                            "outlier": outlier})
     page.cite("card ratings", f"{experiment}: policy {', '.join(dict.fromkeys(exp.policies))}, "
                               f"{st.design}, "
                               f"root seed {exp.root_seed}")
     page.heading("Card ratings in play", "ratings")
     page.text(f"{st.design}, teams drawn from every card. Rating = the card's share of its "
               f"team's strength in a Plackett-Luce model of who wins; 95 % intervals, clustered "
-              f"by board. By median rating, the rarity order {_order_words(st, rarities)}; "
+              f"by board (an outlier's given its flag, which chose it for lying far out). By "
+              f"median rating, the rarity order {_order_words(st, rarities)}; "
               f"{int(np.count_nonzero(st.outlier))} outlier(s) (shown outside their rarity's "
               f"band by one-sided tests, Holm-corrected over the cards in play), marked red "
               f"here and ⚠ in the table. The table leads with the designers' number: the win "
               f"rate of teams holding each card. See `bwlab rarity` for the full study.")
     page.image(png_bytes(interval_forest(
         [f"{names[i]} ({rarities[rar[i]]})" for i in order], st.rating[order],
-        st.rating_low[order], st.rating_high[order], "Card ratings by rarity (outliers red)",
+        low, high, "Card ratings by rarity (outliers red)",
         "rating (log-strength, centred)", reference=0.0, marked=outlier != "")),
         "card rating forest plot", DPI)
     shown = ratings.drop(columns=["win_rate_held", "win_low", "win_high"])

@@ -43,13 +43,13 @@ import numpy as np
 
 from sim.analysis.cluster import MIN_CLUSTERS, clustered_share_interval
 from sim.analysis.intervals import wilson_interval
-from sim.analysis.multiple import adjust
 from sim.analysis.rarity_bands import band_edges, edge_distance_se
 from sim.analysis.ratings import composition_strengths
 from sim.analysis.rarity_order import (  # noqa: F401 (the verdict's words, for callers)
     DOES_NOT_HOLD, HOLDS, NOT_SETTLED, ORDER_ALPHA, OrderTest, order_test)
 
 from . import progress
+from .rarity_flags import band_tests, flag_intervals, inside_tests  # noqa: F401 (callers' names)
 from .experiment import Experiment
 from .schedule import schedule
 from .tasks import build_arena, play_games
@@ -81,6 +81,9 @@ class RarityStudy:
     # standard error of (rating - band_low) and of (rating - band_high): the edges' error too
     edge_se_low: np.ndarray | None = None
     edge_se_high: np.ndarray | None = None
+    # a flagged card's rating interval given its flag (nan for the others; .rarity_flags)
+    flag_low: np.ndarray | None = None
+    flag_high: np.ndarray | None = None
 
     def distance_se(self, c: int) -> float | None:
         """The larger standard error of card ``c``'s distance to its two band edges (the
@@ -277,71 +280,15 @@ def study(seat_cards: np.ndarray, winner_seat: np.ndarray, rarity: np.ndarray, n
                                    1.0 - confidence, correction, edge_se)
     inside = inside_tests(fit.beta, fit.se, band_low, band_high, played, fit.df,
                           1.0 - confidence, correction, edge_se)
+    given = flag_intervals(fit.beta, fit.se, p, outlier, (band_low, band_high), played, fit.df,
+                           confidence, correction, edge_se)
     implied = plays_like(fit.beta, med, rarity, outlier)
     # the point estimates' order (no uncertainty): kept for scripts, never printed as a verdict
     ordered = bool(np.all(np.diff(med[~np.isnan(med)]) > 0))
     order = order_test(fit.beta, fit.se, rarity, played, n_rarities, df=fit.df)
     return RarityStudy(n_games, held, wins, low, high, fit.beta, r_low, r_high, med, band_low,
                        band_high, ordered, outlier, implied, n_boards if clustered else 0,
-                       fit.se, p, p_adj, correction, inside, order, *edge_se)
-
-
-def inside_tests(rating, se, band_low, band_high, played, df, alpha: float, correction: str,
-                 edge_se=None) -> np.ndarray:
-    """Per card: shown inside its band? Two one-sided tests (H0: rating <= the bottom edge, or
-    >= the top edge; the larger p-value answers both), adjusted over the cards in play like the
-    outlier flags. An open edge (the lowest or highest rarity) needs no test. ``edge_se``
-    (se_low, se_high): the standard errors of the distances to the edges (the edges' error
-    counted, :func:`edge_distance_se`); None: the edges taken as known (``se`` for both)."""
-    rating, se = np.asarray(rating, float), np.asarray(se, float)
-    se_low, se_high = (se, se) if edge_se is None else edge_se
-    dist = _rating_distribution(df)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_low = np.where(np.isneginf(band_low), 0.0, dist.sf((rating - band_low) / se_low))
-        p_high = np.where(np.isposinf(band_high), 0.0, dist.sf((band_high - rating) / se_high))
-    _, p_adj = _corrected(np.nan_to_num(np.maximum(p_low, p_high), nan=1.0), se, played,
-                          correction)
-    return played & (p_adj <= alpha)
-
-
-def band_tests(rating, se, band_low, band_high, played, df, alpha: float, correction: str,
-               edge_se=None):
-    """Per card: the one-sided p-value that it lies outside its band on the side its rating
-    leans to (H0: rating <= the top edge for a card above its band's middle, >= the bottom edge
-    otherwise; t on ``df`` for a clustered fit, else normal), adjusted over the cards in play,
-    and the flags (-1 weak, +1 strong) where the adjusted p-value is at most ``alpha``. Why
-    corrected: the study tests every card at once (``sim.analysis.multiple``). ``edge_se`` as
-    for :func:`inside_tests`."""
-    rating, se = np.asarray(rating, float), np.asarray(se, float)
-    se_low, se_high = (se, se) if edge_se is None else edge_se
-    dist = _rating_distribution(df)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z_high = (rating - band_high) / se_high     # > 0: above the top edge
-        z_low = (band_low - rating) / se_low        # > 0: below the bottom edge
-    up = np.nan_to_num(z_high, nan=-np.inf) >= np.nan_to_num(z_low, nan=-np.inf)
-    z = np.where(up, z_high, z_low)
-    p, p_adj = _corrected(np.where(np.isfinite(z), dist.sf(np.nan_to_num(z, nan=0.0)), 1.0),
-                          se, played, correction)
-    outlier = np.where(p_adj <= alpha, np.where(up, 1, -1), 0)
-    return p, p_adj, outlier
-
-
-def _rating_distribution(df):
-    """The ratings' reference distribution: t on ``df`` for a board-clustered fit, else normal."""
-    from scipy.stats import norm, t as student_t
-
-    return norm if df is None else student_t(df)
-
-
-def _corrected(p, se, played, correction: str):
-    """(p, adjusted p) of the cards' tests: 1 for a card out of play or without a standard
-    error, the others adjusted together (``sim.analysis.multiple``) — the outlier flags and
-    the in-band tests share this, so both families are corrected the same way."""
-    p = np.where(played & (se > 0), np.clip(p, 0.0, 1.0), 1.0)
-    p_adj = np.ones_like(p)
-    if played.any():
-        p_adj[played] = p[played] if correction == "none" else adjust(p[played], correction)
-    return p, p_adj
+                       fit.se, p, p_adj, correction, inside, order, *edge_se, *given)
 
 
 def plays_like(rating, median, rarity, outlier) -> np.ndarray:

@@ -216,20 +216,25 @@ def compare(catalogue, cfg, base, run, alt) -> dict:
     names = list(load_teams(cfg.teams, catalogue.cards).names)
     fair = fairness_effect(base, run, names, cfg.tolerance)
     ratings = rating_effect(catalogue, base, run)
-    team_z, team_crit = _family(fair["teams"], fair["df"])
-    card_z, card_crit = _family(ratings["cards"], ratings["df"]) if ratings else (0.0, np.inf)
-    score = max(team_z / team_crit, card_z / card_crit)
-    changes = verdict_changes(fair, ratings)
     identical = fair["games_changed"] == 0 and (ratings is None or ratings["games_changed"] == 0)
     return {"ruling": alt.ruling, "file": alt.file, "key": alt.key,
             "default": alt.default, "alternative": alt.value, "label": alt.label,
-            "completes": alt.completes, "line": alt.line, "score": score,
-            "team_z": team_z, "team_critical_z": team_crit, "card_z": card_z,
-            "card_critical_z": card_crit if ratings else None, "matters": bool(score > 1),
-            "verdicts_changed": changes,
+            "completes": alt.completes, "line": alt.line, **effects_test(fair, ratings),
             "identical_games": identical, "engine_inputs_equal": base.inputs == run.inputs,
-            "largest_team": largest_team(fair), "largest_card": largest_card(ratings),
             "fairness": fair, "ratings": ratings}
+
+
+def effects_test(fair: dict, ratings: dict | None) -> dict:
+    """One alternative's test of its two families of effects (the module's docstring), the
+    verdicts that change and its largest effects: the part of its entry read from the effects
+    alone (planted in tests/test_rulings_gaps_list.py)."""
+    team_z, team_crit = _family(fair["teams"], fair["df"])
+    card_z, card_crit = _family(ratings["cards"], ratings["df"]) if ratings else (0.0, np.inf)
+    score = max(team_z / team_crit, card_z / card_crit)
+    return {"score": score, "team_z": team_z, "team_critical_z": team_crit, "card_z": card_z,
+            "card_critical_z": card_crit if ratings else None, "matters": bool(score > 1),
+            "verdicts_changed": verdict_changes(fair, ratings),
+            "largest_team": largest_team(fair), "largest_card": largest_card(ratings)}
 
 
 def _family(effects: list[dict], df: int) -> tuple[float, float]:

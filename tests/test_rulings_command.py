@@ -49,9 +49,13 @@ def test_the_command_runs_and_ranks(result):
     ranked = doc["alternatives"]
     assert [r["rank"] for r in ranked] == [1, 2, 3]
     assert text.splitlines()[0] == doc["conclusion"]
-    # ranked: those that matter first, then by the largest standardised effect
+    # ranked: those that matter first (Holm over the alternatives, sim/runner/rulings_gaps.py),
+    # then by the largest standardised effect; the default itself is not counted in Holm's
     keys = [(not r["matters"], -r["score"]) for r in ranked]
-    assert all(r["matters"] == (r["score"] > 1) for r in ranked)
+    assert all(r["matters"] == (r["p_holm"] <= 0.05) for r in ranked)
+    assert all(r["beyond_alone"] == (r["score"] > 1) == (r["p_value"] <= 0.05) for r in ranked)
+    assert all(r["p_holm"] >= r["p_value"] for r in ranked)
+    assert {r["tested_alternatives"] for r in ranked} == {2}
     assert keys == sorted(keys)
     assert doc["study"]["fairness_design"] == "16 games on 4 boards"
     assert "rulings:" in err and "games" in err       # progress on stderr, never on stdout
@@ -67,7 +71,8 @@ def test_an_alternative_equal_to_the_default_has_exactly_zero_effect(result):
     assert all(c["delta"] == 0 and c["se"] == 0 for c in same["ratings"]["cards"])
     assert same["verdicts_changed"] == []
     assert same["engine_inputs_equal"]                       # same rules, same engine inputs
-    assert "pairing (no effect): board.diagonal_range_cost = 1" in result[3]["conclusion"]
+    assert ("pairing (no effect, not counted in Holm's): board.diagonal_range_cost = 1"
+            in result[3]["conclusion"])
     tie = next(r for r in result[3]["alternatives"] if r["key"] == "game.simultaneous_tiebreak")
     assert not tie["engine_inputs_equal"]                    # the engine reads the tie-break
 

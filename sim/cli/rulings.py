@@ -91,14 +91,15 @@ def text_lines(doc: dict) -> list[str]:
     lines += ["The book's games (the balance metrics, every game of the study; 95 % intervals "
               "clustered by board):"] + ["  " + x for x in balance_text(
                   doc["book_balance"], "balance of the four teams in duplicate play", "seat")]
-    lines += ["", f"{'#':>2}  {'alternative':<40}{'score':>6}{'team |z|':>9}{'card |z|':>9}  "
-             f"{'largest team effect':<34}verdicts"]
+    lines += ["", f"{'#':>2}  {'alternative':<40}{'score':>6}{'p Holm':>8}{'team |z|':>9}"
+             f"{'card |z|':>9}  {'largest team effect':<34}verdicts"]
     for r in doc["alternatives"]:
         t = r["largest_team"]
         team = (f"{t['name'][:14]} {100 * t['delta']:+.1f} [{100 * t['low']:+.1f}, "
                 f"{100 * t['high']:+.1f}]")
-        lines.append(f"{r['rank']:>2}  {r['label'][:39]:<40}{r['score']:6.2f}{r['team_z']:9.1f}"
-                     f"{r['card_z']:9.1f}  {team:<34}{len(r['verdicts_changed'])}")
+        lines.append(f"{r['rank']:>2}  {r['label'][:39]:<40}{r['score']:6.2f}"
+                     f"{_p_holm(r):>8}{r['team_z']:9.1f}{r['card_z']:9.1f}  {team:<34}"
+                     f"{len(r['verdicts_changed'])}")
     lines.append("")
     first = doc["alternatives"][0] if doc["alternatives"] else None
     cards = first and first["card_critical_z"]
@@ -109,11 +110,20 @@ def text_lines(doc: dict) -> list[str]:
                  "simultaneous over the teams or the cards, since each was picked as the largest; "
                  "every team's own in the details at 95 %. score = the largest |z| / its "
                  "Bonferroni critical value, teams and cards each at 2.5 % per alternative"
-                 + crits + "; above 1 = matters)")
+                 + crits + "; above 1 = beyond the noise of the alternative's own test. p Holm "
+                 "= its p-value adjusted over the alternatives tested (Holm; the default itself "
+                 "and keys the engine does not read are not counted): at most 0.05 = matters, "
+                 "a gap to close first)")
     lines += [""] + endings_table(doc)
     for r in doc["alternatives"]:
         lines += detail_lines(r)
     return lines
+
+
+def _p_holm(r: dict) -> str:
+    """The table's "p Holm" cell: "-" for a results file written before it."""
+    p = r.get("p_holm")
+    return "-" if p is None else f"{p:.3f}" if p >= 0.001 else "<0.001"
 
 
 def detail_lines(r: dict) -> list[str]:

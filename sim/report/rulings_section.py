@@ -194,7 +194,7 @@ def ranking_table(doc: dict) -> pd.DataFrame:
         t = r["largest_team"]
         rows.append({"rank": r["rank"], "ruling": r["ruling"], "change": r["label"],
                      "default": json.dumps(r["default"]), "matters": r["matters"],
-                     "score": r["score"], "team_abs_z": r["team_z"],
+                     "score": r["score"], "p_holm": r.get("p_holm"), "team_abs_z": r["team_z"],
                      "team_critical_z": r["team_critical_z"], "card_abs_z": r["card_z"],
                      "card_critical_z": r["card_critical_z"], "largest_team": t["name"],
                      "delta_win_points": 100 * t["delta"],
@@ -256,8 +256,10 @@ def rulings_section(page, path: Path) -> tuple[pd.DataFrame, pd.DataFrame | None
               f"{st['rating_experiment']} ({st['rating_design']}), policy {st['policy']}. "
               f"Δ = alternative − default, in win-rate points, 95 % intervals clustered by board; "
               f"score = the largest |z| / its Bonferroni critical value (teams and cards each "
-              f"at 2.5 % per alternative): above 1, the alternative matters; a verdict that "
-              f"flips without it is borderline. From {Path(path).name}; "
+              f"at 2.5 % per alternative): above 1, beyond the noise of its own test; it "
+              f"matters (a gap to close first) when p_holm, its p-value adjusted by Holm over "
+              f"the alternatives tested, is at most 0.05: 5 % family-wise over the whole list; "
+              f"a verdict that flips without it is borderline. From {Path(path).name}; "
               f"docs/rulings-impact.md.")
     page.table(table)
     endings = endings_table(doc)

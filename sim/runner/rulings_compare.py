@@ -7,14 +7,17 @@ same board and dice seeds), averaged with a board-clustered interval
 the change of each card's rating with a paired, board-clustered SE
 (:mod:`sim.analysis.paired_ratings`) and its rarity outlier flag under each (:mod:`.rarity`).
 
-An alternative "matters" when one of its effects is beyond the noise. Two families, each
+An alternative is beyond the noise on its own when one of its effects is. Two families, each
 tested at half the family-wise 5 % per alternative (Bonferroni): the 4 teams' win-rate changes
 (two-sided t on the fairness boards' df, over 4) and the cards' rating changes (over the cards in
 play). Why two: the teams' fairness is the study's first question, and pooling it with some 50
 card tests would raise its bar from about 2.8 to 3.6. ``score`` = the largest |z| / its family's
-critical value, so above 1 means it matters. A verdict that flips without such an effect is a
-borderline case (a team or card near its band's edge), listed but not enough on its own: at this
-study's size some flip by chance. The ranking: those that matter first, then by ``score``.
+critical value, so above 1 means beyond the noise on its own (``beyond_alone``; ``p_value``, the
+same test's p). It "matters", and the first line lists it as a gap to close, when Holm over the
+alternatives rejects it (``p_holm`` at most 5 %, :mod:`.rulings_gaps`): the list is then 5 %
+family-wise, not each alternative. A verdict that flips without such an effect is a borderline
+case (a team or card near its band's edge), listed but not enough on its own: at this study's
+size some flip by chance. The ranking: those that matter first, then by ``score``.
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ from sim.analysis.cluster import SE_ROUNDING, clustered_mean, no_change_bound, t
 from sim.analysis.fairness import OPEN, fairness_verdict, game_values
 from sim.catalogue.teams import TEAMS
 
+from .rulings_gaps import FAMILIES, alone_sentence, alternative_p, mark_gaps, t_ps
+
 ALPHA = 0.05            # family-wise error per alternative (Bonferroni over its effects)
-FAMILIES = 2            # teams' win rates and cards' ratings, each tested at ALPHA / 2
+# FAMILIES = 2: teams' win rates and cards' ratings, each tested at ALPHA / 2 (.rulings_gaps)
 CONFIDENCE = 0.95       # the intervals shown beside each effect
 FLAG = {-1: "weak", 0: "not flagged", 1: "strong"}  # 0: not shown outside (in band or undecided)
 
@@ -53,7 +58,7 @@ def fairness_effect(base, run, names, tolerance: float) -> dict:
     y0 = game_values(base.fair_winner).reshape(-1, TEAMS, TEAMS)
     y1 = game_values(run.fair_winner).reshape(-1, TEAMS, TEAMS)
     d = clustered_mean(y1.mean(axis=1) - y0.mean(axis=1), base.fair_board, CONFIDENCE)
-    low, high, z = _without_width_fallback(y0, y1, d, base.fair_board)
+    low, high, z, p = _without_width_fallback(y0, y1, d, base.fair_board)
     fam_low, fam_high = _family_intervals(y0, y1, d, base.fair_board)
     v0 = fairness_verdict(y0, tolerance=tolerance, names=names, clusters=base.fair_board)
     v1 = fairness_verdict(y1, tolerance=tolerance, names=names, clusters=run.fair_board)
@@ -62,7 +67,7 @@ def fairness_effect(base, run, names, tolerance: float) -> dict:
               "alternative": float(v1.rate[k]), "delta": float(d.rate[k]),
               "se": float(d.se[k]), "low": float(low[k]), "high": float(high[k]),
               "family_low": float(fam_low[k]), "family_high": float(fam_high[k]),
-              "z": z[k], "verdict_default": c0[k], "verdict_alternative": c1[k]}
+              "z": z[k], "p": p[k], "verdict_default": c0[k], "verdict_alternative": c1[k]}
              for k in range(TEAMS)]
     return {"teams": teams, "verdict_default": v0.status, "verdict_alternative": v1.status,
             "text_default": v0.text, "text_alternative": v1.text, "df": int(d.df),
@@ -129,12 +134,15 @@ def _without_width_fallback(y0, y1, d, boards):
     interval is the two rule sets' own rate intervals combined
     (:func:`sim.analysis.balance.change_of_rates_interval`), and |z| the value that puts the
     family's critical value exactly where that interval, at the family's level, reaches 0: the
-    team's effect matters exactly when that interval excludes no change. A team no game moved
+    team's effect matters exactly when that interval excludes no change, and its p-value the
+    smallest level's complement at which it does (:func:`_flat_p`; the others' the two-sided t's
+    on df, :func:`sim.runner.rulings_gaps.t_p`). A team no game moved
     for gets [-u, +u] of :func:`sim.analysis.cluster.no_change_bound` over the boards, not [0,
     0]. Every interval is clipped to [-1, 1], where a change of a win rate lies (t on a few
     boards' df reaches past)."""
     low, high = np.maximum(d.lower, -1.0), np.minimum(d.upper, 1.0)
     z = [_z(d.rate[k], d.se[k]) for k in range(TEAMS)]
+    p = t_ps(z, d.df)
     flat = _no_width(y0, y1, d, boards, CONFIDENCE, low, high)
     if flat:
         level = _family_level(TEAMS)
@@ -143,7 +151,27 @@ def _without_width_fallback(y0, y1, d, boards):
         for k in flat:
             reach = d.rate[k] - test_lo[k] if d.rate[k] > 0 else test_hi[k] - d.rate[k]
             z[k] = float(crit * abs(d.rate[k]) / max(reach, SE_ROUNDING))
-    return low, high, z
+            p[k] = _flat_p(y0, y1, boards, k, d.rate[k] > 0)
+    return low, high, z, p
+
+
+def _flat_p(y0, y1, boards, k: int, up: bool, steps: int = 36) -> float:
+    """Two-sided p-value of team ``k``'s change alike on every board: the smallest ``a`` at
+    which :func:`change_of_rates_interval` at level 1 - ``a`` excludes no change (bisection on
+    log10 ``a`` over [-16, 0], kept on the side that excludes). Why: the gaps list tests each
+    alternative at a level Holm picks (:mod:`.rulings_gaps`), not only at the family's, where
+    the fallback |z| is exact."""
+    def excludes(log_a: float) -> bool:
+        lo, hi = change_of_rates_interval(y0, y1, 1.0 - 10.0 ** log_a, boards)
+        return bool(lo[k] > 0) if up else bool(hi[k] < 0)
+
+    if not excludes(0.0):
+        return 1.0
+    below, above = -16.0, 0.0
+    for _ in range(steps):
+        mid = (below + above) / 2
+        below, above = (below, mid) if excludes(mid) else (mid, above)
+    return float(10.0 ** above)
 
 
 def rating_effect(catalogue, base, run) -> dict | None:
@@ -166,13 +194,16 @@ def rating_effect(catalogue, base, run) -> dict | None:
                                   winner_places(run.rating_winner), base.rating_board)
     low, high = paired.interval(CONFIDENCE)
     names = catalogue.cards.names
+    held = np.flatnonzero(s0.held > 0)
+    z = [_z(paired.delta[c], paired.se[c]) for c in held]
+    p = t_ps(z, paired.df)
     cards = [{"card": names[c], "rarity": catalogue.rules.rarities[rar[c]],
               "default": float(paired.before[c]), "alternative": float(paired.after[c]),
               "delta": float(paired.delta[c]), "se": float(paired.se[c]),
-              "low": float(low[c]), "high": float(high[c]), "z": _z(paired.delta[c], paired.se[c]),
+              "low": float(low[c]), "high": float(high[c]), "z": z[i], "p": p[i],
               "outlier_default": FLAG[int(s0.outlier[c])],
               "outlier_alternative": FLAG[int(s1.outlier[c])]}
-             for c in np.flatnonzero(s0.held > 0)]
+             for i, c in enumerate(held)]
     return {"cards": cards, "order_default": s0.order_verdict,
             "order_alternative": s1.order_verdict,
             "ordered_default": s0.ordered, "ordered_alternative": s1.ordered,  # point estimates
@@ -232,7 +263,8 @@ def effects_test(fair: dict, ratings: dict | None) -> dict:
     card_z, card_crit = _family(ratings["cards"], ratings["df"]) if ratings else (0.0, np.inf)
     score = max(team_z / team_crit, card_z / card_crit)
     return {"score": score, "team_z": team_z, "team_critical_z": team_crit, "card_z": card_z,
-            "card_critical_z": card_crit if ratings else None, "matters": bool(score > 1),
+            "card_critical_z": card_crit if ratings else None, "beyond_alone": bool(score > 1),
+            "p_value": alternative_p(fair, ratings),
             "verdicts_changed": verdict_changes(fair, ratings),
             "largest_team": largest_team(fair), "largest_card": largest_card(ratings)}
 
@@ -250,7 +282,10 @@ def _family_level(effects: int) -> float:
 
 
 def rank(results: list[dict]) -> list[dict]:
-    """Those that matter first, then by score (largest |z| / critical), then verdicts changed."""
+    """Mark which matter (Holm over the alternatives, :func:`.rulings_gaps.mark_gaps`), then
+    order: those that matter first, then by score (largest |z| / critical), then verdicts
+    changed. Why by score and not p: it says by how far the effect passes its own bar."""
+    mark_gaps(results)
     ordered = sorted(results, key=lambda r: (not r["matters"], -r["score"],
                                              -len(r["verdicts_changed"])))
     return [{"rank": i + 1, **r} for i, r in enumerate(ordered)]
@@ -259,11 +294,16 @@ def rank(results: list[dict]) -> list[dict]:
 def conclusion(ranked: list[dict]) -> str:
     """The plain first line: which gaps in the rulebook to close first."""
     first = [r for r in ranked if r["matters"]]
-    flips = [r["label"] for r in ranked if not r["matters"] and r["verdicts_changed"]]
+    flips = [r["label"] for r in ranked if not r["matters"] and not r.get("beyond_alone")
+             and r["verdicts_changed"]]
+    n = ranked[0]["tested_alternatives"] if ranked else 0
     head = ("Close these gaps first: " + "; ".join(
-        f"{r['ruling']} ({r['label']}: {_headline(r)})" for r in first) + "."
-            if first else "No alternative has an effect beyond the noise of this study: no "
-                          "gap needs closing first at this precision.")
+        f"{r['ruling']} ({r['label']}: {_headline(r)})" for r in first)
+            + f" (Holm, 5 % over the {n} alternatives tested)."
+            if first else "No alternative has an effect beyond the noise of this study (Holm, "
+                          f"5 % over the {n} alternatives tested): no gap needs closing first "
+                          "at this precision.")
+    head += alone_sentence(ranked)
     if flips:
         head += (" Verdicts flip without an effect beyond the noise (borderline teams or "
                  "cards): " + ", ".join(flips) + ".")
@@ -271,11 +311,12 @@ def conclusion(ranked: list[dict]) -> str:
     unread = [r["label"] for r in ranked if r["identical_games"] and r["engine_inputs_equal"]
               and r["label"] not in same]
     if same:
-        head += " The default itself, a check of the pairing (no effect): " + ", ".join(same) + "."
+        head += (" The default itself, a check of the pairing (no effect, not counted in "
+                 "Holm's): " + ", ".join(same) + ".")
     unused = [r["label"] for r in ranked if r["identical_games"] and not r["engine_inputs_equal"]]
     if unread:
         head += (" Exactly no effect, the engine does not read the key (its inputs are "
-                 "identical): " + ", ".join(unread) + ".")
+                 "identical; not counted in Holm's): " + ", ".join(unread) + ".")
     if unused:
         head += (" Exactly no effect, read but never decisive in these games (the games are "
                  "identical): " + ", ".join(unused) + ".")

@@ -18,8 +18,9 @@ and measured with the lab's own functions, as selected where it is printed:
   the hybrid interval given the flag (sim/runner/rarity_flags.py), and the test checks it
   covers among flagged cards, on the spread of true distances docs/advice.md measured.
 - ``bwlab drift`` prints each metric's Elo interval beside its decision, and acts on the
-  metrics called drift. Strict xfail: given the alarm, at a planted change below the gate's
-  delta, the interval covers far less than 95 %.
+  metrics called drift. Given the alarm, at a planted change below the gate's delta, the
+  interval over all runs covered 65 %; a metric called drift now gets its interval given the
+  call, checked here to cover at 95 % given the call (and the others given no call).
 - ``bwlab fairness`` tells pairs apart with simultaneous intervals (Bonferroni over the six
   pairs): selection cannot bend them. Passing: the pair of the largest gap, chosen after the
   fact, keeps its interval, and false "ahead" claims stay under alpha.
@@ -235,19 +236,22 @@ def test_fairness_pairs_chosen_after_the_fact_keep_their_simultaneous_intervals(
     assert binomtest(told_apart, studies, 0.05, alternative="greater").pvalue > 0.01, told_apart
 
 
-@pytest.mark.xfail(strict=True, reason="drift: the Elo interval of a metric the gate calls "
-                   "drift covers its true change in 65 % of the alarms at a planted +35 Elo")
 def test_the_elo_interval_of_a_metric_called_drift_covers_its_true_change(monkeypatch):
-    """``bwlab drift`` prints each metric's Elo change with its interval "moved for where the
-    gate stopped (median-unbiased)" beside its decision, and the exit code acts on the metrics
-    called drift_up or drift_down. tests/test_drift_suite_level.py checks the intervals over
-    every suite (at 0 and +60 Elo, where the gate alarms on the planted team nearly always).
-    Planted as there (the shipped suite, the gate's own round loop, boards favouring teams by
-    N(0, 0.6)), at +35 Elo, half the gate's delta: true changes +31.6, -13.0, -17.1, -13.4
-    Elo. Over 1,000 suites the intervals hold the truth in 94.4 % of all 4,000, and in 152 of
-    the 233 metrics called drift (65.2 %): 152 of 175 for the planted team (86.9 %), 0 of 57
-    for the others, whose small true changes are called drift only when their estimate lies
-    far out. Here 15 of the 23 alarms of 120 suites."""
+    """``bwlab drift`` prints each metric's Elo change with its interval beside its decision,
+    and the exit code acts on the metrics called drift_up or drift_down.
+    tests/test_drift_suite_level.py checks the intervals over every suite (at 0 and +60 Elo,
+    where the gate alarms on the planted team nearly always). Planted as there (the shipped
+    suite, the gate's own round loop, boards favouring teams by N(0, 0.6)), at +35 Elo, half
+    the gate's delta: true changes +31.6, -13.0, -17.1, -13.4 Elo. The interval shipped
+    until 2026-12-07 (moved for where the gate stopped, over all runs) held the truth in 152
+    of the 233 metrics called drift over 1,000 suites (65.2 %; 0 of 57 for the teams whose
+    small true changes are called drift only when their estimate lies far out); here 15 of
+    23, shown short of 95 %. A metric called drift now gets its interval given the call
+    (sim/analysis/called_interval.py), which covers at 95 % given the call; a metric not
+    called keeps the moved interval, which given "not called" covers at least 95 % (the
+    calls took its far-out runs). Measured with another seed over 1,000 suites: given the
+    call 93.4 % of 227 (its pivot, the conditional tail at the truth, outside [2.5 %, 97.5 %]
+    in 6.6 %); here 22 of 23 calls, and 436 of 457 metrics not called (95.4 %)."""
     from sim.analysis.ratings import ELO_PER_NAT
     from sim.runner import drift
     from sim.runner.drift_interval import with_stopped_intervals
@@ -270,19 +274,46 @@ def test_the_elo_interval_of_a_metric_called_drift_covers_its_true_change(monkey
         p = shares(state["effect"][board[:stop]], today)
         return (rng.random(stop)[:, None] > np.cumsum(p, axis=1)).sum(axis=1)
 
+    def holds(t, k):
+        return t.elo_interval[0] <= truth[k] <= t.elo_interval[1]
+
     monkeypatch.setattr(drift, "_games", lambda arena, start, stop:
                         {"winner_team": state["after"][start:stop]})
-    alarms = covered = 0
+    called = np.zeros(3, int)     # calls, held by the interval given the call, by the old one
+    quiet = np.zeros(2, int)      # metrics not called, held by their (moved) interval
     for _ in range(120):
         state["effect"] = rng.normal(0.0, 0.6, (n_boards, 4))
         recorded = {"winner_team": draw(cap, False), "games": None}
         state["after"] = draw(cap, True)
         tests, _, played = drift._gate_rounds(exp, suite, recorded, cap, None, None, alpha)
-        moved = with_stopped_intervals(tests, exp, suite, cap, alpha, recorded["winner_team"],
+        shown = with_stopped_intervals(tests, exp, suite, cap, alpha, recorded["winner_team"],
                                        played["winner_team"])
-        for k, (t, m) in enumerate(zip(tests, moved)):
+        old = _moved_over_all_runs(tests, exp, suite, cap, alpha, recorded, played)
+        for k, (t, m) in enumerate(zip(tests, shown)):
             if t.decision.startswith("drift"):
-                alarms += 1
-                covered += m.elo_interval[0] <= truth[k] <= m.elo_interval[1]
-    assert alarms > 15
-    assert _covers_at_level(covered, alarms), (covered, alarms)
+                called += (1, holds(m, k), holds(old[k], k))
+            else:
+                quiet += (1, holds(m, k))
+    assert called[0] > 15
+    assert not _covers_at_level(called[2], called[0]), called     # the old one: short
+    assert _covers_at_level(called[1], called[0]), called
+    assert _covers_at_level(quiet[1], quiet[0]), quiet
+
+
+def _moved_over_all_runs(tests, exp, suite, cap, alpha, recorded, played):
+    """The interval shipped before the call was conditioned on: the fixed-size one moved by
+    the median-unbiased change minus the estimate, for every metric."""
+    from dataclasses import replace
+
+    from sim.analysis.fairness import game_values
+    from sim.analysis.stopped_interval import median_unbiased_elo_changes
+    from sim.runner.drift_interval import gate_rule
+    from sim.runner.schedule import schedule
+
+    g = tests[0].games
+    unbiased = median_unbiased_elo_changes(game_values(recorded["winner_team"][:g]),
+                                           game_values(played["winner_team"][:g]),
+                                           schedule(exp, 0, g).board, gate_rule(suite, cap, alpha))
+    return [replace(t, elo_interval=(t.elo_interval[0] + m - t.elo_change,
+                                     t.elo_interval[1] + m - t.elo_change))
+            for t, m in zip(tests, unbiased)]

@@ -153,16 +153,18 @@ def _team_tail(k: int, model: PathModel, noise: np.ndarray, others: np.ndarray,
     return tail
 
 
-def _bisect(tail, target: float, centre: float, spread: float) -> float:
+def _bisect(tail, target: float, centre: float, spread: float,
+            steps: int = _BISECTIONS) -> float:
     """The rate ``q`` where ``tail(q)`` (increasing) crosses ``target``, searched from
-    ``centre`` +- ``spread`` (widened while it does not bracket; clipped to the rate floor)."""
+    ``centre`` +- ``spread`` (widened while it does not bracket; clipped to the rate floor),
+    halved ``steps`` times."""
     floor = RATE_FLOOR
     lo, hi = max(centre - spread, floor), min(centre + spread, 1 - floor)
     while tail(lo) > target and lo > floor:
         lo = max(centre - 2 * (centre - lo), floor)
     while tail(hi) < target and hi < 1 - floor:
         hi = min(centre + 2 * (hi - centre), 1 - floor)
-    for _ in range(_BISECTIONS):
+    for _ in range(steps):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if tail(mid) < target else (lo, mid)
     return (lo + hi) / 2

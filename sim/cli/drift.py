@@ -79,8 +79,21 @@ def _report(result, spec) -> None:
     click.echo(f"Paired GSPRT per metric: delta {spec.delta_elo:g} Elo, alpha {spec.alpha:g} "
                f"over the suite (Bonferroni: {result.alpha_per_metric:.4g} per metric, two-sided), "
                f"beta {spec.beta:g}, LLR bounds [{lower:.2f}, {upper:.2f}], clustered by "
-               f"board; {games_text(result.limits)}; each Elo interval moved for where the "
-               f"gate stopped (median-unbiased).")
+               f"board; {games_text(result.limits)}; {INTERVAL_WORDS}")
+
+
+# what the change's interval is, by the metric's call (sim/runner/drift_interval.py)
+INTERVAL_WORDS = ("each Elo interval is 95 % given the gate's call: for a metric called drift, "
+                  "over the runs that call it drift (selective, sim/analysis/called_interval.py); "
+                  "for the others, moved for where the gate stopped (median-unbiased).")
+
+
+def interval_given(decision: str) -> str:
+    """What a metric's Elo interval holds its truth over (the JSON's ``elo_interval_given``)."""
+    from sim.runner.drift_interval import is_called
+
+    return ("the drift call (runs calling this metric drift)" if is_called(decision) else
+            "all runs, moved for where the gate stopped (median-unbiased)")
 
 
 def games_text(limits) -> str:
@@ -157,7 +170,8 @@ def gate_document(result, spec, conclusion: str) -> dict:
                 "boards": m.test.clusters, "before": m.test.before,
                 "before_interval": list(m.test.before_interval), "now": m.test.after,
                 "now_interval": list(m.test.after_interval), "elo_change": m.test.elo_change,
-                "elo_interval": list(m.test.elo_interval), "llr_up": _finite(m.test.llr_up),
+                "elo_interval": list(m.test.elo_interval),
+                "elo_interval_given": interval_given(m.decision), "llr_up": _finite(m.test.llr_up),
                 "llr_down": _finite(m.test.llr_down)} for m in result.metrics]
     return {"conclusion": conclusion, "exit_code": result.exit_code,
             "provenance": result.provenance, "metrics": metrics,

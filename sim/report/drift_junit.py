@@ -16,7 +16,8 @@ __all__ = ["junit_xml"]
 
 def _moved(m) -> str:
     t = m.test
-    return (f"{m.name}: {t.before:.4f} -> {t.after:.4f} ({t.elo_change:+.0f} Elo, 95 % "
+    given = " given the drift call" if m.decision in (DRIFT_UP, DRIFT_DOWN) else ""
+    return (f"{m.name}: {t.before:.4f} -> {t.after:.4f} ({t.elo_change:+.0f} Elo, 95 %{given} "
             f"{t.elo_interval[0]:+.0f} to {t.elo_interval[1]:+.0f}) after {t.games} games")
 
 

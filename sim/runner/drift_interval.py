@@ -19,14 +19,21 @@ from dataclasses import replace
 import numpy as np
 
 from sim.analysis.fairness import game_values
-from sim.analysis.paired import PairedDrift
+from sim.analysis.called_interval import called_elo_intervals
+from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, PairedDrift
 from sim.analysis.ratings import ELO_PER_NAT
 from sim.analysis.sequential import wald_bounds
 from sim.analysis.stopped_interval import GateRule, median_unbiased_elo_changes
 
 from .schedule import schedule
 
-__all__ = ["gate_looks", "gate_rule", "with_stopped_intervals"]
+__all__ = ["gate_looks", "gate_rule", "is_called", "with_stopped_intervals"]
+
+
+def is_called(decision: str) -> bool:
+    """Whether the gate called the metric drift (either way): its interval is then the one
+    given the call (what the text, the JSON and the report say beside it)."""
+    return decision in (DRIFT_UP, DRIFT_DOWN)
 
 
 def gate_looks(suite, cap: int) -> np.ndarray:
@@ -47,15 +54,18 @@ def with_stopped_intervals(tests: list[PairedDrift], exp, suite, cap: int, alpha
                            before_winners, after_winners) -> list[PairedDrift]:
     """``tests`` (one per team of ``exp``, where the gate stopped in a matchup capped at
     ``cap``) with each Elo interval moved by the bias of the gate's stopping rule (its
-    median-unbiased change minus the estimate); the winners before and after from the first
-    game on (at least as many as the tests read)."""
+    median-unbiased change minus the estimate), or, for a metric called drift, its interval
+    given that call; the winners before and after from the first game on (at least as many as
+    the tests read)."""
     if not tests:
         return tests
     games = tests[0].games
-    unbiased = median_unbiased_elo_changes(game_values(np.asarray(before_winners)[:games]),
-                                           game_values(np.asarray(after_winners)[:games]),
-                                           schedule(exp, 0, games).board,
-                                           gate_rule(suite, cap, alpha))
-    return [replace(t, elo_interval=(t.elo_interval[0] + m - t.elo_change,
-                                     t.elo_interval[1] + m - t.elo_change))
-            for t, m in zip(tests, unbiased)]
+    before, after = (game_values(np.asarray(w)[:games]) for w in (before_winners, after_winners))
+    board = schedule(exp, 0, games).board
+    rule = gate_rule(suite, cap, alpha)
+    unbiased = median_unbiased_elo_changes(before, after, board, rule)
+    given = called_elo_intervals(before, after, board, rule,
+                                 [is_called(t.decision) for t in tests])
+    return [replace(t, elo_interval=g if g is not None else
+                    (t.elo_interval[0] + m - t.elo_change, t.elo_interval[1] + m - t.elo_change))
+            for t, m, g in zip(tests, unbiased, given)]

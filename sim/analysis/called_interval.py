@@ -45,7 +45,7 @@ from .stopped_interval import (STOP_SEED, GateRule, PathModel, _bisect, _decided
 
 __all__ = ["CALLED_PATHS", "MIN_CALLED", "called_elo_intervals"]
 
-CALLED_PATHS = 10000   # paths for the interval given the call: over 100 calling ones at a zero truth
+CALLED_PATHS = 10000   # paths given the call: over 100 calling ones at a zero truth
 MIN_CALLED = 20        # fewer paths reaching the call: the candidate is kept (not rejected)
 _HALVINGS = 14         # of 20 standard errors: 0.001 of one, below these paths' resolution
 

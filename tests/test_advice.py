@@ -146,23 +146,27 @@ def test_a_remedy_lands_only_with_its_interval_inside_and_says_what_settles_it()
     assert replays_to_settle(check, 0.2, z, -0.3, 0.3) == -1   # the study itself too wide
 
 
-def _validation(k_w, n_w, k_o, n_o, diff):
-    from sim.analysis.power_level import share
+def _validation(f_w, u_w, n_w, f_o, u_o, n_o):
+    from sim.analysis.budget_fairness import fair_shares
 
-    return SimpleNamespace(fair_within=share(k_w, n_w), fair_over=share(k_o, n_o),
-                           fair_difference=diff, tolerance=0.05, budget=10,
-                           built=np.ones(n_w + n_o, bool))
+    def group(f, u, n):
+        return ["fair"] * f + ["unfair"] * u + ["open"] * (n - f - u)
+
+    s = fair_shares(group(f_w, u_w, n_w) + group(f_o, u_o, n_o), np.arange(n_w + n_o) < n_w)
+    return SimpleNamespace(fair_within=s.within, fair_over=s.over, fair_difference=s.difference,
+                           tolerance=0.05, budget=10, built=np.ones(n_w + n_o, bool),
+                           set_games=256)
 
 
 @pytest.mark.parametrize("args,start", [
-    ((0, 4, 1, 4, (-0.25, -0.6, 0.2)), "The team budget does not predict fairness here: 4 of 4"),
-    ((18, 20, 2, 20, (0.8, 0.5, 0.9)), "The team budget predicts fairness here: 18 of 20"),
-    ((4, 20, 0, 20, (0.2, 0.02, 0.4)), "The team budget helps but does not make games fair"),
-    ((0, 0, 3, 8, (np.nan, np.nan, np.nan)), "The team budget could not be tested"),
+    ((0, 12, 12, 0, 12, 12), "The team budget does not predict fairness here: 12 of 12"),
+    ((18, 0, 20, 0, 18, 20), "The team budget predicts fairness here: 18 of 20"),
+    ((25, 70, 100, 0, 100, 100), "The team budget helps but does not make games fair"),
+    ((0, 0, 0, 0, 3, 8), "The team budget could not be tested"),
 ])
 def test_power_levels_budget_conclusion_is_one_plain_sentence(args, start):
     """Issue #21 item 4: "The team budget does not predict fairness here: 4 of 4 budget-built
-    sets were unfair" — first, before the statistics."""
+    sets were unfair" — first, before the statistics; each set counted by its own verdict."""
     from sim.cli.power_levels import budget_conclusion
 
     text = budget_conclusion(_validation(*args))

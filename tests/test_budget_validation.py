@@ -4,8 +4,12 @@ Planted truth at the level of the statistics: K game sets, half drafted under th
 it) and the rest random teams (within it one time in ten), each set fair with a known chance
 (``p_within`` or ``p_over``), independently — which the sets are, given the levels, since each
 is played on boards and dice of its own (checked below on the schedule itself). Every study is
-scored by the pure functions the command uses (:func:`power_level.fair_shares`,
+scored by the pure functions the command uses (:func:`power_level.difference_interval`,
 :func:`power_level.budget_verdict`, :func:`sim.cli.power_levels.budget_conclusion`).
+
+Fairness planted per set, as here, never sees a set's own dice: the command now bounds the share
+of fair sets from each set's verdict (:func:`budget_fairness.fair_shares`), calibrated with the
+games planted in tests/test_power_levels_calibration.py.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from sim.analysis import power_level as pl
+from sim.analysis import budget_fairness as bf, power_level as pl
 
 ALPHA = 0.05
 LEVEL = 1 - ALPHA
@@ -50,57 +54,59 @@ def _low_by_3_sd(hits: int, n: int, rate: float) -> bool:
 
 # -- the sentence on a few sets -------------------------------------------------------------------
 
-def _validation(w, o, diff, sets, unfair=None):
+def _validation(w, o, diff, sets):
     return SimpleNamespace(fair_within=w, fair_over=o, fair_difference=diff, tolerance=0.05,
-                           budget=10, built=np.ones(sets, bool), unfair_within=unfair,
-                           confidence=LEVEL)
+                           budget=10, built=np.ones(sets, bool), confidence=LEVEL,
+                           set_games=256)
+
+
+def _shares(f_w, u_w, n_w, f_o, u_o, n_o) -> bf.FairShares:
+    """The command's shares of sets settled fair / unfair / not (``f``, ``u``, the rest)."""
+    def group(f, u, n):
+        return ["fair"] * f + ["unfair"] * u + ["open"] * (n - f - u)
+
+    status = group(f_w, u_w, n_w) + group(f_o, u_o, n_o)
+    return bf.fair_shares(status, np.arange(n_w + n_o) < n_w, LEVEL)
 
 
 def test_four_sets_are_not_settled_either_way():
-    """The audit's run: 2 sets within the budget, 2 over, none fair, a difference of +0 points
-    (-66 to +66 by Newcombe's Wilson limits). It once read "The team budget does not predict
-    fairness here: 2 of 2 sets … 0 of 2 over it were fair"; an interval of 132 points settles
-    nothing, and the sentence says so — with the old numbers and with the command's own."""
+    """The audit's run: 2 sets within the budget, 2 over, none fair. It once read "The team
+    budget does not predict fairness here: 2 of 2 sets … 0 of 2 over it were fair"; 4 sets
+    settle nothing, whether their own games settled them unfair or not at all."""
     from sim.cli.power_levels import budget_conclusion
 
-    old = _validation(pl.share(0, 2), pl.share(0, 2), (0.0, -0.658, 0.658), 4,
-                      pl.share(2, 2))
-    text = budget_conclusion(old)
-    assert text.startswith("Not settled with 4 sets whether the team budget predicts fairness")
-    assert "difference +0 points (-66 to +66); run more sets." in text
-    assert "does not predict" not in text and text.count(". ") == 0
-
-    s = pl.fair_shares([False] * 4, [True, True, False, False], LEVEL)
-    assert (s.within.k, s.within.n, s.over.k, s.over.n) == (0, 2, 0, 2)
-    assert s.difference[0] == 0 and s.difference[1] < -0.8 and s.difference[2] > 0.8
-    assert pl.budget_verdict(s.within, s.over, s.difference) == "open"
-    now = budget_conclusion(_validation(s.within, s.over, s.difference, 4))
-    assert now.startswith("Not settled with 4 sets") and now.endswith("; run more sets.")
+    for unfair in (0, 2):
+        s = _shares(0, unfair, 2, 0, unfair, 2)
+        assert (s.within.n, s.over.n) == (2, 2)
+        assert s.difference[1] < -0.8 and s.difference[2] > 0.8
+        assert pl.budget_verdict(s.within, s.over, s.difference) == "open"
+        now = budget_conclusion(_validation(s.within, s.over, s.difference, 4))
+        assert now.startswith("Not settled with 4 sets of 256 games"), now
+        assert now.endswith("; run more sets.") == (unfair == 2), now
+        assert "does not predict" not in now and now.count(". ") == 0
 
 
 @pytest.mark.parametrize("counts,kind,start", [
-    ((0, 24, 0, 24), "does_not",
-     "The team budget does not predict fairness here: 24 of 24 sets within budget 10 were not"),
-    ((2, 24, 20, 24), "does_not",
-     "The team budget does not predict fairness here: 22 of 24"),
-    ((14, 24, 2, 24), "helps_open", "The team budget helps here (its sets are fair more often), "
-                                    "but whether most of its sets are fair is not settled with 48"),
-    ((22, 24, 2, 24), "predicts", "The team budget predicts fairness here: 22 of 24"),
-    ((6, 40, 0, 40), "helps", "The team budget helps but does not make games fair here: only 6"),
-    ((15, 24, 20, 24), "open", "Not settled with 48 sets"),
-    ((16, 24, 4, 8), "open", "Not settled with 32 sets"),
-    ((5, 8, 0, 0), "open", "Not settled with 8 sets"),
-    ((0, 0, 3, 8), "untested", "The team budget could not be tested"),
+    ((0, 24, 24, 0, 24, 24), "does_not",
+     "The team budget does not predict fairness here: 24 of 24 sets within budget 10 were "
+     "settled unfair"),
+    ((14, 0, 24, 0, 24, 24), "helps_open", "The team budget helps here (its sets are fair more "
+                                           "often), but whether most of its sets are fair is "
+                                           "not settled with 48"),
+    ((22, 0, 24, 0, 24, 24), "predicts", "The team budget predicts fairness here: 22 of 24"),
+    ((25, 70, 100, 0, 100, 100), "helps",
+     "The team budget helps but does not make games fair here: 25 of 100"),
+    ((15, 5, 24, 20, 0, 24), "open", "Not settled with 48 sets"),
+    ((5, 0, 8, 0, 0, 0), "open", "Not settled with 8 sets"),
+    ((0, 0, 0, 3, 0, 8), "untested", "The team budget could not be tested"),
 ])
 def test_each_verdict_is_one_sentence_that_its_intervals_show(counts, kind, start):
-    """Each answer is read off the intervals (CP shares, their difference), not the counts."""
+    """Each answer is read off the intervals (the bounded shares, their difference)."""
     from sim.cli.power_levels import budget_conclusion
 
-    k_w, n_w, k_o, n_o = counts
-    w, o = pl.exact_share(k_w, n_w), pl.exact_share(k_o, n_o)
-    d = pl.difference_interval(k_w, n_w, k_o, n_o)
-    assert pl.budget_verdict(w, o, d) == kind
-    text = budget_conclusion(_validation(w, o, d, n_w + n_o, pl.exact_share(0, n_w)))
+    s = _shares(*counts)
+    assert pl.budget_verdict(s.within, s.over, s.difference) == kind
+    text = budget_conclusion(_validation(s.within, s.over, s.difference, counts[2] + counts[5]))
     assert text.startswith(start), text
     assert text.endswith(".") and text.count(". ") == 0
 
@@ -265,7 +271,7 @@ def test_every_set_within_the_budget_still_reads_as_one_sentence():
     "no set was over it were fair" (the review of stop 48)."""
     from sim.cli.power_levels import budget_conclusion
 
-    s = pl.fair_shares([False] * 12, [True] * 12, LEVEL)
+    s = _shares(0, 12, 12, 0, 0, 0)
     assert pl.budget_verdict(s.within, s.over, s.difference) == "does_not"
     text = budget_conclusion(_validation(s.within, s.over, s.difference, 12))
     assert text.startswith("The team budget does not predict fairness here: 12 of 12 sets")

@@ -137,60 +137,70 @@ def _rows(catalogue, table) -> list[dict]:
 
 
 def _points(d) -> str:
-    return (f"difference {100 * d[0]:+.0f} points ({100 * d[1]:+.0f} to {100 * d[2]:+.0f})"
-            if not math.isnan(d[0]) else "")
+    return (f"difference of the fair shares {100 * d[1]:+.0f} to {100 * d[2]:+.0f} points"
+            if not math.isnan(d[1]) else "")
+
+
+def _settled(s, where: str, games: int) -> str:
+    """One group's sets by their own verdicts, and the share of fair sets that allows."""
+    return (f"{s.fair} of {s.n} sets {where} were settled fair by their own {games} games and "
+            f"{s.unfair} unfair, so {100 * s.low:.0f}–{100 * s.high:.0f} % of such sets are fair")
 
 
 def budget_conclusion(v) -> str:
     """Does the team budget predict fairness? One sentence (issue #21: "The team budget does not
     predict fairness here: 4 of 4 budget-built sets were unfair"), whose answer is what the
-    intervals show (:func:`sim.analysis.power_level.budget_verdict`): it predicts fairness when
-    the sets within the budget are fair more often than those over it (the interval of the
-    difference above 0) and most of them are fair (their share's interval above 50 %); it helps
-    without making games fair when only the first is shown; it does not predict fairness when
-    most sets within it are shown unfair or those over it are shown fairer; otherwise the answer
-    is not settled with the sets played ("-66 to +66 points" once read "does not predict")."""
+    intervals show (:func:`sim.analysis.power_level.budget_verdict`) on the share of *truly*
+    fair sets, bounded from each set's own verdict (fair, unfair, or not settled by its games:
+    :func:`sim.analysis.budget_fairness.fair_shares`). Why not the sets whose simulated rates
+    fell in the band: the dice push fair sets out of it, and "does not predict" was said of a
+    budget whose sets were all fair in 21.5 % of planted validations (POWER_AUDIT.md). When the
+    sets' own games settle too few of them, the sentence says so and asks for more games a set
+    or more sets ("-66 to +66 points" once read "does not predict")."""
     from sim.analysis.power_level import budget_verdict
 
     w, o, d = v.fair_within, v.fair_over, v.fair_difference
-    k = v.built.size
-    tol = f"25 % ± {100 * v.tolerance:.0f}"
+    k, g = v.built.size, v.set_games
     kind = budget_verdict(w, o, d)
     if kind == "untested":
         return (f"The team budget could not be tested: none of the {k} sets was "
                 f"within a budget of {v.budget}.")
-    share = f"{100 * w.low:.0f}–{100 * w.high:.0f} %"
-    within = (f"{w.k} of {w.n} sets within budget {v.budget} were fair (every team {tol}; "
-              f"{share})")
-    over = f"{o.k} of {o.n} over it" if o.n else "no set was over it"
+    within = _settled(w, f"within budget {v.budget}", g)
+    over = (f"{o.fair} fair and {o.unfair} unfair of {o.n} over it "
+            f"({100 * o.low:.0f}–{100 * o.high:.0f} %)") if o.n else ""
+    against = f", against {over}" if o.n else ", and no set was over it to compare"
     diff = f"; {_points(d)}" if _points(d) else ""
     if kind == "predicts":
-        return f"The team budget predicts fairness here: {within}, against {over}{diff}."
+        return f"The team budget predicts fairness here: {within}{against}{diff}."
     if kind == "helps":
-        return (f"The team budget helps but does not make games fair here: only {within}, "
-                f"against {over}{diff}.")
+        return (f"The team budget helps but does not make games fair here: {within}"
+                f"{against}{diff}.")
     if kind == "helps_open":
         return (f"The team budget helps here (its sets are fair more often), but whether most "
-                f"of its sets are fair is not settled with {k} sets: {within}, against "
-                f"{over}{diff}; run more sets.")
+                f"of its sets are fair is not settled with {k} sets: {within}{against}{diff}; "
+                f"run more sets.")
     if kind == "does_not" and w.high < 0.5:
-        settled = getattr(v, "unfair_within", None)
-        settled = (f", {settled.k} of them settled unfair" if settled is not None and settled.n
-                   else "")
-        compared = f"{over} were fair" if o.n else "and no set was over it to compare"
-        return (f"The team budget does not predict fairness here: {w.n - w.k} of {w.n} sets "
-                f"within budget {v.budget} were not fair (a team's simulated chance outside "
-                f"{tol}{settled}; fair {share}), {compared}{diff}.")
+        return (f"The team budget does not predict fairness here: {w.unfair} of {w.n} sets "
+                f"within budget {v.budget} were settled unfair by their own {g} games (a "
+                f"team's chance outside 25 % ± {100 * v.tolerance:.0f}), so at most "
+                f"{100 * w.high:.0f} % of such sets are fair{against}{diff}.")
     if kind == "does_not":
-        return (f"The team budget does not predict fairness here: the sets over it were fair "
-                f"more often: {within}, against {over}{diff}.")
-    return (f"Not settled with {k} sets whether the team budget predicts fairness: {within}, "
-            f"{over if o.n else 'and no set was over it to compare'}"
-            f"{' were fair' if o.n else ''}{diff}; run more sets.")
+        return (f"The team budget does not predict fairness here: the sets over it are fair "
+                f"more often: {within}{against}{diff}.")
+    more = (f"more games a set ([validate] games) or more sets: {w.unsettled + o.unsettled} of "
+            f"{k} sets were not settled by their own games" if w.unsettled + o.unsettled
+            else "more sets")
+    return (f"Not settled with {k} sets of {g} games whether the team budget predicts "
+            f"fairness: {within}{against}{diff}; run {more}.")
 
 
 def _share(s) -> dict:
     return {"k": s.k, "n": s.n, "rate": s.rate, "low": s.low, "high": s.high}
+
+
+def _fair_share(s) -> dict:
+    return {"settled_fair": s.fair, "settled_unfair": s.unfair, "not_settled": s.unsettled,
+            "n": s.n, "low": s.low, "high": s.high, "in_band_estimates": s.estimate}
 
 
 def validation_dict(v, names) -> dict:
@@ -205,9 +215,15 @@ def validation_dict(v, names) -> dict:
         "favourite_agreement_levels": _share(v.fav_levels),
         "favourite_agreement_ratings": _share(v.fav_ratings),
         "spread_vs_largest_gap": dict(zip(("rho", "low", "high", "n"), v.spread_gap)),
-        "fair_within_budget": _share(v.fair_within), "fair_over_budget": _share(v.fair_over),
-        "fair_difference": dict(zip(("difference", "low", "high"), v.fair_difference)),
-        "settled_unfair_within_budget": _share(v.unfair_within),
+        "agreement_with": f"simulated win rates of {v.set_games} games a set",
+        "halves": {"games_each": v.halves.games, "rank_correlation": vars(v.halves.rho),
+                   "favourite_agreement": _share(v.halves.favourite),
+                   "largest_gap": dict(zip(("rho", "low", "high", "n"), v.halves.gap))},
+        "fair_share_of": "truly fair sets, bounded from each set's own verdict",
+        "fair_within_budget": _fair_share(v.fair_within),
+        "fair_over_budget": _fair_share(v.fair_over),
+        "fair_difference": dict(zip(("estimates_difference", "low", "high"),
+                                    v.fair_difference)),
         "verdict": budget_verdict(v.fair_within, v.fair_over, v.fair_difference),
         "confidence": v.confidence,
         "boards_per_set": v.boards_per_set, "sets_share_boards": False,
@@ -238,41 +254,74 @@ def _rho(mean: float, low: float, high: float, why: str,
     return f"{mean:+.2f} ({low:+.2f} – {high:+.2f})"
 
 
+def _fair_line(s, where: str) -> str:
+    if not s.n:
+        return f"{where}: no such sets"
+    return (f"{where}: {s.fair} settled fair, {s.unfair} settled unfair, {s.unsettled} not "
+            f"settled of {s.n}; truly fair {100 * s.low:.0f}–{100 * s.high:.0f} %")
+
+
+def _halves_line(v) -> str:
+    """The dice's ceiling: the same statistics between two halves of each set's games."""
+    h = v.halves
+    fav = f"{100 * h.favourite.rate:.0f} % ({100 * h.favourite.low:.0f}–" \
+          f"{100 * h.favourite.high:.0f})" if h.favourite.n else "none"
+    return (f"  the dice alone, for scale: two halves of each set's games ({h.games} each) agree "
+            f"at rank correlation {_rho(h.rho.mean, h.rho.low, h.rho.high, 'every set alike')}, "
+            f"favourite {fav}, largest gap "
+            f"{_rho(h.gap[0], h.gap[1], h.gap[2], 'fewer than 10 sets', 'no gap to rank')}; "
+            f"agreement with the teams' true chances is not measured")
+
+
 def validation_lines(v) -> list[str]:
-    """The agreement report in plain words, each number with its interval."""
+    """The report in plain words, each number with its interval and what it is about: the
+    agreement lines are with the simulated rates of ``set_games`` games (they rise with more
+    games a set: 0.67 at 256 and 0.82 at 4,096 in the audit's plant), shown beside the same
+    statistics between two halves of each set's games; the fair shares are of truly fair sets,
+    bounded from each set's verdict (:mod:`sim.analysis.budget_fairness`)."""
     from sim.analysis.power_level import SPEARMAN_MIN_PAIRS
 
     rl, rr, sg = v.rho_levels, v.rho_ratings, v.spread_gap
     d = v.fair_difference
+
     def alike(r) -> str:
         return "every set alike" if r.n >= 2 else "fewer than 2 sets"
 
     few = f"fewer than {SPEARMAN_MIN_PAIRS} sets"
-    diff = ("no difference: a group has no sets" if math.isnan(d[0]) else
-            f"difference {100 * d[0]:+.1f} points ({100 * d[1]:+.1f} – {100 * d[2]:+.1f})")
+    diff = ("no difference: a group has no sets" if math.isnan(d[1]) else
+            f"difference of the fair shares {100 * d[1]:+.0f} to {100 * d[2]:+.0f} points")
     conf = f"{100 * getattr(v, 'confidence', 0.95):.0f} %"
+    tol = f"25 % ± {100 * v.tolerance:.0f}"
     return [
         f"Budget vs full simulation: {v.built.size} game sets ({int(v.built.sum())} drafted under "
         f"budget {v.budget} by random players, the rest random teams), {v.set_games} games each "
         f"in duplicate play on {v.boards_per_set} boards of its own, policy {v.policy}, "
         f"{v.seconds:.0f} s",
-        f"  rank correlation within a game, level totals vs simulated win rates: "
+        f"  agreement with the simulated win rates of {v.set_games} games a set (the dice "
+        f"included: more games a set raise these figures):",
+        f"  rank correlation within a set, level totals vs those rates: "
         f"{_rho(rl.mean, rl.low, rl.high, alike(rl))}; {rl.n} sets, "
         f"{rl.undefined} with equal totals",
         f"  the same for the ratings the levels quantise (reference): "
         f"{_rho(rr.mean, rr.low, rr.high, alike(rr))}",
-        f"  budget's favourite (single highest total) is the simulation's: {_pct(v.fav_levels)}"
-        f"; ratings' favourite: {_pct(v.fav_ratings)}; chance 25 %",
+        f"  budget's favourite (single highest total) has those rates' highest: "
+        f"{_pct(v.fav_levels)}; ratings' favourite: {_pct(v.fav_ratings)}; chance 25 %",
         f"  spread of totals vs largest simulated gap from 25 % (Spearman over sets): "
         f"{_rho(sg[0], sg[1], sg[2], few, 'fewer than two sets, or no spread to rank')}",
-        f"  within budget and fair by simulation (every team 25 % ± {100 * v.tolerance:.0f}): "
-        f"{_pct(v.fair_within)}",
-        f"  over budget and fair by simulation: {_pct(v.fair_over)}; {diff}",
-        f"  within budget but settled unfair by the simulation's verdict: {_pct(v.unfair_within)}",
-        f"  (fair = point estimate of each set; intervals {conf} over sets, which are independent "
-        f"given the levels (each on its own boards and dice): Clopper–Pearson for shares of sets "
-        f"and, squared and added, their difference; Wilson for favourites; t over sets, with "
-        f"Hall's skewness correction; Fisher z from {SPEARMAN_MIN_PAIRS} sets)",
+        _halves_line(v),
+        f"  fair sets by each set's own verdict (every team {tol}, {conf} simultaneous over its "
+        f"teams, from its {v.set_games} games):",
+        "  " + _fair_line(v.fair_within, "within budget"),
+        "  " + _fair_line(v.fair_over, "over budget") + f"; {diff}",
+        f"  point estimates (a description, not fairness: the dice push fair sets out of the "
+        f"band): {v.fair_within.estimate} of {v.fair_within.n} sets within budget and "
+        f"{v.fair_over.estimate} of {v.fair_over.n} over it have every simulated rate within "
+        f"{tol}",
+        f"  (intervals {conf} over sets, which are independent given the levels (each on its "
+        f"own boards and dice): fair shares from Clopper–Pearson bounds on the settled counts, "
+        f"each set's own error rate allowed for, and their difference from the two groups' "
+        f"bounds; Wilson for favourites; t over sets, widened to hold Hall's skewness-corrected "
+        f"t; Fisher z from {SPEARMAN_MIN_PAIRS} sets)",
         f"  levels taken as given: the answer is about this level table, fitted on other games; "
         f"{v.levels_uncertain} of {v.cards_in_play} cards in play could sit at another level "
         f"within their rating's interval, which these intervals do not count",

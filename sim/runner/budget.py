@@ -17,7 +17,12 @@ Every set is played on boards of its own (set ``g``'s block ``j`` on board ``g *
 ``b = min(SET_BOARDS, blocks per set)``, each board from ``SeedSequence([seed, 2, board])`` as
 every runner's: :func:`set_boards`) and on dice of its own (game ``i``'s, as every runner's), so
 given the levels the sets are independent draws and the intervals over sets (shares of sets,
-their difference, means and correlations over sets) count every source of luck: none is shared.
+their difference, means and correlations over sets) count every luck the sets share: none.
+Each set's own dice stay inside what it measures, so "fair" is each set's own verdict (fair,
+unfair, or not settled by its games) and the share of fair sets is bounded from those verdicts
+(:mod:`sim.analysis.budget_fairness`), and the agreement statistics are of the levels with the
+simulated rates of that many games, printed beside the same statistics between two halves of
+each set's games (what the dice alone allow).
 They once all replayed the same 64 boards, which those intervals did not count. The price: a
 board takes ~15 ms to build, 3,072 of them (~50 s) for the default 48 sets. The levels are taken
 as given: the answer is about this level table (fitted on other games), not about levels a refit
@@ -32,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.analysis import power_level as pl
+from sim.analysis import budget_fairness as bf, power_level as pl
 from sim.analysis.fairness import fairness_verdict, game_values
 from sim.catalogue.diagnostics import InputError, Problem
 from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS, Teams, random_teams
@@ -63,9 +68,9 @@ class LevelTable:
 def levels_experiment(catalogue, spec, policy: str | None = "greedy",
                       games: int | None = None, games_flag: str = "--level-games"):
     """The pool experiment ``arena_budget.toml`` names, loaded and checked with ``games``
-    (default: the file's) and ``policy`` (None: the file's players). Why apart: every command that fits levels loads it
-    with its other inputs, so a missing or bad file is refused before any game (and ``bwlab
-    validate`` checks it too)."""
+    (default: the file's) and ``policy`` (None: the file's players). Why apart: every command
+    that fits levels loads it with its other inputs, so a missing or bad file is refused
+    before any game (and ``bwlab validate`` checks it too)."""
     from sim.engine.state.fields import POLICY_IDS
 
     from .experiment import load_experiment, with_policy
@@ -146,16 +151,16 @@ class BudgetValidation:
     rate: np.ndarray           # float[K, 4] simulated chance to win
     status: np.ndarray         # str[K]: the simulation's verdict of each set (fair/unfair/open)
     within: np.ndarray         # bool[K]: Arena's check passes (every team within the budget)
-    fair: np.ndarray           # bool[K]: every simulated rate within 25 % +- tolerance
+    fair: np.ndarray           # bool[K]: every simulated rate within 25 % +- tolerance (estimate)
     rho_levels: pl.MeanRho     # per-set rank correlation, level totals vs simulated rates
     rho_ratings: pl.MeanRho    # the same for the ratings' sums (what the levels quantise)
     fav_levels: pl.Share       # the budget's favourite is the simulation's favourite
     fav_ratings: pl.Share
     spread_gap: tuple          # Spearman over sets: spread of totals vs largest simulated gap
-    fair_within: pl.Share      # fair (by simulation) among the within-budget sets
-    fair_over: pl.Share        # ... and among the over-budget sets
-    fair_difference: tuple     # (difference, low, high): pl.difference_interval
-    unfair_within: pl.Share    # settled unfair by the simulation among the within-budget sets
+    fair_within: bf.FairShare  # truly fair sets among the within-budget ones (set verdicts)
+    fair_over: bf.FairShare    # ... and among the over-budget ones
+    fair_difference: tuple     # (estimates' difference, low, high): bf.fair_shares
+    halves: bf.HalfAgreement   # the same statistics between two halves of each set's games
     budget: int
     set_games: int
     tolerance: float
@@ -256,7 +261,9 @@ def _play_set_games(arena, exp, teams: np.ndarray, set_games: int, boards: int,
 def validate_budget(catalogue, spec, table: LevelTable, *, sets: int, policy: str = "greedy",
                     budget: int | None = None, set_games: int | None = None,
                     confidence: float = 0.95) -> BudgetValidation:
-    """Score the budget's predictions against simulation over ``sets`` seeded game sets."""
+    """Score the budget's predictions against simulation over ``sets`` seeded game sets: each
+    set's verdict at ``confidence`` (simultaneous over its teams), the shares of truly fair sets
+    bounded from those verdicts, and the agreement of the levels with the simulated rates."""
     t0 = time.perf_counter()
     budget = spec.budget if budget is None else budget
     set_games = spec.set_games if set_games is None else set_games
@@ -274,7 +281,7 @@ def validate_budget(catalogue, spec, table: LevelTable, *, sets: int, policy: st
     gap = pl.largest_gap(rate)
     fair = gap <= spec.tolerance
     spread = totals.max(axis=1) - totals.min(axis=1)
-    shares = pl.fair_shares(fair, within, confidence)
+    shares = bf.fair_shares(status, within, confidence, estimate=fair)
     in_play = table.held > 0
     return BudgetValidation(
         teams, built, totals, sums, rate, status, within, fair,
@@ -284,7 +291,7 @@ def validate_budget(catalogue, spec, table: LevelTable, *, sets: int, policy: st
         pl.favourite_agreement(sums, rate, confidence),
         pl.spearman_interval(spread, gap, confidence),
         shares.within, shares.over, shares.difference,
-        pl.exact_share(int(((status == "unfair") & within).sum()), int(within.sum()), confidence),
+        bf.half_agreement(*bf.half_rates(values), set_games // 2, confidence),
         budget, set_games, spec.tolerance, policy, time.perf_counter() - t0, confidence,
         min(SET_BOARDS, set_games // TEAMS), int(in_play.sum()),
         int((in_play & (table.level_low != table.level_high)).sum()))

@@ -142,3 +142,21 @@ def test_the_figure_keeps_its_legend_off_the_curves_and_its_text_legible(peers, 
         assert min(t.get_fontsize() for t in texts) >= MIN_PT
     finally:
         plt.close(fig)
+
+
+def test_monte_carlo_seeds_share_no_stream_across_seeds_systems_and_levels(peers):
+    """``--seed s`` and ``--seed s+1`` once replayed each other's dice one level apart (level i
+    drew from ``seed + i``) and every system at a level drew from one seed (POWER_AUDIT.md).
+    Now each (seed, system, level) has a seed of its own: 40 root seeds x every system x 5
+    levels give as many distinct seeds, none of them equal to another root's; the old rule
+    gives 44 distinct of the 40 x 5 (seed, level) pairs, so the test can fail."""
+    from sim.cli.compare import level_seed
+
+    systems = list(peers.compare)
+    got = {(s, name, i): level_seed(s, name, i)
+           for s in range(40) for name in systems for i in range(5)}
+    assert len(set(got.values())) == len(got)
+    assert all(0 <= v < 2 ** 63 for v in got.values())
+    assert level_seed(3, systems[0], 1) != level_seed(4, systems[0], 0)
+    assert len({s + i for s in range(40) for i in range(5)}) == 44   # the old rule's overlap
+    assert level_seed(7, systems[0], 2) == level_seed(7, systems[0], 2)  # reproducible

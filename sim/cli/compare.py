@@ -36,6 +36,18 @@ def luck_share(means: np.ndarray, variances: np.ndarray) -> float:
     return within / total if total > 0 else float("nan")
 
 
+def level_seed(seed: int, system: str, level: int) -> int:
+    """The Monte Carlo seed of one system at one level: 63 bits of
+    ``SeedSequence([seed, crc32(system), level])``. Why not ``seed + level`` (before): then
+    ``--seed s`` and ``--seed s+1`` replayed each other's dice one level apart, and every
+    system at a level shared one seed; hashed entropy gives every (seed, system, level) a
+    stream of its own, the same whatever other systems are compared (POWER_AUDIT.md)."""
+    from zlib import crc32
+
+    ss = np.random.SeedSequence([int(seed), crc32(system.encode("utf-8")), int(level)])
+    return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
 def compare_rows(peers, bw_rules, systems, samples: int | None = None, seed: int = 0):
     """(rows of the table, {system: [kill-chance curve per level]}), from the exact pmfs."""
     from sim.combat.peers.registry import SYSTEMS, rules_for
@@ -59,7 +71,8 @@ def compare_rows(peers, bw_rules, systems, samples: int | None = None, seed: int
             for mark in KILL_MARKS:
                 row[f"kill_at_{int(mark * 100)}pct"] = float(dist.pmf[y >= mark - 1e-12].sum())
             if samples:
-                drawn = SYSTEMS[system].sample(stats, rules, samples, seed + i)
+                drawn = SYSTEMS[system].sample(stats, rules, samples,
+                                               level_seed(seed, system, i))
                 frac = drawn.damage / dist.health
                 m = moment_standard_errors(np.bincount(drawn.damage))  # damage units
                 row["mc_mean_fraction"] = float(frac.mean())
@@ -128,7 +141,8 @@ def plot(rows, curves, levels, titles):
               help="Also a Monte Carlo check per level (mc_* columns, each with its standard "
                    "error, mc_*_se); at most 1e8 (the peer samplers hold every draw in memory).")
 @click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
-              help="Root seed of the Monte Carlo check (level i uses seed + i).")
+              help="Root seed of the Monte Carlo check (each system and level draws from "
+                   "SeedSequence([seed, system, level]): seeds share no stream).")
 @cards_option("Card folder (default: $BWLAB_CARDS, else ./cards; --cards-dir is the old "
               "spelling).", dest="cards_dir", old_spelling=True)
 def compare_systems(out_dir, only, samples, seed, cards_dir):

@@ -146,7 +146,8 @@ def test_the_figure_keeps_its_legend_off_the_curves_and_its_text_legible(peers, 
 
 def test_monte_carlo_seeds_share_no_stream_across_seeds_systems_and_levels(peers):
     """``--seed s`` and ``--seed s+1`` once replayed each other's dice one level apart (level i
-    drew from ``seed + i``) and every system at a level drew from one seed (POWER_AUDIT.md).
+    drew from ``seed + i``) and every system at a level drew from one seed
+    (docs/power-levels-audit.md).
     Now each (seed, system, level) has a seed of its own: 40 root seeds x every system x 5
     levels give as many distinct seeds, none of them equal to another root's; the old rule
     gives 44 distinct of the 40 x 5 (seed, level) pairs, so the test can fail."""

@@ -1,5 +1,5 @@
 """`bwlab power-levels` (levels, `--validate-budget`) and `bwlab compare-systems`, audited against
-planted truths (POWER_AUDIT.md).
+planted truths (docs/power-levels-audit.md).
 
 The validation scores each game set by its *simulated* win rates: 256 games a set, about 2.7
 points of dice noise on each team's rate. The intervals over sets are calibrated for statistics
@@ -308,7 +308,7 @@ def test_a_card_s_level_interval_holds_its_level_also_when_printed_sure():
     card drawn at random per table (and one printed-sure card), so the hits are independent:
     exploration on all cards: 99.4 % of cards' true level within a–b; of the cards printed sure
     (18 %) 0.8 % sit at another level; every card of a table covered in 67 % of tables (a
-    per-card claim: POWER_AUDIT.md). One-sided binomial at 1 % against a 5 % miss."""
+    per-card claim: docs/power-levels-audit.md). One-sided binomial at 1 % against a 5 % miss."""
     rng = np.random.default_rng(3)
     theta = rng.normal(0, 0.25, 72)
     se = 0.08

@@ -26,7 +26,8 @@ and measured with the lab's own functions, as selected where it is printed:
   fact, keeps its interval, and false "ahead" claims stay under alpha.
 
 Every check: fixed seeds, one-sided binomial tests at 1 % against the stated level.
-SELECTION_AUDIT.md (the audit's notes) has the numbers and the proposed fixes.
+docs/intervals.md and docs/calibration.md have the numbers (the rarity flags, the drift gate, the
+rulings ranking), and how each was fixed.
 """
 
 from __future__ import annotations
@@ -98,11 +99,12 @@ def test_the_largest_team_effect_s_interval_covers_when_nothing_changed():
 def test_the_largest_team_effect_of_an_alternative_that_matters_covers_its_truth():
     """The alternatives beyond the noise of their own test (the teams' family past its
     Bonferroni bar; "Close these gaps first" lists those of them Holm keeps over the
-    alternatives, sim/runner/rulings_gaps.py), read with their largest team effect. Planted: the alternative redraws a quarter of
-    the winners from (0.35, 0.25, 0.2, 0.2): true changes +2.5, 0, -1.25, -1.25 points, found
-    in about 44 % of studies. Of 2,000 studies 871 matter, and the largest team's own 95 %
-    interval held its truth in 752 of them (86.3 %): the estimate that crossed the bar leans
-    past the truth (winner's curse). At the family's level (as shown now) it covers at 95 %."""
+    alternatives, sim/runner/rulings_gaps.py), read with their largest team effect. Planted:
+    the alternative redraws a quarter of the winners from (0.35, 0.25, 0.2, 0.2): true changes
+    +2.5, 0, -1.25, -1.25 points, found in about 44 % of studies. Of 2,000 studies 871 matter, and
+    the largest team's own 95 % interval held its truth in 752 of them (86.3 %): the estimate that
+    crossed the bar leans past the truth (winner's curse). At the family's level (as shown now) it
+    covers at 95 %."""
     covered = matters = 0
     for teams, z, crit, truth in _rulings_team_studies(2000, [0.35, 0.25, 0.2, 0.2], 3):
         if z > crit:

@@ -2,10 +2,10 @@
 own verdict, and the dice's ceiling on the agreement statistics.
 
 Why not the share of sets whose simulated rates fall within 25 % ± tolerance (the command's
-statistic before POWER_AUDIT.md): a set of 256 games carries about 2.7 points of dice on each
-rate, so the largest of four noisy gaps lands above the tolerance for many truly fair sets; the
-Clopper-Pearson interval of that count is exact for *the chance that a set's estimate lands in
-the band*, not for the share of fair sets. Planted (tests/test_power_levels_calibration.py):
+statistic before docs/power-levels-audit.md): a set of 256 games carries about 2.7 points of dice on
+each rate, so the largest of four noisy gaps lands above the tolerance for many truly fair sets; the
+Clopper-Pearson interval of that count is exact for *the chance that a set's estimate lands in the
+band*, not for the share of fair sets. Planted (tests/test_power_levels_calibration.py):
 every within-budget set perfectly fair, the interval held 100 % in 0.2 % of validations, and
 the budget's verdict said "does not predict" / "helps but does not make games fair" of a budget
 whose sets were all fair in 21.5 % of them (stated: at most 5 %).

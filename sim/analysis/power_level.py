@@ -351,9 +351,9 @@ def budget_verdict(within: Share, over: Share, difference) -> str:
     The shares must be of *truly* fair sets (``budget_fairness.fair_shares``: bounds from each
     set's own verdict), not of sets whose simulated rates landed in the band: read off those,
     a budget whose sets were all fair was said "does not predict" or "helps but does not make
-    games fair" in 21.5 % of planted validations (POWER_AUDIT.md). ``does_not`` is the negation
-    of ``predicts``. Each end read is one side of an interval at the caller's confidence that
-    errs at most alpha / 2, and a verdict reads at most two ends, so each verdict is false with
+    games fair" in 21.5 % of planted validations (docs/power-levels-audit.md). ``does_not`` is the
+    negation of ``predicts``. Each end read is one side of an interval at the caller's confidence
+    that errs at most alpha / 2, and a verdict reads at most two ends, so each verdict is false with
     probability at most alpha. Planted truth: tests/test_budget_validation.py (fairness planted
     per set) and tests/test_power_levels_calibration.py (games planted per set)."""
     d_low, d_high = float(difference[1]), float(difference[2])

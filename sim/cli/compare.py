@@ -41,7 +41,7 @@ def level_seed(seed: int, system: str, level: int) -> int:
     ``SeedSequence([seed, crc32(system), level])``. Why not ``seed + level`` (before): then
     ``--seed s`` and ``--seed s+1`` replayed each other's dice one level apart, and every
     system at a level shared one seed; hashed entropy gives every (seed, system, level) a
-    stream of its own, the same whatever other systems are compared (POWER_AUDIT.md)."""
+    stream of its own, the same whatever other systems are compared (docs/power-levels-audit.md)."""
     from zlib import crc32
 
     ss = np.random.SeedSequence([int(seed), crc32(system.encode("utf-8")), int(level)])

@@ -154,9 +154,10 @@ def budget_conclusion(v) -> str:
     fair sets, bounded from each set's own verdict (fair, unfair, or not settled by its games:
     :func:`sim.analysis.budget_fairness.fair_shares`). Why not the sets whose simulated rates
     fell in the band: the dice push fair sets out of it, and "does not predict" was said of a
-    budget whose sets were all fair in 21.5 % of planted validations (POWER_AUDIT.md). When the
-    sets' own games settle too few of them, the sentence says so and asks for more games a set
-    or more sets ("-66 to +66 points" once read "does not predict")."""
+    budget whose sets were all fair in 21.5 % of planted validations
+    (docs/power-levels-audit.md). When the sets' own games settle too few of them, the sentence says
+    so and asks for more games a set or more sets ("-66 to +66 points" once read "does not
+    predict")."""
     from sim.analysis.power_level import budget_verdict
 
     w, o, d = v.fair_within, v.fair_over, v.fair_difference

@@ -3,9 +3,9 @@
 Local: joblib's loky processes (``jobs`` defaults to every core, and is capped at them unless
 forced: sim.runner.limits). Cluster: futures on a ``distributed`` scheduler (plain or TLS,
 sim.runner.security), connected (or refused, in seconds) before anything is written. Batches
-finish in any order; each is checked (sim.runner.results) and stored atomically the moment it arrives, so an
-interrupt loses only batches still in flight, and the progress line (:mod:`.progress`) shows
-games/s and the time left.
+finish in any order; each is checked (sim.runner.results) and stored atomically the moment it
+arrives, so an interrupt loses only batches still in flight, and the progress line
+(:mod:`.progress`) shows games/s and the time left (and, closing, the games stored).
 Local workers watch the run that started them and exit when it dies (sim.runner.lifeline).
 """
 
@@ -154,6 +154,11 @@ def run_experiment(exp: Experiment, exp_path: Path, games: int | None, cards_roo
             line.advance(received - counted.done)
     finally:
         results.close()  # stops the workers' remaining batches (an interrupt, a refused result)
+        # the closing line states the games of the batches stored, those --resume will not play
+        # again: a stop after a batch's write, before it was counted, left them out; one after
+        # a batch played here had counted its games, before it was stored, counted them in
+        line.recount(sum(stop - start for start, stop in
+                         map(exp.batch_range, sorted(store.done() & set(todo)))), counted)
         bar.close()
     return len(todo)
 

@@ -186,6 +186,21 @@ class Progress:
                     st.resumed += int(n if resumed is None else resumed)
                     st.history = deque((t, d + int(n)) for t, d in st.history)
 
+    def recount(self, done: int, st: Stage | None = None) -> None:
+        """Set ``st``'s count (default: the innermost stage's) to ``done``, and move every open
+        stage of its unit by as much, as :meth:`advance` moves them. Why: a stop lands between
+        any two bytecodes, so a step's own tally of what it kept (games recorded in the journal,
+        batches stored) can be ahead of the line's, or behind it; the step settles the line on
+        its tally as it unwinds, and the closing line states what a resume will not replay."""
+        with self.lock:
+            st = st if st is not None else (self.stages[-1] if self.stages else None)
+            if st is None or not any(s is st for s in self.stages):
+                return
+            delta = int(done) - st.done
+            for s in self.stages:
+                if s.unit == st.unit:
+                    s.done += delta
+
     def say(self, text: str) -> None:
         """One line of its own on stderr (``rarity: <text>``), between two progress lines; also
         under ``--quiet``, which silences progress, not what a user must know (what an
@@ -359,11 +374,25 @@ def advance(n: int = 1) -> None:
         _current.advance(n)
 
 
+def count() -> int | None:
+    """The innermost stage's count (None outside a session, or with no stage open): where a
+    step that settles its own count (:func:`recount`) starts."""
+    p = _current
+    return p.stages[-1].done if p is not None and p.stages else None
+
+
+def recount(done: int, st=None) -> None:
+    """:meth:`Progress.recount` in the current session (nothing outside one, or for a
+    :class:`NoStage`). Never raises a dropped stop: it is called while one unwinds."""
+    if _current is not None and not isinstance(st, NoStage):
+        _current.recount(done, st)
+
+
 def skip(n: int, resumed: int | None = None) -> None:
     """``n`` units found done, not played (:meth:`Progress.skip`); nothing outside a session."""
     if _current is not None and n:
         _current.skip(n, resumed)
 
 
-__all__ = ["NoStage", "Progress", "advance", "current", "duration", "rate_text", "reporting",
-           "skip", "stage"]
+__all__ = ["NoStage", "Progress", "advance", "count", "current", "duration", "rate_text",
+           "recount", "reporting", "skip", "stage"]

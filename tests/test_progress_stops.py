@@ -1,0 +1,98 @@
+"""What the progress line says when a command stops or ends (the lab's standard: "Anything that
+runs longer than about two seconds shows progress on stderr (stage, done/total, time left).
+Results are written atomically and runs can resume").
+
+An interrupted stage's closing line counts exactly the games the command kept, those a resume
+will not play again: a game that finished as the stop landed (its chunk recorded in the games
+journal, its batch stored) but had not yet been counted into the line made the closing line
+say fewer games than the journal's "N finished games kept" or the run's batches on disk.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sim.runner import progress
+from tests._cli_kit import eager_progress, run, stopping_once
+from tests._journal_kit import ROOT
+from tests.test_journal_commands import _kept
+
+TEAMS = ROOT / "experiments/teams/example.toml"
+
+
+def _counting_games(*a, **k) -> bool:
+    """Whether the innermost open stage counts games (not the boards built before them)."""
+    p = progress.current()
+    return bool(p and p.stages and p.stages[-1].unit == "games")
+
+
+def _closing(err: str, command: str, stage: str) -> int:
+    """The games the closing line of ``stage`` states."""
+    said = re.search(rf"^{command}: {re.escape(stage)}: ([\d,]+) games in ", err, re.M)
+    assert said is not None, err
+    return int(said[1].replace(",", ""))
+
+
+def test_a_stopped_fairness_states_the_games_its_journal_kept(capsys, monkeypatch, tmp_path):
+    """SIGTERM (the CLI's ``Terminated``) lands as the first chunk of games is counted: that
+    chunk, and the one the other engine thread finishes while the pool shuts down, are in the
+    journal. Before the fix the closing line said "0 games in 0 s" beside "4 finished games
+    kept"."""
+    eager_progress(monkeypatch)
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "j"))
+    with monkeypatch.context() as m:
+        stops = stopping_once(m, progress, "advance", when=_counting_games)
+        code, _, err = run(capsys, "fairness", TEAMS, "--games", "64", "--round", "32",
+                           "--boards", "4")
+    kept = _kept(tmp_path / "j")
+    assert stops and code == 143 and kept > 0, err
+    assert f"fairness: {kept:,} finished games kept in " in err, err
+    assert _closing(err, "fairness", "duplicate play of the four teams") == kept
+
+
+def test_a_stopped_run_states_the_games_of_the_batches_it_stored(capsys, monkeypatch, exp_dir):
+    """A batch played by a worker (here: in this process, outside the line, as a loky or Dask
+    worker plays it) is stored, then the stop lands before the line counts it. Before the fix
+    the closing line said "0 games" with batch 0 (4 games) on disk, not played again by
+    --resume."""
+    from sim.runner import parallel, tasks
+    from sim.runner.summary import RunTotals
+
+    def as_a_worker(args, todo, policies, jobs):
+        for b in todo:
+            watching, progress._current = progress._current, None  # a worker has no line
+            try:
+                result = tasks.run_batch(*args, b, policies, None)
+            finally:
+                progress._current = watching
+            yield result, None
+
+    eager_progress(monkeypatch)
+    out = exp_dir / "out"
+    with monkeypatch.context() as m:
+        m.setattr(parallel, "_local_results", as_a_worker)
+        stops = stopping_once(m, RunTotals, "add")  # just after the first batch's write
+        code, _, err = run(capsys, "run", exp_dir / "tiny.toml", "--jobs", "1", "--out", out)
+    assert stops and code == 143, err
+    stored = len(list(out.glob("batch-*.parquet")))
+    assert stored == 1 and "interrupted: 1 of 4 batches stored" in err, err
+    assert _closing(err, "run", "playing tiny") == 4 * stored
+
+
+def test_a_stopped_run_does_not_count_the_games_of_a_batch_it_never_stored(capsys, monkeypatch,
+                                                                           exp_dir):
+    """With one job the batches play in this process and count their games as they finish; a
+    stop after the second batch's games, before it is checked and stored, leaves it unstored
+    (--resume plays it again), so the closing line must not count its games."""
+    from sim.runner import parallel
+
+    eager_progress(monkeypatch)
+    out = exp_dir / "out"
+    with monkeypatch.context() as m:
+        stops = stopping_once(m, parallel, "check_result", when=lambda result, *a: result[0] == 1)
+        code, _, err = run(capsys, "run", exp_dir / "tiny.toml", "--jobs", "1", "--out", out)
+    assert stops and code == 143, err
+    stored = len(list(out.glob("batch-*.parquet")))
+    assert stored == 1 and "interrupted: 1 of 4 batches stored" in err, err
+    assert _closing(err, "run", "playing tiny") == 4 * stored
+

@@ -96,3 +96,33 @@ def test_a_stopped_run_does_not_count_the_games_of_a_batch_it_never_stored(capsy
     assert stored == 1 and "interrupted: 1 of 4 batches stored" in err, err
     assert _closing(err, "run", "playing tiny") == 4 * stored
 
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_the_closing_rate_is_the_games_own_not_diluted_by_building_the_boards():
+    """``run --jobs 1`` builds each batch's boards inside "playing smoke" (a stage counted in
+    boards, with a closing line of its own); the games' closing line divided its games by the
+    whole stage, boards included: "64 games in 10 s, 6.4 games/s" for games that took 8 s.
+    It now gives the games' own rate and says what its time includes."""
+    import io
+
+    clock, out = Clock(), io.StringIO()
+    p = progress.Progress("run", stream=out, clock=clock, tty=False, delay=0.0)
+    games = p.open("playing smoke", 64)
+    boards = p.open("building the boards", 4, unit="boards")
+    clock.now += 2.0
+    p.advance(4)
+    p.close(boards)
+    for _ in range(4):
+        clock.now += 2.0
+        p.advance(16)
+    p.close(games)
+    closing = out.getvalue().splitlines()[-1]
+    assert closing == ("run: playing smoke: 64 games in 10 s (2 s of it building the boards), "
+                       "8.0 games/s"), closing

@@ -20,7 +20,10 @@ silent); then on a terminal the line is redrawn in place every :data:`TTY_EVERY`
 into a log (stderr not a terminal) a new line every 2 s for the first minute, then every
 elapsed/30 s (at most 30 s), so an hour's run writes a few hundred lines, not thousands. A stage
 that was shown ends with one summary line (games, seconds, rate), so stdout's results start on
-a line of their own. A background thread redraws while the engine is busy, so the line moves
+a line of their own: its rate is that of its own work (the time of a stage of another unit
+inside it, the boards built inside a stage of games, is named, not counted:
+:mod:`.progress_text`), and a stopped stage counts what it kept, those games a resume will not
+play again (:func:`recount`). A background thread redraws while the engine is busy, so the line moves
 at least every ~2 s even when no game has finished.
 
 Opening a stage and advancing one (on the main thread) are also where a Ctrl-C that Python
@@ -39,32 +42,14 @@ from dataclasses import dataclass, field
 
 from sim.stops import raise_dropped
 
+from .progress_text import closing, duration, rate_text
+
 DELAY = 2.0       # seconds before anything is drawn
 TTY_EVERY = 0.5   # redraw interval on a terminal
 LOG_EVERY = 2.0   # shortest interval between two lines in a log
 LOG_MAX = 30.0    # longest interval between two lines in a log
 WINDOW = 30.0     # the rate is measured over this many seconds of the latest advances
 MIN_SPAN = 1.0    # ... timed over at least this long (lumps of games a moment apart)
-
-
-def duration(seconds: float) -> str:
-    """Seconds as people say them: "42 s", "3 min 05 s", "1 h 12 min"."""
-    if not math.isfinite(seconds) or seconds < 0:
-        return "?"
-    s = int(round(seconds))
-    if s < 60:
-        return f"{s} s"
-    if s < 3600:
-        return f"{s // 60} min {s % 60:02d} s"
-    return f"{s // 3600} h {(s % 3600) // 60:02d} min"
-
-
-def rate_text(per_second: float, unit: str) -> str:
-    """A rate with sensible digits: "412 games/s", "3.4 games/s", "0.21 games/s"."""
-    if not math.isfinite(per_second) or per_second <= 0:
-        return f"– {unit}/s"
-    digits = 0 if per_second >= 99.5 else 1 if per_second >= 0.995 else 2  # as rounded
-    return f"{per_second:,.{digits}f} {unit}/s"
 
 
 @dataclass(eq=False)  # stages are told apart by identity: two may hold equal fields
@@ -79,6 +64,9 @@ class Stage:
     resumed: int = 0    # of them, left by an interrupted run (the rest: this command's own)
     timed: bool = True  # False: no rate and no time left (parts of very unequal length)
     shown: bool = field(default=False, repr=False)
+    # seconds spent in stages of another unit inside this one (building the boards inside a
+    # stage of games), by their names: not this stage's own work (:meth:`Progress.summary`)
+    aside: dict = field(default_factory=dict, repr=False)
     # (time, done) at each advance, the oldest at or just before the window's start
     history: deque = field(default_factory=deque, repr=False)
 
@@ -156,7 +144,20 @@ class Progress:
                 if self.counting() is st and (st.shown or self.due()):
                     self.last_draw = self.clock()
                     self._write(self.summary(st), end=True)
+                self._set_aside(st)
                 self.stages = [s for s in self.stages if s is not st]
+
+    def _set_aside(self, st: Stage) -> None:
+        """Note ``st``'s time in each enclosing stage of another unit that it is the outermost
+        such stage of (a stage inside ``st`` has already been noted through ``st``)."""
+        spent = self.clock() - st.started
+        at = next(i for i, s in enumerate(self.stages) if s is st)
+        for i in range(at - 1, -1, -1):
+            outer = self.stages[i]
+            if outer.unit == st.unit:
+                break  # it holds st's work, counted in st's unit: not aside
+            if all(s.unit == outer.unit for s in self.stages[i + 1:at]):
+                outer.aside[st.name] = outer.aside.get(st.name, 0.0) + spent
 
     def advance(self, n: int = 1) -> None:
         """``n`` more units done in every open stage of the same unit."""
@@ -250,18 +251,7 @@ class Progress:
 
     def summary(self, st: Stage) -> str:
         names = " > ".join(s.name for s in self.stages[:self.stages.index(st) + 1])
-        spent = self.clock() - st.started
-        if st.total is None:
-            return f"{self.command}: {names}: done in {duration(spent)}"
-        played = st.done - st.skipped
-        rate = played / spent if spent > 0 and played else float("nan")
-        found = [f"{st.resumed:,} of them resumed from the journal"] if st.resumed else []
-        if st.skipped > st.resumed:
-            found.append(f"{st.skipped - st.resumed:,} of them the same {st.unit} as this "
-                         f"command had already played, not played again")
-        return (f"{self.command}: {names}: {st.done:,} {st.unit} in {duration(spent)}"
-                + (f", {rate_text(rate, st.unit)}" if played and st.timed else "")
-                + (f" ({'; '.join(found)})" if found else ""))
+        return closing(f"{self.command}: {names}", st, self.clock() - st.started)
 
     # -- drawing ----------------------------------------------------------------------------
     def interval(self, elapsed: float) -> float:

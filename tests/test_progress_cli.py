@@ -20,7 +20,10 @@ from tests._cli_kit import eager_progress, run
 
 ROOT = Path(__file__).resolve().parents[1]
 TEAMS = ROOT / "experiments/teams/example.toml"
+# a timed count, an untimed one (parts of unequal length: report's), a closing line, a stage
+# with no total
 LINE = re.compile(r"^(\S[\w-]*): .*(\d+(/| of at most )[\d,]+ \w+, .*/s, .* so far, .*left"
+                  r"|\d+/[\d,]+ \w+, [^,]* so far"
                   r"|[\d,]+ \w+ in .*|done in .*|\(\d.* so far\))$")
 
 

@@ -126,3 +126,52 @@ def test_the_closing_rate_is_the_games_own_not_diluted_by_building_the_boards():
     closing = out.getvalue().splitlines()[-1]
     assert closing == ("run: playing smoke: 64 games in 10 s (2 s of it building the boards), "
                        "8.0 games/s"), closing
+
+
+# -- the outer stages of play and report count their parts ---------------------------------
+
+def _stage_lines(err: str, command: str, stage: str) -> list[str]:
+    return [ln for ln in err.splitlines() if ln.startswith(f"{command}: {stage}")
+            and not ln.startswith(f"{command}: {stage} >")]
+
+
+def test_play_counts_its_one_game(capsys, monkeypatch):
+    """``play`` drew "playing the game (greedy) (1 s so far)", then "done in 1 s": a stage with
+    no total, though it plays exactly one game."""
+    eager_progress(monkeypatch)
+    code, _, err = run(capsys, "play", "--teams", TEAMS, "--seed", "1")
+    assert code == 0, err
+    lines = _stage_lines(err, "play", "playing the game (greedy)")
+    assert lines and all(re.fullmatch(r"play: playing the game \(greedy\): ([01]/1 game, \d+ s so "
+                                      r"far|1 game in \d+ s)", ln) for ln in lines), err
+    assert lines[-1].startswith("play: playing the game (greedy): 1 game in "), err
+
+
+def test_a_watched_play_counts_its_rotations_against_the_cap(capsys, monkeypatch, tmp_path):
+    """Recording each turn (``--png-every``, ``--gif``, ``--html``) drew "playing (recording
+    each turn) (1 s so far)": the game ends by the rotation cap (cards/rules.toml [game]
+    rotation_cap = 60) at the latest, a total known in advance."""
+    eager_progress(monkeypatch)
+    code, out, err = run(capsys, "play", "--teams", TEAMS, "--seed", "1", "--png-every", "100",
+                         tmp_path / "frames")
+    assert code == 0, err
+    rotation = int(re.search(r"rotation (\d+)", out)[1])
+    lines = _stage_lines(err, "play", "playing (recording each turn)")
+    assert lines, err
+    assert all(re.fullmatch(r"play: playing \(recording each turn\): (\d+ of at most 60 "
+                            r"rotations, .* left|\d+ rotations in .*)", ln) for ln in lines), err
+    assert lines[-1].startswith(f"play: playing (recording each turn): {rotation} rotations in "
+                                ), err
+
+
+def test_report_counts_its_parts(capsys, monkeypatch, tmp_path):
+    """``report`` drew "building the report (11 s so far)" between its parts: the fairness
+    check and the sections without games are two parts, known before the first game."""
+    eager_progress(monkeypatch)
+    code, _, err = run(capsys, "report", "--out", tmp_path / "r", "--teams", TEAMS,
+                       "--fairness-games", "8", "--rating-games", "0")
+    assert code == 0, err
+    lines = _stage_lines(err, "report", "building the report")
+    assert "report: building the report: 1/2 parts, 0 s so far" in [
+        re.sub(r"\d+ s so far", "0 s so far", ln) for ln in lines], err
+    assert lines[-1].startswith("report: building the report: 2 parts in "), err

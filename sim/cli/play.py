@@ -62,7 +62,7 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
     Same seed, same game, same log."""
     from sim.ai.play import play_game
     from sim.engine.log.record import new_game
-    from sim.runner.progress import stage
+    from sim.runner.progress import advance, stage
 
     if seed < 0:
         raise click.BadParameter("must be >= 0", param_hint="--seed")
@@ -87,8 +87,11 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
     budgets = [s.budget for s in specs]
     weights = [s.weights for s in specs]  # greedy:weights=FILE (None: the rules')
     if not watch:
-        with stage(f"playing the game ({', '.join(sorted(set(names)))})"):  # sim.runner.progress
+        # one game, one engine call: counted (0/1, then 1), not timed (sim.runner.progress)
+        with stage(f"playing the game ({', '.join(sorted(set(names)))})", 1, unit="game",
+                   timed=False):
             result = play_game(game, ids, budgets, weights)
+            advance(1)
     else:
         from sim.report.watch import team_title
 
@@ -197,7 +200,12 @@ def _play_watched(game, catalogue, teams, team_names, ids, budgets, seed, png_ev
     rec = Recorder(game, labels, teams, f"seed {seed}")
     pictures = []
     suits = catalogue.rules.suits
-    with stage("playing (recording each turn)", unit="decisions"):
+    # in rotations, of at most the rotation cap, which ends every game that lasts (a game's
+    # decisions are not known before it ends, and the line had no total, no time left)
+    from sim.engine.state import fields as L
+
+    with stage("playing (recording each turn)", int(game.S.ip[L.P_CAP]), unit="rotations",
+               at_most=True):
         _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures, suits)
     result = game.result()
     rec.finish(result_headline(result, team_names))
@@ -210,7 +218,7 @@ def _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures,
     from sim.report.board_view import draw_view, save_png
     from sim.runner.progress import advance
 
-    drawn = -1
+    drawn, counted = -1, 0
     while not game.terminal:
         rot = int(game.st.game.rotation)
         if png_every is not None and rot != drawn and (rot - 1) % png_every[0] == 0:
@@ -222,7 +230,10 @@ def _record_steps(game, rec, catalogue, ids, budgets, seed, png_every, pictures,
         team = int(game.st.ent.team[game.current])
         step(game, ids[team], *budgets[team])  # (budget, greedy weights)
         rec.after_step()
-        advance(1)
+        # the rotations begun so far (the first is rotation 1): the result's rotation at the end
+        reached = int(game.st.game.rotation)
+        advance(reached - counted)
+        counted = reached
 
 
 def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed):

@@ -31,7 +31,8 @@ from .html import Page
 from .plots import DPI, damage_overlay, interval_forest, png_bytes, rarity_power_curve
 from .summary import cite_common, drift_section, outliers_answer, swaps_answer, swaps_section
 
-EXAMPLE = ("Luffy", "Mario")  # the book's worked example: "If Luffy (Schedule J) were to attack Mario"
+# the book's worked example: "If Luffy (Schedule J) were to attack Mario"
+EXAMPLE = ("Luffy", "Mario")
 
 
 def power_table(catalogue, curve) -> pd.DataFrame:
@@ -293,20 +294,29 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000,
     problems.raise_if_any()
     page = Page("Board Wars Lab report")
     cite_common(page, catalogue)
-    tables = _fairness_sections(page, catalogue, teams, fairness_games, seed, policy, players,
-                                suggest)
-    ratings = None
-    if rating_games and rating_experiment is not None:
-        ratings, fixes = ratings_section(page, catalogue, rating_games, rating_experiment,
-                                         curve=curve, remedy_games=remedy_games)
-        tables.append(("card_ratings.csv", ratings))
-        if fixes is not None:
-            tables.append(("rarity_remedies.csv", fixes))
-    steps = 3 + (drift is not None) + (rulings is not None)  # power, combat, files: always
-    with progress.stage("sections without games", steps, unit="sections"):
-        tables += _sections_without_games(page, catalogue, curve, ratings, rating_games, drift,
-                                          rulings, seed, samples)
-        path = _write_files(page, out, tables)
+    rated = bool(rating_games and rating_experiment is not None)
+    # its parts, known before the first game (the fairness check with its players and swaps,
+    # the ratings, the rest): counted, not timed, as they differ in length by minutes; the
+    # stages inside give the games' and the sections' time left
+    with progress.stage("building the report", (teams is not None) + rated + 1, unit="parts",
+                        timed=False):
+        tables = _fairness_sections(page, catalogue, teams, fairness_games, seed, policy,
+                                    players, suggest)
+        progress.advance(teams is not None)
+        ratings = None
+        if rated:
+            ratings, fixes = ratings_section(page, catalogue, rating_games, rating_experiment,
+                                             curve=curve, remedy_games=remedy_games)
+            tables.append(("card_ratings.csv", ratings))
+            if fixes is not None:
+                tables.append(("rarity_remedies.csv", fixes))
+            progress.advance()
+        steps = 3 + (drift is not None) + (rulings is not None)  # power, combat, files: always
+        with progress.stage("sections without games", steps, unit="sections"):
+            tables += _sections_without_games(page, catalogue, curve, ratings, rating_games,
+                                              drift, rulings, seed, samples)
+            path = _write_files(page, out, tables)
+            progress.advance()
         progress.advance()
     return path
 

@@ -42,7 +42,8 @@ def closing(head: str, st, spent: float) -> str:
     own = spent - sum(st.aside.values())
     rate = played / own if own > 0 and played else float("nan")
     within = "; ".join(f"{duration(t)} of it {name}" for name, t in st.aside.items()
-                       if t >= 0.5)  # "0 s of it ..." would be noise
+                       if t >= 0.5 and st.timed)  # "0 s of it ..." would be noise; no rate,
+    #                                                 no need to say what the time includes
     found = [f"{st.resumed:,} of them resumed from the journal"] if st.resumed else []
     if st.skipped > st.resumed:
         found.append(f"{st.skipped - st.resumed:,} of them the same {st.unit} as this "

@@ -8,6 +8,16 @@ from __future__ import annotations
 from sim.cli.main import main
 
 
+class Clock:
+    """A progress line's fake clock: time stands at ``now`` until a test moves it."""
+
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
 def run(capsys, *args):
     """``bwlab ARGS`` (each argument as a string): (exit code, stdout, stderr)."""
     code = main([str(a) for a in args])

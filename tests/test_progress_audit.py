@@ -17,16 +17,8 @@ import re
 
 
 from sim.runner.progress import Progress
-from tests._cli_kit import eager_progress, run
+from tests._cli_kit import Clock, eager_progress, run
 from tests.test_progress_cli import TINY_POOL, progress_lines
-
-
-class Clock:
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self):
-        return self.now
 
 
 def test_a_nested_fit_in_boards_shows_its_boards_not_the_stuck_games():

@@ -13,14 +13,7 @@ import pytest
 from sim.runner import progress
 from sim.runner.playing import chunk_size
 from sim.runner.progress import Progress, duration, rate_text
-
-
-class Clock:
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self):
-        return self.now
+from tests._cli_kit import Clock
 
 
 def make(tty=False, quiet=False):
@@ -36,7 +29,8 @@ def test_durations_read_as_people_say_them(seconds, text):
 
 
 @pytest.mark.parametrize("rate, text", [(412.4, "412 games/s"), (3.44, "3.4 games/s"),
-                                        (0.214, "0.21 games/s"), (0.996, "1.0 games/s"), (99.7, "100 games/s"), (0.0, "– games/s"),
+                                        (0.214, "0.21 games/s"), (0.996, "1.0 games/s"),
+                                        (99.7, "100 games/s"), (0.0, "– games/s"),
                                         (float("nan"), "– games/s")])
 def test_rates_keep_sensible_digits(rate, text):
     assert rate_text(rate, "games") == text

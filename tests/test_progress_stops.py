@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from sim.runner import progress
-from tests._cli_kit import eager_progress, run, stopping_once
+from tests._cli_kit import Clock, eager_progress, run, stopping_once
 from tests._journal_kit import ROOT
 from tests.test_journal_commands import _kept
 
@@ -95,14 +95,6 @@ def test_a_stopped_run_does_not_count_the_games_of_a_batch_it_never_stored(capsy
     stored = len(list(out.glob("batch-*.parquet")))
     assert stored == 1 and "interrupted: 1 of 4 batches stored" in err, err
     assert _closing(err, "run", "playing tiny") == 4 * stored
-
-
-class Clock:
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self):
-        return self.now
 
 
 def test_the_closing_rate_is_the_games_own_not_diluted_by_building_the_boards():

@@ -79,7 +79,9 @@ def test_summary_leads_with_the_answers(built):
     summary = html.unescape(_summary(page))
     fair = pd.read_csv(out / "fairness.csv")
     top = fair.loc[fair["win_probability"].idxmax()]
-    assert f"Favoured: {top['team']}" in summary   # with its interval, said once
+    # "Favoured" only for a team shown outside the band (the second selection audit)
+    assert (f"Favoured: {top['team']}" if top["low"] > 0.30 else
+            f"No team is shown favoured; the highest estimate is {top['team']}'s, ") in summary
     assert f"{100 * top['win_probability']:.1f} % " in summary
     assert f"({100 * top['low']:.1f}–{100 * top['high']:.1f}" in summary
     assert re.search(r"<dd>(Fair|Unfair|Inconclusive): ", summary)
@@ -187,7 +189,8 @@ def test_swaps_and_drift_answers():
 
 def test_fairness_answer_names_the_favoured_team_and_its_interval_once():
     """Unfair with the favourite outside the band: the verdict's sentence gives its interval and
-    "Favoured" names it; fair: the favourite's interval is given after the verdict."""
+    "Favoured" names it; fair: no team is called favoured (the highest estimate is no finding:
+    one of four equal teams always has it), its interval is given after the verdict."""
     names = ["A", "B", "C", "D"]
     verdict = SimpleNamespace(status="unfair", rate=np.array([0.40, 0.20, 0.25, 0.15]),
                               lower=np.array([0.35, 0.15, 0.20, 0.10]),
@@ -204,7 +207,9 @@ def test_fairness_answer_names_the_favoured_team_and_its_interval_once():
     assert unfair.startswith("Unfair: A wins 40.0 % (35.0–45.0)") and tone == "bad"
     assert "Favoured: A. Every team played by greedy." in unfair
     assert even.startswith("Fair: ") and tone_fair == "ok"
-    assert "Favoured: A, 27.0 % to win (22.0–29.0 %)." in even
+    assert ("No team is shown favoured; the highest estimate is A's, 27.0 % to win "
+            "(22.0–29.0 %).") in even
+    assert "Favoured" not in even
 
 
 def test_report_with_a_missing_baseline_is_one_line_and_writes_nothing(capsys, tmp_path):

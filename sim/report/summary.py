@@ -25,15 +25,21 @@ def _pct(p: float) -> str:
 
 def fairness_answer(page, verdict, names, policy: str, tolerance: float = TOLERANCE) -> None:
     """The GM's answer: the verdict in the words of `bwlab fairness` (which teams are outside
-    the fair band, and on how many games and boards), then the favoured team with its interval."""
+    the fair band, and on how many games and boards), then the teams shown favoured (their
+    interval clears the band), or the highest estimate, said not to be shown favoured. Why not
+    "Favoured: <the highest estimate>": one of four equal teams always has it, and the report
+    named a favoured team in 200 of 200 planted checks of four equal teams (the second selection
+    audit, tests/test_selection_calibration_more.py)."""
     from sim.analysis.fairness import FAIR, UNFAIR, conclusion
 
     k = int(np.argmax(verdict.rate))
     tone = {FAIR: "ok", UNFAIR: "bad"}.get(verdict.status, "warn")
     said = conclusion(verdict, tolerance, names=names)
-    favoured = (f"Favoured: {names[k]}." if f"{names[k]} wins" in said else  # interval said
-                f"Favoured: {names[k]}, {_pct(verdict.rate[k])} % to win "
-                f"({_pct(verdict.lower[k])}–{_pct(verdict.upper[k])} %).")
+    shown = np.flatnonzero(np.asarray(verdict.lower) > 1.0 / len(verdict.rate) + tolerance)
+    favoured = (f"Favoured: {', '.join(names[j] for j in shown)}." if shown.size else
+                f"No team is shown favoured; the highest estimate is {names[k]}'s, "
+                f"{_pct(verdict.rate[k])} % to win ({_pct(verdict.lower[k])}–"
+                f"{_pct(verdict.upper[k])} %).")
     page.answer("Fairness", f"{said} {favoured} Every team played by {policy}.", "fairness", tone)
 
 

@@ -73,3 +73,23 @@ def test_the_hybrid_interval_matches_scipy_s_truncated_normal_on_a_grid(estimate
     step = 2 * c / 20_000
     assert low[0] == pytest.approx(ends[0], abs=2 * step)
     assert high[0] == pytest.approx(ends[1], abs=2 * step)
+
+
+def test_a_marked_two_sided_test_s_interval_is_the_hybrid_one_beyond_its_bar():
+    """``marked_intervals``: a two-sided t test marked by Holm gets the hybrid interval given
+    its side beyond |t| = the critical value of its threshold (Holm with every other test far
+    from rejected: alpha / m for the first step); an unmarked test and one without a standard
+    error get nan (the caller keeps their own intervals)."""
+    from scipy.stats import t as student_t
+
+    from sim.analysis.multiple import holm
+    from sim.analysis.selective import marked_intervals
+
+    est, se, df = np.array([-0.031, 0.002, 0.05, 0.001]), np.array([0.01, 0.01, 0.0, 0.01]), 63
+    p = np.where(se > 0, 2 * student_t.sf(np.abs(est) / np.where(se > 0, se, 1), df), 1.0)
+    low, high = marked_intervals(est, se, df, p, 0.05, 0.95, holm)
+    assert np.isnan(low[1:]).all() and np.isnan(high[1:]).all()
+    bar = student_t.isf(0.05 / 4 / 2, df) * 0.01
+    (lo,), (hi,) = hybrid_intervals([-0.031], [0.01], [-bar], [-1], df, 0.95, 4)
+    assert (low[0], high[0]) == pytest.approx((lo, hi), abs=1e-9)
+    assert lo < -0.031 < hi

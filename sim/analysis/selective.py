@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["BETA_SHARE", "hybrid_intervals", "rejection_thresholds", "upper_quantile"]
+__all__ = ["BETA_SHARE", "hybrid_intervals", "marked_intervals", "rejection_thresholds",
+           "upper_quantile"]
 
 BETA_SHARE = 0.1      # beta = alpha / 10: the projection's share of the error (AKM's choice)
 _HALVINGS = 50        # bisection steps: below 1e-15 of the search's span
@@ -73,6 +74,29 @@ def _tail(df):
     if df is None:
         return (lambda z: ndtr(-z)), (lambda q: -ndtri(q))
     return (lambda z: stdtr(df, -z)), (lambda q: -stdtrit(df, q))
+
+
+def marked_intervals(estimate, se, df, p, alpha: float, confidence: float, adjusted):
+    """(low, high) for each two-sided t test that ``adjusted`` (a correction: p-values -> adjusted
+    p-values, Holm's for the drift gate's and rulings' endings) rejects at ``alpha``, given that
+    mark; nan elsewhere. ``p`` must be each test's two-sided t p-value of ``estimate`` / ``se`` on
+    ``df`` (a test without a standard error keeps nan: the caller shows its own interval). Given
+    the others, a test is marked exactly when |estimate| lies beyond the critical value of the
+    largest p-value still rejected (:func:`rejection_thresholds`) times its ``se``; the interval
+    is the hybrid one (module doc) given the estimate's side, among all the tests."""
+    estimate, se = np.asarray(estimate, float), np.asarray(se, float)
+    df, p = np.broadcast_to(np.asarray(df), estimate.shape), np.asarray(p, float)
+    low, high = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
+    marked = np.flatnonzero((np.asarray(adjusted(p)) <= alpha) & (se > 0) & (estimate != 0))
+    if marked.size == 0:
+        return low, high
+    tau = rejection_thresholds(p, marked, alpha, adjusted)
+    for i, t in zip(marked, tau):
+        side = np.sign(estimate[i])
+        bar = side * upper_quantile(t / 2, int(df[i])) * se[i]
+        (low[i],), (high[i],) = hybrid_intervals([estimate[i]], [se[i]], [bar], [side],
+                                                 int(df[i]), confidence, p.size)
+    return low, high
 
 
 def upper_quantile(q, df):

@@ -54,10 +54,19 @@ def _delta(c: dict, scale: float = 100.0, unit: str = " points", digits: int = 1
             f"{scale * c['high']:+.{d}f}]")
 
 
-def change_lines(ch: dict, marked: set, indent: str) -> list[str]:
+def _given(c: dict, interval) -> dict:
+    """``c`` with its interval replaced by ``interval`` (low, high), when there is one."""
+    return c if interval is None else {**c, "low": interval[0], "high": interval[1]}
+
+
+def change_lines(ch: dict, marked: set, indent: str, given: dict | None = None) -> list[str]:
     """A paired change (``BalanceChange.as_dict()``): each ending's share (``*`` for those in
-    ``marked``), mean length and mean lead changes, before → after with Δ and interval."""
-    out = [f"{indent}{'*' if k in marked else ' '} {ENDING_WORDS.get(k, k):<41}{_delta(c)}"
+    ``marked``), mean length and mean lead changes, before → after with Δ and interval; a
+    marked ending's interval is the one ``given`` the mark where it has one
+    (``balance_change.endings_given_marks``: the mark chose it for lying far from 0)."""
+    given = given or {}
+    out = [f"{indent}{'*' if k in marked else ' '} {ENDING_WORDS.get(k, k):<41}"
+           f"{_delta(_given(c, given.get(k)) if k in marked else c)}"
            for k, c in ch["endings"].items()]
     out.append(f"{indent}  {'game length (mean rotations)':<41}"
                f"{_delta(ch['rotations'], 1.0, '')}")

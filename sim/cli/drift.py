@@ -130,8 +130,9 @@ def _balance_lines(balance) -> list[str]:
         out += ["  baseline: " + x for x in balance_text(b["before"], "balance")]
         out.append(f"  change (paired on the same seeds, 95 % intervals clustered by board; "
                    f"before = {source.get(b['before_source'], b['before_source'])}; "
-                   f"* moved, {HOLM_WORDS}):")
-        out += change_lines(b["change"], set(b.get("endings_changed", ())), "    ")
+                   f"* moved, {HOLM_WORDS}, its interval given the mark):")
+        out += change_lines(b["change"], set(b.get("endings_changed", ())), "    ",
+                            b.get("endings_given_mark"))
         bal0, bal1 = b["before"]["balance"], b["now"]["balance"]
         out.append(f"      {'balance (Ludii)':<41}{bal0['balance']:.3f} → {bal1['balance']:.3f}")
     return out
@@ -144,10 +145,11 @@ def moved_endings_sentence(balance) -> str:
     """The conclusion's sentence on the endings that moved (:func:`.drift_balance.
     mark_moved_endings`), or "" when none did: the verdict "No drift" is about win rates, and a
     change that moved how games end must not hide above it among the intervals."""
-    from sim.analysis.balance_change import ENDING_WORDS
+    from sim.analysis.balance_change import ENDING_WORDS, given_words
 
     parts = [f"{b['matchup']}: " + ", ".join(
-        f"{ENDING_WORDS.get(k, k)} {100 * b['change']['endings'][k]['change']:+.1f} points"
+        f"{ENDING_WORDS.get(k, k)} "
+        f"{given_words(b['change']['endings'][k], b.get('endings_given_mark', {}).get(k))}"
         for k in b["endings_changed"]) for b in balance if b.get("endings_changed")]
     if not parts:
         return ""

@@ -191,7 +191,8 @@ def ending_lines(r: dict) -> list[str]:
     ch = r["ending_change"]
     bal = r["games_balance"]["balance"]
     return (["   how games end (% of games, paired Δ with 95 % interval clustered by board; "
-             "* = changes, Holm):"]
-            + change_lines(ch, set(r.get("endings_changed", [])), "     ")
+             "* = changes, Holm, its interval given the mark):"]
+            + change_lines(ch, set(r.get("endings_changed", [])), "     ",
+                           r.get("endings_given_mark"))
             + [f"     {same_step_words(ch)}; balance of the four teams under it "
                f"{bal['balance']:.3f} ({bal['low']:.3f}–{bal['high']:.3f}, simultaneous)"])

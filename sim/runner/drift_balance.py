@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.analysis.balance import balance_from_pairs, game_balance, pairwise_differences
-from sim.analysis.balance_change import ENDINGS, balance_change, endings_named_by_holm
+from sim.analysis.balance_change import (ENDINGS, balance_change, endings_given_marks,
+                                         endings_named_by_holm)
 from sim.analysis.cluster import clustered_mean, korn_graubard_interval
 from sim.analysis.fairness import game_values
 
@@ -77,17 +78,21 @@ def matchup_balance(exp: Experiment, before: dict | None, after: dict, source: s
 
 def mark_moved_endings(balance: list[dict], alpha: float) -> list[dict]:
     """Each matchup's document with ``endings_changed`` (the endings whose share changed) and
-    ``endings_p_holm``: Holm over every matchup and ending together, at the suite's ``alpha``,
-    as ``bwlab rulings`` names them. Why: the verdict "No drift" once said nothing of a rotation
-    cap cut from 60 to 20 that moved cap endings by +44.6 points (printed above it, among about
-    30 intervals); naming every interval that excludes 0 would cry wolf, Holm keeps the chance
-    of naming any ending that did not move under ``alpha``. Still informational (module doc)."""
+    ``endings_p_holm``: Holm over every matchup and ending together, at the suite's ``alpha``, as
+    ``bwlab rulings`` names them; ``endings_given_mark``: each marked ending's interval given the
+    mark (:func:`sim.analysis.balance_change.endings_given_marks`). Why: the verdict "No drift" once
+    said nothing of a rotation cap cut from 60 to 20 that moved cap endings by +44.6 points (printed
+    above it, among about 30 intervals); naming every interval that excludes 0 would cry wolf, Holm
+    keeps the chance of naming any ending that did not move under ``alpha``. Still informational
+    (module doc)."""
     compared = [b for b in balance if b.get("change") is not None]
     named, adjusted = endings_named_by_holm(
         [[b["change"]["endings"][k]["p_value"] for k in ENDINGS] for b in compared], alpha)
-    marks = iter(zip(named, adjusted))
-    return [b if b.get("change") is None else
-            {**b, **dict(zip(("endings_changed", "endings_p_holm"), next(marks)))} for b in balance]
+    given = endings_given_marks([b["change"]["endings"] for b in compared], alpha)
+    marks = iter(zip(named, adjusted, given))
+    keys = ("endings_changed", "endings_p_holm", "endings_given_mark")
+    return [b if b.get("change") is None else {**b, **dict(zip(keys, next(marks)))}
+            for b in balance]
 
 
 def win_rates(exp: Experiment, winners) -> list[dict]:

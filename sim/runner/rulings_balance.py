@@ -21,7 +21,8 @@ verdicts", the mark "which gaps change how games end".
 from __future__ import annotations
 
 from sim.analysis.balance import balance_from_pairs, game_balance, pairwise_differences
-from sim.analysis.balance_change import NO_WINNER, balance_change, significant_endings
+from sim.analysis.balance_change import (NO_WINNER, balance_change, endings_given_marks,
+                                         given_words, significant_endings)
 from sim.analysis.fairness import game_values
 
 from .rulings import StudyRun, pooled_games
@@ -60,11 +61,14 @@ def ending_change(base: StudyRun, run: StudyRun):
 
 def mark_endings(results: list[dict], changes: list) -> None:
     """Add to each alternative's entry the endings whose share changes (Holm over all) and the
-    adjusted p-values (in place: ``endings_changed``, ``endings_p_holm``)."""
+    adjusted p-values, and each changed ending's interval given Holm's mark (in place:
+    ``endings_changed``, ``endings_p_holm``, ``endings_given_mark``)."""
     named, adjusted = significant_endings(changes, ALPHA)
-    for r, words, p in zip(results, named, adjusted):
+    given = endings_given_marks([c.as_dict()["endings"] for c in changes], ALPHA)
+    for r, words, p, interval in zip(results, named, adjusted, given):
         r["endings_changed"] = words
         r["endings_p_holm"] = p
+        r["endings_given_mark"] = interval
         r["changes_endings"] = bool(words)
 
 
@@ -76,9 +80,9 @@ def endings_sentence(ranked: list[dict]) -> str:
                 "alternative and ending).")
     parts = []
     for r in moved:
-        ch = r["ending_change"]["endings"]
+        ch, given = r["ending_change"]["endings"], r.get("endings_given_mark", {})
         parts.append(f"{r['label']} (" + ", ".join(
-            f"{SHORT_WORDS.get(k, k)} {100 * ch[k]['change']:+.1f} points"
+            f"{SHORT_WORDS.get(k, k)} {given_words(ch[k], given.get(k))}"
             for k in r["endings_changed"]) + ")")
     return ("These change how games end (Holm, 5 % over every alternative and ending): "
             + "; ".join(parts) + ".")

@@ -322,3 +322,56 @@ def _moved_over_all_runs(tests, exp, suite, cap, alpha, recorded, played):
     return [replace(t, elo_interval=(t.elo_interval[0] + m - t.elo_change,
                                      t.elo_interval[1] + m - t.elo_change))
             for t, m in zip(tests, unbiased)]
+
+
+@pytest.mark.xfail(strict=True, reason="a large change the gate misses: its interval over all "
+                   "runs, moved for where the gate stopped, rarely holds it given no call")
+def test_the_elo_interval_of_a_large_change_the_gate_misses_covers_it(monkeypatch):
+    """The other side of the call: ``bwlab drift`` passes with "no drift, change +12 (-20 ...
+    +40)", and a CI user reads that as "the change is at most +40 Elo". Over all metrics not
+    called the moved interval covers 95-96 % (docs/intervals.md), but not for each truth given
+    no call: a large change the gate misses was missed because its estimate came out low.
+    Planted as above at +58 Elo on the first team (true change +52.3 Elo, near the gate's power
+    edge: it misses about 5 % of suites), the first 400 suites of a fixed seed; among those
+    that do not call the planted team, its printed interval must hold +52.3 at 95 % (one-sided
+    binomial test at 1 %). Measured with the moved interval: 7 of 16 here, 12 of 25 over 500
+    suites; at +60 Elo 7 of 24 over 600 suites, 1 of 19 over 700 with another seed."""
+    from sim.analysis.ratings import ELO_PER_NAT
+    from sim.runner import drift
+    from sim.runner.drift_interval import with_stopped_intervals
+    from tests.test_drift_suite_level import RATES, _shipped_suite
+
+    suite, exp, cap, board, n_boards, alpha = _shipped_suite()
+    lift = np.array([58.0 / ELO_PER_NAT, 0.0, 0.0, 0.0])
+
+    def shares(effect, today):
+        u = np.log(RATES)[None, :] + effect + (lift if today else 0.0)
+        return np.exp(u) / np.exp(u).sum(axis=1, keepdims=True)
+
+    z = np.random.default_rng(0).normal(0.0, 0.6, (400_000, 4))
+    before, after = shares(z, False).mean(0), shares(z, True).mean(0)
+    truth = (np.log(after[0] / (1 - after[0])) - np.log(before[0] / (1 - before[0]))) \
+        * ELO_PER_NAT
+    rng = np.random.default_rng(np.random.SeedSequence(6058))
+    state = {}
+
+    def draw(stop, today):
+        p = shares(state["effect"][board[:stop]], today)
+        return (rng.random(stop)[:, None] > np.cumsum(p, axis=1)).sum(axis=1)
+
+    monkeypatch.setattr(drift, "_games", lambda arena, start, stop:
+                        {"winner_team": state["after"][start:stop]})
+    missed = held = 0
+    for _ in range(400):
+        state["effect"] = rng.normal(0.0, 0.6, (n_boards, 4))
+        recorded = {"winner_team": draw(cap, False), "games": None}
+        state["after"] = draw(cap, True)
+        tests, _, played = drift._gate_rounds(exp, suite, recorded, cap, None, None, alpha)
+        if tests[0].decision.startswith("drift"):
+            continue
+        shown = with_stopped_intervals(tests, exp, suite, cap, alpha, recorded["winner_team"],
+                                       played["winner_team"])
+        missed += 1
+        held += shown[0].elo_interval[0] <= truth <= shown[0].elo_interval[1]
+    assert missed >= 12, missed
+    assert _covers_at_level(held, missed), (held, missed)

@@ -29,17 +29,8 @@ team's true "after" rate moved by bisection, the others' held at their estimates
 numbers from a fixed seed). A truth near zero makes calls rare (1.25 % of runs a metric at the
 gate's alpha), so the paths are :data:`CALLED_PATHS`, ten times the median's; a candidate
 change under which fewer than :data:`MIN_CALLED` paths reach the call is not rejected (its
-conditional tail cannot be read, and keeping it only widens the interval).
-
-Given no call (2026-12-07): the same ordering among the paths that do not call the metric,
-on the first :data:`QUIET_PATHS` (a metric not called has most often a small truth, under
-which most paths do not call). Why: a large change the gate missed was missed because its
-estimate came out low, and the interval over all runs held the planted team's +52.3 Elo in 7
-of 16 suites that missed it (tests/test_selection_calibration.py). A truth under which fewer
-than :data:`MIN_CALLED` paths go uncalled is read at its limit (rejected: the uncalled
-estimates crowd the edge of the uncalled region nearest it), or the ends run off to the rate
-floor. The runner shows the hull of this and the moved interval (sim/runner/drift_interval.py
-says why).
+conditional tail cannot be read, and keeping it only widens the interval). Computed only for
+the metrics called drift, so a gate that passes pays nothing.
 """
 
 from __future__ import annotations
@@ -55,48 +46,43 @@ from .stopped_interval import (STOP_SEED, GateRule, PathModel, _bisect, _decided
 __all__ = ["CALLED_PATHS", "MIN_CALLED", "called_elo_intervals"]
 
 CALLED_PATHS = 10000   # paths given the call: over 100 calling ones at a zero truth
-QUIET_PATHS = 2000     # paths given no call: the moved interval's, as cheap
 MIN_CALLED = 20        # fewer paths reaching the call: the candidate is kept (not rejected)
 _HALVINGS = 14         # of 20 standard errors: 0.001 of one, below these paths' resolution
 
 
 def called_elo_intervals(before, after, board, rule: GateRule, called, *, level: float = 0.95,
-                         paths: int = CALLED_PATHS, quiet_paths: int = QUIET_PATHS,
-                         seed: int = STOP_SEED) -> list:
-    """Per team, its Elo interval given the gate's call on it: where ``called[k]``, the
-    ``level`` ordering interval among the paths whose test calls drift either way at their
-    stop; elsewhere among the paths whose test does not. From paired game values
-    ``before``/``after`` (games x teams) on ``board`` and the gate's ``rule``. ``paths`` when
-    anything is called, ``quiet_paths`` when nothing is (the common case: a small truth, where
-    most paths do not call). A team whose games all changed alike gets its observed change."""
+                         paths: int = CALLED_PATHS, seed: int = STOP_SEED) -> list:
+    """Per team, its Elo interval given the gate's alarm (the ``level`` ordering interval among
+    the paths whose test calls drift either way at their stop) where ``called[k]``, else None;
+    from paired game values ``before``/``after`` (games x teams) on ``board`` and the gate's
+    ``rule``. A team whose games all changed alike gets its observed change at both ends."""
     from .ratings import ELO_PER_NAT
 
     called = np.asarray(called, bool)
+    if not called.any():
+        return [None] * called.size
     model = path_model(before, after, board)
     looks = np.asarray(rule.looks, dtype=np.int64)
     var = _difference_var(model, looks)
     alike = (np.ptp(np.asarray(after, float) - np.asarray(before, float), axis=0) == 0) \
         | ~np.all(var > 0, axis=0)
-    noise = _noise(model, looks, paths if called.any() else min(paths, quiet_paths), seed)
+    noise = _noise(model, looks, paths, seed)
     decided = _all_decided(model, noise, var, rule, alike)
     n, t = np.asarray(before).shape[0], model.before.size
     df = max(np.unique(np.asarray(board)).size - 1, 1)
     out: list = []
     for k in range(t):
         base = _logit(model.before[k])
-        if alike[k]:
+        if not called[k] or alike[k]:
             change = float(_logit(model.after[k]) - base) * ELO_PER_NAT
-            out.append((change, change))
+            out.append((change, change) if called[k] else None)
             continue
-        # given no call, the first quiet_paths paths: a metric not called has most often a
-        # small truth, under which most paths do not call either
-        m = noise.shape[0] if called[k] else min(quiet_paths, noise.shape[0])
-        others = np.all(np.delete(decided[:, :m], k, axis=0), axis=0)
+        others = np.all(np.delete(decided, k, axis=0), axis=0)
         spread = 10 * math.sqrt(var[-1, k] + model.board_cov[t + k, t + k]
                                 + model.game_cov[t + k, t + k] / n)
         ends = []
         for p, empty in (((1 - level) / 2, 1.0), ((1 + level) / 2, 0.0)):
-            tail = _called_tail(k, model, noise[:m], others, rule, empty, df, bool(called[k]))
+            tail = _called_tail(k, model, noise, others, rule, empty, df)
             ends.append(_bisect(tail, p, model.after[k], spread, _HALVINGS))
         out.append(tuple(float(_logit(q) - base) * ELO_PER_NAT for q in ends))
     return out
@@ -123,7 +109,7 @@ def _variance_parts(model: PathModel, looks, k: int):
 
 
 def _called_tail(k: int, model: PathModel, noise, others, rule: GateRule, empty: float,
-                 df: int, given_call: bool = True):
+                 df: int):
     """``tail(q)``: among the paths whose team-``k`` test calls drift (up or down) at their
     stop when its true "after" rate is ``q``, the share whose estimate at the stop reaches the
     observed one; ``empty`` where fewer than :data:`MIN_CALLED` paths call (1 for the lower
@@ -153,13 +139,9 @@ def _called_tail(k: int, model: PathModel, noise, others, rule: GateRule, empty:
         mu, v = after[rows, stop] - before[rows, stop], var[rows, stop]
         up, down = mu_up[rows, stop], mu_down[rows, stop]
         call = (up * (2 * mu - up) >= 2 * v * upper) | (down * (2 * mu - down) >= 2 * v * upper)
-        given = call if given_call else ~call
-        if given.sum() < MIN_CALLED:
-            # too few to read: given the call, kept; given no call, a truth so far out that
-            # it is nearly always called, read at its limit (the estimates pushed to the edge
-            # of the uncalled region nearest it: rejected)
-            return empty if given_call else float(q > model.after[k])
+        if call.sum() < MIN_CALLED:
+            return empty
         estimate = _logit(after[rows, stop]) - _logit(before[rows, stop])
-        return float(np.mean(estimate[given] >= observed))
+        return float(np.mean(estimate[call] >= observed))
 
     return tail

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cluster import cluster_ids, cluster_sums, t_quantile
+from .fairness_call import called_intervals
 from .variance import duplicate_win_rates
 
 FAIR, UNFAIR, OPEN = "fair", "unfair", "open"
@@ -46,6 +47,12 @@ class FairnessVerdict:
     design: str = ""            # "4,096 games on 1,024 boards"
     board_floor: np.ndarray | None = None  # half-width no number of games on these boards beats
     needs_boards: bool = False  # open, and only more boards (not more games) can settle it
+    # a team called favoured (+1) or disadvantaged (-1), else 0; and its interval given that
+    # call (sim/analysis/fairness_call.py: the simultaneous one, which made the call, covered
+    # 57-63 % of calls at a truth 0.25 points past the edge), nan for a team not called
+    called: np.ndarray | None = None
+    call_lower: np.ndarray | None = None
+    call_upper: np.ndarray | None = None
 
     @property
     def largest_gap(self) -> float:
@@ -117,6 +124,11 @@ def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
                        else board_floor(y.mean(axis=1), clusters, level))
     band = f"{100 * target:.0f} % ± {100 * tolerance:.0f} points"
     needs_boards = False
+    called = np.where(above, 1, np.where(below, -1, 0))
+    call_lo, call_hi = called_intervals(est.rate, est.se, called,
+                                        np.where(above, target + tolerance, target - tolerance),
+                                        est.n_games, est.df, level, n_teams * max(1, max_looks),
+                                        1 - alpha)
     if inside.all():
         status = FAIR
         text = (f"Fair: every team's chance to win is within {band} "
@@ -127,7 +139,7 @@ def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
         for k in np.flatnonzero(above | below):
             word = "favoured" if above[k] else "disadvantaged"
             parts.append(f"{names[k]} is {word}: {100 * est.rate[k]:.1f} % "
-                         f"({100 * lo[k]:.1f}–{100 * hi[k]:.1f} %), "
+                         f"({100 * call_lo[k]:.1f}–{100 * call_hi[k]:.1f} % given the call), "
                          f"{100 * (est.rate[k] - target):+.1f} points from a fair {100 * target:.0f} %")
         text = "Unfair: " + "; ".join(parts) + f" ({design})."
     else:
@@ -137,7 +149,7 @@ def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
                                         floor, stuck, names, band, design)
     return FairnessVerdict(status, est.rate, lo, hi, est.variance_ratio, est.n_games, level, text,
                            est.n_clusters if clusters is not None else 0, design, floor,
-                           needs_boards)
+                           needs_boards, called, call_lo, call_hi)
 
 
 def _open_text(rate, target, tolerance, undecided, floor, differ, names, band, design):
@@ -158,6 +170,17 @@ def _open_text(rate, target, tolerance, undecided, floor, differ, names, band, d
     return head + " Play more games or widen the tolerance.", False
 
 
+def shown_interval(v, k: int) -> str:
+    """Team ``k``'s printed interval, "30.4–33.5 given the call" for a team called favoured or
+    disadvantaged (the simultaneous interval made the call, and given it covered 57-63 % of
+    calls 0.25 points past the edge), else its simultaneous one, "30.2–33.6"; a verdict without
+    the call's interval (a stand-in) shows the simultaneous one."""
+    called = getattr(v, "called", None)
+    if called is not None and called[k] != 0:
+        return f"{100 * v.call_lower[k]:.1f}–{100 * v.call_upper[k]:.1f} given the call"
+    return f"{100 * v.lower[k]:.1f}–{100 * v.upper[k]:.1f}"
+
+
 def conclusion(v: FairnessVerdict, tolerance: float, alpha: float = 0.05, names=None) -> str:
     """The verdict as one plain sentence, the answer a GM reads last: "Fair: no team's chance is
     outside 20–30 % (95 % simultaneous intervals, 2,048 games on 256 boards)." Why a second
@@ -172,9 +195,9 @@ def conclusion(v: FairnessVerdict, tolerance: float, alpha: float = 0.05, names=
     outside = (v.lower > target + tolerance) | (v.upper < target - tolerance)
     if v.status == UNFAIR:
         who = [f"{names[k]} {'wins' if v.rate[k] > target else 'only wins'} "
-               f"{100 * v.rate[k]:.1f} % ({100 * v.lower[k]:.1f}–{100 * v.upper[k]:.1f})"
+               f"{100 * v.rate[k]:.1f} % ({shown_interval(v, k)})"
                for k in np.flatnonzero(outside)]
-        return f"Unfair: {'; '.join(who)}, outside {band} ({how})."
+        return f"Unfair: {'; '.join(who)}, outside {band} (called by {how})."
     worst = int(np.argmax(np.abs(v.rate - target)))
     more = "more boards (--boards)" if v.needs_boards else "more games (--games)"
     return (f"Inconclusive: no team is surely outside {band}, but not every team is surely "

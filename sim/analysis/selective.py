@@ -52,16 +52,18 @@ def rejection_thresholds(p, chosen, alpha: float, adjusted) -> np.ndarray:
     return lo
 
 
-def hybrid_intervals(estimate, se, bar, side, df, confidence: float, family: int):
+def hybrid_intervals(estimate, se, bar, side, df, confidence: float, family: int,
+                     beta_share: float = BETA_SHARE):
     """(low, high) for each true value behind an ``estimate`` (standard error ``se``; (estimate
     - truth) / se is t on ``df`` degrees of freedom, normal for None) chosen because it lay beyond
     ``bar`` on ``side`` (+1: at or above, -1: at or below), among ``family`` estimates that
-    could have been chosen (the projection's Bonferroni count). Module doc: the method."""
+    could have been chosen (the projection's Bonferroni count). ``beta_share``: beta / alpha
+    (sim/analysis/fairness_call.py takes a smaller one, and says why). Module doc: the method."""
     side = np.asarray(side, float)
     # mirrored so every estimate was chosen for lying at or above its bar
     low, high = _upper_side(side * np.asarray(estimate, float), np.asarray(se, float),
                             side * np.asarray(bar, float), _tail(df), 1.0 - confidence,
-                            family)
+                            family, beta_share)
     return np.where(side > 0, low, -high), np.where(side > 0, high, -low)
 
 
@@ -104,10 +106,10 @@ def upper_quantile(q, df):
     return _tail(df)[1](np.asarray(q, float))
 
 
-def _upper_side(x, se, bar, tail, alpha: float, family: int):
+def _upper_side(x, se, bar, tail, alpha: float, family: int, share: float):
     """:func:`hybrid_intervals` for estimates ``x`` chosen for lying at or above ``bar``."""
     sf, isf = tail
-    beta = alpha * BETA_SHARE
+    beta = alpha * share
     c = float(isf(beta / 2 / max(family, 1)))
     beyond = sf(c)
     level = (alpha - beta) / (1 - beta)

@@ -181,7 +181,7 @@ def report_data(report, teams, names, tolerance, policy, seed) -> dict:
         "teams": [{"team": k + 1, "name": teams.names[k],
                    "cards": [names[c] for c in teams.cards[k]],
                    "win_probability": float(v.rate[k]), "low": float(v.lower[k]),
-                   "high": float(v.upper[k]),
+                   "high": float(v.upper[k]), **_given_call(v, k),
                    "expected_surviving_health": float(report.health[k]),
                    "variance_ratio_vs_unpaired": float(v.variance_ratio[k]),
                    "board_floor": float(v.board_floor[k])} for k in range(4)],
@@ -364,3 +364,14 @@ def _echo_team_budget(tb: dict) -> None:
                + (f"team {fav}" if fav is not None else "shared")
                + f"; simulation's favourite: team {tb['simulation_favourite']}.")
     click.echo(tb["text"])
+
+
+def _given_call(v, k: int) -> dict:
+    """A team's call ("favoured", "disadvantaged" or null) and its interval given that call
+    (null where not called; sim/analysis/fairness_call.py): ``low``/``high`` stay the
+    simultaneous interval, which made the call but does not cover given it near the edge."""
+    side = 0 if v.called is None else int(v.called[k])
+    word = {1: "favoured", -1: "disadvantaged"}.get(side)
+    return {"called": word,
+            "low_given_call": float(v.call_lower[k]) if side else None,
+            "high_given_call": float(v.call_upper[k]) if side else None}

@@ -238,6 +238,35 @@ def test_fairness_pairs_chosen_after_the_fact_keep_their_simultaneous_intervals(
     assert binomtest(told_apart, studies, 0.05, alternative="greater").pvalue > 0.01, told_apart
 
 
+def _drift_plant(elo: float, seed: int):
+    """The drift gate's planted design (tests/test_drift_suite_level.py: the shipped suite, the
+    gate's own round loop, boards favouring teams by N(0, 0.6)) with ``elo`` added to the
+    first team today: (suite, experiment, cap, board, boards, alpha, each team's true change in
+    Elo, the draws' generator, a state dict whose "effect" holds the boards' effects, and
+    ``draw(stop, today)``: the winners of the first ``stop`` games)."""
+    from sim.analysis.ratings import ELO_PER_NAT
+    from tests.test_drift_suite_level import RATES, _shipped_suite
+
+    suite, exp, cap, board, n_boards, alpha = _shipped_suite()
+    lift = np.array([elo / ELO_PER_NAT, 0.0, 0.0, 0.0])
+
+    def shares(effect, today):
+        u = np.log(RATES)[None, :] + effect + (lift if today else 0.0)
+        return np.exp(u) / np.exp(u).sum(axis=1, keepdims=True)
+
+    z = np.random.default_rng(0).normal(0.0, 0.6, (400_000, 4))
+    before, after = shares(z, False).mean(0), shares(z, True).mean(0)
+    truth = (np.log(after / (1 - after)) - np.log(before / (1 - before))) * ELO_PER_NAT
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    state = {}
+
+    def draw(stop, today):
+        p = shares(state["effect"][board[:stop]], today)
+        return (rng.random(stop)[:, None] > np.cumsum(p, axis=1)).sum(axis=1)
+
+    return suite, exp, cap, board, n_boards, alpha, truth, rng, state, draw
+
+
 def test_the_elo_interval_of_a_metric_called_drift_covers_its_true_change(monkeypatch):
     """``bwlab drift`` prints each metric's Elo change with its interval beside its decision,
     and the exit code acts on the metrics called drift_up or drift_down.
@@ -257,27 +286,10 @@ def test_the_elo_interval_of_a_metric_called_drift_covers_its_true_change(monkey
     end to end at 0, +35, +60 and +100 Elo (docs/intervals.md, "Given the gate's call"):
     90.5 % of 95, 96.1 % of 332, 95.0 % of 948 and 97.6 % of 1,010 calls, none short of 95 %
     at 1 %; the 120 suites here cannot tell 95 % from 93 % (about 1,000 calls would)."""
-    from sim.analysis.ratings import ELO_PER_NAT
     from sim.runner import drift
     from sim.runner.drift_interval import with_stopped_intervals
-    from tests.test_drift_suite_level import RATES, _shipped_suite
 
-    suite, exp, cap, board, n_boards, alpha = _shipped_suite()
-    lift = np.array([35.0 / ELO_PER_NAT, 0.0, 0.0, 0.0])
-
-    def shares(effect, today):
-        u = np.log(RATES)[None, :] + effect + (lift if today else 0.0)
-        return np.exp(u) / np.exp(u).sum(axis=1, keepdims=True)
-
-    z = np.random.default_rng(0).normal(0.0, 0.6, (400_000, 4))
-    before, after = shares(z, False).mean(0), shares(z, True).mean(0)
-    truth = (np.log(after / (1 - after)) - np.log(before / (1 - before))) * ELO_PER_NAT
-    rng = np.random.default_rng(np.random.SeedSequence(3535))
-    state = {}
-
-    def draw(stop, today):
-        p = shares(state["effect"][board[:stop]], today)
-        return (rng.random(stop)[:, None] > np.cumsum(p, axis=1)).sum(axis=1)
+    suite, exp, cap, board, n_boards, alpha, truth, rng, state, draw = _drift_plant(35.0, 3535)
 
     def holds(t, k):
         return t.elo_interval[0] <= truth[k] <= t.elo_interval[1]
@@ -348,28 +360,11 @@ def test_the_elo_interval_of_a_large_change_the_gate_misses_covers_it(monkeypatc
     p = 7e-5 and 0.003). Cost with the hull: a suite where nothing is called 0.18-0.26 s ->
     0.44-0.66 s on a loaded 2-CPU host. Left to try: conditioning that does not plug in the
     other teams' truths (or profiles them), so given no call alone covers at 0 Elo."""
-    from sim.analysis.ratings import ELO_PER_NAT
     from sim.runner import drift
     from sim.runner.drift_interval import with_stopped_intervals
-    from tests.test_drift_suite_level import RATES, _shipped_suite
 
-    suite, exp, cap, board, n_boards, alpha = _shipped_suite()
-    lift = np.array([58.0 / ELO_PER_NAT, 0.0, 0.0, 0.0])
-
-    def shares(effect, today):
-        u = np.log(RATES)[None, :] + effect + (lift if today else 0.0)
-        return np.exp(u) / np.exp(u).sum(axis=1, keepdims=True)
-
-    z = np.random.default_rng(0).normal(0.0, 0.6, (400_000, 4))
-    before, after = shares(z, False).mean(0), shares(z, True).mean(0)
-    truth = (np.log(after[0] / (1 - after[0])) - np.log(before[0] / (1 - before[0]))) \
-        * ELO_PER_NAT
-    rng = np.random.default_rng(np.random.SeedSequence(6058))
-    state = {}
-
-    def draw(stop, today):
-        p = shares(state["effect"][board[:stop]], today)
-        return (rng.random(stop)[:, None] > np.cumsum(p, axis=1)).sum(axis=1)
+    suite, exp, cap, board, n_boards, alpha, truths, rng, state, draw = _drift_plant(58.0, 6058)
+    truth = truths[0]
 
     monkeypatch.setattr(drift, "_games", lambda arena, start, stop:
                         {"winner_team": state["after"][start:stop]})

@@ -349,7 +349,10 @@ def test_a_flagged_card_is_printed_with_its_interval_given_the_flag(capsys):
     """The selection audit (docs/intervals.md, "A flagged card's rating interval, given its
     flag"): the flag chose the card for lying far out, so its line prints the interval given
     the flag (columns rating_low_given_flag / rating_high_given_flag), said so in the list's
-    heading, and never the card's own interval, which covered 93.2 % of flags."""
+    heading, and never the card's own interval, which covered 93.2 % of flags. The win rate of
+    teams holding it, which shares the flag's luck, likewise (columns win_low_given_flag /
+    win_high_given_flag: simultaneous over the cards in play; docs/selection-audit-2.md,
+    finding 3), never its own interval."""
     from types import SimpleNamespace
 
     import pandas as pd
@@ -359,12 +362,37 @@ def test_a_flagged_card_is_printed_with_its_interval_given_the_flag(capsys):
     frame = pd.DataFrame({
         "card": ["Ace"], "rarity": ["Gold"], "outlier": ["strong"], "verdict": ["outlier"],
         "win_rate": [0.4], "win_low": [0.35], "win_high": [0.45], "games": [900],
+        "win_low_given_flag": [0.32], "win_high_given_flag": [0.48],
         "plays_like": ["Diamond"], "rating": [0.5], "rating_low": [0.35], "rating_high": [0.65],
         "rating_low_given_flag": [0.21], "rating_high_given_flag": [0.66],
         "band_low": [-0.1], "band_high": [0.2], "p_adjusted": [0.001], "ablation_games": [0]})
-    echo_outliers(frame, SimpleNamespace(held=np.array([900]), games=4000), "holm", None)
+    echo_outliers(frame, SimpleNamespace(held=np.array([900, 3, 0]), games=4000), "holm", None)
     heading, line = capsys.readouterr().out.splitlines()[:2]
-    assert heading.endswith("its 95 % interval given the flag (the flag chose it for lying "
-                            "far out):"), heading
+    assert heading.endswith("each with its 95 % interval given the flag (the flag chose it for "
+                            "lying far out):"), heading
     assert "rating +0.500 [+0.210, +0.660] given the flag vs band [-0.100, +0.200]" in line, line
     assert "+0.350" not in line
+    assert ("teams holding it win 40.0 % (32.0–48.0 %, simultaneous over the 2 cards in play, "
+            "900 games)") in line, line
+    assert "35.0" not in line and "45.0" not in line
+
+
+def test_a_flagged_cards_win_rate_interval_is_simultaneous_over_the_cards_in_play():
+    """``held_win_given_flag``: for a flagged card exactly its held win rate's interval at
+    1 - 0.05 / m (m the cards in play, not every card), clustered or not; nan for the rest."""
+    from sim.runner.rarity import held_win_given_flag, held_win_intervals
+
+    rng = np.random.default_rng(7)
+    strength = np.linspace(-0.5, 0.5, 24)
+    seat_cards, winner = simulated_games(strength, 400, rng)
+    won = winner[:, None] == np.arange(4)[None, :]
+    outlier, played = np.zeros(30, int), np.zeros(30, bool)
+    outlier[[3, 20]], played[:24] = (1, -1), True
+    for boards in (None, np.arange(400) % 40):
+        low, high = held_win_given_flag(seat_cards, won, boards, outlier, played, 0.95)
+        own = held_win_intervals(seat_cards, won, boards, 30, 0.95)
+        simultaneous = held_win_intervals(seat_cards, won, boards, 30, 1 - 0.05 / 24)
+        assert np.isnan(low[outlier == 0]).all() and np.isnan(high[outlier == 0]).all()
+        for c in (3, 20):
+            assert (low[c], high[c]) == (simultaneous[0][c], simultaneous[1][c])
+            assert low[c] < own[0][c] and own[1][c] < high[c]

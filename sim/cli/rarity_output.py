@@ -24,6 +24,9 @@ def card_frame(catalogue, run):
     frame = pd.DataFrame({
         "card": names, "rarity": [rules.rarities[r] for r in rar],
         "win_rate": s.wins / np.maximum(s.held, 1), "win_low": s.win_low, "win_high": s.win_high,
+        # a flagged card's, given its flag: simultaneous over the cards in play; blank otherwise
+        "win_low_given_flag": _or_blank(s.win_flag_low, s.rating),
+        "win_high_given_flag": _or_blank(s.win_flag_high, s.rating),
         "games": s.held.astype(int),
         "plays_like": [rules.rarities[r] for r in s.implied_rarity],
         "outlier": np.select([s.outlier < 0, s.outlier > 0], ["weak", "strong"], ""),

@@ -101,12 +101,13 @@ def echo_outliers(frame, s, correction: str, recur) -> None:
                f"against the band's edge, {CORRECTION_WORDS[correction]} over the "
                f"{int((s.held > 0).sum())} cards in play, 5 %)"
                + ("; win rate of teams holding the card first, rating (log-strength) second, "
-                  "its 95 % interval given the flag (the flag chose it for lying far out):"
-                  if len(flagged) else "."))
+                  "each with its 95 % interval given the flag (the flag chose it for lying far "
+                  "out):" if len(flagged) else "."))
+    in_play = int((s.held > 0).sum())
     for row in flagged.itertuples():
         click.echo(f"  {row.card} ({row.rarity}) is {row.outlier}: teams holding it win "
-                   f"{100 * row.win_rate:.1f} % ({100 * row.win_low:.1f}–{100 * row.win_high:.1f} "
-                   f"%, {row.games} games), plays like {row.plays_like}; rating "
+                   f"{100 * row.win_rate:.1f} % ({_win_given_flag(row, in_play)}, {row.games} "
+                   f"games), plays like {row.plays_like}; rating "
                    f"{row.rating:+.3f} [{row.rating_low_given_flag:+.3f}, "
                    f"{row.rating_high_given_flag:+.3f}] given the flag vs band "
                    f"[{row.band_low:+.3f}, {row.band_high:+.3f}], adjusted p {row.p_adjusted:.2g}"
@@ -134,6 +135,15 @@ def echo_outliers(frame, s, correction: str, recur) -> None:
                    f"in every run"
                    + (f"; {r['contradicted']} flag(s) contradicted by another run (flagged the "
                       f"other way or shown inside the band)" if "contradicted" in r else ""))
+
+
+def _win_given_flag(row, in_play: int) -> str:
+    """A flagged card's held win rate's interval given its flag: simultaneous over the cards in
+    play (``sim.runner.rarity.held_win_given_flag``), since the flag, chosen on the rating,
+    shares the win rate's luck; its own 95 % interval held the truth in 50 % of the flags of
+    cards 1.5 standard errors past their band (docs/selection-audit-2.md, finding 3)."""
+    return (f"{100 * row.win_low_given_flag:.1f}–{100 * row.win_high_given_flag:.1f} %, "
+            f"simultaneous over the {in_play} cards in play")
 
 
 def _swap_interval(row) -> str:

@@ -56,10 +56,13 @@ COLUMNS = {
     "told_apart": "True when the pair's interval excludes 0: play tells the two teams apart.",
     # card ratings
     "win_when_held": "Designers' number: share of games won by the teams holding the card, with "
-                     "its 95 % interval (fair: 25 %).",
+                     "its 95 % interval (fair: 25 %; an outlier's simultaneous over the cards "
+                     "in play, which holds given its flag).",
     "win_rate_held": "Share of games won by the teams holding the card (fair: 25 %).",
-    "win_low": "Lower end of the 95 % interval of win_rate_held (clustered by board).",
-    "win_high": "Upper end of the 95 % interval of win_rate_held (clustered by board).",
+    "win_low": "Lower end of the 95 % interval of win_rate_held (clustered by board; an "
+               "outlier's simultaneous over the cards in play, given its flag).",
+    "win_high": "Upper end of the 95 % interval of win_rate_held (clustered by board; an "
+                "outlier's simultaneous over the cards in play, given its flag).",
     "games": "Games played (for a card: games its team held it).",
     "plays_like": "The rarity whose median rating (the medians in the book's order) is "
                   "nearest the card's; for a flagged card, only among the rarities on the "

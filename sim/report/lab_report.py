@@ -147,10 +147,13 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
     flagged = st.outlier != 0
     low = np.where(flagged, st.flag_low, st.rating_low)[order]
     high = np.where(flagged, st.flag_high, st.rating_high)[order]
+    # and its held win rate's, simultaneous over the cards in play (rarity.held_win_given_flag)
+    win_low = np.where(flagged, st.win_flag_low, st.win_low)[order]
+    win_high = np.where(flagged, st.win_flag_high, st.win_high)[order]
     ratings = pd.DataFrame({"card": [names[i] for i in order],
                             "rarity": [rarities[rar[i]] for i in order],
                             "win_rate_held": st.wins[order] / held,
-                            "win_low": st.win_low[order], "win_high": st.win_high[order],
+                            "win_low": win_low, "win_high": win_high,
                             "games": st.held[order].astype(int),
                             "plays_like": [rarities[r] for r in st.implied_rarity[order]],
                             "rating": st.rating[order], "low": low, "high": high,
@@ -166,7 +169,9 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
               f"{int(np.count_nonzero(st.outlier))} outlier(s) (shown outside their rarity's "
               f"band by one-sided tests, Holm-corrected over the cards in play), marked red "
               f"here and ⚠ in the table. The table leads with the designers' number: the win "
-              f"rate of teams holding each card. See `bwlab rarity` for the full study.")
+              f"rate of teams holding each card, with its 95 % interval (an outlier's "
+              f"simultaneous over the {int((st.held > 0).sum())} cards in play, which holds "
+              f"given its flag). See `bwlab rarity` for the full study.")
     page.image(png_bytes(interval_forest(
         [f"{names[i]} ({rarities[rar[i]]})" for i in order], st.rating[order],
         low, high, "Card ratings by rarity (outliers red)",

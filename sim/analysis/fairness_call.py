@@ -32,11 +32,10 @@ import numpy as np
 
 from .cluster import SE_ROUNDING, t_quantile
 from .intervals import clopper_pearson_interval
-from .selective import hybrid_intervals
+from .selective import halve, hybrid_intervals
 
 __all__ = ["CALL_BETA_SHARE", "call_bar", "called_intervals", "hybrid_alpha"]
 
-_HALVINGS = 50   # bisection steps on a rate: below 1e-15
 # beta / alpha of the hybrid's projection. Why not selective.BETA_SHARE (0.1): given a call at a
 # truth on the edge (its chance alpha / (2 teams looks)), the projection misses with chance
 # beta / alpha, so 10 % of such calls fell outside it (91.6 % coverage 0.34 se past the edge)
@@ -49,13 +48,11 @@ def hybrid_alpha(alpha: float, share: float = CALL_BETA_SHARE) -> float:
     projection holding given the call (1 - beta / alpha) is 1 - alpha: 0.0423 at alpha 0.05.
     Beyond the edge the projection fails less often given a call, and the interval covers
     a little more."""
-    lo, hi = 0.0, alpha
-    for _ in range(_HALVINGS):
-        a = (lo + hi) / 2
+    def covers(a):
         beta = share * a
-        cover = (1 - (a - beta) / (1 - beta)) * (1 - beta / alpha)
-        lo, hi = (a, hi) if cover > 1 - alpha else (lo, a)
-    return lo
+        return (1 - (a - beta) / (1 - beta)) * (1 - beta / alpha) > 1 - alpha
+
+    return float(halve(covers, 0.0, alpha)[0])
 
 
 def effective_games(rate, se, games: int) -> np.ndarray:
@@ -75,16 +72,14 @@ def call_bar(edge, side, n_star, games: int, df: int, level: float) -> np.ndarra
     edge, side = np.asarray(edge, float), np.asarray(side, float)
     n = np.asarray(n_star, float) * (t_quantile(level, games - 1)
                                      / t_quantile(level, max(df, 1))) ** 2
-    lo = np.where(side > 0, edge, 0.0)
-    hi = np.where(side > 0, 1.0, edge)
-    for _ in range(_HALVINGS):
-        mid = (lo + hi) / 2
+    def bar_above(mid):
         low_end, high_end = clopper_pearson_interval(mid * n, n, level)
         called = np.where(side > 0, low_end > edge, high_end < edge)
         # the low end grows with the rate: favoured, a calling rate has the bar below it;
         # disadvantaged, above it
-        toward_lo = called == (side > 0)
-        lo, hi = np.where(toward_lo, lo, mid), np.where(toward_lo, mid, hi)
+        return called != (side > 0)
+
+    lo, hi = halve(bar_above, np.where(side > 0, edge, 0.0), np.where(side > 0, 1.0, edge))
     return (lo + hi) / 2
 
 

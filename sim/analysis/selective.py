@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["BETA_SHARE", "hybrid_intervals", "marked_intervals", "rejection_thresholds",
-           "upper_quantile"]
+__all__ = ["BETA_SHARE", "halve", "hybrid_intervals", "marked_intervals",
+           "rejection_thresholds", "upper_quantile"]
 
 BETA_SHARE = 0.1      # beta = alpha / 10: the projection's share of the error (AKM's choice)
 _HALVINGS = 50        # bisection steps: below 1e-15 of the search's span
@@ -43,13 +43,23 @@ def rejection_thresholds(p, chosen, alpha: float, adjusted) -> np.ndarray:
     p, chosen = np.asarray(p, float), np.asarray(chosen, np.int64)
     trial = np.repeat(p[None, :], chosen.size, axis=0)
     rows = np.arange(chosen.size)
-    lo, hi = np.zeros(chosen.size), np.full(chosen.size, alpha)
-    for _ in range(_HALVINGS):
-        mid = (lo + hi) / 2
+
+    def rejected(mid):
         trial[rows, chosen] = mid
-        keep = np.asarray(adjusted(trial))[rows, chosen] <= alpha
-        lo, hi = np.where(keep, mid, lo), np.where(keep, hi, mid)
-    return lo
+        return np.asarray(adjusted(trial))[rows, chosen] <= alpha
+
+    return halve(rejected, np.zeros(chosen.size), np.full(chosen.size, alpha))[0]
+
+
+def halve(rises, lo, hi, steps: int = _HALVINGS):
+    """(lo, hi) after ``steps`` halvings of [``lo``, ``hi``] (arrays, each searched on its own)
+    towards the point where ``rises(mid)`` turns false: where it holds the point lies above
+    ``mid``. The one bisection of this module and of sim/analysis/fairness_call.py."""
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        up = rises(mid)
+        lo, hi = np.where(up, mid, lo), np.where(up, hi, mid)
+    return lo, hi
 
 
 def hybrid_intervals(estimate, se, bar, side, df, confidence: float, family: int,
@@ -130,9 +140,5 @@ def _upper_side(x, se, bar, tail, alpha: float, family: int, share: float):
 
 def _solve(pivot, lo, hi, target: float) -> np.ndarray:
     """Where the increasing ``pivot`` crosses ``target`` between ``lo`` and ``hi`` (arrays)."""
-    lo, hi = np.array(lo, float), np.array(hi, float)
-    for _ in range(_HALVINGS):
-        mid = (lo + hi) / 2
-        below = pivot(mid) < target
-        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    lo, hi = halve(lambda mid: pivot(mid) < target, np.array(lo, float), np.array(hi, float))
     return (lo + hi) / 2

@@ -26,6 +26,7 @@ from scipy.stats import t as student_t
 
 from .balance import KIND_WORDS, KINDS, SIMULTANEOUS
 from .cluster import SE_ROUNDING, clustered_mean, clustered_share_interval, no_change_bound
+from .selective import halve
 
 NO_WINNER = "no winner"
 ENDINGS = KINDS + (NO_WINNER,)
@@ -136,10 +137,7 @@ def _unpaired_change_pvalue(x, y, clusters, steps: int = 40) -> float:
         return small
     if not excludes(large):
         return 1.0
-    for _ in range(steps):
-        mid = 0.5 * (small + large)
-        small, large = (small, mid) if excludes(mid) else (mid, large)
-    return large
+    return float(halve(lambda mid: not excludes(float(mid)), small, large, steps)[1])
 
 
 def ending_indicators(outcome, winner) -> dict[str, np.ndarray]:

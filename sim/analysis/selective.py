@@ -54,7 +54,8 @@ def rejection_thresholds(p, chosen, alpha: float, adjusted) -> np.ndarray:
 def halve(rises, lo, hi, steps: int = _HALVINGS):
     """(lo, hi) after ``steps`` halvings of [``lo``, ``hi``] (arrays, each searched on its own)
     towards the point where ``rises(mid)`` turns false: where it holds the point lies above
-    ``mid``. The one bisection of this module and of sim/analysis/fairness_call.py."""
+    ``mid``. The one bisection of this module, of sim/analysis/fairness_call.py, of the p-values
+    of sim/analysis/balance_change.py and sim/runner/rulings_compare.py."""
     for _ in range(steps):
         mid = (lo + hi) / 2
         up = rises(mid)

@@ -27,6 +27,7 @@ import numpy as np
 from sim.analysis.balance import change_of_rates_interval
 from sim.analysis.cluster import SE_ROUNDING, clustered_mean, no_change_bound, t_quantile
 from sim.analysis.fairness import OPEN, fairness_verdict, game_values
+from sim.analysis.selective import halve
 from sim.catalogue.teams import TEAMS
 
 from .rulings_gaps import FAMILIES, alone_sentence, alternative_p, mark_gaps, t_ps
@@ -167,10 +168,7 @@ def _flat_p(y0, y1, boards, k: int, up: bool, steps: int = 36) -> float:
 
     if not excludes(0.0):
         return 1.0
-    below, above = -16.0, 0.0
-    for _ in range(steps):
-        mid = (below + above) / 2
-        below, above = (below, mid) if excludes(mid) else (mid, above)
+    _, above = halve(lambda mid: not excludes(float(mid)), -16.0, 0.0, steps)
     return float(10.0 ** above)
 
 

@@ -166,6 +166,67 @@ def test_a_stop_landing_inside_the_last_flush_keeps_the_games(capsys, monkeypatc
     assert "resuming an interrupted run" in err
 
 
+@pytest.mark.xfail(strict=True, reason="an engine thread whose start a stop cut short is not "
+                   "joined: its finished games are written after the count")
+def test_a_sigterm_landing_as_an_engine_thread_starts_keeps_the_games_it_finished(
+        capsys, monkeypatch, tmp_path):
+    """The games are played by a thread pool (sim/runner/playing.py) whose ``submit`` starts a
+    thread and only then adds it to the threads ``shutdown(wait=True)`` joins. Under load the
+    first engine thread can play its first chunk before ``Thread.start`` has returned on the
+    main thread; a SIGTERM sent then lands inside ``start``, the thread is never joined, and
+    the command counted the journal before the thread recorded its games: "terminated (SIGTERM)
+    before any game finished: nothing to keep", the chunk's part written a moment later (the
+    every-journaled-command test failed so, once, in a loaded full run: 2 of 150 stopped
+    rarity runs under load). Here that schedule is made: the thread's first chunk ends and
+    sends a real SIGTERM while ``start`` waits for it, and the thread records its games only
+    once the command has counted (or after 1 s). Every finished game must be kept and counted,
+    and no engine thread may outlive the command."""
+    import signal
+    import threading
+
+    from sim.ai import play as loop
+
+    monkeypatch.setenv("BWLAB_JOURNAL", str(tmp_path / "j"))
+    monkeypatch.setattr(journal, "FLUSH_SECONDS", 0.0)
+    played, counted = threading.Event(), threading.Event()
+    real_play, real_start, real_kept = loop.play_many, threading.Thread.start, journal.Journal.kept
+
+    def play_many(*a, **k):  # on the engine thread
+        out = real_play(*a, **k)
+        if not played.is_set():
+            os.kill(os.getpid(), signal.SIGTERM)
+            played.set()
+            counted.wait(1.0)  # a command that does not wait for this thread counts first
+        return out
+
+    def start(self):  # on the main thread, inside the pool's submit
+        real_start(self)
+        if self.name.startswith("bwlab-games"):
+            played.wait(30.0)  # the thread's first chunk ends before start returns
+
+    def kept(self):
+        try:
+            return real_kept(self)
+        finally:
+            counted.set()
+
+    with monkeypatch.context() as m:
+        m.setattr(loop, "play_many", play_many)
+        m.setattr(threading.Thread, "start", start)
+        m.setattr(journal.Journal, "kept", kept)
+        try:
+            stopped, _, err = run(capsys, *ARGS)
+        finally:
+            outlived = [t for t in threading.enumerate() if t.name.startswith("bwlab-games")]
+            for t in outlived:  # none may be left to play into a later test
+                t.join()
+    kept_on_disk = _kept(tmp_path / "j")
+    assert played.is_set() and stopped == 143 and kept_on_disk > 0, err
+    assert f"fairness: {kept_on_disk:,} finished games kept in {tmp_path / 'j'}" in err, err
+    assert "nothing to keep" not in err, err
+    assert not outlived, outlived
+
+
 def test_a_stop_landing_in_the_clean_up_of_an_ended_command_says_it_had_ended(
         capsys, monkeypatch, tmp_path):
     """A command that has ended deletes its journal; a SIGTERM landing in that clean-up used to

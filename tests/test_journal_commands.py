@@ -166,21 +166,19 @@ def test_a_stop_landing_inside_the_last_flush_keeps_the_games(capsys, monkeypatc
     assert "resuming an interrupted run" in err
 
 
-@pytest.mark.xfail(strict=True, reason="an engine thread whose start a stop cut short is not "
-                   "joined: its finished games are written after the count")
 def test_a_sigterm_landing_as_an_engine_thread_starts_keeps_the_games_it_finished(
         capsys, monkeypatch, tmp_path):
     """The games are played by a thread pool (sim/runner/playing.py) whose ``submit`` starts a
     thread and only then adds it to the threads ``shutdown(wait=True)`` joins. Under load the
     first engine thread can play its first chunk before ``Thread.start`` has returned on the
-    main thread; a SIGTERM sent then lands inside ``start``, the thread is never joined, and
+    main thread; a SIGTERM sent then landed inside ``start``, the thread was never joined, and
     the command counted the journal before the thread recorded its games: "terminated (SIGTERM)
     before any game finished: nothing to keep", the chunk's part written a moment later (the
     every-journaled-command test failed so, once, in a loaded full run: 2 of 150 stopped
     rarity runs under load). Here that schedule is made: the thread's first chunk ends and
     sends a real SIGTERM while ``start`` waits for it, and the thread records its games only
-    once the command has counted (or after 1 s). Every finished game must be kept and counted,
-    and no engine thread may outlive the command."""
+    once the command has counted (or after 1 s). Now ``submit`` holds the stop: every finished
+    game is kept and counted, and no engine thread outlives the command."""
     import signal
     import threading
 

@@ -21,6 +21,8 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
 
+from sim.atomic import stops_held
+
 from . import progress
 
 TARGET_SECONDS = 1.0   # aim of one chunk's duration on one thread
@@ -137,7 +139,17 @@ def _run_chunks(play, n: int, threads: int, most: int) -> None:
     before it is counted, and the chunks still running finish while the pool shuts down. The
     interrupted stage's closing line said fewer games than the journal kept ("0 games in 0 s"
     beside "4 finished games kept"). The workers (where no stop lands) count the games they
-    finish, and the line is settled on that count as the loop unwinds."""
+    finish, and the line is settled on that count as the loop unwinds.
+
+    Why each ``submit`` holds the stops (:func:`sim.atomic.stops_held`): ``submit`` queues the
+    chunk, starts a thread if the pool has fewer than ``threads``, and only once ``start`` has
+    returned adds it to the threads ``shutdown(wait=True)`` joins. Under load a new thread can
+    play its whole first chunk before ``start`` returns on this thread; a stop landing in
+    ``start`` then left that thread unjoined, so the command counted the journal before the
+    thread recorded its games: "terminated (SIGTERM) before any game finished: nothing to
+    keep", or fewer games than it kept, the thread playing on after the command had ended
+    (tests/test_journal_commands.py). Held, the stop is raised once the thread is the pool's
+    and its chunk's future is pending: joined and counted as it unwinds."""
     next_lo, games_done, busy = 0, 0, 0.0
     size = min(most, 2) if n > threads * most else most  # a short first chunk measures the pace
     start, tally, lock = progress.count(), [0], threading.Lock()
@@ -154,7 +166,8 @@ def _run_chunks(play, n: int, threads: int, most: int) -> None:
         while next_lo < n or pending:
             while next_lo < n and len(pending) < threads:
                 hi = min(n, next_lo + size)
-                pending.add(pool.submit(tallied, next_lo, hi))
+                with stops_held():  # a stop here left the thread it started unjoined (doc)
+                    pending.add(pool.submit(tallied, next_lo, hi))
                 next_lo = hi
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in finished:

@@ -44,16 +44,19 @@ def _sigterm_after_the_first_chunk(m) -> None:
     """``play_many`` patched (monkeypatch context ``m``) to send this process a real SIGTERM
     once, after its first chunk of games: the games of that chunk are finished, then the stop."""
     import signal
+    import threading
 
     from sim.ai import play as loop
 
-    real, sent = loop.play_many, []
+    real, sent, once = loop.play_many, [], threading.Lock()
 
     def play_many(*a, **k):
         out = real(*a, **k)
-        if not sent:  # once, after the first chunk of games
+        with once:  # two engine threads ending together: one signal (a second kills pytest)
+            if sent:
+                return out
             sent.append(signal.SIGTERM)
-            os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGTERM)  # once, after the first chunk of games
         return out
 
     m.setattr(loop, "play_many", play_many)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 
 from sim.runner.progress import Progress
 from tests._cli_kit import Clock, eager_progress, run
@@ -57,3 +58,119 @@ def test_rarity_replicates_fit_line_counts_boards(capsys, monkeypatch, tmp_path)
             if "independent replicates > fitting the card ratings" in ln]
     assert fits, err
     assert any(re.search(r"\d+/\d+ boards", ln) for ln in fits), fits
+
+
+# -- the silent stretches (the audit of 2026-12-07): time with no stage open ------------------
+# Measured from the process's start on a loaded 2-CPU host, tiny arguments: report's libraries
+# (matplotlib, scipy.stats, pandas) 2.2-3.2 s before "building the report"; play 2.6-4.8 s
+# (the engine's modules, its compiled kernels) before "playing the game"; compare-systems
+# 1.8-2.8 s, power-levels 2.3-2.7 s, rulings 2.3-2.4 s (1.4 s of it importing its own module,
+# before the session began), drift 1.5-2.1 s; then ladder's Elo fit 1.9-2.7 s after its games,
+# the GIF and the page of play and replay 2.1-3.3 s after their frames, and board --png
+# 2.5-3.2 s with no line at all.
+
+
+def _waiting_for_a_line(seconds: float = 2.0) -> None:
+    """A slow step (a heavy import, a load): it returns once the session has drawn a line, or
+    after ``seconds`` when nothing is drawn. The heartbeat (every 0.25 s) draws only while a
+    stage is open, so the wait ends at once if one is, and times out if none is."""
+    import time
+
+    from sim.runner import progress
+
+    deadline = time.monotonic() + seconds
+    while progress.current().last_draw is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def _slow_report_import(monkeypatch) -> None:
+    """``from sim.report.lab_report import write_report`` made slow, as it is: 2-5 s."""
+    import sys
+    import types
+
+    real = sys.modules.get("sim.report.lab_report") or __import__(
+        "sim.report.lab_report", fromlist=["write_report"])
+
+    class Loading(types.ModuleType):
+        def __getattr__(self, name):  # every name: the stand-in holds none
+            _waiting_for_a_line()
+            return getattr(real, name)
+
+    monkeypatch.setitem(sys.modules, "sim.report.lab_report", Loading(real.__name__))
+
+
+def _slow_engine_load(monkeypatch) -> None:
+    """The engine command's load before its first game made slow (ready_to_play's check of
+    the compiled kernels stands for the engine's modules and kernels: 2-5 s in ``play``)."""
+    from sim.cli import _engine
+
+    real = _engine.compile_if_cold
+    monkeypatch.setattr(_engine, "compile_if_cold",
+                        lambda *a, **k: (_waiting_for_a_line(), real(*a, **k))[1])
+
+
+LOADING = [
+    ("report", ["--out", "{tmp}/r", "--teams", "", "--rating-games", "0"], _slow_report_import),
+    ("play", ["--seed", "1"], _slow_engine_load),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="nothing is drawn before a command's first stage opens")
+@pytest.mark.parametrize("command, args, slow", LOADING, ids=[c[0] for c in LOADING])
+def test_loading_before_the_first_stage_is_a_stage(capsys, monkeypatch, tmp_path, command,
+                                                   args, slow):
+    """Imports, inputs and the engine's kernels come before a command's first stage; with no
+    stage open the heartbeat drew nothing, so ``report`` was silent 3-5 s and ``play`` up to
+    5 s. The line must name what it is doing while it loads."""
+    eager_progress(monkeypatch)
+    slow(monkeypatch)
+    code, out, err = run(capsys, command, *[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert code == 0, err
+    lines = progress_lines(err, command)
+    assert lines and lines[0].startswith(f"{command}: loading the libraries and the inputs"), err
+
+
+@pytest.mark.xfail(strict=True, reason="the ladder's fit after its games is no stage")
+def test_the_ladders_fit_after_its_games_is_a_stage(capsys, monkeypatch):
+    """After "round robin" closed, ``ladder`` imported scipy and fitted the Elo ratings and the
+    matches' balance for 1.9-2.7 s with no stage open."""
+    eager_progress(monkeypatch)
+    code, out, err = run(capsys, "ladder", "--games", "8", "--players", "random,greedy",
+                         "--boards", "2", "--format", "json")
+    assert code == 0, err
+    assert "ladder: fitting the Elo ratings: done in " in err, err
+
+
+@pytest.mark.xfail(strict=True, reason="writing the GIF and the page is no stage")
+def test_writing_the_gif_and_the_page_are_stages(monkeypatch, tmp_path):
+    """``play --gif --html`` and ``replay --gif --html`` encoded the GIF and the page's PNGs for
+    2.1-3.3 s after "drawing frames" closed, with no stage open (sim/report/watch.py, shared)."""
+    from types import SimpleNamespace
+
+    from PIL import Image
+
+    from sim.report.watch import write_gif, write_html
+    from sim.runner import progress
+
+    eager_progress(monkeypatch)
+    images = [Image.new("P", (8, 8), k) for k in range(3)]
+    frames = [SimpleNamespace(view=SimpleNamespace(title=f"step {k}"), first=k, last=k + 1)
+              for k in range(3)]
+    out = io.StringIO()
+    with progress.reporting("replay", stream=out, heartbeat=False):
+        write_gif(tmp_path / "g.gif", images)
+        write_html(tmp_path / "g.html", frames, ["a", "b", "c"], images, "t")
+    assert "replay: writing the GIF: done in " in out.getvalue(), out.getvalue()
+    assert re.search(r"^replay: writing the HTML page: 1/3 frames, ", out.getvalue(), re.M)
+    assert "replay: writing the HTML page: 3 frames in " in out.getvalue()
+
+
+@pytest.mark.xfail(strict=True, reason="board is no progress command")
+def test_drawing_the_board_is_a_stage(capsys, monkeypatch, tmp_path):
+    """``board --png`` spent 2.5-3.2 s loading matplotlib, laying the board out and writing
+    it, with no line at all: board had no progress session."""
+    eager_progress(monkeypatch)
+    code, out, err = run(capsys, "board", "--seed", "1", "--png", tmp_path / "b.png")
+    assert code == 0 and (tmp_path / "b.png").stat().st_size > 0, err
+    assert re.search(r"^board: drawing the board: 1/2 steps, \d+ s so far$", err, re.M), err
+    assert "board: drawing the board: 2 steps in " in err

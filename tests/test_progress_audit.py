@@ -115,7 +115,6 @@ LOADING = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="nothing is drawn before a command's first stage opens")
 @pytest.mark.parametrize("command, args, slow", LOADING, ids=[c[0] for c in LOADING])
 def test_loading_before_the_first_stage_is_a_stage(capsys, monkeypatch, tmp_path, command,
                                                    args, slow):

@@ -221,3 +221,49 @@ def test_a_stage_with_one_slow_advance_is_estimated_once_it_has_run_a_window():
     assert "estimating the time left" in p.line()
     clock.now += 20.0                   # 40 s in: 100 games, 2.5 games/s
     assert "100/1,000 games, 2.5 games/s" in p.line() and "about 6 min 00 s left" in p.line()
+
+
+def test_the_loading_before_the_first_stage_is_drawn_then_ended_by_it_never_after():
+    """A command's imports, inputs and kernels come before its first stage (``report``: 3-5 s of
+    matplotlib, scipy and pandas; the audit of 2026-12-07): the line names the loading while no
+    stage is open, the first stage ends it with a closing line, and once the stages have ended
+    the heartbeat has nothing to draw (``working()``), so it never says "loading" again."""
+    p, clock, out = make(tty=False)
+    p.load("loading the libraries and the inputs")
+    assert p.working()
+    clock.now += 1.5
+    p.maybe_draw()
+    assert out.getvalue() == ""                      # the first two seconds: nothing
+    clock.now += 1.5
+    p.maybe_draw()
+    assert out.getvalue() == "rarity: loading the libraries and the inputs (3 s so far)\n"
+    st = p.open("the study", 10)
+    assert out.getvalue().endswith("rarity: loading the libraries and the inputs: done in 3 s\n")
+    clock.now += 2.0
+    p.advance(10)
+    p.close(st)
+    assert not p.working() and p.loading is None
+    clock.now += 5.0
+    before = out.getvalue()
+    if p.working():                                  # the heartbeat's own test
+        p.maybe_draw()
+    assert out.getvalue() == before and "loading" not in before.splitlines()[-1]
+
+
+def test_a_loading_never_shown_ends_without_a_line():
+    p, clock, out = make(tty=False)
+    p.load("loading the libraries and the inputs")
+    clock.now += 1.0
+    p.open("the study", 10)
+    assert out.getvalue() == "" and p.loading is None
+
+
+def test_the_first_two_seconds_count_from_the_commands_start_not_the_sessions():
+    """``rulings`` imported scipy with its module for 1.4 s before its session began: counted
+    from the session, its first line came 3.7 s in; ``started`` moves the count to the start."""
+    clock, out = Clock(), io.StringIO()
+    p = Progress("rulings", stream=out, clock=clock, tty=False, started=clock.now - 1.5)
+    p.load("loading the libraries and the inputs")
+    clock.now += 0.6
+    p.maybe_draw()
+    assert out.getvalue() == "rulings: loading the libraries and the inputs (2 s so far)\n"

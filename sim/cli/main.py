@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import time
 
 import click
 
@@ -41,6 +42,9 @@ class LazyGroup(click.Group):
     def get_command(self, ctx, name):
         if name not in COMMANDS:
             return None
+        # the command begins with its module's import (rulings': 1.4 s of scipy): the progress
+        # line's first seconds count from here (_with_progress)
+        ctx.meta.setdefault(STARTED, time.monotonic())
         module, attr, _ = COMMANDS[name]
         cmd = _outputs_with_inputs(_once_each(getattr(importlib.import_module(module), attr)))
         return _with_progress(cmd, name) if name in PROGRESS_COMMANDS else cmd
@@ -70,6 +74,10 @@ OWN_RESUME = {"run"}
 # silenced by --quiet, which each of them takes (issue #23 item 1)
 PROGRESS_COMMANDS = ENGINE_COMMANDS | {"combat", "compare-systems", "demo", "replay"}
 QUIET_HELP = "No progress line on stderr (results and errors are unchanged)."
+# what a command does before its first stage: imports (report's matplotlib, scipy and pandas),
+# its inputs, the engine's compiled kernels (sim.runner.progress.Progress.load)
+LOADING = "loading the libraries and the inputs"
+STARTED = "bwlab.started"  # ctx.meta: when the command's module began to load
 
 
 def _once_each(cmd):
@@ -158,7 +166,8 @@ def _with_progress(cmd, name: str):
     (:func:`sim.runner.progress.reporting`); a game-playing command also inside its games
     journal's session. The engine is compiled by the command itself, once its input is checked
     (:func:`sim.cli._engine.ready_to_play`). ``run``'s ``--no-progress`` is the same as
-    --quiet."""
+    --quiet. Until its first stage the line says it is loading (:data:`LOADING`), and its
+    first seconds count from the import of its module, not from the session's start."""
     if getattr(cmd, "_progress_wired", False):
         return cmd
     added = not any(p.name == "quiet" for p in cmd.params)
@@ -171,7 +180,7 @@ def _with_progress(cmd, name: str):
 
         quiet = bool(ctx.params.pop("quiet", False) if added else ctx.params.get("quiet"))
         quiet = quiet or bool(ctx.params.get("no_progress"))
-        with reporting(name, quiet=quiet) as p:
+        with reporting(name, quiet=quiet, loading=LOADING, started=ctx.meta.get(STARTED)) as p:
             if name not in ENGINE_COMMANDS or name in OWN_RESUME:
                 return _body(ctx)
             return _journaled(_body, ctx, p.say)

@@ -16,7 +16,8 @@ first games does not count, and a stage whose steps differ in speed is estimated
 the current one.
 
 When it draws: nothing in a command's first :data:`DELAY` seconds (a quick command stays
-silent); then on a terminal the line is redrawn in place every :data:`TTY_EVERY` seconds, and
+silent; counted from the import of the command's module), and only while a stage is open or the
+command is still loading before its first one (:meth:`Progress.load`); then on a terminal the line is redrawn in place every :data:`TTY_EVERY` seconds, and
 into a log (stderr not a terminal) a new line every 2 s for the first minute, then every
 elapsed/30 s (at most 30 s), so an hour's run writes a few hundred lines, not thousands. A stage
 that was shown ends with one summary line (games, seconds, rate), so stdout's results start on
@@ -105,12 +106,16 @@ class Progress:
     clock); ``tty`` (default: ``stream.isatty()``) picks redraw-in-place or log lines."""
 
     def __init__(self, command: str, *, quiet: bool = False, stream=None, clock=time.monotonic,
-                 tty: bool | None = None, delay: float | None = None):
+                 tty: bool | None = None, delay: float | None = None,
+                 started: float | None = None):
         self.command, self.quiet, self.clock = command, quiet, clock
         self.delay = DELAY if delay is None else delay
         self._stream, self._tty = stream, tty
         self.stages: list[Stage] = []
-        self.t0 = clock()
+        # when the command began (default: now): the first DELAY seconds count from there
+        self.t0 = clock() if started is None else min(started, clock())
+        self.loading: str | None = None   # what goes on before the first stage (:meth:`load`)
+        self._loading_shown = False
         self.last_draw: float | None = None
         self.lock = threading.RLock()
         self._dirty_tty = False  # a line is drawn in place and not yet ended
@@ -129,9 +134,36 @@ class Progress:
             return False
 
     # -- stages -----------------------------------------------------------------------------
+    def load(self, name: str) -> None:
+        """Name what the command does before its first stage opens (``name``: its libraries,
+        its inputs, the engine's kernels), drawn as a stage without a count, and ended by that
+        first stage; a command that opens none shows it to its end.
+
+        Why: the heartbeat draws only while a stage is open, and those seconds had none:
+        ``report`` imported matplotlib, scipy.stats and pandas for 3-5 s, ``play`` loaded the
+        engine for up to 5 s, with nothing on stderr (the audit of 2026-12-07). Ended for good
+        by the first stage, it is never drawn after a command's stages end."""
+        with self.lock:
+            if not self.stages:
+                self.loading, self._loading_shown = name, False
+
+    def _loaded(self) -> None:
+        """End :meth:`load`'s stage: with a closing line if it was shown (so the next line, or
+        stdout, starts on a line of its own), as a stage ends."""
+        if self.loading is not None and self._loading_shown:
+            self._write(f"{self.command}: {self.loading}: done in "
+                        f"{duration(self.clock() - self.t0)}", end=True)
+        self.loading = None
+
+    def working(self) -> bool:
+        """Whether a stage is open, or the loading before the first one: the heartbeat draws
+        only then."""
+        return bool(self.stages) or self.loading is not None
+
     def open(self, name: str, total: int | None = None, unit: str = "games",
              at_most: bool = False, timed: bool = True) -> Stage:
         with self.lock:
+            self._loaded()
             st = Stage(name, None if total is None else int(total), unit, at_most, self.clock(),
                        timed=timed)
             self.stages.append(st)
@@ -231,7 +263,7 @@ class Progress:
     def line(self) -> str:
         """``rarity: ablation: 1,200/7,200 games, 410 games/s, 7 s so far, about 15 s left``."""
         now = self.clock()
-        names = " > ".join(st.name for st in self.stages)
+        names = " > ".join(st.name for st in self.stages) or self.loading
         st = self.counting()
         head = f"{self.command}: {names}" if names else self.command
         if st is None:
@@ -277,6 +309,7 @@ class Progress:
             self.last_draw = self.clock()
             for st in self.stages:
                 st.shown = True
+            self._loading_shown = self._loading_shown or self.loading is not None
             self._write(self.line(), end=not self.tty)
 
     def _write(self, text: str, end: bool) -> None:
@@ -308,18 +341,23 @@ def current() -> Progress | None:
 
 
 @contextmanager
-def reporting(command: str, *, quiet: bool = False, stream=None, heartbeat: bool = True):
+def reporting(command: str, *, quiet: bool = False, stream=None, heartbeat: bool = True,
+              loading: str | None = None, started: float | None = None):
     """The command's progress session: every :func:`stage` inside it draws on stderr (unless
-    ``quiet``). A daemon thread redraws while the engine is busy between two advances."""
+    ``quiet``). A daemon thread redraws while the engine is busy between two advances.
+    ``loading``: what goes on before the first stage (:meth:`Progress.load`); ``started``:
+    when the command began (``time.monotonic()``), if before the session."""
     global _current
-    outer, p = _current, Progress(command, quiet=quiet, stream=stream)
+    outer, p = _current, Progress(command, quiet=quiet, stream=stream, started=started)
+    if loading is not None:
+        p.load(loading)
     _current = p
     stop = threading.Event()
     beat = None
     if heartbeat and not quiet:
         def run():
             while not stop.wait(0.25):
-                if p.stages:
+                if p.working():
                     p.maybe_draw()
         beat = threading.Thread(target=run, name="bwlab-progress", daemon=True)
         beat.start()

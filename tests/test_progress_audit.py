@@ -129,7 +129,6 @@ def test_loading_before_the_first_stage_is_a_stage(capsys, monkeypatch, tmp_path
     assert lines and lines[0].startswith(f"{command}: loading the libraries and the inputs"), err
 
 
-@pytest.mark.xfail(strict=True, reason="the ladder's fit after its games is no stage")
 def test_the_ladders_fit_after_its_games_is_a_stage(capsys, monkeypatch):
     """After "round robin" closed, ``ladder`` imported scipy and fitted the Elo ratings and the
     matches' balance for 1.9-2.7 s with no stage open."""

@@ -165,10 +165,14 @@ def play_ladder(catalogue, players=DEFAULT_PLAYERS, *, games: int = DEFAULT_GAME
     t0 = time.perf_counter()
     match_of, single, places, deal_of, went = play_round_robin(catalogue, specs, n_deals, seed,
                                                                boards)
-    ladder = rate(labels, pairs, match_of, single, places, deal_of, time.perf_counter() - t0,
-                  alpha, boards=boards)
-    return replace(ladder, balance={f"{labels[hi]} vs 3 × {labels[lo]}": _match_balance(went[k])
-                                    for k, (lo, hi) in enumerate(pairs)})
+    # a stage of its own: scipy's import and the fits took 1.9-2.7 s after the last game, with
+    # no stage open (the progress audit of 2026-12-07)
+    with line.stage("fitting the Elo ratings"):
+        ladder = rate(labels, pairs, match_of, single, places, deal_of,
+                      time.perf_counter() - t0, alpha, boards=boards)
+        balance = {f"{labels[hi]} vs 3 × {labels[lo]}": _match_balance(went[k])
+                   for k, (lo, hi) in enumerate(pairs)}
+    return replace(ladder, balance=balance)
 
 
 def play_round_robin(catalogue, specs, n_deals: int, seed: int, boards: int):

@@ -139,7 +139,6 @@ def test_the_ladders_fit_after_its_games_is_a_stage(capsys, monkeypatch):
     assert "ladder: fitting the Elo ratings: done in " in err, err
 
 
-@pytest.mark.xfail(strict=True, reason="writing the GIF and the page is no stage")
 def test_writing_the_gif_and_the_page_are_stages(monkeypatch, tmp_path):
     """``play --gif --html`` and ``replay --gif --html`` encoded the GIF and the page's PNGs for
     2.1-3.3 s after "drawing frames" closed, with no stage open (sim/report/watch.py, shared)."""

@@ -119,11 +119,14 @@ def draw_frames(frames, texts, catalogue, suits) -> list:
 
 def write_gif(path, images) -> int:
     """An animated GIF of ``images`` (:func:`draw_frames`), one per step, the last held longer;
-    written atomically. Returns the number of frames."""
+    written atomically. Returns the number of frames. A stage of the progress line (one
+    encoder call, no count): ``play`` and ``replay`` spent 1-2 s here after their frames with
+    no stage open (the progress audit of 2026-12-07)."""
     from sim.atomic import atomic_path
+    from sim.runner.progress import stage
 
     durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]
-    with atomic_path(path) as tmp:
+    with stage("writing the GIF"), atomic_path(path) as tmp:
         images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:],
                        duration=durations, loop=0, disposal=1)
     return len(images)
@@ -132,17 +135,23 @@ def write_gif(path, images) -> int:
 def write_html(path, frames, texts, images, title: str) -> int:
     """A self-contained page (no network): the frames' ``images`` (:func:`draw_frames`) as
     inline PNGs, a slider, play / pause, the arrow keys, and each step's events beside its
-    picture. Written atomically."""
+    picture. Written atomically; its frames (each a PNG to encode, 1-2 s in all) are counted
+    on the progress line, as :func:`write_gif`'s stage."""
     from sim.atomic import write_text
+    from sim.runner.progress import advance, stage
 
     steps = []
-    for fr, im in zip(frames, images, strict=True):
-        buf = io.BytesIO()
-        im.save(buf, format="PNG")
-        steps.append({"img": "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode(),
-                      "title": fr.view.title, "events": texts[fr.first:fr.last]})
-    data = json.dumps(steps, ensure_ascii=False).replace("</", "<\\/")
-    write_text(path, _PAGE.replace("{{TITLE}}", html.escape(title)).replace("{{DATA}}", data))
+    with stage("writing the HTML page", len(images), unit="frames"):
+        for fr, im in zip(frames, images, strict=True):
+            buf = io.BytesIO()
+            im.save(buf, format="PNG")
+            steps.append({"img": "data:image/png;base64,"
+                                 + base64.b64encode(buf.getvalue()).decode(),
+                          "title": fr.view.title, "events": texts[fr.first:fr.last]})
+            advance(1)
+        data = json.dumps(steps, ensure_ascii=False).replace("</", "<\\/")
+        write_text(path, _PAGE.replace("{{TITLE}}", html.escape(title))
+                   .replace("{{DATA}}", data))
     return len(steps)
 
 

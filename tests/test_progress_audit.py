@@ -162,7 +162,6 @@ def test_writing_the_gif_and_the_page_are_stages(monkeypatch, tmp_path):
     assert "replay: writing the HTML page: 3 frames in " in out.getvalue()
 
 
-@pytest.mark.xfail(strict=True, reason="board is no progress command")
 def test_drawing_the_board_is_a_stage(capsys, monkeypatch, tmp_path):
     """``board --png`` spent 2.5-3.2 s loading matplotlib, laying the board out and writing
     it, with no line at all: board had no progress session."""

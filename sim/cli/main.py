@@ -72,7 +72,7 @@ ENGINE_COMMANDS = {"play", "run", "fairness", "rarity", "draft", "power-levels",
 OWN_RESUME = {"run"}
 # commands that can run longer than ~2 s: one progress line on stderr (sim.runner.progress),
 # silenced by --quiet, which each of them takes (issue #23 item 1)
-PROGRESS_COMMANDS = ENGINE_COMMANDS | {"combat", "compare-systems", "demo", "replay"}
+PROGRESS_COMMANDS = ENGINE_COMMANDS | {"board", "combat", "compare-systems", "demo", "replay"}
 QUIET_HELP = "No progress line on stderr (results and errors are unchanged)."
 # what a command does before its first stage: imports (report's matplotlib, scipy and pandas),
 # its inputs, the engine's compiled kernels (sim.runner.progress.Progress.load)

@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 
+from sim.cli.main import COMMANDS
 from sim.runner.progress import Progress
 from tests._cli_kit import Clock, eager_progress, run
 from tests.test_progress_cli import TINY_POOL, progress_lines
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_a_nested_fit_in_boards_shows_its_boards_not_the_stuck_games():
@@ -170,3 +174,25 @@ def test_drawing_the_board_is_a_stage(capsys, monkeypatch, tmp_path):
     assert code == 0 and (tmp_path / "b.png").stat().st_size > 0, err
     assert re.search(r"^board: drawing the board: 1/2 steps, \d+ s so far$", err, re.M), err
     assert "board: drawing the board: 2 steps in " in err
+
+
+HEAVY = ("scipy", "matplotlib", "pandas")  # 1-3 s each to import on the 2-CPU host
+
+
+@pytest.mark.parametrize("command", [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="its module imports scipy"))
+    if name == "rulings" else name for name in sorted(COMMANDS)])
+def test_a_commands_module_loads_no_heavy_library(command):
+    """A command's module is imported before its progress session begins (the CLI needs its
+    options), so nothing can be drawn while it loads: ``rulings`` imported scipy with it
+    (sim/cli/_balance_text.py), 1.4-2.9 s, and its first line came 3.7-5.7 s in. The heavy
+    libraries load inside the command, under its "loading" line (``report``'s way)."""
+    import subprocess
+    import sys
+
+    module = COMMANDS[command][0]
+    code = (f"import sys, sim.cli.main; import {module}; "
+            f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=ROOT)
+    assert done.stdout.split() == [], f"{module} imports {done.stdout.strip()}"

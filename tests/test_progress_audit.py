@@ -179,9 +179,7 @@ def test_drawing_the_board_is_a_stage(capsys, monkeypatch, tmp_path):
 HEAVY = ("scipy", "matplotlib", "pandas")  # 1-3 s each to import on the 2-CPU host
 
 
-@pytest.mark.parametrize("command", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="its module imports scipy"))
-    if name == "rulings" else name for name in sorted(COMMANDS)])
+@pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_a_commands_module_loads_no_heavy_library(command):
     """A command's module is imported before its progress session begins (the CLI needs its
     options), so nothing can be drawn while it loads: ``rulings`` imported scipy with it

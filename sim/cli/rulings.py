@@ -13,10 +13,12 @@ import click
 
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
-from ._balance_text import balance_text, change_lines, shares
 from ._engine import ready_to_play
 from ._paths import IN_FILE, OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
+
+# ._balance_text (scipy, 1.4-2.9 s) is imported where it is used: this module loads before the
+# command's progress session, whose line says "loading" only once it has begun
 
 
 @click.command()
@@ -81,6 +83,8 @@ def rulings(alternatives_file, games, boards, rating_games, seed, policy, budget
 
 def text_lines(doc: dict) -> list[str]:
     """The results as text: the conclusion first, the ranking, then each alternative."""
+    from ._balance_text import balance_text
+
     st = doc["study"]
     lines = [doc["conclusion"], "",
              f"Study replayed under the book default and each alternative, same seeds: fairness "
@@ -164,6 +168,8 @@ ENDING_HEADS = {"last team standing": "last", "simultaneous elimination": "same-
 def endings_table(doc: dict) -> list[str]:
     """How games end under the book and each alternative, one row each; ``*`` marks a share
     that changes against the book (Holm over every alternative and ending)."""
+    from ._balance_text import shares
+
     book = doc["book_balance"]
     n = book["games"]["games"]
     lines = [f"How games end under each rule set (% of the study's {n:,} games; * = changes "
@@ -187,6 +193,8 @@ def endings_table(doc: dict) -> list[str]:
 def ending_lines(r: dict) -> list[str]:
     """An alternative's paired changes against the book: each ending's share, length, leads."""
     from sim.runner.rulings_balance import same_step_words
+
+    from ._balance_text import change_lines
 
     ch = r["ending_change"]
     bal = r["games_balance"]["balance"]

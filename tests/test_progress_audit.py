@@ -194,3 +194,13 @@ def test_a_commands_module_loads_no_heavy_library(command):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, cwd=ROOT)
     assert done.stdout.split() == [], f"{module} imports {done.stdout.strip()}"
+
+
+def test_demo_ends_its_loading_with_a_stage_before_its_table(capsys, monkeypatch, tmp_path):
+    """``demo`` opened no stage: once the loading line was shown (pandas, 1-2 s on a loaded
+    host) it stood over the work and, on a terminal, was not ended before the table printed.
+    Its work is a stage, so the loading ends with a line of its own, then the work's."""
+    eager_progress(monkeypatch)
+    code, out, err = run(capsys, "demo", "--out", tmp_path)
+    assert code == 0, err
+    assert "demo: computing the combat report: done in " in err, err

@@ -22,14 +22,18 @@ def demo(cards_dir, out):
     from sim.atomic import atomic_path
     from sim.report import CSV_FLOAT
     from sim.report.combat_report import combat_report
+    from sim.runner.progress import stage
 
     catalogue = load_catalogue(cards_dir)
     not_the_card_folder(out, catalogue.root)
     path = out / "combat_report.csv"
     outputs_clear({"--out": path})  # before the work: not a card file it just read, not a folder
-    frame, typical = combat_report(catalogue)
-    with atomic_path(path) as tmp:
-        frame.to_csv(tmp, index=False, float_format=CSV_FLOAT)
+    # a stage: it ends the line's "loading" (pandas) before the table is printed, and names
+    # the work if a loaded host makes it long (1.6-1.9 s in all, 3.8 s under a test run)
+    with stage("computing the combat report"):
+        frame, typical = combat_report(catalogue)
+        with atomic_path(path) as tmp:
+            frame.to_csv(tmp, index=False, float_format=CSV_FLOAT)
     shown = frame[["card", "rarity", "suit", "base_star", "base_mean", "red_star", "red_mean",
                    "blue_star", "blue_mean", "green_star", "green_mean", "base_actions_to_kill"]]
     click.echo(f"Combat report: {len(frame)} cards against a typical defender "

@@ -204,3 +204,24 @@ def test_demo_ends_its_loading_with_a_stage_before_its_table(capsys, monkeypatch
     code, out, err = run(capsys, "demo", "--out", tmp_path)
     assert code == 0, err
     assert "demo: computing the combat report: done in " in err, err
+
+
+def test_the_compile_notice_ends_a_loading_line_first(capsys, monkeypatch):
+    """The first run's "bwlab: compiling the game engine ..." comes once the input is checked,
+    while the loading line may stand in place on a terminal: the line is ended first
+    (``progress.aside``), as before drift's and run's notes."""
+    from sim.cli import _engine
+    from sim.runner import progress
+    from sim.runner import warm as warm_module
+
+    said = []
+    monkeypatch.setattr(warm_module, "is_warm", lambda: False)
+    monkeypatch.setattr(warm_module, "warm", lambda stream=None, verbose=True, on_part=None: 1.0)
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.setattr(progress, "aside", lambda: said.append("aside"))
+    echo = _engine.click.echo
+    monkeypatch.setattr(_engine.click, "echo", lambda text="", **k: (said.append(text[:24]),
+                                                                      echo(text, **k)))
+    code, out, err = run(capsys, "play", "--seed", "1")
+    assert code == 0, err
+    assert said[:2] == ["aside", "bwlab: compiling the gam"], said

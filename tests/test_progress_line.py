@@ -267,3 +267,35 @@ def test_the_first_two_seconds_count_from_the_commands_start_not_the_sessions():
     clock.now += 0.6
     p.maybe_draw()
     assert out.getvalue() == "rulings: loading the libraries and the inputs (2 s so far)\n"
+
+
+def test_a_note_on_stderr_starts_below_a_loading_line_drawn_in_place(monkeypatch):
+    """On a terminal the loading line is drawn in place from the third second; a command's
+    note (``note: ...``, the compile's notice) printed then ran on after it. ``aside()`` ends
+    the line first; the next draw starts below the note."""
+    p, clock, out = make(tty=True)
+    monkeypatch.setattr(progress, "_current", p)
+    p.load("loading the libraries and the inputs")
+    clock.now += 2.5
+    p.maybe_draw()
+    assert out.getvalue().endswith("(2 s so far)")       # in place, not ended
+    progress.aside()
+    out.write("note: a note\n")
+    clock.now += 1.0
+    p.maybe_draw()
+    assert "(2 s so far)\r\x1b[Knote: a note\n\r\x1b[Krarity: loading" in out.getvalue()
+    progress.aside()
+    progress.aside()                                      # twice: nothing more to end
+    assert out.getvalue().endswith("(4 s so far)\r\x1b[K")
+
+
+def test_aside_outside_a_session_or_in_a_log_writes_nothing(monkeypatch):
+    progress.aside()
+    p, clock, out = make(tty=False)
+    monkeypatch.setattr(progress, "_current", p)
+    p.load("loading the libraries and the inputs")
+    clock.now += 2.5
+    p.maybe_draw()
+    before = out.getvalue()
+    progress.aside()
+    assert out.getvalue() == before

@@ -69,6 +69,7 @@ def compile_if_cold(quiet: bool = False) -> None:
 
     from ._paths import folder_problem
 
+    progress.aside()  # a loading line drawn in place ends before these notices
     unwritable = folder_problem(Path(JIT_CACHE_DIR))
     if unwritable:  # said even with --quiet: every later run would wait as long again
         click.echo(f"bwlab: warning: the compiled-kernel cache {JIT_CACHE_DIR} {unwritable}: "

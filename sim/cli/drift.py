@@ -16,6 +16,8 @@ from pathlib import Path
 
 import click
 
+from sim.runner.progress import aside
+
 from ._json import json_text
 from ._paths import IN_FILE, OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option
@@ -308,6 +310,7 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     if update:
         return _update(catalogue, spec, players, baseline, fmt)
     for line in notes(spec, base):  # a baseline shorter than the cap: said before the games
+        aside()  # below a loading line drawn in place (a terminal)
         click.echo(line, err=True)
     result = run_gate(catalogue, spec, base, baseline)  # progress: sim.runner.progress
     if junit is not None:
@@ -333,6 +336,7 @@ def _games_cap(spec, games: int, update: bool):
         raise click.BadParameter("must be a multiple of 4 (duplicate blocks)",
                                  param_hint="--games")
     if games < spec.min_games:  # the suite's floor cannot stand above the cap: say so
+        aside()
         click.echo(f"note: --games {games} is below the suite's min_games {spec.min_games} "
                    f"({spec.path}): " + (
                        f"the baseline will hold {games} games, and the gate refuses it unless "

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from sim.runner.progress import aside
+
 from ._paths import IN_FILE, OUT_FOLDER, cards_option, check_output_folder
 from ._policy import POLICY_HELP, budget_option
 
@@ -66,6 +68,7 @@ def run(experiment, games, jobs, force_jobs, out, resume, backend, scheduler, tl
     out = out or check_output_folder(Path("reports") / "runs" / exp.name, "--out")
     jobs, notice = cap_jobs(jobs, force_jobs) if backend == "loky" else (jobs, None)
     if notice:
+        aside()  # below a loading line drawn in place (a terminal): sim.runner.progress
         click.echo(notice, err=True)
     client = _client(scheduler, tls_ca_file, tls_cert, tls_key) if backend == "dask" else None
     try:
@@ -111,6 +114,7 @@ def _client(scheduler, ca_file, cert, key):
     security = client_security(scheduler, ca_file, cert, key)
     warning = plain_warning(scheduler)
     if warning:
+        aside()
         click.echo(warning, err=True)
     return connect(scheduler, security=security)
 
@@ -142,6 +146,7 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
 
     from .terminate import exit_status, terminated_as_interrupt
 
+    aside()  # the notes below start on a line of their own (nothing drawn: nothing done)
     for name in store.removed:
         click.echo(f"note: {out / name} was damaged (truncated or failing its checksum); "
                    "playing it again", err=True)

@@ -422,5 +422,17 @@ def skip(n: int, resumed: int | None = None) -> None:
         _current.skip(n, resumed)
 
 
-__all__ = ["NoStage", "Progress", "advance", "count", "current", "duration", "rate_text",
-           "recount", "reporting", "skip", "stage"]
+def aside() -> None:
+    """End the line drawn in place on a terminal, if any, before a note of the command's own on
+    stderr (``note: ...``, the compile's notice), so the note does not run on after it; the
+    next draw starts below the note. Nothing in a log, or outside a session.
+
+    Why: the line now stands from a command's third second, while it still loads
+    (:meth:`Progress.load`), and the notes of a command's checks come then: "play: loading the
+    libraries and the inputs (2 s so far)bwlab: compiling the game engine ..." on one line."""
+    if _current is not None:
+        _current.finish()
+
+
+__all__ = ["NoStage", "Progress", "advance", "aside", "count", "current", "duration",
+           "rate_text", "recount", "reporting", "skip", "stage"]

@@ -225,3 +225,26 @@ def test_the_compile_notice_ends_a_loading_line_first(capsys, monkeypatch):
     code, out, err = run(capsys, "play", "--seed", "1")
     assert code == 0, err
     assert said[:2] == ["aside", "bwlab: compiling the gam"], said
+
+
+@pytest.mark.xfail(strict=True, reason="play's final picture is drawn with no stage open")
+def test_plays_final_picture_is_a_stage(capsys, monkeypatch, tmp_path):
+    """``play --png-every N DIR`` draws final.png after "playing (recording each turn)" closed:
+    matplotlib's load (when no picture came before it), the board and the PNG, 2.9 s on a
+    loaded host with no stage open."""
+    eager_progress(monkeypatch)
+    code, out, err = run(capsys, "play", "--seed", "1", "--png-every", "100", tmp_path)
+    assert code == 0 and (tmp_path / "final.png").stat().st_size > 0, err
+    assert "play: drawing the final picture: 2 steps in " in err, err
+
+
+@pytest.mark.xfail(strict=True, reason="run's summary after its games is no stage")
+def test_runs_summary_after_its_games_is_a_stage(capsys, monkeypatch, tmp_path):
+    """``run`` sums up its stored batches after "playing NAME" closed: it reads them back and
+    loads scipy for the balance metrics, 1.3-2.3 s with no stage open (2.3 s on a loaded
+    host), as ladder's fit was."""
+    eager_progress(monkeypatch)
+    code, out, err = run(capsys, "run", ROOT / "experiments/smoke.toml", "--games", "16",
+                         "--jobs", "1", "--out", tmp_path / "run")
+    assert code == 0, err
+    assert "run: summing up the stored batches: done in " in err, err

@@ -227,7 +227,6 @@ def test_the_compile_notice_ends_a_loading_line_first(capsys, monkeypatch):
     assert said[:2] == ["aside", "bwlab: compiling the gam"], said
 
 
-@pytest.mark.xfail(strict=True, reason="play's final picture is drawn with no stage open")
 def test_plays_final_picture_is_a_stage(capsys, monkeypatch, tmp_path):
     """``play --png-every N DIR`` draws final.png after "playing (recording each turn)" closed:
     matplotlib's load (when no picture came before it), the board and the PNG, 2.9 s on a

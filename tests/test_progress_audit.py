@@ -237,7 +237,6 @@ def test_plays_final_picture_is_a_stage(capsys, monkeypatch, tmp_path):
     assert "play: drawing the final picture: 2 steps in " in err, err
 
 
-@pytest.mark.xfail(strict=True, reason="run's summary after its games is no stage")
 def test_runs_summary_after_its_games_is_a_stage(capsys, monkeypatch, tmp_path):
     """``run`` sums up its stored batches after "playing NAME" closed: it reads them back and
     loads scipy for the balance metrics, 1.3-2.3 s with no stage open (2.3 s on a loaded

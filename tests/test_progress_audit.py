@@ -77,7 +77,8 @@ def test_rarity_replicates_fit_line_counts_boards(capsys, monkeypatch, tmp_path)
 def _waiting_for_a_line(seconds: float = 2.0) -> None:
     """A slow step (a heavy import, a load): it returns once the session has drawn a line, or
     after ``seconds`` when nothing is drawn. The heartbeat (every 0.25 s) draws only while a
-    stage is open, so the wait ends at once if one is, and times out if none is."""
+    stage, or the loading before the first one, is open: the wait ends within a beat if one
+    is, and times out if none is."""
     import time
 
     from sim.runner import progress

@@ -43,46 +43,57 @@ from .paired import RATE_FLOOR, _logit, alternative_means
 from .stopped_interval import (STOP_SEED, GateRule, PathModel, _bisect, _decided,
                                _difference_var, _noise, path_model)
 
-__all__ = ["CALLED_PATHS", "MIN_CALLED", "called_elo_intervals"]
+__all__ = ["CALLED_PATHS", "MIN_CALLED", "QUIET_PATHS", "called_elo_intervals"]
 
 CALLED_PATHS = 10000   # paths given the call: over 100 calling ones at a zero truth
+QUIET_PATHS = 2000     # paths given no call: a truth near zero leaves nearly all uncalled
 MIN_CALLED = 20        # fewer paths reaching the call: the candidate is kept (not rejected)
 _HALVINGS = 14         # of 20 standard errors: 0.001 of one, below these paths' resolution
 
 
 def called_elo_intervals(before, after, board, rule: GateRule, called, *, level: float = 0.95,
-                         paths: int = CALLED_PATHS, seed: int = STOP_SEED) -> list:
+                         quiet_tails=None, paths: int = CALLED_PATHS,
+                         quiet_paths: int = QUIET_PATHS, seed: int = STOP_SEED) -> list:
     """Per team, its Elo interval given the gate's alarm (the ``level`` ordering interval among
-    the paths whose test calls drift either way at their stop) where ``called[k]``, else None;
-    from paired game values ``before``/``after`` (games x teams) on ``board`` and the gate's
-    ``rule``. A team whose games all changed alike gets its observed change at both ends."""
+    the paths whose test calls drift either way at their stop) where ``called[k]``; elsewhere
+    the true changes under which the estimate at the stop reaches the observed one in each
+    share ``quiet_tails`` of the paths whose test does not call (the first ``quiet_paths``;
+    None without ``quiet_tails``: sim/analysis/quiet_interval.py reads them). From paired
+    game values ``before``/``after`` (games x teams) on ``board`` and the gate's ``rule``. A
+    team whose games all changed alike gets its observed change throughout."""
     from .ratings import ELO_PER_NAT
 
     called = np.asarray(called, bool)
-    if not called.any():
+    if not called.any() and quiet_tails is None:
         return [None] * called.size
     model = path_model(before, after, board)
     looks = np.asarray(rule.looks, dtype=np.int64)
     var = _difference_var(model, looks)
     alike = (np.ptp(np.asarray(after, float) - np.asarray(before, float), axis=0) == 0) \
         | ~np.all(var > 0, axis=0)
-    noise = _noise(model, looks, paths, seed)
+    noise = _noise(model, looks, paths if called.any() else min(paths, quiet_paths), seed)
     decided = _all_decided(model, noise, var, rule, alike)
     n, t = np.asarray(before).shape[0], model.before.size
     df = max(np.unique(np.asarray(board)).size - 1, 1)
     out: list = []
     for k in range(t):
         base = _logit(model.before[k])
-        if not called[k] or alike[k]:
+        tails = ((1 - level) / 2, (1 + level) / 2) if called[k] else \
+            (None if quiet_tails is None else tuple(quiet_tails))
+        if tails is None or alike[k]:
             change = float(_logit(model.after[k]) - base) * ELO_PER_NAT
-            out.append((change, change) if called[k] else None)
+            out.append(None if tails is None else (change,) * len(tails))
             continue
-        others = np.all(np.delete(decided, k, axis=0), axis=0)
+        # given no call, the first quiet_paths: a metric not called has most often a small
+        # truth, under which nearly every path leaves it uncalled too
+        m = noise.shape[0] if called[k] else min(quiet_paths, noise.shape[0])
+        others = np.all(np.delete(decided[:, :m], k, axis=0), axis=0)
         spread = 10 * math.sqrt(var[-1, k] + model.board_cov[t + k, t + k]
                                 + model.game_cov[t + k, t + k] / n)
         ends = []
-        for p, empty in (((1 - level) / 2, 1.0), ((1 + level) / 2, 0.0)):
-            tail = _called_tail(k, model, noise, others, rule, empty, df)
+        for p in tails:
+            tail = _called_tail(k, model, noise[:m], others, rule, float(p < 0.5), df,
+                                bool(called[k]))
             ends.append(_bisect(tail, p, model.after[k], spread, _HALVINGS))
         out.append(tuple(float(_logit(q) - base) * ELO_PER_NAT for q in ends))
     return out
@@ -109,11 +120,14 @@ def _variance_parts(model: PathModel, looks, k: int):
 
 
 def _called_tail(k: int, model: PathModel, noise, others, rule: GateRule, empty: float,
-                 df: int):
+                 df: int, given_call: bool = True):
     """``tail(q)``: among the paths whose team-``k`` test calls drift (up or down) at their
-    stop when its true "after" rate is ``q``, the share whose estimate at the stop reaches the
-    observed one; ``empty`` where fewer than :data:`MIN_CALLED` paths call (1 for the lower
-    end's search, 0 for the upper's: the candidate stays inside the interval)."""
+    stop when its true "after" rate is ``q`` (``given_call``; else among those whose test does
+    not), the share whose estimate at the stop reaches the observed one. Where fewer than
+    :data:`MIN_CALLED` paths call: ``empty`` (1 for the lower end's search, 0 for the upper's:
+    the candidate stays inside the interval); where fewer go uncalled, the candidate is read
+    at its limit (rejected: the uncalled estimates crowd the edge of the uncalled region
+    nearest it)."""
     t = model.before.size
     before = model.before[k] + noise[:, :, k]
     observed = _logit(model.after[k]) - _logit(model.before[k])
@@ -139,9 +153,10 @@ def _called_tail(k: int, model: PathModel, noise, others, rule: GateRule, empty:
         mu, v = after[rows, stop] - before[rows, stop], var[rows, stop]
         up, down = mu_up[rows, stop], mu_down[rows, stop]
         call = (up * (2 * mu - up) >= 2 * v * upper) | (down * (2 * mu - down) >= 2 * v * upper)
-        if call.sum() < MIN_CALLED:
-            return empty
+        given = call if given_call else ~call
+        if given.sum() < MIN_CALLED:
+            return empty if given_call else float(q > model.after[k])
         estimate = _logit(after[rows, stop]) - _logit(before[rows, stop])
-        return float(np.mean(estimate[call] >= observed))
+        return float(np.mean(estimate[given] >= observed))
 
     return tail

@@ -87,7 +87,8 @@ def _report(result, spec) -> None:
 # what the change's interval is, by the metric's call (sim/runner/drift_interval.py)
 INTERVAL_WORDS = ("each Elo interval is 95 % given the gate's call: for a metric called drift, "
                   "over the runs that call it drift (selective, sim/analysis/called_interval.py); "
-                  "for the others, moved for where the gate stopped (median-unbiased).")
+                  "for the others, over the runs that do not call it (sim/analysis/"
+                  "quiet_interval.py).")
 
 
 def interval_given(decision: str) -> str:
@@ -95,7 +96,7 @@ def interval_given(decision: str) -> str:
     from sim.runner.drift_interval import is_called
 
     return ("the drift call (runs calling this metric drift)" if is_called(decision) else
-            "all runs, moved for where the gate stopped (median-unbiased)")
+            "no call (runs not calling this metric drift)")
 
 
 def games_text(limits) -> str:

@@ -114,8 +114,8 @@ def drift_section(page, result, conclusion: str, baseline: Path) -> pd.DataFrame
     page.text(f"{conclusion} {result.provenance[0].upper()}{result.provenance[1:]} Each team's "
               f"win rate replayed on the baseline's seeds, paired game by game, tested on the "
               f"Elo scale (low/high: its 95 % interval given the gate's call: over the runs "
-              f"calling the metric drift for a metric called drift, moved for where the gate "
-              f"stopped for the others); see docs/drift.md.")
+              f"calling the metric drift for a metric called drift, over the runs not calling "
+              f"it for the others); see docs/drift.md.")
     page.table(table, mark=table["decision"].isin(["drift_up", "drift_down"]), why="drifted")
     for line in result.combat:
         page.text(f"Combat table changed: {line}")

@@ -95,6 +95,9 @@ FAIRNESS = ["fairness", "teams/example.toml", "--games", "8", "--boards", "2", "
             "-q", "--cards", str(ROOT / "cards")]
 
 
+HANG_SECONDS = 300  # longer than any loaded run of the command, short of for ever
+
+
 def test_a_pipe_among_the_journals_parts_does_not_hang_the_command(tmp_path, monkeypatch,
                                                                   capsys):
     """An interrupted command's journal (its clean-up switched off, as a Ctrl-C leaves it),
@@ -117,9 +120,12 @@ def test_a_pipe_among_the_journals_parts_does_not_hang_the_command(tmp_path, mon
     os.mkfifo(parts[0].with_name("part-000000000-00000000.npz"))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "BWLAB_JOURNAL": str(root)}
     code = "import sys; from sim.cli.main import main; sys.exit(main(sys.argv[1:]))"
+    # a hang lasts for ever; the command itself took over 15 s on a loaded 2-CPU host (the
+    # fresh-clone CI of 2026-12-07, load 18), so the wait is generous
     try:
         done = subprocess.run([sys.executable, "-c", code, *FAIRNESS], cwd=tmp_path, env=env,
-                              capture_output=True, timeout=15, stdin=subprocess.DEVNULL)
+                              capture_output=True, timeout=HANG_SECONDS,
+                              stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         pytest.fail("bwlab fairness waited for ever on the pipe in its journal")
     assert done.returncode in (0, 1, 3) and b"Traceback" not in done.stderr, done.stderr

@@ -15,17 +15,17 @@ the time left) is measured over the last 30 s of finished games: the engine's lo
 first games does not count, and a stage whose steps differ in speed is estimated at the pace of
 the current one.
 
-When it draws: nothing in a command's first :data:`DELAY` seconds (a quick command stays
-silent; counted from the import of the command's module), and only while a stage is open or the
-command is still loading before its first one (:meth:`Progress.load`); then on a terminal the line is redrawn in place every :data:`TTY_EVERY` seconds, and
-into a log (stderr not a terminal) a new line every 2 s for the first minute, then every
-elapsed/30 s (at most 30 s), so an hour's run writes a few hundred lines, not thousands. A stage
-that was shown ends with one summary line (games, seconds, rate), so stdout's results start on
-a line of their own: its rate is that of its own work (the time of a stage of another unit
-inside it, the boards built inside a stage of games, is named, not counted:
-:mod:`.progress_text`), and a stopped stage counts what it kept, those games a resume will not
-play again (:func:`recount`). A background thread redraws while the engine is busy, so the line moves
-at least every ~2 s even when no game has finished.
+When it draws: nothing in a command's first :data:`DELAY` seconds (a quick command stays silent;
+counted from the import of the command's module), and only while a stage is open or the command
+is still loading before its first one (:meth:`Progress.load`); then on a terminal the line is
+redrawn in place every :data:`TTY_EVERY` seconds, and into a log (stderr not a terminal) a new
+line every 2 s for the first minute, then every elapsed/30 s (at most 30 s), so an hour's run
+writes a few hundred lines, not thousands. A stage that was shown ends with one summary line
+(games, seconds, rate), so stdout's results start on a line of their own: its rate is that of
+its own work (the time of a stage of another unit inside it, the boards built inside a stage of
+games, is named, not counted: :mod:`.progress_text`), and a stopped stage counts what it kept,
+those games a resume will not play again (:func:`recount`). A background thread redraws while
+the engine is busy, so the line moves at least every ~2 s even when no game has finished.
 
 Opening a stage and advancing one (on the main thread) are also where a Ctrl-C that Python
 dropped is raised again (:func:`sim.stops.raise_dropped`): a long command stops at its next step.

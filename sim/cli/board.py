@@ -32,23 +32,9 @@ def board(seed: int, png: Path | None, cards: Path | None):
     layout = generate_board(tiles, board_rules, seed)
     click.echo(board_text(layout, tiles, rules.suits))
     if png is not None:
-        _draw(layout, tiles, rules.suits, seed, png)
-        click.echo(f"drawn: {png}")
-
-
-def _draw(layout, tiles, suits, seed: int, png: Path) -> None:
-    """The board's picture, as a progress stage of two steps (loading matplotlib and laying the
-    board out, then writing the PNG). Why: ``--png`` took 2.5-3.2 s against 0.8 s without it,
-    with nothing on stderr (the progress audit of 2026-12-07). Untimed, as ``combat``'s
-    "drawing the figure": the steps differ too much in length for a rate."""
-    from sim.runner.progress import advance, stage
-
-    with stage("drawing the board", 2, unit="steps", timed=False):
-        from sim.report.board_view import draw_view, save_png
         from sim.report.game_view import view_from_board
+        from sim.report.watch import write_picture
 
-        figure = draw_view(view_from_board(layout, tiles, f"Board Wars — seed {seed}"), tiles,
-                           suits)
-        advance()
-        save_png(figure, png)
-        advance()
+        write_picture(png, view_from_board(layout, tiles, f"Board Wars — seed {seed}"), tiles,
+                      rules.suits, "drawing the board")
+        click.echo(f"drawn: {png}")

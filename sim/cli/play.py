@@ -105,22 +105,6 @@ def play(teams_file, seed, policy, budget, log, png_every, gif, html_out, apocal
         _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, seed)
 
 
-def _final_picture(view, tiles, suits, path) -> None:
-    """final.png, as a progress stage of two steps (laying the board out, with matplotlib's
-    load when no picture came before it; writing the PNG), as ``board``'s "drawing the board".
-    Why: it took 2.9 s on a loaded host after the game's stage closed, with none open (the
-    progress audit of 2026-12-07)."""
-    from sim.runner.progress import advance, stage
-
-    with stage("drawing the final picture", 2, unit="steps", timed=False):
-        from sim.report.board_view import draw_view, save_png
-
-        figure = draw_view(view, tiles, suits)
-        advance()
-        save_png(figure, path)
-        advance()
-
-
 FRAME_NAMES = re.compile(r"(rotation_[0-9]{3,}|final)\.png")  # _record_steps, _write_watched
 
 
@@ -256,12 +240,13 @@ def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, see
     """The final picture, the GIF and the HTML page; says where each went."""
     from sim.engine.log.events import decode
     from sim.report.places import named_sentences
-    from sim.report.watch import draw_frames, write_gif, write_html
+    from sim.report.watch import draw_frames, write_gif, write_html, write_picture
 
     suits = catalogue.rules.suits
     if png_every is not None:
         final = png_every[1] / "final.png"
-        _final_picture(rec.frames[-1].view, catalogue.tiles, suits, final)
+        write_picture(final, rec.frames[-1].view, catalogue.tiles, suits,
+                      "drawing the final picture")
         pictures.append(final)
         click.echo(f"pictures: {len(pictures)} in {png_every[1]} "
                    f"({pictures[0].name} … {final.name}; final.png shows the standings)")

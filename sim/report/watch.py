@@ -117,6 +117,23 @@ def draw_frames(frames, texts, catalogue, suits) -> list:
     return images
 
 
+def write_picture(path, view: View, tiles, suits, name: str) -> None:
+    """One board picture as a PNG, as the progress stage ``name`` of two steps (laying the board
+    out, with matplotlib's load when no picture came before it; writing the PNG). Why a stage:
+    ``board --png`` spent 2.5-3.2 s and ``play``'s final.png 2.9 s (loaded host) here with none
+    open (the progress audit of 2026-12-07). Untimed, as ``combat``'s "drawing the figure": the
+    steps differ too much in length for a rate."""
+    from sim.runner.progress import advance, stage
+
+    from .board_view import draw_view, save_png
+
+    with stage(name, 2, unit="steps", timed=False):
+        figure = draw_view(view, tiles, suits)
+        advance()
+        save_png(figure, path)
+        advance()
+
+
 def write_gif(path, images) -> int:
     """An animated GIF of ``images`` (:func:`draw_frames`), one per step, the last held longer;
     written atomically. Returns the number of frames. A stage of the progress line (one

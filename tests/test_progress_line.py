@@ -299,3 +299,33 @@ def test_aside_outside_a_session_or_in_a_log_writes_nothing(monkeypatch):
     before = out.getvalue()
     progress.aside()
     assert out.getvalue() == before
+
+
+def test_a_commands_note_clears_the_line_drawn_in_place(monkeypatch):
+    """``sim.cli._say.note`` is how a command writes its own notes on stderr (drift's and run's
+    ``note: ...``, the compile's notice, replay's and play's output lines): the loading line drawn
+    in place is cleared first, so the note starts a line of its own; no lines, nothing cleared."""
+    from sim.cli._say import note
+
+    p, clock, out = make(tty=True)
+    monkeypatch.setattr(progress, "_current", p)
+    monkeypatch.setattr("sys.stderr", out)  # click.echo(err=True) writes to sys.stderr
+    p.load("loading the libraries and the inputs")
+    clock.now += 2.5
+    p.maybe_draw()
+    note()
+    assert out.getvalue().endswith("(2 s so far)")       # nothing to say: the line stands
+    note("note: one", "note: two")
+    assert out.getvalue().endswith("(2 s so far)\r\x1b[Knote: one\nnote: two\n"), out.getvalue()
+
+
+def test_no_command_writes_a_note_around_the_shared_function():
+    """Each concept defined once: only ``sim/cli/_say.py`` clears the progress line for a note
+    (``aside``); a command calling ``aside`` itself and then ``click.echo`` is the pattern the
+    function replaced (six call sites in drift and run, stop 76's note)."""
+    from pathlib import Path
+
+    cli = Path(progress.__file__).parents[1] / "cli"
+    callers = sorted(p.name for p in cli.glob("*.py") if "aside(" in p.read_text()
+                     and p.name != "_say.py")
+    assert callers == []

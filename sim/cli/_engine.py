@@ -68,17 +68,19 @@ def compile_if_cold(quiet: bool = False) -> None:
     from sim._jit import JIT_CACHE_DIR
 
     from ._paths import folder_problem
+    from ._say import note
 
-    progress.aside()  # a loading line drawn in place ends before these notices
     unwritable = folder_problem(Path(JIT_CACHE_DIR))
+    notices = []
     if unwritable:  # said even with --quiet: every later run would wait as long again
-        click.echo(f"bwlab: warning: the compiled-kernel cache {JIT_CACHE_DIR} {unwritable}: "
-                   f"the engine is compiled afresh on every run; point $BWLAB_JIT_CACHE at a "
-                   f"writable folder", err=True)
+        notices.append(f"bwlab: warning: the compiled-kernel cache {JIT_CACHE_DIR} {unwritable}: "
+                       f"the engine is compiled afresh on every run; point $BWLAB_JIT_CACHE at a "
+                       f"writable folder")
     if not quiet:
-        click.echo("bwlab: compiling the game engine for this machine and source version (once; "
-                   "3-8 minutes on 2 cores)" if not unwritable else
-                   "bwlab: compiling the game engine (3-8 minutes on 2 cores)", err=True)
+        notices.append("bwlab: compiling the game engine for this machine and source version "
+                       "(once; 3-8 minutes on 2 cores)" if not unwritable else
+                       "bwlab: compiling the game engine (3-8 minutes on 2 cores)")
+    note(*notices)  # below a loading line drawn in place (a terminal)
     parts = sum(len(s) for s in STAGES)
     # once for this source in this cache folder (sim/_jit.py): a clone elsewhere shares it only
     # when $BWLAB_JIT_CACHE points both at one folder

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import click
 
-from sim.runner.progress import aside
 
 from ._json import json_text
+from ._say import note
 from ._paths import IN_FILE, OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option
 
@@ -310,9 +310,7 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     ready_to_play({"--baseline": baseline if update else None, "--junit": junit}, catalogue.root)
     if update:
         return _update(catalogue, spec, players, baseline, fmt)
-    for line in notes(spec, base):  # a baseline shorter than the cap: said before the games
-        aside()  # below a loading line drawn in place (a terminal)
-        click.echo(line, err=True)
+    note(*notes(spec, base))  # a baseline shorter than the cap: said before the games
     result = run_gate(catalogue, spec, base, baseline)  # progress: sim.runner.progress
     if junit is not None:
         write_text(junit, junit_xml(result))
@@ -337,13 +335,11 @@ def _games_cap(spec, games: int, update: bool):
         raise click.BadParameter("must be a multiple of 4 (duplicate blocks)",
                                  param_hint="--games")
     if games < spec.min_games:  # the suite's floor cannot stand above the cap: say so
-        aside()
-        click.echo(f"note: --games {games} is below the suite's min_games {spec.min_games} "
-                   f"({spec.path}): " + (
-                       f"the baseline will hold {games} games, and the gate refuses it unless "
-                       f"given --games {games} or less" if update else
-                       f"a decision may come after {games} games, fewer than the suite allows"),
-                   err=True)
+        note(f"note: --games {games} is below the suite's min_games {spec.min_games} "
+             f"({spec.path}): " + (
+                 f"the baseline will hold {games} games, and the gate refuses it unless "
+                 f"given --games {games} or less" if update else
+                 f"a decision may come after {games} games, fewer than the suite allows"))
     return replace(spec, max_games=games, min_games=min(spec.min_games, games),
                    capped_by_flag=True,
                    experiments=tuple(replace(e, games=games) for e in spec.experiments))

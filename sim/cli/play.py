@@ -13,6 +13,7 @@ from sim.catalogue.diagnostics import InputError, Problem
 from ._engine import ready_to_play
 from ._paths import IN_FILE, OUT_FILE, OUT_FOLDER, cards_option, distinct_paths
 from ._policy import budget_option
+from ._say import note
 
 
 def _policies(text: str, budget: int | None):
@@ -183,7 +184,7 @@ def _write_log(game, catalogue, team_names, team_cards, names, seed, log) -> Non
     from sim.engine.log.record import game_jsonl
 
     if game.st.game.ev_lost:
-        click.echo(f"warning: {int(game.st.game.ev_lost)} events did not fit the log", err=True)
+        note(f"warning: {int(game.st.game.ev_lost)} events did not fit the log")
     text = game_jsonl(game, catalogue, team_names, team_cards, names, seed)
     write_text(log, text)
     events = text.count("\n") - 1

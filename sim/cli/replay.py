@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ._paths import IN_FILE, OUT_FILE, cards_option, distinct_paths, outputs_clear
+from ._say import note
 
 
 @click.command()
@@ -55,10 +56,10 @@ def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, card
     images = draw_frames(rec.frames, texts, catalogue.tiles, suits)
     if gif is not None:
         n = write_gif(gif, images)
-        click.echo(f"gif: {gif} ({n} frames, one per turn and the result)", err=True)
+        note(f"gif: {gif} ({n} frames, one per turn and the result)")
     if html_out is not None:
         n = write_html(html_out, rec.frames, texts, images, f"Board Wars replay of {log.name}")
-        click.echo(f"html: {html_out} ({n} steps, one per turn and the result)", err=True)
+        note(f"html: {html_out} ({n} steps, one per turn and the result)")
 
 
 def _narrate(log: Path, events, tiles, board_rules, rules: bool) -> None:

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import click
 
-from sim.runner.progress import aside, stage
+from sim.runner.progress import stage
 
 from ._paths import IN_FILE, OUT_FOLDER, cards_option, check_output_folder
 from ._policy import POLICY_HELP, budget_option
+from ._say import note
 
 
 @click.command()
@@ -68,8 +69,7 @@ def run(experiment, games, jobs, force_jobs, out, resume, backend, scheduler, tl
     out = out or check_output_folder(Path("reports") / "runs" / exp.name, "--out")
     jobs, notice = cap_jobs(jobs, force_jobs) if backend == "loky" else (jobs, None)
     if notice:
-        aside()  # below a loading line drawn in place (a terminal): sim.runner.progress
-        click.echo(notice, err=True)
+        note(notice)
     client = _client(scheduler, tls_ca_file, tls_cert, tls_key) if backend == "dask" else None
     try:
         _outputs_clear(out, cards_root)
@@ -114,8 +114,7 @@ def _client(scheduler, ca_file, cert, key):
     security = client_security(scheduler, ca_file, cert, key)
     warning = plain_warning(scheduler)
     if warning:
-        aside()
-        click.echo(warning, err=True)
+        note(warning)
     return connect(scheduler, security=security)
 
 
@@ -146,13 +145,11 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
 
     from .terminate import exit_status, terminated_as_interrupt
 
-    aside()  # the notes below start on a line of their own (nothing drawn: nothing done)
-    for name in store.removed:
-        click.echo(f"note: {out / name} was damaged (truncated or failing its checksum); "
-                   "playing it again", err=True)
+    note(*(f"note: {out / name} was damaged (truncated or failing its checksum); playing it "
+           "again" for name in store.removed))
     already = len(store.done())
     if resume and not already:  # a mistyped --out would otherwise restart a run silently
-        click.echo(f"note: --resume: no batch of this run in {out}; starting it", err=True)
+        note(f"note: --resume: no batch of this run in {out}; starting it")
     totals = RunTotals()  # each batch counted as it is stored: the summary reads back the rest
     try:
         with terminated_as_interrupt("run"):
@@ -179,9 +176,9 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
     for k, rate in enumerate(summary["team_win_rate"]):
         named = f" {names[k]}" if k < len(names) and names[k] else ""
         click.echo(f"  team {k + 1}{named}: win rate {rate:.3f}")
-    note = no_winner_note(summary)
-    if note:
-        click.echo(note)
+    no_winner = no_winner_note(summary)
+    if no_winner:
+        click.echo(no_winner)
     click.echo("  outcomes (games): " + ", ".join(f"{KIND_WORDS.get(k, k)} {v}"
                                                   for k, v in summary["outcomes"].items()))
     _echo_apocalypses(summary["apocalypses"], cards_root)

@@ -197,6 +197,22 @@ def test_a_commands_module_loads_no_heavy_library(command):
     assert done.stdout.split() == [], f"{module} imports {done.stdout.strip()}"
 
 
+def test_validate_of_a_card_folder_loads_no_heavy_library():
+    """``validate`` is not a progress command: it must end before a line is due (about 2 s). It
+    took 1.5-1.9 s on a quiet host and 4.2 s on a loaded one, 1.2 s of it importing scipy.stats
+    (through sim/runner/budget.py, for the arena budget's experiment check, now
+    sim/runner/levels_input.py) and pandas (the rulings results' loader, imported with no such
+    file given). Checking the shipped card folder imports neither."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from sim.cli.main import main; code = main(['validate', 'cards']); "
+            f"print(code, ' '.join(m for m in {HEAVY!r} if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=ROOT)
+    assert done.stdout.split()[-1:] == ["0"], done.stdout + done.stderr
+
+
 def test_demo_ends_its_loading_with_a_stage_before_its_table(capsys, monkeypatch, tmp_path):
     """``demo`` opened no stage: once the loading line was shown (pandas, 1-2 s on a loaded
     host) it stood over the work and, on a terminal, was not ended before the table printed.

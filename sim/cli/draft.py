@@ -76,7 +76,8 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
     levels = spec = pool_exp = None
     if alternating:
         from sim.catalogue.arena_budget import load_arena_budget
-        from sim.runner.budget import levels_experiment, power_levels
+        from sim.runner.budget import power_levels
+        from sim.runner.levels_input import levels_experiment
 
         spec = load_arena_budget(catalogue.root, experiment_file=levels_file)
         pool_exp = levels_experiment(catalogue, spec, policy, level_games)

@@ -311,7 +311,7 @@ def _other_inputs(catalogue, policy, suggest_k, rating_experiment, team_budget, 
     levels = None
     if team_budget is not None:
         from sim.catalogue.arena_budget import load_arena_budget
-        from sim.runner.budget import levels_experiment
+        from sim.runner.levels_input import levels_experiment
 
         spec = load_arena_budget(catalogue.root, experiment_file=levels_file)
         levels = spec, levels_experiment(catalogue, spec, policy, level_games)

@@ -49,7 +49,8 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards, leve
     """Each card's Power Level 1-4 (Arena's scale) from its rating in simulated play."""
     from sim.catalogue.arena_budget import load_arena_budget
     from sim.catalogue.loader import load_catalogue
-    from sim.runner.budget import levels_experiment, power_levels as fit_levels, validate_budget
+    from sim.runner.budget import power_levels as fit_levels, validate_budget
+    from sim.runner.levels_input import levels_experiment
 
     from ._engine import ready_to_play
 

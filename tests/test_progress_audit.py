@@ -197,16 +197,21 @@ def test_a_commands_module_loads_no_heavy_library(command):
     assert done.stdout.split() == [], f"{module} imports {done.stdout.strip()}"
 
 
-def test_validate_of_a_card_folder_loads_no_heavy_library():
+@pytest.mark.parametrize("args", [["cards"], ["--experiment", "experiments/drift.toml"],
+                                  ["--experiment", "experiments/rarity.toml"]],
+                         ids=["cards", "drift-suite", "experiment"])
+def test_validate_loads_no_heavy_library(args):
     """``validate`` is not a progress command: it must end before a line is due (about 2 s). It
     took 1.5-1.9 s on a quiet host and 4.2 s on a loaded one, 1.2 s of it importing scipy.stats
     (through sim/runner/budget.py, for the arena budget's experiment check, now
-    sim/runner/levels_input.py) and pandas (the rulings results' loader, imported with no such
-    file given). Checking the shipped card folder imports neither."""
+    sim/runner/levels_input.py; with a drift suite, through sim/runner/drift.py for its loader,
+    which lives in sim/runner/drift_suite.py) and pandas (the rulings results' loader, imported
+    with no such file given). Checking the card folder, a drift suite or an experiment imports
+    neither."""
     import subprocess
     import sys
 
-    code = ("import sys; from sim.cli.main import main; code = main(['validate', 'cards']); "
+    code = (f"import sys; from sim.cli.main import main; code = main(['validate', *{args!r}]); "
             f"print(code, ' '.join(m for m in {HEAVY!r} if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, cwd=ROOT)

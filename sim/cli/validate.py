@@ -217,7 +217,7 @@ def _load_experiment(path: Path, catalogue):
     import tomllib
 
     from sim.engine.state.fields import POLICY_IDS
-    from sim.runner.drift import load_suite
+    from sim.runner.drift_suite import load_suite
     from sim.runner.experiment import load_experiment, resolved
     from sim.runner.file_kinds import kind_of
     from sim.runner.rulings_data import load_rulings

@@ -191,3 +191,34 @@ def test_a_team_that_won_once_is_not_known_better_than_one_that_never_won():
     v = fairness_verdict(y, clusters=np.arange(32) % 16)
     assert v.rate[0] == 0 and v.rate[1] > 0
     assert v.upper[1] > v.upper[0] > 0
+
+
+def test_a_call_whose_interval_given_the_call_reaches_the_fair_band_says_so():
+    """The verdict's closing line printed "Ink & Iron only wins 15.6 % (17.2–22.4 given the
+    call)" (the example teams, 512 games): an interval wholly above its own estimate, reaching
+    past 20 % into the fair band, which read as a contradiction of "Unfair". Given a call just
+    past its bar the truth may lie in the band (sim/analysis/fairness_call.py); the line now
+    says so, and only then: a disadvantaged team's interval reaching above 20 %, a favoured
+    one's below 30 % (the band 25 % ± 5 points), not one that stops at the edge."""
+    from types import SimpleNamespace
+
+    from sim.analysis.fairness import conclusion, reaches_band, shown_interval
+
+    nan = float("nan")
+    v = SimpleNamespace(status=UNFAIR, rate=np.array([0.156, 0.426, 0.121, 0.297]),
+                        lower=np.array([0.119, 0.366, 0.087, 0.247]),
+                        upper=np.array([0.1998, 0.487, 0.163, 0.351]),
+                        called=np.array([-1, 1, -1, 0]), call_lower=np.array([0.172, 0.375,
+                                                                               0.093, nan]),
+                        call_upper=np.array([0.224, 0.475, 0.159, nan]), design="512 games")
+    band = (0.25, 0.05)
+    assert shown_interval(v, 0, band) == "17.2–22.4 given the call, reaching into the fair band"
+    assert shown_interval(v, 1, band) == "37.5–47.5 given the call"
+    assert shown_interval(v, 2, band) == "9.3–15.9 given the call"
+    assert shown_interval(v, 3, band) == "24.7–35.1"  # not called: its simultaneous interval
+    line = conclusion(v, 0.05, names=["A", "B", "C", "D"])
+    assert "A only wins 15.6 % (17.2–22.4 given the call, reaching into the fair band)" in line
+    assert line.count("reaching") == 1
+    assert reaches_band(1, 0.299, 0.4, *band) and not reaches_band(1, 0.30, 0.4, *band)
+    assert reaches_band(-1, 0.1, 0.201, *band) and not reaches_band(-1, 0.1, 0.20, *band)
+    assert not reaches_band(0, 0.1, 0.5, *band)

@@ -138,9 +138,12 @@ def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
         parts = []
         for k in np.flatnonzero(above | below):
             word = "favoured" if above[k] else "disadvantaged"
+            near = (", reaching into the fair band: a call near its edge"
+                    if reaches_band(called[k], call_lo[k], call_hi[k], target, tolerance) else "")
             parts.append(f"{names[k]} is {word}: {100 * est.rate[k]:.1f} % "
-                         f"({100 * call_lo[k]:.1f}–{100 * call_hi[k]:.1f} % given the call), "
-                         f"{100 * (est.rate[k] - target):+.1f} points from a fair {100 * target:.0f} %")
+                         f"({100 * call_lo[k]:.1f}–{100 * call_hi[k]:.1f} % given the call{near}), "
+                         f"{100 * (est.rate[k] - target):+.1f} points from a fair "
+                         f"{100 * target:.0f} %")
         text = "Unfair: " + "; ".join(parts) + f" ({design})."
     else:
         status = OPEN
@@ -170,14 +173,32 @@ def _open_text(rate, target, tolerance, undecided, floor, differ, names, band, d
     return head + " Play more games or widen the tolerance.", False
 
 
-def shown_interval(v, k: int) -> str:
+def reaches_band(side: int, low: float, high: float, target: float, tolerance: float) -> bool:
+    """Whether a called team's interval given the call (``low``, ``high``; ``side`` +1
+    favoured, -1 disadvantaged) reaches back into the fair band.
+
+    Why said: the call is made at the verdict's family-wise level, but given a call whose
+    estimate lies just past its bar the truth may still lie in the band (the interval given the
+    call holds it at 95 % among such calls, sim/analysis/fairness_call.py), and that interval
+    can even lie wholly beyond the estimate ("15.6 % (17.2–22.4 % given the call)" at 512
+    games): read alone it looks like a contradiction. Said, it tells the GM the call is near
+    the band's edge, where more games would say more."""
+    if side > 0:
+        return bool(low < target + tolerance)
+    return bool(side < 0 and high > target - tolerance)
+
+
+def shown_interval(v, k: int, band: tuple[float, float] | None = None) -> str:
     """Team ``k``'s printed interval, "30.4–33.5 given the call" for a team called favoured or
     disadvantaged (the simultaneous interval made the call, and given it covered 57-63 % of
     calls 0.25 points past the edge), else its simultaneous one, "30.2–33.6"; a verdict without
-    the call's interval (a stand-in) shows the simultaneous one."""
+    the call's interval (a stand-in) shows the simultaneous one. ``band`` (target, tolerance):
+    a called interval that reaches into the fair band says so (:func:`reaches_band`)."""
     called = getattr(v, "called", None)
     if called is not None and called[k] != 0:
-        return f"{100 * v.call_lower[k]:.1f}–{100 * v.call_upper[k]:.1f} given the call"
+        near = (", reaching into the fair band" if band is not None and reaches_band(
+            called[k], v.call_lower[k], v.call_upper[k], *band) else "")
+        return f"{100 * v.call_lower[k]:.1f}–{100 * v.call_upper[k]:.1f} given the call{near}"
     return f"{100 * v.lower[k]:.1f}–{100 * v.upper[k]:.1f}"
 
 
@@ -195,7 +216,7 @@ def conclusion(v: FairnessVerdict, tolerance: float, alpha: float = 0.05, names=
     outside = (v.lower > target + tolerance) | (v.upper < target - tolerance)
     if v.status == UNFAIR:
         who = [f"{names[k]} {'wins' if v.rate[k] > target else 'only wins'} "
-               f"{100 * v.rate[k]:.1f} % ({shown_interval(v, k)})"
+               f"{100 * v.rate[k]:.1f} % ({shown_interval(v, k, (target, tolerance))})"
                for k in np.flatnonzero(outside)]
         return f"Unfair: {'; '.join(who)}, outside {band} (called by {how})."
     worst = int(np.argmax(np.abs(v.rate - target)))

@@ -11,8 +11,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
-
 from tests._cli_kit import run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +34,6 @@ description = "a coin"
 '''
 
 
-@pytest.mark.xfail(strict=True, reason="replay narrates with another folder's tiles silently")
 def test_replay_with_other_tiles_than_the_game_is_one_line_exit_2(capsys, tmp_path):
     cards = tmp_path / "cards"
     shutil.copytree(ROOT / "cards", cards)

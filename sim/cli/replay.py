@@ -37,6 +37,7 @@ def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, card
     if not Path(root).is_dir():
         raise InputError([Problem(str(root), None, "cards", "not a folder")])
     _, board_rules, tiles = load_board_only(root)
+    _same_tiles(log, events, tiles, root)
     if gif is None and html_out is None:
         _narrate(log, events, tiles, board_rules, rules)
         return
@@ -60,6 +61,31 @@ def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, card
     if html_out is not None:
         n = write_html(html_out, rec.frames, texts, images, f"Board Wars replay of {log.name}")
         note(f"html: {html_out} ({n} steps, one per turn and the result)")
+
+
+# the tile events whose sentence names the tile of their field "tile" (a catalogue index),
+# written with the game's own tile names (sim.engine.log.tile_events.tile_text)
+_NAMED_TILE_EVENTS = ("ticks", "tile reward", "interactable")
+
+
+def _same_tiles(log: Path, events, tiles, root) -> None:
+    """The card folder's tiles are the game's: every tile event's sentence names the folder's
+    tile of its index. Places are named from the board regenerated from the folder's tiles
+    and the seed, so a folder with other tiles (one added, removed or renamed) named them after
+    the wrong tiles, silently; now one line, exit 2."""
+    from sim.catalogue.diagnostics import InputError, Problem
+
+    names = tiles.names
+    for n, ev in events:
+        if ev.get("event") not in _NAMED_TILE_EVENTS or type(ev.get("tile")) is not int:
+            continue
+        k = ev["tile"]
+        if not 0 <= k < len(names) or names[k] not in ev["text"]:
+            ours = f"is {names[k]!r}" if 0 <= k < len(names) else "is no tile"
+            raise InputError([Problem(str(log), n, "tile", (
+                f"tile {k} {ours} in {root}, but the event's sentence names another: the game "
+                f"was played with other tiles (replay with the cards the game was played "
+                f"with: --cards)"))])
 
 
 def _narrate(log: Path, events, tiles, board_rules, rules: bool) -> None:

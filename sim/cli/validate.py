@@ -148,8 +148,9 @@ def _given_files(problems, catalogue, teams_files, experiments, weights_files, p
         _gather(problems, load_weights_file, f)
     _other_files(problems, catalogue, pool_files, baselines, rulings_results)
     if catalogue is None and (teams_files or experiments or pool_files):
-        click.echo("team and experiment files not checked: the cards above must load first",
-                   err=True)
+        # echoed now, while the problems are printed by main after the command: "below"
+        click.echo("team and experiment files not checked: the card folder must load first "
+                   "(its problems below)", err=True)
 
 
 def _echo_ok(root: Path, catalogue, apocalypses, curve, absent: list[str],

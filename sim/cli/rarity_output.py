@@ -45,9 +45,20 @@ def card_frame(catalogue, run):
         **remedy_columns(run.fixes, names),
         **({} if run.recur is None else {"recurrence": run.recur.count()}),
     })
+    # a card no drawn team held has no measure: blank, not a win rate of 0 or a rating of 0
+    # with an interval of +-5e-11 (its verdict says "not played"; its band is its rarity's)
+    idle = np.asarray(s.held) <= 0
+    frame.loc[idle, list(NOT_PLAYED_BLANK)] = np.nan
+    frame["plays_like"] = frame["plays_like"].where(~idle, "")
     rank = {r: i for i, r in enumerate(rules.rarities)}
     return frame.sort_values(["rarity", "rating"],
                              key=lambda c: c.map(rank) if c.name == "rarity" else c)
+
+
+# rarity_cards.csv's estimates from play: blank for a card not in play (its damage, kills
+# and survival stay 0 over its 0 games: scripts weigh them by games)
+NOT_PLAYED_BLANK = ("win_rate", "win_low", "win_high", "games_to_settle", "p_value",
+                    "p_adjusted", "rating", "rating_low", "rating_high")
 
 
 def _or_blank(column, like):

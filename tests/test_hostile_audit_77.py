@@ -1,0 +1,77 @@
+"""Hostile input found by the audit of stop 77: each case exits 2 with one line naming the file
+(and line and field), prints no traceback and leaves every file as it was.
+
+- A rulings study whose alternative ``value`` is a TOML date, time or a list holding a table:
+  ``validate --experiment`` and ``rulings`` printed a TypeError's traceback (exit 1).
+- ``run --out`` naming a folder that holds someone's own ``manifest.json`` (no run's batches):
+  the file was replaced by the run's manifest, exit 0 (a user's ``cards.csv`` there was
+  already refused, unless a manifest.json sat beside it).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sim.cli.main import main
+from tests._cli_hostile_kit import ROOT
+from tests._cli_kit import tiny_experiment
+
+
+def _bwlab(capsys, *args):
+    """``bwlab ARGS`` in-process: (exit code, stdout, stderr); an exception that escaped the
+    command (a traceback for the user) is the code, so that the test fails at its assertion."""
+    try:
+        code = main([str(a) for a in args])
+    except Exception as exc:  # noqa: BLE001 - what the user saw as a traceback
+        code = f"traceback: {exc!r}"
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+STUDY = ('[study]\nteams = "teams/example.toml"\nfairness_games = 8\nfairness_boards = 2\n'
+         'rating_games = 0\n\n[[alternatives]]\nruling = "Dice tiers"\nfile = "rules.toml"\n'
+         'key = "dice.tier_faces"\nvalue = {value}\n')
+
+
+@pytest.mark.parametrize("value, shown", [("1979-05-27", "1979-05-27"),
+                                          ("07:32:00", "07:32:00"),
+                                          ("[{ a = 1 }]", "{'a': 1}")])
+@pytest.mark.parametrize("command", ["validate", "rulings"])
+@pytest.mark.xfail(strict=True, reason="toml_value raises TypeError on a date, a time or a "
+                   "table: a traceback, exit 1")
+def test_an_alternative_value_toml_cannot_write_back_is_one_line(capsys, workdir, value, shown,
+                                                                 command):
+    study = workdir / "study.toml"
+    study.write_text(STUDY.replace("{value}", value), encoding="utf-8")
+    argv = (["validate", ROOT / "cards", "--experiment", study] if command == "validate" else
+            ["rulings", "--alternatives", study, "-q"])
+    before = sorted(p.relative_to(workdir) for p in workdir.rglob("*"))
+    code, _, err = _bwlab(capsys, *argv)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1, (code, err)
+    assert lines[0].startswith(f"error: {study}:11: alternatives[0].value: "), lines[0]
+    assert shown in lines[0], lines[0]
+    assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
+
+
+@pytest.mark.parametrize("extra", [[], ["cards.csv"]], ids=["manifest", "manifest+cards.csv"])
+@pytest.mark.xfail(strict=True, reason="a manifest.json no run wrote is replaced by the run's, "
+                   "exit 0")
+def test_a_manifest_no_run_wrote_is_not_replaced(capsys, workdir, extra):
+    exp = workdir / "tiny.toml"
+    exp.write_text(tiny_experiment(games=8), encoding="utf-8")
+    app = workdir / "webapp"
+    app.mkdir()
+    (app / "manifest.json").write_text(json.dumps({"name": "My app", "start_url": "/"}),
+                                       encoding="utf-8")
+    for name in extra:
+        (app / name).write_text("name,score\nLuffy,3\n", encoding="utf-8")
+    before = {p.name: p.read_bytes() for p in app.iterdir()}
+    code, _, err = _bwlab(capsys, "run", exp, "--out", app, "--jobs", "1", "-q")
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1, (code, err)
+    assert lines[0].startswith(f"error: {app / 'manifest.json'}: --out: "), lines[0]
+    assert "no run wrote" in lines[0], lines[0]
+    assert {p.name: p.read_bytes() for p in app.iterdir()} == before

@@ -37,10 +37,8 @@ STUDY = ('[study]\nteams = "teams/example.toml"\nfairness_games = 8\nfairness_bo
 
 @pytest.mark.parametrize("value, shown", [("1979-05-27", "1979-05-27"),
                                           ("07:32:00", "07:32:00"),
-                                          ("[{ a = 1 }]", "{'a': 1}")])
+                                          ("[{ a = 1 }]", "a table in the list")])
 @pytest.mark.parametrize("command", ["validate", "rulings"])
-@pytest.mark.xfail(strict=True, reason="toml_value raises TypeError on a date, a time or a "
-                   "table: a traceback, exit 1")
 def test_an_alternative_value_toml_cannot_write_back_is_one_line(capsys, workdir, value, shown,
                                                                  command):
     study = workdir / "study.toml"
@@ -51,7 +49,7 @@ def test_an_alternative_value_toml_cannot_write_back_is_one_line(capsys, workdir
     code, _, err = _bwlab(capsys, *argv)
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert code == 2 and len(lines) == 1, (code, err)
-    assert lines[0].startswith(f"error: {study}:11: alternatives[0].value: "), lines[0]
+    assert lines[0].startswith(f"error: {study}:11: alternatives.value: "), lines[0]
     assert shown in lines[0], lines[0]
     assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
 

@@ -93,6 +93,9 @@ def load_rulings(path: Path) -> RulingsFile:
         value = doc.lookup(where + ("value",))
         if value is MISSING or isinstance(value, dict):
             doc.add(where + ("value",), "missing (the alternative's value)")
+        elif _unwritable(value) is not None:  # toml_value cannot write it into the copy
+            doc.add(where + ("value",), f"{_unwritable(value)}: an alternative's value is text, "
+                    "a number, true/false or a list of them")
         elif doc.lookup(where + ("key",)) is not MISSING and (
                 texts["key"].count(".") != 1 or "" in texts["key"].split(".")):
             doc.add(where + ("key",), f"expected \"table.key\", got {texts['key']!r}")
@@ -103,6 +106,19 @@ def load_rulings(path: Path) -> RulingsFile:
     study = _study(doc)
     doc.problems.raise_if_any()
     return RulingsFile(Path(path), study, tuple(alternatives))
+
+
+def _unwritable(value) -> str | None:
+    """What of ``value`` :func:`toml_value` cannot write (a date, a time, a table in a list),
+    as the file spells it, or None. Why: it raised a TypeError's traceback in ``validate``."""
+    if isinstance(value, list):
+        return next((bad for bad in map(_unwritable, value) if bad is not None), None)
+    if isinstance(value, (bool, int, float, str)):
+        return None
+    if isinstance(value, dict):
+        return "a table in the list"
+    spelled = value.isoformat() if hasattr(value, "isoformat") else repr(value)
+    return f"{spelled} is a date or time"
 
 
 def _study(doc: TomlDoc) -> dict:

@@ -99,11 +99,35 @@ def _outputs_clear(out: Path, cards_root: Path) -> None:
     table = [out / "cards.csv"] if os.path.lexists(out / "cards.csv") else []
     outputs_clear([("--out", path) for path in sorted(
         {*table, *inputs_inside(out, (MANIFEST, "cards.csv", "batch-*.parquet"))})])
-    if table and not os.path.lexists(out / MANIFEST) and not any(out.glob("batch-*.parquet")):
-        # a run writes its manifest and batches before its table: this one is someone's file
-        raise InputError([Problem(str(table[0]), None, "--out", "a cards.csv that no run wrote "
-                                  "here (no manifest.json, no batches) would be replaced: move "
-                                  "it or name another folder")])
+    if any(out.glob("batch-*.parquet")):
+        return  # a run's folder: the store checks its batches and rebuilds a lost manifest
+    # a run writes its table last and (since 2026-12) its manifest after a batch: with no
+    # batch, a table or a manifest no run wrote is someone's (a web app's manifest.json was
+    # replaced by the run's, exit 0)
+    manifest = os.path.lexists(out / MANIFEST)
+    foreign = manifest and _someones_manifest(out / MANIFEST)
+    someones = [(MANIFEST, "not a run's manifest")] if foreign else []
+    if table and (foreign or not manifest):
+        someones.append(("cards.csv", "no run's manifest.json" if foreign else "no manifest.json"))
+    if someones:
+        raise InputError([Problem(str(out / name), None, "--out", f"a {name} that no run wrote "
+                                  f"here ({why}, no batches) would be replaced: move it or name "
+                                  "another folder") for name, why in someones])
+
+
+def _someones_manifest(path: Path) -> bool:
+    """Whether ``path`` is a regular file that is not a run's manifest (a JSON object naming its
+    ``experiment``, as every version wrote it; an older one wrote it before any batch). A pipe
+    or a folder there is the store's to refuse (it names it)."""
+    import json
+
+    if not path.is_file():
+        return False
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return True
+    return not (isinstance(data, dict) and "experiment" in data)
 
 
 def _client(scheduler, ca_file, cert, key):

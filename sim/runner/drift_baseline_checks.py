@@ -211,6 +211,12 @@ def validate_baseline(data, path: Path) -> None:
     if not isinstance(data, dict):
         add("baseline", "not a baseline written by --update (expected a JSON object)")
         raise InputError(problems)
+    if not any(key in data for key in _SECTIONS):  # another file: one line, not one a section
+        rulings = {"conclusion", "study", "alternatives"} <= set(data)
+        add("baseline", "a bwlab rulings results file, not a drift baseline (it goes to bwlab "
+                        "report --rulings)" if rulings else "not a baseline written by --update "
+                        f"(none of its sections {', '.join(_SECTIONS)})")
+        raise InputError(problems)
     for key in _SECTIONS:
         if key not in data:
             add(key, "missing section; rewrite the baseline with --update")

@@ -100,3 +100,36 @@ def test_a_json_file_of_another_kind_as_baseline_is_one_line(capsys, workdir, da
     assert code == 2 and len(lines) == 1, (code, err)
     assert lines[0].startswith(f"error: {path}: baseline: ") and words in lines[0], lines[0]
     assert sorted(p.relative_to(workdir) for p in workdir.rglob("*")) == before
+
+
+def test_a_pool_entry_that_is_not_text_is_named_as_the_file_spells_it(capsys, tmp_path):
+    """A draft pool whose ``cards`` list holds a date (``cards = [1979-05-27, ...]``) said
+    "unknown card datetime.date(1979, 5, 27)": Python's spelling, not the file's. Now
+    "expected card names (text), got 1979-05-27"; a number or a list the same way."""
+    names = ", ".join(f'"{n}"' for n in _card_names()[:19])
+    pool = tmp_path / "pool.toml"
+    pool.write_text(f"cards = [1979-05-27, {names}]\n", encoding="utf-8")
+    code, _, err = _bwlab(capsys, "validate", "--pool", pool)
+    assert code == 2, err
+    lines = [line for line in err.splitlines() if line.startswith("error:")]
+    assert lines == [f"error: {pool}:1: cards: expected card names (text), got 1979-05-27"], err
+    pool.write_text(f"cards = [[7], {names}]\n", encoding="utf-8")
+    code, _, err = _bwlab(capsys, "validate", "--pool", pool)
+    assert code == 2 and "expected card names (text), got [7]" in err, err
+
+
+def test_an_empty_only_names_the_empty_key(capsys, workdir):
+    """``rulings --only ""`` said "no alternative of  in FILE" (a double space where the key
+    goes); each unknown key is now quoted, the empty one too."""
+    study = workdir / "study.toml"
+    study.write_text(STUDY.replace("{value}", "[6, 10, 12, 20]"), encoding="utf-8")
+    code, _, err = _bwlab(capsys, "rulings", "--alternatives", study, "--only", "", "-q")
+    assert code == 2, err
+    assert f"no alternative of '' in {study}" in err, err
+
+
+def _card_names() -> list[str]:
+    import csv
+
+    with open(ROOT / "cards" / "characters.csv", encoding="utf-8") as f:
+        return [row["name"] for row in csv.DictReader(f)]

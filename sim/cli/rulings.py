@@ -62,7 +62,7 @@ def rulings(alternatives_file, games, boards, rating_games, seed, policy, budget
     if only:
         unknown = sorted(set(only) - {a.key for a in spec.alternatives})
         if unknown:
-            raise click.BadParameter(f"no alternative of {', '.join(unknown)} in "
+            raise click.BadParameter(f"no alternative of {', '.join(map(repr, unknown))} in "
                                      f"{alternatives_file}", param_hint="--only")
         spec = replace(spec, alternatives=tuple(a for a in spec.alternatives if a.key in only))
     cfg = StudyConfig.from_file(spec, fairness_games=games, fairness_boards=boards,

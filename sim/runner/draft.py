@@ -19,6 +19,8 @@ are played in duplicate too, to measure how fair they really are.
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,7 +55,11 @@ def load_pool(path: Path, cards) -> np.ndarray:
     idx = []
     for name in listed:
         key = str(name).strip().lower()
-        if key not in lowered:
+        if not isinstance(name, str):  # a date read as Python's repr: datetime.date(1979, ...)
+            shown = (name.isoformat() if hasattr(name, "isoformat")
+                     else json.dumps(name, default=str))
+            doc.add(("cards",), f"expected card names (text), got {shown}")
+        elif key not in lowered:
             doc.add(("cards",), f"unknown card {name!r}{suggest(str(name), list(cards.names))}")
         elif lowered[key] in idx:
             doc.add(("cards",), f"{cards.names[lowered[key]]!r} listed twice")

@@ -103,7 +103,7 @@ NEW_EFFECT_STEPS = (
 def _run_item_drain(st, S, user, target, source, row):
     """Flat damage ``amount`` on ``target``; ``user`` heals as much (up to its maximum)."""
     amount = _fx(st, S, user, source, row, L.FX_AMOUNT)
-    _flat(st, S, user, target, amount, L.BY_ABILITY)
+    _flat(st, S, user, target, amount, L.BY_ITEM)
     st.ent.health[user] = min(st.ent.health[user] + amount, st.ent.max_health[user])
 '''),
     ("sim/engine/effects/interpreter.py", "_run_item_blast, _run_item_cleanse, _run_item_damage",

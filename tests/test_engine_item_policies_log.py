@@ -88,6 +88,28 @@ def test_item_events_read_well():
     assert all(e["rule"] for e in rows)
 
 
+def test_a_kill_by_an_items_flat_damage_reads_as_an_item_kill():
+    """An item's flat damage ("Throwing Knife": ``item_damage``, docs/items.md) that kills is an
+    item's kill in the log: the death's cause was the ability cause, so replay read "Shadow
+    Scribe minion (T2) dies (ability)" for a Throwing Knife kill (the newcomer audit of stop
+    77; tests/golden/example_seed1_greedy.jsonl had it). Book: "Entity is the broadest term
+    ... one causes Entities Health Points to Reach 0. This Act causes them to Die"."""
+    from sim.engine.log.events import decode
+
+    game, c = scenario()
+    ent = game.st.ent
+    give(game, c, "Throwing Knife")
+    foe = int(np.flatnonzero((ent.team == 1) & (ent.kind == L.K_CHARACTER))[0])
+    ent.health[foe] = 1
+    game.apply(use_on(game, 0, foe))
+    assert ent.alive[foe] == 0
+    labels = game.labels(CATALOGUE.cards.names, game.setup.cpu_names)
+    rows = decode(game.event_rows(), labels, game.setup.apocalypses.names, ITEMS.names)
+    deaths = [e for e in rows if e["event"] == "death" and e["entity"] == foe]
+    assert [e["cause"] for e in deaths] == [L.BY_ITEM], deaths
+    assert deaths[0]["text"].endswith("dies (item)"), deaths[0]["text"]
+
+
 def test_begin_turn_keeps_items():
     """Items stay held across turns (nothing in the book takes them away)."""
     game, c = scenario()

@@ -71,7 +71,7 @@ def _blast(st, S, c, s, dmg, cause):
 @njit
 def _run_item_damage(st, S, user, target, source, row):
     """Flat damage ``amount`` on entity ``target``."""
-    _flat(st, S, user, target, _fx(st, S, user, source, row, L.FX_AMOUNT), L.BY_ABILITY)
+    _flat(st, S, user, target, _fx(st, S, user, source, row, L.FX_AMOUNT), L.BY_ITEM)
 
 
 @njit

@@ -157,7 +157,7 @@ STATS = ("speed", "range", "defense", "attacks", "advantage", "invincibility")
 CAUSES = {L.BY_ATTACK: "attack", L.BY_RETALIATION: "retaliation",
           L.BY_DESTRUCTION: "destroyed coordinate", L.BY_TILE_DAMAGE: "tile-wide damage",
           L.BY_ABILITY: "ability", L.BY_APOCALYPSE: "the Apocalypse",
-          L.BY_FIRE_WALL: "fire wall", L.BY_FALL: "fall"}
+          L.BY_FIRE_WALL: "fire wall", L.BY_FALL: "fall", L.BY_ITEM: "item"}
 REVEALS = {L.BY_DEATHS: "characters dead", L.BY_ROTATION: "rotation reached",
            L.BY_ELIMINATION: "a team eliminated"}
 

@@ -250,7 +250,8 @@ EV_APOC_HOLD, EV_APOC_RESOLVED = 53, 54  # apocalypse.py: the players meet its c
 EV_HAND = 55  # turn.py: a character hands its team's turn to a teammate before doing anything
 # death causes
 BY_ATTACK, BY_RETALIATION, BY_DESTRUCTION, BY_TILE_DAMAGE, BY_ABILITY, BY_APOCALYPSE = range(1, 7)
-BY_FIRE_WALL, BY_FALL = 7, 8  # water.py, terrain.py (causes 9..: later slices)
+BY_FIRE_WALL, BY_FALL = 7, 8  # water.py, terrain.py
+BY_ITEM = 9  # item_effects.py: an item's flat damage (an ability's is BY_ABILITY)
 
 # ---- actions: the blocks, their offsets and the codec (decode, encode, action_to_string) are
 #      sim/engine/rules/actions.py's; END is the first action of all

@@ -31,7 +31,6 @@ def _short_baseline(path: Path, n: int = 512) -> Path:
     return path
 
 
-@pytest.mark.xfail(strict=True, reason="report --baseline advises --games, an option report has not")
 def test_report_refusing_a_short_baseline_names_advice_that_works(capsys, tmp_path, monkeypatch):
     """`bwlab report --baseline B`, B shorter than the suite's min_games, is refused (exit 2);
     its advice must work as written: `bwlab report` has no --games (the drift command has)."""

@@ -45,7 +45,6 @@ def test_report_refusing_a_short_baseline_names_advice_that_works(capsys, tmp_pa
     assert "bwlab drift --games 512" in err, err
 
 
-@pytest.mark.xfail(strict=True, reason="drift --update --junit F writes no F and says nothing")
 def test_update_with_junit_is_refused_before_any_game(capsys, tmp_path):
     """`bwlab drift --update --junit F` wrote the baseline and no F, without a word: a CI job
     collecting F read a missing file, or the red one an earlier gate left there. It is bad

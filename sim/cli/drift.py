@@ -71,17 +71,25 @@ def _report(result, spec) -> None:
     for m in result.metrics:
         t = m.test
 
-        click.echo(f"{m.name[:33]:<34}{_rate(t.before, t.before_interval):>22}"
-                   f"{_rate(t.after, t.after_interval):>22}"
-                   f"{t.elo_change:+6.0f} ({t.elo_interval[0]:+.0f}…{t.elo_interval[1]:+.0f})"
-                   .rjust(22) + f"{t.llr_up:+7.1f}/{t.llr_down:+.1f}".rjust(14)
-                   + f"{t.games:7d}  {t.decision}")
+        # each column keeps a space before it when its text outgrows the width: an LLR of
+        # -4100.3 once ran into the interval, "-1 (-3…+1)-4100.3/-2738.2" (audit 77)
+        click.echo(f"{m.name[:33]:<34}" + _column(_rate(t.before, t.before_interval), 22)
+                   + _column(_rate(t.after, t.after_interval), 22)
+                   + _column(f"{t.elo_change:+6.0f} ({t.elo_interval[0]:+.0f}…"
+                             f"{t.elo_interval[1]:+.0f})", 22)
+                   + _column(f"{t.llr_up:+7.1f}/{t.llr_down:+.1f}", 14)
+                   + _column(f"{t.games:d}", 7) + f"  {t.decision}")
     for line in result.combat:
         click.echo(f"combat table changed: {line}")
     click.echo(f"Paired GSPRT per metric: delta {spec.delta_elo:g} Elo, alpha {spec.alpha:g} "
                f"over the suite (Bonferroni: {result.alpha_per_metric:.4g} per metric, two-sided), "
                f"beta {spec.beta:g}, LLR bounds [{lower:.2f}, {upper:.2f}], clustered by "
                f"board; {games_text(result.limits)}; {INTERVAL_WORDS}")
+
+
+def _column(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width``, always after at least one space."""
+    return " " + text.rjust(width - 1)
 
 
 # what the change's interval is, by the metric's call (sim/runner/drift_interval.py)

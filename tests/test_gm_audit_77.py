@@ -18,8 +18,6 @@ from tests._cli_kit import run
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.xfail(strict=True, reason="the report's command names the team file without its "
-                                       "folder and leaves out --cards")
 def test_the_report_s_fairness_command_runs_and_prints_the_section_s_numbers(capsys, tmp_path,
                                                                             monkeypatch):
     """The report's fairness section says "`bwlab fairness TEAMS --seed S --games N --round N`

@@ -27,6 +27,7 @@ from sim.runner import progress
 
 from . import CSV_FLOAT
 from .combat_report import combat_report
+from .fairness_command import same_as_fairness
 from .html import Page
 from .plots import DPI, damage_overlay, interval_forest, png_bytes, rarity_power_curve
 from .summary import cite_common, drift_section, outliers_answer, swaps_answer, swaps_section
@@ -70,7 +71,7 @@ def fairness_section(page: Page, catalogue, teams, games: int, seed: int, policy
                           f"{seed}")
     page.heading(f"Team fairness: {Path(teams.path).name}", "fairness")
     page.text(f"{rep.design} of duplicate play (intervals clustered by board). {v.text}")
-    page.text(same_as_fairness(Path(teams.path).name, seed, rep, policy))
+    page.text(same_as_fairness(teams.path, seed, rep, policy, catalogue.root))
     page.image(png_bytes(interval_forest(teams.names, v.rate, v.lower, v.upper,
                                          "Chance to win, with simultaneous intervals",
                                          "win probability", reference=0.25)),
@@ -87,19 +88,6 @@ def fairness_section(page: Page, catalogue, teams, games: int, seed: int, policy
     page.table(table)
     balance_section(page, rep, teams.names)
     return table, v
-
-
-def same_as_fairness(teams_name: str, seed: int, rep, policy: str = "greedy") -> str:
-    """How this section's numbers relate to `bwlab fairness`'s. Why said: the report plays all
-    its games and looks once, `bwlab fairness` looks every --round (256) games and stops once
-    settled, so on the same seed and games the two printed other rates and wider or narrower
-    intervals with nothing on the page to say why (the consistency audit of 2026-12-06)."""
-    player = "" if policy == "greedy" else f" --policy {policy}"
-    return (f"All {rep.games:,} games were played and the verdict looked at once (no early stop), "
-            f"so each team's interval is at {100 * rep.verdict.level:.2f} %: 95 % for the four "
-            f"together. `bwlab fairness {teams_name} --seed {seed} --games {rep.games} --round "
-            f"{rep.games}{player}` prints these numbers; its default --round (256) looks more "
-            f"often and stops once settled, on fewer games, its intervals widened for the looks.")
 
 
 def balance_section(page: Page, rep, names) -> None:

@@ -1,0 +1,43 @@
+"""The `bwlab fairness` command that prints the report's fairness numbers, said on the page.
+
+Why a module: the report's fairness section plays all its games and looks once, where
+`bwlab fairness` looks every --round games, so the page names the one command that prints the
+same numbers; that command must run as printed from where the report ran (the GM audit of stop
+77: it named the team file by its bare name and left out --cards).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+
+__all__ = ["same_as_fairness"]
+
+
+def same_as_fairness(teams_path: str, seed: int, rep, policy: str = "greedy",
+                     cards: Path | None = None) -> str:
+    """How this section's numbers relate to `bwlab fairness`'s. Why said: the report plays all
+    its games and looks once, `bwlab fairness` looks every --round (256) games and stops once
+    settled, so on the same seed and games the two printed other rates and wider or narrower
+    intervals with nothing on the page to say why (the consistency audit of 2026-12-06).
+
+    The command runs as printed from where the report ran: the team file as given (it was its
+    bare name, "example.toml", not found from the checkout) and ``--cards`` unless the cards are
+    ./cards (a card folder of one's own was left out: unknown cards); quoted for the shell."""
+    player = "" if policy == "greedy" else f" --policy {shlex.quote(policy)}"
+    folder = ("" if cards is None or _is_plain_cards(cards)
+              else f" --cards {shlex.quote(str(cards))}")
+    return (f"All {rep.games:,} games were played and the verdict looked at once (no early stop), "
+            f"so each team's interval is at {100 * rep.verdict.level:.2f} %: 95 % for the four "
+            f"together. `bwlab fairness {shlex.quote(str(teams_path))} --seed {seed} --games "
+            f"{rep.games} --round {rep.games}{player}{folder}` prints these numbers; its default "
+            f"--round (256) looks more often and stops once settled, on fewer games, its "
+            f"intervals widened for the looks.")
+
+
+def _is_plain_cards(cards: Path) -> bool:
+    """Whether ``cards`` is ./cards, the folder `bwlab fairness` reads without --cards (when
+    $BWLAB_CARDS is unset; set, --cards is said anyway: the command then holds either way)."""
+    return not os.environ.get("BWLAB_CARDS") and \
+        Path(cards).resolve() == (Path.cwd() / "cards").resolve()

@@ -48,8 +48,6 @@ def test_the_report_s_fairness_command_runs_and_prints_the_section_s_numbers(cap
     assert rates == pytest.approx(list(verdict.rate), abs=1e-12)
 
 
-@pytest.mark.xfail(strict=True, reason="'they agree' is said when the budget and play name "
-                                       "different teams")
 def test_the_team_budget_does_not_agree_with_play_that_calls_other_teams(capsys, monkeypatch):
     """`fairness --team-budget 10` on the example teams (greedy, 256 games): Straw Hats over the
     budget by 1, play calling Pixel Party (at the budget) favoured and Ink & Iron and Toon Squad

@@ -95,3 +95,13 @@ def echo_suggestion(s: dict, data: dict) -> None:
                    f"{100 * t['win_probability']:10.1f}{100 * t['low']:10.1f} –"
                    f"{100 * t['high']:5.1f}   {', '.join(t['cards'])}")
     click.echo(f"after: {shown['text']}")
+
+
+def other_teams_words(tb: dict) -> str:
+    """"They agree" said of an over budget and an unfair set whose teams differ. Why: the budget
+    put Straw Hats over it while play favoured Pixel Party (at the budget), and "they agree" read
+    as the budget having found the problem (the GM audit of stop 77)."""
+    c = tb["called_teams"]
+    play = "; ".join(f"{', '.join(c[w])} {w}" for w in ("favoured", "disadvantaged") if c[w])
+    return (f"both say not fair, but not of the same teams: the budget puts "
+            f"{', '.join(tb['over_teams'])} over it, play calls {play}")

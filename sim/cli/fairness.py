@@ -335,9 +335,13 @@ def _team_budget(catalogue, teams, n, levels, verdict) -> dict:
     else:
         agree = check.within == (verdict.status == FAIR)
     favourite = int(verdict.rate.argmax())
+    over, called = _named_teams(teams.names, check.excess, verdict)
     return {
         "budget": n, "level_games": table.games, "verdict": "within" if check.within else "over",
         "text": check.text, "simulation_verdict": verdict.status, "agree": agree,
+        # the budget's too-strong teams against the teams play calls favoured (null: open)
+        "teams_agree": None if agree is None else over == called["favoured"],
+        "over_teams": over, "called_teams": called,
         "budget_favourite": check.favourite + 1 if check.favourite >= 0 else None,
         "simulation_favourite": favourite + 1, "spread": check.spread,
         "teams": [{"team": k + 1, "name": teams.names[k],
@@ -359,11 +363,24 @@ def _echo_team_budget(tb: dict) -> None:
     fav = tb["budget_favourite"]
     agree = {True: "they agree", False: "they disagree",
              None: "the simulation has not settled"}[tb["agree"]]
+    if tb["agree"] and tb.get("teams_agree") is False:
+        from ._fairness_text import other_teams_words
+
+        agree = other_teams_words(tb)
     click.echo(f"budget check: {tb['verdict']} budget; simulation: {tb['simulation_verdict']}; "
                f"{agree}. Highest total: "
                + (f"team {fav}" if fav is not None else "shared")
                + f"; simulation's favourite: team {tb['simulation_favourite']}.")
     click.echo(tb["text"])
+
+
+def _named_teams(names, excess, verdict) -> tuple[list, dict]:
+    """The teams the budget puts over it, and those play calls favoured / disadvantaged."""
+    called = getattr(verdict, "called", None)
+    side = [0] * len(names) if called is None else [int(c) for c in called]
+    return ([names[k] for k in range(len(names)) if excess[k] > 0],
+            {"favoured": [names[k] for k in range(len(names)) if side[k] > 0],
+             "disadvantaged": [names[k] for k in range(len(names)) if side[k] < 0]})
 
 
 def _given_call(v, k: int) -> dict:

@@ -222,3 +222,20 @@ def test_a_call_whose_interval_given_the_call_reaches_the_fair_band_says_so():
     assert reaches_band(1, 0.299, 0.4, *band) and not reaches_band(1, 0.30, 0.4, *band)
     assert reaches_band(-1, 0.1, 0.201, *band) and not reaches_band(-1, 0.1, 0.20, *band)
     assert not reaches_band(0, 0.1, 0.5, *band)
+
+
+def test_an_open_verdict_does_not_advise_widening_a_band_that_reaches_zero():
+    """At ``--tolerance 0.25`` (the largest: 25 % ± 25 points, down to 0 %) an inconclusive
+    verdict still advised "play more games or widen the tolerance" (the GM audit of stop 77);
+    the band cannot be widened, so only more games (or boards) are advised. At 0.05 both."""
+    from sim.analysis.fairness import conclusion
+
+    # 32 games: team 1 wins 13 (41 %), the others 7, 6 and 6; too few to settle either band
+    winners = np.array([0] * 13 + [1] * 7 + [2] * 6 + [3] * 6)[np.random.default_rng(77)
+                                                              .permutation(32)].reshape(8, 4)
+    blocks = np.eye(4)[winners]                           # blocks x games x teams, one-hot
+    for tolerance, widen in ((0.25, False), (0.05, True)):
+        v = fairness_verdict(blocks, tolerance=tolerance)
+        assert v.status == OPEN, (tolerance, v.text)
+        assert ("widen the tolerance" in v.text) == widen, v.text
+        assert ("widen the tolerance" in conclusion(v, tolerance)) == widen

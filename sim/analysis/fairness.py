@@ -158,8 +158,10 @@ def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
 def _open_text(rate, target, tolerance, undecided, floor, differ, names, band, design):
     """Why the verdict is open and what settles it: more games, or — when the boards differ
     (``differ``, per team) and even unlimited games on them leave an undecided team's interval
-    wider than its distance to the band's edge — more boards."""
+    wider than its distance to the band's edge — more boards. A band that already reaches 0 %
+    (tolerance = the fair share, ``--tolerance 0.25``) cannot be widened below: not advised."""
     worst = int(np.argmax(np.abs(rate - target)))
+    widen = " or widen the tolerance" if tolerance < target else ""
     head = (f"Not settled after {design}: no team is surely outside {band}, but not all are "
             f"surely inside (widest gap: {names[worst]} at {100 * rate[worst]:.1f} %).")
     if floor is not None:
@@ -169,8 +171,8 @@ def _open_text(rate, target, tolerance, undecided, floor, differ, names, band, d
             k = int(stuck[np.argmax(floor[stuck])])
             return (head + f" The boards differ too much to settle it with more games: on these "
                     f"boards {names[k]}'s interval stays at least ±{100 * floor[k]:.1f} points "
-                    f"wide. Play on more boards (--boards) or widen the tolerance."), True
-    return head + " Play more games or widen the tolerance.", False
+                    f"wide. Play on more boards (--boards){widen}."), True
+    return head + f" Play more games{widen}.", False
 
 
 def reaches_band(side: int, low: float, high: float, target: float, tolerance: float) -> bool:
@@ -223,8 +225,8 @@ def conclusion(v: FairnessVerdict, tolerance: float, alpha: float = 0.05, names=
     more = "more boards (--boards)" if v.needs_boards else "more games (--games)"
     return (f"Inconclusive: no team is surely outside {band}, but not every team is surely "
             f"inside (widest: {names[worst]} at {100 * v.rate[worst]:.1f} %, "
-            f"{100 * v.lower[worst]:.1f}–{100 * v.upper[worst]:.1f}); play {more} or widen the "
-            f"tolerance ({how}).")
+            f"{100 * v.lower[worst]:.1f}–{100 * v.upper[worst]:.1f}); play {more}"
+            f"{' or widen the tolerance' if tolerance < target else ''} ({how}).")
 
 
 EXIT_CODES = {FAIR: 0, UNFAIR: 1, OPEN: 3}   # for scripts; 2 stays bad input (every command)

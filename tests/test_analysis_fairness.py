@@ -239,3 +239,18 @@ def test_an_open_verdict_does_not_advise_widening_a_band_that_reaches_zero():
         assert v.status == OPEN, (tolerance, v.text)
         assert ("widen the tolerance" in v.text) == widen, v.text
         assert ("widen the tolerance" in conclusion(v, tolerance)) == widen
+
+
+def test_an_interval_end_near_a_band_edge_is_not_rounded_onto_it():
+    """The fairness table printed Ink & Iron's interval as "11.9 – 20.0" (its end 19.98 %)
+    beside a verdict calling the team outside 20-30 % (the GM audit of stop 77). An end that
+    one decimal would print as a band edge it does not equal takes two; others keep one."""
+    from sim.analysis.fairness import percent
+
+    edges = (0.20, 0.30)
+    assert percent(0.1998, edges) == "19.98"
+    assert percent(0.30004, edges) == "30.00"
+    assert percent(0.2, edges) == "20.0"          # exactly on the edge: one decimal is exact
+    assert percent(0.1994, edges) == "19.9"
+    assert percent(0.2504, edges) == "25.0"
+    assert percent(0.1998) == "20.0"               # no band given: plain rounding

@@ -190,6 +190,17 @@ def reaches_band(side: int, low: float, high: float, target: float, tolerance: f
     return bool(side < 0 and high > target - tolerance)
 
 
+def percent(x: float, edges=()) -> str:
+    """``x`` (a share) in percent with one decimal, or two where one would print a band edge it
+    does not equal: an interval ending at 19.98 % printed "11.9 – 20.0" beside a verdict calling
+    the team outside 20-30 % (the GM audit of stop 77), and one starting at 19.96 % would read
+    as inside the band while the verdict had not called it fair."""
+    shown = f"{100 * x:.1f}"
+    if any(abs(float(shown) - 100 * e) < 1e-9 and abs(100 * x - 100 * e) > 1e-9 for e in edges):
+        return f"{100 * x:.2f}"
+    return shown
+
+
 def shown_interval(v, k: int, band: tuple[float, float] | None = None) -> str:
     """Team ``k``'s printed interval, "30.4–33.5 given the call" for a team called favoured or
     disadvantaged (the simultaneous interval made the call, and given it covered 57-63 % of
@@ -197,11 +208,13 @@ def shown_interval(v, k: int, band: tuple[float, float] | None = None) -> str:
     the call's interval (a stand-in) shows the simultaneous one. ``band`` (target, tolerance):
     a called interval that reaches into the fair band says so (:func:`reaches_band`)."""
     called = getattr(v, "called", None)
+    edges = () if band is None else (band[0] - band[1], band[0] + band[1])
     if called is not None and called[k] != 0:
         near = (", reaching into the fair band" if band is not None and reaches_band(
             called[k], v.call_lower[k], v.call_upper[k], *band) else "")
-        return f"{100 * v.call_lower[k]:.1f}–{100 * v.call_upper[k]:.1f} given the call{near}"
-    return f"{100 * v.lower[k]:.1f}–{100 * v.upper[k]:.1f}"
+        return (f"{percent(v.call_lower[k], edges)}–{percent(v.call_upper[k], edges)} given the "
+                f"call{near}")
+    return f"{percent(v.lower[k], edges)}–{percent(v.upper[k], edges)}"
 
 
 def conclusion(v: FairnessVerdict, tolerance: float, alpha: float = 0.05, names=None) -> str:
@@ -225,7 +238,7 @@ def conclusion(v: FairnessVerdict, tolerance: float, alpha: float = 0.05, names=
     more = "more boards (--boards)" if v.needs_boards else "more games (--games)"
     return (f"Inconclusive: no team is surely outside {band}, but not every team is surely "
             f"inside (widest: {names[worst]} at {100 * v.rate[worst]:.1f} %, "
-            f"{100 * v.lower[worst]:.1f}–{100 * v.upper[worst]:.1f}); play {more}"
+            f"{shown_interval(v, worst, (target, tolerance))}); play {more}"
             f"{' or widen the tolerance' if tolerance < target else ''} ({how}).")
 
 

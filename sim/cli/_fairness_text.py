@@ -19,11 +19,15 @@ def echo_report(data: dict, report) -> None:
     click.echo(f"{v.design} ({counted(report.rounds, 'round')} of duplicate play, policy "
                f"{data['policy']}, "
                f"seed {data['seed']}) in {report.seconds:.1f} s")
+    from sim.analysis.fairness import percent
+
+    fair = 1 / len(data["teams"])
+    edges = (fair - data["tolerance"], fair + data["tolerance"])  # the fair band's
     click.echo(f"{'team':<28}{'win %':>7}{'interval':>17}{'health left':>13}{'var. ratio':>12}")
     for t in data["teams"]:
         click.echo(f"{t['team']} {t['name'][:25]:<26}{100 * t['win_probability']:7.1f}"
-                   f"{100 * t['low']:8.1f} –{100 * t['high']:5.1f}"
-                   f"{t['expected_surviving_health']:13.1f}"
+                   f"{percent(t['low'], edges):>8} – {percent(t['high'], edges):<6}"
+                   f"{t['expected_surviving_health']:11.1f}"
                    f"{_ratio(t['variance_ratio_vs_unpaired']):>12}")
     click.echo(f"differences between teams (win % points, simultaneous "
                f"{100 * data['pairwise_level']:.2f} % intervals: 95 % for all six pairs and "

@@ -257,7 +257,7 @@ def test_a_stray_file_that_is_not_utf8_is_a_changed_file_not_an_internal_error(c
     (cards / "old_notes.csv").write_bytes(b"name,x\ncaf\xe9,1\n")
     code, out, err = _gate(capsys, (cards, small[1], None), small[2])
     assert code == 0, out + err
-    assert "changed since the baseline: old_notes.csv, in text only" in out, out
+    assert "changed since the baseline: old_notes.csv (added), in text only" in out, out
     assert run(capsys, "validate", cards)[0] == 0
     baseline = tmp_path / "b.json"
     code, _, err = _gate(capsys, (cards, small[1], None), baseline, "--update", "--games",
@@ -334,3 +334,18 @@ def test_an_entry_of_a_baseline_section_that_is_not_a_table_is_one_line_each():
     for section, key in keys.items():
         named = [line for line in lines if f"{section}.{key}" in line]
         assert named == [f"{path}: {section}.{key}: must be a table"], named
+
+
+def test_a_card_file_removed_or_added_since_the_baseline_is_said_so():
+    """Removing peers.toml (a file the gate's games never read) read "changed since the
+    baseline: peers.toml, in text only" (the drift audit of stop 77): the file is gone, not
+    changed. Now "peers.toml (removed)"; a new file "(added)"; an edited table keeps its rows'
+    changes."""
+    from sim.runner.drift_baseline import changed_files_text
+
+    baseline = {"cards": {"peers.toml": "a", "characters.csv": "b"},
+                "card_files": {"peers.toml": "x = 1\n", "characters.csv": "name,hp\nA,1\n"}}
+    now = {"characters.csv": "c", "notes.csv": "d"}
+    texts = {"characters.csv": "name,hp\nA,2\n", "notes.csv": "n\n"}
+    said = changed_files_text(baseline, texts, ["characters.csv", "notes.csv", "peers.toml"], now)
+    assert said == "characters.csv (A: hp 1 → 2), notes.csv (added), peers.toml (removed)"

@@ -352,5 +352,5 @@ def run_gate(catalogue, suite: Suite, baseline: dict,
     return GateResult(tuple(results), tuple(changes), alpha, tuple(changed),
                       baseline["engine"]["source"] != engine_digest(), unreadable,
                       tuple(mark_moved_endings(balance, suite.alpha)), tuple(bounds), text_only,
-                      changed_files_text(baseline, texts, changed))
+                      changed_files_text(baseline, texts, changed, digests))
 

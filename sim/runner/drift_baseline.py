@@ -179,13 +179,22 @@ def csv_changes(before: str, now: str, limit: int = 6) -> list[str]:
     return out
 
 
-def changed_files_text(baseline: dict, texts: dict[str, str], changed) -> str:
+def changed_files_text(baseline: dict, texts: dict[str, str], changed,
+                       digests: dict[str, str] | None = None) -> str:
     """The changed card files for reading: each CSV table with what changed in it (see
     :func:`csv_changes`) between the baseline's copy and ``texts`` (today's, as
     :func:`card_record` read them; a file that is not UTF-8 has none): "characters.csv
-    (Pixel Paladin: max_health 275 → 200)"."""
+    (Pixel Paladin: max_health 275 → 200)"; a file gone from the folder since the baseline
+    (``digests``: today's) or new in it says so, "peers.toml (removed)" (it read as
+    changed, "in text only": the drift audit of stop 77)."""
     parts = []
     for name in changed:
+        if digests is not None and name not in digests:
+            parts.append(f"{name} (removed)")
+            continue
+        if name not in baseline.get("cards", {}):
+            parts.append(f"{name} (added)")
+            continue
         before = baseline.get("card_files", {}).get(name)
         now = texts.get(name)
         what = (csv_changes(before, now) if name.endswith(".csv") and isinstance(before, str)

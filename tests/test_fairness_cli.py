@@ -106,6 +106,7 @@ def test_suggest_judges_proposals_by_play_and_prints_only_confirmed_advice(capsy
         # the distance from 25 %, said so: not Balance's "largest gap" between two teams
         best = max(abs(t["win_probability"] - 0.25) for t in sug["best"]["teams"])
         assert gap == pytest.approx(best)
+        assert sug["best_closer_than_given"] == (gap < sug["gap_as_given"])  # for scripts
         if gap >= sug["gap_as_given"]:  # no closer than the teams as given: no advice
             assert "no proposal measured closer to fair than the teams as given" in \
                 sug["conclusion"] and f"{100 * gap:.1f} for the best proposal" in sug["conclusion"]

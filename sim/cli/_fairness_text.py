@@ -84,8 +84,7 @@ def echo_suggestion(s: dict, data: dict) -> None:
     shown = s["confirmed"] or s["best"]
     if shown is None:
         return
-    worse = (not s["confirmed"] and s.get("gap_as_given") is not None
-             and shown["largest_gap_from_25"] >= s["gap_as_given"])
+    worse = not s["confirmed"] and best_closer_than_given(s) is False
     head = ("Confirmed fair in play" if s["confirmed"] else
             "No proposal confirmed, and none closer to fair than the teams as given; best "
             "measured, NOT advised" if worse else "No proposal confirmed; best measured")
@@ -109,3 +108,13 @@ def other_teams_words(tb: dict) -> str:
     play = "; ".join(f"{', '.join(c[w])} {w}" for w in ("favoured", "disadvantaged") if c[w])
     return (f"both say not fair, but not of the same teams: the budget puts "
             f"{', '.join(tb['over_teams'])} over it, play calls {play}")
+
+
+def best_closer_than_given(s: dict) -> bool | None:
+    """Whether the suggestion's best proposal measured closer to fair (a smaller largest gap
+    from 25 %) than the teams as given; None without a best or without the teams' gap. False:
+    no swap is advised ("NOT advised"), and the JSON says so (``best_closer_than_given``)."""
+    best, given = s.get("best"), s.get("gap_as_given")
+    if best is None or given is None:
+        return None
+    return bool(best["largest_gap_from_25"] < given)

@@ -9,6 +9,7 @@ import click
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._numbers import FiniteFloatRange, best_of_words, counted
+from ._fairness_text import best_closer_than_given
 from ._json import json_text
 from ._paths import IN_FILE, cards_option, levels_experiment_option
 from ._policy import POLICY_HELP, budget_option, policy_label
@@ -257,6 +258,8 @@ def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, 
 
     out = {"needed": True, "rating_games": rating_games, "proposals": len(proposals),
            "gap_as_given": gap_as_given, **result.as_dict(describe)}
+    # said "NOT advised" when false; a script read it only by comparing the two gaps
+    out["best_closer_than_given"] = best_closer_than_given(out)
     out["conclusion"] = _suggest_conclusion(out)
     return out
 
@@ -276,7 +279,7 @@ def _suggest_conclusion(s: dict) -> str:
         return "No swap to try: the surrogate finds no swap that makes the teams fairer."
     b = s["best"]
     given = s.get("gap_as_given")
-    if given is not None and b["largest_gap_from_25"] >= given:
+    if best_closer_than_given(s) is False:
         # the best proposal measured no closer to fair than the teams as given: no advice
         return (f"No fair set found within {counted(s['games'], 'game')} "
                 f"({counted(s['proposals_played'], 'proposal')} played), and no proposal "

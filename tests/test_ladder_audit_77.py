@@ -16,9 +16,6 @@ TUNED = ROOT / "experiments" / "greedy_tuned.toml"
 THREE = f"random,greedy,greedy:weights={TUNED}"
 
 
-@pytest.mark.xfail(strict=True, reason="a match plays on d % boards of its deals d = k, k+M, "
-                                       "...: with --boards a multiple of the M matches each "
-                                       "match sees one board, and nothing says so")
 def test_a_ladder_says_when_its_matches_play_on_fewer_boards_than_it_has(capsys):
     """3 players (3 matches) on 3 boards: deal d is in match d % 3 and on board d % 3, so each
     match's games are all on one board while the design line reads "on 3 boards" (and 4
@@ -35,9 +32,6 @@ def test_a_ladder_says_when_its_matches_play_on_fewer_boards_than_it_has(capsys)
     assert code == 0 and "1 of the 3 boards" in out
 
 
-@pytest.mark.xfail(strict=True, reason="on 4 boards the sign test's smallest p is 1/16 > 0.05: "
-                                       "the ladder cannot hold, yet it reads 'at this number "
-                                       "of games'")
 def test_a_ladder_that_cannot_hold_on_its_boards_does_not_ask_for_more_games(capsys):
     """2 players on 4 boards: the one-sided sign test over 4 boards never goes below
     p = 0.0625, so no number of games makes the rung pass at 5 %; only more boards can."""

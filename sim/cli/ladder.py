@@ -6,6 +6,7 @@ from __future__ import annotations
 
 
 import click
+import numpy as np
 
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
@@ -54,8 +55,28 @@ def ladder(games, players, seed, boards, alpha, fmt, cards):
     _echo_table(r, data, seed)
 
 
+def match_boards(r) -> list[int]:
+    """The boards each match was played on (deal ``d`` is in match ``d % matches`` and on board
+    ``d % boards``: with a common factor a match sees only some of the ladder's boards)."""
+    return [int(r.match_boards[k].sum()) for k in range(len(r.matches))]
+
+
+def best_rung_p(r, alpha: float) -> tuple[list[float], list[bool]]:
+    """Per rung the smallest p its sign test can give on the boards of its match (every board
+    won: 0.5 ** boards) and whether, with every rung at that best, Holm lets it pass ``alpha``:
+    False means no number of games makes it beat the rung below, only more boards."""
+    from sim.analysis.multiple import holm
+
+    n = match_boards(r)
+    best = [0.5 ** n[r.match(k, k + 1)] for k in range(len(r.players) - 1)]
+    adjusted = holm(np.array(best)) if best else np.array([])
+    return best, [bool(a < alpha) for a in adjusted]
+
+
 def ladder_doc(r, seed: int, alpha: float) -> dict:
     """The ladder as data (``--format json``; the table reads it too)."""
+    n_boards = match_boards(r)
+    best, attainable = best_rung_p(r, alpha)
     return {
         "games": r.games, "deals": r.deals, "boards": r.boards, "design": r.design,
         "seed": seed, "seconds": round(r.seconds, 1),
@@ -71,11 +92,13 @@ def ladder_doc(r, seed: int, alpha: float) -> dict:
                      "deals_lost": int(r.match_deals[k, 2]),
                      "boards_won": int(r.match_boards[k, 0]),
                      "boards_even": int(r.match_boards[k, 1]),
-                     "boards_lost": int(r.match_boards[k, 2]), "p": float(r.match_p[k])}
+                     "boards_lost": int(r.match_boards[k, 2]), "boards": n_boards[k],
+                     "p": float(r.match_p[k])}
                     for k, (lo, hi) in enumerate(r.matches)],
         "rungs": [{"player": r.players[k + 1], "below": r.players[k],
                    "p": float(r.match_p[r.match(k, k + 1)]), "p_holm": float(r.rung_p_holm[k]),
-                   "beats": bool(r.rung_p_holm[k] < alpha)} for k in range(len(r.players) - 1)],
+                   "beats": bool(r.rung_p_holm[k] < alpha), "min_p": best[k],
+                   "attainable": attainable[k]} for k in range(len(r.players) - 1)],
         "games_balance": {label: gb.as_dict() for label, gb in (r.balance or {}).items()},
     }
 
@@ -101,13 +124,44 @@ def _echo_table(r, data: dict, seed: int) -> None:
                    f"{100 * m['win_rate']:7.1f}{100 * m['low']:8.1f} –{100 * m['high']:5.1f}"
                    f"{ahead:9.1f}   {m['deals_won']:>4}/{m['deals_even']}/{m['deals_lost']:<6}"
                    f"{m['boards_won']:>5}/{m['boards_even']}/{m['boards_lost']:<8}{m['p']:.2g}")
+    _echo_match_boards(r, data)
     _echo_balance(r.balance or {})
     click.echo("rungs (sign test over the boards of their match, Holm-adjusted):")
     for g in data["rungs"]:
         verdict = "beats" if g["beats"] else "does NOT significantly beat"
-        click.echo(f"  {g['player']} {verdict} {g['below']} (p = {g['p_holm']:.2g})")
-    click.echo("ladder " + ("holds: every rung beats the one below" if r.ordered else
-                            "does NOT hold at this number of games"))
+        cannot = ("" if g["beats"] or g["attainable"] else
+                  f"; it cannot on this match's boards: p = {g['min_p']:.2g} at best")
+        click.echo(f"  {g['player']} {verdict} {g['below']} (p = {g['p_holm']:.2g}{cannot})")
+    click.echo("ladder " + _ladder_verdict(r, data))
+
+
+def _ladder_verdict(r, data: dict) -> str:
+    """Holds, does not hold at this number of games, or cannot hold on these boards (a rung's
+    sign test cannot pass whatever the games: more boards can, more games cannot)."""
+    if r.ordered:
+        return "holds: every rung beats the one below"
+    if all(g["attainable"] for g in data["rungs"]):
+        return "does NOT hold at this number of games"
+    return ("does NOT hold and cannot on these boards, whatever the number of games: the sign "
+            "test over a match's boards cannot pass (Holm-adjusted) on so few; more --boards")
+
+
+def _echo_match_boards(r, data: dict) -> None:
+    """A note when the matches played on fewer boards than the ladder's (deal d in match
+    d % M, on board d % boards: a common factor of the two leaves each match some boards)."""
+    from math import gcd
+
+    n_matches = len(data["matches"])
+    could = min(r.boards, r.deals // max(n_matches, 1))
+    fewest = min(m["boards"] for m in data["matches"])
+    if fewest >= could:
+        return
+    coprime = next(b for b in range(r.boards + 1, r.boards + 2 * n_matches + 2)
+                   if gcd(b, n_matches) == 1)
+    click.echo(f"note: each match played on only {fewest} of the {r.boards} boards (deal d is "
+               f"in match d % {n_matches} and on board d % {r.boards}); --boards {coprime}, "
+               f"with no factor in common with the {n_matches} matches, spreads every match "
+               f"over all its boards")
 
 
 def _echo_balance(balance: dict) -> None:

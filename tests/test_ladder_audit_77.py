@@ -46,8 +46,6 @@ def test_a_ladder_that_cannot_hold_on_its_boards_does_not_ask_for_more_games(cap
     assert rung.get("attainable") is False and rung.get("min_p") == pytest.approx(0.0625)
 
 
-@pytest.mark.xfail(strict=True, reason="a weights file changed since the game was played is "
-                                       "blamed on 'other cards or another engine'")
 def test_replay_of_a_game_whose_weights_file_changed_names_the_weights(capsys, tmp_path):
     """The log records a player as greedy:weights=PATH, not the weights: replaying with --gif
     after the file changed differs from the log, and the message must name the weights file,

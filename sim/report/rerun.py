@@ -124,6 +124,17 @@ class Mismatch(Exception):
     pass
 
 
+def _causes(specs) -> str:
+    """Why a game played again can differ: the cards, the engine, and a weights file the log
+    names by path only (its weights are not logged: one changed since differs silently)."""
+    files = sorted({s.weights_file for s in specs if s.weights_file})
+    if not files:
+        return "logged with other cards or another engine"
+    named = ", ".join(files)
+    return (f"logged with other cards, another engine, or other weights in the weights file "
+            f"{named} (the log names the file, not its weights)")
+
+
 def rerun(path: Path, events, catalogue):
     """The logged game played again, recorded (:class:`sim.report.watch.Recorder`); returns the
     recorder and the result. The Apocalypse is first drawn as ``play`` draws it, then, if the
@@ -163,8 +174,7 @@ def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc):
                 if checked >= len(body) or not _same(row, body[checked][1]):
                     line = body[checked][0] if checked < len(body) else events[-1][0] + 1
                     raise Mismatch(line, "the game played again from the header differs from "
-                                         "the log here (logged with other cards or another "
-                                         "engine)")
+                                         f"the log here ({_causes(specs)})")
                 checked += 1
             advance(min(checked, len(body)) - counted)
             counted = min(checked, len(body))

@@ -60,7 +60,7 @@ def main() -> None:
     ap.add_argument("--pool-boards", type=int, default=1024)
     ap.add_argument("--deals-per-board", type=int, default=6,
                     help="a multiple of the matches: each board then holds every match alike "
-                         "when the boards and the matches share no factor (checked)")
+                         "(checked)")
     ap.add_argument("--reps", type=int, default=1000)
     ap.add_argument("--boards", default="8,16,32", help="boards per replication, comma-separated")
     ap.add_argument("--seed", type=int, default=54)
@@ -70,8 +70,9 @@ def main() -> None:
     labels = tuple(s.label for s in specs)
     pairs = matches(len(specs))
     n_deals = args.pool_boards * args.deals_per_board
-    per_board = np.bincount(np.arange(n_deals) % args.pool_boards * len(pairs)
-                            + np.arange(n_deals) % len(pairs))
+    match_of = np.repeat(np.arange(len(pairs)), n_deals // len(pairs))  # runner.ladder.match_deals
+    per_board = (np.bincount(np.arange(n_deals) % args.pool_boards * len(pairs) + match_of)
+                 if n_deals % len(pairs) == 0 else np.array([0, 1]))
     if per_board.size != args.pool_boards * len(pairs) or np.ptp(per_board):
         ap.error(f"--deals-per-board {args.deals_per_board} on {args.pool_boards} boards does "
                  f"not give every board the same deals of each of the {len(pairs)} matches")

@@ -16,20 +16,25 @@ TUNED = ROOT / "experiments" / "greedy_tuned.toml"
 THREE = f"random,greedy,greedy:weights={TUNED}"
 
 
-def test_a_ladder_says_when_its_matches_play_on_fewer_boards_than_it_has(capsys):
-    """3 players (3 matches) on 3 boards: deal d is in match d % 3 and on board d % 3, so each
-    match's games are all on one board while the design line reads "on 3 boards" (and 4
-    players on the default 32 boards: 16 a match). The output must say so."""
+def test_every_match_of_a_ladder_goes_round_all_its_boards(capsys):
+    """3 players (3 matches) on 3 boards: deal d was in match d % 3 and on board d % 3, so each
+    match's games were all on one board while the design line read "on 3 boards" (4 players on
+    the default 32 boards: 16 a match), and its intervals and rung test counted one cluster.
+    Each match now plays a run of consecutive deals (sim/runner/ladder.match_deals): all 3
+    boards each. With fewer deals than boards a match plays one board a deal, and a note says
+    so."""
     args = ["ladder", "--players", THREE, "--games", "48", "--boards", "3", "--seed", "1", "-q"]
     code, out, _ = run(capsys, *args, "--format", "json")
     assert code == 0
     data = json.loads(out)
     assert data["boards"] == 3
     for m in data["matches"]:
-        assert m["boards_won"] + m["boards_even"] + m["boards_lost"] == 1
-        assert m.get("boards") == 1
+        assert m["boards_won"] + m["boards_even"] + m["boards_lost"] == 3 == m["boards"]
     code, out, _ = run(capsys, *args)
-    assert code == 0 and "1 of the 3 boards" in out
+    assert code == 0 and "note: each match played on" not in out
+    few = ["ladder", "--players", THREE, "--games", "48", "--boards", "8", "--seed", "1", "-q"]
+    code, out, _ = run(capsys, *few)
+    assert code == 0 and "note: each match played on 4 of the 8 boards (it has 4 deals)" in out
 
 
 def test_a_ladder_that_cannot_hold_on_its_boards_does_not_ask_for_more_games(capsys):

@@ -56,8 +56,8 @@ def ladder(games, players, seed, boards, alpha, fmt, cards):
 
 
 def match_boards(r) -> list[int]:
-    """The boards each match was played on (deal ``d`` is in match ``d % matches`` and on board
-    ``d % boards``: with a common factor a match sees only some of the ladder's boards)."""
+    """The boards each match was played on (its deals' boards: all the ladder's once it has as
+    many deals, sim/runner/ladder.match_deals)."""
     return [int(r.match_boards[k].sum()) for k in range(len(r.matches))]
 
 
@@ -147,21 +147,14 @@ def _ladder_verdict(r, data: dict) -> str:
 
 
 def _echo_match_boards(r, data: dict) -> None:
-    """A note when the matches played on fewer boards than the ladder's (deal d in match
-    d % M, on board d % boards: a common factor of the two leaves each match some boards)."""
-    from math import gcd
-
-    n_matches = len(data["matches"])
-    could = min(r.boards, r.deals // max(n_matches, 1))
+    """A note when a match played on fewer boards than the ladder has: its deals go round the
+    boards in order (sim/runner/ladder.match_deals), so only when it has fewer deals than
+    boards; its intervals and rung test count the boards it played."""
     fewest = min(m["boards"] for m in data["matches"])
-    if fewest >= could:
-        return
-    coprime = next(b for b in range(r.boards + 1, r.boards + 2 * n_matches + 2)
-                   if gcd(b, n_matches) == 1)
-    click.echo(f"note: each match played on only {fewest} of the {r.boards} boards (deal d is "
-               f"in match d % {n_matches} and on board d % {r.boards}); --boards {coprime}, "
-               f"with no factor in common with the {n_matches} matches, spreads every match "
-               f"over all its boards")
+    if fewest < r.boards:
+        click.echo(f"note: each match played on {fewest} of the {r.boards} boards (it has "
+                   f"{r.deals // max(len(data['matches']), 1)} deals); its intervals and rung "
+                   f"test count those boards")
 
 
 def _echo_balance(balance: dict) -> None:

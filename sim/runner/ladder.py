@@ -19,7 +19,12 @@ stronger or weaker one. Format (a duplicate round robin of one-against-three mat
 
 Shared boards. Deal ``d`` is played on board ``d % boards``, so deals share boards as well as a
 deal's games sharing dice, board and cards: the board is the unit of independence (it nests the
-deals). The Elo intervals therefore come from the boards' jackknife covariance of the ratings
+deals). Each match plays a run of consecutive deals (:func:`match_deals`), so its deals go round
+every board (all of them once it has as many deals). Until stop 77 deal ``d`` was in match
+``d % matches``: where that number and the boards shared a factor each match saw only some of
+the boards (the default ladder's six matches on 32 boards: 16 each; 3 matches on 3 boards: 1),
+its intervals and its rung test on fewer clusters than the design said (the AI-players audit).
+The Elo intervals therefore come from the boards' jackknife covariance of the ratings
 (:mod:`sim.analysis.composition`, t on #boards - 1 degrees of freedom; the board-clustered
 sandwich until stop 52, short on few boards that suit players strongly), and the win-rate
 intervals are Korn & Graubard's on the effective number of games (n / design effect, by board:
@@ -183,11 +188,12 @@ def play_round_robin(catalogue, specs, n_deals: int, seed: int, boards: int):
     pairs = matches(len(specs))
     # deal d plays on board d % boards: the first min(boards, n_deals) are all that are used
     world = _world(catalogue, seed, min(boards, n_deals))
+    per_match = match_deals(n_deals, len(pairs))
     single, places, deal_of, match_of = [], [], [], []
     went: dict[int, list[dict]] = {k: [] for k in range(len(pairs))}
     with line.stage("round robin", 4 * n_deals):
         for k, (lo, hi) in enumerate(pairs):
-            dealt = np.arange(k, n_deals, len(pairs))  # deal d belongs to match d % matches
+            dealt = per_match[k]
             with line.stage(f"{labels[hi]} vs 3 × {labels[lo]}"):
                 for start in range(0, dealt.size, CHUNK_DEALS):
                     deals = dealt[start:start + CHUNK_DEALS]
@@ -200,6 +206,14 @@ def play_round_robin(catalogue, specs, n_deals: int, seed: int, boards: int):
                     match_of.append(np.full(seat.size, k))
     return (np.concatenate(match_of), np.concatenate(single), np.concatenate(places),
             np.concatenate(deal_of), went)
+
+
+def match_deals(n_deals: int, n_matches: int) -> list[np.ndarray]:
+    """The deals of each match: a run of ``n_deals / n_matches`` consecutive deals (``n_deals``
+    a multiple of ``n_matches``), so that a match's deals, on board ``d % boards``, go round
+    every board (module doc: why not every ``n_matches``-th deal)."""
+    per = n_deals // n_matches
+    return [np.arange(k * per, (k + 1) * per) for k in range(n_matches)]
 
 
 def _match_balance(chunks: list[dict]):

@@ -57,7 +57,6 @@ class _Page:
         self.tables.append(frame)
 
 
-@pytest.mark.xfail(strict=True, reason="a remedy of a card already outside its power band reads as breaking the band")
 def test_a_remedy_of_a_card_already_outside_its_power_band_is_not_said_to_break_it(
         capsys, monkeypatch):
     """The planted card's stats put it above the Bronze power band before any change (72.2 >

@@ -229,7 +229,7 @@ def echo_remedies(fixes: list[dict], budget: int, asked: list[tuple[str, str]]) 
         band = f"[{_edge(f['band_low'], '-')}, {_edge(f['band_high'], '+')}]"
         click.echo(head + f"{f['change']}, power {f['power_before']:.1f} → {f['power_after']:.1f} "
                    f"({f['power_delta']:+.1f}; power band {f['power_band_low']:g}-"
-                   f"{f['power_band_high']:g}{'' if f['power_in_band'] else ', OUTSIDE it'})")
+                   f"{f['power_band_high']:g}{_power_words(f)})")
         verdict = {"lands": f"lands in its band (its whole interval inside, in the search and "
                             f"again on {f['confirmation_games']} games of its own)",
                    "unsettled": _unsettled(f),
@@ -244,6 +244,22 @@ def echo_remedies(fixes: list[dict], budget: int, asked: list[tuple[str, str]]) 
                    f"{verdict} ({f['checks_run']} of {f['candidates']} candidates checked, "
                    f"{f['games_per_check']} games each; its team's win rate "
                    f"{100 * f['win_change']:+.1f} points)")
+
+
+def _power_words(f: dict) -> str:
+    """Where the change leaves the card's power against its rarity's power band. "OUTSIDE it"
+    says the change takes the card's stats out of the band (the power curve misjudges the card);
+    a card whose stats were outside the band before the change (a Bronze card with a Gold card's
+    stats) is still outside after a change too small by stats, which is not the same finding:
+    stats and play agree there (the rarity audit of stop 77)."""
+    if f["power_in_band"]:
+        return ""
+    lo, hi = f["power_band_low"], f["power_band_high"]
+    if lo <= f["power_before"] <= hi:
+        return ", OUTSIDE it"
+    side = "above" if f["power_before"] > hi else "below"
+    return (f", still OUTSIDE it, as before the change: by its stats too the card lies {side} "
+            f"its band")
 
 
 def _unsettled(f: dict) -> str:

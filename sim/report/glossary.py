@@ -77,9 +77,12 @@ COLUMNS = {
               "alternative value (rulings).",
     "power_delta": "How far the change moves the power score.",
     "power_after": "The card's power score with the change (its stats alone).",
+    "power_before": "The card's power score before the change (its stats alone).",
     "power_in_band": "Whether power_after stays inside the rarity's power band "
-                     "(cards/power_curve.toml); False: the change breaks the stat band (the "
-                     "power curve misjudges the card: a new rarity or another ability).",
+                     "(cards/power_curve.toml); False with power_before inside it: the change "
+                     "breaks the stat band (the power curve misjudges the card: a new rarity or "
+                     "another ability); False with power_before already outside: the stats too "
+                     "say the card strays, and the change is not enough by stats.",
     "rating_before": "The card's rating before the change.",
     "rating_after": "The card's rating in the replayed games with the change.",
     "rating_after_low": "Lower end of the 95 % interval of rating_after.",

@@ -195,9 +195,10 @@ def _remedies(page, catalogue, exp, st, curve, remedy_games) -> pd.DataFrame:
     found = remedies(catalogue, exp, st, curve.remedy, remedy_games)
     fixes = pd.DataFrame(remedy_records(found, catalogue, curve.bands),
                          columns=["card", "rarity", "direction", "change", "power_delta",
-                                  "power_after", "power_in_band", "rating_before", "rating_after",
-                                  "rating_after_low", "rating_after_high", "band_low",
-                                  "band_high", "status", "by_ratings_only", "games_replayed"])
+                                  "power_before", "power_after", "power_in_band",
+                                  "rating_before", "rating_after", "rating_after_low",
+                                  "rating_after_high", "band_low", "band_high", "status",
+                                  "by_ratings_only", "games_replayed"])
     page.heading("Remedies for the outliers", "remedies")
     page.text(f"For each outlier, the smallest single-stat change (ranked by how much it moves the "
               f"power score; steps from [remedy] in {POWER_CURVE_FILE}) whose replayed games — "
@@ -209,9 +210,11 @@ def _remedies(page, catalogue, exp, st, curve, remedy_games) -> pd.DataFrame:
               f"yet sure; overshoots / short show the nearest change checked, and "
               f"by_ratings_only True says its interval still reaches into the band (the games "
               f"have not shown it; more games could). A change whose "
-              f"power_in_band is False takes the card's stats out of its rarity's power band: "
-              f"the power curve misjudges this card (often its ability), so consider a new "
-              f"rarity or a different ability instead.")
+              f"power_in_band is False takes the card's stats out of its rarity's power band "
+              f"when power_before lay inside it: the power curve misjudges this card (often its "
+              f"ability), so consider a new rarity or a different ability instead; when "
+              f"power_before already lay outside it, the stats too say the card strays, and the "
+              f"change is not enough by stats.")
     page.cite("remedies", f"at most {remedy_games:,} replayed games per outlier, same seeds")
     page.table(fixes if len(fixes) else pd.DataFrame({"remedy": ["none needed: no outlier"]}))
     return fixes

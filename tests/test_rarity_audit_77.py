@@ -84,7 +84,6 @@ def test_a_remedy_of_a_card_already_outside_its_power_band_is_not_said_to_break_
     assert "already" in " ".join(page.texts)
 
 
-@pytest.mark.xfail(strict=True, reason="rarity_cards.csv lacks the remedy's own rating before and band")
 def test_the_csv_remedy_columns_carry_the_rating_and_band_the_remedy_was_judged_on():
     """rarity_cards.csv put remedy_rating_after (-0.452, the base study's rating plus the paired
     shift) in the row of the flagging study's rating (+0.052) and band (top -0.351), with no

@@ -208,10 +208,15 @@ def policy_doc(a, names, rarities) -> dict:
 
 
 REMEDY_COLUMNS = ("status", "by_ratings_only", "change", "power_delta", "power_in_band",
-                  "rating_after", "rating_after_low", "rating_after_high", "games_replayed")
+                  "rating_before", "rating_after", "rating_after_low", "rating_after_high",
+                  "band_low", "band_high", "games_replayed")
 
 
 def remedy_columns(fixes: list[dict], names) -> dict:
-    """``remedy_*`` columns of rarity_cards.csv: blank for cards without a remedy."""
+    """``remedy_*`` columns of rarity_cards.csv: blank for cards without a remedy. The remedy is
+    measured on a base study of its own, so it carries that study's rating before the change and
+    band (``remedy_rating_before``, ``remedy_band_low`` / ``_high``; blank: an open end): read
+    against the row's ``rating`` and ``band_*`` (the flagging study's) it moved the card by
+    another amount against another band than the table says (the rarity audit of stop 77)."""
     row = {f["card"]: f for f in fixes}
     return {f"remedy_{k}": [row[n][k] if n in row else None for n in names] for k in REMEDY_COLUMNS}

@@ -308,4 +308,4 @@ def test_recurrence_line_with_no_card_flagged_says_so(capsys):
     echo_outliers(frame, study, "holm", Recurrence((1, 2, 3), np.zeros((2, 3), np.int64)))
     line = [x for x in capsys.readouterr().out.splitlines() if x.startswith("Recurrence")][0]
     assert "no card is flagged in any run" in line and "0 of the 0" not in line
-    assert "100 % of the cards get the same verdict in every run" in line
+    assert "100 % of the cards get the same flag (strong, weak or none) in every run" in line

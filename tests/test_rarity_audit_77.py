@@ -99,7 +99,6 @@ def test_the_csv_remedy_columns_carry_the_rating_and_band_the_remedy_was_judged_
     assert cols["remedy_band_low"] == [None]  # Bronze has no bottom (the record's None)
 
 
-@pytest.mark.xfail(strict=True, reason="the recurrence line calls equal flags the same verdict")
 def test_the_recurrence_line_does_not_call_differing_verdicts_the_same(capsys):
     """`bwlab rarity --cards COPY --games 1000 --replicates 3 --correction bh`: no card flagged
     in any run, 5, 5 and 4 cards shown inside their band (undecided_per_run 67, 67, 68), and the

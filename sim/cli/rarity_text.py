@@ -131,8 +131,10 @@ def echo_outliers(frame, s, correction: str, recur) -> None:
                    if r["flagged_in_any"] else "no card is flagged in any run")
         click.echo(f"Recurrence over {r['runs']} independent runs (seeds {r['seeds']}): flagged "
                    f"per run {r['flagged_per_run']}; {flagged}; "
-                   f"{100 * r['cards_same_in_every_run']:.0f} % of the cards get the same verdict "
-                   f"in every run"
+                   # the share counts the flags only: "the same verdict" read as in band /
+                   # undecided too, which differ between runs (the rarity audit of stop 77)
+                   f"{100 * r['cards_same_in_every_run']:.0f} % of the cards get the same flag "
+                   f"(strong, weak or none) in every run"
                    + (f"; {r['contradicted']} flag(s) contradicted by another run (flagged the "
                       f"other way or shown inside the band)" if "contradicted" in r else ""))
 

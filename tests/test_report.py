@@ -83,3 +83,18 @@ def test_csv_numbers_carry_no_binary_noise():
     text = io.StringIO()
     pd.DataFrame({"x": [0.1 + 0.2, 1 / 3]}).to_csv(text, index=False, float_format=CSV_FLOAT)
     assert text.getvalue().split() == ["x", "0.3", "0.3333333333"]
+
+
+def test_a_table_cell_with_no_value_reads_as_a_dash_not_python_words():
+    """The report's remedies table showed "None" for the lowest rarity's open lower band edge
+    (the rarity audit of stop 77), and a missing float would read "nan": both are "–" now, as
+    the CSV leaves them blank; numbers keep four significant digits."""
+    import pandas as pd
+
+    from sim.report.html import _Table, _table_html
+
+    frame = pd.DataFrame({"band_low": [None, -0.33], "rating": [float("nan"), 0.123456]})
+    cells = _table_html(_Table(frame, None, "outlier"))
+    assert "<td>None</td>" not in cells and "<td>nan</td>" not in cells
+    assert cells.count("<td>–</td>") == 2
+    assert "<td>0.1235</td>" in cells and "<td>-0.33</td>" in cells

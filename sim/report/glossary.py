@@ -29,7 +29,8 @@ COLUMNS = {
                 "or lowest rating (ratings and remedies: halfway to the next lower rarity's "
                 "median rating in play).",
     "band_high": "Highest power the card's rarity allows (power curve), or highest rating "
-                 "(ratings and remedies: halfway to the next higher rarity's median rating).",
+                 "(ratings and remedies: halfway to the next higher rarity's median rating). "
+                 "– (both band columns): no edge on that side (the lowest or highest rarity).",
     "in_band": "Whether the card's power lies inside its rarity's band.",
     "cards": "Number of cards of this rarity.",
     "min": "Lowest power score of the rarity.",

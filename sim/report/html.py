@@ -74,6 +74,11 @@ def png_size(png: bytes) -> tuple[int, int]:
 
 
 def _cell(value) -> str:
+    """A table cell: floats to four significant digits; no value (None, NaN) as "–", as the
+    CSV leaves it blank. Why: the remedies table showed Python's "None" for the lowest rarity's
+    open lower band edge (the rarity audit of stop 77)."""
+    if value is None or (isinstance(value, float) and value != value):
+        return "–"
     if isinstance(value, float):
         return f"{value:.4g}"
     return str(value)

@@ -117,3 +117,22 @@ def test_the_recurrence_line_does_not_call_differing_verdicts_the_same(capsys):
     line = [x for x in capsys.readouterr().out.splitlines() if x.startswith("Recurrence")][0]
     assert "get the same verdict in every run" not in line
     assert "100 % of the cards get the same flag (strong, weak or none) in every run" in line
+
+
+def test_a_named_card_that_gets_no_remedy_says_why_in_json_too(capsys, tmp_path):
+    """``rarity --remedy --remedy-card NAME --format json`` for a card that is not an outlier
+    had ``remedies: []`` and nothing else, where the text says why ("not an outlier at this many
+    games, ... undecided: no remedy searched"); the JSON now lists it under ``not_remedied``
+    with its verdict and that sentence."""
+    import json
+
+    from tests._cli_kit import run
+
+    code, out, err = run(capsys, "rarity", "--games", "64", "--ablation", "0", "--remedy",
+                         "--remedy-card", "Luffy", "--format", "json", "--out", tmp_path, "-q")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["remedies"] == []
+    [entry] = doc["not_remedied"]
+    assert entry["card"] == "Luffy" and entry["verdict"] in ("undecided", "in band", "not played")
+    assert "no remedy" in entry["why"]

@@ -16,7 +16,7 @@ from ._engine import ready_to_play
 from ._paths import IN_FILE, OUT_FOLDER, cards_option, not_the_card_folder
 from ._policy import POLICY_HELP, budget_option
 from .rarity_output import card_answers, card_frame, json_doc, policy_frame, rarity_ranges
-from .rarity_text import echo_table
+from .rarity_text import echo_table, not_remedied
 
 if TYPE_CHECKING:  # numpy is imported when a command runs, not for --help
     import numpy as np
@@ -112,6 +112,8 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
         doc = json_doc(frame, run, per, correction, remedy, catalogue, exp)
         if asked:
             doc["asked"] = answers
+        if remedy and only:  # what the text says of a named card that got no remedy
+            doc["not_remedied"] = not_remedied(run, catalogue.cards.names, sorted(only))
         click.echo(json_text(doc, indent=2, ensure_ascii=False))
         return
     echo_table(frame, run, per, exp, catalogue, correction, out,

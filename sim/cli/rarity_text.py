@@ -211,6 +211,16 @@ NOT_SHOWN = {
 }
 
 
+def not_remedied(run, names, asked) -> list[dict]:
+    """The cards --remedy-card named that got no remedy, with their verdict and why (the text's
+    line for each; ``--format json`` had only an empty ``remedies``: the rarity audit of stop
+    77). ``asked``: card indices."""
+    done = {f["card"] for f in run.fixes}
+    return [{"card": names[c], "verdict": run.s.verdict[c],
+             "why": NOT_REMEDIED.get(run.s.verdict[c], NOT_REMEDIED["undecided"])}
+            for c in asked if names[c] not in done]
+
+
 def echo_remedies(fixes: list[dict], budget: int, asked: list[tuple[str, str]]) -> None:
     """The remedies for reading; ``asked``: (name, verdict) of each card --remedy-card named."""
     click.echo(f"Remedies (smallest single-stat change by power delta; each outlier measured on a "

@@ -66,3 +66,13 @@ def test_replay_of_a_game_whose_weights_file_changed_names_the_weights(capsys, t
     code, _, err = run(capsys, "replay", log, "--gif", tmp_path / "g.gif", "-q")
     assert code == 2 and "differs from the log" in err
     assert "weights file" in err and str(weights) in err
+
+
+def test_a_ladder_on_one_board_does_not_claim_a_board_clustered_interval(capsys):
+    """``ladder --games 4``: one deal, one board; the fit falls back to model-based intervals
+    (a board-clustered one needs two boards), but the line said "clustered by board (the boards'
+    jackknife), t on 0 df". It now says what was computed."""
+    code, out, _ = run(capsys, "ladder", "--players", "random,greedy", "--games", "4", "-q")
+    assert code == 0
+    assert "t on 0 df" not in out and "jackknife" not in out
+    assert "intervals model-based, games taken as independent: all were on 1 board" in out

@@ -110,9 +110,8 @@ def _echo_table(r, data: dict, seed: int) -> None:
     for p in data["players"]:
         click.echo(f"{p['player']:<16}{p['elo']:+7.0f}{p['elo_low']:+10.0f} –"
                    f"{p['elo_high']:+5.0f}")
-    click.echo(f"(Plackett–Luce on all finishing orders, {r.players[r.anchor]} = 0; intervals "
-               f"clustered by board (the boards' jackknife), t on {r.boards - 1} df: the "
-               f"{r.boards} boards are the independent draws)")
+    click.echo(f"(Plackett–Luce on all finishing orders, {r.players[r.anchor]} = 0; "
+               + _interval_words(r) + ")")
     click.echo("matches: one team of the player against three of the other, the single seat "
                "rotated through all four (even: wins 25 %, ahead of each other team 50 %)")
     width = max(len(p) for p in r.players) + 2
@@ -133,6 +132,20 @@ def _echo_table(r, data: dict, seed: int) -> None:
                   f"; it cannot on this match's boards: p = {g['min_p']:.2g} at best")
         click.echo(f"  {g['player']} {verdict} {g['below']} (p = {g['p_holm']:.2g}{cannot})")
     click.echo("ladder " + _ladder_verdict(r, data))
+
+
+def _interval_words(r) -> str:
+    """How the Elo intervals were computed: clustered by board, or model-based where the games
+    were on one board (the fit falls back, sim/runner/ladder._ratings; the line said "the boards'
+    jackknife, t on 0 df" for ``--games 4``: the AI-players audit of stop 77)."""
+    from sim.analysis.cluster import MIN_CLUSTERS
+
+    if r.boards < MIN_CLUSTERS:
+        return (f"intervals model-based, games taken as independent: all were on {r.boards} "
+                f"board, and a board-clustered interval needs {MIN_CLUSTERS}; more --games "
+                f"spread the deals over more boards")
+    return (f"intervals clustered by board (the boards' jackknife), t on {r.boards - 1} df: the "
+            f"{r.boards} boards are the independent draws")
 
 
 def _ladder_verdict(r, data: dict) -> str:

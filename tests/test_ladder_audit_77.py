@@ -76,3 +76,19 @@ def test_a_ladder_on_one_board_does_not_claim_a_board_clustered_interval(capsys)
     assert code == 0
     assert "t on 0 df" not in out and "jackknife" not in out
     assert "intervals model-based, games taken as independent: all were on 1 board" in out
+
+
+def test_a_ladder_listed_strongest_first_says_the_order_looks_reversed(capsys):
+    """``ladder --players greedy,random``: random, the higher rung, loses most boards to greedy,
+    and the ladder said it "does NOT hold at this number of games", though no number of games
+    could make it hold. The last line now says the order looks reversed and that --players
+    lists the weakest first; in the right order nothing of the kind is said."""
+    args = ["--games", "96", "--boards", "8", "--seed", "1", "-q"]
+    code, out, _ = run(capsys, "ladder", "--players", "greedy,random", *args)
+    assert code == 0
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("ladder does NOT hold, and the order looks reversed: greedy beats "
+                           "random"), last
+    assert "at this number of games" not in last and "weakest first" in last
+    code, out, _ = run(capsys, "ladder", "--players", "random,greedy", *args)
+    assert code == 0 and "reversed" not in out

@@ -6,8 +6,6 @@ Synthetic results documents only (no game is played).
 
 from __future__ import annotations
 
-import pytest
-
 ENDINGS = ("last team standing", "simultaneous elimination", "stalemate", "rotation cap",
            "no winner")
 
@@ -47,8 +45,6 @@ def _doc() -> dict:
                       "rating_design": "0 games on 0 boards", "policy": "greedy"}}
 
 
-@pytest.mark.xfail(strict=True, reason="the report's endings table shows a marked ending's own "
-                   "95 % interval, bwlab rulings and the conclusion the one given the mark")
 def test_a_marked_ending_shows_the_same_interval_as_the_command():
     from sim.cli._balance_text import change_lines
     from sim.report.rulings_section import endings_table
@@ -64,9 +60,6 @@ def test_a_marked_ending_shows_the_same_interval_as_the_command():
     assert endings_table(doc)["stalemate_change"].iloc[1] == "+0.0 [-3.8, +3.8]"
 
 
-@pytest.mark.xfail(strict=True, reason="the report's column key says largest_team is the team "
-                   "that moved most (it is the largest |z|) and identical_games counts games "
-                   "(it is true or false)")
 def test_the_column_key_says_what_the_rulings_columns_hold():
     from sim.report.glossary import COLUMNS
 
@@ -90,8 +83,6 @@ class _Page:
         pass
 
 
-@pytest.mark.xfail(strict=True, reason="with --rating-games 0 the report says card ratings "
-                   "from the experiment (0 games on 0 boards)")
 def test_a_study_without_card_ratings_says_so_in_the_report(tmp_path):
     import json
 

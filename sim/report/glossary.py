@@ -7,6 +7,11 @@ checks that no column of the report goes without one.
 
 from __future__ import annotations
 
+# the rulings' endings table: a marked share's interval is the one given Holm's mark, as
+# `bwlab rulings` prints it (sim/report/rulings_section._endings_row)
+_ENDING_CHANGE = ("Change of that share against the book, in points, paired on the same seeds, "
+                  "with its 95 % interval clustered by board (a marked share's: given its mark).")
+
 COLUMNS = {
     # cards
     "card": "The character card.",
@@ -105,14 +110,16 @@ COLUMNS = {
     "team_critical_z": "The |z| a team's change must pass (Bonferroni over teams, 2.5 %).",
     "card_abs_z": "Largest |z| of a card's rating change.",
     "card_critical_z": "The |z| a card's change must pass (Bonferroni over cards, 2.5 %).",
-    "largest_team": "The team whose win rate moved most.",
+    "largest_team": "The team whose win-rate change has the largest |z| (not always the "
+                    "largest in points).",
     "delta_win_points": "That team's win-rate change, alternative − default, in points.",
     "low_simultaneous": "Lower end of that change's interval, simultaneous over the four teams "
                         "(it was picked as the largest: its own 95 % interval would be too "
                         "narrow).",
     "high_simultaneous": "Upper end of that change's interval, simultaneous over the four teams.",
     "verdicts_changed": "Verdicts (fair, outliers) that flip under the alternative.",
-    "identical_games": "Games whose outcome the alternative left unchanged.",
+    "identical_games": "True when every game of the study (winner, decisions, length) is "
+                       "the book default's: the alternative changed nothing here.",
     "rule_set": "The book default, or one alternative (key = value) replayed on the same seeds.",
     "median_rotations": "Median game length in rotations (Ludii's Duration).",
     "mean_lead_changes": "Mean number of times per game the leading team (most health of living "
@@ -121,21 +128,16 @@ COLUMNS = {
     "endings_changed": "The endings whose share changes against the book, after Holm's "
                        "correction over every alternative and ending (5 % family-wise).",
     "last_standing_pct": "Share of games ending by last team standing, %.",
-    "last_standing_change": "Change of that share against the book, in points, paired on the "
-    "same seeds, with its 95 % interval clustered by board.",
+    "last_standing_change": _ENDING_CHANGE,
     "same_step_pct": "Share of games ending by same-step elimination decided by health (the "
     "book's tie-break), %.",
-    "same_step_change": "Change of that share against the book, in points, paired on the "
-    "same seeds, with its 95 % interval clustered by board.",
+    "same_step_change": _ENDING_CHANGE,
     "stalemate_pct": "Share of games ending by stalemate (most health wins), %.",
-    "stalemate_change": "Change of that share against the book, in points, paired on the "
-    "same seeds, with its 95 % interval clustered by board.",
+    "stalemate_change": _ENDING_CHANGE,
     "rotation_cap_pct": "Share of games ending by the rotation cap (most health wins), %.",
-    "rotation_cap_change": "Change of that share against the book, in points, paired on the "
-    "same seeds, with its 95 % interval clustered by board.",
+    "rotation_cap_change": _ENDING_CHANGE,
     "no_winner_pct": "Share of games with no winner (Ludii's Drawishness), %.",
-    "no_winner_change": "Change of that share against the book, in points, paired on the "
-    "same seeds, with its 95 % interval clustered by board.",
+    "no_winner_change": _ENDING_CHANGE,
     # swaps
     "proposal": "The surrogate's proposal, best predicted first.",
     "swaps": "The card swaps of the proposal (card, its team ↔ card, its team).",

@@ -218,11 +218,17 @@ def endings_table(doc: dict) -> pd.DataFrame | None:
         return None
     rows = [_endings_row("book default", doc["book_balance"], None, [])]
     rows += [_endings_row(r["label"], r["games_balance"], r["ending_change"],
-                          r.get("endings_changed", [])) for r in doc["alternatives"]]
+                          r.get("endings_changed", []), r.get("endings_given_mark") or {})
+             for r in doc["alternatives"]]
     return pd.DataFrame(rows)
 
 
-def _endings_row(label: str, b: dict, change: dict | None, marked: list) -> dict:
+def _endings_row(label: str, b: dict, change: dict | None, marked: list,
+                 given: dict | None = None) -> dict:
+    """One rule set's row. A marked ending's interval is the one given the mark (``given``,
+    ``endings_given_mark``), as ``bwlab rulings`` prints it and the conclusion quotes it. Why:
+    the report showed the ending's own 95 % interval there, other numbers than the conclusion
+    above it, and the interval the second selection audit found short given the mark."""
     g = b["games"]
     shares = {k: v["share"] for k, v in g["outcomes"].items()}
     shares["no winner"] = g["drawishness"]["share"]
@@ -233,8 +239,11 @@ def _endings_row(label: str, b: dict, change: dict | None, marked: list) -> dict
             row[f"{col}_change"] = ""
         else:
             c = change["endings"][k]
-            row[f"{col}_change"] = (f"{100 * c['change']:+.1f} [{100 * c['low']:+.1f}, "
-                                    f"{100 * c['high']:+.1f}]")
+            low, high = (c["low"], c["high"])
+            if k in marked and (given or {}).get(k):
+                low, high = given[k]
+            row[f"{col}_change"] = (f"{100 * c['change']:+.1f} [{100 * low:+.1f}, "
+                                    f"{100 * high:+.1f}]")
     lead = g["lead_changes"]
     row.update({"median_rotations": g["duration_rotations"]["median"],
                 "mean_lead_changes": lead["mean"] if lead else float("nan"),
@@ -250,11 +259,14 @@ def rulings_section(page, path: Path) -> tuple[pd.DataFrame, pd.DataFrame | None
     table = ranking_table(doc)
     page.heading("Which house rulings matter", "rulings")
     page.text(doc["conclusion"])
+    ratings = (f"card ratings from {st['rating_experiment']} ({st['rating_design']})"
+               if st.get("rating_games", 1) else "no card ratings (--rating-games 0)")
     page.text(f"Each alternative of {doc.get('alternatives_file', 'experiments/rulings.toml')} "
               f"changes one value of a copy of cards/ and replays the same study with the same "
-              f"seeds: fairness of {st['teams']} ({st['fairness_design']}) and card ratings from "
-              f"{st['rating_experiment']} ({st['rating_design']}), policy {st['policy']}. "
-              f"Δ = alternative − default, in win-rate points, 95 % intervals clustered by board; "
+              f"seeds: fairness of {st['teams']} ({st['fairness_design']}) and {ratings}, "
+              f"policy {st['policy']}. Δ = alternative − default, in win-rate points, of the "
+              f"team with the largest |z|, its interval clustered by board and simultaneous over "
+              f"the four teams (it was picked as the largest); "
               f"score = the largest |z| / its Bonferroni critical value (teams and cards each "
               f"at 2.5 % per alternative): above 1, beyond the noise of its own test; it "
               f"matters (a gap to close first) when p_holm, its p-value adjusted by Holm over "
@@ -270,9 +282,10 @@ def rulings_section(page, path: Path) -> tuple[pd.DataFrame, pd.DataFrame | None
     page.text(f"How games end under each rule set: the share of the study's "
               f"{doc['book_balance']['games']['games']:,} games ending each way (%), its change "
               f"against the book (points, paired on the same seeds, 95 % interval clustered by "
-              f"board), median length, mean lead changes and the four teams' balance. An "
-              f"alternative's endings_changed names the shares that change after Holm's "
-              f"correction over every alternative and ending (5 % family-wise).")
+              f"board; a marked share's given its mark), median length, mean lead changes and "
+              f"the four teams' balance. An alternative's endings_changed names the shares "
+              f"that change after Holm's correction over every alternative and ending (5 % "
+              f"family-wise).")
     page.table(endings, mark=~endings["endings_changed"].isin(["", "none"]),
                why="changes how games end")
     return table, endings

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
 
-
-@pytest.mark.xfail(strict=True, reason="the at-least panel's dotted health line falls outside "
-                                        "the axes when the health is above the plotted damages")
 def test_the_dotted_health_line_is_inside_the_at_least_panel(catalogue):
     """README: "the dotted line is the defender's health"; the panel's title says so too. With
     the stat form's default health (the median card's, 165) the README's own `--vs` example

@@ -69,8 +69,11 @@ def distribution_figure(results: list[dict]):
                        f"{100 * r['kill_probability']:.1f} % at {r['health']} health",
                        transform=right.transAxes, ha="right", va="top", fontsize=MIN_FONT_PT,
                        color=f"C{i}")
-        for ax in (left, right):
-            ax.set_xlim(-0.5, hi + 1.5)
+        # the at-least panel reaches every defender's health, so its dotted line is drawn
+        # (a health above every plotted damage, e.g. the stat form's default, fell off the axes)
+        reach = max([hi] + [r["health"] for r in results])
+        for ax, top in ((left, hi), (right, reach)):
+            ax.set_xlim(-0.5, top + 1.5)
             ax.set_xlabel("damage of one attack action")
             ax.grid(alpha=0.3)
         left.set_ylabel("probability of exactly this damage")

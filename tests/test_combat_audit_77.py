@@ -26,3 +26,24 @@ def test_the_dotted_health_line_is_inside_the_at_least_panel(catalogue):
                  and ln.get_linestyle() == ":" and list(ln.get_xdata()) == [p["health"]] * 2]
         assert lines, "no dotted line at the health"
         assert lo <= p["health"] <= hi, (p["health"], (lo, hi))
+
+
+def test_a_monte_carlo_hit_chance_of_no_attacks_is_not_measured(capsys):
+    """``combat --attacks 0 --samples N`` printed the hit chance 0.0000 ± 0.0000 beside the exact
+    form's 0.5 for the same defense ("If the roll is more than your defense stat plus 2, that
+    attack is considered a Hit": 6 of 12 faces against defense 4): no attack was thrown, so
+    nothing was measured (the combat audit of stop 77). Now null in JSON, "n/a" in the text."""
+    import json
+
+    from tests._cli_kit import run
+
+    code, out, err = run(capsys, "combat", "--attacks", "0", "--tier", "2", "--defense", "4",
+                         "--samples", "1000", "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    doc = doc["profiles"][0] if "profiles" in doc else doc
+    assert doc["p_hit"] is None and doc["p_hit_se"] is None
+    assert doc["exact"]["p_hit"] == 0.5
+    code, out, _ = run(capsys, "combat", "--attacks", "0", "--tier", "2", "--defense", "4",
+                       "--samples", "1000")
+    assert code == 0 and "hit chance n/a: no attack thrown" in out

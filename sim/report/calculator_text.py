@@ -17,7 +17,9 @@ EPS = 5e-5  # 0.005 %: the smallest probability the text table prints as non-zer
 BAR = 24    # width of the text bar of the largest "exactly"
 
 
-def _pm(value: float, se: float | None, digits: int, scale: float = 1.0) -> str:
+def _pm(value: float | None, se: float | None, digits: int, scale: float = 1.0) -> str:
+    if value is None:  # not measured (a Monte Carlo hit chance of no attacks)
+        return "n/a: no attack thrown"
     text = f"{value * scale:.{digits}f}"
     return text if se is None else f"{text} ± {se * scale:.{digits}f}"
 

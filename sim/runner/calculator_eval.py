@@ -129,8 +129,12 @@ def evaluate(p: Profile, rules, samples: int | None = None, seed: int = 0, progr
     throws = max(1, p.attacks)
     hit_mean = hits / samples
     hit_var = max(hits_sq / samples - hit_mean**2, 0.0)
+    # no attack thrown, no hit chance measured: null, not 0 ± 0 beside the exact 0.5 (the
+    # combat audit of stop 77; the exact form's is the chance of one attack)
+    measured = p.attacks > 0
     out.update(method="monte_carlo", samples=samples, seed=seed,
-               p_hit=hits / (throws * samples), p_hit_se=(hit_var / samples) ** 0.5 / throws,
+               p_hit=hits / (throws * samples) if measured else None,
+               p_hit_se=(hit_var / samples) ** 0.5 / throws if measured else None,
                mean=mean, mean_se=(variance / samples) ** 0.5, variance=variance,
                sd=variance ** 0.5, kill_probability=kill,
                kill_probability_se=float(binomial_se(kill, samples)), exact=exact,

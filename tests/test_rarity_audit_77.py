@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 from sim.runner.remedy import Candidate, Check, Remedy, remedy_records
+from tests._report_kit import RecordingPage
 
 RARITIES = ["Bronze", "Silver", "Gold", "Diamond", "Legendary", "GOAT Series"]
 POWER_BANDS = np.array([[30, 47], [47, 64], [64, 86], [86, 115], [115, 155], [155, 210]], float)
@@ -40,23 +41,6 @@ def _record() -> dict:
     return record
 
 
-class _Page:
-    def __init__(self):
-        self.texts, self.tables = [], []
-
-    def heading(self, *a):
-        pass
-
-    def cite(self, *a):
-        pass
-
-    def text(self, t):
-        self.texts.append(t)
-
-    def table(self, frame):
-        self.tables.append(frame)
-
-
 def test_a_remedy_of_a_card_already_outside_its_power_band_is_not_said_to_break_it(
         capsys, monkeypatch):
     """The planted card's stats put it above the Bronze power band before any change (72.2 >
@@ -76,7 +60,7 @@ def test_a_remedy_of_a_card_already_outside_its_power_band_is_not_said_to_break_
     assert "still OUTSIDE it, as before the change" in text
 
     monkeypatch.setattr(sim.runner.remedy, "remedies", lambda *a, **k: [_planted()])
-    page = _Page()
+    page = RecordingPage()
     curve = SimpleNamespace(remedy=object(), bands=POWER_BANDS)
     fixes = lab_report._remedies(page, _catalogue(), None, None, curve, 1500)
     assert "power_before" in fixes.columns

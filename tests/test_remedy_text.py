@@ -13,6 +13,7 @@ import numpy as np
 
 from sim.cli.rarity_text import echo_remedies
 from sim.runner.remedy import Candidate, Check, Remedy, remedy_records
+from tests._report_kit import RecordingPage
 
 
 def _record(**over) -> dict:
@@ -127,25 +128,9 @@ def test_the_report_and_the_csv_say_when_a_remedy_leaves_the_power_band(monkeypa
     from sim.report import lab_report
     from sim.report.glossary import explain
 
-    class Page:
-        def __init__(self):
-            self.texts, self.tables = [], []
-
-        def heading(self, *a):
-            pass
-
-        def cite(self, *a):
-            pass
-
-        def text(self, t):
-            self.texts.append(t)
-
-        def table(self, frame):
-            self.tables.append(frame)
-
     monkeypatch.setattr(sim.runner.remedy, "remedies",
                         lambda *a, **k: [_stat_band_breaking_remedy()])
-    page, catalogue = Page(), _catalogue()
+    page, catalogue = RecordingPage(), _catalogue()
     curve = SimpleNamespace(remedy=object(), bands=POWER_BANDS)
     fixes = lab_report._remedies(page, catalogue, None, None, curve, 4000)
     row = fixes.set_index("card").loc["Relay Brothers"]

@@ -6,6 +6,8 @@ Synthetic results documents only (no game is played).
 
 from __future__ import annotations
 
+from tests._report_kit import RecordingPage
+
 ENDINGS = ("last team standing", "simultaneous elimination", "stalemate", "rotation cap",
            "no winner")
 
@@ -69,20 +71,6 @@ def test_the_column_key_says_what_the_rulings_columns_hold():
     assert "True" in COLUMNS["identical_games"]
 
 
-class _Page:
-    def __init__(self):
-        self.texts = []
-
-    def heading(self, *a, **k):
-        pass
-
-    def text(self, t):
-        self.texts.append(t)
-
-    def table(self, *a, **k):
-        pass
-
-
 def test_a_study_without_card_ratings_says_so_in_the_report(tmp_path):
     import json
 
@@ -91,7 +79,7 @@ def test_a_study_without_card_ratings_says_so_in_the_report(tmp_path):
     doc = _doc()
     path = tmp_path / "rulings.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    page = _Page()
+    page = RecordingPage()
     rulings_section(page, path)
     words = " ".join(page.texts)
     assert "0 games on 0 boards" not in words and "no card ratings" in words

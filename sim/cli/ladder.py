@@ -135,24 +135,25 @@ def _echo_table(r, data: dict, seed: int) -> None:
     if reversed_rungs and not r.ordered:
         click.echo("ladder does NOT hold, and the order looks reversed: " + "; ".join(
             f"{below} beats {player} on the boards of their match" for player, below in
-            reversed_rungs) + " (one-sided sign test, 5 %); --players lists the weakest first")
+            reversed_rungs) + f" (one-sided sign test at the ladder's alpha, "
+            f"{100 * data['alpha']:g} %); --players lists the weakest first")
     else:
         click.echo("ladder " + _ladder_verdict(r, data))
 
 
-def _reversed_rungs(r, data: dict, alpha: float = 0.05) -> list[tuple[str, str]]:
-    """The rungs whose lower player beats the higher one (the single seat loses most boards of
-    their match, one-sided sign test): ``--players`` given strongest first. Why said: the
-    ladder only said it "does NOT hold at this number of games", and more games could not help
-    (the AI-players audit of stop 77)."""
+def _reversed_rungs(r, data: dict) -> list[tuple[str, str]]:
+    """The rungs whose lower player beats the higher one: the mirror of the rung's own sign test
+    (sim/runner/ladder.py), the single seat losing most boards of its match, at the ladder's
+    ``--alpha``: ``--players`` given strongest first. Why said: the ladder only said it "does
+    NOT hold at this number of games", and more games could not help (the AI-players audit of
+    stop 77)."""
     from scipy.stats import binomtest
 
     out = []
-    for g in data["rungs"]:
-        k = r.players.index(g["player"])
-        won, lost = r.match_boards[r.match(k - 1, k), 0], r.match_boards[r.match(k - 1, k), 2]
+    for k, g in enumerate(data["rungs"], start=1):  # rung k: player k over player k - 1
+        won, _, lost = r.match_boards[r.match(k - 1, k)]
         if won + lost and binomtest(int(lost), int(won + lost), 0.5,
-                                    alternative="greater").pvalue < alpha:
+                                    alternative="greater").pvalue < data["alpha"]:
             out.append((g["player"], g["below"]))
     return out
 

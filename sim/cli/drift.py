@@ -16,11 +16,10 @@ from pathlib import Path
 
 import click
 
-
 from ._json import json_text
-from ._say import note
 from ._paths import IN_FILE, OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option
+from ._say import note
 
 
 def _problem(path, field, message):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 
 def _bar_half_widths(ax) -> np.ndarray:
@@ -16,7 +15,6 @@ def _bar_half_widths(ax) -> np.ndarray:
     return np.asarray(halves)
 
 
-@pytest.mark.xfail(strict=True, reason="stop 77 audit: bars of 1 and 1.96 SE mixed")
 def test_every_monte_carlo_bar_of_the_combat_pictures_is_a_95_percent_interval(catalogue):
     """The combat pictures draw Monte Carlo values "with their standard errors": the audit found
     the pmf bars and the expected-damage bars at 1 SE beside at-least bands and kill bars at

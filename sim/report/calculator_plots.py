@@ -4,7 +4,9 @@ profiles, or a sweep's expected damage and kill-probability curves.
 Why these two panels: the bars answer "how likely is exactly this much", the at-least curve "how
 likely do I deal at least this much" (read at the defender's health: the kill chance). Legends
 sit below the axes, never over a curve; every text is at least 9 pt; the title names the
-profiles. Monte Carlo values are drawn with their standard errors.
+profiles. Monte Carlo values are drawn with 95 % intervals (Z95 standard errors), every bar and
+band alike, and the title says so: stop 77's audit found pmf and mean bars of one standard error
+beside at-least bands and kill bars of 1.96, with nothing on the figure telling them apart.
 """
 
 from __future__ import annotations
@@ -24,15 +26,21 @@ from .calculator_text import EPS  # noqa: E402
 STYLE = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10, "xtick.labelsize": 9,
          "ytick.labelsize": 9, "legend.fontsize": 9, "figure.titlesize": 12}
 MIN_FONT_PT = 9
+Z95 = 1.959963984540054  # the normal's 97.5 % point: a two-sided 95 % interval
 
 
 def _title(results: list[dict], what: str) -> str:
     names = [r["label"] if len(results) == 1 else f"{'AB'[i]}: {r['label']}"
              for i, r in enumerate(results)]
     method = results[0]["method"]
-    tail = (f" (Monte Carlo, {results[0]['samples']:,} samples)" if method == "monte_carlo"
-            else " (exact)")
+    tail = (f" (Monte Carlo, {results[0]['samples']:,} samples; bars: 95 % intervals)"
+            if method == "monte_carlo" else " (exact)")
     return textwrap.fill(f"{what} — " + "   vs   ".join(names) + tail, 110)
+
+
+def _z95(se):
+    """A 95 % interval's half-width from standard errors (None, for exact values, stays None)."""
+    return None if se is None else Z95 * np.asarray(se, dtype=float)
 
 
 def _legend_below(fig, axes, ncol: int) -> None:
@@ -56,12 +64,12 @@ def distribution_figure(results: list[dict]):
             name = r["label"] if len(results) == 1 else f"{'AB'[i]}: {r['label']}"
             offset = (i - (len(results) - 1) / 2) * width
             left.bar(d + offset, t["exactly"], width=width, color=f"C{i}", alpha=0.8,
-                     yerr=t.get("exactly_se"), ecolor="0.3", label=name)
+                     yerr=_z95(t.get("exactly_se")), ecolor="0.3", label=name)
             # P(D >= x) for real x in (d-1, d] is at_least[d]: a step drawn "pre"
             right.step(d, at_least, where="pre", color=f"C{i}", lw=1.8, label=name)
             if "at_least_se" in t:
                 se = np.asarray(t["at_least_se"])
-                right.fill_between(d, at_least - 1.96 * se, at_least + 1.96 * se, step="pre",
+                right.fill_between(d, at_least - Z95 * se, at_least + Z95 * se, step="pre",
                                    color=f"C{i}", alpha=0.25, lw=0)
             right.axvline(r["health"], color=f"C{i}", ls=":", lw=1.2)
             right.text(0.98, 0.96 - 0.08 * i,  # top right: the curves fall away from it
@@ -100,10 +108,11 @@ def sweep_figure(result: dict):
             sd = np.array([r["sd"] for r in rows])
             kill = np.array([r["kill_probability"] for r in rows])
             name = ser["label"] if len(s["series"]) == 1 else f"{'AB'[i]}: {ser['label']}"
-            left.errorbar(x, mean, yerr=[r.get("mean_se", 0.0) for r in rows], color=f"C{i}",
-                          marker="o", ms=4, lw=1.6, capsize=2, label=name)
+            left.errorbar(x, mean, yerr=_z95([r.get("mean_se", 0.0) for r in rows]),
+                          color=f"C{i}", marker="o", ms=4, lw=1.6, capsize=2, label=name)
             left.fill_between(x, mean - sd, mean + sd, color=f"C{i}", alpha=0.15, lw=0)
-            right.errorbar(x, kill, yerr=[1.96 * r.get("kill_probability_se", 0.0) for r in rows],
+            right.errorbar(x, kill, yerr=_z95([r.get("kill_probability_se", 0.0)
+                                               for r in rows]),
                            color=f"C{i}", marker="o", ms=4, lw=1.6, capsize=2, label=name)
         left.set_xlabel(key)
         left.set_ylabel("expected damage (shaded: ± 1 sd)")

@@ -27,7 +27,6 @@ def _errors(err: str) -> list[str]:
     return [line for line in err.splitlines() if line.startswith("error:")]
 
 
-@pytest.mark.xfail(strict=True, reason="audit 78: validate passes a baseline the gate refuses")
 def test_validate_refuses_a_baseline_too_short_for_the_gate(capsys, tmp_path, monkeypatch):
     """A baseline of 512 games (the suite's min_games is 1024): drift refuses it with one line
     naming matchups.example.games; validate said "ok" (exit 0). Both now exit 2 with that same
@@ -43,6 +42,26 @@ def test_validate_refuses_a_baseline_too_short_for_the_gate(capsys, tmp_path, mo
     assert _errors(err) == [drift_lines[0].replace(
         "knowingly with --games 512",
         "knowingly with `bwlab drift --games 512` (bwlab validate has no --games)")], err
+
+
+def test_validate_takes_the_suite_as_drift_does(capsys, tmp_path, monkeypatch):
+    """Outside the lab's folder there is no experiments/drift.toml: the baseline is checked
+    alone, and a warning says so (exit 0); --suite names the suite, as drift's --suite does, and
+    the short baseline is refused against it. --suite without --baseline checks nothing: one
+    line, exit 2."""
+    base = _short_baseline(tmp_path / "short.json")
+    monkeypatch.chdir(tmp_path)
+    cards = ROOT / "cards"
+    code, out, err = run(capsys, "validate", cards, "--baseline", base)
+    assert code == 0 and f"warning: {base}: checked alone, not against a drift suite" in err, err
+    suite = ROOT / "experiments" / "drift.toml"
+    code, out, err = run(capsys, "validate", cards, "--baseline", base, "--suite", suite)
+    (line,) = _errors(err)
+    assert code == 2 and f"{base}: matchups.example.games: 512 games" in line, out + err
+    assert f"min_games 1024 ({suite})" in line, err
+    code, out, err = run(capsys, "validate", cards, "--suite", suite)
+    (line,) = _errors(err)
+    assert code == 2 and "give --baseline too" in line and not out, err
 
 
 def _suite_with_broken_matchup(tmp_path: Path) -> tuple[Path, int]:

@@ -57,6 +57,37 @@ def _load_baseline(path: Path) -> dict:
     return data
 
 
+# the shipped suite: drift's default --suite, and the one report and validate check a baseline by
+SUITE = Path("experiments/drift.toml")
+
+
+def check_for_gate(catalogue, spec, base: dict, path: Path, command: str = "drift") -> None:
+    """The baseline ``base`` (read from ``path`` by :func:`_load_baseline`) against the suite
+    ``spec``, as the gate checks it before any game: every matchup there, from the same file,
+    teams and players, with at least the suite's floor of games (check_baseline_matches).
+
+    Why one function: drift, report and validate each read a baseline, and validate once read
+    the file alone, saying "ok" of a 512-game baseline the gate then refused (audit 78).
+    ``command``: the one running; any other than drift has no --games, so the advice to gate on
+    fewer games knowingly names `bwlab drift --games N` (audit 77: report advised its own
+    --games, an option it has not)."""
+    import re
+    from dataclasses import replace
+
+    from sim.catalogue.diagnostics import InputError
+    from sim.runner.drift import check_baseline_matches
+
+    try:
+        check_baseline_matches(catalogue, spec, base, path)
+    except InputError as exc:
+        if command == "drift":
+            raise
+        advice = (r"knowingly with `bwlab drift --games \1` "
+                  f"(bwlab {command} has no --games)")
+        raise InputError([replace(p, message=re.sub(r"knowingly with --games (\d+)", advice,
+                                                    p.message)) for p in exc.problems]) from None
+
+
 def _rate(p: float, interval) -> str:
     """A win rate in percent with its interval: "28.5 (25.4–31.6)"."""
     return f"{100 * p:5.1f} ({100 * interval[0]:4.1f}–{100 * interval[1]:4.1f})"
@@ -254,7 +285,7 @@ def _raise_cap(result) -> str:
               default=Path("reports/baseline.json"), show_default=True,
               help="The baseline to compare with (written by --update).")
 @click.option("--suite", type=IN_FILE,
-              default=Path("experiments/drift.toml"), show_default=True,
+              default=SUITE, show_default=True,
               help="The fixed suite: bounds and matchups.")
 @click.option("--games", type=click.IntRange(8, 1_000_000), default=None,
               help="Game cap per matchup (default: the suite's max_games).")
@@ -288,7 +319,7 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     from sim.catalogue.loader import load_catalogue
     from sim.engine.state.fields import POLICY_IDS
     from sim.report.drift_junit import junit_xml
-    from sim.runner.drift import check_baseline_matches, load_suite, run_gate
+    from sim.runner.drift import load_suite, run_gate
     from sim.runner.drift_limits import notes
 
     from ._engine import ready_to_play
@@ -317,7 +348,7 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
     players = {e.name: list(e.policies) for e in spec.experiments}
     base = None if update else _load_baseline(baseline)
     if base is not None:  # its matchups against the suite's, before the compile and any game
-        check_baseline_matches(catalogue, spec, base, baseline)
+        check_for_gate(catalogue, spec, base, baseline)
     # every input is read: neither output is one of them (a card file as --update's baseline)
     ready_to_play({"--baseline": baseline if update else None, "--junit": junit}, catalogue.root)
     if update:

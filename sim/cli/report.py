@@ -168,35 +168,17 @@ def _suggester(catalogue, teams, k, rating_experiment, seed, games, rating_games
 
 def _drift_inputs(catalogue, baseline: Path) -> tuple:
     """The drift gate's inputs (as `bwlab drift --baseline FILE`): the baseline, read and
-    checked against the shipped suite before any game, its path and the suite."""
-    from dataclasses import replace
-
-    from sim.catalogue.diagnostics import InputError
+    checked against the shipped suite before any game (the gate's own check, its advice naming
+    `bwlab drift --games`: sim.cli.drift.check_for_gate), its path and the suite."""
     from sim.engine.state.fields import POLICY_IDS
-    from sim.runner.drift import check_baseline_matches, load_suite
+    from sim.runner.drift import load_suite
 
-    from .drift import _load_baseline
+    from .drift import SUITE, _load_baseline, check_for_gate
 
     base = _load_baseline(baseline)
-    spec = load_suite(Path("experiments/drift.toml"), catalogue.cards, tuple(POLICY_IDS))
-    try:
-        check_baseline_matches(catalogue, spec, base, baseline)
-    except InputError as exc:
-        raise InputError([replace(p, message=_drift_flag(p.message)) for p in exc.problems]
-                         ) from None
+    spec = load_suite(SUITE, catalogue.cards, tuple(POLICY_IDS))
+    check_for_gate(catalogue, spec, base, baseline, "report")
     return base, baseline, spec
-
-
-def _drift_flag(message: str) -> str:
-    """A baseline problem's advice as `bwlab report` can follow it: a flag only `bwlab drift`
-    takes is named with its command. Why: a baseline shorter than the suite's min_games was
-    refused with "or gate on 512 games knowingly with --games 512", and `bwlab report --games`
-    is no option (audit 77)."""
-    import re
-
-    return re.sub(r"knowingly with --games (\d+)",
-                  r"knowingly with `bwlab drift --games \1` (bwlab report has no --games)",
-                  message)
 
 
 def _drift(catalogue, base: dict, baseline: Path, spec):

@@ -1,5 +1,6 @@
 """``bwlab validate [PATH] [--teams F] [--experiment F] [--weights F] [--pool F] [--baseline F]
-[--rulings-results F]``: check everything a command loads, report every problem at once.
+[--suite F] [--rulings-results F]``: check everything a command loads, report every problem at
+once.
 
 Why through the commands' own loaders: a check of its own would drift from what ``play``,
 ``run`` and ``report`` read, and a file could pass here and fail there (issue #22: ``validate``
@@ -42,7 +43,11 @@ def _gather(problems, loader, *args):
 @click.option("--pool", "pool_files", multiple=True, type=IN_FILE,
               help="A draft pool file to check too (bwlab draft --pool; repeatable).")
 @click.option("--baseline", "baselines", multiple=True, type=IN_FILE,
-              help="A drift baseline to check too (bwlab drift --baseline; repeatable).")
+              help="A drift baseline to check too, against the suite as bwlab drift --baseline "
+                   "checks it (repeatable).")
+@click.option("--suite", type=IN_FILE, default=None,
+              help="The drift suite each --baseline is checked against, as bwlab drift --suite "
+                   "(default: experiments/drift.toml, drift's).")
 @click.option("--rulings-results", "rulings_results", multiple=True,
               type=IN_FILE,
               help="A results file of bwlab rulings --out to check too (bwlab report --rulings; "
@@ -50,12 +55,13 @@ def _gather(problems, loader, *args):
 def validate(path: str | None, teams_files: tuple[Path, ...], experiments: tuple[Path, ...],
              weights_files: tuple[Path, ...] = (), pool_files: tuple[Path, ...] = (),
              baselines: tuple[Path, ...] = (), rulings_results: tuple[Path, ...] = (),
-             cards: Path | None = None):
+             cards: Path | None = None, suite: Path | None = None):
     """Check the card folder PATH or --cards DIR (default: $BWLAB_CARDS, else ./cards): every
     file any command loads (cards, abilities, tiles, items, entities, rules with its [game]
     section, apocalypses, power curve, peers and arena budget (a warning when either is
     absent)), and the given team, experiment, greedy weights, draft pool, drift baseline and
-    rulings results files. Exit 2 with one line per problem (file:line: field: message).
+    rulings results files. A baseline is checked against the drift suite (--suite, else drift's
+    default) as the gate checks it. Exit 2 with one line per problem (file:line: field: message).
 
     Cards whose power falls outside their rarity's band (cards/power_curve.toml) are listed as
     warnings: a balance question for the designer, not broken data.
@@ -70,6 +76,9 @@ def validate(path: str | None, teams_files: tuple[Path, ...], experiments: tuple
         if path is not None and Path(path).resolve() != cards.resolve():
             raise click.UsageError("give the card folder once: PATH or --cards, not both")
         path = str(cards)
+    if suite is not None and not baselines:  # read for nothing: the user meant something else
+        raise click.UsageError("--suite names the suite a --baseline is checked against; give "
+                               "--baseline too (a suite alone: --experiment)")
     if path is not None:  # Path("") is the working folder: four "not found" lines, unnamed
         refuse_empty(path, "PATH", "a folder")
     else:
@@ -84,7 +93,7 @@ def validate(path: str | None, teams_files: tuple[Path, ...], experiments: tuple
         curve = load_power_curve(root / POWER_CURVE_FILE, catalogue.rules, problems)
     absent = _optional_files(problems, root, catalogue)
     _given_files(problems, catalogue, teams_files, experiments, weights_files, pool_files,
-                 baselines, rulings_results)
+                 baselines, rulings_results, suite)
     problems.raise_if_any()
     checked = [str(f) for f in (*teams_files, *experiments, *weights_files, *pool_files,
                                 *baselines, *rulings_results)]
@@ -135,8 +144,9 @@ def _optional_files(problems, root: Path, catalogue) -> list[str]:
 
 
 def _given_files(problems, catalogue, teams_files, experiments, weights_files, pool_files,
-                 baselines, rulings_results) -> None:
-    """The files named on the command line, each through its own command's loader."""
+                 baselines, rulings_results, suite=None) -> None:
+    """The files named on the command line, each through its own command's loader (``suite``:
+    the --suite the baselines are checked against)."""
     from sim.runner.file_kinds import load_team_file, load_weights_file
 
     if catalogue is not None:
@@ -146,7 +156,7 @@ def _given_files(problems, catalogue, teams_files, experiments, weights_files, p
             _gather(problems, _load_experiment, f, catalogue)
     for f in weights_files:  # they need no cards
         _gather(problems, load_weights_file, f)
-    _other_files(problems, catalogue, pool_files, baselines, rulings_results)
+    _other_files(problems, catalogue, pool_files, baselines, rulings_results, suite)
     if catalogue is None and (teams_files or experiments or pool_files):
         # echoed now, while the problems are printed by main after the command: "below"
         click.echo("team and experiment files not checked: the card folder must load first "
@@ -190,25 +200,55 @@ def _levels_experiment(problems, catalogue, spec) -> list[str]:
     return []
 
 
-def _other_files(problems, catalogue, pool_files, baselines, rulings_results) -> None:
+def _other_files(problems, catalogue, pool_files, baselines, rulings_results, suite) -> None:
     """The files other commands read, through those commands' own loaders: draft pools (with
-    the cards), drift baselines and rulings results (without). Each loader is imported only
+    the cards), drift baselines (with the cards and a drift suite, :func:`_baselines`) and
+    rulings results (without). Each loader is imported only
     when its file is given: the rulings results' brings pandas (0.3 s of every validate)."""
     if catalogue is not None and pool_files:
         from sim.runner.draft import load_pool
 
         for f in pool_files:
             _gather(problems, load_pool, f, catalogue.cards)
-    if baselines:
-        from .drift import _load_baseline
-
-        for f in baselines:
-            _gather(problems, _load_baseline, Path(f))
+    _baselines(problems, catalogue, baselines, suite)
     if rulings_results:
         from sim.report.rulings_section import load_results
 
         for f in rulings_results:
             _gather(problems, load_results, Path(f))
+
+
+def _baselines(problems, catalogue, baselines, suite: Path | None) -> None:
+    """Each drift baseline as ``bwlab drift --baseline F --suite S`` takes it before any game:
+    the file field by field, then against the suite (its matchups, teams, players and floor of
+    games), through drift's own functions. Why the suite: a baseline is sound only for the gate
+    it feeds, and the file alone passed here with 512 games the gate refused (audit 78). The
+    suite is drift's default unless --suite names one; without the cards, or without the
+    default suite (validate run outside the lab's folder), the file alone is checked: a
+    warning says so."""
+    if not baselines:
+        return
+    from .drift import SUITE, _load_baseline, check_for_gate
+
+    path = SUITE if suite is None else Path(suite)
+    spec = None
+    if catalogue is not None and path.is_file():
+        spec = _gather(problems, _load_suite, path, catalogue)
+    for f in baselines:
+        base = _gather(problems, _load_baseline, Path(f))
+        if base is not None and spec is not None:
+            _gather(problems, check_for_gate, catalogue, spec, base, Path(f), "validate")
+        elif base is not None and catalogue is not None and not path.is_file():
+            click.echo(f"warning: {f}: checked alone, not against a drift suite: no {path} here "
+                       f"(bwlab drift --baseline reads it; --suite names another)", err=True)
+
+
+def _load_suite(path: Path, catalogue):
+    """The drift suite at ``path``, as ``bwlab drift --suite`` reads it."""
+    from sim.engine.state.fields import POLICY_IDS
+    from sim.runner.drift_suite import load_suite
+
+    return load_suite(path, catalogue.cards, tuple(POLICY_IDS))
 
 
 def _load_experiment(path: Path, catalogue):
@@ -218,7 +258,6 @@ def _load_experiment(path: Path, catalogue):
     import tomllib
 
     from sim.engine.state.fields import POLICY_IDS
-    from sim.runner.drift_suite import load_suite
     from sim.runner.experiment import load_experiment, resolved
     from sim.runner.file_kinds import kind_of
     from sim.runner.rulings_data import load_rulings
@@ -236,7 +275,7 @@ def _load_experiment(path: Path, catalogue):
         _check_study(rulings, catalogue)
         return rulings
     if kind == "a drift suite":
-        return load_suite(path, catalogue.cards, tuple(POLICY_IDS))
+        return _load_suite(path, catalogue)
     return load_experiment(path, catalogue.cards, tuple(POLICY_IDS))
 
 

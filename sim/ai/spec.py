@@ -89,7 +89,40 @@ def parse_policy(text: str, budget: int | None = None) -> PolicySpec:
         if not 1 <= value <= MAX_BUDGET:
             raise ValueError(f"{raw!r}: budget {value} out of range [1, {MAX_BUDGET}]")
     spec = PolicySpec(name, pid, int(value) if pid in BUDGETED else 0)
+    if path is not None:
+        _check_order(raw, spec, given.strip(), path)
     return spec if path is None else _weighted(raw, spec, path)
+
+
+def _check_order(raw: str, spec: PolicySpec, given: str, path: str) -> None:
+    """ValueError for a spec with something after its weights file. Why: all that follows
+    ``weights=`` is the path, so ``lookahead:weights=F:2`` (the budget last) looked for a file
+    ``F:2``, and "F:2: file: not found" read as line 2 of F (stop 77's audit). Said only where
+    no such file is there and the path's end looks like a budget or the rest is a file, so a
+    file whose name does end in ``:2`` is read."""
+    head, sep, tail = (part.strip() for part in path.rpartition(":"))
+    if not sep or not head or spec.id not in WEIGHTED or _names_something(path) \
+            or not (tail.isdigit() or _names_something(head)):
+        return
+    if spec.id in BUDGETED and tail.isdigit() and not given:
+        right = f"the budget goes before weights=: {spec.name}:{tail}:weights={head}"
+    elif spec.id not in BUDGETED and tail.isdigit():
+        right = f"{spec.name} takes no budget: {spec.name}:weights={head}"
+    else:
+        right = f"nothing follows the weights file: {spec.name}{':' + given if given else ''}" \
+                f":weights={head}"
+    raise ValueError(f"{raw!r}: misordered player spec, ':{tail}' after the weights file reads "
+                     f"as part of its name (no such file); {right}")
+
+
+def _names_something(path: str) -> bool:
+    """Whether ``path`` names anything here (a name too long, or with a NUL, names nothing)."""
+    from pathlib import Path
+
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _weighted(raw: str, spec: PolicySpec, path: str) -> PolicySpec:

@@ -20,6 +20,12 @@ from .diagnostics import Problems
 from .game_rules import GREEDY_KEYS, MAX_WEIGHT
 from .tomldoc import TomlDoc
 
+# a user who copied the rules' [game] whole (a weights file takes its greedy_* keys): stop 77's
+# audit found "game: unknown key" said nothing of what a weights file holds
+GAME_HINT = ("[game] is the rules' section (cards/rules.toml), not a greedy weights file's: a "
+             "greedy weights file holds greedy_* keys at its top level, under no section header, "
+             "and an optional [tuning] table (docs/ai.md)")
+
 
 def load_greedy_weights(path: Path | str, problems: Problems | None = None) -> np.ndarray:
     """``float64[len(GREEDY_KEYS)]`` in ``GREEDY_KEYS`` order, NaN where the file gives no value
@@ -28,7 +34,9 @@ def load_greedy_weights(path: Path | str, problems: Problems | None = None) -> n
     before = len(problems) if problems is not None else 0
     doc = TomlDoc.load_or_raise(Path(path), problems)
     own = doc.problems
-    doc.unknown_keys((), {*GREEDY_KEYS, "tuning"})
+    doc.unknown_keys((), {*GREEDY_KEYS, "tuning", "game"})
+    if "game" in doc.data:  # not "unknown key": say what this file holds instead
+        doc.add(("game",), GAME_HINT)
     if "tuning" in doc.data and not isinstance(doc.data["tuning"], dict):
         doc.add(("tuning",), "expected a table [tuning]")
     given = [k for k in GREEDY_KEYS if k in doc.data]

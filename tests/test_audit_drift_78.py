@@ -5,7 +5,8 @@
    check of a baseline against its suite, through the same function, with the same line.
 2. A drift suite naming a broken matchup file: the error named that file's line and field, but
    not the suite, nor the suite's line that names the file; a reader of CI's output could not tell
-   where the file came in. Each such problem now names the suite's file and line too.
+   where the file came in. Each such problem now ends with the suite's file and line, as a broken
+   weights file's problem ends with the experiment line naming it (tests/test_greedy_weights.py).
 
 Each test is fast: nothing is played (every refusal comes before the first game).
 """
@@ -14,8 +15,6 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-
-import pytest
 
 from tests._cli_kit import run
 from tests.test_drift_audit_77 import _short_baseline
@@ -84,18 +83,37 @@ def _suite_with_broken_matchup(tmp_path: Path) -> tuple[Path, int]:
     return suite, len(head) + 3
 
 
-@pytest.mark.xfail(strict=True, reason="audit 78: a suite's broken matchup names no suite line")
 def test_a_broken_matchup_names_the_suite_line_that_names_it(capsys, tmp_path, monkeypatch):
     """validate --experiment SUITE and drift --suite SUITE: the broken matchup's problem was
-    "matchups/broken.toml:7: boards: ...", the suite unnamed. Now one line, the suite's file and
-    the line naming the matchup first, then the matchup as the suite names it, with its own
-    line and field: "drift.toml:12: experiments: matchups/broken.toml:7: boards: ...". """
+    "matchups/broken.toml:7: boards: ...", the suite unnamed. Now one line, the matchup's own
+    line and field first (where the fix goes), then the suite's line that names it, in the words
+    of a weights file named by an experiment: "... (a matchup named in experiments,
+    drift.toml:12)"."""
     monkeypatch.chdir(ROOT)
     suite, line = _suite_with_broken_matchup(tmp_path)
-    want = (f"error: {suite}:{line}: experiments: matchups/broken.toml:7: boards: expected an "
-            f"integer, got 'many'")
+    want = (f"error: {tmp_path}/matchups/broken.toml:7: boards: expected an integer, got 'many' "
+            f"(a matchup named in experiments, {suite}:{line})")
     for argv in (["validate", "--experiment", suite],
                  ["drift", "--suite", suite, "--baseline", ROOT / "reports" / "baseline.json",
                   "--quiet"]):
         code, out, err = run(capsys, *argv)
         assert code == 2 and _errors(err) == [want], (argv[0], out + err)
+
+
+def test_a_matchup_naming_a_broken_team_file_names_both_lines(capsys, tmp_path, monkeypatch):
+    """One file further: the suite names a sound matchup whose team file names an unknown card.
+    The problem is the team file's, ending with the matchup, as the suite writes it, and the
+    suite's line naming it."""
+    monkeypatch.chdir(ROOT)
+    suite, line = _suite_with_broken_matchup(tmp_path)
+    teams = tmp_path / "teams" / "example.toml"
+    teams.write_text(teams.read_text(encoding="utf-8").replace('"Luffy"', '"Lufy"'),
+                     encoding="utf-8")
+    suite.write_text(suite.read_text(encoding="utf-8").replace('  "matchups/broken.toml",\n', ""),
+                     encoding="utf-8")
+    code, out, err = run(capsys, "validate", "--experiment", suite)
+    (problem,) = _errors(err)
+    assert code == 2 and problem.startswith(f"error: {tmp_path}/matchups/../teams/example.toml:5: "
+                                            f"teams.cards: unknown card 'Lufy'"), err
+    assert problem.endswith(f"(read by the matchup matchups/good.toml, named in experiments, "
+                            f"{suite}:{line - 1})"), err

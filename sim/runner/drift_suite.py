@@ -4,10 +4,10 @@ checked as every experiment file is (one line per problem, naming file and key).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from sim.catalogue.diagnostics import InputError, Problems
+from sim.catalogue.diagnostics import InputError, Problems, read_text
 from sim.catalogue.tomldoc import TomlDoc
 
 from .drift_baseline import SUITE_RANGES
@@ -83,8 +83,9 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
         seen.add(resolved(target))
         try:
             exp = load_experiment(target, cards, policy_names, games=numbers["max_games"])
-        except InputError as exc:  # keep collecting every problem of every file
-            problems.extend(Problems(list(exc.problems)))
+        except InputError as exc:  # every problem of every file, each saying where it came in
+            where = f"{path}:{_entry_line(path, doc.line(('experiments',)) or 1, rel)}"
+            problems.extend(Problems([_came_in(q, target, rel, where) for q in exc.problems]))
             continue
         if exp.teams is None or exp.seating != "duplicate":
             doc.add(("experiments",), f"{rel}: the gate replays fixed teams in duplicate seating")
@@ -98,3 +99,25 @@ def load_suite(path: Path, cards, policy_names) -> Suite:
         experiments.append(exp)
     problems.raise_if_any()
     return Suite(str(path), experiments=tuple(experiments), **numbers)
+
+
+def _came_in(problem, target: Path, rel: str, where: str):
+    """``problem`` of a file the suite brings in, ending with the suite's line naming it, in the
+    words of a weights file's named by an experiment (sim.runner.experiment). Why: a suite
+    naming a broken matchup reported the matchup's line alone, and a CI log named neither the
+    suite nor where it brought the file in (stop 77's audit); the file's own line stays first,
+    where the fix goes. A file the matchup reads in turn (its teams) names the matchup too."""
+    own = problem.file is not None and resolved(problem.file) == resolved(target)
+    how = "a matchup" if own else f"read by the matchup {rel},"
+    return replace(problem, message=f"{problem.message} ({how} named in experiments, {where})")
+
+
+def _entry_line(path: Path, first: int, rel: str) -> int:
+    """The suite's line, from ``first`` (the ``experiments`` key's) on, that holds ``rel``
+    quoted: its own line in a list written an entry a line; else the key's."""
+    text = read_text(path, Problems()) or ""
+    lines = text.splitlines()
+    for n in range(first, len(lines) + 1):
+        if f'"{rel}"' in lines[n - 1] or f"'{rel}'" in lines[n - 1]:
+            return n
+    return first

@@ -38,3 +38,40 @@ def test_every_monte_carlo_bar_of_the_combat_pictures_is_a_95_percent_interval(c
                        rtol=1e-3)
     for fig in (pmf, sweep):
         assert "95 %" in fig._suptitle.get_text()
+
+
+def test_a_twelfth_ability_type_is_named_at_its_own_line(capsys):
+    """Book: "Every ability belongs to one of the 11 ability types set out in the Ability
+    Index." Stop 77's newcomer audit added a ``self_heal`` type beside ``heal`` (the one change
+    docs/effects.md says is refused): the refusal was located at ``abilities.toml:1``, not at
+    the table the designer had just written. It is now at that table's own line, one line."""
+    from sim.cli.main import main
+    from tests._engine_kit import fresh_cards
+
+    cards = fresh_cards()
+    path = cards / "abilities.toml"
+    text = path.read_text(encoding="utf-8")
+    extra = ('[self_heal]\ndescription = "Heals the user."\neffect = "heal"\ntarget = "self"\n'
+             'params = { amount = [20, 1, 100], charges = [2, 0, 20], '
+             'own_turn_only = [1, 1, 1] }\n')
+    path.write_text(text + "\n" + extra, encoding="utf-8")
+    table_line = len(text.splitlines()) + 2  # the blank line, then "[self_heal]"
+    assert path.read_text(encoding="utf-8").splitlines()[table_line - 1] == "[self_heal]"
+    code = main(["validate", str(cards)])
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if line.startswith("error: ")]
+    assert code == 2 and "Traceback" not in err
+    about_count = [line for line in errors if "11 ability types" in line]
+    assert len(about_count) == 1, errors
+    assert f"abilities.toml:{table_line}:" in about_count[0] and "self_heal" in about_count[0]
+
+
+def test_a_ladder_of_one_deal_on_one_board_says_so_in_the_singular(capsys):
+    """Stop 77's audits: the runner's design lines printed "1 deals" and "1 boards" (the command
+    line's counted() could not be reached from sim/runner). ``counted`` now lives with the
+    runner's words and every design line uses it."""
+    from sim.cli.main import main
+
+    code = main(["ladder", "--players", "random,greedy", "--games", "4", "-q"])
+    first = capsys.readouterr().out.splitlines()[0]
+    assert code == 0 and first.startswith("4 games (1 deal) on 1 board ("), first

@@ -12,6 +12,8 @@ import math
 
 import click
 
+from sim.runner.progress_text import counted  # noqa: F401  (defined once, for the runner too)
+
 
 class FiniteFloatRange(click.FloatRange):
     """``click.FloatRange`` that also refuses NaN and infinities."""
@@ -23,11 +25,6 @@ class FiniteFloatRange(click.FloatRange):
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number", param, ctx)
         return number
-
-
-def counted(n: int, word: str, plural: str | None = None) -> str:
-    """``n`` and the noun it counts, in the singular for exactly one: "1 round", "2,048 games"."""
-    return f"{n:,} {word if n == 1 else (plural or word + 's')}"
 
 
 def best_of_words(k: int, what: str) -> str:

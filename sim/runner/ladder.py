@@ -63,6 +63,7 @@ import numpy as np
 from sim.ai.spec import PolicySpec, parse_policies
 
 from . import progress as line
+from .progress_text import counted
 
 # The default rungs (docs/ai.md): each beat the one below at the default number of games.
 DEFAULT_PLAYERS = ("random", "greedy", "lookahead:4", "lookahead:32")
@@ -105,7 +106,8 @@ class Ladder:
     @property
     def design(self) -> str:
         """The design in words: "960 games (240 deals) on 32 boards"."""
-        return f"{self.games:,} games ({self.deals:,} deals) on {self.boards:,} boards"
+        return (f"{counted(self.games, 'game')} ({counted(self.deals, 'deal')}) "
+                f"on {counted(self.boards, 'board')}")
 
     def match(self, lower: int, higher: int) -> int:
         return self.matches.index((lower, higher))

@@ -1,10 +1,17 @@
 """The words of the progress line (:mod:`.progress`): durations, rates, and a stage's closing
-line. Apart so that the line's machinery (stages, clocks, drawing) stays one module a reader
-can hold, and these words can be read, and tested, on their own."""
+line; and counts in words (:func:`counted`, for every layer from here up: the runner's design
+lines printed "1 deals" and "1 boards" where the command line's own helper could not be reached,
+stop 77's audits). Apart so that the line's machinery (stages, clocks, drawing) stays one module
+a reader can hold, and these words can be read, and tested, on their own."""
 
 from __future__ import annotations
 
 import math
+
+
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` and the noun it counts, in the singular for exactly one: "1 round", "2,048 games"."""
+    return f"{n:,} {word if n == 1 else (plural or word + 's')}"
 
 
 def duration(seconds: float) -> str:

@@ -51,6 +51,7 @@ from sim.analysis.rarity_order import (  # noqa: F401 (the verdict's words, for 
 from . import progress
 from .rarity_flags import band_tests, flag_intervals, inside_tests  # noqa: F401 (callers' names)
 from .experiment import Experiment
+from .progress_text import counted
 from .schedule import schedule
 from .tasks import build_arena, play_games
 
@@ -134,8 +135,8 @@ class RarityStudy:
     @property
     def design(self) -> str:
         """The design in words: "8,000 games on 64 boards"."""
-        where = f" on {self.boards:,} boards" if self.boards else " (boards not given)"
-        return f"{self.games:,} games{where}"
+        where = f" on {counted(self.boards, 'board')}" if self.boards else " (boards not given)"
+        return f"{counted(self.games, 'game')}{where}"
 
 
 def play_pool(catalogue, exp: Experiment, round_games: int = 512, records: bool = False,

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from . import progress
+from .progress_text import counted
 from .rulings_data import DEFAULT_STUDY, Alternative, RulingsFile, prepare
 from .tasks import input_digest
 
@@ -230,10 +231,12 @@ def _study_doc(cfg: StudyConfig, base: StudyRun) -> dict:
     rating_boards = int(np.unique(base.rating_board).size)
     return {"teams": str(cfg.teams), "fairness_games": cfg.fairness_games,
             "fairness_boards": fair_boards,
-            "fairness_design": f"{cfg.fairness_games:,} games on {fair_boards:,} boards",
+            "fairness_design": (f"{counted(cfg.fairness_games, 'game')} on "
+                                f"{counted(fair_boards, 'board')}"),
             "rating_experiment": str(cfg.rating_experiment), "rating_games": cfg.rating_games,
             "rating_boards": rating_boards,
-            "rating_design": f"{cfg.rating_games:,} games on {rating_boards:,} boards",
+            "rating_design": (f"{counted(cfg.rating_games, 'game')} on "
+                              f"{counted(rating_boards, 'board')}"),
             "seed": cfg.seed, "policy": cfg.policy, "tolerance": cfg.tolerance,
             "seconds_per_study": round(base.seconds, 1)}
 

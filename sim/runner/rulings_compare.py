@@ -30,6 +30,7 @@ from sim.analysis.fairness import OPEN, fairness_verdict, game_values
 from sim.analysis.selective import halve
 from sim.catalogue.teams import TEAMS
 
+from .progress_text import counted
 from .rulings_gaps import FAMILIES, alone_sentence, alternative_p, mark_gaps, t_ps
 
 ALPHA = 0.05            # family-wise error per alternative (Bonferroni over its effects)
@@ -297,9 +298,10 @@ def conclusion(ranked: list[dict]) -> str:
     n = ranked[0]["tested_alternatives"] if ranked else 0
     head = ("Close these gaps first: " + "; ".join(
         f"{r['ruling']} ({r['label']}: {_headline(r)})" for r in first)
-            + f" (Holm, 5 % over the {n} alternatives tested)."
+            + f" (Holm, 5 % over the {counted(n, 'alternative')} tested)."
             if first else "No alternative has an effect beyond the noise of this study (Holm, "
-                          f"5 % over the {n} alternatives tested): no gap needs closing first "
+                          f"5 % over the {counted(n, 'alternative')} tested): no gap needs "
+                          "closing first "
                           "at this precision.")
     head += alone_sentence(ranked)
     if flips:

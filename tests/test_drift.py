@@ -9,6 +9,7 @@ import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sim.cli.main import main
@@ -204,6 +205,29 @@ def test_only_the_engine_changed_pairs_with_the_recorded_games(capsys, lab):
     code, out, _ = gate(capsys, cards, suite, baseline)
     assert code == 0, out
     assert "same cards: the engine changed" in out
+
+
+def test_an_engine_change_no_game_showed_is_bounded_not_certain(capsys, lab):
+    """An engine change whose games all replay alike: the change of these 1,024 games is 0,
+    but the engine's is only bounded (a change moving one game in a few thousand shows none in
+    a thousand). Each team's Elo interval is the board-clustered no-change bound
+    (sim.analysis.paired.unmoved_elo_interval), as the endings' were since stop 60; it was
+    "+0 (+0…+0)" (stop 78). The same engine on the same cards replays every game exactly: there
+    it stays [0, 0] (test_an_unchanged_lab_passes_on_its_own_baseline_at_the_first_decision)."""
+    from sim.analysis.paired import unmoved_elo_interval
+
+    cards, suite, baseline = lab
+    data = json.loads(baseline.read_text())
+    data["engine"]["source"] = "0" * 64  # as if made by other code
+    baseline.write_text(json.dumps(data))
+    code, out, _ = gate(capsys, cards, suite, baseline, "--format", "json")
+    assert code == 0, out
+    metrics = json.loads(out)["metrics"]
+    for m in metrics:
+        low, high = m["elo_interval"]
+        assert m["elo_change"] == 0 and m["games"] == QUICK, m
+        want = unmoved_elo_interval(m["before"], QUICK, np.arange(QUICK) % m["boards"])
+        assert low < -10 and high > 10 and np.allclose((low, high), want), (m, want)
 
 
 def test_a_dice_rule_change_is_named_from_the_exact_tables(capsys, lab):

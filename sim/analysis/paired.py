@@ -140,5 +140,23 @@ def paired_drift(before, after, cluster, *, delta_elo: float, alpha: float, beta
                        up, down, (lower, upper))
 
 
+def unmoved_elo_interval(rate: float, n: int, clusters=None,
+                         confidence: float = 0.95) -> tuple[float, float]:
+    """The Elo-change interval of a metric none of whose ``n`` paired games moved, at a win
+    rate ``rate``: the rate's change lies within [-u, +u] of
+    :func:`sim.analysis.cluster.no_change_bound` over the boards (``clusters``), mapped to Elo
+    as :func:`paired_drift` maps a change. Why: every pair alike gives a spread of 0 and the
+    interval [0, 0], a certainty only an exact replay (the same engine and cards) gives; a
+    changed engine that moves one game in a few thousand shows none in a thousand, and the
+    drift gate said "+0 (+0…+0)" of it (stop 78). The endings' intervals were bounded so
+    since stop 60 (:mod:`sim.analysis.balance_change`)."""
+    from .cluster import no_change_bound
+
+    u = no_change_bound(n, clusters, confidence)
+    base = float(_logit(rate))
+    return (float(_logit(rate - u) - base) * ELO_PER_NAT,
+            float(_logit(rate + u) - base) * ELO_PER_NAT)
+
+
 __all__ = ["DRIFT_DOWN", "DRIFT_UP", "NO_DRIFT", "OPEN", "PairedDrift", "alternative_means",
-           "cluster_covariance", "paired_drift", "paired_llr"]
+           "cluster_covariance", "paired_drift", "paired_llr", "unmoved_elo_interval"]

@@ -126,7 +126,9 @@ def _column(text: str, width: int) -> str:
 INTERVAL_WORDS = ("each Elo interval is 95 % given the gate's call: for a metric called drift, "
                   "over the runs that call it drift (selective, sim/analysis/called_interval.py); "
                   "for the others, over the runs that do not call it (sim/analysis/"
-                  "quiet_interval.py).")
+                  "quiet_interval.py); one no game moved for, where the engine or the cards "
+                  "changed, is bounded over the boards (none seen is not none: "
+                  "sim/analysis/paired.py unmoved_elo_interval).")
 
 
 def interval_given(decision: str) -> str:

@@ -269,14 +269,14 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
     with stage(f"matchup {exp.name}", cap * (1 if before_arena is None else 2), at_most=True):
         tests, before, after = _gate_rounds(exp, suite, recorded, cap, arena, before_arena,
                                             alpha)
+    exact = same_engine and (not cards_changed or same_numbers)  # every game the same game
     tests = with_stopped_intervals(tests, exp, suite, cap, alpha, recorded["winner_team"]
                                    if before_arena is None else before["winner_team"],
-                                   after["winner_team"])
+                                   after["winner_team"], exact)
     source = ("replayed" if before_arena is not None else
               "recorded" if before is not None else "not recorded")
     return ([MetricResult(metric_name(exp, k), t) for k, t in enumerate(tests)],
-            matchup_balance(exp, before, after, source,
-                            same_engine and (not cards_changed or same_numbers)),
+            matchup_balance(exp, before, after, source, exact),
             limits(suite, exp, recorded["winner_team"].size, after["winner_team"].size),
             same_numbers)
 

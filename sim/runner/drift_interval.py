@@ -26,7 +26,7 @@ import numpy as np
 
 from sim.analysis.fairness import game_values
 from sim.analysis.called_interval import called_elo_intervals
-from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, PairedDrift
+from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, PairedDrift, unmoved_elo_interval
 from sim.analysis.ratings import ELO_PER_NAT
 from sim.analysis.sequential import wald_bounds
 from sim.analysis.quiet_interval import quiet_elo_interval, quiet_tails
@@ -58,13 +58,18 @@ def gate_rule(suite, cap: int, alpha: float) -> GateRule:
 
 
 def with_stopped_intervals(tests: list[PairedDrift], exp, suite, cap: int, alpha: float,
-                           before_winners, after_winners) -> list[PairedDrift]:
+                           before_winners, after_winners, exact: bool = False
+                           ) -> list[PairedDrift]:
     """``tests`` (one per team of ``exp``, where the gate stopped in a matchup capped at
     ``cap``) with each Elo interval given the gate's call on it: for a metric called drift, its
     interval given the call; for the others, its interval given no call (the hull of the
     ordering interval and the fixed-size one moved to the median-unbiased change, both among
     the runs not calling it: :mod:`sim.analysis.quiet_interval`). From the winners before and
-    after from the first game on (at least as many as the tests read)."""
+    after from the first game on (at least as many as the tests read).
+
+    A metric none of whose games moved gets :func:`sim.analysis.paired.unmoved_elo_interval`
+    unless the replay is ``exact`` (the same engine and the same numbers from the cards: every
+    game is the same game, so its change is 0 by construction, not by sample)."""
     if not tests:
         return tests
     games = tests[0].games
@@ -73,6 +78,10 @@ def with_stopped_intervals(tests: list[PairedDrift], exp, suite, cap: int, alpha
     rule = gate_rule(suite, cap, alpha)
     called = [is_called(t.decision) for t in tests]
     given = called_elo_intervals(before, after, board, rule, called, quiet_tails=quiet_tails())
-    return [replace(t, elo_interval=g if c else quiet_elo_interval(t.elo_interval,
-                                                                    t.elo_change, g))
-            for t, c, g in zip(tests, called, given)]
+    out = [replace(t, elo_interval=g if c else quiet_elo_interval(t.elo_interval,
+                                                                   t.elo_change, g))
+           for t, c, g in zip(tests, called, given)]
+    if exact:
+        return out
+    return [replace(t, elo_interval=unmoved_elo_interval(t.before, games, board))
+            if np.array_equal(before[:, k], after[:, k]) else t for k, t in enumerate(out)]

@@ -75,3 +75,17 @@ def test_a_ladder_of_one_deal_on_one_board_says_so_in_the_singular(capsys):
     code = main(["ladder", "--players", "random,greedy", "--games", "4", "-q"])
     first = capsys.readouterr().out.splitlines()[0]
     assert code == 0 and first.startswith("4 games (1 deal) on 1 board ("), first
+
+
+def test_the_ladder_s_note_on_a_match_of_one_deal_says_one_deal(capsys):
+    """The newcomer audit of stop 78: after the runner's design lines, the ladder's own note
+    still printed "(it has 1 deals)" (sim/cli/ladder.py built its own words)."""
+    from sim.cli.main import main
+
+    from tests._engine_kit import ROOT
+
+    tuned = ROOT / "experiments" / "greedy_tuned.toml"
+    code = main(["ladder", "--players", f"random,greedy,greedy:weights={tuned}", "--games", "12",
+                 "-q"])
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note:")]
+    assert code == 0 and any("(it has 1 deal)" in line for line in notes), notes

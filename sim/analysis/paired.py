@@ -149,7 +149,7 @@ def unmoved_elo_interval(rate: float, n: int, clusters=None,
     interval [0, 0], a certainty only an exact replay (the same engine and cards) gives; a
     changed engine that moves one game in a few thousand shows none in a thousand, and the
     drift gate said "+0 (+0…+0)" of it (stop 78). The endings' intervals were bounded so
-    since stop 60 (:mod:`sim.analysis.balance_change`)."""
+    since stop 49 (:mod:`sim.analysis.balance_change`)."""
     from .cluster import no_change_bound
 
     u = no_change_bound(n, clusters, confidence)

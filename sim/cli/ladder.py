@@ -10,7 +10,7 @@ import numpy as np
 
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
-from ._numbers import FiniteFloatRange
+from ._numbers import FiniteFloatRange, counted
 from ._json import json_text
 from ._paths import cards_option
 
@@ -189,9 +189,9 @@ def _echo_match_boards(r, data: dict) -> None:
     boards; its intervals and rung test count the boards it played."""
     fewest = min(m["boards"] for m in data["matches"])
     if fewest < r.boards:
+        deals = counted(r.deals // max(len(data['matches']), 1), "deal")
         click.echo(f"note: each match played on {fewest} of the {r.boards} boards (it has "
-                   f"{r.deals // max(len(data['matches']), 1)} deals); its intervals and rung "
-                   f"test count those boards")
+                   f"{deals}); its intervals and rung test count those boards")
 
 
 def _echo_balance(balance: dict) -> None:

@@ -89,3 +89,23 @@ def test_the_ladder_s_note_on_a_match_of_one_deal_says_one_deal(capsys):
                  "-q"])
     notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note:")]
     assert code == 0 and any("(it has 1 deal)" in line for line in notes), notes
+
+
+def test_run_s_endings_are_a_partition_and_no_winner_stands_apart(capsys, tmp_path):
+    """Stop 78's newcomer audit: ``bwlab run``'s "how games are decided" listed "no winner"
+    among the four endings, and the shares summed to 101.6 % (a game no team won ended one of
+    those ways too). The endings now sum to 100 % (to rounding) and "no winner" is on the
+    length line, as ``bwlab fairness`` prints it."""
+    import re
+
+    from sim.cli.main import main
+    from tests._engine_kit import ROOT
+
+    code = main(["run", str(ROOT / "experiments" / "smoke.toml"), "--out", str(tmp_path / "o"),
+                 "-q"])
+    out = capsys.readouterr().out
+    (decided,) = [ln for ln in out.splitlines() if "how games are decided:" in ln]
+    (length,) = [ln for ln in out.splitlines() if "game length:" in ln]
+    shares = [float(x) for x in re.findall(r"(\d+\.\d) % \(", decided)]
+    assert code == 0 and len(shares) == 4 and abs(sum(shares) - 100) < 0.3, decided
+    assert "no winner" not in decided and "no winner (drawishness)" in length, out

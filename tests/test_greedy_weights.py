@@ -332,7 +332,8 @@ def test_an_experiments_weights_key_is_found_beside_it_in_any_case(tmp_path, mon
     # an experiment named as the weights file: a line per key of it (the audit of 2026-12)
     (TUNED.with_name("smoke.toml").read_text(encoding="utf-8"),
      "{folder}/wnan.toml: file: an experiment, not a greedy weights file (it goes to bwlab run, "
-     "or in a drift suite's experiments list) (a weights file named in policies, {exp}:6)"),
+     "bwlab rarity --experiment (teams drawn from the cards), or in a drift suite's experiments "
+     "list) (a weights file named in policies, {exp}:6)"),
 ])
 def test_a_bad_weights_file_in_an_experiment_names_the_experiments_line(capsys, tmp_path,
                                                                         monkeypatch, content,

@@ -28,6 +28,27 @@ def test_shipped_folder_validates_clean(capsys):
     assert "ok" in out and "11 ability types" in out and "12 suits" in out
 
 
+def test_every_shipped_lab_file_validates_clean(capsys):
+    """Each file under experiments/ a command reads (team files, experiments, the drift suite,
+    rulings studies, weights files, draft pools) passes ``bwlab validate`` with the shipped
+    cards, each given to the option its kind takes: a newcomer's first copy is a sound one
+    (stop 78's newcomer audit found no draft pool shipped to try ``draft --pool`` with)."""
+    from pathlib import Path
+
+    from sim.cli.main import main
+
+    root = Path(__file__).resolve().parents[1] / "experiments"
+    option = {"teams": "--teams", "pools": "--pool"}
+    files = sorted(root.rglob("*.toml"))
+    assert (root / "pools" / "example.toml") in files
+    for f in files:
+        flag = option.get(f.parent.name) or ("--weights" if f.name.startswith("greedy_")
+                                             else "--experiment")
+        code = main(["validate", str(SHIPPED), flag, str(f)])
+        _, err = capsys.readouterr()
+        assert code == 0 and "error" not in err, (f, flag, err)
+
+
 def test_shipped_set_covers_rarities_suits_and_abilities():
     """Book: "There are 6 Card Rarities", "There are 12 different Suits", "Every ability belongs to
     one of the 11 ability types set out in the Ability Index" — the starter set has >= 60 cards,

@@ -26,11 +26,14 @@ def balance_text(b: dict, balance_words: str, side: str = "team") -> list[str]:
     sides are ("team", or "seat" where the study's teams change from game to game)."""
     g = b["games"]
     ln, lead, bal = g["duration_rotations"], g["lead_changes"], b["balance"]
+    # "no winner" on the length line, as sim.analysis.balance.balance_lines prints it: a game
+    # no team won ended one of the ways listed too (the list summed past 100 %, stop 78)
     out = ["how games are decided: " + "; ".join(
         f"{ENDING_WORDS.get(k, k)} {_share(x)}" for k, x in g["outcomes"].items())
-        + f"; no winner (drawishness) {_share(g['drawishness'])} ({g['games']:,} games)",
+        + f" ({g['games']:,} games)",
         f"game length: median {ln['median']:g} rotations (middle half {ln['q1']:g}–"
-        f"{ln['q3']:g}, 90 % under {ln['p90']:g}, longest {ln['max']:g})"]
+        f"{ln['q3']:g}, 90 % under {ln['p90']:g}, longest {ln['max']:g}); no winner "
+        f"(drawishness) {_share(g['drawishness'])}"]
     if lead:
         out.append(f"lead changes: mean {lead['mean']:.2f} per game, median {lead['median']:g};"
                    f" the lead changed at least once in {_share(lead['any'])} of games")

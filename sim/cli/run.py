@@ -238,12 +238,14 @@ def _echo_balance(b: dict) -> None:
                f"{100 * b['advantage_p1']:.1f} %, seat spread {100 * b['seat_spread']:.1f} points")
     from sim.analysis.balance import KIND_WORDS
 
+    # "no winner" beside the length, not among the endings: a game no team won ended one of
+    # those ways too, and the list summed past 100 % (stop 78's newcomer audit), as fairness's
     click.echo("  how games are decided: " + "; ".join(
-        f"{KIND_WORDS.get(k, k)} {share(x)}" for k, x in b["outcomes"].items()) + "; no winner "
-        + share(b["drawishness"]))
+        f"{KIND_WORDS.get(k, k)} {share(x)}" for k, x in b["outcomes"].items()))
     d = b["duration_rotations"]
     click.echo(f"  game length: median {d['median']:g} rotations (middle half {d['q1']:g}–"
-               f"{d['q3']:g}, longest {d['max']:g})")
+               f"{d['q3']:g}, longest {d['max']:g}); no winner (drawishness) "
+               f"{share(b['drawishness'])}")
     if "elimination" in b:
         click.echo("  first out: " + ", ".join(
             f"team {k + 1} {100 * e['first_out']['share']:.0f} %"

@@ -28,7 +28,8 @@ def _kinds():
          {"delta_elo", "experiments"}),
         ("a team file", "it goes where a team file goes: TEAMS, --teams, an experiment's teams",
          {"teams"}, {"teams"}),
-        ("an experiment", "it goes to bwlab run, or in a drift suite's experiments list", _KEYS,
+        ("an experiment", "it goes to bwlab run, bwlab rarity --experiment (teams drawn from "
+                          "the cards), or in a drift suite's experiments list", _KEYS,
          {"root_seed"}),
         ("a draft pool", "it goes to bwlab draft --pool", {"cards"}, {"cards"}),
     )

@@ -109,3 +109,59 @@ def test_run_s_endings_are_a_partition_and_no_winner_stands_apart(capsys, tmp_pa
     shares = [float(x) for x in re.findall(r"(\d+\.\d) % \(", decided)]
     assert code == 0 and len(shares) == 4 and abs(sum(shares) - 100) < 0.3, decided
     assert "no winner" not in decided and "no winner (drawishness)" in length, out
+
+
+def test_a_ctrl_c_that_numba_wraps_is_a_ctrl_c(capsys, monkeypatch):
+    """Stop 78's audit of interrupts: a Ctrl-C landing in Numba's own Python callback as a
+    kernel is dispatched comes out as "SystemError: ... returned a result with an exception
+    set", the KeyboardInterrupt its context; ``combat --samples`` then printed two tracebacks
+    and exited 1 (4 of 6 Ctrl-C's). It is now Ctrl-C: "aborted", exit 130, no traceback."""
+    import sim.combat.sampler as sampler
+    from sim.cli.main import main
+
+    def interrupted(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise SystemError("_PlainArgs(...) returned a result with an exception set")
+
+    monkeypatch.setattr(sampler, "sample_damage", interrupted)
+    code = main(["combat", "--attacks", "8", "--tier", "2", "--defense", "4", "--samples",
+                 "1000", "-q"])
+    out, err = capsys.readouterr()
+    assert (code, out, err.strip().splitlines()) == (130, "", ["aborted"]), err
+
+
+def test_a_sigterm_ends_combat_with_a_line_and_143():
+    """README, "Progress": a SIGTERM is never a silent kill. ``combat --samples`` has no games
+    to keep and no journal, and Python's default ended it at once: 143 and no line (stop 78's
+    audit). It now ends as the journaled commands do, with "combat: terminated (SIGTERM)"."""
+    from tests._cli_kit import sigterm_midway
+
+    code, out, err = sigterm_midway(("combat", "--attacks", 8, "--tier", 2, "--defense", 4,
+                                     "--samples", 10 ** 9, "-q"), ready=lambda: True)
+    assert code == 143 and out == "" and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == "combat: terminated (SIGTERM)", err
+
+
+def test_an_interrupted_run_s_manifest_lists_every_batch_it_stored(tmp_path):
+    """Stop 78's audit of interrupts: ``run`` stopped by SIGTERM (or Ctrl-C) said "33 of 100
+    batches stored" while its manifest.json listed 1 (the manifest is written at most every
+    2 s while the games run). The interrupt now writes it first: it lists exactly the batch
+    files on disk, and the line says as many."""
+    import json
+    import re
+
+    from tests._cli_kit import sigterm_midway
+    from tests._engine_kit import ROOT
+
+    out = tmp_path / "o"
+    code, _, err = sigterm_midway(
+        ("run", ROOT / "experiments" / "smoke.toml", "--games", 1600, "--jobs", 1, "--out", out,
+         "-q"), ready=lambda: len(list(out.glob("batch-*.parquet"))) >= 3,
+        env={"NUMBA_NUM_THREADS": "1"})
+    stored = sorted(int(p.name[6:12]) for p in out.glob("batch-*.parquet"))
+    listed = sorted(int(b) for b in json.loads((out / "manifest.json").read_text())["batches"])
+    said = re.search(r"interrupted: (\d+) of", err)
+    assert code == 143 and said, err
+    assert listed == stored and int(said.group(1)) == len(stored) >= 3, (listed, stored, err)

@@ -181,8 +181,10 @@ def _with_progress(cmd, name: str):
         quiet = bool(ctx.params.pop("quiet", False) if added else ctx.params.get("quiet"))
         quiet = quiet or bool(ctx.params.get("no_progress"))
         with reporting(name, quiet=quiet, loading=LOADING, started=ctx.meta.get(STARTED)) as p:
-            if name not in ENGINE_COMMANDS or name in OWN_RESUME:
+            if name in OWN_RESUME:
                 return _body(ctx)
+            if name not in ENGINE_COMMANDS:
+                return _terminable(_body, ctx, p.say)
             return _journaled(_body, ctx, p.say)
 
     cmd.invoke = invoke
@@ -217,6 +219,36 @@ def _journaled(body, ctx, say):
             say("terminated (SIGTERM)" + ("" if book is not None and book.kept() else
                                           " before any game finished: nothing to keep"))
         raise click.exceptions.Exit(SIGTERM_EXIT) from None
+
+
+def _terminable(body, ctx, say):
+    """Run ``body``, a command with no games to keep (``combat``, ``board``, ``replay`` ...),
+    SIGTERM ending it as Ctrl-C does: its stage's closing line, then a line of its own and
+    exit 143. Why: Python's default ended ``combat --samples`` at once, the shell's 143 after
+    a progress line and nothing else (stop 78's audit), where the README promises a SIGTERM is
+    never a silent kill."""
+    from .terminate import SIGTERM_EXIT, Terminated, terminated_as_interrupt
+
+    try:
+        with terminated_as_interrupt(ctx.info_name or "bwlab"):
+            return body(ctx)
+    except Terminated:
+        say("terminated (SIGTERM)")
+        raise click.exceptions.Exit(SIGTERM_EXIT) from None
+
+
+def _stop_inside(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C or SIGTERM a Numba call wrapped, if ``exc`` carries one: a stop that lands
+    in Numba's own Python callback (``_numba_unpickle``, as a kernel is dispatched) comes out
+    as ``SystemError: ... returned a result with an exception set``, the stop its cause or
+    context (stop 78's audit: 4 of 6 Ctrl-C's of ``combat --samples``, a traceback, exit 1)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def main(argv=None) -> int:
@@ -256,6 +288,13 @@ def _main(argv) -> int:
     except KeyboardInterrupt as stop:  # dropped by Python (sim.stops) after the last write
         what = "terminated (SIGTERM)" if exit_status(stop) != CTRL_C_EXIT else "aborted (Ctrl-C)"
         click.echo(f"{what} as it ended, after its output was complete", err=True)
+        return exit_status(stop)
+    except SystemError as exc:  # a stop wrapped by Numba's dispatch (_stop_inside)
+        stop = _stop_inside(exc)
+        if stop is None:
+            raise
+        click.echo("aborted" if exit_status(stop) == CTRL_C_EXIT else "terminated (SIGTERM)",
+                   err=True)
         return exit_status(stop)
     except click.UsageError as exc:  # a bad flag: one line naming the command (issue #22)
         from ._paths import deferred

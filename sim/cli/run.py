@@ -181,6 +181,7 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
                                     client=client, progress=not no_progress, policies=policies,
                                     totals=totals)
     except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (terminate.Terminated)
+        store.checkpoint()  # the manifest lists what the folder holds
         click.echo(f"\ninterrupted: {len(store.done())} of {exp.n_batches} batches stored in "
                    f"{out}; run again with --resume to finish", err=True)
         raise click.exceptions.Exit(exit_status(stop)) from None

@@ -15,6 +15,12 @@ import click
 from sim.runner.progress_text import counted  # noqa: F401  (defined once, for the runner too)
 
 
+# A root seed, as an experiment's ``root_seed`` (sim.runner.experiment.MAX_SEED, not imported
+# here so that --help stays fast): it is stored in an int64 column, and --seed 2**64 ended in an
+# OverflowError traceback after the games (stop 78's reproducibility audit).
+ROOT_SEED = click.IntRange(0, 2**63 - 1)
+
+
 class FiniteFloatRange(click.FloatRange):
     """``click.FloatRange`` that also refuses NaN and infinities."""
 

@@ -9,7 +9,7 @@ import click
 from sim.runner.limits import MAX_GAMES
 
 from ._json import json_text
-from ._numbers import best_of_words, counted
+from ._numbers import ROOT_SEED, best_of_words, counted
 from ._paths import IN_FILE, cards_option, levels_experiment_option
 
 
@@ -18,7 +18,7 @@ from ._paths import IN_FILE, cards_option, levels_experiment_option
               help="TOML file: cards = [20 card names].")
 @click.option("--random", "random_n", type=int, default=None,
               help="Draw a random pool of this many cards (20).")
-@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
+@click.option("--seed", type=ROOT_SEED, default=0, show_default=True,
               help="Root seed: every game's dice and board come from it.")
 @click.option("--games", type=click.IntRange(8, MAX_GAMES), default=1024, show_default=True,
               help="Most games to confirm each split by simulation (multiple of 4).")

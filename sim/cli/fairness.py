@@ -8,7 +8,7 @@ import click
 
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
-from ._numbers import FiniteFloatRange, best_of_words, counted
+from ._numbers import ROOT_SEED, FiniteFloatRange, best_of_words, counted
 from ._fairness_text import best_closer_than_given
 from ._json import json_text
 from ._paths import IN_FILE, cards_option, levels_experiment_option
@@ -32,7 +32,7 @@ def _given(name: str) -> bool:
 @click.option("--policy", default="greedy", show_default=True,
               help=POLICY_HELP + " Every team plays it.")
 @budget_option
-@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
+@click.option("--seed", type=ROOT_SEED, default=0, show_default=True,
               help="Root seed: every game's dice and board come from it.")
 # default: sim.runner.fairness.DEFAULT_BOARDS (not imported here, so that --help stays fast)
 @click.option("--boards", type=click.IntRange(2, MAX_BOARDS), default=256, show_default=True,

@@ -10,7 +10,7 @@ import numpy as np
 
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
-from ._numbers import FiniteFloatRange, counted
+from ._numbers import ROOT_SEED, FiniteFloatRange, counted
 from ._json import json_text
 from ._paths import cards_option
 
@@ -22,7 +22,7 @@ from ._paths import cards_option
 @click.option("--players", default=None,
               help="Comma-separated policy specs, weakest rung first [default: random, greedy, "
                    "lookahead:4, lookahead:32].")
-@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
+@click.option("--seed", type=ROOT_SEED, default=0, show_default=True,
               help="Root seed: every game's dice and board come from it.")
 @click.option("--boards", type=click.IntRange(2, MAX_BOARDS), default=32, show_default=True,
               help="Distinct generated boards, reused in turn (deal d on board d % boards); "

@@ -8,13 +8,14 @@ import click
 
 from sim.runner.limits import MAX_GAMES
 
+from ._numbers import ROOT_SEED
 from ._paths import IN_FILE, OUT_FOLDER, cards_option, not_the_card_folder
 
 
 @click.command()
 @click.option("--out", type=OUT_FOLDER, default=Path("reports"),
               show_default=True, help="Folder for report.html and the CSV tables.")
-@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
+@click.option("--seed", type=ROOT_SEED, default=0, show_default=True,
               help="Root seed of the fairness section (and --suggest, --policies), as "
                    "`bwlab fairness --seed`, and of the worked example's Monte Carlo samples. "
                    "The card ratings use their experiment's root_seed (as `bwlab rarity`), the "

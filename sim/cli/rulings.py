@@ -14,6 +14,7 @@ import click
 from sim.runner.limits import MAX_BOARDS, MAX_GAMES
 
 from ._engine import ready_to_play
+from ._numbers import ROOT_SEED
 from ._paths import IN_FILE, OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
@@ -31,7 +32,7 @@ from ._policy import POLICY_HELP, budget_option, policy_label
               help="Boards of the fairness games: the clusters of their intervals.")
 @click.option("--rating-games", type=click.IntRange(0, MAX_GAMES), default=None,
               help="Card-rating games per rule set (0: fairness only).")
-@click.option("--seed", type=click.IntRange(0, None), default=None,
+@click.option("--seed", type=ROOT_SEED, default=None,
               help="Root seed of the fairness games (the same under every rule set).")
 @click.option("--policy", default=None, help=POLICY_HELP)
 @budget_option

@@ -180,16 +180,18 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
             played = run_experiment(exp, experiment, games, cards_root, store, jobs=jobs,
                                     client=client, progress=not no_progress, policies=policies,
                                     totals=totals)
+            # a stage of its own: reading the batches back and scipy's load for the balance
+            # metrics took 1.3-2.3 s after the games with no stage open (the progress audit of
+            # 2026-12-07); a stop in it is a stop of the run too: it printed "aborted" beside a
+            # manifest of the last periodic save (1 of 40 batches; stop 78's repro audit)
+            with stage("summing up the stored batches"):
+                summary = summarise(store, load_catalogue(cards_root).cards.names, totals)
+                store.finish(summary)
     except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (terminate.Terminated)
         store.checkpoint()  # the manifest lists what the folder holds
         click.echo(f"\ninterrupted: {len(store.done())} of {exp.n_batches} batches stored in "
                    f"{out}; run again with --resume to finish", err=True)
         raise click.exceptions.Exit(exit_status(stop)) from None
-    # a stage of its own: reading the batches back and scipy's load for the balance metrics
-    # took 1.3-2.3 s after the games with no stage open (the progress audit of 2026-12-07)
-    with stage("summing up the stored batches"):
-        summary = summarise(store, load_catalogue(cards_root).cards.names, totals)
-        store.finish(summary)
     click.echo(f"{exp.name}: {summary['games']} games in {exp.n_batches} batches "
                f"({already} already stored, {played} played now) -> {out}")
     from sim.analysis.balance import KIND_WORDS

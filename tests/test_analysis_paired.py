@@ -146,3 +146,63 @@ def test_the_interval_of_a_change_no_game_showed_misses_at_most_half_alpha(rate)
             truth = (_logit(after) - _logit(rate)) * ELO_PER_NAT
             outside = (truth < low) | (truth > high)
             assert np.max((1 - q) ** boards * outside) <= 0.025 + 1e-9, boards
+
+
+def _worst_unmoved_miss(p, boards, games, with_rate_interval):
+    """The largest miss, over planted board-level changes q (as the test above), of the
+    unmoved bound mapped at the rate the gate has, the games' own estimate k/games with k ~
+    Binomial(games, p), not the truth p; with its rate interval (the gate's, Korn & Graubard's)
+    or at the estimate alone."""
+    from scipy import stats
+
+    from sim.analysis.paired import _logit, _rate_interval, unmoved_elo_interval
+    from sim.analysis.ratings import ELO_PER_NAT
+
+    ks = np.arange(games + 1)
+    weight = stats.binom.pmf(ks, games, p)
+    ks, weight = ks[weight > 1e-12], weight[weight > 1e-12]
+    board = np.arange(games) % boards
+    bounds = []
+    for k in ks:
+        r = k / games
+        ri = _rate_interval(r, r * (1 - r) / games, games, boards - 1, 0.95)
+        bounds.append(unmoved_elo_interval(r, games, board,
+                                           rate_interval=ri if with_rate_interval else None))
+    bounds = np.array(bounds)
+    q = np.linspace(1e-4, 1.0, 2000)
+    worst = 0.0
+    for after in (p + q * (1 - p), p - q * p):
+        truth = (_logit(after) - _logit(p)) * ELO_PER_NAT
+        miss = (truth[:, None] < bounds[None, :, 0]) | (truth[:, None] > bounds[None, :, 1])
+        worst = max(worst, float(np.max((1 - q) ** boards * (miss @ weight))))
+    return worst
+
+
+@pytest.mark.parametrize("boards,games,old_failed_at", [(16, 128, 0.01), (128, 1024, 0.005)])
+def test_the_unmoved_interval_holds_at_the_estimated_rate(boards, games, old_failed_at):
+    """The drift gate maps the no-change bound to Elo at its estimate of the rate before, and
+    the same change in rate is more Elo near 0 or 1: mapped at the estimate alone, at a true 1 %
+    on 16 boards of 8 games the bound missed 28 % of planted changes (the statistics audit of
+    stop 78), against the 2.5 % a side it promises. Mapped over the rate's own interval (what
+    the gate does, sim/runner/drift_interval.py), exactly over the estimate's binomial law and a
+    grid of q: at most 2.5 % at every rate from 0.2 % to 99.8 % (at the clipping floor of 0.1 %
+    the truth itself is clipped)."""
+    for p in (0.002, 0.005, 0.01, 0.02, 0.05, 0.3, 0.6, 0.98, 0.998):
+        assert _worst_unmoved_miss(p, boards, games, True) <= 0.025 + 1e-9, p
+    assert _worst_unmoved_miss(old_failed_at, boards, games, False) > 0.025  # the old mapping
+
+
+@pytest.mark.parametrize("wins", [0, 1])
+def test_an_unmoved_team_that_rarely_won_may_still_have_declined(wins):
+    """No game moved on 128 boards: the rate's change lies anywhere in [-u, +u] (u about 2.8 %),
+    so a team that won 0 or 1 of 1,024 games could still have lost part of its few wins. The
+    interval reaches below 0 as above it; mapped at the estimate alone it was [+0, +586] (the
+    statistics audit of stop 78), and a team that always won mirrors it."""
+    from sim.analysis.paired import _rate_interval, unmoved_elo_interval
+
+    games, board = 1024, np.arange(1024) % 128
+    for rate in (wins / games, 1 - wins / games):
+        ri = _rate_interval(rate, rate * (1 - rate) / games, games, 127, 0.95)
+        low, high = unmoved_elo_interval(rate, games, board, rate_interval=ri)
+        assert low < -50 and high > 50, (rate, low, high)
+    assert unmoved_elo_interval(0.0, games, board)[0] == 0  # the old mapping: no decline

@@ -226,7 +226,8 @@ def test_an_engine_change_no_game_showed_is_bounded_not_certain(capsys, lab):
     for m in metrics:
         low, high = m["elo_interval"]
         assert m["elo_change"] == 0 and m["games"] == QUICK, m
-        want = unmoved_elo_interval(m["before"], QUICK, np.arange(QUICK) % m["boards"])
+        want = unmoved_elo_interval(m["before"], QUICK, np.arange(QUICK) % m["boards"],
+                                    rate_interval=m["before_interval"])
         assert low < -10 and high > 10 and np.allclose((low, high), want), (m, want)
 
 

@@ -83,5 +83,6 @@ def with_stopped_intervals(tests: list[PairedDrift], exp, suite, cap: int, alpha
            for t, c, g in zip(tests, called, given)]
     if exact:
         return out
-    return [replace(t, elo_interval=unmoved_elo_interval(t.before, games, board))
+    return [replace(t, elo_interval=unmoved_elo_interval(t.before, games, board,
+                                                              rate_interval=t.before_interval))
             if np.array_equal(before[:, k], after[:, k]) else t for k, t in enumerate(out)]

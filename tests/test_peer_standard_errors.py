@@ -128,7 +128,10 @@ def test_combat_system_json_keeps_its_keys_and_adds_se_and_exact(capsys):
     assert data["variance_se"] > 0 and data["sd"] == pytest.approx(data["variance"] ** 0.5)
     t = data["table"]
     p = np.array(t["at_least"])
-    np.testing.assert_allclose(t["at_least_se"], np.sqrt(p * (1 - p) / 20000))
+    shrunk = (p * 20000 + 2) / 20004  # Agresti & Coull's (sim/runner/calculator_eval.py)
+    want = np.sqrt(shrunk * (1 - shrunk) / 20004)
+    want[0] = 0.0  # P(D >= 0) is 1 by construction
+    np.testing.assert_allclose(t["at_least_se"], want)
     np.testing.assert_allclose(data["exact"]["at_least"][:len(p)],
                                [dist.p_at_least(h) for h in range(len(p))], atol=1e-12)
     for key, se_key in (("mean", "mean_se"), ("variance", "variance_se")):  # a sanity bound
@@ -153,7 +156,8 @@ def test_combat_system_csv_adds_se_columns_only_when_sampled(capsys):
     assert list(sampled[0]) == ["damage", "exactly", "at_least", "at_most", "exactly_se",
                                 "at_least_se", "at_most_se"]
     p = float(sampled[35]["at_least"])
-    assert float(sampled[35]["at_least_se"]) == pytest.approx((p * (1 - p) / 20000) ** 0.5)
+    shrunk = (p * 20000 + 2) / 20004  # Agresti & Coull's
+    assert float(sampled[35]["at_least_se"]) == pytest.approx((shrunk * (1 - shrunk) / 20004) ** 0.5)
     exact = _run(capsys, "combat", "--system", "arena", "--format", "csv")
     assert exact.splitlines()[0] == "damage,exactly,at_least,at_most"
 

@@ -44,7 +44,7 @@ def summary(r: dict) -> list[str]:
     if mc:
         e = r["exact"]
         lines.append(f"  exact             mean {e['mean']:.2f}, kill {e['kill_probability']:.4f}"
-                     " (± is one standard error)")
+                     " (± is one standard error; a chance's is Agresti & Coull's)")
     return lines
 
 
@@ -194,5 +194,5 @@ def peer_monte_carlo_text(r: dict) -> str:
     for h in sorted({int(h) for h in seen} | {0})[:11]:
         lines.append(f"  {h:>9d}  {t['at_least'][h]:.4f} ± {t['at_least_se'][h]:.4f}    "
                      f"{e['at_least'][h]:.4f}")
-    lines.append("  (± is one standard error)")
+    lines.append("  (± is one standard error; a chance's is Agresti & Coull's)")
     return "\n".join(lines)

@@ -92,9 +92,25 @@ def tables(probs: np.ndarray, total: int | None = None) -> dict[str, np.ndarray]
 
 
 def binomial_se(p, n: int):
-    """Standard error of a proportion ``p`` estimated from ``n`` independent trials."""
+    """Standard error of a proportion ``p`` estimated from ``n`` independent trials, Agresti &
+    Coull's: sqrt(p~ (1 - p~) / (n + 4)) with p~ = (n p + 2) / (n + 4). Why not sqrt(p (1 - p)
+    / n): it is 0 where no sample (or every sample) showed the event, so a rare kill read
+    "0.00 ± 0.00" where the exact chance is 0.03 %, and ± 1.96 of it covered that chance in 91
+    of 200 runs (the statistics audit of stop 78). ± 1.96 of this one covers the truth at least
+    92 % of the time at every chance from 1e-6 to 1 - 1e-6, 95 % on average (exact over the
+    binomial law, tests/test_combat_calculator.py)."""
     p = np.asarray(p, dtype=np.float64)
-    return np.sqrt(np.clip(p * (1.0 - p), 0.0, None) / n)
+    shrunk = (p * n + 2.0) / (n + 4.0)
+    return np.sqrt(shrunk * (1.0 - shrunk) / (n + 4.0))
+
+
+def table_se(t: dict, n: int) -> dict:
+    """The tables' standard errors (:func:`binomial_se`), but 0 for P(D >= 0) and the last
+    P(D <= d), which are 1 by construction, not by sample."""
+    se = {k: binomial_se(v, n) for k, v in t.items()}
+    se["at_least"][0] = 0.0
+    se["at_most"][-1] = 0.0
+    return se
 
 
 def _profile_fields(p: Profile, rules, die: int) -> dict:
@@ -140,7 +156,7 @@ def evaluate(p: Profile, rules, samples: int | None = None, seed: int = 0, progr
                kill_probability_se=float(binomial_se(kill, samples)), exact=exact,
                histogram=hist.tolist())
     t = tables(hist, samples)
-    out["table"] = _table_dict(t, {k: binomial_se(v, samples) for k, v in t.items()})
+    out["table"] = _table_dict(t, table_se(t, samples))
     return out
 
 
@@ -219,9 +235,9 @@ def moment_standard_errors(hist) -> dict:
 def peer_standard_errors(result: dict, dist) -> dict:
     """``describe``'s Monte Carlo result with a standard error beside every estimate and the
     exact value beside that (the same keys as Board Wars' ``combat --samples``): ``mean_se``,
-    ``variance_se``, ``sd``/``sd_se``, ``kill_probability_se`` (``sqrt(p(1-p)/n)``), an
-    ``exact`` object (p_success, mean, variance, sd, kill_probability, pmf, at_least) and a
-    ``table`` of exactly / at least / at most with their ``_se`` lists. Keys already there keep
+    ``variance_se``, ``sd``/``sd_se``, ``kill_probability_se`` (:func:`binomial_se`, Agresti &
+    Coull's), an ``exact`` object (p_success, mean, variance, sd, kill_probability, pmf,
+    at_least) and a ``table`` of exactly / at least / at most with their ``_se`` lists. Keys already there keep
     their values; ``dist`` is the system's exact distribution for the same stats."""
     n = result["samples"]
     hist = np.asarray(result["histogram"], dtype=np.int64)
@@ -245,7 +261,8 @@ def peer_standard_errors(result: dict, dist) -> dict:
                        "kill_probability": ("kill_probability_se",)}.get(key, ()):
             out[se_key] = added[se_key]
     out["table"] = {"damage": list(range(t["exactly"].size))}
+    se = table_se(t, n)
     for key in ("exactly", "at_least", "at_most"):
         out["table"][key] = t[key].tolist()
-        out["table"][f"{key}_se"] = binomial_se(t[key], n).tolist()
+        out["table"][f"{key}_se"] = se[key].tolist()
     return out

@@ -155,6 +155,20 @@ def fairness_verdict(outcomes, *, tolerance: float = 0.05, alpha: float = 0.05,
                            needs_boards, called, call_lo, call_hi)
 
 
+def advice_alpha(alpha: float, proposals: int, n_teams: int = 4) -> float:
+    """The ``alpha`` of each fairness check when up to ``proposals`` are judged in turn and the
+    first called fair is advice (``fairness --suggest``, ``draft``; :mod:`sim.runner.confirm`).
+
+    Why: a check calls "fair" only when every team's simultaneous interval (level 1 - alpha /
+    (teams x looks), :func:`fairness_verdict`) lies inside the band, so a team truly outside it
+    is called inside with probability at most alpha / (2 teams), its one wrong side over all
+    looks. Over K proposals the advice is a false "fair" with probability at most K alpha /
+    (2 teams): within alpha up to 2 x 4 = 8 proposals (the default). Beyond, each check gets
+    alpha x 8 / K (Bonferroni), so ``--proposals 50`` keeps the advice's false "fair" under
+    alpha; before stop 78 it could reach about 12 % (the statistics audit of stop 78)."""
+    return alpha * min(1.0, 2 * n_teams / max(1, proposals))
+
+
 def _open_text(rate, target, tolerance, undecided, floor, differ, names, band, design):
     """Why the verdict is open and what settles it: more games, or — when the boards differ
     (``differ``, per team) and even unlimited games on them leave an undecided team's interval

@@ -227,6 +227,7 @@ def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, 
              games, round_games, boards, tolerance, gap_as_given: float | None = None) -> dict:
     """Swaps proposed by the rating surrogate, each judged by duplicate play until one is fair
     (:mod:`sim.runner.confirm`); only a confirmed set is advice."""
+    from sim.analysis.fairness import advice_alpha
     from sim.catalogue.teams import Teams
     from sim.runner.confirm import confirm
     from sim.runner.fairness import check_fairness
@@ -237,10 +238,12 @@ def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, 
                           rating_games)
     proposals = swap_proposals(teams.cards, rating, k)[:n_proposals]
 
+    alpha = advice_alpha(0.05, len(proposals))   # the check's own 5 %, split past 8
+
     def judge(cards, n):
         return check_fairness(catalogue, Teams(teams.names, cards, teams.path), policy=policy,
                               seed=seed, max_games=n, round_games=round_games, boards=boards,
-                              tolerance=tolerance)
+                              tolerance=tolerance, alpha=alpha)
 
     result = confirm(proposals, judge, budget=games * n_proposals, per_check=games,
                      stage="confirming the swaps by play")

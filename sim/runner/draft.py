@@ -164,6 +164,7 @@ def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", gam
     splits are judged by duplicate play in its order, up to ``proposals`` of them and ``games``
     each (:mod:`.confirm`). With levels the team budget (``budget``, default Arena's) is enforced
     in the search whenever some split of the pool fits it; when none can, ``feasible`` says so."""
+    from sim.analysis.fairness import advice_alpha
     from sim.analysis.power_level import alternating_draft, budget_feasible
 
     from . import progress as line
@@ -178,12 +179,14 @@ def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", gam
         feasible = budget_feasible(levels.level[pool], budget)
         level = levels.level   # when no split fits, the search keeps the excess smallest
 
+    ranked = split_proposals(pool, strength, seed, level=level, budget=budget)[:proposals]
+    alpha = advice_alpha(0.05, len(ranked))   # the check's own 5 %, split past 8 proposals
+
     def judge(teams, n):
         as_teams = Teams(tuple(f"Team {k + 1}" for k in range(TEAMS)), teams)
         return check_fairness(catalogue, as_teams, policy=policy, seed=seed, max_games=n,
-                              round_games=min(round_games, n), tolerance=tolerance)
+                              round_games=min(round_games, n), tolerance=tolerance, alpha=alpha)
 
-    ranked = split_proposals(pool, strength, seed, level=level, budget=budget)[:proposals]
     search = confirm(((f"proposal {k + 1}", t) for k, t in enumerate(ranked)), judge,
                      budget=games * proposals, per_check=games,
                      stage="confirming the fairest split by play")

@@ -117,8 +117,14 @@ def _inputs(cards, teams_file, rulings, baseline, suggest_k, rating_experiment, 
         from sim.engine.state.fields import POLICY_IDS
         from sim.runner.experiment import load_experiment
 
-        load_experiment(rating_experiment, catalogue.cards, tuple(POLICY_IDS), games=rating_games,
-                        games_flag="--rating-games")
+        exp = load_experiment(rating_experiment, catalogue.cards, tuple(POLICY_IDS),
+                              games=rating_games, games_flag="--rating-games")
+        if exp.pool is None:  # as `bwlab rarity`: fixed teams rate only their own cards
+            from sim.catalogue.diagnostics import InputError, Problem
+
+            raise InputError([Problem(str(rating_experiment), None, "pool",
+                                      "--rating-experiment: the card ratings need a [pool] "
+                                      "experiment (teams drawn)")])
     _power_curve(catalogue, bool(remedy_games and rating_games))
     drift_inputs = _drift_inputs(catalogue, baseline) if baseline is not None else None
     return catalogue, teams, suggest, drift_inputs

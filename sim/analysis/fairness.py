@@ -231,10 +231,13 @@ def shown_interval(v, k: int, band: tuple[float, float] | None = None) -> str:
     return f"{percent(v.lower[k], edges)}–{percent(v.upper[k], edges)}"
 
 
-def conclusion(v: FairnessVerdict, tolerance: float, alpha: float = 0.05, names=None) -> str:
+def conclusion(v: FairnessVerdict, tolerance: float, alpha: float = 0.05, names=None,
+               games_option: str = "--games", elsewhere: str = "") -> str:
     """The verdict as one plain sentence, the answer a GM reads last: "Fair: no team's chance is
     outside 20–30 % (95 % simultaneous intervals, 2,048 games on 256 boards)." Why a second
-    wording beside ``text``: ``text`` explains, this one is what a script or a busy GM quotes."""
+    wording beside ``text``: ``text`` explains, this one is what a script or a busy GM quotes.
+    ``games_option`` and ``elsewhere`` name the options in the caller's words (the report has
+    --fairness-games, and boards and tolerance are `bwlab fairness`'s there)."""
     n = len(v.rate)
     names = list(names) if names is not None else [f"Team {k + 1}" for k in range(n)]
     target = 1.0 / n
@@ -249,11 +252,13 @@ def conclusion(v: FairnessVerdict, tolerance: float, alpha: float = 0.05, names=
                for k in np.flatnonzero(outside)]
         return f"Unfair: {'; '.join(who)}, outside {band} (called by {how})."
     worst = int(np.argmax(np.abs(v.rate - target)))
-    more = "more boards (--boards)" if v.needs_boards else "more games (--games)"
+    more = (f"more boards ({elsewhere}--boards)" if v.needs_boards
+            else f"more games ({games_option})")
+    widen = ("" if tolerance >= target else " or widen the tolerance" if not elsewhere
+             else f" or widen the tolerance ({elsewhere}--tolerance)")
     return (f"Inconclusive: no team is surely outside {band}, but not every team is surely "
             f"inside (widest: {names[worst]} at {100 * v.rate[worst]:.1f} %, "
-            f"{shown_interval(v, worst, (target, tolerance))}); play {more}"
-            f"{' or widen the tolerance' if tolerance < target else ''} ({how}).")
+            f"{shown_interval(v, worst, (target, tolerance))}); play {more}{widen} ({how}).")
 
 
 EXIT_CODES = {FAIR: 0, UNFAIR: 1, OPEN: 3}   # for scripts; 2 stays bad input (every command)

@@ -224,9 +224,11 @@ def _no_swap_needed(data: dict) -> dict:
 
 
 def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, policy, seed,
-             games, round_games, boards, tolerance, gap_as_given: float | None = None) -> dict:
+             games, round_games, boards, tolerance, gap_as_given: float | None = None,
+             proposals_option: str = "--proposals") -> dict:
     """Swaps proposed by the rating surrogate, each judged by duplicate play until one is fair
-    (:mod:`sim.runner.confirm`); only a confirmed set is advice."""
+    (:mod:`sim.runner.confirm`); only a confirmed set is advice. ``proposals_option``: how the
+    conclusion names --proposals where the caller has none (the report)."""
     from sim.analysis.fairness import advice_alpha
     from sim.catalogue.teams import Teams
     from sim.runner.confirm import confirm
@@ -263,7 +265,7 @@ def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, 
            "gap_as_given": gap_as_given, **result.as_dict(describe)}
     # said "NOT advised" when false; a script read it only by comparing the two gaps
     out["best_closer_than_given"] = best_closer_than_given(out)
-    out["conclusion"] = _suggest_conclusion(out)
+    out["conclusion"] = _suggest_conclusion(out, proposals_option)
     return out
 
 
@@ -272,7 +274,7 @@ def _swap_words(swaps) -> str:
                      f"(team {s['team_b']})" for s in swaps)
 
 
-def _suggest_conclusion(s: dict) -> str:
+def _suggest_conclusion(s: dict, proposals_option: str = "--proposals") -> str:
     """The advice in one sentence: a confirmed fix, or none found within the games played."""
     if s["confirmed"] is not None:
         c = s["confirmed"]
@@ -288,8 +290,8 @@ def _suggest_conclusion(s: dict) -> str:
                 f"({counted(s['proposals_played'], 'proposal')} played), and no proposal "
                 f"measured closer to fair than the teams as given (largest gap from 25 % "
                 f"{100 * given:.1f} points as given, {100 * b['largest_gap_from_25']:.1f} for the "
-                f"best proposal, {_swap_words(b['swaps'])}): no swap is advised; more --proposals "
-                f"or --suggest steps may find one.")
+                f"best proposal, {_swap_words(b['swaps'])}): no swap is advised; more "
+                f"{proposals_option} or --suggest steps may find one.")
     return (f"No fair set found within {counted(s['games'], 'game')} "
             f"({counted(s['proposals_played'], 'proposal')} played); best found: "
             f"{_swap_words(b['swaps'])}, largest gap from 25 % "

@@ -170,7 +170,7 @@ def _suggester(catalogue, teams, k, rating_experiment, seed, games, rating_games
     _pool_experiment(catalogue, rating_experiment, POLICY)
     return lambda verdict: _suggest(
         catalogue, teams, k, 8, rating_games, rating_experiment, POLICY, seed, games, games, 256,
-        0.05, gap_as_given=verdict.largest_gap)
+        0.05, gap_as_given=verdict.largest_gap, proposals_option="--proposals (bwlab fairness)")
 
 
 def _drift_inputs(catalogue, baseline: Path) -> tuple:
@@ -196,4 +196,9 @@ def _drift(catalogue, base: dict, baseline: Path, spec):
     from .drift import _conclusion
 
     result = run_gate(catalogue, spec, base, baseline)  # progress: sim.runner.progress
-    return result, _conclusion(result), baseline
+    # what the verdict rests on, as `bwlab drift` prints it (the report audit of stop 78: "no
+    # win rate moved by the gate's delta" never said the delta)
+    rests = (f" The gate: a paired GSPRT per team rate, delta {spec.delta_elo:g} Elo, alpha "
+             f"{spec.alpha:g} over the suite ({result.alpha_per_metric:.4g} per rate), beta "
+             f"{spec.beta:g}, clustered by board.")
+    return result, _conclusion(result) + rests, baseline

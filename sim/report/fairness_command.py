@@ -12,7 +12,7 @@ import os
 import shlex
 from pathlib import Path
 
-__all__ = ["same_as_fairness"]
+__all__ = ["same_as_fairness", "same_as_rarity"]
 
 
 def same_as_fairness(teams_path: str, seed: int, rep, policy: str = "greedy",
@@ -34,6 +34,18 @@ def same_as_fairness(teams_path: str, seed: int, rep, policy: str = "greedy",
             f"{rep.games} --round {rep.games}{player}{folder}` prints these numbers; its default "
             f"--round (256) looks more often and stops once settled, on fewer games, its "
             f"intervals widened for the looks.")
+
+
+def same_as_rarity(games: int, experiment: Path, cards: Path | None = None) -> str:
+    """The `bwlab rarity` command that prints the ratings section's numbers, runnable as printed.
+    Why: the section said "See `bwlab rarity` for the full study", and bare `bwlab rarity`
+    plays its experiment's 8,000 games, other numbers than a report of 128 (the report audit of
+    stop 78)."""
+    plain = Path(experiment).resolve() == (Path.cwd() / "experiments" / "rarity.toml").resolve()
+    exp = "" if plain else f" --experiment {shlex.quote(str(experiment))}"
+    folder = ("" if cards is None or _is_plain_cards(cards)
+              else f" --cards {shlex.quote(str(cards))}")
+    return f"`bwlab rarity --games {games}{exp}{folder}` prints these numbers."
 
 
 def _is_plain_cards(cards: Path) -> bool:

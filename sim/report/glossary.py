@@ -97,7 +97,12 @@ COLUMNS = {
               "no allowed step lands it.",
     "by_ratings_only": "True when overshoots / short is read from the ratings while the nearest "
                        "change's interval still reaches into the band: not shown by the games.",
-    "games_replayed": "Games replayed with the change to check it.",
+    # the total over every change checked, not the shown change's (the report audit of stop 78:
+    # 84 read as the shown change's games, which had 7)
+    "checks_run": "How many changes were checked for this card.",
+    "games_per_check": "Games replayed with each change checked (the shown change's).",
+    "games_replayed": "Games replayed for this card in all: every change checked, and the "
+                      "confirmation.",
     "remedy": "Remedy search result.",
     # rulings
     "rank": "Rank of the alternative by score (1 matters most).",

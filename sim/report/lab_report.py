@@ -27,7 +27,7 @@ from sim.runner import progress
 
 from . import CSV_FLOAT
 from .combat_report import combat_report
-from .fairness_command import same_as_fairness
+from .fairness_command import same_as_fairness, same_as_rarity
 from .html import Page
 from .plots import DPI, damage_overlay, interval_forest, png_bytes, rarity_power_curve
 from .summary import cite_common, drift_section, outliers_answer, swaps_answer, swaps_section
@@ -82,7 +82,8 @@ def fairness_section(page: Page, catalogue, teams, games: int, seed: int, policy
                                          "win probability of an average team", reference=0.25)),
                "seat effect", DPI)
     page.text(f"Seat effect: p = {s.seat_pvalue:.3g} is the chance of seat win rates at least "
-              f"this uneven if the turn order gave no advantage (below 0.05: it does).")
+              f"this uneven if the turn order gave no advantage (below 0.05: it does). The "
+              f"chart's seat intervals are {100 * s.confidence:.4g} %, clustered by board.")
     table = pd.DataFrame({"team": teams.names, "win_probability": v.rate, "low": v.lower,
                           "high": v.upper, "variance_ratio_vs_unpaired": v.variance_ratio})
     page.table(table)
@@ -105,9 +106,10 @@ def balance_section(page: Page, rep, names) -> None:
                              "told_apart": [p.apart for p in pairs]}))
     bal, lo, hi = balance_from_pairs(pairs)
     page.text(f"Balance (1 - the largest gap between two teams' win rates): {bal:.3f} "
-              f"({lo:.3f}–{hi:.3f}). " + " ".join(
+              f"({lo:.3f}–{hi:.3f}, simultaneous). " + " ".join(
                   line[0].upper() + line[1:] + "." for line in balance_lines(rep.balance, names,
-                                                                           seat_rates=True)))
+                                                                           seat_rates=True))
+              + " (The shares' intervals are 95 %, clustered by board.)")
 
 
 def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curve=None,
@@ -145,7 +147,7 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
                             "games": st.held[order].astype(int),
                             "plays_like": [rarities[r] for r in st.implied_rarity[order]],
                             "rating": st.rating[order], "low": low, "high": high,
-                            "outlier": outlier})
+                            "outlier": outlier, "verdict": st.verdict[order]})
     page.cite("card ratings", f"{experiment}: policy {', '.join(dict.fromkeys(exp.policies))}, "
                               f"{st.design}, "
                               f"root seed {exp.root_seed}")
@@ -159,7 +161,7 @@ def ratings_section(page: Page, catalogue, games: int, experiment: Path, *, curv
               f"here and ⚠ in the table. The table leads with the designers' number: the win "
               f"rate of teams holding each card, with its 95 % interval (an outlier's "
               f"simultaneous over the {int((st.held > 0).sum())} cards in play, which holds "
-              f"given its flag). See `bwlab rarity` for the full study.")
+              f"given its flag). {same_as_rarity(games, experiment, catalogue.root)}")
     page.image(png_bytes(interval_forest(
         [f"{names[i]} ({rarities[rar[i]]})" for i in order], st.rating[order],
         low, high, "Card ratings by rarity (outliers red)",
@@ -198,7 +200,8 @@ def _remedies(page, catalogue, exp, st, curve, remedy_games) -> pd.DataFrame:
                                   "power_before", "power_after", "power_in_band",
                                   "rating_before", "rating_after", "rating_after_low",
                                   "rating_after_high", "band_low", "band_high", "status",
-                                  "by_ratings_only", "games_replayed"])
+                                  "by_ratings_only", "checks_run", "games_per_check",
+                                  "games_replayed"])
     page.heading("Remedies for the outliers", "remedies")
     page.text(f"For each outlier, the smallest single-stat change (ranked by how much it moves the "
               f"power score; steps from [remedy] in {POWER_CURVE_FILE}) whose replayed games — "
@@ -239,8 +242,9 @@ def combat_sections(page: Page, catalogue, seed: int, samples: int, flagged) -> 
     page.heading("The book's worked example, exact against Monte Carlo", "example")
     page.text(f"{m.attacker} ({m.attacks} attacks, dice tier {m.tier}) on {m.defender} "
               f"(defense {m.defense}): hit chance {m.distribution.p_hit:.3f}, mean "
-              f"{m.distribution.mean:.2f} exact, {drawn.damage.mean():.2f} sampled "
-              f"(the book: \"Mario suffers roughly 26 damage\").")
+              f"{m.distribution.mean:.2f} exact, {drawn.damage.mean():.2f} ± "
+              f"{drawn.damage.std(ddof=1) / np.sqrt(drawn.damage.size):.2f} sampled (± one "
+              f"standard error; the book: \"Mario suffers roughly 26 damage\").")
     page.image(png_bytes(damage_overlay(m.distribution.pmf, drawn.damage,
                                         f"{m.attacker} attacks {m.defender}")),
                "damage distribution, exact and Monte Carlo", DPI)

@@ -34,12 +34,20 @@ def fairness_answer(page, verdict, names, policy: str, tolerance: float = TOLERA
 
     k = int(np.argmax(verdict.rate))
     tone = {FAIR: "ok", UNFAIR: "bad"}.get(verdict.status, "warn")
-    said = conclusion(verdict, tolerance, names=names)
+    # the report's own option for games; boards and tolerance are bwlab fairness's (the report
+    # audit of stop 78: it advised --games and "widen the tolerance", which report lacks)
+    said = conclusion(verdict, tolerance, names=names, games_option="--fairness-games",
+                      elsewhere="bwlab fairness ")
     shown = np.flatnonzero(np.asarray(verdict.lower) > 1.0 / len(verdict.rate) + tolerance)
+    top = np.flatnonzero(np.asarray(verdict.rate) == verdict.rate[k])
+    # tied estimates are all named: one of two at 34.4 % was singled out (report audit, stop 78)
+    highest = (f"the highest estimate is {names[k]}'s, {_pct(verdict.rate[k])} % to win "
+               f"({_pct(verdict.lower[k])}–{_pct(verdict.upper[k])} %)" if top.size == 1 else
+               "the highest estimates are tied: " + ", ".join(
+                   f"{names[j]} {_pct(verdict.rate[j])} % ({_pct(verdict.lower[j])}–"
+                   f"{_pct(verdict.upper[j])} %)" for j in top))
     favoured = (f"Favoured: {', '.join(names[j] for j in shown)}." if shown.size else
-                f"No team is shown favoured; the highest estimate is {names[k]}'s, "
-                f"{_pct(verdict.rate[k])} % to win ({_pct(verdict.lower[k])}–"
-                f"{_pct(verdict.upper[k])} %).")
+                f"No team is shown favoured; {highest}.")
     page.answer("Fairness", f"{said} {favoured} Every team played by {policy}.", "fairness", tone)
 
 
@@ -94,10 +102,18 @@ def outliers_answer(page, ratings: pd.DataFrame | None, power: pd.DataFrame,
     out = ratings[ratings["outlier"] != ""]
     named = [f"{r.card} ({r.rarity}, {r.outlier}: plays like {r.plays_like}, wins "
              f"{_pct(r.win_rate_held)} % when held)" for r in out.itertuples()]
+    # "none shown to stray" alone read as "every card fine" where every card was undecided
+    # (128 games: 72 of 72; the report audit of stop 78): the undecided are counted beside it
+    verdict = ratings["verdict"] if "verdict" in ratings else pd.Series([], dtype=str)
+    open_ = int((verdict == "undecided").sum())
+    played = int((verdict != "not played").sum())
+    left = (f"; {open_} of {played} cards in play are still undecided, neither shown outside nor "
+            f"inside their band (more --rating-games settles more)" if open_ else "")
     play = (f"In play ({rating_games:,} games): " + ("; ".join(named) if named else
-                                                     "none shown to stray from its rarity") + ".")
+                                                     "none shown to stray from its rarity")
+            + left + ".")
     page.answer("Rarity outliers", f"{play} {stats}", "ratings",
-                "bad" if named else ("warn" if strays else "ok"))
+                "bad" if named else ("warn" if strays or open_ else "ok"))
 
 
 def drift_section(page, result, conclusion: str, baseline: Path) -> pd.DataFrame:

@@ -307,8 +307,8 @@ def drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qui
 
     try:
         code = _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, quiet)
-    except (InputError, click.exceptions.Exit, click.ClickException):
-        raise
+    except (InputError, click.exceptions.Exit, click.ClickException, BrokenPipeError):
+        raise  # a closed stdout is no crash (sim.cli.terminate.stdout_closed)
     except Exception as exc:  # a crash must never read as "drift" (exit 1)
         raise _problem("bwlab drift", "internal error", f"{type(exc).__name__}: {exc}") from None
     raise click.exceptions.Exit(code)

@@ -135,7 +135,12 @@ def _outputs_with_inputs(cmd):
             from sim.catalogue.diagnostics import InputError
 
             raise InputError(found + _card_problems(ctx))
-        return _body(ctx)
+        try:
+            return _body(ctx)
+        except BrokenPipeError:  # stdout's reader went: the command's work is done (terminate)
+            from .terminate import stdout_closed
+
+            raise click.exceptions.Exit(stdout_closed()) from None
 
     cmd.parse_args, cmd.invoke = parse_args, invoke
     cmd._outputs_wired = True
@@ -260,7 +265,21 @@ def main(argv=None) -> int:
     from .terminate import end_watched
 
     with end_watched(process=argv is None) as end:
-        return end.settle(_main(argv))
+        return end.settle(_flushed(_main(argv)))
+
+
+def _flushed(code: int) -> int:
+    """``code``, once stdout is flushed; 141 when its reader has gone (a last line still held in
+    the buffer: Python's own flush at exit printed "Exception ignored ... BrokenPipeError")."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        from .terminate import stdout_closed
+
+        return stdout_closed()
+    except (OSError, ValueError):  # a closed or failing stdout: the command's code stands
+        pass
+    return code
 
 
 def _main(argv) -> int:

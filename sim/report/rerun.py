@@ -120,6 +120,21 @@ def _same(row, ev) -> bool:
             and all(ev.get(a) == int(v) for a, v in zip(args, row[2:])))
 
 
+def _difference(row, ev) -> str:
+    """What differs between the event played again (``row``) and the logged one, in words:
+    the first field that differs, logged and played again."""
+    from sim.engine.log.events import EVENTS
+
+    name, args, _ = EVENTS[int(row[0])]
+    if ev.get("event") != name:
+        return f"a {ev.get('event')!r} event is logged, played again a {name!r} event"
+    pairs = [("rotation", int(row[1]))] + [(a, int(v)) for a, v in zip(args, row[2:])]
+    for a, v in pairs:
+        if ev.get(a) != v:
+            return f"the {name} event's {a} is {ev.get(a)!r}, played again {v}"
+    return f"{name}: differs"
+
+
 class Mismatch(Exception):
     pass
 
@@ -171,10 +186,14 @@ def _play_checked(path, events, catalogue, head, seed, team_cards, specs, apoc):
         while True:
             n = int(game.st.game.nev)
             for row in game.st.ev[checked:n]:
-                if checked >= len(body) or not _same(row, body[checked][1]):
-                    line = body[checked][0] if checked < len(body) else events[-1][0] + 1
-                    raise Mismatch(line, "the game played again from the header differs from "
-                                         f"the log here ({_causes(specs)})")
+                if checked >= len(body):
+                    raise Mismatch(events[-1][0], "the log ends here, before the game played "
+                                                  "again from its header has ended (a cut log, "
+                                                  f"or {_causes(specs)})")
+                if not _same(row, body[checked][1]):
+                    raise Mismatch(body[checked][0], "the game played again from the header "
+                                   f"differs from the log here: {_difference(row, body[checked][1])}"
+                                   f" (an edited log, or {_causes(specs)})")
                 checked += 1
             advance(min(checked, len(body)) - counted)
             counted = min(checked, len(body))

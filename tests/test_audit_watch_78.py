@@ -49,8 +49,6 @@ def test_a_cut_log_is_refused_as_cut(stalemate_log, tmp_path):
     assert f"{cut}:500:" in r.stderr and "the log ends here" in r.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="the game-over event quotes the last-team-standing rule "
-                   "for a stalemate (sim/engine/log/events.py, not editable here)")
 def test_a_stalemate_cites_the_stalemate_rule(stalemate_log):
     end = json.loads(stalemate_log.read_text(encoding="utf-8").splitlines()[-1])
     assert end["event"] == "game over" and end["reason"] == 2  # seed 5: a stalemate
@@ -60,8 +58,6 @@ def test_a_stalemate_cites_the_stalemate_rule(stalemate_log):
     assert "highest collective health" in last or "most total health" in last
 
 
-@pytest.mark.xfail(strict=True, reason="a water crossing without a roll reads 'X freely for "
-                   "water A -> B: crosses' (no verb; sim/engine/log/events.py)")
 def test_a_free_water_crossing_is_a_sentence():
     from sim.engine.log.events import _water_roll
     ev = {"entity": 0, "face": 0, "success": 1, "wall": 0, "from": 1, "to": 2}
@@ -69,19 +65,22 @@ def test_a_free_water_crossing_is_a_sentence():
     assert "freely for water" not in text
 
 
-@pytest.mark.xfail(strict=True, reason="the legend labels the CPU-start mark 'CPU' with the same "
-                   "X a dead piece is drawn with; living CPUs are black dots; dead crosses and "
-                   "spawn outlines are not in the legend")
 def test_the_legend_says_what_the_crosses_mean():
+    """The legend labelled a CPU's start "CPU" with the "X" a dead piece is drawn with (living
+    CPUs are black dots), and had no key for a dead piece or a spawn. The start has its own
+    mark, and the legend keys a CPU, a dead piece and a spawn (sim/report/board_view.py)."""
     from sim.report.board_style import FEATURE_MARK
-    labels = {label for _, label in FEATURE_MARK.values()}
-    assert "CPU" not in labels  # it marks where a CPU starts, not a CPU
-    src = (ROOT / "sim/report/board_view.py").read_text(encoding="utf-8")
-    assert "dead" in src.split("def _static", 1)[1].split("def _dynamic", 1)[0]
+    from sim.report.board_view import _piece_keys
+
+    marks = {label: mark for mark, label in FEATURE_MARK.values()}
+    assert "CPU" not in marks and marks["CPU's start"] != "X"
+    keys: dict = {}
+    _piece_keys(keys)
+    labels = {h.get_label() for h in keys.values()}
+    assert {"CPU", "dead (where it fell)", "spawn (team colour)"} <= labels
+    assert keys["dead"].get_marker() == "X"
 
 
-@pytest.mark.xfail(strict=True, reason="plain replay narrates a log whose header seed was edited "
-                   "with the places of another board, exit 0; only --gif/--html check the log")
 def test_plain_replay_refuses_an_edited_seed(stalemate_log, tmp_path):
     lines = stalemate_log.read_text(encoding="utf-8").splitlines(keepends=True)
     head = json.loads(lines[0])

@@ -50,6 +50,8 @@ def test_stalemate_after_ten_quiet_rotations_and_harm_resets_the_count():
     assert game.st.game.over == 0
     _rotation_ends(game, 1)
     assert game.st.game.over != 0 and game.st.game.reason == L.STALEMATE
+    # 2 x quiet rotations closed: the game lasted them, not the counter's turn past the last
+    assert game.result().rotation == 2 * quiet
 
 
 def test_the_rotation_cap_ends_the_game_after_its_last_rotation():
@@ -62,6 +64,8 @@ def test_the_rotation_cap_ends_the_game_after_its_last_rotation():
     assert game.st.game.rotation == cap and game.st.game.over == 0
     _rotation_ends(game, 1, harm=True)
     assert game.st.game.over != 0 and game.st.game.reason == L.CAP
+    # the game lasted the cap's rotations, not the counter's turn past it (stop 78: read 61)
+    assert game.st.game.rotation == cap and game.result().rotation == cap
 
 
 def test_same_step_elimination_goes_to_the_most_health_and_a_tie_to_no_one():

@@ -89,6 +89,10 @@ def combat(cards, attacks, tier, defense, advantage, disadvantage, defender_adva
     def_adv = _advantage(defender_advantage, defender_disadvantage, "defender-")
     if exact and samples:
         raise click.UsageError("--exact and --samples exclude each other")
+    if not samples and click.get_current_context().get_parameter_source("seed") is \
+            click.core.ParameterSource.COMMANDLINE:  # was ignored in silence (audit, stop 78)
+        raise click.UsageError("--seed seeds the Monte Carlo of --samples; the exact form rolls "
+                               "no dice")
     if system != "boardwars":
         board_wars_only = (cards, attacks, tier, defense, att_adv, def_adv, attacker_health,
                            defender_health, attacker_homefield, defender_homefield,

@@ -67,7 +67,8 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards, leve
     data = {"games": table.games, "policy": table.policy, "experiment": table.experiment,
             "rule": spec.rule, "cuts": [float(x) for x in table.cuts], "budget": spec.budget,
             "counts": {str(k): int((table.level == k).sum()) for k in range(1, 5)},
-            "cards": rows, "csv": str(out), "games_balance": table.balance.as_dict()}
+            "cards": rows, "csv": str(out), "games_balance": table.balance.as_dict(),
+            "rating_interval": {"confidence": table.confidence, "clustered_by": "board"}}
     check = None
     if sets is not None:
         check = validate_budget(catalogue, spec, table, sets=sets or spec.sets,
@@ -114,6 +115,9 @@ def _echo_levels(spec, table, rows: list[dict]) -> None:
 
     click.echo(f"Power Levels ({spec.rule} rule, cuts {', '.join(f'{x:+.3f}' for x in table.cuts)})"
                f" from {table.games} games of {Path(table.experiment).name}, policy {table.policy}")
+    click.echo(f"rating: the card's share of its team's strength (Plackett–Luce, 0 = an average "
+               f"card, +0.29 = odds × 4/3), with its {100 * table.confidence:.0f} % interval "
+               f"clustered by board; the games' shares below at 95 %")
     for k in range(4, 0, -1):
         members = sorted((r for r in rows if r["level"] == k), key=lambda r: -r["rating"])
         click.echo(f"level {k} ({len(members)} cards):")

@@ -24,9 +24,9 @@ def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, card
     """Narrate LOG (written by bwlab play --log). Places read as tile (row, col) on the 7×7
     board, then [row, col] of the space inside a 3×3 or 5×5 tile.
 
-    With --gif or --html the game is played again from the log's header (seed, cards, players)
-    and checked against every logged event before anything is drawn; the files' paths are
-    printed on stderr."""
+    The game is played again from the log's header (seed, cards, players) and checked against
+    every logged event before anything is printed or drawn; with --gif or --html the files'
+    paths are printed on stderr."""
     from sim.catalogue.diagnostics import InputError, Problem
     from sim.catalogue.loader import default_cards_dir, load_board_only
     from sim.report.rerun import read_log
@@ -38,17 +38,20 @@ def replay(log: Path, rules: bool, gif: Path | None, html_out: Path | None, card
         raise InputError([Problem(str(root), None, "cards", "not a folder")])
     _, board_rules, tiles = load_board_only(root)
     _same_tiles(log, events, tiles, root)
-    if gif is None and html_out is None:
-        _narrate(log, events, tiles, board_rules, rules)
-        return
     from sim.catalogue.loader import load_catalogue
     from sim.report.rerun import rerun
-    from sim.report.watch import draw_frames, write_gif, write_html
 
     catalogue = load_catalogue(root)
     outputs_clear({"--gif": gif, "--html": html_out})  # not a card file it just read
-    rec, _ = rerun(log, events, catalogue)  # first: a log it refuses is refused before any line
+    # every replay plays the game again from the header and checks it against the log before
+    # a line is printed: the narration names places from the header's board, and a log with an
+    # edited seed was narrated with another board's places, exit 0 (the watching audit of
+    # stop 78; only --gif and --html checked)
+    rec, _ = rerun(log, events, catalogue)
     _narrate(log, events, tiles, board_rules, rules)
+    if gif is None and html_out is None:
+        return
+    from sim.report.watch import draw_frames, write_gif, write_html
     from sim.report.places import named_sentences
 
     texts = named_sentences([ev for _, ev in events[1:]], rec.game.setup.board.tiles,

@@ -96,6 +96,7 @@ def _static(view: View, catalogue, suits):
             _draw_position(ax, view, catalogue, suits, R, C, handles)
     _draw_portals(ax, view.portals, handles)
     _draw_spawns(ax, view.spawns)
+    _piece_keys(handles)
     fig.legend(handles=list(handles.values()), loc="lower left", bbox_to_anchor=(0.04, 0.0),
                ncol=4, fontsize=FONT, frameon=False)
     return fig, ax, panel
@@ -274,6 +275,19 @@ def _draw_portals(ax, portals, handles) -> None:
     if len(portals):
         handles["portal"] = Line2D([], [], marker="o", color="purple", mfc="none", ls=":",
                                    label="portal (linked pair)")
+
+
+def _piece_keys(handles: dict) -> None:
+    """The legend's keys for what the tiles do not show: a living CPU (a black dot), a dead
+    piece (a faded cross in its team's colour, where it fell) and a team's spawn (an outline in
+    its colour). Why: the legend had none of them, and its "CPU" was the dead piece's cross."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles["CPU"] = Line2D([], [], marker="o", color=CPU_COLOUR, ls="none", label="CPU")
+    handles["dead"] = Line2D([], [], marker="X", color="grey", alpha=DEAD_ALPHA, mec="white",
+                             ms=8, ls="none", label="dead (where it fell)")
+    handles["spawn"] = Patch(fill=False, edgecolor="grey", lw=2.5, label="spawn (team colour)")
 
 
 def _draw_spawns(ax, spawns) -> None:

@@ -46,6 +46,7 @@ from .progress import stage
 VALIDATE_STREAM = 9  # SeedSequence([seed, 9]): the validation's team draws
 SETS_PER_CALL = 4    # game sets per engine call, their boards built for it (memory)
 SET_BOARDS = 64  # boards of each set, its own (block j of a set on its board j % 64, as fairness)
+RATING_CONFIDENCE = 0.95  # each card's rating interval (board-clustered, as bwlab rarity's)
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,8 @@ class LevelTable:
     policy: str
     experiment: str
     balance: object = None  # how the fit's games went (sim.analysis.balance.GameBalance)
+    confidence: float = RATING_CONFIDENCE  # of rating_low..rating_high (said on the page: the
+    # table printed intervals with no level; the peers audit of stop 78)
 
 
 def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = None,
@@ -76,7 +79,7 @@ def power_levels(catalogue, spec, policy: str = "greedy", games: int | None = No
     seat_cards, winner = play_pool(catalogue, exp, games=per_game, label="Power Levels: pool games")
     rarity = np.asarray(catalogue.cards.rarity, np.int64)
     st = study(seat_cards, winner, rarity, len(catalogue.rules.rarities),
-               boards=pool_boards(exp, len(winner)))
+               boards=pool_boards(exp, len(winner)), confidence=RATING_CONFIDENCE)
     in_play = st.held > 0
     cuts = (pl.quantile_cuts(st.rating[in_play], spec.shares) if spec.rule == "quantile"
             else np.asarray(spec.thresholds, float))

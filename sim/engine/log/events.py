@@ -162,6 +162,21 @@ REVEALS = {L.BY_DEATHS: "characters dead", L.BY_ROTATION: "rotation reached",
            L.BY_ELIMINATION: "a team eliminated"}
 
 
+# the rule a game's end rests on, by its reason: a stalemate win cited "the only team with
+# characters left" where another team's summon still stood (the watching audit of stop 78)
+END_RULES = {
+    L.STALEMATE: "a stalemate will occur, and the tie will be broken by determining which team "
+                 "has the most total health remaining (house ruling: 10 rotations without harm, "
+                 "docs/rulings.md)",
+    L.CAP: "not in the book: a simulated game must end; after the rotation cap the team with the "
+           "most total health remaining wins, as in a stalemate (house ruling rotation_cap, "
+           "docs/rulings.md)",
+    L.SIMULTANEOUS: "not in the book: when the last teams fall in one step, the team with the "
+                    "highest collective health just before it wins (house ruling "
+                    "simultaneous_tiebreak, docs/rulings.md)",
+}
+
+
 def decode(rows: np.ndarray, labels: list[str], apocalypse_names: tuple[str, ...],
            item_names: tuple[str, ...] = (), tile_names: tuple[str, ...] = ()) -> list[dict]:
     """Integer rows → JSON-ready dicts with names, a sentence and the rule quoted
@@ -171,6 +186,8 @@ def decode(rows: np.ndarray, labels: list[str], apocalypse_names: tuple[str, ...
     for ev, row in zip(out, rows):
         ev["text"] = _text(ev["event"], ev, labels, apocalypse_names, item_names, tile_names)
         ev["rule"] = EVENTS[int(row[L.EVC_KIND])][2]
+        if int(row[L.EVC_KIND]) == L.EV_END:
+            ev["rule"] = END_RULES.get(int(ev["reason"]), ev["rule"])
     return out
 
 
@@ -232,9 +249,12 @@ def _state(ev, w) -> str:
 
 
 def _water_roll(ev, w) -> str:
-    how = "freely" if ev["face"] == 0 else f"rolls {ev['face']}"
+    """A water-roll, or a crossing that needs none (face 0): "crosses water freely" (it read
+    "freely for water ...: crosses", no verb; the watching audit of stop 78)."""
     what = ("crosses" if ev["success"] else "fails") + (" a wall" if ev["wall"] else "")
-    return f"{w('entity')} {how} for water {ev['from']} -> {ev['to']}: {what}"
+    if ev["face"] == 0:
+        return f"{w('entity')} {what} water freely {ev['from']} -> {ev['to']}"
+    return f"{w('entity')} rolls {ev['face']} for water {ev['from']} -> {ev['to']}: {what}"
 
 
 def _spawn(ev, w) -> str:

@@ -132,6 +132,12 @@ def _end_rotation(st, S):
         _finish_by_health(st, L.STALEMATE)
     elif g.rotation > S.ip[L.P_CAP]:
         _finish_by_health(st, L.CAP)
+    if g.over != 0:
+        # ended as this rotation closed (the cap, a stalemate, or a death at the rotation's
+        # end): the counter has already turned to a rotation no one plays, so the game lasted
+        # one fewer. Nothing reads it after the end but the result: a capped game read 61
+        # rotations under a cap of 60 (stop 78's docs audit). The log keeps the counter's turn.
+        g.rotation -= 1
 
 
 @njit

@@ -33,7 +33,9 @@ def _same_scalars(a, b) -> bool:
 
 def test_a_play_out_that_changes_the_board_moves_its_revision_and_the_reset_undoes_it():
     changed = unchanged = 0
-    for board_seed, seed in ((3, 11), (8, 12), (21, 13), (34, 14)):
+    # two games: 238 play-outs changed the board and 232 did not (four games took 30 s, the
+    # per-field checks of the state read through Numba's accessors; stop 78)
+    for board_seed, seed in ((3, 11), (8, 12)):
         game = new_game(board_seed, seed, log=False)
         scratch = np.zeros(game.n_actions, np.bool_)
         decision = 0

@@ -389,6 +389,12 @@ def test_report_lists_the_planted_cards_remedy(capsys, planted, tmp_path):
     assert "<tr class='outlier'><td>Mario</td>" in page     # the outlier marked in its table
     fixes = pd.read_csv(tmp_path / "rarity_remedies.csv").set_index("card")
     assert fixes.loc["Mario", "direction"] == "nerf" and fixes.loc["Mario", "power_delta"] < 0
+    # games_replayed is every check's games in all, said so, beside the shown change's (the
+    # report audit of stop 78: its head read as the shown change's games, 84 where it had 7)
+    assert fixes.loc["Mario", "games_replayed"] >= fixes.loc["Mario", "games_per_check"] > 0
+    assert fixes.loc["Mario", "checks_run"] >= 1
+    titles = {c: t for t, c in heads}
+    assert "in all" in titles["games_replayed"] and "each change" in titles["games_per_check"]
     assert fixes.loc["Mario", "rating_after"] < fixes.loc["Mario", "rating_before"]
     ratings = pd.read_csv(tmp_path / "card_ratings.csv").set_index("card")
     assert ratings.loc["Mario", "outlier"] == "strong"

@@ -201,4 +201,4 @@ def _drift(catalogue, base: dict, baseline: Path, spec):
     rests = (f" The gate: a paired GSPRT per team rate, delta {spec.delta_elo:g} Elo, alpha "
              f"{spec.alpha:g} over the suite ({result.alpha_per_metric:.4g} per rate), beta "
              f"{spec.beta:g}, clustered by board.")
-    return result, _conclusion(result) + rests, baseline
+    return result, _conclusion(result), baseline, rests

@@ -107,8 +107,7 @@ def outliers_answer(page, ratings: pd.DataFrame | None, power: pd.DataFrame,
     verdict = ratings["verdict"] if "verdict" in ratings else pd.Series([], dtype=str)
     open_ = int((verdict == "undecided").sum())
     played = int((verdict != "not played").sum())
-    left = (f"; {open_} of {played} cards in play are still undecided, neither shown outside nor "
-            f"inside their band (more --rating-games settles more)" if open_ else "")
+    left = f"; {open_} of {played} in play undecided (more --rating-games)" if open_ else ""
     play = (f"In play ({rating_games:,} games): " + ("; ".join(named) if named else
                                                      "none shown to stray from its rarity")
             + left + ".")
@@ -116,8 +115,10 @@ def outliers_answer(page, ratings: pd.DataFrame | None, power: pd.DataFrame,
                 "bad" if named else ("warn" if strays or open_ else "ok"))
 
 
-def drift_section(page, result, conclusion: str, baseline: Path) -> pd.DataFrame:
-    """The CI gate's result (``sim.runner.drift.run_gate``) as a section and a summary line."""
+def drift_section(page, result, conclusion: str, baseline: Path, rests: str = "") -> pd.DataFrame:
+    """The CI gate's result (``sim.runner.drift.run_gate``) as a section and a summary line;
+    ``rests``: what the verdict rests on (the test, its delta and error rates), in the section
+    only, where the summary must fit the first screen."""
     rows = [{"metric": m.name, "before": m.test.before, "now": m.test.after,
              "elo_change": m.test.elo_change, "low": m.test.elo_interval[0],
              "high": m.test.elo_interval[1], "games": m.test.games, "decision": m.decision}
@@ -127,11 +128,11 @@ def drift_section(page, result, conclusion: str, baseline: Path) -> pd.DataFrame
     tone = {0: "ok", 1: "bad"}.get(result.exit_code, "warn")
     page.answer("Drift", f"{conclusion} Against {baseline}.", "drift", tone)
     page.heading("Drift against the baseline", "drift")
-    page.text(f"{conclusion} {result.provenance[0].upper()}{result.provenance[1:]} Each team's "
-              f"win rate replayed on the baseline's seeds, paired game by game, tested on the "
-              f"Elo scale (low/high: its 95 % interval given the gate's call: over the runs "
-              f"calling the metric drift for a metric called drift, over the runs not calling "
-              f"it for the others); see docs/drift.md.")
+    page.text(f"{conclusion}{rests} {result.provenance[0].upper()}{result.provenance[1:]} "
+              f"Each team's win rate replayed on the baseline's seeds, paired game by game, "
+              f"tested on the Elo scale (low/high: its 95 % interval given the gate's call: "
+              f"over the runs calling the metric drift for a metric called drift, over the runs "
+              f"not calling it for the others); see docs/drift.md.")
     page.table(table, mark=table["decision"].isin(["drift_up", "drift_down"]), why="drifted")
     for line in result.combat:
         page.text(f"Combat table changed: {line}")

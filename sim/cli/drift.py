@@ -111,10 +111,16 @@ def _report(result, spec) -> None:
                    + _column(f"{t.games:d}", 7) + f"  {t.decision}")
     for line in result.combat:
         click.echo(f"combat table changed: {line}")
-    click.echo(f"Paired GSPRT per metric: delta {spec.delta_elo:g} Elo, alpha {spec.alpha:g} "
-               f"over the suite (Bonferroni: {result.alpha_per_metric:.4g} per metric, two-sided), "
-               f"beta {spec.beta:g}, LLR bounds [{lower:.2f}, {upper:.2f}], clustered by "
-               f"board; {games_text(result.limits)}; {INTERVAL_WORDS}")
+    click.echo(f"{rule_words(spec, result)}, LLR bounds [{lower:.2f}, {upper:.2f}], clustered "
+               f"by board; {games_text(result.limits)}; {INTERVAL_WORDS}")
+
+
+def rule_words(spec, result) -> str:
+    """The test a verdict rests on: its delta and error rates (drift's line, the report's
+    drift section)."""
+    return (f"Paired GSPRT per metric: delta {spec.delta_elo:g} Elo, alpha {spec.alpha:g} over "
+            f"the suite (Bonferroni: {result.alpha_per_metric:.4g} per metric, two-sided), beta "
+            f"{spec.beta:g}")
 
 
 def _column(text: str, width: int) -> str:

@@ -193,12 +193,10 @@ def _drift(catalogue, base: dict, baseline: Path, spec):
     baseline's path, for the report's drift section."""
     from sim.runner.drift import run_gate
 
-    from .drift import _conclusion
+    from .drift import _conclusion, rule_words
 
     result = run_gate(catalogue, spec, base, baseline)  # progress: sim.runner.progress
     # what the verdict rests on, as `bwlab drift` prints it (the report audit of stop 78: "no
     # win rate moved by the gate's delta" never said the delta)
-    rests = (f" The gate: a paired GSPRT per team rate, delta {spec.delta_elo:g} Elo, alpha "
-             f"{spec.alpha:g} over the suite ({result.alpha_per_metric:.4g} per rate), beta "
-             f"{spec.beta:g}, clustered by board.")
+    rests = f" The gate: {rule_words(spec, result)}, clustered by board."
     return result, _conclusion(result), baseline, rests

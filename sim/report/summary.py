@@ -104,7 +104,7 @@ def outliers_answer(page, ratings: pd.DataFrame | None, power: pd.DataFrame,
              f"{_pct(r.win_rate_held)} % when held)" for r in out.itertuples()]
     # "none shown to stray" alone read as "every card fine" where every card was undecided
     # (128 games: 72 of 72; the report audit of stop 78): the undecided are counted beside it
-    verdict = ratings["verdict"] if "verdict" in ratings else pd.Series([], dtype=str)
+    verdict = ratings["verdict"]
     open_ = int((verdict == "undecided").sum())
     played = int((verdict != "not played").sum())
     left = f"; {open_} of {played} in play undecided (more --rating-games)" if open_ else ""

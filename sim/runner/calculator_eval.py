@@ -237,8 +237,9 @@ def peer_standard_errors(result: dict, dist) -> dict:
     exact value beside that (the same keys as Board Wars' ``combat --samples``): ``mean_se``,
     ``variance_se``, ``sd``/``sd_se``, ``kill_probability_se`` (:func:`binomial_se`, Agresti &
     Coull's), an ``exact`` object (p_success, mean, variance, sd, kill_probability, pmf,
-    at_least) and a ``table`` of exactly / at least / at most with their ``_se`` lists. Keys already there keep
-    their values; ``dist`` is the system's exact distribution for the same stats."""
+    at_least) and a ``table`` of exactly / at least / at most with their ``_se`` lists. Keys
+    already there keep their values; ``dist`` is the system's exact distribution for the same
+    stats."""
     n = result["samples"]
     hist = np.asarray(result["histogram"], dtype=np.int64)
     m = moment_standard_errors(hist)

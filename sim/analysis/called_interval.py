@@ -40,7 +40,7 @@ import math
 import numpy as np
 
 from .paired import RATE_FLOOR, _logit, alternative_means
-from .stopped_interval import (STOP_SEED, GateRule, PathModel, _bisect, _decided,
+from .stopped_interval import (STOP_SEED, Entries, GateRule, PathModel, _bisect, _decided,
                                _difference_var, _noise, path_model)
 
 __all__ = ["CALLED_PATHS", "MIN_CALLED", "QUIET_PATHS", "called_elo_intervals"]
@@ -142,21 +142,29 @@ def _called_tail(k: int, model: PathModel, noise, others, rule: GateRule, empty:
     read = (rng.chisquare(df, noise.shape[0]) / df)[:, None]
     rate = np.clip(model.after[k], RATE_FLOOR, 1 - RATE_FLOOR)
 
+    after_noise = noise[:, :, t + k]
+    # the test can stop only where the other teams are decided: its decision is read at those
+    # (path, look) entries alone (a tenth to a third of them), each as over the whole grid
+    at = Entries(others)
+    before_at, noise_at, read_at = at.take(before), at.take(after_noise), read[at.paths, 0]
+    means_at = (at.take(mu_up), at.take(mu_down))
+    flat = [np.ravel(a) for a in (after_noise, before, mu_up, mu_down)]  # read at each stop
+    read_path = read[:, 0]
+
     def tail(q: float) -> float:
         # a win rate's spread follows the rate: the "after" noise scaled to q's binomial sd
         scale = math.sqrt(q * (1 - q) / (rate * (1 - rate)))
-        after = q + scale * noise[:, :, t + k]
         var = parts[0] + scale ** 2 * parts[1] - 2 * scale * parts[2]
-        var = var[None, :] * read
-        done = others & _decided(before, after, var, rule, (mu_up, mu_down))
-        stop = np.where(done.any(axis=1), done.argmax(axis=1), last)
-        mu, v = after[rows, stop] - before[rows, stop], var[rows, stop]
-        up, down = mu_up[rows, stop], mu_down[rows, stop]
+        done = _decided(before_at, q + scale * noise_at, var[at.looks] * read_at, rule, means_at)
+        stop = at.first(done, last)
+        noise_then, before_then, up, down = (a.take(rows * (last + 1) + stop) for a in flat)
+        after = q + scale * noise_then
+        mu, v = after - before_then, var[stop] * read_path
         call = (up * (2 * mu - up) >= 2 * v * upper) | (down * (2 * mu - down) >= 2 * v * upper)
         given = call if given_call else ~call
         if given.sum() < MIN_CALLED:
             return empty if given_call else float(q > model.after[k])
-        estimate = _logit(after[rows, stop]) - _logit(before[rows, stop])
+        estimate = _logit(after) - _logit(before_then)
         return float(np.mean(estimate[given] >= observed))
 
     return tail

@@ -105,19 +105,20 @@ def _noise(model: PathModel, looks: np.ndarray, paths: int, seed: int) -> np.nda
     return boards[:, None, :] + walk / looks[None, :, None]
 
 
-def _llr(mu, var, mu1):
-    """:func:`sim.analysis.paired.paired_llr` over arrays (``var`` > 0 wherever it is read)."""
-    return mu1 * (2 * mu - mu1) / (2 * var)
-
-
 def _decided(before, after, var, rule: GateRule, means=None) -> np.ndarray:
     """Whether one team's test is decided at each look of each path (the gate's rule:
     either side's LLR at the upper bound, or both at the lower). ``means``: the alternatives'
     means from ``before`` (``alternative_means``), when the caller has them already."""
     lower, upper = rule.bounds
     mu1_up, mu1_down = alternative_means(before, rule.delta) if means is None else means
-    up, down = _llr(after - before, var, mu1_up), _llr(after - before, var, mu1_down)
-    return (up >= upper) | (down >= upper) | ((up <= lower) & (down <= lower))
+    # each side's LLR as :func:`sim.analysis.paired.paired_llr` (``var`` > 0 wherever it is
+    # read), the parts they share computed once (the drift gate's intervals spend most of their
+    # time here); either side at the upper bound is the larger at it, both at the lower the
+    # larger at it
+    twice, twice_var = 2 * (after - before), 2 * var
+    larger = np.maximum(mu1_up * (twice - mu1_up) / twice_var,
+                        mu1_down * (twice - mu1_down) / twice_var)
+    return (larger >= upper) | (larger <= lower)
 
 
 def _difference_var(model: PathModel, looks: np.ndarray) -> np.ndarray:
@@ -140,17 +141,47 @@ def _team_tail(k: int, model: PathModel, noise: np.ndarray, others: np.ndarray,
     rows = np.arange(noise.shape[0])
     last = rule.looks.size - 1
     # the "before" paths do not move with q: their alternatives are computed once, not at each
-    # of the bisection's some eighty calls (a third of the drift gate's interval time)
+    # of the bisection's some eighty calls (a third of the drift gate's interval time); the
+    # decisions are read only where the others' hold (:class:`Entries`)
+    at = Entries(others)
     means = alternative_means(before, rule.delta)
+    after_noise = noise[:, :, t + k]
+    before_at, noise_at, var_at = at.take(before), at.take(after_noise), var[at.looks]
+    means_at = (at.take(means[0]), at.take(means[1]))
 
     def tail(q: float) -> float:
-        after = q + noise[:, :, t + k]
-        done = others & _decided(before, after, var[None, :], rule, means)
-        stop = np.where(done.any(axis=1), done.argmax(axis=1), last)
-        estimate = _logit(after[rows, stop]) - _logit(before[rows, stop])
+        stop = at.first(_decided(before_at, q + noise_at, var_at, rule, means_at), last)
+        estimate = _logit(q + after_noise[rows, stop]) - _logit(before[rows, stop])
         return float(np.mean(estimate >= observed))
 
     return tail
+
+
+class Entries:
+    """The (path, look) entries where a mask holds, path by path and look by look within a path
+    (NumPy's row-major order). Why: a team's test stops at the first look where it and every
+    other team are decided, and the others' decisions do not move while one team's truth is
+    searched, so its own needs reading only where theirs hold (a tenth to a third of the grid
+    in the drift gate's intervals): the same decisions, from far fewer elements."""
+
+    def __init__(self, mask: np.ndarray):
+        self.paths, self.looks = np.nonzero(mask)
+        self.shape = mask.shape
+
+    def take(self, grid: np.ndarray) -> np.ndarray:
+        """A (paths, looks) grid's values at the entries."""
+        return grid[self.paths, self.looks]
+
+    def first(self, held: np.ndarray, last: int) -> np.ndarray:
+        """Per path, the look of its first entry where ``held`` (one value an entry) holds;
+        ``last`` where none does."""
+        out = np.full(self.shape[0], last, dtype=np.intp)
+        pos = np.flatnonzero(held)
+        if pos.size:
+            paths = self.paths[pos]
+            first = pos[np.concatenate(([True], paths[1:] != paths[:-1]))]
+            out[self.paths[first]] = self.looks[first]
+        return out
 
 
 def _bisect(tail, target: float, centre: float, spread: float,

@@ -5,7 +5,6 @@ found; fast (stub games: synthetic winners, a 256-game private suite, or the bas
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import numpy as np

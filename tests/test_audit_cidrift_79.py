@@ -30,9 +30,6 @@ def _problems(data) -> list[str]:
     return []
 
 
-@pytest.mark.xfail(strict=True, reason="the interval given the call keeps every candidate under "
-                   "which fewer than MIN_CALLED paths call (called_interval._called_tail), so a "
-                   "drift far past the bar is shown an interval reaching past zero")
 def test_a_drift_far_past_the_bar_is_not_shown_an_interval_reaching_the_other_way():
     """Mario's max_health 160 -> 320 on the shipped suite: `bwlab drift` printed
     "example: Pixel Party 42.8 -> 34.5  -62 (-78…+15)  -246.0/+63.4  4096  drift_down": a call

@@ -28,9 +28,10 @@ the covariance measured at the stop, the gate's own tests, looks and all-decided
 team's true "after" rate moved by bisection, the others' held at their estimates, common random
 numbers from a fixed seed). A truth near zero makes calls rare (1.25 % of runs a metric at the
 gate's alpha), so the paths are :data:`CALLED_PATHS`, ten times the median's; a candidate
-change under which fewer than :data:`MIN_CALLED` paths reach the call is not rejected (its
-conditional tail cannot be read, and keeping it only widens the interval). Computed only for
-the metrics called drift, so a gate that passes pays nothing.
+change under which fewer than :data:`MIN_CALLED` paths reach the call is read among the
+:data:`NEAREST` paths nearest a call (until stop 79 it was kept, which could hold a change of
+the other sign in the interval of a call far past the bar). Computed only for the metrics
+called drift, so a gate that passes pays nothing.
 """
 
 from __future__ import annotations
@@ -43,11 +44,12 @@ from .paired import RATE_FLOOR, _logit, alternative_means
 from .stopped_interval import (STOP_SEED, Entries, GateRule, PathModel, _bisect, _decided,
                                _difference_var, _noise, path_model)
 
-__all__ = ["CALLED_PATHS", "MIN_CALLED", "QUIET_PATHS", "called_elo_intervals"]
+__all__ = ["CALLED_PATHS", "MIN_CALLED", "NEAREST", "QUIET_PATHS", "called_elo_intervals"]
 
 CALLED_PATHS = 10000   # paths given the call: over 100 calling ones at a zero truth
 QUIET_PATHS = 2000     # paths given no call: a truth near zero leaves nearly all uncalled
-MIN_CALLED = 20        # fewer paths reaching the call: the candidate is kept (not rejected)
+MIN_CALLED = 20        # fewer paths reaching the call: read among the NEAREST nearest a call
+NEAREST = 100          # the paths nearest a call that stand in for too few calls
 _HALVINGS = 14         # of 20 standard errors: 0.001 of one, below these paths' resolution
 
 
@@ -92,8 +94,7 @@ def called_elo_intervals(before, after, board, rule: GateRule, called, *, level:
                                 + model.game_cov[t + k, t + k] / n)
         ends = []
         for p in tails:
-            tail = _called_tail(k, model, noise[:m], others, rule, float(p < 0.5), df,
-                                bool(called[k]))
+            tail = _called_tail(k, model, noise[:m], others, rule, df, bool(called[k]))
             ends.append(_bisect(tail, p, model.after[k], spread, _HALVINGS))
         out.append(tuple(float(_logit(q) - base) * ELO_PER_NAT for q in ends))
     return out
@@ -119,15 +120,18 @@ def _variance_parts(model: PathModel, looks, k: int):
     return [model.board_cov[i, j] + model.game_cov[i, j] / looks for i, j in idx]
 
 
-def _called_tail(k: int, model: PathModel, noise, others, rule: GateRule, empty: float,
-                 df: int, given_call: bool = True):
+def _called_tail(k: int, model: PathModel, noise, others, rule: GateRule, df: int,
+                 given_call: bool = True):
     """``tail(q)``: among the paths whose team-``k`` test calls drift (up or down) at their
     stop when its true "after" rate is ``q`` (``given_call``; else among those whose test does
     not), the share whose estimate at the stop reaches the observed one. Where fewer than
-    :data:`MIN_CALLED` paths call: ``empty`` (1 for the lower end's search, 0 for the upper's:
-    the candidate stays inside the interval); where fewer go uncalled, the candidate is read
-    at its limit (rejected: the uncalled estimates crowd the edge of the uncalled region
-    nearest it)."""
+    :data:`MIN_CALLED` paths call, among the :data:`NEAREST` paths nearest a call (the largest
+    LLR either way): a rare event's conditional law is its boundary's, and those paths crowd
+    it. Until stop 79 such a candidate was kept inside the interval whatever the estimate,
+    which broke the tail's order: a drift called at twelve times the bar was shown -78…+15
+    Elo, its far end past zero (the CI audit of stop 79). Where fewer go uncalled, the
+    candidate is read at its limit (rejected: the uncalled estimates crowd the edge of the
+    uncalled region nearest it)."""
     t = model.before.size
     before = model.before[k] + noise[:, :, k]
     observed = _logit(model.after[k]) - _logit(model.before[k])
@@ -163,7 +167,11 @@ def _called_tail(k: int, model: PathModel, noise, others, rule: GateRule, empty:
         call = (up * (2 * mu - up) >= 2 * v * upper) | (down * (2 * mu - down) >= 2 * v * upper)
         given = call if given_call else ~call
         if given.sum() < MIN_CALLED:
-            return empty if given_call else float(q > model.after[k])
+            if not given_call:
+                return float(q > model.after[k])
+            # calls too rare to read (a truth near zero): the paths nearest a call stand in
+            lean = np.maximum(up * (2 * mu - up), down * (2 * mu - down)) / (2 * v)
+            given = np.argpartition(-lean, NEAREST)[:NEAREST]
         estimate = _logit(after) - _logit(before_then)
         return float(np.mean(estimate[given] >= observed))
 

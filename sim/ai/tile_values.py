@@ -8,8 +8,8 @@ share of the price the next tick pays (``worth * (ticks + 1) / price`` where the
 string runs, ``worth / price`` where one would start): staying on a tile where ticks are banked
 is worth more than walking off, which would lose them ("All of a character's ticks in a tile
 disappear at once if they interrupt the string"). Worths: a heal by the health it restores, a
-buff like an ability's (``greedy_effect``), the other effects by ``cards/tiles.toml [greedy]``
-(``TF_WORTH``).
+buff (permanent: "All buffs a tile gives you are permanent") as a permanent stat point a point,
+the other effects by ``cards/tiles.toml [greedy]`` (``TF_WORTH``).
 
 Interactables and the tile_control ability are actions (:func:`_best_tile_action`): an effect on
 the user by its worth less the coins it costs; deactivating a tile by the ticks it denies to
@@ -40,16 +40,18 @@ from .values import _kill_table, _spaces_within
 
 
 @njit(inline="always")
-def _worth(op, amount, flag, duration, worth, w_damage, w_effect, missing, buffed, knows,
-           hands_full):
+def _worth(op, amount, flag, worth, w_damage, missing, buffed, knows, hands_full):
     """A reward's worth from scalars only: no array crosses the call, so scoring 49 positions
-    costs no reference counting (docs/performance.md)."""
+    costs no reference counting (docs/performance.md). A tile's buff is permanent (the book:
+    "All buffs a tile gives you are permanent"): worth a permanent stat point a point
+    (``[greedy] stat_point``, in ``worth``), nothing while a buff is held (it would replace it:
+    "one buff at a time")."""
     if op == L.OP_HEAL:
         healed = min(amount, missing)
         extra = amount - healed if flag != 0 else 0
         return w_damage * (healed + extra)
     if op == L.OP_BUFF:
-        return 0.0 if buffed else w_effect * max(amount, 1) * duration
+        return 0.0 if buffed else worth / 100.0
     if (op == L.OP_LEARN and knows) or (op == L.OP_ITEM_REWARD and hands_full):
         return 0.0  # an item is worth it only with a free hand (else it lands on the floor)
     return worth / 100.0
@@ -60,9 +62,8 @@ def _reward_worth(st, S, c, k):
     """What function row ``k`` is worth to ``c`` now, in health units."""
     ent = st.ent
     fx = S.tile_fx
-    return _worth(fx[k, L.FX_OP], fx[k, L.FX_AMOUNT], fx[k, L.FX_FLAG], fx[k, L.FX_DURATION],
-                  fx[k, TF_WORTH], S.fp[L.W_DAMAGE], S.fp[L.W_EFFECT],
-                  ent.max_health[c] - ent.health[c], ent.buff[c] != 0,
+    return _worth(fx[k, L.FX_OP], fx[k, L.FX_AMOUNT], fx[k, L.FX_FLAG], fx[k, TF_WORTH],
+                  S.fp[L.W_DAMAGE], ent.max_health[c] - ent.health[c], ent.buff[c] != 0,
                   _nothing_to_learn(st, ent.team[c]), _hands_full(S, ent, _pool(ent, c)))
 
 
@@ -79,7 +80,7 @@ def _pos_bonus(st, S, c):
     suit = ent.suit[c]
     fp = S.fp
     w_home = fp[L.W_HOMEFIELD]
-    w_damage, w_effect = fp[L.W_DAMAGE], fp[L.W_EFFECT]
+    w_damage = fp[L.W_DAMAGE]
     banked, ticks_banked = ent.tick_tile[c] - 1, ent.ticks[c]
     banked_2nd, ticks_2nd = ent.tick_tile_2nd[c] - 1, ent.ticks_2nd[c]  # (a portal's two tiles)
     missing = ent.max_health[c] - ent.health[c]
@@ -97,9 +98,8 @@ def _pos_bonus(st, S, c):
         k = 2 * t
         price = fx[k, TF_PRICE]
         ticks = ticks_banked + 1 if banked == t else (ticks_2nd + 1 if banked_2nd == t else 1)
-        worth = _worth(fx[k, L.FX_OP], fx[k, L.FX_AMOUNT], fx[k, L.FX_FLAG],
-                       fx[k, L.FX_DURATION], fx[k, TF_WORTH], w_damage, w_effect, missing,
-                       buffed, knows, hands_full)
+        worth = _worth(fx[k, L.FX_OP], fx[k, L.FX_AMOUNT], fx[k, L.FX_FLAG], fx[k, TF_WORTH],
+                       w_damage, missing, buffed, knows, hands_full)
         out[p] += worth * min(ticks, price) / price
     return out
 

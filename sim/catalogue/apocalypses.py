@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .diagnostics import Named, Problems, in_name_order
-from .tomldoc import TomlDoc
+from .tomldoc import MISSING, TomlDoc
 
 EFFECTS = ("storm", "flood", "collapse")  # code = index + 1
 STORM, FLOOD, COLLAPSE = 1, 2, 3
@@ -67,11 +67,13 @@ def load_apocalypses(root: Path, problems: Problems | None = None) -> Apocalypse
         if effect is not None and effect not in EFFECTS:
             doc.add(base + ("effect",), f"unknown effect {effect!r}; choose from {', '.join(EFFECTS)}")
             effect = None
-        needs_count = effect in ("storm", "collapse")
-        count = doc.get(base + ("count",), int, lo=1, hi=49,
-                        **({} if needs_count else {"default": 0}), fallback=0)
-        damage = doc.get(base + ("damage",), int, lo=1, hi=100_000,
-                         **({} if effect == "flood" else {"default": 0}), fallback=0)
+        unread = _refuse_unread(doc, base, effect)
+        count = 0 if "count" in unread else doc.get(
+            base + ("count",), int, lo=1, hi=49,
+            **({} if effect in ("storm", "collapse") else {"default": 0}), fallback=0)
+        damage = 0 if "damage" in unread else doc.get(
+            base + ("damage",), int, lo=1, hi=100_000,
+            **({} if effect == "flood" else {"default": 0}), fallback=0)
         rise = doc.get(base + ("rise",), int, lo=0, hi=100_000, default=0, fallback=0)
         if effect == "flood" and damage is not None and rise == 0:
             doc.add(base + ("rise",), "a flood needs rise >= 1 so it can end every game "
@@ -87,6 +89,24 @@ def load_apocalypses(root: Path, problems: Problems | None = None) -> Apocalypse
     names, descs, codes, params, lines = in_name_order(names, descs, codes, params, lines)
     return ApocalypseIndex(tuple(names), tuple(descs), np.asarray(codes, np.int64),
                            np.asarray(params, np.int64).reshape(-1, N_PARAMS), tuple(lines), str(path))
+
+
+# the keys each effect reads besides the resolution: one named that its effect does not read is
+# refused, as an ability's or an item's is ("a typo can never silently do nothing")
+READS = {"storm": ("count", "rise"), "flood": ("damage", "rise"), "collapse": ("count", "rise")}
+
+
+def _refuse_unread(doc: TomlDoc, base: tuple, effect: str | None) -> tuple[str, ...]:
+    """One line for each of ``count``/``damage`` the entry names though its effect does not read
+    it; returns those keys (not checked further: one line per problem)."""
+    if effect is None:
+        return ()
+    unread = tuple(k for k in ("count", "damage")
+                   if k not in READS[effect] and doc.lookup(base + (k,)) is not MISSING)
+    for key in unread:
+        doc.add(base + (key,), f"{key!r} does nothing for effect {effect!r} (it reads "
+                               f"{' and '.join(READS[effect])})")
+    return unread
 
 
 def _resolution(doc: TomlDoc, base: tuple) -> tuple[int, int]:

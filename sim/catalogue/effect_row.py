@@ -30,6 +30,10 @@ assert FX_SLOTS == len(SLOTS) and SLOTS[FX_OWN_TURN] == "own_turn_only" and SLOT
 globals().update(OPCODES)
 OP_NAMES = tuple(OPCODES)  # every generated opcode name, OP_NONE first
 
+# a duration slot's value for an effect that never ends: "All buffs a tile gives you are
+# permanent. So is everything else a tile grants ... None of it expires" (the book, l.281)
+PERMANENT = -1
+
 T_NONE, T_SELF, T_ALLY, T_ENEMY, T_DEAD_ALLY, T_SPACE = range(6)
 assert len(TARGETS) == 6 and TARGETS[T_DEAD_ALLY] == "dead_ally" and TARGETS[T_SPACE] == "space"
 # buff / de-buff stats (tile_functions.STAT_NAMES)

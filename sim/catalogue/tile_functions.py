@@ -19,6 +19,7 @@ import numpy as np
 
 from .abilities import SLOTS, TARGETS
 from .diagnostics import Problems, suggest
+from .effect_row import PERMANENT
 from .effect_table import effects_of, lookup, names_of
 from .tomldoc import MISSING, TomlDoc
 
@@ -46,8 +47,8 @@ EFFECT_PARAMS = {
     "earn": {"amount": ("amount", 1, 20, 1)},
     "learn": {},
     "heal": {"amount": ("amount", 1, 500, 20), "shield": ("flag", 0, 1, 0)},
-    "buff": {"stat": ("stat", 0, 5, 0), "amount": ("amount", 0, 6, 1),
-             "duration": ("duration", 1, 10, 1)},
+    # no duration: "All buffs a tile gives you are permanent" (the row's duration is PERMANENT)
+    "buff": {"stat": ("stat", 0, 5, 0), "amount": ("amount", 0, 6, 1)},
     "mobility": {"distance": ("amount", 1, 12, 3)},
     "tile_control": {"mode": ("flag", 0, 1, 0), "range": ("range", 0, 6, 6),
                      "same_size": ("stat", 0, 1, 0)},
@@ -75,6 +76,7 @@ class Function:
     item: str = ""
     assist: str = ""
     assist_line: int | None = None  # the ``assist`` key's line, for check_assist_names
+    item_line: int | None = None  # the ``item`` key's line, for check_item_names
 
 
 def effect_code(effect: str) -> int:
@@ -128,10 +130,13 @@ def parse_function(doc: TomlDoc, path: tuple, kind: int) -> Function | None:
                 row[SLOTS.index(slot)] = int(values[name])
             if effect == "item":
                 row[SLOTS.index("stat")] = -1  # a random item until resolved by name
+            if effect == "buff":  # "All buffs a tile gives you are permanent" (l.281)
+                row[SLOTS.index("duration")] = PERMANENT
     if not ok or assist is None:
         return None
     return Function(row, int(price), item.strip(), assist,
-                    doc.line(path + ("assist",)) if assist else None)
+                    doc.line(path + ("assist",)) if assist else None,
+                    doc.line(path + ("item",)) if item.strip() else None)
 
 
 def _assist_name(doc: TomlDoc, path: tuple, effect: str | None) -> str | None:
@@ -165,7 +170,8 @@ def _function_params(doc: TomlDoc, path: tuple, effect: str, params: dict) -> di
         if name not in spec:
             known = list(spec) or ["none"]
             hint = ("; an assist character is named, not numbered: assist = \"NAME\""
-                    if effect == "assist" else "")
+                    if effect == "assist" else "; a tile's buff is permanent (\"All buffs a tile "
+                    "gives you are permanent\")" if (effect, name) == ("buff", "duration") else "")
             doc.add(where, f"unknown parameter{suggest(name, list(spec))} for effect "
                            f"{effect!r} (it reads: {', '.join(known)}){hint}")
             ok = False
@@ -202,7 +208,8 @@ def check_item_names(tiles, item_names, problems: Problems) -> np.ndarray:
     """Resolve every function's named item against the item catalogue (``item_names``); one
     problem per unknown name (file, line, field). Returns the item index per function row
     (-1: a random item, or not an item function)."""
-    return _resolve(tiles, tiles.fx_item, (), item_names, "item", "item", "", problems)
+    return _resolve(tiles, tiles.fx_item, tiles.fx_item_lines, item_names, "item", "item", "",
+                    problems)
 
 
 def _resolve(tiles, named, key_lines, known, field: str, what: str, none_known: str,

@@ -58,6 +58,7 @@ class TileCatalogue(Named):
     fx_item: tuple[str, ...] = ()   # the item a function names ("" = a random one)
     fx_assist: tuple[str, ...] = ()  # the assist character a function names ("" = none)
     fx_assist_lines: tuple = ()      # ... and the line of its ``assist`` key (None: none)
+    fx_item_lines: tuple = ()        # the line of a function's ``item`` key (None: none)
     fx_lines: tuple[int, ...] = ()  # the line of each function's table (0 = none)
     piece: np.ndarray = None        # bool[tile]: the interactable is a piece (I), not the tile
     greedy: dict = None             # [greedy] worth of tile functions, health units
@@ -129,7 +130,7 @@ def _fill_functions(cat: dict, rows: list[dict]) -> None:
     """Each tile's reward and interactable into the function rows 2 * tile + kind."""
     n = len(rows)
     items, assists, lines = [""] * (2 * n), [""] * (2 * n), [0] * (2 * n)
-    assist_lines = [None] * (2 * n)
+    assist_lines, item_lines = [None] * (2 * n), [None] * (2 * n)
     for k, r in enumerate(rows):
         for kind, f in enumerate(r["functions"]):
             if f is not None:
@@ -137,8 +138,9 @@ def _fill_functions(cat: dict, rows: list[dict]) -> None:
                 cat["fx_price"][2 * k + kind] = f.price
                 items[2 * k + kind], assists[2 * k + kind] = f.item, f.assist
                 lines[2 * k + kind], assist_lines[2 * k + kind] = r["fx_lines"][kind], f.assist_line
+                item_lines[2 * k + kind] = f.item_line
     cat["fx_item"], cat["fx_assist"], cat["fx_lines"] = tuple(items), tuple(assists), tuple(lines)
-    cat["fx_assist_lines"] = tuple(assist_lines)
+    cat["fx_assist_lines"], cat["fx_item_lines"] = tuple(assist_lines), tuple(item_lines)
 
 
 def _fill_grids(cat: dict, rows: list[dict]) -> None:

@@ -25,8 +25,11 @@ from sim.engine.log.events import _log
 @njit
 def _expiry(st, S, by, duration):
     """The expiry of an effect ``by`` creates now, lasting ``duration`` turns of its team (or
-    rotations): ``count * CLOCKS + clock``."""
+    rotations): ``count * CLOCKS + clock``. A ``PERMANENT`` duration (a tile's buff: "All buffs
+    a tile gives you are permanent") ends at a count no clock reaches."""
     g = st.game
+    if duration == L.PERMANENT:
+        return L.NEVER_COUNT * L.CLOCKS + L.ROT_CLOCK
     if S.ip[L.P_CLOCK] != 0:
         return (g.rotation + duration) * L.CLOCKS + L.ROT_CLOCK
     team = st.ent.team[by]

@@ -242,7 +242,8 @@ def _state(ev, w) -> str:
     if ev["state"] in (L.BUFF, L.DEBUFF) and ev["until"]:
         what += f" ({STATS[ev['stat']]} {ev['change']:+d})"
     count, clock = divmod(ev["until"], L.CLOCKS)
-    until = (f"until rotation {count}" if clock == L.ROT_CLOCK
+    until = ("permanent" if count >= L.NEVER_COUNT  # (a tile's buff: timed_states._expiry)
+             else f"until rotation {count}" if clock == L.ROT_CLOCK
              else f"until Team {clock + 1}'s turn {count} begins")
     return (f"{w('entity')} is {what} by {w('by')} ({until})" if ev["until"]
             else f"{w('entity')} is no longer {what}")

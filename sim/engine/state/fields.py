@@ -17,9 +17,9 @@ from sim.catalogue import effect_row as _row
 from sim.catalogue.items import HAND_SLOTS
 from sim.catalogue.effect_row import (  # noqa: F401
     FX_AMOUNT, FX_ATTACKS, FX_CHARGES, FX_COSTS, FX_COUNT, FX_DURATION, FX_FLAG, FX_HEALTH, FX_OP,
-    FX_OWN_TURN, FX_RANGE, FX_SLOTS, FX_STAT, FX_TARGET, FX_TIER, STAT_ADVANTAGE, STAT_ATTACKS,
-    STAT_DEFENSE, STAT_INVINCIBLE, STAT_RANGE, STAT_SPEED, T_ALLY, T_DEAD_ALLY, T_ENEMY, T_NONE,
-    T_SELF, T_SPACE)
+    FX_OWN_TURN, FX_RANGE, FX_SLOTS, FX_STAT, FX_TARGET, FX_TIER, PERMANENT, STAT_ADVANTAGE,
+    STAT_ATTACKS, STAT_DEFENSE, STAT_INVINCIBLE, STAT_RANGE, STAT_SPEED, T_ALLY, T_DEAD_ALLY,
+    T_ENEMY, T_NONE, T_SELF, T_SPACE)
 
 # every opcode (OP_NONE, OP_STRIKE .. OP_ASSIST), generated from the effect
 # table (sim/catalogue/effect_table.py): a new effect needs no line here
@@ -89,6 +89,9 @@ OUTLIVES = -2
 # an expiry: (clock count at which it ends) * CLOCKS + clock; clocks 0-3 count a team's turns
 # (g.turns[t]), clock ROT_CLOCK counts rotations (rules.toml [game] effect_clock)
 CLOCKS, ROT_CLOCK = 8, 4
+# the clock count of a permanent effect's expiry (duration PERMANENT): beyond any game's, so no
+# clock reaches it (timed_states._expiry); the log reads an expiry this far as "permanent"
+NEVER_COUNT = 1 << 40
 NO_TEAM = -1  # "A CPU is an opponent with no affiliation to any team"
 
 # The entity rows as one named record each: kernels read ``ent.health[e]`` and ``ent.atk[e, j]``

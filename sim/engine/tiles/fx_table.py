@@ -61,8 +61,11 @@ TF_SIGHT = TF_MOVE + 8 * CELLS
 TF_SHORE = TF_SIGHT + 8 * CELLS
 TF_WIDTH = TF_SHORE + CELLS
 _HOME = (3, 3)  # where each tile is compiled alone to read its local graph
-# each effect's worth for greedy: the [greedy] key and the slot it multiplies (None: once)
-_WORTH = {"gain": ("stat_point", "amount"), "item": ("item", None),
+# each effect's worth for greedy: the [greedy] key and the slot it multiplies (None: once;
+# "points": the amount, at least 1: a permanent buff is worth a permanent stat point a point, its
+# "+0" one, a state such as green attacks or advantage, one point)
+_WORTH = {"gain": ("stat_point", "amount"), "buff": ("stat_point", "points"),
+          "item": ("item", None),
           "summon_card": ("summon", None), "assist": ("assist", None),
           "extra_action": ("extra_action", "amount"),
           "earn": ("coin", "amount"), "learn": ("learn", None)}
@@ -127,12 +130,13 @@ def _tile_table(catalogue) -> np.ndarray:
 
 
 def _worth(row, greedy: dict) -> float:
-    """Greedy's worth of a function whose value does not depend on the game (0 otherwise: a
-    heal or a buff is valued in play, sim/ai/tile_values.py)."""
+    """Greedy's worth of a function whose value does not depend on the game (0 otherwise: a heal
+    is valued in play, sim/ai/tile_values.py; a buff is this worth unless one is held)."""
     op = int(row[L.FX_OP])
     for name, (key, slot) in _WORTH.items():
         if op == effect_code(name):
-            times = int(row[L.FX_AMOUNT]) if slot == "amount" else 1
+            times = {"amount": int(row[L.FX_AMOUNT]), "points": max(int(row[L.FX_AMOUNT]), 1),
+                     None: 1}[slot]
             return greedy[key] * times
     return 0.0
 

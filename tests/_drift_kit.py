@@ -27,22 +27,3 @@ def private_lab(tmp: Path, edits: dict[str, str]) -> tuple[Path, Path, Path]:
                  str(baseline), "--update", "--quiet"]) == 0
     return cards, suite, baseline
 
-
-def recount_metrics(data: dict, matchup: str, games: int, recorded: str | None = None) -> None:
-    """A baseline's recorded win rates of ``matchup`` as ``--update --games GAMES`` writes
-    them: each team's rate over the first ``games`` games of its winners (called before they
-    are cut; each rate is matched to its team by the rate the ``recorded`` winners give, by
-    default the file's own)."""
-    winners = data["matchups"][matchup]["winners"]
-    before = rates(recorded or winners)
-
-    after = rates(winners[:games])
-    for name, entry in data["metrics"].items():
-        if name.startswith(f"{matchup}: "):
-            k = min(range(4), key=lambda i: abs(before[i] - entry["rate"]))
-            entry.update(rate=after[k], games=games)
-
-
-def rates(winners: str) -> list[float]:
-    """Each team's win rate over a baseline's winners (no winner: 1/4 to each)."""
-    return [(winners.count(code) + winners.count("-") / 4) / len(winners) for code in "0123"]

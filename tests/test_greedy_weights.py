@@ -110,7 +110,7 @@ def test_the_look_ahead_over_weights_plays_with_them(tmp_path):
     from tests._engine_kit import new_game
 
     same = parse_policy(f"lookahead:4:weights={_file(tmp_path, format_greedy_weights(RULES))}")
-    other_file = _file(tmp_path, "greedy_kill = 0.5\n", "other.toml")
+    other_file = _file(tmp_path, "greedy_kill = 0.5\ngreedy_damage = 3.0\n", "other.toml")
     other = parse_policy(f"lookahead:4:weights={other_file}")
     logs = []
     for weights in (None, same.weights, other.weights):

@@ -132,49 +132,11 @@ def _check_games(name: str, entry: dict, games, add) -> None:
 
 
 def _check_metrics(data: dict, add) -> None:
-    """Each team's recorded win rate (``metrics``, "<matchup>: <team>") is a rate, and each
-    matchup's four are its recorded winners' (a game without a winner counts 1/4 to each, as
-    ``drift_balance.win_rates`` counts it): a hand-edited, missing or extra rate is named (the
-    CI audit of stop 79). The gate reads the winners; these rates are what ``--update`` printed,
-    so they must not say otherwise."""
     for name, entry in _tables(data, "metrics", add):
         if not _finite(entry.get("rate"), 0.0, 1.0):
             add(f"metrics.{name}.rate", f"must be a number in [0, 1], not {entry.get('rate')!r}")
         if not _count(entry.get("games"), 1):
             add(f"metrics.{name}.games", f"must be a positive count, not {entry.get('games')!r}")
-    for matchup, entry in data["matchups"].items():
-        winners = entry.get("winners") if isinstance(entry, dict) else None
-        if not (isinstance(winners, str) and winners) or set(winners) - set(WINNER_CODES):
-            continue  # (named by _check_matchups)
-        _check_matchup_rates(data["metrics"], matchup, winners, add)
-
-
-def _check_matchup_rates(metrics: dict, matchup: str, winners: str, add) -> None:
-    """One matchup's recorded rates against its winners: four of them, each one of the four
-    teams' rates over the games (the rates' names are the suite's teams, which the file does
-    not hold: the gate names them, ``drift.check_for_gate``)."""
-    mine = {k: v for k, v in metrics.items()
-            if k.startswith(f"{matchup}: ") and isinstance(v, dict)}
-    if not mine:  # none recorded (older files: the gate says so) or under another matchup name
-        return
-    if len(mine) != 4:
-        add(f"metrics.{matchup}", f"{len(mine)} teams' win rates, not 4; rewrite the baseline "
-                                  "with --update")
-        return
-    none = winners.count(WINNER_CODES[0]) / 4
-    left = [(winners.count(code) + none) / len(winners) for code in WINNER_CODES[1:]]
-    for name, entry in mine.items():
-        rate = entry.get("rate")
-        match = [r for r in left if _finite(rate, 0.0, 1.0) and abs(r - rate) <= 1e-9]
-        if match:
-            left.remove(match[0])
-        elif _finite(rate, 0.0, 1.0):
-            add(f"metrics.{name}.rate", f"{rate!r}, but the recorded winners give no other "
-                                        f"team of {matchup!r} that rate; rewrite the baseline "
-                                        "with --update")
-        if _count(entry.get("games"), 1) and entry["games"] != len(winners):
-            add(f"metrics.{name}.games", f"{entry['games']}, not the {len(winners)} games "
-                                         "recorded")
 
 
 _EXACT = 1e-9  # how far an exact table's sums may be from 1 and from its recorded mean

@@ -33,18 +33,20 @@ MAX_DECISIONS = 20_000
 # them, so a change that makes them play other games fails there and says to re-pin).
 # Frozen vehicle: a pilot teleports or crosses water away from its frozen vehicle, which stays
 # where it stood (house ruling "A frozen vehicle stays"). Re-pinned at stop 69 (the rule fixes
-# changed the games), by a search of boards and seeds with Situations.
-FROZEN_VEHICLE = dict(board=20, seed=630094336, apocalypse=0, policies=[1, 0, 0, 0], items=False)
+# changed the games) and at stop 79 (a tile's buff made permanent), by a search of boards and
+# seeds with Situations.
+FROZEN_VEHICLE = dict(board=9, seed=528093165, apocalypse=1, policies=[1, 0, 0, 1], items=False)
 # Walled Spawn: a tile swap puts a tile whose middle is no floor on one of a team's Spawn
 # coordinates, and a card of that team is later placed (summoned or revived) on that tile's
 # nearest floor space (house ruling "Spawn in play"). Re-pinned at stop 58 (the dice stream
-# changed), by a search of boards and seeds with Situations.
-WALLED_SPAWN = dict(board=28, seed=1832449494, apocalypse=2, policies=[0, 1, 0, 1], items=False)
+# changed) and at stop 79 (a tile's buff made permanent), by a search of boards and seeds with
+# Situations.
+WALLED_SPAWN = dict(board=14, seed=1785983720, apocalypse=2, policies=[0, 1, 0, 0], items=False)
 # Revived: a character dies frozen and keeps the freeze in death; a teammate later revives it in
 # the Spawn, not on the space where it died. Re-pinned at stop 58 (the dice stream changed), at
-# stop 69 (the rule fixes changed the games) and at stop 70 (lines at any angle inside a tile),
-# by a search of boards and seeds with Situations.
-REVIVED = dict(board=7, seed=1341661268, apocalypse=1, policies=[0, 0, 1, 0], items=False)
+# stop 69 (the rule fixes changed the games), at stop 70 (lines at any angle inside a tile) and
+# at stop 79 (a tile's buff made permanent), by a search of boards and seeds with Situations.
+REVIVED = dict(board=3, seed=1105242248, apocalypse=1, policies=[1, 1, 1, 0], items=False)
 # A frozen fall, in the terrain draft (the book has no platform or ladder, so no fall: the
 # variant's test below): a fighter frozen throughout a decision is hit on a platform edge and
 # falls. Re-pinned at stop 58 (the dice stream changed), at stop 69 (the rule fixes) and at stop

@@ -28,9 +28,6 @@ def _echo(answers):
     return CliRunner().invoke(cmd).output
 
 
-@pytest.mark.xfail(strict=True, reason="--card calls a card 'undecided' beside a 95 % interval "
-                   "wholly outside its band without saying the verdict is corrected over the "
-                   "cards in play")
 def test_undecided_card_whose_interval_is_outside_its_band_says_why():
     # Seen: rarity --games 2000 --card "Caped Comet" (Diamond, max_health 56, base 6):
     # "not shown outside its band nor inside it (undecided) ... rating -0.408 [-0.636, -0.179]

@@ -40,7 +40,7 @@ def echo_answers(answers: list[dict], games: int) -> None:
             click.echo(f"{a['card']} ({a['rarity']}): {VERDICT_WORDS['not played']}")
         else:
             settle = (f"; about {a['games_to_settle']:,.0f} games of the study would settle it"
-                      if a["games_to_settle"] is not None else "")
+                      if a["games_to_settle"] is not None else "") + _why_open(a)
             click.echo(f"{a['card']} ({a['rarity']}) in play: {VERDICT_WORDS[a['verdict']]}: "
                        f"teams holding it win {100 * a['win_rate']:.1f} % "
                        f"({100 * a['win_low']:.1f}–{100 * a['win_high']:.1f} %, {a['games']} of "
@@ -52,6 +52,21 @@ def echo_answers(answers: list[dict], games: int) -> None:
                    + (f"inside the {a['rarity']} band {lo:g}–{hi:g}" if a["power_in_band"] else
                       f"OUTSIDE the {a['rarity']} band {lo:g}–{hi:g}")
                    + f" ({a['power_curve']})")
+
+
+def _why_open(a: dict) -> str:
+    """Why a card whose own interval lies wholly outside (or inside) its band is still
+    undecided: the verdict is tested over every card in play at once (``--correction``), the
+    interval is the card's own 95 % (the rarity audit of stop 79: "undecided" beside an
+    interval wholly below the band, with no reason given)."""
+    if a["verdict"] != "undecided":
+        return ""
+    outside = a["rating_high"] < a["band_low"] or a["rating_low"] > a["band_high"]
+    inside = a["band_low"] <= a["rating_low"] and a["rating_high"] <= a["band_high"]
+    if not (outside or inside):
+        return ""
+    return (f" (its own 95 % interval lies {'outside' if outside else 'inside'} the band, but "
+            "the verdict is corrected over every card in play, --correction: not yet shown)")
 
 
 def echo_table(frame, run, per, exp, catalogue, correction, out, remedy, answers=()) -> None:

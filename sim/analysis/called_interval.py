@@ -171,7 +171,8 @@ def _called_tail(k: int, model: PathModel, noise, others, rule: GateRule, df: in
                 return float(q > model.after[k])
             # calls too rare to read (a truth near zero): the paths nearest a call stand in
             lean = np.maximum(up * (2 * mu - up), down * (2 * mu - down)) / (2 * v)
-            given = np.argpartition(-lean, NEAREST)[:NEAREST]
+            given = (np.argpartition(-lean, NEAREST)[:NEAREST] if lean.size > NEAREST
+                     else slice(None))  # (fewer paths than that: all of them)
         estimate = _logit(after) - _logit(before_then)
         return float(np.mean(estimate[given] >= observed))
 

@@ -38,7 +38,8 @@ def _case_body(m) -> str:
 
 
 def junit_xml(result) -> str:
-    """JUnit XML for CI systems: one test case per metric plus one for the combat tables."""
+    """JUnit XML for CI systems: one test case per metric plus one for the combat tables, and
+    the gate's provenance sentence as the suite's ``<system-out>``."""
     from xml.sax.saxutils import escape, quoteattr
 
     cases = [f"<testcase classname='drift' name={quoteattr(m.name)}>{_case_body(m)}</testcase>"
@@ -50,6 +51,10 @@ def junit_xml(result) -> str:
     cases.append(f"<testcase classname='drift' name='combat tables'>{combat}</testcase>")
     failures = sum("<failure" in c for c in cases)
     errors = sum("<error" in c for c in cases)
+    # what the games were compared with, and a replay that should have been exact and was not
+    # (the exit code stays the verdict's, so this line is the CI view's only sign of it: the
+    # audit of stop 79 found it lost from the JUnit file)
+    out = f"<system-out>{escape(result.provenance)}</system-out>"
     return (f"<?xml version='1.0' encoding='utf-8'?>\n<testsuite name='bwlab-drift' "
             f"tests='{len(cases)}' failures='{failures}' errors='{errors}' skipped='0'>\n"
-            + "\n".join(cases) + "\n</testsuite>\n")
+            + "\n".join(cases) + f"\n{out}\n</testsuite>\n")

@@ -26,4 +26,3 @@ def private_lab(tmp: Path, edits: dict[str, str]) -> tuple[Path, Path, Path]:
     assert main(["drift", "--cards", str(cards), "--suite", str(suite), "--baseline",
                  str(baseline), "--update", "--quiet"]) == 0
     return cards, suite, baseline
-

@@ -92,10 +92,9 @@ def called_elo_intervals(before, after, board, rule: GateRule, called, *, level:
         others = np.all(np.delete(decided[:, :m], k, axis=0), axis=0)
         spread = 10 * math.sqrt(var[-1, k] + model.board_cov[t + k, t + k]
                                 + model.game_cov[t + k, t + k] / n)
-        ends = []
-        for p in tails:
-            tail = _called_tail(k, model, noise[:m], others, rule, df, bool(called[k]))
-            ends.append(_bisect(tail, p, model.after[k], spread, _HALVINGS))
+        # one tail for both ends (it does not depend on the share sought)
+        tail = _called_tail(k, model, noise[:m], others, rule, df, bool(called[k]))
+        ends = [_bisect(tail, p, model.after[k], spread, _HALVINGS) for p in tails]
         out.append(tuple(float(_logit(q) - base) * ELO_PER_NAT for q in ends))
     return out
 
@@ -154,8 +153,14 @@ def _called_tail(k: int, model: PathModel, noise, others, rule: GateRule, df: in
     means_at = (at.take(mu_up), at.take(mu_down))
     flat = [np.ravel(a) for a in (after_noise, before, mu_up, mu_down)]  # read at each stop
     read_path = read[:, 0]
+    seen: dict = {}  # both ends' searches start from the same bracket
 
     def tail(q: float) -> float:
+        if q not in seen:
+            seen[q] = _tail_at(q)
+        return seen[q]
+
+    def _tail_at(q: float) -> float:
         # a win rate's spread follows the rate: the "after" noise scaled to q's binomial sd
         scale = math.sqrt(q * (1 - q) / (rate * (1 - rate)))
         var = parts[0] + scale ** 2 * parts[1] - 2 * scale * parts[2]

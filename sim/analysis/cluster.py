@@ -46,6 +46,11 @@ def cluster_ids(clusters, n: int) -> tuple[np.ndarray, int]:
     if labels.shape != (n,):
         raise ValueError(f"clusters must give one label per observation ({n}), got shape "
                          f"{labels.shape}")
+    if n and labels.dtype.kind in "iu" and labels.min() >= 0 \
+            and np.all(np.bincount(labels) > 0):
+        # labels already 0 .. G-1, each present (a schedule's boards): they are their own
+        # compact ids, found without np.unique's sort (the drift gate asks every round)
+        return labels.astype(np.intp), int(labels.max()) + 1
     _, ids = np.unique(labels, return_inverse=True)
     return ids.ravel(), int(ids.max()) + 1 if n else 0
 
@@ -53,9 +58,13 @@ def cluster_ids(clusters, n: int) -> tuple[np.ndarray, int]:
 def cluster_sums(values, ids: np.ndarray, n_clusters: int) -> np.ndarray:
     """Sum of ``values`` (n x ...) within each cluster: (G x ...)."""
     v = np.asarray(values, dtype=float)
-    out = np.zeros((n_clusters,) + v.shape[1:])
-    np.add.at(out, ids, v)
-    return out
+    # np.bincount adds each column's values in the observations' order, as np.add.at does
+    # (the same sums bit for bit), at a tenth of its time: the drift gate sums every round
+    flat = v.reshape(v.shape[0], int(np.prod(v.shape[1:])))
+    out = np.empty((n_clusters, flat.shape[1]))
+    for j in range(flat.shape[1]):
+        out[:, j] = np.bincount(ids, weights=flat[:, j], minlength=n_clusters)
+    return out.reshape((n_clusters,) + v.shape[1:])
 
 
 def cr1_factor(n_clusters: int, n_obs: int | None = None, n_params: int | None = None) -> float:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -96,19 +97,29 @@ def _root(cov: np.ndarray) -> np.ndarray:
 def _noise(model: PathModel, looks: np.ndarray, paths: int, seed: int) -> np.ndarray:
     """The means' zero-mean noise at each look, (paths, looks, 2 x teams): the boards' draw,
     shared by the looks, plus the games' random walk divided by the games played."""
-    rng = np.random.default_rng(np.random.SeedSequence(seed))
-    dim = model.game_cov.shape[0]
-    boards = rng.standard_normal((paths, dim)) @ _root(model.board_cov).T
+    board_draws, walk_draws = _standard_draws(seed, paths, looks.size, model.game_cov.shape[0])
+    boards = board_draws @ _root(model.board_cov).T
     steps = np.diff(np.concatenate([[0], looks])).astype(float)
-    walk = rng.standard_normal((paths, looks.size, dim)) @ _root(model.game_cov).T
-    # in place, the running sum look by look: the same sums as np.cumsum along the looks
-    # (bit for bit), at a third of its time on this (paths, looks, dim) layout
+    walk = walk_draws @ _root(model.game_cov).T
+    # in place (the same values as new arrays, without three more of this size)
     walk *= np.sqrt(steps)[None, :, None]
-    for j in range(1, looks.size):
-        walk[:, j] += walk[:, j - 1]
+    np.cumsum(walk, axis=1, out=walk)
     walk /= looks[None, :, None]
     walk += boards[:, None, :]
     return walk
+
+
+@lru_cache(maxsize=4)
+def _standard_draws(seed: int, paths: int, looks: int, dim: int) -> tuple:
+    """The standard normals :func:`_noise` scales, (paths, dim) for the boards then (paths,
+    looks, dim) for the games, drawn in that order from ``seed``. Kept (read-only) for the next
+    call: they depend on the sizes alone, every interval of a gate run draws the same ones, and
+    drawing them was a third of the intervals' time."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    draws = rng.standard_normal((paths, dim)), rng.standard_normal((paths, looks, dim))
+    for d in draws:
+        d.setflags(write=False)
+    return draws
 
 
 def _decided(before, after, var, rule: GateRule, means=None) -> np.ndarray:

@@ -44,13 +44,67 @@ def gate(capsys, cards, suite, baseline, *extra):
     return code, out, err
 
 
+def _captured_gate(cards, suite, baseline, *extra):
+    """``gate`` for a module fixture (no capsys there): stdout and stderr caught around it."""
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["drift", "--cards", str(cards), "--suite", str(suite), "--baseline",
+                     str(baseline), "--quiet", *map(str, extra)])
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    return code, out.getvalue(), err.getvalue()
+
+
+def _lab_copy(made, folder: Path):
+    cards, suite, baseline = made
+    folder.mkdir(parents=True, exist_ok=True)
+    new_cards = Path(shutil.copytree(cards, folder / "cards"))
+    new_baseline = folder / "baseline.json"
+    shutil.copy(baseline, new_baseline)
+    return new_cards, suite, new_baseline
+
+
+@pytest.fixture(scope="module")
+def unchanged(made, tmp_path_factory):
+    """The gate once on an unchanged copy of the lab at the suite's own bounds (1,024 games),
+    with --junit: read by the test of an unchanged lab and by the --games floor test (the note
+    is absent without --games), which each played these same games before."""
+    folder = tmp_path_factory.mktemp("unchanged")
+    cards, suite, baseline = _lab_copy(made, folder)
+    junit = folder / "ok.xml"
+    return (*_captured_gate(cards, suite, baseline, "--junit", junit), junit)
+
+
+@pytest.fixture(scope="module")
+def boosted(made, tmp_path_factory):
+    """The gate once after Luffy's boost (a card stat change), with --junit, counting the board
+    set-ups it builds: read by the drift-up test and the boards-built-once test, which each
+    played these same games before. Returns (code, out, junit path, boards built, cards
+    before the boost, cards after, suite)."""
+    from sim.catalogue.loader import load_catalogue
+    from sim.runner import tasks
+
+    folder = tmp_path_factory.mktemp("boosted")
+    cards, suite, baseline = _lab_copy(made, folder)
+    original = load_catalogue(cards)
+    _boost_luffy(cards)
+    built = []
+    real = tasks.board_setups
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(tasks, "board_setups",
+                  lambda *a, **k: built.append(a[3] - a[2]) or real(*a, **k))
+        code, out, _ = _captured_gate(cards, suite, baseline, "--junit", folder / "bad.xml")
+    return code, out, folder / "bad.xml", built, original, cards, suite
+
+
 def metric_lines(out: str, team: str) -> list[str]:
     return [line for line in out.splitlines() if line.startswith(f"example: {team}")]
 
 
-def test_an_unchanged_lab_passes_on_its_own_baseline_at_the_first_decision(capsys, lab, tmp_path):
-    cards, suite, baseline = lab
-    code, out, _ = gate(capsys, cards, suite, baseline, "--junit", tmp_path / "ok.xml")
+def test_an_unchanged_lab_passes_on_its_own_baseline_at_the_first_decision(unchanged):
+    code, out, _, junit = unchanged
     assert code == 0, out
     assert "same cards, same engine" in out
     # identical replay: every paired difference is 0, so each metric settles at min_games (1,024)
@@ -58,7 +112,7 @@ def test_an_unchanged_lab_passes_on_its_own_baseline_at_the_first_decision(capsy
         (line,) = metric_lines(out, team)
         assert line.split()[-2:] == ["1024", "no_drift"], line
         assert "+0 (+0…+0)" in line, line
-    assert ET.parse(tmp_path / "ok.xml").getroot().get("failures") == "0"
+    assert ET.parse(junit).getroot().get("failures") == "0"
     # issue #21 item 3: the balance metrics now and in the baseline, paired: an exact replay
     # changes no ending, length or lead count, and the metrics never decide the exit code
     assert "Balance metrics of example (1,024 games; informational" in out
@@ -68,12 +122,25 @@ def test_an_unchanged_lab_passes_on_its_own_baseline_at_the_first_decision(capsy
     assert "How games end moved" not in out
 
 
-def test_a_rotation_cap_that_moves_how_games_end_is_named_in_the_verdict(capsys, lab):
+def test_a_rotation_cap_that_moves_how_games_end_is_named_in_the_verdict(capsys, lab,
+                                                                          monkeypatch):
     """The audit of stop 55: `rotation_cap` cut from 60 to 20 (cards/rules.toml, "a rotation cap
     so every simulated game ends", docs/rulings.md) moved the games ended by the cap by about
     +45 points, and the verdict said only "No drift" (win rates). The endings that moved are now
     named in the last line and starred above it, Holm over every matchup's endings at the
     suite's alpha; still informational: the exit code stays the win-rate test's."""
+    import sim.runner.drift as drift
+
+    real, results = drift.run_gate, []
+
+    def once(*args, **kwargs):  # the JSON run below renders this same gate's result: the same
+        # inputs replay the same games, so they are played (twice over: today's cards and the
+        # baseline's) once, not twice (22 s -> 12 s)
+        if not results:
+            results.append(real(*args, **kwargs))
+        return results[0]
+
+    monkeypatch.setattr(drift, "run_gate", once)
     cards, suite, baseline = lab
     rules = cards / "rules.toml"
     text = rules.read_text(encoding="utf-8")
@@ -109,8 +176,9 @@ def test_a_comment_or_reordered_keys_in_a_matchup_file_change_no_verdict(capsys,
     lines = matchup.read_text(encoding="utf-8").splitlines()
     matchup.write_text("\n".join([lines[0], "# a designer's note"] + lines[1:][::-1]) + "\n",
                        encoding="utf-8")
-    code, out, _ = gate(capsys, cards, folder / "drift.toml", baseline)
+    code, out, _ = gate(capsys, cards, folder / "drift.toml", baseline, "--games", 64)
     assert code == 0 and out.strip().splitlines()[-1].startswith("No drift"), out
+    assert "same cards, same engine" in out, out
     matchup.write_text(matchup.read_text(encoding="utf-8").replace("root_seed = 7001",
                                                                    "root_seed = 7002"),
                        encoding="utf-8")
@@ -184,16 +252,14 @@ def _boost_luffy(cards: Path) -> None:
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
 
 
-def test_a_stronger_card_is_drift_up_and_the_changed_file_is_named(capsys, lab, tmp_path):
-    cards, suite, baseline = lab
-    _boost_luffy(cards)
-    code, out, _ = gate(capsys, cards, suite, baseline, "--junit", tmp_path / "bad.xml")
+def test_a_stronger_card_is_drift_up_and_the_changed_file_is_named(boosted):
+    code, out, junit = boosted[:3]
     assert code == 1, out
     assert ("changed since the baseline: characters.csv (Luffy: max_health 200 → 600, base 8 → "
             "16, red 10 → 20, blue 6 → 12, green 9 → 18); the same engine") in out, out
     (line,) = metric_lines(out, "Straw Hats")
     assert line.endswith("drift_up"), out
-    assert int(ET.parse(tmp_path / "bad.xml").getroot().get("failures")) >= 1
+    assert int(ET.parse(junit).getroot().get("failures")) >= 1
     assert "bwlab drift --update" in out.splitlines()[-1]
 
 
@@ -202,7 +268,9 @@ def test_only_the_engine_changed_pairs_with_the_recorded_games(capsys, lab):
     data = json.loads(baseline.read_text())
     data["engine"]["source"] = "0" * 64  # as if made by other code
     baseline.write_text(json.dumps(data))
-    code, out, _ = gate(capsys, cards, suite, baseline)
+    # the sentence is the gate's provenance, said whatever the games' number: 64 keep it cheap
+    # (the 1,024 games of this case are test_an_engine_change_no_game_showed_is_bounded_...)
+    code, out, _ = gate(capsys, cards, suite, baseline, "--games", 64)
     assert code == 0, out
     assert "same cards: the engine changed" in out
 
@@ -354,7 +422,8 @@ def test_baseline_cards_this_engine_cannot_read_fall_back_to_the_recorded_games(
     data["card_files"]["apocalypses.toml"] = old
     data["cards"]["apocalypses.toml"] = hashlib.sha256(old.encode()).hexdigest()
     baseline.write_text(json.dumps(data))
-    code, out, _ = gate(capsys, cards, suite, baseline)
+    code, out, _ = gate(capsys, cards, suite, baseline, "--games", 64)  # 64: the fallback is
+    # chosen before any game, and 64 games show the pairing as 1,024 did
     assert code == 0, out
     assert "cannot read the baseline's cards (apocalypses.toml:" in out
     assert "paired with the baseline's recorded game" in out
@@ -441,20 +510,21 @@ def test_two_matchups_of_one_name_are_refused(capsys, tmp_path):
         "second matchup named 'example'" in err[0], err
 
 
-def test_a_games_cap_below_the_suites_floor_is_said_not_applied_silently(capsys, lab):
+def test_a_games_cap_below_the_suites_floor_is_said_not_applied_silently(capsys, lab,
+                                                                          unchanged):
     """The suite's ``min_games`` is its guard against deciding on a few games; ``--games``
     below it lowers the floor with it (a floor cannot stand above the cap), and the gate now
-    says so on stderr, naming both numbers."""
+    says so on stderr, naming both numbers (and says nothing of it without --games: the
+    module's unchanged gate, the same games this test once played again)."""
     cards, suite, baseline = lab
     code, out, err = gate(capsys, cards, suite, baseline, "--games", "64")
     assert code == 0, out
     assert "--games 64 is below the suite's min_games 1024" in err
-    code, out, err = gate(capsys, cards, suite, baseline)
+    _, _, err, _ = unchanged
     assert "min_games" not in err
 
 
-def test_a_card_stat_change_builds_each_boards_once_and_they_are_the_same_boards(
-        capsys, lab, monkeypatch):
+def test_a_card_stat_change_builds_each_boards_once_and_they_are_the_same_boards(boosted):
     """The CI audit: after a change to characters.csv alone the gate built its boards twice,
     for today's cards and for the baseline's replay (128 boards, 4 of its 13 s). A board's
     set-up never reads the cards, so the replay takes today's boards: built once per matchup,
@@ -466,14 +536,7 @@ def test_a_card_stat_change_builds_each_boards_once_and_they_are_the_same_boards
     from sim.runner.drift import load_suite
     from sim.engine.state.fields import POLICY_IDS
 
-    cards, suite, baseline = lab
-    original = load_catalogue(cards)
-    _boost_luffy(cards)
-    built = []
-    real = tasks.board_setups
-    monkeypatch.setattr(tasks, "board_setups",
-                        lambda *a, **k: built.append(a[3] - a[2]) or real(*a, **k))
-    code, out, _ = gate(capsys, cards, suite, baseline)
+    code, out, _, built, original, cards, suite = boosted
     assert code == 1, out
     spec = load_suite(suite, original.cards, tuple(POLICY_IDS))
     assert len(built) == len(spec.experiments), built   # once per matchup, not twice

@@ -9,9 +9,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def private_lab(tmp: Path, edits: dict[str, str]) -> tuple[Path, Path, Path]:
+def private_lab(tmp: Path, edits: dict[str, str],
+                matchup_edits: dict[str, str] | None = None) -> tuple[Path, Path, Path]:
     """(cards, suite, baseline) under ``tmp``; ``edits`` replace text of the shipped suite
-    (``{"max_games = 4096": "max_games = 1024"}``)."""
+    (``{"max_games = 4096": "max_games = 1024"}``), ``matchup_edits`` text of its matchup
+    (experiments/matchups/example.toml)."""
     from sim.cli.main import main
 
     cards = Path(shutil.copytree(ROOT / "cards", tmp / "cards"))
@@ -22,6 +24,12 @@ def private_lab(tmp: Path, edits: dict[str, str]) -> tuple[Path, Path, Path]:
         assert old in text, old
         text = text.replace(old, new)
     suite.write_text(text, encoding="utf-8")
+    matchup = exps / "matchups" / "example.toml"
+    text = matchup.read_text(encoding="utf-8")
+    for old, new in (matchup_edits or {}).items():
+        assert old in text, old
+        text = text.replace(old, new)
+    matchup.write_text(text, encoding="utf-8")
     baseline = tmp / "baseline.json"
     assert main(["drift", "--cards", str(cards), "--suite", str(suite), "--baseline",
                  str(baseline), "--update", "--quiet"]) == 0

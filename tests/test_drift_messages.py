@@ -27,10 +27,15 @@ FLOOR, CAP = 64, 256  # the small suite's min_games and max_games
 
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
-    """Private cards, a suite with min_games 64 and max_games 256, and its full baseline."""
+    """Private cards, a suite with min_games 64 and max_games 256, and its full baseline. Its
+    matchup has 64 boards, all that 256 games in duplicate seating (4 a board) play: at 128 each
+    gate built 64 boards it never played (about 40 ms each, most of a 64-game gate's time). The
+    games are the same games (game g is on board g // 4 either way; the baselines' games
+    compared equal, winners, endings, lengths, lead changes and eliminations)."""
     return private_lab(tmp_path_factory.mktemp("drift_messages"),
                        {"max_games = 4096": f"max_games = {CAP}",
-                        "min_games = 1024": f"min_games = {FLOOR}", "round = 128": "round = 64"})
+                        "min_games = 1024": f"min_games = {FLOOR}", "round = 128": "round = 64"},
+                       {"boards = 128": f"boards = {CAP // 4}"})
 
 
 def _gate(capsys, small, baseline, *extra):

@@ -82,7 +82,8 @@ def test_run_says_why_its_win_rates_are_below_fairness_on_the_same_games(capsys,
     real, checked = fairness.check_fairness, {}
 
     def once(*args, **kwargs):  # the JSON run below prints this same check's numbers: same
-        # arguments, same games, so its 2,048 games are played once, not twice (27 s -> 17 s of CPU)
+        # arguments, same games, so its 2,048 games are played once, not twice (27 s -> 17 s
+        # of CPU)
         key = repr((args[1:], sorted(kwargs.items())))
         if key not in checked:
             checked[key] = real(*args, **kwargs)

@@ -5,6 +5,7 @@ bad input (a corrupted baseline, an unwritable --junit path, a crash) exits 2, n
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -45,12 +46,17 @@ def gate(capsys, cards, suite, baseline, *extra):
 
 
 def _captured_gate(cards, suite, baseline, *extra):
-    """``gate`` for a module fixture (no capsys there): stdout and stderr caught around it."""
+    """``gate`` for a module fixture (no capsys there): stdout and stderr caught around it, and
+    the games journal in a folder of its own beside the lab (a module fixture runs before the
+    conftest's per-test journal folder is set: tests/conftest.py::own_games_journal)."""
     import contextlib
     import io
 
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+            pytest.MonkeyPatch.context() as m:
+        if os.environ.get("BWLAB_JOURNAL", "").lower() != "off":
+            m.setenv("BWLAB_JOURNAL", str(Path(baseline).parent / "journal"))
         code = main(["drift", "--cards", str(cards), "--suite", str(suite), "--baseline",
                      str(baseline), "--quiet", *map(str, extra)])
     assert "Traceback" not in out.getvalue() + err.getvalue()

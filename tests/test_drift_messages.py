@@ -189,9 +189,21 @@ def test_the_inconclusive_advice_names_the_limit_that_stopped_the_gate(limits, a
 
 
 def test_update_prints_the_new_baselines_win_rates_with_their_intervals(capsys, small,
-                                                                       tmp_path):
+                                                                       tmp_path, monkeypatch):
     """Text --update printed only the balance metrics; the rates the commit should cite were in
-    the JSON alone. Each metric's line shows the rate the file records, inside its interval."""
+    the JSON alone. Each metric's line shows the rate the file records, inside its interval.
+    The JSON run renders the text run's baseline (``make_baseline`` memoised: the same inputs
+    play the same games), so its 64 games and their boards are played once."""
+    import sim.runner.drift as drift
+
+    real, made = drift.make_baseline, []
+
+    def once(*args, **kwargs):
+        if not made:
+            made.append(real(*args, **kwargs))
+        return made[0]
+
+    monkeypatch.setattr(drift, "make_baseline", once)
     cards, suite, _ = small
     new = tmp_path / "new.json"
     code, out, _ = run(capsys, "drift", "--cards", cards, "--suite", suite, "--baseline", new,

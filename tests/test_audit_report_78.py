@@ -59,10 +59,24 @@ def _summary(text: str, label: str) -> str:
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
+    """The report, made in this process (``bwlab report`` through the CLI's own ``main``, as
+    tests/_cli_kit.py runs a command): a process of its own spent 3-5 s importing the lab and
+    loading the compiled kernels this one has loaded; the page is the same page."""
+    import contextlib
+    import io
+
+    from sim.cli.main import main
+
     out = tmp_path_factory.mktemp("report")
-    r = _run("report", "--out", str(out), "--fairness-games", "64", "--rating-games", "128",
-             "--suggest", "2", "--baseline", "reports/baseline.json")
-    assert r.returncode == 0, r.stderr
+    said, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(said), contextlib.redirect_stderr(err), \
+            pytest.MonkeyPatch.context() as m:
+        m.chdir(ROOT)
+        if os.environ.get("BWLAB_JOURNAL", "").lower() != "off":  # before the conftest's
+            m.setenv("BWLAB_JOURNAL", str(out / "journal"))       # per-test folder is set
+        code = main(["report", "--out", str(out), "--fairness-games", "64", "--rating-games",
+                     "128", "--suggest", "2", "--baseline", "reports/baseline.json", "-q"])
+    assert code == 0 and "Traceback" not in said.getvalue() + err.getvalue(), err.getvalue()
     return out, _page_text(out / "report.html")
 
 

@@ -3,8 +3,11 @@ bounds edited, and a baseline made from them with ``drift --update``."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,6 +34,10 @@ def private_lab(tmp: Path, edits: dict[str, str],
         text = text.replace(old, new)
     matchup.write_text(text, encoding="utf-8")
     baseline = tmp / "baseline.json"
-    assert main(["drift", "--cards", str(cards), "--suite", str(suite), "--baseline",
-                 str(baseline), "--update", "--quiet"]) == 0
+    with pytest.MonkeyPatch.context() as m:  # a module fixture runs before the conftest's
+        # per-test journal folder is set (tests/conftest.py::own_games_journal): its own here
+        if os.environ.get("BWLAB_JOURNAL", "").lower() != "off":
+            m.setenv("BWLAB_JOURNAL", str(tmp / "journal"))
+        assert main(["drift", "--cards", str(cards), "--suite", str(suite), "--baseline",
+                     str(baseline), "--update", "--quiet"]) == 0
     return cards, suite, baseline

@@ -84,17 +84,21 @@ def compile_board(board: Board, catalogue, rules: BoardRules) -> BoardGraph:
             if t < 0:
                 continue  # void / face-down Apocalypse: "cannot be traversed, attacked over"
             size = int(catalogue.size[t])
-            sp, ft = catalogue.space[t], catalogue.feature[t]
-            ee, es = catalogue.edge_e[t], catalogue.edge_s[t]
-            ids = [[local_space((R, C), i, j, size) for j in range(size)] for i in range(size)]
-            for i in range(size):
-                for j in range(size):
-                    s = ids[i][j]
-                    kind[s], feature[s], tile_pos[s] = sp[i, j], ft[i, j], R * GRID + C
-            for i in range(size):
-                for j in range(size):
-                    _inside(ids, sp, ee, es, i, j, size, move_nbr, move_roll, sight_nbr, sight_flag)
-            for members in _water_bodies(ids, sp, ee, es, size):
+            steps = _tile_steps(size, catalogue.space[t], catalogue.edge_e[t], catalogue.edge_s[t])
+            # the tile's spaces' global ids, local space i * size + j at ids[i * size + j]:
+            # increasing with it, so the tile's steps and sorted bodies map over in order
+            ids = np.array([local_space((R, C), i, j, size) for i in range(size)
+                            for j in range(size)], np.int64)
+            kind[ids] = catalogue.space[t][:size, :size].ravel()
+            feature[ids] = catalogue.feature[t][:size, :size].ravel()
+            tile_pos[ids] = R * GRID + C
+            # each space's row is its tile's alone here (the doorways below link tiles)
+            move_nbr[ids] = np.where(steps.move_nbr >= 0, ids[steps.move_nbr], -1)
+            move_roll[ids] = steps.move_roll
+            sight_nbr[ids] = np.where(steps.sight_nbr >= 0, ids[steps.sight_nbr], -1)
+            sight_flag[ids] = steps.sight_flag
+            for local in steps.bodies:
+                members = [int(ids[x]) for x in local]
                 for s in members:
                     near.setdefault(s, []).append(len(bodies))
                 bodies.append(members)
@@ -110,6 +114,42 @@ def compile_board(board: Board, catalogue, rules: BoardRules) -> BoardGraph:
     members = np.array([s for b in bodies for s in b], np.int32)
     return BoardGraph(kind, feature, tile_pos, move_nbr, move_roll, sight_nbr, sight_flag, twin,
                       space_bodies, starts, members, rules, int((twin >= 0).sum()))
+
+
+@dataclass(frozen=True)
+class _TileSteps:
+    """One tile's steps inside itself, in its local space ids ``i * size + j``: what
+    :func:`_inside` and :func:`_water_bodies` make of its layout."""
+    move_nbr: np.ndarray    # int64[size * size, 8], a local id or -1
+    move_roll: np.ndarray   # int8[size * size, 8]
+    sight_nbr: np.ndarray   # int64[size * size, 8], a local id or -1
+    sight_flag: np.ndarray  # int8[size * size, 8]
+    bodies: tuple           # each body of water's floor neighbours, local ids, sorted
+
+
+_TILE_STEPS: dict = {}
+
+
+def _tile_steps(size: int, sp, ee, es) -> _TileSteps:
+    """A tile layout's :class:`_TileSteps`, worked out once per layout and kept (keyed by the
+    layout's arrays' bytes). Why: a board repeats a few layouts in its 48 tiles and a study
+    builds hundreds of boards, each twice (face-down and revealed Apocalypse); stepping every
+    space of every tile in Python was most of a board's set-up time."""
+    key = (size, sp.shape, sp.tobytes(), ee.shape, ee.tobytes(), es.shape, es.tobytes())
+    steps = _TILE_STEPS.get(key)
+    if steps is None:
+        m = size * size
+        ids = [[i * size + j for j in range(size)] for i in range(size)]
+        move_nbr, sight_nbr = np.full((m, 8), -1, np.int64), np.full((m, 8), -1, np.int64)
+        move_roll, sight_flag = np.zeros((m, 8), np.int8), np.zeros((m, 8), np.int8)
+        for i in range(size):
+            for j in range(size):
+                _inside(ids, sp, ee, es, i, j, size, move_nbr, move_roll, sight_nbr, sight_flag)
+        for table in (move_nbr, move_roll, sight_nbr, sight_flag):
+            table.setflags(write=False)
+        steps = _TILE_STEPS[key] = _TileSteps(move_nbr, move_roll, sight_nbr, sight_flag,
+                                              tuple(_water_bodies(ids, sp, ee, es, size)))
+    return steps
 
 
 def _inside(ids, sp, ee, es, i, j, size, move_nbr, move_roll, sight_nbr, sight_flag) -> None:

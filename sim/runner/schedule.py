@@ -42,6 +42,13 @@ def draw_teams(exp: Experiment, block: int) -> np.ndarray:
     return picked.astype(np.int64).reshape(TEAMS, CARDS_PER_TEAM)
 
 
+def boards_reached(exp: Experiment, games: int) -> int:
+    """How many of the experiment's boards its first ``games`` games play (boards 0 .. this
+    - 1, as :func:`schedule` assigns them): a duplicate block's four games share one board."""
+    blocks = -(-games // TEAMS) if exp.seating == "duplicate" else games
+    return min(exp.boards, blocks)
+
+
 def schedule(exp: Experiment, start: int, stop: int) -> Schedule:
     """The set-up of games ``start .. stop - 1``."""
     games = np.arange(start, stop, dtype=np.int64)

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .experiment import Experiment, load_experiment, resolved
-from .schedule import board_seed, schedule
+from .schedule import board_seed, boards_reached, schedule
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,10 @@ def build_arena(catalogue, exp: Experiment, n_boards: int | None = None,
     from sim.engine.state.new_game import card_arrays
     from sim.engine.state.static_tables import stack_setups
 
-    n = min(exp.boards, exp.games) if n_boards is None else max(1, min(n_boards, exp.boards))
+    # the boards its games play: a duplicate experiment's games reach a quarter as many boards,
+    # and the rest were built and never played (a 64-game drift gate built 64 and played 16)
+    n = (max(1, boards_reached(exp, exp.games)) if n_boards is None
+         else max(1, min(n_boards, exp.boards)))
     if boards_of is not None and len(boards_of.setups) >= n:
         setups = tuple(boards_of.setups[:n])
     else:
@@ -147,6 +150,10 @@ def play_games(arena: Arena, start: int, stop: int) -> dict:
 
     exp = arena.exp
     sch = schedule(exp, start, stop)
+    if sch.board.size and int(sch.board.max()) >= len(arena.setups):
+        # the kernels do not check bounds: a board the arena lacks would be read out of bounds
+        raise ValueError(f"games {start}..{stop - 1} play board {int(sch.board.max())}, but the "
+                         f"arena holds {len(arena.setups)} (grow_arena first)")
     # policies[k] belongs to experiment team k: seat s (team (s - offset) % 4) plays policies[k]
     out, per_card = play_many(arena.stacked, arena.cards, sch.board, sch.team_cards,
                               exp.root_seed, arena.policies, seats=sch.offset, first_game=start,

@@ -2,7 +2,10 @@
 
 Times reachability (speed 6, dry and with 2 water successes) and attack maps (range 8, line of
 sight with portals) on generated boards. Prints queries per second and the Numba/Python ratio.
-No assertions on wall time: numbers depend on the machine.
+Then compiling a board (``compile_board``, twice per game set-up): each tile layout's steps kept
+between boards (since stop 80) against worked out again for every board (the layout cache
+emptied before each, as every board was compiled until then), on the same boards in the same
+run. No assertions on wall time: numbers depend on the machine.
 
     python benchmarks/board.py [--boards 4] [--starts 200]
 """
@@ -69,6 +72,24 @@ def main() -> None:
           f"{'batch×':>8s} {'1-by-1×':>8s}")
     for name, kb, ko, r in rows:
         print(f"{name:38s} {kb:14,.0f} {ko:15,.0f} {r:10,.0f} {kb / r:8.0f} {ko / r:8.0f}")
+    _compile_rates(tiles, rules)
+
+
+def _compile_rates(tiles, rules, n: int = 64) -> None:
+    """Boards compiled per second, the layouts' steps kept against stepped for every board."""
+    from sim.board import graph
+
+    boards = [generate_board(tiles, rules, seed) for seed in range(n)]
+
+    def cold():
+        for b in boards:
+            graph._TILE_STEPS.clear()
+            compile_board(b, tiles, rules)
+
+    kept = _rate(lambda: [compile_board(b, tiles, rules) for b in boards], n)
+    stepped = _rate(cold, n)
+    print(f"compile_board: {kept:,.0f} boards/s with each layout's steps kept, {stepped:,.0f} "
+          f"stepped for every board ({kept / stepped:.1f}x), {n} generated boards")
 
 
 if __name__ == "__main__":

@@ -46,7 +46,9 @@ def cluster_ids(clusters, n: int) -> tuple[np.ndarray, int]:
     if labels.shape != (n,):
         raise ValueError(f"clusters must give one label per observation ({n}), got shape "
                          f"{labels.shape}")
-    if n and labels.dtype.kind in "iu" and labels.min() >= 0 \
+    # (labels past n - 1 cannot all be present: never count them, a seed or an id as a label
+    # would have np.bincount allocate one slot per integer up to it)
+    if n and labels.dtype.kind in "iu" and labels.min() >= 0 and labels.max() < n \
             and np.all(np.bincount(labels) > 0):
         # labels already 0 .. G-1, each present (a schedule's boards): they are their own
         # compact ids, found without np.unique's sort (the drift gate asks every round)

@@ -42,15 +42,14 @@ def _seat_share_coverage(boards: int, per_board: int, sigma: float, reps: int, s
     return covered / reps
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "balance.seat_shares (the 'seat N wins x % (lo-hi)' balance lines of run, fairness, rarity, "
-    "drift, draft) puts every seat at the seats' AVERAGE design effect on (seats-1)(G-1) df; when "
-    "boards swing one seat more than the others (here only seat 1's strength varies by board) "
-    "that seat's 95 % interval covers about 83-88 %, and more boards do not help (measured on "
-    "1,000 studies: 83.1 % on 8 boards x 32 games, 83.5 % on 16 x 32, 88.0 % on 64 x 16; the "
-    "other seats over-cover, 95-99 %). Only the null (all seats alike) is calibrated "
-    "(tests/test_calibration.py::test_seat_shares_of_games_won_cover_as_the_seat_rates_do)."))
 def test_the_seat_share_of_a_seat_that_boards_swing_covers_at_95():
+    """``balance.seat_shares`` (the "seat N wins x % (lo-hi)" balance lines of run, fairness,
+    rarity, drift, draft) put every seat at the seats' average design effect until stop 80:
+    when boards swing one seat more than the others (here only seat 1's strength varies by
+    board), that seat's 95 % interval covered 83-88 % (1,000 studies: 83.1 % on 8 boards x 32
+    games, 83.5 % on 16 x 32, 88.0 % on 64 x 16), more boards not helping. Now a seat's own
+    design effect when it is the larger: 94.7 % on 16 x 32 over 600 studies, the other seats
+    97-99 %. Checked: each seat at least 92 % over 1,000 studies (four SEs below 95 %)."""
     cov = _seat_share_coverage(boards=16, per_board=32, sigma=1.0, reps=1000, seed=8001)
     assert cov.min() >= 0.92, cov
 
@@ -88,13 +87,12 @@ def _duplicate_outcomes(rng, boards: int, blocks_per_board: int, sigma: float):
     return y, block_board
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "variance.SeatTeamEffects.seat_interval (the seat rates 'bwlab fairness' and the report "
-    "print) takes the seats' average design effect on (seats-1)(G-1) df: when boards swing one "
-    "seat more than the others, that seat's 95 % interval covers about 87-88 % (1,000 studies: 87.8 % on 32 boards x 4 "
-    "duplicate blocks, 86.9 % on 64 x 4; 93.5 % on 256 boards x 1 block, 91.1 % at a milder "
-    "swing). Calibrated only for the null's seats (tests/test_calibration.py)."))
 def test_the_fairness_seat_rate_of_a_seat_that_boards_swing_covers_at_95():
+    """``SeatTeamEffects.seat_interval`` (the seat rates ``bwlab fairness`` and the report
+    print) took the seats' average design effect until stop 80: a seat the boards swing more
+    than the others covered 87-88 % (1,000 studies: 87.8 % on 32 boards x 4 duplicate blocks,
+    86.9 % on 64 x 4; 93.5 % on 256 x 1). Now never below the seat's own standard error:
+    each seat at least 92 % over 1,000 studies."""
     rng = np.random.default_rng(8003)
     truth = _truth(1.0)
     covered = np.zeros(4)

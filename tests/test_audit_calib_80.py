@@ -5,7 +5,6 @@ them. Each test plants a known truth, runs the analysis function many times on s
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from sim.analysis.balance import seat_shares
 from sim.analysis.variance import rotation_seats, seat_team_effects

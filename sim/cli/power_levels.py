@@ -20,6 +20,10 @@ from ._json import json_text
 from ._paths import OUT_FILE_IN_NEW_FOLDER, cards_option, levels_experiment_option
 from ._policy import POLICY_HELP, budget_option, policy_label
 
+# The bound of [validate] sets in cards/arena_budget.toml (sim.catalogue.arena_budget): the flag
+# asked for more and died allocating the sets' teams after the level games were played.
+MAX_SETS = 100_000
+
 COLUMNS = ("card", "rarity", "level", "level_low", "level_high", "rating", "rating_low",
            "rating_high", "games_held")
 
@@ -36,10 +40,11 @@ COLUMNS = ("card", "rarity", "level", "level_low", "level_high", "rating", "rati
 @click.option("--out", type=OUT_FILE_IN_NEW_FOLDER,
               default=Path("reports/power_levels.csv"), show_default=True,
               help="CSV of every card's level (written atomically).")
-@click.option("--validate-budget", "sets", type=click.IntRange(0, None), default=None,
+@click.option("--validate-budget", "sets", type=click.IntRange(0, MAX_SETS), default=None,
               is_flag=False, flag_value=0,
               help="Also score the team budget against full simulation over K >= 2 game sets "
-                   "(the flag alone or K = 0: [validate] sets of the file).")
+                   "(the flag alone or K = 0: [validate] sets of the file; at most "
+                   "100000, as there).")
 @click.option("--team-budget", type=click.IntRange(5, 20), default=None,
               help="Budget to validate (default: [budget] team of the file). Not --budget, "
                    "which is the look-ahead's simulations per decision.")

@@ -43,3 +43,22 @@ def test_a_misspelled_pool_card_in_an_experiment_is_one_line(capsys, tmp_path):
     assert code == 2
     assert len(lines) == 1, err
     assert "Marioo" in lines[0]
+
+
+@pytest.mark.xfail(strict=True, reason="a baseline matchup's bad games count is five lines: four "
+                   "of them blame the per-game fields, which hold the winners' count of games")
+def test_a_baseline_with_a_bad_games_count_is_one_line(capsys, tmp_path):
+    """reports/baseline.json with matchups.example.games = NaN (or -5, "x", missing): validate
+    and drift say "games: must be a positive count equal to the winners' length" and then four
+    more lines, "outcomes: 4096 games, not nan", the same for rotations, lead_changes and
+    eliminated, fields that agree with the winners: one problem, five lines."""
+    import json
+    data = json.loads((SHIPPED.parent / "reports" / "baseline.json").read_text(encoding="utf-8"))
+    data["matchups"]["example"]["games"] = -5
+    path = tmp_path / "baseline.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code = main(["validate", str(SHIPPED), "--baseline", str(path)])
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.startswith("error")]
+    assert code == 2
+    assert len(lines) == 1 and "matchups.example.games" in lines[0], err

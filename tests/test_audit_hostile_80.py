@@ -78,3 +78,23 @@ def test_fairness_refuses_a_missing_rating_experiment(capsys, tmp_path):
     err = capsys.readouterr().err
     assert code == 2, err
     assert "missing.toml" in err and "Traceback" not in err
+
+
+@pytest.mark.xfail(strict=True, reason="an alternative given twice in a rulings study is replayed "
+                   "twice and counted twice in the Holm family")
+def test_a_rulings_alternative_given_twice_is_refused(capsys, tmp_path):
+    """experiments/rulings.toml's study with one [[alternatives]] entry pasted twice (same key,
+    same value): validate says ok, and `bwlab rulings` replays it twice and corrects "over the 2
+    alternatives tested", a family twice as large as the question (each p doubled). A card row
+    or a tile given twice is refused at its line; so should this be."""
+    text = (SHIPPED.parent / "experiments" / "rulings.toml").read_text(encoding="utf-8")
+    head = text[:text.index("\n[[alternatives]]") + 1]
+    alt = ('[[alternatives]]\nruling = "x"\nfile = "rules.toml"\nkey = "dice.defense_die"\n'
+           'value = 10\ncompletes = "y"\n')
+    path = tmp_path / "study.toml"
+    path.write_text(head + alt + alt, encoding="utf-8")
+    code = main(["validate", str(SHIPPED), "--experiment", str(path)])
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.startswith("error")]
+    assert code == 2, err
+    assert len(lines) == 1 and str(path) in lines[0], err

@@ -45,13 +45,12 @@ def test_a_misspelled_pool_card_in_an_experiment_is_one_line(capsys, tmp_path):
     assert "Marioo" in lines[0]
 
 
-@pytest.mark.xfail(strict=True, reason="a baseline matchup's bad games count is five lines: four "
-                   "of them blame the per-game fields, which hold the winners' count of games")
 def test_a_baseline_with_a_bad_games_count_is_one_line(capsys, tmp_path):
     """reports/baseline.json with matchups.example.games = NaN (or -5, "x", missing): validate
-    and drift say "games: must be a positive count equal to the winners' length" and then four
+    and drift said "games: must be a positive count equal to the winners' length" and then four
     more lines, "outcomes: 4096 games, not nan", the same for rotations, lead_changes and
-    eliminated, fields that agree with the winners: one problem, five lines."""
+    eliminated, fields that agree with the winners: one problem, five lines. Now the per-game
+    fields are counted against the winners: one line."""
     import json
     data = json.loads((SHIPPED.parent / "reports" / "baseline.json").read_text(encoding="utf-8"))
     data["matchups"]["example"]["games"] = -5
@@ -64,20 +63,20 @@ def test_a_baseline_with_a_bad_games_count_is_one_line(capsys, tmp_path):
     assert len(lines) == 1 and "matchups.example.games" in lines[0], err
 
 
-@pytest.mark.xfail(strict=True, reason="a missing --rating-experiment is passed over in silence "
-                   "when --suggest is not given")
 def test_fairness_refuses_a_missing_rating_experiment(capsys, tmp_path):
     """`bwlab fairness TEAMS --rating-experiment NO_SUCH_FILE` (no --suggest) played the check
     and exited 3 with no word about the path; with --suggest 1 the same path is "file: not
     found", exit 2. A path given on the command line that does not exist is bad input either
     way (or the flag is refused without --suggest, as power-levels refuses --team-budget
-    without --validate-budget)."""
+    without --validate-budget: so it is since stop 80, with --rating-games, --proposals,
+    --levels-experiment and --level-games)."""
     teams = SHIPPED.parent / "experiments" / "teams" / "example.toml"
     code = main(["fairness", str(teams), "--games", "8", "--round", "8", "-q",
                  "--rating-experiment", str(tmp_path / "missing.toml")])
     err = capsys.readouterr().err
     assert code == 2, err
-    assert "missing.toml" in err and "Traceback" not in err
+    assert "--rating-experiment is read only with --suggest" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
 
 
 @pytest.mark.xfail(strict=True, reason="an alternative given twice in a rulings study is replayed "

@@ -80,6 +80,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     if round_games > games and _given("round_games"):  # (the default round is cut to --games)
         raise click.BadParameter(f"--round ({round_games}) is more than --games ({games}): "
                                  "the verdict is looked at every --round games, up to --games")
+    _read_only_with(suggest_k, team_budget)
     policy, labels = _players(policy, budget, players)
     catalogue = load_catalogue(cards)
     teams = load_team_file(teams_file, catalogue.cards)
@@ -303,6 +304,25 @@ def _range(trial: dict) -> str:
     lo = min(t["low"] for t in trial["teams"])
     hi = max(t["high"] for t in trial["teams"])
     return f"{100 * lo:.1f}–{100 * hi:.1f} %"
+
+
+# each flag that only an optional part of the check reads, and the flag that asks for that part
+_READ_ONLY_WITH = (("--rating-experiment", "rating_experiment", "--suggest"),
+                   ("--rating-games", "rating_games", "--suggest"),
+                   ("--proposals", "proposals", "--suggest"),
+                   ("--levels-experiment", "levels_file", "--team-budget"),
+                   ("--level-games", "level_games", "--team-budget"))
+
+
+def _read_only_with(suggest_k, team_budget) -> None:
+    """Refuse a flag typed without the flag whose part reads it, as power-levels refuses
+    --team-budget without --validate-budget: a missing --rating-experiment was passed over in
+    silence without --suggest (exit 3 after the whole check; the hostile audit of stop 80)."""
+    asked = {"--suggest": bool(suggest_k), "--team-budget": team_budget is not None}
+    for flag, name, needs in _READ_ONLY_WITH:
+        if _given(name) and not asked[needs]:
+            raise click.UsageError(f"{flag} is read only with {needs}; give {needs} too, or "
+                                   f"leave {flag} out")
 
 
 def _other_inputs(catalogue, policy, suggest_k, rating_experiment, team_budget, level_games,

@@ -55,10 +55,16 @@ def _tables(data: dict, section: str, add):
 def _check_matchups(data: dict, add) -> None:
     for name, entry in _tables(data, "matchups", add):
         winners, games = entry.get("winners"), entry.get("games")
+        # the per-game fields are counted against the winners (else the count): a bad count
+        # is one line, not one more for each field that is right (the hostile audit of stop 80)
+        played = games if _count(games, 1) else None
         if not isinstance(winners, str) or set(winners) - set(WINNER_CODES):
             add(f"matchups.{name}.winners", f"must be a string of the characters {WINNER_CODES!r}")
-        elif not _count(games, 1) or len(winners) != games:
-            add(f"matchups.{name}.games", "must be a positive count equal to the winners' length")
+        else:
+            played = len(winners)
+            if not _count(games, 1) or len(winners) != games:
+                add(f"matchups.{name}.games",
+                    "must be a positive count equal to the winners' length")
         digest = entry.get("experiment")
         if not (isinstance(digest, str) and len(digest) == 64
                 and set(digest) <= set("0123456789abcdef")):
@@ -73,7 +79,7 @@ def _check_matchups(data: dict, add) -> None:
             add(f"matchups.{name}.root_seed", f"must be a whole number in [0, {MAX_SEED}], not "
                                               f"{seed!r}")
         if data["format"] >= 3:
-            _check_games(name, entry, games, add)
+            _check_games(name, entry, played, add)
 
 
 def _check_policies(data: dict, add) -> None:
@@ -108,18 +114,19 @@ def _check_suite(data: dict, add) -> None:
 
 
 def _check_games(name: str, entry: dict, games, add) -> None:
-    """Format 3's per-game endings, rotations and lead changes: one per game, well formed."""
+    """Format 3's per-game endings, rotations and lead changes: one per game (``games``; None:
+    not counted, neither the winners nor the count being readable), well formed."""
     outcomes = entry.get("outcomes")
     if not isinstance(outcomes, str) or set(outcomes) - set(ENDING_CODES.values()):
         add(f"matchups.{name}.outcomes",
             f"must be a string of the characters {''.join(ENDING_CODES.values())!r}")
-    elif len(outcomes) != games:
+    elif games is not None and len(outcomes) != games:
         add(f"matchups.{name}.outcomes", f"{len(outcomes)} games, not {games}")
     for key in ("rotations", "lead_changes"):
         text = entry.get(key)
         if not _whole_numbers(text):
             add(f"matchups.{name}.{key}", "must be whole numbers separated by spaces")
-        elif len(text.split()) != games:
+        elif games is not None and len(text.split()) != games:
             add(f"matchups.{name}.{key}", f"{len(text.split())} games, not {games}")
     if ELIMINATED in entry:
         text = entry[ELIMINATED]
@@ -127,7 +134,7 @@ def _check_games(name: str, entry: dict, games, add) -> None:
         if rows is None or not all(_decisions(r) for r in rows):
             add(f"matchups.{name}.{ELIMINATED}", "must be, per game, four whole numbers (or -1) "
                                                   "joined by commas, games separated by spaces")
-        elif len(rows) != games:
+        elif games is not None and len(rows) != games:
             add(f"matchups.{name}.{ELIMINATED}", f"{len(rows)} games, not {games}")
 
 

@@ -263,13 +263,16 @@ def _teams_or_pool(doc: TomlDoc, path: Path, cards, problems: Problems):
         return None, (), None, draw
     else:
         lowered = {n.lower(): i for i, n in enumerate(cards.names)}
-        idx = []
+        idx, unknown = [], False
         for name in listed:
             if not isinstance(name, str) or name.strip().lower() not in lowered:
                 doc.add(("pool", "cards"), f"unknown card {name!r}{suggest(str(name), list(cards.names))}")
+                unknown = True
                 continue
             idx.append(lowered[name.strip().lower()])
         pool = np.unique(np.asarray(idx, np.int64))  # distinct, in index (= name) order
+        if unknown:  # the count short by a misspelt card is not a second problem (stop 80)
+            return None, (), pool, draw
     if pool.size < TEAMS * CARDS_PER_TEAM:
         doc.add(("pool", "cards"), f"a pool needs at least {TEAMS * CARDS_PER_TEAM} distinct cards "
                                    f"(4 teams of 5), got {pool.size}")

@@ -103,9 +103,23 @@ def load_rulings(path: Path) -> RulingsFile:
                                         completes, doc.line(where + ("value",)) or 0, i,
                                         key_line=doc.line(where + ("key",)) or 0,
                                         file_line=doc.line(where + ("file",)) or 0))
+    _check_repeats(doc, alternatives)
     study = _study(doc)
     doc.problems.raise_if_any()
     return RulingsFile(Path(path), study, tuple(alternatives))
+
+
+def _check_repeats(doc: TomlDoc, alternatives) -> None:
+    """An alternative given twice (the same file, key and value) at its second line: it was
+    replayed twice and counted twice in the Holm family, each p doubled (the hostile-input
+    audit of stop 80)."""
+    first: dict = {}
+    for alt in alternatives:
+        seen = first.setdefault((alt.file, alt.key, repr(alt.value)), alt)
+        if seen is not alt:
+            doc.add(("alternatives", alt.index, "value"),
+                    f"the same alternative as alternatives[{seen.index}] (line {seen.line}): "
+                    f"{alt.file} {alt.key} = {alt.value!r}; give each once")
 
 
 def _unwritable(value) -> str | None:

@@ -41,3 +41,17 @@ def private_lab(tmp: Path, edits: dict[str, str],
         assert main(["drift", "--cards", str(cards), "--suite", str(suite), "--baseline",
                      str(baseline), "--update", "--quiet"]) == 0
     return cards, suite, baseline
+
+
+def recount_metrics(data: dict, matchup: str, games: int) -> None:
+    """A baseline's recorded win rates of ``matchup`` after its games are cut to the first
+    ``games`` (call it before cutting): each team's rate over those games, as ``--update
+    --games GAMES`` writes them, given to the teams in the order of their recorded rates (the
+    file does not say which rate is whose; the baseline checks compare them as a set)."""
+    winners = data["matchups"][matchup]["winners"][:games]
+    none = winners.count("-") / 4
+    cut = sorted((winners.count(code) + none) / len(winners) for code in "0123")
+    mine = sorted((e for name, e in data["metrics"].items() if name.startswith(f"{matchup}: ")),
+                  key=lambda e: e["rate"])
+    for entry, rate in zip(mine, cut):
+        entry.update(rate=rate, games=games)

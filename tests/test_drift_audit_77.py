@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 
 from sim.analysis.paired import NO_DRIFT, PairedDrift
 from sim.runner.drift import GateResult, MetricResult
 from tests._cli_kit import run
+from tests._drift_kit import recount_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,14 +19,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def _short_baseline(path: Path, n: int = 512) -> Path:
     """The shipped baseline cut to its first ``n`` games (fewer than the suite's min_games)."""
     data = json.loads((ROOT / "reports" / "baseline.json").read_text(encoding="utf-8"))
-    for m in data["matchups"].values():
+    for name, m in data["matchups"].items():
+        recount_metrics(data, name, n)
         m["games"] = n
         for key in ("winners", "outcomes"):
             m[key] = m[key][:n]
         for key in ("rotations", "lead_changes", "eliminated"):
             m[key] = " ".join(m[key].split()[:n])
-    for metric in data["metrics"].values():
-        metric["games"] = n
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
 

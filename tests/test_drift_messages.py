@@ -19,7 +19,7 @@ import pytest
 from sim.analysis.paired import DRIFT_UP, NO_DRIFT, OPEN, PairedDrift
 from sim.runner.drift import GateResult, MetricResult
 from tests._cli_kit import run
-from tests._drift_kit import private_lab
+from tests._drift_kit import private_lab, recount_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOOR, CAP = 64, 256  # the small suite's min_games and max_games
@@ -110,6 +110,7 @@ def _shortened(baseline: Path, games: int, into: Path) -> Path:
     """A copy of ``baseline`` holding only its first ``games`` games (as ``--update --games``
     writes one)."""
     data = json.loads(baseline.read_text())
+    recount_metrics(data, "example", games)
     entry = data["matchups"]["example"]
     entry["games"] = games
     for key in ("winners", "outcomes"):

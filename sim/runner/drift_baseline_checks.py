@@ -139,11 +139,47 @@ def _check_games(name: str, entry: dict, games, add) -> None:
 
 
 def _check_metrics(data: dict, add) -> None:
+    """Each team's recorded win rate (``metrics``, "<matchup>: <team>") is a rate, and each
+    matchup's four are its recorded winners' four (a game without a winner counts 1/4 to each,
+    as ``drift_balance.win_rates`` counts it): a hand-edited, missing or extra rate is named
+    (the CI audit of stop 79). The gate reads the winners; these rates are what ``--update``
+    printed, so they must not say otherwise."""
     for name, entry in _tables(data, "metrics", add):
         if not _finite(entry.get("rate"), 0.0, 1.0):
             add(f"metrics.{name}.rate", f"must be a number in [0, 1], not {entry.get('rate')!r}")
         if not _count(entry.get("games"), 1):
             add(f"metrics.{name}.games", f"must be a positive count, not {entry.get('games')!r}")
+    for matchup, entry in data["matchups"].items():
+        winners = entry.get("winners") if isinstance(entry, dict) else None
+        if isinstance(winners, str) and winners and not set(winners) - set(WINNER_CODES):
+            _check_matchup_rates(data["metrics"], matchup, winners, add)
+
+
+def _check_matchup_rates(metrics: dict, matchup: str, winners: str, add) -> None:
+    """One matchup's recorded rates against its winners: four, whose rates are the four teams'
+    over the recorded games. As a set: the rates' names are the suite's teams, which the file
+    does not hold (the gate names them), so which rate is whose is not checked here."""
+    mine = {k: v for k, v in metrics.items()
+            if k.startswith(f"{matchup}: ") and isinstance(v, dict)}
+    if not mine:  # none recorded (older files: the gate says so) or under another matchup name
+        return
+    if len(mine) != 4:
+        add(f"metrics.{matchup}", f"{len(mine)} teams' win rates, not 4; rewrite the baseline "
+                                  "with --update")
+        return
+    for name, entry in mine.items():
+        if _count(entry.get("games"), 1) and entry["games"] != len(winners):
+            add(f"metrics.{name}.games", f"{entry['games']}, not the {len(winners)} games "
+                                         "recorded")
+    rates = [entry.get("rate") for entry in mine.values()]
+    if not all(_finite(r, 0.0, 1.0) for r in rates):
+        return  # (named above)
+    none = winners.count(WINNER_CODES[0]) / 4
+    recorded = sorted((winners.count(code) + none) / len(winners) for code in WINNER_CODES[1:])
+    if any(abs(a - b) > 1e-9 for a, b in zip(sorted(rates), recorded)):
+        add(f"metrics.{matchup}", "the teams' win rates "
+            + ", ".join(f"{r:.4f}" for r in sorted(rates)) + " are not the recorded winners' "
+            + ", ".join(f"{r:.4f}" for r in recorded) + "; rewrite the baseline with --update")
 
 
 _EXACT = 1e-9  # how far an exact table's sums may be from 1 and from its recorded mean

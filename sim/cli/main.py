@@ -183,14 +183,22 @@ def _with_progress(cmd, name: str):
     def invoke(ctx, _body=body):
         from sim.runner.progress import reporting
 
+        from .terminate import CTRL_C_EXIT, Interrupted, exit_status
+
         quiet = bool(ctx.params.pop("quiet", False) if added else ctx.params.get("quiet"))
         quiet = quiet or bool(ctx.params.get("no_progress"))
-        with reporting(name, quiet=quiet, loading=LOADING, started=ctx.meta.get(STARTED)) as p:
-            if name in OWN_RESUME:
-                return _body(ctx)
-            if name not in ENGINE_COMMANDS:
-                return _terminable(_body, ctx, p.say)
-            return _journaled(_body, ctx, p.say)
+        try:
+            with reporting(name, quiet=quiet, loading=LOADING,
+                           started=ctx.meta.get(STARTED)) as p:
+                if name in OWN_RESUME:
+                    return _body(ctx)
+                if name not in ENGINE_COMMANDS:
+                    return _terminable(_body, ctx, p.say)
+                return _journaled(_body, ctx, p.say)
+        except KeyboardInterrupt as stop:  # Ctrl-C: past click's empty line, to one line
+            if exit_status(stop) != CTRL_C_EXIT:
+                raise
+            raise Interrupted(name) from None
 
     cmd.invoke = invoke
     cmd._progress_wired = True
@@ -288,7 +296,7 @@ def _main(argv) -> int:
     from sim.report.clock import generated_at
     from sim.stops import dropped_stops_kept
 
-    from .terminate import CTRL_C_EXIT, exit_status
+    from .terminate import CTRL_C_EXIT, Interrupted, exit_status
 
     try:
         # Without standalone mode click returns a command's exit code (click.exceptions.Exit);
@@ -301,7 +309,10 @@ def _main(argv) -> int:
         for problem in exc.problems:
             click.echo(f"error: {problem}", err=True)
         return 2
-    except click.exceptions.Abort:  # Ctrl-C: click turns KeyboardInterrupt into Abort
+    except Interrupted as stop:  # Ctrl-C in a command (its progress session has closed)
+        click.echo(f"{stop.command}: aborted (Ctrl-C)", err=True)
+        return CTRL_C_EXIT
+    except click.exceptions.Abort:  # Ctrl-C elsewhere: click turns KeyboardInterrupt into Abort
         click.echo("aborted", err=True)
         return CTRL_C_EXIT
     except KeyboardInterrupt as stop:  # dropped by Python (sim.stops) after the last write

@@ -51,6 +51,17 @@ def stdout_closed() -> int:
     return PIPE_CLOSED_EXIT
 
 
+class Interrupted(Exception):
+    """A Ctrl-C out of a command, carried past click to the CLI's ``main``, which says it in one
+    line naming the command ("fairness: aborted (Ctrl-C)", as SIGTERM's "fairness: terminated
+    (SIGTERM)"). Why: click turns KeyboardInterrupt into Abort after printing an empty line,
+    and ``main`` then said a bare "aborted" (the progress audit of stop 80)."""
+
+    def __init__(self, command: str):
+        super().__init__(command)
+        self.command = command
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, as a command inside :func:`terminated_as_interrupt` gets it. A KeyboardInterrupt,
     so that everything between the signal and the command's own ``except`` treats it as Ctrl-C

@@ -192,10 +192,30 @@ def test_boards_built_lazily_play_the_same_games():
     assert len(eager.setups) == 12 and len(lazy.setups) == 2
     got = []
     for start in range(0, 48, 16):
-        lazy = grow_arena(catalogue, lazy, (start + 16) // 4)
+        lazy = grow_arena(catalogue, lazy, start + 16)
         got.append(play_games(lazy, start, start + 16)["winner_team"])
     assert len(lazy.setups) == 12
     np.testing.assert_array_equal(np.concatenate(got), play_games(eager, 0, 48)["winner_team"])
+
+
+def test_games_on_a_board_the_arena_lacks_are_refused():
+    """The kernels do not check bounds: ``play_games`` and ``replay_winners`` refuse a game whose
+    board the arena has not built (a ValueError naming it), rather than read past the boards."""
+    import numpy as np
+
+    from sim.catalogue.loader import load_catalogue
+    from sim.catalogue.teams import load_teams
+    from sim.runner.fairness import fairness_experiment
+    from sim.runner.tasks import build_arena, play_games, replay_winners
+
+    catalogue = load_catalogue(None)
+    teams = load_teams(TEAMS, catalogue.cards)
+    arena = build_arena(catalogue, fairness_experiment(teams, "greedy", 2, 48, 16, 12),
+                        n_boards=2)
+    with pytest.raises(ValueError, match="play board 2, but the arena holds 2"):
+        play_games(arena, 0, 12)
+    with pytest.raises(ValueError, match="play board 3, but the arena holds 2"):
+        replay_winners(arena, np.array([13]), np.zeros((1, 4, 5), np.int64))
 
 
 def _strict(text: str):

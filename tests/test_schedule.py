@@ -17,7 +17,7 @@ from sim.catalogue.teams import CARDS_PER_TEAM, TEAMS
 from sim.engine.state.fields import POLICY_IDS
 from sim.runner import drift
 from sim.runner.experiment import load_experiment
-from sim.runner.schedule import draw_teams, schedule
+from sim.runner.schedule import boards_reached, draw_teams, schedule
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,3 +52,17 @@ def test_every_games_teams_are_seated_as_the_reference_seats_them(start, stop):
         whole = schedule(exp, 0, stop)
         for name in ("games", "board", "offset", "team_cards", "team_of_seat", "draw"):
             assert np.array_equal(getattr(got, name), getattr(whole, name)[start:]), name
+
+
+def test_the_boards_reached_are_those_the_schedule_plays():
+    """``boards_reached(exp, g)`` (the boards ``build_arena`` and ``grow_arena`` build) is
+    exactly how many boards the schedule's first ``g`` games play, for every seating: a board
+    too few and ``play_games`` refuses the games; one too many is built and never played."""
+    for exp in _experiments():
+        for boards in (1, 3, 64):
+            small = replace(exp, boards=boards)
+            for g in (0, 1, 3, 4, 5, 16, 17, 255, 256, 257, 400):
+                played = schedule(small, 0, g).board
+                want = 0 if g == 0 else int(played.max()) + 1
+                assert boards_reached(small, g) == want == len(set(played.tolist())), \
+                    (exp.seating, boards, g)

@@ -8,7 +8,8 @@ share of the price the next tick pays (``worth * (ticks + 1) / price`` where the
 string runs, ``worth / price`` where one would start): staying on a tile where ticks are banked
 is worth more than walking off, which would lose them ("All of a character's ticks in a tile
 disappear at once if they interrupt the string"). Worths: a heal by the health it restores, a
-buff (permanent: "All buffs a tile gives you are permanent") as a permanent stat point a point,
+buff (permanent: "All buffs a tile gives you are permanent") as a permanent stat point a point, a
+revive as the ability's (for the teammate the rules would bring back),
 the other effects by ``cards/tiles.toml [greedy]`` (``TF_WORTH``).
 
 Interactables and the tile_control ability are actions (:func:`_best_tile_action`): an effect on
@@ -34,6 +35,7 @@ from sim.engine.tiles.live_board import GRID, SPAN, _middle, _position_of, _tile
 from sim.engine.tiles.swap_in_play import _shift, _transform_choice
 from sim.engine.tiles.paused import _paused
 from sim.engine.tiles.fx_table import TF_COIN, TF_PRICE, TF_SUIT, TF_WORTH
+from sim.engine.effects.ability_effects import _tile_revive_target
 from sim.engine.tiles.functions import _nothing_to_learn
 
 from .values import _kill_table, _spaces_within
@@ -58,10 +60,20 @@ def _worth(op, amount, flag, worth, w_damage, missing, buffed, knows, hands_full
 
 
 @njit
+def _revive_worth(st, S, c):
+    """A tile's revive, to ``c``: as the ability's (a kill undone plus the health returned) for
+    the teammate the rules would bring back now; nothing when none would come back."""
+    e = _tile_revive_target(st, S, c)
+    return 0.0 if e < 0 else S.fp[L.W_KILL] + S.fp[L.W_DAMAGE] * st.ent.max_health[e]
+
+
+@njit
 def _reward_worth(st, S, c, k):
     """What function row ``k`` is worth to ``c`` now, in health units."""
     ent = st.ent
     fx = S.tile_fx
+    if fx[k, L.FX_OP] == L.OP_REVIVE:
+        return _revive_worth(st, S, c)
     return _worth(fx[k, L.FX_OP], fx[k, L.FX_AMOUNT], fx[k, L.FX_FLAG], fx[k, TF_WORTH],
                   S.fp[L.W_DAMAGE], ent.max_health[c] - ent.health[c], ent.buff[c] != 0,
                   _nothing_to_learn(st, ent.team[c]), _hands_full(S, ent, _pool(ent, c)))
@@ -98,8 +110,12 @@ def _pos_bonus(st, S, c):
         k = 2 * t
         price = fx[k, TF_PRICE]
         ticks = ticks_banked + 1 if banked == t else (ticks_2nd + 1 if banked_2nd == t else 1)
-        worth = _worth(fx[k, L.FX_OP], fx[k, L.FX_AMOUNT], fx[k, L.FX_FLAG], fx[k, TF_WORTH],
-                       w_damage, missing, buffed, knows, hands_full)
+        op = fx[k, L.FX_OP]
+        if op == L.OP_REVIVE:  # (a call only for a revive: it looks at the team's dead)
+            worth = _revive_worth(st, S, c)
+        else:
+            worth = _worth(op, fx[k, L.FX_AMOUNT], fx[k, L.FX_FLAG], fx[k, TF_WORTH], w_damage,
+                           missing, buffed, knows, hands_full)
         out[p] += worth * min(ticks, price) / price
     return out
 

@@ -103,9 +103,10 @@ EFFECT_TABLE: tuple[Effect, ...] = (
     _e("tile_control", "ability", "OP_TILE_CONTROL", "space", "mode range same_size",
        "ability tile", _T + "_run_tile_control", _TV + "_best_middle", "tile swap",
        "swap the user's tile with the tile around the target (mode 0) or transform that tile"),
-    _e("revive", "ability", "OP_REVIVE", "dead_ally", "", "ability",
+    _e("revive", "ability", "OP_REVIVE", "dead_ally", "", "ability tile",
        _A + "_run_revive", _V + "_revive_value", "revive",
-       "a dead teammate at full health, where it fell (else its spawn)"),
+       "a dead teammate at full health, where it fell (else its spawn); a tile's picks the "
+       "teammate by rules.toml tile_revive"),
     # ---- items' own effects (opcodes 12..14)
     _e("damage", "item", "OP_ITEM_DAMAGE", "enemy", "damage range", "item",
        _I + "_run_item_damage", _V + "_damage_value", "flat damage",

@@ -238,3 +238,22 @@ def _ability_row(doc: TomlDoc, base: tuple, kind: str, params: dict,
             continue
         values[j] = value
     return abilities.row(code, values)
+
+
+def check_summon_counts(cards, abilities: AbilityIndex, entities: EntityCatalogue,
+                        problems: Problems) -> None:
+    """A card whose summon brings more minions than one creator may have at once (rules.toml
+    ``[entities] max_minions``) would bring only that many every time, without a word in play:
+    one line at the card's row (the designer audit of stop 81: ``max_minions`` lowered to 2
+    quietly halved a shipped card's summon)."""
+    from .effect_table import lookup
+
+    cap = int(entities.rules[R_MAX_MINIONS])
+    op, count, clone = (SLOTS.index(k) for k in ("op", "count", "flag"))
+    summon = lookup("summon", source="ability").op
+    for c, row in enumerate(cards.effects):
+        if row[op] == summon and row[clone] == 0 and row[count] > cap:
+            problems.add(cards.path, cards.lines[c], "ability_params.count",
+                         f"{int(row[count])} minions a use, but rules.toml [entities] "
+                         f"max_minions is {cap}: a use would bring at most {cap} (lower count "
+                         f"or raise max_minions)")

@@ -20,6 +20,7 @@ LEASHES = ("tile", "none")
 TIEBREAKS = ("health_before", "draw")
 CLOCKS = ("owner_turns", "rotations")
 TURN_ORDERS = ("hand_over", "card")
+TILE_REVIVES = ("strongest", "first")  # whom a tile's revive brings back (docs/rulings.md)
 GREEDY_KEYS = ("greedy_damage", "greedy_kill", "greedy_cpu_value", "greedy_retaliation",
                "greedy_homefield", "greedy_doomed", "greedy_cpu_danger", "greedy_approach",
                "greedy_effect", "greedy_submerged", "greedy_apocalypse_hold", "greedy_press",
@@ -30,7 +31,7 @@ _LATER_KEYS = ("greedy_effect", "greedy_submerged", "greedy_apocalypse_hold", "g
                "greedy_press_after")
 _KEYS = {"reveal_deaths", "reveal_rotation", "turns_after_reveal", "cpu_leash",
          "cpu_default_range", "cpus_act_during_apocalypse", "stalemate_rotations", "rotation_cap",
-         "simultaneous_tiebreak", "effect_clock", "turn_order", *GREEDY_KEYS}
+         "simultaneous_tiebreak", "effect_clock", "turn_order", "tile_revive", *GREEDY_KEYS}
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class GameRules:
     turn_order: str
     greedy: np.ndarray  # float64[len(GREEDY_KEYS)], in GREEDY_KEYS order
     path: str = ""
+    tile_revive: str = "strongest"
 
 
 def load_game_rules(root: Path, problems: Problems | None = None) -> GameRules:
@@ -78,6 +80,11 @@ def load_game_rules(root: Path, problems: Problems | None = None) -> GameRules:
     if order is not None and order not in TURN_ORDERS:
         doc.add(("game", "turn_order"),
                 f"unknown value {order!r}; choose from {', '.join(TURN_ORDERS)}")
+    # a key added after the first rules files: the house ruling where a file leaves it out
+    revive = get("tile_revive", str, default="strongest", fallback="strongest")
+    if revive is not None and revive not in TILE_REVIVES:
+        doc.add(("game", "tile_revive"),
+                f"unknown value {revive!r}; choose from {', '.join(TILE_REVIVES)}")
     values = dict(
         reveal_deaths=get("reveal_deaths", lo=1, hi=1000, fallback=7),
         reveal_rotation=get("reveal_rotation", lo=1, hi=1000, fallback=7),
@@ -90,6 +97,7 @@ def load_game_rules(root: Path, problems: Problems | None = None) -> GameRules:
         simultaneous_tiebreak=tiebreak,
         effect_clock=clock,
         turn_order=order,
+        tile_revive=revive,
     )
     weights = [get(k, (int, float), lo=0.0, hi=MAX_WEIGHT, fallback=0.0,
                    **({"default": 0.0} if k in _LATER_KEYS else {})) for k in GREEDY_KEYS]

@@ -13,7 +13,7 @@ from .board_rules import BoardRules, load_board_rules
 from .cards import CardCatalogue, load_cards
 from .diagnostics import InputError, Problem, Problems
 from .items import ItemCatalogue, load_items
-from .entities import EntityCatalogue, load_entities
+from .entities import EntityCatalogue, check_summon_counts, load_entities
 from .rules import Rules, load_rules
 from .tile_functions import check_assist_names, check_item_names
 from .tiles import TileCatalogue, load_tiles
@@ -113,6 +113,8 @@ def load_catalogue(root: Path | None = None, problems: Problems | None = None) -
         check_item_names(tiles, items.names, own)
     if tiles is not None and entities is not None:  # ... and its named assist character
         check_assist_names(tiles, entities.assist_names, own)
+    if cards is not None and entities is not None:  # a summon beyond [entities] max_minions
+        check_summon_counts(cards, abilities, entities, own)
     own.raise_if_any()
     return Catalogue(rules=rules, abilities=abilities, cards=cards, root=root, tiles=tiles,
                      board_rules=board_rules, items=items, entities=entities)

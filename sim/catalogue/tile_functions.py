@@ -28,12 +28,13 @@ from .tomldoc import MISSING, TomlDoc
 TILE_EFFECTS = names_of(family="tile")
 SHARED_EFFECTS = tuple(r.name for r in effects_of(source="tile") if r.family != "tile")
 FUNCTION_EFFECTS = TILE_EFFECTS + SHARED_EFFECTS
-# whom each effect works on: the character itself, or a space (a destination, a tile's middle)
+# whom each effect works on: the character itself, a space (a destination, a tile's middle), or
+# a dead teammate (a revive: whom, the rules decide: rules.toml [game] tile_revive)
 EFFECT_TARGET = {r.name: "self" if "self" in r.targets else r.targets[0]
                  for r in effects_of(source="tile")}
 # "A Tile Reward is a reward a character gets by ending their turn in a tile": it acts on the
-# character, never on a chosen space
-REWARD_EFFECTS = tuple(e for e in FUNCTION_EFFECTS if EFFECT_TARGET[e] == "self")
+# character (or its team's dead, whom no one chooses), never on a chosen space
+REWARD_EFFECTS = tuple(e for e in FUNCTION_EFFECTS if EFFECT_TARGET[e] in ("self", "dead_ally"))
 # parameter -> (slot, min, max, default) per effect; one meaning per slot and effect
 STAT_NAMES = ("speed", "range", "defense", "attacks", "advantage", "invincibility")
 EFFECT_PARAMS = {
@@ -52,6 +53,7 @@ EFFECT_PARAMS = {
     "mobility": {"distance": ("amount", 1, 12, 3)},
     "tile_control": {"mode": ("flag", 0, 1, 0), "range": ("range", 0, 6, 6),
                      "same_size": ("stat", 0, 1, 0)},
+    "revive": {},  # whom and where: rules.toml [game] tile_revive (docs/rulings.md)
 }
 # a tile function's bounds, for the parameters its effect reads (the effect table's)
 assert set(EFFECT_PARAMS) == set(FUNCTION_EFFECTS) and all(

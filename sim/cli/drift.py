@@ -28,6 +28,32 @@ def _problem(path, field, message):
     return InputError([Problem(str(path), None, field, message)])
 
 
+class _Twice(ValueError):
+    """A JSON object names a key twice."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _no_twice(pairs: list) -> dict:
+    """``json``'s object hook: the object, or :class:`_Twice` for its first repeated key."""
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Twice(key)
+        out[key] = value
+    return out
+
+
+def _second_line(text: str, key: str) -> int:
+    """The line of the key's second appearance as a JSON key (its first line if not found)."""
+    import re
+
+    found = [m.start() for m in re.finditer(re.escape(json.dumps(key)) + r"\s*:", text)]
+    return text.count("\n", 0, found[1] if len(found) > 1 else 0) + 1
+
+
 def _load_baseline(path: Path) -> dict:
     from sim.runner.drift_baseline_checks import validate_baseline
 
@@ -43,9 +69,13 @@ def _load_baseline(path: Path) -> dict:
         raise _problem(path, "--baseline", "not a regular file (a pipe, a device or a socket)")
     note_input(path)  # read: no result of this command (report's drift.csv) may replace it
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text, object_pairs_hook=_no_twice)
     except UnicodeDecodeError:
         raise _problem(path, "--baseline", "not UTF-8 text") from None
+    except _Twice as twice:  # json keeps the last silently: a hand edit would hide a value
+        raise _problem(f"{path}:{_second_line(text, twice.key)}", twice.key,
+                       "named twice in one table; rewrite the baseline with --update") from None
     except json.JSONDecodeError as exc:
         raise _problem(f"{path}:{exc.lineno}", "--baseline",
                        f"not a baseline written by --update ({exc.msg})") from None

@@ -9,6 +9,7 @@ records and how two records compare, which the gate reads on every run.
 
 from __future__ import annotations
 
+import difflib
 import math
 from pathlib import Path
 
@@ -274,9 +275,16 @@ def validate_baseline(data, path: Path) -> None:
                         "report --rulings)" if rulings else "not a baseline written by --update "
                         f"(none of its sections {', '.join(_SECTIONS)})")
         raise InputError(problems)
+    meant = set()  # a typo'd section: one line (its name), not a second for the one missing
+    for key in sorted(set(data) - set(_SECTIONS)):
+        close = difflib.get_close_matches(key, [k for k in _SECTIONS if k not in data], n=1)
+        meant.update(close)
+        add(key, f"unknown section{f' (did you mean {close[0]}?)' if close else ''}; a baseline "
+                 f"written by --update has {', '.join(_SECTIONS)}")
     for key in _SECTIONS:
         if key not in data:
-            add(key, "missing section; rewrite the baseline with --update")
+            if key not in meant:
+                add(key, "missing section; rewrite the baseline with --update")
         elif key != "format" and not (isinstance(data[key], dict) and data[key]):
             add(key, "must be a non-empty table")
     if not problems and data["format"] not in READABLE_FORMATS:

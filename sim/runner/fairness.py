@@ -56,10 +56,14 @@ class FairnessReport:
 
 def fairness_experiment(teams, policy: str, seed: int, max_games: int, round_games: int,
                         boards: int, path: str = "") -> Experiment:
-    """The in-memory experiment of a fairness check (duplicate seating, fixed teams)."""
+    """The in-memory experiment of a fairness check (duplicate seating, fixed teams). Each
+    team's cards are played in name order, as a team file's are (``load_teams``: the order
+    changes the games), so teams a search proposes (``--suggest``'s swaps, ``draft``'s splits)
+    play the games their team file replays with the same seed (the advice audit of stop 81)."""
     return Experiment(name="fairness", description="GM fairness check", games=max_games,
                       root_seed=seed, batch_size=round_games, boards=boards,
-                      policies=(policy,) * 4, seating="duplicate", teams=teams.cards,
+                      policies=(policy,) * 4, seating="duplicate",
+                      teams=np.sort(np.asarray(teams.cards, np.int64), axis=1),
                       team_names=teams.names, pool=None, draw="random", path=path, digest="")
 
 
@@ -94,7 +98,7 @@ def check_fairness(catalogue, teams, *, policy: str = "greedy", seed: int = 0,
     with stage("duplicate play of the four teams", max_games, at_most=True):
         while played < max_games:
             stop = min(max_games, played + round_games)
-            arena = grow_arena(catalogue, arena, -(-stop // 4))   # the boards this round reaches
+            arena = grow_arena(catalogue, arena, stop)  # the boards this round reaches
             cols = play_games(arena, played, stop)
             assert np.array_equal(cols["seat_offset"], np.arange(played, stop) % 4)
             for k in GAME_COLUMNS:

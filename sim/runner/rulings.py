@@ -109,7 +109,7 @@ def play_fairness(catalogue, cfg: StudyConfig) -> tuple:
     winners, boards, traces, games = [], [], [], []
     for start in range(0, cfg.fairness_games, ROUND_GAMES):
         stop = min(cfg.fairness_games, start + ROUND_GAMES)
-        arena = grow_arena(catalogue, arena, -(-stop // 4))
+        arena = grow_arena(catalogue, arena, stop)
         cols = play_games(arena, start, stop)
         winners.append(cols["winner_team"])
         boards.append(cols["board"][::4])

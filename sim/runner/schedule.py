@@ -42,25 +42,23 @@ def draw_teams(exp: Experiment, block: int) -> np.ndarray:
     return picked.astype(np.int64).reshape(TEAMS, CARDS_PER_TEAM)
 
 
+def _block_of(exp: Experiment, games):
+    """Each game's block (game numbers in, block numbers out): a duplicate block's four games
+    share a board and a draw, the teams through every seat; otherwise a game is a block."""
+    return games // TEAMS if exp.seating == "duplicate" else games
+
+
 def boards_reached(exp: Experiment, games: int) -> int:
     """How many of the experiment's boards its first ``games`` games play (boards 0 .. this
-    - 1, as :func:`schedule` assigns them): a duplicate block's four games share one board."""
-    blocks = -(-games // TEAMS) if exp.seating == "duplicate" else games
-    return min(exp.boards, blocks)
+    - 1, as :func:`schedule` assigns them: block ``b`` plays board ``b % boards``)."""
+    return 0 if games <= 0 else min(exp.boards, int(_block_of(exp, games - 1)) + 1)
 
 
 def schedule(exp: Experiment, start: int, stop: int) -> Schedule:
     """The set-up of games ``start .. stop - 1``."""
     games = np.arange(start, stop, dtype=np.int64)
-    if exp.seating == "duplicate":
-        block = games // TEAMS  # four games per board and draw, teams through every seat
-        offset = games % TEAMS
-    elif exp.seating == "rotate":
-        block = games
-        offset = games % TEAMS
-    else:
-        block = games
-        offset = np.zeros_like(games)
+    block = _block_of(exp, games)
+    offset = games % TEAMS if exp.seating in ("duplicate", "rotate") else np.zeros_like(games)
     board = block % exp.boards
     seats = np.arange(TEAMS)
     team_of_seat = (seats[None, :] - offset[:, None]) % TEAMS

@@ -116,15 +116,16 @@ def same_inputs(a: Arena, b: Arena) -> bool:
             and input_digest(a).digest() == input_digest(b).digest())
 
 
-def grow_arena(catalogue, arena: Arena, n_boards: int) -> Arena:
-    """The arena with at least its first ``n_boards`` boards (at most the experiment's). Why:
-    building a board costs ~35-50 ms, so a fairness check on many boards builds only those its
-    rounds reach; the boards are the same as when built up front."""
+def grow_arena(catalogue, arena: Arena, games: int) -> Arena:
+    """The arena with at least the boards its experiment's first ``games`` games play
+    (:func:`~sim.runner.schedule.boards_reached`). Why: building a board costs ~35-50 ms, so a
+    sequential check on many boards builds only those its rounds reach; the boards are the same
+    as when built up front."""
     from dataclasses import replace
 
     from sim.engine.state.static_tables import stack_setups
 
-    n = min(n_boards, arena.exp.boards)
+    n = boards_reached(arena.exp, games)
     if n <= len(arena.setups):
         return arena
     setups = arena.setups + tuple(board_setups(catalogue, arena.exp, len(arena.setups), n))
@@ -141,6 +142,14 @@ def by_team(cols, what: str = "health") -> np.ndarray:
     return out
 
 
+def _check_boards(arena: Arena, boards: np.ndarray, what: str) -> None:
+    """Refuse games on a board the arena lacks: the kernels do not check bounds, so it would be
+    read out of bounds."""
+    if boards.size and int(boards.max()) >= len(arena.setups):
+        raise ValueError(f"{what} play board {int(boards.max())}, but the arena holds "
+                         f"{len(arena.setups)} (grow_arena first)")
+
+
 def play_games(arena: Arena, start: int, stop: int) -> dict:
     """Play games ``start .. stop - 1`` of the arena's experiment; one column per result."""
     from sim.engine.state.fields import REASON_NAMES
@@ -150,10 +159,7 @@ def play_games(arena: Arena, start: int, stop: int) -> dict:
 
     exp = arena.exp
     sch = schedule(exp, start, stop)
-    if sch.board.size and int(sch.board.max()) >= len(arena.setups):
-        # the kernels do not check bounds: a board the arena lacks would be read out of bounds
-        raise ValueError(f"games {start}..{stop - 1} play board {int(sch.board.max())}, but the "
-                         f"arena holds {len(arena.setups)} (grow_arena first)")
+    _check_boards(arena, sch.board, f"games {start}..{stop - 1}")
     # policies[k] belongs to experiment team k: seat s (team (s - offset) % 4) plays policies[k]
     out, per_card = play_many(arena.stacked, arena.cards, sch.board, sch.team_cards,
                               exp.root_seed, arena.policies, seats=sch.offset, first_game=start,
@@ -219,6 +225,7 @@ def replay_winners(arena: Arena, games: np.ndarray, team_cards: np.ndarray) -> n
         return np.empty(0, np.int64)
     sch = schedule(exp, int(games.min()), int(games.max()) + 1)
     rows = games - int(games.min())
+    _check_boards(arena, sch.board[rows], f"the {games.size} games replayed")
     out = play_many(arena.stacked, arena.cards, sch.board[rows], team_cards, exp.root_seed,
                     arena.policies, seats=sch.offset[rows], game_indices=games,
                     budgets=arena.budgets, weights=arena.weights)

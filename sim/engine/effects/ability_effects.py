@@ -84,8 +84,38 @@ def _run_mobility(st, S, user, target, source, row):
 
 @njit
 def _run_revive(st, S, user, target, source, row):
-    """The revive's first form: where ``target`` fell (else its Spawn)."""
+    """The revive's first form: where ``target`` fell (else its Spawn). A tile's revive (a reward
+    or an interactable: ``target`` is the user) brings back the teammate the rules pick
+    (:func:`_tile_revive_target`); with none to bring back the effect is not given
+    (``g.fx_ok``: a reward keeps its ticks)."""
+    if source == L.FX_TILE:
+        target = _tile_revive_target(st, S, user)
+        if target < 0:
+            st.game.fx_ok = 0
+            return
     _revive(st, S, user, target, _revive_space(st, S, target))
+
+
+@njit
+def _tile_revive_target(st, S, c):
+    """Whom a tile's revive brings back for ``c`` (-1: none). "A revive is caused by an ability
+    or a tile that specifies one"; a tile offers no choice, so the rules pick (rules.toml [game]
+    ``tile_revive``, docs/rulings.md "A tile's revive"): of ``c``'s dead teammates a revive may
+    return (as the ability's: not a minion, nor a card not yet in play) with a space to return
+    to, the one with the highest maximum health, the first in card order on a tie
+    ("strongest"), or the first in card order ("first")."""
+    ent = st.ent
+    team = ent.team[c]
+    first = S.ip[L.P_TILE_REVIVE_FIRST] != 0
+    best, best_health = -1, -1
+    for e in range(ent.shape[0]):
+        if (ent.team[e] == team and ent.alive[e] == 0 and ent.kind[e] <= L.K_SUMMONED
+                and ent.dormant[e] == 0 and ent.max_health[e] > best_health
+                and _revive_space(st, S, e) >= 0):
+            best, best_health = e, ent.max_health[e]
+            if first:
+                break
+    return best
 
 
 @njit

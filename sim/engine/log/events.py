@@ -237,10 +237,21 @@ def _ability(ev, w, labels) -> str:
     return f"{w('user')} uses its ability ({effect}){on}"
 
 
+def _stat_change(ev) -> str:
+    """What a buff or de-buff does: a stat's change ("defense +2"), or the state it gives, which
+    changes no stat column (a +0 read as a use that did nothing; the designer audit of stop 81):
+    advantage, disadvantage (a de-buff of the advantage stat), invincibility."""
+    if ev["stat"] == L.STAT_ADVANTAGE:
+        return "disadvantage" if ev["state"] == L.DEBUFF else "advantage"
+    if ev["stat"] == L.STAT_INVINCIBLE:
+        return "invincibility"
+    return f"{STATS[ev['stat']]} {ev['change']:+d}"
+
+
 def _state(ev, w) -> str:
     what = STATES.get(ev["state"], "?")
     if ev["state"] in (L.BUFF, L.DEBUFF) and ev["until"]:
-        what += f" ({STATS[ev['stat']]} {ev['change']:+d})"
+        what += f" ({_stat_change(ev)})"
     count, clock = divmod(ev["until"], L.CLOCKS)
     until = ("permanent" if count >= L.NEVER_COUNT  # (a tile's buff: timed_states._expiry)
              else f"until rotation {count}" if clock == L.ROT_CLOCK

@@ -298,7 +298,10 @@ P_SIGHT_LINES = 39
 # the least range an attack may cross (rules.toml [board] attack_own_space): 0 = an enemy on the
 # attacker's own space may be attacked (the house ruling), 1 = only one at least a space away
 P_CLOSEST = 40
-NIP = 41
+# whom a tile's revive brings back (rules.toml [game] tile_revive): 0 = "strongest" (the highest
+# maximum health, the first in card order on a tie), 1 = "first" (the first in card order)
+P_TILE_REVIVE_FIRST = 41
+NIP = 42
 # ---- float parameters fp[NFP]
 F_RED = 0
 (W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH,

@@ -117,6 +117,7 @@ def _int_params(catalogue, graph, gr: GameRules, apoc_pos: int) -> np.ndarray:
     ip[L.P_APOC_POS] = apoc_pos
     ip[L.P_CLOCK] = gr.effect_clock == "rotations"
     ip[L.P_HANDOVERS] = gr.turn_order == "hand_over"
+    ip[L.P_TILE_REVIVE_FIRST] = gr.tile_revive == "first"
     ip[L.P_WATER_DIE] = br.water_die
     ip[L.P_WATER_MIN] = br.water_success_min
     ip[L.P_FIRE_DAMAGE] = br.fire_wall_damage

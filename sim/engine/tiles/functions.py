@@ -26,6 +26,7 @@ from sim.catalogue.tile_layout import INTERACT
 
 from sim.engine.state import fields as L
 from sim.engine.state.game_state import new_tiles
+from sim.engine.effects.ability_effects import _tile_revive_target
 from sim.engine.effects.interpreter import _run_effect, _teleport_targets
 from sim.engine.log.events import _log
 from sim.engine.tiles.live_board import (APOCALYPSE, GRID, _far_tile, _middle, _space_cell,
@@ -216,6 +217,8 @@ def _legal_interact(st, S, c, mask, base):
     op = fx[k, L.FX_OP]
     if fx[k, L.FX_TARGET] != L.T_SPACE:
         if op == L.OP_LEARN and _nothing_to_learn(st, ent.team[c]):
+            return 0
+        if op == L.OP_REVIVE and _tile_revive_target(st, S, c) < 0:  # no one to bring back
             return 0
         mask[base + ent.space[c]] = True
         return 1

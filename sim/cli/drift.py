@@ -11,7 +11,6 @@ part of the exit code (:mod:`sim.runner.drift_balance`). ``--format json``: one 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click
@@ -20,72 +19,7 @@ from ._json import json_text
 from ._paths import IN_FILE, OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option
 from ._say import note
-
-
-def _problem(path, field, message):
-    from sim.catalogue.diagnostics import InputError, Problem
-
-    return InputError([Problem(str(path), None, field, message)])
-
-
-class _Twice(ValueError):
-    """A JSON object names a key twice."""
-
-    def __init__(self, key: str):
-        super().__init__(key)
-        self.key = key
-
-
-def _no_twice(pairs: list) -> dict:
-    """``json``'s object hook: the object, or :class:`_Twice` for its first repeated key."""
-    out = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Twice(key)
-        out[key] = value
-    return out
-
-
-def _second_line(text: str, key: str) -> int:
-    """The line of the key's second appearance as a JSON key (its first line if not found)."""
-    import re
-
-    found = [m.start() for m in re.finditer(re.escape(json.dumps(key)) + r"\s*:", text)]
-    return text.count("\n", 0, found[1] if len(found) > 1 else 0) + 1
-
-
-def _load_baseline(path: Path) -> dict:
-    from sim.runner.drift_baseline_checks import validate_baseline
-
-    from sim.atomic import note_input
-
-    try:  # not Path.exists(), which reads a loop of links as "absent": "create it with
-        os.stat(path)  # --update" sent the user to replace a file that is there
-    except FileNotFoundError:
-        raise _problem(path, "--baseline", "not found; create it with --update") from None
-    except OSError as exc:  # a loop of links, a name too long, a folder that is a file
-        raise _problem(path, "--baseline", f"cannot be read: {exc.strerror or exc}") from None
-    if not path.is_file():  # a folder, a pipe or a device: never read
-        raise _problem(path, "--baseline", "not a regular file (a pipe, a device or a socket)")
-    note_input(path)  # read: no result of this command (report's drift.csv) may replace it
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = json.loads(text, object_pairs_hook=_no_twice)
-    except UnicodeDecodeError:
-        raise _problem(path, "--baseline", "not UTF-8 text") from None
-    except _Twice as twice:  # json keeps the last silently: a hand edit would hide a value
-        raise _problem(f"{path}:{_second_line(text, twice.key)}", twice.key,
-                       "named twice in one table; rewrite the baseline with --update") from None
-    except json.JSONDecodeError as exc:
-        raise _problem(f"{path}:{exc.lineno}", "--baseline",
-                       f"not a baseline written by --update ({exc.msg})") from None
-    except (RecursionError, ValueError) as exc:  # json recurses; Python caps digits at 4300
-        why = "nested too deeply" if isinstance(exc, RecursionError) else "a number too long"
-        raise _problem(path, "--baseline", f"not a baseline written by --update ({why})"
-                       ) from None
-    validate_baseline(data, path)
-    return data
-
+from .drift_baseline_file import _load_baseline, _problem  # (report and validate read it here)
 
 # the shipped suite: drift's default --suite, and the one report and validate check a baseline by
 SUITE = Path("experiments/drift.toml")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 
 
 def _measured(gap: float, verdict: str, confirmed: bool = False) -> dict:
@@ -35,10 +34,6 @@ def test_draft_text_and_json_advise_the_same_split():
     assert f"{100 * lo:.1f}–{100 * hi:.1f} %" in said, said
 
 
-@pytest.mark.xfail(strict=True, reason="draft judges the snake (and alternating) split at the "
-                   "proposals' alpha and may advise it, so 8 proposals + snake are 9 tries at "
-                   "5 % each: the false-fair bound of docs/advice.md (8 tries within 5 %) is "
-                   "exceeded")
 def test_draft_splits_its_alpha_over_every_split_it_may_advise(monkeypatch):
     """Every split draft may print as "Confirmed fair split" is a try: advice_alpha must be
     split over the search's proposals and the snake/alternating drafts together."""

@@ -180,7 +180,10 @@ def draft(catalogue, pool: np.ndarray, *, seed: int, policy: str = "greedy", gam
         level = levels.level   # when no split fits, the search keeps the excess smallest
 
     ranked = split_proposals(pool, strength, seed, level=level, budget=budget)[:proposals]
-    alpha = advice_alpha(0.05, len(ranked))   # the check's own 5 %, split past 8 proposals
+    # the check's own 5 %, split past 8 tries: every split that may be advised is one, the
+    # snake (and with levels the alternating) draft too (the advice audit of stop 81)
+    drafts = 1 + (levels is not None)
+    alpha = advice_alpha(0.05, len(ranked) + drafts)
 
     def judge(teams, n):
         as_teams = Teams(tuple(f"Team {k + 1}" for k in range(TEAMS)), teams)

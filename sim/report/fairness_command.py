@@ -14,6 +14,8 @@ from pathlib import Path
 
 __all__ = ["same_as_fairness", "same_as_rarity"]
 
+DEFAULT_ROUND = 256   # `bwlab fairness --round`'s default
+
 
 def same_as_fairness(teams_path: str, seed: int, rep, policy: str = "greedy",
                      cards: Path | None = None) -> str:
@@ -31,9 +33,13 @@ def same_as_fairness(teams_path: str, seed: int, rep, policy: str = "greedy",
     return (f"All {rep.games:,} games were played and the verdict looked at once (no early stop), "
             f"so each team's interval is at {100 * rep.verdict.level:.2f} %: 95 % for the four "
             f"together. `bwlab fairness {shlex.quote(str(teams_path))} --seed {seed} --games "
-            f"{rep.games} --round {rep.games}{player}{folder}` prints these numbers; its default "
-            f"--round (256) looks more often and stops once settled, on fewer games, its "
-            f"intervals widened for the looks.")
+            f"{rep.games} --round {rep.games}{player}{folder}` prints these numbers; "
+            + (f"its default --round (256) looks more often and stops once settled, on fewer "
+               f"games, its intervals widened for the looks." if rep.games > DEFAULT_ROUND else
+               # at most one round's games: the default looks once too (the report audit of
+               # stop 81: "looks more often" was said of 64 games, the same numbers)
+               f"at {rep.games:,} games its default --round ({DEFAULT_ROUND}) looks once too, "
+               f"the same numbers."))
 
 
 def same_as_rarity(games: int, experiment: Path, cards: Path | None = None) -> str:

@@ -146,7 +146,11 @@ COLUMNS = {
     # swaps
     "proposal": "The surrogate's proposal, best predicted first.",
     "swaps": "The card swaps of the proposal (card, its team ↔ card, its team).",
-    "verdict": "What duplicate play called the swapped teams: fair / unfair / open.",
+    # one column name in two tables: the swaps' and the card ratings' (the report audit of stop
+    # 81: the ratings' "undecided" was explained as the swaps' fair / unfair / open)
+    "verdict": "Swaps: what duplicate play called the swapped teams: fair / unfair / open. "
+               "Card ratings: in band (shown inside its rarity's band) / weak or strong (shown "
+               "outside it) / undecided (neither yet: more games) / not played.",
     "largest_gap_from_25": "Largest distance of a team's win rate from 25 % in those games "
                            "(not Balance's gap between two teams).",
     # drift

@@ -261,9 +261,12 @@ def rulings_section(page, path: Path) -> tuple[pd.DataFrame, pd.DataFrame | None
     page.text(doc["conclusion"])
     ratings = (f"card ratings from {st['rating_experiment']} ({st['rating_design']})"
                if st.get("rating_games", 1) else "no card ratings (--rating-games 0)")
+    # the study's root seed, which the results file records: without it the section could not
+    # be reproduced (the report audit of stop 81)
+    seed = f", root seed {st['seed']}" if st.get("seed") is not None else ""
     page.text(f"Each alternative of {doc.get('alternatives_file', 'experiments/rulings.toml')} "
               f"changes one value of a copy of cards/ and replays the same study with the same "
-              f"seeds: fairness of {st['teams']} ({st['fairness_design']}) and {ratings}, "
+              f"seeds: fairness of {st['teams']} ({st['fairness_design']}{seed}) and {ratings}, "
               f"policy {st['policy']}. Δ = alternative − default, in win-rate points, of the "
               f"team with the largest |z|, its interval clustered by board and simultaneous over "
               f"the four teams (it was picked as the largest); "

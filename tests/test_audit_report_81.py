@@ -5,6 +5,7 @@ Unit-level checks only (no game is played): each defect is read from the functio
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -53,16 +54,28 @@ def test_rulings_section_states_the_study_seed(tmp_path):
     assert "128 games on 32 boards, root seed 11" in " ".join(page.texts)
 
 
-@pytest.mark.xfail(strict=True, reason="the swaps section names no command that reproduces it")
-def test_swaps_section_names_the_command_that_prints_its_numbers():
+def test_swaps_section_names_the_command_that_prints_its_numbers(monkeypatch):
     """The fairness and ratings sections each name the command printing their numbers; the
     swaps section (its proposals, verdicts and gaps: those of `bwlab fairness TEAMS --seed S
     --games N --round N --suggest K --rating-games R`, checked equal at seed 0, 64 games,
-    --suggest 2, --rating-games 128) names none, and the footer cites no swap search."""
+    --suggest 2, --rating-games 128) named none. The report's swap search (``_suggester``) now
+    carries the command, and the section prints it (the search itself stubbed: no games)."""
+    import sim.cli.fairness as cli_fairness
+    from sim.catalogue.loader import load_catalogue
+    from sim.catalogue.teams import load_teams
+    from sim.cli.report import _suggester
     from sim.report.summary import swaps_section
 
-    suggestion = {"tried": [], "rating_games": 128, "conclusion": "No fair set found."}
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(root)
+    catalogue = load_catalogue(root / "cards")
+    teams = load_teams(Path("experiments/teams/example.toml"), catalogue.cards)
+    monkeypatch.setattr(cli_fairness, "_suggest", lambda *a, **k: {
+        "tried": [], "rating_games": 128, "conclusion": "No fair set found."})
+    suggestion = _suggester(catalogue, teams, 2, Path("experiments/rarity.toml"), 0, 64, 128)(
+        SimpleNamespace(largest_gap=0.2))
     page = RecordingPage()
     swaps_section(page, suggestion)
     words = " ".join(page.texts)
-    assert "bwlab fairness" in words and "--suggest" in words
+    assert ("`bwlab fairness experiments/teams/example.toml --seed 0 --games 64 --round 64 "
+            "--suggest 2 --rating-games 128` prints these proposals") in words, words

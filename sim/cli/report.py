@@ -167,10 +167,19 @@ def _suggester(catalogue, teams, k, rating_experiment, seed, games, rating_games
     file fails before any game is played."""
     from .fairness import _pool_experiment, _suggest
 
+    from sim.report.fairness_command import same_as_swaps
+
     _pool_experiment(catalogue, rating_experiment, POLICY)
-    return lambda verdict: _suggest(
-        catalogue, teams, k, 8, rating_games, rating_experiment, POLICY, seed, games, games, 256,
-        0.05, gap_as_given=verdict.largest_gap, proposals_option="--proposals (bwlab fairness)")
+    command = same_as_swaps(teams.path, seed, games, k, rating_games, rating_experiment,
+                            catalogue.root)
+
+    def suggest(verdict) -> dict:
+        found = _suggest(catalogue, teams, k, 8, rating_games, rating_experiment, POLICY, seed,
+                         games, games, 256, 0.05, gap_as_given=verdict.largest_gap,
+                         proposals_option="--proposals (bwlab fairness)")
+        return {**found, "command": command}
+
+    return suggest
 
 
 def _drift_inputs(catalogue, baseline: Path) -> tuple:

@@ -12,7 +12,7 @@ import os
 import shlex
 from pathlib import Path
 
-__all__ = ["same_as_fairness", "same_as_rarity"]
+__all__ = ["same_as_fairness", "same_as_rarity", "same_as_swaps"]
 
 DEFAULT_ROUND = 256   # `bwlab fairness --round`'s default
 
@@ -34,8 +34,8 @@ def same_as_fairness(teams_path: str, seed: int, rep, policy: str = "greedy",
             f"so each team's interval is at {100 * rep.verdict.level:.2f} %: 95 % for the four "
             f"together. `bwlab fairness {shlex.quote(str(teams_path))} --seed {seed} --games "
             f"{rep.games} --round {rep.games}{player}{folder}` prints these numbers; "
-            + (f"its default --round (256) looks more often and stops once settled, on fewer "
-               f"games, its intervals widened for the looks." if rep.games > DEFAULT_ROUND else
+            + ("its default --round (256) looks more often and stops once settled, on fewer "
+               "games, its intervals widened for the looks." if rep.games > DEFAULT_ROUND else
                # at most one round's games: the default looks once too (the report audit of
                # stop 81: "looks more often" was said of 64 games, the same numbers)
                f"at {rep.games:,} games its default --round ({DEFAULT_ROUND}) looks once too, "
@@ -52,6 +52,22 @@ def same_as_rarity(games: int, experiment: Path, cards: Path | None = None) -> s
     folder = ("" if cards is None or _is_plain_cards(cards)
               else f" --cards {shlex.quote(str(cards))}")
     return f"`bwlab rarity --games {games}{exp}{folder}` prints these numbers."
+
+
+def same_as_swaps(teams_path: str, seed: int, games: int, k: int, rating_games: int,
+                  rating_experiment: Path, cards: Path | None = None) -> str:
+    """The `bwlab fairness --suggest` command that prints the swaps section's proposals, verdicts
+    and gaps, runnable as printed. Why: the section named none, though the fairness and ratings
+    sections each name theirs (the report audit of stop 81). The report judges each proposal on
+    the fairness section's games, looked at once (``--round`` = ``--games``)."""
+    plain = (Path(rating_experiment).resolve()
+             == (Path.cwd() / "experiments" / "rarity.toml").resolve())
+    exp = "" if plain else f" --rating-experiment {shlex.quote(str(rating_experiment))}"
+    folder = ("" if cards is None or _is_plain_cards(cards)
+              else f" --cards {shlex.quote(str(cards))}")
+    return (f"`bwlab fairness {shlex.quote(str(teams_path))} --seed {seed} --games {games} "
+            f"--round {games} --suggest {k} --rating-games {rating_games}{exp}{folder}` prints "
+            f"these proposals, verdicts and gaps.")
 
 
 def _is_plain_cards(cards: Path) -> bool:

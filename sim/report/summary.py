@@ -83,7 +83,8 @@ def swaps_section(page, suggestion: dict) -> pd.DataFrame:
     page.heading("Card swaps, confirmed by play", "swaps")
     page.text(f"Swaps proposed by the card-rating surrogate ({suggestion['rating_games']:,} "
               f"games), each replayed in duplicate play until play calls it fair or unfair; only "
-              f"a fair one is advice. {suggestion['conclusion']}")
+              f"a fair one is advice. {suggestion['conclusion']}"
+              + (f" {suggestion['command']}" if suggestion.get("command") else ""))
     page.table(table, mark=table["verdict"] == "fair", why="confirmed fair")
     return table
 

@@ -79,3 +79,19 @@ def test_swaps_section_names_the_command_that_prints_its_numbers(monkeypatch):
     words = " ".join(page.texts)
     assert ("`bwlab fairness experiments/teams/example.toml --seed 0 --games 64 --round 64 "
             "--suggest 2 --rating-games 128` prints these proposals") in words, words
+
+
+def test_rulings_section_counts_the_alternatives_it_replayed(tmp_path):
+    """`bwlab rulings --only KEY` replays some of experiments/rulings.toml's alternatives; the
+    section said "Each alternative of experiments/rulings.toml" of 2 of the 15. It says how many
+    were replayed."""
+    from sim.report.rulings_section import rulings_section
+    from tests.test_rulings_audit_77 import _doc
+
+    doc = _doc()
+    path = tmp_path / "rulings.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    page = RecordingPage()
+    rulings_section(page, path)
+    n = len(doc["alternatives"])
+    assert f"Each of the {n} alternative{'s' * (n != 1)} replayed from" in " ".join(page.texts)

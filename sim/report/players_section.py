@@ -24,7 +24,9 @@ def players_section(page, catalogue, teams, games: int, seed: int, main_policy: 
     tone = {True: "ok" if main_verdict.status == FAIR else "warn", None: "warn",
             False: "bad"}[agree]
     page.answer("Players", sentence, "players", tone)
-    page.heading("Does the verdict hold for stronger players?", "players")
+    # "other", not "stronger": --policies may name a weaker player, random (the report audit of
+    # stop 81)
+    page.heading("Does the verdict hold for other players?", "players")
     page.text(f"The fairness check under each player, same seed ({seed}): same boards, deals "
               f"and dice streams; each settles on its own schedule.")
     rows = []

@@ -264,8 +264,11 @@ def rulings_section(page, path: Path) -> tuple[pd.DataFrame, pd.DataFrame | None
     # the study's root seed, which the results file records: without it the section could not
     # be reproduced (the report audit of stop 81)
     seed = f", root seed {st['seed']}" if st.get("seed") is not None else ""
-    page.text(f"Each alternative of {doc.get('alternatives_file', 'experiments/rulings.toml')} "
-              f"changes one value of a copy of cards/ and replays the same study with the same "
+    # the alternatives replayed: `bwlab rulings --only` replays some of the file's (the section
+    # said "Each alternative of" the file of 2 of its 15: the report audit of stop 81)
+    n = len(doc["alternatives"])
+    page.text(f"Each of the {n} alternative{'s' * (n != 1)} replayed from "
+              f"{doc.get('alternatives_file', 'experiments/rulings.toml')} changes one value of a copy of cards/ and replays the same study with the same "
               f"seeds: fairness of {st['teams']} ({st['fairness_design']}{seed}) and {ratings}, "
               f"policy {st['policy']}. Δ = alternative − default, in win-rate points, of the "
               f"team with the largest |z|, its interval clustered by board and simultaneous over "

@@ -77,7 +77,8 @@ def test_draft_cli_confirms_every_split(capsys):
     assert code == data.pop("exit_code") in (0, 1, 3)
     assert (code == 0) == (data[data["best"]]["verdict"] == "fair")
     assert code != 1 or "open" not in _verdicts(data)
-    assert set(data) == {"fairest", "snake", "alternating", "search", "best", "conclusion"}
+    assert set(data) == {"schema", "fairest", "snake", "alternating", "search", "best", "conclusion"}
+    assert data.pop("schema") == "bwlab.draft/1"
     search = data.pop("search")
     conclusion = data.pop("conclusion")
     best = data.pop("best")
@@ -128,7 +129,7 @@ def test_draft_without_alternating_keeps_two_splits(capsys):
                  "--no-alternating", "--proposals", "1"])
     data = json.loads(capsys.readouterr().out)
     assert code == data["exit_code"] in (0, 1, 3)
-    assert set(data) == {"fairest", "snake", "search", "best", "conclusion", "exit_code"}
+    assert set(data) == {"schema", "fairest", "snake", "search", "best", "conclusion", "exit_code"}
 
 
 def test_draft_flags(capsys):
@@ -144,7 +145,7 @@ def test_draft_takes_every_policy_spec_its_help_names(capsys):
                  "--no-alternating", "--proposals", "1", "--policy", "lookahead:2"])
     out, err = capsys.readouterr()
     assert code in (0, 1, 3), err
-    assert set(json.loads(out)) == {"fairest", "snake", "search", "best", "conclusion",
+    assert set(json.loads(out)) == {"schema", "fairest", "snake", "search", "best", "conclusion",
                                     "exit_code"}
     assert main(["draft", "--random", "20", "--policy", "lookahead:0"]) == 2
     assert "--policy" in capsys.readouterr().err

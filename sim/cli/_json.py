@@ -4,6 +4,12 @@ Why: Python writes a NaN or an infinity as ``NaN``/``Infinity``, which is not JS
 reading ``bwlab fairness --format json`` with a strict parser (jq, JavaScript, Go) failed on
 the variance ratio of a team whose outcome never varied. A number that is not finite is
 ``null`` here: "no value to give", as the text output's "nan" means.
+
+Each document a command prints (or `bwlab rulings --out` writes) opens with ``"schema":
+"bwlab.<document>/<version>"`` (:data:`SCHEMAS`, docs/json.md): within a version keys are only
+added, never renamed or removed, so a script can check the one key before it reads the rest.
+Why: the same concept had other keys in other commands (``win_probability``, ``win_rate``) and
+renaming them would break scripts silently; docs/json.md maps each concept to its keys.
 """
 
 from __future__ import annotations
@@ -23,6 +29,16 @@ def finite_or_null(value):
     return value
 
 
-def json_text(doc, **options) -> str:
-    """``json.dumps(doc, **options)`` as strict JSON (module doc)."""
+# each document's schema id (docs/json.md lists its keys; tests/test_json_schemas.py keeps the
+# two equal): bump a version when a key is renamed or removed, never when one is added
+SCHEMAS = {name: f"bwlab.{name}/1" for name in (
+    "fairness", "draft", "drift", "drift-update", "ladder", "power-levels", "rarity", "rulings",
+    "combat", "combat-profiles", "combat-peer")}
+
+
+def json_text(doc, schema: str | None = None, **options) -> str:
+    """``json.dumps(doc, **options)`` as strict JSON (module doc); ``schema`` (a key of
+    :data:`SCHEMAS`) opens the document with its schema id."""
+    if schema is not None:
+        doc = {"schema": SCHEMAS[schema], **doc}
     return json.dumps(finite_or_null(doc), allow_nan=False, **options)

@@ -200,8 +200,9 @@ def _emit(result: dict, fmt: str, png) -> None:
 
     single = len(result["profiles"]) == 1 and "sweep" not in result
     if fmt == "json":
-        click.echo(json_text(result["profiles"][0] if single else result, indent=2,
-                              ensure_ascii=False))
+        click.echo(json_text(result["profiles"][0] if single else result,
+                             "combat" if single else "combat-profiles", indent=2,
+                             ensure_ascii=False))
     elif fmt == "csv":
         click.echo(render_csv(result), nl=False)
     else:
@@ -281,7 +282,7 @@ def _peer_form(system, items, samples, seed, fmt, cards_dir):
             click.echo(",".join([str(d)] + [f"{t[k][d]:.12g}" for k in keys]))
         return
     if fmt == "json":
-        click.echo(json_text(result, indent=2))
+        click.echo(json_text(result, "combat-peer", indent=2))
     else:
         from sim.report.calculator_text import peer_monte_carlo_text
 

@@ -92,7 +92,7 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
                        arena=spec, budget=team_budget, proposals=proposals, tolerance=tolerance)
     data = draft_data(result, catalogue.cards.names, levels, spec)
     if fmt == "json":
-        click.echo(json_text(data, indent=2))
+        click.echo(json_text(data, "draft", indent=2))
         return data["exit_code"]
     echo_draft(data)
     return data["exit_code"]

@@ -333,7 +333,7 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
         write_text(junit, junit_xml(result))
     if fmt == "json":
         conclusion = _conclusion(result)
-        click.echo(json_text(gate_document(result, spec, conclusion), indent=2,
+        click.echo(json_text(gate_document(result, spec, conclusion), "drift", indent=2,
                              ensure_ascii=False))
         return result.exit_code
     _report(result, spec)
@@ -377,7 +377,8 @@ def _update(catalogue, spec, players, baseline, fmt) -> int:
     if fmt == "json":
         click.echo(json_text({"conclusion": said, "exit_code": 0, "baseline": str(baseline),
                                "format": data["format"], "metrics": rates,
-                               "balance": balance}, indent=2, ensure_ascii=False))
+                               "balance": balance}, "drift-update", indent=2,
+                             ensure_ascii=False))
         return 0
     for line in _balance_lines(balance):
         click.echo(line)

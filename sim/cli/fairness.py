@@ -108,7 +108,7 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     if labels is not None:
         _by_player(data, labels, catalogue, teams, seed, games, round_games, boards, tolerance)
     if fmt == "json":
-        click.echo(json_text(data, indent=2))
+        click.echo(json_text(data, "fairness", indent=2))
         return data["exit_code"]
     _echo_table(data, report)
     return data["exit_code"]

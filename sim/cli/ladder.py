@@ -50,7 +50,7 @@ def ladder(games, players, seed, boards, alpha, fmt, cards):
                     alpha=alpha)
     data = ladder_doc(r, seed, alpha)
     if fmt == "json":
-        click.echo(json_text(data, indent=2))
+        click.echo(json_text(data, "ladder", indent=2))
         return
     _echo_table(r, data, seed)
 

@@ -81,7 +81,7 @@ def power_levels(games, policy, budget, fmt, out, sets, team_budget, cards, leve
         data["validation"] = validation_dict(check, names)
         data["validation"]["conclusion"] = budget_conclusion(check)
     if fmt == "json":
-        click.echo(json_text(data, indent=2))
+        click.echo(json_text(data, "power-levels", indent=2))
         return
     if check is not None:  # the answer first, the statistics after
         click.echo(data["validation"]["conclusion"])

@@ -114,7 +114,7 @@ def rarity(experiment, games, fmt, out, ablation, remedy, remedy_games, remedy_c
             doc["asked"] = answers
         if remedy and only:  # what the text says of a named card that got no remedy
             doc["not_remedied"] = not_remedied(run, catalogue.cards.names, sorted(only))
-        click.echo(json_text(doc, indent=2, ensure_ascii=False))
+        click.echo(json_text(doc, "rarity", indent=2, ensure_ascii=False))
         return
     echo_table(frame, run, per, exp, catalogue, correction, out,
                (remedy_games, sorted(only or ())) if remedy else None, answers)

@@ -74,9 +74,9 @@ def rulings(alternatives_file, games, boards, rating_games, seed, policy, budget
     if out is not None:
         # strict JSON: a score with no value is null, which `report --rulings` reads back as
         # NaN (sim/report/rulings_section.nan_for_null)
-        write_text(out, json_text(doc, indent=2, ensure_ascii=False) + "\n")
+        write_text(out, json_text(doc, "rulings", indent=2, ensure_ascii=False) + "\n")
     if fmt == "json":
-        click.echo(json_text(doc, indent=2, ensure_ascii=False))
+        click.echo(json_text(doc, "rulings", indent=2, ensure_ascii=False))
         return
     for line in text_lines(doc):
         click.echo(line)

@@ -35,11 +35,32 @@ def _no_twice(pairs: list) -> dict:
 
 
 def _second_line(text: str, key: str) -> int:
-    """The line of the key's second appearance as a JSON key (its first line if not found)."""
+    """The line of the key's second appearance in the object ``json`` refused (its first line if
+    not found). ``json`` calls the object hook as each object closes, inner ones first, so the
+    first object to close naming a key twice is the one refused; the key may appear in other
+    tables too (every metric has a "games"), so the line is found in that object, not in the
+    whole text (the regression audit of stop 81)."""
     import re
 
-    found = [m.start() for m in re.finditer(re.escape(json.dumps(key)) + r"\s*:", text)]
-    return text.count("\n", 0, found[1] if len(found) > 1 else 0) + 1
+    token = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]:]')  # (unrolled: fast on long text)
+    stack: list = []  # per open object or array: None (an array) or [keys seen, first repeat]
+    last = None  # the previous token: a string followed by ':' in an object is a key
+    for m in token.finditer(text):
+        tok = m.group()
+        if tok in "{[":
+            stack.append([set(), None] if tok == "{" else None)
+        elif tok in "}]":
+            top = stack.pop() if stack else None
+            if top is not None and top[1] is not None and top[1][0] == key:
+                return text.count("\n", 0, top[1][1]) + 1
+        elif tok == ":" and stack and stack[-1] is not None and last is not None:
+            name = json.loads(last.group())
+            seen, repeat = stack[-1]
+            if name in seen and repeat is None:
+                stack[-1][1] = (name, last.start())
+            seen.add(name)
+        last = m if tok.startswith('"') else None
+    return 1
 
 
 def _load_baseline(path: Path) -> dict:

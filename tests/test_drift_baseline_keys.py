@@ -54,3 +54,18 @@ def test_an_extra_section_is_refused(capsys, tmp_path):
 def test_the_shipped_baseline_has_neither(capsys):
     code, lines = _errors(capsys, BASELINE)
     assert code == 0 and lines == []
+
+
+def test_an_unknown_key_inside_a_section_is_one_line(capsys, tmp_path):
+    """Inside the sections whose keys --update fixes (suite, engine, each matchup, metric and
+    combat entry), a key it never writes is a hand edit nothing reads: "suite.alpah" would have
+    passed while the suite's alpha went unchecked (the regression audit of stop 81)."""
+    data = json.loads(BASELINE.read_text(encoding="utf-8"))
+    data["suite"]["alpah"] = data["suite"].pop("alpha")
+    data["matchups"]["example"]["bogus"] = 1
+    path = tmp_path / "baseline.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, lines = _errors(capsys, path)
+    assert code == 2 and len(lines) == 2, lines
+    assert any("suite.alpah: unknown key (did you mean alpha?)" in ln for ln in lines), lines
+    assert any("matchups.example.bogus: unknown key" in ln for ln in lines), lines

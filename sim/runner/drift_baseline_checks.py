@@ -102,6 +102,30 @@ def _check_policies(data: dict, add) -> None:
                 pass
 
 
+# the keys --update writes inside each section (format 2 wrote some of them): a key not here is
+# a hand edit nothing reads, a typo'd "suite.alpah" passing as the suite's alpha left unchecked
+# (the regression audit of stop 81)
+_TABLE_KEYS = {"engine": {"source", "version"},
+               "matchups.*": {"eliminated", "experiment", "games", "lead_changes", "outcomes",
+                              "root_seed", "rotations", "teams", "winners"},
+               "metrics.*": {"games", "rate"}, "combat.*": {"die", "mean", "p_hit", "pmf"}}
+
+
+def _check_keys(data: dict, add) -> None:
+    """One line per key no --update writes, inside the sections whose keys are fixed."""
+    tables = {"suite": (data["suite"], set(SUITE_RANGES)),
+              "engine": (data["engine"], _TABLE_KEYS["engine"])}
+    for section in ("matchups", "metrics", "combat"):
+        for name, entry in data[section].items():
+            if isinstance(entry, dict):
+                tables[f"{section}.{name}"] = (entry, _TABLE_KEYS[f"{section}.*"])
+    for where, (table, known) in tables.items():
+        for key in sorted(set(table) - known):
+            close = difflib.get_close_matches(key, sorted(known - set(table)), n=1)
+            add(f"{where}.{key}", f"unknown key{f' (did you mean {close[0]}?)' if close else ''};"
+                                  f" --update writes {', '.join(sorted(known))}")
+
+
 def _check_suite(data: dict, add) -> None:
     """The suite's bounds the baseline was played with, in the ranges a suite file allows."""
     for key, (kind, lo, hi) in SUITE_RANGES.items():
@@ -292,8 +316,8 @@ def validate_baseline(data, path: Path) -> None:
                       f"{', '.join(map(str, READABLE_FORMATS))} and writes {FORMAT}: rewrite it "
                       f"with --update")
     if not problems:
-        for check in (_check_matchups, _check_policies, _check_suite, _check_metrics,
-                      _check_combat, _check_cards):
+        for check in (_check_keys, _check_matchups, _check_policies, _check_suite,
+                      _check_metrics, _check_combat, _check_cards):
             check(data, add)
     if not problems:  # the copy of the cards is sound: its cards hold the teams'
         _check_team_cards(data, add)

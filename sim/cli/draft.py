@@ -110,6 +110,8 @@ def _split(teams, rep, strength, names, levels, budget) -> dict:
          # the gap as fairness --suggest and search.tried give it (a fraction), beside the points
          "largest_gap_from_25": float(v.largest_gap),
          "verdict": v.status, "games": rep.games, "design": v.design, "text": v.text,
+         # the teams' low/high are simultaneous, at this level, as fairness's interval_level
+         "interval_level": v.level,
          "games_balance": rep.balance.as_dict(),
          "teams": [{"cards": [names[c] for c in teams[k]],
                     "strength": float(strength[teams[k]].sum()),

@@ -113,7 +113,8 @@ def _split(teams, rep, strength, names, levels, budget) -> dict:
          # the teams' low/high are simultaneous, at this level, as fairness's interval_level
          "interval_level": v.level,
          "games_balance": rep.balance.as_dict(),
-         "teams": [{"cards": [names[c] for c in teams[k]],
+         # "Team K", as the text names them (a script read null: the script audit of stop 81)
+         "teams": [{"name": f"Team {k + 1}", "cards": [names[c] for c in teams[k]],
                     "strength": float(strength[teams[k]].sum()),
                     "win_probability": float(v.rate[k]), "low": float(v.lower[k]),
                     "high": float(v.upper[k])} for k in range(4)]}

@@ -373,8 +373,9 @@ def test_report_players_say_whether_the_verdict_holds(capsys, tmp_path):
     table = pd.read_csv(tmp_path / "players.csv")
     assert sorted(set(table["player"])) == ["greedy", "random"] and len(table) == 8
     said = set(table.groupby("player")["player_verdict"].first())
-    agree = len(said) == 1
+    agree = len(said) == 1 and said != {"inconclusive"}   # two unsettled checks agree on nothing
     contradict = {"fair", "unfair"} <= said
     assert ("Every player reaches the same verdict" in page) == agree
     assert ("The verdict depends on the players" in page) == contradict
-    assert ("No player contradicts another" in page) == (not agree and not contradict)
+    assert (("No player contradicts another" in page or "No player's check has settled" in page)
+            == (not agree and not contradict))

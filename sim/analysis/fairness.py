@@ -269,16 +269,23 @@ def players_verdict(statuses: dict[str, str]) -> tuple[bool | None, int, str]:
     """The same check under several players (``{player: status}``): whether they agree, the
     exit code for scripts and the answer in one sentence.
 
-    ``True``: every player reached the same verdict (its exit code). ``False``: one player's
+    ``True``: every player reached the same conclusive verdict (its exit code). ``False``: one player's
     check said fair and another's unfair: each verdict is wrong at most at its own rate, so
     together they say the verdict depends on how well the teams are played (exit 3). ``None``:
-    no two conclusive verdicts contradict, but some player's check has not settled (exit 3).
+    no two conclusive verdicts contradict, but some player's check (or every one) has not
+    settled (exit 3).
     Why three ways: "unfair" under one player and "inconclusive" under another is not a
     disagreement: with both players' teams equally (un)fair, about one such pair in three came
     out that way (300 planted checks of a team at 33 % against a 20–30 % band), and each was
     reported as "depends on the players"."""
     said = "; ".join(f"{label}: {STATUS_WORDS[s]}" for label, s in statuses.items())
     found = set(statuses.values())
+    if found == {OPEN}:
+        # no player settled: that is no verdict to agree on (the GM audit of stop 81: "Every
+        # player reaches the same verdict" was said of two inconclusive checks)
+        return None, EXIT_CODES[OPEN], (f"No player's check has settled ({said}): play more "
+                                        f"games to tell whether the verdict holds for every "
+                                        f"player.")
     if len(found) == 1:
         return True, EXIT_CODES[next(iter(found))], \
             f"Every player reaches the same verdict ({said})."

@@ -43,3 +43,25 @@ def test_suggested_swaps_never_send_a_card_out_and_back():
     swaps, and the last swap names a team Glitch Hopper is not in in the GM's file. Every card a
     printed swap moves should end in another team than its own."""
     assert _redundant_proposals() == []
+
+
+@pytest.mark.xfail(strict=True, reason="fairness names its seed, player and settings but not the "
+                   "card folder it played: a house-rule run reads like a book run")
+def test_fairness_says_which_card_folder_it_played(capsys, tmp_path):
+    """A GM tries a house rule from docs/rulings.md in a copy of cards/ (`cp -r cards house`,
+    `[advantage] scope = "per_attack"`) and runs `bwlab fairness TEAMS --cards house`: neither
+    the text nor the JSON (whose `settings` echo seed, policy, tolerance, boards) says the games
+    were played on `house`, so the book's and the house rule's outputs, saved side by side,
+    cannot be told apart."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from tests._cli_kit import run
+
+    house = tmp_path / "house"
+    shutil.copytree(Path(__file__).parents[1] / "cards", house)
+    code, out, _ = run(capsys, "fairness", "experiments/teams/example.toml", "--cards", house,
+                       "--games", "8", "--round", "8", "--boards", "2", "--format", "json", "-q")
+    doc = json.loads(out)
+    assert str(house) in json.dumps(doc) or "house" in json.dumps(doc.get("settings", {}))

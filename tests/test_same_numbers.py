@@ -120,7 +120,7 @@ def test_json_records_what_was_asked_and_who_played(capsys, tmp_path, monkeypatc
     assert code in (0, 1, 3), err
     doc = json.loads(out)
     assert doc["settings"] == {"max_games": 8, "round": 8, "boards": 256, "tolerance": 0.05,
-                               "seed": 0, "policy": "greedy"}
+                               "seed": 0, "policy": "greedy", "cards": str(ROOT / "cards")}
     code, out, err = run(capsys, "rarity", "--games", "64", "--ablation", "0", "--out",
                          tmp_path, "--format", "json", "-q")
     assert code == 0, err

@@ -18,7 +18,8 @@ def echo_report(data: dict, report) -> None:
     v = report.verdict
     click.echo(f"{v.design} ({counted(report.rounds, 'round')} of duplicate play, policy "
                f"{data['policy']}, "
-               f"seed {data['seed']}) in {report.seconds:.1f} s")
+               f"seed {data['seed']}, cards {data['settings']['cards']}) in "
+               f"{report.seconds:.1f} s")
     from sim.analysis.fairness import percent
 
     fair = 1 / len(data["teams"])

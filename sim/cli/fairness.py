@@ -95,8 +95,11 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     # what was asked, beside what was played ("games", "boards"): the check stops once settled
     # and builds boards as it reaches them, so 256 games on 64 boards did not show the defaults
     # (4,000 games, --round 256, 256 boards) it ran with (the consistency audit of 2026-12-06)
+    # the card folder played: a house rule's run (--cards) and the book's, saved side by side,
+    # could not be told apart (the GM audit of stop 81)
     data["settings"] = {"max_games": games, "round": min(round_games, games), "boards": boards,
-                        "tolerance": tolerance, "seed": seed, "policy": policy}
+                        "tolerance": tolerance, "seed": seed, "policy": policy,
+                        "cards": str(catalogue.root)}
     if suggest_k:
         data["suggestion"] = (_no_swap_needed(data) if v.status == FAIR else
                               _suggest(catalogue, teams, suggest_k, proposals, rating_games,

@@ -115,5 +115,40 @@ def swap_proposals(teams: np.ndarray, rating: np.ndarray, k: int, beam: int = 6
         grown.sort(key=lambda t: t[:2])
         frontier = [(sw, new) for _, _, sw, new in grown[:beam]]
         found.extend(grown[:beam])
-    found.sort(key=lambda t: (round(t[0], 6), t[1]))
-    return [(sw, new) for _, _, sw, new in found]
+    # the swaps a GM makes: the net moves from the teams as given, not the search's path (a
+    # path may send a card out and back: 5 swaps printed for a set 4 reach, the last naming a
+    # team the card was not in; the GM audit of stop 81)
+    net = [(imbalance, net_swaps(start, new, rating), new) for imbalance, _, _, new in found]
+    net.sort(key=lambda t: (round(t[0], 6), len(t[1])))
+    return [(sw, new) for _, sw, new in net]
+
+
+def net_swaps(start: np.ndarray, final: np.ndarray, rating: np.ndarray) -> list[Swap]:
+    """Swaps taking the teams ``start`` to ``final`` (each team as a set), in order: each puts
+    at least one card in its final team and moves no card that is already there, so no card
+    goes out and back. Two cards bound for each other's teams are exchanged first; a cycle over
+    three or four teams takes a step more, each swap naming the team a card is in at that step.
+    ``gap_after`` is the surrogate's largest gap from 25 % after each swap."""
+    cur = np.asarray(start).copy()
+    goal = [set(map(int, row)) for row in np.asarray(final)]
+    swaps: list[Swap] = []
+    while True:
+        where = {int(c): t for t in range(cur.shape[0]) for c in cur[t]}
+        step = None
+        for a in range(cur.shape[0]):
+            leaving = [int(y) for y in cur[a] if int(y) not in goal[a]]
+            for x in sorted(c for c in goal[a] if where[c] != a):
+                b = where[x]
+                direct = [y for y in leaving if y in goal[b]]
+                if direct:
+                    step = (a, direct[0], b, x)
+                    break
+                step = step or (a, leaving[0], b, x)
+            if step is not None and step[1] in goal[step[2]]:
+                break
+        if step is None:
+            return swaps
+        a, y, b, x = step
+        i, j = list(cur[a]).index(y), list(cur[b]).index(x)
+        cur[a, i], cur[b, j] = x, y
+        swaps.append(Swap(a, y, b, x, gap(cur, rating)))

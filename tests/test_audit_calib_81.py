@@ -13,7 +13,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 from scipy.stats import binomtest
 
 TOLERANCE = 0.10                                      # band 15-35 %: the others sit 6.6 points in
@@ -89,10 +88,6 @@ def test_draft_advises_a_near_miss_split_at_most_5_percent_of_the_time(monkeypat
     assert binomtest(fair, 400, 0.05, alternative="greater").pvalue > 0.01, fair
 
 
-@pytest.mark.xfail(strict=True, reason="fairness_experiment sorts each team's cards by index "
-                   "since 8f70cb7; the planted copy (last index) then plays in slot 5 while "
-                   "Ember Knight (index 13) plays in slot 1 for teams 2-4: the null is no "
-                   "longer four identical teams")
 def test_the_calibration_null_still_plays_four_identical_teams():
     """benchmarks/calibration.py, tests/test_calibration.py and benchmarks/pool_calibration.py
     take the null's truth as exactly 1/4 "by symmetry": the planted team is the base team with

@@ -32,7 +32,12 @@ from .fairness import fairness_experiment
 from .tasks import build_arena, play_games
 
 BASE_TEAM = ("Luffy", "Mario", "Thunder Fist Kid", "Petal Storm Girl", "Ember Knight")
-PLANTED = "Planted Copy"   # the planted team's fifth card: a copy of BASE_TEAM[-1]
+# the planted team's fifth card: a copy of BASE_TEAM[-1], named to sort right after it, so that
+# a fairness check, which plays each team's cards in name order, seats the copy where the other
+# teams seat the card it copies (as "Planted Copy" it sat fourth of five in team 1 and the
+# Ember Knight first in the others: team 1 won 0.54 +- 0.14 points more; the calibration
+# audit of stop 81)
+PLANTED = f"{BASE_TEAM[-1]} Planted Copy"
 LEVELS = {"null": 1.0, "slight": 1.15, "medium": 1.4, "strong": 2.0}  # its max_health factor
 
 

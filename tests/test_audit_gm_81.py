@@ -63,3 +63,23 @@ def test_fairness_says_which_card_folder_it_played(capsys, tmp_path):
     code, out, _ = run(capsys, "fairness", "experiments/teams/example.toml", "--cards", house,
                        "--games", "8", "--round", "8", "--boards", "2", "-q")
     assert f"cards {house})" in out
+
+
+def test_swaps_in_a_cycle_say_they_apply_in_order_and_the_after_interval_its_level(capsys):
+    """Net swaps over three teams take a step more, one card moving twice: the text says they
+    apply in order; the after interval states its level (the GM audit of stop 81)."""
+    from sim.cli._fairness_text import echo_suggestion
+
+    teams = [{"name": f"T{k}", "cards": ["a"], "win_probability": 0.25, "low": 0.2,
+              "high": 0.3} for k in range(4)]
+    shown = {"design": "64 games", "text": "open", "interval_level": 0.9875, "teams": teams,
+             "swaps": [{"card_a": "A", "team_a": 1, "card_b": "C", "team_b": 3},
+                       {"card_a": "B", "team_a": 2, "card_b": "A", "team_b": 3}]}
+    s = {"needed": True, "proposals": 1, "rating_games": 64, "proposals_played": 1,
+         "games": 64, "game_budget": 64, "confirmed": None, "best": shown, "gap_as_given": 0.3}
+    echo_suggestion(s, {"teams": teams})
+    out = capsys.readouterr().out
+    assert "in this order: a card moves twice" in out and "after interval (98.75 %)" in out
+    shown["swaps"] = shown["swaps"][:1]
+    echo_suggestion(s, {"teams": teams})
+    assert "in this order" not in capsys.readouterr().out

@@ -54,7 +54,8 @@ def echo_report(data: dict, report) -> None:
                f"{report.boards - 1} df: the {report.boards} boards are the independent draws; "
                f"var. ratio < 1 = duplicate play saved games; a game with no winner counts "
                f"1/4 for each team and seat, as in `bwlab drift`'s team rates (`bwlab run`'s "
-               f"win rates and seat 1 share count it for none){_no_ratio_note(data)})")
+               f"win rates and seat 1 share count it for none); health left = the team's mean "
+               f"health at the game's end, 0 for a team out{_no_ratio_note(data)})")
     if v.status == OPEN:  # why it is open and what settles it; a settled verdict is said once,
         click.echo(v.text)  # by the conclusion printed last (the audit of stop 59: said twice)
 
@@ -90,10 +91,16 @@ def echo_suggestion(s: dict, data: dict) -> None:
             "No proposal confirmed, and none closer to fair than the teams as given; best "
             "measured, NOT advised" if worse else "No proposal confirmed; best measured")
     click.echo(f"{head} ({shown['design']}):")
+    moved = [c for sw in shown["swaps"] for c in (sw["card_a"], sw["card_b"])]
+    if len(moved) != len(set(moved)):  # a cycle over three teams: a card moves twice
+        click.echo("  (in this order: a card moves twice, each swap naming the team it is in "
+                   "at that step)")
     for sw in shown["swaps"]:
         click.echo(f"  swap {sw['card_a']} (team {sw['team_a']}) <-> {sw['card_b']} "
                    f"(team {sw['team_b']})")
-    click.echo(f"{'team':<8}{'before %':>10}{'after %':>10}{'after interval':>18}   cards after")
+    level = shown.get("interval_level")
+    after = f"after interval{f' ({100 * level:.2f} %)' if level else ''}"
+    click.echo(f"{'team':<8}{'before %':>10}{'after %':>10}{after:>27}   cards after")
     for k, t in enumerate(shown["teams"]):
         click.echo(f"{k + 1:<8}{100 * data['teams'][k]['win_probability']:10.1f}"
                    f"{100 * t['win_probability']:10.1f}{100 * t['low']:10.1f} –"

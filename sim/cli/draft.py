@@ -250,6 +250,9 @@ def echo_draft(data: dict) -> None:
         click.echo(f"  {d['text']}")
     s = data["search"]
     click.echo(f"(surrogate: {s['surrogate']}; {s['proposals_played']} of its splits judged by "
-               f"duplicate play, {s['games']:,} games of at most {s['game_budget']:,})")
+               f"duplicate play, {s['games']:,} games of at most {s['game_budget']:,}; a team's "
+               f"strength is the sum of its cards' surrogate values, the strength spread the "
+               f"strongest team's less the weakest's: what the search evens out before play "
+               f"judges it; win intervals are simultaneous over the four teams)")
     click.echo("")
     click.echo(data["conclusion"])

@@ -261,6 +261,7 @@ def _suggest(catalogue, teams, k, n_proposals, rating_games, rating_experiment, 
                            "predicted_gap_after": s.gap_after} for s in trial.label],
                 "verdict": v.status, "text": v.text, "games": trial.report.games,
                 "design": v.design, "largest_gap_from_25": trial.gap,
+                "interval_level": v.level,  # of the teams' low/high (simultaneous, as fairness')
                 "teams": [{"name": teams.names[t], "cards": [names[c] for c in trial.teams[t]],
                            "win_probability": float(v.rate[t]), "low": float(v.lower[t]),
                            "high": float(v.upper[t])} for t in range(4)]}

@@ -73,6 +73,7 @@ def test_swaps_in_a_cycle_say_they_apply_in_order_and_the_after_interval_its_lev
     teams = [{"name": f"T{k}", "cards": ["a"], "win_probability": 0.25, "low": 0.2,
               "high": 0.3} for k in range(4)]
     shown = {"design": "64 games", "text": "open", "interval_level": 0.9875, "teams": teams,
+             "largest_gap_from_25": 0.1,
              "swaps": [{"card_a": "A", "team_a": 1, "card_b": "C", "team_b": 3},
                        {"card_a": "B", "team_a": 2, "card_b": "A", "team_b": 3}]}
     s = {"needed": True, "proposals": 1, "rating_games": 64, "proposals_played": 1,

@@ -265,6 +265,11 @@ EXIT_CODES = {FAIR: 0, UNFAIR: 1, OPEN: 3}   # for scripts; 2 stays bad input (e
 STATUS_WORDS = {FAIR: "fair", UNFAIR: "unfair", OPEN: "inconclusive"}  # as a GM reads them
 
 
+def status_word(status: str) -> str:
+    """A status as a GM reads it ("open" is "inconclusive"); any other word as it is."""
+    return STATUS_WORDS.get(status, status)
+
+
 def players_verdict(statuses: dict[str, str]) -> tuple[bool | None, int, str]:
     """The same check under several players (``{player: status}``): whether they agree, the
     exit code for scripts and the answer in one sentence.

@@ -240,8 +240,7 @@ def _ability_row(doc: TomlDoc, base: tuple, kind: str, params: dict,
     return abilities.row(code, values)
 
 
-def check_summon_counts(cards, abilities: AbilityIndex, entities: EntityCatalogue,
-                        problems: Problems) -> None:
+def check_summon_counts(cards, entities: EntityCatalogue, problems: Problems) -> None:
     """A card whose summon brings more minions than one creator may have at once (rules.toml
     ``[entities] max_minions``) would bring only that many every time, without a word in play:
     one line at the card's row (the designer audit of stop 81: ``max_minions`` lowered to 2

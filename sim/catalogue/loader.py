@@ -114,7 +114,7 @@ def load_catalogue(root: Path | None = None, problems: Problems | None = None) -
     if tiles is not None and entities is not None:  # ... and its named assist character
         check_assist_names(tiles, entities.assist_names, own)
     if cards is not None and entities is not None:  # a summon beyond [entities] max_minions
-        check_summon_counts(cards, abilities, entities, own)
+        check_summon_counts(cards, entities, own)
     own.raise_if_any()
     return Catalogue(rules=rules, abilities=abilities, cards=cards, root=root, tiles=tiles,
                      board_rules=board_rules, items=items, entities=entities)

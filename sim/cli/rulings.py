@@ -133,6 +133,8 @@ def _p_holm(r: dict) -> str:
 
 def detail_lines(r: dict) -> list[str]:
     """One alternative: the ruling, each team's paired change, the verdicts that change."""
+    from sim.analysis.fairness import status_word
+
     fair = r["fairness"]
     head = (f"{r['rank']}. {r['ruling']}: {r['key']} {json.dumps(r['default'])} → "
             f"{json.dumps(r['alternative'])} (completes: \"{r['completes']}\")")
@@ -147,8 +149,8 @@ def detail_lines(r: dict) -> list[str]:
         return out
     n_rating = r["ratings"]["games_changed"] if r["ratings"] else 0
     out.append(f"   games changed: {fair['games_changed']:,} fairness, {n_rating:,} rating; "
-               f"fairness verdict {_words(fair['verdict_default'])} → "
-               f"{_words(fair['verdict_alternative'])}")
+               f"fairness verdict {status_word(fair['verdict_default'])} → "
+               f"{status_word(fair['verdict_alternative'])}")
     for t in fair["teams"]:
         out.append(f"   {t['name'][:24]:<25}{100 * t['default']:6.1f} % → "
                    f"{100 * t['alternative']:5.1f} %  Δ {100 * t['delta']:+5.1f} "
@@ -206,10 +208,3 @@ def ending_lines(r: dict) -> list[str]:
                            r.get("endings_given_mark"))
             + [f"     {same_step_words(ch)}; balance of the four teams under it "
                f"{bal['balance']:.3f} ({bal['low']:.3f}–{bal['high']:.3f}, simultaneous)"])
-
-
-def _words(status: str) -> str:
-    """A fairness status as a GM reads it elsewhere ("open" is "inconclusive")."""
-    from sim.analysis.fairness import STATUS_WORDS
-
-    return STATUS_WORDS.get(status, status)

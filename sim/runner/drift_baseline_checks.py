@@ -121,9 +121,19 @@ def _check_keys(data: dict, add) -> None:
                 tables[f"{section}.{name}"] = (entry, _TABLE_KEYS[f"{section}.*"])
     for where, (table, known) in tables.items():
         for key in sorted(set(table) - known):
-            close = difflib.get_close_matches(key, sorted(known - set(table)), n=1)
-            add(f"{where}.{key}", f"unknown key{f' (did you mean {close[0]}?)' if close else ''};"
-                                  f" --update writes {', '.join(sorted(known))}")
+            meant = _meant(key, sorted(known - set(table)))
+            add(f"{where}.{key}", f"unknown key{_did_you_mean(meant)}; --update writes "
+                                  f"{', '.join(sorted(known))}")
+
+
+def _meant(key: str, absent: list[str]) -> str | None:
+    """The one absent name an unknown key most likely misspells (None: none close)."""
+    close = difflib.get_close_matches(key, absent, n=1)
+    return close[0] if close else None
+
+
+def _did_you_mean(name: str | None) -> str:
+    return f" (did you mean {name}?)" if name else ""
 
 
 def _check_suite(data: dict, add) -> None:
@@ -301,10 +311,10 @@ def validate_baseline(data, path: Path) -> None:
         raise InputError(problems)
     meant = set()  # a typo'd section: one line (its name), not a second for the one missing
     for key in sorted(set(data) - set(_SECTIONS)):
-        close = difflib.get_close_matches(key, [k for k in _SECTIONS if k not in data], n=1)
-        meant.update(close)
-        add(key, f"unknown section{f' (did you mean {close[0]}?)' if close else ''}; a baseline "
-                 f"written by --update has {', '.join(_SECTIONS)}")
+        name = _meant(key, [k for k in _SECTIONS if k not in data])
+        meant.add(name)  # (None: no section meant)
+        add(key, f"unknown section{_did_you_mean(name)}; a baseline written by --update has "
+                 f"{', '.join(_SECTIONS)}")
     for key in _SECTIONS:
         if key not in data:
             if key not in meant:

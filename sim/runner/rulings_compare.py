@@ -223,14 +223,13 @@ def _changed(a: np.ndarray, b: np.ndarray) -> int:
 
 def verdict_changes(fair: dict, ratings: dict | None) -> list[str]:
     """Every verdict that differs between the default and the alternative, in words."""
-    from sim.analysis.fairness import STATUS_WORDS
+    from sim.analysis.fairness import status_word
 
     out = []
     before, after = fair["verdict_default"], fair["verdict_alternative"]
     if before != after:  # in a GM's words: "open" is "inconclusive" everywhere else a GM reads
         # it (the GM audit of stop 81)
-        out.append(f"fairness verdict {STATUS_WORDS.get(before, before)} → "
-                   f"{STATUS_WORDS.get(after, after)}")
+        out.append(f"fairness verdict {status_word(before)} → {status_word(after)}")
     out += [f"{t['name']}: {t['verdict_default']} → {t['verdict_alternative']}"
             for t in fair["teams"] if t["verdict_default"] != t["verdict_alternative"]]
     if ratings is not None:

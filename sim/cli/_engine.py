@@ -57,15 +57,36 @@ def inputs_inside(folder: Path, names) -> list[Path]:
 
 def compile_if_cold(quiet: bool = False) -> None:
     """Compile the engine with progress on stderr when this source's cache is cold. ``quiet``:
-    no word on stderr, only the wait."""
+    no word on stderr, only the wait. One process compiles a source at a time
+    (:func:`sim.runner.warm.compile_lock`): a second started meanwhile waits, then loads."""
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return
-    from sim.runner import progress
-    from sim.runner.warm import STAGES, is_warm, warm
+    from sim.runner.warm import compile_lock, is_warm
 
     if is_warm():
         return
+    with compile_lock(waiting=lambda: _waiting(quiet)):
+        if not is_warm():  # else another process compiled it while this one waited
+            _compile(quiet)
+
+
+def _waiting(quiet: bool):
+    """The progress stage while another process holds this source's compile lock."""
+    from sim.runner import progress
+
+    from ._say import note
+
+    if not quiet:
+        note("bwlab: another bwlab process is compiling the game engine for this source; "
+             "waiting for it (then this run starts at once)")
+    return progress.stage("waiting for the engine's compile in another process", timed=False)
+
+
+def _compile(quiet: bool) -> None:
+    """The compile itself, its parts counted on the progress line."""
     from sim._jit import JIT_CACHE_DIR
+    from sim.runner import progress
+    from sim.runner.warm import STAGES, warm
 
     from ._paths import folder_problem
     from ._say import note

@@ -23,6 +23,7 @@ import argparse
 import sys
 import time
 import warnings
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import numpy as np
@@ -149,6 +150,44 @@ def is_warm() -> bool:
     return warm_mark().exists()
 
 
+@contextmanager
+def compile_lock(waiting=nullcontext):
+    """Hold this source's compile lock (an exclusive ``flock`` on ``compile.lock`` in its cache
+    folder) for the block. Why: two commands started at once on a cold cache (a CI running two
+    jobs, a user with two terminals) each compiled the whole engine, every compile slowed by the
+    other's on the shared cores. Now the second waits inside ``waiting()`` (a context manager:
+    the CLI's progress line) and then finds the cache warm. The lock dies with its process, so a
+    compile that was killed leaves nothing to clear; without ``fcntl`` (Windows) or a writable
+    cache folder there is no lock."""
+    try:
+        import fcntl
+
+        from sim._jit import JIT_CACHE_DIR
+
+        Path(JIT_CACHE_DIR).mkdir(parents=True, exist_ok=True)
+        handle = open(Path(JIT_CACHE_DIR) / "compile.lock", "a+b")
+    except (ImportError, OSError):
+        yield
+        return
+
+    def taken() -> bool:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+
+    with handle:
+        if not taken():
+            with waiting():
+                while not taken():
+                    time.sleep(0.5)  # a Ctrl-C raises here
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def warm(jobs: int = 2, cards_root: Path = ROOT / "cards", verbose: bool = True,
          stream=None, on_part=None) -> float:
     """Compile every stage's groups with ``jobs`` processes; the seconds it took. Progress
@@ -185,7 +224,17 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     args = parser.parse_args(argv)
-    print(f"engine kernels compiled and cached in {warm(args.jobs):.0f} s")
+    with compile_lock(lambda: _said("waiting for another process compiling this source")):
+        if is_warm():
+            print("engine kernels already compiled and cached")
+            return
+        print(f"engine kernels compiled and cached in {warm(args.jobs):.0f} s")
+
+
+@contextmanager
+def _said(text: str):
+    print(text, flush=True)
+    yield
 
 
 if __name__ == "__main__":

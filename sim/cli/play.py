@@ -255,7 +255,7 @@ def _write_watched(game, catalogue, rec, pictures, png_every, gif, html_out, see
         return
     items = catalogue.items.names if catalogue.items is not None else ()
     texts = named_sentences(decode(game.event_rows(), rec.labels, game.setup.apocalypses.names,
-                                   items, catalogue.tiles.names), game.setup.board.tiles,
+                                   items, catalogue.tiles), game.setup.board.tiles,
                             catalogue.tiles)
     images = draw_frames(rec.frames, texts, catalogue.tiles, suits)
     if gif is not None:

@@ -178,13 +178,14 @@ END_RULES = {
 
 
 def decode(rows: np.ndarray, labels: list[str], apocalypse_names: tuple[str, ...],
-           item_names: tuple[str, ...] = (), tile_names: tuple[str, ...] = ()) -> list[dict]:
+           item_names: tuple[str, ...] = (), tiles=()) -> list[dict]:
     """Integer rows → JSON-ready dicts with names, a sentence and the rule quoted
-    (``item_names``: ``catalogue.items.names``, else items read "item K"; ``tile_names``:
-    ``catalogue.tiles.names``, else tiles read "tile K")."""
+    (``item_names``: ``catalogue.items.names``, else items read "item K"; ``tiles``:
+    ``catalogue.tiles``, whose names name tiles and their rewards and interactables, else
+    tiles read "tile K")."""
     out = named(rows)
     for ev, row in zip(out, rows):
-        ev["text"] = _text(ev["event"], ev, labels, apocalypse_names, item_names, tile_names)
+        ev["text"] = _text(ev["event"], ev, labels, apocalypse_names, item_names, tiles)
         ev["rule"] = EVENTS[int(row[L.EVC_KIND])][2]
         if int(row[L.EVC_KIND]) == L.EV_END:
             ev["rule"] = END_RULES.get(int(ev["reason"]), ev["rule"])

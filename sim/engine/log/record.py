@@ -36,4 +36,4 @@ def game_jsonl(game: Game, catalogue, team_names, team_cards, policies, seed: in
                       "Character Cards"}
     items = catalogue.items.names if catalogue.items is not None else ()
     return to_jsonl([header] + decode(game.event_rows(), labels, apocs, items,
-                                      catalogue.tiles.names))
+                                      catalogue.tiles))

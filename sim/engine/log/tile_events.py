@@ -33,32 +33,45 @@ TILE_EVENT_NAMES = frozenset(v[0] for v in TILE_EVENTS.values())
 _STATS = ("speed", "range", "defense", "attacks")
 
 
-def _tile(k: int, tiles: tuple[str, ...]) -> str:
-    """The tile of catalogue index ``k`` by its name in the game's own catalogue (``tiles``:
-    ``catalogue.tiles.names``); "tile K" where the caller gave no names. Why not the shipped
-    catalogue's names, as before stop 56: a game played with ``--cards DIR`` and other tiles
-    printed the shipped tile of the same index."""
-    return tiles[k] if 0 <= k < len(tiles) else f"tile {k}"
+def _tile(k: int, tiles) -> str:
+    """The tile of catalogue index ``k`` by its name in the game's own catalogue (``tiles``: a
+    :class:`~sim.catalogue.tiles.TileCatalogue`, or its ``names``); "tile K" where the caller
+    gave no names. Why not the shipped catalogue's names, as before stop 56: a game played with
+    ``--cards DIR`` and other tiles printed the shipped tile of the same index."""
+    names = getattr(tiles, "names", tiles)
+    return names[k] if 0 <= k < len(names) else f"tile {k}"
+
+
+def _function(k: int, tiles, kind: str) -> str:
+    """A tile's reward or interactable (``kind``) by its own name and its tile's: "Second
+    Wind, the reward of Healing Spring". tiles.toml names each function; the log printed only
+    the tile's name until stop 82, so a designer could not tell which function a line meant
+    when reading a log against the data file. Without a catalogue (names only) or without a
+    name: "the reward of Healing Spring"."""
+    own = getattr(tiles, kind, ())
+    name = own[k] if 0 <= k < len(own) else ""
+    where = f"the {kind} of {_tile(k, tiles)}"
+    return f"{name}, {where}" if name else where
 
 
 def _pos(p: int) -> str:
     return f"({p // 7},{p % 7})"
 
 
-def tile_text(name: str, ev: dict, w, tiles: tuple[str, ...] = ()) -> str:
+def tile_text(name: str, ev: dict, w, tiles=()) -> str:
     """The sentence of a tile event; ``w(key)`` names the entity in ``ev[key]``, ``tiles`` the
-    game's tile names."""
+    game's tile catalogue (its tiles' and their functions' names) or only its tile names."""
     if name == "ticks":
         if ev["price"] < 0:
             return (f"{w('entity')} loses its ticks in {_tile(ev['tile'], tiles)} "
                     f"(string interrupted)")
         return f"{w('entity')} has {ev['ticks']}/{ev['price']} ticks in {_tile(ev['tile'], tiles)}"
     if name == "tile reward":
-        return (f"{w('entity')} redeems the reward of {_tile(ev['tile'], tiles)} "
+        return (f"{w('entity')} redeems {_function(ev['tile'], tiles, 'reward')} "
                 f"({ev['ticks_left']} ticks left)")
     if name == "interactable":
-        return (f"{w('entity')} uses the interactable of {_tile(ev['tile'], tiles)} on space "
-                f"{ev['space']}")
+        return (f"{w('entity')} uses {_function(ev['tile'], tiles, 'interactable')} (on space "
+                f"{ev['space']})")
     if name == "tile state":
         what = "frozen" if ev["frozen"] else "deactivated"
         if ev["until"] == 0:

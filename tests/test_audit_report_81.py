@@ -60,7 +60,7 @@ def test_swaps_section_names_the_command_that_prints_its_numbers(monkeypatch):
     --games N --round N --suggest K --rating-games R`, checked equal at seed 0, 64 games,
     --suggest 2, --rating-games 128) named none. The report's swap search (``_suggester``) now
     carries the command, and the section prints it (the search itself stubbed: no games)."""
-    import sim.cli.fairness as cli_fairness
+    import sim.cli._fairness_suggest as cli_fairness
     from sim.catalogue.loader import load_catalogue
     from sim.catalogue.teams import load_teams
     from sim.cli.report import _suggester

@@ -252,7 +252,7 @@ def test_json_is_strict_json_when_a_ratio_has_no_value(capsys):
 def test_counts_of_one_are_singular():
     """"1 proposals played" and "1 rounds": a count of one takes the singular noun."""
     from sim.cli._numbers import counted
-    from sim.cli.fairness import _suggest_conclusion
+    from sim.cli._fairness_suggest import _suggest_conclusion
 
     assert [counted(n, "round") for n in (0, 1, 2, 4096)] == [
         "0 rounds", "1 round", "2 rounds", "4,096 rounds"]
@@ -285,7 +285,7 @@ def test_a_best_proposal_no_fairer_than_the_teams_as_given_is_not_advice(capsys)
     measured them): advice to make a change that does not help. It now says no swap is advised,
     and the table's head says the best measured is not advised."""
     from sim.cli._fairness_text import echo_suggestion
-    from sim.cli.fairness import _suggest_conclusion
+    from sim.cli._fairness_suggest import _suggest_conclusion
 
     teams = [{"name": f"T{k}", "cards": ["x"], "win_probability": 0.25, "low": 0.1,
               "high": 0.4} for k in range(4)]

@@ -165,7 +165,7 @@ def _suggester(catalogue, teams, k, rating_experiment, seed, games, rating_games
     calls it with the teams' verdict, only when they do not play fair (a proposal no closer to
     fair than the teams as measured is no advice). The pool experiment is read now, so a bad
     file fails before any game is played."""
-    from .fairness import _pool_experiment, _suggest
+    from ._fairness_suggest import _pool_experiment, _suggest
 
     from sim.report.fairness_command import same_as_swaps
 

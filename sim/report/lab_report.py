@@ -281,7 +281,7 @@ def write_report(catalogue, out: Path, *, seed: int = 0, samples: int = 200_000,
                  players: list[str] | None = None) -> Path:
     """Play what the report needs and write report.html and its CSVs into ``out``.
 
-    ``suggest`` (the swap search, :func:`sim.cli.fairness._suggest` bound to its arguments) is
+    ``suggest`` (the swap search, :func:`sim.cli._fairness_suggest._suggest` bound to its arguments) is
     called only when the teams do not play fair; ``drift`` is ``(GateResult, conclusion,
     baseline path)`` of a drift gate already run. Sections are in the order readers ask: the
     GM's fairness, the designer's cards, CI's drift, then the reference tables."""

@@ -262,7 +262,8 @@ def _raise_cap(result) -> str:
               default=SUITE, show_default=True,
               help="The fixed suite: bounds and matchups.")
 @click.option("--games", type=click.IntRange(8, 1_000_000), default=None,
-              help="Game cap per matchup (default: the suite's max_games).")
+              help="Game cap per matchup, a multiple of 4 (default: the suite's max_games); "
+                   "below the suite's min_games it lowers that floor too.")
 @click.option("--update", is_flag=True, help="Rewrite the baseline from the current cards/rules.")
 @click.option("--junit", type=OUT_FILE, default=None,
               help="Write JUnit XML here for CI systems.")
@@ -274,7 +275,12 @@ def _raise_cap(result) -> str:
               show_default=True, help="text: for reading; json: one document on stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line on stderr.")
 def drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, quiet):
-    """Replay the suite paired with the baseline and test every win rate (paired GSPRT)."""
+    """Replay the suite paired with the baseline and test every win rate (paired GSPRT).
+
+    Exit code: 0 no drift, 1 drift (a win rate moved, or an exact combat table changed),
+    3 inconclusive at the game cap, 2 bad input or internal error (never 1), so a CI job can
+    gate on it (docs/drift.md).
+    """
     from sim.catalogue.diagnostics import InputError
 
     try:

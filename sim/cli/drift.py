@@ -281,15 +281,26 @@ def drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qui
     3 inconclusive at the game cap, 2 bad input or internal error (never 1), so a CI job can
     gate on it (docs/drift.md).
     """
-    from sim.catalogue.diagnostics import InputError
+    from sim.catalogue.diagnostics import InputError, Problem
 
     try:
         code = _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, quiet)
-    except (InputError, click.exceptions.Exit, click.ClickException, BrokenPipeError):
+    except InputError as exc:  # a kept workspace's old JUnit must not pass for this run's
+        if junit is not None and Path(junit).is_file():
+            raise InputError(exc.problems + [Problem(str(junit), None, "--junit", _NOT_REWRITTEN)])
+        raise
+    except (click.exceptions.Exit, click.ClickException, BrokenPipeError):
         raise  # a closed stdout is no crash (sim.cli.terminate.stdout_closed)
     except Exception as exc:  # a crash must never read as "drift" (exit 1)
         raise _problem("bwlab drift", "internal error", f"{type(exc).__name__}: {exc}") from None
     raise click.exceptions.Exit(code)
+
+
+# The line under a refused gate's problems when --junit names an existing file: nothing is
+# written on bad input, so the file is an earlier run's (audit 82: a CI runner keeping its
+# workspace published its "5 passed" beside a red job)
+_NOT_REWRITTEN = ("not rewritten: the gate stopped on bad input before any game, so this file "
+                  "holds an earlier run's results; do not publish it for this run")
 
 
 def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, quiet) -> int:

@@ -86,9 +86,11 @@ def test_a_tab_separated_card_file_is_one_line(capsys, tmp_path):
 @pytest.mark.xfail(strict=True, reason="a compile worker that dies is a joblib traceback, exit 1")
 def test_a_compile_worker_that_dies_is_one_line_not_a_traceback(capsys, monkeypatch):
     """`bwlab play --seed 1 --teams ...` (also power-levels, rulings) on a cold cache whose
-    compile worker was killed (SIGTERM, the OOM killer): 30 lines of joblib traceback ending in
-    TerminatedWorkerError, exit 1. Not bad input, but the user needs one line saying the compile
-    failed and why (a worker killed), not a traceback."""
+    compile worker was killed from outside (seen in the audit: a script that kills loky workers
+    while another process warms the cache; equally the OOM killer): 30 lines of joblib traceback
+    ending in TerminatedWorkerError, exit 1, and `run` left its new, empty --out folder behind.
+    Not bad input, but the user needs one line saying the compile failed and why (a worker
+    killed), not a traceback."""
     from joblib.externals.loky.process_executor import TerminatedWorkerError
 
     import sim.runner.warm as warm

@@ -14,7 +14,7 @@ import numpy as np
 
 from .abilities import MAX_DICE, SLOTS, AbilityIndex
 from .diagnostics import (CsvRows, InputError, Problem, Problems, check_row_name, name_order,
-                          read_header, read_text, suggest)
+                          read_header, read_text, suggest, whole_number)
 from .rules import STAR_COLOURS, Rules
 
 STAR_COLUMNS = tuple(c for colour in STAR_COLOURS for c in (colour, f"{colour}_tier"))
@@ -162,7 +162,7 @@ class _RowChecker:
 
     def integer(self, field: str, text: str, lo: int, hi: int) -> int:
         try:
-            value = int(text)
+            value = whole_number(text)
         except ValueError:
             self.add(field, f"not a whole number: {text!r}" if text else "empty")
             return lo

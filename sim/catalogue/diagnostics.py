@@ -11,6 +11,7 @@ import csv
 import difflib
 import io
 import os
+import re
 import stat
 import unicodedata
 from dataclasses import dataclass, field
@@ -178,19 +179,58 @@ def has_control(text: str) -> bool:
                for ch in text)
 
 
+def whole_number(text: str) -> int:
+    """A data file's whole number: ASCII digits with an optional sign, else ValueError. Why not
+    ``int()``: it reads "1_60", Arabic-Indic and full-width digits as 160, which no spreadsheet
+    or pandas reads so (the hostile audit of stop 82: a card played with 160 health that every
+    other tool read as text)."""
+    if not _WHOLE.fullmatch(text.strip()):
+        raise ValueError(text)
+    return int(text)
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+# the alphabets whose letters look alike (Unicode TR 39's confusables are mostly between them)
+_LOOK_ALIKE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
+
+
+def name_key(name: str) -> str:
+    """The form two names are compared in: compatibility-normalised (NFKC: a full-width "Ｍ" is
+    "M") and case-folded, so "Ｍario", "MARIO" and "Mario" are one name."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def mixed_scripts(name: str) -> list[str]:
+    """The look-alike alphabets (Latin, Cyrillic, Greek) whose letters ``name`` mixes: "Mаrio"
+    with a Cyrillic "а" prints as "Mario" but is another card."""
+    found = []
+    for ch in unicodedata.normalize("NFKC", name):
+        if ch.isalpha():
+            script = unicodedata.name(ch, "").split(" ", 1)[0]
+            if script in _LOOK_ALIKE_SCRIPTS and script not in found:
+                found.append(script)
+    return found
+
+
 def check_row_name(add, name: str, seen: dict, line: int) -> None:
-    """A CSV row's name (a card's, an item's): not empty, printable, not a duplicate
-    (``seen``: lower-cased name -> its line, updated); ``add(field, message)`` records one."""
+    """A CSV row's name (a card's, an item's): not empty, printable, one alphabet, not a
+    duplicate (``seen``: :func:`name_key` -> its line, updated); ``add(field, message)``
+    records one."""
+    key = name_key(name)
+    scripts = mixed_scripts(name)
     if not name:
         add("name", "empty")
     elif has_control(name):
         pass  # CsvRows has said so, for every cell of the row
     elif "\n" in name or "\r" in name:
         add("name", f"{name!r} contains a line break")
-    elif name.lower() in seen:
-        add("name", f"duplicate of line {seen[name.lower()]}")
+    elif len(scripts) > 1:
+        add("name", f"{name!r} mixes {' and '.join(s.title() for s in scripts)} letters, which "
+                    f"look alike: write it in one alphabet")
+    elif key in seen:
+        add("name", f"duplicate of line {seen[key]}")
     else:
-        seen[name.lower()] = line
+        seen[key] = line
 
 
 class CsvRows:
@@ -249,6 +289,9 @@ class CsvRows:
                                "quote")
 
 
+_SEPARATORS = (("\t", "tabs"), (";", "semicolons"))
+
+
 def read_header(path: Path, reader, columns, required, problems: Problems) -> list[str] | None:
     """A CSV file's header row, stripped, or None after recording each problem in it (missing,
     a column given twice, an unknown column, a required one missing): one home for the checks
@@ -256,6 +299,12 @@ def read_header(path: Path, reader, columns, required, problems: Problems) -> li
     header = [h.strip() for h in (next(reader, None) or [])]
     if not any(header):
         problems.add(path, 1, "header", "missing header row")
+        return None
+    other = next((sep for sep, word in _SEPARATORS if len(header) == 1 and sep in header[0]), None)
+    if other is not None:  # one line, not "unknown column" and every required column missing
+        problems.add(path, 1, "header", f"not comma-separated: the header is one cell holding "
+                                        f"{dict(_SEPARATORS)[other]}; save the file as CSV "
+                                        f"(comma-separated)")
         return None
     before = len(problems)
     for j, h in enumerate(header):

@@ -23,7 +23,7 @@ import numpy as np
 
 from .abilities import MAX_DEBUFF_STAT, PARAM_LIMITS, PARAM_SLOT, SLOTS, TARGETS
 from .diagnostics import (CsvRows, Named, Problems, check_row_name, in_name_order, read_header,
-                          read_text, suggest)
+                          read_text, suggest, whole_number)
 from .effect_row import FX_SLOTS, STAT_ATTACKS, STAT_DEFENSE, STAT_RANGE, STAT_SPEED
 from .effect_table import effects_of, lookup, names_of
 from .tomldoc import TomlDoc
@@ -371,7 +371,7 @@ def _effect_row(effect: str, target: str, costs: int, values_by_name: dict) -> l
 
 def _int(add, field: str, text: str, lo: int, hi: int) -> int:
     try:
-        value = int(text)
+        value = whole_number(text)
     except ValueError:
         add(field, f"not a whole number: {text!r}" if text else "empty")
         return lo

@@ -77,3 +77,47 @@ def change_lines(ch: dict, marked: set, indent: str, given: dict | None = None) 
         out.append(f"{indent}  {'lead changes (mean per game)':<41}"
                    f"{_delta(ch['lead_changes'], 1.0, '', 2)}")
     return out
+
+
+def drift_balance_lines(balance) -> list[str]:
+    """Each matchup's balance metrics: now, the baseline's, and the paired change."""
+    out = []
+    for b in balance:
+        out += ["", f"Balance metrics of {b['matchup']} ({b['games']:,} games; {b['note']}):"]
+        if b["before_source"] == "new baseline":
+            out += ["  " + x for x in balance_text(b["now"], "balance")]
+            continue
+        out += ["  now: " + x for x in balance_text(b["now"], "balance")]
+        if b["before"] is None:
+            out.append(f"  baseline: {b.get('before_missing', 'not recorded in the baseline')}")
+            continue
+        source = {"recorded": "the baseline's recorded games",
+                  "replayed": "the baseline's cards replayed on the same seeds"}
+        out += ["  baseline: " + x for x in balance_text(b["before"], "balance")]
+        out.append(f"  change (paired on the same seeds, 95 % intervals clustered by board; "
+                   f"before = {source.get(b['before_source'], b['before_source'])}; "
+                   f"* moved, {HOLM_WORDS}, its interval given the mark):")
+        out += change_lines(b["change"], set(b.get("endings_changed", ())), "    ",
+                            b.get("endings_given_mark"))
+        bal0, bal1 = b["before"]["balance"], b["now"]["balance"]
+        out.append(f"      {'balance (Ludii)':<41}{bal0['balance']:.3f} → {bal1['balance']:.3f}")
+    return out
+
+
+HOLM_WORDS = "Holm over every matchup's endings at the suite's alpha"
+
+
+def moved_endings_sentence(balance) -> str:
+    """The conclusion's sentence on the endings that moved (:func:`.drift_balance.
+    mark_moved_endings`), or "" when none did: the verdict "No drift" is about win rates, and a
+    change that moved how games end must not hide above it among the intervals."""
+    from sim.analysis.balance_change import ENDING_WORDS, given_words
+
+    parts = [f"{b['matchup']}: " + ", ".join(
+        f"{ENDING_WORDS.get(k, k)} "
+        f"{given_words(b['change']['endings'][k], b.get('endings_given_mark', {}).get(k))}"
+        for k in b["endings_changed"]) for b in balance if b.get("endings_changed")]
+    if not parts:
+        return ""
+    return (" How games end moved (informational, not the exit code; " + HOLM_WORDS + "): "
+            + "; ".join(parts) + ".")

@@ -65,9 +65,29 @@ def compile_if_cold(quiet: bool = False) -> None:
 
     if is_warm():
         return
+    from concurrent.futures import BrokenExecutor
+
     with compile_lock(waiting=lambda: _waiting(quiet)):
         if not is_warm():  # else another process compiled it while this one waited
-            _compile(quiet)
+            try:
+                _compile(quiet)
+            except BrokenExecutor as exc:  # a worker killed from outside, or out of memory
+                raise CompileStopped(_why_stopped(exc)) from None
+
+
+class CompileStopped(click.ClickException):
+    """A compile worker died (the OOM killer, a kill from outside): one line, exit 1, not the
+    executor's traceback (audit 82). Nothing was played; what was compiled stays cached."""
+
+    def show(self, file=None) -> None:
+        click.echo(f"error: {self.message}", err=True)
+
+
+def _why_stopped(exc: Exception) -> str:
+    from .terminate import worker_died
+
+    return (f"the engine's compile stopped: {worker_died(exc)}; nothing was played. Run the "
+            f"command again: the parts already compiled are kept")
 
 
 def _waiting(quiet: bool):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from ._balance_text import drift_balance_lines, moved_endings_sentence
 from ._json import json_text
 from ._paths import IN_FILE, OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option
@@ -122,52 +123,6 @@ def games_text(limits) -> str:
     if len(set(parts)) == 1:
         return parts[0] + " per matchup"
     return "; ".join(f"{x['matchup']}: {text}" for x, text in zip(limits, parts))
-
-
-def _balance_lines(balance) -> list[str]:
-    """Each matchup's balance metrics: now, the baseline's, and the paired change."""
-    from ._balance_text import balance_text, change_lines
-
-    out = []
-    for b in balance:
-        out += ["", f"Balance metrics of {b['matchup']} ({b['games']:,} games; {b['note']}):"]
-        if b["before_source"] == "new baseline":
-            out += ["  " + x for x in balance_text(b["now"], "balance")]
-            continue
-        out += ["  now: " + x for x in balance_text(b["now"], "balance")]
-        if b["before"] is None:
-            out.append(f"  baseline: {b.get('before_missing', 'not recorded in the baseline')}")
-            continue
-        source = {"recorded": "the baseline's recorded games",
-                  "replayed": "the baseline's cards replayed on the same seeds"}
-        out += ["  baseline: " + x for x in balance_text(b["before"], "balance")]
-        out.append(f"  change (paired on the same seeds, 95 % intervals clustered by board; "
-                   f"before = {source.get(b['before_source'], b['before_source'])}; "
-                   f"* moved, {HOLM_WORDS}, its interval given the mark):")
-        out += change_lines(b["change"], set(b.get("endings_changed", ())), "    ",
-                            b.get("endings_given_mark"))
-        bal0, bal1 = b["before"]["balance"], b["now"]["balance"]
-        out.append(f"      {'balance (Ludii)':<41}{bal0['balance']:.3f} → {bal1['balance']:.3f}")
-    return out
-
-
-HOLM_WORDS = "Holm over every matchup's endings at the suite's alpha"
-
-
-def moved_endings_sentence(balance) -> str:
-    """The conclusion's sentence on the endings that moved (:func:`.drift_balance.
-    mark_moved_endings`), or "" when none did: the verdict "No drift" is about win rates, and a
-    change that moved how games end must not hide above it among the intervals."""
-    from sim.analysis.balance_change import ENDING_WORDS, given_words
-
-    parts = [f"{b['matchup']}: " + ", ".join(
-        f"{ENDING_WORDS.get(k, k)} "
-        f"{given_words(b['change']['endings'][k], b.get('endings_given_mark', {}).get(k))}"
-        for k in b["endings_changed"]) for b in balance if b.get("endings_changed")]
-    if not parts:
-        return ""
-    return (" How games end moved (informational, not the exit code; " + HOLM_WORDS + "): "
-            + "; ".join(parts) + ".")
 
 
 def _finite(x: float):
@@ -286,7 +241,11 @@ def drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qui
     try:
         code = _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, quiet)
     except InputError as exc:  # a kept workspace's old JUnit must not pass for this run's
-        if junit is not None and Path(junit).is_file():
+        from ._paths import deferred
+
+        said = exc.problems + deferred(click.get_current_context(silent=True))
+        if (junit is not None and Path(junit).is_file()
+                and not any(p.field == "--junit" for p in said)):
             raise InputError(exc.problems + [Problem(str(junit), None, "--junit", _NOT_REWRITTEN)])
         raise
     except (click.exceptions.Exit, click.ClickException, BrokenPipeError):
@@ -354,7 +313,7 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
                              ensure_ascii=False))
         return result.exit_code
     _report(result, spec)
-    for line in _balance_lines(result.balance):
+    for line in drift_balance_lines(result.balance):
         click.echo(line)
     click.echo(_conclusion(result))
     return result.exit_code
@@ -397,7 +356,7 @@ def _update(catalogue, spec, players, baseline, fmt) -> int:
                                "balance": balance}, "drift-update", indent=2,
                              ensure_ascii=False))
         return 0
-    for line in _balance_lines(balance):
+    for line in drift_balance_lines(balance):
         click.echo(line)
     click.echo("")
     for line in rate_lines(rates):

@@ -337,6 +337,12 @@ def _main(argv) -> int:
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code
+    except _broken_executor() as exc:  # a worker killed under a command (evaluated only then)
+        from .terminate import worker_died
+
+        click.echo(f"error: {(argv or sys.argv[1:] or ['bwlab'])[0]}: {worker_died(exc)}",
+                   err=True)
+        return 1
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except OSError as exc:  # a disk that fills up, a folder removed mid-run: one line, not a trace
@@ -348,3 +354,11 @@ def _main(argv) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _broken_executor() -> type:
+    """``concurrent.futures.BrokenExecutor``, imported only when an exception reaches ``main``
+    (``bwlab --help`` starts without it)."""
+    from concurrent.futures import BrokenExecutor
+
+    return BrokenExecutor

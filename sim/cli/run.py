@@ -163,11 +163,13 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
     the batches are played stops the workers and keeps the stored batches, with one line naming
     them and --resume, and exit 130 or 143 (:mod:`sim.cli.terminate`), so CI can tell a cancel
     from a Ctrl-C."""
+    from concurrent.futures import BrokenExecutor
+
     from sim.catalogue.loader import load_catalogue
     from sim.runner.parallel import run_experiment
     from sim.runner.summary import RunTotals, summarise
 
-    from .terminate import exit_status, terminated_as_interrupt
+    from .terminate import exit_status, terminated_as_interrupt, worker_died
 
     note(*(f"note: {out / name} was damaged (truncated or failing its checksum); playing it "
            "again" for name in store.removed))
@@ -192,6 +194,11 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
         click.echo(f"\ninterrupted: {len(store.done())} of {exp.n_batches} batches stored in "
                    f"{out}; run again with --resume to finish", err=True)
         raise click.exceptions.Exit(exit_status(stop)) from None
+    except BrokenExecutor as exc:  # a worker killed (OOM, kill): the batches stored are kept
+        store.checkpoint()
+        click.echo(f"error: run: {worker_died(exc)}; {len(store.done())} of {exp.n_batches} "
+                   f"batches stored in {out}; run again with --resume to finish", err=True)
+        raise click.exceptions.Exit(1) from None
     click.echo(f"{exp.name}: {summary['games']} games in {exp.n_batches} batches "
                f"({already} already stored, {played} played now) -> {out}")
     from sim.analysis.balance import KIND_WORDS

@@ -62,6 +62,18 @@ class Interrupted(Exception):
         self.command = command
 
 
+def worker_died(exc: BaseException) -> str:
+    """One line for a worker process that died under a command (``concurrent.futures``'
+    BrokenExecutor: loky's TerminatedWorkerError is one), with the exit codes the executor saw.
+    Why: the OOM killer or a ``kill`` from outside ended ``run``, ``rarity`` and the engine's
+    compile in 30-40 lines of joblib's traceback, with no word on what was kept (audit 82)."""
+    import re
+
+    codes = re.search(r"\{([^}]*)\}", str(exc))
+    how = f" (exit {codes.group(1)})" if codes else ""
+    return f"a worker process died{how}: killed from outside, or out of memory"
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, as a command inside :func:`terminated_as_interrupt` gets it. A KeyboardInterrupt,
     so that everything between the signal and the command's own ``except`` treats it as Ctrl-C

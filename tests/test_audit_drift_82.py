@@ -75,3 +75,23 @@ def test_a_gate_refused_before_any_game_says_its_junit_file_is_not_this_runs(tmp
     lines = err.strip().splitlines()
     assert "short.json" in lines[0] and len(lines) == 2, err
     assert "drift.xml: --junit: not rewritten" in lines[-1] and "earlier run" in lines[-1], err
+
+
+def test_a_baseline_recorded_under_other_test_settings_is_said(tmp_path):
+    """A baseline recorded with the suite's delta_elo at 50 (the suite file now says 70) passed
+    every check without a word, and the gate tested with 70: the note says which is used."""
+    import json
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from sim.runner.drift_limits import notes
+
+    data = json.loads((Path(__file__).resolve().parents[1] / "reports/baseline.json")
+                      .read_text(encoding="utf-8"))
+    suite = SimpleNamespace(path="experiments/drift.toml", delta_elo=70.0, alpha=0.05, beta=0.05,
+                            experiments=(), capped_by_flag=False, min_games=1024,
+                            max_games=4096)
+    assert notes(suite, data) == []  # the shipped baseline: the suite's own settings
+    data["suite"]["delta_elo"] = 50
+    said = notes(suite, data)
+    assert len(said) == 1 and "delta_elo is 70 Elo" in said[0] and "under 50 Elo" in said[0]

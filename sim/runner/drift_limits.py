@@ -80,4 +80,27 @@ def notes(suite, baseline: dict) -> list[str]:
                        f"{suite.max_games:,} games {asked} asks for: the gate plays at most {n:,} "
                        f"(it pairs each game with the baseline's); a longer `bwlab drift "
                        f"--update` on the known-good cards restores the full gate")
+    return out + _test_settings_changed(suite, baseline)
+
+
+# the suite's settings that change the test itself (what the baseline's games are not)
+_TEST_SETTINGS = (("delta_elo", "delta_elo", " Elo"), ("alpha", "alpha", ""),
+                  ("beta", "beta", ""))
+
+
+def _test_settings_changed(suite, baseline: dict) -> list[str]:
+    """A note for each test setting of the suite file that differs from the one the baseline
+    was recorded under. Why: the gate tests with the suite file's, and nothing said so; a CI
+    engineer comparing with the run that made the baseline read other bounds without a word
+    (the drift audit of stop 82)."""
+    recorded = baseline.get("suite") if isinstance(baseline, dict) else None
+    if not isinstance(recorded, dict):
+        return []
+    out = []
+    for key, attr, unit in _TEST_SETTINGS:
+        then, now = recorded.get(key), getattr(suite, attr)
+        if isinstance(then, (int, float)) and not isinstance(then, bool) and then != now:
+            out.append(f"note: the suite's {key} is {now:g}{unit} ({suite.path}); the baseline "
+                       f"was recorded under {then:g}{unit}: the gate tests with the suite's, and "
+                       f"`bwlab drift --update` records it")
     return out

@@ -191,13 +191,13 @@ def _play_into(store, exp, experiment, games, cards_root, out, jobs, client, no_
                 store.finish(summary)
     except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (terminate.Terminated)
         store.checkpoint()  # the manifest lists what the folder holds
-        click.echo(f"\ninterrupted: {len(store.done())} of {exp.n_batches} batches stored in "
-                   f"{out}; run again with --resume to finish", err=True)
+        note(f"interrupted: {len(store.done())} of {exp.n_batches} batches stored in {out}; run "
+             f"again with --resume to finish")  # below the line drawn in place, no empty line
         raise click.exceptions.Exit(exit_status(stop)) from None
     except BrokenExecutor as exc:  # a worker killed (OOM, kill): the batches stored are kept
         store.checkpoint()
-        click.echo(f"error: run: {worker_died(exc)}; {len(store.done())} of {exp.n_batches} "
-                   f"batches stored in {out}; run again with --resume to finish", err=True)
+        note(f"error: run: {worker_died(exc)}; {len(store.done())} of {exp.n_batches} batches "
+             f"stored in {out}; run again with --resume to finish")
         raise click.exceptions.Exit(1) from None
     click.echo(f"{exp.name}: {summary['games']} games in {exp.n_batches} batches "
                f"({already} already stored, {played} played now) -> {out}")

@@ -147,7 +147,8 @@ def gate_document(result, spec, conclusion: str) -> dict:
             "provenance": result.provenance, "metrics": metrics,
             "combat_changes": list(result.combat), "alpha_per_metric": result.alpha_per_metric,
             "llr_bounds": [lower, upper], "delta_elo": spec.delta_elo,
-            "changed_files": list(result.changed_files), "engine_changed": result.engine_changed,
+            "changed_files": list(result.changed_files), "text_only": result.text_only,
+            "engine_changed": result.engine_changed,
             "games": list(result.limits), "balance": list(result.balance),
             "unreplayed": [{"matchup": name, "games_differ": differ, "games": games}
                            for name, differ, games in result.unreplayed]}

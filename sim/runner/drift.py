@@ -33,7 +33,7 @@ from .drift_baseline import (FORMAT, WINNER_CODES, card_record,
                              changed_card_files, changed_files_text, combat_changes,
                              combat_snapshot, decode_games, encode_games, engine_record,
                              materialise_cards)
-from .drift_interval import with_stopped_intervals
+from .drift_interval import unmoved_decision, with_stopped_intervals
 from .drift_suite import Suite, load_suite
 from .drift_limits import gate_cap, limits, short_of_floor
 from .experiment import Experiment
@@ -251,10 +251,15 @@ def _recorded(baseline: dict, exp: Experiment) -> dict:
     return {"winner_team": _decode(record["winners"]), "games": decode_games(record)}
 
 
-def _decide_all(before, after, board, suite: Suite, alpha: float) -> list[PairedDrift]:
+def _decide_all(before, after, board, suite: Suite, alpha: float,
+                exact: bool = False) -> list[PairedDrift]:
     x, y = game_values(before), game_values(after)
-    return [paired_drift(x[:, k], y[:, k], board, delta_elo=suite.delta_elo, alpha=alpha,
-                         beta=suite.beta) for k in range(4)]
+    tests = [paired_drift(x[:, k], y[:, k], board, delta_elo=suite.delta_elo, alpha=alpha,
+                          beta=suite.beta) for k in range(4)]
+    if exact:  # every game the same game: a change of 0 by construction
+        return tests
+    return [unmoved_decision(t, board, suite) if np.array_equal(x[:, k], y[:, k]) else t
+            for k, t in enumerate(tests)]
 
 
 def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alpha,
@@ -280,10 +285,10 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
     if same_numbers:
         before_arena = None
     # the baseline's games replayed under today's engine when its cards differ: twice the games
+    exact = same_engine and (not cards_changed or same_numbers)  # every game the same game
     with stage(f"matchup {exp.name}", cap * (1 if before_arena is None else 2), at_most=True):
         tests, before, after = _gate_rounds(exp, suite, recorded, cap, arena, before_arena,
-                                            alpha)
-    exact = same_engine and (not cards_changed or same_numbers)  # every game the same game
+                                            alpha, exact)
     tests = with_stopped_intervals(tests, exp, suite, cap, alpha, recorded["winner_team"]
                                    if before_arena is None else before["winner_team"],
                                    after["winner_team"], exact)
@@ -297,7 +302,8 @@ def _gate_matchup(catalogue, reference, exp, suite, baseline, baseline_path, alp
             same_numbers, (exp.name, differ, int(played.size)) if differ else None)
 
 
-def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha) -> tuple:
+def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha,
+                 exact: bool = False) -> tuple:
     """The rounds of one matchup (:func:`_gate_matchup`), paired, until every team is decided:
     the tests, and the games before (None when the baseline does not record their balance
     columns) and after."""
@@ -318,7 +324,7 @@ def _gate_rounds(exp, suite, recorded, cap, arena, before_arena, alpha) -> tuple
         if stop < min(suite.min_games, cap):
             continue
         tests = _decide_all(before_w, after["winner_team"], schedule(exp, 0, stop).board, suite,
-                            alpha)
+                            alpha, exact)
         if all(t.decision != OPEN for t in tests):
             break
     return tests, before, after

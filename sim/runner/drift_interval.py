@@ -26,7 +26,8 @@ import numpy as np
 
 from sim.analysis.fairness import game_values
 from sim.analysis.called_interval import called_elo_intervals
-from sim.analysis.paired import DRIFT_DOWN, DRIFT_UP, PairedDrift, unmoved_elo_interval
+from sim.analysis.paired import (DRIFT_DOWN, DRIFT_UP, NO_DRIFT, OPEN, PairedDrift,
+                                 unmoved_elo_interval)
 from sim.analysis.ratings import ELO_PER_NAT
 from sim.analysis.sequential import wald_bounds
 from sim.analysis.quiet_interval import quiet_elo_interval, quiet_tails
@@ -34,7 +35,7 @@ from sim.analysis.stopped_interval import GateRule
 
 from .schedule import schedule
 
-__all__ = ["gate_looks", "gate_rule", "is_called", "with_stopped_intervals"]
+__all__ = ["gate_looks", "gate_rule", "is_called", "unmoved_decision", "with_stopped_intervals"]
 
 
 def is_called(decision: str) -> bool:
@@ -86,3 +87,18 @@ def with_stopped_intervals(tests: list[PairedDrift], exp, suite, cap: int, alpha
     return [replace(t, elo_interval=unmoved_elo_interval(t.before, games, board,
                                                               rate_interval=t.before_interval))
             if np.array_equal(before[:, k], after[:, k]) else t for k, t in enumerate(out)]
+
+
+def unmoved_decision(test: PairedDrift, board, suite) -> PairedDrift:
+    """``test`` of a metric none of whose paired games moved, in a replay that was not exact (a
+    changed engine or cards): "no drift" only once the change the games allow lies within the
+    suite's delta at the test's beta each side (:func:`sim.analysis.paired.unmoved_elo_interval`
+    at 1 − 2β), else still open. Why: every pair alike gives a spread of 0, an LLR of −∞ and "no
+    drift" at any size; at ``--games 8`` a team of a doubled-health card folder passed with an
+    interval of ±1,490 Elo (the drift audit of stop 82). At the suite's floor the bound is about
+    ±27 Elo, inside its 70, so the default gate decides as before."""
+    if test.decision != NO_DRIFT:
+        return test
+    lo, hi = unmoved_elo_interval(test.before, test.games, board, 1 - 2 * suite.beta,
+                                  rate_interval=test.before_interval)
+    return test if -suite.delta_elo < lo and hi < suite.delta_elo else replace(test, decision=OPEN)

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-
 from sim.cli.drift import gate_document
 from sim.runner.drift import GateResult
 

@@ -55,3 +55,33 @@ def test_a_team_no_game_moved_for_is_not_passed_beyond_what_its_interval_bounds(
         lo, hi = m["elo_interval"]
         if m["decision"] == "no_drift":
             assert -doc["delta_elo"] <= lo and hi <= doc["delta_elo"], (m, code)
+
+
+def test_planted_drift_is_rarely_passed_by_a_team_whose_games_did_not_move():
+    """Planted truth: a team's chance moves by exactly the suite's delta (70 Elo up, from
+    27.9 %), each of its losses turning into a win with the probability that gives; games on
+    n/4 boards. Where no pair moved (likely at 8 or 16 games), "no drift" must stay under beta
+    (5 %): without the unmoved rule it was every such run (29 % at 8 games)."""
+    import numpy as np
+
+    from sim.analysis.paired import ELO_PER_NAT, NO_DRIFT, paired_drift
+    from sim.runner.drift_interval import unmoved_decision
+
+    suite = SimpleNamespace(delta_elo=70.0, beta=0.05)
+    p0 = 0.279
+    p1 = 1 / (1 + np.exp(-(np.log(p0 / (1 - p0)) + suite.delta_elo / ELO_PER_NAT)))
+    q = (p1 - p0) / (1 - p0)
+    rng = np.random.default_rng(np.random.SeedSequence(82))
+    for n in (8, 16, 64, 256):
+        board = np.arange(n) % max(n // 4, 2)
+        passed = unmoved = 0
+        for _ in range(400):
+            x = (rng.random(n) < p0).astype(float)
+            y = np.where(x == 0, (rng.random(n) < q).astype(float), x)
+            t = paired_drift(x, y, board, delta_elo=suite.delta_elo, alpha=0.0125, beta=0.05)
+            if np.array_equal(x, y):
+                unmoved += 1
+                t = unmoved_decision(t, board, suite)
+            passed += t.decision == NO_DRIFT
+        # binomial: at a true 5 %, more than 33 passes of 400 has a chance of about 0.2 %
+        assert passed <= 33, (n, passed, unmoved)

@@ -277,8 +277,11 @@ def test_only_the_engine_changed_pairs_with_the_recorded_games(capsys, lab):
     # the sentence is the gate's provenance, said whatever the games' number: 64 keep it cheap
     # (the 1,024 games of this case are test_an_engine_change_no_game_showed_is_bounded_...)
     code, out, _ = gate(capsys, cards, suite, baseline, "--games", 64)
-    assert code == 0, out
+    # inconclusive: no game moved, but 64 games on 16 boards bound a change only to hundreds of
+    # Elo (sim.runner.drift_interval.unmoved_decision; decided at 1,024 games, the test below)
+    assert code == 3, out
     assert "same cards: the engine changed" in out
+    assert "moved, but so few games bound a change only to the interval shown" in out
 
 
 def test_an_engine_change_no_game_showed_is_bounded_not_certain(capsys, lab):
@@ -429,8 +432,9 @@ def test_baseline_cards_this_engine_cannot_read_fall_back_to_the_recorded_games(
     data["cards"]["apocalypses.toml"] = hashlib.sha256(old.encode()).hexdigest()
     baseline.write_text(json.dumps(data))
     code, out, _ = gate(capsys, cards, suite, baseline, "--games", 64)  # 64: the fallback is
-    # chosen before any game, and 64 games show the pairing as 1,024 did
-    assert code == 0, out
+    # chosen before any game, and 64 games show the pairing as 1,024 did (inconclusive there:
+    # no game moved, and 64 games bound a change only loosely: unmoved_decision)
+    assert code == 3, out
     assert "cannot read the baseline's cards (apocalypses.toml:" in out
     assert "paired with the baseline's recorded game" in out
 

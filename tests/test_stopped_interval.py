@@ -69,9 +69,9 @@ def test_the_looks_are_the_gate_s(monkeypatch, cap):
     seen = []
     real = drift._decide_all
 
-    def never_decided(before, after, board, suite, alpha):
+    def never_decided(before, after, board, suite, alpha, exact=False):
         seen.append(before.size)
-        return [replace(t, decision=OPEN) for t in real(before, after, board, suite, alpha)]
+        return [replace(t, decision=OPEN) for t in real(before, after, board, suite, alpha, exact)]
 
     monkeypatch.setattr(drift, "_decide_all", never_decided)
     monkeypatch.setattr(drift, "_games", lambda arena, start, stop:

@@ -11,11 +11,11 @@ part of the exit code (:mod:`sim.runner.drift_balance`). ``--format json``: one 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import click
 
-from ._balance_text import drift_balance_lines, moved_endings_sentence
 from ._json import json_text
 from ._paths import IN_FILE, OUT_FILE, cards_option
 from ._policy import POLICY_HELP, budget_option
@@ -128,8 +128,6 @@ def games_text(limits) -> str:
 def _finite(x: float):
     """A number JSON can carry: an infinite LLR (an exact replay: every difference 0) is
     null."""
-    import math
-
     return x if math.isfinite(x) else None
 
 
@@ -167,6 +165,8 @@ def _conclusion(result) -> str:
             f"{x['matchup']}: {x['baseline_games']:,} of {x['asked']:,}" for x in short)
             + "): the gate could play no more; a longer `bwlab drift --update` on the "
               "known-good cards restores the full gate.")
+    from ._balance_text import moved_endings_sentence  # scipy: not at import
+
     endings = moved_endings_sentence(result.balance)
     if result.exit_code == 0:
         return "No drift: no win rate moved by the gate's delta (exit 0)." + endings + note
@@ -178,8 +178,20 @@ def _conclusion(result) -> str:
                  f"{', '.join(open_)}." if open_ else "")
         return ("Drift: " + "; ".join(what) + "." + still + " If intended, run `bwlab drift "
                 "--update` and say what moved in the commit (exit 1)." + endings + note)
-    return (f"Inconclusive at the game cap: {', '.join(open_)} (exit 3). {_raise_cap(result)} "
-            f"Or run `bwlab drift --update` if the change is intended." + endings)
+    return (f"Inconclusive at the game cap: {', '.join(open_)} (exit 3).{_unmoved(result)} "
+            f"{_raise_cap(result)} Or run `bwlab drift --update` if the change is intended."
+            + endings)
+
+
+def _unmoved(result) -> str:
+    """Why a team none of whose games moved is still open (sim.runner.drift_interval.
+    unmoved_decision): "the same games" reads as a pass, and the gate's exit 3 beside it puzzled."""
+    still = [m.name for m in result.metrics if m.decision == "inconclusive"
+             and m.test.after == m.test.before and m.test.llr_up == m.test.llr_down == -math.inf]
+    if not still:
+        return ""
+    return (f" No game of {', '.join(still)} moved, but so few games bound a change only to the "
+            f"interval shown, wider than the suite's delta.")
 
 
 def _moved(m) -> str:
@@ -314,6 +326,8 @@ def _drift(baseline, suite, games, update, junit, policy, budget, cards, fmt, qu
                              ensure_ascii=False))
         return result.exit_code
     _report(result, spec)
+    from ._balance_text import drift_balance_lines  # scipy: not at import
+
     for line in drift_balance_lines(result.balance):
         click.echo(line)
     click.echo(_conclusion(result))
@@ -357,6 +371,8 @@ def _update(catalogue, spec, players, baseline, fmt) -> int:
                                "balance": balance}, "drift-update", indent=2,
                              ensure_ascii=False))
         return 0
+    from ._balance_text import drift_balance_lines  # scipy: not at import
+
     for line in drift_balance_lines(balance):
         click.echo(line)
     click.echo("")

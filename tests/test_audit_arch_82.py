@@ -9,15 +9,9 @@ import re
 import shutil
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.xfail(strict=True, reason="sim/engine/log/events.py END_RULES states the stalemate "
-                   "count as a literal (\"10 rotations without harm\") instead of reading "
-                   "rules.toml [game] stalemate_rotations: a designer who changes the data gets a "
-                   "game log that still cites 10")
 def test_the_logged_stalemate_rule_does_not_bury_the_rotation_count():
     from sim.engine.log.events import END_RULES
     from sim.engine.state import fields as L
@@ -27,10 +21,6 @@ def test_the_logged_stalemate_rule_does_not_bury_the_rotation_count():
     assert not re.search(r"\b\d+ rotations\b", text), text
 
 
-@pytest.mark.xfail(strict=True, reason="rules.toml [shield] absorbs_first is loaded but no game "
-                   "code reads it: absorbs_first = false validates and changes nothing (the "
-                   "project refuses such values elsewhere: own_turn_only = 0, an Apocalypse's "
-                   "unread count)")
 def test_an_inert_shield_switch_is_refused_not_ignored(tmp_path):
     from sim.catalogue.diagnostics import Problems
     from sim.catalogue.rules import load_rules

@@ -87,6 +87,10 @@ def load_rules(path: Path, problems: Problems) -> Rules | None:
     scope = doc.get(("advantage", "scope"), str, choices=ADVANTAGE_SCOPES, fallback="per_die")
     order = doc.get(("group_attack", "order"), str, choices=GROUP_ORDERS, fallback="sequential")
     absorbs = doc.get(("shield", "absorbs_first"), bool, fallback=True)
+    if absorbs is False:  # validated, then played by nothing: refused, not ignored (audit 82)
+        doc.add(("shield", "absorbs_first"), "false cannot be played: shield is health above the "
+                                             "maximum, so damage takes it first by construction "
+                                             "(no shield that decays apart exists); keep true")
     typical = doc.get(("report", "typical_defender"), (str, int, float), default="median",
                       fallback="median")  # (reported: a list, NaN, a number too big for a float)
     if isinstance(typical, str) and typical != "median":

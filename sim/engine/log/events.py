@@ -166,8 +166,8 @@ REVEALS = {L.BY_DEATHS: "characters dead", L.BY_ROTATION: "rotation reached",
 # characters left" where another team's summon still stood (the watching audit of stop 78)
 END_RULES = {
     L.STALEMATE: "a stalemate will occur, and the tie will be broken by determining which team "
-                 "has the most total health remaining (house ruling: 10 rotations without harm, "
-                 "docs/rulings.md)",
+                 "has the most total health remaining (house ruling stalemate_rotations: that "
+                 "many whole rotations without harm, docs/rulings.md)",
     L.CAP: "not in the book: a simulated game must end; after the rotation cap the team with the "
            "most total health remaining wins, as in a stalemate (house ruling rotation_cap, "
            "docs/rulings.md)",

@@ -16,8 +16,8 @@ import pytest
 
 from sim.catalogue.diagnostics import InputError, Problems
 from sim.catalogue.loader import load_catalogue
-from sim.catalogue.power import (DEFAULT_WEIGHTS, POWER_CURVE_FILE, check_bands, hit_probability,
-                                 load_power_curve, power_score, rarity_bands)
+from sim.catalogue.power import (POWER_CURVE_FILE, check_bands, hit_probability,
+                                 load_power_curve, power_score, rarity_bands, score_weights)
 
 SHIPPED = Path(__file__).resolve().parents[1] / "cards"
 
@@ -70,8 +70,9 @@ def test_luffy_offense_is_the_books_26(catalogue):
     assert p == 0.5
     mean = (rules.faces(int(cards.tier[luffy, 0])) + 1) / 2
     assert cards.attacks[luffy, 0] * p * mean == pytest.approx(26.0)
-    assert DEFAULT_WEIGHTS.reference_defense == cards.defense[mario]
-    assert DEFAULT_WEIGHTS.reference_defense == np.median(cards.defense)  # the shipped median
+    weights = score_weights(rules)  # power_curve.toml [score]
+    assert weights.reference_defense == cards.defense[mario]
+    assert weights.reference_defense == np.median(cards.defense)  # the shipped median
 
 
 def test_hit_probability_matches_the_book(catalogue):

@@ -45,7 +45,7 @@ def _summon_value(st, S, c):
             free += 1
     made = min(free, ent.ab_count[c])
     if ent.ab_flag[c] != 0:
-        health, attacks, tier = 1, ent.atk[c, BASE], ent.tier[c, BASE]
+        health, attacks, tier = S.ip[L.P_CLONE_HEALTH], ent.atk[c, BASE], ent.tier[c, BASE]
     else:
         health, attacks, tier = ent.ab_health[c], ent.ab_attacks[c], ent.ab_tier[c]
     defense = _enemy_defense(ent, ent.team[c])

@@ -33,11 +33,13 @@ RULES_FILE = "rules.toml"
 ENTITY_EFFECTS = names_of(family="entity")
 
 # [entities] of rules.toml, in this order in the rules vector the kernels read (R_*)
-RULE_KEYS = ("minion_speed", "minion_range", "minion_defense", "max_minions", "summon_pool")
-R_MINION_SPEED, R_MINION_RANGE, R_MINION_DEFENSE, R_MAX_MINIONS, R_SUMMON_POOL = range(5)
+RULE_KEYS = ("minion_speed", "minion_range", "minion_defense", "max_minions", "summon_pool",
+             "clone_health")
+(R_MINION_SPEED, R_MINION_RANGE, R_MINION_DEFENSE, R_MAX_MINIONS, R_SUMMON_POOL,
+ R_CLONE_HEALTH) = range(6)
 SUMMON_POOLS = ("not_in_play", "any")  # R_SUMMON_POOL 0, 1
 _RULE_LIMITS = {"minion_speed": (0, 30), "minion_range": (0, 30), "minion_defense": (0, 9),
-                "max_minions": (1, 20)}
+                "max_minions": (1, 20), "clone_health": (1, 100_000)}
 
 # a vehicle row: health, speed, defense, the catalogue tile it starts on, then its weapon (the
 # action "used through it": attacks on every star point, their dice tier, its range; 0 attacks =

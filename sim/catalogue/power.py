@@ -33,7 +33,9 @@ POWER_CURVE_FILE = "power_curve.toml"
 
 @dataclass(frozen=True)
 class ScoreWeights:
-    """The constants of the score formula (documented in ``docs/power-curve.md``).
+    """The constants of the score formula (documented in ``docs/power-curve.md``), read from
+    the ``[score]`` table of ``cards/power_curve.toml`` (:func:`score_weights`): code held them
+    until stop 82, though they decide which band a card lands in as much as the bands do.
 
     ``reference_defense``: the defender every card's offense is measured against — 4, the book's
     worked-example defender ("with a defense of 4 his threshold is 6") and the median defense of
@@ -51,13 +53,56 @@ class ScoreWeights:
     mobility decides *whether* a card gets to act, not how hard it hits.
     """
 
-    reference_defense: int = 4
-    star: tuple[float, float, float, float] = (0.4, 0.4, 0.1, 0.1)
-    speed: float = 0.03
-    range: float = 0.03
+    reference_defense: int
+    star: tuple[float, float, float, float]
+    speed: float
+    range: float
 
 
-DEFAULT_WEIGHTS = ScoreWeights()
+def _load_score(doc: TomlDoc, rules: Rules) -> ScoreWeights | None:
+    """The ``[score]`` table: ``reference_defense`` (a defense 0..max_defense), ``star`` (one
+    weight > 0 per star colour), ``speed`` and ``range`` (bonus per point, 0..1)."""
+    if not isinstance(doc.lookup(("score",)), dict):
+        doc.add(("score",), "missing table [score] (the power score's constants: "
+                            "docs/power-curve.md)")
+        return None
+    doc.unknown_keys(("score",), {"reference_defense", "star", "speed", "range"})
+    before = len(doc.problems)
+    ref = doc.get(("score", "reference_defense"), int, lo=0, hi=rules.max_defense, fallback=0)
+    star = doc.get(("score", "star"), list, fallback=[])
+    if not (len(star) == len(STAR_COLOURS) and all(
+            isinstance(w, (int, float)) and not isinstance(w, bool) and 0 < w < 1e6
+            for w in star)):
+        doc.add(("score", "star"), f"expected {len(STAR_COLOURS)} weights > 0, one per star "
+                                   f"colour ({', '.join(STAR_COLOURS)}), got {star!r}")
+    speed, rng = (doc.get(("score", k), (int, float), lo=0.0, hi=1.0, fallback=0.0)
+                  for k in ("speed", "range"))
+    if len(doc.problems) > before:
+        return None
+    return ScoreWeights(int(ref), tuple(float(w) for w in star), float(speed), float(rng))
+
+
+def score_weights(rules: Rules) -> ScoreWeights:
+    """The score's constants of the card folder ``rules`` was read from (its power_curve.toml;
+    InputError when bad), read once per file version."""
+    path = Path(rules.path).parent / POWER_CURVE_FILE
+    key = (str(path), _stamp(path), str(rules.path), _stamp(Path(rules.path)))
+    if key not in _WEIGHTS:
+        problems = Problems()
+        curve = load_power_curve(path, rules, problems)
+        problems.raise_if_any()
+        _WEIGHTS[key] = curve.weights
+    return _WEIGHTS[key]
+
+
+_WEIGHTS: dict[tuple, ScoreWeights] = {}  # by the two files' paths and versions
+
+
+def _stamp(path: Path):
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
 
 
 def hit_probability(defense: np.ndarray | int, rules: Rules) -> np.ndarray:
@@ -72,7 +117,7 @@ def hit_probability(defense: np.ndarray | int, rules: Rules) -> np.ndarray:
 
 
 def power_score(cards: CardCatalogue, rules: Rules,
-                weights: ScoreWeights = DEFAULT_WEIGHTS) -> np.ndarray:
+                weights: ScoreWeights | None = None) -> np.ndarray:
     """Each card's power score (float64[card]) from its stats alone; pure NumPy.
 
     Formula, per card with ``n`` characters::
@@ -97,6 +142,7 @@ def power_score(cards: CardCatalogue, rules: Rules,
     characters, so improving any stat never lowers the score. Luffy's base point against the
     reference defender gives the book's "roughly 26 damage" (8 * 0.5 * 6.5).
     """
+    weights = weights if weights is not None else score_weights(rules)
     faces = rules.tier_faces.astype(np.float64)
     mean_roll = (faces[cards.tier - 1] + 1.0) / 2.0                    # [card, colour]
     p_ref = hit_probability(weights.reference_defense, rules)
@@ -117,6 +163,7 @@ class PowerCurve:
     lines: tuple[int, ...]   # line of each rarity's band in the file, for problem reports
     path: str = ""
     remedy: RemedySteps | None = None
+    weights: ScoreWeights | None = None  # the [score] table
 
 
 def load_power_curve(path: Path, rules: Rules, problems: Problems) -> PowerCurve | None:
@@ -131,7 +178,7 @@ def load_power_curve(path: Path, rules: Rules, problems: Problems) -> PowerCurve
     if doc is None:
         return None
     before = len(problems)
-    doc.unknown_keys((), {"bands", "remedy"})
+    doc.unknown_keys((), {"bands", "remedy", "score"})
     table = doc.get(("bands",), dict, fallback=None)
     doc.unknown_keys(("bands",), set(rules.rarities))
     bands = np.full((len(rules.rarities), 2), np.nan)
@@ -162,9 +209,11 @@ def load_power_curve(path: Path, rules: Rules, problems: Problems) -> PowerCurve
                     f"band [{cur[0]:g}, {cur[1]:g}] must lie above {rules.rarities[r - 1]}'s "
                     f"[{prev[0]:g}, {prev[1]:g}] (\"from least to most powerful\")")
     remedy = load_remedy(doc)
+    weights = _load_score(doc, rules)
     if len(problems) > before:
         return None
-    return PowerCurve(bands=bands, lines=tuple(lines), path=str(path), remedy=remedy)
+    return PowerCurve(bands=bands, lines=tuple(lines), path=str(path), remedy=remedy,
+                      weights=weights)
 
 
 def rarity_bands(rules: Rules, path: Path | None = None) -> np.ndarray:
@@ -181,9 +230,9 @@ def rarity_bands(rules: Rules, path: Path | None = None) -> np.ndarray:
 
 
 def check_bands(cards: CardCatalogue, rules: Rules, curve: PowerCurve, problems: Problems,
-                weights: ScoreWeights = DEFAULT_WEIGHTS) -> np.ndarray:
+                weights: ScoreWeights | None = None) -> np.ndarray:
     """Record a problem (CSV file, card line, ``rarity``) for each card outside its band; scores."""
-    score = power_score(cards, rules, weights)
+    score = power_score(cards, rules, weights if weights is not None else curve.weights)
     lo = curve.bands[cards.rarity, 0]
     hi = curve.bands[cards.rarity, 1]
     for i in np.flatnonzero((score < lo) | (score > hi)):
@@ -194,5 +243,5 @@ def check_bands(cards: CardCatalogue, rules: Rules, curve: PowerCurve, problems:
     return score
 
 
-__all__ = ["ScoreWeights", "DEFAULT_WEIGHTS", "PowerCurve", "hit_probability", "power_score",
+__all__ = ["ScoreWeights", "score_weights", "PowerCurve", "hit_probability", "power_score",
            "load_power_curve", "rarity_bands", "check_bands", "POWER_CURVE_FILE", "STAR_COLOURS"]

@@ -60,7 +60,7 @@ import numpy as np
 
 from sim.analysis.cluster import MIN_CLUSTERS, t_quantile
 from sim.analysis.shift import offsets, paired_shift
-from sim.catalogue.power import DEFAULT_WEIGHTS, power_score
+from sim.catalogue.power import power_score
 from sim.catalogue.remedy import RemedySteps, stat_bounds, stat_value, with_stat
 
 from . import progress
@@ -90,7 +90,7 @@ class Remedy:
 
 
 def candidates(cards, rules, steps: RemedySteps, card: int, direction: int,
-               weights=DEFAULT_WEIGHTS) -> list[Candidate]:
+               weights=None) -> list[Candidate]:
     """Every allowed single-stat change of ``card`` whose power delta has the sign of
     ``direction``, smallest ``|delta|`` first (ties: the stats in characters.csv's column order,
     :data:`~sim.catalogue.remedy.REMEDY_STATS`, never the file's key order; then step size)."""

@@ -48,7 +48,7 @@ def _copy_character(ent, S, f, c):
     for j in range(L.FX_SLOTS):
         ent.ab[f, j] = ent.ab[c, j]
     ent.charges_left[f] = ent.charges_left[c]
-    ent.max_health[f] = 1
+    ent.max_health[f] = S.ip[L.P_CLONE_HEALTH]  # (book) "A clone has only 1 HP"
 
 
 @njit

@@ -301,7 +301,9 @@ P_CLOSEST = 40
 # whom a tile's revive brings back (rules.toml [game] tile_revive): 0 = "strongest" (the highest
 # maximum health, the first in card order on a tie), 1 = "first" (the first in card order)
 P_TILE_REVIVE_FIRST = 41
-NIP = 42
+# a clone's health (rules.toml [entities] clone_health; book: "A clone has only 1 HP")
+P_CLONE_HEALTH = 42
+NIP = 43
 # ---- float parameters fp[NFP]
 F_RED = 0
 (W_DAMAGE, W_KILL, W_CPU_VALUE, W_RETALIATION, W_HOMEFIELD, W_DOOMED, W_CPU_DANGER, W_APPROACH,

@@ -19,6 +19,7 @@ from sim.board.geometry import APOCALYPSE, N_SPACES, Board, layers_grid, local_s
 from sim.board.graph import compile_board
 from sim.catalogue.abilities import MAX_DICE
 from sim.catalogue.apocalypses import ApocalypseIndex, load_apocalypses
+from sim.catalogue.entities import R_CLONE_HEALTH
 from sim.catalogue.board_rules import GRID
 from sim.catalogue.game_rules import GameRules, load_game_rules
 from sim.catalogue.tile_layout import CPU as CPU_FEATURE
@@ -118,6 +119,7 @@ def _int_params(catalogue, graph, gr: GameRules, apoc_pos: int) -> np.ndarray:
     ip[L.P_CLOCK] = gr.effect_clock == "rotations"
     ip[L.P_HANDOVERS] = gr.turn_order == "hand_over"
     ip[L.P_TILE_REVIVE_FIRST] = gr.tile_revive == "first"
+    ip[L.P_CLONE_HEALTH] = catalogue.entities.rules[R_CLONE_HEALTH]
     ip[L.P_WATER_DIE] = br.water_die
     ip[L.P_WATER_MIN] = br.water_success_min
     ip[L.P_FIRE_DAMAGE] = br.fire_wall_damage

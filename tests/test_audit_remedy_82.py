@@ -11,12 +11,11 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pandas as pd
-import pytest
 
 from sim.cli import rarity_output
 from sim.cli.rarity_text import echo_remedies
 from sim.runner.remedy import Remedy, remedy_records
-from sim.runner.remedy_search import SHORT, Candidate, Check, search
+from sim.runner.remedy_search import OVERSHOOTS, SHORT, Candidate, Check, search
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,8 +27,6 @@ def _cand(stat, old, new, delta):
     return Candidate(stat, old, new, 94.38, 94.38 + delta)
 
 
-@pytest.mark.xfail(strict=True, reason="the nearest check is picked by a rating that differs by "
-                   "float rounding (2e-16), so a 7x larger change wins the tie over the smaller one")
 def test_nearest_shown_prefers_the_smaller_change_when_ratings_tie_to_rounding():
     cands = [_cand("green_tier", 2, 1, -3.41), _cand("base", 3, 0, -25.12)]
     measured = {
@@ -39,7 +36,8 @@ def test_nearest_shown_prefers_the_smaller_change_when_ratings_tie_to_rounding()
                  -1 / 35, 35),
     }
     status, proposal, _ = search(cands, lambda i: measured[i], GK_LOW, GK_HIGH, -1)
-    assert status == SHORT
+    # both ratings lie below the band a nerf aims at: past it, not short of it
+    assert status == OVERSHOOTS
     # the same measured rating: the documented ranking (smallest power delta) decides
     assert proposal.candidate.change == "green_tier 2 → 1"
 
@@ -57,19 +55,23 @@ def _gk_record():
             "power_in_band": False, "by_ratings_only": True}
 
 
-@pytest.mark.xfail(strict=True, reason="a nerf whose rating jumped below the band is called "
-                   "'short ... no allowed change's rating reached the band' (it overshot)")
 def test_short_line_does_not_say_no_rating_reached_when_the_rating_jumped_past_the_band(capsys):
-    echo_remedies([_gk_record()], 1000, [])
+    """Goal Keeper Golem's nerf "base 3 → 0" measured -0.154 against a band of [-0.090, +0.045]:
+    its rating went below the band, yet the line said "short ... no allowed change's rating
+    reached the band". The search now calls a change whose rating went past the far edge an
+    overshoot, and the line says so."""
+    cand = _cand("base", 3, 0, -25.12)
+    check = Check(0, cand, -0.15356996500981165, -1.700684928188189, 1.3935449981685657,
+                  -1 / 35, 35)
+    status, proposal, _ = search([cand], lambda i: check, GK_LOW, GK_HIGH, -1)
+    assert status == OVERSHOOTS and proposal is check
+    echo_remedies([{**_gk_record(), "status": status}], 1000, [])
     out = capsys.readouterr().out
     assert "-0.154 [" in out and "vs band [-0.090, +0.045]" in out
-    # the rating shown lies below the band's bottom: the nerf went past the band, not short of it
     assert "no allowed change's rating reached the band" not in out
+    assert "overshoots by the ratings only" in out  # its interval still reaches into the band
 
 
-@pytest.mark.xfail(strict=True, reason="'short' is stated as shown (by_ratings_only False) when "
-                   "the nearest check changed no replayed game (shift s.e. 0) while the largest "
-                   "changes' intervals reach well into the band")
 def test_short_is_not_definitive_when_the_largest_changes_interval_reaches_the_band():
     # Power Chord Knight (Legendary), buff, band [+0.045, +0.376], base rating -0.166
     lo, hi = 0.045133602456387145, 0.3764651197329776
@@ -91,18 +93,13 @@ def test_short_is_not_definitive_when_the_largest_changes_interval_reaches_the_b
     assert row["by_ratings_only"] is True
 
 
-@pytest.mark.xfail(strict=True, reason="docs/json.md lists rarity's top-level keys without "
-                   "remedies, not_remedied, asked or replicates, which --remedy, --remedy-card, "
-                   "--card and --replicates add")
 def test_json_md_names_the_rarity_keys_the_remedy_adds():
     doc = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
-    line = re.search(r"^- `bwlab\.rarity/1`.*$", doc, re.M).group(0)
+    line = re.search(r"^- `bwlab\.rarity/\d+`.*\n.*$", doc, re.M).group(0)  # and its flags
     for key in ("remedies", "not_remedied", "asked", "replicates"):
         assert key in line, key
 
 
-@pytest.mark.xfail(strict=True, reason="with --policies the top-level key policies changes from "
-                   "the list of policy names to the per-player comparison object")
 def test_rarity_json_policies_keeps_its_shape_with_policies(monkeypatch):
     monkeypatch.setattr(rarity_output, "conclusion_line", lambda *a, **k: "")
     monkeypatch.setattr(rarity_output, "order_doc", lambda *a, **k: None)

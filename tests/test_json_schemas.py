@@ -44,7 +44,7 @@ COMMANDS = {
 def _documented() -> dict[str, set[str]]:
     """docs/json.md's list of each document's top-level keys: a line "- `bwlab.NAME/1`: keys"."""
     out = {}
-    for name, keys in re.findall(r"^- `bwlab\.([\w-]+)/1` [^:]*: (.+)$", DOC, re.M):
+    for name, keys in re.findall(r"^- `bwlab\.([\w-]+)/\d+` [^:]*: (.+)$", DOC, re.M):
         out[name] = {k.strip(" `.") for k in keys.split(",")}
     return out
 
@@ -95,7 +95,8 @@ def test_every_schema_is_documented():
 @pytest.mark.parametrize("name", sorted(SCHEMAS))
 def test_a_document_opens_with_its_schema_and_has_the_keys_docs_list(documents, name):
     doc = documents[name]
-    assert next(iter(doc)) == "schema" and doc["schema"] == f"bwlab.{name}/1"
+    assert next(iter(doc)) == "schema" and doc["schema"] == SCHEMAS[name]
+    assert re.search(rf"^- `{re.escape(SCHEMAS[name])}` ", DOC, re.M), "docs/json.md's version"
     assert set(doc) == _documented()[name], set(doc) ^ _documented()[name]
 
 

@@ -178,8 +178,11 @@ def test_rarity_cli_policies(capsys, tmp_path):
                  "--format", "json", "--out", str(tmp_path)])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["policies"]["players"] == ["random", "greedy"]
-    assert set(data["policies"]["order_verdict"]) == {"random", "greedy"}
+    # rarity/2: ``policies`` keeps its shape (the list of the study's policies, the first
+    # player's), the comparison of the players is ``by_policy``
+    assert data["schema"] == "bwlab.rarity/2" and data["policies"] == ["random"]
+    assert data["by_policy"]["players"] == ["random", "greedy"]
+    assert set(data["by_policy"]["order_verdict"]) == {"random", "greedy"}
     table = (tmp_path / "rarity_policies.csv").read_text().splitlines()
     assert table[0].startswith("card,rarity,games[random],rating[random]")
     assert len(table) == 1 + len(data["cards"])

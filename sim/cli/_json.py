@@ -30,8 +30,11 @@ def finite_or_null(value):
 
 
 # each document's schema id (docs/json.md lists its keys; tests/test_json_schemas.py keeps the
-# two equal): bump a version when a key is renamed or removed, never when one is added
-SCHEMAS = {name: f"bwlab.{name}/1" for name in (
+# two equal): bump a version when a key is renamed, removed or changes its shape, never when one
+# is added. rarity/2 (stop 82): with --policies, ``policies`` stays the list of policy names and
+# the per-player comparison is ``by_policy`` (rarity/1 replaced the list with it)
+VERSIONS = {"rarity": 2}
+SCHEMAS = {name: f"bwlab.{name}/{VERSIONS.get(name, 1)}" for name in (
     "fairness", "draft", "drift", "drift-update", "ladder", "power-levels", "rarity", "rulings",
     "combat", "combat-profiles", "combat-peer")}
 

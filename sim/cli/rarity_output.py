@@ -121,8 +121,9 @@ def json_doc(frame, run, per, correction, remedy, catalogue, exp=None) -> dict:
         doc["replicates"] = run.recur.summary()
     if remedy:
         doc["remedies"] = run.fixes
-    if run.compared is not None:
-        doc["policies"] = policy_doc(run.compared, catalogue.cards.names, catalogue.rules.rarities)
+    if run.compared is not None:  # beside the list of policies, which keeps its shape (rarity/2)
+        doc["by_policy"] = policy_doc(run.compared, catalogue.cards.names,
+                                      catalogue.rules.rarities)
     return doc
 
 

@@ -114,10 +114,22 @@ class Progress:
              at_most: bool = False, timed: bool = True) -> Stage:
         with self.lock:
             self._loaded()
-            st = Stage(name, None if total is None else int(total), unit, at_most, self.clock(),
+            now = self.clock()
+            st = Stage(name, None if total is None else int(total), unit, at_most, now,
                        timed=timed)
+            self._new_pace(st, now)
             self.stages.append(st)
             return st
+
+    def _new_pace(self, step: Stage, now: float) -> None:
+        """A step opening inside stages counting its unit: their rate starts again from here,
+        so the time left follows this step's pace. Why: ``ladder``'s round robin counts every
+        pairing's games, and for 30 s the fast pairings' games set the pace of the slow
+        look-ahead's: "72/216 games, about 4 s left" with 171 s to go (progress audit, stop 82)."""
+        for outer in self.stages:
+            if outer.total is not None and outer.unit == step.unit and outer.history:
+                outer.history.clear()
+                outer.history.append((now, outer.done))
 
     def close(self, st: Stage) -> None:
         with self.lock:

@@ -55,7 +55,8 @@ def closing(head: str, st, spent: float) -> str:
     if st.skipped > st.resumed:
         found.append(f"{st.skipped - st.resumed:,} of them the same {st.unit} as this "
                      f"command had already played, not played again")
-    return (f"{head}: {st.done:,} {st.unit} in {duration(spent)}"
+    unit = st.unit[:-1] if st.done == 1 and st.unit.endswith("s") else st.unit  # "1 board"
+    return (f"{head}: {st.done:,} {unit} in {duration(spent)}"
             + (f" ({within})" if within else "")
             + (f", {rate_text(rate, st.unit)}" if played and st.timed else "")
             + (f" ({'; '.join(found)})" if found else ""))

@@ -257,10 +257,13 @@ def remedy_records(found: list[Remedy], catalogue, power_bands: np.ndarray) -> l
                "replays_needed": r.replays_needed, "card_games": r.card_games}
         row["power_in_band"] = (p is not None and row["power_band_low"] <= row["power_after"]
                                 <= row["power_band_high"])
-        # overshoots / short read from the checks' ratings while the nearest check's interval
-        # still reaches into the band: the games have not shown it (docs/power-curve.md)
+        # overshoots / short read from the checks' ratings while some check's interval still
+        # reaches into the band: the games have not shown it (docs/power-curve.md). Any check's,
+        # not the nearest's only: a nearest that changed no replayed game has the study's own
+        # interval, while the largest change's reached the band (the remedy audit of stop 82)
         row["by_ratings_only"] = bool(r.status in (OVERSHOOTS, SHORT) and p is not None
-                                      and _meets(shown.low, shown.high, r.band_low, r.band_high))
+                                      and any(_meets(c.low, c.high, r.band_low, r.band_high)
+                                              for c in (shown, *r.checks)))
         row["checks"] = [{"change": c.candidate.change, "power_delta": c.candidate.power_delta,
                           "rating": c.rating, "low": c.low, "high": c.high,
                           "win_change": c.win_change, "games": c.games} for c in r.checks]

@@ -114,7 +114,7 @@ def search(cands: list[Candidate], measure: Callable[[int], Check], band_low: fl
             # no change of this stat clears the edge (its interval is too wide), but its rating
             # reaches the band: find the smallest that does, shown as unsettled if none lands
             _first(chain, probe.reaches)
-    return _outcome(cands, probe.done, best, any_cleared, band_low, band_high)
+    return _outcome(cands, probe.done, best, any_cleared, band_low, band_high, direction)
 
 
 class _Probe:
@@ -144,16 +144,31 @@ class _Probe:
 
 
 def _outcome(cands: list[Candidate], done: dict[int, Check], best: int | None,
-             any_cleared: bool, band_low: float, band_high: float
+             any_cleared: bool, band_low: float, band_high: float, direction: int = 0
              ) -> tuple[str, Check | None, tuple[Check, ...]]:
-    """The search's (status, proposal, checks) from what it measured, apart from the walk."""
+    """The search's (status, proposal, checks) from what it measured, apart from the walk.
+
+    The nearest check: the least distance from the band, ties (within float noise: two checks
+    that changed the same replayed games measure the same rating but for the last bits) to the
+    smaller change by the documented ranking. It was the exact float, so "base 3 → 0" (-25 power)
+    was shown over "green_tier 2 → 1" (-3.4) that measured the same (the remedy audit of stop 82).
+    A change whose rating went past the far edge overshot, though no interval cleared the near
+    one: it was called "short ... no allowed change's rating reached the band"."""
     checks = tuple(done[i] for i in sorted(done))
     if not cands:
         return NONE, None, checks
     if best is not None:
         return LANDS, done[best], checks
-    nearest = min(checks, key=lambda c: (distance(c.rating, band_low, band_high), c.index))
-    return (OVERSHOOTS if any_cleared else SHORT), nearest, checks
+    least = min(distance(c.rating, band_low, band_high) for c in checks)
+    nearest = min((c for c in checks if distance(c.rating, band_low, band_high)
+                   <= least + _SAME_RATING), key=lambda c: c.index)
+    past = any((c.rating < band_low) if direction < 0 else (c.rating > band_high)
+               for c in checks) if direction else False
+    return (OVERSHOOTS if any_cleared or past else SHORT), nearest, checks
+
+
+# ratings this close are one measurement (the same games, summed in another order)
+_SAME_RATING = 1e-9
 
 
 def _first(chain: list[int], holds: Callable[[int], bool]) -> int:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from click.testing import CliRunner
 
 from sim.cli.main import cli

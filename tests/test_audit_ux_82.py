@@ -64,3 +64,27 @@ def test_one_board_is_one_board():
     assert "1 board in" in closing("power-levels: building the boards", st, 0.01)
     st.done, st.total = 2, 2
     assert "2 boards in" in closing("power-levels: building the boards", st, 0.01)
+
+
+def test_fairness_policies_names_every_player_s_check(monkeypatch, tmp_path):
+    """`bwlab fairness TEAMS --policies greedy,random`: the second check's line read "the check
+    under random > duplicate play ...", the first's only "duplicate play ...", so nothing told
+    the two counts apart (progress audit 82). Each check now runs as a step naming its player."""
+    from pathlib import Path
+
+    import sim.runner.fairness as runner
+    from sim.cli.main import main
+    from sim.runner import progress
+
+    real, seen = runner.check_fairness, []
+
+    def recording(*args, **kwargs):
+        seen.append([st.name for st in progress.current().stages])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "check_fairness", recording)
+    teams = Path(__file__).resolve().parents[1] / "experiments" / "teams" / "example.toml"
+    code = main(["fairness", str(teams), "--games", "16", "--round", "16", "--boards", "4",
+                 "--policies", "greedy,random", "-q"])
+    assert code in (0, 1, 3)
+    assert [names[-1] for names in seen] == ["the check under greedy", "the check under random"]

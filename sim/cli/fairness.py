@@ -86,8 +86,15 @@ def fairness(teams_file, games, round_games, tolerance, policy, budget, seed, bo
     teams = load_team_file(teams_file, catalogue.cards)
     levels = _other_inputs(catalogue, policy, suggest_k, rating_experiment, team_budget,
                            level_games, levels_file)
-    report = check_fairness(catalogue, teams, policy=policy, seed=seed, max_games=games,
-                            round_games=round_games, boards=boards, tolerance=tolerance)
+    from contextlib import nullcontext
+
+    from sim.runner.progress import stage
+
+    # with --policies every player's check is a named step, the first too (progress audit 82:
+    # only the second was named, so nothing told the two counts apart)
+    with stage(f"the check under {labels[0]}") if labels is not None else nullcontext():
+        report = check_fairness(catalogue, teams, policy=policy, seed=seed, max_games=games,
+                                round_games=round_games, boards=boards, tolerance=tolerance)
     v = report.verdict
     data = report_data(report, teams, catalogue.cards.names, tolerance, policy, seed)
     data["conclusion"] = conclusion(v, tolerance, names=teams.names)

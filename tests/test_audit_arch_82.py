@@ -9,6 +9,8 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -110,3 +112,31 @@ def test_the_power_score_s_constants_are_the_data_s(tmp_path):
     assert main(["validate", str(cards)]) == 2
     with pytest.raises(InputError, match=r"power_curve.toml:\d+: score.star"):
         power_score(shipped.cards, shipped.rules)
+
+
+@pytest.mark.parametrize("command", [["rarity", "--games", "64"], ["draft", "--random", "20", "--no-alternating"]])
+def test_a_bad_score_table_stops_rarity_and_draft_before_any_game(tmp_path, monkeypatch, capsys,
+                                                                   command):
+    """rarity (its reference cards) and draft (its strengths) read the power score; a bad
+    [score] surfaced only when they reached it, after the study's games. It is one located
+    line, exit 2, before the compile and any game."""
+    import sim.cli._engine as engine
+    import sim.cli.rarity as rarity
+    from sim.cli.main import main
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("reached the games with a bad [score]")
+
+    monkeypatch.setattr(engine, "ready_to_play", no_work)
+    monkeypatch.setattr(rarity, "ready_to_play", no_work)
+    cards = tmp_path / "cards"
+    shutil.copytree(ROOT / "cards", cards)
+    shutil.copytree(ROOT / "experiments", tmp_path / "experiments")  # what the cards name
+    curve = cards / "power_curve.toml"
+    curve.write_text(curve.read_text(encoding="utf-8").replace("speed = 0.03", "speed = -1"),
+                     encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    code = main([*command, "--cards", str(cards)])
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("error")]
+    assert code == 2 and len(err) == 1, err
+    assert "power_curve.toml" in err[0] and "score.speed" in err[0], err

@@ -85,6 +85,10 @@ def draft(pool_file, random_n, seed, games, policy, alternating, level_games, te
 
         spec = load_arena_budget(catalogue.root, experiment_file=levels_file)
         pool_exp = levels_experiment(catalogue, spec, policy, level_games)
+    if not alternating:  # the draft's strengths are power scores: their [score] before any game
+        from sim.catalogue.power import score_weights
+
+        score_weights(catalogue.rules)
     ready_to_play((), catalogue.root)  # every input checked: now the compile and the games
     if pool_exp is not None:
         levels = power_levels(catalogue, spec, policy, level_games, exp=pool_exp)

@@ -143,7 +143,7 @@ def _inputs(experiment, games, policy, budget, cards, remedy, bands=False, names
     costs nothing."""
     from sim.catalogue.diagnostics import InputError, Problem, Problems
     from sim.catalogue.loader import load_catalogue
-    from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve
+    from sim.catalogue.power import POWER_CURVE_FILE, load_power_curve, score_weights
     from sim.engine.state.fields import POLICY_IDS
     from sim.runner.experiment import load_experiment
 
@@ -175,6 +175,11 @@ def _inputs(experiment, games, policy, budget, cards, remedy, bands=False, names
         if remedy and curve is not None and curve.remedy is None:
             problems.add(curve_path, None, "remedy", "missing [remedy] table: the stats and steps "
                                                      "the remedy search may try")
+    else:  # the study's reference cards read the power score: its [score] before any game
+        try:
+            score_weights(catalogue.rules)
+        except InputError as exc:
+            problems.items.extend(exc.problems)
     problems.raise_if_any()
     return catalogue, exp, curve, rows
 
